@@ -1,0 +1,1 @@
+export { formatTimestamp, isTimestamp, normalizeTimestamp, parseTimestamp } from './timestamp.js';

@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const packages = ['client', 'emulator', 'schema', 'reconciler', 'cli'] as const;
+
+// Tests import sibling packages from source, so `pnpm test` never depends on a stale dist/.
+const alias = packages.map((name) => ({
+  find: new RegExp(`^@monsync/${name}$`),
+  replacement: fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
+}));
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: packages.map((name) => ({
+      extends: true,
+      test: {
+        name,
+        root: `packages/${name}`,
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      },
+    })),
+  },
+});

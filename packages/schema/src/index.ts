@@ -1,2 +1,1 @@
-// Filled in by its issue; kept so the workspace builds and typechecks end to end.
-export {};
+export * from './migrate/index.js';

@@ -1,0 +1,30 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CliError } from './errors.js';
+
+export const ROOT_FILE = 'monsync.yaml';
+
+/**
+ * The config folder: `--config DIR` when given (relative to the working directory), otherwise the nearest
+ * folder upwards from the working directory that holds `monsync.yaml`, the way git finds its repository.
+ */
+export function resolveConfigDir(cwd: string, explicit: string | undefined): string {
+  if (explicit !== undefined) {
+    const dir = resolve(cwd, explicit);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      throw new CliError('CONFIG_DIR_NOT_FOUND', `--config ${explicit}: no such folder (${dir}). Pass the folder that holds ${ROOT_FILE}.`);
+    }
+    if (!existsSync(join(dir, ROOT_FILE))) {
+      throw new CliError('CONFIG_ROOT_MISSING', `${join(dir, ROOT_FILE)}: not found. A config tree starts with ${ROOT_FILE} at its root (apiVersion: monsync/v1); pass that folder to --config.`);
+    }
+    return dir;
+  }
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, ROOT_FILE))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  throw new CliError('CONFIG_ROOT_MISSING', `no ${ROOT_FILE} in ${resolve(cwd)} or any folder above it. Run monsync inside a config tree or pass --config DIR.`);
+}

@@ -1,0 +1,103 @@
+import { isInteractive, style, useColor, type CliIo } from './io.js';
+
+/** The client's request events (contract A), declared here structurally so that any client version fits. */
+export interface RequestEvent {
+  method: string;
+  route: string;
+  path: string;
+  attempt: number;
+}
+export interface ResponseEvent extends RequestEvent {
+  status: number;
+  durationMs: number;
+}
+
+export interface RequestHooks {
+  onRequest(event: RequestEvent): void;
+  onResponse(event: ResponseEvent): void;
+}
+
+/** Query values that could carry something private are masked; paths hold only GUIDs and names of routes. */
+function redactPath(path: string): string {
+  const queryStart = path.indexOf('?');
+  if (queryStart < 0) return path;
+  const params = new URLSearchParams(path.slice(queryStart + 1));
+  const shown = [...params.entries()].map(([key, value]) => `${key}=${/^(cursor|token|password|apikey|key)$/i.test(key) ? '***' : value}`);
+  return `${path.slice(0, queryStart)}?${shown.join('&')}`;
+}
+
+/**
+ * `--verbose`: one stderr line per request and per response. Bodies and headers are never logged, so neither
+ * credentials nor secret values can reach the log.
+ */
+export function verboseHooks(io: CliIo): RequestHooks {
+  const s = style(useColor(io));
+  return {
+    onRequest(event) {
+      io.stderr.write(s.dim(`-> ${event.method} ${redactPath(event.path)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`) + '\n');
+    },
+    onResponse(event) {
+      const status = event.status === 0 ? 'failed' : String(event.status);
+      io.stderr.write(s.dim(`<- ${status} ${event.method} ${redactPath(event.path)} ${Math.round(event.durationMs)}ms`) + '\n');
+    },
+  };
+}
+
+export interface Progress extends RequestHooks {
+  /** Ends the live line (if any) and prints the closing summary. */
+  done(summary?: string): void;
+  readonly requests: number;
+}
+
+/**
+ * Progress while reading the live account. On an interactive terminal one rewritten line counts requests per
+ * route; in CI or when piped, one plain line the first time each route is read, so logs stay short at any
+ * account size.
+ */
+export function readProgress(io: CliIo, label: string): Progress {
+  const live = isInteractive(io);
+  const started = Date.now();
+  const routes = new Map<string, number>();
+  let requests = 0;
+  let inFlight = 0;
+  let lastDraw = 0;
+  let drawn = false;
+  const draw = (force: boolean) => {
+    const now = Date.now();
+    if (!force && now - lastDraw < 80) return;
+    lastDraw = now;
+    drawn = true;
+    io.stderr.write(`\r\u001b[K${label}: ${requests} requests, ${inFlight} in flight, ${((now - started) / 1000).toFixed(1)}s`);
+  };
+  if (!live) io.stderr.write(`${label}...\n`);
+  return {
+    get requests() {
+      return requests;
+    },
+    onRequest(event) {
+      inFlight += 1;
+      if (live) draw(false);
+      else if (!routes.has(event.route)) io.stderr.write(`  reading ${event.route}\n`);
+      routes.set(event.route, (routes.get(event.route) ?? 0) + 1);
+    },
+    onResponse() {
+      inFlight = Math.max(0, inFlight - 1);
+      requests += 1;
+      if (live) draw(false);
+    },
+    done(summary) {
+      const text = summary ?? `${label}: ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)}s`;
+      if (live && drawn) io.stderr.write(`\r\u001b[K`);
+      io.stderr.write(`${text}\n`);
+    },
+  };
+}
+
+/** Calls every hook in turn, so progress and `--verbose` can both listen. */
+export function combineHooks(...hooks: readonly (RequestHooks | undefined)[]): RequestHooks {
+  const present = hooks.filter((hook): hook is RequestHooks => hook !== undefined);
+  return {
+    onRequest: (event) => present.forEach((hook) => hook.onRequest(event)),
+    onResponse: (event) => present.forEach((hook) => hook.onResponse(event)),
+  };
+}

@@ -1,0 +1,220 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Document, isMap, isSeq, LineCounter, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
+import { analyzeMonitor, keyName, locate, monitorName, startOf, type MonitorPlan, type SourceContext } from './analyze-monitor.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { MigrationError } from './errors.js';
+import { READ_ONLY_MONITOR_FIELDS } from './legacy-fields.js';
+import { PARSE_OPTIONS } from './rewrite-yaml.js';
+import type { MigrationChange, MigrationProblem } from './types.js';
+import { listFiles } from './walk.js';
+
+export interface ImportLegacyJsonOptions {
+  /** The YAML file to write (must end in `.yaml`, the loader reads nothing else). Without it nothing is written. */
+  out?: string;
+  /** Overwrite `out` when it exists (by default an existing file is never replaced). */
+  force?: boolean;
+}
+
+export interface ImportLegacyJsonResult {
+  /** The config file text: a `monitors:` list. */
+  yaml: string;
+  /** How many monitors it holds. */
+  monitors: number;
+  changes: MigrationChange[];
+  problems: MigrationProblem[];
+  /** The file written, when `out` was given and there was something to write. */
+  written: string | undefined;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function isObject(value: Json | undefined): value is { [key: string]: Json } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** JSON.parse states a position ("at position 12"); turned into line and column for the error. */
+function jsonErrorLocation(source: string, error: unknown): { line: number; column: number } {
+  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
+  if (!match) return { line: 1, column: 1 };
+  const offset = Number(match[1]);
+  let line = 1;
+  let column = 1;
+  for (let i = 0; i < offset && i < source.length; i += 1) {
+    if (source[i] === '\n') {
+      line += 1;
+      column = 1;
+    } else column += 1;
+  }
+  return { line, column };
+}
+
+interface Found {
+  node: YAMLMap;
+  value: { [key: string]: Json };
+  ctx: SourceContext;
+}
+
+/** The monitors of one export: a single monitor, an array of them, or a `{ Data: [...] }` list response. */
+function monitorsOf(source: string, file: string, problems: MigrationProblem[]): Found[] {
+  const lineCounter = new LineCounter();
+  const ctx: SourceContext = { file, lineCounter };
+  let value: Json;
+  try {
+    value = JSON.parse(source) as Json;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    problems.push({
+      severity: 'error',
+      code: 'MIGRATE_JSON_ERROR',
+      message: `not valid JSON (${reason}); export the monitors again or fix the file`,
+      file,
+      ...jsonErrorLocation(source, error),
+    });
+    return [];
+  }
+  // JSON is YAML: parsing it again as a document gives every node its line and column.
+  const doc = parseDocument(source, { ...PARSE_OPTIONS, lineCounter });
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0];
+    problems.push({
+      severity: 'error',
+      code: 'MIGRATE_JSON_ERROR',
+      message: `${error?.message.split('\n')[0] ?? 'unreadable'}; fix the file`,
+      ...locate(ctx, error?.pos[0] ?? 0),
+    });
+    return [];
+  }
+  let nodes: YAMLSeq | undefined;
+  let values: Json[] = [];
+  const root = doc.contents;
+  if (Array.isArray(value) && isSeq(root)) {
+    nodes = root;
+    values = value;
+  } else if (isObject(value) && Array.isArray(value.Data) && isMap(root)) {
+    const data: unknown = root.get('Data', true);
+    if (isSeq(data)) nodes = data;
+    values = value.Data;
+  } else if (isObject(value) && isMap(root)) {
+    return [{ node: root, value, ctx }];
+  }
+  if (!nodes || !isSeq(nodes)) {
+    problems.push({
+      severity: 'error',
+      code: 'MIGRATE_JSON_SHAPE',
+      message: 'expected a monitor object, an array of monitors, or a list response { "Data": [...] }',
+      ...locate(ctx, 0),
+    });
+    return [];
+  }
+  const found: Found[] = [];
+  nodes.items.forEach((node, index) => {
+    const item = values[index];
+    if (isMap(node) && isObject(item)) {
+      found.push({ node, value: item, ctx });
+      return;
+    }
+    problems.push({
+      severity: 'error',
+      code: 'MIGRATE_JSON_SHAPE',
+      message: `item ${index} is not a monitor object; it was skipped`,
+      ...locate(ctx, startOf(node)),
+    });
+  });
+  return found;
+}
+
+/** The monitor as a config entry: read-only fields out, removed fields turned into ErrorConditions per `plan`. */
+function configEntry(found: Found, plan: MonitorPlan | undefined): Map<string, Json> {
+  const entry = new Map<string, Json>();
+  const conditions = (plan?.entries ?? []).map((planned) => planned.condition as unknown as Json);
+  const removed = new Set((plan?.removedPairs ?? []).map((pair) => keyName(pair)));
+  const first = plan?.removedPairs[0];
+  const anchor = plan && !plan.existing && conditions.length > 0 && first ? keyName(first) : undefined;
+  for (const [key, value] of Object.entries(found.value)) {
+    if (READ_ONLY_MONITOR_FIELDS.includes(key)) continue;
+    if (key === anchor) {
+      entry.set('ErrorConditions', conditions);
+      continue;
+    }
+    if (removed.has(key)) continue;
+    if (key === 'ErrorConditions' && plan?.existing) {
+      entry.set(key, [...(Array.isArray(value) ? value : []), ...conditions]);
+      continue;
+    }
+    entry.set(key, value);
+  }
+  return entry;
+}
+
+/**
+ * Converts monitors exported as JSON from the API before the field removal (a `.json` file, or a folder of them)
+ * into one config file: a `monitors:` list in the config format, with the removed fields rewritten to
+ * `ErrorConditions` exactly as `migrateConfig` does. `MonitorGuid` is kept, so each entry adopts its live monitor
+ * on the first apply; `CreatedDate`, `LastModifiedDate` and `LastModifiedByOperatorId` are dropped (the service
+ * sets them). A monitor with doubtful removed fields keeps them and is reported, like in `migrateConfig`.
+ */
+export async function importLegacyJson(input: string, options: ImportLegacyJsonOptions = {}): Promise<ImportLegacyJsonResult> {
+  const stats = await stat(input).catch(() => undefined);
+  if (!stats) throw new MigrationError('MIGRATE_INPUT_NOT_FOUND', `${input}: no such file or folder; give a .json export or a folder of them`);
+  if (options.out !== undefined) {
+    if (!options.out.endsWith('.yaml')) {
+      throw new MigrationError('MIGRATE_OUT_NOT_YAML', `${options.out}: the output must end in .yaml (config trees hold only *.yaml files)`);
+    }
+    if (options.force !== true && (await stat(options.out).catch(() => undefined))) {
+      throw new MigrationError('MIGRATE_OUT_EXISTS', `${options.out} exists; choose another file name, or allow overwriting it (force)`);
+    }
+  }
+  const files = stats.isDirectory() ? (await listFiles(input, '.json')).map((relative) => join(input, relative)) : [input];
+
+  const problems: MigrationProblem[] = [];
+  const changes: MigrationChange[] = [];
+  const entries: Array<Map<string, Json>> = [];
+  for (const file of files) {
+    const source = await readFile(file, 'utf8');
+    monitorsOf(source, file, problems).forEach((found, index) => {
+      const analysis = analyzeMonitor(found.node, index, found.ctx);
+      if (analysis.kind === 'blocked') problems.push(...analysis.problems);
+      const plan = analysis.kind === 'plan' ? analysis.plan : undefined;
+      if (plan) {
+        problems.push(...plan.notes);
+        changes.push({
+          ...plan.location,
+          monitor: monitorName(found.node, index),
+          removed: plan.removedPairs.map((pair) => keyName(pair) ?? ''),
+          added: plan.entries.map((entry) => entry.condition),
+        });
+      }
+      entries.push(configEntry(found, plan));
+    });
+  }
+  if (entries.length === 0) {
+    problems.push({
+      severity: 'error',
+      code: 'MIGRATE_JSON_NO_MONITORS',
+      message: `no monitor found in ${input}; nothing was written`,
+      file: input,
+      line: 1,
+      column: 1,
+    });
+  }
+
+  const doc = new Document();
+  doc.contents = doc.createNode({ monitors: entries }) as Document['contents'];
+  const monitors: unknown = (doc.contents as YAMLMap).get('monitors', true);
+  for (const monitor of isSeq(monitors) ? monitors.items : []) {
+    const conditions = isMap(monitor) ? monitor.get('ErrorConditions', true) : undefined;
+    if (isSeq(conditions)) for (const condition of conditions.items) if (isMap(condition)) condition.flow = true;
+  }
+  doc.commentBefore =
+    ` Monitors imported by monsync from ${basename(input)} (an API export made before the field removal).\n` +
+    ' The removed monitor fields were rewritten to ErrorConditions; MonitorGuid pins each entry to its live monitor.';
+  const yaml = doc.toString({ lineWidth: 0 });
+
+  let written: string | undefined;
+  if (options.out !== undefined && entries.length > 0) {
+    await writeFileAtomic(options.out, yaml);
+    written = options.out;
+  }
+  return { yaml, monitors: entries.length, changes, problems, written };
+}

@@ -1,0 +1,58 @@
+/**
+ * The monitor fields the service removed on 2025-08-27, and the `ErrorConditions` type each pair became
+ * (the spec's Monitor section). `into` says where the old limit goes in the new entry:
+ * - every type takes it as the string `Value`, except `PageElementFailedWithPercentage`: `FailedObjectPercentage`
+ *   is a share of page elements, so it becomes `Percentage` (and the entry has no `Value`);
+ * - `PageElementMaxSizeWithPercentage` takes `ElementMaximumSize` (a size) as `Value`; the removed fields had no
+ *   share of elements, so no `Percentage` is invented (the migration says so in an info note).
+ * `flag` is `AlertOn...` (true gives `Effect: Error`, false `Indicate`), except for `HttpStatus` where
+ * `ExpectedHttpStatusCodeSpecified` says whether the code applies at all (and the entry carries no `Effect`).
+ */
+export interface LegacyFieldMapping {
+  readonly type: string;
+  readonly flag: string;
+  readonly value: string;
+  readonly into: 'Value' | 'Percentage';
+  readonly flagMeaning: 'alertOn' | 'specified';
+}
+
+export const LEGACY_ERROR_CONDITION_FIELDS: readonly LegacyFieldMapping[] = [
+  { type: 'LoadTimeLimit1', flag: 'AlertOnLoadTimeLimit1', value: 'LoadTimeLimit1', into: 'Value', flagMeaning: 'alertOn' },
+  { type: 'LoadTimeLimit2', flag: 'AlertOnLoadTimeLimit2', value: 'LoadTimeLimit2', into: 'Value', flagMeaning: 'alertOn' },
+  { type: 'TotalMaxBytes', flag: 'AlertOnMaximumBytes', value: 'MaximumBytes', into: 'Value', flagMeaning: 'alertOn' },
+  { type: 'TotalMinBytes', flag: 'AlertOnMinimumBytes', value: 'MinimumBytes', into: 'Value', flagMeaning: 'alertOn' },
+  {
+    type: 'PageElementMaxSizeWithPercentage',
+    flag: 'AlertOnMaximumSize',
+    value: 'ElementMaximumSize',
+    into: 'Value',
+    flagMeaning: 'alertOn',
+  },
+  {
+    type: 'PageElementFailedWithPercentage',
+    flag: 'AlertOnPercentageFail',
+    value: 'FailedObjectPercentage',
+    into: 'Percentage',
+    flagMeaning: 'alertOn',
+  },
+  {
+    type: 'HttpStatus',
+    flag: 'ExpectedHttpStatusCodeSpecified',
+    value: 'ExpectedHttpStatusCode',
+    into: 'Value',
+    flagMeaning: 'specified',
+  },
+];
+
+const byField = new Map<string, LegacyFieldMapping>();
+for (const mapping of LEGACY_ERROR_CONDITION_FIELDS) {
+  byField.set(mapping.flag, mapping);
+  byField.set(mapping.value, mapping);
+}
+
+export function legacyMappingOf(field: string): LegacyFieldMapping | undefined {
+  return byField.get(field);
+}
+
+/** Fields of an exported monitor the service sets itself: an imported config must not carry them. */
+export const READ_ONLY_MONITOR_FIELDS: readonly string[] = ['CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId'];

@@ -1,0 +1,65 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
+import { MigrationError } from './errors.js';
+import { rewriteYamlSource } from './rewrite-yaml.js';
+import type { MigrateOptions, MigrationResult } from './types.js';
+import { listFiles } from './walk.js';
+
+/** The loader's limit: a bigger file is refused there, so it is not rewritten here either. */
+export const MAX_CONFIG_FILE_BYTES = 5 * 1024 * 1024;
+
+async function requireDirectory(dir: string): Promise<void> {
+  const stats = await stat(dir).catch(() => undefined);
+  if (!stats) {
+    throw new MigrationError('MIGRATE_INPUT_NOT_FOUND', `${dir}: no such folder; give the folder that holds monsync.yaml`);
+  }
+  if (!stats.isDirectory()) {
+    throw new MigrationError('MIGRATE_INPUT_NOT_A_DIRECTORY', `${dir}: not a folder; give the folder that holds monsync.yaml`);
+  }
+}
+
+/**
+ * Rewrites every monitor of the config tree at `dir` that still uses the monitor fields removed on 2025-08-27
+ * into `ErrorConditions` entries, in place, touching nothing else in the files. Monitors with anything doubtful
+ * are left unchanged and reported as problems. With `check` (or `write: false`) nothing is written.
+ */
+export async function migrateConfig(dir: string, options: MigrateOptions = {}): Promise<MigrationResult> {
+  await requireDirectory(dir);
+  const write = options.check === true ? false : (options.write ?? true);
+  const result: MigrationResult = { changes: [], problems: [], filesChanged: [] };
+  const files = await listFiles(dir, '.yaml', 'monsync.yaml');
+  if (!files.includes('monsync.yaml')) {
+    result.problems.push({
+      severity: 'warning',
+      code: 'MIGRATE_NO_ROOT_FILE',
+      message: `${dir} has no monsync.yaml; its *.yaml files were migrated anyway, but check that this is the config tree`,
+      file: join(dir, 'monsync.yaml'),
+      line: 1,
+      column: 1,
+    });
+  }
+  for (const relative of files) {
+    const file = join(dir, relative);
+    const size = (await stat(file)).size;
+    if (size > MAX_CONFIG_FILE_BYTES) {
+      result.problems.push({
+        severity: 'error',
+        code: 'MIGRATE_FILE_TOO_LARGE',
+        message: `the file has ${size} bytes, over the ${MAX_CONFIG_FILE_BYTES}-byte limit of config files; split it, then migrate`,
+        file,
+        line: 1,
+        column: 1,
+      });
+      continue;
+    }
+    const source = await readFile(file, 'utf8');
+    const outcome = rewriteYamlSource(source, file);
+    result.changes.push(...outcome.changes);
+    result.problems.push(...outcome.problems);
+    if (outcome.text === undefined || outcome.text === source) continue;
+    result.filesChanged.push(file);
+    if (write) await writeFileAtomic(file, outcome.text);
+  }
+  return result;
+}

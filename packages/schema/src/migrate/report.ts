@@ -1,0 +1,51 @@
+import type { MigrateOptions, MigrationErrorCondition, MigrationResult } from './types.js';
+
+/**
+ * The process exit code for a migration run: 1 when a monitor could not be migrated (any error problem),
+ * or in check mode when anything would change (so CI fails until `monsync migrate` is run); 0 otherwise.
+ */
+export function migrationExitCode(result: MigrationResult, options: Pick<MigrateOptions, 'check'> = {}): 0 | 1 {
+  if (result.problems.some((problem) => problem.severity === 'error')) return 1;
+  if (options.check === true && result.changes.length > 0) return 1;
+  return 0;
+}
+
+function describeCondition(condition: MigrationErrorCondition): string {
+  const parts = [condition.ErrorConditionType];
+  if (condition.Value !== undefined) parts.push(`Value "${condition.Value}"`);
+  if (condition.Percentage !== undefined) parts.push(`Percentage "${condition.Percentage}"`);
+  if (condition.Effect !== undefined) parts.push(`Effect ${condition.Effect}`);
+  return parts.join(' ');
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** Human-readable lines for the CLI: one per changed monitor, one per problem, then a summary. */
+export function formatMigrationReport(result: MigrationResult, options: Pick<MigrateOptions, 'check' | 'write'> = {}): string {
+  const dryRun = options.check === true || options.write === false;
+  const lines: string[] = [];
+  for (const change of result.changes) {
+    const where = `${change.file}:${change.line}:${change.column}: monitor "${change.monitor}"`;
+    lines.push(
+      change.added.length > 0
+        ? `${where}: ${dryRun ? 'would move' : 'moved'} ${change.removed.join(', ')} -> ErrorConditions: ${change.added.map(describeCondition).join('; ')}`
+        : `${where}: ${dryRun ? 'would drop' : 'dropped'} ${change.removed.join(', ')} (nothing to add to ErrorConditions)`,
+    );
+  }
+  for (const problem of result.problems) {
+    lines.push(`${problem.file}:${problem.line}:${problem.column}: ${problem.severity} ${problem.code}: ${problem.message}`);
+  }
+  const errors = result.problems.filter((problem) => problem.severity === 'error').length;
+  const monitors = plural(result.changes.length, 'monitor');
+  const files = plural(result.filesChanged.length, 'file');
+  const summary =
+    result.changes.length === 0
+      ? 'No monitor uses the removed fields.'
+      : dryRun
+        ? `${monitors} in ${files} would be migrated; run \`monsync migrate\` to rewrite them.`
+        : `${monitors} in ${files} migrated.`;
+  lines.push(errors > 0 ? `${summary} ${plural(errors, 'error')} to fix by hand (see above).` : summary);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,306 @@
+import { isDeepStrictEqual } from 'node:util';
+import {
+  Document,
+  isMap,
+  isSeq,
+  LineCounter,
+  Pair,
+  parseDocument,
+  Scalar,
+  type DocumentOptions,
+  type ParseOptions,
+  type SchemaOptions,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
+import { analyzeMonitor, keyName, locate, startOf, type MonitorPlan, type PlannedEntry, type SourceContext } from './analyze-monitor.js';
+import { renderEntries, renderFlowCondition, type RenderedEntry } from './render.js';
+import { applyEdits, SourceText, type TextEdit } from './source-text.js';
+import type { MigrationChange, MigrationErrorCondition, MigrationProblem } from './types.js';
+
+/** Strict like the loader: duplicate keys are errors, `<<` is an ordinary key, aliases are few. */
+export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  uniqueKeys: true,
+  merge: false,
+  prettyErrors: false,
+};
+const TO_JS = { maxAliasCount: 100 };
+
+export interface RewriteOutcome {
+  /** The new text, or undefined when nothing changes (or the file cannot be rewritten safely). */
+  text: string | undefined;
+  changes: MigrationChange[];
+  problems: MigrationProblem[];
+}
+
+function rangeOf(node: unknown): readonly [number, number, number] | undefined {
+  if (node !== null && typeof node === 'object' && 'range' in node) {
+    const range = (node as { range?: readonly [number, number, number] | null }).range;
+    if (range) return range;
+  }
+  return undefined;
+}
+
+/** Where the pair's own text ends: after its value (or key when it has none), before any trailing comment. */
+function contentEnd(pair: Pair): number {
+  return rangeOf(pair.value)?.[1] ?? rangeOf(pair.key)?.[1] ?? 0;
+}
+
+function conditionNode(doc: Document, condition: MigrationErrorCondition): unknown {
+  const node = doc.createNode(condition);
+  node.flow = true;
+  return node;
+}
+
+function newSeq(doc: Document, conditions: readonly MigrationErrorCondition[]): YAMLSeq {
+  const seq = doc.createNode([]) as YAMLSeq;
+  for (const condition of conditions) seq.items.push(conditionNode(doc, condition));
+  return seq;
+}
+
+/** Gives `- ` items the offset the file already uses for lists under a key (0 or, most often, 2). */
+function sequenceIndent(src: SourceText, root: YAMLMap): number {
+  const monitors = root.items.find((pair) => keyName(pair) === 'monitors');
+  const keyStart = rangeOf(monitors?.key)?.[0];
+  const seqStart = rangeOf(monitors?.value)?.[0];
+  if (keyStart === undefined || seqStart === undefined || !isSeq(monitors?.value) || monitors.value.flow) return 2;
+  if (!src.startsLine(seqStart)) return 2;
+  return Math.max(0, src.column(seqStart) - src.column(keyStart));
+}
+
+/** Whether the file writes `{ a: 1 }` or `{a: 1}`, judged by an existing flow-map entry. */
+function paddedFlow(src: SourceText, item: unknown): boolean {
+  const start = rangeOf(item)?.[0];
+  if (!isMap(item) || !item.flow || start === undefined) return true;
+  return /^\{\s/.test(src.text.slice(start, start + 2));
+}
+
+interface PlanEdits {
+  edits: TextEdit[];
+}
+
+/**
+ * Text edits for one block-map monitor. Only the removed pairs' lines and the `ErrorConditions` list are
+ * touched, so aligned comments, quoting and spacing elsewhere stay byte for byte.
+ */
+function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number): PlanEdits | undefined {
+  const edits: TextEdit[] = [];
+  const movedPairs = new Set<Pair>(plan.entries.flatMap((entry) => entry.pairs));
+  const anchor = plan.existing === undefined && plan.entries.length > 0 ? plan.removedPairs[0] : undefined;
+
+  const rendered = (entry: PlannedEntry, extraAbove: string[]): RenderedEntry => {
+    const above: string[] = [...extraAbove];
+    const trailing: string[] = [];
+    for (const pair of entry.pairs) {
+      if (pair !== anchor) above.push(...(src.commentsAbove(startOf(pair.key))?.lines ?? []));
+      const comment = src.trailingComment(contentEnd(pair));
+      if (comment !== undefined) trailing.push(comment);
+    }
+    if (trailing.length === 1) return { condition: entry.condition, above, trailing: trailing[0] };
+    return { condition: entry.condition, above: [...above, ...trailing], trailing: undefined };
+  };
+
+  for (const pair of plan.removedPairs) {
+    if (pair === anchor) continue;
+    const keyStart = startOf(pair.key);
+    const end = src.endOfLine(contentEnd(pair));
+    if (src.startsLine(keyStart)) {
+      const above = movedPairs.has(pair) ? src.commentsAbove(keyStart) : undefined;
+      edits.push({ start: above?.start ?? src.lineStart(keyStart), end, text: '' });
+    } else {
+      // The pair follows `- `: the next line's key moves up behind the dash.
+      edits.push({ start: keyStart, end: src.skipSpaces(end), text: '' });
+    }
+  }
+
+  if (anchor) {
+    const keyStart = startOf(anchor.key);
+    const keyColumn = src.column(keyStart);
+    const atLineStart = src.startsLine(keyStart);
+    const end = src.endOfLine(contentEnd(anchor));
+    let text = `${atLineStart ? ' '.repeat(keyColumn) : ''}ErrorConditions:${src.eol}`;
+    text += renderEntries(
+      plan.entries.map((entry) => rendered(entry, [])),
+      keyColumn + seqIndent,
+      'flow',
+      src.eol,
+    );
+    if (!src.text.slice(keyStart, end).endsWith('\n')) text = text.slice(0, -src.eol.length);
+    edits.push({ start: atLineStart ? src.lineStart(keyStart) : keyStart, end, text });
+    return { edits };
+  }
+
+  const existing = plan.existing;
+  if (!existing || plan.entries.length === 0) return { edits };
+  const seq = existing.seq;
+  const ecKeyStart = startOf(existing.pair.key);
+  const lastItem = seq?.items[seq.items.length - 1];
+  const lastRange = rangeOf(lastItem);
+
+  if (seq && !seq.flow && lastRange) {
+    const seqStart = rangeOf(seq)?.[0] ?? ecKeyStart;
+    const first = seq.items[0];
+    const style = isMap(first) && !first.flow ? 'block' : 'flow';
+    let at = src.endOfLine(lastRange[1]);
+    let text = renderEntries(
+      plan.entries.map((entry) => rendered(entry, [])),
+      src.column(seqStart),
+      style,
+      src.eol,
+      paddedFlow(src, first),
+    );
+    if (at === src.text.length && !src.text.endsWith('\n')) text = src.eol + text.slice(0, -src.eol.length);
+    if (at < src.text.length && src.text[at - 1] !== '\n') at = src.text.length;
+    edits.push({ start: at, end: at, text });
+    return { edits };
+  }
+
+  if (seq && seq.flow && lastItem !== undefined && lastRange) {
+    // A one-line list stays one line; comments of the removed fields go above the ErrorConditions key.
+    const padded = paddedFlow(src, seq.items[0]);
+    const inserted = plan.entries.map((entry) => `, ${renderFlowCondition(entry.condition, padded)}`).join('');
+    edits.push({ start: lastRange[1], end: lastRange[1], text: inserted });
+    const comments = plan.entries.flatMap((entry) => {
+      const lines = rendered(entry, []);
+      return [...lines.above, ...(lines.trailing === undefined ? [] : [lines.trailing])];
+    });
+    if (comments.length > 0 && src.startsLine(ecKeyStart)) {
+      const pad = ' '.repeat(src.column(ecKeyStart));
+      const lineStart = src.lineStart(ecKeyStart);
+      edits.push({ start: lineStart, end: lineStart, text: comments.map((line) => `${pad}${line}${src.eol}`).join('') });
+    }
+    return { edits };
+  }
+
+  // `ErrorConditions: []` or `ErrorConditions:` with no value: the entries become a block list under the key.
+  if (!src.startsLine(ecKeyStart)) return undefined;
+  const valueRange = rangeOf(existing.pair.value);
+  const keyEnd = rangeOf(existing.pair.key)?.[1] ?? ecKeyStart;
+  if (seq && valueRange) {
+    const before = src.text.slice(keyEnd, valueRange[0]);
+    const colon = before.indexOf(':');
+    if (colon === -1) return undefined;
+    edits.push({ start: keyEnd + colon + 1, end: valueRange[1], text: '' });
+  }
+  const lineEnd = src.endOfLine(valueRange ? Math.max(valueRange[1], keyEnd) : keyEnd);
+  let text = renderEntries(
+    plan.entries.map((entry) => rendered(entry, [])),
+    src.column(ecKeyStart) + seqIndent,
+    'flow',
+    src.eol,
+  );
+  if (lineEnd === src.text.length && !src.text.endsWith('\n')) text = src.eol + text.slice(0, -src.eol.length);
+  edits.push({ start: lineEnd, end: lineEnd, text });
+  return { edits };
+}
+
+/** The same change through the Document API: the oracle the spliced text must parse back to. */
+function applyToDocument(doc: Document, plan: MonitorPlan): void {
+  const conditions = plan.entries.map((entry) => entry.condition);
+  const map = plan.map;
+  if (plan.existing) {
+    if (conditions.length > 0) {
+      if (plan.existing.seq) for (const condition of conditions) plan.existing.seq.items.push(conditionNode(doc, condition));
+      else plan.existing.pair.value = newSeq(doc, conditions);
+    }
+    map.items = map.items.filter((pair) => !plan.removedPairs.includes(pair));
+    return;
+  }
+  const anchor = plan.removedPairs[0];
+  map.items = map.items.flatMap((pair) => {
+    if (pair === anchor && conditions.length > 0) return [new Pair(new Scalar('ErrorConditions'), newSeq(doc, conditions))];
+    return plan.removedPairs.includes(pair) ? [] : [pair];
+  });
+}
+
+function renderNode(node: unknown, padded: boolean): string {
+  const doc = new Document();
+  doc.contents = node as Document['contents'];
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: padded }).replace(/\n$/, '');
+}
+
+/**
+ * Rewrites the monitors of one YAML file off the removed fields. The edits are spliced into the original
+ * text, then checked: the result must parse to exactly what the Document API edit gives, or the file is
+ * left alone and a MIGRATE_REWRITE_FAILED problem says so.
+ */
+export function rewriteYamlSource(source: string, file: string): RewriteOutcome {
+  const lineCounter = new LineCounter();
+  const ctx: SourceContext = { file, lineCounter };
+  const doc = parseDocument(source, { ...PARSE_OPTIONS, lineCounter });
+  const problems: MigrationProblem[] = [];
+  if (doc.errors.length > 0) {
+    for (const error of doc.errors) {
+      problems.push({
+        severity: 'error',
+        code: 'MIGRATE_YAML_ERROR',
+        message: `${error.message.split('\n')[0] ?? error.message}; the file was not migrated (fix the YAML first)`,
+        ...locate(ctx, error.pos[0]),
+      });
+    }
+    return { text: undefined, changes: [], problems };
+  }
+  const root = doc.contents;
+  if (!isMap(root)) return { text: undefined, changes: [], problems };
+  const monitors = root.items.find((pair) => keyName(pair) === 'monitors')?.value;
+  if (!isSeq(monitors)) return { text: undefined, changes: [], problems };
+
+  const src = new SourceText(source);
+  const seqIndent = sequenceIndent(src, root);
+  const edits: TextEdit[] = [];
+  const changes: MigrationChange[] = [];
+
+  monitors.items.forEach((item, index) => {
+    if (!isMap(item)) return;
+    const analysis = analyzeMonitor(item, index, ctx);
+    if (analysis.kind === 'none') return;
+    if (analysis.kind === 'blocked') {
+      problems.push(...analysis.problems);
+      return;
+    }
+    const plan = analysis.plan;
+    const planned = item.flow ? undefined : blockMonitorEdits(plan, src, seqIndent);
+    const padded = paddedFlow(src, item);
+    applyToDocument(doc, plan);
+    if (planned) {
+      edits.push(...planned.edits);
+    } else {
+      const range = rangeOf(item);
+      if (!range) return;
+      edits.push({ start: range[0], end: range[1], text: renderNode(item, padded) });
+    }
+    problems.push(...plan.notes);
+    changes.push({
+      ...plan.location,
+      monitor: plan.monitor,
+      removed: plan.removedPairs.map((pair) => keyName(pair) ?? ''),
+      added: plan.entries.map((entry) => entry.condition),
+    });
+  });
+
+  if (changes.length === 0) return { text: undefined, changes, problems };
+  const spliced = applyEdits(source, edits);
+  // A file that ended without a newline still does (the last removed line may have carried the end).
+  const text = spliced !== undefined && !source.endsWith('\n') ? spliced.replace(/\r?\n$/, '') : spliced;
+  const check = text === undefined ? undefined : parseDocument(text, PARSE_OPTIONS);
+  if (text === undefined || !check || check.errors.length > 0 || !isDeepStrictEqual(check.toJS(TO_JS), doc.toJS(TO_JS))) {
+    // Never write a file whose meaning we did not intend; the layout is unusual enough to need a hand edit.
+    return {
+      text: undefined,
+      changes: [],
+      problems: [
+        ...problems.filter((problem) => problem.severity !== 'info'),
+        {
+          severity: 'error',
+          code: 'MIGRATE_REWRITE_FAILED',
+          message:
+            'the rewrite of this file could not be verified (its layout is unusual), so it was left unchanged; ' +
+            'move the removed fields of its monitors into ErrorConditions by hand',
+          ...locate(ctx, startOf(monitors)),
+        },
+      ],
+    };
+  }
+  return { text, changes, problems };
+}
+

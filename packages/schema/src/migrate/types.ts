@@ -1,0 +1,49 @@
+/** One `ErrorConditions` entry written by the migration (field names are the API's, sent verbatim). */
+export interface MigrationErrorCondition {
+  ErrorConditionType: string;
+  Value?: string;
+  Percentage?: string;
+  Effect?: 'Error' | 'Indicate';
+}
+
+export type MigrationSeverity = 'error' | 'warning' | 'info';
+
+export interface MigrationLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** Shaped like the loader's diagnostics so the CLI can print both the same way. */
+export interface MigrationProblem extends MigrationLocation {
+  severity: MigrationSeverity;
+  /** SCREAMING_SNAKE, stable: scripts and tests match on it. */
+  code: string;
+  message: string;
+  /** Other places the message refers to (e.g. the existing entry a conflict is with). */
+  related?: MigrationLocation[];
+}
+
+/** One monitor rewritten (or, in check mode, that would be rewritten). Positions refer to the file before the rewrite. */
+export interface MigrationChange extends MigrationLocation {
+  /** The monitor's `Name`, or `monitors[<index>]` when it has none. */
+  monitor: string;
+  /** Removed fields taken out of the monitor, in source order. */
+  removed: string[];
+  /** Entries added to `ErrorConditions` (empty when every removed field was dropped or already present). */
+  added: MigrationErrorCondition[];
+}
+
+export interface MigrationResult {
+  changes: MigrationChange[];
+  problems: MigrationProblem[];
+  /** Files rewritten on disk; in check or dry-run mode, the files that would be. */
+  filesChanged: string[];
+}
+
+export interface MigrateOptions {
+  /** Report only: nothing is written, and `migrationExitCode` gives 1 when anything would change. */
+  check?: boolean;
+  /** Defaults to true unless `check` is set; false gives a dry run. */
+  write?: boolean;
+}

@@ -1,2 +1,11 @@
-// Filled in by its issue; kept so the workspace builds and typechecks end to end.
-export {};
+export { startEmulator } from './emulator.js';
+export type { ActAsRequest, ActAsResult, EmulatorControl, EmulatorOptions, RunningEmulator } from './emulator.js';
+export { runEmulatorCli, parseEmulatorArgs, EMULATOR_USAGE } from './cli.js';
+export type { CliIo, ParsedEmulatorArgs } from './cli.js';
+export { FAULT_KINDS } from './faults.js';
+export type { FaultKind, FaultSettings, FaultSettingsInput, ScriptedFault } from './faults.js';
+export type { RequestLogEntry, RequestLogSnapshot } from './request-log.js';
+export type { EmulatorState } from './store.js';
+export { SEEDED, DEMO, seedGuid } from './seed.js';
+export type { SeedName } from './seed.js';
+export { EmulatorConfigError } from './errors.js';

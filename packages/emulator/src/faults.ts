@@ -1,0 +1,109 @@
+import { EmulatorConfigError } from './errors.js';
+
+export const FAULT_KINDS = ['500', '503', '429', 'reset', 'applied-then-reset'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** "The next `count` requests matching method and route fail with `kind`" (route: the path template, e.g. `/Monitor/{monitorGuid}`). */
+export interface ScriptedFault {
+  method?: string;
+  route?: string;
+  count: number;
+  kind: FaultKind;
+}
+
+export interface FaultSettings {
+  rate: number;
+  seed: number;
+  kinds: FaultKind[];
+  retryAfterSeconds: number;
+  scripted: ScriptedFault[];
+}
+
+export type FaultSettingsInput = Partial<FaultSettings>;
+
+/** mulberry32: tiny, fast and deterministic for a seed, which is all fault injection needs. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function checkKind(kind: unknown, where: string): FaultKind {
+  if (typeof kind === 'string' && (FAULT_KINDS as readonly string[]).includes(kind)) return kind as FaultKind;
+  throw new EmulatorConfigError(`${where}: fault kind ${JSON.stringify(kind)} is not one of ${FAULT_KINDS.join(', ')}.`);
+}
+
+export class FaultInjector {
+  private settings: FaultSettings;
+  private random: () => number;
+
+  constructor(input: FaultSettingsInput = {}) {
+    this.settings = { rate: 0, seed: 1, kinds: [...FAULT_KINDS], retryAfterSeconds: 1, scripted: [] };
+    this.random = mulberry32(1);
+    this.set(input);
+  }
+
+  /** Replaces the given settings; a new seed (or rate) restarts the deterministic sequence. */
+  set(input: FaultSettingsInput): FaultSettings {
+    const next: FaultSettings = { ...this.settings, scripted: [...this.settings.scripted] };
+    if (input.rate !== undefined) {
+      if (typeof input.rate !== 'number' || !(input.rate >= 0 && input.rate <= 1)) {
+        throw new EmulatorConfigError(`fault rate ${JSON.stringify(input.rate)} must be a number from 0 to 1.`);
+      }
+      next.rate = input.rate;
+    }
+    if (input.seed !== undefined) {
+      if (!Number.isInteger(input.seed)) throw new EmulatorConfigError(`fault seed ${JSON.stringify(input.seed)} must be an integer.`);
+      next.seed = input.seed;
+    }
+    if (input.kinds !== undefined) {
+      if (!Array.isArray(input.kinds) || input.kinds.length === 0) throw new EmulatorConfigError('fault kinds must be a non-empty array.');
+      next.kinds = input.kinds.map((k) => checkKind(k, 'kinds'));
+    }
+    if (input.retryAfterSeconds !== undefined) {
+      if (!Number.isInteger(input.retryAfterSeconds) || input.retryAfterSeconds < 0) {
+        throw new EmulatorConfigError('retryAfterSeconds must be a non-negative integer.');
+      }
+      next.retryAfterSeconds = input.retryAfterSeconds;
+    }
+    if (input.scripted !== undefined) {
+      if (!Array.isArray(input.scripted)) throw new EmulatorConfigError('scripted faults must be an array.');
+      next.scripted = input.scripted.map((s, i) => {
+        if (!Number.isInteger(s.count) || s.count < 1) throw new EmulatorConfigError(`scripted[${i}].count must be a positive integer.`);
+        const out: ScriptedFault = { count: s.count, kind: checkKind(s.kind, `scripted[${i}]`) };
+        if (s.method !== undefined) out.method = String(s.method).toUpperCase();
+        if (s.route !== undefined) out.route = String(s.route);
+        return out;
+      });
+    }
+    if (input.seed !== undefined || input.rate !== undefined) this.random = mulberry32(next.seed);
+    this.settings = next;
+    return this.get();
+  }
+
+  get(): FaultSettings {
+    return structuredClone(this.settings);
+  }
+
+  /** Decides the fault for one API request, if any. `template` is the matched route template. */
+  decide(method: string, template: string, isWrite: boolean): FaultKind | null {
+    const scripted = this.settings.scripted.find(
+      (s) => (!s.method || s.method === method) && (!s.route || s.route === template || s.route === `${method} ${template}`),
+    );
+    if (scripted) {
+      scripted.count -= 1;
+      if (scripted.count <= 0) this.settings.scripted = this.settings.scripted.filter((s) => s !== scripted);
+      return scripted.kind;
+    }
+    if (this.settings.rate <= 0) return null;
+    if (this.random() >= this.settings.rate) return null;
+    const usable = this.settings.kinds.filter((k) => isWrite || k !== 'applied-then-reset');
+    if (usable.length === 0) return null;
+    return usable[Math.floor(this.random() * usable.length)] ?? null;
+  }
+}

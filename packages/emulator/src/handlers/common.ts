@@ -1,0 +1,123 @@
+import { decodeCursor, encodeCursor, getParam, parseTake } from '../cursor.js';
+import { forbidden, notFound } from '../errors.js';
+import type { Reply, RequestContext } from '../router.js';
+import type { MonitorGroupRec, MonitorRec } from '../store.js';
+import { formatTimestamp } from '../time.js';
+import type { Obj } from '../validate.js';
+
+export const ok = (body?: unknown): Reply => (body === undefined ? { status: 200 } : { status: 200, body });
+export const noContent = (): Reply => ({ status: 204 });
+
+export function requireAdmin(ctx: RequestContext, what: string): void {
+  if (!ctx.caller.isAdmin) {
+    throw forbidden(`Permission denied: ${what} needs an operator in the Administrators group.`);
+  }
+}
+
+export function nowStamp(ctx: RequestContext): string {
+  return formatTimestamp(ctx.settings.now());
+}
+
+export const key = (guid: string): string => guid.toLowerCase();
+
+// ---- monitor types --------------------------------------------------------------------------
+
+export type MonitorCategory = 'basic' | 'browser' | 'transaction' | 'api';
+
+const BROWSER = new Set(['fullpagecheck', 'realbrowsercheck', 'browser']);
+const TRANSACTION = new Set(['transaction', 'realbrowsertransaction']);
+const API = new Set(['multistepapi', 'collectionapi']);
+
+/** Quota category of a monitor type; types the emulator does not know count as uptime (basic) monitors. */
+export function monitorCategory(type: unknown): MonitorCategory {
+  const t = typeof type === 'string' ? type.toLowerCase() : '';
+  if (BROWSER.has(t)) return 'browser';
+  if (TRANSACTION.has(t)) return 'transaction';
+  if (API.has(t)) return 'api';
+  return 'basic';
+}
+
+export const isMultiStepApi = (type: unknown): boolean => typeof type === 'string' && type.toLowerCase() === 'multistepapi';
+
+// ---- monitor visibility and rendering -------------------------------------------------------
+
+const VIEWER_FIELDS = ['MonitorGuid', 'Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert'] as const;
+
+export function canViewMonitor(ctx: RequestContext, guid: string): boolean {
+  if (ctx.caller.isAdmin) return true;
+  return ctx.store.monitorViewPermissions.get(ctx.caller.operatorGuid)?.has(key(guid)) ?? false;
+}
+
+/** Write-only fields never leave the emulator; non-administrators get the fields the spec guarantees. */
+export function renderMonitor(ctx: RequestContext, rec: MonitorRec): Obj {
+  if (!ctx.caller.isAdmin) {
+    const out: Obj = {};
+    for (const f of VIEWER_FIELDS) out[f] = rec.fields[f];
+    return out;
+  }
+  const { BearerToken: _secret, ...rest } = rec.fields;
+  return structuredClone(rest);
+}
+
+export function findMonitor(ctx: RequestContext, guid: string): MonitorRec {
+  const rec = ctx.store.monitors.get(key(guid));
+  if (!rec) throw notFound(`Monitor ${guid} does not exist.`);
+  if (!canViewMonitor(ctx, guid)) throw forbidden(`Permission denied: no view-data permission on monitor ${guid}.`);
+  return rec;
+}
+
+export function findMonitorGroup(ctx: RequestContext, guid: string): MonitorGroupRec {
+  const rec = ctx.store.monitorGroups.get(key(guid));
+  if (!rec) throw notFound(`Monitor group ${guid} does not exist.`);
+  return rec;
+}
+
+/** One cursor-paged batch of monitors: `{ Data, Cursors }`, Cursors only while more data follows. */
+export function pageMonitors(ctx: RequestContext, scope: string, candidates: MonitorRec[]): Reply {
+  const cursor = getParam(ctx.query, 'Cursor');
+  let after = 0;
+  let take = parseTake(ctx.query, ctx.settings.pageSize);
+  if (cursor) {
+    const payload = decodeCursor(ctx.store.cursorSecret, scope, cursor);
+    after = typeof payload['after'] === 'number' ? payload['after'] : 0;
+    if (getParam(ctx.query, 'Take') === undefined && typeof payload['take'] === 'number') take = payload['take'];
+  }
+  let i = firstAfter(candidates, after);
+  const data: Obj[] = [];
+  let lastSeq = after;
+  const visible = (rec: MonitorRec): boolean => canViewMonitor(ctx, String(rec.fields['MonitorGuid']));
+  for (; i < candidates.length && data.length < take; i++) {
+    const rec = candidates[i];
+    if (!rec || !visible(rec)) continue;
+    data.push(renderMonitor(ctx, rec));
+    lastSeq = rec.seq;
+  }
+  let more = false;
+  for (; i < candidates.length; i++) {
+    const rec = candidates[i];
+    if (rec && visible(rec)) {
+      more = true;
+      break;
+    }
+  }
+  const body: Obj = { Data: data };
+  if (more) {
+    const secret = ctx.store.cursorSecret;
+    body['Cursors'] = {
+      Next: encodeCursor(secret, scope, { after: lastSeq, take }),
+      Self: encodeCursor(secret, scope, { after, take }),
+    };
+  }
+  return ok(body);
+}
+
+function firstAfter(list: MonitorRec[], seq: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid]?.seq ?? 0) <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,18 @@
+import { Router } from './router.js';
+import { registerAlertDefinitionRoutes } from './handlers/alert-definitions.js';
+import { registerMonitorGroupRoutes } from './handlers/monitor-groups.js';
+import { registerMonitorRoutes } from './handlers/monitors.js';
+import { registerScheduledReportRoutes } from './handlers/scheduled-reports.js';
+import { registerSlaRoutes } from './handlers/slas.js';
+import { registerVaultRoutes } from './handlers/vault.js';
+
+export function buildRouter(): Router {
+  const router = new Router();
+  registerMonitorRoutes(router);
+  registerMonitorGroupRoutes(router);
+  registerVaultRoutes(router);
+  registerSlaRoutes(router);
+  registerScheduledReportRoutes(router);
+  registerAlertDefinitionRoutes(router);
+  return router;
+}

@@ -1,0 +1,345 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { EmulatorConfigError } from './errors.js';
+import { clone, isObj, type Obj } from './validate.js';
+
+export const STATE_FORMAT = 'monsync-emulator-state';
+
+export interface ApiAccount {
+  UserName: string;
+  Password: string;
+  OperatorGuid: string;
+  Description: string;
+  CreatedDate: string;
+}
+
+export interface MonitorRec {
+  seq: number;
+  /** Every stored field, including the write-only `BearerToken` (removed when rendering). */
+  fields: Obj;
+}
+
+export interface MonitorGroupRec {
+  fields: Obj;
+  members: Set<string>;
+}
+
+export interface OperatorGroupRec {
+  fields: Obj;
+  members: Set<string>;
+  authorizations: Map<string, { AuthorizationId: string; AuthorizationType: string }>;
+}
+
+export interface DutyScheduleRec {
+  ownerKind: 'operator' | 'operatorGroup';
+  ownerGuid: string;
+  fields: Obj;
+}
+
+export interface SlaRec {
+  fields: Obj;
+  periods: Map<number, Obj>;
+}
+
+export interface EscalationLevelRec {
+  Id: number;
+  integrations: Array<{ IntegrationGuid: string; VariableValues: Record<string, string> }>;
+}
+
+export interface AlertDefinitionRec {
+  fields: Obj;
+  escalationLevels: EscalationLevelRec[];
+}
+
+export interface Counters {
+  monitorSeq: number;
+  dutyScheduleId: number;
+  exclusionPeriodId: number;
+}
+
+/** The JSON form of the whole account: what `--state` files, `dump()` and `load()` exchange. */
+export interface EmulatorState {
+  format: typeof STATE_FORMAT;
+  version: 1;
+  accountId: string;
+  cursorSecret: string;
+  counters: Counters;
+  operators: Obj[];
+  apiAccounts: ApiAccount[];
+  operatorGroups: Array<{ fields: Obj; members: string[]; authorizations: Array<{ AuthorizationId: string; AuthorizationType: string }> }>;
+  dutySchedules: DutyScheduleRec[];
+  monitors: MonitorRec[];
+  monitorViewPermissions: Record<string, string[]>;
+  maintenancePeriods: Array<{ MonitorGuid: string; period: Obj }>;
+  monitorGroups: Array<{ fields: Obj; members: string[] }>;
+  vaultSections: Obj[];
+  vaultAuthorizations: Obj[];
+  vaultItems: Obj[];
+  slas: Array<{ fields: Obj; exclusionPeriods: Obj[] }>;
+  scheduledReports: Obj[];
+  alertDefinitions: AlertDefinitionRec[];
+  integrations: Obj[];
+  timezones: Obj[];
+  checkpoints: Obj[];
+}
+
+const VAULT_REF = /\{\{vault:([0-9a-fA-F-]{36})\}\}/g;
+
+/** Vault item GUIDs (lower case) referenced by a monitor's variable values. */
+export function vaultReferences(fields: Obj): Set<string> {
+  const found = new Set<string>();
+  const vars = fields['PredefinedVariables'];
+  if (!Array.isArray(vars)) return found;
+  for (const v of vars) {
+    if (!isObj(v) || typeof v['Value'] !== 'string') continue;
+    for (const m of v['Value'].matchAll(VAULT_REF)) if (m[1]) found.add(m[1].toLowerCase());
+  }
+  return found;
+}
+
+/** In-memory account. Maps keyed by lower-case GUID keep lookups O(1) and listing in insertion order. */
+export class Store {
+  accountId = '';
+  cursorSecret = '';
+  counters: Counters = { monitorSeq: 0, dutyScheduleId: 0, exclusionPeriodId: 0 };
+  operators = new Map<string, Obj>();
+  apiAccounts = new Map<string, ApiAccount>();
+  operatorGroups = new Map<string, OperatorGroupRec>();
+  dutySchedules = new Map<number, DutyScheduleRec>();
+  monitors = new Map<string, MonitorRec>();
+  /** Monitors sorted by `seq`, for cursor paging by binary search. */
+  monitorOrder: MonitorRec[] = [];
+  monitorViewPermissions = new Map<string, Set<string>>();
+  maintenancePeriods: Array<{ MonitorGuid: string; period: Obj }> = [];
+  monitorGroups = new Map<string, MonitorGroupRec>();
+  vaultSections = new Map<string, Obj>();
+  vaultAuthorizations = new Map<string, Obj>();
+  vaultItems = new Map<string, Obj>();
+  /** vault item GUID -> monitors referencing it. */
+  vaultRefs = new Map<string, Set<string>>();
+  slas = new Map<string, SlaRec>();
+  scheduledReports = new Map<string, Obj>();
+  alertDefinitions = new Map<string, AlertDefinitionRec>();
+  integrations = new Map<string, Obj>();
+  timezones: Obj[] = [];
+  checkpoints: Obj[] = [];
+  /** Set by every mutation; the server persists and clears it after the request. */
+  dirty = false;
+
+  touch(): void {
+    this.dirty = true;
+  }
+
+  static newGuid(): string {
+    return randomUUID();
+  }
+
+  static newCursorSecret(): string {
+    return randomBytes(32).toString('base64url');
+  }
+
+  // ---- operators and groups -------------------------------------------------------------
+
+  administratorsGroup(): OperatorGroupRec | undefined {
+    for (const g of this.operatorGroups.values()) if (g.fields['IsAdministratorsGroup'] === true) return g;
+    return undefined;
+  }
+
+  everyoneGroup(): OperatorGroupRec | undefined {
+    for (const g of this.operatorGroups.values()) if (g.fields['IsEveryone'] === true) return g;
+    return undefined;
+  }
+
+  isAdmin(operatorGuid: string): boolean {
+    return this.administratorsGroup()?.members.has(operatorGuid) ?? false;
+  }
+
+  /** Groups an operator belongs to; Everyone implicitly holds every operator. */
+  groupsOf(operatorGuid: string): OperatorGroupRec[] {
+    const out: OperatorGroupRec[] = [];
+    for (const g of this.operatorGroups.values()) {
+      if (g.fields['IsEveryone'] === true || g.members.has(operatorGuid)) out.push(g);
+    }
+    return out;
+  }
+
+  findOperator(ref: string): Obj | undefined {
+    const lower = ref.toLowerCase();
+    const byGuid = this.operators.get(lower);
+    if (byGuid) return byGuid;
+    for (const op of this.operators.values()) {
+      if (typeof op['Email'] === 'string' && op['Email'].toLowerCase() === lower) return op;
+    }
+    return undefined;
+  }
+
+  // ---- monitors -------------------------------------------------------------------------
+
+  allMonitorsGroup(): MonitorGroupRec | undefined {
+    for (const g of this.monitorGroups.values()) if (g.fields['IsAll'] === true) return g;
+    return undefined;
+  }
+
+  insertMonitor(fields: Obj): MonitorRec {
+    this.counters.monitorSeq += 1;
+    const rec: MonitorRec = { seq: this.counters.monitorSeq, fields };
+    const guid = String(fields['MonitorGuid']).toLowerCase();
+    this.monitors.set(guid, rec);
+    this.monitorOrder.push(rec);
+    this.indexVaultRefs(guid, new Set(), vaultReferences(fields));
+    this.touch();
+    return rec;
+  }
+
+  replaceMonitorFields(rec: MonitorRec, fields: Obj): void {
+    const guid = String(rec.fields['MonitorGuid']).toLowerCase();
+    this.indexVaultRefs(guid, vaultReferences(rec.fields), vaultReferences(fields));
+    rec.fields = fields;
+    this.touch();
+  }
+
+  removeMonitor(guid: string): void {
+    const key = guid.toLowerCase();
+    const rec = this.monitors.get(key);
+    if (!rec) return;
+    this.monitors.delete(key);
+    const idx = this.orderIndexAfter(rec.seq - 1);
+    if (this.monitorOrder[idx] === rec) this.monitorOrder.splice(idx, 1);
+    this.indexVaultRefs(key, vaultReferences(rec.fields), new Set());
+    for (const g of this.monitorGroups.values()) g.members.delete(key);
+    for (const set of this.monitorViewPermissions.values()) set.delete(key);
+    this.maintenancePeriods = this.maintenancePeriods.filter((p) => p.MonitorGuid !== key);
+    this.touch();
+  }
+
+  /** Index of the first monitor in `monitorOrder` whose seq is greater than `seq`. */
+  orderIndexAfter(seq: number): number {
+    let lo = 0;
+    let hi = this.monitorOrder.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.monitorOrder[mid]?.seq ?? 0) <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private indexVaultRefs(monitorGuid: string, before: Set<string>, after: Set<string>): void {
+    for (const item of before) {
+      if (after.has(item)) continue;
+      const set = this.vaultRefs.get(item);
+      set?.delete(monitorGuid);
+      if (set && set.size === 0) this.vaultRefs.delete(item);
+    }
+    for (const item of after) {
+      let set = this.vaultRefs.get(item);
+      if (!set) this.vaultRefs.set(item, (set = new Set()));
+      set.add(monitorGuid);
+    }
+  }
+
+  isMonitorMember(group: MonitorGroupRec, monitorGuid: string): boolean {
+    return group.fields['IsAll'] === true ? this.monitors.has(monitorGuid) : group.members.has(monitorGuid);
+  }
+
+  /** Members of a group in listing order (the All Monitors group: every monitor). */
+  groupMonitors(group: MonitorGroupRec): MonitorRec[] {
+    if (group.fields['IsAll'] === true) return this.monitorOrder;
+    return this.monitorOrder.filter((m) => group.members.has(String(m.fields['MonitorGuid']).toLowerCase()));
+  }
+
+  // ---- serialisation --------------------------------------------------------------------
+
+  /** A deep copy of the account (safe to hand out). */
+  toJSON(): EmulatorState {
+    return clone(this.snapshot());
+  }
+
+  /** The account as a JSON-ready object sharing the live records: serialise it at once, never keep it. */
+  snapshot(): EmulatorState {
+    return {
+      format: STATE_FORMAT,
+      version: 1,
+      accountId: this.accountId,
+      cursorSecret: this.cursorSecret,
+      counters: this.counters,
+      operators: [...this.operators.values()],
+      apiAccounts: [...this.apiAccounts.values()],
+      operatorGroups: [...this.operatorGroups.values()].map((g) => ({
+        fields: g.fields,
+        members: [...g.members],
+        authorizations: [...g.authorizations.values()],
+      })),
+      dutySchedules: [...this.dutySchedules.values()],
+      monitors: this.monitorOrder,
+      monitorViewPermissions: Object.fromEntries([...this.monitorViewPermissions].map(([k, v]) => [k, [...v]])),
+      maintenancePeriods: this.maintenancePeriods,
+      monitorGroups: [...this.monitorGroups.values()].map((g) => ({ fields: g.fields, members: [...g.members] })),
+      vaultSections: [...this.vaultSections.values()],
+      vaultAuthorizations: [...this.vaultAuthorizations.values()],
+      vaultItems: [...this.vaultItems.values()],
+      slas: [...this.slas.values()].map((s) => ({ fields: s.fields, exclusionPeriods: [...s.periods.values()] })),
+      scheduledReports: [...this.scheduledReports.values()],
+      alertDefinitions: [...this.alertDefinitions.values()],
+      integrations: [...this.integrations.values()],
+      timezones: this.timezones,
+      checkpoints: this.checkpoints,
+    };
+  }
+
+  static fromJSON(input: unknown, origin = 'state'): Store {
+    if (!isObj(input) || input['format'] !== STATE_FORMAT || input['version'] !== 1) {
+      throw new EmulatorConfigError(
+        `${origin}: not a monsync emulator state (expected "format": "${STATE_FORMAT}" and "version": 1); dump one with GET /__emulator/state.`,
+      );
+    }
+    const s = clone(input) as unknown as EmulatorState;
+    const arrays = ['operators', 'apiAccounts', 'operatorGroups', 'dutySchedules', 'monitors', 'maintenancePeriods', 'monitorGroups', 'vaultSections', 'vaultAuthorizations', 'vaultItems', 'slas', 'scheduledReports', 'alertDefinitions', 'integrations', 'timezones', 'checkpoints'] as const;
+    for (const key of arrays) {
+      if (!Array.isArray(s[key])) throw new EmulatorConfigError(`${origin}: "${key}" must be an array.`);
+    }
+    const store = new Store();
+    const key = (v: unknown): string => String(v).toLowerCase();
+    store.accountId = String(s.accountId);
+    store.cursorSecret = typeof s.cursorSecret === 'string' && s.cursorSecret ? s.cursorSecret : Store.newCursorSecret();
+    store.counters = Object.assign({ monitorSeq: 0, dutyScheduleId: 0, exclusionPeriodId: 0 }, s.counters);
+    for (const op of s.operators) store.operators.set(key(op['OperatorGuid']), op);
+    for (const a of s.apiAccounts) store.apiAccounts.set(a.UserName, a);
+    for (const g of s.operatorGroups) {
+      store.operatorGroups.set(key(g.fields['OperatorGroupGuid']), {
+        fields: g.fields,
+        members: new Set(g.members.map(key)),
+        authorizations: new Map(g.authorizations.map((a) => [key(a.AuthorizationId), a])),
+      });
+    }
+    for (const d of s.dutySchedules) store.dutySchedules.set(Number(d.fields['Id']), d);
+    for (const m of [...s.monitors].sort((a, b) => a.seq - b.seq)) {
+      const guid = key(m.fields['MonitorGuid']);
+      store.monitors.set(guid, m);
+      store.monitorOrder.push(m);
+      store.indexVaultRefs(guid, new Set(), vaultReferences(m.fields));
+      store.counters.monitorSeq = Math.max(store.counters.monitorSeq, m.seq);
+    }
+    for (const [op, list] of Object.entries(s.monitorViewPermissions ?? {})) {
+      store.monitorViewPermissions.set(key(op), new Set(list.map(key)));
+    }
+    store.maintenancePeriods = s.maintenancePeriods;
+    for (const g of s.monitorGroups) {
+      store.monitorGroups.set(key(g.fields['MonitorGroupGuid']), { fields: g.fields, members: new Set(g.members.map(key)) });
+    }
+    for (const v of s.vaultSections) store.vaultSections.set(key(v['VaultSectionGuid']), v);
+    for (const v of s.vaultAuthorizations) store.vaultAuthorizations.set(key(v['AuthorizationId']), v);
+    for (const v of s.vaultItems) store.vaultItems.set(key(v['VaultItemGuid']), v);
+    for (const sla of s.slas) {
+      store.slas.set(key(sla.fields['SlaGuid']), {
+        fields: sla.fields,
+        periods: new Map(sla.exclusionPeriods.map((p) => [Number(p['ExclusionPeriodId']), p])),
+      });
+    }
+    for (const r of s.scheduledReports) store.scheduledReports.set(key(r['ScheduledReportGuid']), r);
+    for (const a of s.alertDefinitions) store.alertDefinitions.set(key(a.fields['AlertDefinitionGuid']), a);
+    for (const i of s.integrations) store.integrations.set(key(i['IntegrationGuid']), i);
+    store.timezones = s.timezones;
+    store.checkpoints = s.checkpoints;
+    return store;
+  }
+}

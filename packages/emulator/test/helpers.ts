@@ -1,0 +1,111 @@
+import { afterEach } from 'vitest';
+import { SEEDED, startEmulator, type EmulatorOptions, type RunningEmulator } from '../src/index.js';
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests index freely into JSON bodies
+  json: any;
+}
+
+export type Credentials = { user: string; password: string } | null;
+
+export const ADMIN: Credentials = { user: 'demo', password: 'demo-password' };
+export const VIEWER: Credentials = { user: SEEDED.viewer.apiUser, password: SEEDED.viewer.apiPassword };
+
+const running: RunningEmulator[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((e) => e.close()));
+});
+
+/** An emulator on a free port, closed after the test. */
+export async function emulator(options: EmulatorOptions = {}): Promise<Api> {
+  const emu = await startEmulator({ port: 0, ...options });
+  running.push(emu);
+  return new Api(emu);
+}
+
+export function basic(creds: { user: string; password: string }): string {
+  return `Basic ${Buffer.from(`${creds.user}:${creds.password}`).toString('base64')}`;
+}
+
+export class Api {
+  constructor(readonly emu: RunningEmulator) {}
+
+  get url(): string {
+    return this.emu.url;
+  }
+
+  get control(): RunningEmulator['control'] {
+    return this.emu.control;
+  }
+
+  async request(method: string, path: string, body?: unknown, creds: Credentials = ADMIN, headers: Record<string, string> = {}): Promise<ApiResponse> {
+    const h: Record<string, string> = { ...headers };
+    if (creds) h['authorization'] = basic(creds);
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      h['content-type'] = 'application/json';
+    }
+    const target = path.startsWith('http') ? path : `${this.url}${path}`;
+    const res = await fetch(target, { method, headers: h, ...(payload !== undefined ? { body: payload } : {}) });
+    const text = await res.text();
+    let json: unknown = undefined;
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  get(path: string, creds: Credentials = ADMIN): Promise<ApiResponse> {
+    return this.request('GET', path, undefined, creds);
+  }
+  post(path: string, body?: unknown, creds: Credentials = ADMIN): Promise<ApiResponse> {
+    return this.request('POST', path, body, creds);
+  }
+  put(path: string, body?: unknown, creds: Credentials = ADMIN): Promise<ApiResponse> {
+    return this.request('PUT', path, body, creds);
+  }
+  patch(path: string, body?: unknown, creds: Credentials = ADMIN): Promise<ApiResponse> {
+    return this.request('PATCH', path, body, creds);
+  }
+  delete(path: string, creds: Credentials = ADMIN): Promise<ApiResponse> {
+    return this.request('DELETE', path, undefined, creds);
+  }
+
+  /** The control API over HTTP (no credentials). */
+  async controlRequest(method: string, path: string, body?: unknown): Promise<ApiResponse> {
+    const base = this.url.replace(/\/v4$/, '');
+    return this.request(method, `${base}/__emulator${path}`, body, null);
+  }
+
+  async createMonitor(fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    const res = await this.post('/Monitor', { Name: `m-${Math.random().toString(36).slice(2, 8)}`, MonitorType: 'Https', ...fields });
+    if (res.status !== 200) throw new Error(`create monitor failed: ${res.status} ${res.text}`);
+    return res.json as Record<string, unknown>;
+  }
+
+  async listAllMonitors(path = '/Monitor', creds: Credentials = ADMIN): Promise<{ items: Array<Record<string, unknown>>; requests: number }> {
+    const items: Array<Record<string, unknown>> = [];
+    let requests = 0;
+    let next: string | undefined;
+    do {
+      const sep = path.includes('?') ? '&' : '?';
+      const res = await this.get(next ? `${path}${sep}Cursor=${encodeURIComponent(next)}` : path, creds);
+      requests++;
+      if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
+      items.push(...(res.json.Data as Array<Record<string, unknown>>));
+      next = res.json.Cursors?.Next as string | undefined;
+    } while (next);
+    return { items, requests };
+  }
+}
+
+export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;

@@ -1,1 +1,16 @@
 export * from './migrate/index.js';
+export * from './config-schema.js';
+export * from './plan-schema.js';
+export * from './secret.js';
+export * from './types.js';
+export { renderSchemas, configJsonSchema, planJsonSchema, CONFIG_SCHEMA_ID, PLAN_SCHEMA_ID, JSON_SCHEMA_DIALECT } from './render-schemas.js';
+export type { JsonSchemaDocument } from './render-schemas.js';
+export { loadConfig, loadConfigSync, loadConfigTexts, discoverConfigFiles, SETTINGS_FILE, MAX_VAULT_FILE_BYTES, DEFAULT_SAFETY } from './load-config.js';
+export type { LoadOptions, LoadResult, ConfigText } from './load-config.js';
+export { DIAGNOSTIC_CODES, diagnosticLine, formatDiagnostic, hasErrors, sortDiagnostics } from './diagnostics.js';
+export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
+export { checkDutySchedule, checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, isRealTimestamp } from './checks.js';
+export type { Finding } from './checks.js';
+export { MAX_FILE_BYTES, FORBIDDEN_KEYS } from './yaml-source.js';
+export { EMAIL_PATTERN } from './validate.js';
+export { likelyMeant, editDistance } from './suggest.js';

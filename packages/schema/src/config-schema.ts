@@ -1,0 +1,515 @@
+/**
+ * The config format, once: the TypeScript types of the desired state and `schemas/config.schema.json` are both
+ * derived from these TypeBox objects. Descriptions come from the field tables of the API spec (editors show them).
+ */
+import { Type, type Static, type TNever, type TOptional } from '@sinclair/typebox';
+import type { Secret } from './secret.js';
+import { ApiObject, ClosedObject, IntegerEnum, OpenEnum, StringEnum, def, use } from './schema-builder.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Enumerations from the spec
+// ---------------------------------------------------------------------------------------------------------------
+
+export const USER_AGENTS = ['ChromeLatest', 'EdgeLatest'] as const;
+export const ERROR_CONDITION_TYPES = [
+  'LoadTimeLimit1',
+  'LoadTimeLimit2',
+  'TotalMaxBytes',
+  'TotalMinBytes',
+  'PageElementMaxSizeWithPercentage',
+  'PageElementFailedWithPercentage',
+  'HttpStatus',
+] as const;
+export const EFFECTS = ['Indicate', 'Error'] as const;
+export const VAULT_ITEM_TYPES = ['CertificateArchive', 'Certificate', 'CredentialSet', 'File', 'OneTimePassword'] as const;
+export const FILE_TYPES = ['PDFAttachment', 'PDFDownloadLink', 'ExcelAttachment', 'ExcelDownloadLink', 'HTMLEmail'] as const;
+export const SCHEDULE_TYPES = ['Daily', 'Weekly', 'Monthly', 'Quarterly', 'Yearly'] as const;
+export const SCHEDULE_MODES = ['OneTime', 'Daily', 'Weekly', 'Monthly'] as const;
+export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+export const CULTURE_NAMES = ['en-US', 'en-GB', 'fr-FR', 'de-DE', 'nl-NL', ''] as const;
+export const SMS_PROVIDERS = ['UseAccountSetting', 'SmsProviderEurope', 'SmsProviderEurope2', 'SmsProviderUSA', 'SmsProviderInternational'] as const;
+export const QUARTER_START_MONTHS = [1, 2, 3] as const;
+export const SELECTED_PERIODS_SEEN = ['CurrentDay', 'PreviousDay', 'Last6Months', 'Last24Months'] as const;
+export const ALERT_TYPES_SEEN = ['Reminder', 'Error'] as const;
+export const MANAGED_KINDS = ['monitors', 'monitorGroups', 'vault', 'slas', 'scheduledReports', 'alertDefinitions'] as const;
+/** Singular kind names used by `ignore` patterns (`monitor:legacy-*`). */
+export const IGNORE_KINDS = ['monitor', 'monitorGroup', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport', 'alertDefinition'] as const;
+
+export type ManagedKind = (typeof MANAGED_KINDS)[number];
+
+/**
+ * Monitor fields the service removed on 2025-08-27, each with the `ErrorConditionType` that replaces it.
+ * The migration uses the same table.
+ */
+export const REMOVED_MONITOR_FIELDS = {
+  AlertOnLoadTimeLimit1: 'LoadTimeLimit1',
+  LoadTimeLimit1: 'LoadTimeLimit1',
+  AlertOnLoadTimeLimit2: 'LoadTimeLimit2',
+  LoadTimeLimit2: 'LoadTimeLimit2',
+  AlertOnMaximumBytes: 'TotalMaxBytes',
+  MaximumBytes: 'TotalMaxBytes',
+  AlertOnMinimumBytes: 'TotalMinBytes',
+  MinimumBytes: 'TotalMinBytes',
+  AlertOnMaximumSize: 'PageElementMaxSizeWithPercentage',
+  ElementMaximumSize: 'PageElementMaxSizeWithPercentage',
+  AlertOnPercentageFail: 'PageElementFailedWithPercentage',
+  FailedObjectPercentage: 'PageElementFailedWithPercentage',
+  ExpectedHttpStatusCode: 'HttpStatus',
+  ExpectedHttpStatusCodeSpecified: 'HttpStatus',
+} as const satisfies Record<string, (typeof ERROR_CONDITION_TYPES)[number]>;
+
+export type RemovedMonitorField = keyof typeof REMOVED_MONITOR_FIELDS;
+
+export const UserAgentSchema = def('UserAgent', StringEnum(USER_AGENTS, { description: 'Browser user agent: the latest Chrome or Edge version.' }));
+export const ErrorConditionTypeSchema = def(
+  'ErrorConditionType',
+  StringEnum(ERROR_CONDITION_TYPES, { description: 'Kind of error condition; each replaces a pair of monitor fields removed on 2025-08-27.' }),
+);
+export const EffectSchema = def('Effect', StringEnum(EFFECTS, { description: 'What the condition causes: `Error` raises an error, `Indicate` only marks the check. Omitted for some types.' }));
+export const VaultItemTypeSchema = def(
+  'VaultItemType',
+  StringEnum(VAULT_ITEM_TYPES, {
+    description:
+      '`CertificateArchive` (client-certificate archive, e.g. pfx), `Certificate` (public key, for single sign-on), `CredentialSet` (username/password), `File` (file for self-service transaction monitors, at most 2 MB, any format), `OneTimePassword` (secret for two-factor authentication).',
+  }),
+);
+export const FileTypeSchema = def('FileType', StringEnum(FILE_TYPES, { description: 'Form in which the report is delivered.' }));
+export const ScheduleTypeSchema = def('ScheduleType', StringEnum(SCHEDULE_TYPES, { description: 'How often the report is sent.' }));
+export const ScheduleModeSchema = def('ScheduleMode', StringEnum(SCHEDULE_MODES, { description: 'Recurrence of an operator duty schedule.' }));
+export const WeekDaySchema = def('WeekDay', StringEnum(WEEK_DAYS, { description: 'Day of the week.' }));
+export const CultureNameSchema = def(
+  'CultureName',
+  StringEnum(CULTURE_NAMES, { description: 'Language and formats of the operator; empty or unspecified means the account culture.' }),
+);
+export const SmsProviderSchema = def('SmsProvider', StringEnum(SMS_PROVIDERS, { description: 'Provider used for SMS alerts to this operator.' }));
+export const QuarterStartMonthSchema = def(
+  'QuarterStartMonth',
+  IntegerEnum(QUARTER_START_MONTHS, { description: '1 = Jan/Apr/Jul/Oct, 2 = Feb/May/Aug/Nov, 3 = Mar/Jun/Sep/Dec.' }),
+);
+export const SelectedPeriodSchema = def(
+  'SelectedPeriod',
+  OpenEnum(SELECTED_PERIODS_SEEN, { description: 'Period covered by the report. Values seen: CurrentDay, PreviousDay, Last6Months, Last24Months; the full list is not shown, so other values are accepted.' }),
+);
+export const AlertTypeSchema = def(
+  'AlertType',
+  OpenEnum(ALERT_TYPES_SEEN, { description: 'Kind of alert. Values seen: Reminder, Error; the full set is not shown.' }),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scalars
+// ---------------------------------------------------------------------------------------------------------------
+
+export const TIMESTAMP_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}$';
+export const TimestampSchema = def(
+  'Timestamp',
+  Type.String({ pattern: TIMESTAMP_PATTERN, description: 'v4 timestamp `YYYY-MM-DDTHH:MM:SS`: no time-zone designator, no milliseconds.' }),
+);
+export const TimeOfDaySchema = def(
+  'TimeOfDay',
+  Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$', description: 'Time of day `HH:MM:SS` (24-hour).' }),
+);
+export const ShortTimeSchema = def('ShortTime', Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'Time of day `HH:mm` (24-hour).' }));
+export const EmailSchema = def('Email', Type.String({ format: 'email', description: 'E-mail address.' }));
+const Guid = (description: string) => Type.String({ minLength: 1, description });
+const Name = (description: string) => Type.String({ minLength: 1, description });
+
+/** `{ fromEnv: NAME }` or `{ fromFile: path }`: the only way to write a secret. Decoded into a `Secret`. */
+export const SecretRefSchema = def(
+  'SecretRef',
+  Type.Unsafe<Secret>({
+    title: 'SecretRef',
+    description:
+      'A secret, by reference only (never a literal): `{ fromEnv: NAME }` reads an environment variable, `{ fromFile: path }` reads a file relative to this YAML file (base64-encoded for binary vault types). Read only when values are needed.',
+    anyOf: [
+      {
+        type: 'object',
+        properties: { fromEnv: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Name of the environment variable holding the value.' } },
+        required: ['fromEnv'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: { fromFile: { type: 'string', minLength: 1, description: 'Path of the file holding the value, relative to this YAML file.' } },
+        required: ['fromFile'],
+        additionalProperties: false,
+      },
+    ],
+  }),
+);
+
+/** `{ vault: "Section/Item" }`: resolved by the reconciler to `{{vault:<VaultItemGuid>}}`. */
+export const VaultRefSchema = def(
+  'VaultRef',
+  ClosedObject(
+    { vault: Type.String({ pattern: '^[^/]+/.+$', description: 'Declared vault item as `Section/Item` (section Name, slash, item Name).' }) },
+    { title: 'VaultRef', description: 'Reference to a declared vault item; sent as `{{vault:<VaultItemGuid>}}`.' },
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Monitors
+// ---------------------------------------------------------------------------------------------------------------
+
+export const ErrorConditionSchema = def(
+  'ErrorCondition',
+  ApiObject(
+    {
+      ErrorConditionType: use(ErrorConditionTypeSchema, 'Kind of condition (set key: at most one entry per type).'),
+      Value: Type.String({ description: 'Limit value, as a string (e.g. a time in ms, a byte count, an HTTP status code).' }),
+      Percentage: Type.Optional(Type.String({ description: 'Percentage, as a string; used by PageElementMaxSizeWithPercentage and PageElementFailedWithPercentage.' })),
+      Effect: Type.Optional(EffectSchema),
+    },
+    { description: 'One error condition of a monitor.' },
+  ),
+);
+
+export const PredefinedVariableSchema = def(
+  'PredefinedVariable',
+  ApiObject(
+    {
+      Key: Type.String({ minLength: 1, description: 'Variable name (set key).' }),
+      Value: Type.Union([Type.String(), VaultRefSchema], { description: 'Variable value: a string, or `{ vault: "Section/Item" }` to use a vault item.' }),
+    },
+    { description: 'User-defined or collection variable of a collection-based API monitor.' },
+  ),
+);
+
+const removedFields = Object.fromEntries(
+  Object.entries(REMOVED_MONITOR_FIELDS).map(([field, replacement]) => [
+    field,
+    Type.Optional(
+      Type.Never({
+        description: `Removed by the service on 2025-08-27: use an \`ErrorConditions\` entry of type \`${replacement}\` (run \`monsync migrate\`).`,
+        deprecated: true,
+      }),
+    ),
+  ]),
+) as { [K in RemovedMonitorField]: TOptional<TNever> };
+
+export const MonitorSchema = def(
+  'Monitor',
+  ApiObject(
+    {
+      Name: Name('Monitor name; the key of the monitor (unique among managed monitors).'),
+      MonitorGuid: Type.Optional(Guid('Pins the identity of an existing monitor (adopt or rename).')),
+      MonitorType: Type.Optional(Type.String({ minLength: 1, description: 'Kind of monitor, e.g. `Https`.' })),
+      MonitorMode: Type.Optional(Type.String({ description: 'Monitor mode.' })),
+      IsActive: Type.Optional(Type.Boolean({ description: 'Whether the monitor runs checks.' })),
+      GenerateAlert: Type.Optional(Type.Boolean({ description: 'Whether errors raise alerts.' })),
+      UserAgent: Type.Optional(UserAgentSchema),
+      ErrorConditions: Type.Optional(
+        Type.Array(ErrorConditionSchema, { description: 'Error conditions (a set keyed by `ErrorConditionType`); replaces the removed limit fields.' }),
+      ),
+      PredefinedVariables: Type.Optional(
+        Type.Array(PredefinedVariableSchema, { description: 'Variables of collection-based API monitors (a set keyed by `Key`). A value can reference the vault.' }),
+      ),
+      Password: Type.Optional(use(SecretRefSchema, 'Monitor password: write-only, by reference only.')),
+      ...removedFields,
+    },
+    { title: 'Monitor', description: 'A monitor. PascalCase fields are API fields sent verbatim; unknown ones pass through.' },
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Monitor groups
+// ---------------------------------------------------------------------------------------------------------------
+
+export const MonitorGroupSchema = def(
+  'MonitorGroup',
+  ApiObject(
+    {
+      Description: Name('Group name; the key of the group.'),
+      MonitorGroupGuid: Type.Optional(Guid('Pins the identity of an existing group (adopt or rename).')),
+      members: Type.Optional(
+        Type.Array(Type.String({ minLength: 1 }), { description: 'Names of declared monitors; membership is reconciled.', uniqueItems: true }),
+      ),
+      IsAll: Type.Optional(
+        Type.Boolean({ description: 'True only for the default All Monitors group, which holds every monitor and cannot be a target.' }),
+      ),
+    },
+    { title: 'MonitorGroup', description: 'A monitor group.' },
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Vault
+// ---------------------------------------------------------------------------------------------------------------
+
+export const CertificateArchiveSchema = def(
+  'CertificateArchive',
+  ApiObject(
+    {
+      Password: Type.Optional(use(SecretRefSchema, 'Password of the archive (write-only).')),
+      ArchiveData: Type.Optional(use(SecretRefSchema, 'The archive (e.g. a pfx file), base-64 (write-only); `fromFile` reads it as binary.')),
+      Issuer: Type.Optional(Type.String({ description: 'Issuer (read-only).' })),
+      NotBefore: Type.Optional(use(TimestampSchema, 'Start of validity (read-only).')),
+      NotAfter: Type.Optional(use(TimestampSchema, 'End of validity (read-only).')),
+    },
+    { description: 'Client-certificate archive of a CertificateArchive item.' },
+  ),
+);
+
+export const VaultItemSchema = def(
+  'VaultItem',
+  ApiObject(
+    {
+      Name: Name('Display name; the key of the item within its section.'),
+      VaultItemType: VaultItemTypeSchema,
+      VaultItemGuid: Type.Optional(Guid('Pins the identity of an existing item.')),
+      Value: Type.Optional(
+        use(SecretRefSchema, 'Content per type: CertificateArchive: the binary file (base-64); Certificate: public-key text; OneTimePassword: the secret; File: the file (at most 2 MB). Unused for CredentialSet.'),
+      ),
+      IsSensitive: Type.Optional(Type.Boolean({ description: 'Whether stored values are encrypted and hidden. Cannot be changed; CertificateArchive and CredentialSet are always sensitive.' })),
+      Notes: Type.Optional(Type.String({ description: 'Description. monsync appends its fingerprint marker `monsync:fp=<hex>`.' })),
+      UserName: Type.Optional(Type.String({ description: 'User name of a CredentialSet.' })),
+      Password: Type.Optional(use(SecretRefSchema, 'Password of a CredentialSet (write-only).')),
+      CertificateArchive: Type.Optional(CertificateArchiveSchema),
+    },
+    { title: 'VaultItem', description: 'A vault item: sensitive reusable data.' },
+  ),
+);
+
+export const VaultSectionSchema = def(
+  'VaultSection',
+  ApiObject(
+    {
+      Name: Name('Section name; the key of the section.'),
+      VaultSectionGuid: Type.Optional(Guid('Pins the identity of an existing section.')),
+      items: Type.Optional(Type.Array(VaultItemSchema, { description: 'Items of the section (key: section + item Name).' })),
+    },
+    { title: 'VaultSection', description: 'A vault section; every vault item belongs to exactly one section.' },
+  ),
+);
+
+export const VaultSchema = def(
+  'Vault',
+  ClosedObject({ sections: Type.Optional(Type.Array(VaultSectionSchema, { description: 'Vault sections with their items.' })) }, { description: 'The vault: sensitive reusable data.' }),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// SLAs
+// ---------------------------------------------------------------------------------------------------------------
+
+export const SlaExclusionPeriodSchema = def(
+  'SlaExclusionPeriod',
+  ApiObject(
+    {
+      Description: Name('Name of the period; its key within the SLA.'),
+      From: use(TimestampSchema, 'Start date-time.'),
+      Until: use(TimestampSchema, 'End date-time; after From.'),
+      ExclusionPeriodId: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: 'Pins the identity of an existing period.' })),
+    },
+    { title: 'SlaExclusionPeriod', description: 'A period excluded from the SLA.' },
+  ),
+);
+
+const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
+
+export const SlaSchema = def(
+  'Sla',
+  ApiObject(
+    {
+      Description: Name('SLA name; the key of the SLA (must be unique; a duplicate gives a conflict).'),
+      SlaGuid: Type.Optional(Guid('Pins the identity of an existing SLA.')),
+      UptimeErrorThreshold: Type.Optional(Percent('Minimum uptime percentage; below it an error shows in the SLA overview.')),
+      UptimeWarningThreshold: Type.Optional(
+        Percent('Minimum uptime percentage to avoid a warning; a value below it but not below the error threshold gives a warning. At least UptimeErrorThreshold.'),
+      ),
+      LoadTimeErrorThreshold: Type.Optional(Type.Number({ minimum: 0, description: 'Maximum page load time to avoid an error.' })),
+      OperatorResponseTimeThreshold: Type.Optional(
+        Type.Number({ minimum: 0, description: 'Allowed time between the operator receiving an alert notification and confirming it.' }),
+      ),
+      exclusionPeriods: Type.Optional(Type.Array(SlaExclusionPeriodSchema, { description: 'Exclusion periods (key: Description).' })),
+    },
+    { title: 'Sla', description: 'A service level agreement.' },
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scheduled reports
+// ---------------------------------------------------------------------------------------------------------------
+
+export const ReportScheduleSchema = def(
+  'ReportSchedule',
+  ApiObject(
+    {
+      ScheduleType: ScheduleTypeSchema,
+      Time: Type.Optional(use(TimeOfDaySchema, 'Time of sending, `HH:MM:SS`.')),
+      WeekDay: Type.Optional(use(WeekDaySchema, 'Day of sending; only for Weekly.')),
+      MonthDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 31, description: 'Day of the month; for Monthly.' })),
+      QuarterStartMonth: Type.Optional(QuarterStartMonthSchema),
+    },
+    { description: 'When the report is sent. Only the fields of the ScheduleType are allowed.' },
+  ),
+);
+
+export const RecipientsSchema = def(
+  'Recipients',
+  ApiObject(
+    {
+      Operators: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Operator GUIDs.' })),
+      OperatorGroups: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Operator group GUIDs.' })),
+      ExtraEmailAddresses: Type.Optional(Type.Array(EmailSchema, { description: 'Further e-mail addresses.' })),
+    },
+    { description: 'Who receives the report.' },
+  ),
+);
+
+export const REPORT_KEY_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
+
+export const ScheduledReportSchema = def(
+  'ScheduledReport',
+  ApiObject(
+    {
+      key: Type.String({
+        pattern: REPORT_KEY_PATTERN,
+        maxLength: 100,
+        description: 'monsync key of the report (reports have no name in the API); kept as a marker line `monsync:key=<key>` at the end of InternalNotes.',
+      }),
+      ScheduledReportGuid: Type.Optional(Guid('Pins the identity of an existing report.')),
+      DashboardGuid: Guid('Dashboard the report is built from.'),
+      FileType: FileTypeSchema,
+      IsActive: Type.Optional(Type.Boolean({ description: 'True when the report is sent on schedule.' })),
+      Schedule: ReportScheduleSchema,
+      SelectedPeriod: Type.Optional(SelectedPeriodSchema),
+      InternalNotes: Type.Optional(Type.String({ description: 'Notes visible only to account administrators.' })),
+      Notes: Type.Optional(Type.String({ description: 'Text placed in the report message.' })),
+      Recipients: Type.Optional(RecipientsSchema),
+    },
+    { title: 'ScheduledReport', description: 'A scheduled dashboard report.' },
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Alert definitions
+// ---------------------------------------------------------------------------------------------------------------
+
+export const AlertDefinitionSchema = def(
+  'AlertDefinition',
+  ApiObject(
+    {
+      AlertDefinitionGuid: Guid('Alert definition to activate or deactivate (only activation exists in the API).'),
+      IsActive: Type.Boolean({ description: 'Whether the definition is active; re-asserted on every apply.' }),
+    },
+    { title: 'AlertDefinition', description: 'Activation of an alert definition.' },
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Operators (not a managed kind yet; defined so their checks and enumerations exist)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const DutyScheduleSchema = def(
+  'DutySchedule',
+  ApiObject(
+    {
+      ScheduleMode: ScheduleModeSchema,
+      StartDateTime: Type.Optional(use(TimestampSchema, 'Start; only for OneTime.')),
+      EndDateTime: Type.Optional(use(TimestampSchema, 'End; only for OneTime.')),
+      WeekDay: Type.Optional(use(WeekDaySchema, 'Only for Weekly.')),
+      MonthDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 31, description: 'Only for Monthly.' })),
+      StartTime: Type.Optional(use(ShortTimeSchema, '24-hour `HH:mm`; for Daily, Weekly, Monthly.')),
+      EndTime: Type.Optional(use(ShortTimeSchema, '24-hour `HH:mm`; for Daily, Weekly, Monthly.')),
+      Id: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: 'Read-only, generated.' })),
+    },
+    { title: 'DutySchedule', description: 'An operator duty (off-duty) schedule. Only the fields relevant to the mode are sent.' },
+  ),
+);
+
+export const OperatorSchema = def(
+  'Operator',
+  ApiObject(
+    {
+      Email: use(EmailSchema, 'Primary address and login name.'),
+      OperatorGuid: Type.Optional(Guid('Assigned by the service.')),
+      Password: Type.Optional(use(SecretRefSchema, 'Password (write-only).')),
+      FullName: Type.Optional(Type.String()),
+      MobilePhone: Type.Optional(Type.String()),
+      OutgoingPhoneNumber: Type.Optional(Type.String()),
+      BackupEmail: Type.Optional(use(EmailSchema, 'Backup e-mail address.')),
+      IsOnDuty: Type.Optional(Type.Boolean({ description: 'Currently on duty.' })),
+      CultureName: Type.Optional(CultureNameSchema),
+      TimeZoneId: Type.Optional(Type.Integer({ description: 'When unspecified the account time zone applies; values come from the Timezone endpoints.' })),
+      SmsProvider: Type.Optional(SmsProviderSchema),
+      UseNumericSender: Type.Optional(Type.Boolean({ description: 'Applies when the SMS provider is set for this operator.' })),
+      PhoneProvider: Type.Optional(Type.String({ description: 'Provider for phone alerts (value `UseAccountSetting` is seen).' })),
+      AllowNativeLogin: Type.Optional(Type.Boolean({ description: 'Username/password login allowed; unspecified means account setting.' })),
+      AllowSingleSignon: Type.Optional(Type.Boolean({ description: 'Single sign-on allowed; unspecified means account setting.' })),
+    },
+    { title: 'Operator', description: 'An operator (user account). Not a managed kind yet.' },
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Settings (monsync.yaml)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const IGNORE_PATTERN = `^(${IGNORE_KINDS.join('|')}):.+$`;
+
+export const IgnorePatternSchema = def(
+  'IgnorePattern',
+  Type.String({ pattern: IGNORE_PATTERN, description: '`kind:glob` with a singular kind, e.g. `monitor:legacy-*`: matching objects are never touched and never reported.' }),
+);
+
+export const ManageEntrySchema = def(
+  'ManageEntry',
+  ClosedObject(
+    { prune: Type.Optional(Type.Boolean({ default: false, description: 'Delete live objects no file declares (default false: they are listed as unmanaged).' })) },
+    { description: 'This tree is authoritative for the kind.' },
+  ),
+);
+
+export const ManageSchema = def(
+  'Manage',
+  ClosedObject(
+    {
+      monitors: Type.Optional(ManageEntrySchema),
+      monitorGroups: Type.Optional(ManageEntrySchema),
+      vault: Type.Optional(ManageEntrySchema),
+      slas: Type.Optional(ManageEntrySchema),
+      scheduledReports: Type.Optional(ManageEntrySchema),
+      alertDefinitions: Type.Optional(ManageEntrySchema),
+      ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: 'Objects never touched, never reported.' })),
+    },
+    { description: 'Which kinds this tree is authoritative for; a kind absent here is not planned at all.' },
+  ),
+);
+
+export const SafetySchema = def(
+  'Safety',
+  ClosedObject(
+    {
+      maxDeletePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: 30, description: 'Most deletions a safe plan may hold, as a percentage of the live objects of a kind.' })),
+      maxUpdatePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: 50, description: 'Most updates a safe plan may hold, as a percentage of the live objects of a kind.' })),
+    },
+    { description: 'Thresholds past which a plan is unsafe and apply refuses without --allow-deletes.' },
+  ),
+);
+
+export const API_VERSION = 'monsync/v1';
+
+/** One file of a config tree: `monsync.yaml` (settings, and optionally resources) or any other `*.yaml`. */
+export const ConfigFileSchema = ClosedObject(
+  {
+    apiVersion: Type.Optional(Type.Literal(API_VERSION, { description: 'Format version; required in monsync.yaml.' })),
+    manage: Type.Optional(ManageSchema),
+    ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: 'Same as manage.ignore.' })),
+    safety: Type.Optional(SafetySchema),
+    monitors: Type.Optional(Type.Array(MonitorSchema, { description: 'Monitors (key: Name).' })),
+    monitorGroups: Type.Optional(Type.Array(MonitorGroupSchema, { description: 'Monitor groups (key: Description).' })),
+    vault: Type.Optional(VaultSchema),
+    slas: Type.Optional(Type.Array(SlaSchema, { description: 'SLAs (key: Description).' })),
+    scheduledReports: Type.Optional(Type.Array(ScheduledReportSchema, { description: 'Scheduled reports (key: key).' })),
+    alertDefinitions: Type.Optional(Type.Array(AlertDefinitionSchema, { description: 'Alert definition activation (key: AlertDefinitionGuid).' })),
+  },
+  {
+    title: 'monsync config file',
+    description:
+      'A file of a monsync config tree. monsync.yaml at the root holds apiVersion, manage and safety; any *.yaml may hold resources. PascalCase keys are API fields (unknown ones pass through), camelCase keys are monsync\'s own.',
+  },
+);
+
+/** Definitions emitted in `$defs` even when no property of the file refers to them. */
+export const EXTRA_CONFIG_DEFS = [OperatorSchema, DutyScheduleSchema, AlertTypeSchema, CultureNameSchema, SmsProviderSchema, ScheduleModeSchema];
+
+export type ConfigFileValue = Static<typeof ConfigFileSchema>;

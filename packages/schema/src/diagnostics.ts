@@ -1,0 +1,121 @@
+export type Severity = 'error' | 'warning';
+
+/** A finding about a config file. Positions are 1-based; `file` is relative to the config root. */
+export interface Diagnostic {
+  severity: Severity;
+  /** SCREAMING_SNAKE code, listed in `DIAGNOSTIC_CODES`. */
+  code: string;
+  message: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+  hint?: string;
+}
+
+/** Every code the loader emits, with its severity and what it means (the README's table is built from this). */
+export const DIAGNOSTIC_CODES = {
+  // Files and YAML
+  MISSING_SETTINGS_FILE: { severity: 'error', summary: 'The config folder has no monsync.yaml at its root.' },
+  FILE_TOO_LARGE: { severity: 'error', summary: 'A YAML file is larger than 5 MB.' },
+  FILE_UNREADABLE: { severity: 'error', summary: 'A YAML file cannot be read.' },
+  YAML_SYNTAX: { severity: 'error', summary: 'The file is not valid YAML.' },
+  YAML_WARNING: { severity: 'warning', summary: 'The YAML parser warns about something (e.g. an unresolved tag).' },
+  DUPLICATE_YAML_KEY: { severity: 'error', summary: 'The same key appears twice in one mapping.' },
+  MULTIPLE_DOCUMENTS: { severity: 'error', summary: 'A file holds more than one YAML document (`---`).' },
+  YAML_ALIAS: { severity: 'error', summary: 'An alias (`*name`) is used; aliases are off (alias bombs, hidden sharing).' },
+  MERGE_KEY: { severity: 'error', summary: 'A merge key (`<<`) is used; merge keys are off.' },
+  FORBIDDEN_KEY: { severity: 'error', summary: 'A `__proto__`, `constructor` or `prototype` key.' },
+  NON_STRING_KEY: { severity: 'error', summary: 'A mapping key is not a plain scalar (e.g. a list or a null key).' },
+  ROOT_NOT_MAPPING: { severity: 'error', summary: 'The document is not a mapping of top-level keys.' },
+  // Schema
+  UNKNOWN_FIELD: { severity: 'error', summary: 'An unknown camelCase (monsync) key; names the likely field when there is one.' },
+  LIKELY_TYPO: { severity: 'warning', summary: 'An unknown PascalCase field that passes through but is a near miss of a known one.' },
+  MISSING_FIELD: { severity: 'error', summary: 'A required field is missing (reported at the mapping that lacks it).' },
+  TYPE_MISMATCH: { severity: 'error', summary: 'A value has the wrong type (e.g. a string where a boolean is expected).' },
+  INVALID_ENUM: { severity: 'error', summary: 'A value is not one of the values the spec allows.' },
+  INVALID_VALUE: { severity: 'error', summary: 'A value matches none of the accepted forms.' },
+  INVALID_FORMAT: { severity: 'error', summary: 'A string does not have the expected format.' },
+  INVALID_TIMESTAMP: { severity: 'error', summary: 'A timestamp is not `YYYY-MM-DDTHH:MM:SS` or not a real date and time.' },
+  INVALID_TIME: { severity: 'error', summary: 'A time of day is not `HH:MM:SS` (reports) or `HH:mm` (duty schedules).' },
+  INVALID_EMAIL: { severity: 'error', summary: 'An e-mail address is not valid.' },
+  INVALID_IGNORE_PATTERN: { severity: 'error', summary: 'An ignore pattern is not `kind:glob` with a singular kind.' },
+  INVALID_REFERENCE: { severity: 'error', summary: 'A vault reference is not `Section/Item`, or an env var name is not valid.' },
+  INVALID_KEY: { severity: 'error', summary: 'A scheduled report `key` has characters other than letters, digits, `.`, `_`, `-`.' },
+  OUT_OF_RANGE: { severity: 'error', summary: 'A number is out of its range (e.g. a percentage outside 0..100).' },
+  EMPTY_VALUE: { severity: 'error', summary: 'A name or identifier is empty.' },
+  VALUE_TOO_LONG: { severity: 'error', summary: 'A value is longer than allowed.' },
+  DUPLICATE_ITEM: { severity: 'error', summary: 'A list that must not repeat an entry repeats one.' },
+  REMOVED_FIELD: { severity: 'error', summary: 'A monitor field removed on 2025-08-27; names the ErrorConditions type that replaces it (run `monsync migrate`).' },
+  LITERAL_SECRET: { severity: 'error', summary: 'A secret written as a literal where a `{ fromEnv }` / `{ fromFile }` reference is required.' },
+  // Tree
+  MISSING_API_VERSION: { severity: 'error', summary: 'monsync.yaml has no `apiVersion: monsync/v1`.' },
+  SETTINGS_OUTSIDE_ROOT: { severity: 'error', summary: '`apiVersion`, `manage`, `ignore` or `safety` outside the root monsync.yaml.' },
+  DUPLICATE_KEY: { severity: 'error', summary: 'Two declarations (possibly in different files) have the same key; names both places.' },
+  DUPLICATE_GUID: { severity: 'error', summary: 'Two declarations pin the same GUID.' },
+  UNKNOWN_REFERENCE: { severity: 'error', summary: 'A group member or vault reference names nothing declared.' },
+  ALL_MONITORS_GROUP: { severity: 'error', summary: 'The All Monitors group is declared; its membership cannot be changed.' },
+  SCHEDULE_FIELD_MISSING: { severity: 'error', summary: 'A schedule lacks a field its ScheduleType / ScheduleMode needs.' },
+  SCHEDULE_FIELD_UNEXPECTED: { severity: 'error', summary: 'A schedule has a field its ScheduleType / ScheduleMode does not use.' },
+  SLA_THRESHOLD_ORDER: { severity: 'error', summary: 'UptimeWarningThreshold is below UptimeErrorThreshold.' },
+  EXCLUSION_PERIOD_ORDER: { severity: 'error', summary: 'An exclusion period does not end after it starts.' },
+  VAULT_FILE_TOO_LARGE: { severity: 'error', summary: 'A `File` vault item is larger than 2 MB.' },
+  VAULT_VALUE_MISSING: { severity: 'warning', summary: 'A vault item has no value for its type (nothing would be written).' },
+  KIND_NOT_MANAGED: { severity: 'warning', summary: 'Resources of a kind are declared but the kind is not in `manage`: they will not be planned.' },
+  ENV_VAR_UNSET: { severity: 'warning', summary: 'A `fromEnv` variable is unset (an error when values are needed).' },
+  SECRET_FILE_MISSING: { severity: 'warning', summary: 'A `fromFile` file does not exist (an error when values are needed).' },
+  SECRET_UNAVAILABLE: { severity: 'error', summary: 'A secret is needed (resolveSecrets) but its variable is unset or its file unreadable.' },
+} as const satisfies Record<string, { severity: Severity; summary: string }>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+const compare = (a: string | number, b: string | number): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Sorted by file, line, column, then code (stable and independent of the order checks ran in). */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.code, b.code) || compare(a.message, b.message),
+  );
+}
+
+/** One line per diagnostic: `file:line:col severity CODE message` (the golden-file form). */
+export function diagnosticLine(d: Diagnostic): string {
+  return `${d.file}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`;
+}
+
+const MAX_SNIPPET = 100;
+
+/**
+ * `file:line:col: severity CODE: message`, then (given the file's text) the line with carets under the range,
+ * and the hint.
+ */
+export function formatDiagnostic(d: Diagnostic, options: { source?: string } = {}): string {
+  const lines = [`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`];
+  const text = options.source?.split(/\r?\n/)[d.line - 1];
+  if (text !== undefined) {
+    let start = d.column - 1;
+    let end = d.endLine === d.line && d.endColumn !== undefined && d.endColumn > d.column ? d.endColumn - 1 : start + 1;
+    let shown = text;
+    let prefix = '';
+    if (shown.length > MAX_SNIPPET) {
+      // Keep the column in view on long lines, as yaml's prettifyError does.
+      const from = Math.max(0, Math.min(start - 20, shown.length - MAX_SNIPPET));
+      shown = shown.slice(from, from + MAX_SNIPPET);
+      prefix = from > 0 ? '…' : '';
+      start = start - from + prefix.length;
+      end = end - from + prefix.length;
+      shown = prefix + shown;
+    }
+    end = Math.min(Math.max(end, start + 1), Math.max(shown.length, start + 1));
+    const gutter = String(d.line);
+    lines.push(`${gutter} | ${shown}`);
+    lines.push(`${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, start))}${'^'.repeat(Math.max(1, end - start))}`);
+  }
+  if (d.hint !== undefined) lines.push(`hint: ${d.hint}`);
+  return lines.join('\n');
+}

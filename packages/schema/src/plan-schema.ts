@@ -1,0 +1,171 @@
+/**
+ * The plan JSON contract (DESIGN §5): `plan --format json` and saved plans. The `Plan` type and
+ * `schemas/plan.schema.json` both come from these objects.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { ClosedObject, StringEnum, def } from './schema-builder.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+export const PLAN_ACTIONS = ['create', 'update', 'delete', 'ensure'] as const;
+export const PLAN_STEP_KINDS = [
+  'monitor',
+  'monitorGroup',
+  'groupMembership',
+  'vaultSection',
+  'vaultItem',
+  'sla',
+  'slaExclusionPeriod',
+  'scheduledReport',
+  'alertDefinition',
+] as const;
+export const CHANGE_OPS = ['add', 'remove', 'replace'] as const;
+
+const Sha256Hex = (description: string) => Type.String({ pattern: '^[0-9a-f]{64}$', description });
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const PlanSourceRefSchema = def(
+  'PlanSourceRef',
+  ClosedObject(
+    {
+      file: Type.String({ description: 'File relative to the config root.' }),
+      line: Type.Integer({ minimum: 1, description: '1-based line.' }),
+      column: Type.Integer({ minimum: 1, description: '1-based column.' }),
+    },
+    { description: 'Where the object is declared.' },
+  ),
+);
+
+export const PlanChangeSchema = def(
+  'PlanChange',
+  ClosedObject(
+    {
+      op: StringEnum(CHANGE_OPS, { description: 'JSON-patch style operation.' }),
+      path: Type.String({ description: 'JSON pointer of the changed field, e.g. `/ErrorConditions/HttpStatus/Value`.' }),
+      before: Type.Optional(Type.Unknown({ description: 'Live value; `"(sensitive)"` for a sensitive change.' })),
+      after: Type.Optional(Type.Unknown({ description: 'Desired value; `"(sensitive)"` for a sensitive change.' })),
+      sensitive: Type.Optional(Type.Boolean({ description: 'True for a write-only secret: values are never in a plan.' })),
+    },
+    { description: 'One field change of a step.' },
+  ),
+);
+
+export const PlanDriftSchema = def(
+  'PlanDrift',
+  ClosedObject(
+    {
+      lastModifiedDate: Type.Optional(Type.String({ description: 'Live LastModifiedDate: when it was changed outside git.' })),
+      lastModifiedByOperatorId: Type.Optional(Type.String({ description: 'Live LastModifiedByOperatorId: who changed it.' })),
+      operatorName: Type.Optional(Type.String({ description: 'Name of that operator, when known.' })),
+    },
+    { description: 'Who changed the live object outside git, and when.' },
+  ),
+);
+
+export const PlanStepSchema = def(
+  'PlanStep',
+  ClosedObject(
+    {
+      id: Type.String({ minLength: 1, description: "Stable id: '<kind>:<key>', plus ':<action>' when needed for uniqueness." }),
+      action: StringEnum(PLAN_ACTIONS, { description: 'What the step does; `ensure` re-asserts alert definition activation and is not drift.' }),
+      kind: StringEnum(PLAN_STEP_KINDS, { description: 'Kind of object.' }),
+      key: Type.String({ description: "Natural key (membership: '<group>/<monitor>', item: '<section>/<item>', period: '<sla>/<period>')." }),
+      guid: Type.Optional(Type.String({ description: 'Live GUID or id when known.' })),
+      changes: Type.Array(PlanChangeSchema, { description: 'Field changes.' }),
+      dependsOn: Type.Array(Type.String(), { description: 'Ids of the steps that must succeed first.' }),
+      reason: Type.Optional(Type.String({ description: "Why, e.g. 'no fingerprint marker', 'pinned GUID rename'." })),
+      drift: Type.Optional(PlanDriftSchema),
+      source: Type.Optional(PlanSourceRefSchema),
+      desired: Type.Optional(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description: 'Body to be sent for create/update; secrets replaced by `{ sensitive: true, fingerprint: "<hex>" }`.',
+        }),
+      ),
+    },
+    { description: 'One step of a plan, in execution order.' },
+  ),
+);
+
+export const PlanViolationSchema = def(
+  'PlanViolation',
+  ClosedObject(
+    {
+      kind: Type.String({ description: 'Kind whose threshold is exceeded.' }),
+      action: StringEnum(['delete', 'update'] as const, { description: 'Action counted.' }),
+      count: Count('Planned actions of that kind.'),
+      total: Count('Live objects of that kind.'),
+      percent: Type.Number({ minimum: 0, description: 'count / total, as a percentage.' }),
+      limit: Type.Number({ minimum: 0, description: 'The safety threshold, as a percentage.' }),
+      message: Type.String({ description: 'Human-readable explanation.' }),
+    },
+    { description: 'A safety threshold the plan exceeds: apply refuses without --allow-deletes.' },
+  ),
+);
+
+export const PlanUnmanagedSchema = def(
+  'PlanUnmanaged',
+  ClosedObject(
+    {
+      kind: Type.String({ description: 'Kind of object.' }),
+      key: Type.String({ description: 'Natural key of the live object.' }),
+      guid: Type.String({ description: 'Its GUID or id.' }),
+    },
+    { description: 'A live object no file declares, kept because prune is false.' },
+  ),
+);
+
+export const PlanWarningSchema = def(
+  'PlanWarning',
+  ClosedObject(
+    {
+      code: Type.String({ pattern: '^[A-Z][A-Z0-9_]*$', description: 'SCREAMING_SNAKE code.' }),
+      message: Type.String(),
+      kind: Type.Optional(Type.String()),
+      key: Type.Optional(Type.String()),
+    },
+    { description: 'Something the reader of the plan should know.' },
+  ),
+);
+
+export const PlanSummarySchema = def(
+  'PlanSummary',
+  ClosedObject(
+    {
+      create: Count('Create steps.'),
+      update: Count('Update steps.'),
+      delete: Count('Delete steps.'),
+      ensure: Count('Ensure steps.'),
+      unchanged: Count('Declared objects that need no change.'),
+      unmanaged: Count('Live objects no file declares.'),
+    },
+    { description: 'Counts of steps and objects.' },
+  ),
+);
+
+export const PlanDocumentSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(PLAN_FORMAT_VERSION, { description: 'Version of this format.' }),
+    configDigest: Sha256Hex('sha256 hex of the normalized desired state (secrets as fingerprints).'),
+    liveDigest: Sha256Hex('sha256 hex of the normalized live snapshot of the managed kinds; a saved plan is refused when it changed.'),
+    summary: PlanSummarySchema,
+    safe: Type.Boolean({ description: 'False when a safety threshold is exceeded.' }),
+    violations: Type.Array(PlanViolationSchema, { description: 'Safety thresholds exceeded.' }),
+    steps: Type.Array(PlanStepSchema, { description: 'Steps in execution order.' }),
+    unmanaged: Type.Array(PlanUnmanagedSchema, { description: 'Live objects no file declares.' }),
+    warnings: Type.Array(PlanWarningSchema, { description: 'Warnings.' }),
+  },
+  {
+    title: 'monsync plan',
+    description: 'A monsync plan (`monsync plan --format json`, `--out plan.json`). Secret values are never in it.',
+  },
+);
+
+export type Plan = Static<typeof PlanDocumentSchema>;
+export type PlanStep = Static<typeof PlanStepSchema>;
+export type PlanChange = Static<typeof PlanChangeSchema>;
+export type PlanViolation = Static<typeof PlanViolationSchema>;
+export type PlanUnmanaged = Static<typeof PlanUnmanagedSchema>;
+export type PlanWarning = Static<typeof PlanWarningSchema>;
+export type PlanSummary = Static<typeof PlanSummarySchema>;
+export type PlanDrift = Static<typeof PlanDriftSchema>;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
+export type PlanStepKind = (typeof PLAN_STEP_KINDS)[number];

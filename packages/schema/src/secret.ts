@@ -1,0 +1,165 @@
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+
+/** Where a declaration was written: `file` relative to the config root, 1-based line and column. */
+export interface SourceRef {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** `{ fromEnv: NAME }` or `{ fromFile: path }` (path relative to the YAML file that holds the reference). */
+export type SecretRef = { fromEnv: string } | { fromFile: string };
+
+export type SecretEncoding = 'utf8' | 'base64';
+
+export interface SecretOptions {
+  /** Absolute folder that `fromFile` paths are relative to (the folder of the YAML file). */
+  baseDir: string;
+  /** Config root, used only to name files in messages relative to it. */
+  root?: string;
+  /** `base64` for binary vault types (certificate archives, files); text otherwise. */
+  encoding?: SecretEncoding;
+  /** Environment read by `fromEnv` at `reveal()` time; `process.env` by default. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+const REDACTED = '[redacted]';
+
+/** A secret that cannot be produced: the variable is unset or the file unreadable. Names the reference, never a value. */
+export class SecretUnavailableError extends Error {
+  readonly code = 'SECRET_UNAVAILABLE';
+  readonly ref: SecretRef;
+  readonly source: SourceRef | undefined;
+
+  constructor(message: string, ref: SecretRef, source?: SourceRef, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SecretUnavailableError';
+    this.ref = ref;
+    this.source = source;
+  }
+}
+
+/**
+ * A write-only value declared by reference. It resolves lazily (`reveal()`), so validating a tree needs no secrets;
+ * every way of printing it (`String()`, JSON, `util.inspect`, template literals) gives `[redacted]`.
+ */
+export class Secret {
+  readonly ref: SecretRef;
+  readonly source: SourceRef;
+  readonly encoding: SecretEncoding;
+  readonly #baseDir: string;
+  readonly #root: string;
+  readonly #env: Readonly<Record<string, string | undefined>>;
+
+  constructor(ref: SecretRef, source: SourceRef, options: SecretOptions) {
+    this.ref = 'fromEnv' in ref ? { fromEnv: ref.fromEnv } : { fromFile: ref.fromFile };
+    this.source = { ...source };
+    this.encoding = options.encoding ?? 'utf8';
+    this.#baseDir = options.baseDir;
+    this.#root = options.root ?? options.baseDir;
+    this.#env = options.env ?? process.env;
+  }
+
+  /** `env SHOP_PASSWORD` or `file certs/client.pfx`: safe to print. */
+  describe(): string {
+    return 'fromEnv' in this.ref ? `env ${this.ref.fromEnv}` : `file ${this.displayPath()}`;
+  }
+
+  /** Absolute path of a `fromFile` secret, `undefined` for `fromEnv`. */
+  filePath(): string | undefined {
+    return 'fromFile' in this.ref ? resolve(this.#baseDir, this.ref.fromFile) : undefined;
+  }
+
+  /** Whether `reveal()` would succeed now, without producing the value. */
+  isAvailable(): boolean {
+    try {
+      this.reveal();
+      return true;
+    } catch (error) {
+      if (error instanceof SecretUnavailableError) return false;
+      throw error;
+    }
+  }
+
+  /** The value. Throws `SecretUnavailableError` naming the variable or file when it cannot be read. */
+  reveal(): string {
+    const at = `${this.source.file}:${this.source.line}:${this.source.column}`;
+    if ('fromEnv' in this.ref) {
+      const name = this.ref.fromEnv;
+      const value = this.#env[name];
+      if (value === undefined || value === '') {
+        throw new SecretUnavailableError(
+          `${at}: environment variable ${name} is not set; set it before running monsync (the secret is read only when values are needed)`,
+          this.ref,
+          this.source,
+        );
+      }
+      return this.encoding === 'base64' ? value.replace(/\s+/g, '') : value;
+    }
+    const path = resolve(this.#baseDir, this.ref.fromFile);
+    let content: Buffer;
+    try {
+      content = readFileSync(path);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      throw new SecretUnavailableError(
+        `${at}: secret file ${this.displayPath()} cannot be read (${reason}); the path is relative to the YAML file that names it`,
+        this.ref,
+        this.source,
+        { cause: error },
+      );
+    }
+    if (this.encoding === 'base64') return content.toString('base64');
+    // Text secrets kept in files usually end with the editor's newline, which is not part of the value.
+    return content.toString('utf8').replace(/\r?\n$/, '');
+  }
+
+  /** Keyed fingerprint of the value (HMAC-SHA-256 hex), for change detection without storing the value. */
+  fingerprint(key: string | Uint8Array): string {
+    return fingerprintSecret(this.reveal(), key);
+  }
+
+  toString(): string {
+    return REDACTED;
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `Secret(${this.describe()}) ${REDACTED}`;
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Secret';
+  }
+
+  private displayPath(): string {
+    const path = this.filePath() ?? '';
+    const rel = relative(this.#root, path);
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel.split('\\').join('/');
+  }
+}
+
+export function isSecret(value: unknown): value is Secret {
+  return value instanceof Secret;
+}
+
+/** HMAC-SHA-256 (hex) of a secret value under `key` (DESIGN §3): recorded as `monsync:fp=<hex>` in `Notes`. */
+export function fingerprintSecret(value: string | Uint8Array, key: string | Uint8Array): string {
+  return createHmac('sha256', key).update(value).digest('hex');
+}
+
+const DERIVATION_LABEL = 'monsync fingerprint key v1';
+
+/**
+ * The fingerprint key: `MONSYNC_FINGERPRINT_KEY` when given, otherwise derived one-way from the API credentials so
+ * that every machine with the same credentials computes the same fingerprints and nobody learns them from a marker.
+ */
+export function deriveFingerprintKey(input: { fingerprintKey?: string | undefined; apiUser: string; apiPassword: string }): string {
+  if (input.fingerprintKey !== undefined && input.fingerprintKey !== '') return input.fingerprintKey;
+  return createHmac('sha256', DERIVATION_LABEL).update(`${input.apiUser}\u0000${input.apiPassword}`).digest('hex');
+}

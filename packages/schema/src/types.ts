@@ -1,0 +1,104 @@
+/**
+ * Desired-state types (contract B). Every field type comes from the TypeBox schemas; this file only says how
+ * declarations are wrapped with their source position.
+ */
+import type { Static } from '@sinclair/typebox';
+import type {
+  ALERT_TYPES_SEEN,
+  AlertDefinitionSchema,
+  CULTURE_NAMES,
+  CertificateArchiveSchema,
+  DutyScheduleSchema,
+  EFFECTS,
+  ERROR_CONDITION_TYPES,
+  ErrorConditionSchema,
+  FILE_TYPES,
+  ManagedKind,
+  MonitorGroupSchema,
+  MonitorSchema,
+  OperatorSchema,
+  PredefinedVariableSchema,
+  QUARTER_START_MONTHS,
+  RecipientsSchema,
+  ReportScheduleSchema,
+  SCHEDULE_MODES,
+  SCHEDULE_TYPES,
+  SMS_PROVIDERS,
+  ScheduledReportSchema,
+  SlaExclusionPeriodSchema,
+  SlaSchema,
+  USER_AGENTS,
+  VAULT_ITEM_TYPES,
+  VaultItemSchema,
+  VaultRefSchema,
+  VaultSectionSchema,
+  WEEK_DAYS,
+} from './config-schema.js';
+import type { SourceRef } from './secret.js';
+
+export type { SourceRef } from './secret.js';
+export type { ManagedKind } from './config-schema.js';
+
+/** Unknown PascalCase API fields pass through verbatim (rule of case). */
+export type PassThrough = { [field: string]: unknown };
+
+/** A declaration and where it was written. */
+export interface Declared<T> {
+  value: T;
+  source: SourceRef;
+}
+
+export type UserAgent = (typeof USER_AGENTS)[number];
+export type ErrorConditionType = (typeof ERROR_CONDITION_TYPES)[number];
+export type Effect = (typeof EFFECTS)[number];
+export type VaultItemType = (typeof VAULT_ITEM_TYPES)[number];
+export type FileType = (typeof FILE_TYPES)[number];
+export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
+export type ScheduleMode = (typeof SCHEDULE_MODES)[number];
+export type WeekDay = (typeof WEEK_DAYS)[number];
+export type CultureName = (typeof CULTURE_NAMES)[number];
+export type SmsProvider = (typeof SMS_PROVIDERS)[number];
+export type QuarterStartMonth = (typeof QUARTER_START_MONTHS)[number];
+export type AlertTypeSeen = (typeof ALERT_TYPES_SEEN)[number];
+
+export type VaultRef = Static<typeof VaultRefSchema>;
+export type ErrorConditionConfig = Static<typeof ErrorConditionSchema> & PassThrough;
+export type PredefinedVariableConfig = Static<typeof PredefinedVariableSchema> & PassThrough;
+export type MonitorConfig = Static<typeof MonitorSchema> & PassThrough;
+export type MonitorGroupConfig = Static<typeof MonitorGroupSchema> & PassThrough;
+export type CertificateArchiveConfig = Static<typeof CertificateArchiveSchema> & PassThrough;
+export type VaultItemConfig = Static<typeof VaultItemSchema> & PassThrough;
+export type VaultSectionConfig = Omit<Static<typeof VaultSectionSchema>, 'items'> & { items?: Declared<VaultItemConfig>[] } & PassThrough;
+export type ExclusionPeriodConfig = Static<typeof SlaExclusionPeriodSchema> & PassThrough;
+export type SlaConfig = Omit<Static<typeof SlaSchema>, 'exclusionPeriods'> & { exclusionPeriods?: Declared<ExclusionPeriodConfig>[] } & PassThrough;
+export type ReportScheduleConfig = Static<typeof ReportScheduleSchema> & PassThrough;
+export type RecipientsConfig = Static<typeof RecipientsSchema> & PassThrough;
+export type ScheduledReportConfig = Static<typeof ScheduledReportSchema> & PassThrough;
+export type AlertDefinitionConfig = Static<typeof AlertDefinitionSchema> & PassThrough;
+export type OperatorConfig = Static<typeof OperatorSchema> & PassThrough;
+export type DutyScheduleConfig = Static<typeof DutyScheduleSchema> & PassThrough;
+
+/** `monsync.yaml` after defaults. */
+export interface Settings {
+  apiVersion: 'monsync/v1';
+  /** A kind absent from `manage` is not planned at all. */
+  manage: Partial<Record<ManagedKind, { prune: boolean }>>;
+  /** Patterns `kind:glob` with a singular kind, e.g. `monitor:legacy-*`. */
+  ignore: string[];
+  /** Defaults 30 and 50 when omitted. */
+  safety: { maxDeletePercent: number; maxUpdatePercent: number };
+}
+
+/** The reconciler's input: every declaration of the tree, merged across files. */
+export interface DesiredState {
+  /** Absolute path of the config folder. */
+  root: string;
+  settings: Settings;
+  settingsSource?: SourceRef;
+  monitors: Declared<MonitorConfig>[];
+  monitorGroups: Declared<MonitorGroupConfig>[];
+  vaultSections: Declared<VaultSectionConfig>[];
+  slas: Declared<SlaConfig>[];
+  scheduledReports: Declared<ScheduledReportConfig>[];
+  alertDefinitions: Declared<AlertDefinitionConfig>[];
+}

@@ -1,0 +1,238 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_PATTERN, REPORT_KEY_PATTERN } from './config-schema.js';
+import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
+import { DIAGNOSTIC_CODES } from './diagnostics.js';
+import { configJsonSchema } from './render-schemas.js';
+import { likelyMeant } from './suggest.js';
+import type { PathSegment, YamlSource } from './yaml-source.js';
+
+/** Pragmatic address check: one `@`, no spaces, a dotted domain. Full RFC 5322 is not what users mean. */
+export const EMAIL_PATTERN = /^[^\s@"<>()[\],;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+
+let compiled: ValidateFunction | undefined;
+
+/** The config schema, compiled once for the process. */
+export function configValidator(): ValidateFunction {
+  if (compiled === undefined) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });
+    ajv.addFormat('email', EMAIL_PATTERN);
+    compiled = ajv.compile(configJsonSchema());
+  }
+  return compiled;
+}
+
+type SchemaNode = Record<string, unknown>;
+
+function pointerToPath(pointer: string): PathSegment[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+const A_TYPE: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+  object: 'a mapping',
+  array: 'a list',
+  null: 'empty',
+};
+
+function describeType(value: unknown): string {
+  const type = jsonType(value);
+  return type === 'integer' ? 'a number' : (A_TYPE[type] ?? type);
+}
+
+/** A readable name for the place: `UserAgent`, `monitors[2]`, or `the file`. */
+function label(path: readonly PathSegment[]): string {
+  if (path.length === 0) return 'the file';
+  const last = path[path.length - 1];
+  if (typeof last === 'number') {
+    const parent = path[path.length - 2];
+    return parent === undefined ? `item ${last + 1}` : `${String(parent)}[${last}]`;
+  }
+  return String(last);
+}
+
+function typeMatches(branch: SchemaNode, value: unknown): boolean {
+  const type = branch.type;
+  if (typeof type !== 'string') return true;
+  const actual = jsonType(value);
+  return type === actual || (type === 'number' && actual === 'integer');
+}
+
+const SECRET_HINT = 'write `{ fromEnv: NAME }` (an environment variable) or `{ fromFile: path }` (a file relative to this YAML file)';
+
+/**
+ * Turns ajv's errors into diagnostics positioned on the YAML nodes. Union errors are collapsed into one
+ * message (or into the errors of the one branch that fits the value's type), so that a user sees one line per
+ * mistake.
+ */
+export function schemaDiagnostics(source: YamlSource): Diagnostic[] {
+  const validate = configValidator();
+  if (validate(source.value === undefined || source.value === null ? {} : source.value)) return [];
+  const errors = [...(validate.errors ?? [])];
+  const dropped = new Set<ErrorObject>();
+
+  for (const error of errors) {
+    if (error.keyword !== 'anyOf' || dropped.has(error)) continue;
+    const branches = (error.schema as SchemaNode[] | undefined) ?? [];
+    const under = (e: ErrorObject) => e !== error && e.schemaPath.startsWith(`${error.schemaPath}/`) && e.instancePath.startsWith(error.instancePath);
+    const fitting = branches
+      .map((branch, index) => ({ branch, index }))
+      .filter(({ branch }) => typeMatches(branch, error.data))
+      .filter(({ branch }) => {
+        const required = Array.isArray(branch.required) ? (branch.required as string[]) : [];
+        return typeof error.data !== 'object' || error.data === null || required.every((key) => Object.hasOwn(error.data as object, key));
+      });
+    const chosen = fitting.length === 1 ? fitting[0] : undefined;
+    for (const e of errors) {
+      if (!under(e)) continue;
+      if (chosen !== undefined && e.schemaPath.startsWith(`${error.schemaPath}/${chosen.index}/`)) continue;
+      dropped.add(e);
+    }
+    if (chosen !== undefined) dropped.add(error);
+  }
+
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (dropped.has(error)) continue;
+    const diagnostic = toDiagnostic(source, error);
+    if (diagnostic === undefined) continue;
+    const key = `${diagnostic.line}:${diagnostic.column}:${diagnostic.code}:${diagnostic.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    diagnostics.push(diagnostic);
+  }
+  return diagnostics;
+}
+
+function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | undefined {
+  const path = pointerToPath(error.instancePath);
+  const parent = (error.parentSchema ?? {}) as SchemaNode;
+  const name = label(path);
+  const make = (code: DiagnosticCode, message: string, at: readonly PathSegment[], where: 'value' | 'key' = 'value', hint?: string): Diagnostic => {
+    const pos = source.position(at, where);
+    const diagnostic: Diagnostic = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file: source.file, ...pos };
+    if (hint !== undefined) diagnostic.hint = hint;
+    return diagnostic;
+  };
+
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String((error.params as { missingProperty?: unknown }).missingProperty);
+      const what = typeof parent.title === 'string' && parent.title !== 'monsync config file' ? `${parent.title} ${name}` : name;
+      return make('MISSING_FIELD', `${what} is missing the required field \`${missing}\``, path, 'value', `add \`${missing}:\` to this mapping`);
+    }
+    case 'additionalProperties': {
+      const key = String((error.params as { additionalProperty?: unknown }).additionalProperty);
+      const known = Object.keys((parent.properties as SchemaNode | undefined) ?? {}).filter((k) => !(k in REMOVED_MONITOR_FIELDS));
+      const meant = likelyMeant(key, known);
+      const where = path.length === 0 ? 'at the top level' : `in ${name}`;
+      const message = meant !== undefined ? `unknown field \`${key}\` ${where}; did you mean \`${meant}\`?` : `unknown field \`${key}\` ${where}`;
+      const passes = (parent.patternProperties as SchemaNode | undefined) !== undefined;
+      const hint = passes
+        ? `known fields here: ${known.join(', ')}; camelCase keys are monsync's own, PascalCase keys are API fields and unknown ones are passed through`
+        : `known keys here: ${known.join(', ')}`;
+      return make('UNKNOWN_FIELD', message, [...path, key], 'key', hint);
+    }
+    case 'not': {
+      const field = path[path.length - 1];
+      if (typeof field === 'string' && field in REMOVED_MONITOR_FIELDS) {
+        const replacement = REMOVED_MONITOR_FIELDS[field as keyof typeof REMOVED_MONITOR_FIELDS];
+        return make(
+          'REMOVED_FIELD',
+          `\`${field}\` was removed by the service on 2025-08-27; use an ErrorConditions entry of type ${replacement} (run \`monsync migrate\`)`,
+          path,
+          'key',
+          '`monsync migrate` rewrites these fields into ErrorConditions, keeping comments and formatting',
+        );
+      }
+      return make('INVALID_VALUE', `\`${name}\` is not allowed here`, path, 'key');
+    }
+    case 'enum': {
+      const allowed = ((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).map(String);
+      const got = typeof error.data === 'string' || typeof error.data === 'number' ? String(error.data) : describeType(error.data);
+      const meant = typeof error.data === 'string' ? likelyMeant(error.data, allowed) : undefined;
+      const shown = allowed.map((v) => (v === '' ? '""' : v)).join(', ');
+      const message = `\`${name}\` must be one of ${shown} (got \`${got}\`)${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`;
+      return make('INVALID_ENUM', message, path);
+    }
+    case 'const':
+      return make('INVALID_VALUE', `\`${name}\` must be \`${String((error.params as { allowedValue?: unknown }).allowedValue)}\``, path);
+    case 'type': {
+      const expected = String((error.params as { type?: unknown }).type)
+        .split(',')
+        .map((t) => A_TYPE[t] ?? t)
+        .join(' or ');
+      return make('TYPE_MISMATCH', `\`${name}\` must be ${expected}, not ${describeType(error.data)}`, path);
+    }
+    case 'pattern': {
+      const pattern = String((error.params as { pattern?: unknown }).pattern);
+      if (pattern === TIMESTAMP_PATTERN) {
+        return make('INVALID_TIMESTAMP', `\`${name}\` must be a timestamp YYYY-MM-DDTHH:MM:SS (no time zone, no milliseconds)`, path, 'value', 'e.g. "2026-11-27T00:00:00"');
+      }
+      if (pattern.includes('[0-5][0-9]')) {
+        const form = pattern.endsWith(':[0-5][0-9]:[0-5][0-9]$') ? 'HH:MM:SS' : 'HH:mm';
+        return make('INVALID_TIME', `\`${name}\` must be a 24-hour time ${form}`, path, 'value', 'quote it ("08:00:00") so YAML keeps it a string');
+      }
+      if (pattern === IGNORE_PATTERN) {
+        return make('INVALID_IGNORE_PATTERN', `ignore pattern \`${String(error.data)}\` must be kind:glob with a singular kind`, path, 'value', 'e.g. monitor:legacy-*; kinds: monitor, monitorGroup, vaultSection, vaultItem, sla, slaExclusionPeriod, scheduledReport, alertDefinition');
+      }
+      if (pattern === REPORT_KEY_PATTERN) {
+        return make('INVALID_KEY', `report key \`${String(error.data)}\` may hold only letters, digits, ".", "_" and "-", starting with a letter or digit`, path);
+      }
+      if (name === 'fromEnv') return make('INVALID_REFERENCE', '`fromEnv` must be an environment variable name (letters, digits, _)', path);
+      if (name === 'vault') return make('INVALID_REFERENCE', `vault reference \`${String(error.data)}\` must be Section/Item`, path, 'value', 'the section Name, a slash, the item Name');
+      return make('INVALID_FORMAT', `\`${name}\` does not have the expected format`, path, 'value', typeof parent.description === 'string' ? parent.description : undefined);
+    }
+    case 'format':
+      if ((error.params as { format?: unknown }).format === 'email') {
+        return make('INVALID_EMAIL', `\`${typeof error.data === 'string' ? error.data : describeType(error.data)}\` is not a valid e-mail address`, path);
+      }
+      return make('INVALID_FORMAT', `\`${name}\` does not have the expected format`, path);
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum': {
+      const min = parent.minimum;
+      const max = parent.maximum;
+      const range = typeof min === 'number' && typeof max === 'number' ? `between ${min} and ${max}` : typeof min === 'number' ? `at least ${min}` : `at most ${String(max)}`;
+      return make('OUT_OF_RANGE', `\`${name}\` must be ${range} (got ${String(error.data)})`, path);
+    }
+    case 'minLength':
+    case 'minItems':
+      return make('EMPTY_VALUE', `\`${name}\` must not be empty`, path);
+    case 'maxLength':
+      return make('VALUE_TOO_LONG', `\`${name}\` is longer than ${String(parent.maxLength)} characters`, path);
+    case 'uniqueItems': {
+      const { j } = error.params as { i: number; j: number };
+      const items = Array.isArray(error.data) ? error.data : [];
+      return make('DUPLICATE_ITEM', `\`${name}\` lists \`${String(items[j])}\` more than once`, [...path, j]);
+    }
+    case 'anyOf': {
+      if (parent.title === 'SecretRef') {
+        if (error.data === null || typeof error.data !== 'object') {
+          return make('LITERAL_SECRET', `\`${name}\` is a secret and must be given by reference, not as a literal value`, path, 'value', SECRET_HINT);
+        }
+        return make('INVALID_VALUE', `\`${name}\` must be a secret reference`, path, 'value', SECRET_HINT);
+      }
+      const description = typeof parent.description === 'string' ? `: ${parent.description}` : '';
+      return make('INVALID_VALUE', `\`${name}\` has none of the accepted forms${description}`, path);
+    }
+    default:
+      return make('INVALID_VALUE', `\`${name}\` ${error.message ?? 'is not valid'}`, path);
+  }
+}

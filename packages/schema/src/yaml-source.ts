@@ -1,0 +1,173 @@
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node, type ParsedNode } from 'yaml';
+import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
+import { DIAGNOSTIC_CODES } from './diagnostics.js';
+
+/** Files above this size are not parsed at all (DESIGN §2). */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+/** Keys that would reach `Object.prototype` or a constructor if some consumer assigned them naively. */
+export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+export type PathSegment = string | number;
+
+export interface Position {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/** One parsed YAML file with everything needed to point at its nodes. */
+export class YamlSource {
+  readonly file: string;
+  readonly text: string;
+  readonly value: unknown;
+  readonly diagnostics: Diagnostic[] = [];
+  readonly #lineCounter = new LineCounter();
+  readonly #doc: Document.Parsed | undefined;
+
+  constructor(file: string, text: string) {
+    this.file = file;
+    this.text = text;
+    const docs = parseAllDocuments(text, {
+      lineCounter: this.#lineCounter,
+      uniqueKeys: true,
+      merge: false,
+      prettyErrors: false,
+      strict: true,
+      version: '1.2',
+      schema: 'core',
+      keepSourceTokens: false,
+    });
+    const list = Array.isArray(docs) ? docs : [];
+    this.#doc = list[0];
+    for (const extra of list.slice(1)) {
+      this.report('MULTIPLE_DOCUMENTS', 'a config file holds exactly one YAML document; this is a second one', extra.range[0], extra.range[1], {
+        hint: 'move the second document into its own file, or remove the `---` separator',
+      });
+    }
+    if (this.#doc === undefined) {
+      this.value = undefined;
+      return;
+    }
+    for (const error of this.#doc.errors) {
+      const code: DiagnosticCode = error.code === 'DUPLICATE_KEY' ? 'DUPLICATE_YAML_KEY' : 'YAML_SYNTAX';
+      const message = code === 'DUPLICATE_YAML_KEY' ? 'this key appears twice in the same mapping' : firstLine(error.message);
+      this.report(code, message, error.pos[0], error.pos[1], code === 'DUPLICATE_YAML_KEY' ? { hint: 'keep one of the two entries' } : {});
+    }
+    for (const warning of this.#doc.warnings) this.report('YAML_WARNING', firstLine(warning.message), warning.pos[0], warning.pos[1]);
+    const contents = this.#doc.contents;
+    if (contents !== null && !isMap(contents) && !(isScalar(contents) && contents.value === null)) {
+      this.reportNode('ROOT_NOT_MAPPING', 'a config file must be a mapping of top-level keys (monitors:, slas:, ...)', contents);
+    }
+    this.value = contents === null ? undefined : this.toValue(contents);
+  }
+
+  /** Converts the AST by hand so that positions stay known and hazardous constructs are refused, not resolved. */
+  private toValue(node: ParsedNode | Node | null): unknown {
+    if (node === null) return null;
+    if (isAlias(node)) {
+      this.reportNode('YAML_ALIAS', `aliases are not allowed (here *${node.source}); write the value out`, node, {
+        hint: 'aliases are refused so that a small file cannot expand into a huge one (alias bombs)',
+      });
+      return null;
+    }
+    if (isScalar(node)) return node.value;
+    if (isSeq(node)) return node.items.map((item) => this.toValue(item as Node | null));
+    if (isMap(node)) {
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        const key = pair.key as Node | null;
+        if (!isScalar(key) || key.value === null || typeof key.value === 'object') {
+          this.reportNode('NON_STRING_KEY', 'mapping keys must be plain names', key ?? node);
+          continue;
+        }
+        const name = String(key.value);
+        if (name === '<<') {
+          this.reportNode('MERGE_KEY', 'merge keys (<<) are not allowed; write the fields out', key);
+          continue;
+        }
+        if (FORBIDDEN_KEYS.has(name)) {
+          this.reportNode('FORBIDDEN_KEY', `the key \`${name}\` is not allowed`, key, { hint: 'it could alter object prototypes in tools that read the file' });
+          continue;
+        }
+        // defineProperty never invokes a setter, whatever the key.
+        Object.defineProperty(out, name, { value: this.toValue(pair.value as Node | null), enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    return null;
+  }
+
+  report(code: DiagnosticCode, message: string, start: number, end: number, extra: { hint?: string; severity?: Diagnostic['severity'] } = {}): void {
+    const from = this.linePos(start);
+    const to = this.linePos(Math.max(start, end));
+    const diagnostic: Diagnostic = {
+      severity: extra.severity ?? DIAGNOSTIC_CODES[code].severity,
+      code,
+      message,
+      file: this.file,
+      line: from.line,
+      column: from.column,
+      endLine: to.line,
+      endColumn: to.column,
+    };
+    if (extra.hint !== undefined) diagnostic.hint = extra.hint;
+    this.diagnostics.push(diagnostic);
+  }
+
+  private reportNode(code: DiagnosticCode, message: string, node: Node, extra: { hint?: string } = {}): void {
+    const range = node.range ?? [0, 0, 0];
+    this.report(code, message, range[0], range[1], extra);
+  }
+
+  linePos(offset: number): { line: number; column: number } {
+    const { line, col } = this.#lineCounter.linePos(offset);
+    return { line: Math.max(1, line), column: Math.max(1, col) };
+  }
+
+  private rangePosition(range: readonly [number, number, number] | null | undefined): Position {
+    const [start, end] = range ?? [0, 0];
+    const from = this.linePos(start);
+    const to = this.linePos(Math.max(start, end));
+    return { line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+  }
+
+  /**
+   * Position of the value at `path`, or of its key (`at: 'key'`). When the path does not exist, the position of
+   * the deepest node that does.
+   */
+  position(path: readonly PathSegment[], at: 'value' | 'key' = 'value'): Position {
+    let node: unknown = this.#doc?.contents ?? null;
+    let keyNode: Node | undefined;
+    let last: Node | undefined = (node as Node | null) ?? undefined;
+    for (const segment of path) {
+      keyNode = undefined;
+      if (isMap(node)) {
+        const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+        if (pair === undefined) break;
+        keyNode = pair.key as Node;
+        node = pair.value;
+        last = (pair.value as Node | null) ?? keyNode;
+        if (pair.value === null || (isScalar(pair.value) && pair.value.range?.[0] === pair.value.range?.[1])) {
+          // `key:` with nothing after it: point at the key.
+          node = null;
+          last = keyNode;
+        }
+      } else if (isSeq(node) && typeof segment === 'number') {
+        const item = node.items[segment] as Node | undefined;
+        if (item === undefined) break;
+        node = item;
+        last = item;
+      } else {
+        break;
+      }
+    }
+    if (at === 'key' && keyNode !== undefined) return this.rangePosition(keyNode.range);
+    return this.rangePosition(last?.range);
+  }
+}
+
+function firstLine(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').trim();
+}

@@ -1,2 +1,31 @@
-// Filled in by its issue; kept so the workspace builds and typechecks end to end.
-export {};
+export type {
+  AlertDefinitionConfig,
+  Declared,
+  DesiredState,
+  ExclusionPeriodConfig,
+  ManagedKind,
+  MonitorConfig,
+  MonitorGroupConfig,
+  ScheduledReportConfig,
+  SecretValue,
+  Settings,
+  SlaConfig,
+  SourceRef,
+  VaultItemConfig,
+  VaultRef,
+  VaultSectionConfig,
+} from './desired.js';
+export type { DesiredEntry, GuidRef, KeyRef, KindModule, KindRequests, LiveEntry, MarkerSpec, Resolver, SetField } from './kinds/contract.js';
+export { placeholder } from './kinds/contract.js';
+export { KINDS, kindModule } from './kinds/index.js';
+export type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing, WriteClient } from './live/types.js';
+export { emptySnapshot, readLive } from './live/read-live.js';
+export { assemblePlan, type PlanOptions } from './plan/assemble.js';
+export { LiveReadError, PlanError, type PlanProblem, type PlanProblemCode } from './plan/errors.js';
+export { fingerprintDesiredSecrets } from './plan/fingerprint.js';
+export { splitMarker, withMarker } from './plan/markers.js';
+export { liveScope } from './plan/scope.js';
+export { combineFingerprints, fingerprintValue, secretAddress, type SecretFingerprints } from './plan/secrets.js';
+export type { Plan, PlanChange, PlanDrift, PlanStep, PlanSummary, PlanViolation, PlanWarning, StepAction, StepKind } from './plan/types.js';
+export { SENSITIVE } from './plan/types.js';
+export { renderText, type TextOptions } from './render/text.js';

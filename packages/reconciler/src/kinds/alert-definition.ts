@@ -1,0 +1,48 @@
+import type { KindModule } from './contract.js';
+import { apiFields, requireGuid } from './shared.js';
+
+/**
+ * Alert definitions can only be activated or deactivated, and there is no GET: each declaration is re-asserted
+ * on every apply as an `ensure` step (PATCH, idempotent), shown apart from changes and never counted as drift.
+ */
+export const alertDefinitionKind: KindModule = {
+  kind: 'alertDefinition',
+  title: 'alert definitions',
+  manage: 'alertDefinitions',
+  guidField: 'AlertDefinitionGuid',
+  readOnlyFields: [],
+  writeOnlyFields: [],
+  setFields: [],
+  serverDefaults: {},
+  ensureOnly: true,
+  reads: [],
+
+  desired(state) {
+    return state.alertDefinitions.map(({ value, source }) => ({
+      kind: 'alertDefinition',
+      key: value.AlertDefinitionGuid,
+      fields: apiFields(value, ['AlertDefinitionGuid']),
+      source,
+      refs: [],
+    }));
+  },
+
+  live() {
+    return [];
+  },
+
+  requests: {
+    create() {
+      return Promise.reject(new Error('alert definitions cannot be created through the API; they are only ensured'));
+    },
+    async update(client, step, body) {
+      await client.alertDefinitions.patch(requireGuid(step.guid ?? step.key, step.id), body);
+    },
+    delete() {
+      return Promise.reject(new Error('alert definitions cannot be deleted through the API'));
+    },
+    find() {
+      return Promise.resolve(undefined);
+    },
+  },
+};

@@ -1,0 +1,135 @@
+/**
+ * One contract per resource kind (Pulumi's dynamic provider, Checkly's logical vs physical id): everything the
+ * engine needs to know about a kind lives in its module, so adding a kind (operators, operator groups) means
+ * adding one module and listing it in `kinds/index.ts`, never touching the engine.
+ */
+import type { DesiredState, ManagedKind, SourceRef } from '../desired.js';
+import type { ApiObject, LiveSnapshot, WriteClient } from '../live/types.js';
+import type { PlanStep, StepKind } from '../plan/types.js';
+
+/** A reference from one object to another, by the other's kind and natural key (desired side) or GUID (live side). */
+export interface KeyRef {
+  kind: StepKind;
+  key: string;
+}
+
+export interface GuidRef {
+  kind: StepKind;
+  guid: string;
+}
+
+/** One declared object, as the engine sees it. */
+export interface DesiredEntry {
+  kind: StepKind;
+  key: string;
+  /** The object's own `...Guid` written in the config: pins identity (adoption, rename). */
+  pinnedGuid?: string;
+  /** API fields as declared (PascalCase only). May hold secrets (`SecretValue`) and vault references. */
+  fields: ApiObject;
+  source: SourceRef;
+  /** Objects this one needs to exist first (parent section, SLA, group, monitor, referenced vault items). */
+  refs: KeyRef[];
+  /** Child kinds whose live objects under this one are reconciled (a group declaring `members`). */
+  manages?: StepKind[];
+}
+
+/** One live object, as the engine sees it. */
+export interface LiveEntry {
+  kind: StepKind;
+  /** Natural key; for children it is built from the parent's resolved key (so a parent rename is no child churn). */
+  key: string;
+  /** Step GUID: the object's GUID, or `<parentGuid>/<id>` for children. */
+  guid: string;
+  fields: ApiObject;
+  /** Objects this one references or belongs to; deletes wait for the steps that drop these references. */
+  refs: GuidRef[];
+}
+
+/** Set-like arrays: compared as sets, by `key` for arrays of objects, by value for arrays of scalars. */
+export interface SetField {
+  /** Field path below the object, e.g. `['ErrorConditions']` or `['Recipients', 'Operators']`. */
+  path: readonly string[];
+  key?: string;
+}
+
+/** A marker line monsync keeps at the end of a text field (DESIGN §3). */
+export interface MarkerSpec {
+  field: string;
+  /** `fp`: fingerprint of the object's secrets; `key`: the config key (objects with no name in the API). */
+  name: 'fp' | 'key';
+}
+
+/** Lookups across kinds, filled by the engine kind after kind in dependency order. */
+export interface Resolver {
+  /** Final key of a live object: the desired key when matched (renames), else its live key. */
+  keyOf(kind: StepKind, guid: string): string | undefined;
+  /** Live GUID behind a desired key, when the object exists. */
+  guidOf(kind: StepKind, key: string): string | undefined;
+  /** The desired entry matched to a live GUID. */
+  desiredOf(kind: StepKind, guid: string): DesiredEntry | undefined;
+  /** Whether the plan creates this object (so references to it are placeholders and dependencies). */
+  isCreated(kind: StepKind, key: string): boolean;
+}
+
+/** What apply needs to perform a step; ids come from the step (`guid`) or from placeholders resolved by apply. */
+export interface KindRequests {
+  /** Returns the new object's step GUID (learning it by re-listing when the service answers 204). */
+  create(client: WriteClient, step: PlanStep, body: ApiObject): Promise<string>;
+  update(client: WriteClient, step: PlanStep, body: ApiObject): Promise<void>;
+  delete(client: WriteClient, step: PlanStep): Promise<void>;
+  /** After a POST with an unclear outcome: the step GUID of the object if it exists, found by re-listing by key. */
+  find(client: WriteClient, step: PlanStep, body: ApiObject): Promise<string | undefined>;
+}
+
+export interface KindModule {
+  kind: StepKind;
+  /** Plural, for people: `monitors`, `vault items`. */
+  title: string;
+  /** The `manage` entry that makes this kind planned. */
+  manage: ManagedKind;
+  /** The object's own identifier field (pinning). */
+  guidField: string;
+  readOnlyFields: readonly string[];
+  /** JSON pointers of write-only (secret) fields the service never returns; never diffed from reads. */
+  writeOnlyFields: readonly string[];
+  setFields: readonly SetField[];
+  /** Values the service fills for omitted fields; a live object lacking one is read as having the default. */
+  serverDefaults: Readonly<ApiObject>;
+  /** Fields that cannot change after creation: a difference is a warning, never an update. */
+  immutableFields?: readonly string[];
+  /** Nested objects merged over the live value on write, so a partial declaration does not clear siblings. */
+  mergeOnWrite?: readonly string[];
+  marker?: MarkerSpec;
+  /** Relations (memberships) have nothing to update: only create and delete. */
+  relation?: boolean;
+  /** Kinds with no read (alert definitions): every declaration is re-asserted as an `ensure` step. */
+  ensureOnly?: boolean;
+  /** Kinds of this object's parents: ignoring a parent ignores its children too. */
+  parents?: readonly StepKind[];
+  /** Deleting an object of one of these kinds removes this one too, so no separate delete is planned. */
+  ownedBy?: readonly StepKind[];
+  /** Live listings this kind is built from (`readLive` reads them); empty for kinds with no read. */
+  reads: readonly StepKind[];
+  desired(state: DesiredState): DesiredEntry[];
+  /** Live objects of this kind in the managed scope (e.g. members only of groups that declare `members`). */
+  live(snapshot: LiveSnapshot, resolver: Resolver): LiveEntry[];
+  /** Replaces references in declared fields by GUIDs or placeholders (`{{vault:Section/Item}}`). */
+  resolve?(entry: DesiredEntry, resolver: Resolver): ApiObject;
+  /** Fields added to a create body (parent GUIDs). */
+  createExtras?(entry: DesiredEntry, resolver: Resolver): ApiObject;
+  /** Optional live metadata for drift attribution. */
+  lastModified?(live: LiveEntry): { date?: string; operatorId?: string };
+  requests: KindRequests;
+}
+
+/** Placeholder for the GUID of an object created earlier in the same plan; apply substitutes it. */
+export function placeholder(kind: StepKind, key: string): string {
+  return `{{${kind}:${key}}}`;
+}
+
+export function str(object: ApiObject, field: string): string | undefined {
+  const value = object[field];
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}

@@ -1,0 +1,42 @@
+import { alertDefinitionKind } from './alert-definition.js';
+import type { KindModule } from './contract.js';
+import { groupMembershipKind } from './group-membership.js';
+import { monitorGroupKind } from './monitor-group.js';
+import { monitorKind } from './monitor.js';
+import { scheduledReportKind } from './scheduled-report.js';
+import { slaExclusionPeriodKind } from './sla-exclusion-period.js';
+import { slaKind } from './sla.js';
+import { vaultItemKind } from './vault-item.js';
+import { vaultSectionKind } from './vault-section.js';
+import type { StepKind } from '../plan/types.js';
+
+/** DESIGN §5 order: creates and updates run in this order, deletes in reverse. */
+export const KINDS: readonly KindModule[] = [
+  vaultSectionKind,
+  vaultItemKind,
+  monitorGroupKind,
+  monitorKind,
+  groupMembershipKind,
+  slaKind,
+  slaExclusionPeriodKind,
+  scheduledReportKind,
+  alertDefinitionKind,
+];
+
+export function kindModule(kind: StepKind): KindModule {
+  const found = KINDS.find((m) => m.kind === kind);
+  if (found === undefined) throw new Error(`no kind module for ${kind}`);
+  return found;
+}
+
+export {
+  alertDefinitionKind,
+  groupMembershipKind,
+  monitorGroupKind,
+  monitorKind,
+  scheduledReportKind,
+  slaExclusionPeriodKind,
+  slaKind,
+  vaultItemKind,
+  vaultSectionKind,
+};

@@ -1,0 +1,61 @@
+import { str, type KindModule } from './contract.js';
+import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
+
+export const monitorGroupKind: KindModule = {
+  kind: 'monitorGroup',
+  title: 'monitor groups',
+  manage: 'monitorGroups',
+  guidField: 'MonitorGroupGuid',
+  readOnlyFields: [
+    'MonitorGroupGuid',
+    'IsAll',
+    'UsedBasicMonitorQuota',
+    'UsedBrowserMonitorQuota',
+    'UsedTransactionMonitorQuota',
+    'UsedApiMonitorQuota',
+    'UsedClassicQuota',
+  ],
+  writeOnlyFields: [],
+  setFields: [],
+  serverDefaults: {},
+  reads: ['monitorGroup'],
+
+  desired(state) {
+    return state.monitorGroups.map(({ value, source }) => {
+      const guid = pinned(value, 'MonitorGroupGuid');
+      return {
+        kind: 'monitorGroup',
+        key: value.Description,
+        ...(guid === undefined ? {} : { pinnedGuid: guid }),
+        fields: apiFields(value),
+        source,
+        refs: [],
+        ...(Array.isArray(value.members) ? { manages: ['groupMembership' as const] } : {}),
+      };
+    });
+  },
+
+  /** The All Monitors group is the account itself: never planned, never listed as unmanaged. */
+  live(snapshot) {
+    return snapshot.monitorGroups
+      .filter((g) => g.IsAll !== true)
+      .map((fields) => ({ kind: 'monitorGroup', key: str(fields, 'Description') ?? '', guid: idOf(fields, 'MonitorGroupGuid'), fields, refs: [] }));
+  },
+
+  requests: {
+    async create(client, _step, body) {
+      return idOf(await client.monitorGroups.create(body), 'MonitorGroupGuid');
+    },
+    /** PUT only: the body holds every declared field, and a group's other fields are read-only quotas. */
+    async update(client, step, body) {
+      const guid = requireGuid(step.guid, step.id);
+      await client.monitorGroups.replace(guid, { ...body, MonitorGroupGuid: guid });
+    },
+    async delete(client, step) {
+      await client.monitorGroups.delete(requireGuid(step.guid, step.id));
+    },
+    find(client, step) {
+      return findOne(client.monitorGroups.list(), (g) => g.Description === step.key && g.IsAll !== true, 'MonitorGroupGuid');
+    },
+  },
+};

@@ -1,0 +1,59 @@
+import type { ApiFields } from '../desired.js';
+import type { ApiObject, Listing } from '../live/types.js';
+
+/** Rule of case (DESIGN §2): PascalCase keys are API fields, camelCase keys are monsync's own. */
+export function apiFields(value: ApiFields, without: readonly string[] = []): ApiObject {
+  const out: ApiObject = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field === undefined || without.includes(key)) continue;
+    const first = key.charAt(0);
+    if (first !== first.toUpperCase() || first === first.toLowerCase()) continue;
+    out[key] = field;
+  }
+  return out;
+}
+
+export function pinned(value: ApiFields, guidField: string): string | undefined {
+  const guid = value[guidField];
+  if (typeof guid === 'string' && guid !== '') return guid;
+  if (typeof guid === 'number') return String(guid);
+  return undefined;
+}
+
+export function idOf(object: ApiObject, field: string): string {
+  const value = object[field];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/** `<parent>/<child>` step GUIDs of child kinds. */
+export function splitCompound(guid: string | undefined): [string, string] {
+  const at = guid?.indexOf('/') ?? -1;
+  if (guid === undefined || at < 0) throw new Error(`expected a "<parent>/<id>" step GUID, got ${JSON.stringify(guid)}`);
+  return [guid.slice(0, at), guid.slice(at + 1)];
+}
+
+export function requireGuid(guid: string | undefined, what: string): string {
+  if (guid === undefined || guid === '') throw new Error(`${what}: the step has no GUID`);
+  return guid;
+}
+
+/** Request bodies carry path parameters under these names; they are removed before sending. */
+export function withoutFields(body: ApiObject, fields: readonly string[]): ApiObject {
+  const out: ApiObject = {};
+  for (const [k, v] of Object.entries(body)) if (!fields.includes(k)) out[k] = v;
+  return out;
+}
+
+export function bodyString(body: ApiObject, field: string): string {
+  const value = body[field];
+  if (typeof value !== 'string' || value === '' || value.startsWith('{{')) {
+    throw new Error(`the request body has no resolved ${field} (apply substitutes placeholders before sending)`);
+  }
+  return value;
+}
+
+export async function findOne(listing: Listing<ApiObject>, match: (o: ApiObject) => boolean, guidField: string): Promise<string | undefined> {
+  const all = await listing.toArray();
+  const found = all.find(match);
+  return found === undefined ? undefined : idOf(found, guidField);
+}

@@ -1,0 +1,83 @@
+import { placeholder, str, type KindModule } from './contract.js';
+import { apiFields, bodyString, findOne, idOf, pinned, splitCompound, withoutFields } from './shared.js';
+
+/**
+ * Exclusion periods of an SLA, keyed `<sla>/<period>`; reconciled for SLAs that declare `exclusionPeriods`.
+ * Step GUID `<slaGuid>/<ExclusionPeriodId>`; the create body carries `SlaGuid` as a path parameter.
+ */
+export const slaExclusionPeriodKind: KindModule = {
+  kind: 'slaExclusionPeriod',
+  title: 'SLA exclusion periods',
+  manage: 'slas',
+  guidField: 'ExclusionPeriodId',
+  readOnlyFields: ['ExclusionPeriodId', 'Hash'],
+  writeOnlyFields: [],
+  setFields: [],
+  serverDefaults: {},
+  parents: ['sla'],
+  ownedBy: ['sla'],
+  reads: ['sla', 'slaExclusionPeriod'],
+
+  desired(state) {
+    return state.slas.flatMap(({ value: sla }) =>
+      (sla.exclusionPeriods ?? []).map(({ value, source }) => {
+        const id = pinned(value, 'ExclusionPeriodId');
+        return {
+          kind: 'slaExclusionPeriod' as const,
+          key: `${sla.Description}/${value.Description}`,
+          ...(id === undefined ? {} : { pinnedGuid: id }),
+          fields: apiFields(value),
+          source,
+          refs: [{ kind: 'sla' as const, key: sla.Description }],
+        };
+      }),
+    );
+  },
+
+  live(snapshot, resolver) {
+    const entries = [];
+    for (const slaGuid of Object.keys(snapshot.exclusionPeriods)) {
+      const sla = resolver.desiredOf('sla', slaGuid);
+      if (sla?.manages?.includes('slaExclusionPeriod') !== true) continue;
+      for (const fields of snapshot.exclusionPeriods[slaGuid] ?? []) {
+        entries.push({
+          kind: 'slaExclusionPeriod' as const,
+          key: `${sla.key}/${str(fields, 'Description') ?? ''}`,
+          guid: `${slaGuid}/${idOf(fields, 'ExclusionPeriodId')}`,
+          fields,
+          refs: [{ kind: 'sla' as const, guid: slaGuid }],
+        });
+      }
+    }
+    return entries;
+  },
+
+  createExtras(entry, resolver) {
+    const sla = entry.refs[0]?.key ?? '';
+    return { SlaGuid: resolver.guidOf('sla', sla) ?? placeholder('sla', sla) };
+  },
+
+  requests: {
+    /** POST answers 204 with no body: the new period is found by re-listing its SLA's periods by Description. */
+    async create(client, step, body) {
+      const sla = bodyString(body, 'SlaGuid');
+      await client.slas.exclusionPeriods.create(sla, withoutFields(body, ['SlaGuid']));
+      const id = await findOne(client.slas.exclusionPeriods.list(sla), (p) => p.Description === body.Description, 'ExclusionPeriodId');
+      if (id === undefined) throw new Error(`${step.id}: the service accepted the exclusion period but it is not in the listing`);
+      return `${sla}/${id}`;
+    },
+    async update(client, step, body) {
+      const [sla, id] = splitCompound(step.guid);
+      await client.slas.exclusionPeriods.patch(sla, id, withoutFields(body, ['SlaGuid']));
+    },
+    async delete(client, step) {
+      const [sla, id] = splitCompound(step.guid);
+      await client.slas.exclusionPeriods.delete(sla, id);
+    },
+    async find(client, _step, body) {
+      const sla = bodyString(body, 'SlaGuid');
+      const id = await findOne(client.slas.exclusionPeriods.list(sla), (p) => p.Description === body.Description, 'ExclusionPeriodId');
+      return id === undefined ? undefined : `${sla}/${id}`;
+    },
+  },
+};

@@ -1,0 +1,52 @@
+import { str, type KindModule } from './contract.js';
+import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
+
+export const slaKind: KindModule = {
+  kind: 'sla',
+  title: 'SLAs',
+  manage: 'slas',
+  guidField: 'SlaGuid',
+  readOnlyFields: ['SlaGuid', 'Hash'],
+  writeOnlyFields: [],
+  setFields: [],
+  serverDefaults: {},
+  reads: ['sla'],
+
+  desired(state) {
+    return state.slas.map(({ value, source }) => {
+      const guid = pinned(value, 'SlaGuid');
+      return {
+        kind: 'sla',
+        key: value.Description,
+        ...(guid === undefined ? {} : { pinnedGuid: guid }),
+        fields: apiFields(value),
+        source,
+        refs: [],
+        ...(Array.isArray(value.exclusionPeriods) ? { manages: ['slaExclusionPeriod' as const] } : {}),
+      };
+    });
+  },
+
+  live(snapshot) {
+    return snapshot.slas.map((fields) => ({ kind: 'sla', key: str(fields, 'Description') ?? '', guid: idOf(fields, 'SlaGuid'), fields, refs: [] }));
+  },
+
+  requests: {
+    /** POST /Sla answers 204 with no body: the new SLA is found by re-listing (Description is unique). */
+    async create(client, step, body) {
+      await client.slas.create(body);
+      const guid = await findOne(client.slas.list(), (s) => s.Description === body.Description, 'SlaGuid');
+      if (guid === undefined) throw new Error(`${step.id}: the service accepted the SLA but it is not in the listing`);
+      return guid;
+    },
+    async update(client, step, body) {
+      await client.slas.patch(requireGuid(step.guid, step.id), body);
+    },
+    async delete(client, step) {
+      await client.slas.delete(requireGuid(step.guid, step.id));
+    },
+    find(client, _step, body) {
+      return findOne(client.slas.list(), (s) => s.Description === body.Description, 'SlaGuid');
+    },
+  },
+};

@@ -1,0 +1,41 @@
+import { str, type KindModule } from './contract.js';
+import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
+
+export const vaultSectionKind: KindModule = {
+  kind: 'vaultSection',
+  title: 'vault sections',
+  manage: 'vault',
+  guidField: 'VaultSectionGuid',
+  readOnlyFields: ['VaultSectionGuid'],
+  writeOnlyFields: [],
+  setFields: [],
+  serverDefaults: {},
+  reads: ['vaultSection'],
+
+  desired(state) {
+    return state.vaultSections.map(({ value, source }) => {
+      const guid = pinned(value, 'VaultSectionGuid');
+      return { kind: 'vaultSection', key: value.Name, ...(guid === undefined ? {} : { pinnedGuid: guid }), fields: apiFields(value), source, refs: [] };
+    });
+  },
+
+  live(snapshot) {
+    return snapshot.vaultSections.map((fields) => ({ kind: 'vaultSection', key: str(fields, 'Name') ?? '', guid: idOf(fields, 'VaultSectionGuid'), fields, refs: [] }));
+  },
+
+  requests: {
+    async create(client, _step, body) {
+      return idOf(await client.vaultSections.create(body), 'VaultSectionGuid');
+    },
+    async update(client, step, body) {
+      const guid = requireGuid(step.guid, step.id);
+      await client.vaultSections.replace(guid, { ...body, VaultSectionGuid: guid });
+    },
+    async delete(client, step) {
+      await client.vaultSections.delete(requireGuid(step.guid, step.id));
+    },
+    find(client, step) {
+      return findOne(client.vaultSections.list(), (s) => s.Name === step.key, 'VaultSectionGuid');
+    },
+  },
+};

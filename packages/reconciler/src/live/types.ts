@@ -1,0 +1,103 @@
+/**
+ * The narrow, structural view of `@monsync/client` the reconciler needs. The real `MonitoringClient` satisfies
+ * these interfaces; tests pass in-memory fakes. Objects are plain records because the service adds fields and
+ * monsync passes them through.
+ */
+import type { StepKind } from '../plan/types.js';
+
+export type ApiObject = Record<string, unknown>;
+
+/** What a `Paged<T>` (or a bare-array list) offers: every item, following cursors. */
+export interface Listing<T> {
+  toArray(): Promise<T[]>;
+}
+
+/** The read side: one listing per kind plus the per-parent listings. */
+export interface LiveClient {
+  monitors: { list(): Listing<ApiObject> };
+  monitorGroups: { list(): Listing<ApiObject>; members(monitorGroupGuid: string): Listing<ApiObject> };
+  vaultSections: { list(): Listing<ApiObject> };
+  vaultItems: { list(): Listing<ApiObject> };
+  slas: { list(): Listing<ApiObject>; exclusionPeriods: { list(slaGuid: string): Listing<ApiObject> } };
+  scheduledReports: { list(): Listing<ApiObject> };
+  operators: { list(): Listing<ApiObject> };
+}
+
+/** The write side used by the kind modules' requests (apply). */
+export interface WriteClient {
+  monitors: {
+    list(): Listing<ApiObject>;
+    create(body: ApiObject): Promise<ApiObject>;
+    patch(monitorGuid: string, body: ApiObject): Promise<unknown>;
+    delete(monitorGuid: string): Promise<unknown>;
+  };
+  monitorGroups: {
+    list(): Listing<ApiObject>;
+    members(monitorGroupGuid: string): Listing<ApiObject>;
+    create(body: ApiObject): Promise<ApiObject>;
+    replace(monitorGroupGuid: string, body: ApiObject): Promise<unknown>;
+    delete(monitorGroupGuid: string): Promise<unknown>;
+    addMember(monitorGroupGuid: string, monitorGuid: string): Promise<unknown>;
+    removeMember(monitorGroupGuid: string, monitorGuid: string): Promise<unknown>;
+  };
+  vaultSections: {
+    list(): Listing<ApiObject>;
+    create(body: ApiObject): Promise<ApiObject>;
+    replace(vaultSectionGuid: string, body: ApiObject): Promise<unknown>;
+    delete(vaultSectionGuid: string): Promise<unknown>;
+  };
+  vaultItems: {
+    list(): Listing<ApiObject>;
+    create(body: ApiObject): Promise<ApiObject>;
+    patch(vaultItemGuid: string, body: ApiObject): Promise<unknown>;
+    delete(vaultItemGuid: string): Promise<unknown>;
+  };
+  slas: {
+    list(): Listing<ApiObject>;
+    create(body: ApiObject): Promise<unknown>;
+    patch(slaGuid: string, body: ApiObject): Promise<unknown>;
+    delete(slaGuid: string): Promise<unknown>;
+    exclusionPeriods: {
+      list(slaGuid: string): Listing<ApiObject>;
+      create(slaGuid: string, body: ApiObject): Promise<unknown>;
+      patch(slaGuid: string, exclusionPeriodId: string, body: ApiObject): Promise<unknown>;
+      delete(slaGuid: string, exclusionPeriodId: string): Promise<unknown>;
+    };
+  };
+  scheduledReports: {
+    list(): Listing<ApiObject>;
+    create(body: ApiObject): Promise<unknown>;
+    patch(scheduledReportGuid: string, body: ApiObject): Promise<unknown>;
+    delete(scheduledReportGuid: string): Promise<unknown>;
+  };
+  alertDefinitions: {
+    patch(alertDefinitionGuid: string, body: ApiObject): Promise<unknown>;
+  };
+}
+
+/** Which kinds to read: the managed kinds and those they reference. */
+export interface LiveScope {
+  kinds: StepKind[];
+  /** Read operators to name who changed an object outside git. */
+  operators: boolean;
+}
+
+/**
+ * Plain data, no client inside: what `assemblePlan` reads. `read` says which kinds were actually listed, so an
+ * unread kind is never mistaken for an empty one.
+ */
+export interface LiveSnapshot {
+  read: StepKind[];
+  monitors: ApiObject[];
+  monitorGroups: ApiObject[];
+  /** Monitor GUIDs per group GUID (the All Monitors group is not listed). */
+  groupMembers: Record<string, string[]>;
+  vaultSections: ApiObject[];
+  vaultItems: ApiObject[];
+  slas: ApiObject[];
+  /** Exclusion periods per SLA GUID. */
+  exclusionPeriods: Record<string, ApiObject[]>;
+  scheduledReports: ApiObject[];
+  /** `null` when operators were not read or not readable (403): drift then names operator ids. */
+  operators: ApiObject[] | null;
+}

@@ -1,0 +1,652 @@
+/**
+ * assemblePlan: desired state + live snapshot -> plan. Pure and deterministic: no I/O, no clock, no environment;
+ * the same inputs give byte-identical JSON. Secrets arrive already fingerprinted (`fingerprintDesiredSecrets`).
+ * The engine only iterates kind modules; everything kind-specific lives in `src/kinds/`.
+ */
+import { isSecretValue, type DesiredState } from '../desired.js';
+import type { DesiredEntry, KindModule, LiveEntry, Resolver } from '../kinds/contract.js';
+import { KINDS } from '../kinds/index.js';
+import type { ApiObject, LiveSnapshot } from '../live/types.js';
+import { comparable, diffFields } from './diff.js';
+import { at, PlanError, type PlanProblem } from './errors.js';
+import { ignoreMatcher } from './ignore.js';
+import { splitMarker, withMarker } from './markers.js';
+import { liveScope } from './scope.js';
+import { combineFingerprints, findSecrets, replaceSecrets, secretAddress, type SecretFingerprints } from './secrets.js';
+import { SENSITIVE, type Plan, type PlanChange, type PlanDrift, type PlanStep, type PlanViolation, type PlanWarning, type StepKind } from './types.js';
+import { canonicalJson, compareStrings, escapePointer, isPlainObject, sha256Hex } from './values.js';
+
+export interface PlanOptions {
+  /** From `fingerprintDesiredSecrets`; required when a managed object declares secrets. */
+  fingerprints?: SecretFingerprints;
+  /** The API account's operator: updates of objects it changed last are not drift. Unknown: every update is attributed. */
+  selfOperatorGuid?: string;
+  /** `kind:key` patterns (globs allowed): plan only these steps and the steps they depend on. */
+  targets?: readonly string[];
+}
+
+interface Pair {
+  desired: DesiredEntry;
+  live: LiveEntry;
+}
+
+interface KindState {
+  mod: KindModule;
+  managed: boolean;
+  prune: boolean;
+  live: LiveEntry[];
+  pairs: Pair[];
+  creates: DesiredEntry[];
+  orphans: LiveEntry[];
+  desired: DesiredEntry[];
+}
+
+interface Draft {
+  step: Omit<PlanStep, 'id' | 'dependsOn'>;
+  desiredEntry?: DesiredEntry;
+  liveEntry?: LiveEntry;
+  dependsOn: Set<Draft>;
+}
+
+const k2 = (kind: StepKind, key: string): string => `${kind}\u0000${key}`;
+
+class Resolution implements Resolver {
+  readonly #matchedKey = new Map<string, string>();
+  readonly #matchedGuid = new Map<string, string>();
+  readonly #desiredByGuid = new Map<string, DesiredEntry>();
+  readonly #created = new Set<string>();
+  readonly #liveKey = new Map<string, string>();
+  /** `null`: two live objects share the key, so it names neither. */
+  readonly #liveGuid = new Map<string, string | null>();
+  readonly #ignoredGuid = new Set<string>();
+  readonly #ignoredKey = new Set<string>();
+
+  indexLive(kind: StepKind, entries: readonly LiveEntry[]): void {
+    for (const entry of entries) {
+      this.#liveKey.set(k2(kind, entry.guid), entry.key);
+      const slot = k2(kind, entry.key);
+      this.#liveGuid.set(slot, this.#liveGuid.has(slot) ? null : entry.guid);
+    }
+  }
+
+  ignore(kind: StepKind, entry: { key: string; guid?: string }): void {
+    this.#ignoredKey.add(k2(kind, entry.key));
+    if (entry.guid !== undefined) this.#ignoredGuid.add(k2(kind, entry.guid));
+  }
+
+  isIgnoredKey(kind: StepKind, key: string): boolean {
+    return this.#ignoredKey.has(k2(kind, key));
+  }
+
+  isIgnoredGuid(kind: StepKind, guid: string): boolean {
+    return this.#ignoredGuid.has(k2(kind, guid));
+  }
+
+  register(kind: StepKind, pairs: readonly Pair[], creates: readonly DesiredEntry[], managed: boolean): void {
+    for (const { desired, live } of pairs) {
+      this.#matchedKey.set(k2(kind, live.guid), desired.key);
+      this.#matchedGuid.set(k2(kind, desired.key), live.guid);
+      this.#desiredByGuid.set(k2(kind, live.guid), desired);
+    }
+    if (managed) for (const entry of creates) this.#created.add(k2(kind, entry.key));
+  }
+
+  keyOf(kind: StepKind, guid: string): string | undefined {
+    return this.#matchedKey.get(k2(kind, guid)) ?? this.#liveKey.get(k2(kind, guid));
+  }
+
+  guidOf(kind: StepKind, key: string): string | undefined {
+    const slot = k2(kind, key);
+    const matched = this.#matchedGuid.get(slot);
+    if (matched !== undefined) return matched;
+    if (this.#created.has(slot)) return undefined;
+    return this.#liveGuid.get(slot) ?? undefined;
+  }
+
+  desiredOf(kind: StepKind, guid: string): DesiredEntry | undefined {
+    return this.#desiredByGuid.get(k2(kind, guid));
+  }
+
+  isCreated(kind: StepKind, key: string): boolean {
+    return this.#created.has(k2(kind, key));
+  }
+}
+
+function withoutFields(fields: ApiObject, drop: Iterable<string>): ApiObject {
+  const out: ApiObject = { ...fields };
+  for (const field of drop) delete out[field];
+  return out;
+}
+
+function pinHint(mod: KindModule, guid: string): string {
+  return mod.guidField === '' ? 'rename one of them in the service' : `add "${mod.guidField}: ${guid}" to this entry to pin one, then rename or delete the other`;
+}
+
+/** Pairs desired with live by pinned GUID first, then by key. Two live objects behind one declared key is an error. */
+function match(mod: KindModule, desired: readonly DesiredEntry[], live: readonly LiveEntry[], problems: PlanProblem[]): Pick<KindState, 'pairs' | 'creates' | 'orphans'> {
+  const byGuid = new Map<string, LiveEntry>();
+  const byKey = new Map<string, LiveEntry[]>();
+  for (const entry of live) {
+    if (mod.guidField !== '') byGuid.set(String(entry.fields[mod.guidField] ?? ''), entry);
+    const list = byKey.get(entry.key);
+    if (list === undefined) byKey.set(entry.key, [entry]);
+    else list.push(entry);
+  }
+  const claimed = new Set<LiveEntry>();
+  const pairs: Pair[] = [];
+  const creates: DesiredEntry[] = [];
+  const seenKeys = new Map<string, DesiredEntry>();
+  for (const entry of desired) {
+    const earlier = seenKeys.get(entry.key);
+    if (earlier !== undefined) {
+      problems.push({
+        code: 'DUPLICATE_DESIRED_KEY',
+        message: `${at(entry.source)}${mod.kind} "${entry.key}" is declared twice (also at ${at(earlier.source).slice(0, -2)}); keys must be unique, rename one`,
+        source: entry.source,
+      });
+      continue;
+    }
+    seenKeys.set(entry.key, entry);
+  }
+  const pinnedFirst = [...seenKeys.values()].sort((a, b) => Number(b.pinnedGuid !== undefined) - Number(a.pinnedGuid !== undefined));
+  for (const entry of pinnedFirst) {
+    if (entry.pinnedGuid !== undefined) {
+      const found = byGuid.get(entry.pinnedGuid);
+      if (found === undefined) {
+        problems.push({
+          code: 'PINNED_GUID_NOT_FOUND',
+          message: `${at(entry.source)}${mod.kind} "${entry.key}" pins ${mod.guidField} ${entry.pinnedGuid}, which is not in the account; remove the pin to create a new object, or correct the GUID`,
+          source: entry.source,
+        });
+      } else if (claimed.has(found)) {
+        problems.push({ code: 'PINNED_GUID_TWICE', message: `${at(entry.source)}${mod.kind} "${entry.key}" pins ${entry.pinnedGuid}, which another entry pins too`, source: entry.source });
+      } else {
+        claimed.add(found);
+        pairs.push({ desired: entry, live: found });
+      }
+      continue;
+    }
+    const candidates = (byKey.get(entry.key) ?? []).filter((l) => !claimed.has(l));
+    if (candidates.length === 0) creates.push(entry);
+    else if (candidates.length === 1 && candidates[0] !== undefined) {
+      claimed.add(candidates[0]);
+      pairs.push({ desired: entry, live: candidates[0] });
+    } else {
+      const guids = candidates.map((c) => c.guid).sort(compareStrings);
+      problems.push({
+        code: 'DUPLICATE_LIVE_KEY',
+        message: `${at(entry.source)}two live ${mod.title} have the key "${entry.key}" (${guids.join(' and ')}); ${pinHint(mod, guids[0] ?? '')}`,
+        source: entry.source,
+      });
+    }
+  }
+  const orphans = live.filter((l) => !claimed.has(l));
+  return { pairs, creates, orphans };
+}
+
+function operatorName(operators: readonly ApiObject[] | null, guid: string): string | undefined {
+  if (operators === null) return undefined;
+  const found = operators.find((o) => o.OperatorGuid === guid);
+  if (found === undefined) return undefined;
+  for (const field of ['FullName', 'Email', 'UserName']) {
+    const value = found[field];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+/** `add` operations for a create, one per field; fields holding secrets are opened so only the secret leaves are sensitive. */
+function createChanges(fields: ApiObject): PlanChange[] {
+  const changes: PlanChange[] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (isSecretValue(value)) changes.push({ op: 'add', path, after: SENSITIVE, sensitive: true });
+    else if (findSecrets(value).length === 0) changes.push({ op: 'add', path, after: value });
+    else if (Array.isArray(value)) value.forEach((child, i) => walk(child, `${path}/${i}`));
+    else if (isPlainObject(value)) for (const key of Object.keys(value).sort(compareStrings)) walk(value[key], `${path}/${escapePointer(key)}`);
+  };
+  for (const key of Object.keys(fields).sort(compareStrings)) walk(fields[key], `/${escapePointer(key)}`);
+  return changes;
+}
+
+function sensitiveChanges(pointers: readonly string[]): PlanChange[] {
+  return pointers.map((path) => ({ op: 'replace', path, before: SENSITIVE, after: SENSITIVE, sensitive: true }));
+}
+
+function percentOf(count: number, total: number): number {
+  return Math.round((count / total) * 1000) / 10;
+}
+
+function globMatches(pattern: string, text: string): boolean {
+  let source = '';
+  for (const ch of pattern) source += ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${source}$`, 'su').test(text);
+}
+
+export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options: PlanOptions = {}): Plan {
+  const settings = desired.settings;
+  const problems: PlanProblem[] = [];
+  const warnings: PlanWarning[] = [];
+  const scope = liveScope(desired);
+  const managedOf = (mod: KindModule): boolean => settings.manage[mod.manage] !== undefined;
+
+  for (const kind of scope.kinds) {
+    if (!live.read.includes(kind)) {
+      problems.push({ code: 'LIVE_NOT_READ', message: `the live snapshot does not include ${kind} objects; read them with readLive(client, liveScope(desired)) before planning` });
+    }
+  }
+  if (problems.length > 0) throw new PlanError(problems);
+
+  const ignore = ignoreMatcher(settings.ignore);
+  for (const pattern of ignore.unknown) {
+    warnings.push({ code: 'UNKNOWN_IGNORE_KIND', message: `ignore pattern "${pattern}" names no kind (use e.g. monitor:legacy-*, monitorGroup:..., vaultItem:Section/*); it matches nothing` });
+  }
+
+  const resolution = new Resolution();
+  const states: KindState[] = [];
+  for (const mod of KINDS) {
+    const managed = managedOf(mod);
+    if (!managed && !scope.kinds.includes(mod.kind)) continue;
+    const parents = mod.parents ?? [];
+    const allLive = mod.live(live, resolution);
+    resolution.indexLive(mod.kind, allLive);
+    const liveEntries: LiveEntry[] = [];
+    for (const entry of allLive) {
+      if (ignore.matches(mod.kind, entry.key) || entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredGuid(r.kind, r.guid))) {
+        resolution.ignore(mod.kind, entry);
+      } else liveEntries.push(entry);
+    }
+    const desiredEntries: DesiredEntry[] = [];
+    for (const entry of mod.desired(desired)) {
+      const parentIgnored = entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredKey(r.kind, r.key));
+      if (ignore.matches(mod.kind, entry.key) || parentIgnored) {
+        resolution.ignore(mod.kind, entry);
+        if (!parentIgnored && managed) {
+          warnings.push({ code: 'IGNORED_DECLARATION', message: `${at(entry.source)}${mod.kind} "${entry.key}" is declared but matches an ignore pattern, so it is not planned`, kind: mod.kind, key: entry.key });
+        }
+      } else desiredEntries.push(entry);
+    }
+    desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
+    liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
+    const matched = match(mod, desiredEntries, liveEntries, problems);
+    resolution.register(mod.kind, matched.pairs, matched.creates, managed);
+    states.push({ mod, managed, prune: settings.manage[mod.manage]?.prune === true, live: liveEntries, desired: desiredEntries, ...matched });
+  }
+  if (problems.length > 0) throw new PlanError(problems);
+
+  // References must name an object that exists or that this plan creates.
+  for (const state of states) {
+    if (!state.managed) continue;
+    for (const entry of state.desired) {
+      for (const ref of entry.refs) {
+        if (resolution.guidOf(ref.kind, ref.key) === undefined && !resolution.isCreated(ref.kind, ref.key)) {
+          problems.push({
+            code: 'UNRESOLVED_REFERENCE',
+            message: `${at(entry.source)}${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which is neither declared in a managed kind nor in the account; declare it or fix the reference`,
+            source: entry.source,
+          });
+        }
+      }
+    }
+  }
+
+  const fingerprintOf = (entry: DesiredEntry, pointer: string): string => {
+    const address = secretAddress(entry.kind, entry.key, pointer);
+    const found = options.fingerprints?.[address];
+    if (found === undefined) {
+      problems.push({
+        code: 'MISSING_FINGERPRINT',
+        message: `${at(entry.source)}no fingerprint for the secret at ${entry.kind} "${entry.key}" ${pointer}; pass fingerprintDesiredSecrets(desired, key) as options.fingerprints`,
+        source: entry.source,
+      });
+      return '';
+    }
+    return found;
+  };
+
+  const drafts: Draft[] = [];
+  const deletedGuids = new Set<string>();
+  const unmanaged: Plan['unmanaged'] = [];
+  let unchanged = 0;
+  const secretWarned = new Set<DesiredEntry>();
+
+  for (const state of states) {
+    const { mod } = state;
+    if (!state.managed) continue;
+    const dropOnWrite = new Set<string>([...mod.readOnlyFields, ...(mod.guidField === '' ? [] : [mod.guidField])]);
+    const markerField = mod.marker?.field;
+
+    const readOnlyDeclared = (entry: DesiredEntry): void => {
+      const declared = mod.readOnlyFields.filter((f) => f !== mod.guidField && f in entry.fields);
+      if (declared.length > 0) {
+        warnings.push({ code: 'READ_ONLY_FIELD', message: `${at(entry.source)}${mod.kind} "${entry.key}" declares read-only ${declared.join(', ')}; the service sets ${declared.length === 1 ? 'it' : 'them'}, so monsync ignores ${declared.length === 1 ? 'it' : 'them'}`, kind: mod.kind, key: entry.key });
+      }
+    };
+    const secretsUntracked = (entry: DesiredEntry, pointers: readonly string[]): void => {
+      if (pointers.length === 0 || mod.marker?.name === 'fp' || secretWarned.has(entry)) return;
+      secretWarned.add(entry);
+      warnings.push({
+        code: 'SECRET_NOT_COMPARED',
+        message: `${at(entry.source)}${mod.kind} "${entry.key}": ${pointers.join(', ')} cannot be compared (the service never returns ${pointers.length === 1 ? 'it' : 'them'} and a ${mod.kind} has no field to hold a fingerprint); ${pointers.length === 1 ? 'it is' : 'they are'} sent on create and with every update`,
+        kind: mod.kind,
+        key: entry.key,
+      });
+    };
+
+    if (mod.ensureOnly === true) {
+      for (const entry of state.desired) {
+        drafts.push({
+          step: { action: 'ensure', kind: mod.kind, key: entry.key, guid: entry.key, changes: [], source: entry.source, desired: { ...entry.fields } },
+          desiredEntry: entry,
+          dependsOn: new Set(),
+        });
+      }
+      continue;
+    }
+
+    for (const entry of state.creates) {
+      readOnlyDeclared(entry);
+      const resolved = mod.resolve?.(entry, resolution) ?? entry.fields;
+      const secrets = findSecrets(resolved);
+      secretsUntracked(entry, secrets.map((s) => s.pointer));
+      const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: fingerprintOf(entry, s.pointer) }));
+      const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
+      const body = withoutFields(replaceSecrets(resolved, (p) => ({ sensitive: true, fingerprint: fpAt.get(p) ?? '' })) as ApiObject, dropOnWrite);
+      const shown = withoutFields(resolved, dropOnWrite);
+      if (markerField !== undefined && mod.marker !== undefined) {
+        const text = typeof resolved[markerField] === 'string' ? (resolved[markerField] as string) : undefined;
+        if (mod.marker.name === 'fp' && fps.length > 0) body[markerField] = withMarker(text, 'fp', combineFingerprints(fps));
+        if (mod.marker.name === 'key') body[markerField] = withMarker(text, 'key', entry.key);
+      }
+      drafts.push({
+        step: { action: 'create', kind: mod.kind, key: entry.key, changes: createChanges(shown), source: entry.source, desired: { ...body, ...mod.createExtras?.(entry, resolution) } },
+        desiredEntry: entry,
+        dependsOn: new Set(),
+      });
+    }
+
+    for (const { desired: entry, live: current } of state.pairs) {
+      readOnlyDeclared(entry);
+      const resolved = mod.resolve?.(entry, resolution) ?? entry.fields;
+      const secrets = findSecrets(resolved);
+      secretsUntracked(entry, secrets.map((s) => s.pointer));
+      const liveView: ApiObject = { ...mod.serverDefaults, ...current.fields };
+      let liveMarker: string | undefined;
+      let liveText: string | undefined;
+      if (markerField !== undefined && mod.marker !== undefined) {
+        const split = splitMarker(current.fields[markerField], mod.marker.name);
+        liveMarker = split.marker;
+        liveText = split.text;
+        if (split.text === undefined) delete liveView[markerField];
+        else liveView[markerField] = split.text;
+      }
+      const immutable = mod.immutableFields ?? [];
+      const compared = withoutFields(replaceSecrets(resolved, () => undefined) as ApiObject, [...dropOnWrite, ...immutable]);
+      const changes = mod.relation === true ? [] : diffFields(compared, liveView, mod.setFields);
+      for (const field of immutable) {
+        if (!(field in resolved)) continue;
+        const pair = comparable({ [field]: resolved[field] }, { [field]: liveView[field] }, mod.setFields);
+        if (canonicalJson(pair.desired) !== canonicalJson(pair.live)) {
+          warnings.push({
+            code: 'IMMUTABLE_FIELD',
+            message: `${at(entry.source)}${mod.kind} "${entry.key}": ${field} cannot be changed after creation (live ${JSON.stringify(liveView[field])}, declared ${JSON.stringify(resolved[field])}); delete the object and declare it anew to change it`,
+            kind: mod.kind,
+            key: entry.key,
+          });
+        }
+      }
+      const reasons: string[] = [];
+      if (entry.key !== current.key && entry.pinnedGuid !== undefined && mod.marker?.name !== 'key') reasons.push('pinned GUID rename');
+      let writeSecrets = false;
+      const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: fingerprintOf(entry, s.pointer) }));
+      const expected = fps.length > 0 ? combineFingerprints(fps) : undefined;
+      if (mod.marker?.name === 'fp' && expected !== undefined && liveMarker !== expected) {
+        reasons.push(liveMarker === undefined ? 'no fingerprint marker' : 'secret changed');
+        changes.push(...sensitiveChanges(fps.map((f) => f.pointer)));
+        writeSecrets = true;
+      }
+      if (mod.marker?.name === 'key' && liveMarker !== entry.key) {
+        reasons.push(liveMarker === undefined ? 'no key marker' : 'pinned GUID rename');
+        changes.push(liveMarker === undefined ? { op: 'add', path: '/key', after: entry.key } : { op: 'replace', path: '/key', before: liveMarker, after: entry.key });
+      }
+      if (changes.length === 0) {
+        unchanged += 1;
+        continue;
+      }
+      if (mod.marker?.name !== 'fp' && fps.length > 0) writeSecrets = true;
+      const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
+      const body = withoutFields(replaceSecrets(resolved, (p) => (writeSecrets ? { sensitive: true, fingerprint: fpAt.get(p) ?? '' } : undefined)) as ApiObject, [...dropOnWrite, ...immutable]);
+      if (markerField !== undefined && mod.marker !== undefined) {
+        const text = markerField in resolved ? (typeof resolved[markerField] === 'string' ? (resolved[markerField] as string) : undefined) : liveText;
+        if (mod.marker.name === 'fp' && expected !== undefined) body[markerField] = withMarker(text, 'fp', expected);
+        if (mod.marker.name === 'key') body[markerField] = withMarker(text, 'key', entry.key);
+      }
+      for (const field of mod.mergeOnWrite ?? []) {
+        const mine = body[field];
+        const theirs = current.fields[field];
+        if (isPlainObject(mine) && isPlainObject(theirs)) body[field] = { ...theirs, ...mine };
+      }
+      let drift: PlanDrift | undefined;
+      const modified = mod.lastModified?.(current);
+      if (modified?.operatorId !== undefined && modified.operatorId !== '' && modified.operatorId !== options.selfOperatorGuid) {
+        const name = operatorName(live.operators, modified.operatorId);
+        drift = {
+          ...(modified.date === undefined ? {} : { lastModifiedDate: modified.date }),
+          lastModifiedByOperatorId: modified.operatorId,
+          ...(name === undefined ? {} : { operatorName: name }),
+        };
+      }
+      drafts.push({
+        step: {
+          action: 'update',
+          kind: mod.kind,
+          key: entry.key,
+          guid: current.guid,
+          changes: changes.sort((a, b) => compareStrings(a.path, b.path)),
+          ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+          ...(drift === undefined ? {} : { drift }),
+          source: entry.source,
+          desired: body,
+        },
+        desiredEntry: entry,
+        liveEntry: current,
+        dependsOn: new Set(),
+      });
+    }
+
+    for (const orphan of state.orphans) {
+      if (!state.prune && mod.relation !== true) {
+        unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
+        continue;
+      }
+      const owned = mod.ownedBy ?? [];
+      if (orphan.refs.some((r) => owned.includes(r.kind) && deletedGuids.has(k2(r.kind, r.guid)))) continue;
+      deletedGuids.add(k2(mod.kind, orphan.guid));
+      drafts.push({ step: { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] }, liveEntry: orphan, dependsOn: new Set() });
+    }
+  }
+
+  // A declared object must not keep referring to an object this plan deletes (the delete would fail, or break it).
+  for (const state of states) {
+    if (!state.managed) continue;
+    for (const entry of state.desired) {
+      for (const ref of entry.refs) {
+        const guid = resolution.guidOf(ref.kind, ref.key);
+        if (guid !== undefined && deletedGuids.has(k2(ref.kind, guid))) {
+          problems.push({
+            code: 'REFERENCE_TO_DELETED',
+            message: `${at(entry.source)}${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which this plan deletes because no file declares it; declare it, or remove the reference`,
+            source: entry.source,
+          });
+        }
+      }
+    }
+  }
+  if (problems.length > 0) throw new PlanError(problems);
+
+  linkDependencies(drafts, states);
+  const selected = selectTargets(drafts, options.targets, warnings);
+  const steps = orderAndName(selected);
+
+  const summary = { create: 0, update: 0, delete: 0, ensure: 0, unchanged, unmanaged: unmanaged.length };
+  for (const step of steps) summary[step.action] += 1;
+
+  const violations: PlanViolation[] = [];
+  for (const state of states) {
+    if (!state.managed || state.mod.ensureOnly === true || state.live.length === 0) continue;
+    const total = state.live.length;
+    const limits = { delete: settings.safety.maxDeletePercent, update: settings.safety.maxUpdatePercent } as const;
+    for (const action of ['delete', 'update'] as const) {
+      const count = steps.filter((s) => s.kind === state.mod.kind && s.action === action).length;
+      const percent = percentOf(count, total);
+      if (count > 0 && (count / total) * 100 > limits[action]) {
+        const verb = action === 'delete' ? 'deletes' : 'updates';
+        violations.push({
+          kind: state.mod.kind,
+          action,
+          count,
+          total,
+          percent,
+          limit: limits[action],
+          message: `plan ${verb} ${count} of ${total} live ${state.mod.title} (${percent}%), over the ${action} limit of ${limits[action]}% (safety.max${action === 'delete' ? 'Delete' : 'Update'}Percent); review it, then apply with --allow-deletes`,
+        });
+      }
+    }
+  }
+
+  unmanaged.sort((a, b) => kindIndex(a.kind) - kindIndex(b.kind) || compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
+
+  return {
+    formatVersion: 1,
+    configDigest: configDigest(desired, states, options.fingerprints),
+    liveDigest: liveDigest(states),
+    summary,
+    safe: violations.length === 0,
+    violations,
+    steps,
+    unmanaged,
+    warnings,
+  };
+}
+
+function kindIndex(kind: string): number {
+  return KINDS.findIndex((m) => m.kind === kind);
+}
+
+function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]): void {
+  const creates = new Map<string, Draft>();
+  const byLiveGuid = new Map<string, Draft>();
+  const renamedFrom = new Map<string, Draft>();
+  for (const draft of drafts) {
+    const { step } = draft;
+    if (step.action === 'create') creates.set(k2(step.kind, step.key), draft);
+    if ((step.action === 'update' || step.action === 'delete') && draft.liveEntry !== undefined) byLiveGuid.set(k2(step.kind, draft.liveEntry.guid), draft);
+    if (step.action === 'update' && draft.liveEntry !== undefined && draft.liveEntry.key !== step.key) renamedFrom.set(k2(step.kind, draft.liveEntry.key), draft);
+  }
+  // Live objects that refer to each live object: their updates or deletes drop the reference, so a delete waits for them.
+  const referrers = new Map<string, LiveEntry[]>();
+  for (const state of states) {
+    for (const entry of state.live) {
+      for (const ref of entry.refs) {
+        const slot = k2(ref.kind, ref.guid);
+        const list = referrers.get(slot);
+        if (list === undefined) referrers.set(slot, [entry]);
+        else list.push(entry);
+      }
+    }
+  }
+  for (const draft of drafts) {
+    const { step } = draft;
+    if ((step.action === 'create' || step.action === 'update') && draft.desiredEntry !== undefined) {
+      for (const ref of draft.desiredEntry.refs) {
+        const parent = creates.get(k2(ref.kind, ref.key));
+        if (parent !== undefined) draft.dependsOn.add(parent);
+      }
+      // A create taking over a key another object is renamed away from (names are unique for some kinds).
+      const renamed = step.action === 'create' ? renamedFrom.get(k2(step.kind, step.key)) : undefined;
+      if (renamed !== undefined) draft.dependsOn.add(renamed);
+    }
+    if (step.action === 'delete' && draft.liveEntry !== undefined) {
+      for (const referrer of referrers.get(k2(step.kind, draft.liveEntry.guid)) ?? []) {
+        const other = byLiveGuid.get(k2(referrer.kind, referrer.guid));
+        if (other !== undefined && other !== draft) draft.dependsOn.add(other);
+      }
+    }
+  }
+}
+
+function selectTargets(drafts: Draft[], targets: readonly string[] | undefined, warnings: PlanWarning[]): Draft[] {
+  if (targets === undefined || targets.length === 0) return drafts;
+  const keep = new Set<Draft>();
+  const visit = (draft: Draft): void => {
+    if (keep.has(draft)) return;
+    keep.add(draft);
+    for (const dep of draft.dependsOn) visit(dep);
+  };
+  for (const target of targets) {
+    const hits = drafts.filter((d) => globMatches(target, `${d.step.kind}:${d.step.key}`));
+    if (hits.length === 0) warnings.push({ code: 'TARGET_NOT_FOUND', message: `--target ${target} matches no step of this plan` });
+    hits.forEach(visit);
+  }
+  return drafts.filter((d) => keep.has(d));
+}
+
+/** DESIGN §5: creates, updates and ensures kind by kind, then deletes in reverse kind order; keys sorted within a kind. */
+function orderAndName(drafts: readonly Draft[]): PlanStep[] {
+  const rank = (d: Draft): number => (d.step.action === 'delete' ? 2 * KINDS.length - kindIndex(d.step.kind) : kindIndex(d.step.kind));
+  const ordered = [...drafts].sort(
+    (a, b) => rank(a) - rank(b) || compareStrings(a.step.key, b.step.key) || compareStrings(a.step.action, b.step.action) || compareStrings(a.step.guid ?? '', b.step.guid ?? ''),
+  );
+  const bases = new Map<string, number>();
+  for (const d of ordered) {
+    const base = `${d.step.kind}:${d.step.key}`;
+    bases.set(base, (bases.get(base) ?? 0) + 1);
+  }
+  const ids = new Map<Draft, string>();
+  const used = new Set<string>();
+  for (const d of ordered) {
+    const base = `${d.step.kind}:${d.step.key}`;
+    let id = (bases.get(base) ?? 0) > 1 ? `${base}:${d.step.action}` : base;
+    if (used.has(id)) id = `${id}:${d.step.guid ?? ''}`;
+    used.add(id);
+    ids.set(d, id);
+  }
+  return ordered.map((d) => {
+    const { action, kind, key, guid, changes, reason, drift, source, desired } = d.step;
+    const dependsOn = [...d.dependsOn].map((dep) => ids.get(dep)).filter((id): id is string => id !== undefined).sort(compareStrings);
+    // Built field by field so the JSON key order is fixed whatever the draft held.
+    const step = { id: ids.get(d) ?? '', action, kind, key } as PlanStep;
+    if (guid !== undefined) step.guid = guid;
+    step.changes = changes;
+    step.dependsOn = dependsOn;
+    if (reason !== undefined) step.reason = reason;
+    if (drift !== undefined) step.drift = drift;
+    if (source !== undefined) step.source = source;
+    if (desired !== undefined) step.desired = desired;
+    return step;
+  });
+}
+
+function configDigest(desired: DesiredState, states: readonly KindState[], fingerprints: SecretFingerprints | undefined): string {
+  const kinds: Record<string, unknown> = {};
+  for (const state of states) {
+    if (!state.managed) continue;
+    kinds[state.mod.kind] = state.desired.map((entry) => ({
+      key: entry.key,
+      pinnedGuid: entry.pinnedGuid,
+      manages: entry.manages,
+      fields: replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ''}`),
+    }));
+  }
+  const { manage, ignore, safety } = desired.settings;
+  return sha256Hex(canonicalJson({ settings: { manage, ignore, safety }, kinds }));
+}
+
+/** Over the managed kinds' live objects in scope, by GUID: any edit to one (its `LastModifiedDate` at least) changes it. */
+function liveDigest(states: readonly KindState[]): string {
+  const kinds: Record<string, unknown> = {};
+  for (const state of states) {
+    if (!state.managed || state.mod.ensureOnly === true) continue;
+    kinds[state.mod.kind] = [...state.live].sort((a, b) => compareStrings(a.guid, b.guid)).map((entry) => ({ guid: entry.guid, fields: entry.fields }));
+  }
+  return sha256Hex(canonicalJson(kinds));
+}

@@ -1,0 +1,177 @@
+/**
+ * Field comparison: both sides are brought to one comparable form, then fast-json-patch `compare` lists the
+ * operations. Only what the config declares is compared (live objects are projected onto the declared shape),
+ * so unknown live fields and values the service fills in never show as changes.
+ */
+import jsonPatch from 'fast-json-patch';
+import { normalizeTimestamp } from '@monsync/client';
+import type { SetField } from '../kinds/contract.js';
+import type { PlanChange } from './types.js';
+import { canonicalJson, compareStrings, getAt, isEmptyValue, isPlainObject, pointerOf, segmentsOf } from './values.js';
+
+type Path = readonly string[];
+
+function setAt(sets: readonly SetField[], path: Path): SetField | undefined {
+  for (const spec of sets) {
+    if (spec.path.length === path.length && spec.path.every((segment, i) => segment === path[i])) return spec;
+  }
+  return undefined;
+}
+
+/**
+ * Set-like arrays become objects keyed by their key (so a diff reads `/ErrorConditions/HttpStatus/Value` rather
+ * than shifting indexes), scalar sets become sorted arrays. An array whose elements lack the key or repeat it is
+ * left as an array sorted by content: still order-insensitive, just less precise in its diff.
+ */
+export function toSetForm(value: unknown, sets: readonly SetField[], path: Path = []): unknown {
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== undefined) out[k] = toSetForm(v, sets, [...path, k]);
+    }
+    return out;
+  }
+  if (Array.isArray(value)) {
+    const spec = setAt(sets, path);
+    const elements = value.map((v) => toSetForm(v, sets, [...path, '*']));
+    if (spec === undefined) return elements;
+    if (spec.key !== undefined) {
+      const keyField = spec.key;
+      const keyed = new Map<string, unknown>();
+      for (const element of elements) {
+        const k = isPlainObject(element) ? element[keyField] : undefined;
+        if ((typeof k !== 'string' && typeof k !== 'number') || keyed.has(String(k))) return sortByContent(elements);
+        keyed.set(String(k), element);
+      }
+      const out: Record<string, unknown> = {};
+      for (const k of [...keyed.keys()].sort(compareStrings)) out[k] = keyed.get(k);
+      return out;
+    }
+    return sortByContent(elements);
+  }
+  return value;
+}
+
+function sortByContent(values: unknown[]): unknown[] {
+  return values
+    .map((v) => [canonicalJson(v), v] as const)
+    .sort((a, b) => compareStrings(a[0], b[0]))
+    .map(([, v]) => v);
+}
+
+function normalizeScalar(value: unknown): unknown {
+  if (typeof value === 'string') return normalizeTimestamp(value) ?? value;
+  return value;
+}
+
+export function normalizeDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalizeDeep);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = normalizeDeep(v);
+    return out;
+  }
+  return normalizeScalar(value);
+}
+
+/** The API sends some numbers as strings (`ErrorConditions[].Value: "4"`) and YAML writes them as numbers. */
+function alignScalar(d: unknown, l: unknown): [unknown, unknown] {
+  const nd = normalizeScalar(d);
+  const nl = normalizeScalar(l);
+  if (typeof nd === 'number' && typeof nl === 'string' && nl.trim() !== '' && Number(nl) === nd) return [nd, nd];
+  if (typeof nd === 'string' && typeof nl === 'number' && nd.trim() !== '' && Number(nd) === nl) return [nd, nd];
+  if (typeof nd === 'boolean' && (nl === 'true' || nl === 'false') && String(nd) === nl) return [nd, nd];
+  if (typeof nl === 'boolean' && (nd === 'true' || nd === 'false') && String(nl) === nd) return [nd, nd];
+  return [nd, nl];
+}
+
+/**
+ * Projects the live value onto the shape of the desired one: only declared object fields survive on the live
+ * side, except in keyed sets where a live element the config does not list is a removal and must stay.
+ */
+function align(d: unknown, l: unknown, sets: readonly SetField[], path: Path): [unknown, unknown] {
+  if (isEmptyValue(d) && isEmptyValue(l)) {
+    const same = normalizeDeep(d);
+    return [same, same];
+  }
+  if (isPlainObject(d)) {
+    if (!isPlainObject(l)) return [normalizeDeep(d), normalizeDeep(l)];
+    const keyedSet = setAt(sets, path)?.key !== undefined;
+    const dOut: Record<string, unknown> = {};
+    const lOut: Record<string, unknown> = {};
+    for (const key of Object.keys(d)) {
+      const [a, b] = align(d[key], l[key], sets, [...path, key]);
+      if (a !== undefined) dOut[key] = a;
+      if (b !== undefined) lOut[key] = b;
+    }
+    if (keyedSet) {
+      for (const key of Object.keys(l)) {
+        if (!(key in d) && l[key] !== undefined) lOut[key] = normalizeDeep(l[key]);
+      }
+    }
+    return [dOut, lOut];
+  }
+  if (Array.isArray(d)) {
+    if (!Array.isArray(l)) return [normalizeDeep(d), normalizeDeep(l)];
+    const dOut: unknown[] = [];
+    const lOut: unknown[] = [];
+    for (let i = 0; i < Math.max(d.length, l.length); i += 1) {
+      if (i < d.length && i < l.length) {
+        const [a, b] = align(d[i], l[i], sets, [...path, '*']);
+        dOut.push(a);
+        lOut.push(b);
+      } else if (i < d.length) dOut.push(normalizeDeep(d[i]));
+      else lOut.push(normalizeDeep(l[i]));
+    }
+    return [dOut, lOut];
+  }
+  return alignScalar(d, l);
+}
+
+export interface Comparable {
+  desired: Record<string, unknown>;
+  live: Record<string, unknown>;
+}
+
+/** Both sides in comparable form: sets keyed, timestamps canonical, the live side projected on the declared fields. */
+export function comparable(desired: Record<string, unknown>, live: Record<string, unknown>, sets: readonly SetField[]): Comparable {
+  const d = toSetForm(desired, sets) as Record<string, unknown>;
+  const l = toSetForm(live, sets) as Record<string, unknown>;
+  const [a, b] = align(d, l, sets, []);
+  return { desired: (a ?? {}) as Record<string, unknown>, live: (b ?? {}) as Record<string, unknown> };
+}
+
+/**
+ * Field changes from live to desired. Changes inside ordinary (ordered) arrays are reported as one replacement
+ * of the whole array: index-by-index operations on a shifted list are noise to a reviewer.
+ */
+export function diffFields(desired: Record<string, unknown>, live: Record<string, unknown>, sets: readonly SetField[]): PlanChange[] {
+  const { desired: d, live: l } = comparable(desired, live, sets);
+  const operations = jsonPatch.compare(l, d);
+  const byPath = new Map<string, PlanChange>();
+  for (const operation of operations) {
+    if (operation.op !== 'add' && operation.op !== 'remove' && operation.op !== 'replace') continue;
+    const segments = segmentsOf(operation.path);
+    let cut = segments.length;
+    for (let i = 1; i <= segments.length; i += 1) {
+      const prefix = segments.slice(0, i);
+      if (Array.isArray(getAt(l, prefix)) || Array.isArray(getAt(d, prefix))) {
+        cut = i;
+        break;
+      }
+    }
+    const at = segments.slice(0, cut);
+    const path = pointerOf(at);
+    if (byPath.has(path)) continue;
+    const before = getAt(l, at);
+    const after = getAt(d, at);
+    const change: PlanChange =
+      before === undefined
+        ? { op: 'add', path, after }
+        : after === undefined
+          ? { op: 'remove', path, before }
+          : { op: 'replace', path, before, after };
+    byPath.set(path, change);
+  }
+  return [...byPath.values()].sort((a, b) => compareStrings(a.path, b.path));
+}

@@ -1,0 +1,53 @@
+import type { SourceRef } from '../desired.js';
+
+export type PlanProblemCode =
+  | 'DUPLICATE_LIVE_KEY'
+  | 'DUPLICATE_DESIRED_KEY'
+  | 'PINNED_GUID_NOT_FOUND'
+  | 'PINNED_GUID_TWICE'
+  | 'UNRESOLVED_REFERENCE'
+  | 'REFERENCE_TO_DELETED'
+  | 'MISSING_FINGERPRINT'
+  | 'LIVE_NOT_READ';
+
+export interface PlanProblem {
+  code: PlanProblemCode;
+  message: string;
+  source?: SourceRef;
+}
+
+export function at(source: SourceRef | undefined): string {
+  return source === undefined ? '' : `${source.file}:${source.line}:${source.column}: `;
+}
+
+/**
+ * The plan cannot be made (Terraform refuses to plan rather than guess). Every problem found is collected, so one
+ * run shows them all; `code` is the first problem's code.
+ */
+export class PlanError extends Error {
+  readonly code: PlanProblemCode;
+  readonly problems: PlanProblem[];
+
+  constructor(problems: PlanProblem[]) {
+    const first = problems[0];
+    if (first === undefined) throw new TypeError('PlanError needs at least one problem');
+    const head = problems.length === 1 ? 'cannot plan' : `cannot plan (${problems.length} problems)`;
+    super(`${head}:\n${problems.map((p) => `  ${p.message}`).join('\n')}`);
+    this.name = 'PlanError';
+    this.code = first.code;
+    this.problems = problems;
+  }
+}
+
+/** A listing failed: the plan must not read it as empty (that would plan deleting everything). */
+export class LiveReadError extends Error {
+  readonly code = 'LIVE_READ_FAILED';
+  readonly listing: string;
+
+  constructor(listing: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`reading ${listing} from the service failed, so no plan was made (a failed listing is never read as empty): ${reason}`, { cause });
+    this.name = 'LiveReadError';
+    this.listing = listing;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Marker lines monsync keeps at the end of a text field (DESIGN §3): `monsync:fp=<hex>` in a vault item's `Notes`
+ * (fingerprint of its secrets), `monsync:key=<key>` in a scheduled report's `InternalNotes` (reports have no name).
+ * They are stripped before the user-visible text is compared and added back on every write.
+ */
+import type { MarkerSpec } from '../kinds/contract.js';
+
+const PATTERNS: Record<MarkerSpec['name'], RegExp> = {
+  fp: /(?:^|\r?\n)monsync:fp=([0-9a-f]*)[ \t]*\r?\n?$/,
+  key: /(?:^|\r?\n)monsync:key=([^\r\n]*?)[ \t]*\r?\n?$/,
+};
+
+export interface SplitText {
+  /** The text without the marker line; `undefined` when nothing is left. */
+  text: string | undefined;
+  /** The marker's value, `undefined` when the text carries no marker. */
+  marker: string | undefined;
+}
+
+export function splitMarker(value: unknown, name: MarkerSpec['name']): SplitText {
+  if (typeof value !== 'string') return { text: undefined, marker: undefined };
+  const match = PATTERNS[name].exec(value);
+  if (!match) return { text: value === '' ? undefined : value, marker: undefined };
+  const text = value.slice(0, match.index);
+  return { text: text === '' ? undefined : text, marker: match[1] ?? '' };
+}
+
+export function withMarker(text: string | undefined, name: MarkerSpec['name'], value: string): string {
+  const line = `monsync:${name}=${value}`;
+  return text === undefined || text === '' ? line : `${text}\n${line}`;
+}

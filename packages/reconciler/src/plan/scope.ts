@@ -1,0 +1,21 @@
+import type { DesiredState } from '../desired.js';
+import { KINDS } from '../kinds/index.js';
+import { vaultReferencesIn } from '../kinds/monitor.js';
+import type { LiveScope } from '../live/types.js';
+import type { StepKind } from './types.js';
+
+/**
+ * The kinds to read: the managed kinds and those they reference (a group's members are monitors; a monitor's
+ * vault references are vault items). Nothing else is read, so an account's other data costs no requests.
+ */
+export function liveScope(desired: DesiredState): LiveScope {
+  const manage = desired.settings.manage;
+  const wanted = new Set<StepKind>();
+  for (const mod of KINDS) if (manage[mod.manage] !== undefined) for (const kind of mod.reads) wanted.add(kind);
+  if (manage.monitors !== undefined && desired.monitors.some(({ value }) => vaultReferencesIn(value).length > 0)) {
+    wanted.add('vaultSection');
+    wanted.add('vaultItem');
+  }
+  const operators = KINDS.some((mod) => manage[mod.manage] !== undefined && mod.lastModified !== undefined);
+  return { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
+}

@@ -1,0 +1,81 @@
+/** Small, allocation-light helpers over JSON-like values. */
+import { createHash } from 'node:crypto';
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** `null`, missing, `''`, `[]` and `{}` all mean "nothing here" to the service. */
+export function isEmptyValue(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (isPlainObject(value)) return Object.keys(value).length === 0;
+  return false;
+}
+
+/** JSON with object keys sorted at every level: the same value always gives the same text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeysDeep(value));
+}
+
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort(compareStrings)) {
+      const child = value[key];
+      if (child !== undefined) out[key] = sortKeysDeep(child);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Code-unit order, independent of locale (`localeCompare` varies between machines). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+export function pointerOf(segments: readonly string[]): string {
+  return segments.map((s) => `/${escapePointer(s)}`).join('');
+}
+
+export function segmentsOf(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer.slice(1).split('/').map(unescapePointer);
+}
+
+export function getAt(document: unknown, segments: readonly string[]): unknown {
+  let current: unknown = document;
+  for (const segment of segments) {
+    if (Array.isArray(current)) current = current[Number(segment)];
+    else if (isPlainObject(current)) current = Object.prototype.hasOwnProperty.call(current, segment) ? current[segment] : undefined;
+    else return undefined;
+  }
+  return current;
+}
+
+/** Deep copy of plain JSON-like data (objects, arrays, scalars); other objects are kept by reference. */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = cloneJson(v);
+    return out as T;
+  }
+  return value;
+}

@@ -1,0 +1,59 @@
+/** Shared wording of the renderers, so text and markdown say the same thing. */
+import { SENSITIVE, type Plan, type PlanChange, type PlanStep } from '../plan/types.js';
+
+export const SYMBOL: Record<PlanStep['action'], string> = { create: '+', update: '~', delete: '-', ensure: '=' };
+
+export const CHANGE_SYMBOL: Record<PlanChange['op'], string> = { add: '+', remove: '-', replace: '~' };
+
+const MAX_VALUE = 240;
+
+/** One value on one line: JSON, cut with an ellipsis when long. */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return '(none)';
+  const text = JSON.stringify(value) ?? String(value);
+  const flat = text.replace(/[\r\n\t]/g, ' ');
+  return flat.length > MAX_VALUE ? `${flat.slice(0, MAX_VALUE - 1)}…` : flat;
+}
+
+/** `ErrorConditions/HttpStatus/Value` rather than the JSON pointer's leading slash. */
+export function formatPath(pointer: string): string {
+  return pointer.startsWith('/') ? pointer.slice(1) : pointer;
+}
+
+/** A change as `path: before -> after`; a sensitive change never shows a value, whatever the plan holds. */
+export function formatChange(change: PlanChange): string {
+  const path = formatPath(change.path);
+  if (change.sensitive === true) return `${path}: ${SENSITIVE}`;
+  if (change.op === 'add') return `${path}: ${formatValue(change.after)}`;
+  if (change.op === 'remove') return `${path}: ${formatValue(change.before)}`;
+  return `${path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
+}
+
+export function stepTitle(step: PlanStep): string {
+  return `${step.kind} ${JSON.stringify(step.key)}`;
+}
+
+export function driftLine(step: PlanStep): string | undefined {
+  const drift = step.drift;
+  if (drift === undefined) return undefined;
+  const who = drift.operatorName ?? (drift.lastModifiedByOperatorId === undefined ? 'another operator' : `operator ${drift.lastModifiedByOperatorId}`);
+  return `changed outside git by ${who}${drift.lastModifiedDate === undefined ? '' : ` at ${drift.lastModifiedDate}`}`;
+}
+
+/** What an `ensure` step asserts (alert definitions: `IsActive: true`). */
+export function ensureLine(step: PlanStep): string {
+  const fields = step.desired ?? {};
+  return Object.keys(fields)
+    .sort()
+    .map((k) => `${k}: ${formatValue(fields[k])}`)
+    .join(', ');
+}
+
+export function summaryLine(plan: Plan): string {
+  const s = plan.summary;
+  return `${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.ensure} to ensure; ${s.unchanged} unchanged, ${s.unmanaged} unmanaged`;
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
+}

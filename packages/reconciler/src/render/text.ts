@@ -1,0 +1,54 @@
+/**
+ * Terraform-like text: `+` create, `~` update, `-` delete, `=` ensure, field changes as `before -> after`, and a
+ * summary line. Colour only when asked: the caller decides from the TTY and `NO_COLOR`.
+ */
+import type { Plan, PlanStep } from '../plan/types.js';
+import { CHANGE_SYMBOL, driftLine, ensureLine, formatChange, stepTitle, summaryLine, SYMBOL } from './format.js';
+
+export interface TextOptions {
+  color?: boolean;
+}
+
+const CODES = { green: 32, yellow: 33, red: 31, cyan: 36, dim: 2, bold: 1, magenta: 35 } as const;
+type Colour = keyof typeof CODES;
+
+const ACTION_COLOUR: Record<PlanStep['action'], Colour> = { create: 'green', update: 'yellow', delete: 'red', ensure: 'cyan' };
+const OP_COLOUR = { add: 'green', remove: 'red', replace: 'yellow' } as const;
+
+export function renderText(plan: Plan, options: TextOptions = {}): string {
+  const paint = (colour: Colour, text: string): string => (options.color === true ? `\u001b[${CODES[colour]}m${text}\u001b[0m` : text);
+  const lines: string[] = [];
+
+  if (plan.steps.length === 0) {
+    lines.push(paint('bold', 'No changes.') + ' The account matches the configuration.');
+  } else {
+    lines.push(paint('bold', 'monsync will perform these steps, in this order:'));
+    for (const step of plan.steps) {
+      lines.push('');
+      const where = step.source === undefined ? '' : `  ${paint('dim', `(${step.source.file}:${step.source.line}:${step.source.column})`)}`;
+      const guid = step.guid !== undefined && step.action !== 'ensure' ? ` ${paint('dim', `[${step.guid}]`)}` : '';
+      lines.push(`  ${paint(ACTION_COLOUR[step.action], `${SYMBOL[step.action]} ${step.action}`)} ${stepTitle(step)}${guid}${where}`);
+      if (step.action === 'ensure') lines.push(`      ${paint('cyan', '=')} ${ensureLine(step)}`);
+      for (const change of step.changes) lines.push(`      ${paint(OP_COLOUR[change.op], CHANGE_SYMBOL[change.op])} ${formatChange(change)}`);
+      if (step.reason !== undefined) lines.push(`      ${paint('dim', `reason: ${step.reason}`)}`);
+      const drift = driftLine(step);
+      if (drift !== undefined) lines.push(`      ${paint('magenta', `drift: ${drift}`)}`);
+      if (step.dependsOn.length > 0) lines.push(`      ${paint('dim', `after: ${step.dependsOn.join(', ')}`)}`);
+    }
+  }
+
+  if (plan.unmanaged.length > 0) {
+    lines.push('', paint('bold', 'Unmanaged (in the account, declared by no file, prune is off):'));
+    for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${JSON.stringify(u.key)} ${paint('dim', `[${u.guid}]`)}`);
+  }
+  if (plan.warnings.length > 0) {
+    lines.push('', paint('bold', 'Warnings:'));
+    for (const w of plan.warnings) lines.push(`  ${paint('yellow', '!')} ${w.code}: ${w.message}`);
+  }
+  if (!plan.safe) {
+    lines.push('', paint('red', paint('bold', 'UNSAFE PLAN: apply refuses it without --allow-deletes.')));
+    for (const v of plan.violations) lines.push(`  ${paint('red', '!')} ${v.message}`);
+  }
+  lines.push('', `${paint('bold', 'Plan:')} ${summaryLine(plan)}.`);
+  return `${lines.join('\n')}\n`;
+}

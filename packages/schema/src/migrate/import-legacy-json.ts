@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { Document, isMap, isSeq, LineCounter, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
 import { analyzeMonitor, keyName, locate, monitorName, startOf, type MonitorPlan, type SourceContext } from './analyze-monitor.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { findJsonError } from './json-error.js';
 import { MigrationError } from './errors.js';
 import { READ_ONLY_MONITOR_FIELDS } from './legacy-fields.js';
 import { PARSE_OPTIONS } from './rewrite-yaml.js';
@@ -33,22 +34,6 @@ function isObject(value: Json | undefined): value is { [key: string]: Json } {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** JSON.parse states a position ("at position 12"); turned into line and column for the error. */
-function jsonErrorLocation(source: string, error: unknown): { line: number; column: number } {
-  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-  if (!match) return { line: 1, column: 1 };
-  const offset = Number(match[1]);
-  let line = 1;
-  let column = 1;
-  for (let i = 0; i < offset && i < source.length; i += 1) {
-    if (source[i] === '\n') {
-      line += 1;
-      column = 1;
-    } else column += 1;
-  }
-  return { line, column };
-}
-
 interface Found {
   node: YAMLMap;
   value: { [key: string]: Json };
@@ -56,20 +41,22 @@ interface Found {
 }
 
 /** The monitors of one export: a single monitor, an array of them, or a `{ Data: [...] }` list response. */
-function monitorsOf(source: string, file: string, problems: MigrationProblem[]): Found[] {
+function monitorsOf(text: string, file: string, problems: MigrationProblem[]): Found[] {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lineCounter = new LineCounter();
   const ctx: SourceContext = { file, lineCounter };
   let value: Json;
   try {
     value = JSON.parse(source) as Json;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+  } catch {
+    const fault = findJsonError(source);
+    lineCounter.addNewLine(0);
+    for (let at = source.indexOf('\n'); at !== -1; at = source.indexOf('\n', at + 1)) lineCounter.addNewLine(at + 1);
     problems.push({
       severity: 'error',
       code: 'MIGRATE_JSON_ERROR',
-      message: `not valid JSON (${reason}); export the monitors again or fix the file`,
-      file,
-      ...jsonErrorLocation(source, error),
+      message: `not valid JSON: unexpected ${fault.found}; export the monitors again or fix the file`,
+      ...locate(ctx, fault.offset),
     });
     return [];
   }

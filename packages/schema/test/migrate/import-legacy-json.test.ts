@@ -1,0 +1,144 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { importLegacyJson, LEGACY_ERROR_CONDITION_FIELDS, migrateConfig, MigrationError, READ_ONLY_MONITOR_FIELDS } from '@monsync/schema';
+import { FIXTURES, readJson, relativeTo, UPDATE_GOLDEN, writeJson } from './helpers.js';
+
+const IMPORTS = join(FIXTURES, 'import');
+const cases = readdirSync(IMPORTS).sort();
+
+const temps: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'monsync-import-'));
+  temps.push(dir);
+  return dir;
+}
+afterEach(async () => {
+  for (const dir of temps.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+function inputOf(name: string): string {
+  const folder = join(IMPORTS, name, 'input');
+  return existsSync(folder) ? folder : join(IMPORTS, name, 'input.json');
+}
+
+const removedFieldNames = LEGACY_ERROR_CONDITION_FIELDS.flatMap((mapping) => [mapping.flag, mapping.value]);
+
+describe.each(cases)('JSON import golden case %s', (name) => {
+  const caseDir = join(IMPORTS, name);
+
+  it('writes the expected YAML and reports the expected changes and problems', async () => {
+    const out = join(await tempDir(), 'monitors.yaml');
+    const result = await importLegacyJson(inputOf(name), { out });
+    const golden = relativeTo(IMPORTS, { changes: result.changes, problems: result.problems, monitors: result.monitors });
+    if (UPDATE_GOLDEN) {
+      await writeFile(join(caseDir, 'expected.yaml'), result.yaml);
+      await writeJson(join(caseDir, 'expected.json'), golden);
+    }
+    expect(result.written).toBe(out);
+    expect(await readFile(out, 'utf8')).toBe(result.yaml);
+    expect(result.yaml).toBe(await readFile(join(caseDir, 'expected.yaml'), 'utf8'));
+    expect(golden).toEqual(await readJson(join(caseDir, 'expected.json')));
+  });
+
+  it('gives a config file with no read-only fields, and removed fields only where a problem was reported', async () => {
+    const result = await importLegacyJson(inputOf(name));
+    const monitors = (parse(result.yaml) as { monitors: Array<Record<string, unknown>> }).monitors;
+    expect(monitors).toHaveLength(result.monitors);
+    const blocked = new Set(result.problems.filter((problem) => problem.severity === 'error').map((problem) => problem.message));
+    for (const monitor of monitors) {
+      expect(typeof monitor.MonitorGuid).toBe('string');
+      for (const field of READ_ONLY_MONITOR_FIELDS) expect(monitor).not.toHaveProperty(field);
+      const leftovers = removedFieldNames.filter((field) => field in monitor);
+      if (leftovers.length > 0) expect([...blocked].some((message) => message.includes(`"${String(monitor.Name)}"`))).toBe(true);
+    }
+  });
+});
+
+describe('importLegacyJson', () => {
+  it('produces a file that migrateConfig then finds nothing to do in, when no monitor was blocked', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'monsync.yaml'), 'apiVersion: monsync/v1\n');
+    const result = await importLegacyJson(join(IMPORTS, 'single', 'input.json'), { out: join(dir, 'imported.yaml') });
+    expect(result.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+    const again = await migrateConfig(dir, { check: true });
+    expect(again.changes).toEqual([]);
+    expect(again.problems).toEqual([]);
+  });
+
+  it('keeps MonitorGuid so the entry adopts its live monitor, and drops the service-set dates', async () => {
+    const result = await importLegacyJson(join(IMPORTS, 'single', 'input.json'));
+    const [monitor] = (parse(result.yaml) as { monitors: Array<Record<string, unknown>> }).monitors;
+    expect(monitor?.MonitorGuid).toBe('3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c');
+    expect(Object.keys(monitor ?? {})).not.toContain('CreatedDate');
+    expect(monitor?.ErrorConditions).toEqual([
+      { ErrorConditionType: 'LoadTimeLimit1', Value: '2500', Effect: 'Indicate' },
+      { ErrorConditionType: 'LoadTimeLimit2', Value: '5000', Effect: 'Error' },
+      { ErrorConditionType: 'HttpStatus', Value: '200' },
+    ]);
+  });
+
+  it('refuses to overwrite an existing output file unless forced', async () => {
+    const dir = await tempDir();
+    const out = join(dir, 'monitors.yaml');
+    await writeFile(out, '# mine\n');
+    const input = join(IMPORTS, 'single', 'input.json');
+    await expect(importLegacyJson(input, { out })).rejects.toMatchObject({ code: 'MIGRATE_OUT_EXISTS' });
+    expect(await readFile(out, 'utf8')).toBe('# mine\n');
+    await importLegacyJson(input, { out, force: true });
+    expect(await readFile(out, 'utf8')).toContain('Shop homepage');
+  });
+
+  it('refuses an output name the loader would not read', async () => {
+    const dir = await tempDir();
+    const error = await importLegacyJson(join(IMPORTS, 'single', 'input.json'), { out: join(dir, 'monitors.yml') }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(MigrationError);
+    expect(error).toMatchObject({ code: 'MIGRATE_OUT_NOT_YAML' });
+    expect(existsSync(join(dir, 'monitors.yml'))).toBe(false);
+  });
+
+  it('reports invalid JSON with its line and column, and writes nothing', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'broken.json');
+    await writeFile(input, '{\n  "Name": "x",\n  "MonitorType": \n}\n');
+    const out = join(dir, 'out.yaml');
+    const result = await importLegacyJson(input, { out });
+    expect(result.problems).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'MIGRATE_JSON_ERROR', file: input, line: 4, column: 1 }),
+      expect.objectContaining({ severity: 'error', code: 'MIGRATE_JSON_NO_MONITORS' }),
+    ]);
+    expect(result.written).toBeUndefined();
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('reports a JSON document that holds no monitor shape', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'numbers.json');
+    await writeFile(input, '[1, {"Name": "ok", "MonitorType": "Ping"}]');
+    const result = await importLegacyJson(input);
+    expect(result.monitors).toBe(1);
+    expect(result.problems).toEqual([
+      expect.objectContaining({ code: 'MIGRATE_JSON_SHAPE', line: 1, column: 2, message: 'item 0 is not a monitor object; it was skipped' }),
+    ]);
+  });
+
+  it('throws a clear error for an input that does not exist', async () => {
+    await expect(importLegacyJson(join(tmpdir(), 'monsync-no-such-export.json'))).rejects.toMatchObject({
+      code: 'MIGRATE_INPUT_NOT_FOUND',
+      message: expect.stringContaining('give a .json export or a folder of them'),
+    });
+  });
+
+  it('cannot pollute Object.prototype through a __proto__ key in an export', async () => {
+    const dir = await tempDir();
+    const input = join(dir, 'evil.json');
+    await writeFile(input, '{"Name": "x", "__proto__": {"polluted": "yes"}, "AlertOnLoadTimeLimit1": true, "LoadTimeLimit1": 1}');
+    await importLegacyJson(input);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -1,1 +1,38 @@
 export { formatTimestamp, isTimestamp, normalizeTimestamp, parseTimestamp } from './timestamp.js';
+export { createClient, type ClientOptions, type MonitoringClient, type RawRequestOptions } from './client.js';
+export { clientFromEnv, clientOptionsFromEnv, ENV_VARIABLES } from './env.js';
+export {
+  ApiError,
+  AuthenticationError,
+  ClientConfigError,
+  ConflictError,
+  InvalidQueryError,
+  NetworkError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  UnexpectedResponseError,
+  ValidationError,
+  errorForStatus,
+  isApiError,
+  isUnclearOutcome,
+  type ApiErrorOptions,
+  type RedactedRequest,
+  type RedactedResponse,
+} from './errors.js';
+export { Paged, type Cursors, type Page } from './paging.js';
+export { REDACTED, redactJson } from './redact.js';
+export { backoffDelay, parseRetryAfter, type RetryOptions } from './retry.js';
+export { DEFAULT_USER_AGENT, encodeQuery, type HttpMethod, type Query, type QueryValue, type RequestEvent, type ResponseEvent, type RetryEvent } from './transport.js';
+export type { AlertDefinitionsApi } from './families/alert-definitions.js';
+export type { AlertsApi, StatisticsApi } from './families/alerts.js';
+export type { CheckpointsApi } from './families/checkpoints.js';
+export type { MonitorGroupsApi } from './families/monitor-groups.js';
+export type { MonitorChecksApi, MonitorsApi } from './families/monitors.js';
+export type { OperatorGroupsApi, OperatorsApi, TimezonesApi } from './families/operators.js';
+export type { ScheduledReportsApi, SlasApi } from './families/reports-slas.js';
+export type { VaultItemsApi, VaultSectionsApi } from './families/vault.js';
+export * from './enums.js';
+export * from './types.js';

@@ -1,0 +1,158 @@
+import type { Core } from '../core.js';
+import type { Page, Paged } from '../paging.js';
+import type {
+  DutySchedule,
+  DutyScheduleCreate,
+  DutyScheduleReplace,
+  Operator,
+  OperatorCreate,
+  OperatorGroup,
+  OperatorGroupAuthorization,
+  OperatorGroupCreate,
+  OperatorGroupReplace,
+  OperatorReplace,
+  Timezone,
+} from '../types.js';
+import type { OperatorGroupAuthorizationType, Open } from '../enums.js';
+
+export interface OperatorsApi {
+  /** All operators, including the account administrator. */
+  list(): Paged<Operator>;
+  listPage(): Promise<Page<Operator>>;
+  get(operatorGuid: string): Promise<Operator>;
+  /** The response is the operator with its assigned `OperatorGuid`. */
+  create(body: OperatorCreate): Promise<Operator>;
+  replace(operatorGuid: string, body: OperatorReplace): Promise<Operator | undefined>;
+  /** The operator of the API account in use cannot be deleted. */
+  delete(operatorGuid: string): Promise<void>;
+  /** Duty (off-duty) schedules. */
+  dutySchedules: {
+    list(operatorGuid: string): Paged<DutySchedule>;
+    /** The response contains the new `Id`. */
+    create(operatorGuid: string, body: DutyScheduleCreate): Promise<DutySchedule>;
+    replace(operatorGuid: string, dutyScheduleId: number | string, body: DutyScheduleReplace): Promise<DutySchedule | undefined>;
+    delete(operatorGuid: string, dutyScheduleId: number | string): Promise<void>;
+  };
+}
+
+export function operatorsApi(core: Core): OperatorsApi {
+  const one = '/Operator/{operatorGuid}';
+  const schedules = `${one}/DutySchedule`;
+  const schedule = `${schedules}/{dutyScheduleId}`;
+  return {
+    list: () => core.paged<Operator>({ method: 'GET', route: '/Operator' }),
+    listPage: () => core.page<Operator>({ method: 'GET', route: '/Operator' }),
+    get: (operatorGuid) => core.json<Operator>({ method: 'GET', route: one, params: { operatorGuid } }),
+    create: (body) => core.json<Operator>({ method: 'POST', route: '/Operator', body }),
+    replace: (operatorGuid, body) => core.maybe<Operator>({ method: 'PUT', route: one, params: { operatorGuid }, body }),
+    delete: (operatorGuid) => core.none({ method: 'DELETE', route: one, params: { operatorGuid } }),
+    dutySchedules: {
+      list: (operatorGuid) => core.paged<DutySchedule>({ method: 'GET', route: schedules, params: { operatorGuid } }),
+      create: (operatorGuid, body) => core.json<DutySchedule>({ method: 'POST', route: schedules, params: { operatorGuid }, body }),
+      replace: (operatorGuid, dutyScheduleId, body) =>
+        core.maybe<DutySchedule>({ method: 'PUT', route: schedule, params: { operatorGuid, dutyScheduleId }, body }),
+      delete: (operatorGuid, dutyScheduleId) => core.none({ method: 'DELETE', route: schedule, params: { operatorGuid, dutyScheduleId } }),
+    },
+  };
+}
+
+export interface OperatorGroupsApi {
+  /** All groups, including the system groups Everyone and Administrators. */
+  list(): Paged<OperatorGroup>;
+  listPage(): Promise<Page<OperatorGroup>>;
+  get(operatorGroupGuid: string): Promise<OperatorGroup>;
+  create(body: OperatorGroupCreate): Promise<OperatorGroup>;
+  replace(operatorGroupGuid: string, body: OperatorGroupReplace): Promise<OperatorGroup | undefined>;
+  delete(operatorGroupGuid: string): Promise<void>;
+  members(operatorGroupGuid: string): Paged<Operator>;
+  /** Schedules applied to every operator of the group. */
+  dutySchedules: {
+    create(operatorGroupGuid: string, body: DutyScheduleCreate): Promise<DutySchedule | undefined>;
+    replace(operatorGroupGuid: string, dutyScheduleId: number | string, body: DutyScheduleReplace): Promise<DutySchedule | undefined>;
+    delete(operatorGroupGuid: string, dutyScheduleId: number | string): Promise<void>;
+  };
+  /**
+   * Two forms exist and the spec does not say which is in force: the legacy one (ids, type in the body) and
+   * the announced one (type in the path, no body, no ids). `list` reads either.
+   */
+  authorizations: {
+    list(operatorGroupGuid: string): Paged<OperatorGroupAuthorization>;
+    /** Legacy: `POST .../Authorization` with `{AuthorizationType}`. */
+    add(operatorGroupGuid: string, authorizationType: Open<OperatorGroupAuthorizationType>): Promise<OperatorGroupAuthorization | undefined>;
+    /** Legacy: `DELETE .../Authorization/{authorizationGuid}`. */
+    remove(operatorGroupGuid: string, authorizationGuid: string): Promise<void>;
+    /** Announced: `POST .../Authorization/{authorizationType}` without a body. */
+    addByType(operatorGroupGuid: string, authorizationType: Open<OperatorGroupAuthorizationType>): Promise<void>;
+    /** Announced: `DELETE .../Authorization/{authorizationType}`. */
+    removeByType(operatorGroupGuid: string, authorizationType: Open<OperatorGroupAuthorizationType>): Promise<void>;
+  };
+}
+
+/** The spec also spells the flag `IsAdministratorGroup`; callers get `IsAdministratorsGroup` either way. */
+function normaliseGroup(raw: unknown): OperatorGroup {
+  const group = raw as OperatorGroup;
+  if (group.IsAdministratorsGroup === undefined && typeof group.IsAdministratorGroup === 'boolean') {
+    return { ...group, IsAdministratorsGroup: group.IsAdministratorGroup };
+  }
+  return group;
+}
+
+/** The announced form lists bare type names. */
+function normaliseAuthorization(raw: unknown): OperatorGroupAuthorization {
+  return typeof raw === 'string' ? { AuthorizationType: raw } : (raw as OperatorGroupAuthorization);
+}
+
+export function operatorGroupsApi(core: Core): OperatorGroupsApi {
+  const one = '/OperatorGroup/{operatorGroupGuid}';
+  const auth = `${one}/Authorization`;
+  const schedule = `${one}/DutySchedule/{dutyScheduleId}`;
+  return {
+    list: () => core.paged({ method: 'GET', route: '/OperatorGroup' }, { map: normaliseGroup }),
+    listPage: () => core.page({ method: 'GET', route: '/OperatorGroup' }, { map: normaliseGroup }),
+    get: async (operatorGroupGuid) => normaliseGroup(await core.json<OperatorGroup>({ method: 'GET', route: one, params: { operatorGroupGuid } })),
+    create: async (body) => normaliseGroup(await core.json<OperatorGroup>({ method: 'POST', route: '/OperatorGroup', body })),
+    replace: async (operatorGroupGuid, body) => {
+      const res = await core.maybe<OperatorGroup>({ method: 'PUT', route: one, params: { operatorGroupGuid }, body });
+      return res === undefined ? undefined : normaliseGroup(res);
+    },
+    delete: (operatorGroupGuid) => core.none({ method: 'DELETE', route: one, params: { operatorGroupGuid } }),
+    members: (operatorGroupGuid) => core.paged<Operator>({ method: 'GET', route: `${one}/Member`, params: { operatorGroupGuid } }),
+    dutySchedules: {
+      create: (operatorGroupGuid, body) =>
+        core.maybe<DutySchedule>({ method: 'POST', route: `${one}/DutySchedule`, params: { operatorGroupGuid }, body }),
+      replace: (operatorGroupGuid, dutyScheduleId, body) =>
+        core.maybe<DutySchedule>({ method: 'PUT', route: schedule, params: { operatorGroupGuid, dutyScheduleId }, body }),
+      delete: (operatorGroupGuid, dutyScheduleId) => core.none({ method: 'DELETE', route: schedule, params: { operatorGroupGuid, dutyScheduleId } }),
+    },
+    authorizations: {
+      list: (operatorGroupGuid) => core.paged({ method: 'GET', route: auth, params: { operatorGroupGuid } }, { map: normaliseAuthorization }),
+      add: (operatorGroupGuid, authorizationType) =>
+        core.maybe<OperatorGroupAuthorization>({ method: 'POST', route: auth, params: { operatorGroupGuid }, body: { AuthorizationType: authorizationType } }),
+      remove: (operatorGroupGuid, authorizationGuid) =>
+        core.none({ method: 'DELETE', route: `${auth}/{authorizationGuid}`, params: { operatorGroupGuid, authorizationGuid } }),
+      addByType: (operatorGroupGuid, authorizationType) =>
+        core.none({ method: 'POST', route: `${auth}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } }),
+      removeByType: (operatorGroupGuid, authorizationType) =>
+        core.none({ method: 'DELETE', route: `${auth}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } }),
+    },
+  };
+}
+
+export interface TimezonesApi {
+  list(): Paged<Timezone>;
+  get(timezoneId: number | string): Promise<Timezone>;
+}
+
+/** The spec writes both `TimezoneId` and `TimeZoneId`; callers can always read `TimezoneId`. */
+function normaliseTimezone(raw: unknown): Timezone {
+  const tz = raw as Timezone;
+  if (tz.TimezoneId === undefined && tz.TimeZoneId !== undefined) return { ...tz, TimezoneId: tz.TimeZoneId };
+  return tz;
+}
+
+export function timezonesApi(core: Core): TimezonesApi {
+  return {
+    list: () => core.paged({ method: 'GET', route: '/Timezone' }, { map: normaliseTimezone }),
+    get: async (timezoneId) => normaliseTimezone(await core.json<Timezone>({ method: 'GET', route: '/Timezone/{timezoneId}', params: { timezoneId } })),
+  };
+}

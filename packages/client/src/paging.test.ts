@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { UnexpectedResponseError } from './errors.js';
+import { Paged, readPage, type Page } from './paging.js';
+import { mockApi } from './test-utils/mock-api.js';
+
+const monitor = (n: number) => ({ MonitorGuid: `m-${n}`, Name: `monitor ${n}`, MonitorType: 'Https', MonitorMode: 'Default', IsActive: true, GenerateAlert: true });
+
+describe('readPage', () => {
+  it('reads a bare array with no cursors', () => {
+    expect(readPage([1, 2])).toEqual({ items: [1, 2], cursors: {} });
+  });
+  it('reads the envelope with its cursors, dropping empty ones', () => {
+    expect(readPage({ Data: [1], Cursors: { Next: 'n1', Self: 's1' } })).toEqual({ items: [1], cursors: { next: 'n1', self: 's1' } });
+    expect(readPage({ Data: [], Cursors: { Next: '', Self: null } })).toEqual({ items: [], cursors: {} });
+    expect(readPage({ Data: [3] })).toEqual({ items: [3], cursors: {} });
+  });
+  it('refuses other shapes', () => {
+    expect(readPage({ data: [] })).toBeUndefined();
+    expect(readPage('x')).toBeUndefined();
+    expect(readPage(undefined)).toBeUndefined();
+  });
+});
+
+describe('Paged', () => {
+  it('iterates lazily: the next batch is fetched only when the current one is used up', async () => {
+    const fetched: (string | undefined)[] = [];
+    const pages: Record<string, Page<number>> = {
+      first: { items: [1, 2], cursors: { next: 'c2' } },
+      c2: { items: [3], cursors: {} },
+    };
+    const paged = new Paged<number>(async (cursor) => {
+      fetched.push(cursor);
+      return pages[cursor ?? 'first'] ?? { items: [], cursors: {} };
+    });
+    const iterator = paged[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toBe(1);
+    expect(fetched).toEqual([undefined]);
+    await iterator.next();
+    await iterator.next();
+    expect(fetched).toEqual([undefined, 'c2']);
+    expect(await paged.toArray()).toEqual([1, 2, 3]);
+  });
+});
+
+describe('cursor following through the client', () => {
+  it('follows Cursors.Next over three pages of the envelope, keeping the query', async () => {
+    const api = mockApi();
+    api.reply('GET', '/Monitor', 200, { Data: [monitor(1), monitor(2)], Cursors: { Next: 'cur/2+', Self: 'cur1' } });
+    api.reply('GET', '/Monitor', 200, { Data: [monitor(3), monitor(4)], Cursors: { Next: 'cur3', Self: 'cur/2+' } });
+    api.reply('GET', '/Monitor', 200, { Data: [monitor(5)], Cursors: { Self: 'cur3' } });
+    const names: string[] = [];
+    for await (const m of api.client.monitors.list({ Take: 2 })) names.push(m.Name);
+    expect(names).toEqual(['monitor 1', 'monitor 2', 'monitor 3', 'monitor 4', 'monitor 5']);
+    expect(api.calls().map((c) => c.url)).toEqual(['/v4/Monitor?Take=2', '/v4/Monitor?Take=2&Cursor=cur%2F2%2B', '/v4/Monitor?Take=2&Cursor=cur3']);
+  });
+
+  it('follows cursors when pages come as bare arrays mixed with envelopes', async () => {
+    const api = mockApi();
+    api.reply('GET', '/MonitorGroup/g1/Member', 200, { Data: [monitor(1)], Cursors: { Next: 'a' } });
+    api.reply('GET', '/MonitorGroup/g1/Member', 200, { Data: [monitor(2)], Cursors: { Next: 'b' } });
+    api.reply('GET', '/MonitorGroup/g1/Member', 200, [monitor(3), monitor(4)]);
+    const all = await api.client.monitorGroups.members('g1').toArray();
+    expect(all.map((m) => m.MonitorGuid)).toEqual(['m-1', 'm-2', 'm-3', 'm-4']);
+    expect(api.calls()).toHaveLength(3);
+  });
+
+  it('reads a bare-array list in one request', async () => {
+    const api = mockApi();
+    api.reply('GET', '/Monitor', 200, [monitor(1), monitor(2), monitor(3)]);
+    expect(await api.client.monitors.list().toArray()).toHaveLength(3);
+    expect(api.calls()).toHaveLength(1);
+  });
+
+  it('returns one batch with its cursors from listPage', async () => {
+    const api = mockApi();
+    api.reply('GET', '/Monitor', 200, { Data: [monitor(9)], Cursors: { Next: 'n', Self: 's' } });
+    const page = await api.client.monitors.listPage({ Take: 1, Cursor: 'start' });
+    expect(page.items.map((m) => m.Name)).toEqual(['monitor 9']);
+    expect(page.cursors).toEqual({ next: 'n', self: 's' });
+    expect(api.last().url).toBe('/v4/Monitor?Take=1&Cursor=start');
+  });
+
+  it('stops with an error when the service repeats a cursor', async () => {
+    const api = mockApi();
+    api.reply('GET', '/Monitor', 200, { Data: [monitor(1)], Cursors: { Next: 'same' } }).times(3);
+    const error = await api.client.monitors.list().toArray().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toMatch(/cursor "same" a second time/);
+    expect(api.calls()).toHaveLength(2);
+  });
+
+  it('starts again from the first batch on each iteration', async () => {
+    const api = mockApi();
+    api.reply('GET', '/Sla', 200, [{ SlaGuid: 's', Description: 'Gold' }]).times(2);
+    const list = api.client.slas.list();
+    expect(await list.toArray()).toHaveLength(1);
+    expect(await list.toArray()).toHaveLength(1);
+    expect(api.calls()).toHaveLength(2);
+  });
+});

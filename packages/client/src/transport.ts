@@ -1,0 +1,520 @@
+/**
+ * The one way a request leaves the client: `Transport.send()` builds the URL and headers, takes a slot from
+ * the shared limiter, applies the per-request timeout, retries what is safe to retry, and turns every failure
+ * into an `ApiError` holding only redacted data.
+ */
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { Agent, type Dispatcher } from 'undici';
+import {
+  ClientConfigError,
+  InvalidQueryError,
+  NetworkError,
+  TimeoutError,
+  UnexpectedResponseError,
+  errorForStatus,
+  type ApiError,
+  type ApiErrorOptions,
+  type RedactedRequest,
+  type RedactedResponse,
+} from './errors.js';
+import { redactHeaders, redactJson, scrubJson, scrubText, truncate } from './redact.js';
+import {
+  backoffDelay,
+  isRetryableMethod,
+  isRetryableNetworkCode,
+  isRetryableStatus,
+  parseRetryAfter,
+  resolveRetryPolicy,
+  type RetryOptions,
+  type RetryPolicy,
+} from './retry.js';
+import { Limiter } from './limiter.js';
+import type { Credentials } from './types.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type QueryValue = string | number | boolean | Date | readonly (string | number)[] | null | undefined;
+export type Query = Readonly<Record<string, QueryValue>>;
+
+export interface RequestEvent {
+  method: HttpMethod;
+  /** Path template, e.g. `/Monitor/{monitorGuid}`: stable across objects, for counting requests per route. */
+  route: string;
+  /** Path below the API root, without the query string. */
+  path: string;
+  /** 1 for the first try. */
+  attempt: number;
+}
+
+export interface ResponseEvent extends RequestEvent {
+  /** 0 when no response arrived. */
+  status: number;
+  durationMs: number;
+  /** Set when no response arrived: `TIMEOUT` or the network error code. */
+  errorCode?: string;
+}
+
+export interface RetryEvent extends RequestEvent {
+  /** Wait before the next attempt. */
+  delayMs: number;
+  /** `429`, `503`, `ECONNRESET`, `TIMEOUT`, ... */
+  reason: string;
+  /** True when the wait is the service's Retry-After rather than backoff. */
+  retryAfter: boolean;
+}
+
+export interface TransportOptions {
+  /** API root as printed by the emulator, e.g. `http://127.0.0.1:8080/v4`. */
+  baseUrl: string;
+  username: string;
+  password: string;
+  /** An undici dispatcher (MockAgent in tests, a proxy agent, ...). Default: a keep-alive Agent owned by the client. */
+  dispatcher?: Dispatcher;
+  /** Requests in flight at once, across every resource family (default 8). */
+  parallelism?: number;
+  /** Per attempt, from sending to the end of the body (default 30 000 ms). */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  /** Replaces the default `monsync/<version>`. */
+  userAgent?: string;
+  onRequest?: (event: RequestEvent) => void;
+  onResponse?: (event: ResponseEvent) => void;
+  onRetry?: (event: RetryEvent) => void;
+}
+
+export interface SendOptions {
+  method: HttpMethod;
+  /** Path template below the API root, e.g. `/Monitor/{monitorGuid}`. */
+  route: string;
+  params?: Readonly<Record<string, string | number>>;
+  /** A literal path used instead of expanding `route` (raw requests); `route` is then only reported. */
+  path?: string;
+  query?: Query;
+  body?: unknown;
+  /** Credentials for this call only. */
+  auth?: Credentials;
+}
+
+export interface SendResult {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON, or undefined for an empty body. */
+  body: unknown;
+}
+
+const VERSION: string = (() => {
+  const pkg: unknown = createRequire(import.meta.url)('../package.json');
+  return typeof pkg === 'object' && pkg !== null && typeof (pkg as { version?: unknown }).version === 'string'
+    ? (pkg as { version: string }).version
+    : '0.0.0';
+})();
+
+export const DEFAULT_USER_AGENT = `monsync/${VERSION}`;
+
+function basicAuth(c: Credentials): string {
+  return `Basic ${Buffer.from(`${c.username}:${c.password}`, 'utf8').toString('base64')}`;
+}
+
+interface ParsedBase {
+  origin: string;
+  basePath: string;
+}
+
+function parseBaseUrl(baseUrl: string): ParsedBase {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    const shown = baseUrl.includes('@') ? '(value hidden: it may hold credentials)' : JSON.stringify(baseUrl);
+    throw new ClientConfigError(`baseUrl is not a valid URL: ${shown}; expected the API root, e.g. http://127.0.0.1:8080/v4`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ClientConfigError(`baseUrl must use http or https, got ${url.protocol}; expected e.g. https://api.example.com/v4`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ClientConfigError('baseUrl must not contain credentials; pass username and password as options instead');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ClientConfigError(`baseUrl must not have a query or fragment: ${url.origin}${url.pathname}${url.search}${url.hash}`);
+  }
+  // Concatenated, never resolved: `new URL('/Monitor', 'http://h/v4')` would drop the `/v4`.
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+}
+
+function encodeQueryValue(value: Exclude<QueryValue, null | undefined>): string {
+  if (Array.isArray(value)) return value.map(String).join(',');
+  if (value instanceof Date) return value.toISOString().slice(0, 19);
+  return String(value);
+}
+
+/** Percent-encoding that keeps `:` and `,` (legal in a query) so timestamps and field lists stay readable. */
+function encodeQueryPart(text: string): string {
+  return encodeURIComponent(text).replace(/%3A/gi, ':').replace(/%2C/gi, ',');
+}
+
+/** `key=value&...` in insertion order; `%20` for spaces (`Previous Day`), never `+`. */
+export function encodeQuery(query: Query | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    parts.push(`${encodeQueryPart(key)}=${encodeQueryPart(encodeQueryValue(value))}`);
+  }
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+function normaliseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+/** The service's message: `ErrorDescription` as a string or an array, a few common alternatives, or the raw text. */
+export function extractServiceMessage(text: string, parsed: unknown): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (parsed === undefined) return truncate(trimmed, 500);
+  const fromValue = (v: unknown): string | undefined => {
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v) && v.length > 0) return v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('; ');
+    return undefined;
+  };
+  if (typeof parsed === 'string') return parsed;
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    const o = parsed as Record<string, unknown>;
+    const nested = o.ResponseStatus !== null && typeof o.ResponseStatus === 'object' ? (o.ResponseStatus as Record<string, unknown>) : {};
+    for (const candidate of [o.ErrorDescription, o.errorDescription, o.Message, o.message, o.error, nested.Message]) {
+      const found = fromValue(candidate);
+      if (found !== undefined) return found;
+    }
+  }
+  return truncate(trimmed, 500);
+}
+
+function tryParseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function errorCodeOf(error: unknown): string | undefined {
+  if (error !== null && typeof error === 'object') {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause !== undefined && cause !== error) return errorCodeOf(cause);
+  }
+  return undefined;
+}
+
+type AttemptOutcome =
+  | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
+  | { kind: 'failure'; timedOut: boolean; code: string | undefined; cause: unknown };
+
+/** Thrown as the abort reason, so the cause chain says what happened without a stack from undici internals. */
+class RequestTimeout extends Error {
+  constructor(ms: number) {
+    super(`no complete response within ${ms} ms`);
+    this.name = 'RequestTimeout';
+  }
+}
+
+export class Transport {
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #limiter: Limiter;
+  readonly #timeoutMs: number;
+  readonly #retry: RetryPolicy;
+  readonly #authorization: string;
+  /** Strings that must never appear in an error: the password and the encoded header. */
+  readonly #ownSecrets: string[];
+  readonly #userAgent: string;
+  readonly #onRequest: ((e: RequestEvent) => void) | undefined;
+  readonly #onResponse: ((e: ResponseEvent) => void) | undefined;
+  readonly #onRetry: ((e: RetryEvent) => void) | undefined;
+
+  constructor(options: TransportOptions) {
+    const { origin, basePath } = parseBaseUrl(options.baseUrl);
+    if (typeof options.username !== 'string' || options.username === '') throw new ClientConfigError('username is required (the API account user name)');
+    if (typeof options.password !== 'string' || options.password === '') throw new ClientConfigError('password is required (the API account password)');
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ClientConfigError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+    const parallelism = options.parallelism ?? 8;
+    if (!Number.isInteger(parallelism) || parallelism < 1) throw new ClientConfigError(`parallelism must be an integer >= 1, got ${String(parallelism)}`);
+    try {
+      this.#retry = resolveRetryPolicy(options.retry);
+    } catch (error) {
+      throw new ClientConfigError((error as Error).message);
+    }
+    this.#origin = origin;
+    this.#basePath = basePath;
+    this.#limiter = new Limiter(parallelism);
+    this.#timeoutMs = timeoutMs;
+    this.#authorization = basicAuth(options);
+    this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice('Basic '.length)];
+    this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.#onRequest = options.onRequest;
+    this.#onResponse = options.onResponse;
+    this.#onRetry = options.onRetry;
+    if (options.dispatcher) {
+      this.#dispatcher = options.dispatcher;
+      this.#ownsDispatcher = false;
+    } else {
+      this.#dispatcher = new Agent({ connections: parallelism, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+      this.#ownsDispatcher = true;
+    }
+  }
+
+  get baseUrl(): string {
+    return `${this.#origin}${this.#basePath}`;
+  }
+
+  get parallelism(): number {
+    return this.#limiter.limit;
+  }
+
+  /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
+  expandRoute(method: HttpMethod, route: string, params: Readonly<Record<string, string | number>> = {}): string {
+    return route.replace(/\{(\w+)\}/g, (_match, name: string) => {
+      const value = params[name];
+      if (value === undefined || value === '' || (typeof value === 'number' && !Number.isFinite(value))) {
+        throw new InvalidQueryError({
+          method,
+          path: route,
+          route,
+          status: 0,
+          message: `${method} ${route}: ${name} is required (got ${value === '' ? 'an empty string' : String(value)})`,
+        });
+      }
+      return encodeURIComponent(String(value));
+    });
+  }
+
+  async send(options: SendOptions): Promise<SendResult> {
+    const { method, route } = options;
+    const path = options.path ?? this.expandRoute(method, route, options.params);
+    if (!path.startsWith('/') || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path)) {
+      throw new InvalidQueryError({
+        method,
+        path,
+        route,
+        status: 0,
+        message: `${method} ${path}: the path must start with /, have no . or .. segments and no spaces, and carry no query (use the query option)`,
+      });
+    }
+    const fullPath = `${this.#basePath}${path}${encodeQuery(options.query)}`;
+    const authorization = options.auth ? basicAuth(options.auth) : this.#authorization;
+    const headers: Record<string, string> = {
+      authorization,
+      accept: 'application/json',
+      'user-agent': this.#userAgent,
+    };
+    let bodyText: string | undefined;
+    if (options.body !== undefined) {
+      bodyText = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const secrets = new Set(this.#ownSecrets);
+    if (options.auth) {
+      secrets.add(options.auth.password);
+      secrets.add(authorization);
+      secrets.add(authorization.slice('Basic '.length));
+    }
+    // Collected up front so that secrets in the body are scrubbed from any message the service echoes.
+    const redactedBody = options.body === undefined ? undefined : redactJson(options.body, secrets);
+    const request: RedactedRequest = {
+      method,
+      url: `${this.#origin}${fullPath}`,
+      headers: redactHeaders(headers),
+      ...(redactedBody === undefined ? {} : { body: redactedBody }),
+    };
+    const base = { method, path, route };
+    const retryableMethod = isRetryableMethod(method);
+
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.#limiter.run(() => this.#attempt(base, attempt, fullPath, headers, bodyText));
+      const canRetry = retryableMethod && attempt < this.#retry.maxAttempts;
+
+      if (outcome.kind === 'response') {
+        const { status, text } = outcome;
+        if (status >= 200 && status < 300) {
+          const parsed = tryParseJson(text);
+          if (parsed === undefined && text.trim() !== '') {
+            throw new UnexpectedResponseError({
+              ...base,
+              status,
+              attempts: attempt,
+              request,
+              message: `${method} ${path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text.trim(), secrets), 200)}`,
+              response: { status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text, secrets), 2000) },
+            });
+          }
+          return { status, headers: outcome.headers, body: parsed };
+        }
+        const retryAfterMs = parseRetryAfter(outcome.headers['retry-after'], this.#retry.now());
+        const errorOptions = this.#errorOptions(base, outcome, attempt, request, secrets, retryAfterMs);
+        if (!isRetryableStatus(status)) throw errorForStatus(errorOptions);
+        if (retryAfterMs !== undefined && retryAfterMs > this.#retry.maxRetryAfterMs) {
+          const wait = Math.ceil(retryAfterMs / 1000);
+          const cap = Math.ceil(this.#retry.maxRetryAfterMs / 1000);
+          throw errorForStatus({
+            ...errorOptions,
+            message:
+              `${method} ${path} failed with ${status}: the service asked to retry after ${wait} s, longer than the ` +
+              `cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` +
+              (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : ''),
+          });
+        }
+        if (!canRetry) throw errorForStatus(errorOptions);
+        const delayMs = retryAfterMs ?? backoffDelay(this.#retry, attempt);
+        this.#emit(this.#onRetry, { ...base, attempt, delayMs, reason: String(status), retryAfter: retryAfterMs !== undefined });
+        await this.#retry.sleep(delayMs);
+        continue;
+      }
+
+      const reason = outcome.timedOut ? 'TIMEOUT' : (outcome.code ?? 'NETWORK');
+      if (!canRetry || !(outcome.timedOut || isRetryableNetworkCode(outcome.code))) {
+        throw this.#failureError(base, outcome, attempt, request, secrets);
+      }
+      const delayMs = backoffDelay(this.#retry, attempt);
+      this.#emit(this.#onRetry, { ...base, attempt, delayMs, reason, retryAfter: false });
+      await this.#retry.sleep(delayMs);
+    }
+  }
+
+  async #attempt(
+    base: { method: HttpMethod; path: string; route: string },
+    attempt: number,
+    fullPath: string,
+    headers: Record<string, string>,
+    bodyText: string | undefined,
+  ): Promise<AttemptOutcome> {
+    this.#emit(this.#onRequest, { ...base, attempt });
+    const started = performance.now();
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new RequestTimeout(this.#timeoutMs));
+    }, this.#timeoutMs);
+    try {
+      const res = await this.#dispatcher.request({
+        origin: this.#origin,
+        path: fullPath,
+        method: base.method,
+        headers,
+        body: bodyText ?? null,
+        signal: controller.signal,
+      });
+      const text = await res.body.text();
+      const outcome: AttemptOutcome = { kind: 'response', status: res.statusCode, headers: normaliseHeaders(res.headers), text };
+      this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance.now() - started });
+      return outcome;
+    } catch (cause) {
+      const code = timedOut ? 'TIMEOUT' : errorCodeOf(cause);
+      this.#emit(this.#onResponse, {
+        ...base,
+        attempt,
+        status: 0,
+        durationMs: performance.now() - started,
+        ...(code === undefined ? {} : { errorCode: code }),
+      });
+      return { kind: 'failure', timedOut, code, cause };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #errorOptions(
+    base: { method: HttpMethod; path: string; route: string },
+    outcome: { status: number; headers: Record<string, string>; text: string },
+    attempt: number,
+    request: RedactedRequest,
+    secrets: Set<string>,
+    retryAfterMs: number | undefined,
+  ): ApiErrorOptions {
+    const parsed = tryParseJson(outcome.text);
+    const message = extractServiceMessage(outcome.text, parsed);
+    const response: RedactedResponse = { status: outcome.status, headers: redactHeaders(outcome.headers) };
+    if (parsed !== undefined) response.body = scrubJson(redactJson(parsed), secrets);
+    else if (outcome.text.trim() !== '') response.body = truncate(scrubText(outcome.text, secrets), 2000);
+    return {
+      ...base,
+      status: outcome.status,
+      serviceMessage: message === undefined ? undefined : scrubText(message, secrets),
+      attempts: attempt,
+      request,
+      response,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
+  }
+
+  #failureError(
+    base: { method: HttpMethod; path: string; route: string },
+    outcome: { timedOut: boolean; code: string | undefined; cause: unknown },
+    attempt: number,
+    request: RedactedRequest,
+    secrets: Set<string>,
+  ): ApiError {
+    const tries = attempt > 1 ? ` after ${attempt} attempts` : '';
+    const cause = sanitiseCause(outcome.cause, secrets);
+    if (outcome.timedOut) {
+      return new TimeoutError({
+        ...base,
+        status: 0,
+        attempts: attempt,
+        request,
+        cause,
+        message: `${base.method} ${base.path} timed out${tries}: no complete response within ${this.#timeoutMs} ms (timeoutMs)`,
+      });
+    }
+    const detail = outcome.code ?? (cause instanceof Error ? cause.message : 'unknown error');
+    return new NetworkError({
+      ...base,
+      status: 0,
+      attempts: attempt,
+      request,
+      cause,
+      message: `${base.method} ${base.path} failed${tries}: network error (${detail}) talking to ${this.#origin}`,
+    });
+  }
+
+  #emit<E>(listener: ((event: E) => void) | undefined, event: E): void {
+    if (!listener) return;
+    try {
+      listener(event);
+    } catch {
+      // A progress or logging hook must not change the outcome of a request.
+    }
+  }
+}
+
+/**
+ * A dispatcher error is kept as `cause` for debugging. Its message is scrubbed in case a custom dispatcher
+ * put request data in it; the original object is replaced only when it held a secret.
+ */
+function sanitiseCause(cause: unknown, secrets: Set<string>): unknown {
+  if (!(cause instanceof Error)) return cause;
+  const text = `${cause.message}\n${cause.stack ?? ''}`;
+  if (![...secrets].some((s) => s.length >= 4 && text.includes(s))) return cause;
+  const clean = new Error(scrubText(cause.message, secrets));
+  clean.name = cause.name;
+  clean.stack = scrubText(cause.stack ?? '', secrets);
+  const code = errorCodeOf(cause);
+  if (code !== undefined) Object.assign(clean, { code });
+  return clean;
+}
+

@@ -1,12 +1,50 @@
 import { afterEach } from 'vitest';
 import { SEEDED, startEmulator, type EmulatorOptions, type RunningEmulator } from '../src/index.js';
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests index freely into JSON bodies
-  json: any;
+export type Obj = Record<string, unknown>;
+
+export function asObj(value: unknown, what = 'value'): Obj {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${what} is not a JSON object: ${JSON.stringify(value)}`);
+  return value as Obj;
+}
+
+export function asList(value: unknown, what = 'value'): Obj[] {
+  if (!Array.isArray(value)) throw new Error(`${what} is not a JSON array: ${JSON.stringify(value)}`);
+  return value as Obj[];
+}
+
+export class ApiResponse {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    readonly text: string,
+    readonly json: unknown,
+  ) {}
+
+  /** The body as an object (throws when it is not one). */
+  get body(): Obj {
+    return asObj(this.json, `body of a ${this.status} response`);
+  }
+
+  /** The body as an array of objects. */
+  get list(): Obj[] {
+    return asList(this.json, `body of a ${this.status} response`);
+  }
+
+  /** `Data` of an enveloped list. */
+  get data(): Obj[] {
+    return asList(this.body['Data'], 'Data');
+  }
+
+  /** `Cursors` of an enveloped list, when present. */
+  get cursors(): { Next?: string; Self?: string } | undefined {
+    const c = this.body['Cursors'];
+    return c === undefined ? undefined : (asObj(c, 'Cursors') as { Next?: string; Self?: string });
+  }
+
+  get error(): unknown {
+    return this.body['ErrorDescription'];
+  }
 }
 
 export type Credentials = { user: string; password: string } | null;
@@ -61,7 +99,7 @@ export class Api {
         json = undefined;
       }
     }
-    return { status: res.status, headers: res.headers, text, json };
+    return new ApiResponse(res.status, res.headers, text, json);
   }
 
   get(path: string, creds: Credentials = ADMIN): Promise<ApiResponse> {
@@ -86,10 +124,10 @@ export class Api {
     return this.request(method, `${base}/__emulator${path}`, body, null);
   }
 
-  async createMonitor(fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  async createMonitor(fields: Obj = {}): Promise<Obj> {
     const res = await this.post('/Monitor', { Name: `m-${Math.random().toString(36).slice(2, 8)}`, MonitorType: 'Https', ...fields });
     if (res.status !== 200) throw new Error(`create monitor failed: ${res.status} ${res.text}`);
-    return res.json as Record<string, unknown>;
+    return res.body;
   }
 
   async listAllMonitors(path = '/Monitor', creds: Credentials = ADMIN): Promise<{ items: Array<Record<string, unknown>>; requests: number }> {
@@ -101,8 +139,8 @@ export class Api {
       const res = await this.get(next ? `${path}${sep}Cursor=${encodeURIComponent(next)}` : path, creds);
       requests++;
       if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
-      items.push(...(res.json.Data as Array<Record<string, unknown>>));
-      next = res.json.Cursors?.Next as string | undefined;
+      items.push(...res.data);
+      next = res.cursors?.Next;
     } while (next);
     return { items, requests };
   }

@@ -1,0 +1,193 @@
+import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SEEDED, startEmulator } from '../src/index.js';
+import { emulator } from './helpers.js';
+
+describe('control API', () => {
+  it('counts API requests per method and route, with a total, and clears the log', async () => {
+    const api = await emulator({ seed: 'demo' });
+    await api.get('/Monitor');
+    await api.get('/Monitors');
+    const m = await api.createMonitor();
+    await api.get(`/Monitor/${String(m['MonitorGuid'])}`);
+    await api.get('/Monitor', null);
+    const log = api.control.requestLog();
+    expect(log.total).toBe(5);
+    expect(log.counts).toEqual({ 'GET /Monitor': 3, 'POST /Monitor': 1, 'GET /Monitor/{monitorGuid}': 1 });
+    expect(log.entries.map((e) => e.status)).toEqual([200, 200, 200, 200, 401]);
+    const http = await api.controlRequest('GET', '/log');
+    expect(http.body['total']).toBe(5);
+    expect((await api.controlRequest('DELETE', '/log')).status).toBe(204);
+    expect(api.control.requestLog().total).toBe(0);
+  });
+
+  it('is not subject to authentication and is not logged', async () => {
+    const api = await emulator();
+    const res = await api.controlRequest('GET', '/state');
+    expect(res.status).toBe(200);
+    expect(res.body['format']).toBe('monsync-emulator-state');
+    expect(api.control.requestLog().total).toBe(0);
+  });
+
+  it('resets to a seed over HTTP', async () => {
+    const api = await emulator();
+    await api.createMonitor();
+    expect((await api.controlRequest('POST', '/reset', { seed: 'demo' })).status).toBe(204);
+    expect((await api.get('/Monitor')).data).toHaveLength(13);
+    await api.control.reset();
+    expect((await api.get('/Monitor')).data).toHaveLength(0);
+    expect((await api.controlRequest('POST', '/reset', { seed: 'bogus' })).status).toBe(400);
+  });
+
+  it('dumps and loads state, including over HTTP', async () => {
+    const api = await emulator();
+    const m = await api.createMonitor({ Name: 'kept' });
+    const state = (await api.controlRequest('GET', '/state')).json;
+    await api.control.reset();
+    expect((await api.get('/Monitor')).data).toHaveLength(0);
+    expect((await api.controlRequest('PUT', '/state', state)).status).toBe(204);
+    const back = await api.get(`/Monitor/${String(m['MonitorGuid'])}`);
+    expect(back.body['Name']).toBe('kept');
+    expect((await api.controlRequest('PUT', '/state', { hello: 1 })).status).toBe(400);
+  });
+
+  it('edits as another operator, so LastModifiedByOperatorId shows who drifted', async () => {
+    let t = new Date('2026-02-01T10:00:00Z');
+    const api = await emulator({ now: () => t });
+    const m = await api.createMonitor({ Name: 'web' });
+    t = new Date('2026-02-02T11:30:00Z');
+    const res = await api.controlRequest('POST', '/act-as', { operator: SEEDED.viewer.email, method: 'PATCH', path: `/v4/Monitor/${String(m['MonitorGuid'])}`, body: { IsActive: false } });
+    // The viewer is no administrator: act-as keeps the rules.
+    expect(res.body['status']).toBe(403);
+    await api.control.reset('demo');
+    const blog = (await api.get('/Monitor')).data.find((x) => x['Name'] === 'Blog');
+    const drift = await api.control.actAs(SEEDED.colleague.email, { method: 'PATCH', path: `/Monitor/${String(blog?.['MonitorGuid'])}`, body: { CheckFrequency: 30 } });
+    expect(drift.status).toBe(200);
+    const after = await api.get(`/Monitor/${String(blog?.['MonitorGuid'])}`);
+    expect(after.json).toMatchObject({ CheckFrequency: 30, LastModifiedByOperatorId: SEEDED.colleague.guid, LastModifiedDate: '2026-02-02T11:30:00' });
+    expect(api.control.requestLog().counts['PATCH /Monitor/{monitorGuid}']).toBeUndefined();
+  });
+
+  it('grants view-data permission over HTTP', async () => {
+    const api = await emulator();
+    const m = await api.createMonitor();
+    const res = await api.controlRequest('POST', '/monitor-view', { operator: SEEDED.viewer.guid, monitorGuids: [m['MonitorGuid']] });
+    expect(res.status).toBe(204);
+    expect((await api.get('/Monitor', { user: 'viewer', password: 'viewer-password' })).data).toHaveLength(1);
+  });
+
+  it('answers 404 for an unknown control endpoint', async () => {
+    const api = await emulator();
+    expect((await api.controlRequest('GET', '/nope')).status).toBe(404);
+  });
+});
+
+describe('faults', () => {
+  it('fails the next N scripted requests with 503, then recovers', async () => {
+    const api = await emulator();
+    api.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 2, kind: '503' }] });
+    expect((await api.get('/Monitor')).status).toBe(503);
+    expect((await api.get('/Monitor')).status).toBe(503);
+    expect((await api.get('/Monitor')).status).toBe(200);
+    expect(api.control.requestLog().entries.map((e) => e.fault ?? '-')).toEqual(['503', '503', '-']);
+  });
+
+  it('answers 429 with a configurable Retry-After', async () => {
+    const api = await emulator();
+    api.control.setFaults({ retryAfterSeconds: 0, scripted: [{ route: 'GET /Monitor', count: 1, kind: '429' }] });
+    const res = await api.get('/Monitor');
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('0');
+    const viaHttp = await api.controlRequest('PUT', '/faults', { retryAfterSeconds: 1, scripted: [{ method: 'GET', route: '/Monitor', count: 1, kind: '429' }] });
+    expect(viaHttp.status).toBe(200);
+    expect((await api.get('/Monitor')).headers.get('retry-after')).toBe('1');
+  });
+
+  it('resets the connection without applying the write', async () => {
+    const api = await emulator();
+    api.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 1, kind: 'reset' }] });
+    await expect(api.post('/Monitor', { Name: 'x', MonitorType: 'Https' })).rejects.toThrow();
+    expect((await api.get('/Monitor')).data).toHaveLength(0);
+  });
+
+  it('applies the write and then drops the connection (applied-then-reset)', async () => {
+    const api = await emulator();
+    api.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 1, kind: 'applied-then-reset' }] });
+    await expect(api.post('/Monitor', { Name: 'ghost', MonitorType: 'Https' })).rejects.toThrow();
+    const list = await api.get('/Monitor');
+    expect(list.data.map((m) => m['Name'])).toEqual(['ghost']);
+  });
+
+  it('draws the same fault sequence for the same seed', async () => {
+    const run = async (seed: number): Promise<string> => {
+      const api = await emulator({ faultRate: 0.5, faultSeed: seed, faultKinds: ['500', '503', '429'] });
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) statuses.push((await api.get('/Monitor')).status);
+      return statuses.join(',');
+    };
+    const a = await run(42);
+    const b = await run(42);
+    const c = await run(7);
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+    expect(a.split(',').some((s) => s !== '200')).toBe(true);
+    expect(a.split(',')).toContain('200');
+  });
+
+  it('never injects faults into the control API', async () => {
+    const api = await emulator({ faultRate: 1, faultKinds: ['500'] });
+    expect((await api.get('/Monitor')).status).toBe(500);
+    expect((await api.controlRequest('GET', '/log')).status).toBe(200);
+  });
+
+  it('rejects invalid fault settings', async () => {
+    const api = await emulator();
+    expect(() => api.control.setFaults({ rate: 2 })).toThrow(/from 0 to 1/);
+    expect((await api.controlRequest('PUT', '/faults', { kinds: ['teapot'] })).status).toBe(400);
+  });
+});
+
+describe('latency', () => {
+  it('still answers normally with latency set, and rejects a negative latency', async () => {
+    const api = await emulator({ latencyMs: 20 });
+    expect((await api.get('/Monitor')).status).toBe(200);
+    expect(() => api.control.setLatency(-1)).toThrow(/non-negative/);
+    expect((await api.controlRequest('PUT', '/latency', { ms: 0 })).status).toBe(204);
+  });
+});
+
+describe('persisted state', () => {
+  it('writes the state file at start and after every write, and loads it on the next start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'monsync-emu-'));
+    const statePath = join(dir, 'state.json');
+    const first = await startEmulator({ statePath, seed: 'demo' });
+    expect(existsSync(statePath)).toBe(true);
+    const res = await fetch(`${first.url}/Monitor`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ Name: 'persisted', MonitorType: 'Https' }),
+    });
+    expect(res.status).toBe(200);
+    const onDisk = JSON.parse(readFileSync(statePath, 'utf8')) as { monitors: Array<{ fields: { Name: string } }> };
+    expect(onDisk.monitors.map((m) => m.fields.Name)).toContain('persisted');
+    await first.close();
+    // No temp files are left behind.
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    const second = await startEmulator({ statePath, seed: 'empty' });
+    try {
+      expect(second.control.dump().monitors.map((m) => m.fields['Name'])).toContain('persisted');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses to start from a state file that is not valid JSON, naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'monsync-emu-'));
+    const statePath = join(dir, 'broken.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(statePath, '{"format": ');
+    await expect(startEmulator({ statePath })).rejects.toThrow(/broken\.json: the state file is not valid JSON/);
+  });
+});

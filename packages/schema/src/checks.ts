@@ -95,7 +95,9 @@ export function checkDutySchedule(schedule: unknown): Finding[] {
 export function checkSlaThresholds(sla: unknown): Finding[] {
   if (sla === null || typeof sla !== 'object') return [];
   const { UptimeErrorThreshold: error, UptimeWarningThreshold: warning } = sla as Record<string, unknown>;
-  if (typeof error === 'number' && typeof warning === 'number' && warning < error) {
+  const percent = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 100;
+  // Out-of-range values are reported by the schema; comparing them would only add noise.
+  if (percent(error) && percent(warning) && warning < error) {
     return [
       {
         code: 'SLA_THRESHOLD_ORDER',

@@ -453,9 +453,14 @@ export const IgnorePatternSchema = def(
 
 export const ManageEntrySchema = def(
   'ManageEntry',
-  ClosedObject(
-    { prune: Type.Optional(Type.Boolean({ default: false, description: 'Delete live objects no file declares (default false: they are listed as unmanaged).' })) },
-    { description: 'This tree is authoritative for the kind.' },
+  Type.Union(
+    [
+      ClosedObject({
+        prune: Type.Optional(Type.Boolean({ default: false, description: 'Delete live objects no file declares (default false: they are listed as unmanaged).' })),
+      }),
+      Type.Null(),
+    ],
+    { description: 'This tree is authoritative for the kind. `{ prune: true }` also deletes live objects no file declares; empty means prune: false.' },
   ),
 );
 

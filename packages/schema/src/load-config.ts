@@ -561,6 +561,7 @@ class Assembler {
     for (const { secret, at, vaultFile } of this.secrets) {
       const ref = secret.ref;
       if ('fromEnv' in ref) {
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(ref.fromEnv)) continue; // reported by the schema
         const value = env[ref.fromEnv];
         if (value === undefined || value === '') {
           if (needed) this.report('SECRET_UNAVAILABLE', `environment variable ${ref.fromEnv} is not set and its value is needed`, at, 'value', `set ${ref.fromEnv} in the environment of monsync`);

@@ -110,7 +110,7 @@ export function schemaDiagnostics(source: YamlSource): Diagnostic[] {
   for (const error of errors) {
     if (dropped.has(error)) continue;
     const diagnostic = toDiagnostic(source, error);
-    if (diagnostic === undefined) continue;
+    if (diagnostic === undefined || source.isRefused(diagnostic.line, diagnostic.column)) continue;
     const key = `${diagnostic.line}:${diagnostic.column}:${diagnostic.code}:${diagnostic.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -177,7 +177,14 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
         .split(',')
         .map((t) => A_TYPE[t] ?? t)
         .join(' or ');
-      return make('TYPE_MISMATCH', `\`${name}\` must be ${expected}, not ${describeType(error.data)}`, path);
+      const wanted = String((error.params as { type?: unknown }).type);
+      const hint =
+        wanted === 'string' && (typeof error.data === 'number' || typeof error.data === 'boolean')
+          ? 'quote the value ("4") so that YAML keeps it a string'
+          : wanted === 'boolean' && typeof error.data === 'string'
+            ? 'write true or false without quotes (YAML 1.2: yes/no/on/off are strings)'
+            : undefined;
+      return make('TYPE_MISMATCH', `\`${name}\` must be ${expected}, not ${describeType(error.data)}`, path, 'value', hint);
     }
     case 'pattern': {
       const pattern = String((error.params as { pattern?: unknown }).pattern);
@@ -227,7 +234,7 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
         if (error.data === null || typeof error.data !== 'object') {
           return make('LITERAL_SECRET', `\`${name}\` is a secret and must be given by reference, not as a literal value`, path, 'value', SECRET_HINT);
         }
-        return make('INVALID_VALUE', `\`${name}\` must be a secret reference`, path, 'value', SECRET_HINT);
+        return make('INVALID_VALUE', `\`${name}\` must be a secret reference with exactly one of fromEnv or fromFile`, path, 'value', SECRET_HINT);
       }
       const description = typeof parent.description === 'string' ? `: ${parent.description}` : '';
       return make('INVALID_VALUE', `\`${name}\` has none of the accepted forms${description}`, path);

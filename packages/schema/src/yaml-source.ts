@@ -23,6 +23,9 @@ export class YamlSource {
   readonly text: string;
   readonly value: unknown;
   readonly diagnostics: Diagnostic[] = [];
+  /** Start offsets of refused nodes (aliases): schema findings about their stand-in value are noise. */
+  readonly refusedOffsets = new Set<number>();
+  private aliasCount = 0;
   readonly #lineCounter = new LineCounter();
   readonly #doc: Document.Parsed | undefined;
 
@@ -61,15 +64,31 @@ export class YamlSource {
       this.reportNode('ROOT_NOT_MAPPING', 'a config file must be a mapping of top-level keys (monitors:, slas:, ...)', contents);
     }
     this.value = contents === null ? undefined : this.toValue(contents);
+    const first = this.diagnostics.find((d) => d.code === 'YAML_ALIAS');
+    if (first !== undefined && this.aliasCount > 1) first.message += ` (${this.aliasCount} aliases in this file)`;
+  }
+
+  /** Whether a diagnostic sits on a node that was refused and replaced by a stand-in. */
+  isRefused(line: number, column: number): boolean {
+    for (const offset of this.refusedOffsets) {
+      const pos = this.linePos(offset);
+      if (pos.line === line && pos.column === column) return true;
+    }
+    return false;
   }
 
   /** Converts the AST by hand so that positions stay known and hazardous constructs are refused, not resolved. */
   private toValue(node: ParsedNode | Node | null): unknown {
     if (node === null) return null;
     if (isAlias(node)) {
-      this.reportNode('YAML_ALIAS', `aliases are not allowed (here *${node.source}); write the value out`, node, {
-        hint: 'aliases are refused so that a small file cannot expand into a huge one (alias bombs)',
-      });
+      // One diagnostic per file: an alias bomb has thousands of aliases and one mistake.
+      this.aliasCount += 1;
+      if (this.aliasCount === 1) {
+        this.reportNode('YAML_ALIAS', `aliases are not allowed (here *${node.source}); write the value out`, node, {
+          hint: 'aliases are refused so that a small file cannot expand into a huge one (alias bombs)',
+        });
+      }
+      this.refusedOffsets.add(node.range?.[0] ?? -1);
       return null;
     }
     if (isScalar(node)) return node.value;

@@ -1,6 +1,9 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Secret, hasErrors, loadConfig } from '../src/index.js';
+import { MAX_VAULT_FILE_BYTES, Secret, diagnosticLine, hasErrors, loadConfig, loadConfigSync } from '../src/index.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}/`, import.meta.url));
 
@@ -30,5 +33,155 @@ describe('loadConfig', () => {
     expect(desired.slas[0]?.value.exclusionPeriods?.[0]?.value.From).toBe('2026-11-27T00:00:00');
     expect(desired.scheduledReports[0]?.value.key).toBe('weekly-exec');
     expect(desired.alertDefinitions[0]?.value).toEqual({ AlertDefinitionGuid: '0b1e...', IsActive: true });
+  });
+});
+
+
+const CANARY = 'CANARY-7f3a9c';
+const SETTINGS = 'apiVersion: monsync/v1\nmanage:\n  monitors: {}\n  vault: {}\n';
+
+function tree(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'monsync-load-'));
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
+  return dir;
+}
+
+/** 1-based column of `needle` on 1-based `line` of `text`. */
+const columnOf = (text: string, line: number, needle: string) => (text.split('\n')[line - 1] ?? '').indexOf(needle) + 1;
+
+const VAULT = [
+  'vault:',
+  '  sections:',
+  '    - Name: Web',
+  '      items:',
+  '        - { Name: login, VaultItemType: CredentialSet, UserName: robot, Password: { fromEnv: SHOP_PASSWORD } }',
+  '        - { Name: otp, VaultItemType: OneTimePassword, Value: { fromFile: secrets/otp.txt } }',
+].join('\n');
+
+describe('loadConfig: files', () => {
+  it('reads monsync.yaml first, then every *.yaml below in code-point order, skipping hidden folders and node_modules', async () => {
+    const dir = tree({
+      'monsync.yaml': SETTINGS,
+      'z.yaml': 'monitors: [{ Name: z }]\n',
+      'B/b.yaml': 'monitors: [{ Name: B }]\n',
+      'a/a.yaml': 'monitors: [{ Name: a }]\n',
+      '.hidden/h.yaml': 'monitors: [{ Name: hidden }]\n',
+      'node_modules/pkg/n.yaml': 'monitors: [{ Name: module }]\n',
+      'notes.yml': 'monitors: [{ Name: yml }]\n',
+      'readme.md': '# not config',
+    });
+    const { files, desired, diagnostics } = await loadConfig(dir);
+    expect(diagnostics).toEqual([]);
+    expect(files).toEqual(['monsync.yaml', 'B/b.yaml', 'a/a.yaml', 'z.yaml']);
+    expect(desired.monitors.map((m) => m.value.Name)).toEqual(['B', 'a', 'z']);
+    expect(desired.root).toBe(dir);
+  });
+
+  it('returns the same result synchronously', async () => {
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'm.yaml': 'monitors: [{ Name: a, UserAgent: Bad }]\n' });
+    const a = await loadConfig(dir);
+    const b = loadConfigSync(dir);
+    expect(b.diagnostics).toEqual(a.diagnostics);
+    expect(JSON.stringify(b.desired)).toBe(JSON.stringify(a.desired));
+  });
+
+  it('still returns a best-effort desired state when there are errors', async () => {
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'm.yaml': 'monitors:\n  - Name: a\n    IsActive: maybe\n  - Name: b\n' });
+    const { desired, diagnostics } = await loadConfig(dir);
+    expect(hasErrors(diagnostics)).toBe(true);
+    expect(desired.monitors.map((m) => m.value.Name)).toEqual(['a', 'b']);
+  });
+
+  it('applies settings defaults: safety 30/50, prune false, no ignore patterns', async () => {
+    const dir = tree({ 'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors:\n  slas: {}\n' });
+    const { desired, diagnostics } = await loadConfig(dir);
+    expect(diagnostics).toEqual([]);
+    expect(desired.settings).toEqual({
+      apiVersion: 'monsync/v1',
+      manage: { monitors: { prune: false }, slas: { prune: false } },
+      ignore: [],
+      safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+    });
+    expect(desired.settingsSource).toEqual({ file: 'monsync.yaml', line: 1, column: 1 });
+  });
+
+  it('warns that declared resources of a kind missing from manage will not be planned', async () => {
+    const dir = tree({ 'monsync.yaml': SETTINGS, 's.yaml': 'slas:\n  - Description: Gold\n' });
+    const { diagnostics } = await loadConfig(dir);
+    expect(diagnostics.map(diagnosticLine)).toEqual([
+      's.yaml:2:5 warning KIND_NOT_MANAGED 1 SLAs declared, but `slas` is not under manage in monsync.yaml: they will not be planned',
+    ]);
+  });
+});
+
+describe('loadConfig: secrets', () => {
+  it('warns about an unset variable or a missing file at validate time, naming it and never a value', async () => {
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'vault.yaml': VAULT });
+    const { diagnostics } = await loadConfig(dir, { env: {} });
+    expect(diagnostics.map(diagnosticLine)).toEqual([
+      `vault.yaml:5:${columnOf(VAULT, 5, '{ fromEnv')} warning ENV_VAR_UNSET environment variable SHOP_PASSWORD is not set; plan and apply will need it`,
+      `vault.yaml:6:${columnOf(VAULT, 6, '{ fromFile')} warning SECRET_FILE_MISSING secret file secrets/otp.txt does not exist; plan and apply will need it`,
+    ]);
+  });
+
+  it('makes them errors when values are needed (resolveSecrets)', async () => {
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'vault.yaml': VAULT });
+    const { diagnostics } = await loadConfig(dir, { env: {}, resolveSecrets: true });
+    expect(diagnostics.map((d) => `${d.severity} ${d.code} ${d.message}`)).toEqual([
+      'error SECRET_UNAVAILABLE environment variable SHOP_PASSWORD is not set and its value is needed',
+      'error SECRET_UNAVAILABLE secret file secrets/otp.txt cannot be read and its value is needed',
+    ]);
+  });
+
+  it('resolves references lazily into Secrets that never print their value', async () => {
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'vault.yaml': VAULT, 'secrets/otp.txt': `${CANARY}-file\n` });
+    const env = { SHOP_PASSWORD: CANARY };
+    const { desired, diagnostics } = await loadConfig(dir, { env, resolveSecrets: true });
+    expect(diagnostics).toEqual([]);
+    const items = desired.vaultSections[0]?.value.items ?? [];
+    const password = items[0]?.value.Password;
+    const otp = items[1]?.value.Value;
+    expect(password?.reveal()).toBe(CANARY);
+    expect(otp?.reveal()).toBe(`${CANARY}-file`);
+    expect(otp?.source).toEqual({ file: 'vault.yaml', line: 6, column: columnOf(VAULT, 6, '{ fromFile') });
+    expect(JSON.stringify(desired)).not.toContain(CANARY);
+  });
+
+  it('reads binary vault types from files as base64', async () => {
+    const pfx = Buffer.from([0x30, 0x82, 0x00, 0xff, 0x10]);
+    const dir = tree({
+      'monsync.yaml': SETTINGS,
+      'v/vault.yaml': 'vault:\n  sections:\n    - Name: S\n      items:\n        - Name: c\n          VaultItemType: CertificateArchive\n          CertificateArchive: { ArchiveData: { fromFile: c.pfx }, Password: { fromEnv: PW } }\n',
+      'v/c.pfx': pfx,
+    });
+    const { desired, diagnostics } = await loadConfig(dir, { env: { PW: 'x' } });
+    expect(diagnostics).toEqual([]);
+    const archive = desired.vaultSections[0]?.value.items?.[0]?.value.CertificateArchive;
+    expect(archive?.ArchiveData?.reveal()).toBe(pfx.toString('base64'));
+  });
+
+  it('refuses File vault items over 2 MB', async () => {
+    const dir = tree({
+      'monsync.yaml': SETTINGS,
+      'vault.yaml': 'vault:\n  sections:\n    - Name: S\n      items:\n        - { Name: big, VaultItemType: File, Value: { fromFile: big.bin } }\n        - { Name: ok, VaultItemType: File, Value: { fromFile: ok.bin } }\n',
+      'big.bin': Buffer.alloc(MAX_VAULT_FILE_BYTES + 1),
+      'ok.bin': Buffer.alloc(MAX_VAULT_FILE_BYTES),
+    });
+    const { diagnostics } = await loadConfig(dir);
+    expect(diagnostics.map(diagnosticLine)).toEqual([`vault.yaml:5:52 error VAULT_FILE_TOO_LARGE file big.bin is 2.0 MB; File vault items hold at most 2 MB`]);
+  });
+
+  it('never prints a literal secret it refuses', async () => {
+    const source = `vault:\n  sections:\n    - Name: S\n      items:\n        - { Name: l, VaultItemType: CredentialSet, Password: ${CANARY} }\n`;
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'vault.yaml': source });
+    const { diagnostics } = await loadConfig(dir);
+    expect(diagnostics.map((d) => d.code)).toEqual(['LITERAL_SECRET']);
+    for (const d of diagnostics) {
+      expect(diagnosticLine(d)).not.toContain(CANARY);
+      expect(JSON.stringify(d)).not.toContain(CANARY);
+    }
   });
 });

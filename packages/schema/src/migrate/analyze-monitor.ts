@@ -126,8 +126,8 @@ function conditionFrom(mapping: LegacyFieldMapping, flag: boolean, limit: string
     return flag ? { ErrorConditionType: mapping.type, Value: limit } : undefined;
   }
   const effect = flag ? 'Error' : 'Indicate';
-  return mapping.into === 'Percentage'
-    ? { ErrorConditionType: mapping.type, Percentage: limit, Effect: effect }
+  return mapping.into === 'ValueAndPercentage'
+    ? { ErrorConditionType: mapping.type, Value: limit, Percentage: limit, Effect: effect }
     : { ErrorConditionType: mapping.type, Value: limit, Effect: effect };
 }
 
@@ -308,6 +308,17 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
           'MIGRATE_PERCENTAGE_NOT_SET',
           `monitor "${monitor}": ${mapping.value} became the Value of ${mapping.type}; the removed fields had no share of page elements, ` +
             'so no Percentage was set (add one if you want it; `monsync plan` shows what the service holds)',
+        ),
+      );
+    }
+    if (mapping.into === 'ValueAndPercentage') {
+      notes.push(
+        problem(
+          first,
+          'info',
+          'MIGRATE_PERCENTAGE_COPIED',
+          `monitor "${monitor}": ${mapping.value} is a percentage, so it became both the Value and the Percentage of ${mapping.type} ` +
+            '(`monsync plan` shows any difference from what the service holds)',
         ),
       );
     }

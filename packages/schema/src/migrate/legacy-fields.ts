@@ -1,10 +1,12 @@
 /**
  * The monitor fields the service removed on 2025-08-27, and the `ErrorConditions` type each pair became
- * (the spec's Monitor section). `into` says where the old limit goes in the new entry:
- * - every type takes it as the string `Value`, except `PageElementFailedWithPercentage`: `FailedObjectPercentage`
- *   is a share of page elements, so it becomes `Percentage` (and the entry has no `Value`);
- * - `PageElementMaxSizeWithPercentage` takes `ElementMaximumSize` (a size) as `Value`; the removed fields had no
- *   share of elements, so no `Percentage` is invented (the migration says so in an info note).
+ * (the spec's Monitor section). The old limit always becomes the string `Value`: the spec gives every entry a
+ * `Value` (only `Effect` is "omitted for some types"), and the emulator and the config schema require it.
+ * `into` says whether it also becomes `Percentage`, which the spec reserves for the two percentage types:
+ * - `PageElementFailedWithPercentage`: `FailedObjectPercentage` *is* a share of page elements, so the one number
+ *   goes into both `Value` and `Percentage`; the entry means the same whichever of the two the service reads.
+ * - `PageElementMaxSizeWithPercentage`: `ElementMaximumSize` is a size, and the removed fields had no share of
+ *   elements, so no `Percentage` is invented (the migration says so in an info note).
  * `flag` is `AlertOn...` (true gives `Effect: Error`, false `Indicate`), except for `HttpStatus` where
  * `ExpectedHttpStatusCodeSpecified` says whether the code applies at all (and the entry carries no `Effect`).
  */
@@ -12,7 +14,7 @@ export interface LegacyFieldMapping {
   readonly type: string;
   readonly flag: string;
   readonly value: string;
-  readonly into: 'Value' | 'Percentage';
+  readonly into: 'Value' | 'ValueAndPercentage';
   readonly flagMeaning: 'alertOn' | 'specified';
 }
 
@@ -32,7 +34,7 @@ export const LEGACY_ERROR_CONDITION_FIELDS: readonly LegacyFieldMapping[] = [
     type: 'PageElementFailedWithPercentage',
     flag: 'AlertOnPercentageFail',
     value: 'FailedObjectPercentage',
-    into: 'Percentage',
+    into: 'ValueAndPercentage',
     flagMeaning: 'alertOn',
   },
   {

@@ -56,11 +56,13 @@ const monitorArb = fc
       return pair.flagFirst ? fields : fields.reverse();
     });
     const shuffled: Array<Omit<Field, 'commentAbove' | 'commentTrailing'>> = [...others, ...pairs.flat()];
-    if (existing) {
+    // An existing list holds an HttpStatus entry; then the generated pairs never include HttpStatus (that would conflict).
+    const withExisting = existing && !legacy.some((pair) => pair.mapping.type === 'HttpStatus');
+    if (withExisting) {
       shuffled.push({
         key: 'ErrorConditions',
-        text: '\n      - { ErrorConditionType: ContentMatch, Value: Welcome }',
-        value: [{ ErrorConditionType: 'ContentMatch', Value: 'Welcome' }],
+        text: '\n      - { ErrorConditionType: HttpStatus, Value: "200" }',
+        value: [{ ErrorConditionType: 'HttpStatus', Value: '200' }],
       });
     }
     // Fisher-Yates driven by the generated seed, so the key order is part of the counterexample.
@@ -80,8 +82,8 @@ const monitorArb = fc
       const limit = String(pair.limit);
       if (mapping.flagMeaning === 'specified') return { ErrorConditionType: mapping.type, Value: limit };
       const effect = pair.flag ? 'Error' : 'Indicate';
-      return mapping.into === 'Percentage'
-        ? { ErrorConditionType: mapping.type, Percentage: limit, Effect: effect }
+      return mapping.into === 'ValueAndPercentage'
+        ? { ErrorConditionType: mapping.type, Value: limit, Percentage: limit, Effect: effect }
         : { ErrorConditionType: mapping.type, Value: limit, Effect: effect };
     });
     const legacyKeys = new Set(LEGACY_ERROR_CONDITION_FIELDS.flatMap((mapping) => [mapping.flag, mapping.value]));
@@ -90,7 +92,7 @@ const monitorArb = fc
     for (const field of fields) {
       if (field.key === 'ErrorConditions') expected.ErrorConditions = [...(field.value as unknown[]), ...added];
       else if (legacyKeys.has(field.key)) {
-        if (!existing && !placed) expected.ErrorConditions = added;
+        if (!withExisting && !placed) expected.ErrorConditions = added;
         placed = true;
       } else expected[field.key] = field.value;
     }

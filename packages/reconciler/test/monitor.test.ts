@@ -82,7 +82,7 @@ describe('monitor kind', () => {
           MonitorType: 'Https',
           CheckFrequency: 5,
           ErrorConditions: [
-            { ErrorConditionType: 'LoadTimeLimit1', Value: 4, Effect: 'Error' },
+            { ErrorConditionType: 'LoadTimeLimit1', Value: '4', Effect: 'Error' },
             { ErrorConditionType: 'HttpStatus', Value: '200' },
           ],
           PredefinedVariables: [
@@ -100,7 +100,7 @@ describe('monitor kind', () => {
       CheckFrequency: '5',
       ErrorConditions: [
         { ErrorConditionType: 'HttpStatus', Value: '200', Percentage: '', Effect: 'Error' },
-        { ErrorConditionType: 'LoadTimeLimit1', Value: '4', Percentage: '', Effect: 'Error' },
+        { ErrorConditionType: 'LoadTimeLimit1', Value: 4, Percentage: '', Effect: 'Error' },
       ],
       PredefinedVariables: [
         { Key: 'a', Value: 'one' },
@@ -157,7 +157,7 @@ describe('monitor kind', () => {
     const desired = desiredState({
       manage: { monitors: { prune: false }, vault: { prune: false } },
       monitors: [aMonitor({ PredefinedVariables: [{ Key: 'login', Value: { vault: 'Web/shop-login' } }] })],
-      vaultSections: [aSection({}, [anItem({ Password: undefined })])],
+      vaultSections: [aSection({}, [anItem()])],
     });
     const plan = planFor(desired, liveSnapshot({ vaultSections: [aLiveSection()] }));
     const monitor = plan.steps.find((s) => s.kind === 'monitor');

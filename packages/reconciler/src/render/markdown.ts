@@ -1,0 +1,222 @@
+/**
+ * Markdown for pull-request comments: the summary table first, unsafe plans and deletions called out at the top,
+ * one collapsible section per kind, a drift section, and a hidden marker line that lets a bot find and update
+ * its own comment. The whole comment stays within a size budget (GitHub refuses bodies over 65,536 characters).
+ */
+import type { Plan, PlanStep, StepKind } from '../plan/types.js';
+import { driftLine, ensureLine, formatPath, formatValue, summaryLine } from './format.js';
+import { SENSITIVE } from '../plan/types.js';
+
+export const MARKDOWN_MARKER = '<!-- monsync:plan -->';
+export const DEFAULT_MARKDOWN_BUDGET = 65_000;
+
+export interface MarkdownOptions {
+  /** Maximum size, measured by `markdownLength`; 65,000 by default. */
+  budget?: number;
+  /** Where the full plan is when the comment is cut, e.g. a CI artifact URL or `monsync plan` output. */
+  fullPlanHint?: string;
+  /** First heading; `monsync plan` by default. */
+  title?: string;
+}
+
+/**
+ * Size as counted against the budget: UTF-8 bytes. A byte count is never below the count in code points (what
+ * GitHub's validation counts) nor in UTF-16 units (a JavaScript string's length), so a comment within the budget
+ * fits whichever of them the limit is enforced in; names in any script (`監視`, emoji) are counted safely.
+ */
+export function markdownLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+const KIND_ORDER: readonly StepKind[] = [
+  'vaultSection',
+  'vaultItem',
+  'monitorGroup',
+  'monitor',
+  'groupMembership',
+  'sla',
+  'slaExclusionPeriod',
+  'scheduledReport',
+  'alertDefinition',
+];
+
+const ACTIONS = ['create', 'update', 'delete', 'ensure'] as const;
+const MAX_CHANGES_PER_STEP = 50;
+
+/** Text safe outside code: HTML-escaped, Markdown punctuation backslash-escaped. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_{}[\]()#+\-.!|~])/g, '\\$1')
+    .replace(/\r?\n/g, ' ');
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Lines of one step inside a ```diff block: `+` green, `-` red, `!` (update) orange, as tfcmt does. */
+function stepLines(step: PlanStep): string[] {
+  const head = { create: '+', update: '!', delete: '-', ensure: '=' }[step.action];
+  const where = step.source === undefined ? '' : `  (${step.source.file}:${step.source.line}:${step.source.column})`;
+  const guid = step.guid !== undefined && step.action !== 'ensure' ? ` [${step.guid}]` : '';
+  const lines = [`${head} ${step.action} ${step.kind} ${JSON.stringify(step.key)}${guid}${where}`];
+  if (step.action === 'ensure') lines.push(`=     ${ensureLine(step)}`);
+  const shown = step.changes.slice(0, MAX_CHANGES_PER_STEP);
+  for (const change of shown) {
+    const path = formatPath(change.path);
+    if (change.sensitive === true) {
+      lines.push(`!     ${path}: ${SENSITIVE}`);
+    } else if (change.op === 'add') {
+      lines.push(`+     ${path}: ${formatValue(change.after)}`);
+    } else if (change.op === 'remove') {
+      lines.push(`-     ${path}: ${formatValue(change.before)}`);
+    } else {
+      lines.push(`-     ${path}: ${formatValue(change.before)}`, `+     ${path}: ${formatValue(change.after)}`);
+    }
+  }
+  if (step.changes.length > shown.length) lines.push(`#     … ${count(step.changes.length - shown.length)} more field changes`);
+  if (step.reason !== undefined) lines.push(`#     reason: ${step.reason}`);
+  const drift = driftLine(step);
+  if (drift !== undefined) lines.push(`#     drift: ${drift}`);
+  return lines;
+}
+
+function fenceFor(lines: readonly string[]): string {
+  let longest = 0;
+  for (const line of lines) for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+interface Section {
+  open: string;
+  close: string;
+  /** Each block is kept or cut whole. */
+  blocks: string[];
+  /** What a cut block counts as in the note. */
+  unit: 'step' | 'drift' | 'unmanaged' | 'warning';
+}
+
+function header(plan: Plan, title: string): string {
+  const out: string[] = [MARKDOWN_MARKER, `## ${escapeMarkdown(title)}`, ''];
+  const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
+  out.push(changes === 0 && plan.summary.ensure === 0 ? '**No changes.** The account matches the configuration.' : `**${summaryLine(plan)}**`, '');
+
+  const perKind = new Map<StepKind, Record<(typeof ACTIONS)[number], number>>();
+  for (const step of plan.steps) {
+    const row = perKind.get(step.kind) ?? { create: 0, update: 0, delete: 0, ensure: 0 };
+    row[step.action] += 1;
+    perKind.set(step.kind, row);
+  }
+  if (perKind.size > 0) {
+    out.push('| Kind | Create | Update | Delete | Ensure |', '|---|---:|---:|---:|---:|');
+    for (const kind of KIND_ORDER) {
+      const row = perKind.get(kind);
+      if (row !== undefined) out.push(`| ${kind} | ${count(row.create)} | ${count(row.update)} | ${count(row.delete)} | ${count(row.ensure)} |`);
+    }
+    out.push(
+      `| **Total** | **${count(plan.summary.create)}** | **${count(plan.summary.update)}** | **${count(plan.summary.delete)}** | **${count(plan.summary.ensure)}** |`,
+      '',
+    );
+  }
+
+  if (!plan.safe) {
+    out.push('> [!CAUTION]', '> **Unsafe plan:** apply refuses it without `--allow-deletes`.');
+    for (const v of plan.violations) out.push(`> - ${escapeMarkdown(v.message)}`);
+    out.push('');
+  }
+  if (plan.summary.delete > 0) {
+    const kinds = KIND_ORDER.map((kind) => [kind, perKind.get(kind)?.delete ?? 0] as const)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${count(n)} ${kind}`);
+    out.push('> [!WARNING]', `> **This plan deletes ${count(plan.summary.delete)} object${plan.summary.delete === 1 ? '' : 's'}:** ${kinds.join(', ')}.`, '');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function sections(plan: Plan): Section[] {
+  const out: Section[] = [];
+  for (const kind of KIND_ORDER) {
+    const steps = plan.steps.filter((s) => s.kind === kind);
+    if (steps.length === 0) continue;
+    const tally = ACTIONS.map((a) => [a, steps.filter((s) => s.action === a).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([a, n]) => `${count(n)} ${a}`)
+      .join(', ');
+    const blocks = steps.map((s) => `${stepLines(s).join('\n')}\n`);
+    const fence = fenceFor(blocks);
+    out.push({ open: `<details><summary><b>${kind}</b>: ${tally}</summary>\n\n${fence}diff\n`, close: `${fence}\n\n</details>\n\n`, blocks, unit: 'step' });
+  }
+  const drifted = plan.steps.filter((s) => s.drift !== undefined);
+  if (drifted.length > 0) {
+    out.push({
+      open: '### Drift: changed outside git\n\n| Object | Changed by | At |\n|---|---|---|\n',
+      close: '\n',
+      blocks: drifted.map((s) => {
+        const who = s.drift?.operatorName ?? s.drift?.lastModifiedByOperatorId ?? 'unknown';
+        return `| ${s.kind} ${escapeMarkdown(JSON.stringify(s.key))} | ${escapeMarkdown(who)} | ${escapeMarkdown(s.drift?.lastModifiedDate ?? '')} |\n`;
+      }),
+      unit: 'drift',
+    });
+  }
+  if (plan.unmanaged.length > 0) {
+    out.push({
+      open: `<details><summary><b>Unmanaged</b>: ${count(plan.unmanaged.length)} in the account, declared by no file (prune is off)</summary>\n\n`,
+      close: '\n</details>\n\n',
+      blocks: plan.unmanaged.map((u) => `- ${u.kind} ${escapeMarkdown(JSON.stringify(u.key))} (${escapeMarkdown(u.guid)})\n`),
+      unit: 'unmanaged',
+    });
+  }
+  if (plan.warnings.length > 0) {
+    out.push({ open: '### Warnings\n\n', close: '\n', blocks: plan.warnings.map((w) => `- \`${w.code}\` ${escapeMarkdown(w.message)}\n`), unit: 'warning' });
+  }
+  return out;
+}
+
+function note(omitted: Record<Section['unit'], number>, totalSteps: number, budget: number, hint: string | undefined): string {
+  const parts: string[] = [];
+  if (omitted.step > 0) parts.push(`${count(omitted.step)} of ${count(totalSteps)} steps`);
+  if (omitted.drift > 0) parts.push(`${count(omitted.drift)} drift entries`);
+  if (omitted.unmanaged > 0) parts.push(`${count(omitted.unmanaged)} unmanaged objects`);
+  if (omitted.warning > 0) parts.push(`${count(omitted.warning)} warnings`);
+  const where = hint === undefined || hint === '' ? 'Run `monsync plan` to see the full plan.' : `The full plan: ${escapeMarkdown(hint)}`;
+  return `> [!NOTE]\n> ${parts.join(', ')} are not shown: this comment is limited to ${count(budget)} characters. ${where}\n\n`;
+}
+
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const budget = options.budget ?? DEFAULT_MARKDOWN_BUDGET;
+  const head = header(plan, options.title ?? 'monsync plan');
+  const all = sections(plan);
+  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length }, plan.steps.length, budget, options.fullPlanHint);
+  const room = budget - markdownLength(head) - markdownLength(worstNote);
+
+  const omitted: Record<Section['unit'], number> = { step: 0, drift: 0, unmanaged: 0, warning: 0 };
+  let used = 0;
+  let body = '';
+  let full = true;
+  for (const section of all) {
+    const frame = markdownLength(section.open) + markdownLength(section.close);
+    let kept = '';
+    let keptSize = 0;
+    let cut = 0;
+    for (const [i, block] of section.blocks.entries()) {
+      const size = markdownLength(block);
+      if (!full || used + frame + keptSize + size > room) {
+        full = false;
+        cut = section.blocks.length - i;
+        break;
+      }
+      kept += block;
+      keptSize += size;
+    }
+    omitted[section.unit] += cut;
+    if (keptSize > 0) {
+      body += section.open + kept + section.close;
+      used += frame + keptSize;
+    }
+  }
+  const cutNote = full ? '' : note(omitted, plan.steps.length, budget, options.fullPlanHint);
+  return `${head}${cutNote}${body}`.replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { aLiveReport, anAlertDefinition, aReport, desiredState, guidFor, liveSnapshot, planFor } from '../src/test-utils/index.js';
+
+const reportsOnly = (prune: boolean) => ({ scheduledReports: { prune } });
+
+describe('scheduledReport kind', () => {
+  it('creates a report with its key marker at the end of InternalNotes', () => {
+    const plan = planFor(desiredState({ manage: reportsOnly(false), scheduledReports: [aReport({ InternalNotes: 'Exec summary' })] }), liveSnapshot());
+    expect(plan.steps).toMatchObject([{ id: 'scheduledReport:weekly-exec', action: 'create', desired: { InternalNotes: 'Exec summary\nmonsync:key=weekly-exec' } }]);
+    expect(plan.steps[0]?.changes).toContainEqual({ op: 'add', path: '/InternalNotes', after: 'Exec summary' });
+  });
+
+  it('matches a report by its key marker and updates a field, keeping the marker', () => {
+    const live = liveSnapshot({ scheduledReports: [aLiveReport('weekly-exec', { InternalNotes: 'Notes for admins\nmonsync:key=weekly-exec' })] });
+    const plan = planFor(desiredState({ manage: reportsOnly(false), scheduledReports: [aReport({ FileType: 'HTMLEmail' })] }), live);
+    expect(plan.steps).toMatchObject([
+      {
+        action: 'update',
+        guid: guidFor('scheduledReport', 'weekly-exec'),
+        changes: [{ op: 'replace', path: '/FileType', before: 'PDFAttachment', after: 'HTMLEmail' }],
+        desired: { FileType: 'HTMLEmail', InternalNotes: 'Notes for admins\nmonsync:key=weekly-exec' },
+      },
+    ]);
+  });
+
+  it('compares recipients as sets and keeps undeclared recipient lists on write', () => {
+    const desired = desiredState({ manage: reportsOnly(false), scheduledReports: [aReport({ Recipients: { ExtraEmailAddresses: ['b@example.com', 'a@example.com'] } })] });
+    const operators = [guidFor('operator', 'x')];
+    const same = liveSnapshot({ scheduledReports: [aLiveReport('weekly-exec', { Recipients: { Operators: operators, OperatorGroups: [], ExtraEmailAddresses: ['a@example.com', 'b@example.com'] } })] });
+    expect(planFor(desired, same).steps).toEqual([]);
+
+    const other = liveSnapshot({ scheduledReports: [aLiveReport('weekly-exec', { Recipients: { Operators: operators, ExtraEmailAddresses: ['a@example.com'] } })] });
+    const [step] = planFor(desired, other).steps;
+    expect(step?.changes).toEqual([{ op: 'replace', path: '/Recipients/ExtraEmailAddresses', before: ['a@example.com'], after: ['a@example.com', 'b@example.com'] }]);
+    expect(step?.desired?.Recipients).toEqual({ Operators: operators, ExtraEmailAddresses: ['b@example.com', 'a@example.com'] });
+  });
+
+  it('adopts an unkeyed report pinned by GUID, adding its key marker', () => {
+    const guid = guidFor('scheduledReport', 'unkeyed');
+    const live = liveSnapshot({ scheduledReports: [aLiveReport(undefined, { InternalNotes: 'made by hand' })] });
+    const plan = planFor(desiredState({ manage: reportsOnly(true), scheduledReports: [aReport({ ScheduledReportGuid: guid })] }), live);
+    expect(plan.steps).toMatchObject([
+      { action: 'update', guid, reason: 'no key marker', changes: [{ op: 'add', path: '/key', after: 'weekly-exec' }], desired: { InternalNotes: 'made by hand\nmonsync:key=weekly-exec' } },
+    ]);
+  });
+
+  it('deletes an undeclared report with prune, named by its key', () => {
+    const live = liveSnapshot({ scheduledReports: [aLiveReport('weekly-exec'), aLiveReport('old'), aLiveReport('a'), aLiveReport('b')] });
+    const plan = planFor(desiredState({ manage: reportsOnly(true), scheduledReports: [aReport(), aReport({ key: 'a' }), aReport({ key: 'b' })] }), live);
+    expect(plan.steps.map((s) => [s.action, s.id])).toEqual([['delete', 'scheduledReport:old']]);
+  });
+
+  it('lists undeclared reports as unmanaged without prune, with a stand-in key when unmarked', () => {
+    const live = liveSnapshot({ scheduledReports: [aLiveReport('weekly-exec'), aLiveReport(undefined)] });
+    const plan = planFor(desiredState({ manage: reportsOnly(false), scheduledReports: [aReport()] }), live);
+    const guid = guidFor('scheduledReport', 'unkeyed');
+    expect(plan.unmanaged).toEqual([{ kind: 'scheduledReport', key: `(no key) ${guid}`, guid }]);
+  });
+
+  it('plans zero changes when live differs only by Hash, IsActive default, marker, unmanaged fields and list order', () => {
+    const live = aLiveReport('weekly-exec', {
+      Hash: 'other',
+      InternalNotes: 'monsync:key=weekly-exec\n',
+      Schedule: { ScheduleType: 'Weekly', Time: '08:00:00', WeekDay: 'Monday', MonthDay: null },
+      Recipients: { Operators: null, OperatorGroups: [], ExtraEmailAddresses: ['ops@example.com'] },
+    });
+    const plan = planFor(desiredState({ manage: reportsOnly(true), scheduledReports: [aReport()] }), liveSnapshot({ scheduledReports: [live] }));
+    expect(plan.steps).toEqual([]);
+    expect(plan.summary.unchanged).toBe(1);
+  });
+});
+
+describe('alertDefinition kind', () => {
+  it('ensures every declared activation, apart from changes and with nothing read', () => {
+    const guid = guidFor('alertDefinition', 'default');
+    const plan = planFor(desiredState({ manage: { alertDefinitions: { prune: false } }, alertDefinitions: [anAlertDefinition({ IsActive: false })] }), liveSnapshot({ read: [] }));
+    expect(plan.steps).toEqual([
+      expect.objectContaining({ id: `alertDefinition:${guid}`, action: 'ensure', guid, changes: [], dependsOn: [], desired: { IsActive: false } }),
+    ]);
+    expect(plan.summary).toMatchObject({ ensure: 1, create: 0, update: 0 });
+    expect(plan.steps[0]?.drift).toBeUndefined();
+  });
+
+  it('ensures after every other kind and is never part of a safety violation', () => {
+    const plan = planFor(
+      desiredState({ manage: { alertDefinitions: { prune: true }, scheduledReports: { prune: false } }, alertDefinitions: [anAlertDefinition()], scheduledReports: [aReport()] }),
+      liveSnapshot(),
+    );
+    expect(plan.steps.map((s) => s.action)).toEqual(['create', 'ensure']);
+    expect(plan.safe).toBe(true);
+  });
+});

@@ -5,6 +5,9 @@ import { registerMonitorRoutes } from './handlers/monitors.js';
 import { registerScheduledReportRoutes } from './handlers/scheduled-reports.js';
 import { registerSlaRoutes } from './handlers/slas.js';
 import { registerVaultRoutes } from './handlers/vault.js';
+import { registerOperatorRoutes } from './handlers/operators.js';
+import { registerReferenceRoutes } from './handlers/reference.js';
+import { registerHistoryRoutes } from './handlers/history.js';
 
 export function buildRouter(): Router {
   const router = new Router();
@@ -14,5 +17,8 @@ export function buildRouter(): Router {
   registerSlaRoutes(router);
   registerScheduledReportRoutes(router);
   registerAlertDefinitionRoutes(router);
+  registerOperatorRoutes(router);
+  registerReferenceRoutes(router);
+  registerHistoryRoutes(router);
   return router;
 }

@@ -1,0 +1,386 @@
+import { badRequest, forbidden, notFound } from '../errors.js';
+import type { Reply, RequestContext, Router } from '../router.js';
+import { Store, type DutyScheduleRec, type OperatorGroupRec } from '../store.js';
+import { normalizeTimestamp } from '../time.js';
+import { Checker, isObj, requireBody, sameGuid, type Obj } from '../validate.js';
+import { key, ok, requireAdmin } from './common.js';
+
+export const CULTURES = ['en-US', 'en-GB', 'fr-FR', 'de-DE', 'nl-NL', ''] as const;
+export const SMS_PROVIDERS = ['UseAccountSetting', 'SmsProviderEurope', 'SmsProviderEurope2', 'SmsProviderUSA', 'SmsProviderInternational'] as const;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Read-only or computed: ignored when a client sends a GET result back. */
+const OPERATOR_READ_ONLY = new Set(['OperatorGuid', 'IsAccountAdministrator', 'UserName']);
+
+// ---- operators ------------------------------------------------------------------------------
+
+export function renderOperator(ctx: RequestContext, op: Obj): Obj {
+  const { Password: _secret, ...rest } = op;
+  const guid = key(String(op['OperatorGuid']));
+  return { ...structuredClone(rest), IsAccountAdministrator: ctx.store.isAdmin(guid) };
+}
+
+function findOperator(ctx: RequestContext, guid: string): Obj {
+  const op = ctx.store.operators.get(key(guid));
+  if (!op) throw notFound(`Operator ${guid} does not exist.`);
+  return op;
+}
+
+function checkOperator(ctx: RequestContext, op: Obj, selfGuid: string | undefined): void {
+  const c = new Checker();
+  const email = c.string(op, 'Email', { required: true, pattern: EMAIL, hint: 'an e-mail address' });
+  for (const f of ['Password', 'FullName', 'MobilePhone', 'OutgoingPhoneNumber', 'BackupEmail', 'PhoneProvider']) c.string(op, f);
+  c.string(op, 'CultureName', { oneOf: CULTURES });
+  c.string(op, 'SmsProvider', { oneOf: SMS_PROVIDERS });
+  for (const f of ['IsOnDuty', 'UseNumericSender', 'AllowNativeLogin', 'AllowSingleSignon']) c.boolean(op, f);
+  const tz = c.number(op, 'TimeZoneId', { integer: true });
+  if (tz !== undefined && !ctx.store.timezones.some((t) => t['TimezoneId'] === tz)) c.add(`TimeZoneId ${tz} is not a known time zone (see GET /Timezone).`);
+  if (email !== undefined) {
+    for (const [guid, other] of ctx.store.operators) {
+      if (guid !== selfGuid && String(other['Email']).toLowerCase() === email.toLowerCase()) c.add(`Email ${email} is already used by another operator.`);
+    }
+  }
+  c.done();
+}
+
+function operatorBody(body: Obj): Obj {
+  const c = new Checker();
+  c.pascalKeys(body);
+  c.done();
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(body)) if (!OPERATOR_READ_ONLY.has(k)) out[k] = v;
+  return out;
+}
+
+function deleteOperator(ctx: RequestContext): Reply {
+  requireAdmin(ctx, 'deleting an operator');
+  const guid = ctx.params['operatorGuid'] ?? '';
+  findOperator(ctx, guid);
+  const k = key(guid);
+  if (k === ctx.caller.operatorGuid) {
+    throw forbidden('The operator of the API account in use cannot be deleted; use an API account of another administrator.');
+  }
+  const admins = ctx.store.administratorsGroup();
+  if (admins && admins.members.has(k) && admins.members.size === 1) throw badRequest('The last member of the Administrators group cannot be deleted.');
+  const s = ctx.store;
+  s.operators.delete(k);
+  for (const [name, a] of s.apiAccounts) if (key(a.OperatorGuid) === k) s.apiAccounts.delete(name);
+  for (const g of s.operatorGroups.values()) g.members.delete(k);
+  for (const [id, d] of s.dutySchedules) if (d.ownerKind === 'operator' && d.ownerGuid === k) s.dutySchedules.delete(id);
+  for (const [id, a] of s.vaultAuthorizations) if (sameGuid(a['OperatorGuid'], k)) s.vaultAuthorizations.delete(id);
+  s.monitorViewPermissions.delete(k);
+  for (const r of s.scheduledReports.values()) {
+    const rc = r['Recipients'];
+    if (isObj(rc) && Array.isArray(rc['Operators'])) rc['Operators'] = rc['Operators'].filter((g) => !sameGuid(g, k));
+  }
+  s.touch();
+  return ok();
+}
+
+// ---- duty schedules -------------------------------------------------------------------------
+
+const MODES = ['OneTime', 'Daily', 'Weekly', 'Monthly'] as const;
+const MODE_FIELDS: Record<(typeof MODES)[number], string[]> = {
+  OneTime: ['StartDateTime', 'EndDateTime'],
+  Daily: ['StartTime', 'EndTime'],
+  Weekly: ['StartTime', 'EndTime', 'WeekDay'],
+  Monthly: ['StartTime', 'EndTime', 'MonthDay'],
+};
+const ALL_MODE_FIELDS = ['StartDateTime', 'EndDateTime', 'StartTime', 'EndTime', 'WeekDay', 'MonthDay'];
+const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** Only the fields of the mode are accepted (spec: "Only the fields relevant to the mode are sent"). */
+function checkSchedule(body: Obj, id: number): Obj {
+  const c = new Checker();
+  c.pascalKeys(body);
+  const mode = c.string(body, 'ScheduleMode', { required: true, oneOf: MODES }) as (typeof MODES)[number] | undefined;
+  if (body['Id'] !== undefined && body['Id'] !== id) c.add(`Id ${JSON.stringify(body['Id'])} in the body differs from the schedule's Id ${id}.`);
+  if (mode === undefined) c.done();
+  const wanted = MODE_FIELDS[mode ?? 'Daily'];
+  for (const f of ALL_MODE_FIELDS) {
+    if (!wanted.includes(f) && body[f] !== undefined && body[f] !== null) c.add(`${f} does not apply to a ${mode} schedule; send only ${wanted.join(', ')}.`);
+  }
+  const out: Obj = { Id: id, ScheduleMode: mode };
+  if (mode === 'OneTime') {
+    for (const f of ['StartDateTime', 'EndDateTime']) {
+      const v = c.string(body, f, { required: true });
+      if (v === undefined) continue;
+      const n = normalizeTimestamp(v);
+      if (!n) c.add(`${f} "${v}" must be a date-time YYYY-MM-DDTHH:MM:SS.`);
+      else out[f] = n;
+    }
+    if (typeof out['StartDateTime'] === 'string' && typeof out['EndDateTime'] === 'string' && out['StartDateTime'] >= out['EndDateTime']) {
+      c.add('StartDateTime must be before EndDateTime.');
+    }
+  } else {
+    out['StartTime'] = c.string(body, 'StartTime', { required: true, pattern: HH_MM, hint: '24-hour HH:mm' });
+    out['EndTime'] = c.string(body, 'EndTime', { required: true, pattern: HH_MM, hint: '24-hour HH:mm' });
+    if (mode === 'Weekly') out['WeekDay'] = c.string(body, 'WeekDay', { required: true, oneOf: WEEK_DAYS });
+    if (mode === 'Monthly') out['MonthDay'] = c.number(body, 'MonthDay', { required: true, integer: true, min: 1, max: 31 });
+  }
+  c.done();
+  for (const [k, v] of Object.entries(body)) if (!(k in out) && !ALL_MODE_FIELDS.includes(k) && k !== 'Id') out[k] = v;
+  return out;
+}
+
+function schedulesOfOperator(ctx: RequestContext, operatorGuid: string): Obj[] {
+  const groups = new Set(ctx.store.groupsOf(operatorGuid).map((g) => key(String(g.fields['OperatorGroupGuid']))));
+  const out: Obj[] = [];
+  for (const d of ctx.store.dutySchedules.values()) {
+    if (d.ownerKind === 'operator' && d.ownerGuid === operatorGuid) out.push(structuredClone(d.fields));
+    // A group's schedule applies to every member of the group.
+    if (d.ownerKind === 'operatorGroup' && groups.has(d.ownerGuid)) out.push({ ...structuredClone(d.fields), OperatorGroupGuid: d.ownerGuid });
+  }
+  return out;
+}
+
+function addSchedule(ctx: RequestContext, ownerKind: DutyScheduleRec['ownerKind'], ownerGuid: string): Reply {
+  const body = requireBody(ctx.body, 'duty schedule');
+  const id = ctx.store.counters.dutyScheduleId + 1;
+  const fields = checkSchedule(body, id);
+  ctx.store.counters.dutyScheduleId = id;
+  ctx.store.dutySchedules.set(id, { ownerKind, ownerGuid, fields });
+  ctx.store.touch();
+  return ok(structuredClone(fields));
+}
+
+function findSchedule(ctx: RequestContext, ownerKind: DutyScheduleRec['ownerKind'], ownerGuid: string): DutyScheduleRec {
+  const raw = ctx.params['dutyScheduleId'] ?? '';
+  const rec = /^\d+$/.test(raw) ? ctx.store.dutySchedules.get(Number(raw)) : undefined;
+  if (!rec) throw notFound(`Duty schedule ${raw} does not exist.`);
+  if (rec.ownerKind !== ownerKind || rec.ownerGuid !== ownerGuid) {
+    if (rec.ownerKind === 'operatorGroup') {
+      throw badRequest(`Duty schedule ${raw} belongs to operator group ${rec.ownerGuid}; change it through /OperatorGroup/${rec.ownerGuid}/DutySchedule/${raw}.`);
+    }
+    throw notFound(`Duty schedule ${raw} does not exist for this ${ownerKind === 'operator' ? 'operator' : 'operator group'}.`);
+  }
+  return rec;
+}
+
+function updateSchedule(ctx: RequestContext, ownerKind: DutyScheduleRec['ownerKind'], ownerGuid: string): Reply {
+  const rec = findSchedule(ctx, ownerKind, ownerGuid);
+  rec.fields = checkSchedule(requireBody(ctx.body, 'duty schedule'), Number(rec.fields['Id']));
+  ctx.store.touch();
+  return ok(structuredClone(rec.fields));
+}
+
+function deleteSchedule(ctx: RequestContext, ownerKind: DutyScheduleRec['ownerKind'], ownerGuid: string): Reply {
+  const rec = findSchedule(ctx, ownerKind, ownerGuid);
+  ctx.store.dutySchedules.delete(Number(rec.fields['Id']));
+  ctx.store.touch();
+  return ok();
+}
+
+// ---- operator groups ------------------------------------------------------------------------
+
+function findGroup(ctx: RequestContext): OperatorGroupRec {
+  const guid = ctx.params['operatorGroupGuid'] ?? '';
+  const g = ctx.store.operatorGroups.get(key(guid));
+  if (!g) throw notFound(`Operator group ${guid} does not exist.`);
+  return g;
+}
+
+function groupGuid(g: OperatorGroupRec): string {
+  return key(String(g.fields['OperatorGroupGuid']));
+}
+
+function refuseSystem(g: OperatorGroupRec, what: string): void {
+  if (g.fields['IsEveryone'] === true || g.fields['IsAdministratorsGroup'] === true) {
+    throw badRequest(`"${String(g.fields['Description'])}" is a system group; ${what} is not possible.`);
+  }
+}
+
+function checkGroupBody(body: Obj, pathGuid: string | undefined): Obj {
+  const c = new Checker();
+  c.pascalKeys(body);
+  c.string(body, 'Description', { required: true });
+  if (pathGuid && body['OperatorGroupGuid'] !== undefined && !sameGuid(body['OperatorGroupGuid'], pathGuid)) c.add('OperatorGroupGuid in the body differs from the one in the path.');
+  c.done();
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(body)) if (!['OperatorGroupGuid', 'IsEveryone', 'IsAdministratorsGroup', 'IsAdministratorGroup'].includes(k)) out[k] = v;
+  return out;
+}
+
+function groupMembers(ctx: RequestContext, g: OperatorGroupRec): Obj[] {
+  if (g.fields['IsEveryone'] === true) return [...ctx.store.operators.values()];
+  return [...g.members].map((m) => ctx.store.operators.get(m)).filter((o): o is Obj => o !== undefined);
+}
+
+const AUTH_TYPE = /^[A-Za-z][A-Za-z0-9]*$/;
+
+function renderAuthorizations(ctx: RequestContext, g: OperatorGroupRec): unknown {
+  const list = [...g.authorizations.values()];
+  if (ctx.settings.operatorGroupAuthorizationForm === 'announced') return list.map((a) => a.AuthorizationType);
+  return list.map((a) => ({ AuthorizationId: a.AuthorizationId, AuthorizationType: a.AuthorizationType, OperatorGroupGuid: g.fields['OperatorGroupGuid'] }));
+}
+
+function grant(ctx: RequestContext, g: OperatorGroupRec, type: unknown): { AuthorizationId: string; AuthorizationType: string } {
+  if (typeof type !== 'string' || !AUTH_TYPE.test(type)) {
+    throw badRequest(`AuthorizationType ${JSON.stringify(type)} is not valid (e.g. FinancialOperator, AllowInfra).`);
+  }
+  for (const a of g.authorizations.values()) if (a.AuthorizationType === type) return a;
+  const a = { AuthorizationId: Store.newGuid(), AuthorizationType: type };
+  g.authorizations.set(a.AuthorizationId, a);
+  ctx.store.touch();
+  return a;
+}
+
+// ---- routes ---------------------------------------------------------------------------------
+
+export function registerOperatorRoutes(router: Router): void {
+  router.add('GET', '/Operator', (ctx) => ok([...ctx.store.operators.values()].map((o) => renderOperator(ctx, o))));
+  router.add('GET', '/Operator/{operatorGuid}', (ctx) => ok(renderOperator(ctx, findOperator(ctx, ctx.params['operatorGuid'] ?? ''))));
+  router.add('POST', '/Operator', (ctx) => {
+    requireAdmin(ctx, 'creating an operator');
+    const body = operatorBody(requireBody(ctx.body, 'operator'));
+    const guid = Store.newGuid();
+    const op: Obj = {
+      OperatorGuid: guid,
+      Email: body['Email'],
+      FullName: '',
+      MobilePhone: '',
+      OutgoingPhoneNumber: '',
+      BackupEmail: '',
+      IsOnDuty: true,
+      CultureName: '',
+      SmsProvider: 'UseAccountSetting',
+      UseNumericSender: false,
+      PhoneProvider: 'UseAccountSetting',
+      ...body,
+    };
+    checkOperator(ctx, op, undefined);
+    op['UserName'] = op['Email'];
+    ctx.store.operators.set(guid, op);
+    ctx.store.touch();
+    return ok(renderOperator(ctx, op));
+  });
+  router.add('PUT', '/Operator/{operatorGuid}', (ctx) => {
+    requireAdmin(ctx, 'changing an operator');
+    const guid = ctx.params['operatorGuid'] ?? '';
+    const existing = findOperator(ctx, guid);
+    const raw = requireBody(ctx.body, 'operator');
+    if (raw['OperatorGuid'] !== undefined && !sameGuid(raw['OperatorGuid'], guid)) throw badRequest('OperatorGuid in the body differs from the one in the path.');
+    const body = operatorBody(raw);
+    const op: Obj = { OperatorGuid: existing['OperatorGuid'], ...body };
+    // The password is write-only: leaving it out keeps it.
+    if (op['Password'] === undefined || op['Password'] === null || op['Password'] === '') {
+      if (existing['Password'] !== undefined) op['Password'] = existing['Password'];
+      else delete op['Password'];
+    }
+    checkOperator(ctx, op, key(guid));
+    op['UserName'] = op['Email'];
+    ctx.store.operators.set(key(guid), op);
+    ctx.store.touch();
+    return ok(renderOperator(ctx, op));
+  });
+  router.add('DELETE', '/Operator/{operatorGuid}', deleteOperator);
+
+  router.add('GET', '/Operator/{operatorGuid}/DutySchedule', (ctx) => {
+    const op = findOperator(ctx, ctx.params['operatorGuid'] ?? '');
+    return ok(schedulesOfOperator(ctx, key(String(op['OperatorGuid']))));
+  });
+  const opOwner = (ctx: RequestContext): string => {
+    requireAdmin(ctx, 'changing duty schedules');
+    return key(String(findOperator(ctx, ctx.params['operatorGuid'] ?? '')['OperatorGuid']));
+  };
+  router.add('POST', '/Operator/{operatorGuid}/DutySchedule', (ctx) => addSchedule(ctx, 'operator', opOwner(ctx)));
+  router.add('PUT', '/Operator/{operatorGuid}/DutySchedule/{dutyScheduleId}', (ctx) => updateSchedule(ctx, 'operator', opOwner(ctx)));
+  router.add('DELETE', '/Operator/{operatorGuid}/DutySchedule/{dutyScheduleId}', (ctx) => deleteSchedule(ctx, 'operator', opOwner(ctx)));
+
+  router.add('GET', '/OperatorGroup', (ctx) => ok([...ctx.store.operatorGroups.values()].map((g) => structuredClone(g.fields))));
+  router.add('GET', '/OperatorGroup/{operatorGroupGuid}', (ctx) => ok(structuredClone(findGroup(ctx).fields)));
+  router.add('POST', '/OperatorGroup', (ctx) => {
+    requireAdmin(ctx, 'creating an operator group');
+    const body = checkGroupBody(requireBody(ctx.body, 'operator group'), undefined);
+    const guid = Store.newGuid();
+    const g: OperatorGroupRec = {
+      fields: { OperatorGroupGuid: guid, Description: body['Description'], IsEveryone: false, IsAdministratorsGroup: false, ...body },
+      members: new Set(),
+      authorizations: new Map(),
+    };
+    ctx.store.operatorGroups.set(guid, g);
+    ctx.store.touch();
+    return ok(structuredClone(g.fields));
+  });
+  router.add('PUT', '/OperatorGroup/{operatorGroupGuid}', (ctx) => {
+    requireAdmin(ctx, 'changing an operator group');
+    const g = findGroup(ctx);
+    refuseSystem(g, 'changing it');
+    const body = checkGroupBody(requireBody(ctx.body, 'operator group'), groupGuid(g));
+    g.fields = { OperatorGroupGuid: g.fields['OperatorGroupGuid'], Description: body['Description'], IsEveryone: false, IsAdministratorsGroup: false, ...body };
+    ctx.store.touch();
+    return ok(structuredClone(g.fields));
+  });
+  router.add('DELETE', '/OperatorGroup/{operatorGroupGuid}', (ctx) => {
+    requireAdmin(ctx, 'deleting an operator group');
+    const g = findGroup(ctx);
+    refuseSystem(g, 'deleting it');
+    const guid = groupGuid(g);
+    const s = ctx.store;
+    s.operatorGroups.delete(guid);
+    for (const [id, d] of s.dutySchedules) if (d.ownerKind === 'operatorGroup' && d.ownerGuid === guid) s.dutySchedules.delete(id);
+    for (const [id, a] of s.vaultAuthorizations) if (sameGuid(a['OperatorGroupId'], guid)) s.vaultAuthorizations.delete(id);
+    for (const r of s.scheduledReports.values()) {
+      const rc = r['Recipients'];
+      if (isObj(rc) && Array.isArray(rc['OperatorGroups'])) rc['OperatorGroups'] = rc['OperatorGroups'].filter((x) => !sameGuid(x, guid));
+    }
+    s.touch();
+    return ok();
+  });
+  router.add('GET', '/OperatorGroup/{operatorGroupGuid}/Member', (ctx) => ok(groupMembers(ctx, findGroup(ctx)).map((o) => renderOperator(ctx, o))));
+  router.add('POST', '/OperatorGroup/{operatorGroupGuid}/Member/{operatorGuid}', (ctx) => {
+    requireAdmin(ctx, 'changing operator group membership');
+    const g = findGroup(ctx);
+    if (g.fields['IsEveryone'] === true) throw badRequest('Everyone holds every operator automatically; its membership cannot be changed.');
+    const op = findOperator(ctx, ctx.params['operatorGuid'] ?? '');
+    g.members.add(key(String(op['OperatorGuid'])));
+    ctx.store.touch();
+    return ok();
+  });
+  router.add('DELETE', '/OperatorGroup/{operatorGroupGuid}/Member/{operatorGuid}', (ctx) => {
+    requireAdmin(ctx, 'changing operator group membership');
+    const g = findGroup(ctx);
+    if (g.fields['IsEveryone'] === true) throw badRequest('Everyone holds every operator automatically; its membership cannot be changed.');
+    const op = findOperator(ctx, ctx.params['operatorGuid'] ?? '');
+    const k = key(String(op['OperatorGuid']));
+    if (!g.members.has(k)) throw notFound(`Operator ${k} is not a member of "${String(g.fields['Description'])}".`);
+    if (g.fields['IsAdministratorsGroup'] === true && g.members.size === 1) throw badRequest('The Administrators group must keep at least one member.');
+    g.members.delete(k);
+    ctx.store.touch();
+    return ok();
+  });
+  const groupOwner = (ctx: RequestContext): string => {
+    requireAdmin(ctx, 'changing duty schedules');
+    return groupGuid(findGroup(ctx));
+  };
+  router.add('POST', '/OperatorGroup/{operatorGroupGuid}/DutySchedule', (ctx) => addSchedule(ctx, 'operatorGroup', groupOwner(ctx)));
+  router.add('PUT', '/OperatorGroup/{operatorGroupGuid}/DutySchedule/{dutyScheduleId}', (ctx) => updateSchedule(ctx, 'operatorGroup', groupOwner(ctx)));
+  router.add('DELETE', '/OperatorGroup/{operatorGroupGuid}/DutySchedule/{dutyScheduleId}', (ctx) => deleteSchedule(ctx, 'operatorGroup', groupOwner(ctx)));
+
+  router.add('GET', '/OperatorGroup/{operatorGroupGuid}/Authorization', (ctx) => ok(renderAuthorizations(ctx, findGroup(ctx))));
+  router.add('POST', '/OperatorGroup/{operatorGroupGuid}/Authorization', (ctx) => {
+    requireAdmin(ctx, 'changing operator group authorizations');
+    const g = findGroup(ctx);
+    const body = requireBody(ctx.body, 'authorization');
+    const a = grant(ctx, g, body['AuthorizationType']);
+    return ok({ AuthorizationId: a.AuthorizationId, AuthorizationType: a.AuthorizationType, OperatorGroupGuid: g.fields['OperatorGroupGuid'] });
+  });
+  router.add('POST', '/OperatorGroup/{operatorGroupGuid}/Authorization/{authorizationType}', (ctx) => {
+    requireAdmin(ctx, 'changing operator group authorizations');
+    const g = findGroup(ctx);
+    grant(ctx, g, ctx.params['authorizationType']);
+    return ok([...g.authorizations.values()].map((a) => a.AuthorizationType));
+  });
+  router.add('DELETE', '/OperatorGroup/{operatorGroupGuid}/Authorization/{authorization}', (ctx) => {
+    requireAdmin(ctx, 'changing operator group authorizations');
+    const g = findGroup(ctx);
+    const ref = ctx.params['authorization'] ?? '';
+    // Legacy form: an authorization id; announced form: the authorization type name.
+    let id = g.authorizations.has(key(ref)) ? key(ref) : undefined;
+    if (id === undefined) for (const a of g.authorizations.values()) if (a.AuthorizationType === ref) id = a.AuthorizationId;
+    if (id === undefined) throw notFound(`Operator group "${String(g.fields['Description'])}" has no authorization ${ref}.`);
+    g.authorizations.delete(id);
+    ctx.store.touch();
+    return ok();
+  });
+}

@@ -1,2 +1,4 @@
-// Filled in by its issue; kept so the workspace builds and typechecks end to end.
-export {};
+export { run } from './main.js';
+export { bufferedIo, processIo, type BufferedIo, type CliIo } from './io.js';
+export { ExitCode } from './exit-codes.js';
+export { cliVersion } from './version.js';

@@ -6,6 +6,8 @@ export interface CliIo {
   cwd: string;
   /** Whether stdout is an interactive terminal (colour, live progress line). */
   isTTY: boolean;
+  /** Ends long-running commands (`emulator`) cleanly; the bin wires SIGINT and SIGTERM to it. */
+  signal?: AbortSignal;
 }
 
 export function processIo(): CliIo {
@@ -55,7 +57,7 @@ export interface BufferedIo extends CliIo {
   err(): string;
 }
 
-export function bufferedIo(options: { env?: Record<string, string | undefined>; cwd?: string; isTTY?: boolean } = {}): BufferedIo {
+export function bufferedIo(options: { env?: Record<string, string | undefined>; cwd?: string; isTTY?: boolean; signal?: AbortSignal } = {}): BufferedIo {
   let out = '';
   let err = '';
   return {
@@ -64,6 +66,7 @@ export function bufferedIo(options: { env?: Record<string, string | undefined>; 
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
     isTTY: options.isTTY ?? false,
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
     out: () => out,
     err: () => err,
   };

@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { formatMigrationReport, importLegacyJson, migrateConfig, migrationExitCode, type MigrationResult } from '@monsync/schema';
+import { booleanOption, stringOption } from '../args.js';
+import type { CommandSpec } from '../command.js';
+import { resolveConfigDir } from '../config-dir.js';
+import { UsageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { displayPath } from '../load.js';
+
+/** Positions are reported with absolute paths; shown relative to the working directory like every diagnostic. */
+function relativeTo(cwd: string, result: MigrationResult): MigrationResult {
+  const show = (file: string) => (isAbsolute(file) ? displayPath(cwd, file) : file);
+  return {
+    changes: result.changes.map((change) => ({ ...change, file: show(change.file) })),
+    problems: result.problems.map((problem) => ({ ...problem, file: show(problem.file) })),
+    filesChanged: result.filesChanged.map(show),
+  };
+}
+
+export const migrateCommand: CommandSpec = {
+  name: 'migrate',
+  summary: 'rewrite monitors off the fields the service removed on 2025-08-27 (into ErrorConditions)',
+  usage: 'migrate [--check] | migrate --from-json FILE|DIR --out FILE',
+  description:
+    'Rewrites, in place, every monitor of the tree that still uses a removed field (LoadTimeLimit1,\n' +
+    'AlertOnLoadTimeLimit1, ExpectedHttpStatusCode, ...) into the ErrorConditions entry that replaces it, keeping\n' +
+    'comments and formatting. A second run changes nothing. --check only reports, and exits 1 when anything would\n' +
+    'change (for CI). --from-json converts monitors exported as JSON from the API (a file or a folder of them)\n' +
+    'into a new YAML file of the config format.',
+  options: {
+    check: { type: 'boolean', description: 'report what would change without writing; exit 1 when something would' },
+    'from-json': { type: 'string', value: 'PATH', description: 'a .json file, or a folder of them, exported from the API' },
+    out: { type: 'string', value: 'FILE', description: 'with --from-json: the new .yaml file to write' },
+  },
+  examples: ['monsync migrate --check', 'monsync migrate --from-json exports/ --out configs/monitors/imported.yaml'],
+  async run({ io, values, global }) {
+    const fromJson = stringOption(values, 'from-json');
+    const out = stringOption(values, 'out');
+    const check = booleanOption(values, 'check');
+    if (fromJson !== undefined) {
+      if (out === undefined) throw new UsageError('--from-json needs --out FILE: the new .yaml file to write', 'migrate');
+      if (check) throw new UsageError('--check applies to a config tree, not to --from-json', 'migrate');
+      const target = resolve(io.cwd, out);
+      mkdirSync(dirname(target), { recursive: true });
+      const imported = await importLegacyJson(resolve(io.cwd, fromJson), { out: target });
+      const shown = relativeTo(io.cwd, { changes: imported.changes, problems: imported.problems, filesChanged: [] });
+      for (const problem of shown.problems) io.stderr.write(`${problem.file}:${problem.line}:${problem.column}: ${problem.severity} ${problem.code}: ${problem.message}\n`);
+      if (imported.written === undefined) return ExitCode.Error;
+      io.stdout.write(`Wrote ${imported.monitors} monitor${imported.monitors === 1 ? '' : 's'} to ${displayPath(io.cwd, target)} (${imported.changes.length} migrated off removed fields).\n`);
+      return shown.problems.some((problem) => problem.severity === 'error') ? ExitCode.Error : ExitCode.Ok;
+    }
+    if (out !== undefined) throw new UsageError('--out goes with --from-json', 'migrate');
+    const dir = resolveConfigDir(io.cwd, global.config);
+    const result = relativeTo(io.cwd, await migrateConfig(dir, { check }));
+    io.stdout.write(formatMigrationReport(result, { check }));
+    return migrationExitCode(result, { check });
+  },
+};

@@ -1,0 +1,111 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { clientOptionsFromEnv, createClient } from '@monsync/client';
+import { assemblePlan, fingerprintDesiredSecrets, liveScope, readLive, type LiveSnapshot, type Plan } from '@monsync/reconciler';
+import { deriveFingerprintKey } from '@monsync/schema';
+import { booleanOption, listOption, stringOption } from '../args.js';
+import type { CommandContext, CommandSpec } from '../command.js';
+import { resolveConfigDir } from '../config-dir.js';
+import { ExitCode } from '../exit-codes.js';
+import { style, useColor, type CliIo } from '../io.js';
+import { displayPath, loadTree } from '../load.js';
+import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
+import { combineHooks, readProgress, verboseHooks } from '../request-log.js';
+import { parseTarget } from '../targets.js';
+
+/** Counted for `--detailed-exitcode`: `ensure` steps are re-asserted on every apply and are not changes. */
+export function hasChanges(plan: Plan): boolean {
+  return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
+}
+
+/**
+ * The API account's own operator, so that objects it changed last are not reported as drift. The API has no
+ * "who am I", so it comes from MONSYNC_OPERATOR (an operator's GUID or e-mail); unset, every change whose
+ * last editor is known is attributed.
+ */
+function selfOperator(io: CliIo, live: LiveSnapshot): string | undefined {
+  const wanted = io.env['MONSYNC_OPERATOR']?.trim();
+  if (wanted === undefined || wanted === '') return undefined;
+  const match = (live.operators ?? []).find((operator) => operator['OperatorGuid'] === wanted || (typeof operator['Email'] === 'string' && operator['Email'].toLowerCase() === wanted.toLowerCase()));
+  const guid = match?.['OperatorGuid'];
+  return typeof guid === 'string' ? guid : wanted;
+}
+
+/** The whole plan pipeline, shared with `apply`: load and validate, fingerprint secrets, read live, assemble. */
+export async function computePlan(context: CommandContext, targets: readonly string[]): Promise<{ plan: Plan } | { exitCode: number }> {
+  const { io, global } = context;
+  targets.forEach(parseTarget);
+  const dir = resolveConfigDir(io.cwd, global.config);
+  const loaded = await loadTree(dir, io, { needSecrets: true });
+  if (loaded.desired === undefined) return { exitCode: ExitCode.Error };
+  const desired = loaded.desired;
+  const progress = readProgress(io, 'reading live account');
+  const hooks = combineHooks(progress, global.verbose ? verboseHooks(io) : undefined);
+  // Credentials, then secrets, before any request: a missing variable fails fast and offline.
+  const options = clientOptionsFromEnv(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse });
+  const key = deriveFingerprintKey({ fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'], apiUser: options.username, apiPassword: options.password });
+  const fingerprints = fingerprintDesiredSecrets(desired, key);
+  const client = createClient(options);
+  let live: LiveSnapshot;
+  try {
+    live = await readLive(client, liveScope(desired));
+    progress.done();
+  } catch (error) {
+    progress.done(`reading live account failed after ${progress.requests} requests`);
+    throw error;
+  } finally {
+    await client.close();
+  }
+  const self = selfOperator(io, live);
+  const plan = assemblePlan(desired, live, { fingerprints, targets, ...(self !== undefined ? { selfOperatorGuid: self } : {}) });
+  return { plan };
+}
+
+export const planCommand: CommandSpec = {
+  name: 'plan',
+  summary: 'compare the config tree with the live account and show what apply would change',
+  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--target kind:key ...]',
+  description:
+    'Validates the tree (any error: exit 1, no API request), reads the live account, and prints the plan:\n' +
+    '+ create, ~ update (field before -> after), - delete, = ensure, plus drift made outside git and unmanaged\n' +
+    'objects. Secret values never appear: they show as (sensitive).\n' +
+    'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR (GUID or\n' +
+    'e-mail of the API account\'s operator: its own changes are not drift); MONSYNC_FINGERPRINT_KEY (key of the\n' +
+    'secret fingerprints; derived from the API credentials when unset).\n' +
+    'Exit codes: 0 ok, 1 error, 2 changes present (with --detailed-exitcode), 3 plan unsafe (safety thresholds).',
+  options: {
+    format: { type: 'string', value: 'FORMAT', choices: ['text', 'markdown', 'json'], description: 'output on stdout: text (default), markdown (for a PR comment) or json (schemas/plan.schema.json)' },
+    out: { type: 'string', value: 'FILE', description: 'also save the plan as JSON to FILE (for review, or for `monsync apply FILE`)' },
+    'detailed-exitcode': { type: 'boolean', description: 'exit 2 when the plan has changes (create, update or delete), 0 when it has none' },
+    target: {
+      type: 'string',
+      multiple: true,
+      value: 'KIND:KEY',
+      description: 'plan only the matching steps (globs * and ?) and the steps they depend on, e.g. "monitor:Shop *" or "groupMembership:Shop/*"',
+    },
+  },
+  examples: ['monsync plan --format markdown --out plan.json --detailed-exitcode > plan.md', 'monsync plan --target "monitor:Shop *"'],
+  async run(context) {
+    const { io, values } = context;
+    const format = (stringOption(values, 'format') ?? 'text') as PlanFormat;
+    const out = stringOption(values, 'out');
+    const result = await computePlan(context, listOption(values, 'target'));
+    if ('exitCode' in result) return result.exitCode;
+    const { plan } = result;
+    let planFile: string | undefined;
+    if (out !== undefined) {
+      const path = resolve(io.cwd, out);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, planJson(plan));
+      planFile = displayPath(io.cwd, path);
+    }
+    io.stdout.write(renderPlan(plan, format, { color: useColor(io), ...(planFile !== undefined ? { planFile } : {}) }));
+    const s = style(useColor(io));
+    if (planFile !== undefined) io.stderr.write(`plan saved to ${planFile}\n`);
+    if (!plan.safe) {
+      io.stderr.write(s.red(`plan is unsafe: ${plan.violations.map((violation) => violation.message).join('; ')}`) + '\n');
+      return ExitCode.UnsafeOrStale;
+    }
+    return booleanOption(values, 'detailed-exitcode') && hasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;
+  },
+};

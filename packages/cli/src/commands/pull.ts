@@ -1,0 +1,72 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { readLive } from '@monsync/reconciler';
+import { clientFromEnv } from '@monsync/client';
+import { stringOption } from '../args.js';
+import type { CommandSpec } from '../command.js';
+import { CliError, UsageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { displayPath } from '../load.js';
+import { pulledTree } from '../pull-tree.js';
+import { combineHooks, readProgress, verboseHooks } from '../request-log.js';
+
+/** The repository's `schemas/config.schema.json` above `dir`, for the editor modeline of pulled files. */
+function findSchema(dir: string): string | undefined {
+  let current = dir;
+  for (;;) {
+    const candidate = join(current, 'schemas', 'config.schema.json');
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+export const pullCommand: CommandSpec = {
+  name: 'pull',
+  summary: 'write the live account as a new config tree (one file per kind), to start managing it',
+  usage: 'pull --out DIR',
+  description:
+    'Reads monitors, monitor groups and their members, the vault, SLAs with exclusion periods and scheduled\n' +
+    'reports, and writes them to DIR (which must be empty or absent). The tree validates, and planning it against\n' +
+    'the same account shows no changes apart from secrets: the API never returns them, so each is written as a\n' +
+    '{ fromEnv: ... } placeholder, listed at the end. Reports keep their monsync:key marker as key.',
+  options: {
+    out: { type: 'string', value: 'DIR', description: 'folder to write the tree to (created; must be empty)' },
+  },
+  examples: ['monsync pull --out configs'],
+  async run({ io, values, global }) {
+    const out = stringOption(values, 'out');
+    if (out === undefined) throw new UsageError('pull needs --out DIR: the folder to write the tree to', 'pull');
+    const dir = resolve(io.cwd, out);
+    if (existsSync(dir) && readdirSync(dir).length > 0) {
+      throw new CliError('PULL_TARGET_NOT_EMPTY', `${displayPath(io.cwd, dir)} is not empty; pull writes a fresh tree, so give it a new or empty folder`);
+    }
+    const progress = readProgress(io, 'reading live account');
+    const hooks = combineHooks(progress, global.verbose ? verboseHooks(io) : undefined);
+    const client = clientFromEnv(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse });
+    let live;
+    try {
+      live = await readLive(client, { kinds: ['monitor', 'monitorGroup', 'groupMembership', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport'], operators: false });
+      progress.done();
+    } catch (error) {
+      progress.done(`reading live account failed after ${progress.requests} requests`);
+      throw error;
+    } finally {
+      await client.close();
+    }
+    const schema = findSchema(dir);
+    const tree = pulledTree(live, schema === undefined ? {} : { schemaPath: relative(dir, schema).split('\\').join('/') });
+    mkdirSync(dir, { recursive: true });
+    for (const file of tree.files) writeFileSync(join(dir, file.path), file.content);
+    const label = displayPath(io.cwd, dir);
+    io.stdout.write(`Wrote ${tree.files.length} files to ${label}: ${tree.files.map((file) => file.path).join(', ')}\n`);
+    for (const note of tree.notes) io.stdout.write(`note: ${note}\n`);
+    if (tree.secrets.length > 0) {
+      io.stdout.write(`\nSecrets cannot be read back from the API. Set these variables (or change the references to { fromFile: ... }) before planning:\n`);
+      const width = Math.max(...tree.secrets.map((secret) => secret.env.length));
+      for (const secret of tree.secrets) io.stdout.write(`  ${secret.env.padEnd(width)}  ${secret.where}\n`);
+    }
+    return ExitCode.Ok;
+  },
+};

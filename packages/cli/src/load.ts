@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { formatDiagnostic, hasErrors, loadConfig, type DesiredState, type Diagnostic } from '@monsync/schema';
+import { style, useColor, type CliIo } from './io.js';
+
+export interface LoadedTree {
+  /** Undefined when the tree has errors (they have been printed). */
+  desired: DesiredState | undefined;
+  errors: number;
+  warnings: number;
+  /** The config folder as the user would write it (relative to the working directory when inside it). */
+  label: string;
+}
+
+export function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+}
+
+/** `file:line:col: severity CODE: message` plus the caret snippet from the file's text, coloured on a terminal. */
+export function printDiagnostics(io: CliIo, root: string, label: string, diagnostics: readonly Diagnostic[]): void {
+  const s = style(useColor(io));
+  const sources = new Map<string, string | undefined>();
+  const source = (file: string) => {
+    if (!sources.has(file)) {
+      let text: string | undefined;
+      try {
+        text = readFileSync(join(root, file), 'utf8');
+      } catch {
+        text = undefined;
+      }
+      sources.set(file, text);
+    }
+    return sources.get(file);
+  };
+  for (const diagnostic of diagnostics) {
+    // Printed relative to the working directory, so that editors and terminals open the right file.
+    const shown = label === '.' ? diagnostic : { ...diagnostic, file: `${label}/${diagnostic.file}` };
+    // A literal secret sits on the very line a snippet would quote: print the position without the line.
+    const text = diagnostic.code === 'LITERAL_SECRET' ? undefined : source(diagnostic.file);
+    const [head = '', ...rest] = formatDiagnostic(shown, text === undefined ? {} : { source: text }).split('\n');
+    const paint = diagnostic.severity === 'error' ? s.red : s.yellow;
+    io.stderr.write(`${[paint(head), ...rest].join('\n')}\n`);
+  }
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/**
+ * Loads and validates the tree, printing every diagnostic to stderr so that stdout stays the command's own
+ * output (a plan, JSON). With `needSecrets`, a secret that cannot be read is an error (plan, apply).
+ */
+export async function loadTree(dir: string, io: CliIo, options: { needSecrets: boolean }): Promise<LoadedTree> {
+  const label = displayPath(io.cwd, dir);
+  const { desired, diagnostics } = await loadConfig(dir, { env: io.env, resolveSecrets: options.needSecrets });
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  printDiagnostics(io, dir, label, diagnostics);
+  if (hasErrors(diagnostics)) {
+    const s = style(useColor(io));
+    io.stderr.write(s.red(`${label}: ${plural(errors, 'error')}${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}; nothing was sent to the API.`) + '\n');
+    return { desired: undefined, errors, warnings, label };
+  }
+  return { desired, errors, warnings, label };
+}
+
+export function countDeclared(desired: DesiredState): string {
+  const items = desired.vaultSections.reduce((sum, section) => sum + (section.value.items?.length ?? 0), 0);
+  const periods = desired.slas.reduce((sum, sla) => sum + (sla.value.exclusionPeriods?.length ?? 0), 0);
+  return [
+    plural(desired.monitors.length, 'monitor'),
+    plural(desired.monitorGroups.length, 'monitor group'),
+    `${plural(desired.vaultSections.length, 'vault section')} with ${plural(items, 'item')}`,
+    `${plural(desired.slas.length, 'SLA')} with ${plural(periods, 'exclusion period')}`,
+    plural(desired.scheduledReports.length, 'scheduled report'),
+    plural(desired.alertDefinitions.length, 'alert definition'),
+  ].join(', ');
+}

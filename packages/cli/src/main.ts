@@ -1,0 +1,101 @@
+import { dropLeadingSeparator, GLOBAL_OPTIONS, parseCommandArgs, splitCommand, closest, booleanOption, stringOption } from './args.js';
+import type { CommandSpec, GlobalFlags } from './command.js';
+import { COMMANDS } from './commands/index.js';
+import { UsageError } from './errors.js';
+import { ExitCode } from './exit-codes.js';
+import { commandHelp, globalHelp } from './help.js';
+import { processIo, type CliIo } from './io.js';
+import { cliVersion } from './version.js';
+
+function findCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}
+
+/**
+ * Runs one `monsync` invocation and resolves to its exit code; never calls `process.exit`, so tests and the
+ * demo run commands in-process with their own `io`.
+ */
+export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let verbose = false;
+  let commandName: string | undefined;
+  try {
+    const { before, command, rest } = splitCommand(dropLeadingSeparator(argv));
+    commandName = command;
+    const spec = command === undefined ? undefined : findCommand(command);
+    if (command !== undefined && spec === undefined) {
+      const suggestion = closest(command, COMMANDS.map((c) => c.name));
+      throw new UsageError(`unknown command '${command}'${suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : ''}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+    }
+    const leading = parseCommandArgs(before, GLOBAL_OPTIONS, '');
+    if (leading.positionals.length > 0) throw new UsageError(`unexpected argument '${leading.positionals[0] ?? ''}'`);
+    verbose = booleanOption(leading.values, 'verbose');
+    if (spec === undefined) {
+      if (booleanOption(leading.values, 'version')) {
+        io.stdout.write(`${cliVersion()}\n`);
+        return ExitCode.Ok;
+      }
+      if (booleanOption(leading.values, 'help')) {
+        io.stdout.write(globalHelp(COMMANDS, cliVersion()));
+        return ExitCode.Ok;
+      }
+      io.stderr.write(globalHelp(COMMANDS, cliVersion()));
+      io.stderr.write('\nmonsync: no command given.\n');
+      return ExitCode.Error;
+    }
+
+    const wantsHelp = (tokens: readonly string[]) => tokens.some((token) => token === '--help' || token === '-h');
+    let parsedRest: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
+    if (spec.passThrough === true) {
+      // The emulator's flags are its own; only a help request is answered here.
+      if (wantsHelp(rest) || booleanOption(leading.values, 'help')) {
+        io.stdout.write(commandHelp(spec));
+        return ExitCode.Ok;
+      }
+      parsedRest = { values: {}, positionals: [...rest] };
+    } else {
+      const options = { ...GLOBAL_OPTIONS, ...spec.options };
+      // Help wins over any other mistake on the line, so `monsync plan --bogus --help` still helps.
+      if (wantsHelp(rest) || booleanOption(leading.values, 'help')) {
+        io.stdout.write(commandHelp(spec));
+        return ExitCode.Ok;
+      }
+      parsedRest = parseCommandArgs(rest, options, spec.name);
+      if (booleanOption(parsedRest.values, 'version')) {
+        io.stdout.write(`${cliVersion()}\n`);
+        return ExitCode.Ok;
+      }
+      const { min, max, names } = spec.positionals ?? { min: 0, max: 0, names: '' };
+      if (parsedRest.positionals.length > max) {
+        const extra = parsedRest.positionals[max] ?? '';
+        throw new UsageError(max === 0 ? `'monsync ${spec.name}' takes no arguments, got '${extra}'` : `too many arguments for 'monsync ${spec.name}' (expected ${names}), got '${extra}'`, spec.name);
+      }
+      if (parsedRest.positionals.length < min) throw new UsageError(`'monsync ${spec.name}' needs ${names}`, spec.name);
+    }
+
+    const configBefore = stringOption(leading.values, 'config');
+    const configAfter = stringOption(parsedRest.values, 'config');
+    if (configBefore !== undefined && configAfter !== undefined) throw new UsageError('option --config given twice; give it once', spec.name);
+    verbose = verbose || booleanOption(parsedRest.values, 'verbose');
+    const global: GlobalFlags = { config: configAfter ?? configBefore, verbose };
+    return await spec.run({ io, values: parsedRest.values, positionals: parsedRest.positionals, global });
+  } catch (error) {
+    return reportError(error, io, commandName, verbose);
+  }
+}
+
+function reportError(error: unknown, io: CliIo, command: string | undefined, verbose: boolean): number {
+  if (error instanceof UsageError) {
+    const helpCommand = error.command !== undefined && error.command !== '' ? `monsync ${error.command} --help` : 'monsync --help';
+    io.stderr.write(`monsync: ${error.message}\nRun '${helpCommand}' for usage.\n`);
+    return ExitCode.Error;
+  }
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? ` ${code}` : '';
+    io.stderr.write(`monsync${command !== undefined ? ` ${command}` : ''}: error${label}: ${error.message}\n`);
+    if (verbose && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
+    return ExitCode.Error;
+  }
+  io.stderr.write(`monsync: error: ${String(error)}\n`);
+  return ExitCode.Error;
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { pulledTree, type PulledSnapshot } from './pull-tree.js';
+
+const snapshot: PulledSnapshot = {
+  monitors: [
+    {
+      MonitorGuid: 'm-2',
+      Name: 'Shop search',
+      MonitorType: 'Https',
+      IsActive: true,
+      CreatedDate: '2026-01-01T00:00:00',
+      LastModifiedDate: '2026-01-02T00:00:00',
+      LastModifiedByOperatorId: 'op-1',
+      Password: '',
+      Notes: null,
+      ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }],
+    },
+    {
+      MonitorGuid: 'm-1',
+      Name: 'Shop checkout API',
+      MonitorType: 'CollectionApi',
+      PredefinedVariables: [
+        { Key: 'login', Value: '{{vault:v-1}}' },
+        { Key: 'other', Value: '{{vault:unknown}}' },
+        { Key: 'plain', Value: 'x' },
+      ],
+    },
+  ],
+  monitorGroups: [
+    { MonitorGroupGuid: 'g-all', Description: 'All Monitors', IsAll: true, UsedBasicMonitorQuota: 2 },
+    { MonitorGroupGuid: 'g-1', Description: 'Shop', IsAll: false, UsedBasicMonitorQuota: 2 },
+  ],
+  groupMembers: { 'g-1': ['m-2', 'm-1', 'not-visible'] },
+  vaultSections: [{ VaultSectionGuid: 's-1', Name: 'Web' }],
+  vaultItems: [
+    { VaultItemGuid: 'v-1', VaultSectionGuid: 's-1', Name: 'shop-login', VaultItemType: 'CredentialSet', UserName: 'robot', Password: '', IsSensitive: true, Notes: 'Robot\nmonsync:fp=abc123', VaultItemUsedBy: '1 monitor' },
+    { VaultItemGuid: 'v-2', VaultSectionGuid: 's-1', Name: 'client-cert', VaultItemType: 'CertificateArchive', CertificateArchive: { Issuer: 'CA', Password: '', ArchiveData: '' } },
+    { VaultItemGuid: 'v-3', VaultSectionGuid: 's-hidden', Name: 'hidden', VaultItemType: 'File' },
+  ],
+  slas: [{ SlaGuid: 'sla-1', Hash: 'h', Description: 'Gold', UptimeErrorThreshold: 99.5 }],
+  exclusionPeriods: { 'sla-1': [{ ExclusionPeriodId: 7, Hash: 'h', Description: 'Freeze', From: '2026-11-27T00:00:00', Until: '2026-11-28T00:00:00' }] },
+  scheduledReports: [
+    { ScheduledReportGuid: 'r-1', Hash: 'h', DashboardGuid: 'd-1', FileType: 'PDFAttachment', InternalNotes: 'Board pack\nmonsync:key=weekly-exec', Schedule: { ScheduleType: 'Weekly', Time: '08:00:00', WeekDay: 'Monday' } },
+    { ScheduledReportGuid: 'r-2', DashboardGuid: 'd-2', FileType: 'HTMLEmail', InternalNotes: 'made in the web app', Schedule: { ScheduleType: 'Daily', Time: '07:00:00' } },
+  ],
+};
+
+describe('pull: live snapshot to config tree', () => {
+  const tree = pulledTree(snapshot, { schemaPath: '../schemas/config.schema.json' });
+  const file = (path: string) => tree.files.find((entry) => entry.path === path)?.content ?? '';
+
+  it('writes monsync.yaml and one file per kind, each with the editor modeline', () => {
+    expect(tree.files.map((entry) => entry.path)).toEqual(['monsync.yaml', 'monitors.yaml', 'monitor-groups.yaml', 'vault.yaml', 'slas.yaml', 'scheduled-reports.yaml']);
+    for (const entry of tree.files) expect(entry.content.startsWith('# yaml-language-server: $schema=../schemas/config.schema.json\n')).toBe(true);
+    expect(file('monsync.yaml')).toContain('apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }');
+  });
+
+  it('leaves out read-only fields, nulls and the empty write-only password, sorted by key', () => {
+    expect(file('monitors.yaml')).toContain(
+      ['monitors:', '  - Name: Shop checkout API', '    MonitorType: CollectionApi', '    PredefinedVariables:', '      - Key: login', '        Value: { vault: Web/shop-login }', '      - { Key: other, Value: "{{vault:unknown}}" }', '      - { Key: plain, Value: x }', '  - Name: Shop search', '    MonitorType: Https', '    IsActive: true', '    ErrorConditions:', '      - { ErrorConditionType: HttpStatus, Value: "200" }', ''].join('\n'),
+    );
+    expect(tree.notes).toContain('monitor Shop checkout API: variable other refers to a vault item this account cannot list; kept as written');
+  });
+
+  it('writes members by monitor name and skips the All Monitors group', () => {
+    expect(file('monitor-groups.yaml')).toContain('monitorGroups:\n  - Description: Shop\n    members: [Shop checkout API, Shop search]\n');
+    expect(file('monitor-groups.yaml')).not.toContain('All Monitors');
+  });
+
+  it('turns every secret into a fromEnv placeholder and lists it, dropping the fingerprint marker', () => {
+    const vault = file('vault.yaml');
+    expect(vault).toContain('Notes: Robot\n');
+    expect(vault).not.toContain('monsync:fp');
+    expect(vault).toContain('Password: { fromEnv: MONSYNC_SECRET_WEB_SHOP_LOGIN_PASSWORD }');
+    expect(vault).toContain('ArchiveData: { fromEnv: MONSYNC_SECRET_WEB_CLIENT_CERT_ARCHIVE }');
+    expect(vault).not.toMatch(/Issuer|IsSensitive|VaultItemUsedBy|VaultItemGuid/);
+    expect(tree.secrets).toEqual([
+      { env: 'MONSYNC_SECRET_WEB_CLIENT_CERT_ARCHIVE', where: 'vault.yaml: Web/client-cert CertificateArchive.ArchiveData (base64)' },
+      { env: 'MONSYNC_SECRET_WEB_CLIENT_CERT_ARCHIVE_PASSWORD', where: 'vault.yaml: Web/client-cert CertificateArchive.Password' },
+      { env: 'MONSYNC_SECRET_WEB_SHOP_LOGIN_PASSWORD', where: 'vault.yaml: Web/shop-login Password' },
+    ]);
+    expect(tree.notes).toContain('vault item hidden is in a section this account cannot list; left out');
+  });
+
+  it('nests exclusion periods under their SLA without ids or hashes', () => {
+    expect(file('slas.yaml')).toContain('slas:\n  - Description: Gold\n    UptimeErrorThreshold: 99.5\n    exclusionPeriods:\n      - { Description: Freeze, From: "2026-11-27T00:00:00", Until: "2026-11-28T00:00:00" }\n');
+  });
+
+  it('keeps a report key marker as key and pins the GUID of a report without one', () => {
+    const reports = file('scheduled-reports.yaml');
+    expect(reports).toContain('  - key: report-1\n    ScheduledReportGuid: r-2\n');
+    expect(reports).toContain('  - key: weekly-exec\n    DashboardGuid: d-1\n');
+    expect(reports).toContain('InternalNotes: Board pack\n');
+    expect(reports).not.toContain('monsync:key=');
+    expect(reports).not.toContain('Hash');
+  });
+
+  it('warns about live monitors sharing a name, since the key must be unique', () => {
+    const twins = pulledTree({ ...snapshot, monitors: [{ MonitorGuid: 'a', Name: 'Twin' }, { MonitorGuid: 'b', Name: 'Twin' }] });
+    expect(twins.notes.some((note) => note.startsWith('2 live monitors are named "Twin"'))).toBe(true);
+    expect(twins.files[0]?.content.startsWith('# Written by')).toBe(true);
+  });
+});

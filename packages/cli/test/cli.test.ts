@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../src/commands/index.js';
+import { ExitCode } from '../src/exit-codes.js';
+import { cliVersion } from '../src/version.js';
+import { monsync, tempTree } from './helpers.js';
+
+const SETTINGS = 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\n  monitorGroups: { prune: false }\n';
+
+describe('monsync command line', () => {
+  it('prints the global help with every command on --help, exit 0', async () => {
+    const { code, out } = await monsync(['--help']);
+    expect(code).toBe(ExitCode.Ok);
+    for (const command of COMMANDS) expect(out).toContain(`\n  ${command.name} `);
+    expect(out).toContain('Exit codes: 0 ok / no changes, 1 error, 2 changes present');
+  });
+
+  it('has --help with usage and at least one example for every command', async () => {
+    for (const command of COMMANDS) {
+      const { code, out } = await monsync([command.name, '--help']);
+      expect(code, command.name).toBe(ExitCode.Ok);
+      expect(out, command.name).toContain(`Usage: monsync ${command.name}`);
+      expect(out, command.name).toMatch(/\nExamples?:\n {2}monsync /);
+    }
+  });
+
+  it('answers help before complaining about other flags on the line', async () => {
+    const { code, out } = await monsync(['plan', '--bogus', '-h']);
+    expect(code).toBe(ExitCode.Ok);
+    expect(out).toContain('Usage: monsync plan');
+  });
+
+  it('prints the version with --version, before or after a command', async () => {
+    expect((await monsync(['--version'])).out).toBe(`${cliVersion()}\n`);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect((await monsync(['validate', '--version'])).out).toBe(`${pkg.version}\n`);
+  });
+
+  it('exits 1 with the help on stderr when no command is given', async () => {
+    const { code, out, err } = await monsync([]);
+    expect(code).toBe(ExitCode.Error);
+    expect(out).toBe('');
+    expect(err).toContain('monsync: no command given.');
+  });
+
+  it('rejects an unknown command with a suggestion, exit 1', async () => {
+    const { code, err } = await monsync(['valdate']);
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toBe("monsync: unknown command 'valdate' (did you mean 'validate'?). Commands: validate, plan, pull, migrate, emulator\nRun 'monsync --help' for usage.\n");
+  });
+
+  it('rejects an unknown flag with a clear error and exit 1, before doing anything', async () => {
+    const { code, out, err } = await monsync(['plan', '--formt', 'json']);
+    expect(code).toBe(ExitCode.Error);
+    expect(out).toBe('');
+    expect(err).toBe("monsync: unknown option --formt for 'monsync plan' (did you mean --format?)\nRun 'monsync plan --help' for usage.\n");
+  });
+
+  it('rejects a bad --format value and stray arguments', async () => {
+    expect((await monsync(['plan', '--format', 'yaml'])).err).toContain("option --format: 'yaml' is not one of text, markdown, json");
+    const stray = await monsync(['validate', 'configs']);
+    expect(stray.code).toBe(ExitCode.Error);
+    expect(stray.err).toContain("'monsync validate' takes no arguments, got 'configs'");
+  });
+
+  it('ignores a leading -- (pnpm passes it through) but nothing else', async () => {
+    const tree = tempTree({ 'monsync.yaml': SETTINGS });
+    const withSeparator = await monsync(['--', 'validate', '--config', '.'], { cwd: tree });
+    expect(withSeparator.code).toBe(ExitCode.Ok);
+    expect(withSeparator.out).toBe('.: valid (0 monitors, 0 monitor groups, 0 vault sections with 0 items, 0 SLAs with 0 exclusion periods, 0 scheduled reports, 0 alert definitions)\n');
+    expect((await monsync(['--', '--help'])).code).toBe(ExitCode.Ok);
+  });
+
+  it('accepts global options before or after the command, but --config only once', async () => {
+    const tree = tempTree({ 'cfg/monsync.yaml': SETTINGS });
+    expect((await monsync(['--config', 'cfg', 'validate'], { cwd: tree })).code).toBe(ExitCode.Ok);
+    expect((await monsync(['validate', '-c', 'cfg'], { cwd: tree })).code).toBe(ExitCode.Ok);
+    const twice = await monsync(['--config', 'cfg', 'validate', '--config', 'cfg'], { cwd: tree });
+    expect(twice.code).toBe(ExitCode.Error);
+    expect(twice.err).toContain('option --config given twice');
+  });
+
+  it('finds the config folder upwards from the working directory', async () => {
+    const tree = tempTree({ 'monsync.yaml': SETTINGS, 'monitors/shop.yaml': 'monitors:\n  - { Name: Shop, MonitorType: Https }\n' });
+    const { code, out } = await monsync(['validate'], { cwd: join(tree, 'monitors') });
+    expect(code).toBe(ExitCode.Ok);
+    expect(out).toMatch(/: valid \(1 monitor, /);
+  });
+
+  it('explains a missing config tree, exit 1', async () => {
+    const empty = tempTree({ 'README.md': 'no tree here\n' });
+    const { code, err } = await monsync(['validate'], { cwd: empty });
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toMatch(/^monsync validate: error CONFIG_ROOT_MISSING: no monsync\.yaml in .* or any folder above it\. Run monsync inside a config tree or pass --config DIR\.\n$/);
+  });
+});
+
+describe('monsync validate', () => {
+  it('accepts the demo tree configs/ without credentials, reporting what it declares', async () => {
+    const { code, out, err } = await monsync(['validate', '--config', 'configs'], { env: { DEMO_SHOP_PASSWORD: 'x', DEMO_SHOP_OTP_SECRET: 'x', DEMO_CLIENT_CERT_PFX_BASE64: 'eA==', DEMO_CLIENT_CERT_PASSWORD: 'x' } });
+    expect(err).toBe('');
+    expect(code).toBe(ExitCode.Ok);
+    expect(out).toMatch(/^configs: valid \(\d+ monitors, 3 monitor groups, 1 vault section with 3 items, 2 SLAs with 3 exclusion periods, 1 scheduled report, 2 alert definitions\)\n$/);
+  });
+
+  it('warns, but passes, when a secret variable is unset (plan will need it)', async () => {
+    const { code, out, err } = await monsync(['validate', '--config', 'configs']);
+    expect(code).toBe(ExitCode.Ok);
+    expect(err).toContain('configs/vault.yaml:');
+    expect(err).toMatch(/warning ENV_VAR_UNSET: environment variable DEMO_SHOP_PASSWORD is not set/);
+    expect(out).toMatch(/, 4 warnings\n$/);
+  });
+
+  it('reports every error of a broken tree as file:line:col with a caret snippet, exit 1', async () => {
+    const tree = tempTree({
+      'tree/monsync.yaml': SETTINGS,
+      'tree/monitors.yaml': 'monitors:\n  - Name: Shop\n    UserAgent: Netscape\nmonitorGroups:\n  - Description: G\n    members: [Shop, Nope]\n',
+    });
+    const { code, out, err } = await monsync(['validate', '--config', 'tree'], { cwd: tree });
+    expect(code).toBe(ExitCode.Error);
+    expect(out).toBe('');
+    expect(err).toContain('tree/monitors.yaml:3:16: error INVALID_ENUM: `UserAgent` must be one of ChromeLatest, EdgeLatest (got `Netscape`)\n3 |     UserAgent: Netscape\n  |                ^^^^^^^^\n');
+    expect(err).toContain('tree/monitors.yaml:6:21: error UNKNOWN_REFERENCE: member `Nope` of group `G` names no declared monitor\n6 |     members: [Shop, Nope]\n  |                     ^^^^\n');
+    expect(err).toContain('tree: 2 errors; nothing was sent to the API.\n');
+  });
+
+  it('never quotes a literal secret back, not even in the snippet', async () => {
+    const canary = 'CANARY-7f3a9c-literal';
+    const tree = tempTree({ 'monsync.yaml': SETTINGS, 'monitors.yaml': `monitors:\n  - Name: Shop\n    Password: ${canary}\n` });
+    const { code, out, err } = await monsync(['validate'], { cwd: tree });
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toContain('monitors.yaml:3:15: error LITERAL_SECRET:');
+    expect(out + err).not.toContain(canary);
+  });
+});
+
+describe('monsync migrate', () => {
+  const legacy = 'monitors:\n  # keep this comment\n  - Name: Shop\n    AlertOnLoadTimeLimit1: true\n    LoadTimeLimit1: 4000\n';
+
+  it('--check exits 1 and writes nothing when a monitor uses removed fields; 0 after migrating', async () => {
+    const tree = tempTree({ 'monsync.yaml': SETTINGS, 'monitors.yaml': legacy });
+    const check = await monsync(['migrate', '--check'], { cwd: tree });
+    expect(check.code).toBe(ExitCode.Error);
+    expect(check.out).toContain('monitors.yaml:4:5: monitor "Shop": would move AlertOnLoadTimeLimit1, LoadTimeLimit1 -> ErrorConditions: LoadTimeLimit1 Value "4000" Effect Error');
+    expect(readFileSync(join(tree, 'monitors.yaml'), 'utf8')).toBe(legacy);
+
+    const migrate = await monsync(['migrate'], { cwd: tree });
+    expect(migrate.code).toBe(ExitCode.Ok);
+    const rewritten = readFileSync(join(tree, 'monitors.yaml'), 'utf8');
+    expect(rewritten).toContain('# keep this comment');
+    expect(rewritten).not.toContain('LoadTimeLimit1: 4000');
+
+    const again = await monsync(['migrate', '--check'], { cwd: tree });
+    expect(again.code).toBe(ExitCode.Ok);
+    expect(again.out).toBe('No monitor uses the removed fields.\n');
+    expect((await monsync(['validate'], { cwd: tree })).code).toBe(ExitCode.Ok);
+  });
+
+  it('converts a JSON export into a new YAML file that validates', async () => {
+    const exported = JSON.stringify([{ MonitorGuid: 'g-1', Name: 'Exported', MonitorType: 'Https', ExpectedHttpStatusCode: 200, ExpectedHttpStatusCodeSpecified: true, CreatedDate: '2024-01-01T00:00:00' }]);
+    const tree = tempTree({ 'monsync.yaml': SETTINGS, 'export/monitors.json': exported });
+    const result = await monsync(['migrate', '--from-json', 'export', '--out', 'monitors/imported.yaml'], { cwd: tree });
+    expect(result.err).toBe('');
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.out).toBe('Wrote 1 monitor to monitors/imported.yaml (1 migrated off removed fields).\n');
+    const text = readFileSync(join(tree, 'monitors/imported.yaml'), 'utf8');
+    expect(text).toContain('ErrorConditionType: HttpStatus');
+    expect(text).not.toContain('CreatedDate');
+    expect((await monsync(['validate'], { cwd: tree })).code).toBe(ExitCode.Ok);
+  });
+
+  it('needs --out with --from-json', async () => {
+    const { code, err } = await monsync(['migrate', '--from-json', 'x.json']);
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toContain('--from-json needs --out FILE');
+  });
+});

@@ -1,0 +1,38 @@
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bufferedIo, type BufferedIo } from '../src/io.js';
+import { run } from '../src/main.js';
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** A fresh folder holding the given files (paths relative to it). */
+export function tempTree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'monsync-cli-test-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+/** A copy of the demo tree `configs/`, so tests can change it. */
+export function copyOfDemoConfigs(): string {
+  const root = mkdtempSync(join(tmpdir(), 'monsync-cli-demo-'));
+  cpSync(join(REPO_ROOT, 'configs'), join(root, 'configs'), { recursive: true });
+  return root;
+}
+
+export interface Outcome {
+  code: number;
+  out: string;
+  err: string;
+  io: BufferedIo;
+}
+
+export async function monsync(argv: string[], options: { cwd?: string; env?: Record<string, string | undefined>; isTTY?: boolean; signal?: AbortSignal } = {}): Promise<Outcome> {
+  const io = bufferedIo({ cwd: options.cwd ?? REPO_ROOT, env: options.env ?? {}, isTTY: options.isTTY ?? false, ...(options.signal !== undefined ? { signal: options.signal } : {}) });
+  const code = await run(argv, io);
+  return { code, out: io.out(), err: io.err(), io };
+}

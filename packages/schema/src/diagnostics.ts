@@ -12,6 +12,8 @@ export interface Diagnostic {
   endLine?: number;
   endColumn?: number;
   hint?: string;
+  /** The line holds a literal secret: formatters must not quote it. */
+  redactSource?: boolean;
 }
 
 /** Every code the loader emits, with its severity and what it means (the README's table is built from this). */
@@ -96,8 +98,10 @@ const MAX_SNIPPET = 100;
  */
 export function formatDiagnostic(d: Diagnostic, options: { source?: string } = {}): string {
   const lines = [`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`];
-  const text = options.source?.split(/\r?\n/)[d.line - 1];
-  if (text !== undefined) {
+  const text = d.redactSource === true || d.code === 'LITERAL_SECRET' ? undefined : options.source?.split(/\r?\n/)[d.line - 1];
+  if (text === undefined && options.source !== undefined) {
+    lines.push(`${String(d.line)} | (line not shown: it holds a literal secret)`);
+  } else if (text !== undefined) {
     let start = d.column - 1;
     let end = d.endLine === d.line && d.endColumn !== undefined && d.endColumn > d.column ? d.endColumn - 1 : start + 1;
     let shown = text;

@@ -634,9 +634,20 @@ function pickBranch(branches: unknown[], value: unknown): unknown {
   return fitting.length === 1 ? fitting[0] : undefined;
 }
 
+/** Marks every diagnostic that sits on a line holding a literal secret, so that no formatter quotes that line. */
+function markSecretLines(diagnostics: Diagnostic[]): void {
+  const lines = new Set<string>();
+  for (const d of diagnostics) {
+    if (d.code !== 'LITERAL_SECRET') continue;
+    for (let line = d.line; line <= (d.endLine ?? d.line); line++) lines.add(`${d.file}\u0000${line}`);
+  }
+  for (const d of diagnostics) if (lines.has(`${d.file}\u0000${d.line}`)) d.redactSource = true;
+}
+
 function assemble(root: string, texts: readonly ConfigText[], options: LoadOptions, diagnostics: Diagnostic[], files: string[]): LoadResult {
   const assembler = new Assembler(root, options, diagnostics);
   for (const { file, text } of texts) assembler.addFile(new YamlSource(file, text));
   const desired = assembler.finish();
+  markSecretLines(assembler.diagnostics);
   return { desired, diagnostics: sortDiagnostics(assembler.diagnostics), files };
 }

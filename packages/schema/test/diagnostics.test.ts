@@ -29,6 +29,20 @@ describe('formatDiagnostic', () => {
     expect(out[3]).toBe('hint: h');
   });
 
+  it('never quotes a line that holds a literal secret, whatever the diagnostic on it', () => {
+    const source = 'vault:\n  sections:\n    - Name: S\n      items:\n        - { Name: l, VaultItemType: Login, Password: CANARY-7f3a9c }\n';
+    const { diagnostics } = loadConfigTexts('/cfg', [
+      { file: 'monsync.yaml', text: 'apiVersion: monsync/v1\nmanage: { vault: {} }\n' },
+      { file: 'vault.yaml', text: source },
+    ]);
+    expect(diagnostics.map((d) => d.code)).toEqual(['INVALID_ENUM', 'LITERAL_SECRET']);
+    for (const d of diagnostics) {
+      const text = formatDiagnostic(d, { source });
+      expect(text).not.toContain('CANARY');
+      expect(text).toContain('line not shown');
+    }
+  });
+
   it('without the source prints only the first line', () => {
     const d: Diagnostic = { severity: 'error', code: 'YAML_SYNTAX', message: 'bad', file: 'a.yaml', line: 2, column: 3 };
     expect(formatDiagnostic(d)).toBe('a.yaml:2:3: error YAML_SYNTAX: bad');

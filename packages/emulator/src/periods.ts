@@ -12,6 +12,14 @@ export const PRESET_PERIODS = [
 export interface Range {
   from: number;
   to: number;
+  /** Statistics interval the preset implies (custom ranges pick one by length). */
+  unit?: 'hour' | 'day' | 'month';
+}
+
+export function presetUnit(name: string): 'hour' | 'day' | 'month' {
+  if (/Hours$|Day$/.test(name)) return 'hour';
+  if (/Days$|Week$|Month$/.test(name) && name !== 'Last365Days') return 'day';
+  return 'month';
 }
 
 const utc = (y: number, m: number, d = 1): number => Date.UTC(y, m, d);
@@ -31,6 +39,11 @@ function startOfWeek(t: number): number {
  * day or month is excluded. `Current...` runs from the start of the unit to now.
  */
 export function resolvePreset(raw: string, now: Date): Range {
+  const range = resolveBounds(raw, now);
+  return { ...range, unit: presetUnit(range.name) };
+}
+
+function resolveBounds(raw: string, now: Date): Range & { name: string } {
   const name = PRESET_PERIODS.find((p) => p.replace(/\s/g, '').toLowerCase() === raw.replace(/\s/g, '').toLowerCase());
   if (!name) throw badRequest(`PresetPeriod "${raw}" is not one of: ${PRESET_PERIODS.join(', ')}.`);
   const t = now.getTime();
@@ -42,28 +55,28 @@ export function resolvePreset(raw: string, now: Date): Range {
   let match: RegExpMatchArray | null;
   switch (name) {
     case 'CurrentDay':
-      return { from: today, to: t };
+      return { from: today, to: t, name };
     case 'CurrentWeek':
-      return { from: startOfWeek(t), to: t };
+      return { from: startOfWeek(t), to: t, name };
     case 'CurrentMonth':
-      return { from: utc(y, m), to: t };
+      return { from: utc(y, m), to: t, name };
     case 'CurrentQuarter':
-      return { from: utc(y, q), to: t };
+      return { from: utc(y, q), to: t, name };
     case 'CurrentYear':
-      return { from: utc(y, 0), to: t };
+      return { from: utc(y, 0), to: t, name };
     case 'Previous Day':
-      return { from: today - DAY_MS, to: today };
+      return { from: today - DAY_MS, to: today, name };
     case 'Previous Week':
-      return { from: startOfWeek(t) - 7 * DAY_MS, to: startOfWeek(t) };
+      return { from: startOfWeek(t) - 7 * DAY_MS, to: startOfWeek(t), name };
     case 'Previous Month':
-      return { from: utc(y, m - 1), to: utc(y, m) };
+      return { from: utc(y, m - 1), to: utc(y, m), name };
     case 'Previous Quarter':
-      return { from: utc(y, q - 3), to: utc(y, q) };
+      return { from: utc(y, q - 3), to: utc(y, q), name };
     case 'Previous Year':
-      return { from: utc(y - 1, 0), to: utc(y, 0) };
+      return { from: utc(y - 1, 0), to: utc(y, 0), name };
   }
-  if ((match = /^Last(\d+)Hours$/.exec(name))) return { from: thisHour - Number(match[1]) * HOUR_MS, to: thisHour };
-  if ((match = /^Last(\d+)Days$/.exec(name))) return { from: today - Number(match[1]) * DAY_MS, to: today };
-  if ((match = /^Last(\d+)Months$/.exec(name))) return { from: utc(y, m - Number(match[1])), to: utc(y, m) };
+  if ((match = /^Last(\d+)Hours$/.exec(name))) return { from: thisHour - Number(match[1]) * HOUR_MS, to: thisHour, name };
+  if ((match = /^Last(\d+)Days$/.exec(name))) return { from: today - Number(match[1]) * DAY_MS, to: today, name };
+  if ((match = /^Last(\d+)Months$/.exec(name))) return { from: utc(y, m - Number(match[1])), to: utc(y, m), name };
   throw badRequest(`PresetPeriod "${raw}" is not supported.`);
 }

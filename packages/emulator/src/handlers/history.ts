@@ -136,15 +136,16 @@ function parseFilter(ctx: RequestContext): readonly string[] {
   return out;
 }
 
-/** Hourly up to 48 hours, daily up to 92 days, monthly beyond. */
+/** The preset's unit; for custom ranges hourly up to 48 hours, daily up to 92 days, monthly beyond. */
 function intervals(range: Range): Range[] {
   const span = range.to - range.from;
+  const unit = range.unit ?? (span <= 48 * HOUR_MS ? 'hour' : span <= 92 * DAY_MS ? 'day' : 'month');
   const out: Range[] = [];
   let t = range.from;
   while (t < range.to) {
     let next: number;
-    if (span <= 48 * HOUR_MS) next = (Math.floor(t / HOUR_MS) + 1) * HOUR_MS;
-    else if (span <= 92 * DAY_MS) next = (Math.floor(t / DAY_MS) + 1) * DAY_MS;
+    if (unit === 'hour') next = (Math.floor(t / HOUR_MS) + 1) * HOUR_MS;
+    else if (unit === 'day') next = (Math.floor(t / DAY_MS) + 1) * DAY_MS;
     else {
       const d = new Date(t);
       next = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);

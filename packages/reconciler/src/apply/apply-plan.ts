@@ -1,0 +1,285 @@
+/**
+ * applyPlan: executes a plan's steps against the service. Steps start as soon as the steps they depend on are
+ * done (a ready queue, not level by level, so one slow request holds up only what needs it), at most
+ * `parallelism` at a time, preferring plan order. Each step's requests come from its kind module.
+ *
+ * Failure rules (DESIGN §5): a POST is never blindly retried. After an unclear outcome (no response, timeout,
+ * 5xx) the object is looked up by key and the POST repeated only when it is absent; a 429 means "not applied"
+ * and is retried after the wait the service asked for. A failed step skips every step depending on it,
+ * transitively; independent steps finish. Running the same config again converges.
+ */
+import { isApiError, isUnclearOutcome, NotFoundError, RateLimitError } from '@monsync/client';
+import { kindModule } from '../kinds/index.js';
+import type { WriteClient } from '../live/types.js';
+import type { Plan, PlanStep } from '../plan/types.js';
+import { InvalidPlanError } from './errors.js';
+import { Placeholders } from './placeholders.js';
+import { redactor, type Redactor } from './redact.js';
+import { fillSecrets, resolveSecrets, type ResolvedSecrets } from './secrets.js';
+import type { ApplyOptions, ApplyProgress, ApplyReport, DoneStep, FailedStep, SkippedStep, StepEvent, StepRef } from './types.js';
+
+export const DEFAULT_PARALLELISM = 8;
+
+type Status = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
+
+interface Outcome {
+  guid?: string;
+  note?: string;
+}
+
+/** Checks what apply relies on: the format, unique ids, known dependencies, no cycle. Returns the steps' indices. */
+export function checkPlan(plan: Plan): Map<string, number> {
+  if (plan.formatVersion !== 1) throw new InvalidPlanError(`plan formatVersion ${String(plan.formatVersion)} is not supported (expected 1); make the plan with this version of monsync`);
+  if (!Array.isArray(plan.steps)) throw new InvalidPlanError('the plan has no steps array');
+  const index = new Map<string, number>();
+  plan.steps.forEach((step, i) => {
+    if (index.has(step.id)) throw new InvalidPlanError(`step id ${step.id} appears twice in the plan`);
+    index.set(step.id, i);
+  });
+  const remaining = new Map<string, number>();
+  const dependents = new Map<string, string[]>();
+  for (const step of plan.steps) {
+    if ((step.action === 'create' || step.action === 'update' || step.action === 'ensure') && step.desired === undefined) {
+      throw new InvalidPlanError(`step ${step.id} (${step.action}) has no desired body`);
+    }
+    for (const dep of step.dependsOn) {
+      if (!index.has(dep)) throw new InvalidPlanError(`step ${step.id} depends on ${dep}, which is not in the plan`);
+      dependents.set(dep, [...(dependents.get(dep) ?? []), step.id]);
+    }
+    remaining.set(step.id, new Set(step.dependsOn).size);
+  }
+  const queue = plan.steps.filter((s) => remaining.get(s.id) === 0).map((s) => s.id);
+  let seen = 0;
+  while (queue.length > 0) {
+    const id = queue.pop() as string;
+    seen += 1;
+    for (const next of new Set(dependents.get(id) ?? [])) {
+      const left = (remaining.get(next) ?? 0) - 1;
+      remaining.set(next, left);
+      if (left === 0) queue.push(next);
+    }
+  }
+  if (seen !== plan.steps.length) {
+    const stuck = plan.steps.filter((s) => (remaining.get(s.id) ?? 0) > 0).map((s) => s.id);
+    throw new InvalidPlanError(`the plan's dependencies form a cycle among ${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ', ...' : ''}`);
+  }
+  return index;
+}
+
+function refOf(step: PlanStep, guid?: string): StepRef {
+  const g = guid ?? step.guid;
+  return { id: step.id, action: step.action, kind: step.kind, key: step.key, ...(g === undefined ? {} : { guid: g }) };
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyOptions = {}): Promise<ApplyReport> {
+  const started = performance.now();
+  const parallelism = Math.max(1, Math.floor(options.parallelism ?? DEFAULT_PARALLELISM));
+  const index = checkPlan(plan);
+  // Every secret is read and checked before the first write: a changed one refuses the whole apply.
+  const secrets = resolveSecrets(plan, options.secrets);
+  const redact = redactor(secrets.values);
+  const placeholders = new Placeholders(plan);
+  const executor = new StepExecutor(client, placeholders, secrets, redact, options);
+
+  const steps = plan.steps;
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const status = new Map<string, Status>(steps.map((s) => [s.id, 'pending']));
+  const remaining = new Map(steps.map((s) => [s.id, new Set(s.dependsOn).size]));
+  const dependents = new Map<string, string[]>();
+  for (const step of steps) for (const dep of new Set(step.dependsOn)) dependents.set(dep, [...(dependents.get(dep) ?? []), step.id]);
+
+  const report: ApplyReport = { total: steps.length, done: [], failed: [], skipped: [], notRun: [], ok: false, durationMs: 0 };
+  let inFlight = 0;
+  const progress = (): ApplyProgress => ({ total: steps.length, done: report.done.length, failed: report.failed.length, skipped: report.skipped.length, inFlight });
+  const emit = (event: StepEvent): void => {
+    try {
+      options.onStep?.(event);
+    } catch {
+      // Progress display must never break an apply half-way.
+    }
+  };
+
+  // Ready steps in plan order (the DESIGN §5 kind order), as a sorted list of indices.
+  const ready: number[] = [];
+  const enqueue = (id: string): void => {
+    const i = index.get(id) as number;
+    let lo = 0;
+    let hi = ready.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((ready[mid] as number) < i) lo = mid + 1;
+      else hi = mid;
+    }
+    ready.splice(lo, 0, i);
+  };
+  for (const step of steps) if (remaining.get(step.id) === 0) enqueue(step.id);
+
+  const skipDependents = (failedId: string): void => {
+    const stack: { id: string; via: string }[] = (dependents.get(failedId) ?? []).map((id) => ({ id, via: failedId }));
+    while (stack.length > 0) {
+      const { id, via } = stack.pop() as { id: string; via: string };
+      if (status.get(id) !== 'pending') continue;
+      status.set(id, 'skipped');
+      const step = byId.get(id) as PlanStep;
+      const result: SkippedStep = { ...refOf(step), waitedFor: failedId, ...(via === failedId ? {} : { via }) };
+      report.skipped.push(result);
+      emit({ type: 'skipped', step, result, progress: progress() });
+      for (const next of dependents.get(id) ?? []) stack.push({ id: next, via: id });
+    }
+  };
+
+  const aborted = (): boolean => options.signal?.aborted === true;
+
+  await new Promise<void>((resolve) => {
+    const pump = (): void => {
+      while (!aborted() && inFlight < parallelism && ready.length > 0) {
+        const step = steps[ready.shift() as number] as PlanStep;
+        if (status.get(step.id) !== 'pending') continue;
+        status.set(step.id, 'running');
+        inFlight += 1;
+        emit({ type: 'start', step, progress: progress() });
+        void executor.run(step, (reason, attempt) => emit({ type: 'retry', step, reason, attempt, progress: progress() })).then((outcome) => {
+          inFlight -= 1;
+          if ('error' in outcome) {
+            status.set(step.id, 'failed');
+            report.failed.push(outcome.error);
+            emit({ type: 'failed', step, result: outcome.error, progress: progress() });
+            skipDependents(step.id);
+          } else {
+            status.set(step.id, 'done');
+            const result: DoneStep = { ...refOf(step, outcome.guid), ...(outcome.note === undefined ? {} : { note: outcome.note }) };
+            report.done.push(result);
+            emit({ type: 'done', step, result, progress: progress() });
+            for (const next of dependents.get(step.id) ?? []) {
+              const left = (remaining.get(next) ?? 0) - 1;
+              remaining.set(next, left);
+              if (left === 0 && status.get(next) === 'pending') enqueue(next);
+            }
+          }
+          pump();
+        });
+      }
+      if (inFlight === 0 && (ready.length === 0 || aborted())) resolve();
+    };
+    pump();
+  });
+
+  for (const step of steps) if (status.get(step.id) === 'pending') report.notRun.push(refOf(step));
+  report.ok = report.done.length === steps.length;
+  report.durationMs = performance.now() - started;
+  return report;
+}
+
+/** Runs one step: builds its body (placeholders, secrets) and sends its requests, recovering what can be recovered. */
+class StepExecutor {
+  readonly #client: WriteClient;
+  readonly #placeholders: Placeholders;
+  readonly #secrets: ResolvedSecrets;
+  readonly #redact: Redactor;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #maxCreateAttempts: number;
+  readonly #maxRateLimited: number;
+  readonly #backoffMs: number;
+
+  constructor(client: WriteClient, placeholders: Placeholders, secrets: ResolvedSecrets, redact: Redactor, options: ApplyOptions) {
+    this.#client = client;
+    this.#placeholders = placeholders;
+    this.#secrets = secrets;
+    this.#redact = redact;
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#maxCreateAttempts = Math.max(1, options.maxCreateAttempts ?? 3);
+    this.#maxRateLimited = Math.max(1, options.maxRateLimitedAttempts ?? 6);
+    this.#backoffMs = options.rateLimitBackoffMs ?? 500;
+  }
+
+  async run(step: PlanStep, onRetry: (reason: string, attempt: number) => void): Promise<Outcome | { error: FailedStep }> {
+    try {
+      return await this.#perform(step, onRetry);
+    } catch (error) {
+      return { error: this.#failure(step, error) };
+    }
+  }
+
+  #body(step: PlanStep): Record<string, unknown> {
+    const substituted = this.#placeholders.substitute(step.desired ?? {});
+    const values = this.#secrets.forStep(step.id);
+    return values === undefined ? substituted : (fillSecrets(substituted, values) as Record<string, unknown>);
+  }
+
+  async #perform(step: PlanStep, onRetry: (reason: string, attempt: number) => void): Promise<Outcome> {
+    const requests = kindModule(step.kind).requests;
+    switch (step.action) {
+      case 'create': {
+        const body = this.#body(step);
+        const { guid, note } = await this.#create(step, body, onRetry);
+        this.#placeholders.learn(step.kind, step.key, guid);
+        return { guid, ...(note === undefined ? {} : { note }) };
+      }
+      case 'update':
+      case 'ensure':
+        await requests.update(this.#client, step, this.#body(step));
+        return {};
+      case 'delete':
+        try {
+          await requests.delete(this.#client, step);
+          return {};
+        } catch (error) {
+          // Gone already (an earlier attempt whose answer was lost, or someone else): the goal is reached.
+          if (error instanceof NotFoundError) return { note: 'already deleted' };
+          throw error;
+        }
+    }
+  }
+
+  async #create(step: PlanStep, body: Record<string, unknown>, onRetry: (reason: string, attempt: number) => void): Promise<{ guid: string; note?: string }> {
+    const requests = kindModule(step.kind).requests;
+    let unclear = 0;
+    let limited = 0;
+    let note: string | undefined;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const guid = await requests.create(this.#client, step, body);
+        return { guid, ...(note === undefined ? {} : { note }) };
+      } catch (error) {
+        if (error instanceof RateLimitError) {
+          limited += 1;
+          if (limited >= this.#maxRateLimited) throw error;
+          onRetry('429: the service did not apply the request', attempt + 1);
+          await this.#sleep(error.retryAfterMs ?? this.#backoffMs * 2 ** (limited - 1));
+          continue;
+        }
+        if (!isUnclearOutcome(error)) throw error;
+        unclear += 1;
+        // The POST may have been applied: look for the object by key before sending it again.
+        const found = await requests.find(this.#client, step, body);
+        if (found !== undefined) return { guid: found, note: 'found after an unclear outcome' };
+        if (unclear >= this.#maxCreateAttempts) throw error;
+        note = 'created after an unclear outcome';
+        onRetry(`${errorLabel(error)}: not applied (not found by key)`, attempt + 1);
+      }
+    }
+  }
+
+  #failure(step: PlanStep, error: unknown): FailedStep {
+    const base = refOf(step);
+    if (isApiError(error)) {
+      return {
+        ...base,
+        message: this.#redact(error.message),
+        code: error.code,
+        status: error.status,
+        ...(error.serviceMessage === undefined ? {} : { serviceMessage: this.#redact(error.serviceMessage) }),
+      };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+    return { ...base, message: this.#redact(message), ...(typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? { code } : {}) };
+  }
+}
+
+function errorLabel(error: unknown): string {
+  if (isApiError(error)) return error.status === 0 ? error.code : String(error.status);
+  return 'error';
+}

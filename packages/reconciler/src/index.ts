@@ -31,3 +31,4 @@ export { SENSITIVE } from './plan/types.js';
 export { renderText, type TextOptions } from './render/text.js';
 export { DEFAULT_MARKDOWN_BUDGET, escapeMarkdown, MARKDOWN_MARKER, markdownLength, renderMarkdown, type MarkdownOptions } from './render/markdown.js';
 export { renderJson } from './render/json.js';
+export * from './apply/index.js';

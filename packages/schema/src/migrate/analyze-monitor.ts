@@ -1,5 +1,6 @@
-import { isMap, isScalar, isSeq, type LineCounter, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { LEGACY_ERROR_CONDITION_FIELDS, legacyMappingOf, type LegacyFieldMapping } from './legacy-fields.js';
+import type { MigrationProblemCode } from './codes.js';
 import type { MigrationErrorCondition, MigrationLocation, MigrationProblem } from './types.js';
 
 export interface SourceContext {
@@ -153,7 +154,7 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
   const monitor = monitorName(map, index);
   const errors: MigrationProblem[] = [];
   const notes: MigrationProblem[] = [];
-  const problem = (pair: Pair, severity: MigrationProblem['severity'], code: string, message: string): MigrationProblem => ({
+  const problem = (pair: Pair, severity: MigrationProblem['severity'], code: MigrationProblemCode, message: string): MigrationProblem => ({
     severity,
     code,
     message,
@@ -193,6 +194,23 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
       );
     }
   }
+
+  for (const pair of removedPairs) {
+    const value: unknown = pair.value;
+    const anchored = isAlias(value) || (value !== null && typeof value === 'object' && 'anchor' in value && typeof value.anchor === 'string');
+    if (anchored) {
+      errors.push(
+        problem(
+          pair,
+          'error',
+          'MIGRATE_YAML_ALIAS',
+          `monitor "${monitor}": ${keyName(pair)} uses a YAML anchor or alias, which moving it would break; ` +
+            'write the value out in full and run `monsync migrate` again',
+        ),
+      );
+    }
+  }
+  if (errors.length > 0) return { kind: 'blocked', problems: errors };
 
   const entries: PlannedEntry[] = [];
   for (const mapping of LEGACY_ERROR_CONDITION_FIELDS) {

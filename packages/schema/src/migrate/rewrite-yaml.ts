@@ -24,7 +24,8 @@ export const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   merge: false,
   prettyErrors: false,
 };
-const TO_JS = { maxAliasCount: 100 };
+// Maps keep non-string keys as they are (no warning, and a key that changed shape still compares unequal).
+const TO_JS = { maxAliasCount: 100, mapAsMap: true };
 
 export interface RewriteOutcome {
   /** The new text, or undefined when nothing changes (or the file cannot be rewritten safely). */
@@ -219,6 +220,17 @@ function renderNode(node: unknown, padded: boolean): string {
   return doc.toString({ lineWidth: 0, flowCollectionPadding: padded }).replace(/\n$/, '');
 }
 
+/** Whether `text` parses cleanly to exactly the data of the edited document. */
+function sameMeaning(text: string, doc: Document): boolean {
+  try {
+    const check = parseDocument(text, PARSE_OPTIONS);
+    return check.errors.length === 0 && isDeepStrictEqual(check.toJS(TO_JS), doc.toJS(TO_JS));
+  } catch {
+    // toJS throws on aliases it cannot resolve: then the meanings cannot be shown equal.
+    return false;
+  }
+}
+
 /**
  * Rewrites the monitors of one YAML file off the removed fields. The edits are spliced into the original
  * text, then checked: the result must parse to exactly what the Document API edit gives, or the file is
@@ -282,8 +294,7 @@ export function rewriteYamlSource(source: string, file: string): RewriteOutcome 
   const spliced = applyEdits(source, edits);
   // A file that ended without a newline still does (the last removed line may have carried the end).
   const text = spliced !== undefined && !source.endsWith('\n') ? spliced.replace(/\r?\n$/, '') : spliced;
-  const check = text === undefined ? undefined : parseDocument(text, PARSE_OPTIONS);
-  if (text === undefined || !check || check.errors.length > 0 || !isDeepStrictEqual(check.toJS(TO_JS), doc.toJS(TO_JS))) {
+  if (text === undefined || !sameMeaning(text, doc)) {
     // Never write a file whose meaning we did not intend; the layout is unusual enough to need a hand edit.
     return {
       text: undefined,

@@ -1,3 +1,5 @@
+import type { MigrationProblemCode } from './codes.js';
+
 /** One `ErrorConditions` entry written by the migration (field names are the API's, sent verbatim). */
 export interface MigrationErrorCondition {
   ErrorConditionType: string;
@@ -17,8 +19,8 @@ export interface MigrationLocation {
 /** Shaped like the loader's diagnostics so the CLI can print both the same way. */
 export interface MigrationProblem extends MigrationLocation {
   severity: MigrationSeverity;
-  /** SCREAMING_SNAKE, stable: scripts and tests match on it. */
-  code: string;
+  /** SCREAMING_SNAKE, stable: scripts and tests match on it (see MIGRATION_PROBLEM_CODES). */
+  code: MigrationProblemCode;
   message: string;
   /** Other places the message refers to (e.g. the existing entry a conflict is with). */
   related?: MigrationLocation[];

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { formatMigrationReport, migrateConfig, migrationExitCode, MigrationError, type MigrationResult } from '@monsync/schema';
+import {
+  formatMigrationReport,
+  migrateConfig,
+  migrationExitCode,
+  MigrationError,
+  type MigrationProblem,
+  type MigrationResult,
+} from '@monsync/schema';
 
 const temps: string[] = [];
 afterEach(async () => {
@@ -126,6 +133,24 @@ describe('migrateConfig', () => {
     });
   });
 
+  it('leaves a monitor alone when a removed field carries a YAML anchor others refer to', async () => {
+    const text = 'monitors:\n  - Name: A\n    AlertOnLoadTimeLimit1: true\n    LoadTimeLimit1: &limit 4000\n    CheckInterval: *limit\n';
+    const dir = await configTree({ 'm.yaml': text });
+    const result = await migrateConfig(dir);
+    expect(result.problems).toEqual([expect.objectContaining({ severity: 'error', code: 'MIGRATE_YAML_ALIAS', line: 4, column: 5 })]);
+    expect(await readFile(join(dir, 'm.yaml'), 'utf8')).toBe(text);
+  });
+
+  it('leaves a file unchanged and says so when its layout defeats the verified rewrite (explicit ? keys)', async () => {
+    const text = 'monitors:\n  - Name: B\n    ? AlertOnLoadTimeLimit1\n    : true\n    LoadTimeLimit1: 4000\n';
+    const dir = await configTree({ 'm.yaml': text });
+    const result = await migrateConfig(dir);
+    expect(result.changes).toEqual([]);
+    expect(result.problems).toEqual([expect.objectContaining({ severity: 'error', code: 'MIGRATE_REWRITE_FAILED', line: 2, column: 3 })]);
+    expect(result.filesChanged).toEqual([]);
+    expect(await readFile(join(dir, 'm.yaml'), 'utf8')).toBe(text);
+  });
+
   it('throws a clear error for a folder that does not exist, or a file given as the folder', async () => {
     await expect(migrateConfig(join(tmpdir(), 'monsync-no-such-tree'))).rejects.toMatchObject({ code: 'MIGRATE_INPUT_NOT_FOUND' });
     const dir = await configTree({});
@@ -137,7 +162,14 @@ describe('migrateConfig', () => {
 
 describe('migrationExitCode', () => {
   const change = { file: 'm.yaml', line: 1, column: 1, monitor: 'Shop', removed: ['LoadTimeLimit1'], added: [] };
-  const problem = (severity: 'error' | 'warning' | 'info') => ({ severity, code: 'X', message: 'm', file: 'm.yaml', line: 1, column: 1 });
+  const problem = (severity: 'error' | 'warning' | 'info'): MigrationProblem => ({
+    severity,
+    code: 'MIGRATE_CONFLICT',
+    message: 'm',
+    file: 'm.yaml',
+    line: 1,
+    column: 1,
+  });
   const cases: Array<[string, MigrationResult, boolean, 0 | 1]> = [
     ['nothing to do', { changes: [], problems: [], filesChanged: [] }, true, 0],
     ['changes made', { changes: [change], problems: [], filesChanged: ['m.yaml'] }, false, 0],

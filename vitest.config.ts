@@ -18,6 +18,9 @@ export default defineConfig({
         name,
         root: `packages/${name}`,
         include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        // A budget against hangs, not a performance assertion: CI machines are small and tests share them.
+        testTimeout: 60_000,
+        hookTimeout: 60_000,
       },
     })),
   },

@@ -5,7 +5,8 @@ describe('YAML writer', () => {
   it('leaves ordinary words plain and quotes what YAML would read differently', () => {
     expect(scalar('Shop homepage')).toBe('Shop homepage');
     expect(scalar('Web/shop-login')).toBe('Web/shop-login');
-    for (const risky of ['yes', 'No', 'null', '~', '4000', '08:00:00', '1e3', '.5', '-x', '#note', 'a: b', 'ends:', 'x #y', '', ' padded', 'https://example.com', 'a,b', '[x]', '{x}', '*ref', '&anchor', '!tag', '@at', 'line\nbreak']) {
+    expect(scalar('70606d28-20e3-47ac-ac93-a0147cd7e9eb')).toBe('70606d28-20e3-47ac-ac93-a0147cd7e9eb');
+    for (const risky of ['yes', 'No', 'null', '~', '4000', '08:00:00', '2026-11-27', '1_000', '0b101', '0x1F', '+1', '1e3', '.5', '.inf', '-x', '#note', 'a: b', 'ends:', 'x #y', '', ' padded', 'https://example.com', 'a,b', '[x]', '{x}', '*ref', '&anchor', '!tag', '@at', 'line\nbreak']) {
       expect(scalar(risky), risky).toBe(JSON.stringify(risky));
     }
     expect(scalar(99.5)).toBe('99.5');

@@ -7,7 +7,8 @@
 
 const FLOW_WIDTH = 100;
 const RESERVED = /^(?:true|false|null|yes|no|on|off|y|n|~)$/i;
-const NUMBER_LIKE = /^[-+]?(?:\.?[0-9]|\.inf|\.nan|0x|0o)/i;
+// Numbers, dates and times in YAML 1.2 and 1.1 (sexagesimal, binary, underscores); a GUID stays plain.
+const NUMBER_LIKE = /^(?:[-+]?(?:[0-9][0-9_:.eE+-]*|\.[0-9][0-9_eE+-]*|\.inf|\.nan)|0[xob][0-9a-f_]+)$/i;
 // Characters allowed in a plain scalar; `:`, `#`, `,` and brackets are left out so that flow context is safe too.
 const PLAIN = /^[\p{L}\p{N}_./()+=@!?%$;~'-]+(?: [\p{L}\p{N}_./()+=@!?%$;~'-]+)*$/u;
 const INDICATOR_START = /^[-?!%@'&*|>]/;

@@ -2,6 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RunningEmulator } from '@monsync/emulator';
+import type { Plan } from '@monsync/reconciler';
 import { bufferedIo, type BufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
 
@@ -35,4 +37,24 @@ export async function monsync(argv: string[], options: { cwd?: string; env?: Rec
   const io = bufferedIo({ cwd: options.cwd ?? REPO_ROOT, env: options.env ?? {}, isTTY: options.isTTY ?? false, ...(options.signal !== undefined ? { signal: options.signal } : {}) });
   const code = await run(argv, io);
   return { code, out: io.out(), err: io.err(), io };
+}
+
+/**
+ * Leaves the emulator's demo account as an apply of configs/ would: vault items carry the fingerprint markers of
+ * the current secrets (the seed has none, and an item without one always plans an update). The markers come from
+ * the plan itself, written as the administrator through the emulator's control API.
+ */
+export async function stageFingerprints(emulator: RunningEmulator, env: Record<string, string | undefined>): Promise<number> {
+  const { code, out, err } = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env });
+  if (code !== 0 && code !== 3) throw new Error(`staging plan failed (${code}): ${err}`);
+  const plan = JSON.parse(out) as Plan;
+  let staged = 0;
+  for (const step of plan.steps) {
+    const notes = step.desired?.['Notes'];
+    if (step.kind !== 'vaultItem' || step.action !== 'update' || typeof notes !== 'string' || step.guid === undefined) continue;
+    const result = await emulator.control.actAs('admin@example.com', { method: 'PATCH', path: `/VaultItem/${step.guid}`, body: { Notes: notes } });
+    if (result.status >= 300) throw new Error(`staging PATCH /VaultItem/${step.guid} answered ${result.status}`);
+    staged += 1;
+  }
+  return staged;
 }

@@ -1,0 +1,182 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import type { Plan } from '@monsync/reconciler';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import { copyOfDemoConfigs, monsync, REPO_ROOT, stageFingerprints, tempTree } from './helpers.js';
+
+const CANARIES = {
+  DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-shop-password',
+  DEMO_SHOP_OTP_SECRET: 'CANARY7F3A9COTPSECRET',
+  DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('CANARY-7f3a9c-pfx-bytes').toString('base64'),
+  DEMO_CLIENT_CERT_PASSWORD: 'CANARY-7f3a9c-pfx-password',
+};
+const API_PASSWORD = 'demo-password';
+
+let emulator: RunningEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seed: 'demo' });
+  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: API_PASSWORD, MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
+});
+afterAll(async () => {
+  await emulator.close();
+});
+beforeEach(async () => {
+  await emulator.control.reset('demo');
+  await stageFingerprints(emulator, env);
+  emulator.control.clearLog();
+});
+
+function expectNoSecrets(...texts: string[]): void {
+  for (const text of texts) {
+    for (const value of [...Object.values(CANARIES), API_PASSWORD]) expect(text).not.toContain(value);
+  }
+}
+
+const stepIds = (plan: Plan) => plan.steps.map((step) => `${step.action} ${step.id}`);
+
+describe('monsync plan against the emulator (demo account, configs/)', () => {
+  it('prints the text plan: creates, updates, drift by another operator, a delete and unmanaged objects', async () => {
+    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env });
+    expect(err).not.toContain('error');
+    expect(code).toBe(ExitCode.Ok);
+    expect(out).toContain('+ create monitor "Status page"');
+    expect(out).toContain('~ update monitor "Shop homepage"');
+    expect(out).toContain('~ ErrorConditions/LoadTimeLimit1/Value: "4" -> "3"');
+    expect(out).toContain('drift: changed outside git by Sam Ops at 2026-01-12T16:42:00');
+    expect(out).toContain('- delete monitor "Old status page"');
+    expect(out).toContain('? scheduledReport "monthly-ops"');
+    expect(out).not.toContain('legacy-ftp');
+    expect(out).toMatch(/Plan: \d+ to create, \d+ to update, 1 to delete, 2 to ensure/);
+    expect(out).not.toContain('\u001b[');
+    expectNoSecrets(out, err);
+  });
+
+  it('reads the live account with one listing per kind and per parent, and writes nothing', async () => {
+    await monsync(['plan', '--config', 'configs'], { env });
+    const log = emulator.control.requestLog();
+    expect(log.entries.every((entry) => entry.method === 'GET')).toBe(true);
+    expect(log.counts).toMatchObject({ 'GET /Monitor': 1, 'GET /MonitorGroup': 1, 'GET /VaultItem': 1, 'GET /Sla': 1, 'GET /ScheduledReport': 1 });
+    expect(Object.keys(log.counts).some((route) => /\/Monitor\/\{/.test(route))).toBe(false);
+  });
+
+  it('emits JSON per the plan contract, and --out saves the same plan', async () => {
+    const tree = copyOfDemoConfigs();
+    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--format', 'json', '--out', 'saved/plan.json'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.Ok);
+    const plan = JSON.parse(out) as Plan;
+    expect(plan.formatVersion).toBe(1);
+    expect(plan.safe).toBe(true);
+    expect(stepIds(plan)).toEqual(expect.arrayContaining(['create monitor:Status page', 'update monitor:Blog', 'update monitor:Database primary', 'delete monitor:Old status page', 'create groupMembership:Marketing/Status page', 'create slaExclusionPeriod:Gold/Platform migration', 'create vaultItem:Web/shop-otp', 'ensure alertDefinition:57e060fa-e070-4f1a-9a8d-02785f8502d3']));
+    expect(plan.steps.find((step) => step.id === 'monitor:Blog')?.drift).toMatchObject({ operatorName: 'Sam Ops', lastModifiedDate: '2026-01-12T16:42:00' });
+    // Its own operator's last change is not drift (MONSYNC_OPERATOR).
+    expect(plan.steps.find((step) => step.id === 'monitor:Shop homepage')?.drift).toBeUndefined();
+    expect(plan.unmanaged.map((entry) => `${entry.kind}:${entry.key}`)).toEqual(['vaultSection:Default', 'scheduledReport:monthly-ops']);
+    expect(readFileSync(join(tree, 'saved/plan.json'), 'utf8')).toBe(out);
+    expect(err).toContain('plan saved to saved/plan.json');
+    expectNoSecrets(out, err);
+  });
+
+  it('shows vault secrets only as (sensitive), in every format and the saved plan, even with --verbose', async () => {
+    const tree = copyOfDemoConfigs();
+    const outputs: string[] = [];
+    for (const format of ['text', 'json']) {
+      const { code, out, err } = await monsync(['plan', '--verbose', '--format', format, '--out', `plan-${format}.json`], { env, cwd: join(tree, 'configs') });
+      expect(code).toBe(ExitCode.Ok);
+      outputs.push(out, err, readFileSync(join(tree, 'configs', `plan-${format}.json`), 'utf8'));
+    }
+    expect(outputs[0]).toContain('(sensitive)');
+    expect(outputs[1]).toMatch(/^-> GET \/VaultItem$/m);
+    expectNoSecrets(...outputs);
+  });
+
+  it('--detailed-exitcode: 2 when the plan has changes', async () => {
+    const { code } = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env });
+    expect(code).toBe(ExitCode.Changes);
+  });
+
+  it('--detailed-exitcode: 0 when the account already matches (ensure steps do not count)', async () => {
+    const tree = tempTree({
+      'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  slas: { prune: false }\n  alertDefinitions: { prune: false }\n',
+      'slas.yaml': readFileSync(join(REPO_ROOT, 'configs', 'slas.yaml'), 'utf8').replace(/^ {6}- \{ Description: Platform migration.*\n/m, ''),
+      'alerts.yaml': 'alertDefinitions:\n  - { AlertDefinitionGuid: 57e060fa-e070-4f1a-9a8d-02785f8502d3, IsActive: true }\n',
+    });
+    const { code, out } = await monsync(['plan', '--detailed-exitcode', '--format', 'json'], { env, cwd: tree });
+    const plan = JSON.parse(out) as Plan;
+    expect(plan.summary).toMatchObject({ create: 0, update: 0, delete: 0, ensure: 1 });
+    expect(code).toBe(ExitCode.Ok);
+  });
+
+  it('--target narrows the plan to the matching steps and what they depend on', async () => {
+    const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'json', '--target', 'monitor:Shop checkout', '--target', 'slaExclusionPeriod:Gold/*'], { env });
+    expect(code).toBe(ExitCode.Ok);
+    const plan = JSON.parse(out) as Plan;
+    expect(stepIds(plan)).toEqual(['create vaultItem:Web/shop-otp', 'update monitor:Shop checkout', 'create slaExclusionPeriod:Gold/Platform migration']);
+    expect(plan.summary).toMatchObject({ create: 2, update: 1, delete: 0, ensure: 0 });
+  });
+
+  it('rejects a --target with an unknown kind before any request', async () => {
+    const { code, err } = await monsync(['plan', '--config', 'configs', '--target', 'monitors:Blog'], { env });
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toContain('--target monitors:Blog: expected kind:key with kind one of monitor,');
+    expect(emulator.control.requestLog().total).toBe(0);
+  });
+
+  it('exits 3 on an unsafe plan (deletes past safety.maxDeletePercent), still printing it', async () => {
+    const tree = tempTree({
+      'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\n',
+      'monitors.yaml': 'monitors:\n  - { Name: Blog, MonitorType: Https }\n',
+    });
+    const { code, out, err } = await monsync(['plan'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.UnsafeOrStale);
+    expect(out).toContain('- delete monitor "Shop homepage"');
+    expect(err).toMatch(/plan is unsafe: plan deletes \d+ of \d+ live monitors/);
+  });
+});
+
+describe('monsync plan refuses before any API request', () => {
+  it('on a broken tree: file:line:col diagnostics, exit 1, zero requests', async () => {
+    const tree = copyOfDemoConfigs();
+    const groups = join(tree, 'configs', 'groups.yaml');
+    const text = readFileSync(groups, 'utf8').replace('members: [Marketing site, Blog, Status page]', 'members: [Marketing site, Blgo, Status page]');
+    (await import('node:fs')).writeFileSync(groups, text);
+    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.Error);
+    expect(out).toBe('');
+    expect(err).toMatch(/^configs\/groups\.yaml:12:31: error UNKNOWN_REFERENCE: member `Blgo` of group `Marketing` names no declared monitor; did you mean `Blog`\?$/m);
+    expect(err).toContain('nothing was sent to the API');
+    expect(emulator.control.requestLog().total).toBe(0);
+  });
+
+  it('when a secret variable is unset: names it, never a value, exit 1, zero requests', async () => {
+    const { DEMO_SHOP_OTP_SECRET: _unset, ...partial } = env;
+    const { code, err } = await monsync(['plan', '--config', 'configs'], { env: partial });
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toContain('DEMO_SHOP_OTP_SECRET');
+    expectNoSecrets(err);
+    expect(emulator.control.requestLog().total).toBe(0);
+  });
+
+  it('when credentials are missing: names the variables, exit 1, zero requests', async () => {
+    const { MONSYNC_API_URL: _url, MONSYNC_API_PASSWORD: _pw, ...partial } = env;
+    const { code, err } = await monsync(['plan', '--config', 'configs'], { env: partial });
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toMatch(/MONSYNC_API_URL.*MONSYNC_API_PASSWORD/);
+    expect(emulator.control.requestLog().total).toBe(0);
+  });
+});
+
+describe('monsync plan when the service refuses', () => {
+  it('reports a wrong password as an authentication error without echoing it, exit 1', async () => {
+    const wrong = 'CANARY-7f3a9c-wrong-api-password';
+    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--verbose'], { env: { ...env, MONSYNC_API_PASSWORD: wrong } });
+    expect(code).toBe(ExitCode.Error);
+    expect(out).toBe('');
+    expect(err).toMatch(/401/);
+    expect(err).not.toContain(wrong);
+    expect(err).toContain('reading live account failed');
+  });
+});

@@ -19,6 +19,7 @@ export interface Diagnostic {
 /** Every code the loader emits, with its severity and what it means (the README's table is built from this). */
 export const DIAGNOSTIC_CODES = {
   // Files and YAML
+  CONFIG_DIR_UNREADABLE: { severity: 'error', summary: 'The config folder (or a folder below it) does not exist or cannot be read.' },
   MISSING_SETTINGS_FILE: { severity: 'error', summary: 'The config folder has no monsync.yaml at its root.' },
   FILE_TOO_LARGE: { severity: 'error', summary: 'A YAML file is larger than 5 MB.' },
   FILE_UNREADABLE: { severity: 'error', summary: 'A YAML file cannot be read.' },

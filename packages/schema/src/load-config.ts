@@ -136,18 +136,30 @@ export function discoverConfigFiles(root: string): string[] {
 
 function discover(root: string): { files: string[]; diagnostics: Diagnostic[] } {
   const found: string[] = [];
+  const diagnostics: Diagnostic[] = [];
   const walk = (dir: string, prefix: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      const what = prefix === '' ? `the config folder ${root}` : `the folder ${prefix}`;
+      diagnostics.push(fileDiagnostic('CONFIG_DIR_UNREADABLE', prefix === '' ? '.' : prefix, `${what} cannot be read (${code})`, prefix === '' ? 'pass the folder that holds monsync.yaml' : undefined));
+      return false;
+    }
+    for (const entry of entries) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
       if (entry.isDirectory()) walk(join(dir, entry.name), rel);
       else if (entry.isFile() && entry.name.endsWith('.yaml')) found.push(rel);
     }
+    return true;
   };
-  walk(root, '');
+  if (!walk(root, '')) return { files: [], diagnostics };
   const rest = found.filter((f) => f !== SETTINGS_FILE).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const hasSettings = found.includes(SETTINGS_FILE);
-  return { files: hasSettings ? [SETTINGS_FILE, ...rest] : rest, diagnostics: hasSettings ? [] : [missingSettings()] };
+  if (!hasSettings) diagnostics.push(missingSettings());
+  return { files: hasSettings ? [SETTINGS_FILE, ...rest] : rest, diagnostics };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -80,6 +80,16 @@ describe('loadConfig: files', () => {
     expect(desired.root).toBe(dir);
   });
 
+  it('reports a missing config folder as a diagnostic instead of throwing', async () => {
+    const dir = tree({ 'file.yaml': 'monitors: []\n' });
+    for (const target of [join(dir, 'nope'), join(dir, 'file.yaml')]) {
+      const { diagnostics, desired, files } = await loadConfig(target);
+      expect(diagnostics.map((d) => `${d.file} ${d.code}`)).toEqual(['. CONFIG_DIR_UNREADABLE']);
+      expect(files).toEqual([]);
+      expect(desired.monitors).toEqual([]);
+    }
+  });
+
   it('returns the same result synchronously', async () => {
     const dir = tree({ 'monsync.yaml': SETTINGS, 'm.yaml': 'monitors: [{ Name: a, UserAgent: Bad }]\n' });
     const a = await loadConfig(dir);

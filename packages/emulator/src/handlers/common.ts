@@ -55,8 +55,9 @@ export function renderMonitor(ctx: RequestContext, rec: MonitorRec): Obj {
     for (const f of VIEWER_FIELDS) out[f] = rec.fields[f];
     return out;
   }
+  // A shallow copy is enough: replies are serialised at once, and act-as deep-copies its result.
   const { BearerToken: _secret, ...rest } = rec.fields;
-  return structuredClone(rest);
+  return rest;
 }
 
 export function findMonitor(ctx: RequestContext, guid: string): MonitorRec {

@@ -151,7 +151,8 @@ function discover(root: string): { files: string[]; diagnostics: Diagnostic[] } 
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
       if (entry.isDirectory()) walk(join(dir, entry.name), rel);
-      else if (entry.isFile() && entry.name.endsWith('.yaml')) found.push(rel);
+      // Symlinked files are read (shared snippets); symlinked folders are not followed (no loops).
+      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.yaml')) found.push(rel);
     }
     return true;
   };

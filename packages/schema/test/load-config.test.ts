@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,16 @@ describe('loadConfig: files', () => {
       expect(files).toEqual([]);
       expect(desired.monitors).toEqual([]);
     }
+  });
+
+  it('reads symlinked files and reports a dangling one', async () => {
+    const dir = tree({ 'monsync.yaml': SETTINGS });
+    const elsewhere = tree({ 'm.yaml': 'monitors: [{ Name: shared }]\n' });
+    symlinkSync(join(elsewhere, 'm.yaml'), join(dir, 'link.yaml'));
+    symlinkSync(join(dir, 'missing.yaml'), join(dir, 'dangling.yaml'));
+    const { diagnostics, desired } = await loadConfig(dir);
+    expect(diagnostics.map(diagnosticLine)).toEqual(['dangling.yaml:1:1 error FILE_UNREADABLE the file cannot be read (ENOENT)']);
+    expect(desired.monitors.map((m) => `${m.source.file} ${m.value.Name}`)).toEqual(['link.yaml shared']);
   });
 
   it('returns the same result synchronously', async () => {

@@ -179,7 +179,7 @@ class StepExecutor {
   readonly #secrets: ResolvedSecrets;
   readonly #redact: Redactor;
   readonly #sleep: (ms: number) => Promise<void>;
-  readonly #maxCreateAttempts: number;
+  readonly #maxUnclearAttempts: number;
   readonly #maxRateLimited: number;
   readonly #backoffMs: number;
 
@@ -189,7 +189,7 @@ class StepExecutor {
     this.#secrets = secrets;
     this.#redact = redact;
     this.#sleep = options.sleep ?? defaultSleep;
-    this.#maxCreateAttempts = Math.max(1, options.maxCreateAttempts ?? 3);
+    this.#maxUnclearAttempts = Math.max(1, options.maxUnclearAttempts ?? 3);
     this.#maxRateLimited = Math.max(1, options.maxRateLimitedAttempts ?? 6);
     this.#backoffMs = options.rateLimitBackoffMs ?? 500;
   }
@@ -218,18 +218,36 @@ class StepExecutor {
         return { guid, ...(note === undefined ? {} : { note }) };
       }
       case 'update':
-      case 'ensure':
-        await requests.update(this.#client, step, this.#body(step));
+      case 'ensure': {
+        const body = this.#body(step);
+        await this.#idempotent(step, () => requests.update(this.#client, step, body), onRetry);
         return {};
+      }
       case 'delete':
         try {
-          await requests.delete(this.#client, step);
+          await this.#idempotent(step, () => requests.delete(this.#client, step), onRetry);
           return {};
         } catch (error) {
           // Gone already (an earlier attempt whose answer was lost, or someone else): the goal is reached.
           if (error instanceof NotFoundError) return { note: 'already deleted' };
           throw error;
         }
+    }
+  }
+
+  /**
+   * PUT, PATCH and DELETE may be sent again. The client retries them on 429, 502-504 and resets; a 500 (or a
+   * failure that outlasted those retries) is tried again here, as a whole step, a bounded number of times.
+   */
+  async #idempotent(step: PlanStep, send: () => Promise<void>, onRetry: (reason: string, attempt: number) => void): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await send();
+        return;
+      } catch (error) {
+        if (!isUnclearOutcome(error) || attempt >= this.#maxUnclearAttempts) throw error;
+        onRetry(`${errorLabel(error)}: sent again (the request is idempotent)`, attempt + 1);
+      }
     }
   }
 
@@ -253,11 +271,23 @@ class StepExecutor {
         if (!isUnclearOutcome(error)) throw error;
         unclear += 1;
         // The POST may have been applied: look for the object by key before sending it again.
-        const found = await requests.find(this.#client, step, body);
+        const found = await this.#find(step, body);
         if (found !== undefined) return { guid: found, note: 'found after an unclear outcome' };
-        if (unclear >= this.#maxCreateAttempts) throw error;
+        if (unclear >= this.#maxUnclearAttempts) throw error;
         note = 'created after an unclear outcome';
         onRetry(`${errorLabel(error)}: not applied (not found by key)`, attempt + 1);
+      }
+    }
+  }
+
+  /** The re-list after an unclear create; its GETs may themselves fail unclearly, and the answer matters. */
+  async #find(step: PlanStep, body: Record<string, unknown>): Promise<string | undefined> {
+    const requests = kindModule(step.kind).requests;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await requests.find(this.#client, step, body);
+      } catch (error) {
+        if (!isUnclearOutcome(error) || attempt >= this.#maxUnclearAttempts) throw error;
       }
     }
   }

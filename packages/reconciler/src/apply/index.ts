@@ -1,4 +1,5 @@
 export { applyPlan, checkPlan, DEFAULT_PARALLELISM } from './apply-plan.js';
+export { readLiveAgainOnUnclear } from './read-live-again.js';
 export { InvalidPlanError, SecretChangedError, SecretSourceError, type SecretMismatch } from './errors.js';
 export { REDACTED_TEXT, redactor, type Redactor } from './redact.js';
 export { resolveSecrets, sensitiveSlots, type ResolvedSecrets } from './secrets.js';

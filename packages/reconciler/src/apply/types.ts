@@ -17,8 +17,11 @@ export interface ApplyOptions {
   onStep?: (event: StepEvent) => void;
   /** Stops starting steps; those already running finish. The rest are reported as not run. */
   signal?: AbortSignal;
-  /** Attempts of a create whose outcome was unclear and whose object was not found afterwards (default 3). */
-  maxCreateAttempts?: number;
+  /**
+   * Attempts of a request whose outcome was unclear (no response, timeout, 5xx) (default 3): a create is sent
+   * again only when re-listing by key does not find its object; updates and deletes are idempotent.
+   */
+  maxUnclearAttempts?: number;
   /** Attempts of a create answered 429 (the service did not apply it; the client never retries a POST) (default 6). */
   maxRateLimitedAttempts?: number;
   /** Wait before retrying a create answered 429 without Retry-After (default 500 ms, doubled per attempt). */

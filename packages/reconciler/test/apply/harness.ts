@@ -1,0 +1,64 @@
+/** An emulator on a free port, a client for it, and the plan -> apply -> plan loop the apply tests share. */
+import { createClient, type MonitoringClient } from '@monsync/client';
+import { startEmulator, type RunningEmulator, type RequestLogEntry } from '@monsync/emulator';
+import type { DesiredState } from '../../src/desired.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import type { ApplyOptions, ApplyReport } from '../../src/apply/types.js';
+import type { WriteClient } from '../../src/live/types.js';
+import { readLiveAgainOnUnclear } from '../../src/apply/read-live-again.js';
+import { liveScope } from '../../src/plan/scope.js';
+import type { Plan } from '../../src/plan/types.js';
+import { FINGERPRINT_KEY, planFor } from '../../src/test-utils/index.js';
+
+export interface Harness {
+  emulator: RunningEmulator;
+  client: MonitoringClient;
+  writer: WriteClient;
+  close(): Promise<void>;
+}
+
+const noWait = (): Promise<void> => Promise.resolve();
+
+export async function startHarness(options: { latencyMs?: number; clientParallelism?: number } = {}): Promise<Harness> {
+  const emulator = await startEmulator({ port: 0, seed: 'empty', retryAfterSeconds: 0, ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }) });
+  const client = createClient({
+    baseUrl: emulator.url,
+    username: 'demo',
+    password: 'demo-password',
+    parallelism: options.clientParallelism ?? 8,
+    // Retries without waiting: the tests count requests and outcomes, never time.
+    retry: { sleep: noWait, maxAttempts: 5 },
+  });
+  return {
+    emulator,
+    client,
+    writer: client,
+    async close() {
+      await client.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** Reads the account as apply does (a listing failing with a 5xx is read again) and plans. */
+export async function planAgainst(h: Harness, desired: DesiredState): Promise<Plan> {
+  return planFor(desired, await readLiveAgainOnUnclear(h.client, liveScope(desired)));
+}
+
+export function applyWith(h: Harness, plan: Plan, desired: DesiredState, options: ApplyOptions = {}): Promise<ApplyReport> {
+  return applyPlan(plan, h.writer, { secrets: { desired, key: FINGERPRINT_KEY }, sleep: noWait, ...options });
+}
+
+/** Requests that change something (everything but GET), since the log was last cleared. */
+export function writeRequests(h: Harness): RequestLogEntry[] {
+  return h.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET');
+}
+
+/** Steps that change objects: `ensure` steps re-assert alert-definition activation on every apply by design. */
+export function changeSteps(plan: Plan): Plan['steps'] {
+  return plan.steps.filter((s) => s.action !== 'ensure');
+}
+
+export function describeSteps(plan: Plan): string[] {
+  return changeSteps(plan).map((s) => `${s.action} ${s.kind}:${s.key}`);
+}

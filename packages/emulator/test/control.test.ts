@@ -1,5 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEEDED, startEmulator } from '../src/index.js';
@@ -76,6 +76,19 @@ describe('control API', () => {
     const res = await api.controlRequest('POST', '/monitor-view', { operator: SEEDED.viewer.guid, monitorGuids: [m['MonitorGuid']] });
     expect(res.status).toBe(204);
     expect((await api.get('/Monitor', { user: 'viewer', password: 'viewer-password' })).data).toHaveLength(1);
+  });
+
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+  it.skipIf(!external)('refuses control requests from a non-loopback address while the API still answers', async () => {
+    const api = await emulator({ host: '0.0.0.0' });
+    const base = `http://${String(external)}:${api.emu.port}`;
+    const control = await fetch(`${base}/__emulator/state`);
+    expect(control.status).toBe(403);
+    const res = await api.get(`${base}/v4/Monitor`);
+    expect(res.status).toBe(200);
   });
 
   it('answers 404 for an unknown control endpoint', async () => {

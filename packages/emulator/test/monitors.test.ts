@@ -91,6 +91,20 @@ describe('monitor create', () => {
     expect((await api.post(`/Monitor/MonitorGroup/${SEEDED.allMonitorsGroup}`, { Name: 'y', MonitorType: 'Https', ExpectedHttpStatusCode: 200 })).status).toBe(400);
   });
 
+  it('never returns removed fields, even from a loaded state that still holds them', async () => {
+    const api = await emulator({ seed: 'demo' });
+    const state = api.control.dump();
+    const first = state.monitors[0];
+    if (!first) throw new Error('demo seed has monitors');
+    first.fields['LoadTimeLimit1'] = 4000;
+    first.fields['ExpectedHttpStatusCode'] = 200;
+    await api.control.load(state);
+    const res = await api.get(`/Monitor/${String(first.fields['MonitorGuid'])}`);
+    expect(res.body).not.toHaveProperty('LoadTimeLimit1');
+    expect(res.body).not.toHaveProperty('ExpectedHttpStatusCode');
+    expect(res.body['Name']).toBe(first.fields['Name']);
+  });
+
   it('validates ErrorConditions types and duplicates', async () => {
     const api = await emulator();
     const bad = await api.post('/Monitor', { Name: 'x', MonitorType: 'Https', ErrorConditions: [{ ErrorConditionType: 'Nope', Value: '1' }] });

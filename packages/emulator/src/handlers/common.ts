@@ -41,6 +41,12 @@ export const isMultiStepApi = (type: unknown): boolean => typeof type === 'strin
 
 // ---- monitor visibility and rendering -------------------------------------------------------
 
+const REMOVED_ON_READ = [
+  'AlertOnLoadTimeLimit1', 'LoadTimeLimit1', 'AlertOnLoadTimeLimit2', 'LoadTimeLimit2', 'AlertOnMaximumBytes', 'MaximumBytes',
+  'AlertOnMinimumBytes', 'MinimumBytes', 'AlertOnMaximumSize', 'ElementMaximumSize', 'AlertOnPercentageFail',
+  'FailedObjectPercentage', 'ExpectedHttpStatusCode', 'ExpectedHttpStatusCodeSpecified',
+] as const;
+
 const VIEWER_FIELDS = ['MonitorGuid', 'Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert'] as const;
 
 export function canViewMonitor(ctx: RequestContext, guid: string): boolean {
@@ -57,6 +63,8 @@ export function renderMonitor(ctx: RequestContext, rec: MonitorRec): Obj {
   }
   // A shallow copy is enough: replies are serialised at once, and act-as deep-copies its result.
   const { BearerToken: _secret, ...rest } = rec.fields;
+  // Fields removed on 2025-08-27 are never returned, even if a loaded state still holds them.
+  for (const f of REMOVED_ON_READ) if (f in rest) delete rest[f];
   return rest;
 }
 

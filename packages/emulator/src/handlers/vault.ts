@@ -158,7 +158,7 @@ function createItem(ctx: RequestContext): Reply {
 }
 
 function updateItem(ctx: RequestContext, mode: 'replace' | 'patch'): Reply {
-  const guid = ctx.params['VaultItemGuid'] ?? '';
+  const guid = ctx.params['vaultItemGuid'] ?? '';
   const existing = findItem(ctx, guid, 'change');
   const body = requireBody(ctx.body, 'vault item');
   const c = new Checker();
@@ -221,7 +221,7 @@ export function registerVaultRoutes(router: Router): void {
   router.add('GET', '/VaultSection', (ctx) =>
     ok([...ctx.store.vaultSections.values()].filter((s) => sectionRights(ctx, String(s['VaultSectionGuid'])).view).map((s) => structuredClone(s))),
   );
-  router.add('GET', '/VaultSection/{VaultSectionGuid}', (ctx) => ok(structuredClone(findSection(ctx, ctx.params['VaultSectionGuid'] ?? '', 'view'))));
+  router.add('GET', '/VaultSection/{vaultSectionGuid}', (ctx) => ok(structuredClone(findSection(ctx, ctx.params['vaultSectionGuid'] ?? '', 'view'))));
   router.add('POST', '/VaultSection', (ctx) => {
     const body = requireBody(ctx.body, 'vault section');
     const c = new Checker();
@@ -237,8 +237,8 @@ export function registerVaultRoutes(router: Router): void {
     ctx.store.touch();
     return ok(structuredClone(section));
   });
-  router.add('PUT', '/VaultSection/{VaultSectionGuid}', (ctx) => {
-    const guid = ctx.params['VaultSectionGuid'] ?? '';
+  router.add('PUT', '/VaultSection/{vaultSectionGuid}', (ctx) => {
+    const guid = ctx.params['vaultSectionGuid'] ?? '';
     const section = findSection(ctx, guid, 'change');
     const body = requireBody(ctx.body, 'vault section');
     const c = new Checker();
@@ -252,8 +252,8 @@ export function registerVaultRoutes(router: Router): void {
     ctx.store.touch();
     return ok(structuredClone(next));
   });
-  router.add('DELETE', '/VaultSection/{VaultSectionGuid}', (ctx) => {
-    const guid = ctx.params['VaultSectionGuid'] ?? '';
+  router.add('DELETE', '/VaultSection/{vaultSectionGuid}', (ctx) => {
+    const guid = ctx.params['vaultSectionGuid'] ?? '';
     const section = findSection(ctx, guid, 'change');
     const items = [...ctx.store.vaultItems.values()].filter((i) => sameGuid(i['VaultSectionGuid'], guid));
     if (items.length > 0) {
@@ -264,13 +264,13 @@ export function registerVaultRoutes(router: Router): void {
     ctx.store.touch();
     return ok();
   });
-  router.add('GET', '/VaultSection/{VaultSectionGuid}/Authorization', (ctx) => {
-    const guid = ctx.params['VaultSectionGuid'] ?? '';
+  router.add('GET', '/VaultSection/{vaultSectionGuid}/Authorization', (ctx) => {
+    const guid = ctx.params['vaultSectionGuid'] ?? '';
     findSection(ctx, guid, 'view');
     return ok([...ctx.store.vaultAuthorizations.values()].filter((a) => sameGuid(a['ContextId'], guid)).map((a) => structuredClone(a)));
   });
-  router.add('POST', '/VaultSection/{VaultSectionGuid}/Authorization', (ctx) => {
-    const guid = ctx.params['VaultSectionGuid'] ?? '';
+  router.add('POST', '/VaultSection/{vaultSectionGuid}/Authorization', (ctx) => {
+    const guid = ctx.params['vaultSectionGuid'] ?? '';
     const section = findSection(ctx, guid, 'change');
     const body = requireBody(ctx.body, 'vault authorization');
     const c = new Checker();
@@ -290,10 +290,10 @@ export function registerVaultRoutes(router: Router): void {
     if (type === 'ChangeVaultSection') addAuthorization(ctx, sectionGuid, 'ViewVaultSection', principal);
     return ok(structuredClone(created));
   });
-  router.add('DELETE', '/VaultSection/{VaultSectionGuid}/Authorization/{AuthorizationGuid}', (ctx) => {
-    const guid = ctx.params['VaultSectionGuid'] ?? '';
+  router.add('DELETE', '/VaultSection/{vaultSectionGuid}/Authorization/{authorizationGuid}', (ctx) => {
+    const guid = ctx.params['vaultSectionGuid'] ?? '';
     findSection(ctx, guid, 'change');
-    const id = ctx.params['AuthorizationGuid'] ?? '';
+    const id = ctx.params['authorizationGuid'] ?? '';
     const auth = ctx.store.vaultAuthorizations.get(key(id));
     if (!auth || !sameGuid(auth['ContextId'], guid)) throw notFound(`Authorization ${id} does not exist on vault section ${guid}.`);
     ctx.store.vaultAuthorizations.delete(key(id));
@@ -312,12 +312,12 @@ export function registerVaultRoutes(router: Router): void {
     }
     return ok(out);
   });
-  router.add('GET', '/VaultItem/{VaultItemGuid}', (ctx) => ok(renderVaultItem(ctx, findItem(ctx, ctx.params['VaultItemGuid'] ?? '', 'view'))));
+  router.add('GET', '/VaultItem/{vaultItemGuid}', (ctx) => ok(renderVaultItem(ctx, findItem(ctx, ctx.params['vaultItemGuid'] ?? '', 'view'))));
   router.add('POST', '/VaultItem', createItem);
-  router.add('PUT', '/VaultItem/{VaultItemGuid}', (ctx) => updateItem(ctx, 'replace'));
-  router.add('PATCH', '/VaultItem/{VaultItemGuid}', (ctx) => updateItem(ctx, 'patch'));
-  router.add('DELETE', '/VaultItem/{VaultItemGuid}', (ctx) => {
-    const guid = ctx.params['VaultItemGuid'] ?? '';
+  router.add('PUT', '/VaultItem/{vaultItemGuid}', (ctx) => updateItem(ctx, 'replace'));
+  router.add('PATCH', '/VaultItem/{vaultItemGuid}', (ctx) => updateItem(ctx, 'patch'));
+  router.add('DELETE', '/VaultItem/{vaultItemGuid}', (ctx) => {
+    const guid = ctx.params['vaultItemGuid'] ?? '';
     const item = findItem(ctx, guid, 'change');
     const users = ctx.store.vaultRefs.get(key(guid));
     if (users && users.size > 0) {

@@ -110,7 +110,7 @@ try {
   const saved = JSON.parse(readFileSync(jsonFile, 'utf8'));
   const { summary } = saved;
   const steps = saved.steps ?? [];
-  const list = (action) => steps.filter((step) => step.action === action && step.kind !== 'groupMembership').map((step) => `${step.kind} ${step.key}`);
+  const list = (action) => steps.filter((step) => step.action === action).map((step) => `${step.kind} ${step.key}`);
   const drifted = steps.filter((step) => step.drift !== undefined);
   const lines = [
     `creates   ${summary.create}: objects declared in configs/ that the account lacks${list('create').length ? ` (${list('create').slice(0, 4).join(', ')}${list('create').length > 4 ? ', ...' : ''})` : ''}`,
@@ -131,7 +131,7 @@ try {
   const leaked = Object.entries({ ...secrets, OLD_SHOP_PASSWORD }).filter(([, value]) => [...captured, ...files].some((text) => text.includes(value)));
   console.log(
     leaked.length === 0
-      ? `\nSecrets: the vault values came from ${Object.keys(secrets).join(' and ')}; none appears in any output, ${show(markdownFile)} or ${show(jsonFile)} (checked).`
+      ? `\nSecrets: the vault values came from ${Object.keys(secrets).join(', ')}; none appears in any output, ${show(markdownFile)} or ${show(jsonFile)} (checked).`
       : `\nSECRET LEAK: ${leaked.map(([name]) => name).join(', ')} found in the output`,
   );
   if (leaked.length > 0) failed = true;

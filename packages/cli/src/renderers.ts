@@ -1,14 +1,17 @@
-import { renderText, type Plan } from '@monsync/reconciler';
+import { renderJson, renderMarkdown, renderText, type Plan } from '@monsync/reconciler';
 
 export type PlanFormat = 'text' | 'markdown' | 'json';
 
-/** The plan JSON as saved by `--out` and printed by `--format json`: stable key order, one trailing newline. */
+/** The plan JSON, as saved by `--out` and printed by `--format json` (schemas/plan.schema.json). */
 export function planJson(plan: Plan): string {
-  return `${JSON.stringify(plan, null, 2)}\n`;
+  return renderJson(plan);
 }
 
 export function renderPlan(plan: Plan, format: PlanFormat, options: { color: boolean; planFile?: string }): string {
-  if (format === 'json') return planJson(plan);
-  if (format === 'markdown') throw new Error('markdown rendering is not available yet');
+  if (format === 'json') return renderJson(plan);
+  if (format === 'markdown') {
+    // A cut comment says where the whole plan is: the saved plan file, when there is one.
+    return renderMarkdown(plan, options.planFile === undefined ? {} : { fullPlanHint: `the full plan is saved as \`${options.planFile}\`` });
+  }
   return renderText(plan, { color: options.color });
 }

@@ -93,6 +93,26 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expectNoSecrets(...outputs);
   });
 
+  it('renders markdown for a pull-request comment: marker, summary table, deletions called out, drift section', async () => {
+    const tree = copyOfDemoConfigs();
+    const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'markdown', '--out', 'plan.json'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.Ok);
+    expect(out.startsWith('<!-- monsync:plan -->\n')).toBe(true);
+    expect(out).toContain('| Kind | Create | Update | Delete | Ensure |');
+    expect(out).toContain('**This plan deletes 1 object:** monitor (1).');
+    expect(out).toContain('| monitor "Blog" | Sam Ops | 2026-01-12T16:42:00 |');
+    expect(out.split('```').length % 2).toBe(1);
+    expectNoSecrets(out, readFileSync(join(tree, 'plan.json'), 'utf8'));
+  });
+
+  it('colours the text plan on a terminal, and not with NO_COLOR', async () => {
+    const coloured = await monsync(['plan', '--config', 'configs'], { env, isTTY: true });
+    expect(coloured.out).toContain('\u001b[');
+    const plain = await monsync(['plan', '--config', 'configs'], { env: { ...env, NO_COLOR: '1' }, isTTY: true });
+    expect(plain.out).not.toContain('\u001b[');
+    expect(plain.out.replace(/\[[0-9a-f-]{36}\]/g, '')).toBe(coloured.out.replace(/\u001b\[[0-9;]*m/g, '').replace(/\[[0-9a-f-]{36}\]/g, ''));
+  });
+
   it('--detailed-exitcode: 2 when the plan has changes', async () => {
     const { code } = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env });
     expect(code).toBe(ExitCode.Changes);

@@ -6,8 +6,8 @@ export function apiFields(value: ApiFields, without: readonly string[] = []): Ap
   const out: ApiObject = {};
   for (const [key, field] of Object.entries(value)) {
     if (field === undefined || without.includes(key)) continue;
-    const first = key.charAt(0);
-    if (first !== first.toUpperCase() || first === first.toLowerCase()) continue;
+    const first = key.charCodeAt(0);
+    if (first < 65 || first > 90) continue;
     out[key] = field;
   }
   return out;

@@ -3,18 +3,19 @@
  * the same inputs give byte-identical JSON. Secrets arrive already fingerprinted (`fingerprintDesiredSecrets`).
  * The engine only iterates kind modules; everything kind-specific lives in `src/kinds/`.
  */
+import { createHash } from 'node:crypto';
 import { isSecretValue, type DesiredState } from '../desired.js';
 import type { DesiredEntry, KindModule, LiveEntry, Resolver } from '../kinds/contract.js';
 import { KINDS } from '../kinds/index.js';
 import type { ApiObject, LiveSnapshot } from '../live/types.js';
-import { comparable, diffFields } from './diff.js';
+import { comparable, diffFields, toSetForm } from './diff.js';
 import { at, PlanError, type PlanProblem } from './errors.js';
 import { ignoreMatcher } from './ignore.js';
 import { splitMarker, withMarker } from './markers.js';
 import { liveScope } from './scope.js';
 import { combineFingerprints, findSecrets, replaceSecrets, secretAddress, type SecretFingerprints } from './secrets.js';
 import { SENSITIVE, type Plan, type PlanChange, type PlanDrift, type PlanStep, type PlanViolation, type PlanWarning, type StepKind } from './types.js';
-import { canonicalJson, compareStrings, escapePointer, isPlainObject, sha256Hex } from './values.js';
+import { canonicalJson, compareStrings, escapePointer, isPlainObject } from './values.js';
 
 export interface PlanOptions {
   /** From `fingerprintDesiredSecrets`; required when a managed object declares secrets. */
@@ -112,9 +113,10 @@ class Resolution implements Resolver {
   }
 }
 
-function withoutFields(fields: ApiObject, drop: Iterable<string>): ApiObject {
-  const out: ApiObject = { ...fields };
-  for (const field of drop) delete out[field];
+function withoutFields(fields: ApiObject, drop: readonly string[] | ReadonlySet<string>): ApiObject {
+  const skip = drop instanceof Set ? drop : new Set(drop);
+  const out: ApiObject = {};
+  for (const key of Object.keys(fields)) if (!skip.has(key) && fields[key] !== undefined) out[key] = fields[key];
   return out;
 }
 
@@ -198,6 +200,10 @@ function operatorName(operators: readonly ApiObject[] | null, guid: string): str
 /** `add` operations for a create, one per field; fields holding secrets are opened so only the secret leaves are sensitive. */
 function createChanges(fields: ApiObject): PlanChange[] {
   const changes: PlanChange[] = [];
+  if (findSecrets(fields).length === 0) {
+    for (const key of Object.keys(fields).sort(compareStrings)) changes.push({ op: 'add', path: `/${escapePointer(key)}`, after: fields[key] });
+    return changes;
+  }
   const walk = (value: unknown, path: string): void => {
     if (isSecretValue(value)) changes.push({ op: 'add', path, after: SENSITIVE, sensitive: true });
     else if (findSecrets(value).length === 0) changes.push({ op: 'add', path, after: value });
@@ -314,6 +320,10 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     if (!state.managed) continue;
     const dropOnWrite = new Set<string>([...mod.readOnlyFields, ...(mod.guidField === '' ? [] : [mod.guidField])]);
     const markerField = mod.marker?.field;
+    const immutable = mod.immutableFields ?? [];
+    const dropOnUpdate = new Set<string>([...dropOnWrite, ...immutable]);
+    const withoutSecrets = (fields: ApiObject, secretCount: number, replace: (pointer: string) => unknown): ApiObject =>
+      secretCount === 0 ? fields : (replaceSecrets(fields, replace) as ApiObject);
 
     const readOnlyDeclared = (entry: DesiredEntry): void => {
       const declared = mod.readOnlyFields.filter((f) => f !== mod.guidField && f in entry.fields);
@@ -350,7 +360,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       secretsUntracked(entry, secrets.map((s) => s.pointer));
       const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: fingerprintOf(entry, s.pointer) }));
       const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
-      const body = withoutFields(replaceSecrets(resolved, (p) => ({ sensitive: true, fingerprint: fpAt.get(p) ?? '' })) as ApiObject, dropOnWrite);
+      const body = withoutFields(withoutSecrets(resolved, secrets.length, (p) => ({ sensitive: true, fingerprint: fpAt.get(p) ?? '' })), dropOnWrite);
       const shown = withoutFields(resolved, dropOnWrite);
       if (markerField !== undefined && mod.marker !== undefined) {
         const text = typeof resolved[markerField] === 'string' ? (resolved[markerField] as string) : undefined;
@@ -369,18 +379,21 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       const resolved = mod.resolve?.(entry, resolution) ?? entry.fields;
       const secrets = findSecrets(resolved);
       secretsUntracked(entry, secrets.map((s) => s.pointer));
-      const liveView: ApiObject = { ...mod.serverDefaults, ...current.fields };
+      // Only declared fields are compared, so only they are taken from the live object (defaults fill gaps).
+      const liveView: ApiObject = {};
+      for (const key of Object.keys(resolved)) {
+        const value = key in current.fields ? current.fields[key] : mod.serverDefaults[key];
+        if (value !== undefined) liveView[key] = value;
+      }
       let liveMarker: string | undefined;
       let liveText: string | undefined;
       if (markerField !== undefined && mod.marker !== undefined) {
         const split = splitMarker(current.fields[markerField], mod.marker.name);
         liveMarker = split.marker;
         liveText = split.text;
-        if (split.text === undefined) delete liveView[markerField];
-        else liveView[markerField] = split.text;
+        if (markerField in liveView) liveView[markerField] = split.text;
       }
-      const immutable = mod.immutableFields ?? [];
-      const compared = withoutFields(replaceSecrets(resolved, () => undefined) as ApiObject, [...dropOnWrite, ...immutable]);
+      const compared = withoutFields(withoutSecrets(resolved, secrets.length, () => undefined), dropOnUpdate);
       const changes = mod.relation === true ? [] : diffFields(compared, liveView, mod.setFields);
       for (const field of immutable) {
         if (!(field in resolved)) continue;
@@ -414,7 +427,10 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       }
       if (mod.marker?.name !== 'fp' && fps.length > 0) writeSecrets = true;
       const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
-      const body = withoutFields(replaceSecrets(resolved, (p) => (writeSecrets ? { sensitive: true, fingerprint: fpAt.get(p) ?? '' } : undefined)) as ApiObject, [...dropOnWrite, ...immutable]);
+      const body = withoutFields(
+        withoutSecrets(resolved, secrets.length, (p) => (writeSecrets ? { sensitive: true, fingerprint: fpAt.get(p) ?? '' } : undefined)),
+        dropOnUpdate,
+      );
       if (markerField !== undefined && mod.marker !== undefined) {
         const text = markerField in resolved ? (typeof resolved[markerField] === 'string' ? (resolved[markerField] as string) : undefined) : liveText;
         if (mod.marker.name === 'fp' && expected !== undefined) body[markerField] = withMarker(text, 'fp', expected);
@@ -528,8 +544,10 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   };
 }
 
+const KIND_INDEX = new Map<string, number>(KINDS.map((m, i) => [m.kind, i]));
+
 function kindIndex(kind: string): number {
-  return KINDS.findIndex((m) => m.kind === kind);
+  return KIND_INDEX.get(kind) ?? KINDS.length;
 }
 
 function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]): void {
@@ -593,9 +611,13 @@ function selectTargets(drafts: Draft[], targets: readonly string[] | undefined, 
 /** DESIGN §5: creates, updates and ensures kind by kind, then deletes in reverse kind order; keys sorted within a kind. */
 function orderAndName(drafts: readonly Draft[]): PlanStep[] {
   const rank = (d: Draft): number => (d.step.action === 'delete' ? 2 * KINDS.length - kindIndex(d.step.kind) : kindIndex(d.step.kind));
-  const ordered = [...drafts].sort(
-    (a, b) => rank(a) - rank(b) || compareStrings(a.step.key, b.step.key) || compareStrings(a.step.action, b.step.action) || compareStrings(a.step.guid ?? '', b.step.guid ?? ''),
-  );
+  const ordered = drafts
+    .map((d) => ({ d, rank: rank(d) }))
+    .sort(
+      (a, b) =>
+        a.rank - b.rank || compareStrings(a.d.step.key, b.d.step.key) || compareStrings(a.d.step.action, b.d.step.action) || compareStrings(a.d.step.guid ?? '', b.d.step.guid ?? ''),
+    )
+    .map((x) => x.d);
   const bases = new Map<string, number>();
   for (const d of ordered) {
     const base = `${d.step.kind}:${d.step.key}`;
@@ -626,27 +648,47 @@ function orderAndName(drafts: readonly Draft[]): PlanStep[] {
   });
 }
 
-function configDigest(desired: DesiredState, states: readonly KindState[], fingerprints: SecretFingerprints | undefined): string {
-  const kinds: Record<string, unknown> = {};
-  for (const state of states) {
-    if (!state.managed) continue;
-    kinds[state.mod.kind] = state.desired.map((entry) => ({
-      key: entry.key,
-      pinnedGuid: entry.pinnedGuid,
-      manages: entry.manages,
-      fields: replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ''}`),
-    }));
+/**
+ * Digests key object fields in sorted order at the top level; nested values keep their order (YAML order for the
+ * config, the service's order for live objects), which is stable for the same input and keeps hashing cheap.
+ */
+function stableLine(value: Record<string, unknown>): string {
+  let out = '{';
+  let first = true;
+  for (const key of Object.keys(value).sort(compareStrings)) {
+    const child = value[key];
+    if (child === undefined) continue;
+    out += `${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(child) ?? 'null'}`;
+    first = false;
   }
-  const { manage, ignore, safety } = desired.settings;
-  return sha256Hex(canonicalJson({ settings: { manage, ignore, safety }, kinds }));
+  return `${out}}\n`;
 }
 
-/** Over the managed kinds' live objects in scope, by GUID: any edit to one (its `LastModifiedDate` at least) changes it. */
+function configDigest(desired: DesiredState, states: readonly KindState[], fingerprints: SecretFingerprints | undefined): string {
+  const hash = createHash('sha256');
+  const { manage, ignore, safety } = desired.settings;
+  hash.update(canonicalJson({ manage, ignore, safety }));
+  for (const state of states) {
+    if (!state.managed) continue;
+    hash.update(`\n${state.mod.kind}\n`);
+    for (const entry of state.desired) {
+      const fields = toSetForm(replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ''}`), state.mod.setFields) as ApiObject;
+      hash.update(stableLine({ key: entry.key, pinnedGuid: entry.pinnedGuid, manages: entry.manages, fields: stableLine(fields) }));
+    }
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Over the managed kinds' live objects in scope, by GUID: any edit to one (its `LastModifiedDate` at least)
+ * changes it. Fields are hashed in the service's order, which is stable for an unchanged object.
+ */
 function liveDigest(states: readonly KindState[]): string {
-  const kinds: Record<string, unknown> = {};
+  const hash = createHash('sha256');
   for (const state of states) {
     if (!state.managed || state.mod.ensureOnly === true) continue;
-    kinds[state.mod.kind] = [...state.live].sort((a, b) => compareStrings(a.guid, b.guid)).map((entry) => ({ guid: entry.guid, fields: entry.fields }));
+    hash.update(`${state.mod.kind}\n`);
+    for (const entry of [...state.live].sort((a, b) => compareStrings(a.guid, b.guid))) hash.update(`${entry.guid}\t${JSON.stringify(entry.fields)}\n`);
   }
-  return sha256Hex(canonicalJson(kinds));
+  return hash.digest('hex');
 }

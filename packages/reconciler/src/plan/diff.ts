@@ -9,45 +9,72 @@ import type { SetField } from '../kinds/contract.js';
 import type { PlanChange } from './types.js';
 import { canonicalJson, compareStrings, getAt, isEmptyValue, isPlainObject, pointerOf, segmentsOf } from './values.js';
 
-type Path = readonly string[];
+/** Paths are `/`-joined field names (`Recipients/Operators`); array elements add `*`. */
+type Path = string;
+
+const join = (path: Path, key: string): Path => (path === '' ? key : `${path}/${key}`);
+
+const joined = new WeakMap<SetField, string>();
+function pathOf(spec: SetField): string {
+  let at = joined.get(spec);
+  if (at === undefined) {
+    at = spec.path.join('/');
+    joined.set(spec, at);
+  }
+  return at;
+}
 
 function setAt(sets: readonly SetField[], path: Path): SetField | undefined {
-  for (const spec of sets) {
-    if (spec.path.length === path.length && spec.path.every((segment, i) => segment === path[i])) return spec;
-  }
+  for (const spec of sets) if (pathOf(spec) === path) return spec;
   return undefined;
+}
+
+/** Whether some set field lies at or below `path`: elsewhere values are used as they are, without copying. */
+function setBelow(sets: readonly SetField[], path: Path): boolean {
+  for (const spec of sets) {
+    const at = pathOf(spec);
+    if (at === path || (at.length > path.length && at.startsWith(path) && at.charAt(path.length) === '/')) return true;
+  }
+  return false;
 }
 
 /**
  * Set-like arrays become objects keyed by their key (so a diff reads `/ErrorConditions/HttpStatus/Value` rather
  * than shifting indexes), scalar sets become sorted arrays. An array whose elements lack the key or repeat it is
- * left as an array sorted by content: still order-insensitive, just less precise in its diff.
+ * left as an array sorted by content: still order-insensitive, just less precise in its diff. Values with no set
+ * below them are returned as they are (never mutated, only shared).
  */
-export function toSetForm(value: unknown, sets: readonly SetField[], path: Path = []): unknown {
+export function toSetForm(value: unknown, sets: readonly SetField[], path: Path = ''): unknown {
+  if (sets.length === 0) return value;
   if (isPlainObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (v !== undefined) out[k] = toSetForm(v, sets, [...path, k]);
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      const child = join(path, key);
+      if (!setBelow(sets, child)) continue;
+      const converted = toSetForm(value[key], sets, child);
+      if (converted !== value[key]) {
+        out ??= { ...value };
+        out[key] = converted;
+      }
     }
-    return out;
+    return out ?? value;
   }
   if (Array.isArray(value)) {
     const spec = setAt(sets, path);
-    const elements = value.map((v) => toSetForm(v, sets, [...path, '*']));
-    if (spec === undefined) return elements;
+    if (spec === undefined) return value;
     if (spec.key !== undefined) {
       const keyField = spec.key;
       const keyed = new Map<string, unknown>();
-      for (const element of elements) {
+      for (const element of value) {
         const k = isPlainObject(element) ? element[keyField] : undefined;
-        if ((typeof k !== 'string' && typeof k !== 'number') || keyed.has(String(k))) return sortByContent(elements);
+        if ((typeof k !== 'string' && typeof k !== 'number') || keyed.has(String(k))) return sortByContent(value);
         keyed.set(String(k), element);
       }
       const out: Record<string, unknown> = {};
       for (const k of [...keyed.keys()].sort(compareStrings)) out[k] = keyed.get(k);
       return out;
     }
-    return sortByContent(elements);
+    return sortByContent(value);
   }
   return value;
 }
@@ -96,11 +123,11 @@ function align(d: unknown, l: unknown, sets: readonly SetField[], path: Path): [
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return [normalizeDeep(d), normalizeDeep(l)];
-    const keyedSet = setAt(sets, path)?.key !== undefined;
+    const keyedSet = sets.length > 0 && setAt(sets, path)?.key !== undefined;
     const dOut: Record<string, unknown> = {};
     const lOut: Record<string, unknown> = {};
     for (const key of Object.keys(d)) {
-      const [a, b] = align(d[key], l[key], sets, [...path, key]);
+      const [a, b] = align(d[key], l[key], sets, join(path, key));
       if (a !== undefined) dOut[key] = a;
       if (b !== undefined) lOut[key] = b;
     }
@@ -117,7 +144,7 @@ function align(d: unknown, l: unknown, sets: readonly SetField[], path: Path): [
     const lOut: unknown[] = [];
     for (let i = 0; i < Math.max(d.length, l.length); i += 1) {
       if (i < d.length && i < l.length) {
-        const [a, b] = align(d[i], l[i], sets, [...path, '*']);
+        const [a, b] = align(d[i], l[i], sets, join(path, '*'));
         dOut.push(a);
         lOut.push(b);
       } else if (i < d.length) dOut.push(normalizeDeep(d[i]));
@@ -137,7 +164,7 @@ export interface Comparable {
 export function comparable(desired: Record<string, unknown>, live: Record<string, unknown>, sets: readonly SetField[]): Comparable {
   const d = toSetForm(desired, sets) as Record<string, unknown>;
   const l = toSetForm(live, sets) as Record<string, unknown>;
-  const [a, b] = align(d, l, sets, []);
+  const [a, b] = align(d, l, sets, '');
   return { desired: (a ?? {}) as Record<string, unknown>, live: (b ?? {}) as Record<string, unknown> };
 }
 

@@ -19,8 +19,19 @@ export function secretAddress(kind: StepKind, key: string, pointer: string): str
   return `${kind}:${key}#${pointer}`;
 }
 
+/** Whether any secret is inside a value; cheap (builds no pointers). */
+export function hasSecret(value: unknown): boolean {
+  if (isSecretValue(value)) return true;
+  if (Array.isArray(value)) return value.some(hasSecret);
+  if (isPlainObject(value)) {
+    for (const key in value) if (hasSecret(value[key])) return true;
+  }
+  return false;
+}
+
 /** Every secret in declared fields, in pointer order (the fixed order combined fingerprints use). */
 export function findSecrets(value: unknown, pointer = ''): SecretAt[] {
+  if (!hasSecret(value)) return [];
   const found: SecretAt[] = [];
   const walk = (v: unknown, p: string): void => {
     if (isSecretValue(v)) found.push({ pointer: p, secret: v });
@@ -28,7 +39,7 @@ export function findSecrets(value: unknown, pointer = ''): SecretAt[] {
     else if (isPlainObject(v)) for (const [k, child] of Object.entries(v)) walk(child, `${p}/${escapePointer(k)}`);
   };
   walk(value, pointer);
-  return found.sort((a, b) => compareStrings(a.pointer, b.pointer));
+  return found.length < 2 ? found : found.sort((a, b) => compareStrings(a.pointer, b.pointer));
 }
 
 /** Same algorithm as the schema package's `fingerprintSecret`: HMAC-SHA-256 of the value, hex. */
@@ -47,6 +58,7 @@ export function combineFingerprints(parts: readonly { pointer: string; fingerpri
  * drops the field, and an object left empty by that is dropped too.
  */
 export function replaceSecrets(value: unknown, replace: (pointer: string) => unknown, pointer = ''): unknown {
+  if (!hasSecret(value)) return value;
   if (isSecretValue(value)) return replace(pointer);
   if (Array.isArray(value)) return value.map((child, i) => replaceSecrets(child, replace, `${pointer}/${i}`)).filter((c) => c !== undefined);
   if (isPlainObject(value)) {

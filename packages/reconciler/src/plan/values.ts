@@ -17,7 +17,23 @@ export function isEmptyValue(value: unknown): boolean {
 
 /** JSON with object keys sorted at every level: the same value always gives the same text. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeysDeep(value));
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i += 1) out += `${i === 0 ? '' : ','}${canonicalJson(value[i] === undefined ? null : value[i])}`;
+    return `${out}]`;
+  }
+  if (isPlainObject(value)) {
+    let out = '{';
+    let first = true;
+    for (const key of Object.keys(value).sort(compareStrings)) {
+      const child = value[key];
+      if (child === undefined || typeof child === 'function') continue;
+      out += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(child)}`;
+      first = false;
+    }
+    return `${out}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 export function sortKeysDeep(value: unknown): unknown {
@@ -43,10 +59,12 @@ export function compareStrings(a: string, b: string): number {
 }
 
 export function escapePointer(segment: string): string {
+  if (!segment.includes('~') && !segment.includes('/')) return segment;
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export function unescapePointer(segment: string): string {
+  if (!segment.includes('~')) return segment;
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 

@@ -51,7 +51,8 @@ export function ensureLine(step: PlanStep): string {
 
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  return `${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.ensure} to ensure; ${s.unchanged} unchanged, ${s.unmanaged} unmanaged`;
+  const n = (value: number): string => value.toLocaleString('en-US');
+  return `${n(s.create)} to create, ${n(s.update)} to update, ${n(s.delete)} to delete, ${n(s.ensure)} to ensure; ${n(s.unchanged)} unchanged, ${n(s.unmanaged)} unmanaged`;
 }
 
 export function hasChanges(plan: Plan): boolean {

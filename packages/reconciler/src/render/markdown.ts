@@ -13,7 +13,7 @@ export const DEFAULT_MARKDOWN_BUDGET = 65_000;
 export interface MarkdownOptions {
   /** Maximum size, measured by `markdownLength`; 65,000 by default. */
   budget?: number;
-  /** Where the full plan is when the comment is cut, e.g. a CI artifact URL or `monsync plan` output. */
+  /** Where the full plan is when the comment is cut: Markdown, e.g. a link to the CI artifact (kept as written). */
   fullPlanHint?: string;
   /** First heading; `monsync plan` by default. */
   title?: string;
@@ -43,13 +43,13 @@ const KIND_ORDER: readonly StepKind[] = [
 const ACTIONS = ['create', 'update', 'delete', 'ensure'] as const;
 const MAX_CHANGES_PER_STEP = 50;
 
-/** Text safe outside code: HTML-escaped, Markdown punctuation backslash-escaped. */
+/** Text safe outside code: HTML-escaped, and the Markdown punctuation that acts mid-line backslash-escaped. */
 export function escapeMarkdown(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/([\\`*_{}[\]()#+\-.!|~])/g, '\\$1')
+    .replace(/([\\`*_[\]|~])/g, '\\$1')
     .replace(/\r?\n/g, ' ');
 }
 
@@ -130,7 +130,7 @@ function header(plan: Plan, title: string): string {
   if (plan.summary.delete > 0) {
     const kinds = KIND_ORDER.map((kind) => [kind, perKind.get(kind)?.delete ?? 0] as const)
       .filter(([, n]) => n > 0)
-      .map(([kind, n]) => `${count(n)} ${kind}`);
+      .map(([kind, n]) => `${kind} (${count(n)})`);
     out.push('> [!WARNING]', `> **This plan deletes ${count(plan.summary.delete)} object${plan.summary.delete === 1 ? '' : 's'}:** ${kinds.join(', ')}.`, '');
   }
   return `${out.join('\n')}\n`;
@@ -181,7 +181,7 @@ function note(omitted: Record<Section['unit'], number>, totalSteps: number, budg
   if (omitted.drift > 0) parts.push(`${count(omitted.drift)} drift entries`);
   if (omitted.unmanaged > 0) parts.push(`${count(omitted.unmanaged)} unmanaged objects`);
   if (omitted.warning > 0) parts.push(`${count(omitted.warning)} warnings`);
-  const where = hint === undefined || hint === '' ? 'Run `monsync plan` to see the full plan.' : `The full plan: ${escapeMarkdown(hint)}`;
+  const where = hint === undefined || hint === '' ? 'Run `monsync plan` to see the full plan.' : `The full plan: ${hint.replace(/\s*\r?\n\s*/g, ' ')}`;
   return `> [!NOTE]\n> ${parts.join(', ')} are not shown: this comment is limited to ${count(budget)} characters. ${where}\n\n`;
 }
 

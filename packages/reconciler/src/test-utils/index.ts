@@ -35,11 +35,15 @@ export function guidFor(kind: string, name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-let line = 0;
-/** A source position; `file` defaults to a per-kind file and lines count up so each entry has its own. */
-export function at(file: string, l?: number): SourceRef {
-  line += 1;
-  return { file, line: l ?? line, column: 5 };
+/** A source position in `file`; without a line, one derived from `seed`, so positions are stable in golden files. */
+export function at(file: string, seed = '', l?: number): SourceRef {
+  const derived = (parseInt(createHash('sha256').update(seed).digest('hex').slice(0, 6), 16) % 90) + 2;
+  return { file, line: l ?? derived, column: 5 };
+}
+
+function nameOf(fields: Record<string, unknown>, field: string, fallback: string): string {
+  const value = fields[field];
+  return typeof value === 'string' ? value : fallback;
 }
 
 /** Stands in for the schema package's `Secret`: reveals its value only through `reveal()`. */
@@ -76,7 +80,7 @@ export function secret(value: string, name?: string): TestSecret {
 /** Builders accept any fields, so tests can also declare what the schema would reject or coerce. */
 type Fields<_T> = Record<string, unknown>;
 
-export function aMonitor(fields: Fields<MonitorConfig> = {}, source: SourceRef = at('monitors.yaml')): Declared<MonitorConfig> {
+export function aMonitor(fields: Fields<MonitorConfig> = {}, source: SourceRef = at('monitors.yaml', nameOf(fields, 'Name', 'Shop homepage'))): Declared<MonitorConfig> {
   return { value: { Name: 'Shop homepage', MonitorType: 'Https', ...fields } as MonitorConfig, source };
 }
 
@@ -100,7 +104,7 @@ export function aLiveMonitor(fields: Record<string, unknown> = {}): ApiObject {
   };
 }
 
-export function aGroup(fields: Fields<MonitorGroupConfig> = {}, source: SourceRef = at('groups.yaml')): Declared<MonitorGroupConfig> {
+export function aGroup(fields: Fields<MonitorGroupConfig> = {}, source: SourceRef = at('groups.yaml', nameOf(fields, 'Description', 'Shop'))): Declared<MonitorGroupConfig> {
   return { value: { Description: 'Shop', ...fields } as MonitorGroupConfig, source };
 }
 
@@ -122,11 +126,11 @@ export function aLiveGroup(fields: Record<string, unknown> = {}): ApiObject {
 
 export const ALL_MONITORS_GROUP: ApiObject = { MonitorGroupGuid: guidFor('monitorGroup', 'All Monitors'), Description: 'All Monitors', IsAll: true };
 
-export function anItem(fields: Fields<VaultItemConfig> = {}, source: SourceRef = at('vault.yaml')): Declared<VaultItemConfig> {
+export function anItem(fields: Fields<VaultItemConfig> = {}, source: SourceRef = at('vault.yaml', nameOf(fields, 'Name', 'shop-login'))): Declared<VaultItemConfig> {
   return { value: { Name: 'shop-login', VaultItemType: 'CredentialSet', UserName: 'robot', ...fields } as VaultItemConfig, source };
 }
 
-export function aSection(fields: Fields<VaultSectionConfig> = {}, items: Declared<VaultItemConfig>[] = [], source: SourceRef = at('vault.yaml')): Declared<VaultSectionConfig> {
+export function aSection(fields: Fields<VaultSectionConfig> = {}, items: Declared<VaultItemConfig>[] = [], source: SourceRef = at('vault.yaml', nameOf(fields, 'Name', 'Web'))): Declared<VaultSectionConfig> {
   return { value: { Name: 'Web', ...fields, items } as VaultSectionConfig, source };
 }
 
@@ -153,7 +157,7 @@ export function aLiveItem(section: string, fields: Record<string, unknown> = {})
   };
 }
 
-export function anSla(fields: Fields<SlaConfig> = {}, source: SourceRef = at('slas.yaml')): Declared<SlaConfig> {
+export function anSla(fields: Fields<SlaConfig> = {}, source: SourceRef = at('slas.yaml', nameOf(fields, 'Description', 'Gold'))): Declared<SlaConfig> {
   return { value: { Description: 'Gold', UptimeErrorThreshold: 99.5, UptimeWarningThreshold: 99.9, ...fields } as SlaConfig, source };
 }
 
@@ -171,7 +175,7 @@ export function aLiveSla(fields: Record<string, unknown> = {}): ApiObject {
   };
 }
 
-export function aPeriod(fields: Fields<ExclusionPeriodConfig> = {}, source: SourceRef = at('slas.yaml')): Declared<ExclusionPeriodConfig> {
+export function aPeriod(fields: Fields<ExclusionPeriodConfig> = {}, source: SourceRef = at('slas.yaml', `period ${nameOf(fields, 'Description', '')}`)): Declared<ExclusionPeriodConfig> {
   return { value: { Description: 'Black Friday freeze', From: '2026-11-27T00:00:00', Until: '2026-11-28T00:00:00', ...fields } as ExclusionPeriodConfig, source };
 }
 
@@ -179,7 +183,7 @@ export function aLivePeriod(id: number, fields: Record<string, unknown> = {}): A
   return { ExclusionPeriodId: id, Hash: `p-${id}`, Description: 'Black Friday freeze', From: '2026-11-27T00:00:00', Until: '2026-11-28T00:00:00', ...fields };
 }
 
-export function aReport(fields: Fields<ScheduledReportConfig> = {}, source: SourceRef = at('reports.yaml')): Declared<ScheduledReportConfig> {
+export function aReport(fields: Fields<ScheduledReportConfig> = {}, source: SourceRef = at('reports.yaml', nameOf(fields, 'key', 'weekly-exec'))): Declared<ScheduledReportConfig> {
   return {
     value: {
       key: 'weekly-exec',
@@ -210,7 +214,7 @@ export function aLiveReport(key: string | undefined, fields: Record<string, unkn
   };
 }
 
-export function anAlertDefinition(fields: Fields<AlertDefinitionConfig> = {}, source: SourceRef = at('alerts.yaml')): Declared<AlertDefinitionConfig> {
+export function anAlertDefinition(fields: Fields<AlertDefinitionConfig> = {}, source: SourceRef = at('alerts.yaml', nameOf(fields, 'AlertDefinitionGuid', ''))): Declared<AlertDefinitionConfig> {
   return { value: { AlertDefinitionGuid: guidFor('alertDefinition', 'default'), IsActive: true, ...fields } as AlertDefinitionConfig, source };
 }
 

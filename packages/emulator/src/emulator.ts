@@ -105,7 +105,8 @@ function parseJson(raw: Buffer): unknown {
 function send(res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = { ...reply.headers };
   if (reply.body === undefined) {
-    res.writeHead(reply.status, { ...headers, 'Content-Length': '0' });
+    // 204 must carry no Content-Length; an empty 200 says so explicitly for keep-alive clients.
+    res.writeHead(reply.status, reply.status === 204 ? headers : { ...headers, 'Content-Length': '0' });
     res.end();
     return;
   }

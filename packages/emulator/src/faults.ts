@@ -38,6 +38,16 @@ function checkKind(kind: unknown, where: string): FaultKind {
   throw new EmulatorConfigError(`${where}: fault kind ${JSON.stringify(kind)} is not one of ${FAULT_KINDS.join(', ')}.`);
 }
 
+function checkScripted(input: unknown, i: number): ScriptedFault {
+  if (typeof input !== 'object' || input === null) throw new EmulatorConfigError(`scripted[${i}] must be an object { method?, route?, count, kind }.`);
+  const s = input as Partial<ScriptedFault>;
+  if (typeof s.count !== 'number' || !Number.isInteger(s.count) || s.count < 1) throw new EmulatorConfigError(`scripted[${i}].count must be a positive integer.`);
+  const out: ScriptedFault = { count: s.count, kind: checkKind(s.kind, `scripted[${i}]`) };
+  if (s.method !== undefined) out.method = String(s.method).toUpperCase();
+  if (s.route !== undefined) out.route = String(s.route);
+  return out;
+}
+
 export class FaultInjector {
   private settings: FaultSettings;
   private random: () => number;
@@ -73,13 +83,7 @@ export class FaultInjector {
     }
     if (input.scripted !== undefined) {
       if (!Array.isArray(input.scripted)) throw new EmulatorConfigError('scripted faults must be an array.');
-      next.scripted = input.scripted.map((s, i) => {
-        if (!Number.isInteger(s.count) || s.count < 1) throw new EmulatorConfigError(`scripted[${i}].count must be a positive integer.`);
-        const out: ScriptedFault = { count: s.count, kind: checkKind(s.kind, `scripted[${i}]`) };
-        if (s.method !== undefined) out.method = String(s.method).toUpperCase();
-        if (s.route !== undefined) out.route = String(s.route);
-        return out;
-      });
+      next.scripted = input.scripted.map((s: unknown, i) => checkScripted(s, i));
     }
     if (input.seed !== undefined || input.rate !== undefined) this.random = mulberry32(next.seed);
     this.settings = next;

@@ -127,7 +127,7 @@ function createItem(ctx: RequestContext): Reply {
   const sectionGuid = c.string(body, 'VaultSectionGuid', { required: true });
   const type = c.string(body, 'VaultItemType', { required: true, oneOf: VAULT_ITEM_TYPES });
   c.done();
-  if (sectionGuid === undefined || type === undefined) return ok();
+  if (sectionGuid === undefined || type === undefined) throw badRequest('VaultSectionGuid and VaultItemType are required.');
   if (!ctx.store.vaultSections.has(key(sectionGuid))) throw badRequest(`VaultSectionGuid ${sectionGuid} does not exist.`);
   const section = findSection(ctx, sectionGuid, 'change');
   let sensitive = ALWAYS_SENSITIVE.has(type);

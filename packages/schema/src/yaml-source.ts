@@ -110,8 +110,8 @@ export class YamlSource {
           this.reportNode('FORBIDDEN_KEY', `the key \`${name}\` is not allowed`, key, { hint: 'it could alter object prototypes in tools that read the file' });
           continue;
         }
-        // defineProperty never invokes a setter, whatever the key.
-        Object.defineProperty(out, name, { value: this.toValue(pair.value as Node | null), enumerable: true, writable: true, configurable: true });
+        // Safe as a plain assignment: `__proto__`, the one key with a setter on plain objects, was refused above.
+        out[name] = this.toValue(pair.value as Node | null);
       }
       return out;
     }

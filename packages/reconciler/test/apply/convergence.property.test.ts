@@ -1,0 +1,158 @@
+/**
+ * Convergence: for a random config tree and a random live account, one apply leaves nothing to plan, and a second
+ * apply sends no write at all (the emulator's request log). One emulator serves every run, reset in between.
+ * `MONSYNC_PROPERTY_RUNS` sets the number of runs (default 200; e.g. 2000 for a long run).
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MonitoringClient } from '@monsync/client';
+import type { DesiredState } from '../../src/desired.js';
+import { aGroup, aMonitor, anItem, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
+import { applyWith, planAgainst, startHarness, writeRequests, type Harness } from './harness.js';
+
+const RUNS = Number(process.env.MONSYNC_PROPERTY_RUNS ?? 200);
+
+const MONITORS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
+const GROUPS = ['Shop', 'Backend', 'Edge'];
+const SECTIONS = ['Web', 'Api'];
+const ITEMS = ['login', 'token', 'cert'];
+const SLAS = ['Gold', 'Silver'];
+const PERIODS = ['Black Friday', 'Cyber Monday'];
+const REPORTS = ['weekly', 'daily'];
+const CONDITIONS = ['HttpStatus', 'LoadTimeLimit1', 'TotalMaxBytes'];
+
+const subset = <T>(values: readonly T[]) => fc.subarray([...values]);
+const schedule = fc.constantFrom(
+  { ScheduleType: 'Weekly', Time: '08:00:00', WeekDay: 'Monday' },
+  { ScheduleType: 'Daily', Time: '06:30:00' },
+  { ScheduleType: 'Monthly', Time: '07:00:00', MonthDay: 1 },
+);
+
+/** Field values both sides draw from, so that equal, changed and absent objects all happen often. */
+const monitorFields = fc.record({
+  IsActive: fc.boolean(),
+  conditions: subset(CONDITIONS),
+  value: fc.constantFrom('200', '4', '300'),
+  UserAgent: fc.constantFrom('ChromeLatest', 'FirefoxLatest'),
+});
+
+const desiredArb = fc.record({
+  prune: fc.record({ monitors: fc.boolean(), monitorGroups: fc.boolean(), vault: fc.boolean(), slas: fc.boolean(), scheduledReports: fc.boolean() }),
+  monitors: fc.array(fc.tuple(fc.constantFrom(...MONITORS), monitorFields, fc.option(fc.tuple(fc.constantFrom(...SECTIONS), fc.constantFrom(...ITEMS)), { nil: undefined })), { maxLength: 5 }),
+  groups: fc.array(fc.tuple(fc.constantFrom(...GROUPS), fc.option(subset(MONITORS), { nil: undefined })), { maxLength: 3 }),
+  sections: fc.array(fc.tuple(fc.constantFrom(...SECTIONS), fc.array(fc.tuple(fc.constantFrom(...ITEMS), fc.constantFrom('robot', 'bot'), fc.constantFrom('CANARY-prop-1', 'CANARY-prop-2')), { maxLength: 3 })), { maxLength: 2 }),
+  slas: fc.array(fc.tuple(fc.constantFrom(...SLAS), fc.constantFrom(98, 99, 99.5), fc.option(subset(PERIODS), { nil: undefined })), { maxLength: 2 }),
+  reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'HTMLEmail'), schedule), { maxLength: 2 }),
+});
+
+const liveArb = fc.record({
+  monitors: fc.array(fc.tuple(fc.constantFrom(...MONITORS), monitorFields), { maxLength: 5 }),
+  groups: fc.array(fc.tuple(fc.constantFrom(...GROUPS), subset(MONITORS)), { maxLength: 3 }),
+  sections: fc.array(fc.tuple(fc.constantFrom(...SECTIONS), fc.array(fc.tuple(fc.constantFrom(...ITEMS), fc.constantFrom('robot', 'bot')), { maxLength: 3 })), { maxLength: 2 }),
+  slas: fc.array(fc.tuple(fc.constantFrom(...SLAS), fc.constantFrom(98, 99, 99.5), subset(PERIODS)), { maxLength: 2 }),
+  reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'HTMLEmail'), schedule, fc.boolean()), { maxLength: 2 }),
+});
+
+type DesiredInput = typeof desiredArb extends fc.Arbitrary<infer T> ? T : never;
+type LiveInput = typeof liveArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** Keeps the first of each key, as a valid tree must. */
+function unique<T extends readonly unknown[]>(list: readonly T[]): T[] {
+  const seen = new Set<unknown>();
+  return list.filter((entry) => (seen.has(entry[0]) ? false : (seen.add(entry[0]), true)));
+}
+
+const periodOf = (name: string, i: number) => ({ Description: name, From: `2026-11-2${i}T00:00:00`, Until: `2026-11-2${i}T12:00:00` });
+const conditionsOf = (f: { conditions: string[]; value: string }) => f.conditions.map((t) => ({ ErrorConditionType: t, Value: f.value }));
+
+function buildDesired(input: DesiredInput): DesiredState {
+  const sections = unique(input.sections).map(([name, items]) =>
+    aSection({ Name: name }, unique(items).map(([item, user, password]) => anItem({ Name: item, UserName: user, Password: secret(password, `PW_${name}_${item}`) }))),
+  );
+  const declaredItems = new Set(unique(input.sections).flatMap(([name, items]) => items.map(([item]) => `${name}/${item}`)));
+  const monitors = unique(input.monitors).map(([name, f, ref]) => {
+    const vault = ref === undefined ? undefined : `${ref[0]}/${ref[1]}`;
+    const variables = vault !== undefined && declaredItems.has(vault) ? [{ Key: 'login', Value: { vault } }] : [{ Key: 'path', Value: `/${name}` }];
+    return aMonitor({ Name: name, IsActive: f.IsActive, UserAgent: f.UserAgent, ErrorConditions: conditionsOf(f), PredefinedVariables: variables });
+  });
+  const names = new Set(monitors.map((m) => m.value.Name));
+  const groups = unique(input.groups).map(([description, members]) => aGroup({ Description: description, ...(members === undefined ? {} : { members: members.filter((m) => names.has(m)) }) }));
+  const slas = unique(input.slas).map(([description, threshold, periods]) =>
+    anSla({ Description: description, UptimeErrorThreshold: threshold, ...(periods === undefined ? {} : { exclusionPeriods: periods.map((p) => aPeriod(periodOf(p, PERIODS.indexOf(p)))) }) }),
+  );
+  const reports = unique(input.reports).map(([key, fileType, sched]) => aReport({ key, FileType: fileType, Schedule: sched }));
+  const manage = Object.fromEntries(Object.entries(input.prune).map(([kind, prune]) => [kind, { prune }]));
+  return desiredState({ manage, safety: { maxDeletePercent: 100, maxUpdatePercent: 100 }, vaultSections: sections, monitors, monitorGroups: groups, slas, scheduledReports: reports });
+}
+
+/** Creates the live account through the API, as another tool (or a person) would have. */
+async function buildLive(client: MonitoringClient, input: LiveInput): Promise<void> {
+  const monitorGuids = new Map<string, string>();
+  for (const [name, f] of unique(input.monitors)) {
+    const created = await client.monitors.create({ Name: name, MonitorType: 'Https', IsActive: f.IsActive, UserAgent: f.UserAgent, ErrorConditions: conditionsOf(f) } as never);
+    monitorGuids.set(name, String(created.MonitorGuid));
+  }
+  for (const [description, members] of unique(input.groups)) {
+    const group = await client.monitorGroups.create({ Description: description } as never);
+    for (const m of members) {
+      const guid = monitorGuids.get(m);
+      if (guid !== undefined) await client.monitorGroups.addMember(String(group.MonitorGroupGuid), guid);
+    }
+  }
+  for (const [name, items] of unique(input.sections)) {
+    const section = await client.vaultSections.create({ Name: name } as never);
+    for (const [item, user] of unique(items)) {
+      await client.vaultItems.create({ VaultSectionGuid: section.VaultSectionGuid, Name: item, VaultItemType: 'CredentialSet', UserName: user, Password: 'set-by-hand' } as never);
+    }
+  }
+  for (const [description, threshold, periods] of unique(input.slas)) {
+    await client.slas.create({ Description: description, UptimeErrorThreshold: threshold, UptimeWarningThreshold: 99.9 } as never);
+    const sla = (await client.slas.list().toArray()).find((s) => s.Description === description);
+    for (const p of periods) await client.slas.exclusionPeriods.create(String(sla?.SlaGuid), periodOf(p, PERIODS.indexOf(p)) as never);
+  }
+  for (const [key, fileType, sched, marked] of unique(input.reports)) {
+    await client.scheduledReports.create({
+      DashboardGuid: 'b1d2c3e4-0000-4000-8000-000000000001',
+      FileType: fileType,
+      IsActive: true,
+      Schedule: sched,
+      InternalNotes: marked ? `monsync:key=${key}` : 'made by hand',
+      Recipients: { ExtraEmailAddresses: ['ops@example.com'] },
+    } as never);
+  }
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('convergence (property)', () => {
+  it(`one apply converges a random tree and account, and a second apply writes nothing (${RUNS} runs)`, { timeout: 600_000 }, async () => {
+    let nonEmptyPlans = 0;
+    await fc.assert(
+      fc.asyncProperty(desiredArb, liveArb, async (desiredInput, liveInput) => {
+        await h.emulator.control.reset('empty');
+        await buildLive(h.client, liveInput);
+        const desired = buildDesired(desiredInput);
+        const plan = await planAgainst(h, desired);
+        if (plan.steps.length > 0) nonEmptyPlans += 1;
+        const report = await applyWith(h, plan, desired);
+        expect(report.failed).toEqual([]);
+        expect(report.ok).toBe(true);
+        const second = await planAgainst(h, desired);
+        expect(second.steps).toEqual([]);
+        h.emulator.control.clearLog();
+        const again = await applyWith(h, second, desired);
+        expect(again.total).toBe(0);
+        expect(writeRequests(h)).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+    // The generators must reach real work, not only trees that already match.
+    expect(nonEmptyPlans).toBeGreaterThan(RUNS / 2);
+  });
+});

@@ -11,7 +11,8 @@ describe('request log and progress', () => {
     hooks.onRequest({ ...request, path: '/Monitor?Cursor=abc123&Take=100' });
     hooks.onResponse({ ...request, path: '/VaultItem/9b1', route: '/VaultItem/{vaultItemGuid}', status: 200, durationMs: 12.4 });
     hooks.onResponse({ ...request, attempt: 2, status: 0, durationMs: 30000 });
-    expect(io.err()).toBe('-> GET /Monitor?Cursor=***&Take=100\n<- 200 GET /VaultItem/9b1 12ms\n<- failed GET /Monitor 30000ms\n');
+    hooks.onRetry?.({ ...request, delayMs: 1500, reason: '503' });
+    expect(io.err()).toBe('-> GET /Monitor?Cursor=***&Take=100\n<- 200 GET /VaultItem/9b1 12ms\n<- failed GET /Monitor 30000ms\n   retrying GET /Monitor in 1.5s (503)\n');
   });
 
   it('prints plain lines once per route when not on a terminal (CI logs stay short)', () => {

@@ -12,9 +12,15 @@ export interface ResponseEvent extends RequestEvent {
   durationMs: number;
 }
 
+export interface RetryEvent extends RequestEvent {
+  delayMs: number;
+  reason: string;
+}
+
 export interface RequestHooks {
   onRequest(event: RequestEvent): void;
   onResponse(event: ResponseEvent): void;
+  onRetry?(event: RetryEvent): void;
 }
 
 /** Query values that could carry something private are masked; paths hold only GUIDs and names of routes. */
@@ -39,6 +45,9 @@ export function verboseHooks(io: CliIo): RequestHooks {
     onResponse(event) {
       const status = event.status === 0 ? 'failed' : String(event.status);
       io.stderr.write(s.dim(`<- ${status} ${event.method} ${redactPath(event.path)} ${Math.round(event.durationMs)}ms`) + '\n');
+    },
+    onRetry(event) {
+      io.stderr.write(s.yellow(`   retrying ${event.method} ${redactPath(event.path)} in ${(event.delayMs / 1000).toFixed(1)}s (${event.reason})`) + '\n');
     },
   };
 }
@@ -94,10 +103,11 @@ export function readProgress(io: CliIo, label: string): Progress {
 }
 
 /** Calls every hook in turn, so progress and `--verbose` can both listen. */
-export function combineHooks(...hooks: readonly (RequestHooks | undefined)[]): RequestHooks {
+export function combineHooks(...hooks: readonly (RequestHooks | undefined)[]): Required<RequestHooks> {
   const present = hooks.filter((hook): hook is RequestHooks => hook !== undefined);
   return {
     onRequest: (event) => present.forEach((hook) => hook.onRequest(event)),
     onResponse: (event) => present.forEach((hook) => hook.onResponse(event)),
+    onRetry: (event) => present.forEach((hook) => hook.onRetry?.(event)),
   };
 }

@@ -191,6 +191,25 @@ describe('monsync plan refuses before any API request', () => {
 });
 
 describe('monsync plan when the service refuses', () => {
+  it('retries a listing the service answers 503, logging the retry with --verbose, and plans as usual', async () => {
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Sla', count: 1, kind: '503' }] });
+    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--verbose'], { env });
+    emulator.control.setFaults({ scripted: [] });
+    expect(code).toBe(ExitCode.Ok);
+    expect(err).toMatch(/^<- 503 GET \/Sla \d+ms$/m);
+    expect(err).toMatch(/^ {3}retrying GET \/Sla in [0-9.]+s \(503\)$/m);
+    expect(out).toContain('+ create slaExclusionPeriod "Gold/Platform migration"');
+  });
+
+  it('fails the plan, printing none, when a listing fails: it is never read as empty', async () => {
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/VaultItem', count: 1, kind: '500' }] });
+    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env });
+    emulator.control.setFaults({ scripted: [] });
+    expect(code).toBe(ExitCode.Error);
+    expect(out).toBe('');
+    expect(err).toContain('monsync plan: error LIVE_READ_FAILED: reading vault items from the service failed, so no plan was made');
+  });
+
   it('reports a wrong password as an authentication error without echoing it, exit 1', async () => {
     const wrong = 'CANARY-7f3a9c-wrong-api-password';
     const { code, out, err } = await monsync(['plan', '--config', 'configs', '--verbose'], { env: { ...env, MONSYNC_API_PASSWORD: wrong } });

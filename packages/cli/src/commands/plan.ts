@@ -42,7 +42,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
   const progress = readProgress(io, 'reading live account');
   const hooks = combineHooks(progress, global.verbose ? verboseHooks(io) : undefined);
   // Credentials, then secrets, before any request: a missing variable fails fast and offline.
-  const options = clientOptionsFromEnv(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse });
+  const options = clientOptionsFromEnv(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse, onRetry: hooks.onRetry });
   const key = deriveFingerprintKey({ fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'], apiUser: options.username, apiPassword: options.password });
   const fingerprints = fingerprintDesiredSecrets(desired, key);
   const client = createClient(options);

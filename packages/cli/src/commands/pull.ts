@@ -44,7 +44,7 @@ export const pullCommand: CommandSpec = {
     }
     const progress = readProgress(io, 'reading live account');
     const hooks = combineHooks(progress, global.verbose ? verboseHooks(io) : undefined);
-    const client = clientFromEnv(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse });
+    const client = clientFromEnv(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse, onRetry: hooks.onRetry });
     let live;
     try {
       live = await readLive(client, { kinds: ['monitor', 'monitorGroup', 'groupMembership', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport'], operators: false });

@@ -1,0 +1,381 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { clientOptionsFromEnv, createClient, type MonitoringClient } from '@monsync/client';
+import {
+  applyPlan,
+  assemblePlan,
+  fingerprintDesiredSecrets,
+  liveScope,
+  readLiveAgainOnUnclear,
+  renderText,
+  SecretChangedError,
+  type ApplyReport,
+  type DesiredState,
+  type LiveSnapshot,
+  type Plan,
+  type PlanStep,
+  type StepEvent,
+} from '@monsync/reconciler';
+import { deriveFingerprintKey } from '@monsync/schema';
+import { booleanOption, stringOption } from '../args.js';
+import type { CommandContext, CommandSpec } from '../command.js';
+import { resolveConfigDir } from '../config-dir.js';
+import { CliError, UsageError } from '../errors.js';
+import { ExitCode } from '../exit-codes.js';
+import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
+import { displayPath, loadTree } from '../load.js';
+import { combineHooks, readProgress, verboseHooks, type RequestHooks } from '../request-log.js';
+
+/** A terminal `io` may bring its own way to ask (tests do); otherwise the question goes to the process's terminal. */
+export interface PromptingIo extends CliIo {
+  prompt?(question: string): Promise<string>;
+}
+
+const DEFAULT_PARALLELISM = 8;
+const MAX_PARALLELISM = 64;
+
+const TITLES: Record<PlanStep['kind'], string> = {
+  monitor: 'monitor',
+  monitorGroup: 'monitor group',
+  groupMembership: 'group membership',
+  vaultSection: 'vault section',
+  vaultItem: 'vault item',
+  sla: 'SLA',
+  slaExclusionPeriod: 'SLA exclusion period',
+  scheduledReport: 'scheduled report',
+  alertDefinition: 'alert definition',
+};
+
+const PAST: Record<PlanStep['action'], string> = { create: 'created', update: 'updated', delete: 'deleted', ensure: 'ensured' };
+const SIGN: Record<PlanStep['action'], string> = { create: '+', update: '~', delete: '-', ensure: '=' };
+
+function label(step: { kind: PlanStep['kind']; key: string }): string {
+  return `${TITLES[step.kind]} "${step.key}"`;
+}
+
+function changeSteps(plan: Plan): PlanStep[] {
+  return plan.steps.filter((s) => s.action !== 'ensure');
+}
+
+function parseParallelism(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PARALLELISM;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PARALLELISM) {
+    throw new UsageError(`option --parallelism: '${raw}' is not a whole number from 1 to ${MAX_PARALLELISM}`, 'apply');
+  }
+  return n;
+}
+
+/** The plan JSON written by `plan --out`, checked enough that apply can rely on its shape. */
+function readPlanFile(io: CliIo, file: string): Plan {
+  const path = resolve(io.cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError('PLAN_FILE_UNREADABLE', `${file}: cannot read the plan file (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass a file written by monsync plan --out FILE`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CliError('PLAN_FILE_INVALID', `${file}: not valid JSON (${(error as Error).message}); pass a file written by monsync plan --out FILE`);
+  }
+  const plan = parsed as Partial<Plan> | null;
+  if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.steps) || typeof plan.liveDigest !== 'string' || typeof plan.configDigest !== 'string') {
+    throw new CliError('PLAN_FILE_INVALID', `${file}: not a monsync plan (expected formatVersion, configDigest, liveDigest and steps); pass a file written by monsync plan --out FILE`);
+  }
+  if (plan.formatVersion !== 1) {
+    throw new CliError('PLAN_FILE_INVALID', `${file}: plan formatVersion ${JSON.stringify(plan.formatVersion)} is not supported by this monsync (expected 1); make the plan again with this version`);
+  }
+  return plan as Plan;
+}
+
+/**
+ * What differs between the saved plan and one made now: the plan file holds a digest of the live objects, not the
+ * objects, so the changed ones are named through the steps they change.
+ */
+export function staleObjects(saved: Plan, fresh: Plan): string[] {
+  const index = (plan: Plan) => new Map(plan.steps.map((s) => [`${s.kind}\u0000${s.key}\u0000${s.action}`, s]));
+  const before = index(saved);
+  const after = index(fresh);
+  const lines: string[] = [];
+  const who = (step: PlanStep): string => {
+    const drift = step.drift;
+    if (drift === undefined) return '';
+    const name = drift.operatorName ?? drift.lastModifiedByOperatorId;
+    return ` (changed outside git${name === undefined ? '' : ` by ${name}`}${drift.lastModifiedDate === undefined ? '' : ` at ${drift.lastModifiedDate}`})`;
+  };
+  const same = (a: PlanStep, b: PlanStep) => JSON.stringify([a.guid, a.changes, a.desired]) === JSON.stringify([b.guid, b.changes, b.desired]);
+  for (const [slot, step] of after) {
+    const old = before.get(slot);
+    if (old === undefined) lines.push(`${label(step)}: now needs a ${step.action} the saved plan does not hold${who(step)}`);
+    else if (!same(old, step)) lines.push(`${label(step)}: its ${step.action} differs from the saved plan's${who(step)}`);
+  }
+  for (const [slot, step] of before) if (!after.has(slot)) lines.push(`${label(step)}: the saved ${step.action} is no longer needed, or no longer possible`);
+  return lines;
+}
+
+async function ask(io: PromptingIo, question: string): Promise<string> {
+  if (io.prompt !== undefined) return io.prompt(question);
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}
+
+/** On a terminal one rewritten line (done/total, in flight, failures); elsewhere one line per finished step. */
+function applyDisplay(io: CliIo, s: Style, total: number) {
+  const live = isInteractive(io);
+  let drawn = false;
+  let last = 0;
+  const line = (e: StepEvent) => {
+    const p = e.progress;
+    return `applying: ${p.done}/${total} done, ${p.inFlight} in flight${p.failed > 0 ? s.red(`, ${p.failed} failed`) : ''}${p.skipped > 0 ? s.yellow(`, ${p.skipped} skipped`) : ''}`;
+  };
+  const clear = () => {
+    if (drawn) io.stderr.write('\r\u001b[K');
+    drawn = false;
+  };
+  const stepLine = (e: StepEvent): string | undefined => {
+    if (e.type === 'done') {
+      const guid = e.step.action === 'create' && e.result.guid !== undefined ? ` (${e.result.guid})` : '';
+      const note = e.result.note === undefined ? '' : s.dim(` [${e.result.note}]`);
+      return `  ${SIGN[e.step.action]} ${label(e.step)} ${PAST[e.step.action]}${guid}${note}`;
+    }
+    if (e.type === 'failed') return s.red(`  ! ${label(e.step)}: ${e.step.action} failed: ${e.result.message}`);
+    if (e.type === 'skipped') return s.yellow(`  ! ${label(e.step)}: ${e.step.action} skipped, it waits for ${e.result.waitedFor}, which failed`);
+    if (e.type === 'retry') return s.dim(`  ${label(e.step)}: ${e.step.action} tried again (${e.reason})`);
+    return undefined;
+  };
+  return {
+    onStep(e: StepEvent) {
+      if (!live) {
+        const text = stepLine(e);
+        if (text !== undefined) io.stderr.write(`${text}\n`);
+        return;
+      }
+      // Failures stay on screen above the live line; successes only move the counter.
+      if (e.type === 'failed' || e.type === 'skipped') {
+        clear();
+        io.stderr.write(`${stepLine(e) ?? ''}\n`);
+      }
+      const now = Date.now();
+      if (now - last < 80 && e.type !== 'failed' && e.progress.done !== total) return;
+      last = now;
+      io.stderr.write(`\r\u001b[K${line(e)}`);
+      drawn = true;
+    },
+    done: clear,
+  };
+}
+
+function counts(steps: readonly { action: PlanStep['action'] }[]): string {
+  const by = { create: 0, update: 0, delete: 0, ensure: 0 };
+  for (const step of steps) by[step.action] += 1;
+  const parts = (['create', 'update', 'delete', 'ensure'] as const).filter((a) => by[a] > 0).map((a) => `${by[a]} ${PAST[a]}`);
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
+
+function summary(report: ApplyReport, s: Style): string {
+  const seconds = (report.durationMs / 1000).toFixed(1);
+  const head = report.ok ? s.green('Apply complete') : s.red(report.failed.length > 0 ? 'Apply finished with failures' : 'Apply stopped');
+  const lines = [
+    `${head}: ${report.done.length} of ${report.total} steps done${counts(report.done)}, ${report.failed.length} failed, ${report.skipped.length} skipped${report.notRun.length > 0 ? `, ${report.notRun.length} not run` : ''}, in ${seconds}s.`,
+  ];
+  if (report.failed.length > 0) {
+    lines.push('Failed:');
+    for (const f of report.failed) lines.push(`  ${label(f)} (${f.action}): ${f.message}`);
+  }
+  if (report.skipped.length > 0) {
+    lines.push('Skipped, because a step they depend on failed:');
+    for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${k.waitedFor}${k.via === undefined ? '' : ` through ${k.via}`}`);
+  }
+  if (report.notRun.length > 0) lines.push(`Not run: ${report.notRun.length} steps (the apply was stopped).`);
+  if (!report.ok) lines.push('Run monsync apply again once the cause is fixed: what is done stays done, and only the rest is planned.');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The API account's own operator (MONSYNC_OPERATOR, a GUID or e-mail), so that its own edits are not drift. */
+function selfOperator(io: CliIo, live: LiveSnapshot): string | undefined {
+  const wanted = io.env['MONSYNC_OPERATOR']?.trim();
+  if (wanted === undefined || wanted === '') return undefined;
+  const match = (live.operators ?? []).find((o) => o['OperatorGuid'] === wanted || (typeof o['Email'] === 'string' && o['Email'].toLowerCase() === wanted.toLowerCase()));
+  const guid = match?.['OperatorGuid'];
+  return typeof guid === 'string' ? guid : wanted;
+}
+
+interface Session {
+  desired: DesiredState;
+  key: string;
+  fingerprints: Record<string, string>;
+  client: MonitoringClient;
+  apiUrl: string;
+  /** Request hooks in effect: reading progress while reading, only `--verbose` while applying. */
+  setHooks(hooks: RequestHooks | undefined): void;
+}
+
+async function openSession(context: CommandContext, parallelism: number): Promise<Session | undefined> {
+  const { io, global } = context;
+  const dir = resolveConfigDir(io.cwd, global.config);
+  const loaded = await loadTree(dir, io, { needSecrets: true });
+  if (loaded.desired === undefined) return undefined;
+  const verbose = global.verbose ? verboseHooks(io) : undefined;
+  let hooks: RequestHooks | undefined = verbose;
+  const options = clientOptionsFromEnv(io.env, {
+    parallelism: Math.max(DEFAULT_PARALLELISM, parallelism),
+    onRequest: (e) => hooks?.onRequest(e),
+    onResponse: (e) => hooks?.onResponse(e),
+  });
+  const key = deriveFingerprintKey({ fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'], apiUser: options.username, apiPassword: options.password });
+  // Every secret is read before any request, so a missing variable fails fast and offline.
+  const fingerprints = fingerprintDesiredSecrets(loaded.desired, key);
+  return {
+    desired: loaded.desired,
+    key,
+    fingerprints,
+    client: createClient(options),
+    apiUrl: options.baseUrl,
+    setHooks: (extra) => {
+      hooks = combineHooks(extra, verbose);
+    },
+  };
+}
+
+async function planNow(io: CliIo, session: Session, what: string): Promise<Plan> {
+  const progress = readProgress(io, what);
+  session.setHooks(progress);
+  let live: LiveSnapshot;
+  try {
+    live = await readLiveAgainOnUnclear(session.client, liveScope(session.desired));
+    progress.done();
+  } catch (error) {
+    progress.done(`${what} failed after ${progress.requests} requests`);
+    throw error;
+  } finally {
+    session.setHooks(undefined);
+  }
+  const self = selfOperator(io, live);
+  return assemblePlan(session.desired, live, { fingerprints: session.fingerprints, ...(self === undefined ? {} : { selfOperatorGuid: self }) });
+}
+
+export const applyCommand: CommandSpec = {
+  name: 'apply',
+  summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out',
+  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--parallelism N] [--verify] [--replan]',
+  description:
+    'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
+    'PLANFILE (from monsync plan --out), reads the live account again and refuses with exit 3 when it changed since\n' +
+    'the plan was made, naming what changed (--replan: show and apply a fresh plan instead). Secrets are read again\n' +
+    'from their sources and must match the fingerprints in the plan. An unsafe plan (safety thresholds) is refused\n' +
+    'without --allow-deletes. On a terminal apply asks before changing anything; elsewhere --auto-approve is required.\n' +
+    'Independent steps run in parallel; a failed step skips the steps that depend on it, and running apply again\n' +
+    'finishes the job without duplicating anything.\n' +
+    'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR;\n' +
+    'MONSYNC_FINGERPRINT_KEY (as for monsync plan).\n' +
+    'Exit codes: 0 applied (or nothing to do), 1 error or a step failed, 3 plan unsafe, stale, or a secret changed.',
+  options: {
+    'auto-approve': { type: 'boolean', description: 'apply without asking (required when not on a terminal, e.g. in CI)' },
+    'allow-deletes': { type: 'boolean', description: 'apply a plan that is over the safety thresholds (safety.maxDeletePercent / maxUpdatePercent)' },
+    parallelism: { type: 'string', value: 'N', description: `steps run at once, 1 to ${MAX_PARALLELISM} (default ${DEFAULT_PARALLELISM})` },
+    verify: { type: 'boolean', description: 'plan again after applying and fail (exit 1) if anything remains to change' },
+    replan: { type: 'boolean', description: 'with PLANFILE: when the live account changed since the plan, show and apply a fresh plan instead of refusing' },
+  },
+  positionals: { min: 0, max: 1, names: 'PLANFILE' },
+  examples: ['monsync apply --auto-approve --verify', 'monsync plan --out plan.json && monsync apply plan.json --auto-approve'],
+  async run(context) {
+    const { io, values, positionals } = context;
+    const s = style(useColor(io));
+    const planFile = positionals[0];
+    const parallelism = parseParallelism(stringOption(values, 'parallelism'));
+    const autoApprove = booleanOption(values, 'auto-approve');
+    const replan = booleanOption(values, 'replan');
+    if (replan && planFile === undefined) throw new UsageError('--replan applies to a saved plan: monsync apply PLANFILE --replan', 'apply');
+    if (!io.isTTY && !autoApprove) {
+      io.stderr.write(s.red('monsync apply: not on a terminal, so there is nobody to confirm; review the plan (monsync plan) and pass --auto-approve to apply without asking.') + '\n');
+      return ExitCode.Error;
+    }
+    const saved = planFile === undefined ? undefined : readPlanFile(io, planFile);
+
+    const session = await openSession(context, parallelism);
+    if (session === undefined) return ExitCode.Error;
+    try {
+      const fresh = await planNow(io, session, 'reading live account');
+      let plan = fresh;
+      if (saved !== undefined && planFile !== undefined) {
+        const shown = displayPath(io.cwd, resolve(io.cwd, planFile));
+        if (saved.configDigest !== fresh.configDigest) io.stderr.write(s.yellow(`note: the config tree changed since ${shown} was made; the saved plan is applied as it was reviewed.`) + '\n');
+        if (saved.liveDigest === fresh.liveDigest) {
+          plan = saved;
+        } else if (replan) {
+          io.stderr.write(s.yellow(`the live account changed since ${shown} was made; applying a fresh plan instead (--replan):`) + '\n');
+        } else {
+          const changed = staleObjects(saved, fresh);
+          const detail = changed.length > 0 ? changed.map((line) => `  ${line}`).join('\n') : '  objects or fields the plan does not touch (for instance a field the config leaves undeclared)';
+          io.stderr.write(
+            s.red(`apply refused: the live account changed since ${shown} was made, so it is not the plan that was reviewed. What changed:`) +
+              `\n${detail}\nMake and review a new plan (monsync plan --out ${shown}), or run monsync apply ${shown} --replan.\n`,
+          );
+          return ExitCode.UnsafeOrStale;
+        }
+      }
+
+      io.stdout.write(renderText(plan, { color: useColor(io) }));
+      if (plan.steps.length === 0) {
+        io.stdout.write('Nothing to apply: the account matches the config.\n');
+        return ExitCode.Ok;
+      }
+      if (!plan.safe && !booleanOption(values, 'allow-deletes')) {
+        const lines = plan.violations.map((v) => `  ${v.kind}: ${v.action}s ${v.count} of ${v.total} (${v.percent}%), limit ${v.limit}%: ${v.message}`);
+        io.stderr.write(s.red('apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${lines.join('\n')}\nReview it, then run apply again with --allow-deletes.\n`);
+        return ExitCode.UnsafeOrStale;
+      }
+      if (!autoApprove) {
+        const changes = changeSteps(plan).length;
+        const answer = await ask(io, `\nApply ${changes} change${changes === 1 ? '' : 's'}${counts(plan.steps)} to ${session.apiUrl}?\nOnly 'yes' is accepted: `);
+        if (answer.trim() !== 'yes') {
+          io.stderr.write('Apply cancelled; nothing was changed.\n');
+          return ExitCode.Error;
+        }
+      }
+
+      const display = applyDisplay(io, s, plan.steps.length);
+      let report: ApplyReport;
+      try {
+        report = await applyPlan(plan, session.client, {
+          parallelism,
+          secrets: { desired: session.desired, key: session.key },
+          onStep: display.onStep,
+          ...(io.signal === undefined ? {} : { signal: io.signal }),
+        });
+      } catch (error) {
+        if (error instanceof SecretChangedError) {
+          io.stderr.write(s.red(`apply refused: ${error.message}`) + '\n');
+          return ExitCode.UnsafeOrStale;
+        }
+        throw error;
+      } finally {
+        display.done();
+      }
+      io.stdout.write(summary(report, s));
+      if (!report.ok) return ExitCode.Error;
+
+      if (booleanOption(values, 'verify')) {
+        const after = await planNow(io, session, 'verifying: reading live account');
+        const remaining = changeSteps(after);
+        if (remaining.length > 0) {
+          io.stdout.write(renderText(after, { color: useColor(io) }));
+          io.stderr.write(s.red(`verify failed: ${remaining.length} change${remaining.length === 1 ? '' : 's'} remain after apply: ${remaining.map((r) => `${r.action} ${label(r)}`).join(', ')}`) + '\n');
+          return ExitCode.Error;
+        }
+        io.stdout.write(s.green('Verified: a new plan shows no changes.') + '\n');
+      }
+      return ExitCode.Ok;
+    } finally {
+      await session.client.close();
+    }
+  },
+};

@@ -1,9 +1,10 @@
 import type { CommandSpec } from '../command.js';
+import { applyCommand } from './apply.js';
 import { emulatorCommand } from './emulator.js';
 import { migrateCommand } from './migrate.js';
 import { planCommand } from './plan.js';
 import { pullCommand } from './pull.js';
 import { validateCommand } from './validate.js';
 
-/** In the order `monsync --help` lists them. `apply` joins after `plan` with the apply issue. */
-export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, pullCommand, migrateCommand, emulatorCommand];
+/** In the order `monsync --help` lists them. */
+export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, applyCommand, pullCommand, migrateCommand, emulatorCommand];

@@ -136,7 +136,9 @@ try {
   );
   if (leaked.length > 0) failed = true;
   console.log(`\nNext: open ${show(markdownFile)}, edit configs/ and run \`npx pnpm@10 monsync plan --config configs\` against your own emulator`);
-  console.log('(`npx pnpm@10 emulator --seed demo` prints its URL; export MONSYNC_API_URL, MONSYNC_API_USERNAME=demo, MONSYNC_API_PASSWORD=demo-password).');
+  console.log('(`npx pnpm@10 emulator --seed demo` prints its URL; export MONSYNC_API_URL, MONSYNC_API_USERNAME=demo, MONSYNC_API_PASSWORD=demo-password,');
+  console.log(` MONSYNC_OPERATOR=admin@example.com and the ${Object.keys(secrets).length} DEMO_* variables). A fresh emulator has no fingerprint markers, so that first plan`);
+  console.log(' also updates both vault items and exits 3 as unsafe (more than maxUpdatePercent of them): the safety check at work.');
 } catch (error) {
   failed = true;
   console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -51,7 +51,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         io.stdout.write(commandHelp(spec));
         return ExitCode.Ok;
       }
-      parsedRest = { values: {}, positionals: [...rest] };
+      // `pnpm monsync emulator -- --port 0` forwards the `--` too.
+      parsedRest = { values: {}, positionals: dropLeadingSeparator(rest) };
     } else {
       const options = { ...GLOBAL_OPTIONS, ...spec.options };
       // Help wins over any other mistake on the line, so `monsync plan --bogus --help` still helps.

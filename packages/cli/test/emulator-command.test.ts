@@ -5,10 +5,10 @@ import { run } from '../src/main.js';
 import { monsync } from './helpers.js';
 
 describe('monsync emulator', () => {
-  it('starts the emulator with the given flags, serves the API, and stops cleanly when aborted', async () => {
+  it('starts the emulator with the given flags (after an optional --), serves the API, and stops cleanly when aborted', async () => {
     const controller = new AbortController();
     const io = bufferedIo({ signal: controller.signal });
-    const running = run(['emulator', '--port', '0', '--seed', 'demo'], io);
+    const running = run(['emulator', '--', '--port', '0', '--seed', 'demo'], io);
     while (!io.out().includes('\n')) await sleep(10);
     const match = /^monsync emulator listening on (http:\/\/127\.0\.0\.1:\d+\/v4)\n/.exec(io.out());
     expect(match).not.toBeNull();

@@ -1,0 +1,240 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient } from '@monsync/client';
+import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import type { Plan } from '@monsync/reconciler';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PromptingIo } from '../src/commands/apply.js';
+import { ExitCode } from '../src/exit-codes.js';
+import { bufferedIo } from '../src/io.js';
+import { run } from '../src/main.js';
+import { copyOfDemoConfigs, monsync, REPO_ROOT, stageFingerprints, tempTree } from './helpers.js';
+
+const CANARIES = {
+  DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-apply-shop-password',
+  DEMO_SHOP_OTP_SECRET: 'CANARYSEVENFAAPPLYOTP',
+  DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('CANARY-7f3a9c-apply-pfx-bytes').toString('base64'),
+  DEMO_CLIENT_CERT_PASSWORD: 'CANARY-7f3a9c-apply-pfx-password',
+};
+const API_PASSWORD = 'demo-password';
+
+let emulator: RunningEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seed: 'demo', retryAfterSeconds: 0 });
+  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: API_PASSWORD, MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
+});
+afterAll(async () => {
+  await emulator.close();
+});
+beforeEach(async () => {
+  emulator.control.setFaults({ rate: 0, scripted: [] });
+  await emulator.control.reset('demo');
+  await stageFingerprints(emulator, env);
+  emulator.control.clearLog();
+});
+
+function expectNoSecrets(...texts: string[]): void {
+  for (const text of texts) for (const value of [...Object.values(CANARIES), API_PASSWORD, 'CANARYROTATED']) expect(text).not.toContain(value);
+}
+
+const writes = () => emulator.control.requestLog().entries.filter((e) => e.method !== 'GET');
+
+/** Runs monsync on a terminal whose user answers `answer` (and may do something first, like a colleague would). */
+async function onTerminal(argv: string[], answer: string, before?: () => Promise<void>) {
+  const questions: string[] = [];
+  const io: PromptingIo & ReturnType<typeof bufferedIo> = Object.assign(bufferedIo({ env, isTTY: true, cwd: REPO_ROOT }), {
+    prompt: async (question: string) => {
+      questions.push(question);
+      await before?.();
+      return answer;
+    },
+  });
+  const code = await run(argv, io);
+  return { code, out: io.out(), err: io.err(), questions };
+}
+
+async function monitorGuid(name: string): Promise<string> {
+  const client = createClient({ baseUrl: emulator.url, username: 'demo', password: API_PASSWORD });
+  try {
+    const found = (await client.monitors.list().toArray()).find((m) => m.Name === name);
+    return String(found?.MonitorGuid);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('monsync apply (plan, then apply)', () => {
+  it('applies the demo tree with --auto-approve, after which plan shows no changes', async () => {
+    const { code, out, err } = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
+    expect(err).not.toContain('error');
+    expect(code).toBe(ExitCode.Ok);
+    expect(out).toContain('+ create monitor "Status page"');
+    expect(out).toMatch(/Apply complete: (\d+) of \1 steps done \(\d+ created, \d+ updated, 1 deleted, 2 ensured\), 0 failed, 0 skipped/);
+    // Without a terminal: one line per step.
+    expect(err).toContain('  + monitor "Status page" created (');
+    expect(err).toContain('  - monitor "Old status page" deleted');
+    expect(err).toContain('  = alert definition "57e060fa-e070-4f1a-9a8d-02785f8502d3" ensured');
+    const again = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env });
+    expect(again.code).toBe(ExitCode.Ok);
+    expectNoSecrets(out, err, again.out, again.err);
+  });
+
+  it('re-asserts only the alert definitions on a second apply', async () => {
+    await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
+    emulator.control.clearLog();
+    const second = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
+    expect(second.code).toBe(ExitCode.Ok);
+    expect(writes().map((e) => e.route)).toEqual(['PATCH /AlertDefinition/{alertDefinitionGuid}', 'PATCH /AlertDefinition/{alertDefinitionGuid}']);
+  });
+
+  it('requires --auto-approve when not on a terminal, before reading or writing anything', async () => {
+    const { code, err } = await monsync(['apply', '--config', 'configs'], { env });
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toContain('not on a terminal, so there is nobody to confirm');
+    expect(err).toContain('--auto-approve');
+    expect(emulator.control.requestLog().total).toBe(0);
+  });
+
+  it('asks on a terminal and changes nothing unless the answer is yes', async () => {
+    const refused = await onTerminal(['apply', '--config', 'configs'], 'y');
+    expect(refused.code).toBe(ExitCode.Error);
+    expect(refused.questions[0]).toMatch(/Apply \d+ changes \(\d+ created, \d+ updated, 1 deleted, 2 ensured\) to http:\/\/127\.0\.0\.1:\d+\/v4\?\nOnly 'yes' is accepted: $/);
+    expect(refused.err).toContain('Apply cancelled; nothing was changed.');
+    expect(writes()).toEqual([]);
+    const accepted = await onTerminal(['apply', '--config', 'configs'], 'yes');
+    expect(accepted.code).toBe(ExitCode.Ok);
+    expect(accepted.out).toContain('Apply complete');
+    // The live line: rewritten in place, with done/total and in flight.
+    expect(accepted.err).toMatch(/\r\u001b\[Kapplying: \d+\/\d+ done, \d+ in flight/);
+  });
+
+  it('--verify plans again after applying and fails when something remains', async () => {
+    const ok = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verify'], { env });
+    expect(ok.code).toBe(ExitCode.Ok);
+    expect(ok.out).toContain('Verified: a new plan shows no changes.');
+
+    await emulator.control.reset('demo');
+    await stageFingerprints(emulator, env);
+    const guid = await monitorGuid('Marketing site');
+    // A colleague changes a monitor in the web app while the plan is on screen: not in this plan, found by --verify.
+    const raced = await onTerminal(['apply', '--config', 'configs', '--verify'], 'yes', async () => {
+      const result = await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckFrequency: 60 } });
+      expect(result.status).toBe(200);
+    });
+    expect(raced.code).toBe(ExitCode.Error);
+    expect(raced.out).toContain('Apply complete');
+    expect(raced.err).toContain('verify failed: 1 change remain after apply: update monitor "Marketing site"');
+  });
+
+  it('reports a failed step with the service message, skips what depends on it, exits 1, and a rerun converges', async () => {
+    emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 3, kind: '500' }] });
+    const failed = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '1'], { env });
+    expect(failed.code).toBe(ExitCode.Error);
+    expect(failed.out).toContain('Apply finished with failures');
+    expect(failed.out).toContain('monitor "Status page" (create): POST /Monitor failed with 500 Internal Server Error: Internal server error (injected fault).');
+    expect(failed.out).toContain('group membership "Marketing/Status page" (create): waited for monitor:Status page');
+    expect(failed.err).toContain('  ! monitor "Status page": create failed: POST /Monitor failed with 500');
+    expect(failed.out).toContain('Run monsync apply again once the cause is fixed');
+    const rerun = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verify'], { env });
+    expect(rerun.code).toBe(ExitCode.Ok);
+    expect(await monitorGuid('Status page')).toMatch(/^[0-9a-f-]{36}$/);
+    expectNoSecrets(failed.out, failed.err, rerun.out, rerun.err);
+  });
+
+  it('refuses an unsafe plan without --allow-deletes, naming the kind and the counts', async () => {
+    const tree = tempTree({
+      'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\nignore: ["monitor:legacy-*"]\n',
+      'monitors.yaml': 'monitors:\n  - { Name: Shop homepage, MonitorType: Https }\n',
+    });
+    const refused = await monsync(['apply', '--auto-approve'], { env, cwd: tree });
+    expect(refused.code).toBe(ExitCode.UnsafeOrStale);
+    expect(refused.err).toMatch(/apply refused: the plan is unsafe[^\n]*\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), limit 30%/);
+    expect(refused.err).toContain('--allow-deletes');
+    expect(writes()).toEqual([]);
+    const allowed = await monsync(['apply', '--auto-approve', '--allow-deletes'], { env, cwd: tree });
+    expect(allowed.code).toBe(ExitCode.Ok);
+    expect(allowed.out).toMatch(/Apply complete: \d+ of \d+ steps done \(\d+ deleted\)/);
+  });
+
+  it('rejects a bad --parallelism and --replan without a plan file', async () => {
+    const bad = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '0'], { env });
+    expect(bad.code).toBe(ExitCode.Error);
+    expect(bad.err).toContain("option --parallelism: '0' is not a whole number from 1 to 64");
+    const replan = await monsync(['apply', '--config', 'configs', '--auto-approve', '--replan'], { env });
+    expect(replan.code).toBe(ExitCode.Error);
+    expect(replan.err).toContain('--replan applies to a saved plan');
+  });
+});
+
+describe('monsync apply PLANFILE (a saved plan)', () => {
+  it('applies a plan saved by plan --out when the account has not changed', async () => {
+    const tree = copyOfDemoConfigs();
+    expect((await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree })).code).toBe(ExitCode.Ok);
+    const saved = JSON.parse(readFileSync(join(tree, 'plan.json'), 'utf8')) as Plan;
+    const { code, out } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.Ok);
+    expect(out).toContain(`Apply complete: ${saved.steps.length} of ${saved.steps.length} steps done`);
+    expect((await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env, cwd: tree })).code).toBe(ExitCode.Ok);
+  });
+
+  it('refuses with exit 3 when the live account changed since, naming the object, and writes nothing', async () => {
+    const tree = copyOfDemoConfigs();
+    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    const guid = await monitorGuid('Blog');
+    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckFrequency: 30 } });
+    emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.UnsafeOrStale);
+    expect(err).toContain('apply refused: the live account changed since plan.json was made');
+    expect(err).toMatch(/ {2}monitor "Blog": its update differs from the saved plan's \(changed outside git by Sam Ops at \d{4}-\d\d-\d\dT/);
+    expect(err).toContain('monsync apply plan.json --replan');
+    expect(writes()).toEqual([]);
+  });
+
+  it('says so when the change is to something the plan does not touch', async () => {
+    const tree = copyOfDemoConfigs();
+    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    const guid = await monitorGuid('Marketing site');
+    // Timeout is not declared in configs/, so the plan stays the same while the live digest does not.
+    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { Timeout: 45 } });
+    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.UnsafeOrStale);
+    expect(err).toContain('objects or fields the plan does not touch');
+  });
+
+  it('--replan shows and applies a fresh plan instead', async () => {
+    const tree = copyOfDemoConfigs();
+    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    const guid = await monitorGuid('Blog');
+    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckFrequency: 30 } });
+    const { code, out, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve', '--replan', '--verify'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.Ok);
+    expect(err).toContain('applying a fresh plan instead (--replan)');
+    expect(out).toContain('CheckFrequency: 30 -> 15');
+    expect(out).toContain('Verified');
+  });
+
+  it('refuses with exit 3 when a secret changed since the plan was made, and names its source, not its value', async () => {
+    const tree = copyOfDemoConfigs();
+    const planned = await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    expect(planned.out).toContain('+ create vaultItem "Web/shop-otp"');
+    emulator.control.clearLog();
+    const rotated = { ...env, DEMO_SHOP_OTP_SECRET: 'CANARYROTATEDAFTERREVIEW' };
+    const { code, out, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env: rotated, cwd: tree });
+    expect(code).toBe(ExitCode.UnsafeOrStale);
+    expect(err).toContain('apply refused: a secret has changed since the plan was made, so nothing was applied');
+    expect(err).toContain('vaultItem:Web/shop-otp /Value (env DEMO_SHOP_OTP_SECRET)');
+    expect(writes()).toEqual([]);
+    expectNoSecrets(out, err);
+  });
+
+  it('names the file when it is not a plan', async () => {
+    const tree = tempTree({ 'plan.json': '{"formatVersion": 1,' });
+    const broken = await monsync(['apply', 'plan.json', '--config', join(REPO_ROOT, 'configs'), '--auto-approve'], { env, cwd: tree });
+    expect(broken.code).toBe(ExitCode.Error);
+    expect(broken.err).toMatch(/PLAN_FILE_INVALID: plan\.json: not valid JSON \(.+\); pass a file written by monsync plan --out FILE/);
+    expect(emulator.control.requestLog().total).toBe(0);
+  });
+});

@@ -47,7 +47,7 @@ describe('monsync command line', () => {
   it('rejects an unknown command with a suggestion, exit 1', async () => {
     const { code, err } = await monsync(['valdate']);
     expect(code).toBe(ExitCode.Error);
-    expect(err).toBe("monsync: unknown command 'valdate' (did you mean 'validate'?). Commands: validate, plan, pull, migrate, emulator\nRun 'monsync --help' for usage.\n");
+    expect(err).toBe(`monsync: unknown command 'valdate' (did you mean 'validate'?). Commands: ${COMMANDS.map((c) => c.name).join(', ')}\nRun 'monsync --help' for usage.\n`);
   });
 
   it('rejects an unknown flag with a clear error and exit 1, before doing anything', async () => {

@@ -107,7 +107,8 @@ describe('monsync apply (plan, then apply)', () => {
     expect(accepted.code).toBe(ExitCode.Ok);
     expect(accepted.out).toContain('Apply complete');
     // The live line: rewritten in place, with done/total and in flight.
-    expect(accepted.err).toMatch(/\r\u001b\[Kapplying: \d+\/\d+ done, \d+ in flight/);
+    expect(accepted.err).toContain('\r\u001b[Kapplying: ');
+    expect(accepted.err).toMatch(/applying: \d+\/\d+ done, \d+ in flight/);
   });
 
   it('--verify plans again after applying and fails when something remains', async () => {

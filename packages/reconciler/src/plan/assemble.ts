@@ -49,67 +49,93 @@ interface Draft {
   dependsOn: Set<Draft>;
 }
 
-const k2 = (kind: StepKind, key: string): string => `${kind}\u0000${key}`;
+/** Maps per kind, so lookups need no composite string keys (this runs tens of thousands of times per plan). */
+class PerKind<V> {
+  readonly #maps = new Map<StepKind, Map<string, V>>();
+
+  of(kind: StepKind): Map<string, V> {
+    let map = this.#maps.get(kind);
+    if (map === undefined) {
+      map = new Map();
+      this.#maps.set(kind, map);
+    }
+    return map;
+  }
+
+  get(kind: StepKind, id: string): V | undefined {
+    return this.#maps.get(kind)?.get(id);
+  }
+
+  has(kind: StepKind, id: string): boolean {
+    return this.#maps.get(kind)?.has(id) === true;
+  }
+}
 
 class Resolution implements Resolver {
-  readonly #matchedKey = new Map<string, string>();
-  readonly #matchedGuid = new Map<string, string>();
-  readonly #desiredByGuid = new Map<string, DesiredEntry>();
-  readonly #created = new Set<string>();
-  readonly #liveKey = new Map<string, string>();
+  readonly #matchedKey = new PerKind<string>();
+  readonly #matchedGuid = new PerKind<string>();
+  readonly #desiredByGuid = new PerKind<DesiredEntry>();
+  readonly #created = new PerKind<true>();
+  readonly #liveKey = new PerKind<string>();
   /** `null`: two live objects share the key, so it names neither. */
-  readonly #liveGuid = new Map<string, string | null>();
-  readonly #ignoredGuid = new Set<string>();
-  readonly #ignoredKey = new Set<string>();
+  readonly #liveGuid = new PerKind<string | null>();
+  readonly #ignoredGuid = new PerKind<true>();
+  readonly #ignoredKey = new PerKind<true>();
 
   indexLive(kind: StepKind, entries: readonly LiveEntry[]): void {
+    const keys = this.#liveKey.of(kind);
+    const guids = this.#liveGuid.of(kind);
     for (const entry of entries) {
-      this.#liveKey.set(k2(kind, entry.guid), entry.key);
-      const slot = k2(kind, entry.key);
-      this.#liveGuid.set(slot, this.#liveGuid.has(slot) ? null : entry.guid);
+      keys.set(entry.guid, entry.key);
+      guids.set(entry.key, guids.has(entry.key) ? null : entry.guid);
     }
   }
 
   ignore(kind: StepKind, entry: { key: string; guid?: string }): void {
-    this.#ignoredKey.add(k2(kind, entry.key));
-    if (entry.guid !== undefined) this.#ignoredGuid.add(k2(kind, entry.guid));
+    this.#ignoredKey.of(kind).set(entry.key, true);
+    if (entry.guid !== undefined) this.#ignoredGuid.of(kind).set(entry.guid, true);
   }
 
   isIgnoredKey(kind: StepKind, key: string): boolean {
-    return this.#ignoredKey.has(k2(kind, key));
+    return this.#ignoredKey.has(kind, key);
   }
 
   isIgnoredGuid(kind: StepKind, guid: string): boolean {
-    return this.#ignoredGuid.has(k2(kind, guid));
+    return this.#ignoredGuid.has(kind, guid);
   }
 
   register(kind: StepKind, pairs: readonly Pair[], creates: readonly DesiredEntry[], managed: boolean): void {
+    const matchedKey = this.#matchedKey.of(kind);
+    const matchedGuid = this.#matchedGuid.of(kind);
+    const desiredByGuid = this.#desiredByGuid.of(kind);
     for (const { desired, live } of pairs) {
-      this.#matchedKey.set(k2(kind, live.guid), desired.key);
-      this.#matchedGuid.set(k2(kind, desired.key), live.guid);
-      this.#desiredByGuid.set(k2(kind, live.guid), desired);
+      matchedKey.set(live.guid, desired.key);
+      matchedGuid.set(desired.key, live.guid);
+      desiredByGuid.set(live.guid, desired);
     }
-    if (managed) for (const entry of creates) this.#created.add(k2(kind, entry.key));
+    if (managed) {
+      const created = this.#created.of(kind);
+      for (const entry of creates) created.set(entry.key, true);
+    }
   }
 
   keyOf(kind: StepKind, guid: string): string | undefined {
-    return this.#matchedKey.get(k2(kind, guid)) ?? this.#liveKey.get(k2(kind, guid));
+    return this.#matchedKey.get(kind, guid) ?? this.#liveKey.get(kind, guid);
   }
 
   guidOf(kind: StepKind, key: string): string | undefined {
-    const slot = k2(kind, key);
-    const matched = this.#matchedGuid.get(slot);
+    const matched = this.#matchedGuid.get(kind, key);
     if (matched !== undefined) return matched;
-    if (this.#created.has(slot)) return undefined;
-    return this.#liveGuid.get(slot) ?? undefined;
+    if (this.#created.has(kind, key)) return undefined;
+    return this.#liveGuid.get(kind, key) ?? undefined;
   }
 
   desiredOf(kind: StepKind, guid: string): DesiredEntry | undefined {
-    return this.#desiredByGuid.get(k2(kind, guid));
+    return this.#desiredByGuid.get(kind, guid);
   }
 
   isCreated(kind: StepKind, key: string): boolean {
-    return this.#created.has(k2(kind, key));
+    return this.#created.has(kind, key);
   }
 }
 
@@ -150,7 +176,8 @@ function match(mod: KindModule, desired: readonly DesiredEntry[], live: readonly
     }
     seenKeys.set(entry.key, entry);
   }
-  const pinnedFirst = [...seenKeys.values()].sort((a, b) => Number(b.pinnedGuid !== undefined) - Number(a.pinnedGuid !== undefined));
+  const unique = [...seenKeys.values()];
+  const pinnedFirst = [...unique.filter((e) => e.pinnedGuid !== undefined), ...unique.filter((e) => e.pinnedGuid === undefined)];
   for (const entry of pinnedFirst) {
     if (entry.pinnedGuid !== undefined) {
       const found = byGuid.get(entry.pinnedGuid);
@@ -168,7 +195,8 @@ function match(mod: KindModule, desired: readonly DesiredEntry[], live: readonly
       }
       continue;
     }
-    const candidates = (byKey.get(entry.key) ?? []).filter((l) => !claimed.has(l));
+    const all = byKey.get(entry.key);
+    const candidates = all === undefined ? [] : all.length === 1 ? (claimed.has(all[0] as LiveEntry) ? [] : all) : all.filter((l) => !claimed.has(l));
     if (candidates.length === 0) creates.push(entry);
     else if (candidates.length === 1 && candidates[0] !== undefined) {
       claimed.add(candidates[0]);
@@ -310,7 +338,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   };
 
   const drafts: Draft[] = [];
-  const deletedGuids = new Set<string>();
+  const deletedGuids = new PerKind<true>();
   const unmanaged: Plan['unmanaged'] = [];
   let unchanged = 0;
   const secretWarned = new Set<DesiredEntry>();
@@ -475,8 +503,8 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
         continue;
       }
       const owned = mod.ownedBy ?? [];
-      if (orphan.refs.some((r) => owned.includes(r.kind) && deletedGuids.has(k2(r.kind, r.guid)))) continue;
-      deletedGuids.add(k2(mod.kind, orphan.guid));
+      if (orphan.refs.some((r) => owned.includes(r.kind) && deletedGuids.has(r.kind, r.guid))) continue;
+      deletedGuids.of(mod.kind).set(orphan.guid, true);
       drafts.push({ step: { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] }, liveEntry: orphan, dependsOn: new Set() });
     }
   }
@@ -487,7 +515,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     for (const entry of state.desired) {
       for (const ref of entry.refs) {
         const guid = resolution.guidOf(ref.kind, ref.key);
-        if (guid !== undefined && deletedGuids.has(k2(ref.kind, guid))) {
+        if (guid !== undefined && deletedGuids.has(ref.kind, guid)) {
           problems.push({
             code: 'REFERENCE_TO_DELETED',
             message: `${at(entry.source)}${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which this plan deletes because no file declares it; declare it, or remove the reference`,
@@ -551,42 +579,37 @@ function kindIndex(kind: string): number {
 }
 
 function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]): void {
-  const creates = new Map<string, Draft>();
-  const byLiveGuid = new Map<string, Draft>();
-  const renamedFrom = new Map<string, Draft>();
+  const creates = new PerKind<Draft>();
+  const byLiveGuid = new PerKind<Draft>();
+  const renamedFrom = new PerKind<Draft>();
+  const deleted = new PerKind<Draft>();
   for (const draft of drafts) {
-    const { step } = draft;
-    if (step.action === 'create') creates.set(k2(step.kind, step.key), draft);
-    if ((step.action === 'update' || step.action === 'delete') && draft.liveEntry !== undefined) byLiveGuid.set(k2(step.kind, draft.liveEntry.guid), draft);
-    if (step.action === 'update' && draft.liveEntry !== undefined && draft.liveEntry.key !== step.key) renamedFrom.set(k2(step.kind, draft.liveEntry.key), draft);
-  }
-  // Live objects that refer to each live object: their updates or deletes drop the reference, so a delete waits for them.
-  const referrers = new Map<string, LiveEntry[]>();
-  for (const state of states) {
-    for (const entry of state.live) {
-      for (const ref of entry.refs) {
-        const slot = k2(ref.kind, ref.guid);
-        const list = referrers.get(slot);
-        if (list === undefined) referrers.set(slot, [entry]);
-        else list.push(entry);
-      }
-    }
+    const { step, liveEntry } = draft;
+    if (step.action === 'create') creates.of(step.kind).set(step.key, draft);
+    if ((step.action === 'update' || step.action === 'delete') && liveEntry !== undefined) byLiveGuid.of(step.kind).set(liveEntry.guid, draft);
+    if (step.action === 'update' && liveEntry !== undefined && liveEntry.key !== step.key) renamedFrom.of(step.kind).set(liveEntry.key, draft);
+    if (step.action === 'delete' && liveEntry !== undefined) deleted.of(step.kind).set(liveEntry.guid, draft);
   }
   for (const draft of drafts) {
     const { step } = draft;
     if ((step.action === 'create' || step.action === 'update') && draft.desiredEntry !== undefined) {
       for (const ref of draft.desiredEntry.refs) {
-        const parent = creates.get(k2(ref.kind, ref.key));
+        const parent = creates.get(ref.kind, ref.key);
         if (parent !== undefined) draft.dependsOn.add(parent);
       }
       // A create taking over a key another object is renamed away from (names are unique for some kinds).
-      const renamed = step.action === 'create' ? renamedFrom.get(k2(step.kind, step.key)) : undefined;
+      const renamed = step.action === 'create' ? renamedFrom.get(step.kind, step.key) : undefined;
       if (renamed !== undefined) draft.dependsOn.add(renamed);
     }
-    if (step.action === 'delete' && draft.liveEntry !== undefined) {
-      for (const referrer of referrers.get(k2(step.kind, draft.liveEntry.guid)) ?? []) {
-        const other = byLiveGuid.get(k2(referrer.kind, referrer.guid));
-        if (other !== undefined && other !== draft) draft.dependsOn.add(other);
+  }
+  // A delete waits for the updates and deletes of the live objects that refer to it: they drop the reference.
+  for (const state of states) {
+    for (const entry of state.live) {
+      for (const ref of entry.refs) {
+        const target = deleted.get(ref.kind, ref.guid);
+        if (target === undefined) continue;
+        const other = byLiveGuid.get(entry.kind, entry.guid);
+        if (other !== undefined && other !== target) target.dependsOn.add(other);
       }
     }
   }
@@ -649,32 +672,21 @@ function orderAndName(drafts: readonly Draft[]): PlanStep[] {
 }
 
 /**
- * Digests key object fields in sorted order at the top level; nested values keep their order (YAML order for the
- * config, the service's order for live objects), which is stable for the same input and keeps hashing cheap.
+ * The config digest hashes each entry's fields with sets in key order; other nesting keeps its YAML order, which
+ * is stable for an unchanged tree and keeps hashing cheap at account scale.
  */
-function stableLine(value: Record<string, unknown>): string {
-  let out = '{';
-  let first = true;
-  for (const key of Object.keys(value).sort(compareStrings)) {
-    const child = value[key];
-    if (child === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(child) ?? 'null'}`;
-    first = false;
-  }
-  return `${out}}\n`;
-}
-
 function configDigest(desired: DesiredState, states: readonly KindState[], fingerprints: SecretFingerprints | undefined): string {
   const hash = createHash('sha256');
   const { manage, ignore, safety } = desired.settings;
   hash.update(canonicalJson({ manage, ignore, safety }));
   for (const state of states) {
     if (!state.managed) continue;
-    hash.update(`\n${state.mod.kind}\n`);
+    const lines: string[] = [`\n${state.mod.kind}`];
     for (const entry of state.desired) {
-      const fields = toSetForm(replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ''}`), state.mod.setFields) as ApiObject;
-      hash.update(stableLine({ key: entry.key, pinnedGuid: entry.pinnedGuid, manages: entry.manages, fields: stableLine(fields) }));
+      const fields = toSetForm(replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ''}`), state.mod.setFields);
+      lines.push(`${JSON.stringify(entry.key)}\t${entry.pinnedGuid ?? ''}\t${(entry.manages ?? []).join(',')}\t${JSON.stringify(fields)}`);
     }
+    hash.update(lines.join('\n'));
   }
   return hash.digest('hex');
 }
@@ -687,8 +699,9 @@ function liveDigest(states: readonly KindState[]): string {
   const hash = createHash('sha256');
   for (const state of states) {
     if (!state.managed || state.mod.ensureOnly === true) continue;
-    hash.update(`${state.mod.kind}\n`);
-    for (const entry of [...state.live].sort((a, b) => compareStrings(a.guid, b.guid))) hash.update(`${entry.guid}\t${JSON.stringify(entry.fields)}\n`);
+    const lines: string[] = [state.mod.kind];
+    for (const entry of [...state.live].sort((a, b) => compareStrings(a.guid, b.guid))) lines.push(`${entry.guid}\t${JSON.stringify(entry.fields)}`);
+    hash.update(`${lines.join('\n')}\n`);
   }
   return hash.digest('hex');
 }

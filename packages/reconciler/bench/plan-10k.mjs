@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+/* global fetch, performance */
+/**
+ * Benchmark plan-10k (issue 5): figures, not assertions.
+ *
+ * The emulator runs in a child process (`--latency 10`) so this process's peak RSS is the reconciler's and the
+ * client's alone. It is loaded with 10,000 monitors, 500 groups of 20, 200 vault items in 5 sections, 100 SLAs
+ * with 3 exclusion periods each and 50 reports, through the control API (`PUT /__emulator/state`). Then:
+ *   1. readLive with the client's default parallelism: requests against the minimum, wall time against the
+ *      lower bound (the sequential monitor cursor chain, and the per-parent reads at the client's parallelism);
+ *   2. assemblePlan CPU time (process.cpuUsage) for a tree equal to the account but for 1% changed monitors;
+ *   3. the same account read one GET per object at parallelism 10, as a typical provider's refresh does.
+ *
+ * Needs built packages: `pnpm build` (or `npx tsc -p tsconfig.build.json` in emulator, client and reconciler).
+ * Usage: node packages/reconciler/bench/plan-10k.mjs [--latency MS] [--skip-per-object]
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '@monsync/client';
+import { assemblePlan, liveScope, readLive, renderMarkdown } from '../dist/index.js';
+
+const args = process.argv.slice(2);
+const LATENCY = Number(args[args.indexOf('--latency') + 1] ?? 10) || 10;
+const SKIP_PER_OBJECT = args.includes('--skip-per-object');
+const SIZES = { monitors: 10_000, groups: 500, groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50 };
+const PAGE = 100;
+
+const guid = (kind, i) => {
+  const hex = (i + 1).toString(16).padStart(12, '0');
+  const tag = { monitor: '1', group: '2', section: '3', item: '4', sla: '5', report: '6' }[kind];
+  return `${tag}0000000-0000-4000-8000-${hex}`;
+};
+
+function startEmulatorProcess() {
+  const bin = fileURLToPath(new URL('../../emulator/dist/bin.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, '--port', '0', '--seed', 'empty', '--latency', String(LATENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      const match = /listening on (\S+)/.exec(line);
+      if (!match) reject(new Error(`unexpected first line from the emulator: ${line}`));
+      else resolve({ child, url: match[1], control: match[1].replace(/\/v4$/, '/__emulator') });
+    });
+    child.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
+  });
+}
+
+async function control(base, method, path, body) {
+  const res = await fetch(`${base}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? undefined : res.json();
+}
+
+/** The account: every object as the service stores it. */
+function account(state) {
+  const admin = state.operators[0].OperatorGuid;
+  const administrators = state.operatorGroups.find((g) => g.fields.IsAdministratorsGroup === true).fields.OperatorGroupGuid;
+  const at = '2026-01-01T00:00:00';
+  for (let i = 0; i < SIZES.monitors; i += 1) {
+    const fields = {
+      MonitorGuid: guid('monitor', i),
+      Name: `monitor ${String(i).padStart(5, '0')}`,
+      MonitorType: 'Https',
+      MonitorMode: 'Default',
+      IsActive: true,
+      GenerateAlert: true,
+      UserAgent: 'ChromeLatest',
+      Url: `https://site-${i}.example.com/`,
+      CheckFrequency: 5,
+      ErrorConditions: [
+        { ErrorConditionType: 'HttpStatus', Value: '200' },
+        { ErrorConditionType: 'LoadTimeLimit1', Value: '4', Effect: 'Error' },
+      ],
+      PredefinedVariables: i % 50 === 0 ? [{ Key: 'login', Value: `{{vault:${guid('item', i % SIZES.items)}}}` }] : [],
+      CreatedDate: at,
+      LastModifiedDate: at,
+      LastModifiedByOperatorId: admin,
+    };
+    state.monitors.push({ seq: i + 1, fields });
+  }
+  state.counters.monitorSeq = SIZES.monitors;
+  for (let g = 0; g < SIZES.groups; g += 1) {
+    const members = Array.from({ length: SIZES.groupSize }, (_, k) => guid('monitor', g * SIZES.groupSize + k));
+    state.monitorGroups.push({ fields: { MonitorGroupGuid: guid('group', g), Description: `group ${g}`, IsAll: false, IsQuotaUnlimited: false }, members });
+  }
+  for (let s = 0; s < SIZES.sections; s += 1) {
+    const section = guid('section', s);
+    state.vaultSections.push({ VaultSectionGuid: section, Name: `section ${s}` });
+    ['ViewVaultSection', 'ChangeVaultSection'].forEach((type, t) => {
+      state.vaultAuthorizations.push({ AuthorizationId: guid('section', 1000 + 2 * s + t), ContextId: section, AuthorizationType: type, OperatorGuid: null, OperatorGroupId: administrators });
+    });
+  }
+  for (let i = 0; i < SIZES.items; i += 1) {
+    state.vaultItems.push({
+      VaultItemGuid: guid('item', i),
+      Name: `item ${i}`,
+      VaultSectionGuid: guid('section', i % SIZES.sections),
+      VaultItemType: 'CredentialSet',
+      Value: '',
+      IsSensitive: true,
+      Notes: `notes ${i}`,
+      UserName: `user-${i}`,
+      Password: 'not-read',
+    });
+  }
+  let period = 0;
+  for (let i = 0; i < SIZES.slas; i += 1) {
+    const exclusionPeriods = Array.from({ length: SIZES.periodsPerSla }, (_, k) => {
+      period += 1;
+      return { ExclusionPeriodId: period, Hash: `p${period}`, Description: `freeze ${k}`, From: `2026-0${k + 1}-01T00:00:00`, Until: `2026-0${k + 1}-02T00:00:00` };
+    });
+    state.slas.push({ fields: { SlaGuid: guid('sla', i), Hash: `s${i}`, Description: `sla ${i}`, UptimeErrorThreshold: 99, UptimeWarningThreshold: 99.5, LoadTimeErrorThreshold: 4, OperatorResponseTimeThreshold: 15 }, exclusionPeriods });
+  }
+  state.counters.exclusionPeriodId = period;
+  for (let i = 0; i < SIZES.reports; i += 1) {
+    state.scheduledReports.push({
+      ScheduledReportGuid: guid('report', i),
+      Hash: `r${i}`,
+      DashboardGuid: guid('report', 1000 + i),
+      FileType: 'PDFAttachment',
+      IsActive: true,
+      Schedule: { ScheduleType: 'Weekly', Time: '08:00:00', WeekDay: 'Monday' },
+      SelectedPeriod: 'PreviousDay',
+      InternalNotes: `monsync:key=report-${i}`,
+      Notes: '',
+      Recipients: { Operators: [admin], OperatorGroups: [], ExtraEmailAddresses: [`team-${i}@example.com`] },
+    });
+  }
+  return state;
+}
+
+/** The tree: what `monsync pull` would write for this account, with 1% of the monitors switched off. */
+function tree(state) {
+  const source = { file: 'bench.yaml', line: 1, column: 1 };
+  const readOnly = new Set(['MonitorGuid', 'CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId']);
+  const monitors = state.monitors.map(({ fields }, i) => {
+    const value = Object.fromEntries(Object.entries(fields).filter(([k]) => !readOnly.has(k)));
+    if (i % 100 === 0) value.IsActive = false;
+    const ref = value.PredefinedVariables[0];
+    if (ref !== undefined) {
+      const item = state.vaultItems.find((v) => ref.Value.includes(v.VaultItemGuid));
+      const section = state.vaultSections.find((s) => s.VaultSectionGuid === item.VaultSectionGuid);
+      value.PredefinedVariables = [{ Key: 'login', Value: { vault: `${section.Name}/${item.Name}` } }];
+    }
+    return { value, source };
+  });
+  const names = new Map(state.monitors.map(({ fields }) => [fields.MonitorGuid, fields.Name]));
+  return {
+    root: '/bench',
+    settings: {
+      apiVersion: 'monsync/v1',
+      manage: { monitors: { prune: false }, monitorGroups: { prune: false }, vault: { prune: false }, slas: { prune: false }, scheduledReports: { prune: false } },
+      ignore: [],
+      safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+    },
+    monitors,
+    monitorGroups: state.monitorGroups.map(({ fields, members }) => ({ value: { Description: fields.Description, members: members.map((m) => names.get(m)) }, source })),
+    vaultSections: state.vaultSections.map((s) => ({
+      value: {
+        Name: s.Name,
+        items: state.vaultItems
+          .filter((i) => i.VaultSectionGuid === s.VaultSectionGuid)
+          .map((i) => ({ value: { Name: i.Name, VaultItemType: i.VaultItemType, UserName: i.UserName, Notes: i.Notes }, source })),
+      },
+      source,
+    })),
+    slas: state.slas.map(({ fields, exclusionPeriods }) => ({
+      value: {
+        Description: fields.Description,
+        UptimeErrorThreshold: fields.UptimeErrorThreshold,
+        UptimeWarningThreshold: fields.UptimeWarningThreshold,
+        exclusionPeriods: exclusionPeriods.map((p) => ({ value: { Description: p.Description, From: p.From, Until: p.Until }, source })),
+      },
+      source,
+    })),
+    scheduledReports: state.scheduledReports.map((r, i) => ({
+      value: { key: `report-${i}`, DashboardGuid: r.DashboardGuid, FileType: r.FileType, Schedule: r.Schedule, Recipients: { ExtraEmailAddresses: r.Recipients.ExtraEmailAddresses } },
+      source,
+    })),
+    alertDefinitions: [],
+  };
+}
+
+const ms = (n) => `${n.toFixed(0)} ms`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const emulator = await startEmulatorProcess();
+try {
+  const state = account(await control(emulator.control, 'GET', '/state'));
+  await control(emulator.control, 'PUT', '/state', state);
+  const desired = tree(state);
+  const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
+  const parallelism = client.parallelism;
+
+  // Warm the connection pool so the measured read is the steady state, not TCP setup.
+  await Promise.all(Array.from({ length: parallelism }, () => client.operators.list().toArray()));
+  await control(emulator.control, 'DELETE', '/log');
+
+  const scope = liveScope(desired);
+  const t0 = performance.now();
+  const snapshot = await readLive(client, scope);
+  const readWall = performance.now() - t0;
+  const log = await control(emulator.control, 'GET', '/log');
+
+  const monitorPages = Math.ceil(SIZES.monitors / PAGE);
+  const perParent = SIZES.groups + SIZES.slas;
+  const minimum = monitorPages + 1 /* groups */ + SIZES.groups + 1 /* sections */ + 1 /* items */ + 1 /* SLAs */ + SIZES.slas + 1 /* reports */ + 1; /* operators */
+  const chain = monitorPages * LATENCY;
+  const parents = (1 + Math.ceil(perParent / parallelism)) * LATENCY;
+  const everything = Math.ceil(minimum / parallelism) * LATENCY;
+  const lowerBound = Math.max(chain, parents, everything);
+
+  const cpu = [];
+  let plan;
+  for (let i = 0; i < 5; i += 1) {
+    const before = process.cpuUsage();
+    plan = assemblePlan(desired, snapshot, { selfOperatorGuid: state.operators[0].OperatorGuid });
+    const used = process.cpuUsage(before);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  const markdownStart = process.cpuUsage();
+  const markdown = renderMarkdown(plan);
+  const markdownCpu = process.cpuUsage(markdownStart);
+
+  console.log(`plan-10k: ${SIZES.monitors} monitors, ${SIZES.groups} groups of ${SIZES.groupSize}, ${SIZES.items} vault items in ${SIZES.sections} sections, ${SIZES.slas} SLAs x ${SIZES.periodsPerSla} periods, ${SIZES.reports} reports; latency ${LATENCY} ms; client parallelism ${parallelism}`);
+  console.log('');
+  console.log(`readLive requests      ${log.total} (minimum ${minimum}: ${monitorPages} monitor pages + ${SIZES.groups} member lists + ${SIZES.slas} period lists + 7 listings)  ratio ${(log.total / minimum).toFixed(2)}`);
+  console.log(`readLive wall          ${ms(readWall)} (lower bound ${ms(lowerBound)} = max(cursor chain ${monitorPages} x ${LATENCY} ms, per-parent 1 + ${perParent}/${parallelism} x ${LATENCY} ms, all ${minimum}/${parallelism} x ${LATENCY} ms))  ratio ${(readWall / lowerBound).toFixed(2)}`);
+  console.log(`assemblePlan CPU       first ${ms(cpu[0])}, median of 5 ${ms(median(cpu))}  (${plan.summary.update} updates, ${plan.summary.unchanged} unchanged)`);
+  console.log(`renderMarkdown CPU     ${ms((markdownCpu.user + markdownCpu.system) / 1000)} (${markdown.length.toLocaleString('en-US')} characters)`);
+
+  if (!SKIP_PER_OBJECT) {
+    const perObject = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password', parallelism: 10 });
+    await Promise.all(Array.from({ length: 10 }, () => perObject.operators.list().toArray()));
+    await control(emulator.control, 'DELETE', '/log');
+    const t1 = performance.now();
+    const gets = [
+      ...state.monitors.map(({ fields }) => () => perObject.monitors.get(fields.MonitorGuid)),
+      ...state.monitorGroups.flatMap(({ fields }) => [() => perObject.monitorGroups.get(fields.MonitorGroupGuid), () => perObject.monitorGroups.members(fields.MonitorGroupGuid).toArray()]),
+      ...state.vaultSections.map((s) => () => perObject.vaultSections.get(s.VaultSectionGuid)),
+      ...state.vaultItems.map((i) => () => perObject.vaultItems.get(i.VaultItemGuid)),
+      ...state.slas.flatMap(({ fields, exclusionPeriods }) => [() => perObject.slas.get(fields.SlaGuid), ...exclusionPeriods.map((p) => () => perObject.slas.exclusionPeriods.get(fields.SlaGuid, p.ExclusionPeriodId))]),
+      ...state.scheduledReports.map((r) => () => perObject.scheduledReports.get(r.ScheduledReportGuid)),
+    ];
+    await Promise.all(gets.map((get) => get()));
+    const perObjectWall = performance.now() - t1;
+    const perObjectLog = await control(emulator.control, 'GET', '/log');
+    await perObject.close();
+    console.log(`one GET per object     ${perObjectLog.total} requests at parallelism 10, ${ms(perObjectWall)} (memberships read once per group, not per pair)  listing is ${(perObjectWall / readWall).toFixed(1)}x faster`);
+  }
+  const rss = process.resourceUsage().maxRSS / 1024;
+  console.log(`peak RSS               ${rss.toFixed(0)} MB (this process: client, snapshot, plans; the emulator runs in its own process)`);
+  console.log('');
+  console.log('targets: requests = minimum; wall <= 1.5 x lower bound; assemblePlan <= 1 s; RSS <= 300 MB; >= 5x faster than one GET per object');
+  await client.close();
+} finally {
+  emulator.child.kill('SIGTERM');
+}

@@ -19,9 +19,10 @@ describe('config folder discovery', () => {
     expect(resolveConfigDir(join(root, 'configs'), undefined)).toBe(join(root, 'configs'));
   });
 
-  it('takes --config relative to the working directory', () => {
+  it('takes --config relative to the working directory, as the folder or its monsync.yaml', () => {
     const root = tree();
     expect(resolveConfigDir(root, 'configs')).toBe(join(root, 'configs'));
+    expect(resolveConfigDir(root, 'configs/monsync.yaml')).toBe(join(root, 'configs'));
   });
 
   it('says how to fix a folder without monsync.yaml', () => {

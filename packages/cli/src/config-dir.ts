@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CliError } from './errors.js';
 
 export const ROOT_FILE = 'monsync.yaml';
@@ -10,7 +10,9 @@ export const ROOT_FILE = 'monsync.yaml';
  */
 export function resolveConfigDir(cwd: string, explicit: string | undefined): string {
   if (explicit !== undefined) {
-    const dir = resolve(cwd, explicit);
+    let dir = resolve(cwd, explicit);
+    // `--config configs/monsync.yaml` names the tree by its root file; take its folder.
+    if (existsSync(dir) && statSync(dir).isFile() && basename(dir) === ROOT_FILE) dir = dirname(dir);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
       throw new CliError('CONFIG_DIR_NOT_FOUND', `--config ${explicit}: no such folder (${dir}). Pass the folder that holds ${ROOT_FILE}.`);
     }

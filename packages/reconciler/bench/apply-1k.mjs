@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+/**
+ * Benchmark apply-1k (issue 6): figures, not assertions.
+ *
+ * An empty account in an emulator child process (`--latency 10`), and a tree of 1,000 monitors, each referring to
+ * a vault item (`{ vault: Section/Item }`, a placeholder until the item exists) and each a member of one of 20
+ * groups; the section, its 10 items and the groups are created by the same plan. applyPlan runs it at
+ * parallelism 8. Printed: wall time against the lower bound (the steps of each dependency level / parallelism x
+ * latency, summed over levels), and requests against the minimum (one write per step, no read).
+ *
+ * Needs built packages: `pnpm build` (or `npx tsc -p tsconfig.build.json` in emulator, client, schema and reconciler).
+ * The apply runs `--runs` times (default 3) against a reset account; the figures are those of the median run.
+ * Usage: node packages/reconciler/bench/apply-1k.mjs [--latency MS] [--parallelism N] [--monitors N] [--runs N]
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '@monsync/client';
+import { applyPlan, assemblePlan, fingerprintDesiredSecrets, liveScope, readLive } from '../dist/index.js';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = args.indexOf(name);
+  const value = at < 0 ? NaN : Number(args[at + 1]);
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+};
+const LATENCY = option('--latency', 10);
+const PARALLELISM = option('--parallelism', 8);
+const MONITORS = option('--monitors', 1000);
+const RUNS = option('--runs', 3);
+const GROUPS = 20;
+const ITEMS = 10;
+const KEY = 'bench-fingerprint-key';
+
+function startEmulatorProcess() {
+  const bin = fileURLToPath(new URL('../../emulator/dist/bin.js', import.meta.url));
+  const child = spawn(process.execPath, [bin, '--port', '0', '--seed', 'empty', '--latency', String(LATENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      const match = /listening on (\S+)/.exec(line);
+      if (!match) reject(new Error(`unexpected first line from the emulator: ${line}`));
+      else resolve({ child, url: match[1], control: match[1].replace(/\/v4$/, '/__emulator') });
+    });
+    child.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
+  });
+}
+
+/** CPU time (ms) of a child process so far, from /proc (Linux); undefined elsewhere. */
+function childCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+async function control(base, method, path, body) {
+  const res = await fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? undefined : res.json();
+}
+
+/** Stands in for the schema's Secret: a value revealed only on request, printed as [redacted]. */
+const secret = (value, name) => ({ describe: () => `env ${name}`, reveal: () => value, toString: () => '[redacted]', toJSON: () => '[redacted]' });
+const at = (file, line) => ({ file, line, column: 5 });
+
+function desiredTree() {
+  const items = Array.from({ length: ITEMS }, (_, i) => ({
+    value: { Name: `login-${i}`, VaultItemType: 'CredentialSet', UserName: `robot-${i}`, Password: secret(`bench-password-${i}`, `PW_${i}`) },
+    source: at('vault.yaml', i + 2),
+  }));
+  const names = Array.from({ length: MONITORS }, (_, i) => `monitor-${String(i).padStart(4, '0')}`);
+  const monitors = names.map((Name, i) => ({
+    value: {
+      Name,
+      MonitorType: 'Https',
+      Url: `https://example.com/${i}`,
+      ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }],
+      PredefinedVariables: [{ Key: 'login', Value: { vault: `Bench/login-${i % ITEMS}` } }],
+    },
+    source: at('monitors.yaml', i + 2),
+  }));
+  const groups = Array.from({ length: GROUPS }, (_, g) => ({
+    value: { Description: `group-${g}`, members: names.filter((_, i) => i % GROUPS === g) },
+    source: at('groups.yaml', g + 2),
+  }));
+  return {
+    root: '/bench',
+    settings: {
+      apiVersion: 'monsync/v1',
+      manage: { monitors: { prune: false }, monitorGroups: { prune: false }, vault: { prune: false } },
+      ignore: [],
+      safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+    },
+    monitors,
+    monitorGroups: groups,
+    vaultSections: [{ value: { Name: 'Bench', items }, source: at('vault.yaml', 1) }],
+    slas: [],
+    scheduledReports: [],
+    alertDefinitions: [],
+  };
+}
+
+/** Depth of each step in the dependency graph (0: depends on nothing); steps per depth. */
+function levels(plan) {
+  const depth = new Map();
+  const byId = new Map(plan.steps.map((s) => [s.id, s]));
+  const visit = (id) => {
+    if (depth.has(id)) return depth.get(id);
+    const step = byId.get(id);
+    const d = step.dependsOn.length === 0 ? 0 : 1 + Math.max(...step.dependsOn.map(visit));
+    depth.set(id, d);
+    return d;
+  };
+  const counts = [];
+  for (const step of plan.steps) {
+    const d = visit(step.id);
+    counts[d] = (counts[d] ?? 0) + 1;
+  }
+  return counts;
+}
+
+const emulator = await startEmulatorProcess();
+try {
+  let requests = 0;
+  let inFlight = 0;
+  let peak = 0;
+  const client = createClient({
+    baseUrl: emulator.url,
+    username: 'demo',
+    password: 'demo-password',
+    parallelism: PARALLELISM,
+    onRequest: () => {
+      requests += 1;
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+    },
+    onResponse: () => {
+      inFlight -= 1;
+    },
+  });
+  const desired = desiredTree();
+  const fingerprints = fingerprintDesiredSecrets(desired, KEY);
+
+  /** One measured apply against a reset, empty account. */
+  async function once() {
+    await control(emulator.control, 'POST', '/reset', { seed: 'empty' });
+    const plan = assemblePlan(desired, await readLive(client, liveScope(desired)), { fingerprints });
+    await control(emulator.control, 'DELETE', '/log');
+    requests = 0;
+    peak = 0;
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const emulatorCpuBefore = childCpuMs(emulator.child.pid);
+    const report = await applyPlan(plan, client, { parallelism: PARALLELISM, secrets: { desired, key: KEY } });
+    const wallMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    const emulatorCpuAfter = childCpuMs(emulator.child.pid);
+    const emulatorCpu = emulatorCpuBefore === undefined || emulatorCpuAfter === undefined ? undefined : emulatorCpuAfter - emulatorCpuBefore;
+    const sent = requests;
+    const log = await control(emulator.control, 'GET', '/log');
+    const after = assemblePlan(desired, await readLive(client, liveScope(desired)), { fingerprints });
+    return { plan, report, wallMs, cpu, emulatorCpu, sent, seen: log.total, peak, remaining: after.steps.length };
+  }
+
+  const runs = [];
+  for (let i = 0; i < RUNS; i += 1) runs.push(await once());
+  await client.close();
+  const byWall = [...runs].sort((a, b) => a.wallMs - b.wallMs);
+  const median = byWall[Math.floor((byWall.length - 1) / 2)];
+  const { plan, report, wallMs, cpu, emulatorCpu, sent, seen, remaining } = median;
+  const perLevel = levels(plan);
+  const lowerBoundMs = perLevel.reduce((sum, n) => sum + Math.ceil(n / PARALLELISM) * LATENCY, 0);
+  const minimum = plan.steps.length;
+
+  const fmt = (n) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
+  console.log(`apply-1k: ${MONITORS} monitor creates with vault references and group memberships; emulator latency ${LATENCY} ms, parallelism ${PARALLELISM}`);
+  console.log(`  plan              ${plan.steps.length} steps: ${Object.entries(plan.summary).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+  console.log(`  dependency levels ${perLevel.map((n, d) => `L${d}: ${n}`).join(', ')}`);
+  console.log(`  outcome           ${report.done.length} done, ${report.failed.length} failed, ${report.skipped.length} skipped; a new plan has ${remaining} steps`);
+  console.log(`  machine           ${availableParallelism()} CPUs, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (the emulator shares them)`);
+  console.log(`  runs              ${runs.map((r) => `${fmt(r.wallMs)} ms`).join(', ')} (median reported)`);
+  console.log(`  wall time         ${fmt(wallMs)} ms; lower bound ${fmt(lowerBoundMs)} ms (sum over levels of ceil(steps/${PARALLELISM}) x ${LATENCY} ms); ratio ${(wallMs / lowerBoundMs).toFixed(2)} (target <= 1.5)`);
+  console.log(`  CPU time          ${fmt((cpu.user + cpu.system) / 1000)} ms in this process (apply and client)${emulatorCpu === undefined ? '' : `; ${fmt(emulatorCpu)} ms in the emulator (${fmt(emulatorCpu / seen)} ms per request: the emulator's own ceiling is ~${fmt(1000 / (emulatorCpu / seen))} requests/s, against ${fmt((1000 / LATENCY) * PARALLELISM)} requests/s that latency and parallelism allow)`}`);
+  console.log(`  requests          ${sent} sent by the client, ${seen} seen by the emulator; minimum ${minimum} (one write per step); ratio ${(seen / minimum).toFixed(3)}`);
+  console.log(`  requests in flight at most ${median.peak}`);
+  if (report.failed.length > 0) console.log(`  first failure: ${report.failed[0].id}: ${report.failed[0].message}`);
+} finally {
+  emulator.child.kill();
+}

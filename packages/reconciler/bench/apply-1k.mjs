@@ -15,6 +15,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@monsync/client';
@@ -59,7 +60,7 @@ function childCpuMs(pid) {
 }
 
 async function control(base, method, path, body) {
-  const res = await fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  const res = await globalThis.fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.status === 204 ? undefined : res.json();
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `pnpm demo`: the five-minute tour. Starts the emulator with the demo account on a free port, then runs
 // `monsync validate` and `monsync plan` on configs/ in-process (the built CLI's `run()`), writes the markdown
-// rendering a pull request would get, and explains what the plan shows. Needs only `pnpm install`: the root
-// script builds the packages first.
+// rendering a pull request would get, explains what the plan shows, applies the saved plan and plans again
+// (no changes). Needs only `pnpm install`: the root script builds the packages first.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,7 +23,8 @@ const { run } = await load('cli');
 // end that none of them appears in any output or file, which is the promise monsync makes for real secrets.
 const secrets = {
   DEMO_SHOP_PASSWORD: 'CANARY-demo-shop-password-7f3a9c',
-  DEMO_SHOP_OTP_SECRET: 'CANARYDEMOOTPSECRET7F3A9C',
+  // A one-time-password secret must be Base32 (A-Z, 2-7), or the service refuses it when apply creates the item.
+  DEMO_SHOP_OTP_SECRET: 'CANARYDEMOOTPSECRETSEVENFAC',
   DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('CANARY-demo-pfx-bytes-7f3a9c').toString('base64'),
   DEMO_CLIENT_CERT_PASSWORD: 'CANARY-demo-pfx-password-7f3a9c',
 };
@@ -127,6 +128,33 @@ try {
   if (!saved.safe) lines.push(`UNSAFE    ${saved.violations.map((violation) => violation.message).join('; ')}`);
   console.log(lines.map((line) => `  ${line}`).join('\n'));
 
+  heading(`4. apply the saved plan: ${show(jsonFile)}`);
+  // The saved plan is the reviewed one: apply re-reads the account and refuses it if anything changed since.
+  // --auto-approve because nobody is asked in a script; --verify plans again afterwards and fails if anything remains.
+  const applyArgs = ['apply', show(jsonFile), '--config', 'configs', '--auto-approve', '--verify'];
+  if (!saved.safe) {
+    console.log(`The plan is over the safety thresholds (${saved.violations.map((violation) => violation.message).join('; ')}):`);
+    console.log('this demo reviewed it above and passes --allow-deletes deliberately.');
+    applyArgs.push('--allow-deletes');
+  } else {
+    console.log('The plan is within the safety thresholds, so no --allow-deletes is needed.');
+  }
+  const applied = await monsync(applyArgs);
+  if (applied.code !== 0) throw new Error(`monsync apply exited ${applied.code}`);
+
+  heading('5. plan again: the account now matches configs/');
+  const again = await monsync(['plan', '--config', 'configs', '--detailed-exitcode']);
+  if (again.code !== 0) throw new Error(`monsync plan --detailed-exitcode exited ${again.code} after apply (2 would mean changes remain)`);
+  console.log(`No changes (exit 0 with --detailed-exitcode). The ${summary.ensure} ensure steps are alert-definition activations, re-asserted on every apply by design.`);
+
+  heading('4. apply the saved plan (it is refused if the account changed since it was made)');
+  const apply = await monsync(['apply', show(jsonFile), '--config', 'configs', '--auto-approve']);
+  if (apply.code !== 0) throw new Error(`monsync apply exited ${apply.code}`);
+
+  heading('5. plan again: the account now matches configs/');
+  const again = await monsync(['plan', '--config', 'configs', '--detailed-exitcode']);
+  if (again.code !== 0) throw new Error(`the plan after apply still has changes (exit ${again.code})`);
+
   const files = [readFileSync(markdownFile, 'utf8'), readFileSync(jsonFile, 'utf8')];
   const leaked = Object.entries({ ...secrets, OLD_SHOP_PASSWORD }).filter(([, value]) => [...captured, ...files].some((text) => text.includes(value)));
   console.log(
@@ -135,7 +163,7 @@ try {
       : `\nSECRET LEAK: ${leaked.map(([name]) => name).join(', ')} found in the output`,
   );
   if (leaked.length > 0) failed = true;
-  console.log(`\nNext: open ${show(markdownFile)}, edit configs/ and run \`npx pnpm@10 monsync plan --config configs\` against your own emulator`);
+  console.log(`\nNext: open ${show(markdownFile)}, edit configs/ and run \`npx pnpm@10 monsync plan --config configs\` (then \`monsync apply\`) against your own emulator`);
   console.log('(`npx pnpm@10 emulator --seed demo` prints its URL; export MONSYNC_API_URL, MONSYNC_API_USERNAME=demo, MONSYNC_API_PASSWORD=demo-password,');
   console.log(` MONSYNC_OPERATOR=admin@example.com and the ${Object.keys(secrets).length} DEMO_* variables). A fresh emulator has no fingerprint markers, so that first plan`);
   console.log(' also updates both vault items and exits 3 as unsafe (more than maxUpdatePercent of them): the safety check at work.');

@@ -110,6 +110,37 @@ describe('apply when the answer to an applied create is lost', () => {
   });
 });
 
+describe('apply when the step that replaces a reference fails', () => {
+  it('does not delete a vault item while the monitor that should stop using it could not be updated', async () => {
+    const tree = (item: string) =>
+      desiredState({
+        manage: PRUNE_ALL,
+        safety: { maxDeletePercent: 100, maxUpdatePercent: 100 },
+        vaultSections: [aSection({ Name: 'Web' }, [anItem({ Name: item, Password: secret(`CANARY-${item}`) })])],
+        monitors: [aMonitor({ PredefinedVariables: [{ Key: 'login', Value: { vault: `Web/${item}` } }] })],
+      });
+    const first = tree('old-login');
+    await applyWith(h, await planAgainst(h, first), first);
+    const second = tree('new-login');
+    const plan = await planAgainst(h, second);
+    expect(plan.steps.find((s) => s.id === 'vaultItem:Web/old-login')?.dependsOn).toEqual(['monitor:Shop homepage']);
+    // Every attempt of the monitor's PATCH fails: the client does not retry a 500, apply tries the step 3 times.
+    h.emulator.control.setFaults({ scripted: [{ method: 'PATCH', route: '/Monitor/{monitorGuid}', count: 3, kind: '500' }] });
+    h.emulator.control.clearLog();
+    const report = await applyWith(h, plan, second);
+    expect(report.failed.map((f) => f.id)).toEqual(['monitor:Shop homepage']);
+    expect(report.skipped).toEqual([expect.objectContaining({ id: 'vaultItem:Web/old-login', action: 'delete', waitedFor: 'monitor:Shop homepage' })]);
+    expect(report.done.map((d) => d.id)).toEqual(['vaultItem:Web/new-login']);
+    const items = await h.client.vaultItems.list().toArray();
+    expect(items.map((i) => i.Name).sort()).toEqual(['new-login', 'old-login']);
+    expect(writeRequests(h).filter((e) => e.method === 'DELETE')).toEqual([]);
+    // The next run finishes the replacement, then the delete.
+    const rerun = await applyWith(h, await planAgainst(h, second), second);
+    expect(rerun.ok).toBe(true);
+    expect((await h.client.vaultItems.list().toArray()).map((i) => i.Name)).toEqual(['new-login']);
+  });
+});
+
 const SEEDS = Number(process.env.MONSYNC_FAULT_SEEDS ?? 24);
 
 describe(`apply with fault rate 0.1 and 429 bursts, over ${SEEDS} seeds`, () => {

@@ -3,9 +3,10 @@
 /**
  * Benchmark plan-10k (issue 5): figures, not assertions.
  *
- * The emulator runs in a child process (`--latency 10`) so this process's peak RSS is the reconciler's and the
- * client's alone. It is loaded with 10,000 monitors, 500 groups of 20, 200 vault items in 5 sections, 100 SLAs
- * with 3 exclusion periods each and 50 reports, through the control API (`PUT /__emulator/state`). Then:
+ * The emulator runs in a child process (`--latency 10`), and a second child builds the account, loads it through
+ * the control API (`PUT /__emulator/state`) and hands back the config tree, so this process's peak RSS is what a
+ * `monsync plan` holds: the client, the tree, the snapshot and the plan. The account: 10,000 monitors, 500 groups
+ * of 20, 200 vault items in 5 sections, 100 SLAs with 3 exclusion periods each, 50 reports. Then:
  *   1. readLive with the client's default parallelism: requests against the minimum, wall time against the
  *      lower bound (the sequential monitor cursor chain, and the per-parent reads at the client's parallelism);
  *   2. assemblePlan CPU time (process.cpuUsage) for a tree equal to the account but for 1% changed monitors;
@@ -14,7 +15,8 @@
  * Needs built packages: `pnpm build` (or `npx tsc -p tsconfig.build.json` in emulator, client and reconciler).
  * Usage: node packages/reconciler/bench/plan-10k.mjs [--latency MS] [--skip-per-object]
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@monsync/client';
@@ -185,11 +187,20 @@ function tree(state) {
 const ms = (n) => `${n.toFixed(0)} ms`;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+if (args[0] === '--seed') {
+  // Child mode: load the account into the emulator whose control API is given, print the tree.
+  const base = args[1];
+  const state = account(await control(base, 'GET', '/state'));
+  await control(base, 'PUT', '/state', state);
+  // A pipe is written asynchronously: exit only once the tree is flushed.
+  process.stdout.write(JSON.stringify({ desired: tree(state), self: state.operators[0].OperatorGuid }), () => process.exit(0));
+  await new Promise(() => {});
+}
+
 const emulator = await startEmulatorProcess();
 try {
-  const state = account(await control(emulator.control, 'GET', '/state'));
-  await control(emulator.control, 'PUT', '/state', state);
-  const desired = tree(state);
+  const seeded = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--seed', emulator.control], { maxBuffer: 256 * 1024 * 1024 });
+  const { desired, self } = JSON.parse(seeded.stdout);
   const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
   const parallelism = client.parallelism;
 
@@ -199,7 +210,9 @@ try {
 
   const scope = liveScope(desired);
   const t0 = performance.now();
+  const readCpuStart = process.cpuUsage();
   const snapshot = await readLive(client, scope);
+  const readCpu = process.cpuUsage(readCpuStart);
   const readWall = performance.now() - t0;
   const log = await control(emulator.control, 'GET', '/log');
 
@@ -211,14 +224,24 @@ try {
   const everything = Math.ceil(minimum / parallelism) * LATENCY;
   const lowerBound = Math.max(chain, parents, everything);
 
+  // The same read with no injected latency: what is left is the emulator's own processing (one thread) and
+  // the client's, which the lower bound above leaves out.
+  await control(emulator.control, 'PUT', '/latency', { ms: 0 });
+  const t2 = performance.now();
+  await readLive(client, scope);
+  const readNoLatency = performance.now() - t2;
+  await control(emulator.control, 'PUT', '/latency', { ms: LATENCY });
+
   const cpu = [];
   let plan;
   for (let i = 0; i < 5; i += 1) {
     const before = process.cpuUsage();
-    plan = assemblePlan(desired, snapshot, { selfOperatorGuid: state.operators[0].OperatorGuid });
+    plan = assemblePlan(desired, snapshot, { selfOperatorGuid: self });
     const used = process.cpuUsage(before);
     cpu.push((used.user + used.system) / 1000);
   }
+  // Peak RSS of what `monsync plan` holds (before the per-object comparison below adds its own copies).
+  const planRss = process.resourceUsage().maxRSS / 1024;
   const markdownStart = process.cpuUsage();
   const markdown = renderMarkdown(plan);
   const markdownCpu = process.cpuUsage(markdownStart);
@@ -227,6 +250,8 @@ try {
   console.log('');
   console.log(`readLive requests      ${log.total} (minimum ${minimum}: ${monitorPages} monitor pages + ${SIZES.groups} member lists + ${SIZES.slas} period lists + 7 listings)  ratio ${(log.total / minimum).toFixed(2)}`);
   console.log(`readLive wall          ${ms(readWall)} (lower bound ${ms(lowerBound)} = max(cursor chain ${monitorPages} x ${LATENCY} ms, per-parent 1 + ${perParent}/${parallelism} x ${LATENCY} ms, all ${minimum}/${parallelism} x ${LATENCY} ms))  ratio ${(readWall / lowerBound).toFixed(2)}`);
+  console.log(`readLive CPU here      ${ms((readCpu.user + readCpu.system) / 1000)} (client and reconciler in this process during the read)`);
+  console.log(`readLive at latency 0  ${ms(readNoLatency)} (service and client processing alone: the part of the wall time no latency explains)`);
   console.log(`assemblePlan CPU       first ${ms(cpu[0])}, median of 5 ${ms(median(cpu))}  (${plan.summary.update} updates, ${plan.summary.unchanged} unchanged)`);
   console.log(`renderMarkdown CPU     ${ms((markdownCpu.user + markdownCpu.system) / 1000)} (${markdown.length.toLocaleString('en-US')} characters)`);
 
@@ -236,12 +261,15 @@ try {
     await control(emulator.control, 'DELETE', '/log');
     const t1 = performance.now();
     const gets = [
-      ...state.monitors.map(({ fields }) => () => perObject.monitors.get(fields.MonitorGuid)),
-      ...state.monitorGroups.flatMap(({ fields }) => [() => perObject.monitorGroups.get(fields.MonitorGroupGuid), () => perObject.monitorGroups.members(fields.MonitorGroupGuid).toArray()]),
-      ...state.vaultSections.map((s) => () => perObject.vaultSections.get(s.VaultSectionGuid)),
-      ...state.vaultItems.map((i) => () => perObject.vaultItems.get(i.VaultItemGuid)),
-      ...state.slas.flatMap(({ fields, exclusionPeriods }) => [() => perObject.slas.get(fields.SlaGuid), ...exclusionPeriods.map((p) => () => perObject.slas.exclusionPeriods.get(fields.SlaGuid, p.ExclusionPeriodId))]),
-      ...state.scheduledReports.map((r) => () => perObject.scheduledReports.get(r.ScheduledReportGuid)),
+      ...snapshot.monitors.map((m) => () => perObject.monitors.get(m.MonitorGuid)),
+      ...snapshot.monitorGroups.filter((g) => g.IsAll !== true).flatMap((g) => [() => perObject.monitorGroups.get(g.MonitorGroupGuid), () => perObject.monitorGroups.members(g.MonitorGroupGuid).toArray()]),
+      ...snapshot.vaultSections.map((s) => () => perObject.vaultSections.get(s.VaultSectionGuid)),
+      ...snapshot.vaultItems.map((i) => () => perObject.vaultItems.get(i.VaultItemGuid)),
+      ...snapshot.slas.flatMap((sla) => [
+        () => perObject.slas.get(sla.SlaGuid),
+        ...(snapshot.exclusionPeriods[sla.SlaGuid] ?? []).map((p) => () => perObject.slas.exclusionPeriods.get(sla.SlaGuid, p.ExclusionPeriodId)),
+      ]),
+      ...snapshot.scheduledReports.map((r) => () => perObject.scheduledReports.get(r.ScheduledReportGuid)),
     ];
     await Promise.all(gets.map((get) => get()));
     const perObjectWall = performance.now() - t1;
@@ -249,8 +277,7 @@ try {
     await perObject.close();
     console.log(`one GET per object     ${perObjectLog.total} requests at parallelism 10, ${ms(perObjectWall)} (memberships read once per group, not per pair)  listing is ${(perObjectWall / readWall).toFixed(1)}x faster`);
   }
-  const rss = process.resourceUsage().maxRSS / 1024;
-  console.log(`peak RSS               ${rss.toFixed(0)} MB (this process: client, snapshot, plans; the emulator runs in its own process)`);
+  console.log(`peak RSS               ${planRss.toFixed(0)} MB through planning (client, tree, snapshot, plans; the emulator runs in its own process)`);
   console.log('');
   console.log('targets: requests = minimum; wall <= 1.5 x lower bound; assemblePlan <= 1 s; RSS <= 300 MB; >= 5x faster than one GET per object');
   await client.close();

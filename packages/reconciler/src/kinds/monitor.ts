@@ -69,7 +69,7 @@ export const monitorKind: KindModule = {
   /** `{ vault: 'Section/Item' }` becomes `{{vault:<guid>}}`, or `{{vault:Section/Item}}` when the item is created in this plan. */
   resolve(entry, resolver) {
     const list = entry.fields.PredefinedVariables;
-    if (!Array.isArray(list)) return entry.fields;
+    if (!Array.isArray(list) || !list.some((v: unknown) => isPlainObject(v) && isVaultRef(v.Value))) return entry.fields;
     const resolved = list.map((variable: unknown) => {
       if (!isPlainObject(variable) || !isVaultRef(variable.Value)) return variable;
       const guid = resolver.guidOf('vaultItem', variable.Value.vault);

@@ -402,7 +402,9 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       });
     }
 
-    for (const { desired: entry, live: current } of state.pairs) {
+    // A relation that exists is all there is to it: nothing to compare.
+    if (mod.relation === true) unchanged += state.pairs.length;
+    for (const { desired: entry, live: current } of mod.relation === true ? [] : state.pairs) {
       readOnlyDeclared(entry);
       const resolved = mod.resolve?.(entry, resolution) ?? entry.fields;
       const secrets = findSecrets(resolved);
@@ -422,7 +424,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
         if (markerField in liveView) liveView[markerField] = split.text;
       }
       const compared = withoutFields(withoutSecrets(resolved, secrets.length, () => undefined), dropOnUpdate);
-      const changes = mod.relation === true ? [] : diffFields(compared, liveView, mod.setFields);
+      const changes = diffFields(compared, liveView, mod.setFields);
       for (const field of immutable) {
         if (!(field in resolved)) continue;
         const pair = comparable({ [field]: resolved[field] }, { [field]: liveView[field] }, mod.setFields);

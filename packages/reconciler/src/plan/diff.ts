@@ -168,11 +168,71 @@ export function comparable(desired: Record<string, unknown>, live: Record<string
   return { desired: (a ?? {}) as Record<string, unknown>, live: (b ?? {}) as Record<string, unknown> };
 }
 
+function scalarEqual(d: unknown, l: unknown): boolean {
+  if (d === l) return true;
+  if (typeof d === 'string' && typeof l === 'string') {
+    const td = normalizeTimestamp(d);
+    return td !== undefined && td === normalizeTimestamp(l);
+  }
+  const [a, b] = alignScalar(d, l);
+  return a === b;
+}
+
+/**
+ * Whether the live value already matches the declared one, with the semantics of `diffFields` but without
+ * building anything: the common, unchanged case at account scale. `false` only means "not proven equal"
+ * (unusual shapes fall through to the full comparison), so callers must run `diffFields` then.
+ */
+export function sameAsDeclared(d: unknown, l: unknown, sets: readonly SetField[], path: Path = ''): boolean {
+  if (isEmptyValue(d) && isEmptyValue(l)) return true;
+  if (Array.isArray(d)) {
+    if (!Array.isArray(l) || d.length !== l.length) return false;
+    const spec = sets.length > 0 ? setAt(sets, path) : undefined;
+    if (spec === undefined) {
+      for (let i = 0; i < d.length; i += 1) if (!sameAsDeclared(d[i], l[i], sets, join(path, '*'))) return false;
+      return true;
+    }
+    const keyField = spec.key;
+    if (keyField === undefined) {
+      // Scalar sets (e-mail addresses, GUIDs): equal as sorted lists of identical strings; anything else is left
+      // to the full comparison.
+      if (!d.every((v) => typeof v === 'string') || !l.every((v) => typeof v === 'string')) return false;
+      const a = [...(d as string[])].sort(compareStrings);
+      const b = [...(l as string[])].sort(compareStrings);
+      return a.every((v, i) => v === b[i]);
+    }
+    const seen = new Set<string>();
+    for (const element of d) {
+      const k = isPlainObject(element) ? element[keyField] : undefined;
+      if ((typeof k !== 'string' && typeof k !== 'number') || seen.has(String(k))) return false;
+      seen.add(String(k));
+      let match: unknown;
+      let matches = 0;
+      for (const candidate of l) {
+        if (isPlainObject(candidate) && candidate[keyField] !== undefined && String(candidate[keyField]) === String(k)) {
+          match = candidate;
+          matches += 1;
+        }
+      }
+      if (matches !== 1 || !sameAsDeclared(element, match, sets, join(path, '*'))) return false;
+    }
+    return true;
+  }
+  if (isPlainObject(d)) {
+    if (!isPlainObject(l)) return false;
+    for (const key of Object.keys(d)) if (!sameAsDeclared(d[key], l[key], sets, join(path, key))) return false;
+    return true;
+  }
+  if (isPlainObject(l) || Array.isArray(l)) return false;
+  return scalarEqual(d, l);
+}
+
 /**
  * Field changes from live to desired. Changes inside ordinary (ordered) arrays are reported as one replacement
  * of the whole array: index-by-index operations on a shifted list are noise to a reviewer.
  */
 export function diffFields(desired: Record<string, unknown>, live: Record<string, unknown>, sets: readonly SetField[]): PlanChange[] {
+  if (sameAsDeclared(desired, live, sets)) return [];
   const { desired: d, live: l } = comparable(desired, live, sets);
   const operations = jsonPatch.compare(l, d);
   const byPath = new Map<string, PlanChange>();

@@ -1,17 +1,8 @@
+import { PLAN_STEP_KINDS } from '@monsync/schema';
 import { UsageError } from './errors.js';
 
-/** Step kinds a `--target` may name (contract C). */
-export const TARGET_KINDS = [
-  'monitor',
-  'monitorGroup',
-  'groupMembership',
-  'vaultSection',
-  'vaultItem',
-  'sla',
-  'slaExclusionPeriod',
-  'scheduledReport',
-  'alertDefinition',
-] as const;
+/** Step kinds a `--target` may name: the plan contract's own list (contract C). */
+export const TARGET_KINDS = PLAN_STEP_KINDS;
 
 /**
  * Checks a `--target kind:key` before anything is read, so a misspelt kind is a usage error rather than a plan

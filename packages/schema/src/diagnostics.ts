@@ -32,6 +32,7 @@ export const DIAGNOSTIC_CODES = {
   FORBIDDEN_KEY: { severity: 'error', summary: 'A `__proto__`, `constructor` or `prototype` key.' },
   NON_STRING_KEY: { severity: 'error', summary: 'A mapping key is not a plain scalar (e.g. a list or a null key).' },
   ROOT_NOT_MAPPING: { severity: 'error', summary: 'The document is not a mapping of top-level keys.' },
+  EMPTY_FILE: { severity: 'warning', summary: 'A resource file declares nothing (empty, only comments, `null` or `{}`): what it used to declare would be planned as deletes in pruned kinds.' },
   // Schema
   UNKNOWN_FIELD: { severity: 'error', summary: 'An unknown camelCase (monsync) key; names the likely field when there is one.' },
   LIKELY_TYPO: { severity: 'warning', summary: 'An unknown PascalCase field that passes through but is a near miss of a known one.' },

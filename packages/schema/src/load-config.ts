@@ -222,8 +222,21 @@ class Assembler {
   addFile(src: YamlSource): void {
     this.diagnostics.push(...src.diagnostics);
     const syntaxBroken = src.diagnostics.some((d) => d.code === 'YAML_SYNTAX');
+    // Zero bytes, only comments, `null` or `{}`: nothing is declared, whatever the reason.
+    const empty = !syntaxBroken && (src.value === undefined || src.value === null || (isObj(src.value) && Object.keys(src.value).length === 0));
+    if (empty && src.file !== SETTINGS_FILE) {
+      // An emptied file (a bad merge, a truncated write) must not turn silently into deletes (DESIGN §3).
+      this.diagnostics.push(
+        fileDiagnostic(
+          'EMPTY_FILE',
+          src.file,
+          'the file declares nothing: objects it used to declare will be planned as deletes in kinds with `prune: true`',
+          'if removing everything it declared is intended, delete the file instead; otherwise restore its declarations',
+        ),
+      );
+    }
     if (!isObj(src.value)) {
-      if (src.file === SETTINGS_FILE && !syntaxBroken && src.value === undefined) {
+      if (src.file === SETTINGS_FILE && empty) {
         this.report('MISSING_API_VERSION', 'monsync.yaml is empty; it needs `apiVersion: monsync/v1`', { src, path: [] }, 'value', 'add `apiVersion: monsync/v1` and a `manage:` mapping');
       }
       return;

@@ -137,6 +137,37 @@ describe('loadConfig: files', () => {
   });
 });
 
+describe('loadConfig: empty files', () => {
+  it.each([
+    ['zero bytes', ''],
+    ['only whitespace', '  \n\n'],
+    ['only comments', '# monitors moved to shop.yaml\n# (nothing here)\n'],
+    ['a null document', 'null\n'],
+    ['a ~ document', '~\n'],
+    ['an empty mapping', '{}\n'],
+  ])('warns that a resource file holding %s declares nothing and would turn into deletes', async (_what, text) => {
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'monitors/shop.yaml': text });
+    const { diagnostics } = await loadConfig(dir);
+    expect(diagnostics.map(diagnosticLine)).toEqual([
+      'monitors/shop.yaml:1:1 warning EMPTY_FILE the file declares nothing: objects it used to declare will be planned as deletes in kinds with `prune: true`',
+    ]);
+    expect(diagnostics[0]?.hint).toContain('delete the file');
+    expect(hasErrors(diagnostics)).toBe(false);
+  });
+
+  it('does not warn about a file that declares an explicitly empty list', async () => {
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'm.yaml': 'monitors: []\n' });
+    expect((await loadConfig(dir)).diagnostics).toEqual([]);
+  });
+
+  it('keeps an empty or null monsync.yaml an error', async () => {
+    for (const text of ['', '# settings\n', 'null\n']) {
+      const { diagnostics } = await loadConfig(tree({ 'monsync.yaml': text }));
+      expect(diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(['error MISSING_API_VERSION']);
+    }
+  });
+});
+
 describe('loadConfig: secrets', () => {
   it('warns about an unset variable or a missing file at validate time, naming it and never a value', async () => {
     const dir = tree({ 'monsync.yaml': SETTINGS, 'vault.yaml': VAULT });

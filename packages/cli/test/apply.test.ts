@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@monsync/client';
 import { startEmulator, type RunningEmulator } from '@monsync/emulator';
@@ -229,6 +229,78 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
     expect(err).toContain('vaultItem:Web/shop-otp /Value (env DEMO_SHOP_OTP_SECRET)');
     expect(writes()).toEqual([]);
     expectNoSecrets(out, err);
+  });
+
+  it('refuses with exit 3 when the config tree changed since the plan was made, suggesting --replan, and writes nothing', async () => {
+    const tree = copyOfDemoConfigs();
+    expect((await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree })).code).toBe(ExitCode.Ok);
+    const file = join(tree, 'configs', 'monitors', 'marketing.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Url: https://status.example.com/', 'Url: https://status.example.net/'));
+    emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.UnsafeOrStale);
+    expect(err).toContain('apply refused: the config tree configs changed since plan.json was made');
+    expect(err).toContain('monsync apply plan.json --replan');
+    expect(writes()).toEqual([]);
+    const replanned = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve', '--replan', '--verify'], { env, cwd: tree });
+    expect(replanned.code).toBe(ExitCode.Ok);
+    expect(replanned.err).toContain('applying a fresh plan instead (--replan)');
+    expect(replanned.out).toContain('+ Url: "https://status.example.net/"');
+  });
+
+  it('refuses a plan made from another config tree', async () => {
+    const other = tempTree({
+      'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\n',
+      'monitors.yaml': 'monitors:\n  - { Name: Elsewhere, MonitorType: Https, Url: "https://elsewhere.example.com/" }\n',
+    });
+    expect((await monsync(['plan', '--out', 'plan.json'], { env, cwd: other })).code).toBe(ExitCode.Ok);
+    emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', join(other, 'plan.json'), '--config', 'configs', '--auto-approve'], { env });
+    expect(code).toBe(ExitCode.UnsafeOrStale);
+    expect(err).toMatch(/apply refused: the config tree configs changed since \S*plan\.json was made/);
+    expect(writes()).toEqual([]);
+  });
+
+  it('refuses a plan file whose steps were edited after planning, naming the step', async () => {
+    const tree = copyOfDemoConfigs();
+    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    const saved = JSON.parse(readFileSync(join(tree, 'plan.json'), 'utf8')) as Plan;
+    const step = saved.steps.find((s) => s.action === 'create' && s.kind === 'monitor' && s.key === 'Status page');
+    expect(step?.desired).toBeDefined();
+    if (step?.desired !== undefined) step.desired['Url'] = 'https://attacker.example.com/';
+    writeFileSync(join(tree, 'plan.json'), JSON.stringify(saved));
+    emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.UnsafeOrStale);
+    expect(err).toContain('apply refused: the steps of plan.json do not match a fresh plan of the same config tree and live account');
+    expect(err).toContain('monitor "Status page": its create differs from the saved plan\'s');
+    expect(writes()).toEqual([]);
+  });
+
+  it('refuses a plan file edited to pass the safety check', async () => {
+    const tree = tempTree({
+      'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\nignore: ["monitor:legacy-*"]\n',
+      'monitors.yaml': 'monitors:\n  - { Name: Shop homepage, MonitorType: Https }\n',
+    });
+    expect((await monsync(['plan', '--out', 'plan.json'], { env, cwd: tree })).code).toBe(ExitCode.UnsafeOrStale);
+    const saved = JSON.parse(readFileSync(join(tree, 'plan.json'), 'utf8')) as Plan;
+    writeFileSync(join(tree, 'plan.json'), JSON.stringify({ ...saved, safe: true, violations: [] }));
+    emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', 'plan.json', '--auto-approve'], { env, cwd: tree });
+    expect(code).toBe(ExitCode.UnsafeOrStale);
+    expect(err).toContain('do not match a fresh plan');
+    expect(writes()).toEqual([]);
+  });
+
+  it('applies a saved plan narrowed with --target, and only its steps', async () => {
+    const tree = copyOfDemoConfigs();
+    expect((await monsync(['plan', '--config', 'configs', '--target', 'groupMembership:Marketing/Status page', '--out', 'plan.json'], { env, cwd: tree })).code).toBe(ExitCode.Ok);
+    const saved = JSON.parse(readFileSync(join(tree, 'plan.json'), 'utf8')) as Plan;
+    expect(saved.steps.map((s) => s.id)).toEqual(['monitor:Status page', 'groupMembership:Marketing/Status page']);
+    const { code, out, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    expect(err).not.toContain('refused');
+    expect(code).toBe(ExitCode.Ok);
+    expect(out).toContain('Apply complete: 2 of 2 steps done (2 created)');
   });
 
   it('names the file when it is not a plan', async () => {

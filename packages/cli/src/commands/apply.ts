@@ -9,6 +9,7 @@ import {
   liveScope,
   readLiveAgainOnUnclear,
   renderText,
+  resolveSecrets,
   SecretChangedError,
   type ApplyReport,
   type DesiredState,
@@ -214,6 +215,7 @@ interface Session {
   fingerprints: Record<string, string>;
   client: MonitoringClient;
   apiUrl: string;
+  configDir: string;
   /** Request hooks in effect: reading progress while reading, only `--verbose` while applying. */
   setHooks(hooks: RequestHooks | undefined): void;
 }
@@ -239,13 +241,20 @@ async function openSession(context: CommandContext, parallelism: number): Promis
     fingerprints,
     client: createClient(options),
     apiUrl: options.baseUrl,
+    configDir: dir,
     setHooks: (extra) => {
       hooks = combineHooks(extra, verbose);
     },
   };
 }
 
-async function planNow(io: CliIo, session: Session, what: string): Promise<Plan> {
+/** A plan made now, with what it was made from, so that the same reading can be planned again for other targets. */
+interface FreshPlan {
+  plan: Plan;
+  narrowed(targets: readonly string[]): Plan;
+}
+
+async function planNow(io: CliIo, session: Session, what: string): Promise<FreshPlan> {
   const progress = readProgress(io, what);
   session.setHooks(progress);
   let live: LiveSnapshot;
@@ -259,7 +268,36 @@ async function planNow(io: CliIo, session: Session, what: string): Promise<Plan>
     session.setHooks(undefined);
   }
   const self = selfOperator(io, live);
-  return assemblePlan(session.desired, live, { fingerprints: session.fingerprints, ...(self === undefined ? {} : { selfOperatorGuid: self }) });
+  const options = { fingerprints: session.fingerprints, ...(self === undefined ? {} : { selfOperatorGuid: self }) };
+  return {
+    plan: assemblePlan(session.desired, live, options),
+    narrowed: (targets) => assemblePlan(session.desired, live, { ...options, targets }),
+  };
+}
+
+/** What apply executes and what a reviewer approved must be the same: the parts of a plan that decide what is written. */
+function sameSteps(a: Plan, b: Plan): boolean {
+  return JSON.stringify([a.steps, a.safe, a.violations, a.summary]) === JSON.stringify([b.steps, b.safe, b.violations, b.summary]);
+}
+
+/**
+ * The fresh plan a saved plan should equal: the whole plan, or, for a plan narrowed with `plan --target`, the fresh
+ * plan narrowed to the saved steps (the file does not record its targets; its steps name them). A key holding a
+ * glob character is matched by `?`, which may select a neighbour too: the plans then differ and apply refuses.
+ */
+function expectedPlan(saved: Plan, fresh: FreshPlan): Plan {
+  if (sameSteps(saved, fresh.plan) || saved.steps.length === 0) return fresh.plan;
+  return fresh.narrowed(saved.steps.map((step) => `${step.kind}:${step.key.replace(/[*?]/g, '?')}`));
+}
+
+/** A secret that changed since planning explains a changed config digest more precisely than "the config changed". */
+function changedSecret(saved: Plan, session: Session): SecretChangedError | undefined {
+  try {
+    resolveSecrets(saved, { desired: session.desired, key: session.key });
+  } catch (error) {
+    if (error instanceof SecretChangedError) return error;
+  }
+  return undefined;
 }
 
 export const applyCommand: CommandSpec = {
@@ -268,10 +306,12 @@ export const applyCommand: CommandSpec = {
   usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--parallelism N] [--verify] [--replan]',
   description:
     'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
-    'PLANFILE (from monsync plan --out), reads the live account again and refuses with exit 3 when it changed since\n' +
-    'the plan was made, naming what changed (--replan: show and apply a fresh plan instead). Secrets are read again\n' +
-    'from their sources and must match the fingerprints in the plan. An unsafe plan (safety thresholds) is refused\n' +
-    'without --allow-deletes. On a terminal apply asks before changing anything; elsewhere --auto-approve is required.\n' +
+    'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
+    'when either changed since the plan was made (naming what changed in the account), or when the file\'s steps do\n' +
+    'not match a fresh plan of the same tree and account (an edited file); --replan shows and applies a fresh plan\n' +
+    'instead. Secrets are read again from their sources and must match the fingerprints in the plan. An unsafe plan\n' +
+    '(safety thresholds) is refused without --allow-deletes. On a terminal apply asks before changing anything;\n' +
+    'elsewhere --auto-approve is required.\n' +
     'Independent steps run in parallel; a failed step skips the steps that depend on it, and running apply again\n' +
     'finishes the job without duplicating anything.\n' +
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR;\n' +
@@ -282,7 +322,7 @@ export const applyCommand: CommandSpec = {
     'allow-deletes': { type: 'boolean', description: 'apply a plan that is over the safety thresholds (safety.maxDeletePercent / maxUpdatePercent)' },
     parallelism: { type: 'string', value: 'N', description: `steps run at once, 1 to ${MAX_PARALLELISM} (default ${DEFAULT_PARALLELISM})` },
     verify: { type: 'boolean', description: 'plan again after applying and fail (exit 1) if anything remains to change' },
-    replan: { type: 'boolean', description: 'with PLANFILE: when the live account changed since the plan, show and apply a fresh plan instead of refusing' },
+    replan: { type: 'boolean', description: 'with PLANFILE: when the config tree or the live account changed since the plan, show and apply a fresh plan instead of refusing' },
   },
   positionals: { min: 0, max: 1, names: 'PLANFILE' },
   examples: ['monsync apply --auto-approve --verify', 'monsync plan --out plan.json && monsync apply plan.json --auto-approve'],
@@ -304,22 +344,47 @@ export const applyCommand: CommandSpec = {
     if (session === undefined) return ExitCode.Error;
     try {
       const fresh = await planNow(io, session, 'reading live account');
-      let plan = fresh;
+      let plan = fresh.plan;
       if (saved !== undefined && planFile !== undefined) {
         const shown = displayPath(io.cwd, resolve(io.cwd, planFile));
-        if (saved.configDigest !== fresh.configDigest) io.stderr.write(s.yellow(`note: the config tree changed since ${shown} was made; the saved plan is applied as it was reviewed.`) + '\n');
-        if (saved.liveDigest === fresh.liveDigest) {
-          plan = saved;
-        } else if (replan) {
-          io.stderr.write(s.yellow(`the live account changed since ${shown} was made; applying a fresh plan instead (--replan):`) + '\n');
-        } else {
-          const changed = staleObjects(saved, fresh);
-          const detail = changed.length > 0 ? changed.map((line) => `  ${line}`).join('\n') : '  objects or fields the plan does not touch (for instance a field the config leaves undeclared)';
-          io.stderr.write(
-            s.red(`apply refused: the live account changed since ${shown} was made, so it is not the plan that was reviewed. What changed:`) +
-              `\n${detail}\nMake and review a new plan (monsync plan --out ${shown}), or run monsync apply ${shown} --replan.\n`,
-          );
+        const instead = (why: string) => io.stderr.write(s.yellow(`${why} since ${shown} was made; applying a fresh plan instead (--replan):`) + '\n');
+        const refuse = (why: string, detail: string) => {
+          io.stderr.write(s.red(`apply refused: ${why}`) + `\n${detail}Make and review a new plan (monsync plan --out ${shown}), or run monsync apply ${shown} --replan.\n`);
           return ExitCode.UnsafeOrStale;
+        };
+        const configLabel = displayPath(io.cwd, session.configDir);
+        if (saved.configDigest !== fresh.plan.configDigest) {
+          // Terraform refuses a saved plan whose configuration changed: the file no longer says what the tree says.
+          const secret = changedSecret(saved, session);
+          if (replan) instead(secret === undefined ? `the config tree ${configLabel} changed` : 'a secret changed');
+          else if (secret !== undefined) {
+            io.stderr.write(s.red(`apply refused: ${secret.message}`) + '\n');
+            return ExitCode.UnsafeOrStale;
+          } else {
+            return refuse(
+              `the config tree ${configLabel} changed since ${shown} was made (or the plan was made from another tree), so it is not the plan that was reviewed.`,
+              '',
+            );
+          }
+        } else if (saved.liveDigest !== fresh.plan.liveDigest) {
+          if (replan) instead('the live account changed');
+          else {
+            const changed = staleObjects(saved, fresh.plan);
+            const detail = changed.length > 0 ? changed.map((line) => `  ${line}`).join('\n') : '  objects or fields the plan does not touch (for instance a field the config leaves undeclared)';
+            return refuse(`the live account changed since ${shown} was made, so it is not the plan that was reviewed. What changed:`, `${detail}\n`);
+          }
+        } else {
+          const expected = expectedPlan(saved, fresh);
+          if (sameSteps(saved, expected)) plan = saved;
+          else if (replan) instead('the steps of the file do not match a fresh plan');
+          else {
+            const differences = staleObjects(saved, expected);
+            const detail = differences.length > 0 ? differences.map((line) => `  ${line}`).join('\n') : '  its summary or safety check (safe, violations)';
+            return refuse(
+              `the steps of ${shown} do not match a fresh plan of the same config tree and live account: the file was edited after planning, or made by another version of monsync. What differs:`,
+              `${detail}\n`,
+            );
+          }
         }
       }
 
@@ -364,7 +429,7 @@ export const applyCommand: CommandSpec = {
       if (!report.ok) return ExitCode.Error;
 
       if (booleanOption(values, 'verify')) {
-        const after = await planNow(io, session, 'verifying: reading live account');
+        const after = (await planNow(io, session, 'verifying: reading live account')).plan;
         const remaining = changeSteps(after);
         if (remaining.length > 0) {
           io.stdout.write(renderText(after, { color: useColor(io) }));

@@ -52,6 +52,20 @@ export interface SetField {
   key?: string;
 }
 
+/**
+ * Where a kind's objects hold references to other objects by GUID in an ordinary field (monitors: vault items in
+ * `PredefinedVariables`). The engine needs it to tell whether an update drops a reference before the referenced
+ * object is deleted (the service refuses to delete an object in use).
+ */
+export interface ReferenceSpec {
+  /** The field holding the references, named in messages. */
+  field: string;
+  /** Kinds referenced: when one of them is pruned, this kind is read even if not managed, to see what keeps it in use. */
+  kinds: readonly StepKind[];
+  /** References the object keeps after an update declaring `declared` (resolved fields); an update not declaring `field` keeps the live ones. */
+  after(live: LiveEntry, declared: ApiObject): GuidRef[];
+}
+
 /** A marker line monsync keeps at the end of a text field (DESIGN §3). */
 export interface MarkerSpec {
   field: string;
@@ -100,6 +114,8 @@ export interface KindModule {
   /** Nested objects merged over the live value on write, so a partial declaration does not clear siblings. */
   mergeOnWrite?: readonly string[];
   marker?: MarkerSpec;
+  /** References held in an ordinary field, which updates can drop (parent references are immutable and need none). */
+  references?: ReferenceSpec;
   /** Relations (memberships) have nothing to update: only create and delete. */
   relation?: boolean;
   /** Kinds with no read (alert definitions): every declaration is re-asserted as an `ensure` step. */

@@ -43,6 +43,15 @@ export const monitorKind: KindModule = {
     MonitorMode: 'Default',
   },
   reads: ['monitor'],
+  references: {
+    field: 'PredefinedVariables',
+    kinds: ['vaultItem'],
+    // PATCH replaces the whole list, so a declared list is all that stays; an omitted one leaves the live list alone.
+    after(live, declared) {
+      if (!('PredefinedVariables' in declared)) return live.refs;
+      return vaultReferencesIn(declared).map((guid) => ({ kind: 'vaultItem', guid }));
+    },
+  },
 
   desired(state) {
     return state.monitors.map(({ value, source }) => {

@@ -36,6 +36,8 @@ interface KindState {
   managed: boolean;
   prune: boolean;
   live: LiveEntry[];
+  /** Every live object of the kind read, ignored ones too: they can keep an object the plan deletes in use. */
+  allLive: LiveEntry[];
   pairs: Pair[];
   creates: DesiredEntry[];
   orphans: LiveEntry[];
@@ -303,7 +305,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
     const matched = match(mod, desiredEntries, liveEntries, problems);
     resolution.register(mod.kind, matched.pairs, matched.creates, managed);
-    states.push({ mod, managed, prune: settings.manage[mod.manage]?.prune === true, live: liveEntries, desired: desiredEntries, ...matched });
+    states.push({ mod, managed, prune: settings.manage[mod.manage]?.prune === true, live: liveEntries, allLive, desired: desiredEntries, ...matched });
   }
   if (problems.length > 0) throw new PlanError(problems);
 
@@ -527,6 +529,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       }
     }
   }
+  problems.push(...deletesRefused(drafts, states, resolution));
   if (problems.length > 0) throw new PlanError(problems);
 
   linkDependencies(drafts, states);
@@ -574,6 +577,119 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   };
 }
 
+const SHOWN_REFERRERS = 5;
+
+/** Why a live object still refers to an object the plan deletes, and how to make it stop, for the problem message. */
+function whyKept(state: KindState, entry: LiveEntry, resolution: Resolution, relation: 'child' | 'reference'): { text: string; source?: DesiredEntry['source'] } {
+  const { mod } = state;
+  const field = mod.references?.field ?? 'its fields';
+  const declared = state.managed && !resolution.isIgnoredGuid(mod.kind, entry.guid) ? resolution.desiredOf(mod.kind, entry.guid) : undefined;
+  if (relation === 'child') {
+    if (declared !== undefined) return { text: `it is declared at ${at(declared.source).slice(0, -2)}, so this plan keeps it; remove it from the config to delete it too`, source: declared.source };
+    if (resolution.isIgnoredGuid(mod.kind, entry.guid)) return { text: 'it matches an ignore pattern, so monsync leaves it as it is; delete it in the service, or stop ignoring it' };
+    return { text: state.managed ? `no file declares it and prune is off for ${mod.title}; delete it in the service` : `${mod.title} are not managed; delete it in the service` };
+  }
+  if (declared !== undefined) {
+    const place = at(declared.source).slice(0, -2);
+    return field in declared.fields
+      ? { text: `its declared ${field} at ${place} still hold the reference; remove it there`, source: declared.source }
+      : { text: `its declaration at ${place} leaves out ${field}, so the live value stays; declare ${field} there without the reference`, source: declared.source };
+  }
+  if (resolution.isIgnoredGuid(mod.kind, entry.guid)) return { text: 'it matches an ignore pattern, so monsync leaves it as it is; remove the reference in the service' };
+  if (state.managed) return { text: `no file declares it and prune is off for ${mod.title}; declare it with ${field} that leave the reference out, or remove the reference in the service` };
+  return { text: `${mod.title} are not managed; remove the reference in the service, or manage ${mod.title} and declare it with ${field} that leave the reference out` };
+}
+
+/**
+ * Deletes the service would refuse (DESIGN §4: a vault item in use, a section still holding items): a live object
+ * the plan neither deletes nor updates away from the reference keeps the target in use. Fields the config leaves
+ * out are not managed, so their references stay; ignored, unmanaged and unpruned objects keep theirs too. Such a
+ * plan would fail at apply, and no `--allow-deletes` could change that, so it is a problem, not a violation.
+ * GUIDs compare case-insensitively, as the service does.
+ */
+function deletesRefused(drafts: readonly Draft[], states: readonly KindState[], resolution: Resolution): PlanProblem[] {
+  const deleted = new PerKind<Draft>();
+  let any = false;
+  for (const draft of drafts) {
+    if (draft.step.action !== 'delete' || draft.liveEntry === undefined) continue;
+    deleted.of(draft.step.kind).set(draft.liveEntry.guid.toLowerCase(), draft);
+    any = true;
+  }
+  if (!any) return [];
+  const isDeleted = (kind: StepKind, guid: string): boolean => deleted.has(kind, guid.toLowerCase());
+
+  interface Keeper {
+    entry: LiveEntry;
+    relation: 'child' | 'reference';
+    text: string;
+    source?: DesiredEntry['source'];
+  }
+  const keepers = new Map<Draft, Keeper[]>();
+  for (const state of states) {
+    const { mod } = state;
+    const owners = mod.ownedBy ?? [];
+    const parents = mod.parents ?? [];
+    for (const entry of state.allLive) {
+      if (entry.refs.length === 0 || !entry.refs.some((r) => isDeleted(r.kind, r.guid))) continue;
+      // It goes first (the delete waits for it), or it goes with its owner.
+      if (isDeleted(mod.kind, entry.guid) || entry.refs.some((r) => owners.includes(r.kind) && isDeleted(r.kind, r.guid))) continue;
+      let refs = entry.refs;
+      const declared = state.managed && !resolution.isIgnoredGuid(mod.kind, entry.guid) ? resolution.desiredOf(mod.kind, entry.guid) : undefined;
+      if (declared !== undefined && mod.references !== undefined) {
+        const kept = mod.references.after(entry, mod.resolve?.(declared, resolution) ?? declared.fields);
+        // A declared reference to a deleted object is REFERENCE_TO_DELETED already: not reported twice.
+        const named = new Set(declared.refs.map((r) => resolution.guidOf(r.kind, r.key)?.toLowerCase()));
+        refs = [...entry.refs.filter((r) => parents.includes(r.kind)), ...kept.filter((r) => !named.has(r.guid.toLowerCase()))];
+      }
+      const seen = new Set<Draft>();
+      for (const ref of refs) {
+        const target = deleted.get(ref.kind, ref.guid.toLowerCase());
+        if (target === undefined || seen.has(target)) continue;
+        seen.add(target);
+        const relation = parents.includes(ref.kind) ? 'child' : 'reference';
+        const why = whyKept(state, entry, resolution, relation);
+        const list = keepers.get(target) ?? [];
+        list.push({ entry, relation, ...why });
+        keepers.set(target, list);
+      }
+    }
+  }
+
+  const problems: PlanProblem[] = [];
+  const targets = [...keepers.keys()].sort((a, b) => kindIndex(a.step.kind) - kindIndex(b.step.kind) || compareStrings(a.step.key, b.step.key) || compareStrings(a.step.guid ?? '', b.step.guid ?? ''));
+  for (const target of targets) {
+    const all = (keepers.get(target) ?? []).sort((a, b) => kindIndex(a.entry.kind) - kindIndex(b.entry.kind) || compareStrings(a.entry.key, b.entry.key) || compareStrings(a.entry.guid, b.entry.guid));
+    const { kind, key, guid } = target.step;
+    const keep = `Or keep ${kind} "${key}": declare it, or add "${kind}:${key}" to ignore.`;
+    for (const relation of ['reference', 'child'] as const) {
+      const group = all.filter((k) => k.relation === relation);
+      if (group.length === 0) continue;
+      const verb = relation === 'reference' ? 'refers to it' : 'stays in it';
+      const shown = group.slice(0, SHOWN_REFERRERS).map((k) => `${k.entry.kind} "${k.entry.key}" (${k.entry.guid}) ${verb}: ${k.text}.`);
+      if (group.length > SHOWN_REFERRERS) shown.push(`And ${group.length - SHOWN_REFERRERS} more.`);
+      const source = group.find((k) => k.source !== undefined)?.source;
+      const head = `${at(source)}${kind} "${key}" (${guid ?? ''}) cannot be deleted: this plan prunes it because no file declares it, but the service refuses`;
+      if (relation === 'reference') {
+        // Its parent's delete waits for it, so the parent cannot go either: say so rather than let apply find out.
+        const parents = (target.liveEntry?.refs ?? []).map((r) => deleted.get(r.kind, r.guid.toLowerCase())?.step).filter((p) => p !== undefined);
+        const also = parents.map((p) => ` (so ${p.kind} "${p.key}", which holds it, cannot be deleted either)`).join('');
+        problems.push({
+          code: 'DELETE_IN_USE',
+          message: `${head} to delete an object in use (400), and it stays in use after this plan${also}. ${shown.join(' ')} ${keep}`,
+          ...(source === undefined ? {} : { source }),
+        });
+      } else {
+        problems.push({
+          code: 'DELETE_NOT_EMPTY',
+          message: `${head} to delete it while it holds objects (400), and it still holds ${group.length === 1 ? 'one' : group.length} after this plan. ${shown.join(' ')} ${keep}`,
+          ...(source === undefined ? {} : { source }),
+        });
+      }
+    }
+  }
+  return problems;
+}
+
 const KIND_INDEX = new Map<string, number>(KINDS.map((m, i) => [m.kind, i]));
 
 function kindIndex(kind: string): number {
@@ -590,7 +706,8 @@ function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]
     if (step.action === 'create') creates.of(step.kind).set(step.key, draft);
     if ((step.action === 'update' || step.action === 'delete') && liveEntry !== undefined) byLiveGuid.of(step.kind).set(liveEntry.guid, draft);
     if (step.action === 'update' && liveEntry !== undefined && liveEntry.key !== step.key) renamedFrom.of(step.kind).set(liveEntry.key, draft);
-    if (step.action === 'delete' && liveEntry !== undefined) deleted.of(step.kind).set(liveEntry.guid, draft);
+    // GUIDs compare case-insensitively, as the service does (a reference typed in the UI may differ in case).
+    if (step.action === 'delete' && liveEntry !== undefined) deleted.of(step.kind).set(liveEntry.guid.toLowerCase(), draft);
   }
   for (const draft of drafts) {
     const { step } = draft;
@@ -608,7 +725,7 @@ function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]
   for (const state of states) {
     for (const entry of state.live) {
       for (const ref of entry.refs) {
-        const target = deleted.get(ref.kind, ref.guid);
+        const target = deleted.get(ref.kind, ref.guid.toLowerCase());
         if (target === undefined) continue;
         const other = byLiveGuid.get(entry.kind, entry.guid);
         if (other !== undefined && other !== target) target.dependsOn.add(other);

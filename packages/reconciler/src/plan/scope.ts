@@ -5,8 +5,9 @@ import type { LiveScope } from '../live/types.js';
 import type { StepKind } from './types.js';
 
 /**
- * The kinds to read: the managed kinds and those they reference (a group's members are monitors; a monitor's
- * vault references are vault items). Nothing else is read, so an account's other data costs no requests.
+ * The kinds to read: the managed kinds, those they reference (a group's members are monitors; a monitor's vault
+ * references are vault items) and those that can keep a pruned object in use (monitors, when the vault is pruned).
+ * Nothing else is read, so an account's other data costs no requests.
  */
 export function liveScope(desired: DesiredState): LiveScope {
   const manage = desired.settings.manage;
@@ -16,6 +17,9 @@ export function liveScope(desired: DesiredState): LiveScope {
     wanted.add('vaultSection');
     wanted.add('vaultItem');
   }
+  // A pruned object cannot be deleted while anything refers to it, managed or not: the plan must see every referrer.
+  const pruned = new Set(KINDS.filter((mod) => manage[mod.manage]?.prune === true).map((mod) => mod.kind));
+  for (const mod of KINDS) if (mod.references?.kinds.some((kind) => pruned.has(kind)) === true) for (const kind of mod.reads) wanted.add(kind);
   const operators = KINDS.some((mod) => manage[mod.manage] !== undefined && mod.lastModified !== undefined);
   return { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
 }

@@ -159,6 +159,19 @@ describe('monsync apply (plan, then apply)', () => {
     expect(allowed.out).toMatch(/Apply complete: \d+ of \d+ steps done \(\d+ deleted\)/);
   });
 
+  it('refuses a plan over the update threshold saying what was exceeded and both ways on', async () => {
+    // Without fingerprint markers every vault item plans an update: 2 of 2, over configs/' maxUpdatePercent of 50.
+    await emulator.control.reset('demo');
+    emulator.control.clearLog();
+    const refused = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
+    expect(refused.code).toBe(ExitCode.UnsafeOrStale);
+    expect(refused.err).toContain('  vaultItem: updates 2 of 2 (100%), limit 50% (safety.maxUpdatePercent)');
+    expect(refused.err).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes');
+    expect(refused.err).toContain('raise safety.maxUpdatePercent in monsync.yaml');
+    expect(refused.err).not.toMatch(/apply with --allow-deletes\.?\n/);
+    expect(writes()).toEqual([]);
+  });
+
   it('rejects a bad --parallelism and --replan without a plan file', async () => {
     const bad = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '0'], { env });
     expect(bad.code).toBe(ExitCode.Error);

@@ -154,7 +154,8 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     const { code, out, err } = await monsync(['plan'], { env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(out).toContain('- delete monitor "Shop homepage"');
-    expect(err).toMatch(/plan is unsafe: plan deletes \d+ of \d+ live monitors/);
+    expect(err).toMatch(/plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), limit 30% \(safety\.maxDeletePercent\)\n/);
+    expect(err).toContain('or raise safety.maxDeletePercent in monsync.yaml');
   });
 });
 
@@ -187,6 +188,18 @@ describe('monsync plan refuses before any API request', () => {
     expect(code).toBe(ExitCode.Error);
     expect(err).toMatch(/MONSYNC_API_URL.*MONSYNC_API_PASSWORD/);
     expect(emulator.control.requestLog().total).toBe(0);
+  });
+});
+
+describe('monsync plan over the safety thresholds', () => {
+  it('exits 3 naming the exceeded update threshold, --allow-deletes and the setting to raise', async () => {
+    await emulator.control.reset('demo');
+    const { code, err } = await monsync(['plan', '--config', 'configs'], { env });
+    expect(code).toBe(ExitCode.UnsafeOrStale);
+    expect(err).toContain('plan is unsafe (over the safety thresholds of monsync.yaml):\n  vaultItem: updates 2 of 2 (100%), limit 50% (safety.maxUpdatePercent)\n');
+    expect(err).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes');
+    expect(err).toContain('raise safety.maxUpdatePercent in monsync.yaml');
+    expect(err).not.toContain('then apply with --allow-deletes');
   });
 });
 

@@ -27,6 +27,7 @@ import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
 import { combineHooks, readProgress, verboseHooks, type RequestHooks } from '../request-log.js';
+import { unsafeAdvice, violationLines } from '../safety.js';
 
 /** A terminal `io` may bring its own way to ask (tests do); otherwise the question goes to the process's terminal. */
 export interface PromptingIo extends CliIo {
@@ -394,8 +395,8 @@ export const applyCommand: CommandSpec = {
         return ExitCode.Ok;
       }
       if (!plan.safe && !booleanOption(values, 'allow-deletes')) {
-        const lines = plan.violations.map((v) => `  ${v.kind}: ${v.action}s ${v.count} of ${v.total} (${v.percent}%), limit ${v.limit}%: ${v.message}`);
-        io.stderr.write(s.red('apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${lines.join('\n')}\nReview it, then run apply again with --allow-deletes.\n`);
+        const lines = violationLines(plan.violations);
+        io.stderr.write(s.red('apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${lines.join('\n')}\n${unsafeAdvice(plan.violations)}\n`);
         return ExitCode.UnsafeOrStale;
       }
       if (!autoApprove) {

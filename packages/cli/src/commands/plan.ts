@@ -11,6 +11,7 @@ import { style, useColor, type CliIo } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
 import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
 import { combineHooks, readProgress, verboseHooks } from '../request-log.js';
+import { unsafeAdvice, violationLines } from '../safety.js';
 import { parseTarget } from '../targets.js';
 
 /** Counted for `--detailed-exitcode`: `ensure` steps are re-asserted on every apply and are not changes. */
@@ -103,7 +104,7 @@ export const planCommand: CommandSpec = {
     const s = style(useColor(io));
     if (planFile !== undefined) io.stderr.write(`plan saved to ${planFile}\n`);
     if (!plan.safe) {
-      io.stderr.write(s.red(`plan is unsafe: ${plan.violations.map((violation) => violation.message).join('; ')}`) + '\n');
+      io.stderr.write(s.red('plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations)}\n`);
       return ExitCode.UnsafeOrStale;
     }
     return booleanOption(values, 'detailed-exitcode') && hasChanges(plan) ? ExitCode.Changes : ExitCode.Ok;

@@ -6,7 +6,7 @@ import { FaultInjector, type FaultKind, type FaultSettings, type FaultSettingsIn
 import { Persister, readStateFile } from './persist.js';
 import { RequestLog, type RequestLogSnapshot } from './request-log.js';
 import { buildRouter } from './routes.js';
-import type { Caller, Reply, Router, Settings } from './router.js';
+import type { Caller, Reply, RouteMatch, Router, Settings } from './router.js';
 import { seedStore, type SeedName } from './seed.js';
 import { Store, type EmulatorState } from './store.js';
 import { formatTimestamp } from './time.js';
@@ -75,7 +75,13 @@ class BodyTooLargeError extends Error {
   readonly code = 'BODY_TOO_LARGE';
 }
 
+const EMPTY = Buffer.alloc(0);
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112, 6.3); node discards the
+  // empty message once the response is sent, so most GETs need no stream listeners at all.
+  const length = req.headers['content-length'];
+  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -159,7 +165,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(options.faultKinds ? { kinds: options.faultKinds } : {}),
     ...(options.retryAfterSeconds !== undefined ? { retryAfterSeconds: options.retryAfterSeconds } : {}),
   });
-  const requestLog = new RequestLog();
+  const requestLog = new RequestLog((ms) => formatTimestamp(new Date(ms)));
 
   const loaded = options.statePath ? readStateFile(options.statePath) : null;
   let store: Store = loaded ?? seedStore(options.seed ?? 'empty', creds);
@@ -174,8 +180,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   }
 
   /** Runs one API request through the router for a known caller (or authenticates it). */
-  function dispatch(method: string, apiPath: string, query: URLSearchParams, getBody: () => unknown, authHeader: string | undefined, actAs?: Caller): { reply: Reply; route: string; write: boolean; caller?: Caller } {
-    const match = router.match(method, apiPath);
+  function dispatch(method: string, apiPath: string, query: URLSearchParams, getBody: () => unknown, authHeader: string | undefined, actAs?: Caller, matched?: RouteMatch): { reply: Reply; route: string; write: boolean; caller?: Caller } {
+    const match = matched ?? router.match(method, apiPath);
     if (match.kind === 'not-found') {
       return { reply: errorReply(new ApiRequestError(404, 'NO_ROUTE', `No API endpoint ${method} ${apiPath}.`)), route: `${method} (unmatched)`, write: false };
     }
@@ -186,7 +192,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         write: false,
       };
     }
-    const route = `${method} ${match.route.template}`;
+    const route = match.route.key;
     let caller: Caller | undefined = actAs;
     try {
       caller ??= authenticate(store, authHeader, match.route.auth);
@@ -205,11 +211,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const method = (req.method ?? 'GET').toUpperCase();
     const started = Date.now();
     const match = router.match(method, apiPath);
-    const routeKey = match.kind === 'found' ? `${method} ${match.route.template}` : `${method} (unmatched)`;
-    const entry = requestLog.start(method, url.pathname, routeKey, formatTimestamp(settings.now()));
+    const routeKey = match.kind === 'found' ? match.route.key : `${method} (unmatched)`;
+    const entry = requestLog.start(method, url.pathname, routeKey, settings.now().getTime());
     const finish = (status: number, note = ''): void => {
       entry.status = status;
-      log(`${method} ${url.pathname}${url.search} -> ${status === 0 ? 'connection reset' : status}${note} (${Date.now() - started} ms)`);
+      // The line is built only when someone reads it: this runs for every request.
+      if (options.log) log(`${method} ${url.pathname}${url.search} -> ${status === 0 ? 'connection reset' : status}${note} (${Date.now() - started} ms)`);
     };
     let raw: Buffer;
     try {
@@ -239,7 +246,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       finish(status, ` [fault: ${fault}]`);
       return;
     }
-    const result = dispatch(method, apiPath, url.searchParams, () => parseJson(raw), req.headers.authorization);
+    const result = dispatch(method, apiPath, url.searchParams, () => parseJson(raw), req.headers.authorization, undefined, match);
     if (result.caller) entry.operatorGuid = result.caller.operatorGuid;
     try {
       await persistIfDirty();
@@ -256,6 +263,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     finish(result.reply.status);
   }
 
+  async function loadState(state: unknown, owned: boolean): Promise<void> {
+    store = Store.fromJSON(state, 'loaded state', owned);
+    store.dirty = true;
+    await persistIfDirty();
+  }
+
   const control: EmulatorControl = {
     async reset(seed) {
       store = seedStore(seed ?? options.seed ?? 'empty', creds);
@@ -266,9 +279,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return store.toJSON();
     },
     async load(state) {
-      store = Store.fromJSON(state, 'loaded state');
-      store.dirty = true;
-      await persistIfDirty();
+      await loadState(state, false);
     },
     setFaults(input) {
       return faults.set(input);
@@ -358,9 +369,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         return { status: 204 };
       }
       case 'GET /__emulator/state':
-        return { status: 200, body: control.dump() };
+        // Serialised at once by send(), so the live records need no deep copy first.
+        return { status: 200, body: store.snapshot() };
       case 'PUT /__emulator/state':
-        await control.load(body);
+        // The body was parsed for this request alone: the store may keep it without a copy.
+        await loadState(body, true);
         return { status: 204 };
       case 'GET /__emulator/faults':
         return { status: 200, body: control.faults() };

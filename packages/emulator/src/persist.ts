@@ -20,7 +20,7 @@ export function readStateFile(path: string): Store | null {
   } catch (err) {
     throw new EmulatorConfigError(`${path}: the state file is not valid JSON (${(err as Error).message}); delete it or fix it.`);
   }
-  return Store.fromJSON(json, path);
+  return Store.fromJSON(json, path, true);
 }
 
 /**

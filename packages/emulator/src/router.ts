@@ -35,6 +35,8 @@ export type AuthKind = 'api' | 'login';
 export interface Route {
   method: string;
   template: string;
+  /** `METHOD /Template/{param}`: the route's name in the request log and fault rules. */
+  key: string;
   auth: AuthKind;
   write: boolean;
   handler: (ctx: RequestContext) => Reply;
@@ -60,6 +62,7 @@ export class Router {
     const route: Route = {
       method,
       template,
+      key: `${method} ${template}`,
       auth,
       write: WRITE_METHODS.has(method),
       handler,

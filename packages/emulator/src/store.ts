@@ -82,6 +82,21 @@ export interface EmulatorState {
   checkpoints: Obj[];
 }
 
+export type MonitorCategory = 'basic' | 'browser' | 'transaction' | 'api';
+
+const BROWSER = new Set(['fullpagecheck', 'realbrowsercheck', 'browser']);
+const TRANSACTION = new Set(['transaction', 'realbrowsertransaction']);
+const API = new Set(['multistepapi', 'collectionapi']);
+
+/** Quota category of a monitor type; types the emulator does not know count as uptime (basic) monitors. */
+export function monitorCategory(type: unknown): MonitorCategory {
+  const t = typeof type === 'string' ? type.toLowerCase() : '';
+  if (BROWSER.has(t)) return 'browser';
+  if (TRANSACTION.has(t)) return 'transaction';
+  if (API.has(t)) return 'api';
+  return 'basic';
+}
+
 const VAULT_REF = /\{\{vault:([0-9a-fA-F-]{36})\}\}/g;
 
 /** Vault item GUIDs (lower case) referenced by a monitor's variable values. */
@@ -108,8 +123,11 @@ export class Store {
   monitors = new Map<string, MonitorRec>();
   /** Monitors sorted by `seq`, for cursor paging by binary search. */
   monitorOrder: MonitorRec[] = [];
+  /** Monitors per quota category, so the All Monitors group's quota needs no scan of every monitor. */
+  readonly monitorCategoryCounts: Record<MonitorCategory, number> = { basic: 0, browser: 0, transaction: 0, api: 0 };
   monitorViewPermissions = new Map<string, Set<string>>();
-  maintenancePeriods: Array<{ MonitorGuid: string; period: Obj }> = [];
+  /** Maintenance periods by monitor GUID, so deleting a monitor does not scan every period of the account. */
+  maintenancePeriods = new Map<string, Obj[]>();
   monitorGroups = new Map<string, MonitorGroupRec>();
   vaultSections = new Map<string, Obj>();
   vaultAuthorizations = new Map<string, Obj>();
@@ -186,6 +204,7 @@ export class Store {
     this.monitors.set(guid, rec);
     this.monitorOrder.push(rec);
     this.indexVaultRefs(guid, new Set(), vaultReferences(fields));
+    this.monitorCategoryCounts[monitorCategory(fields['MonitorType'])] += 1;
     this.touch();
     return rec;
   }
@@ -193,6 +212,8 @@ export class Store {
   replaceMonitorFields(rec: MonitorRec, fields: Obj): void {
     const guid = String(rec.fields['MonitorGuid']).toLowerCase();
     this.indexVaultRefs(guid, vaultReferences(rec.fields), vaultReferences(fields));
+    this.monitorCategoryCounts[monitorCategory(rec.fields['MonitorType'])] -= 1;
+    this.monitorCategoryCounts[monitorCategory(fields['MonitorType'])] += 1;
     rec.fields = fields;
     this.touch();
   }
@@ -205,10 +226,18 @@ export class Store {
     const idx = this.orderIndexAfter(rec.seq - 1);
     if (this.monitorOrder[idx] === rec) this.monitorOrder.splice(idx, 1);
     this.indexVaultRefs(key, vaultReferences(rec.fields), new Set());
+    this.monitorCategoryCounts[monitorCategory(rec.fields['MonitorType'])] -= 1;
     for (const g of this.monitorGroups.values()) g.members.delete(key);
     for (const set of this.monitorViewPermissions.values()) set.delete(key);
-    this.maintenancePeriods = this.maintenancePeriods.filter((p) => p.MonitorGuid !== key);
+    this.maintenancePeriods.delete(key);
     this.touch();
+  }
+
+  addMaintenancePeriod(monitorGuid: string, period: Obj): void {
+    const key = monitorGuid.toLowerCase();
+    const list = this.maintenancePeriods.get(key);
+    if (list) list.push(period);
+    else this.maintenancePeriods.set(key, [period]);
   }
 
   /** Index of the first monitor in `monitorOrder` whose seq is greater than `seq`. */
@@ -241,10 +270,25 @@ export class Store {
     return group.fields['IsAll'] === true ? this.monitors.has(monitorGuid) : group.members.has(monitorGuid);
   }
 
-  /** Members of a group in listing order (the All Monitors group: every monitor). */
+  /**
+   * Members of a group in listing order (the All Monitors group: every monitor). Work is proportional to the
+   * group's size, not the account's: a read of every group's members must not cost groups x monitors.
+   */
   groupMonitors(group: MonitorGroupRec): MonitorRec[] {
     if (group.fields['IsAll'] === true) return this.monitorOrder;
-    return this.monitorOrder.filter((m) => group.members.has(String(m.fields['MonitorGuid']).toLowerCase()));
+    const out: MonitorRec[] = [];
+    let sorted = true;
+    for (const guid of group.members) {
+      // A loaded state may name monitors that do not exist; they are not members of anything.
+      const rec = this.monitors.get(guid);
+      if (!rec) continue;
+      const last = out[out.length - 1];
+      if (last && last.seq > rec.seq) sorted = false;
+      out.push(rec);
+    }
+    // Set order is the order members were added; listings are in creation order, as for the All Monitors group.
+    if (!sorted) out.sort((a, b) => a.seq - b.seq);
+    return out;
   }
 
   // ---- serialisation --------------------------------------------------------------------
@@ -272,7 +316,7 @@ export class Store {
       dutySchedules: [...this.dutySchedules.values()],
       monitors: this.monitorOrder,
       monitorViewPermissions: Object.fromEntries([...this.monitorViewPermissions].map(([k, v]) => [k, [...v]])),
-      maintenancePeriods: this.maintenancePeriods,
+      maintenancePeriods: [...this.maintenancePeriods].flatMap(([MonitorGuid, periods]) => periods.map((period) => ({ MonitorGuid, period }))),
       monitorGroups: [...this.monitorGroups.values()].map((g) => ({ fields: g.fields, members: [...g.members] })),
       vaultSections: [...this.vaultSections.values()],
       vaultAuthorizations: [...this.vaultAuthorizations.values()],
@@ -286,13 +330,14 @@ export class Store {
     };
   }
 
-  static fromJSON(input: unknown, origin = 'state'): Store {
+  /** `owned`: the input was parsed for this call alone, so the store may keep its objects without a copy. */
+  static fromJSON(input: unknown, origin = 'state', owned = false): Store {
     if (!isObj(input) || input['format'] !== STATE_FORMAT || input['version'] !== 1) {
       throw new EmulatorConfigError(
         `${origin}: not a monsync emulator state (expected "format": "${STATE_FORMAT}" and "version": 1); dump one with GET /__emulator/state.`,
       );
     }
-    const s = clone(input) as unknown as EmulatorState;
+    const s = (owned ? input : clone(input)) as unknown as EmulatorState;
     const arrays = ['operators', 'apiAccounts', 'operatorGroups', 'dutySchedules', 'monitors', 'maintenancePeriods', 'monitorGroups', 'vaultSections', 'vaultAuthorizations', 'vaultItems', 'slas', 'scheduledReports', 'alertDefinitions', 'integrations', 'timezones', 'checkpoints'] as const;
     for (const key of arrays) {
       if (!Array.isArray(s[key])) throw new EmulatorConfigError(`${origin}: "${key}" must be an array.`);
@@ -317,12 +362,13 @@ export class Store {
       store.monitors.set(guid, m);
       store.monitorOrder.push(m);
       store.indexVaultRefs(guid, new Set(), vaultReferences(m.fields));
+      store.monitorCategoryCounts[monitorCategory(m.fields['MonitorType'])] += 1;
       store.counters.monitorSeq = Math.max(store.counters.monitorSeq, m.seq);
     }
     for (const [op, list] of Object.entries(s.monitorViewPermissions ?? {})) {
       store.monitorViewPermissions.set(key(op), new Set(list.map(key)));
     }
-    store.maintenancePeriods = s.maintenancePeriods;
+    for (const p of s.maintenancePeriods) store.addMaintenancePeriod(String(p.MonitorGuid), p.period);
     for (const g of s.monitorGroups) {
       store.monitorGroups.set(key(g.fields['MonitorGroupGuid']), { fields: g.fields, members: new Set(g.members.map(key)) });
     }

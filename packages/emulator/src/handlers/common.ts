@@ -22,20 +22,7 @@ export const key = (guid: string): string => guid.toLowerCase();
 
 // ---- monitor types --------------------------------------------------------------------------
 
-export type MonitorCategory = 'basic' | 'browser' | 'transaction' | 'api';
-
-const BROWSER = new Set(['fullpagecheck', 'realbrowsercheck', 'browser']);
-const TRANSACTION = new Set(['transaction', 'realbrowsertransaction']);
-const API = new Set(['multistepapi', 'collectionapi']);
-
-/** Quota category of a monitor type; types the emulator does not know count as uptime (basic) monitors. */
-export function monitorCategory(type: unknown): MonitorCategory {
-  const t = typeof type === 'string' ? type.toLowerCase() : '';
-  if (BROWSER.has(t)) return 'browser';
-  if (TRANSACTION.has(t)) return 'transaction';
-  if (API.has(t)) return 'api';
-  return 'basic';
-}
+export { monitorCategory, type MonitorCategory } from '../store.js';
 
 export const isMultiStepApi = (type: unknown): boolean => typeof type === 'string' && type.toLowerCase() === 'multistepapi';
 

@@ -3,7 +3,7 @@ import type { Reply, RequestContext, Router } from '../router.js';
 import { Store, type MonitorGroupRec } from '../store.js';
 import { normalizeTimestamp } from '../time.js';
 import { Checker, requireBody, sameGuid, type Obj } from '../validate.js';
-import { canViewMonitor, findMonitorGroup, key, monitorCategory, nowStamp, ok, renderMonitor, requireAdmin } from './common.js';
+import { canViewMonitor, findMonitorGroup, key, monitorCategory, nowStamp, ok, renderMonitor, requireAdmin, type MonitorCategory } from './common.js';
 
 const READ_ONLY = new Set([
   'MonitorGroupGuid',
@@ -16,8 +16,16 @@ const READ_ONLY = new Set([
 ]);
 
 export function renderMonitorGroup(ctx: RequestContext, group: MonitorGroupRec): Obj {
-  const used = { basic: 0, browser: 0, transaction: 0, api: 0 };
-  for (const m of ctx.store.groupMonitors(group)) used[monitorCategory(m.fields['MonitorType'])] += 1;
+  let used: Record<MonitorCategory, number>;
+  if (group.fields['IsAll'] === true) used = ctx.store.monitorCategoryCounts;
+  else {
+    // Order does not matter for counting, so the member set is read as it is.
+    used = { basic: 0, browser: 0, transaction: 0, api: 0 };
+    for (const guid of group.members) {
+      const m = ctx.store.monitors.get(guid);
+      if (m) used[monitorCategory(m.fields['MonitorType'])] += 1;
+    }
+  }
   return {
     ...structuredClone(group.fields),
     UsedBasicMonitorQuota: used.basic,
@@ -162,7 +170,7 @@ export function registerMonitorGroupRoutes(router: Router): void {
     c.done();
     const period: Obj = { ...body, From: f, Until: u };
     for (const m of ctx.store.groupMonitors(group)) {
-      ctx.store.maintenancePeriods.push({ MonitorGuid: key(String(m.fields['MonitorGuid'])), period: structuredClone(period) });
+      ctx.store.addMaintenancePeriod(String(m.fields['MonitorGuid']), structuredClone(period));
     }
     ctx.store.touch();
     return ok();

@@ -55,6 +55,14 @@ describe('text renderer', () => {
   it('matches the golden unsafe plan', () => golden('plan-unsafe.txt', renderText(unsafe())));
   it('says so when there is nothing to do', () => golden('no-changes.txt', renderText(planFor(desiredState({ manage: { monitors: { prune: true } } }), liveSnapshot()))));
 
+  it('names the first five steps a step waits for and counts the rest (a delete waits for every create of its kind)', () => {
+    const monitors = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((n) => aMonitor({ Name: n }));
+    const plan = planFor(desiredState({ manage: { monitors: { prune: true } }, safety: { maxDeletePercent: 100 }, monitors }), liveSnapshot({ monitors: [aLiveMonitor({ Name: 'old' })] }));
+    expect(plan.steps.find((s) => s.id === 'monitor:old')?.dependsOn).toHaveLength(7);
+    expect(renderText(plan)).toContain('  - delete monitor "old"');
+    expect(renderText(plan)).toContain('      after: monitor:a, monitor:b, monitor:c, monitor:d, monitor:e and 2 more\n');
+  });
+
   it('colours only when asked', () => {
     const plan = full();
     expect(renderText(plan)).not.toContain('\u001b[');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PlanError } from '../src/plan/errors.js';
 import { aLivePeriod, aLiveSla, anSla, aPeriod, desiredState, guidFor, liveSnapshot, planFor } from '../src/test-utils/index.js';
 
 const slasOnly = (prune: boolean) => ({ slas: { prune } });
@@ -40,6 +41,46 @@ describe('sla kind', () => {
     const plan = planFor(desiredState({ manage: slasOnly(true), slas: [anSla()] }), liveSnapshot({ slas: [live] }));
     expect(plan.steps).toEqual([]);
     expect(plan.summary.unchanged).toBe(1);
+  });
+});
+
+describe('sla identity, as the service compares SLA names (ignoring case and surrounding spaces)', () => {
+  const pruned = (description: string) =>
+    planFor(
+      desiredState({ manage: slasOnly(true), safety: { maxDeletePercent: 100 }, slas: [anSla({ Description: description, exclusionPeriods: [aPeriod()] })] }),
+      liveSnapshot({ slas: [aLiveSla()], exclusionPeriods: { Gold: [aLivePeriod(1)] } }),
+    );
+
+  it('renames Gold to GOLD in place: one update of the same SLA, not a create the service refuses (409) and a delete', () => {
+    const plan = pruned('GOLD');
+    expect(plan.steps).toMatchObject([{ action: 'update', id: 'sla:GOLD', guid: gold, changes: [{ op: 'replace', path: '/Description', before: 'Gold', after: 'GOLD' }] }]);
+    // Its exclusion periods stay matched under the new name.
+    expect(plan.summary).toMatchObject({ create: 0, update: 1, delete: 0, unchanged: 1 });
+  });
+
+  it('matches a name that differs only by surrounding spaces', () => {
+    expect(pruned(' Gold ').steps.map((s) => [s.action, s.guid])).toEqual([['update', gold]]);
+  });
+
+  it('refuses two declared SLAs the service cannot tell apart', () => {
+    const desired = desiredState({ manage: slasOnly(false), slas: [anSla(), anSla({ Description: 'gold' })] });
+    expect(() => planFor(desired, liveSnapshot())).toThrow(PlanError);
+    expect(() => planFor(desired, liveSnapshot())).toThrow(/sla "gold" is declared twice \(also at slas\.yaml:\d+:5 as "Gold", which the service does not tell apart from it\)/);
+  });
+
+  it('makes the delete of a renamed SLA wait for the create of its replacement and of the replacement\'s periods', () => {
+    const plan = pruned('Platinum');
+    expect(plan.steps.map((s) => [s.action, s.id, s.dependsOn])).toEqual([
+      ['create', 'sla:Platinum', []],
+      ['create', 'slaExclusionPeriod:Platinum/Black Friday freeze', ['sla:Platinum']],
+      ['delete', 'sla:Gold', ['sla:Platinum', 'slaExclusionPeriod:Platinum/Black Friday freeze']],
+    ]);
+  });
+
+  it('keeps a targeted delete on its own: the creates it waits for are not added to the plan', () => {
+    const desired = desiredState({ manage: slasOnly(true), safety: { maxDeletePercent: 100 }, slas: [anSla({ Description: 'Platinum' })] });
+    const plan = planFor(desired, liveSnapshot({ slas: [aLiveSla()] }), { targets: ['sla:Gold'] });
+    expect(plan.steps.map((s) => [s.action, s.id, s.dependsOn])).toEqual([['delete', 'sla:Gold', []]]);
   });
 });
 

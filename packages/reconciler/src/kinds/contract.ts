@@ -103,6 +103,12 @@ export interface KindModule {
   manage: ManagedKind;
   /** The object's own identifier field (pinning). */
   guidField: string;
+  /**
+   * How the service tells keys apart where it enforces uniqueness (SLA names: ignoring case and surrounding
+   * spaces). Matching uses it, so a change of case is an update of the object, never a create the service
+   * refuses (409) next to a delete of the object it was meant to replace. Default: keys compare exactly.
+   */
+  identity?(key: string): string;
   readOnlyFields: readonly string[];
   /** JSON pointers of write-only (secret) fields the service never returns; never diffed from reads. */
   writeOnlyFields: readonly string[];

@@ -6,6 +6,8 @@ export const slaKind: KindModule = {
   title: 'SLAs',
   manage: 'slas',
   guidField: 'SlaGuid',
+  // The service refuses a second SLA whose Description differs only in case or surrounding spaces (409).
+  identity: (key) => key.trim().toLowerCase(),
   readOnlyFields: ['SlaGuid', 'Hash'],
   writeOnlyFields: [],
   setFields: [],

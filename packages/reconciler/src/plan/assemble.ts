@@ -48,7 +48,10 @@ interface Draft {
   step: Omit<PlanStep, 'id' | 'dependsOn'>;
   desiredEntry?: DesiredEntry;
   liveEntry?: LiveEntry;
+  /** Steps this one needs (a parent's create, a reference dropped first): `--target` keeps them too. */
   dependsOn: Set<Draft>;
+  /** Steps this one waits for when they are in the plan (a delete after the creates that may replace it): `--target` does not add them. */
+  after: Set<Draft>;
 }
 
 /** Maps per kind, so lookups need no composite string keys (this runs tens of thousands of times per plan). */
@@ -154,12 +157,14 @@ function pinHint(mod: KindModule, guid: string): string {
 
 /** Pairs desired with live by pinned GUID first, then by key. Two live objects behind one declared key is an error. */
 function match(mod: KindModule, desired: readonly DesiredEntry[], live: readonly LiveEntry[], problems: PlanProblem[]): Pick<KindState, 'pairs' | 'creates' | 'orphans'> {
+  const identity = mod.identity ?? ((key: string): string => key);
   const byGuid = new Map<string, LiveEntry>();
   const byKey = new Map<string, LiveEntry[]>();
   for (const entry of live) {
     if (mod.guidField !== '') byGuid.set(String(entry.fields[mod.guidField] ?? ''), entry);
-    const list = byKey.get(entry.key);
-    if (list === undefined) byKey.set(entry.key, [entry]);
+    const id = identity(entry.key);
+    const list = byKey.get(id);
+    if (list === undefined) byKey.set(id, [entry]);
     else list.push(entry);
   }
   const claimed = new Set<LiveEntry>();
@@ -167,16 +172,17 @@ function match(mod: KindModule, desired: readonly DesiredEntry[], live: readonly
   const creates: DesiredEntry[] = [];
   const seenKeys = new Map<string, DesiredEntry>();
   for (const entry of desired) {
-    const earlier = seenKeys.get(entry.key);
+    const earlier = seenKeys.get(identity(entry.key));
     if (earlier !== undefined) {
+      const alike = earlier.key === entry.key ? '' : ` as "${earlier.key}", which the service does not tell apart from it`;
       problems.push({
         code: 'DUPLICATE_DESIRED_KEY',
-        message: `${at(entry.source)}${mod.kind} "${entry.key}" is declared twice (also at ${at(earlier.source).slice(0, -2)}); keys must be unique, rename one`,
+        message: `${at(entry.source)}${mod.kind} "${entry.key}" is declared twice (also at ${at(earlier.source).slice(0, -2)}${alike}); keys must be unique, rename one`,
         source: entry.source,
       });
       continue;
     }
-    seenKeys.set(entry.key, entry);
+    seenKeys.set(identity(entry.key), entry);
   }
   const unique = [...seenKeys.values()];
   const pinnedFirst = [...unique.filter((e) => e.pinnedGuid !== undefined), ...unique.filter((e) => e.pinnedGuid === undefined)];
@@ -197,7 +203,7 @@ function match(mod: KindModule, desired: readonly DesiredEntry[], live: readonly
       }
       continue;
     }
-    const all = byKey.get(entry.key);
+    const all = byKey.get(identity(entry.key));
     const candidates = all === undefined ? [] : all.length === 1 ? (claimed.has(all[0] as LiveEntry) ? [] : all) : all.filter((l) => !claimed.has(l));
     if (candidates.length === 0) creates.push(entry);
     else if (candidates.length === 1 && candidates[0] !== undefined) {
@@ -378,6 +384,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
           step: { action: 'ensure', kind: mod.kind, key: entry.key, guid: entry.key, changes: [], source: entry.source, desired: { ...entry.fields } },
           desiredEntry: entry,
           dependsOn: new Set(),
+          after: new Set(),
         });
       }
       continue;
@@ -401,6 +408,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
         step: { action: 'create', kind: mod.kind, key: entry.key, changes: createChanges(shown), source: entry.source, desired: { ...body, ...mod.createExtras?.(entry, resolution) } },
         desiredEntry: entry,
         dependsOn: new Set(),
+        after: new Set(),
       });
     }
 
@@ -498,6 +506,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
         desiredEntry: entry,
         liveEntry: current,
         dependsOn: new Set(),
+        after: new Set(),
       });
     }
 
@@ -509,7 +518,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       const owned = mod.ownedBy ?? [];
       if (orphan.refs.some((r) => owned.includes(r.kind) && deletedGuids.has(r.kind, r.guid))) continue;
       deletedGuids.of(mod.kind).set(orphan.guid, true);
-      drafts.push({ step: { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] }, liveEntry: orphan, dependsOn: new Set() });
+      drafts.push({ step: { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] }, liveEntry: orphan, dependsOn: new Set(), after: new Set() });
     }
   }
 
@@ -696,16 +705,37 @@ function kindIndex(kind: string): number {
   return KIND_INDEX.get(kind) ?? KINDS.length;
 }
 
+const IDENTITY = new Map<StepKind, (key: string) => string>(KINDS.map((m) => [m.kind, m.identity ?? ((key: string): string => key)]));
+
+function identityOf(kind: StepKind, key: string): string {
+  const identity = IDENTITY.get(kind);
+  return identity === undefined ? key : identity(key);
+}
+
+/**
+ * Kinds whose creates a delete of `kind` waits for: its own kind, and the kinds whose objects live inside one
+ * of it (a replacement SLA is whole only with its exclusion periods, a replacement monitor with its memberships).
+ */
+const REPLACED_BY = new Map<StepKind, StepKind[]>(KINDS.map((m) => [m.kind, [m.kind, ...KINDS.filter((c) => c.parents?.includes(m.kind) === true).map((c) => c.kind)]]));
+
 function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]): void {
   const creates = new PerKind<Draft>();
+  const createsOf = new Map<StepKind, Draft[]>();
   const byLiveGuid = new PerKind<Draft>();
   const renamedFrom = new PerKind<Draft>();
   const deleted = new PerKind<Draft>();
   for (const draft of drafts) {
     const { step, liveEntry } = draft;
-    if (step.action === 'create') creates.of(step.kind).set(step.key, draft);
+    if (step.action === 'create') {
+      creates.of(step.kind).set(step.key, draft);
+      const list = createsOf.get(step.kind);
+      if (list === undefined) createsOf.set(step.kind, [draft]);
+      else list.push(draft);
+    }
     if ((step.action === 'update' || step.action === 'delete') && liveEntry !== undefined) byLiveGuid.of(step.kind).set(liveEntry.guid, draft);
-    if (step.action === 'update' && liveEntry !== undefined && liveEntry.key !== step.key) renamedFrom.of(step.kind).set(liveEntry.key, draft);
+    if (step.action === 'update' && liveEntry !== undefined && identityOf(step.kind, liveEntry.key) !== identityOf(step.kind, step.key)) {
+      renamedFrom.of(step.kind).set(identityOf(step.kind, liveEntry.key), draft);
+    }
     // GUIDs compare case-insensitively, as the service does (a reference typed in the UI may differ in case).
     if (step.action === 'delete' && liveEntry !== undefined) deleted.of(step.kind).set(liveEntry.guid.toLowerCase(), draft);
   }
@@ -717,8 +747,14 @@ function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]
         if (parent !== undefined) draft.dependsOn.add(parent);
       }
       // A create taking over a key another object is renamed away from (names are unique for some kinds).
-      const renamed = step.action === 'create' ? renamedFrom.get(step.kind, step.key) : undefined;
+      const renamed = step.action === 'create' ? renamedFrom.get(step.kind, identityOf(step.kind, step.key)) : undefined;
       if (renamed !== undefined) draft.dependsOn.add(renamed);
+    }
+    // Issue 6: no delete of an object whose replacement failed. Which create replaces which delete cannot be
+    // known (a rename without a pinned GUID is a create and a delete), so a delete waits for every create of
+    // its kind and of its kind's children; apply skips it when one of them fails, and the next run deletes it.
+    if (step.action === 'delete') {
+      for (const kind of REPLACED_BY.get(step.kind) ?? []) for (const create of createsOf.get(kind) ?? []) draft.after.add(create);
     }
   }
   // A delete waits for the updates and deletes of the live objects that refer to it: they drop the reference.
@@ -776,7 +812,7 @@ function orderAndName(drafts: readonly Draft[]): PlanStep[] {
   }
   return ordered.map((d) => {
     const { action, kind, key, guid, changes, reason, drift, source, desired } = d.step;
-    const dependsOn = [...d.dependsOn].map((dep) => ids.get(dep)).filter((id): id is string => id !== undefined).sort(compareStrings);
+    const dependsOn = [...new Set([...d.dependsOn, ...d.after])].map((dep) => ids.get(dep)).filter((id): id is string => id !== undefined).sort(compareStrings);
     // Built field by field so the JSON key order is fixed whatever the draft held.
     const step = { id: ids.get(d) ?? '', action, kind, key } as PlanStep;
     if (guid !== undefined) step.guid = guid;

@@ -33,7 +33,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
       if (step.reason !== undefined) lines.push(`      ${paint('dim', `reason: ${step.reason}`)}`);
       const drift = driftLine(step);
       if (drift !== undefined) lines.push(`      ${paint('magenta', `drift: ${drift}`)}`);
-      if (step.dependsOn.length > 0) lines.push(`      ${paint('dim', `after: ${step.dependsOn.join(', ')}`)}`);
+      if (step.dependsOn.length > 0) lines.push(`      ${paint('dim', `after: ${afterList(step.dependsOn)}`)}`);
     }
   }
 
@@ -51,4 +51,12 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   }
   lines.push('', `${paint('bold', 'Plan:')} ${summaryLine(plan)}.`);
   return `${lines.join('\n')}\n`;
+}
+
+const SHOWN_DEPENDENCIES = 5;
+
+/** A delete waits for every create of its kind, which can be many: the text names a few (the JSON holds all). */
+function afterList(ids: readonly string[]): string {
+  if (ids.length <= SHOWN_DEPENDENCIES) return ids.join(', ');
+  return `${ids.slice(0, SHOWN_DEPENDENCIES).join(', ')} and ${ids.length - SHOWN_DEPENDENCIES} more`;
 }

@@ -176,3 +176,41 @@ describe('monsync migrate', () => {
     expect(err).toContain('--from-json needs --out FILE');
   });
 });
+
+describe('MONSYNC_API_URL in errors', () => {
+  const TOKEN = 'CANARY-7f3a9c-url-token';
+  const USERINFO = 'CANARY-7f3a9c-url-password';
+  const credentials = { MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' };
+  const commands = (tree: string): string[][] => [
+    ['plan', '--config', tree],
+    ['apply', '--config', tree, '--auto-approve'],
+    ['pull', '--out', join(tree, 'pulled')],
+  ];
+
+  it('shows the URL without its query or fragment when it has one, exit 1', async () => {
+    const tree = tempTree({ 'monsync.yaml': SETTINGS });
+    for (const url of [`http://127.0.0.1:9/v4?token=${TOKEN}`, `http://127.0.0.1:9/v4#${TOKEN}`, `https://127.0.0.1:9/v4?a=1&api_key=${TOKEN}#x`]) {
+      for (const argv of commands(tree)) {
+        const { code, err } = await monsync(argv, { env: { ...credentials, MONSYNC_API_URL: url } });
+        expect(code, `${argv[0] ?? ''} ${url}`).toBe(ExitCode.Error);
+        expect(err).toContain('CLIENT_CONFIG');
+        expect(err).toMatch(/MONSYNC_API_URL must not have a query or fragment: https?:\/\/127\.0\.0\.1:9\/v4 \(/);
+        expect(err).not.toContain(TOKEN);
+      }
+    }
+  });
+
+  it('never echoes a user name, password or query of a URL it cannot parse', async () => {
+    const tree = tempTree({ 'monsync.yaml': SETTINGS });
+    for (const url of [`not a url?token=${TOKEN}`, `http//apiuser:${USERINFO}@127.0.0.1:9/v4`, `127.0.0.1:9/v4?token=${TOKEN}`, `http://apiuser:${USERINFO}@127.0.0.1:9/v4?token=${TOKEN}`]) {
+      for (const argv of commands(tree)) {
+        const { code, err } = await monsync(argv, { env: { ...credentials, MONSYNC_API_URL: url } });
+        expect(code, `${argv[0] ?? ''} ${url}`).toBe(ExitCode.Error);
+        expect(err).toContain('CLIENT_CONFIG');
+        expect(err).toContain('MONSYNC_API_URL');
+        expect(err).not.toContain(TOKEN);
+        expect(err).not.toContain(USERINFO);
+      }
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { clientOptionsFromEnv, createClient, type MonitoringClient } from '@monsync/client';
+import { createClient, type MonitoringClient } from '@monsync/client';
 import {
   applyPlan,
   assemblePlan,
@@ -19,6 +19,7 @@ import {
   type StepEvent,
 } from '@monsync/reconciler';
 import { deriveFingerprintKey } from '@monsync/schema';
+import { clientOptions } from '../api-url.js';
 import { booleanOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -228,7 +229,7 @@ async function openSession(context: CommandContext, parallelism: number): Promis
   if (loaded.desired === undefined) return undefined;
   const verbose = global.verbose ? verboseHooks(io) : undefined;
   let hooks: RequestHooks | undefined = verbose;
-  const options = clientOptionsFromEnv(io.env, {
+  const options = clientOptions(io.env, {
     parallelism: Math.max(DEFAULT_PARALLELISM, parallelism),
     onRequest: (e) => hooks?.onRequest(e),
     onResponse: (e) => hooks?.onResponse(e),

@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { clientOptionsFromEnv, createClient } from '@monsync/client';
+import { createClient } from '@monsync/client';
 import { assemblePlan, fingerprintDesiredSecrets, liveScope, readLive, type LiveSnapshot, type Plan } from '@monsync/reconciler';
 import { deriveFingerprintKey } from '@monsync/schema';
+import { clientOptions } from '../api-url.js';
 import { booleanOption, listOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -43,7 +44,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
   const progress = readProgress(io, 'reading live account');
   const hooks = combineHooks(progress, global.verbose ? verboseHooks(io) : undefined);
   // Credentials, then secrets, before any request: a missing variable fails fast and offline.
-  const options = clientOptionsFromEnv(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse, onRetry: hooks.onRetry });
+  const options = clientOptions(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse, onRetry: hooks.onRetry });
   const key = deriveFingerprintKey({ fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'], apiUser: options.username, apiPassword: options.password });
   const fingerprints = fingerprintDesiredSecrets(desired, key);
   const client = createClient(options);

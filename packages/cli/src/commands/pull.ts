@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { readLive } from '@monsync/reconciler';
-import { clientFromEnv } from '@monsync/client';
+import { createClient } from '@monsync/client';
+import { clientOptions } from '../api-url.js';
 import { stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
@@ -44,7 +45,7 @@ export const pullCommand: CommandSpec = {
     }
     const progress = readProgress(io, 'reading live account');
     const hooks = combineHooks(progress, global.verbose ? verboseHooks(io) : undefined);
-    const client = clientFromEnv(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse, onRetry: hooks.onRetry });
+    const client = createClient(clientOptions(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse, onRetry: hooks.onRetry }));
     let live;
     try {
       live = await readLive(client, { kinds: ['monitor', 'monitorGroup', 'groupMembership', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport'], operators: false });

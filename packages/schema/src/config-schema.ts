@@ -168,7 +168,10 @@ export const PredefinedVariableSchema = def(
   ApiObject(
     {
       Key: Type.String({ minLength: 1, description: 'Variable name (set key).' }),
-      Value: Type.Union([Type.String(), VaultRefSchema], { description: 'Variable value: a string, or `{ vault: "Section/Item" }` to use a vault item.' }),
+      Value: Type.Union([Type.String(), VaultRefSchema, SecretRefSchema], {
+        description:
+          'Variable value: a string, `{ vault: "Section/Item" }` to use a vault item, or a secret by reference (`{ fromEnv: NAME }` / `{ fromFile: path }`) for a value that must not be kept in the file.',
+      }),
     },
     { description: 'User-defined or collection variable of a collection-based API monitor.' },
   ),

@@ -7,6 +7,7 @@ import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode
 import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
 import { Secret, type SecretEncoding, type SourceRef } from './secret.js';
+import { isSecretFieldName } from './secret-fields.js';
 import { likelyMeant } from './suggest.js';
 import type {
   AlertDefinitionConfig,
@@ -181,8 +182,6 @@ interface Record_<T> extends Located {
 
 const SETTINGS_KEYS = ['apiVersion', 'manage', 'ignore', 'safety'] as const;
 const BINARY_VAULT_TYPES = new Set(['CertificateArchive', 'File']);
-/** Pass-through field names that hold secrets by convention (bearer tokens' field names are not shown in the spec). */
-const SECRET_FIELD = /(Password|Token|Secret|ApiKey)$/;
 
 class Assembler {
   readonly diagnostics: Diagnostic[];
@@ -406,7 +405,7 @@ class Assembler {
         );
       }
       const v = value[key];
-      if (SECRET_FIELD.test(key) && typeof v === 'string' && v !== '') {
+      if (isSecretFieldName(key) && typeof v === 'string' && v !== '') {
         this.report('LITERAL_SECRET', `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path: [...path, key] }, 'value', 'write `{ fromEnv: NAME }` or `{ fromFile: path }`');
       }
     }

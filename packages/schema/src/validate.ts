@@ -72,6 +72,25 @@ function typeMatches(branch: SchemaNode, value: unknown): boolean {
   return type === actual || (type === 'number' && actual === 'integer');
 }
 
+/** The definition a `{ $ref: '#/$defs/Name' }` branch points at. */
+function refTarget(branch: SchemaNode): { name: string; node: SchemaNode } | undefined {
+  const ref = branch.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/$defs/')) return undefined;
+  const name = ref.slice('#/$defs/'.length);
+  const node = (configJsonSchema().$defs as Record<string, unknown>)[name];
+  return node !== null && typeof node === 'object' ? { name, node: node as SchemaNode } : undefined;
+}
+
+/** Whether a value has the shape (type and required keys) of a union branch, so that branch's errors are the ones to show. */
+function fits(branch: SchemaNode, value: unknown, depth = 0): boolean {
+  const target = depth < 4 ? refTarget(branch) : undefined;
+  if (target !== undefined) return fits(target.node, value, depth + 1);
+  if (Array.isArray(branch.anyOf)) return (branch.anyOf as SchemaNode[]).some((sub) => fits(sub, value, depth + 1));
+  if (!typeMatches(branch, value)) return false;
+  const required = Array.isArray(branch.required) ? (branch.required as string[]) : [];
+  return typeof value !== 'object' || value === null || required.every((key) => Object.hasOwn(value, key));
+}
+
 const SECRET_HINT = 'write `{ fromEnv: NAME }` (an environment variable) or `{ fromFile: path }` (a file relative to this YAML file)';
 
 /**
@@ -87,19 +106,20 @@ export function schemaDiagnostics(source: YamlSource): Diagnostic[] {
 
   for (const error of errors) {
     if (error.keyword !== 'anyOf' || dropped.has(error)) continue;
-    const branches = (error.schema as SchemaNode[] | undefined) ?? [];
-    const under = (e: ErrorObject) => e !== error && e.schemaPath.startsWith(`${error.schemaPath}/`) && e.instancePath.startsWith(error.instancePath);
-    const fitting = branches
-      .map((branch, index) => ({ branch, index }))
-      .filter(({ branch }) => typeMatches(branch, error.data))
-      .filter(({ branch }) => {
-        const required = Array.isArray(branch.required) ? (branch.required as string[]) : [];
-        return typeof error.data !== 'object' || error.data === null || required.every((key) => Object.hasOwn(error.data as object, key));
-      });
+    // ajv reports errors inside a `$ref` branch under the definition's path, not under the anyOf's.
+    const branches = ((error.schema as SchemaNode[] | undefined) ?? []).map((branch, index) => {
+      const target = refTarget(branch);
+      return target === undefined
+        ? { node: branch, prefix: `${error.schemaPath}/${index}/` }
+        : { node: target.node, prefix: `#/$defs/${target.name}/` };
+    });
+    const under = (e: ErrorObject) =>
+      e !== error && e.instancePath.startsWith(error.instancePath) && (e.schemaPath.startsWith(`${error.schemaPath}/`) || branches.some((b) => e.schemaPath.startsWith(b.prefix)));
+    const fitting = branches.filter(({ node }) => fits(node, error.data));
     const chosen = fitting.length === 1 ? fitting[0] : undefined;
     for (const e of errors) {
       if (!under(e)) continue;
-      if (chosen !== undefined && e.schemaPath.startsWith(`${error.schemaPath}/${chosen.index}/`)) continue;
+      if (chosen !== undefined && e.schemaPath.startsWith(chosen.prefix)) continue;
       dropped.add(e);
     }
     if (chosen !== undefined) dropped.add(error);

@@ -225,6 +225,24 @@ describe('loadConfig: secrets', () => {
     expect(diagnostics.map(diagnosticLine)).toEqual([`vault.yaml:5:52 error VAULT_FILE_TOO_LARGE file big.bin is 2.0 MB; File vault items hold at most 2 MB`]);
   });
 
+  it('accepts a variable value by secret reference, and reports one error per malformed value form', async () => {
+    const source = [
+      'monitors:',
+      '  - Name: api',
+      '    PredefinedVariables:',
+      '      - { Key: token, Value: { fromEnv: API_TOKEN } }',
+      '      - { Key: bad, Value: { fromEnv: 1bad } }',
+      '      - { Key: odd, Value: { bogus: x } }',
+      '',
+    ].join('\n');
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'm.yaml': source });
+    const { diagnostics, desired } = await loadConfig(dir, { env: { API_TOKEN: CANARY } });
+    expect(diagnostics.map((d) => `${d.line} ${d.code}`)).toEqual(['5 INVALID_REFERENCE', '6 INVALID_VALUE']);
+    const token = desired.monitors[0]?.value.PredefinedVariables?.[0]?.Value;
+    expect(token).toBeInstanceOf(Secret);
+    expect(JSON.stringify(desired)).not.toContain(CANARY);
+  });
+
   it('never prints a literal secret it refuses', async () => {
     const source = `vault:\n  sections:\n    - Name: S\n      items:\n        - { Name: l, VaultItemType: CredentialSet, Password: ${CANARY} }\n`;
     const dir = tree({ 'monsync.yaml': SETTINGS, 'vault.yaml': source });

@@ -1,11 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { Document, isMap, isSeq, LineCounter, parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
+import { basename, join, relative, sep } from 'node:path';
+import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { analyzeMonitor, keyName, locate, monitorName, startOf, type MonitorPlan, type SourceContext } from './analyze-monitor.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { findJsonError } from './json-error.js';
 import { MigrationError } from './errors.js';
 import { READ_ONLY_MONITOR_FIELDS } from './legacy-fields.js';
+import { fieldWords, isSecretFieldName, secretEnvName } from '../secret-fields.js';
 import { PARSE_OPTIONS } from './rewrite-yaml.js';
 import type { MigrationChange, MigrationProblem } from './types.js';
 import { listFiles } from './walk.js';
@@ -26,6 +27,23 @@ export interface ImportLegacyJsonResult {
   problems: MigrationProblem[];
   /** The file written, when `out` was given and there was something to write. */
   written: string | undefined;
+  /**
+   * Secrets found in the export, each written as a `{ fromEnv: env }` placeholder instead of its value (the
+   * value appears nowhere in the result). Set these variables before planning.
+   */
+  secrets: ImportedSecret[];
+}
+
+/** A secret of the export replaced by a placeholder: names only, never the value. */
+export interface ImportedSecret {
+  /** The environment variable the imported config reads it from. */
+  env: string;
+  /** The monitor's `Name` (or `monitors[<index>]`). */
+  monitor: string;
+  /** Where in the monitor: `Password`, `PredefinedVariables[token].Value`, `Auth.BearerToken`. */
+  field: string;
+  /** `export.json: monitor "Shop" Password`, for listing. */
+  where: string;
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -134,6 +152,72 @@ function configEntry(found: Found, plan: MonitorPlan | undefined): Map<string, J
   return entry;
 }
 
+const VAULT_VALUE = /^\{\{vault:[^}]+\}\}$/;
+
+type Placeholder = (field: string, ...parts: string[]) => Json;
+
+/**
+ * Every value under a secret-named field (`Password`, `BearerToken`, ... at any depth) becomes a placeholder;
+ * an empty one is left out (the service returns write-only fields empty, and an omitted field is not planned).
+ */
+function scrub(value: Json, field: string, words: string[], inSecret: boolean, placeholder: Placeholder): Json | undefined {
+  if (Array.isArray(value)) {
+    return value.flatMap((item, index) => {
+      const kept = scrub(item, `${field}[${index}]`, [...words, String(index)], inSecret, placeholder);
+      return kept === undefined ? [] : [kept];
+    });
+  }
+  if (isObject(value)) {
+    const out: { [key: string]: Json } = {};
+    for (const [key, child] of Object.entries(value)) {
+      const kept = scrub(child, field === '' ? key : `${field}.${key}`, [...words, fieldWords(key)], inSecret || isSecretFieldName(key), placeholder);
+      if (kept !== undefined) out[key] = kept;
+    }
+    return out;
+  }
+  if (!inSecret) return value;
+  if (value === null || value === '') return undefined;
+  return placeholder(field, ...words);
+}
+
+/**
+ * Variables: `Sensitive` is obsolete and must not be sent (spec, Monitor), so it is dropped; the value of a
+ * variable that was marked sensitive becomes a placeholder, unless it is a vault reference (no secret in it).
+ */
+function scrubVariables(value: Json, placeholder: Placeholder): Json {
+  if (!Array.isArray(value)) return value;
+  return value.map((variable, index) => {
+    if (!isObject(variable)) return variable;
+    const key = typeof variable.Key === 'string' && variable.Key !== '' ? variable.Key : String(index);
+    const out: { [key: string]: Json } = {};
+    for (const [name, child] of Object.entries(variable)) {
+      if (name === 'Sensitive') continue;
+      const field = `PredefinedVariables[${key}].${name}`;
+      const sensitiveValue = name === 'Value' && variable.Sensitive === true && !(typeof child === 'string' && VAULT_VALUE.test(child));
+      const kept = sensitiveValue
+        ? placeholder(field, 'VARIABLE', key)
+        : scrub(child, field, ['VARIABLE', key, fieldWords(name)], isSecretFieldName(name), placeholder);
+      if (kept !== undefined) out[name] = kept;
+    }
+    return out;
+  });
+}
+
+/** The entry with every secret of the export replaced by a `{ fromEnv }` placeholder. */
+function scrubSecrets(entry: Map<string, Json>, placeholder: Placeholder): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const [key, value] of entry) {
+    const kept = key === 'PredefinedVariables' ? scrubVariables(value, placeholder) : scrub(value, key, [fieldWords(key)], isSecretFieldName(key), placeholder);
+    if (kept !== undefined) out.set(key, kept);
+  }
+  return out;
+}
+
+/** How a file of the export is named in messages: relative to the folder given, or its base name. */
+function displayName(input: string, isDirectory: boolean, file: string): string {
+  return isDirectory ? relative(input, file).split(sep).join('/') : basename(file);
+}
+
 /**
  * Converts monitors exported as JSON from the API before the field removal (a `.json` file, or a folder of them)
  * into one config file: a `monitors:` list in the config format, with the removed fields rewritten to
@@ -157,8 +241,11 @@ export async function importLegacyJson(input: string, options: ImportLegacyJsonO
   const problems: MigrationProblem[] = [];
   const changes: MigrationChange[] = [];
   const entries: Array<Map<string, Json>> = [];
+  const secrets: ImportedSecret[] = [];
+  const usedEnv = new Set<string>();
   for (const file of files) {
     const source = await readFile(file, 'utf8');
+    const shownFile = displayName(input, stats.isDirectory(), file);
     monitorsOf(source, file, problems).forEach((found, index) => {
       const analysis = analyzeMonitor(found.node, index, found.ctx);
       if (analysis.kind === 'blocked') problems.push(...analysis.problems);
@@ -172,7 +259,16 @@ export async function importLegacyJson(input: string, options: ImportLegacyJsonO
           added: plan.entries.map((entry) => entry.condition),
         });
       }
-      entries.push(configEntry(found, plan));
+      const monitor = monitorName(found.node, index);
+      const placeholder: Placeholder = (field, ...parts) => {
+        const base = secretEnvName(monitor, ...parts);
+        let env = base;
+        for (let n = 2; usedEnv.has(env); n++) env = `${base}_${n}`;
+        usedEnv.add(env);
+        secrets.push({ env, monitor, field, where: `${shownFile}: monitor "${monitor}" ${field}` });
+        return { fromEnv: env };
+      };
+      entries.push(scrubSecrets(configEntry(found, plan), placeholder));
     });
   }
   if (entries.length === 0) {
@@ -193,9 +289,17 @@ export async function importLegacyJson(input: string, options: ImportLegacyJsonO
     const conditions = isMap(monitor) ? monitor.get('ErrorConditions', true) : undefined;
     if (isSeq(conditions)) for (const condition of conditions.items) if (isMap(condition)) condition.flow = true;
   }
+  // `Password: { fromEnv: NAME }`, the style of the config examples.
+  visit(doc, {
+    Map(_key, map) {
+      const only = map.items.length === 1 ? map.items[0] : undefined;
+      if (only !== undefined && isScalar(only.key) && only.key.value === 'fromEnv') map.flow = true;
+    },
+  });
   doc.commentBefore =
     ` Monitors imported by monsync from ${basename(input)} (an API export made before the field removal).\n` +
-    ' The removed monitor fields were rewritten to ErrorConditions; MonitorGuid pins each entry to its live monitor.';
+    ' The removed monitor fields were rewritten to ErrorConditions; MonitorGuid pins each entry to its live monitor.' +
+    (secrets.length > 0 ? '\n Secrets are { fromEnv: ... } placeholders: set those variables before planning.' : '');
   const yaml = doc.toString({ lineWidth: 0 });
 
   let written: string | undefined;
@@ -203,5 +307,5 @@ export async function importLegacyJson(input: string, options: ImportLegacyJsonO
     await writeFileAtomic(options.out, yaml);
     written = options.out;
   }
-  return { yaml, monitors: entries.length, changes, problems, written };
+  return { yaml, monitors: entries.length, changes, problems, written, secrets };
 }

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { importLegacyJson, LEGACY_ERROR_CONDITION_FIELDS, migrateConfig, MigrationError, READ_ONLY_MONITOR_FIELDS } from '@monsync/schema';
+import {
+  formatMigrationReport,
+  importLegacyJson,
+  LEGACY_ERROR_CONDITION_FIELDS,
+  loadConfig,
+  migrateConfig,
+  MigrationError,
+  READ_ONLY_MONITOR_FIELDS,
+} from '@monsync/schema';
 import { FIXTURES, readJson, relativeTo, UPDATE_GOLDEN, writeJson } from './helpers.js';
 
 const IMPORTS = join(FIXTURES, 'import');
@@ -140,5 +148,99 @@ describe('importLegacyJson', () => {
     await writeFile(input, '{"Name": "x", "__proto__": {"polluted": "yes"}, "AlertOnLoadTimeLimit1": true, "LoadTimeLimit1": 1}');
     await importLegacyJson(input);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  describe('secrets in the export', () => {
+    const CANARY = 'CANARY-7f3a9c';
+    const exported = [
+      {
+        MonitorGuid: '11111111-0000-4000-8000-000000000001',
+        Name: 'Shop homepage',
+        MonitorType: 'MultiStepApi',
+        UserName: 'robot',
+        Password: `${CANARY}-password`,
+        BearerToken: `${CANARY}-bearer`,
+        Auth: { ClientSecret: `${CANARY}-nested`, ClientId: 'shop-app' },
+        AlertOnLoadTimeLimit1: true,
+        LoadTimeLimit1: 4000,
+        PredefinedVariables: [
+          { Key: 'token', Value: `${CANARY}-variable`, Sensitive: true },
+          { Key: 'user', Value: 'robot', Sensitive: false },
+          { Key: 'login', Value: '{{vault:9a8b7c6d-0000-4000-8000-000000000001}}', Sensitive: true },
+        ],
+      },
+      // Same name once normalized: the variable name gets a suffix instead of colliding.
+      { MonitorGuid: '11111111-0000-4000-8000-000000000002', Name: 'shop homepage!', MonitorType: 'Https', Password: `${CANARY}-second` },
+      // The service returns write-only fields empty: nothing to keep, nothing to name.
+      { MonitorGuid: '11111111-0000-4000-8000-000000000003', Name: 'Status page', MonitorType: 'Https', Password: '', BearerToken: null },
+    ];
+
+    async function imported() {
+      const dir = await tempDir();
+      const input = join(dir, 'export.json');
+      await writeFile(input, JSON.stringify(exported, null, 2));
+      await writeFile(join(dir, 'monsync.yaml'), 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\n');
+      const out = join(dir, 'monitors.yaml');
+      return { dir, out, result: await importLegacyJson(input, { out }) };
+    }
+
+    it('become { fromEnv } placeholders named after the monitor and field, listed in the result', async () => {
+      const { result } = await imported();
+      expect(result.secrets).toEqual([
+        { env: 'MONSYNC_SECRET_SHOP_HOMEPAGE_PASSWORD', monitor: 'Shop homepage', field: 'Password', where: 'export.json: monitor "Shop homepage" Password' },
+        { env: 'MONSYNC_SECRET_SHOP_HOMEPAGE_BEARER_TOKEN', monitor: 'Shop homepage', field: 'BearerToken', where: 'export.json: monitor "Shop homepage" BearerToken' },
+        { env: 'MONSYNC_SECRET_SHOP_HOMEPAGE_AUTH_CLIENT_SECRET', monitor: 'Shop homepage', field: 'Auth.ClientSecret', where: 'export.json: monitor "Shop homepage" Auth.ClientSecret' },
+        {
+          env: 'MONSYNC_SECRET_SHOP_HOMEPAGE_VARIABLE_TOKEN',
+          monitor: 'Shop homepage',
+          field: 'PredefinedVariables[token].Value',
+          where: 'export.json: monitor "Shop homepage" PredefinedVariables[token].Value',
+        },
+        { env: 'MONSYNC_SECRET_SHOP_HOMEPAGE_PASSWORD_2', monitor: 'shop homepage!', field: 'Password', where: 'export.json: monitor "shop homepage!" Password' },
+      ]);
+      const [shop, second, status] = (parse(result.yaml) as { monitors: Array<Record<string, unknown>> }).monitors;
+      expect(shop).toMatchObject({
+        UserName: 'robot',
+        Password: { fromEnv: 'MONSYNC_SECRET_SHOP_HOMEPAGE_PASSWORD' },
+        BearerToken: { fromEnv: 'MONSYNC_SECRET_SHOP_HOMEPAGE_BEARER_TOKEN' },
+        Auth: { ClientSecret: { fromEnv: 'MONSYNC_SECRET_SHOP_HOMEPAGE_AUTH_CLIENT_SECRET' }, ClientId: 'shop-app' },
+        ErrorConditions: [{ ErrorConditionType: 'LoadTimeLimit1', Value: '4000', Effect: 'Error' }],
+      });
+      // Sensitive is obsolete and must not be sent; a vault reference is no secret and stays as it is.
+      expect(shop?.PredefinedVariables).toEqual([
+        { Key: 'token', Value: { fromEnv: 'MONSYNC_SECRET_SHOP_HOMEPAGE_VARIABLE_TOKEN' } },
+        { Key: 'user', Value: 'robot' },
+        { Key: 'login', Value: '{{vault:9a8b7c6d-0000-4000-8000-000000000001}}' },
+      ]);
+      expect(second?.Password).toEqual({ fromEnv: 'MONSYNC_SECRET_SHOP_HOMEPAGE_PASSWORD_2' });
+      expect(status).not.toHaveProperty('Password');
+      expect(status).not.toHaveProperty('BearerToken');
+    });
+
+    it('never appear in the written file, the result or the report', async () => {
+      const { out, result } = await imported();
+      expect(result.secrets).toHaveLength(5);
+      expect(await readFile(out, 'utf8')).not.toContain(CANARY);
+      expect(JSON.stringify(result)).not.toContain(CANARY);
+      expect(formatMigrationReport({ changes: result.changes, problems: result.problems, filesChanged: [] })).not.toContain(CANARY);
+    });
+
+    it('gives a file that loads without LITERAL_SECRET, and plans once the variables are set', async () => {
+      const { dir, result } = await imported();
+      const validated = await loadConfig(dir);
+      expect(validated.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(validated.diagnostics.map((d) => d.code)).toEqual(result.secrets.map(() => 'ENV_VAR_UNSET'));
+      const env = Object.fromEntries(result.secrets.map((secret) => [secret.env, 'set']));
+      const resolved = await loadConfig(dir, { env, resolveSecrets: true });
+      expect(resolved.diagnostics).toEqual([]);
+      expect(resolved.desired.monitors.map((m) => m.value.Name)).toEqual(['Shop homepage', 'shop homepage!', 'Status page']);
+    });
+
+    it('are named the same on every import', async () => {
+      const first = (await imported()).result;
+      const second = (await imported()).result;
+      expect(second.secrets).toEqual(first.secrets);
+      expect(second.yaml).toBe(first.yaml);
+    });
   });
 });

@@ -1,0 +1,31 @@
+/**
+ * Which fields hold write-only secrets, and how a secret that cannot be kept in a config file is named when it
+ * becomes a `{ fromEnv: NAME }` placeholder. Shared by the loader (literal secrets in pass-through fields) and the
+ * JSON import; `monsync pull` names its placeholders by the same scheme.
+ */
+
+/**
+ * Field names that hold secrets by convention. The spec does not show the names of the bearer-token fields of
+ * multi-step API monitors, so a name is judged by how it ends.
+ */
+export const SECRET_FIELD_PATTERN = /(Password|Token|Secret|ApiKey)$/;
+
+export function isSecretFieldName(name: string): boolean {
+  return SECRET_FIELD_PATTERN.test(name);
+}
+
+/**
+ * `MONSYNC_SECRET_<PART>_<PART>...`: each part upper-cased, every run of other characters turned into `_`, empty
+ * parts left out (the scheme of `monsync pull`). Deterministic, so a second import names the same variables.
+ */
+export function secretEnvName(...parts: readonly string[]): string {
+  return ['MONSYNC_SECRET', ...parts]
+    .map((part) => part.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, ''))
+    .filter((part) => part !== '')
+    .join('_');
+}
+
+/** `BearerToken` -> `Bearer_Token`, so that API field names read as words in a variable name. */
+export function fieldWords(field: string): string {
+  return field.replace(/([a-z0-9])([A-Z])/g, '$1_$2');
+}

@@ -169,7 +169,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const loaded = options.statePath ? readStateFile(options.statePath) : null;
   let store: Store = loaded ?? seedStore(options.seed ?? 'empty', creds);
-  const persister = options.statePath ? new Persister(options.statePath, () => JSON.stringify(store.snapshot())) : null;
+  const persister = options.statePath ? new Persister(options.statePath, () => store.serialize()) : null;
   // A fresh seed is written at once, so the file exists (and is whole) from the first moment.
   if (persister && !loaded) await persister.save();
 

@@ -34,7 +34,7 @@ export class Persister {
 
   constructor(
     private readonly path: string,
-    private readonly serialize: () => string,
+    private readonly serialize: () => string | Buffer,
   ) {}
 
   save(): Promise<void> {
@@ -66,7 +66,7 @@ export class Persister {
     const tmp = join(dirname(this.path), `.${basename(this.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     const handle = await open(tmp, 'w', 0o600);
     try {
-      await handle.writeFile(text, 'utf8');
+      await handle.writeFile(text);
       await handle.datasync();
     } finally {
       await handle.close();

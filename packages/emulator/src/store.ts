@@ -14,7 +14,10 @@ export interface ApiAccount {
 
 export interface MonitorRec {
   seq: number;
-  /** Every stored field, including the write-only `BearerToken` (removed when rendering). */
+  /**
+   * Every stored field, including the write-only `BearerToken` (removed when rendering). Replaced as a whole
+   * through the store, never changed in place: the saved JSON of each monitor is cached by this object's identity.
+   */
   fields: Obj;
 }
 
@@ -96,6 +99,11 @@ export function monitorCategory(type: unknown): MonitorCategory {
   if (API.has(t)) return 'api';
   return 'basic';
 }
+
+const OPEN_BRACKET = Buffer.from('[');
+const CLOSE_BRACKET = Buffer.from(']');
+const CLOSE_BRACE = Buffer.from('}');
+const COMMA = Buffer.from(',');
 
 const VAULT_REF = /\{\{vault:([0-9a-fA-F-]{36})\}\}/g;
 
@@ -292,6 +300,38 @@ export class Store {
   }
 
   // ---- serialisation --------------------------------------------------------------------
+
+  /** UTF-8 JSON of each monitor record as last saved, valid while `fields` is the same object. */
+  private readonly monitorJson = new WeakMap<MonitorRec, { fields: Obj; bytes: Buffer }>();
+
+  /**
+   * The account as UTF-8 JSON, the same text as `JSON.stringify(this.snapshot())`. A save after every write
+   * would otherwise re-serialise (and re-encode) every monitor each time; unchanged monitors reuse their bytes
+   * from the last save, and the file is assembled with one copy.
+   */
+  serialize(): Buffer {
+    const chunks: Buffer[] = [];
+    let first = true;
+    for (const [name, value] of Object.entries(this.snapshot())) {
+      if (value === undefined) continue;
+      chunks.push(Buffer.from(`${first ? '{' : ','}${JSON.stringify(name)}:`));
+      first = false;
+      if (name !== 'monitors') {
+        chunks.push(Buffer.from(JSON.stringify(value)));
+        continue;
+      }
+      chunks.push(OPEN_BRACKET);
+      this.monitorOrder.forEach((rec, i) => {
+        let cached = this.monitorJson.get(rec);
+        if (cached?.fields !== rec.fields) this.monitorJson.set(rec, (cached = { fields: rec.fields, bytes: Buffer.from(JSON.stringify(rec)) }));
+        if (i > 0) chunks.push(COMMA);
+        chunks.push(cached.bytes);
+      });
+      chunks.push(CLOSE_BRACKET);
+    }
+    chunks.push(CLOSE_BRACE);
+    return Buffer.concat(chunks);
+  }
 
   /** A deep copy of the account (safe to hand out). */
   toJSON(): EmulatorState {

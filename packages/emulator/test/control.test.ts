@@ -196,6 +196,40 @@ describe('persisted state', () => {
     }
   });
 
+  it('saves every monitor change, not the monitor as it was at an earlier save', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'monsync-emu-'));
+    const statePath = join(dir, 'state.json');
+    const emu = await startEmulator({ statePath, seed: 'demo' });
+    const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+      const res = await fetch(`${emu.url}${path}`, {
+        method,
+        headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    };
+    const onDisk = (): unknown => JSON.parse(readFileSync(statePath, 'utf8'));
+    try {
+      const a = String((await call('POST', '/Monitor', { Name: 'a', MonitorType: 'Https' }))['MonitorGuid']);
+      const b = String((await call('POST', '/Monitor', { Name: 'b', MonitorType: 'Https' }))['MonitorGuid']);
+      expect(onDisk()).toEqual(emu.control.dump());
+      await call('PATCH', `/Monitor/${a}`, { Name: 'a renamed' });
+      expect(onDisk()).toEqual(emu.control.dump());
+      await call('PUT', `/Monitor/${b}`, { Name: 'b replaced', MonitorType: 'Dns' });
+      await call('POST', `/MonitorGroup/${SEEDED.allMonitorsGroup}/StopAllMonitors`);
+      expect(onDisk()).toEqual(emu.control.dump());
+      await call('DELETE', `/Monitor/${a}`);
+      const saved = onDisk() as { monitors: Array<{ fields: Record<string, unknown> }> };
+      expect(saved).toEqual(emu.control.dump());
+      expect(saved.monitors.find((m) => m.fields['MonitorGuid'] === b)?.fields).toMatchObject({ Name: 'b replaced', MonitorType: 'Dns', IsActive: false });
+      expect(saved.monitors.some((m) => m.fields['MonitorGuid'] === a)).toBe(false);
+    } finally {
+      await emu.close();
+    }
+  });
+
   it('refuses to start from a state file that is not valid JSON, naming the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'monsync-emu-'));
     const statePath = join(dir, 'broken.json');

@@ -20,6 +20,8 @@ Options:
   --verbose          print the seeded accounts and one line per request
   --help             show this help
 
+A single leading -- is ignored (pnpm emulator -- --port 0 passes it through).
+
 The first line printed is: monsync emulator listening on http://127.0.0.1:<port>/v4
 Control API (loopback only): http://127.0.0.1:<port>/__emulator
 `;
@@ -52,7 +54,9 @@ function integer(flag: string, raw: string, min: number, max: number): number {
   return n;
 }
 
-export function parseEmulatorArgs(argv: readonly string[]): ParsedEmulatorArgs {
+export function parseEmulatorArgs(input: readonly string[]): ParsedEmulatorArgs {
+  // `pnpm emulator -- --port 0` passes the `--` through; one leading separator is not an argument.
+  const argv = input[0] === '--' ? input.slice(1) : input;
   const options: EmulatorOptions = { port: 0 };
   let verbose = false;
   let help = false;
@@ -66,6 +70,7 @@ export function parseEmulatorArgs(argv: readonly string[]): ParsedEmulatorArgs {
       verbose = true;
       continue;
     }
+    if (arg === '--') fail('Unexpected "--": only one, before every option, is accepted (as `pnpm emulator -- --port 0` passes it).');
     const eq = arg.indexOf('=');
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     if (!(VALUE_FLAGS as readonly string[]).includes(flag)) {

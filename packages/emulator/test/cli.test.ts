@@ -37,6 +37,35 @@ describe('monsync-emulator command line', () => {
     expect(c.out).toEqual([]);
   });
 
+  it('ignores one leading -- (pnpm emulator -- --port 0 passes it through)', () => {
+    expect(parseEmulatorArgs(['--', '--port', '8080', '--seed', 'demo']).options).toEqual({ port: 8080, seed: 'demo' });
+    expect(parseEmulatorArgs(['--']).options).toEqual({ port: 0 });
+  });
+
+  it.each([
+    [['--', '--', '--port', '0']],
+    [['--port', '0', '--']],
+  ])('rejects a -- that is not the single leading one: %j', async (argv) => {
+    const c = capture();
+    expect(await runEmulatorCli(argv, c.io)).toBe(1);
+    expect(c.err.join('')).toMatch(/Unexpected "--": only one, before every option, is accepted/);
+  });
+
+  it('starts and serves after a leading --', async () => {
+    const c = capture();
+    const controller = new AbortController();
+    let url = '';
+    const done = runEmulatorCli(['--', '--port', '0', '--seed', 'demo'], { ...c.io, signal: controller.signal, onListening: (u) => void (url = u) });
+    while (!url) await new Promise((r) => setTimeout(r, 5));
+    expect(c.err).toEqual([]);
+    expect(c.out[0]).toMatch(/^monsync emulator listening on http:\/\/127\.0\.0\.1:\d+\/v4\n$/);
+    const res = await fetch(`${url}/MonitorGroup`, { headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as unknown[]).length).toBeGreaterThan(1);
+    controller.abort();
+    expect(await done).toBe(0);
+  });
+
   it('prints usage for --help and exits 0', async () => {
     const c = capture();
     expect(await runEmulatorCli(['--help'], c.io)).toBe(0);

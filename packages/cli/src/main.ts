@@ -1,7 +1,8 @@
+import { ClientConfigError, isApiError } from '@monsync/client';
 import { dropLeadingSeparator, GLOBAL_OPTIONS, parseCommandArgs, splitCommand, closest, booleanOption, stringOption } from './args.js';
 import type { CommandSpec, GlobalFlags } from './command.js';
 import { COMMANDS } from './commands/index.js';
-import { UsageError } from './errors.js';
+import { CliError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { commandHelp, globalHelp } from './help.js';
 import { processIo, type CliIo } from './io.js';
@@ -84,6 +85,16 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
   }
 }
 
+/**
+ * Whether an error is a fault of monsync itself, the only kind whose stack trace helps (in a bug report). The
+ * service's answers (ApiError), bad configuration and bad arguments say all there is in their message, and every
+ * error monsync raises on purpose carries a SCREAMING_SNAKE code.
+ */
+function isInternal(error: Error, label: string): boolean {
+  if (isApiError(error) || error instanceof CliError || error instanceof ClientConfigError) return false;
+  return label === '';
+}
+
 function reportError(error: unknown, io: CliIo, command: string | undefined, verbose: boolean): number {
   if (error instanceof UsageError) {
     const helpCommand = error.command !== undefined && error.command !== '' ? `monsync ${error.command} --help` : 'monsync --help';
@@ -94,7 +105,7 @@ function reportError(error: unknown, io: CliIo, command: string | undefined, ver
     const code = (error as { code?: unknown }).code;
     const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? ` ${code}` : '';
     io.stderr.write(`monsync${command !== undefined ? ` ${command}` : ''}: error${label}: ${error.message}\n`);
-    if (verbose && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
+    if (verbose && isInternal(error, label) && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
     return ExitCode.Error;
   }
   io.stderr.write(`monsync: error: ${String(error)}\n`);

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands/index.js';
+import { bufferedIo } from '../src/io.js';
+import { run } from '../src/main.js';
 import { ExitCode } from '../src/exit-codes.js';
 import { cliVersion } from '../src/version.js';
 import { monsync, tempTree } from './helpers.js';
@@ -212,5 +214,40 @@ describe('MONSYNC_API_URL in errors', () => {
         expect(err).not.toContain(USERINFO);
       }
     }
+  });
+});
+
+describe('--verbose and errors', () => {
+  const STACK_LINE = /^ {4}at /m;
+
+  it('prints no stack trace for ordinary errors: configuration, a missing variable, usage', async () => {
+    const empty = tempTree({ 'README.md': 'no tree here\n' });
+    const missingTree = await monsync(['validate', '--verbose'], { cwd: empty });
+    expect(missingTree.err).toContain('CONFIG_ROOT_MISSING');
+    const tree = tempTree({ 'monsync.yaml': SETTINGS });
+    const missingVariable = await monsync(['plan', '--verbose'], { cwd: tree });
+    expect(missingVariable.err).toContain('CLIENT_CONFIG');
+    const usage = await monsync(['plan', '--verbose', '--formt', 'json'], { cwd: tree });
+    expect(usage.err).toContain('unknown option --formt');
+    for (const outcome of [missingTree, missingVariable, usage]) {
+      expect(outcome.code).toBe(ExitCode.Error);
+      expect(outcome.err).not.toMatch(STACK_LINE);
+    }
+  });
+
+  it('prints the stack of an unexpected internal error with --verbose only', async () => {
+    const tree = tempTree({ 'monsync.yaml': SETTINGS });
+    const broken = (verbose: boolean) => {
+      const io = bufferedIo({ cwd: tree });
+      // An internal fault: writing the result fails with a plain TypeError, which no command expects.
+      io.stdout = { write: () => { throw new TypeError('stdout went away'); } };
+      return run(['validate', ...(verbose ? ['--verbose'] : [])], io).then((code) => ({ code, err: io.err() }));
+    };
+    const quiet = await broken(false);
+    expect(quiet.code).toBe(ExitCode.Error);
+    expect(quiet.err).toBe('monsync validate: error: stdout went away\n');
+    const verbose = await broken(true);
+    expect(verbose.err).toContain('monsync validate: error: stdout went away\nTypeError: stdout went away\n');
+    expect(verbose.err).toMatch(STACK_LINE);
   });
 });

@@ -231,5 +231,8 @@ describe('monsync plan when the service refuses', () => {
     expect(err).toMatch(/401/);
     expect(err).not.toContain(wrong);
     expect(err).toContain('reading live account failed');
+    // An ApiError is an answer of the service, not a fault of monsync: --verbose logs requests, not a stack trace.
+    expect(err).toMatch(/error [A-Z_]+: .*401 Unauthorized/);
+    expect(err).not.toMatch(/^ {4}at /m);
   });
 });

@@ -19,9 +19,9 @@ export type { DesiredEntry, GuidRef, KeyRef, KindModule, KindRequests, LiveEntry
 export { placeholder } from './kinds/contract.js';
 export { KINDS, kindModule } from './kinds/index.js';
 export type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing, WriteClient } from './live/types.js';
-export { emptySnapshot, readLive } from './live/read-live.js';
+export { emptySnapshot, NON_ADMINISTRATOR_MONITOR_FIELDS, readLive } from './live/read-live.js';
 export { assemblePlan, type PlanOptions } from './plan/assemble.js';
-export { LiveReadError, PlanError, type PlanProblem, type PlanProblemCode } from './plan/errors.js';
+export { LiveReadError, PlanError, type LiveReadErrorCode, type PlanProblem, type PlanProblemCode } from './plan/errors.js';
 export { fingerprintDesiredSecrets } from './plan/fingerprint.js';
 export { splitMarker, withMarker } from './plan/markers.js';
 export { liveScope } from './plan/scope.js';

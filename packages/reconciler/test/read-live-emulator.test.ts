@@ -1,8 +1,8 @@
 import { createClient, type MonitoringClient } from '@monsync/client';
 import { SEEDED, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LiveReadError, liveScope, readLive, type ApiObject } from '../src/index.js';
-import { desiredState, planFor } from '../src/test-utils/index.js';
+import { LiveReadError, liveScope, PlanError, readLive, type ApiObject, type LiveClient } from '../src/index.js';
+import { aGroup, aMonitor, aReport, desiredState, planFor } from '../src/test-utils/index.js';
 
 let emulator: RunningEmulator;
 let client: MonitoringClient;
@@ -85,5 +85,63 @@ describe('readLive against the emulator', () => {
   it('fails the read when a per-parent listing fails, rather than reading that group as empty', async () => {
     emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/MonitorGroup/{monitorGroupGuid}/Member', count: 1, kind: '500' }] });
     await expect(readLive(client, liveScope(desiredState({ manage: { monitorGroups: { prune: true } } })))).rejects.toBeInstanceOf(LiveReadError);
+  });
+});
+
+describe('readLive with an API account that cannot see the whole account', () => {
+  let viewer: MonitoringClient;
+  beforeEach(() => {
+    viewer = createClient({ baseUrl: emulator.url, username: SEEDED.viewer.apiUser, password: SEEDED.viewer.apiPassword, retry: { sleep: () => Promise.resolve(), maxAttempts: 2 } });
+  });
+  afterEach(async () => {
+    await viewer.close();
+  });
+
+  it('refuses to plan monitors from a non-administrator, who sees some monitors with six fields (it would create the others again)', async () => {
+    const admin = await readLive(client, liveScope(desiredState({ manage: allKinds })));
+    const desired = desiredState({ manage: { monitors: { prune: false }, monitorGroups: { prune: false } }, monitors: admin.monitors.map((m) => aMonitor({ Name: String(m.Name) })) });
+    const read = readLive(viewer, liveScope(desired));
+    await expect(read).rejects.toBeInstanceOf(LiveReadError);
+    await expect(read).rejects.toMatchObject({ code: 'LIVE_RESTRICTED' });
+    await expect(read).rejects.toThrow(/it is not an account administrator, so it sees only the monitors it has view-data permission on/);
+  });
+
+  it('refuses to plan declared reports from a non-administrator, who cannot see the key markers (it would create a second report)', async () => {
+    const desired = desiredState({ manage: { scheduledReports: { prune: false } }, scheduledReports: [aReport({ key: 'weekly-exec' }), aReport({ key: 'monthly-ops' })] });
+    // The administrator's plan finds both reports by their markers.
+    expect(planFor(desired, await readLive(client, liveScope(desired))).steps.filter((s) => s.action === 'create')).toEqual([]);
+    const live = await readLive(viewer, liveScope(desired));
+    expect(live.scheduledReports.length).toBeGreaterThan(0);
+    expect(() => planFor(desired, live)).toThrow(PlanError);
+    expect(() => planFor(desired, live)).toThrow(/scheduled reports without InternalNotes, which only account administrators see/);
+  });
+});
+
+describe('readLive when the monitor listing is cut short', () => {
+  it('fails with LIVE_INCOMPLETE when a later page comes back empty and a group names monitors on it', async () => {
+    await emulator.control.reset('empty');
+    const group = await client.monitorGroups.create({ Description: 'Fleet' } as never);
+    const created: string[] = [];
+    for (let i = 0; i < 120; i += 1) created.push(String((await client.monitors.create({ Name: `m-${String(i).padStart(3, '0')}`, MonitorType: 'Https' } as never)).MonitorGuid));
+    const late = created[110] ?? '';
+    await client.monitorGroups.addMember(String(group.MonitorGroupGuid), late);
+    const desired = desiredState({ manage: { monitors: { prune: true }, monitorGroups: { prune: true } }, monitors: created.map((_, i) => aMonitor({ Name: `m-${String(i).padStart(3, '0')}` })), monitorGroups: [aGroup({ Description: 'Fleet', members: ['m-110'] })] });
+    // Whole, the listing plans nothing.
+    expect(planFor(desired, await readLive(client, liveScope(desired))).steps).toEqual([]);
+    // Cut short after its first page, as when the service answers the next cursor with an empty page.
+    const firstPageOnly: LiveClient = {
+      ...client,
+      monitors: {
+        list: () => ({
+          async toArray() {
+            for await (const page of client.monitors.list().pages()) return page.items as ApiObject[];
+            return [];
+          },
+        }),
+      },
+    };
+    const read = readLive(firstPageOnly, liveScope(desired));
+    await expect(read).rejects.toMatchObject({ code: 'LIVE_INCOMPLETE' });
+    await expect(read).rejects.toThrow(`group member listings name 1 monitor that GET /Monitor did not return (monitor group "Fleet" (${String(group.MonitorGroupGuid)}) has member ${late})`);
   });
 });

@@ -84,6 +84,39 @@ describe('readLive', () => {
     await expect(read).rejects.toThrow(/reading members of monitor group "Shop" .* failed, so no plan was made/);
   });
 
+  it('fails with LIVE_INCOMPLETE when group members name monitors the monitor listing did not return (a later page came back empty)', async () => {
+    const monitors = ['a', 'b', 'c', 'd'].map((name) => aLiveMonitor({ Name: name }));
+    // The listing stopped after its first page: c and d are missing, yet the group still lists them.
+    const { client } = fakeClient({ monitors: monitors.slice(0, 2), groups: [shop, checkout], members: { [String(shop.MonitorGroupGuid)]: monitors, [String(checkout.MonitorGroupGuid)]: [monitors[3] as ApiObject] } });
+    const desired = desiredState({ manage: { monitors: { prune: true }, monitorGroups: { prune: true } }, monitors: [aMonitor({ Name: 'a' })], monitorGroups: [aGroup({ members: ['a'] })] });
+    const read = readLive(client, liveScope(desired));
+    await expect(read).rejects.toBeInstanceOf(LiveReadError);
+    await expect(read).rejects.toMatchObject({ code: 'LIVE_INCOMPLETE', listing: 'monitors' });
+    await expect(read).rejects.toThrow(
+      `the monitor listing is incomplete: group member listings name 2 monitors that GET /Monitor did not return (monitor group "Shop" (${String(shop.MonitorGroupGuid)}) has member ${guidFor('monitor', 'c')}, ${guidFor('monitor', 'd')}; monitor group "Checkout"`,
+    );
+    await expect(read).rejects.toThrow(/use the API account of an account administrator and run again$/);
+  });
+
+  it('accepts member GUIDs that differ from the listing only in case', async () => {
+    const monitor = aLiveMonitor();
+    const upper = { MonitorGuid: String(monitor.MonitorGuid).toUpperCase() };
+    const { client } = fakeClient({ monitors: [monitor], groups: [shop], members: { [String(shop.MonitorGroupGuid)]: [upper] } });
+    const snapshot = await readLive(client, liveScope(desiredState({ manage: { monitorGroups: { prune: false } } })));
+    expect(snapshot.groupMembers[String(shop.MonitorGroupGuid)]).toEqual([upper.MonitorGuid]);
+  });
+
+  it('fails with LIVE_RESTRICTED when every monitor carries only the fields a non-administrator gets', async () => {
+    const viewed = ['a', 'b'].map((name) => ({ MonitorGuid: guidFor('monitor', name), Name: name, MonitorType: 'Https', MonitorMode: 'Default', IsActive: true, GenerateAlert: true }));
+    const { client } = fakeClient({ monitors: viewed });
+    const read = readLive(client, liveScope(desiredState({ manage: { monitors: { prune: false } } })));
+    await expect(read).rejects.toMatchObject({ code: 'LIVE_RESTRICTED', listing: 'monitors' });
+    await expect(read).rejects.toThrow(/reads monitors with only the fields a non-administrator gets .*it is not an account administrator/);
+    // One monitor with its settings is an administrator's view: an old monitor may lack the later-added dates.
+    const admin = fakeClient({ monitors: [...viewed, aLiveMonitor({ CreatedDate: undefined, LastModifiedDate: undefined })] });
+    await expect(readLive(admin.client, liveScope(desiredState({ manage: { monitors: { prune: false } } })))).resolves.toMatchObject({ read: ['monitor'] });
+  });
+
   it('degrades to operator ids when operators are forbidden (403), and fails on any other operator error', async () => {
     const desired = desiredState({ manage: { monitors: { prune: false } } });
     const forbidden = fakeClient({}, { '/Operator': 403 });

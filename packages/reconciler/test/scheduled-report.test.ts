@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { PlanError } from '../src/plan/errors.js';
 import { aLiveReport, anAlertDefinition, aReport, desiredState, guidFor, liveSnapshot, planFor } from '../src/test-utils/index.js';
 
 const reportsOnly = (prune: boolean) => ({ scheduledReports: { prune } });
 
 describe('scheduledReport kind', () => {
+  it('refuses to plan declared reports from a listing without InternalNotes (a non-administrator), which would create them all again', () => {
+    const { InternalNotes: _hidden, ...viewed } = aLiveReport('weekly-exec');
+    const desired = desiredState({ manage: reportsOnly(false), scheduledReports: [aReport()] });
+    const run = () => planFor(desired, liveSnapshot({ scheduledReports: [viewed] }));
+    expect(run).toThrow(PlanError);
+    expect(run).toThrow(/the API account reads 1 scheduled report without InternalNotes, which only account administrators see; .* Use the API account of an account administrator/);
+    expect(() => run()).toThrowError(expect.objectContaining({ code: 'LIVE_RESTRICTED' }));
+    // An empty InternalNotes is an administrator's view of a report with no notes, and no declared report needs the markers.
+    expect(planFor(desired, liveSnapshot({ scheduledReports: [{ ...viewed, InternalNotes: '' }] })).steps.map((s) => s.action)).toEqual(['create']);
+    expect(planFor(desiredState({ manage: reportsOnly(false) }), liveSnapshot({ scheduledReports: [viewed] })).unmanaged).toHaveLength(1);
+  });
+
   it('creates a report with its key marker at the end of InternalNotes', () => {
     const plan = planFor(desiredState({ manage: reportsOnly(false), scheduledReports: [aReport({ InternalNotes: 'Exec summary' })] }), liveSnapshot());
     expect(plan.steps).toMatchObject([{ id: 'scheduledReport:weekly-exec', action: 'create', desired: { InternalNotes: 'Exec summary\nmonsync:key=weekly-exec' } }]);

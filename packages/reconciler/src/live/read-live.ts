@@ -103,6 +103,53 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
   }
 
   await Promise.all(tasks);
+  if (want('monitor')) checkMonitorsWhole(snapshot, want('groupMembership'));
   snapshot.read = [...scope.kinds];
   return snapshot;
+}
+
+/** What the spec guarantees a non-administrator with view-data permission reading a monitor, and nothing more. */
+export const NON_ADMINISTRATOR_MONITOR_FIELDS: readonly string[] = ['MonitorGuid', 'Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert'];
+
+const SHOWN_MISSING = 3;
+
+/**
+ * A monitor listing that is not the whole account must never be planned from: every monitor it lacks would be
+ * created again, and its memberships deleted. Two cheap signs, from data already read: monitors carrying only the
+ * fields a non-administrator gets (such an account sees only the monitors it may view), and group member
+ * listings naming monitors the monitor listing did not return (the listing was cut short, or is partial).
+ */
+function checkMonitorsWhole(snapshot: LiveSnapshot, membersRead: boolean): void {
+  const restricted = new Set(NON_ADMINISTRATOR_MONITOR_FIELDS);
+  if (snapshot.monitors.length > 0 && snapshot.monitors.every((m) => Object.keys(m).every((field) => restricted.has(field)))) {
+    throw new LiveReadError('monitors', undefined, {
+      code: 'LIVE_RESTRICTED',
+      message:
+        `the API account reads monitors with only the fields a non-administrator gets (${NON_ADMINISTRATOR_MONITOR_FIELDS.join(', ')}; no LastModifiedDate, ` +
+        'CreatedDate, settings or variables): it is not an account administrator, so it sees only the monitors it has view-data permission on, ' +
+        'and a plan would create monitors that exist and miss every setting. No plan was made; use the API account of an account administrator',
+    });
+  }
+  if (!membersRead) return;
+  const listed = new Set(snapshot.monitors.map((m) => text(m, 'MonitorGuid').toLowerCase()));
+  const shown: string[] = [];
+  let groups = 0;
+  const missing = new Set<string>();
+  for (const group of snapshot.monitorGroups) {
+    const groupGuid = text(group, 'MonitorGroupGuid');
+    const absent = (snapshot.groupMembers[groupGuid] ?? []).filter((guid) => !listed.has(guid.toLowerCase()));
+    if (absent.length === 0) continue;
+    for (const guid of absent) missing.add(guid.toLowerCase());
+    groups += 1;
+    if (shown.length < SHOWN_MISSING) shown.push(`monitor group "${text(group, 'Description')}" (${groupGuid}) has member ${absent.slice(0, 2).join(', ')}${absent.length > 2 ? ` and ${absent.length - 2} more` : ''}`);
+  }
+  if (missing.size === 0) return;
+  if (groups > shown.length) shown.push(`and ${groups - shown.length} more groups`);
+  throw new LiveReadError('monitors', undefined, {
+    code: 'LIVE_INCOMPLETE',
+    message:
+      `the monitor listing is incomplete: group member listings name ${missing.size} monitor${missing.size === 1 ? '' : 's'} that GET /Monitor did not return (${shown.join('; ')}). ` +
+      'Either the API account cannot see the whole account (it is not an account administrator), or the listing was cut short (a later page came back empty). ' +
+      'A plan from it would create monitors that exist and delete their memberships, so no plan was made; use the API account of an account administrator and run again',
+  });
 }

@@ -276,6 +276,16 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       problems.push({ code: 'LIVE_NOT_READ', message: `the live snapshot does not include ${kind} objects; read them with readLive(client, liveScope(desired)) before planning` });
     }
   }
+  // Reports are matched by the key marker in InternalNotes, which only account administrators see: without it every
+  // declared report would be created again next to the one that exists.
+  if (settings.manage.scheduledReports !== undefined && desired.scheduledReports.length > 0 && live.scheduledReports.length > 0 && !live.scheduledReports.some((r) => 'InternalNotes' in r)) {
+    problems.push({
+      code: 'LIVE_RESTRICTED',
+      message:
+        `the API account reads ${live.scheduledReports.length} scheduled report${live.scheduledReports.length === 1 ? '' : 's'} without InternalNotes, which only account administrators see; ` +
+        'monsync finds its reports by the monsync:key= marker there, so a plan would create every declared report again. Use the API account of an account administrator',
+    });
+  }
   if (problems.length > 0) throw new PlanError(problems);
 
   const ignore = ignoreMatcher(settings.ignore);

@@ -10,7 +10,8 @@ export type PlanProblemCode =
   | 'DELETE_IN_USE'
   | 'DELETE_NOT_EMPTY'
   | 'MISSING_FINGERPRINT'
-  | 'LIVE_NOT_READ';
+  | 'LIVE_NOT_READ'
+  | 'LIVE_RESTRICTED';
 
 export interface PlanProblem {
   code: PlanProblemCode;
@@ -41,15 +42,23 @@ export class PlanError extends Error {
   }
 }
 
-/** A listing failed: the plan must not read it as empty (that would plan deleting everything). */
+/**
+ * `LIVE_READ_FAILED`: a listing failed. `LIVE_INCOMPLETE`: the listings answered but contradict each other (a
+ * group names monitors the monitor listing lacks). `LIVE_RESTRICTED`: the API account sees only part of the data.
+ */
+export type LiveReadErrorCode = 'LIVE_READ_FAILED' | 'LIVE_INCOMPLETE' | 'LIVE_RESTRICTED';
+
+/** A listing failed or is not whole: the plan must not read it as complete (that would plan creates of what exists and deletes). */
 export class LiveReadError extends Error {
-  readonly code = 'LIVE_READ_FAILED';
+  readonly code: LiveReadErrorCode;
   readonly listing: string;
 
-  constructor(listing: string, cause: unknown) {
+  /** With `problem`, the listings answered but cannot be trusted: its message says why and what to do. */
+  constructor(listing: string, cause: unknown, problem?: { code: Exclude<LiveReadErrorCode, 'LIVE_READ_FAILED'>; message: string }) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`reading ${listing} from the service failed, so no plan was made (a failed listing is never read as empty): ${reason}`, { cause });
+    super(problem?.message ?? `reading ${listing} from the service failed, so no plan was made (a failed listing is never read as empty): ${reason}`, cause === undefined ? {} : { cause });
     this.name = 'LiveReadError';
+    this.code = problem?.code ?? 'LIVE_READ_FAILED';
     this.listing = listing;
   }
 }

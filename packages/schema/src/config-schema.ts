@@ -172,6 +172,12 @@ export const PredefinedVariableSchema = def(
         description:
           'Variable value: a string, `{ vault: "Section/Item" }` to use a vault item, or a secret by reference (`{ fromEnv: NAME }` / `{ fromFile: path }`) for a value that must not be kept in the file.',
       }),
+      Sensitive: Type.Optional(
+        Type.Never({
+          description: 'Obsolete for multi-step API monitors and must not be sent (the service rejects it). Keep a secret value out of the file with a secret or vault reference instead.',
+          deprecated: true,
+        }),
+      ),
     },
     { description: 'User-defined or collection variable of a collection-based API monitor.' },
   ),

@@ -32,6 +32,7 @@ export const DIAGNOSTIC_CODES = {
   FORBIDDEN_KEY: { severity: 'error', summary: 'A `__proto__`, `constructor` or `prototype` key.' },
   NON_STRING_KEY: { severity: 'error', summary: 'A mapping key is not a plain scalar (e.g. a list or a null key).' },
   ROOT_NOT_MAPPING: { severity: 'error', summary: 'The document is not a mapping of top-level keys.' },
+  NON_FINITE_NUMBER: { severity: 'error', summary: 'A YAML special float (`.nan`, `.inf`, or a number too large for a double): not a JSON number, it cannot be sent.' },
   EMPTY_FILE: { severity: 'warning', summary: 'A resource file declares nothing (empty, only comments, `null` or `{}`): what it used to declare would be planned as deletes in pruned kinds.' },
   // Schema
   UNKNOWN_FIELD: { severity: 'error', summary: 'An unknown camelCase (monsync) key; names the likely field when there is one.' },
@@ -52,6 +53,7 @@ export const DIAGNOSTIC_CODES = {
   VALUE_TOO_LONG: { severity: 'error', summary: 'A value is longer than allowed.' },
   DUPLICATE_ITEM: { severity: 'error', summary: 'A list that must not repeat an entry repeats one.' },
   REMOVED_FIELD: { severity: 'error', summary: 'A monitor field removed on 2025-08-27; names the ErrorConditions type that replaces it (run `monsync migrate`).' },
+  OBSOLETE_FIELD: { severity: 'error', summary: 'A field the API says is obsolete and must not be sent (`Sensitive` on a monitor variable).' },
   LITERAL_SECRET: { severity: 'error', summary: 'A secret written as a literal where a `{ fromEnv }` / `{ fromFile }` reference is required.' },
   // Tree
   MISSING_API_VERSION: { severity: 'error', summary: 'monsync.yaml has no `apiVersion: monsync/v1`.' },
@@ -69,6 +71,7 @@ export const DIAGNOSTIC_CODES = {
   KIND_NOT_MANAGED: { severity: 'warning', summary: 'Resources of a kind are declared but the kind is not in `manage`: they will not be planned.' },
   ENV_VAR_UNSET: { severity: 'warning', summary: 'A `fromEnv` variable is unset (an error when values are needed).' },
   SECRET_FILE_MISSING: { severity: 'warning', summary: 'A `fromFile` file does not exist (an error when values are needed).' },
+  SECRET_FILE_OUTSIDE_TREE: { severity: 'error', summary: 'A `fromFile` path is absolute or leads outside the config tree (by `..` or a symbolic link).' },
   SECRET_UNAVAILABLE: { severity: 'error', summary: 'A secret is needed (resolveSecrets) but its variable is unset or its file unreadable.' },
 } as const satisfies Record<string, { severity: Severity; summary: string }>;
 

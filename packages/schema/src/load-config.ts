@@ -6,7 +6,7 @@ import { API_VERSION, MANAGED_KINDS, type ManagedKind } from './config-schema.js
 import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
-import { Secret, type SecretEncoding, type SourceRef } from './secret.js';
+import { Secret, fromFilePathProblem, fromFileStaysInside, type SecretEncoding, type SourceRef } from './secret.js';
 import { isSecretFieldName } from './secret-fields.js';
 import { likelyMeant } from './suggest.js';
 import type {
@@ -363,12 +363,26 @@ class Assembler {
       const encoding: SecretEncoding = binary ? 'base64' : 'utf8';
       const secretOptions = { baseDir: dirname(join(this.root, at.src.file)), root: this.root, encoding, ...(this.options.env !== undefined ? { env: this.options.env } : {}) };
       const secret = new Secret(ref, this.sourceRef(at), secretOptions);
-      this.secrets.push({ secret, at, vaultFile });
+      const problem = 'fromFile' in ref ? fromFilePathProblem(ref.fromFile, secretOptions.baseDir, this.root) : undefined;
+      if (problem !== undefined) {
+        // Not probed at all (no existence check): the file is refused whatever it is.
+        this.reportOutside(`\`fromFile\` path \`${String(value[only])}\` ${problem === 'absolute' ? 'is absolute' : 'leads outside the config tree'}`, { src: at.src, path: [...at.path, 'fromFile'] });
+      } else this.secrets.push({ secret, at, vaultFile });
       return secret;
     }
     const out: Obj = {};
     for (const key of keys) out[key] = this.decode(value[key], { src: at.src, path: [...at.path, key] }, binary);
     return out;
+  }
+
+  private reportOutside(what: string, at: Located): void {
+    this.report(
+      'SECRET_FILE_OUTSIDE_TREE',
+      `${what}: secret files are named relative to the YAML file and must stay inside the config tree, or a change to the config could read any file of the machine running monsync into a vault item`,
+      at,
+      'value',
+      'move the file into the config folder (keep it out of git) and name it relative to this YAML file',
+    );
   }
 
   /** Near misses of known fields among pass-through keys, and literal secrets in pass-through fields. */
@@ -597,6 +611,10 @@ class Assembler {
         continue;
       }
       const path = secret.filePath() ?? '';
+      if (!fromFileStaysInside(path, this.root)) {
+        this.reportOutside(`\`fromFile\` path \`${ref.fromFile}\` goes through a symbolic link that leads outside the config tree`, { src: at.src, path: [...at.path, 'fromFile'] });
+        continue;
+      }
       let size: number | undefined;
       try {
         const stat = statSync(path);

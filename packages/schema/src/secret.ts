@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep, win32 } from 'node:path';
 
 /** Where a declaration was written: `file` relative to the config root, 1-based line and column. */
 export interface SourceRef {
@@ -17,7 +17,10 @@ export type SecretEncoding = 'utf8' | 'base64';
 export interface SecretOptions {
   /** Absolute folder that `fromFile` paths are relative to (the folder of the YAML file). */
   baseDir: string;
-  /** Config root, used only to name files in messages relative to it. */
+  /**
+   * Config root: files are named relative to it in messages, and, when it is given, a `fromFile` path that is
+   * absolute or leads outside it (by `..` or a symbolic link) is never read.
+   */
   root?: string;
   /** `base64` for binary vault types (certificate archives, files); text otherwise. */
   encoding?: SecretEncoding;
@@ -26,6 +29,35 @@ export interface SecretOptions {
 }
 
 const REDACTED = '[redacted]';
+
+/** Whether `inner` is `outer` or below it (both absolute). */
+function isInside(outer: string, inner: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
+}
+
+/**
+ * Why a `fromFile` path may not be read, judged by its text alone: it is absolute, or `..` leads it out of the
+ * config tree. Paths are relative to the folder of the YAML file (`baseDir`) and must stay inside `root`: a path
+ * that could point anywhere would let a reviewed-looking change read any file of the CI machine into a vault item.
+ */
+export function fromFilePathProblem(path: string, baseDir: string, root: string): 'absolute' | 'outside' | undefined {
+  if (isAbsolute(path) || win32.isAbsolute(path)) return 'absolute';
+  return isInside(resolve(root), resolve(baseDir, path)) ? undefined : 'outside';
+}
+
+/** Whether an existing file, once symbolic links are resolved, is still inside `root` (true when it cannot be resolved). */
+export function fromFileStaysInside(absolutePath: string, root: string): boolean {
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(absolutePath);
+    realRoot = realpathSync(root);
+  } catch {
+    return true; // a missing file is reported as missing, not as outside
+  }
+  return isInside(realRoot, real);
+}
 
 /** A secret that cannot be produced: the variable is unset or the file unreadable. Names the reference, never a value. */
 export class SecretUnavailableError extends Error {
@@ -51,6 +83,7 @@ export class Secret {
   readonly encoding: SecretEncoding;
   readonly #baseDir: string;
   readonly #root: string;
+  readonly #confined: boolean;
   readonly #env: Readonly<Record<string, string | undefined>>;
 
   constructor(ref: SecretRef, source: SourceRef, options: SecretOptions) {
@@ -59,6 +92,7 @@ export class Secret {
     this.encoding = options.encoding ?? 'utf8';
     this.#baseDir = options.baseDir;
     this.#root = options.root ?? options.baseDir;
+    this.#confined = options.root !== undefined;
     this.#env = options.env ?? process.env;
   }
 
@@ -99,6 +133,13 @@ export class Secret {
       return this.encoding === 'base64' ? value.replace(/\s+/g, '') : value;
     }
     const path = resolve(this.#baseDir, this.ref.fromFile);
+    if (this.#confined && (fromFilePathProblem(this.ref.fromFile, this.#baseDir, this.#root) !== undefined || !fromFileStaysInside(path, this.#root))) {
+      throw new SecretUnavailableError(
+        `${at}: secret file ${this.ref.fromFile} is outside the config tree and is not read; name a file inside the tree, relative to the YAML file`,
+        this.ref,
+        this.source,
+      );
+    }
     let content: Buffer;
     try {
       content = readFileSync(path);

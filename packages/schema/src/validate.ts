@@ -72,6 +72,10 @@ function typeMatches(branch: SchemaNode, value: unknown): boolean {
   return type === actual || (type === 'number' && actual === 'integer');
 }
 
+function isRefusedField(schema: unknown): boolean {
+  return schema !== null && typeof schema === 'object' && Object.hasOwn(schema, 'not');
+}
+
 /** The definition a `{ $ref: '#/$defs/Name' }` branch points at. */
 function refTarget(branch: SchemaNode): { name: string; node: SchemaNode } | undefined {
   const ref = branch.$ref;
@@ -158,7 +162,9 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
     }
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty?: unknown }).additionalProperty);
-      const known = Object.keys((parent.properties as SchemaNode | undefined) ?? {}).filter((k) => !(k in REMOVED_MONITOR_FIELDS));
+      const properties = (parent.properties as SchemaNode | undefined) ?? {};
+      // Removed and obsolete fields are in the schema only to be refused: never suggest them.
+      const known = Object.keys(properties).filter((k) => !(k in REMOVED_MONITOR_FIELDS) && !isRefusedField(properties[k]));
       const meant = likelyMeant(key, known);
       const where = path.length === 0 ? 'at the top level' : `in ${name}`;
       const message = meant !== undefined ? `unknown field \`${key}\` ${where}; did you mean \`${meant}\`?` : `unknown field \`${key}\` ${where}`;
@@ -178,6 +184,15 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
           path,
           'key',
           '`monsync migrate` rewrites these fields into ErrorConditions, keeping comments and formatting',
+        );
+      }
+      if (field === 'Sensitive' && path[path.length - 3] === 'PredefinedVariables') {
+        return make(
+          'OBSOLETE_FIELD',
+          '`Sensitive` on a monitor variable is obsolete for multi-step API monitors and must not be sent: the service rejects the monitor (400), and apply would fail after other writes were made',
+          path,
+          'key',
+          'remove `Sensitive:`; to keep the value out of the file use `Value: { fromEnv: NAME }` or a vault item `Value: { vault: Section/Item }`',
         );
       }
       return make('INVALID_VALUE', `\`${name}\` is not allowed here`, path, 'key');

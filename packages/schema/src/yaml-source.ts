@@ -91,7 +91,19 @@ export class YamlSource {
       this.refusedOffsets.add(node.range?.[0] ?? -1);
       return null;
     }
-    if (isScalar(node)) return node.value;
+    if (isScalar(node)) {
+      if (typeof node.value === 'number' && !Number.isFinite(node.value)) {
+        // JSON has no NaN or Infinity: JSON.stringify would send null, silently changing the value.
+        const range = node.range ?? [0, 0, 0];
+        const written = this.text.slice(range[0], range[1]).trim();
+        this.reportNode('NON_FINITE_NUMBER', `\`${written}\` is not a finite number: YAML special floats (.nan, .inf) and numbers beyond the range of a double are not JSON numbers, so the API cannot receive them`, node, {
+          hint: 'write a finite number, or quote the value if a string is meant',
+        });
+        this.refusedOffsets.add(range[0]);
+        return null;
+      }
+      return node.value;
+    }
     if (isSeq(node)) return node.items.map((item) => this.toValue(item as Node | null));
     if (isMap(node)) {
       const out: Record<string, unknown> = {};

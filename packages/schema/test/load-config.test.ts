@@ -1,6 +1,6 @@
 import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MAX_VAULT_FILE_BYTES, Secret, diagnosticLine, hasErrors, loadConfig, loadConfigSync } from '../src/index.js';
@@ -241,6 +241,41 @@ describe('loadConfig: secrets', () => {
     const token = desired.monitors[0]?.value.PredefinedVariables?.[0]?.Value;
     expect(token).toBeInstanceOf(Secret);
     expect(JSON.stringify(desired)).not.toContain(CANARY);
+  });
+
+  it('refuses fromFile paths that are absolute or lead outside the config tree, without reading them', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'monsync-outside-'));
+    writeFileSync(join(outside, 'ci-secret.txt'), CANARY);
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'secrets/ok.txt': 'fine\n' });
+    symlinkSync(join(outside, 'ci-secret.txt'), join(dir, 'secrets/link.txt'));
+    symlinkSync(outside, join(dir, 'secrets/linked-dir'));
+    const escape = relative(join(dir, 'vault'), join(outside, 'ci-secret.txt'));
+    const item = (name: string, path: string) => `        - { Name: ${name}, VaultItemType: OneTimePassword, Value: { fromFile: ${JSON.stringify(path)} } }`;
+    const source = [
+      'vault:',
+      '  sections:',
+      '    - Name: S',
+      '      items:',
+      item('absolute', join(outside, 'ci-secret.txt')),
+      item('dotdot', escape),
+      item('link', '../secrets/link.txt'),
+      item('dir', '../secrets/linked-dir/ci-secret.txt'),
+      item('ok', '../secrets/ok.txt'),
+      '',
+    ].join('\n');
+    mkdirSync(join(dir, 'vault'));
+    writeFileSync(join(dir, 'vault', 'v.yaml'), source);
+    for (const resolveSecrets of [false, true]) {
+      const { diagnostics, desired } = await loadConfig(dir, { resolveSecrets });
+      expect(diagnostics.map((d) => `${d.line} ${d.code}`)).toEqual([5, 6, 7, 8].map((line) => `${line} SECRET_FILE_OUTSIDE_TREE`));
+      expect(JSON.stringify(diagnostics)).not.toContain(CANARY);
+      const items = desired.vaultSections[0]?.value.items ?? [];
+      const values = items.map((i) => i.value.Value).filter((v): v is Secret => v instanceof Secret);
+      expect(values).toHaveLength(5);
+      // Even a caller that ignored the errors cannot read them.
+      for (const secret of values.slice(0, 4)) expect(() => secret.reveal()).toThrow(/outside the config tree/);
+      expect(values[4]?.reveal()).toBe('fine');
+    }
   });
 
   it('never prints a literal secret it refuses', async () => {

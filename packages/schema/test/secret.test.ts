@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
@@ -48,6 +48,23 @@ describe('Secret', () => {
     const missing = new Secret({ fromFile: 'nope.pfx' }, source, { baseDir: dir, root: dir });
     expect(() => missing.reveal()).toThrow(/nope\.pfx/);
     expect(missing.describe()).toBe('file nope.pfx');
+  });
+});
+
+describe('Secret files and the config root', () => {
+  it('never reads a file outside the root it was given, even one that exists', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'monsync-secret-outside-'));
+    writeFileSync(join(outside, 'key.txt'), CANARY);
+    const root = join(outside, 'config');
+    mkdirSync(join(root, 'vault'), { recursive: true });
+    for (const fromFile of ['../../key.txt', join(outside, 'key.txt')]) {
+      const secret = new Secret({ fromFile }, source, { baseDir: join(root, 'vault'), root });
+      expect(() => secret.reveal()).toThrow(SecretUnavailableError);
+      expect(() => secret.reveal()).toThrow(/outside the config tree/);
+      expect(secret.isAvailable()).toBe(false);
+    }
+    // Without a root (a caller that names the file itself), the path is read as given.
+    expect(new Secret({ fromFile: '../key.txt' }, source, { baseDir: root }).reveal()).toBe(CANARY);
   });
 });
 

@@ -111,3 +111,21 @@ export function combineHooks(...hooks: readonly (RequestHooks | undefined)[]): R
     onRetry: (event) => present.forEach((hook) => hook.onRetry?.(event)),
   };
 }
+
+/**
+ * Hooks handed to a client before their listeners exist: the client is made (and its variables checked) first,
+ * and the read is announced only once that succeeded.
+ */
+export function hookRelay(): { client: Required<RequestHooks>; listen(hooks: RequestHooks | undefined): void } {
+  let current: RequestHooks | undefined;
+  return {
+    client: {
+      onRequest: (event) => current?.onRequest(event),
+      onResponse: (event) => current?.onResponse(event),
+      onRetry: (event) => current?.onRetry?.(event),
+    },
+    listen(hooks) {
+      current = hooks;
+    },
+  };
+}

@@ -251,3 +251,29 @@ describe('--verbose and errors', () => {
     expect(verbose.err).toMatch(STACK_LINE);
   });
 });
+
+describe('credentials and secrets are checked before the live account is read', () => {
+  const credentials = { MONSYNC_API_URL: 'http://127.0.0.1:9/v4', MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' };
+
+  it('reports a missing or bad API variable without first announcing the read, in plan, apply and pull', async () => {
+    const tree = tempTree({ 'monsync.yaml': SETTINGS });
+    const { MONSYNC_API_PASSWORD: _password, ...noPassword } = credentials;
+    for (const env of [noPassword, { ...credentials, MONSYNC_API_URL: 'ftp://127.0.0.1:9/v4' }]) {
+      for (const argv of [['plan', '--config', tree], ['apply', '--config', tree, '--auto-approve'], ['pull', '--out', join(tree, 'pulled')]]) {
+        const { code, err } = await monsync(argv, { env });
+        expect(code, argv[0]).toBe(ExitCode.Error);
+        expect(err, argv[0]).toMatch(/^monsync \w+: error CLIENT_CONFIG: /);
+        expect(err, argv[0]).not.toContain('reading live account');
+      }
+    }
+  });
+
+  it('reports a missing secret variable without announcing the read, in plan and apply', async () => {
+    for (const argv of [['plan', '--config', 'configs'], ['apply', '--config', 'configs', '--auto-approve']]) {
+      const { code, err } = await monsync(argv, { env: credentials });
+      expect(code, argv[0]).toBe(ExitCode.Error);
+      expect(err, argv[0]).toContain('error SECRET_UNAVAILABLE: environment variable DEMO_SHOP_PASSWORD is not set');
+      expect(err, argv[0]).not.toContain('reading live account');
+    }
+  });
+});

@@ -11,7 +11,7 @@ import { ExitCode } from '../exit-codes.js';
 import { style, useColor, type CliIo } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
 import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
-import { combineHooks, readProgress, verboseHooks } from '../request-log.js';
+import { combineHooks, hookRelay, readProgress, verboseHooks } from '../request-log.js';
 import { unsafeAdvice, violationLines } from '../safety.js';
 import { parseTarget } from '../targets.js';
 
@@ -41,13 +41,14 @@ export async function computePlan(context: CommandContext, targets: readonly str
   const loaded = await loadTree(dir, io, { needSecrets: true });
   if (loaded.desired === undefined) return { exitCode: ExitCode.Error };
   const desired = loaded.desired;
-  const progress = readProgress(io, 'reading live account');
-  const hooks = combineHooks(progress, global.verbose ? verboseHooks(io) : undefined);
-  // Credentials, then secrets, before any request: a missing variable fails fast and offline.
-  const options = clientOptions(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse, onRetry: hooks.onRetry });
+  // Credentials, then secrets, then the client, before the read is announced: a missing variable fails fast and offline.
+  const relay = hookRelay();
+  const options = clientOptions(io.env, relay.client);
   const key = deriveFingerprintKey({ fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'], apiUser: options.username, apiPassword: options.password });
   const fingerprints = fingerprintDesiredSecrets(desired, key);
   const client = createClient(options);
+  const progress = readProgress(io, 'reading live account');
+  relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
   let live: LiveSnapshot;
   try {
     live = await readLive(client, liveScope(desired));

@@ -9,7 +9,7 @@ import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { displayPath } from '../load.js';
 import { pulledTree } from '../pull-tree.js';
-import { combineHooks, readProgress, verboseHooks } from '../request-log.js';
+import { combineHooks, hookRelay, readProgress, verboseHooks } from '../request-log.js';
 
 /** The repository's `schemas/config.schema.json` above `dir`, for the editor modeline of pulled files. */
 function findSchema(dir: string): string | undefined {
@@ -43,9 +43,11 @@ export const pullCommand: CommandSpec = {
     if (existsSync(dir) && readdirSync(dir).length > 0) {
       throw new CliError('PULL_TARGET_NOT_EMPTY', `${displayPath(io.cwd, dir)} is not empty; pull writes a fresh tree, so give it a new or empty folder`);
     }
+    // The client first: a missing or bad variable is reported before the read is announced.
+    const relay = hookRelay();
+    const client = createClient(clientOptions(io.env, relay.client));
     const progress = readProgress(io, 'reading live account');
-    const hooks = combineHooks(progress, global.verbose ? verboseHooks(io) : undefined);
-    const client = createClient(clientOptions(io.env, { onRequest: hooks.onRequest, onResponse: hooks.onResponse, onRetry: hooks.onRetry }));
+    relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
     let live;
     try {
       live = await readLive(client, { kinds: ['monitor', 'monitorGroup', 'groupMembership', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport'], operators: false });

@@ -4,8 +4,10 @@ import type { MigrationProblemCode } from './codes.js';
 import type { MigrationErrorCondition, MigrationLocation, MigrationProblem } from './types.js';
 
 export interface SourceContext {
-  /** The file name used in changes and problems. */
+  /** The file name used in the `file` of changes and problems (as the caller named the file). */
   file: string;
+  /** The file as messages name it: relative to the config root (or to the folder of JSON exports). */
+  shown?: string;
   lineCounter: LineCounter;
 }
 
@@ -58,8 +60,9 @@ export function locate(ctx: SourceContext, offset: number): MigrationLocation {
   return { file: ctx.file, line, column: col };
 }
 
-function where(location: MigrationLocation): string {
-  return `${location.file}:${location.line}:${location.column}`;
+/** A place in the message text: never an absolute path, whatever the caller passed. */
+function where(ctx: SourceContext, location: MigrationLocation): string {
+  return `${ctx.shown ?? location.file}:${location.line}:${location.column}`;
 }
 
 export function monitorName(map: YAMLMap, index: number): string {
@@ -309,8 +312,8 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
         severity: 'error',
         code: 'MIGRATE_CONFLICT',
         message:
-          `monitor "${monitor}": the removed fields ${pairs.map((pair) => keyName(pair)).join(' and ')} at ${where(here)} give ` +
-          `${mapping.type} with ${describe(condition)}, but the ErrorConditions entry at ${where(other.location)} has ${describe(other)}; ` +
+          `monitor "${monitor}": the removed fields ${pairs.map((pair) => keyName(pair)).join(' and ')} at ${where(ctx, here)} give ` +
+          `${mapping.type} with ${describe(condition)}, but the ErrorConditions entry at ${where(ctx, other.location)} has ${describe(other)}; ` +
           'keep one: delete the removed fields or the entry, then run `monsync migrate` again',
         ...here,
         related: different.map((entry) => entry.location),

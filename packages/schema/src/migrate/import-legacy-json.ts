@@ -59,10 +59,10 @@ interface Found {
 }
 
 /** The monitors of one export: a single monitor, an array of them, or a `{ Data: [...] }` list response. */
-function monitorsOf(text: string, file: string, problems: MigrationProblem[]): Found[] {
+function monitorsOf(text: string, file: string, shown: string, problems: MigrationProblem[]): Found[] {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const lineCounter = new LineCounter();
-  const ctx: SourceContext = { file, lineCounter };
+  const ctx: SourceContext = { file, shown, lineCounter };
   let value: Json;
   try {
     value = JSON.parse(source) as Json;
@@ -246,7 +246,7 @@ export async function importLegacyJson(input: string, options: ImportLegacyJsonO
   for (const file of files) {
     const source = await readFile(file, 'utf8');
     const shownFile = displayName(input, stats.isDirectory(), file);
-    monitorsOf(source, file, problems).forEach((found, index) => {
+    monitorsOf(source, file, shownFile, problems).forEach((found, index) => {
       const analysis = analyzeMonitor(found.node, index, found.ctx);
       if (analysis.kind === 'blocked') problems.push(...analysis.problems);
       const plan = analysis.kind === 'plan' ? analysis.plan : undefined;
@@ -275,7 +275,7 @@ export async function importLegacyJson(input: string, options: ImportLegacyJsonO
     problems.push({
       severity: 'error',
       code: 'MIGRATE_JSON_NO_MONITORS',
-      message: `no monitor found in ${input}; nothing was written`,
+      message: `no monitor found in ${basename(input)}; nothing was written`,
       file: input,
       line: 1,
       column: 1,

@@ -33,7 +33,7 @@ export async function migrateConfig(dir: string, options: MigrateOptions = {}): 
     result.problems.push({
       severity: 'warning',
       code: 'MIGRATE_NO_ROOT_FILE',
-      message: `${dir} has no monsync.yaml; its *.yaml files were migrated anyway, but check that this is the config tree`,
+      message: 'the folder has no monsync.yaml; its *.yaml files were migrated anyway, but check that this is the config tree',
       file: join(dir, 'monsync.yaml'),
       line: 1,
       column: 1,
@@ -54,7 +54,7 @@ export async function migrateConfig(dir: string, options: MigrateOptions = {}): 
       continue;
     }
     const source = await readFile(file, 'utf8');
-    const outcome = rewriteYamlSource(source, file);
+    const outcome = rewriteYamlSource(source, file, relative);
     result.changes.push(...outcome.changes);
     result.problems.push(...outcome.problems);
     if (outcome.text === undefined || outcome.text === source) continue;

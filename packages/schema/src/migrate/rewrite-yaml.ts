@@ -236,9 +236,9 @@ function sameMeaning(text: string, doc: Document): boolean {
  * text, then checked: the result must parse to exactly what the Document API edit gives, or the file is
  * left alone and a MIGRATE_REWRITE_FAILED problem says so.
  */
-export function rewriteYamlSource(source: string, file: string): RewriteOutcome {
+export function rewriteYamlSource(source: string, file: string, shown: string = file): RewriteOutcome {
   const lineCounter = new LineCounter();
-  const ctx: SourceContext = { file, lineCounter };
+  const ctx: SourceContext = { file, shown, lineCounter };
   const doc = parseDocument(source, { ...PARSE_OPTIONS, lineCounter });
   const problems: MigrationProblem[] = [];
   if (doc.errors.length > 0) {

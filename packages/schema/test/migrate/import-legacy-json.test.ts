@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -148,6 +148,26 @@ describe('importLegacyJson', () => {
     await writeFile(input, '{"Name": "x", "__proto__": {"polluted": "yes"}, "AlertOnLoadTimeLimit1": true, "LoadTimeLimit1": 1}');
     await importLegacyJson(input);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('names export files in messages relative to the folder given, never by absolute path', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'exports', 'team'), { recursive: true });
+    const monitor = {
+      Name: 'Shop',
+      ErrorConditions: [{ ErrorConditionType: 'LoadTimeLimit1', Value: '5000', Effect: 'Error' }],
+      AlertOnLoadTimeLimit1: true,
+      LoadTimeLimit1: 4000,
+    };
+    await writeFile(join(dir, 'exports', 'team', 'shop.json'), JSON.stringify(monitor, null, 2));
+    const result = await importLegacyJson(join(dir, 'exports'));
+    expect(result.problems.map((problem) => problem.code)).toEqual(['MIGRATE_CONFLICT']);
+    expect(result.problems[0]?.message).toContain('at team/shop.json:');
+    for (const problem of result.problems) expect(problem.message).not.toContain(dir);
+    await mkdir(join(dir, 'empty'));
+    await writeFile(join(dir, 'empty', 'list.json'), '[]');
+    const empty = await importLegacyJson(join(dir, 'empty'));
+    expect(empty.problems).toEqual([expect.objectContaining({ code: 'MIGRATE_JSON_NO_MONITORS', message: 'no monitor found in empty; nothing was written' })]);
   });
 
   describe('secrets in the export', () => {

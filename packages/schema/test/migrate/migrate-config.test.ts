@@ -151,6 +151,23 @@ describe('migrateConfig', () => {
     expect(await readFile(join(dir, 'm.yaml'), 'utf8')).toBe(text);
   });
 
+  it('names files in messages relative to the config root, never by the absolute path it was given', async () => {
+    const dir = await configTree({
+      'monitors/shop.yaml':
+        'monitors:\n  - Name: Shop\n    ErrorConditions:\n      - { ErrorConditionType: LoadTimeLimit1, Value: "5000", Effect: Error }\n' +
+        '    AlertOnLoadTimeLimit1: true\n    LoadTimeLimit1: 4000\n',
+    });
+    await rm(join(dir, 'monsync.yaml'));
+    const result = await migrateConfig(dir, { check: true });
+    expect(result.problems.map((problem) => problem.code)).toEqual(['MIGRATE_NO_ROOT_FILE', 'MIGRATE_CONFLICT']);
+    const conflict = result.problems[1];
+    expect(conflict?.message).toContain('at monitors/shop.yaml:5:5 give LoadTimeLimit1');
+    expect(conflict?.message).toContain('the ErrorConditions entry at monitors/shop.yaml:4:9 has');
+    for (const problem of result.problems) expect(problem.message).not.toContain(dir);
+    // The positions themselves keep the caller's path, for tools that open the file.
+    expect(conflict?.file).toBe(join(dir, 'monitors/shop.yaml'));
+  });
+
   it('throws a clear error for a folder that does not exist, or a file given as the folder', async () => {
     await expect(migrateConfig(join(tmpdir(), 'monsync-no-such-tree'))).rejects.toMatchObject({ code: 'MIGRATE_INPUT_NOT_FOUND' });
     const dir = await configTree({});

@@ -229,5 +229,35 @@ describe('monitor kind', () => {
     const plan = planFor(desiredState({ manage: monitorsOnly(true), ignore: ['monitor:legacy-*'], monitors: [aMonitor()] }), live);
     expect(plan.steps).toEqual([]);
     expect(plan.unmanaged).toEqual([]);
+    expect(plan.warnings).toEqual([]);
+  });
+
+  it('drops spaces around the kind and the glob of an ignore pattern', () => {
+    const live = liveSnapshot({ monitors: [aLiveMonitor(), aLiveMonitor({ Name: 'legacy-ftp' })] });
+    const plan = planFor(desiredState({ manage: monitorsOnly(true), ignore: [' monitor : legacy-* '], monitors: [aMonitor()] }), live);
+    expect(plan.steps).toEqual([]);
+    expect(plan.warnings).toEqual([]);
+  });
+
+  it('warns IGNORE_UNMATCHED for a pattern that matches nothing, pointing at a match that differs only in case', () => {
+    const live = liveSnapshot({ monitors: [aLiveMonitor(), aLiveMonitor({ Name: 'legacy-ftp' }), aLiveMonitor({ Name: 'keep-me' })] });
+    const plan = planFor(desiredState({ manage: monitorsOnly(true), safety: { maxDeletePercent: 100 }, ignore: ['monitor:Legacy-*', 'monitor:old-*', 'monitor:keep-*'], monitors: [aMonitor()] }), live);
+    // The typo hides nothing, so prune deletes the object it was meant to hide: the warning says so.
+    expect(plan.steps.map((s) => `${s.action} ${s.key}`)).toEqual(['delete legacy-ftp']);
+    expect(plan.warnings).toEqual([
+      {
+        code: 'IGNORE_UNMATCHED',
+        kind: 'monitor',
+        message:
+          'ignore pattern "monitor:Legacy-*" matches no monitor in the account or the config, so it hides nothing; it would match "legacy-ftp" if case were ignored, ' +
+          'but patterns are case-sensitive; an object it was meant to hide is planned like any other (deleted with prune)',
+      },
+      { code: 'IGNORE_UNMATCHED', kind: 'monitor', message: expect.stringMatching(/^ignore pattern "monitor:old-\*" matches no monitor in the account or the config, so it hides nothing; an object/) },
+    ]);
+  });
+
+  it('counts a pattern matching only a declared object as used, and does not judge patterns of kinds that were not read', () => {
+    const plan = planFor(desiredState({ manage: monitorsOnly(false), ignore: ['monitor:draft-*', 'sla:Gold'], monitors: [aMonitor({ Name: 'draft-1' })] }), liveSnapshot());
+    expect(plan.warnings.map((w) => w.code)).toEqual(['IGNORED_DECLARATION']);
   });
 });

@@ -323,6 +323,15 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     resolution.register(mod.kind, matched.pairs, matched.creates, managed);
     states.push({ mod, managed, prune: settings.manage[mod.manage]?.prune === true, live: liveEntries, allLive, desired: desiredEntries, ...matched });
   }
+  // A pattern that hides nothing is usually a typo, and the object it was meant to hide is then planned (pruned).
+  for (const { pattern, kind, caseOnly } of ignore.unmatched(states.map((s) => s.mod.kind))) {
+    const hint = caseOnly === undefined ? '' : `; it would match "${caseOnly}" if case were ignored, but patterns are case-sensitive`;
+    warnings.push({
+      code: 'IGNORE_UNMATCHED',
+      message: `ignore pattern "${pattern}" matches no ${kind} in the account or the config, so it hides nothing${hint}; an object it was meant to hide is planned like any other (deleted with prune)`,
+      kind,
+    });
+  }
   if (problems.length > 0) throw new PlanError(problems);
 
   // References must name an object that exists or that this plan creates.

@@ -1,10 +1,20 @@
 /** `ignore` patterns (`kind:glob`): matching objects are never touched and never reported. */
 import type { StepKind } from './types.js';
 
+export interface UnmatchedPattern {
+  /** The pattern as written in `monsync.yaml`. */
+  pattern: string;
+  kind: StepKind;
+  /** A key the glob matches when case is ignored, to point at the likely typo. */
+  caseOnly?: string;
+}
+
 export interface IgnoreMatcher {
   matches(kind: StepKind, key: string): boolean;
   /** Patterns whose kind names no kind, for a warning. */
   unknown: string[];
+  /** Patterns of the given kinds that matched no key passed to `matches`, in the order written. */
+  unmatched(kinds: readonly StepKind[]): UnmatchedPattern[];
 }
 
 const KIND_NAMES: Record<string, StepKind> = {};
@@ -12,34 +22,66 @@ for (const kind of ['monitor', 'monitorGroup', 'groupMembership', 'vaultSection'
   KIND_NAMES[kind.toLowerCase()] = kind;
 }
 
-function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string, flags = ''): RegExp {
   let source = '';
   for (const ch of glob) {
     if (ch === '*') source += '.*';
     else if (ch === '?') source += '.';
     else source += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   }
-  return new RegExp(`^${source}$`, 'su');
+  return new RegExp(`^${source}$`, `su${flags}`);
 }
 
-/** Kind names are matched case-insensitively and with or without dashes (`monitor-group` = `monitorGroup`). */
+interface Rule {
+  raw: string;
+  kind: StepKind;
+  pattern: RegExp;
+  loose: RegExp;
+  hit: boolean;
+  caseOnly?: string;
+}
+
+/**
+ * Kind names are matched case-insensitively and with or without dashes (`monitor-group` = `monitorGroup`).
+ * Spaces around the kind and the glob are dropped (`monitor: legacy-*` is `monitor:legacy-*`); the glob itself is
+ * case-sensitive, as keys are, so a pattern that matches nothing is reported rather than silently planned past.
+ */
 export function ignoreMatcher(patterns: readonly string[]): IgnoreMatcher {
-  const rules: { kind: StepKind; pattern: RegExp }[] = [];
+  const rules: Rule[] = [];
+  const byKind = new Map<StepKind, Rule[]>();
   const unknown: string[] = [];
   for (const raw of patterns) {
     const colon = raw.indexOf(':');
-    const kindName = (colon < 0 ? '' : raw.slice(0, colon)).replace(/-/g, '').toLowerCase();
+    const kindName = (colon < 0 ? '' : raw.slice(0, colon)).trim().replace(/-/g, '').toLowerCase();
     const kind = KIND_NAMES[kindName];
     if (kind === undefined) {
       unknown.push(raw);
       continue;
     }
-    rules.push({ kind, pattern: globToRegExp(raw.slice(colon + 1)) });
+    const glob = raw.slice(colon + 1).trim();
+    const rule: Rule = { raw, kind, pattern: globToRegExp(glob), loose: globToRegExp(glob, 'i'), hit: false };
+    rules.push(rule);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), rule]);
   }
   return {
     unknown,
     matches(kind, key) {
-      return rules.some((rule) => rule.kind === kind && rule.pattern.test(key));
+      let matched = false;
+      // Every rule is tried, not just the first that matches: each one's use is reported.
+      for (const rule of byKind.get(kind) ?? []) {
+        if (rule.pattern.test(key)) {
+          rule.hit = true;
+          matched = true;
+        } else if (!rule.hit && rule.caseOnly === undefined && rule.loose.test(key)) {
+          rule.caseOnly = key;
+        }
+      }
+      return matched;
+    },
+    unmatched(kinds) {
+      return rules
+        .filter((rule) => !rule.hit && kinds.includes(rule.kind))
+        .map((rule) => ({ pattern: rule.raw, kind: rule.kind, ...(rule.caseOnly === undefined ? {} : { caseOnly: rule.caseOnly }) }));
     },
   };
 }

@@ -141,7 +141,7 @@ export const SecretRefSchema = def(
 export const VaultRefSchema = def(
   'VaultRef',
   ClosedObject(
-    { vault: Type.String({ pattern: '^[^/]+/.+$', description: 'Declared vault item as `Section/Item` (section Name, slash, item Name).' }) },
+    { vault: Type.String({ pattern: '^[^/]+/[\\s\\S]+$', description: 'Declared vault item as `Section/Item` (section Name, slash, item Name).' }) },
     { title: 'VaultRef', description: 'Reference to a declared vault item; sent as `{{vault:<VaultItemGuid>}}`.' },
   ),
 );

@@ -243,6 +243,24 @@ describe('loadConfig: secrets', () => {
     expect(JSON.stringify(desired)).not.toContain(CANARY);
   });
 
+  it('resolves a vault reference whose item name holds a line or paragraph separator, as the item name itself may', async () => {
+    const name = 'odd\u2029name\u2028here';
+    const source = [
+      'vault:',
+      '  sections:',
+      '    - Name: S',
+      '      items:',
+      `        - { Name: ${JSON.stringify(name)}, VaultItemType: CredentialSet, Password: { fromEnv: SHOP_PASSWORD } }`,
+      'monitors:',
+      `  - { Name: m, PredefinedVariables: [{ Key: login, Value: { vault: ${JSON.stringify(`S/${name}`)} } }] }`,
+      '',
+    ].join('\n');
+    const dir = tree({ 'monsync.yaml': SETTINGS, 'm.yaml': source });
+    const { diagnostics, desired } = await loadConfig(dir, { env: { SHOP_PASSWORD: 'x' } });
+    expect(diagnostics.map(diagnosticLine)).toEqual([]);
+    expect(desired.monitors[0]?.value.PredefinedVariables?.[0]?.Value).toEqual({ vault: `S/${name}` });
+  });
+
   it('refuses fromFile paths that are absolute or lead outside the config tree, without reading them', async () => {
     const outside = mkdtempSync(join(tmpdir(), 'monsync-outside-'));
     writeFileSync(join(outside, 'ci-secret.txt'), CANARY);

@@ -165,8 +165,15 @@ export class Store {
 
   // ---- operators and groups -------------------------------------------------------------
 
+  private adminGroupHint: OperatorGroupRec | undefined;
+
+  /** Looked up on every request (is the caller an administrator?), so the last answer is reused while it holds. */
   administratorsGroup(): OperatorGroupRec | undefined {
-    for (const g of this.operatorGroups.values()) if (g.fields['IsAdministratorsGroup'] === true) return g;
+    const hint = this.adminGroupHint;
+    if (hint && hint.fields['IsAdministratorsGroup'] === true && this.operatorGroups.get(String(hint.fields['OperatorGroupGuid']).toLowerCase()) === hint) return hint;
+    for (const g of this.operatorGroups.values()) {
+      if (g.fields['IsAdministratorsGroup'] === true) return (this.adminGroupHint = g);
+    }
     return undefined;
   }
 

@@ -119,6 +119,25 @@ describe('slaExclusionPeriod kind', () => {
     expect(plan.unmanaged).toEqual([]);
   });
 
+  it('hints the period\'s own id as the pin for two periods with one key, and that pin resolves the duplicate', () => {
+    const twins = live([aLivePeriod(1), aLivePeriod(2, { From: '2026-11-26T00:00:00' })]);
+    const declared = (pin?: number) => desiredState({ manage: slasOnly(false), slas: [anSla({ exclusionPeriods: [aPeriod(pin === undefined ? {} : { ExclusionPeriodId: pin })] })] });
+    expect(() => planFor(declared(), twins)).toThrow(`two live SLA exclusion periods have the key "Gold/Black Friday freeze" (${gold}/1 and ${gold}/2); add "ExclusionPeriodId: 1" to this entry to pin one`);
+    const plan = planFor(declared(2), twins);
+    expect(plan.steps).toMatchObject([{ action: 'update', guid: `${gold}/2`, changes: [{ path: '/From', before: '2026-11-26T00:00:00', after: '2026-11-27T00:00:00' }] }]);
+    expect(plan.unmanaged).toEqual([{ kind: 'slaExclusionPeriod', key: 'Gold/Black Friday freeze', guid: `${gold}/1` }]);
+  });
+
+  it('pins a period only among its own SLA\'s periods (ids may repeat across SLAs), and accepts the <slaGuid>/<id> form', () => {
+    const silver = guidFor('sla', 'Silver');
+    const snapshot = liveSnapshot({ slas: [aLiveSla(), aLiveSla({ Description: 'Silver' })], exclusionPeriods: { Gold: [aLivePeriod(1)], Silver: [aLivePeriod(2, { Description: 'Maintenance' })] } });
+    const pinnedTo = (pin: string | number) => desiredState({ manage: slasOnly(false), slas: [anSla({ exclusionPeriods: [aPeriod({ Description: 'Renamed', ExclusionPeriodId: pin })] }), anSla({ Description: 'Silver', exclusionPeriods: [aPeriod({ Description: 'Maintenance' })] })] });
+    expect(() => planFor(pinnedTo(2), snapshot)).toThrow(/slaExclusionPeriod "Gold\/Renamed" pins ExclusionPeriodId 2, which is not in the account/);
+    expect(planFor(pinnedTo(`${gold}/1`), snapshot).steps).toMatchObject([{ action: 'update', guid: `${gold}/1`, reason: 'pinned GUID rename' }]);
+    expect(planFor(pinnedTo(1), snapshot).steps.map((s) => [s.action, s.guid])).toEqual([['update', `${gold}/1`]]);
+    expect(planFor(pinnedTo(1), snapshot).steps.some((s) => s.guid?.startsWith(silver) === true)).toBe(false);
+  });
+
   it('plans zero changes when live differs only by id, Hash and timestamp format', () => {
     const plan = planFor(
       desiredState({ manage: slasOnly(true), slas: [anSla({ exclusionPeriods: [aPeriod()] })] }),

@@ -155,13 +155,37 @@ function pinHint(mod: KindModule, guid: string): string {
   return mod.guidField === '' ? 'rename one of them in the service' : `add "${mod.guidField}: ${guid}" to this entry to pin one, then rename or delete the other`;
 }
 
-/** Pairs desired with live by pinned GUID first, then by key. Two live objects behind one declared key is an error. */
-function match(mod: KindModule, desired: readonly DesiredEntry[], live: readonly LiveEntry[], problems: PlanProblem[]): Pick<KindState, 'pairs' | 'creates' | 'orphans'> {
+/** The object's own identifier as a pin names it: for a period its `ExclusionPeriodId`, not the `<slaGuid>/<id>` step GUID. */
+function ownId(mod: KindModule, entry: LiveEntry): string {
+  const value = entry.fields[mod.guidField];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * Pairs desired with live by pinned GUID first, then by key. Two live objects behind one declared key is an error.
+ * A child deleted with its owner (an exclusion period) has an id only unique within its owner, so its pin is
+ * looked up among the owner's children only; `<ownerGuid>/<id>` (the step GUID) is accepted as well.
+ */
+function match(
+  mod: KindModule,
+  desired: readonly DesiredEntry[],
+  live: readonly LiveEntry[],
+  problems: PlanProblem[],
+  resolver: Resolver,
+): Pick<KindState, 'pairs' | 'creates' | 'orphans'> {
   const identity = mod.identity ?? ((key: string): string => key);
+  const owners = mod.guidField === '' ? [] : (mod.ownedBy ?? []);
+  const ownerOf = (refs: readonly { kind: StepKind }[]): number => refs.findIndex((r) => owners.includes(r.kind));
+  const liveOwner = (entry: LiveEntry): string => entry.refs[ownerOf(entry.refs)]?.guid.toLowerCase() ?? '';
+  const desiredOwner = (entry: DesiredEntry): string => {
+    const ref = entry.refs[ownerOf(entry.refs)];
+    return ref === undefined ? '' : (resolver.guidOf(ref.kind, ref.key)?.toLowerCase() ?? '');
+  };
+  const pinKey = (owner: string, id: string): string => (owners.length === 0 ? id : `${owner}/${id}`);
   const byGuid = new Map<string, LiveEntry>();
   const byKey = new Map<string, LiveEntry[]>();
   for (const entry of live) {
-    if (mod.guidField !== '') byGuid.set(String(entry.fields[mod.guidField] ?? ''), entry);
+    if (mod.guidField !== '') byGuid.set(pinKey(liveOwner(entry), ownId(mod, entry)), entry);
     const id = identity(entry.key);
     const list = byKey.get(id);
     if (list === undefined) byKey.set(id, [entry]);
@@ -188,7 +212,9 @@ function match(mod: KindModule, desired: readonly DesiredEntry[], live: readonly
   const pinnedFirst = [...unique.filter((e) => e.pinnedGuid !== undefined), ...unique.filter((e) => e.pinnedGuid === undefined)];
   for (const entry of pinnedFirst) {
     if (entry.pinnedGuid !== undefined) {
-      const found = byGuid.get(entry.pinnedGuid);
+      const owner = owners.length === 0 ? '' : desiredOwner(entry);
+      const pin = owner !== '' && entry.pinnedGuid.toLowerCase().startsWith(`${owner}/`) ? entry.pinnedGuid.slice(owner.length + 1) : entry.pinnedGuid;
+      const found = owners.length > 0 && owner === '' ? undefined : byGuid.get(pinKey(owner, pin));
       if (found === undefined) {
         problems.push({
           code: 'PINNED_GUID_NOT_FOUND',
@@ -210,10 +236,10 @@ function match(mod: KindModule, desired: readonly DesiredEntry[], live: readonly
       claimed.add(candidates[0]);
       pairs.push({ desired: entry, live: candidates[0] });
     } else {
-      const guids = candidates.map((c) => c.guid).sort(compareStrings);
+      const sorted = [...candidates].sort((a, b) => compareStrings(a.guid, b.guid));
       problems.push({
         code: 'DUPLICATE_LIVE_KEY',
-        message: `${at(entry.source)}two live ${mod.title} have the key "${entry.key}" (${guids.join(' and ')}); ${pinHint(mod, guids[0] ?? '')}`,
+        message: `${at(entry.source)}two live ${mod.title} have the key "${entry.key}" (${sorted.map((c) => c.guid).join(' and ')}); ${pinHint(mod, sorted[0] === undefined ? '' : ownId(mod, sorted[0]))}`,
         source: entry.source,
       });
     }
@@ -319,7 +345,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     }
     desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
     liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-    const matched = match(mod, desiredEntries, liveEntries, problems);
+    const matched = match(mod, desiredEntries, liveEntries, problems, resolution);
     resolution.register(mod.kind, matched.pairs, matched.creates, managed);
     states.push({ mod, managed, prune: settings.manage[mod.manage]?.prune === true, live: liveEntries, allLive, desired: desiredEntries, ...matched });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bufferedIo } from './io.js';
-import { combineHooks, readProgress, verboseHooks } from './request-log.js';
+import { combineHooks, readProgress, readUnder, verboseHooks } from './request-log.js';
 
 const request = { method: 'GET', route: '/Monitor', path: '/Monitor', attempt: 1 };
 
@@ -48,5 +48,30 @@ describe('request log and progress', () => {
     hooks.onRequest(request);
     hooks.onResponse({ ...request, status: 200, durationMs: 1 });
     expect(seen).toEqual(['a', 'b', 'a!', 'b!']);
+  });
+
+  it('after a failed read, ends with the failure line: requests in flight are counted, refused ones and later events are not shown', async () => {
+    const io = bufferedIo({ isTTY: true, env: {} });
+    const progress = readProgress(io, 'reading');
+    const failure = new Error('GET /Monitor failed with 500');
+    const read = async () => {
+      progress.onRequest(request);
+      progress.onRequest({ ...request, route: '/Sla', path: '/Sla' });
+      progress.onResponse({ ...request, status: 500, durationMs: 1 });
+      throw failure;
+    };
+    const close = async () => {
+      // The closed client refuses a request queued behind the limit (status 0) and lets the one in flight end.
+      progress.onRequest({ ...request, route: '/Sla/{slaGuid}/ExclusionPeriod', path: '/Sla/x/ExclusionPeriod' });
+      progress.onResponse({ ...request, route: '/Sla/{slaGuid}/ExclusionPeriod', path: '/Sla/x/ExclusionPeriod', status: 0, durationMs: 0 });
+      progress.onResponse({ ...request, route: '/Sla', path: '/Sla', status: 200, durationMs: 3 });
+    };
+    await expect(readUnder(progress, 'reading', read, close)).rejects.toBe(failure);
+    progress.onRequest(request);
+    progress.onResponse({ ...request, status: 200, durationMs: 1 });
+    progress.done();
+    const shown = io.err().split('\r\u001b[K');
+    expect(shown.at(-1)).toBe('reading failed after 2 requests\n');
+    expect(progress.requests).toBe(2);
   });
 });

@@ -53,8 +53,14 @@ export function verboseHooks(io: CliIo): RequestHooks {
 }
 
 export interface Progress extends RequestHooks {
-  /** Ends the live line (if any) and prints the closing summary. */
+  /** Ends the live line (if any) and prints the closing summary; nothing is printed after it. */
   done(summary?: string): void;
+  /**
+   * The read has failed and the client is closing: requests still in flight are counted when they end, but one
+   * started now is refused by the closed client without reaching the service, and is neither shown nor counted.
+   */
+  stopping(): void;
+  /** Requests that ended (answered, or failed on the way), while the read went on. */
   readonly requests: number;
 }
 
@@ -71,6 +77,8 @@ export function readProgress(io: CliIo, label: string): Progress {
   let inFlight = 0;
   let lastDraw = 0;
   let drawn = false;
+  let stopping = false;
+  let finished = false;
   const draw = (force: boolean) => {
     const now = Date.now();
     if (!force && now - lastDraw < 80) return;
@@ -84,17 +92,24 @@ export function readProgress(io: CliIo, label: string): Progress {
       return requests;
     },
     onRequest(event) {
+      if (stopping || finished) return;
       inFlight += 1;
       if (live) draw(false);
       else if (!routes.has(event.route)) io.stderr.write(`  reading ${event.route}\n`);
       routes.set(event.route, (routes.get(event.route) ?? 0) + 1);
     },
-    onResponse() {
+    onResponse(event) {
+      if (finished || (stopping && event.status === 0)) return;
       inFlight = Math.max(0, inFlight - 1);
       requests += 1;
       if (live) draw(false);
     },
+    stopping() {
+      stopping = true;
+    },
     done(summary) {
+      if (finished) return;
+      finished = true;
       const text = summary ?? `${label}: ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)}s`;
       if (live && drawn) io.stderr.write(`\r\u001b[K`);
       io.stderr.write(`${text}\n`);
@@ -128,4 +143,24 @@ export function hookRelay(): { client: Required<RequestHooks>; listen(hooks: Req
       current = hooks;
     },
   };
+}
+
+/**
+ * Reads the live account under `progress`. When one listing fails the others may still be in flight, and their
+ * lines would come after the failure line: the client is closed first (requests in flight end, queued ones are
+ * dropped), so the failure line is the read's last line and counts every request, whether the listing failed at
+ * once (a 500) or after the client's retries (a 503).
+ */
+export async function readUnder<T>(progress: Progress, label: string, read: () => Promise<T>, close: () => Promise<void>): Promise<T> {
+  let result: T;
+  try {
+    result = await read();
+  } catch (error) {
+    progress.stopping();
+    await close().catch(() => undefined);
+    progress.done(`${label} failed after ${progress.requests} requests`);
+    throw error;
+  }
+  progress.done();
+  return result;
 }

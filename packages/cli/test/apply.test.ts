@@ -8,7 +8,7 @@ import type { PromptingIo } from '../src/commands/apply.js';
 import { ExitCode } from '../src/exit-codes.js';
 import { bufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
-import { copyOfDemoConfigs, monsync, REPO_ROOT, stageFingerprints, tempTree } from './helpers.js';
+import { copyOfDemoConfigs, expectReadFailureLast, monsync, REPO_ROOT, stageFingerprints, tempTree } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-apply-shop-password',
@@ -169,6 +169,15 @@ describe('monsync apply (plan, then apply)', () => {
     expect(refused.err).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes');
     expect(refused.err).toContain('raise safety.maxUpdatePercent in monsync.yaml');
     expect(refused.err).not.toMatch(/apply with --allow-deletes\.?\n/);
+    expect(writes()).toEqual([]);
+  });
+
+  it('ends the read with "failed after N requests" when a listing keeps failing with a 500, and writes nothing', async () => {
+    // Apply reads again after an unclear failure, three times in all: the fault outlasts them.
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 3, kind: '500' }] });
+    const { code, err } = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verbose'], { env });
+    expect(code).toBe(ExitCode.Error);
+    expect(expectReadFailureLast(err, 'apply')).toBe(emulator.control.requestLog().total);
     expect(writes()).toEqual([]);
   });
 

@@ -58,3 +58,16 @@ export async function stageFingerprints(emulator: RunningEmulator, env: Record<s
   }
   return staged;
 }
+
+/**
+ * Asserts that a failed read of the live account ends its progress with the failure line, right before the error:
+ * no progress line, plain or redrawn, comes after it. Returns the request count the line gives.
+ */
+export function expectReadFailureLast(err: string, command: string): number {
+  // A terminal's rewritten line starts with carriage return + erase-line: read each as a line of its own.
+  const lines = err.split('\r\u001b[K').join('\n');
+  const match = /(?:^|\n)((?:verifying: )?reading live account failed after (\d+) requests)\n(monsync \w+: error [^\n]*)\n$/.exec(lines);
+  if (match === null) throw new Error(`expected the read to end with "reading live account failed after N requests" and then the error; got:\n${JSON.stringify(err.slice(-600))}`);
+  if (!(match[3] ?? '').startsWith(`monsync ${command}: error `)) throw new Error(`expected an error of monsync ${command}, got: ${match[3] ?? ''}`);
+  return Number(match[2]);
+}

@@ -4,7 +4,7 @@ import { startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { copyOfDemoConfigs, monsync, REPO_ROOT, stageFingerprints, tempTree } from './helpers.js';
+import { copyOfDemoConfigs, expectReadFailureLast, monsync, REPO_ROOT, stageFingerprints, tempTree } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-shop-password',
@@ -221,6 +221,19 @@ describe('monsync plan when the service refuses', () => {
     expect(code).toBe(ExitCode.Error);
     expect(out).toBe('');
     expect(err).toContain('monsync plan: error LIVE_READ_FAILED: reading vault items from the service failed, so no plan was made');
+  });
+
+  it('ends the read with "failed after N requests" when a listing fails at once (500), as after retries (503)', async () => {
+    for (const [kind, isTTY] of [['500', false], ['500', true], ['503', false]] as const) {
+      emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 5, kind }] });
+      emulator.control.clearLog();
+      const { code, err } = await monsync(['plan', '--config', 'configs'], { env, isTTY });
+      emulator.control.setFaults({ scripted: [] });
+      expect(code).toBe(ExitCode.Error);
+      const requests = expectReadFailureLast(err, 'plan');
+      // Counted once every request still in flight has ended, so it is every request the read made.
+      expect(requests).toBe(emulator.control.requestLog().total);
+    }
   });
 
   it('reports a wrong password as an authentication error without echoing it, exit 1', async () => {

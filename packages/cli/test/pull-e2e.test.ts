@@ -4,7 +4,7 @@ import { startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { copyOfDemoConfigs, monsync, stageFingerprints, tempTree } from './helpers.js';
+import { copyOfDemoConfigs, expectReadFailureLast, monsync, stageFingerprints, tempTree } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-pull-shop',
@@ -111,5 +111,16 @@ describe('monsync pull', () => {
     expect((await monsync(['pull', '--out', 'accounts/prod'], { env, cwd: root })).code).toBe(ExitCode.Ok);
     expect(existsSync(join(root, 'accounts', 'prod', 'monsync.yaml'))).toBe(true);
     expect(readFileSync(join(root, 'accounts', 'prod', 'slas.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../../schemas/config.schema.json');
+  });
+
+  it('ends the read with "failed after N requests" when a listing fails with a 500, exit 1, writing nothing', async () => {
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 1, kind: '500' }] });
+    const root = tempTree({});
+    const { code, out, err } = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    emulator.control.setFaults({ scripted: [] });
+    expect(code).toBe(ExitCode.Error);
+    expect(out).toBe('');
+    expect(expectReadFailureLast(err, 'pull')).toBe(emulator.control.requestLog().total);
+    expect(existsSync(join(root, 'tree'))).toBe(false);
   });
 });

@@ -27,7 +27,7 @@ import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
-import { combineHooks, readProgress, verboseHooks, type RequestHooks } from '../request-log.js';
+import { combineHooks, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
 import { unsafeAdvice, violationLines } from '../safety.js';
 
 /** A terminal `io` may bring its own way to ask (tests do); otherwise the question goes to the process's terminal. */
@@ -218,6 +218,8 @@ interface Session {
   client: MonitoringClient;
   apiUrl: string;
   configDir: string;
+  /** Closes the client, once however often it is called (a failed read closes it early). */
+  close(): Promise<void>;
   /** Request hooks in effect: reading progress while reading, only `--verbose` while applying. */
   setHooks(hooks: RequestHooks | undefined): void;
 }
@@ -237,11 +239,14 @@ async function openSession(context: CommandContext, parallelism: number): Promis
   const key = deriveFingerprintKey({ fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'], apiUser: options.username, apiPassword: options.password });
   // Every secret is read before any request, so a missing variable fails fast and offline.
   const fingerprints = fingerprintDesiredSecrets(loaded.desired, key);
+  const client = createClient(options);
+  let closing: Promise<void> | undefined;
   return {
     desired: loaded.desired,
     key,
     fingerprints,
-    client: createClient(options),
+    client,
+    close: () => (closing ??= client.close()),
     apiUrl: options.baseUrl,
     configDir: dir,
     setHooks: (extra) => {
@@ -261,11 +266,8 @@ async function planNow(io: CliIo, session: Session, what: string): Promise<Fresh
   session.setHooks(progress);
   let live: LiveSnapshot;
   try {
-    live = await readLiveAgainOnUnclear(session.client, liveScope(session.desired));
-    progress.done();
-  } catch (error) {
-    progress.done(`${what} failed after ${progress.requests} requests`);
-    throw error;
+    // Closing the client on failure is final: apply stops when it cannot read the account.
+    live = await readUnder(progress, what, () => readLiveAgainOnUnclear(session.client, liveScope(session.desired)), session.close);
   } finally {
     session.setHooks(undefined);
   }
@@ -442,7 +444,7 @@ export const applyCommand: CommandSpec = {
       }
       return ExitCode.Ok;
     } finally {
-      await session.client.close();
+      await session.close();
     }
   },
 };

@@ -11,7 +11,7 @@ import { ExitCode } from '../exit-codes.js';
 import { style, useColor, type CliIo } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
 import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
-import { combineHooks, hookRelay, readProgress, verboseHooks } from '../request-log.js';
+import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { unsafeAdvice, violationLines } from '../safety.js';
 import { parseTarget } from '../targets.js';
 
@@ -49,15 +49,14 @@ export async function computePlan(context: CommandContext, targets: readonly str
   const client = createClient(options);
   const progress = readProgress(io, 'reading live account');
   relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
+  // Once: a failed read closes the client early, and a second close of a closed client throws.
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= client.close());
   let live: LiveSnapshot;
   try {
-    live = await readLive(client, liveScope(desired));
-    progress.done();
-  } catch (error) {
-    progress.done(`reading live account failed after ${progress.requests} requests`);
-    throw error;
+    live = await readUnder(progress, 'reading live account', () => readLive(client, liveScope(desired)), close);
   } finally {
-    await client.close();
+    await close();
   }
   const self = selfOperator(io, live);
   const plan = assemblePlan(desired, live, { fingerprints, targets, ...(self !== undefined ? { selfOperatorGuid: self } : {}) });

@@ -9,7 +9,7 @@ import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { displayPath } from '../load.js';
 import { pulledTree } from '../pull-tree.js';
-import { combineHooks, hookRelay, readProgress, verboseHooks } from '../request-log.js';
+import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 
 /** The repository's `schemas/config.schema.json` above `dir`, for the editor modeline of pulled files. */
 function findSchema(dir: string): string | undefined {
@@ -48,15 +48,15 @@ export const pullCommand: CommandSpec = {
     const client = createClient(clientOptions(io.env, relay.client));
     const progress = readProgress(io, 'reading live account');
     relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
+    // Once: a failed read closes the client early, and a second close of a closed client throws.
+    let closing: Promise<void> | undefined;
+    const close = () => (closing ??= client.close());
     let live;
     try {
-      live = await readLive(client, { kinds: ['monitor', 'monitorGroup', 'groupMembership', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport'], operators: false });
-      progress.done();
-    } catch (error) {
-      progress.done(`reading live account failed after ${progress.requests} requests`);
-      throw error;
+      const read = () => readLive(client, { kinds: ['monitor', 'monitorGroup', 'groupMembership', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport'], operators: false });
+      live = await readUnder(progress, 'reading live account', read, close);
     } finally {
-      await client.close();
+      await close();
     }
     const schema = findSchema(dir);
     const tree = pulledTree(live, schema === undefined ? {} : { schemaPath: relative(dir, schema).split('\\').join('/') });

@@ -181,6 +181,13 @@ describe('monsync apply (plan, then apply)', () => {
     expect(writes()).toEqual([]);
   });
 
+  it('logs a retried listing with --verbose, as plan does', async () => {
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Sla', count: 1, kind: '503' }] });
+    const { code, err } = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verbose'], { env });
+    expect(code).toBe(ExitCode.Ok);
+    expect(err).toMatch(/^ {3}retrying GET \/Sla in [0-9.]+s \(503\)$/m);
+  });
+
   it('rejects a bad --parallelism and --replan without a plan file', async () => {
     const bad = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '0'], { env });
     expect(bad.code).toBe(ExitCode.Error);

@@ -27,7 +27,7 @@ import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
-import { combineHooks, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
+import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
 import { unsafeAdvice, violationLines } from '../safety.js';
 
 /** A terminal `io` may bring its own way to ask (tests do); otherwise the question goes to the process's terminal. */
@@ -230,12 +230,9 @@ async function openSession(context: CommandContext, parallelism: number): Promis
   const loaded = await loadTree(dir, io, { needSecrets: true });
   if (loaded.desired === undefined) return undefined;
   const verbose = global.verbose ? verboseHooks(io) : undefined;
-  let hooks: RequestHooks | undefined = verbose;
-  const options = clientOptions(io.env, {
-    parallelism: Math.max(DEFAULT_PARALLELISM, parallelism),
-    onRequest: (e) => hooks?.onRequest(e),
-    onResponse: (e) => hooks?.onResponse(e),
-  });
+  const relay = hookRelay();
+  relay.listen(verbose);
+  const options = clientOptions(io.env, { parallelism: Math.max(DEFAULT_PARALLELISM, parallelism), ...relay.client });
   const key = deriveFingerprintKey({ fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'], apiUser: options.username, apiPassword: options.password });
   // Every secret is read before any request, so a missing variable fails fast and offline.
   const fingerprints = fingerprintDesiredSecrets(loaded.desired, key);
@@ -249,9 +246,7 @@ async function openSession(context: CommandContext, parallelism: number): Promis
     close: () => (closing ??= client.close()),
     apiUrl: options.baseUrl,
     configDir: dir,
-    setHooks: (extra) => {
-      hooks = combineHooks(extra, verbose);
-    },
+    setHooks: (extra) => relay.listen(combineHooks(extra, verbose)),
   };
 }
 

@@ -63,6 +63,19 @@ describe('base URL', () => {
     expect(message).not.toContain('hunter2-secret');
   });
 
+  it('does not echo a query or fragment, nor an unparsable URL without userinfo, that may hold a token', () => {
+    const messages: string[] = [];
+    for (const baseUrl of ['http://host/v4?token=CANARY-7f3a9c', 'http://host/v4#CANARY-7f3a9c', 'http://[bad?token=CANARY-7f3a9c']) {
+      try {
+        createClient({ username: 'demo', password: 'pw', baseUrl });
+      } catch (error) {
+        messages.push((error as Error).message);
+      }
+    }
+    expect(messages).toHaveLength(3);
+    for (const message of messages) expect(message).not.toContain('CANARY-7f3a9c');
+  });
+
   it('requires a username, a password and sane limits', () => {
     expect(() => createClient({ baseUrl: BASE_URL, username: '', password: 'pw' })).toThrow(/username is required/);
     expect(() => createClient({ baseUrl: BASE_URL, username: 'demo', password: '' })).toThrow(/password is required/);

@@ -126,8 +126,8 @@ function parseBaseUrl(baseUrl: string): ParsedBase {
   try {
     url = new URL(baseUrl);
   } catch {
-    const shown = baseUrl.includes('@') ? '(value hidden: it may hold credentials)' : JSON.stringify(baseUrl);
-    throw new ClientConfigError(`baseUrl is not a valid URL: ${shown}; expected the API root, e.g. http://127.0.0.1:8080/v4`);
+    // Never echo the raw text: a query (`?token=`) or userinfo in an unparsable URL may hold a credential.
+    throw new ClientConfigError('baseUrl is not a valid URL (value not shown: it may hold credentials); expected the API root, e.g. http://127.0.0.1:8080/v4');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ClientConfigError(`baseUrl must use http or https, got ${url.protocol}; expected e.g. https://api.example.com/v4`);
@@ -136,7 +136,7 @@ function parseBaseUrl(baseUrl: string): ParsedBase {
     throw new ClientConfigError('baseUrl must not contain credentials; pass username and password as options instead');
   }
   if (url.search !== '' || url.hash !== '') {
-    throw new ClientConfigError(`baseUrl must not have a query or fragment: ${url.origin}${url.pathname}${url.search}${url.hash}`);
+    throw new ClientConfigError(`baseUrl must not have a query or fragment (not shown: it may hold a credential): ${url.origin}${url.pathname}`);
   }
   // Concatenated, never resolved: `new URL('/Monitor', 'http://h/v4')` would drop the `/v4`.
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };

@@ -1,3 +1,4 @@
+import { secretEnvName } from '@monsync/schema';
 import { toYaml } from './yaml-writer.js';
 
 type ApiObject = Record<string, unknown>;
@@ -60,9 +61,6 @@ function clean(object: ApiObject, kind: string, first: readonly string[]): ApiOb
   return out;
 }
 
-function envName(...parts: string[]): string {
-  return ['MONSYNC_SECRET', ...parts].map((part) => part.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '')).filter((part) => part !== '').join('_');
-}
 
 function byText(field: string) {
   return (a: ApiObject, b: ApiObject) => (str(a[field]) ?? '').localeCompare(str(b[field]) ?? '', 'en');
@@ -79,8 +77,8 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   const notes: string[] = [];
   const usedEnv = new Set<string>();
   const placeholder = (where: string, ...parts: string[]) => {
-    let env = envName(...parts);
-    for (let n = 2; usedEnv.has(env); n++) env = `${envName(...parts)}_${n}`;
+    let env = secretEnvName(...parts);
+    for (let n = 2; usedEnv.has(env); n++) env = `${secretEnvName(...parts)}_${n}`;
     usedEnv.add(env);
     secrets.push({ env, where });
     return { fromEnv: env };

@@ -172,6 +172,15 @@ describe('monsync migrate', () => {
     expect((await monsync(['validate'], { cwd: tree })).code).toBe(ExitCode.Ok);
   });
 
+  it('lists the placeholders a JSON export\'s secrets became, never their values', async () => {
+    const exported = JSON.stringify([{ Name: 'Exported', MonitorType: 'Https', Password: 'CANARY-7f3a9c' }]);
+    const tree = tempTree({ 'monsync.yaml': SETTINGS, 'export/monitors.json': exported });
+    const result = await monsync(['migrate', '--from-json', 'export', '--out', 'monitors/imported.yaml'], { cwd: tree });
+    expect(result.code).toBe(ExitCode.Ok);
+    expect(result.out).toContain('MONSYNC_SECRET_EXPORTED_PASSWORD');
+    expect(result.out + result.err + readFileSync(join(tree, 'monitors/imported.yaml'), 'utf8')).not.toContain('CANARY-7f3a9c');
+  });
+
   it('needs --out with --from-json', async () => {
     const { code, err } = await monsync(['migrate', '--from-json', 'x.json']);
     expect(code).toBe(ExitCode.Error);

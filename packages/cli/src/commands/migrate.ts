@@ -6,6 +6,7 @@ import type { CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { writeSecretPlaceholders } from '../secret-placeholders.js';
 import { displayPath } from '../load.js';
 
 /** Positions are reported with absolute paths; shown relative to the working directory like every diagnostic. */
@@ -48,6 +49,7 @@ export const migrateCommand: CommandSpec = {
       for (const problem of shown.problems) io.stderr.write(`${problem.file}:${problem.line}:${problem.column}: ${problem.severity} ${problem.code}: ${problem.message}\n`);
       if (imported.written === undefined) return ExitCode.Error;
       io.stdout.write(`Wrote ${imported.monitors} monitor${imported.monitors === 1 ? '' : 's'} to ${displayPath(io.cwd, target)} (${imported.changes.length} migrated off removed fields).\n`);
+      writeSecretPlaceholders(io, imported.secrets);
       return shown.problems.some((problem) => problem.severity === 'error') ? ExitCode.Error : ExitCode.Ok;
     }
     if (out !== undefined) throw new UsageError('--out goes with --from-json', 'migrate');

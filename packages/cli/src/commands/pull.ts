@@ -7,6 +7,7 @@ import { stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
+import { writeSecretPlaceholders } from '../secret-placeholders.js';
 import { displayPath } from '../load.js';
 import { pulledTree } from '../pull-tree.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
@@ -65,11 +66,7 @@ export const pullCommand: CommandSpec = {
     const label = displayPath(io.cwd, dir);
     io.stdout.write(`Wrote ${tree.files.length} files to ${label}: ${tree.files.map((file) => file.path).join(', ')}\n`);
     for (const note of tree.notes) io.stdout.write(`note: ${note}\n`);
-    if (tree.secrets.length > 0) {
-      io.stdout.write(`\nSecrets cannot be read back from the API. Set these variables (or change the references to { fromFile: ... }) before planning:\n`);
-      const width = Math.max(...tree.secrets.map((secret) => secret.env.length));
-      for (const secret of tree.secrets) io.stdout.write(`  ${secret.env.padEnd(width)}  ${secret.where}\n`);
-    }
+    writeSecretPlaceholders(io, tree.secrets);
     return ExitCode.Ok;
   },
 };

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { planJsonSchema } from '@monsync/schema';
 import { describe, expect, it } from 'vitest';
 import { markdownLength, MARKDOWN_MARKER, renderJson, renderMarkdown, renderText, type Plan } from '../src/index.js';
-import { aLiveMonitor, aMonitor, CANARY, desiredState, liveSnapshot, OTHER_OPERATOR, planFor, secret } from '../src/test-utils/index.js';
+import { aLiveItem, aLiveMonitor, aLiveSection, aMonitor, aSection, CANARY, desiredState, liveSnapshot, OTHER_OPERATOR, planFor, secret } from '../src/test-utils/index.js';
 import { scenario } from './scenario.js';
 
 /** `UPDATE_GOLDEN=1` rewrites the golden files instead of comparing. */
@@ -55,12 +55,14 @@ describe('text renderer', () => {
   it('matches the golden unsafe plan', () => golden('plan-unsafe.txt', renderText(unsafe())));
   it('says so when there is nothing to do', () => golden('no-changes.txt', renderText(planFor(desiredState({ manage: { monitors: { prune: true } } }), liveSnapshot()))));
 
-  it('names the first five steps a step waits for and counts the rest (a delete waits for every create of its kind)', () => {
-    const monitors = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((n) => aMonitor({ Name: n }));
-    const plan = planFor(desiredState({ manage: { monitors: { prune: true } }, safety: { maxDeletePercent: 100 }, monitors }), liveSnapshot({ monitors: [aLiveMonitor({ Name: 'old' })] }));
-    expect(plan.steps.find((s) => s.id === 'monitor:old')?.dependsOn).toHaveLength(7);
-    expect(renderText(plan)).toContain('  - delete monitor "old"');
-    expect(renderText(plan)).toContain('      after: monitor:a, monitor:b, monitor:c, monitor:d, monitor:e and 2 more\n');
+  it('names the first five steps a step waits for and counts the rest', () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const plan = planFor(
+      desiredState({ manage: { vault: { prune: true } }, safety: { maxDeletePercent: 100 }, vaultSections: [aSection()] }),
+      liveSnapshot({ vaultSections: [aLiveSection(), aLiveSection({ Name: 'Old' })], vaultItems: names.map((n) => aLiveItem('Old', { Name: n })) }),
+    );
+    expect(plan.steps.find((s) => s.id === 'vaultSection:Old')?.dependsOn).toHaveLength(7);
+    expect(renderText(plan)).toContain('      after: vaultItem:Old/a, vaultItem:Old/b, vaultItem:Old/c, vaultItem:Old/d, vaultItem:Old/e and 2 more\n');
   });
 
   it('colours only when asked', () => {

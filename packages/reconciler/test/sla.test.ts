@@ -67,21 +67,6 @@ describe('sla identity, as the service compares SLA names (ignoring case and sur
     expect(() => planFor(desired, liveSnapshot())).toThrow(PlanError);
     expect(() => planFor(desired, liveSnapshot())).toThrow(/sla "gold" is declared twice \(also at slas\.yaml:\d+:5 as "Gold", which the service does not tell apart from it\)/);
   });
-
-  it('makes the delete of a renamed SLA wait for the create of its replacement and of the replacement\'s periods', () => {
-    const plan = pruned('Platinum');
-    expect(plan.steps.map((s) => [s.action, s.id, s.dependsOn])).toEqual([
-      ['create', 'sla:Platinum', []],
-      ['create', 'slaExclusionPeriod:Platinum/Black Friday freeze', ['sla:Platinum']],
-      ['delete', 'sla:Gold', ['sla:Platinum', 'slaExclusionPeriod:Platinum/Black Friday freeze']],
-    ]);
-  });
-
-  it('keeps a targeted delete on its own: the creates it waits for are not added to the plan', () => {
-    const desired = desiredState({ manage: slasOnly(true), safety: { maxDeletePercent: 100 }, slas: [anSla({ Description: 'Platinum' })] });
-    const plan = planFor(desired, liveSnapshot({ slas: [aLiveSla()] }), { targets: ['sla:Gold'] });
-    expect(plan.steps.map((s) => [s.action, s.id, s.dependsOn])).toEqual([['delete', 'sla:Gold', []]]);
-  });
 });
 
 describe('slaExclusionPeriod kind', () => {

@@ -6,12 +6,13 @@
  * Failure rules (DESIGN §5): a POST is never blindly retried. After an unclear outcome (no response, timeout,
  * 5xx) the object is looked up by key and the POST repeated only when it is absent; a 429 means "not applied"
  * and is retried after the wait the service asked for. A failed step skips every step depending on it,
- * transitively; independent steps finish. Running the same config again converges.
+ * transitively; independent steps finish. A delete also waits for the creates that may replace its object
+ * (`replacementGates`) and is skipped when one of them does not succeed. Running the same config again converges.
  */
 import { isApiError, isUnclearOutcome, NotFoundError, RateLimitError } from '@monsync/client';
-import { kindModule } from '../kinds/index.js';
+import { kindModule, replacedBy } from '../kinds/index.js';
 import type { WriteClient } from '../live/types.js';
-import type { Plan, PlanStep } from '../plan/types.js';
+import type { Plan, PlanStep, StepKind } from '../plan/types.js';
 import { InvalidPlanError } from './errors.js';
 import { Placeholders } from './placeholders.js';
 import { redactor, type Redactor } from './redact.js';
@@ -28,6 +29,29 @@ interface Outcome {
 }
 
 /** Checks what apply relies on: the format, unique ids, known dependencies, no cycle. Returns the steps' indices. */
+/**
+ * Issue 6: no delete of an object whose replacement failed. Which create replaces which delete cannot be known (a
+ * rename without a pinned GUID is a create and a delete), so a delete waits for every create of the kinds that
+ * may replace it (`replacedBy`): it is skipped when one of them fails or is skipped, and the next run deletes it.
+ * Kept here as one gate per kind rather than as plan dependencies, which would be creates x deletes edges.
+ * Returns, per kind with creates, how many, and the deletes waiting for them.
+ */
+function replacementGates(steps: readonly PlanStep[]): { creates: Map<StepKind, number>; waiting: Map<StepKind, string[]> } {
+  const creates = new Map<StepKind, number>();
+  for (const step of steps) if (step.action === 'create') creates.set(step.kind, (creates.get(step.kind) ?? 0) + 1);
+  const waiting = new Map<StepKind, string[]>();
+  for (const step of steps) {
+    if (step.action !== 'delete') continue;
+    for (const kind of replacedBy(step.kind)) {
+      if (!creates.has(kind)) continue;
+      const list = waiting.get(kind);
+      if (list === undefined) waiting.set(kind, [step.id]);
+      else list.push(step.id);
+    }
+  }
+  return { creates, waiting };
+}
+
 export function checkPlan(plan: Plan): Map<string, number> {
   if (plan.formatVersion !== 1) throw new InvalidPlanError(`plan formatVersion ${String(plan.formatVersion)} is not supported (expected 1); make the plan with this version of monsync`);
   if (!Array.isArray(plan.steps)) throw new InvalidPlanError('the plan has no steps array');
@@ -48,7 +72,16 @@ export function checkPlan(plan: Plan): Map<string, number> {
     }
     remaining.set(step.id, new Set(step.dependsOn).size);
   }
-  const queue = plan.steps.filter((s) => remaining.get(s.id) === 0).map((s) => s.id);
+  // The replacement gates are dependencies too (a create waiting for a delete of its own kind would never run).
+  const gates = replacementGates(plan.steps);
+  for (const [kind, deletes] of gates.waiting) {
+    const gate = `\u0000gate:${kind}`;
+    remaining.set(gate, gates.creates.get(kind) ?? 0);
+    dependents.set(gate, deletes);
+    for (const id of deletes) remaining.set(id, (remaining.get(id) ?? 0) + 1);
+  }
+  for (const step of plan.steps) if (step.action === 'create' && gates.waiting.has(step.kind)) dependents.set(step.id, [...(dependents.get(step.id) ?? []), `\u0000gate:${step.kind}`]);
+  const queue = [...remaining.keys()].filter((id) => remaining.get(id) === 0);
   let seen = 0;
   while (queue.length > 0) {
     const id = queue.pop() as string;
@@ -59,7 +92,7 @@ export function checkPlan(plan: Plan): Map<string, number> {
       if (left === 0) queue.push(next);
     }
   }
-  if (seen !== plan.steps.length) {
+  if (seen !== remaining.size) {
     const stuck = plan.steps.filter((s) => (remaining.get(s.id) ?? 0) > 0).map((s) => s.id);
     throw new InvalidPlanError(`the plan's dependencies form a cycle among ${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ', ...' : ''}`);
   }
@@ -89,6 +122,17 @@ export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyO
   const remaining = new Map(steps.map((s) => [s.id, new Set(s.dependsOn).size]));
   const dependents = new Map<string, string[]>();
   for (const step of steps) for (const dep of new Set(step.dependsOn)) dependents.set(dep, [...(dependents.get(dep) ?? []), step.id]);
+  const gates = replacementGates(steps);
+  for (const ids of gates.waiting.values()) for (const id of ids) remaining.set(id, (remaining.get(id) ?? 0) + 1);
+  const openCreates = new Map(gates.creates);
+  /** What a failed or skipped step takes down with it: its dependents, and for a create the deletes its kind's gate holds (once). */
+  const closed = new Set<StepKind>();
+  const waitingFor = (step: PlanStep): string[] => {
+    const direct = dependents.get(step.id) ?? [];
+    if (step.action !== 'create' || closed.has(step.kind)) return direct;
+    closed.add(step.kind);
+    return [...direct, ...(gates.waiting.get(step.kind) ?? [])];
+  };
 
   const report: ApplyReport = { total: steps.length, done: [], failed: [], skipped: [], notRun: [], ok: false, durationMs: 0 };
   let inFlight = 0;
@@ -116,8 +160,15 @@ export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyO
   };
   for (const step of steps) if (remaining.get(step.id) === 0) enqueue(step.id);
 
-  const skipDependents = (failedId: string): void => {
-    const stack: { id: string; via: string }[] = (dependents.get(failedId) ?? []).map((id) => ({ id, via: failedId }));
+  const release = (id: string): void => {
+    const left = (remaining.get(id) ?? 0) - 1;
+    remaining.set(id, left);
+    if (left === 0 && status.get(id) === 'pending') enqueue(id);
+  };
+
+  const skipDependents = (failed: PlanStep): void => {
+    const failedId = failed.id;
+    const stack: { id: string; via: string }[] = waitingFor(failed).map((id) => ({ id, via: failedId }));
     while (stack.length > 0) {
       const { id, via } = stack.pop() as { id: string; via: string };
       if (status.get(id) !== 'pending') continue;
@@ -126,7 +177,7 @@ export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyO
       const result: SkippedStep = { ...refOf(step), waitedFor: failedId, ...(via === failedId ? {} : { via }) };
       report.skipped.push(result);
       emit({ type: 'skipped', step, result, progress: progress() });
-      for (const next of dependents.get(id) ?? []) stack.push({ id: next, via: id });
+      for (const next of waitingFor(step)) stack.push({ id: next, via: id });
     }
   };
 
@@ -146,16 +197,17 @@ export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyO
             status.set(step.id, 'failed');
             report.failed.push(outcome.error);
             emit({ type: 'failed', step, result: outcome.error, progress: progress() });
-            skipDependents(step.id);
+            skipDependents(step);
           } else {
             status.set(step.id, 'done');
             const result: DoneStep = { ...refOf(step, outcome.guid), ...(outcome.note === undefined ? {} : { note: outcome.note }) };
             report.done.push(result);
             emit({ type: 'done', step, result, progress: progress() });
-            for (const next of dependents.get(step.id) ?? []) {
-              const left = (remaining.get(next) ?? 0) - 1;
-              remaining.set(next, left);
-              if (left === 0 && status.get(next) === 'pending') enqueue(next);
+            for (const next of dependents.get(step.id) ?? []) release(next);
+            if (step.action === 'create') {
+              const open = (openCreates.get(step.kind) ?? 0) - 1;
+              openCreates.set(step.kind, open);
+              if (open === 0) for (const next of gates.waiting.get(step.kind) ?? []) release(next);
             }
           }
           pump();

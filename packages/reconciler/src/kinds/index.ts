@@ -23,6 +23,15 @@ export const KINDS: readonly KindModule[] = [
   alertDefinitionKind,
 ];
 
+/**
+ * Kinds whose creates may replace an object of `kind` a plan deletes: its own kind (a rename without a pinned GUID
+ * is a create and a delete), and the kinds of the objects that live inside one (a replacement SLA is whole only
+ * with its exclusion periods, a replacement monitor with its memberships, a replacement section with its items).
+ */
+export function replacedBy(kind: StepKind): StepKind[] {
+  return [kind, ...KINDS.filter((m) => m.parents?.includes(kind) === true).map((m) => m.kind)];
+}
+
 export function kindModule(kind: StepKind): KindModule {
   const found = KINDS.find((m) => m.kind === kind);
   if (found === undefined) throw new Error(`no kind module for ${kind}`);

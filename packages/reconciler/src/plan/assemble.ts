@@ -48,10 +48,7 @@ interface Draft {
   step: Omit<PlanStep, 'id' | 'dependsOn'>;
   desiredEntry?: DesiredEntry;
   liveEntry?: LiveEntry;
-  /** Steps this one needs (a parent's create, a reference dropped first): `--target` keeps them too. */
   dependsOn: Set<Draft>;
-  /** Steps this one waits for when they are in the plan (a delete after the creates that may replace it): `--target` does not add them. */
-  after: Set<Draft>;
 }
 
 /** Maps per kind, so lookups need no composite string keys (this runs tens of thousands of times per plan). */
@@ -429,7 +426,6 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
           step: { action: 'ensure', kind: mod.kind, key: entry.key, guid: entry.key, changes: [], source: entry.source, desired: { ...entry.fields } },
           desiredEntry: entry,
           dependsOn: new Set(),
-          after: new Set(),
         });
       }
       continue;
@@ -453,7 +449,6 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
         step: { action: 'create', kind: mod.kind, key: entry.key, changes: createChanges(shown), source: entry.source, desired: { ...body, ...mod.createExtras?.(entry, resolution) } },
         desiredEntry: entry,
         dependsOn: new Set(),
-        after: new Set(),
       });
     }
 
@@ -551,7 +546,6 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
         desiredEntry: entry,
         liveEntry: current,
         dependsOn: new Set(),
-        after: new Set(),
       });
     }
 
@@ -563,7 +557,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       const owned = mod.ownedBy ?? [];
       if (orphan.refs.some((r) => owned.includes(r.kind) && deletedGuids.has(r.kind, r.guid))) continue;
       deletedGuids.of(mod.kind).set(orphan.guid, true);
-      drafts.push({ step: { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] }, liveEntry: orphan, dependsOn: new Set(), after: new Set() });
+      drafts.push({ step: { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] }, liveEntry: orphan, dependsOn: new Set() });
     }
   }
 
@@ -757,26 +751,14 @@ function identityOf(kind: StepKind, key: string): string {
   return identity === undefined ? key : identity(key);
 }
 
-/**
- * Kinds whose creates a delete of `kind` waits for: its own kind, and the kinds whose objects live inside one
- * of it (a replacement SLA is whole only with its exclusion periods, a replacement monitor with its memberships).
- */
-const REPLACED_BY = new Map<StepKind, StepKind[]>(KINDS.map((m) => [m.kind, [m.kind, ...KINDS.filter((c) => c.parents?.includes(m.kind) === true).map((c) => c.kind)]]));
-
 function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]): void {
   const creates = new PerKind<Draft>();
-  const createsOf = new Map<StepKind, Draft[]>();
   const byLiveGuid = new PerKind<Draft>();
   const renamedFrom = new PerKind<Draft>();
   const deleted = new PerKind<Draft>();
   for (const draft of drafts) {
     const { step, liveEntry } = draft;
-    if (step.action === 'create') {
-      creates.of(step.kind).set(step.key, draft);
-      const list = createsOf.get(step.kind);
-      if (list === undefined) createsOf.set(step.kind, [draft]);
-      else list.push(draft);
-    }
+    if (step.action === 'create') creates.of(step.kind).set(step.key, draft);
     if ((step.action === 'update' || step.action === 'delete') && liveEntry !== undefined) byLiveGuid.of(step.kind).set(liveEntry.guid, draft);
     if (step.action === 'update' && liveEntry !== undefined && identityOf(step.kind, liveEntry.key) !== identityOf(step.kind, step.key)) {
       renamedFrom.of(step.kind).set(identityOf(step.kind, liveEntry.key), draft);
@@ -794,12 +776,6 @@ function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]
       // A create taking over a key another object is renamed away from (names are unique for some kinds).
       const renamed = step.action === 'create' ? renamedFrom.get(step.kind, identityOf(step.kind, step.key)) : undefined;
       if (renamed !== undefined) draft.dependsOn.add(renamed);
-    }
-    // Issue 6: no delete of an object whose replacement failed. Which create replaces which delete cannot be
-    // known (a rename without a pinned GUID is a create and a delete), so a delete waits for every create of
-    // its kind and of its kind's children; apply skips it when one of them fails, and the next run deletes it.
-    if (step.action === 'delete') {
-      for (const kind of REPLACED_BY.get(step.kind) ?? []) for (const create of createsOf.get(kind) ?? []) draft.after.add(create);
     }
   }
   // A delete waits for the updates and deletes of the live objects that refer to it: they drop the reference.
@@ -857,7 +833,7 @@ function orderAndName(drafts: readonly Draft[]): PlanStep[] {
   }
   return ordered.map((d) => {
     const { action, kind, key, guid, changes, reason, drift, source, desired } = d.step;
-    const dependsOn = [...new Set([...d.dependsOn, ...d.after])].map((dep) => ids.get(dep)).filter((id): id is string => id !== undefined).sort(compareStrings);
+    const dependsOn = [...d.dependsOn].map((dep) => ids.get(dep)).filter((id): id is string => id !== undefined).sort(compareStrings);
     // Built field by field so the JSON key order is fixed whatever the draft held.
     const step = { id: ids.get(d) ?? '', action, kind, key } as PlanStep;
     if (guid !== undefined) step.guid = guid;

@@ -4,11 +4,11 @@
  */
 import { NotFoundError, ValidationError } from '@monsync/client';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/apply/apply-plan.js';
+import { applyPlan, checkPlan } from '../../src/apply/apply-plan.js';
 import type { StepEvent } from '../../src/apply/types.js';
 import type { ApiObject, Listing, WriteClient } from '../../src/live/types.js';
 import type { Plan } from '../../src/plan/types.js';
-import { aMonitor, anItem, aSection, CANARY, desiredState, FINGERPRINT_KEY, planFor, liveSnapshot, secret } from '../../src/test-utils/index.js';
+import { aLiveItem, aLiveMonitor, aLiveSection, aMonitor, anItem, aSection, CANARY, desiredState, FINGERPRINT_KEY, guidFor, planFor, liveSnapshot, secret } from '../../src/test-utils/index.js';
 
 interface Call {
   what: string;
@@ -224,6 +224,67 @@ describe('applyPlan scheduling', () => {
     fake.calls[1]?.fail(new Error(`socket closed while sending ${CANARY}`));
     const report = await applying;
     expect(report.failed[0]?.message).toBe('socket closed while sending [redacted]');
+  });
+
+  it('starts a delete only once every create of its kind is done, even with no dependency between them in the plan', async () => {
+    const desired = desiredState({ manage: { monitors: { prune: true } }, safety: { maxDeletePercent: 100 }, monitors: [aMonitor({ Name: 'new-a' }), aMonitor({ Name: 'new-b' })] });
+    const plan = planFor(desired, liveSnapshot({ monitors: [aLiveMonitor({ Name: 'old' })] }));
+    expect(plan.steps.map((s) => [s.id, s.dependsOn])).toEqual([
+      ['monitor:new-a', []],
+      ['monitor:new-b', []],
+      ['monitor:old', []],
+    ]);
+    const fake = gatedClient();
+    const applying = applyPlan(plan, fake.client, { parallelism: 8 });
+    await fake.sent(2);
+    fake.call('create monitor new-a').release();
+    await Promise.resolve();
+    expect(fake.calls.map((c) => c.what)).toEqual(['create monitor new-a', 'create monitor new-b']);
+    fake.call('create monitor new-b').release();
+    await fake.sent(3);
+    expect(fake.calls[2]?.what).toBe(`delete monitor ${guidFor('monitor', 'old')}`);
+    fake.calls[2]?.release();
+    expect((await applying).ok).toBe(true);
+  });
+
+  it('skips the deletes of a kind when a create of it fails, naming that create, and when a create of a child kind is skipped', async () => {
+    const desired = desiredState({
+      manage: { vault: { prune: true } },
+      safety: { maxDeletePercent: 100 },
+      vaultSections: [aSection({ Name: 'Web' }), aSection({ Name: 'New' }, [anItem({ Name: 'token', VaultItemType: 'File', Value: 'aGk=' })])],
+    });
+    const live = liveSnapshot({ vaultSections: [aLiveSection(), aLiveSection({ Name: 'Old' })], vaultItems: [aLiveItem('Web', { Name: 'stale' })] });
+    const plan = planFor(desired, live);
+    expect(plan.steps.map((s) => `${s.action} ${s.id} [${s.dependsOn.join(', ')}]`)).toEqual([
+      'create vaultSection:New []',
+      'create vaultItem:New/token [vaultSection:New]',
+      'delete vaultItem:Web/stale []',
+      'delete vaultSection:Old []',
+    ]);
+    const fake = gatedClient();
+    const applying = applyPlan(plan, fake.client);
+    await fake.sent(1);
+    fake.calls[0]?.fail(new ValidationError({ method: 'POST', path: '/VaultSection', status: 400, serviceMessage: 'Name is taken.' }));
+    const report = await applying;
+    expect(report.failed.map((f) => f.id)).toEqual(['vaultSection:New']);
+    expect([...report.skipped].sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      expect.objectContaining({ id: 'vaultItem:New/token', action: 'create', waitedFor: 'vaultSection:New' }),
+      // The item delete waits for item creates only: it is skipped because the one it waited for was skipped.
+      expect.objectContaining({ id: 'vaultItem:Web/stale', action: 'delete', waitedFor: 'vaultSection:New', via: 'vaultItem:New/token' }),
+      expect.objectContaining({ id: 'vaultSection:Old', action: 'delete', guid: guidFor('vaultSection', 'Old'), waitedFor: 'vaultSection:New' }),
+    ]);
+    expect(fake.calls.map((c) => c.what)).toEqual(['create section New']);
+  });
+
+  it('refuses a plan in which a create waits for a delete its own kind\'s creates gate', () => {
+    const plan: Plan = {
+      ...planFor(desiredState({ manage: manageAll }), liveSnapshot()),
+      steps: [
+        { id: 'monitor:new', action: 'create', kind: 'monitor', key: 'new', changes: [], dependsOn: ['monitor:old'], desired: { Name: 'new' } },
+        { id: 'monitor:old', action: 'delete', kind: 'monitor', key: 'old', guid: 'm-old', changes: [], dependsOn: [] },
+      ],
+    };
+    expect(() => checkPlan(plan)).toThrow(/the plan's dependencies form a cycle among monitor:new, monitor:old/);
   });
 
   it('runs nothing for a plan without steps', async () => {

@@ -116,7 +116,7 @@ describe('assemblePlan', () => {
         total: 2,
         percent: 100,
         limit: 30,
-        message: 'plan deletes 2 of 2 live monitors (100%), over the delete limit of 30% (safety.maxDeletePercent); review it, then apply with --allow-deletes',
+        message: 'plan deletes 2 of 2 live monitors (100%), over the delete limit of 30% (safety.maxDeletePercent); review it, then apply with --allow-deletes (it accepts any unsafe plan, updates as well as deletes) or raise the limit in monsync.yaml',
       },
     ]);
   });

@@ -604,7 +604,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
           total,
           percent,
           limit: limits[action],
-          message: `plan ${verb} ${count} of ${total} live ${state.mod.title} (${percent}%), over the ${action} limit of ${limits[action]}% (safety.max${action === 'delete' ? 'Delete' : 'Update'}Percent); review it, then apply with --allow-deletes`,
+          message: `plan ${verb} ${count} of ${total} live ${state.mod.title} (${percent}%), over the ${action} limit of ${limits[action]}% (safety.max${action === 'delete' ? 'Delete' : 'Update'}Percent); review it, then apply with --allow-deletes (it accepts any unsafe plan, updates as well as deletes) or raise the limit in monsync.yaml`,
         });
       }
     }

@@ -46,7 +46,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     for (const w of plan.warnings) lines.push(`  ${paint('yellow', '!')} ${w.code}: ${w.message}`);
   }
   if (!plan.safe) {
-    lines.push('', paint('red', paint('bold', 'UNSAFE PLAN: apply refuses it without --allow-deletes.')));
+    lines.push('', paint('red', paint('bold', 'UNSAFE PLAN (over the safety thresholds): apply refuses it without --allow-deletes.')));
     for (const v of plan.violations) lines.push(`  ${paint('red', '!')} ${v.message}`);
   }
   lines.push('', `${paint('bold', 'Plan:')} ${summaryLine(plan)}.`);

@@ -124,4 +124,30 @@ describe('readLive', () => {
     const broken = fakeClient({}, { '/Operator': 502 });
     await expect(readLive(broken.client, liveScope(desired))).rejects.toThrow(/reading operators/);
   });
+  it('keeps one of the client\'s slots free of per-parent listings, for the monitor cursor chain', async () => {
+    const groups = Array.from({ length: 12 }, (_, n) => aLiveGroup({ Description: `Group ${n}` }));
+    const slas = Array.from({ length: 6 }, (_, n) => aLiveSla({ Description: `SLA ${n}` }));
+    let inFlight = 0;
+    let most = 0;
+    // Per-parent listings resolve only after a few turns of the event loop, so they overlap as much as they may.
+    const slow = (): Listing<ApiObject> => ({
+      async toArray() {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        for (let turn = 0; turn < 5; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+        inFlight -= 1;
+        return [];
+      },
+    });
+    const { client } = fakeClient({ groups, slas });
+    const limited: LiveClient = {
+      ...client,
+      parallelism: 4,
+      monitorGroups: { list: client.monitorGroups.list, members: () => slow() },
+      slas: { list: client.slas.list, exclusionPeriods: { list: () => slow() } },
+    };
+    const desired = desiredState({ manage: { monitors: { prune: false }, monitorGroups: { prune: false }, slas: { prune: false } }, monitors: [aMonitor()], monitorGroups: [aGroup({ members: ['Shop homepage'] })] });
+    await readLive(limited, liveScope(desired));
+    expect(most).toBe(3);
+  });
 });

@@ -15,6 +15,27 @@ async function all(what: string, listing: () => Listing<ApiObject>): Promise<Api
   }
 }
 
+/**
+ * A counting semaphore for the per-parent listings. They are queued by the hundred; in the client's FIFO limiter
+ * they would make every page of the monitor cursor chain (the read's critical path: each page needs the one before)
+ * wait behind all of them. Holding them to one slot fewer than the client's limit keeps a slot for the chain.
+ */
+function fanOut(width: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active >= width) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active += 1;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
+}
+
 function text(object: ApiObject, field: string): string {
   const value = object[field];
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
@@ -43,6 +64,7 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
   const want = (kind: StepKind): boolean => scope.kinds.includes(kind);
   const snapshot = emptySnapshot();
   const tasks: Promise<void>[] = [];
+  const perParent = fanOut(Math.max(1, (client.parallelism ?? 8) - (want('monitor') ? 1 : 0)));
 
   if (want('monitor')) {
     tasks.push(all('monitors', () => client.monitors.list()).then((items) => void (snapshot.monitors = items)));
@@ -55,7 +77,9 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
         // The All Monitors group holds every monitor and its membership cannot change: nothing to read there.
         const parents = groups.filter((g) => g.IsAll !== true);
         const members = await Promise.all(
-          parents.map((g) => all(`members of monitor group "${text(g, 'Description')}" (${text(g, 'MonitorGroupGuid')})`, () => client.monitorGroups.members(text(g, 'MonitorGroupGuid')))),
+          parents.map((g) =>
+            perParent(() => all(`members of monitor group "${text(g, 'Description')}" (${text(g, 'MonitorGroupGuid')})`, () => client.monitorGroups.members(text(g, 'MonitorGroupGuid')))),
+          ),
         );
         parents.forEach((g, i) => {
           snapshot.groupMembers[text(g, 'MonitorGroupGuid')] = (members[i] ?? []).map((m) => text(m, 'MonitorGuid'));
@@ -75,7 +99,9 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
         snapshot.slas = slas;
         if (!want('slaExclusionPeriod')) return;
         const periods = await Promise.all(
-          slas.map((s) => all(`exclusion periods of SLA "${text(s, 'Description')}" (${text(s, 'SlaGuid')})`, () => client.slas.exclusionPeriods.list(text(s, 'SlaGuid')))),
+          slas.map((s) =>
+            perParent(() => all(`exclusion periods of SLA "${text(s, 'Description')}" (${text(s, 'SlaGuid')})`, () => client.slas.exclusionPeriods.list(text(s, 'SlaGuid')))),
+          ),
         );
         slas.forEach((s, i) => {
           snapshot.exclusionPeriods[text(s, 'SlaGuid')] = periods[i] ?? [];

@@ -21,6 +21,8 @@ export interface LiveClient {
   slas: { list(): Listing<ApiObject>; exclusionPeriods: { list(slaGuid: string): Listing<ApiObject> } };
   scheduledReports: { list(): Listing<ApiObject> };
   operators: { list(): Listing<ApiObject> };
+  /** The client's concurrency limit; readLive keeps one slot of it for the monitor cursor chain. */
+  readonly parallelism?: number;
 }
 
 /** The write side used by the kind modules' requests (apply). */

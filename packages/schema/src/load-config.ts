@@ -1,5 +1,4 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
 import { API_VERSION, MANAGED_KINDS, type ManagedKind } from './config-schema.js';
@@ -54,24 +53,12 @@ export interface ConfigText {
   text: string;
 }
 
-/** Reads `monsync.yaml` and every `*.yaml` below `dir` (not hidden folders, not node_modules). */
+/**
+ * Reads `monsync.yaml` and every `*.yaml` below `dir` (not hidden folders, not node_modules). Config trees are
+ * small (5 MB per file at most), so the async form reads synchronously rather than keeping a second copy of the loop.
+ */
 export async function loadConfig(dir: string, options: LoadOptions = {}): Promise<LoadResult> {
-  const root = resolve(dir);
-  const { files, diagnostics } = discover(root);
-  const texts: ConfigText[] = [];
-  for (const file of files) {
-    const problem = sizeProblem(root, file);
-    if (problem !== undefined) {
-      diagnostics.push(problem);
-      continue;
-    }
-    try {
-      texts.push({ file, text: await readFile(join(root, file), 'utf8') });
-    } catch (error) {
-      diagnostics.push(unreadable(file, error));
-    }
-  }
-  return assemble(root, texts, options, diagnostics, files);
+  return loadConfigSync(dir, options);
 }
 
 /** Synchronous `loadConfig`. */

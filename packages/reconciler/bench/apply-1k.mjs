@@ -12,12 +12,9 @@
  * The apply runs `--runs` times (default 3) against a reset account; the figures are those of the median run.
  * Usage: node packages/reconciler/bench/apply-1k.mjs [--latency MS] [--parallelism N] [--monitors N] [--runs N]
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { startEmulatorProcess, control, childCpuMs } from './emulator-process.mjs';
 import { createClient } from '@monsync/client';
 import { applyPlan, assemblePlan, fingerprintDesiredSecrets, liveScope, readLive } from '../dist/index.js';
 
@@ -34,36 +31,6 @@ const RUNS = option('--runs', 3);
 const GROUPS = 20;
 const ITEMS = 10;
 const KEY = 'bench-fingerprint-key';
-
-function startEmulatorProcess() {
-  const bin = fileURLToPath(new URL('../../emulator/dist/bin.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, '--port', '0', '--seed', 'empty', '--latency', String(LATENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', (line) => {
-      const match = /listening on (\S+)/.exec(line);
-      if (!match) reject(new Error(`unexpected first line from the emulator: ${line}`));
-      else resolve({ child, url: match[1], control: match[1].replace(/\/v4$/, '/__emulator') });
-    });
-    child.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
-  });
-}
-
-/** CPU time (ms) of a child process so far, from /proc (Linux); undefined elsewhere. */
-function childCpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-async function control(base, method, path, body) {
-  const res = await globalThis.fetch(`${base}${path}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.status === 204 ? undefined : res.json();
-}
 
 /** Stands in for the schema's Secret: a value revealed only on request, printed as [redacted]. */
 const secret = (value, name) => ({ describe: () => `env ${name}`, reveal: () => value, toString: () => '[redacted]', toJSON: () => '[redacted]' });
@@ -125,7 +92,7 @@ function levels(plan) {
   return counts;
 }
 
-const emulator = await startEmulatorProcess();
+const emulator = await startEmulatorProcess(LATENCY);
 try {
   let requests = 0;
   let inFlight = 0;

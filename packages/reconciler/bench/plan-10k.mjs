@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global fetch, performance */
+/* global performance */
 /**
  * Benchmark plan-10k (issue 5): figures, not assertions.
  *
@@ -15,10 +15,10 @@
  * Needs built packages: `pnpm build` (or `npx tsc -p tsconfig.build.json` in emulator, client and reconciler).
  * Usage: node packages/reconciler/bench/plan-10k.mjs [--latency MS] [--skip-per-object]
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { startEmulatorProcess, control } from './emulator-process.mjs';
 import { createClient } from '@monsync/client';
 import { assemblePlan, liveScope, readLive, renderMarkdown } from '../dist/index.js';
 
@@ -33,26 +33,6 @@ const guid = (kind, i) => {
   const tag = { monitor: '1', group: '2', section: '3', item: '4', sla: '5', report: '6' }[kind];
   return `${tag}0000000-0000-4000-8000-${hex}`;
 };
-
-function startEmulatorProcess() {
-  const bin = fileURLToPath(new URL('../../emulator/dist/bin.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, '--port', '0', '--seed', 'empty', '--latency', String(LATENCY)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', (line) => {
-      const match = /listening on (\S+)/.exec(line);
-      if (!match) reject(new Error(`unexpected first line from the emulator: ${line}`));
-      else resolve({ child, url: match[1], control: match[1].replace(/\/v4$/, '/__emulator') });
-    });
-    child.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
-  });
-}
-
-async function control(base, method, path, body) {
-  const res = await fetch(`${base}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.status === 204 ? undefined : res.json();
-}
 
 /** The account: every object as the service stores it. */
 function account(state) {
@@ -197,7 +177,7 @@ if (args[0] === '--seed') {
   await new Promise(() => {});
 }
 
-const emulator = await startEmulatorProcess();
+const emulator = await startEmulatorProcess(LATENCY);
 try {
   const seeded = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--seed', emulator.control], { maxBuffer: 256 * 1024 * 1024 });
   const { desired, self } = JSON.parse(seeded.stdout);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SecretChangedError, SecretSourceError } from '../../src/apply/errors.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import type { StepEvent } from '../../src/apply/types.js';
@@ -16,7 +16,7 @@ import {
   FINGERPRINT_KEY,
   secret,
 } from '../../src/test-utils/index.js';
-import { applyWith, describeSteps, planAgainst, startHarness, writeRequests, type Harness } from './harness.js';
+import { applyWith, describeSteps, planAgainst, writeRequests, type Harness, useEmulatorHarness } from './harness.js';
 
 const OTP_CANARY = 'CANARYSEVENFTHREEAC';
 
@@ -40,17 +40,7 @@ function shopTree(password = CANARY) {
 }
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.emulator.control.reset('empty');
-  h.emulator.control.setFaults({ rate: 0, scripted: [] });
-  h.emulator.control.clearLog();
-});
+useEmulatorHarness((harness) => (h = harness));
 
 describe('applyPlan against the emulator', () => {
   it('creates every kind from an empty account, after which the plan is empty', async () => {

@@ -2,26 +2,16 @@
  * Apply under the emulator's faults: a lost answer to an applied create, 5xx, resets, 429 bursts. Never a
  * duplicate, never a step run before what it depends on, and a rerun converges.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultKind } from '@monsync/emulator';
 import type { ApplyReport, StepEvent } from '../../src/apply/types.js';
 import type { Plan } from '../../src/plan/types.js';
 import { aGroup, aMonitor, anItem, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
-import { applyWith, describeSteps, planAgainst, startHarness, writeRequests, type Harness } from './harness.js';
+import { applyWith, describeSteps, planAgainst, writeRequests, type Harness, useEmulatorHarness } from './harness.js';
 import { duplicates, fleet, PRUNE_ALL } from './trees.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  h.emulator.control.setFaults({ rate: 0, scripted: [] });
-  await h.emulator.control.reset('empty');
-  h.emulator.control.clearLog();
-});
+useEmulatorHarness((harness) => (h = harness));
 
 /** One object of every creatable kind, each created by its own POST route. */
 const oneOfEach = () =>

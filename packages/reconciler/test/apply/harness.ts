@@ -1,4 +1,5 @@
 /** An emulator on a free port, a client for it, and the plan -> apply -> plan loop the apply tests share. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createClient, type MonitoringClient } from '@monsync/client';
 import { startEmulator, type RunningEmulator, type RequestLogEntry } from '@monsync/emulator';
 import type { DesiredState } from '../../src/desired.js';
@@ -61,4 +62,25 @@ export function changeSteps(plan: Plan): Plan['steps'] {
 
 export function describeSteps(plan: Plan): string[] {
   return changeSteps(plan).map((s) => `${s.action} ${s.kind}:${s.key}`);
+}
+
+/**
+ * One emulator for a test file, reset to an empty account with no faults and an empty request log before each
+ * test. `bind` receives the harness once it has started.
+ */
+export function useEmulatorHarness(bind: (harness: Harness) => void): void {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await startHarness();
+    bind(harness);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+  beforeEach(async () => {
+    if (harness === undefined) return;
+    harness.emulator.control.setFaults({ rate: 0, scripted: [] });
+    await harness.emulator.control.reset('empty');
+    harness.emulator.control.clearLog();
+  });
 }

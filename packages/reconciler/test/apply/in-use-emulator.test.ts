@@ -2,22 +2,13 @@
  * Against the emulator, which refuses (400) to delete a vault item a monitor refers to: a plan that would prune
  * an item kept in use is refused before apply, and the plans that free the item first apply with no 400 at all.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PlanError } from '../../src/plan/errors.js';
 import { aMonitor, anItem, aSection, desiredState, type DesiredParts } from '../../src/test-utils/index.js';
-import { applyWith, describeSteps, planAgainst, startHarness, type Harness } from './harness.js';
+import { applyWith, describeSteps, planAgainst, type Harness, useEmulatorHarness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.emulator.control.reset('empty');
-  h.emulator.control.setFaults({ rate: 0, scripted: [] });
-});
+useEmulatorHarness((harness) => (h = harness));
 
 /** Section Web with items shop-login and old, and a monitor whose variable refers to old, made as a person would. */
 async function accountWithReference(): Promise<{ item: string; monitor: string }> {

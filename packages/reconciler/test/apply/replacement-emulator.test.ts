@@ -2,21 +2,12 @@
  * Issue 6: no delete of an object whose replacement failed. Against the emulator, which refuses (409) a second
  * SLA whose name differs only in case, and with scripted faults that make a replacement's create fail for good.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aMonitor, anSla, aPeriod, desiredState } from '../../src/test-utils/index.js';
-import { applyWith, describeSteps, planAgainst, startHarness, writeRequests, type Harness } from './harness.js';
+import { applyWith, describeSteps, planAgainst, writeRequests, type Harness, useEmulatorHarness } from './harness.js';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  h.emulator.control.setFaults({ rate: 0, scripted: [] });
-  await h.emulator.control.reset('empty');
-});
+useEmulatorHarness((harness) => (h = harness));
 
 const slaTree = (description: string) =>
   desiredState({ manage: { slas: { prune: true } }, safety: { maxDeletePercent: 100, maxUpdatePercent: 100 }, slas: [anSla({ Description: description, exclusionPeriods: [aPeriod()] })] });

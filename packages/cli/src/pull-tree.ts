@@ -1,19 +1,14 @@
+import type { LiveSnapshot } from '@monsync/reconciler';
 import { secretEnvName } from '@monsync/schema';
 import { toYaml } from './yaml-writer.js';
 
 type ApiObject = Record<string, unknown>;
 
-/** The plain live data `readLive` returns (contract of @monsync/reconciler), as far as `pull` reads it. */
-export interface PulledSnapshot {
-  monitors: ApiObject[];
-  monitorGroups: ApiObject[];
-  groupMembers: Record<string, string[]>;
-  vaultSections: ApiObject[];
-  vaultItems: ApiObject[];
-  slas: ApiObject[];
-  exclusionPeriods: Record<string, ApiObject[]>;
-  scheduledReports: ApiObject[];
-}
+/** The plain live data `readLive` returns, as far as `pull` reads it. */
+export type PulledSnapshot = Pick<
+  LiveSnapshot,
+  'monitors' | 'monitorGroups' | 'groupMembers' | 'vaultSections' | 'vaultItems' | 'slas' | 'exclusionPeriods' | 'scheduledReports'
+>;
 
 export interface SecretPlaceholder {
   /** Environment variable the pulled tree reads the secret from. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bufferedIo } from './io.js';
 import { combineHooks, readProgress, readUnder, verboseHooks } from './request-log.js';
 
-const request = { method: 'GET', route: '/Monitor', path: '/Monitor', attempt: 1 };
+const request = { method: 'GET' as const, route: '/Monitor', path: '/Monitor', attempt: 1 };
 
 describe('request log and progress', () => {
   it('--verbose logs one line per request and response with method, path, status and time', () => {
@@ -11,7 +11,7 @@ describe('request log and progress', () => {
     hooks.onRequest({ ...request, path: '/Monitor?Cursor=abc123&Take=100' });
     hooks.onResponse({ ...request, path: '/VaultItem/9b1', route: '/VaultItem/{vaultItemGuid}', status: 200, durationMs: 12.4 });
     hooks.onResponse({ ...request, attempt: 2, status: 0, durationMs: 30000 });
-    hooks.onRetry?.({ ...request, delayMs: 1500, reason: '503' });
+    hooks.onRetry?.({ ...request, delayMs: 1500, reason: '503', retryAfter: false });
     expect(io.err()).toBe('-> GET /Monitor?Cursor=***&Take=100\n<- 200 GET /VaultItem/9b1 12ms\n<- failed GET /Monitor 30000ms\n   retrying GET /Monitor in 1.5s (503)\n');
   });
 

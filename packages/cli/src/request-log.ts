@@ -1,21 +1,8 @@
 import { isInteractive, style, useColor, type CliIo } from './io.js';
 
-/** The client's request events (contract A), declared here structurally so that any client version fits. */
-export interface RequestEvent {
-  method: string;
-  route: string;
-  path: string;
-  attempt: number;
-}
-export interface ResponseEvent extends RequestEvent {
-  status: number;
-  durationMs: number;
-}
+import type { RequestEvent, ResponseEvent, RetryEvent } from '@monsync/client';
 
-export interface RetryEvent extends RequestEvent {
-  delayMs: number;
-  reason: string;
-}
+export type { RequestEvent, ResponseEvent, RetryEvent };
 
 export interface RequestHooks {
   onRequest(event: RequestEvent): void;

@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const packages = ['client', 'emulator', 'schema', 'reconciler', 'cli'] as const;
+// The action is a leaf: nothing imports it by name, so it gets a test project but no alias.
+const projects = [...packages, 'action'] as const;
 
 // Tests import sibling packages from source, so `pnpm test` never depends on a stale dist/.
 const alias = packages.map((name) => ({
@@ -12,7 +14,7 @@ const alias = packages.map((name) => ({
 export default defineConfig({
   resolve: { alias },
   test: {
-    projects: packages.map((name) => ({
+    projects: projects.map((name) => ({
       extends: true,
       test: {
         name,

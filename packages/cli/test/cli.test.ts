@@ -160,7 +160,7 @@ describe('monsync migrate', () => {
   });
 
   it('converts a JSON export into a new YAML file that validates', async () => {
-    const exported = JSON.stringify([{ MonitorGuid: 'g-1', Name: 'Exported', MonitorType: 'Https', ExpectedHttpStatusCode: 200, ExpectedHttpStatusCodeSpecified: true, CreatedDate: '2024-01-01T00:00:00' }]);
+    const exported = JSON.stringify([{ MonitorGuid: '3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c', Name: 'Exported', MonitorType: 'Https', ExpectedHttpStatusCode: 200, ExpectedHttpStatusCodeSpecified: true, CreatedDate: '2024-01-01T00:00:00' }]);
     const tree = tempTree({ 'monsync.yaml': SETTINGS, 'export/monitors.json': exported });
     const result = await monsync(['migrate', '--from-json', 'export', '--out', 'monitors/imported.yaml'], { cwd: tree });
     expect(result.err).toBe('');

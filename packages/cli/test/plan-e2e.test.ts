@@ -173,6 +173,23 @@ describe('monsync plan refuses before any API request', () => {
     expect(emulator.control.requestLog().total).toBe(0);
   });
 
+  it('on a pinned GUID that cannot be a GUID: validate and plan point at the value, exit 1, zero requests', async () => {
+    const tree = copyOfDemoConfigs();
+    const shop = join(tree, 'configs', 'monitors', 'shop.yaml');
+    const text = readFileSync(shop, 'utf8').replace('  - Name: Shop homepage\n', '  - Name: Shop homepage\n    MonitorGuid: not-a-guid\n');
+    (await import('node:fs')).writeFileSync(shop, text);
+    const at = /^configs\/monitors\/shop\.yaml:9:18: error INVALID_GUID: `MonitorGuid` must be a GUID \(8-4-4-4-12 hexadecimal digits\), not `not-a-guid`$/m;
+    const validate = await monsync(['validate', '--config', 'configs'], { env, cwd: tree });
+    expect(validate.code).toBe(ExitCode.Error);
+    expect(validate.err).toMatch(at);
+    expect(validate.err).toContain('monsync pull --out DIR');
+    const plan = await monsync(['plan', '--config', 'configs'], { env, cwd: tree });
+    expect(plan.code).toBe(ExitCode.Error);
+    expect(plan.out).toBe('');
+    expect(plan.err).toMatch(at);
+    expect(emulator.control.requestLog().total).toBe(0);
+  });
+
   it('when a secret variable is unset: names it, never a value, exit 1, zero requests', async () => {
     const { DEMO_SHOP_OTP_SECRET: _unset, ...partial } = env;
     const { code, err } = await monsync(['plan', '--config', 'configs'], { env: partial });

@@ -110,7 +110,12 @@ export const TimeOfDaySchema = def(
 );
 export const ShortTimeSchema = def('ShortTime', Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'Time of day `HH:mm` (24-hour).' }));
 export const EmailSchema = def('Email', Type.String({ format: 'email', description: 'E-mail address.' }));
-const Guid = (description: string) => Type.String({ minLength: 1, description });
+/**
+ * A GUID as the API writes it (8-4-4-4-12 hexadecimal digits). Checked at validate, before any request: a pin
+ * that cannot be a GUID would otherwise surface only after the whole account had been read.
+ */
+export const GUID_PATTERN = '^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$';
+const Guid = (description: string) => Type.String({ pattern: GUID_PATTERN, description: `${description} A GUID: 8-4-4-4-12 hexadecimal digits.` });
 const Name = (description: string) => Type.String({ minLength: 1, description });
 
 /** `{ fromEnv: NAME }` or `{ fromFile: path }`: the only way to write a secret. Decoded into a `Secret`. */
@@ -356,8 +361,8 @@ export const RecipientsSchema = def(
   'Recipients',
   ApiObject(
     {
-      Operators: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Operator GUIDs.' })),
-      OperatorGroups: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'Operator group GUIDs.' })),
+      Operators: Type.Optional(Type.Array(Guid('An operator.'), { description: 'Operator GUIDs.' })),
+      OperatorGroups: Type.Optional(Type.Array(Guid('An operator group.'), { description: 'Operator group GUIDs.' })),
       ExtraEmailAddresses: Type.Optional(Type.Array(EmailSchema, { description: 'Further e-mail addresses.' })),
     },
     { description: 'Who receives the report.' },

@@ -47,6 +47,7 @@ export const DIAGNOSTIC_CODES = {
   INVALID_EMAIL: { severity: 'error', summary: 'An e-mail address is not valid.' },
   INVALID_IGNORE_PATTERN: { severity: 'error', summary: 'An ignore pattern is not `kind:glob` with a singular kind.' },
   INVALID_REFERENCE: { severity: 'error', summary: 'A vault reference is not `Section/Item`, or an env var name is not valid.' },
+  INVALID_GUID: { severity: 'error', summary: 'A GUID field (a pin such as `MonitorGuid`, or a reference such as `DashboardGuid` or a report recipient) is not 8-4-4-4-12 hexadecimal digits; caught before any request.' },
   INVALID_KEY: { severity: 'error', summary: 'A scheduled report `key` has characters other than letters, digits, `.`, `_`, `-`.' },
   OUT_OF_RANGE: { severity: 'error', summary: 'A number is out of its range (e.g. a percentage outside 0..100).' },
   EMPTY_VALUE: { severity: 'error', summary: 'A name or identifier is empty.' },

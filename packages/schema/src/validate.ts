@@ -1,5 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_PATTERN, REPORT_KEY_PATTERN } from './config-schema.js';
+import { GUID_PATTERN, REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_PATTERN, REPORT_KEY_PATTERN } from './config-schema.js';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
@@ -93,6 +93,17 @@ function fits(branch: SchemaNode, value: unknown, depth = 0): boolean {
   if (!typeMatches(branch, value)) return false;
   const required = Array.isArray(branch.required) ? (branch.required as string[]) : [];
   return typeof value !== 'object' || value === null || required.every((key) => Object.hasOwn(value, key));
+}
+
+/** GUID fields that pin an entry's identity (as opposed to naming another object, like `DashboardGuid`). */
+const PIN_FIELDS = new Set(['MonitorGuid', 'MonitorGroupGuid', 'VaultSectionGuid', 'VaultItemGuid', 'SlaGuid', 'ScheduledReportGuid']);
+
+/** The value as a message quotes it: short, on one line. */
+function quoted(value: unknown): string {
+  if (typeof value !== 'string') return describeType(value);
+  if (value === '') return 'an empty string';
+  const line = value.replace(/\s+/g, ' ');
+  return `\`${line.length > 60 ? `${line.slice(0, 57)}...` : line}\``;
 }
 
 const SECRET_HINT = 'write `{ fromEnv: NAME }` (an environment variable) or `{ fromFile: path }` (a file relative to this YAML file)';
@@ -232,6 +243,13 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
       }
       if (pattern === IGNORE_PATTERN) {
         return make('INVALID_IGNORE_PATTERN', `ignore pattern \`${String(error.data)}\` must be kind:glob with a singular kind`, path, 'value', 'e.g. monitor:legacy-*; kinds: monitor, monitorGroup, vaultSection, vaultItem, sla, slaExclusionPeriod, scheduledReport, alertDefinition');
+      }
+      if (pattern === GUID_PATTERN) {
+        const field = typeof path[path.length - 1] === 'number' ? path[path.length - 2] : path[path.length - 1];
+        const hint = PIN_FIELDS.has(String(field))
+          ? `a pin must be the GUID of an existing object as the service shows it (\`monsync pull --out DIR\` writes the pins of a live account); remove \`${String(field)}\` to match by key instead`
+          : 'copy the GUID from the service; it looks like 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c';
+        return make('INVALID_GUID', `\`${name}\` must be a GUID (8-4-4-4-12 hexadecimal digits), not ${quoted(error.data)}`, path, 'value', hint);
       }
       if (pattern === REPORT_KEY_PATTERN) {
         return make('INVALID_KEY', `report key \`${String(error.data)}\` may hold only letters, digits, ".", "_" and "-", starting with a letter or digit`, path);

@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     expect(item?.value.Password?.describe()).toBe('env SHOP_PASSWORD');
     expect(desired.slas[0]?.value.exclusionPeriods?.[0]?.value.From).toBe('2026-11-27T00:00:00');
     expect(desired.scheduledReports[0]?.value.key).toBe('weekly-exec');
-    expect(desired.alertDefinitions[0]?.value).toEqual({ AlertDefinitionGuid: '0b1e...', IsActive: true });
+    expect(desired.alertDefinitions[0]?.value).toEqual({ AlertDefinitionGuid: '0b1e4c2a-8d7f-4e3b-a5c6-9f2d1e0b7a33', IsActive: true });
   });
 });
 

@@ -32,3 +32,4 @@ export { renderText, type TextOptions } from './render/text.js';
 export { DEFAULT_MARKDOWN_BUDGET, escapeMarkdown, MARKDOWN_MARKER, markdownLength, renderMarkdown, type MarkdownOptions } from './render/markdown.js';
 export { renderJson } from './render/json.js';
 export * from './apply/index.js';
+export * from './run/index.js';

@@ -1,25 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { createClient, type MonitoringClient } from '@monsync/client';
 import {
   applyPlan,
-  assemblePlan,
-  fingerprintDesiredSecrets,
+  checkedClientOptions,
+  DEFAULT_PARALLELISM,
   liveScope,
+  MAX_PARALLELISM,
+  openSession as openPlanSession,
   readLiveAgainOnUnclear,
   renderText,
   resolveSecrets,
   SecretChangedError,
+  unsafeAdvice,
+  violationLines,
   type ApplyReport,
-  type DesiredState,
   type LiveSnapshot,
   type Plan,
+  type PlanSession,
   type PlanStep,
   type StepEvent,
 } from '@monsync/reconciler';
-import { deriveFingerprintKey } from '@monsync/schema';
-import { clientOptions } from '../api-url.js';
 import { booleanOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -28,15 +29,11 @@ import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
-import { unsafeAdvice, violationLines } from '../safety.js';
 
 /** A terminal `io` may bring its own way to ask (tests do); otherwise the question goes to the process's terminal. */
 export interface PromptingIo extends CliIo {
   prompt?(question: string): Promise<string>;
 }
-
-const DEFAULT_PARALLELISM = 8;
-const MAX_PARALLELISM = 64;
 
 const TITLES: Record<PlanStep['kind'], string> = {
   monitor: 'monitor',
@@ -202,24 +199,8 @@ function summary(report: ApplyReport, s: Style): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The API account's own operator (MONSYNC_OPERATOR, a GUID or e-mail), so that its own edits are not drift. */
-function selfOperator(io: CliIo, live: LiveSnapshot): string | undefined {
-  const wanted = io.env['MONSYNC_OPERATOR']?.trim();
-  if (wanted === undefined || wanted === '') return undefined;
-  const match = (live.operators ?? []).find((o) => o['OperatorGuid'] === wanted || (typeof o['Email'] === 'string' && o['Email'].toLowerCase() === wanted.toLowerCase()));
-  const guid = match?.['OperatorGuid'];
-  return typeof guid === 'string' ? guid : wanted;
-}
-
-interface Session {
-  desired: DesiredState;
-  key: string;
-  fingerprints: Record<string, string>;
-  client: MonitoringClient;
-  apiUrl: string;
+interface Session extends PlanSession {
   configDir: string;
-  /** Closes the client, once however often it is called (a failed read closes it early). */
-  close(): Promise<void>;
   /** Request hooks in effect: reading progress while reading, only `--verbose` while applying. */
   setHooks(hooks: RequestHooks | undefined): void;
 }
@@ -232,22 +213,12 @@ async function openSession(context: CommandContext, parallelism: number): Promis
   const verbose = global.verbose ? verboseHooks(io) : undefined;
   const relay = hookRelay();
   relay.listen(verbose);
-  const options = clientOptions(io.env, { parallelism: Math.max(DEFAULT_PARALLELISM, parallelism), ...relay.client });
-  const key = deriveFingerprintKey({ fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'], apiUser: options.username, apiPassword: options.password });
-  // Every secret is read before any request, so a missing variable fails fast and offline.
-  const fingerprints = fingerprintDesiredSecrets(loaded.desired, key);
-  const client = createClient(options);
-  let closing: Promise<void> | undefined;
-  return {
-    desired: loaded.desired,
-    key,
-    fingerprints,
-    client,
-    close: () => (closing ??= client.close()),
-    apiUrl: options.baseUrl,
-    configDir: dir,
-    setHooks: (extra) => relay.listen(combineHooks(extra, verbose)),
-  };
+  const session = openPlanSession(loaded.desired, {
+    client: checkedClientOptions(io.env, { parallelism: Math.max(DEFAULT_PARALLELISM, parallelism), ...relay.client }),
+    fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
+    operator: io.env['MONSYNC_OPERATOR'],
+  });
+  return { ...session, configDir: dir, setHooks: (extra) => relay.listen(combineHooks(extra, verbose)) };
 }
 
 /** A plan made now, with what it was made from, so that the same reading can be planned again for other targets. */
@@ -266,12 +237,7 @@ async function planNow(io: CliIo, session: Session, what: string): Promise<Fresh
   } finally {
     session.setHooks(undefined);
   }
-  const self = selfOperator(io, live);
-  const options = { fingerprints: session.fingerprints, ...(self === undefined ? {} : { selfOperatorGuid: self }) };
-  return {
-    plan: assemblePlan(session.desired, live, options),
-    narrowed: (targets) => assemblePlan(session.desired, live, { ...options, targets }),
-  };
+  return { plan: session.plan(live), narrowed: (targets) => session.plan(live, targets) };
 }
 
 /** What apply executes and what a reviewer approved must be the same: the parts of a plan that decide what is written. */

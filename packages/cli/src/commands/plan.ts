@@ -1,37 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createClient } from '@monsync/client';
-import { assemblePlan, fingerprintDesiredSecrets, liveScope, readLive, type LiveSnapshot, type Plan } from '@monsync/reconciler';
-import { deriveFingerprintKey } from '@monsync/schema';
-import { clientOptions } from '../api-url.js';
+import { checkedClientOptions, hasChanges, liveScope, openSession, readLive, unsafeAdvice, violationLines, type LiveSnapshot, type Plan } from '@monsync/reconciler';
 import { booleanOption, listOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
 import { ExitCode } from '../exit-codes.js';
-import { style, useColor, type CliIo } from '../io.js';
+import { style, useColor } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
 import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
-import { unsafeAdvice, violationLines } from '../safety.js';
 import { parseTarget } from '../targets.js';
-
-/** Counted for `--detailed-exitcode`: `ensure` steps are re-asserted on every apply and are not changes. */
-export function hasChanges(plan: Plan): boolean {
-  return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
-}
-
-/**
- * The API account's own operator, so that objects it changed last are not reported as drift. The API has no
- * "who am I", so it comes from MONSYNC_OPERATOR (an operator's GUID or e-mail); unset, every change whose
- * last editor is known is attributed.
- */
-function selfOperator(io: CliIo, live: LiveSnapshot): string | undefined {
-  const wanted = io.env['MONSYNC_OPERATOR']?.trim();
-  if (wanted === undefined || wanted === '') return undefined;
-  const match = (live.operators ?? []).find((operator) => operator['OperatorGuid'] === wanted || (typeof operator['Email'] === 'string' && operator['Email'].toLowerCase() === wanted.toLowerCase()));
-  const guid = match?.['OperatorGuid'];
-  return typeof guid === 'string' ? guid : wanted;
-}
 
 /** The whole plan pipeline, shared with `apply`: load and validate, fingerprint secrets, read live, assemble. */
 export async function computePlan(context: CommandContext, targets: readonly string[]): Promise<{ plan: Plan } | { exitCode: number }> {
@@ -43,23 +21,20 @@ export async function computePlan(context: CommandContext, targets: readonly str
   const desired = loaded.desired;
   // Credentials, then secrets, then the client, before the read is announced: a missing variable fails fast and offline.
   const relay = hookRelay();
-  const options = clientOptions(io.env, relay.client);
-  const key = deriveFingerprintKey({ fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'], apiUser: options.username, apiPassword: options.password });
-  const fingerprints = fingerprintDesiredSecrets(desired, key);
-  const client = createClient(options);
+  const session = openSession(desired, {
+    client: checkedClientOptions(io.env, relay.client),
+    fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
+    operator: io.env['MONSYNC_OPERATOR'],
+  });
   const progress = readProgress(io, 'reading live account');
   relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
-  // Once: a failed read closes the client early, and a second close of a closed client throws.
-  let closing: Promise<void> | undefined;
-  const close = () => (closing ??= client.close());
   let live: LiveSnapshot;
   try {
-    live = await readUnder(progress, 'reading live account', () => readLive(client, liveScope(desired)), close);
+    live = await readUnder(progress, 'reading live account', () => readLive(session.client, liveScope(desired)), session.close);
   } finally {
-    await close();
+    await session.close();
   }
-  const self = selfOperator(io, live);
-  const plan = assemblePlan(desired, live, { fingerprints, targets, ...(self !== undefined ? { selfOperatorGuid: self } : {}) });
+  const plan = session.plan(live, targets);
   return { plan };
 }
 

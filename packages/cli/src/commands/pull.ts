@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { readLive } from '@monsync/reconciler';
+import { checkedClientOptions, readLive } from '@monsync/reconciler';
 import { createClient } from '@monsync/client';
-import { clientOptions } from '../api-url.js';
 import { stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
@@ -46,7 +45,7 @@ export const pullCommand: CommandSpec = {
     }
     // The client first: a missing or bad variable is reported before the read is announced.
     const relay = hookRelay();
-    const client = createClient(clientOptions(io.env, relay.client));
+    const client = createClient(checkedClientOptions(io.env, relay.client));
     const progress = readProgress(io, 'reading live account');
     relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
     // Once: a failed read closes the client early, and a second close of a closed client throws.

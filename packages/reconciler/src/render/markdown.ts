@@ -17,6 +17,11 @@ export interface MarkdownOptions {
   fullPlanHint?: string;
   /** First heading; `monsync plan` by default. */
   title?: string;
+  /**
+   * The hidden first line a bot finds its comment by; `MARKDOWN_MARKER` by default. A bot that comments once per
+   * config folder names the folder in it, so that two trees never update each other's comment.
+   */
+  marker?: string;
 }
 
 /**
@@ -99,8 +104,8 @@ interface Section {
   unit: 'step' | 'drift' | 'unmanaged' | 'warning';
 }
 
-function header(plan: Plan, title: string): string {
-  const out: string[] = [MARKDOWN_MARKER, `## ${escapeMarkdown(title)}`, ''];
+function header(plan: Plan, title: string, marker: string): string {
+  const out: string[] = [marker, `## ${escapeMarkdown(title)}`, ''];
   const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
   out.push(changes === 0 && plan.summary.ensure === 0 ? '**No changes.** The account matches the configuration.' : `**${summaryLine(plan)}**`, '');
 
@@ -187,7 +192,7 @@ function note(omitted: Record<Section['unit'], number>, totalSteps: number, budg
 
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const budget = options.budget ?? DEFAULT_MARKDOWN_BUDGET;
-  const head = header(plan, options.title ?? 'monsync plan');
+  const head = header(plan, options.title ?? 'monsync plan', options.marker ?? MARKDOWN_MARKER);
   const all = sections(plan);
   const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length }, plan.steps.length, budget, options.fullPlanHint);
   const room = budget - markdownLength(head) - markdownLength(worstNote);

@@ -1,0 +1,70 @@
+import { ClientConfigError } from '@monsync/client';
+import { describe, expect, it } from 'vitest';
+import { MARKDOWN_MARKER, renderMarkdown } from '../render/markdown.js';
+import { aMonitor, desiredState, liveSnapshot, planFor } from '../test-utils/index.js';
+import { checkApiUrlValue, printableUrl } from './api-url.js';
+import { unsafeAdvice } from './safety.js';
+import { selfOperatorGuid } from './session.js';
+
+describe('checkApiUrlValue', () => {
+  it('names the setting as the caller calls it and never prints a query or user info', () => {
+    const names = { url: 'input api-url', username: 'input api-username', password: 'input api-password' };
+    expect(() => checkApiUrlValue('https://user:CANARY-7f3a9c@api.example.com/v4', names)).toThrow(ClientConfigError);
+    try {
+      checkApiUrlValue('https://user:CANARY-7f3a9c@api.example.com/v4', names);
+    } catch (error) {
+      expect((error as Error).message).toBe(
+        'input api-url must not contain a user name or password: https://api.example.com/v4 (shown without them); put them in input api-username and input api-password',
+      );
+    }
+    expect(() => checkApiUrlValue('https://api.example.com/v4?token=CANARY-7f3a9c', names)).toThrow(/^input api-url must not have a query or fragment: https:\/\/api\.example\.com\/v4 \(/);
+    expect(() => checkApiUrlValue('ftp://api.example.com', names)).toThrow('input api-url must use http or https, got ftp:');
+    expect(() => checkApiUrlValue('https://api.example.com/v4', names)).not.toThrow();
+  });
+
+  it('leaves an empty URL to the caller, who names every missing setting at once', () => {
+    expect(() => checkApiUrlValue('  ')).not.toThrow();
+    expect(() => checkApiUrlValue(undefined)).not.toThrow();
+  });
+
+  it('prints an unparsable URL without what follows ? or # and without user info', () => {
+    expect(printableUrl('not a url@host?token=CANARY-7f3a9c')).toBe('host');
+  });
+});
+
+describe('selfOperatorGuid', () => {
+  const live = { operators: [{ OperatorGuid: 'op-1', Email: 'Admin@Example.com' }, { OperatorGuid: 'op-2', Email: 'sam@example.com' }] };
+
+  it('finds the operator by e-mail, ignoring case, or by GUID', () => {
+    expect(selfOperatorGuid(live, ' admin@example.com ')).toBe('op-1');
+    expect(selfOperatorGuid(live, 'op-2')).toBe('op-2');
+  });
+
+  it('keeps an unknown value as given (operators unreadable), and nothing when unset', () => {
+    expect(selfOperatorGuid({ operators: null }, 'op-9')).toBe('op-9');
+    expect(selfOperatorGuid(live, '')).toBeUndefined();
+    expect(selfOperatorGuid(live, undefined)).toBeUndefined();
+  });
+});
+
+describe('unsafeAdvice', () => {
+  const violations = [{ kind: 'monitor' as const, action: 'update' as const, count: 3, total: 4, percent: 75, limit: 50, message: 'x' }];
+
+  it('names the CLI flag by default and another override when asked', () => {
+    expect(unsafeAdvice(violations)).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes (monsync apply --allow-deletes); or raise safety.maxUpdatePercent');
+    expect(unsafeAdvice(violations, { name: 'the input allow-deletes', example: 'allow-deletes: true' })).toContain(
+      'the input allow-deletes accepts any unsafe plan, updates as well as deletes (allow-deletes: true)',
+    );
+  });
+});
+
+describe('renderMarkdown marker option', () => {
+  const plan = planFor(desiredState({ monitors: [aMonitor({ Name: 'Shop' })] }), liveSnapshot({}));
+
+  it('starts the comment with the given marker instead of the shared one', () => {
+    const text = renderMarkdown(plan, { marker: '<!-- monsync:plan config=configs -->' });
+    expect(text.split('\n')[0]).toBe('<!-- monsync:plan config=configs -->');
+    expect(text).not.toContain(MARKDOWN_MARKER);
+    expect(renderMarkdown(plan).split('\n')[0]).toBe(MARKDOWN_MARKER);
+  });
+});

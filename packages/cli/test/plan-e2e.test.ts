@@ -114,6 +114,26 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expect(plain.out).toBe(stripped);
   });
 
+  it('plans nothing when an ErrorConditions entry drops its Effect (an omitted field is left as it is live), and plans a written Effect', async () => {
+    const tree = copyOfDemoConfigs();
+    const shop = join(tree, 'configs', 'monitors', 'shop.yaml');
+    const entry = '{ ErrorConditionType: PageElementFailedWithPercentage, Value: "1", Percentage: "5", Effect: Error }';
+    const original = readFileSync(shop, 'utf8');
+    expect(original).toContain(entry);
+    const { writeFileSync } = await import('node:fs');
+    const planned = async (): Promise<Plan['steps'][number] | undefined> => {
+      const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env, cwd: tree });
+      expect(code).toBe(ExitCode.Ok);
+      return (JSON.parse(out) as Plan).steps.find((step) => step.id === 'monitor:Shop product images');
+    };
+
+    writeFileSync(shop, original.replace(entry, entry.replace(', Effect: Error', '')));
+    expect(await planned()).toBeUndefined();
+
+    writeFileSync(shop, original.replace(entry, entry.replace('Effect: Error', 'Effect: Indicate')));
+    expect((await planned())?.changes).toEqual([{ op: 'replace', path: '/ErrorConditions/PageElementFailedWithPercentage/Effect', before: 'Error', after: 'Indicate' }]);
+  });
+
   it('--detailed-exitcode: 2 when the plan has changes', async () => {
     const { code } = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env });
     expect(code).toBe(ExitCode.Changes);

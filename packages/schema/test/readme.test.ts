@@ -44,6 +44,16 @@ describe('README', () => {
     }
   });
 
+  it('says what a field omitted from a set entry means, and how to really change it', () => {
+    const section = /### Set entries[^\n]*\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+    expect(section).toMatch(/an entry that lacks a field the live entry has.*\| \*\*nothing\*\*/);
+    expect(section).toContain('deleting `Effect: Error` from an entry plans no change');
+    expect(section).toContain('`Effect: Indicate` (or `Effect: Error`) is compared and planned');
+    // The demo tree teaches the same where it shows a set.
+    const shop = readFileSync(new URL('../../../configs/monitors/shop.yaml', import.meta.url), 'utf8');
+    expect(shop).toContain('deleting `Effect: Error` plans nothing');
+  });
+
   it('shows the editor modeline', () => {
     expect(readme).toContain('# yaml-language-server: $schema=../schemas/config.schema.json');
   });

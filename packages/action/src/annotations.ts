@@ -1,0 +1,25 @@
+import { join, relative, sep } from 'node:path';
+import * as core from '@actions/core';
+import type { Diagnostic } from '@monsync/schema';
+
+/** A diagnostic's file relative to the repository root, as annotations and the comment name it. */
+export function repoPath(diagnostic: Diagnostic, configDir: string, workspace: string): string {
+  const rel = relative(workspace, join(configDir, diagnostic.file));
+  return rel.split(sep).join('/');
+}
+
+/** The text of an annotation: the code, the message and the hint (the position is in the annotation's properties). */
+export function annotationText(diagnostic: Diagnostic): string {
+  return `${diagnostic.code}: ${diagnostic.message}${diagnostic.hint === undefined ? '' : ` (${diagnostic.hint})`}`;
+}
+
+/** One file annotation per diagnostic: errors as errors, warnings as warnings. */
+export function annotate(diagnostics: readonly Diagnostic[], configDir: string, workspace: string): void {
+  for (const d of diagnostics) {
+    const properties: core.AnnotationProperties = { title: `monsync ${d.code}`, file: repoPath(d, configDir, workspace), startLine: d.line, startColumn: d.column };
+    // Columns belong to one line: a range over several lines keeps its start only.
+    if (d.endColumn !== undefined && d.endColumn > d.column && (d.endLine === undefined || d.endLine === d.line)) properties.endColumn = d.endColumn;
+    if (d.severity === 'error') core.error(annotationText(d), properties);
+    else core.warning(annotationText(d), properties);
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The Markdown the action writes: pull request comments, the drift issue and the job summary. Every body has a
+ * size budget: GitHub refuses comment and issue bodies over 65,536 characters and step summaries over 1 MiB.
+ */
+import {
+  escapeMarkdown,
+  markdownLength,
+  renderMarkdown,
+  unsafeAdvice,
+  violationLines,
+  type ApplyReport,
+  type Plan,
+  type PlanStep,
+  type StepRef,
+} from '@monsync/reconciler';
+import type { Diagnostic } from '@monsync/schema';
+
+export const COMMENT_BUDGET = 65_000;
+/** GitHub's step summary limit is 1 MiB; what is left is headroom for what other steps write. */
+export const SUMMARY_BUDGET = 1_000_000;
+
+/** How the action accepts an unsafe plan, in the wording of `unsafeAdvice`. */
+export const ACTION_OVERRIDE = { name: 'the input allow-deletes: true', example: 'set it on the apply step' };
+
+export interface BodyContext {
+  /** The hidden first line; empty for the job summary, which nobody searches. */
+  marker: string;
+  /** The config folder, relative to the repository root. */
+  label: string;
+  /** Closing line: commit and run. */
+  footer: string;
+  /** Where the whole plan is when a body is cut. */
+  fullPlanHint: string;
+  budget: number;
+}
+
+const PAST: Record<PlanStep['action'], string> = { create: 'created', update: 'updated', delete: 'deleted', ensure: 'ensured' };
+const SIGN: Record<PlanStep['action'], string> = { create: '+', update: '~', delete: '-', ensure: '=' };
+
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${n(count)} ${count === 1 ? one : many}`;
+}
+
+/** `monitor "Shop homepage"`, safe inside Markdown. */
+function stepName(step: Pick<StepRef, 'kind' | 'key'>): string {
+  return `${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`;
+}
+
+/** `commit abc1234 · workflow run` under each body, so a reader knows which push and run it speaks for. */
+export function footerLine(sha: string, runLink: string | undefined): string {
+  const parts = ['monsync'];
+  if (sha !== '') parts.push(`commit \`${sha.slice(0, 7)}\``);
+  if (runLink !== undefined) parts.push(`[workflow run](${runLink})`);
+  return `\n<sub>${parts.join(' · ')}</sub>\n`;
+}
+
+/** Whole lines while they fit in `budget` bytes, then one line saying how many more there are. */
+export function boundedLines(lines: readonly string[], budget: number, more: (count: number) => string): string {
+  let out = '';
+  let used = 0;
+  for (const [i, line] of lines.entries()) {
+    const size = markdownLength(line) + 1;
+    const rest = lines.length - i;
+    if (used + size + markdownLength(more(rest)) + 1 > budget) return `${out}${more(rest)}\n`;
+    out += `${line}\n`;
+    used += size;
+  }
+  return out;
+}
+
+function head(marker: string, title: string): string {
+  return `${marker === '' ? '' : `${marker}\n`}## ${escapeMarkdown(title)}\n\n`;
+}
+
+/** The plan as a comment (or summary): the reconciler's renderer, within what the footer leaves of the budget. */
+export function planBody(plan: Plan, context: BodyContext, title = `monsync plan: ${context.label}`): string {
+  const budget = context.budget - markdownLength(context.footer);
+  return `${renderMarkdown(plan, { marker: context.marker, title, budget, fullPlanHint: context.fullPlanHint }).replace(/^\n/, '')}${context.footer}`;
+}
+
+/** Validation failed: what is wrong, where, and that nothing was sent. */
+export function validationBody(diagnostics: readonly Diagnostic[], paths: (d: Diagnostic) => string, context: BodyContext): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const top =
+    head(context.marker, `monsync plan: ${context.label}`) +
+    `> [!CAUTION]\n> **The configuration has ${plural(errors, 'error')}${warnings > 0 ? ` and ${plural(warnings, 'warning')}` : ''}; nothing was sent to the API.** ` +
+    'Each is annotated on its line in the Files tab.\n\n| Where | Severity | Code | Message |\n|---|---|---|---|\n';
+  const rows = diagnostics.map(
+    (d) => `| \`${paths(d).replace(/`/g, "'")}:${d.line}:${d.column}\` | ${d.severity} | \`${d.code}\` | ${escapeMarkdown(d.message)}${d.hint === undefined ? '' : ` <br>${escapeMarkdown(d.hint)}`} |`,
+  );
+  const room = context.budget - markdownLength(top) - markdownLength(context.footer);
+  const list = boundedLines(rows, room, (count) => `\n> [!NOTE]\n> ${plural(count, 'more finding')} not shown: this comment is limited to ${n(context.budget)} characters; see the annotations and the job log.`);
+  return `${top}${list}${context.footer}`;
+}
+
+export type ApplyOutcome =
+  | { kind: 'nothing'; plan: Plan }
+  | { kind: 'refused'; plan: Plan }
+  | { kind: 'applied'; plan: Plan; report: ApplyReport };
+
+function reportCounts(steps: readonly StepRef[]): string {
+  const by = { create: 0, update: 0, delete: 0, ensure: 0 };
+  for (const step of steps) by[step.action] += 1;
+  const parts = (['create', 'update', 'delete', 'ensure'] as const).filter((a) => by[a] > 0).map((a) => `${n(by[a])} ${PAST[a]}`);
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
+}
+
+export function applyHeadline(report: ApplyReport): string {
+  const state = report.ok ? 'Apply complete' : report.failed.length > 0 ? 'Apply finished with failures' : 'Apply stopped';
+  return (
+    `${state}: ${n(report.done.length)} of ${n(report.total)} steps done${reportCounts(report.done)}, ${n(report.failed.length)} failed, ` +
+    `${n(report.skipped.length)} skipped${report.notRun.length > 0 ? `, ${n(report.notRun.length)} not run` : ''}, in ${(report.durationMs / 1000).toFixed(1)}s.`
+  );
+}
+
+/** Apply's result: nothing to do, refused as unsafe, or done / failed / skipped step by step; then the plan it ran. */
+export function applyBody(outcome: ApplyOutcome, context: BodyContext): string {
+  const title = `monsync apply: ${context.label}`;
+  let top = head(context.marker, title);
+  let lists = '';
+  const room = () => context.budget - markdownLength(top) - markdownLength(context.footer);
+  if (outcome.kind === 'nothing') {
+    top += '**Nothing to apply:** the account matches the configuration.\n';
+    return `${top}${context.footer}`;
+  }
+  if (outcome.kind === 'refused') {
+    const plan = outcome.plan;
+    top +=
+      '> [!CAUTION]\n> **Apply refused: the plan is unsafe** (over the safety thresholds of monsync.yaml); nothing was changed.\n' +
+      violationLines(plan.violations).map((line) => `> - ${escapeMarkdown(line.trim())}\n`).join('') +
+      `>\n> ${escapeMarkdown(unsafeAdvice(plan.violations, ACTION_OVERRIDE))}\n\n`;
+  } else {
+    const { report } = outcome;
+    top += `**${applyHeadline(report)}**\n\n`;
+    if (!report.ok) top += 'Run the workflow again once the cause is fixed: what is done stays done, and only the rest is planned.\n\n';
+    const failed = report.failed.map((f) => `- ${stepName(f)} (${f.action}): ${escapeMarkdown(f.message)}`);
+    const skipped = report.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${escapeMarkdown(k.waitedFor)}${k.via === undefined ? '' : ` through ${escapeMarkdown(k.via)}`}`);
+    const done = report.done.map((d) => `- ${SIGN[d.action]} ${stepName(d)} ${PAST[d.action]}${d.guid !== undefined && d.action === 'create' ? ` (\`${d.guid}\`)` : ''}${d.note === undefined ? '' : ` [${escapeMarkdown(d.note)}]`}`);
+    const cut = (what: string) => (count: number) => `- … ${plural(count, `more ${what}`)}: ${context.fullPlanHint}`;
+    // Failures matter most: they get the room first, then skips, then the list of what was done.
+    const share = room();
+    if (failed.length > 0) lists += `### Failed\n\n${boundedLines(failed, Math.floor(share * 0.4), cut('failed step'))}\n`;
+    if (skipped.length > 0) lists += `### Skipped: a step they depend on failed\n\n${boundedLines(skipped, Math.floor(share * 0.2), cut('skipped step'))}\n`;
+    if (done.length > 0) {
+      const open = `<details><summary>Done: ${plural(done.length, 'step')}</summary>\n\n`;
+      const close = '\n</details>\n\n';
+      lists += `${open}${boundedLines(done, Math.floor(share * 0.3) - markdownLength(open + close), cut('step done'))}${close}`;
+    }
+  }
+  const planRoom = room() - markdownLength(lists);
+  const plan = renderMarkdown(outcome.plan, { marker: '', title: outcome.kind === 'refused' ? 'The refused plan' : 'The plan applied', budget: planRoom, fullPlanHint: context.fullPlanHint })
+    .replace(/^\n/, '')
+    .replace(/^## /, '### ');
+  return `${top}${lists}${plan}${context.footer}`;
+}
+
+/** Who changed what outside git, one line per operator, from the plan's drift entries. */
+export function operatorLines(plan: Plan): string[] {
+  const byOperator = new Map<string, { count: number; last: string | undefined }>();
+  for (const step of plan.steps) {
+    if (step.drift === undefined) continue;
+    const who = step.drift.operatorName ?? (step.drift.lastModifiedByOperatorId === undefined ? 'another operator' : `operator ${step.drift.lastModifiedByOperatorId}`);
+    const entry = byOperator.get(who) ?? { count: 0, last: undefined };
+    entry.count += 1;
+    const at = step.drift.lastModifiedDate;
+    if (at !== undefined && (entry.last === undefined || at > entry.last)) entry.last = at;
+    byOperator.set(who, entry);
+  }
+  return [...byOperator.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([who, { count, last }]) => `- **${escapeMarkdown(who)}**: ${plural(count, 'object')} changed outside git${last === undefined ? '' : `, last at ${escapeMarkdown(last)}`}`);
+}
+
+/** The drift issue: what differs between git and the account, who changed it outside git, and the plan that would undo it. */
+export function driftBody(plan: Plan, context: BodyContext & { sha: string }): string {
+  let top =
+    head(context.marker, `monsync drift: ${context.label}`) +
+    `The live account differs from \`${context.label}\`${context.sha === '' ? '' : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. ` +
+    'Either apply the configuration again, or bring the changes made in the account into git. This issue is updated by each scheduled run and closed once the drift is gone.\n\n';
+  const operators = operatorLines(plan);
+  if (operators.length > 0) {
+    top += `### Changed outside git\n\n${boundedLines(operators, 8_000, (count) => `- … ${plural(count, 'more operator')}`)}\n`;
+  } else {
+    top += 'No object records a change by another operator: the configuration changed, or the account was changed by the API account itself.\n\n';
+  }
+  const room = context.budget - markdownLength(top) - markdownLength(context.footer);
+  const body = renderMarkdown(plan, { marker: '', title: 'Plan', budget: room, fullPlanHint: context.fullPlanHint }).replace(/^\n/, '').replace(/^## /, '### ');
+  return `${top}${body}${context.footer}`;
+}
+
+export function driftGoneComment(label: string, sha: string, footer: string): string {
+  return `**Drift is gone:** the live account matches \`${label}\`${sha === '' ? '' : ` at commit \`${sha.slice(0, 7)}\``}. Closing.\n${footer}`;
+}

@@ -1,0 +1,95 @@
+import * as core from '@actions/core';
+import { applyPlan, DEFAULT_PARALLELISM, unsafeAdvice, violationLines, type ApplyReport, type Plan, type StepEvent } from '@monsync/reconciler';
+import { ACTION_OVERRIDE, applyBody, applyHeadline, COMMENT_BUDGET, SUMMARY_BUDGET, type ApplyOutcome } from '../bodies.js';
+import { upsertComment } from '../comment-upsert.js';
+import { GitHubContextError } from '../errors.js';
+import type { GitHub } from '../github-api.js';
+import { repoOf, type GitHubContext } from '../github-context.js';
+import { writeJobSummary } from '../job-summary.js';
+import { applyMarker } from '../markers.js';
+import { setPlanOutputs, writePlanFile } from '../outputs.js';
+import { actionSession, loadTree } from '../tree.js';
+import type { CommandRun } from './context.js';
+import { bodyContext, gitHubOrWarn, planNow, requireApiInputs } from './shared.js';
+
+const SIGN: Record<string, string> = { create: '+', update: '~', delete: '-', ensure: '=' };
+
+/** One log line per finished step, as `monsync apply` prints in CI. */
+function logStep(event: StepEvent): void {
+  const name = `${event.step.kind} ${JSON.stringify(event.step.key)}`;
+  if (event.type === 'done') core.info(`  ${SIGN[event.step.action] ?? ''} ${name}: ${event.step.action} done${event.result.note === undefined ? '' : ` [${event.result.note}]`}`);
+  else if (event.type === 'failed') core.info(`  ! ${name}: ${event.step.action} failed: ${event.result.message}`);
+  else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${event.result.waitedFor}, which failed`);
+}
+
+/**
+ * The pull request merged as this commit: the commit's pull requests, preferring the one whose merge commit it is.
+ * Undefined when the push was not a merge of a pull request.
+ */
+export async function mergedPullRequest(gh: GitHub, context: GitHubContext): Promise<number | undefined> {
+  if (context.sha === '') throw new GitHubContextError('GITHUB_SHA is not set: apply comments on the pull request merged as that commit');
+  const { owner, repo } = repoOf(context);
+  const pulls = await gh.paginate(gh.rest.repos.listPullRequestsAssociatedWithCommit, { owner, repo, commit_sha: context.sha, per_page: 100 });
+  const merged = pulls.filter((pr) => pr.merged_at !== null && pr.merged_at !== undefined);
+  const exact = merged.find((pr) => pr.merge_commit_sha === context.sha);
+  return (exact ?? merged[0])?.number;
+}
+
+async function commentResult(run: CommandRun, body: string): Promise<void> {
+  if (!run.inputs.comment) return;
+  const gh = gitHubOrWarn(run.inputs, run.context, 'the comment on the merged pull request');
+  if (gh === undefined) return;
+  const number = await mergedPullRequest(gh, run.context);
+  if (number === undefined) {
+    core.info(`no merged pull request found for commit ${run.context.sha.slice(0, 7)}: the result is in the job summary only`);
+    return;
+  }
+  const result = await upsertComment(gh, { ...repoOf(run.context), issueNumber: number, marker: applyMarker(run.folder.label) }, body);
+  core.info(`apply comment ${result.action} on pull request #${number}: ${result.url}`);
+  core.setOutput('comment-url', result.url);
+}
+
+async function report(run: CommandRun, outcome: ApplyOutcome, planFile: string): Promise<void> {
+  await writeJobSummary(applyBody(outcome, bodyContext(run, '', SUMMARY_BUDGET, planFile)));
+  await commentResult(run, applyBody(outcome, bodyContext(run, applyMarker(run.folder.label), COMMENT_BUDGET, planFile)));
+}
+
+/**
+ * apply, on a push to the default branch: plan again, refuse an unsafe plan unless allow-deletes, apply without
+ * asking, and report what was done, what failed and what was skipped in the job summary and on the merged pull request.
+ */
+export async function applyCommand(run: CommandRun): Promise<void> {
+  const { inputs, context, folder, masker } = run;
+  const tree = await loadTree(folder, inputs, masker, context.workspace);
+  if (tree.errors > 0) {
+    core.setFailed(`${folder.label}: the configuration has ${tree.errors} error${tree.errors === 1 ? '' : 's'} (annotated on their lines); nothing was applied`);
+    return;
+  }
+  requireApiInputs(inputs);
+  const session = actionSession(tree.desired, inputs, masker, Math.max(DEFAULT_PARALLELISM, inputs.parallelism));
+  let plan: Plan;
+  let applied: ApplyReport | undefined;
+  let planFile: string;
+  try {
+    plan = await planNow(session, tree.desired, 'apply');
+    planFile = writePlanFile(plan, context.tempDir, folder.label, 'apply');
+    if (plan.steps.length === 0) {
+      core.info('Nothing to apply: the account matches the configuration.');
+    } else if (!plan.safe && !inputs.allowDeletes) {
+      setPlanOutputs(plan, planFile);
+      await report(run, { kind: 'refused', plan }, planFile);
+      core.setFailed(`apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml); nothing was changed:\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
+      return;
+    } else {
+      applied = await applyPlan(plan, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
+      core.info(applyHeadline(applied));
+    }
+  } finally {
+    await session.close();
+  }
+  setPlanOutputs(plan, planFile, applied);
+  await report(run, applied === undefined ? { kind: 'nothing', plan } : { kind: 'applied', plan, report: applied }, planFile);
+  if (applied !== undefined && !applied.ok) {
+    core.setFailed(`${applyHeadline(applied)} Run the workflow again once the cause is fixed: what is done stays done.`);
+  }
+}

@@ -1,0 +1,45 @@
+import * as core from '@actions/core';
+import { liveScope, readLive, readLiveAgainOnUnclear, renderText, type LiveSnapshot, type Plan, type PlanSession } from '@monsync/reconciler';
+import type { DesiredState } from '@monsync/schema';
+import { footerLine, type BodyContext } from '../bodies.js';
+import { ActionInputError } from '../errors.js';
+import { runUrl, type GitHubContext } from '../github-context.js';
+import { gitHubClient, type GitHub } from '../github-api.js';
+import { missingApiInputs, type ActionInputs } from '../inputs.js';
+import type { CommandRun } from './context.js';
+
+/** The three API inputs are needed from here on; a clear message names each one that is empty. */
+export function requireApiInputs(inputs: ActionInputs): void {
+  const missing = missingApiInputs(inputs);
+  if (missing.length > 0) {
+    throw new ActionInputError(
+      `input${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} empty: pass the Monitoring API URL and the API account from repository secrets, e.g. api-password: \${{ secrets.MONSYNC_API_PASSWORD }}`,
+    );
+  }
+}
+
+/** Reads the live account (apply re-reads after an unclear failure) and plans; the text plan goes to the log. */
+export async function planNow(session: PlanSession, desired: DesiredState, how: 'plan' | 'apply'): Promise<Plan> {
+  core.info('reading live account...');
+  const live: LiveSnapshot = how === 'apply' ? await readLiveAgainOnUnclear(session.client, liveScope(desired)) : await readLive(session.client, liveScope(desired));
+  const plan = session.plan(live);
+  core.info(renderText(plan, { color: false }));
+  return plan;
+}
+
+/** The GitHub client, or undefined (with a warning saying what is lost) when there is no token. */
+export function gitHubOrWarn(inputs: ActionInputs, context: GitHubContext, what: string): GitHub | undefined {
+  if (inputs.githubToken === '') {
+    core.warning(`no github-token (and no GITHUB_TOKEN): ${what} is skipped; the result is in the job summary`);
+    return undefined;
+  }
+  return gitHubClient(inputs.githubToken, context.apiUrl);
+}
+
+/** Body settings for a comment or issue (65,000 characters) or for the job summary (1 MB, no marker). */
+export function bodyContext(run: CommandRun, marker: string, budget: number, planFile: string | undefined): BodyContext {
+  const link = runUrl(run.context);
+  const where = link === undefined ? 'the job summary' : `the [job summary](${link})`;
+  const hint = planFile === undefined ? `${where}.` : `${where}, and the \`plan-file\` output of the step (JSON).`;
+  return { marker, label: run.folder.label, footer: footerLine(run.context.sha, link), fullPlanHint: hint, budget };
+}

@@ -17,6 +17,13 @@ export interface PlannedEntry {
   pairs: Pair[];
 }
 
+/** Removed pairs whose condition the monitor's ErrorConditions already holds, equal: that entry replaces them. */
+export interface MatchedEntry {
+  pairs: Pair[];
+  /** The existing list item. */
+  item: unknown;
+}
+
 export interface ExistingConditions {
   pair: Pair;
   /** Null when the key is present with no value (`ErrorConditions:`). */
@@ -31,6 +38,8 @@ export interface MonitorPlan {
   removedPairs: Pair[];
   /** Entries to add, in the spec's table order. */
   entries: PlannedEntry[];
+  /** Removed pairs an existing, equal entry already stands for (their comments go to that entry). */
+  matched: MatchedEntry[];
   existing: ExistingConditions | undefined;
   /** Info notes about the rewrite (errors never produce a plan). */
   notes: MigrationProblem[];
@@ -115,6 +124,7 @@ interface ExistingEntry {
   Percentage: string | undefined;
   Effect: string | undefined;
   location: MigrationLocation;
+  node: unknown;
 }
 
 function describe(entry: { Value?: string | undefined; Percentage?: string | undefined; Effect?: string | undefined }): string {
@@ -180,6 +190,7 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
           Percentage: text(item.get('Percentage')),
           Effect: text(item.get('Effect')),
           location: locate(ctx, startOf(item)),
+          node: item,
         });
         existingByType.set(type, list);
       }
@@ -216,6 +227,7 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
   if (errors.length > 0) return { kind: 'blocked', problems: errors };
 
   const entries: PlannedEntry[] = [];
+  const matched: MatchedEntry[] = [];
   for (const mapping of LEGACY_ERROR_CONDITION_FIELDS) {
     const flagPair = pairsByField.get(mapping.flag);
     const valuePair = pairsByField.get(mapping.value);
@@ -320,7 +332,10 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
       });
       continue;
     }
-    if (same.length > 0) continue;
+    if (same.length > 0) {
+      matched.push({ pairs, item: (same[0] as ExistingEntry).node });
+      continue;
+    }
     if (mapping.type === 'PageElementMaxSizeWithPercentage') {
       notes.push(
         problem(
@@ -356,6 +371,7 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
       location: locate(ctx, startOf((removedPairs[0] as Pair).key)),
       removedPairs,
       entries,
+      matched,
       existing,
       notes,
     },

@@ -20,6 +20,7 @@ export const MIGRATION_PROBLEM_CODES = {
   MIGRATE_HTTP_STATUS_UNSPECIFIED: 'info: ExpectedHttpStatusCodeSpecified was false; both fields dropped, no HttpStatus added',
   MIGRATE_EMPTY_FIELDS_DROPPED: 'info: removed fields with no value were dropped',
   MIGRATE_PERCENTAGE_NOT_SET: 'info: PageElementMaxSizeWithPercentage got no Percentage (the removed fields had none)',
+  MIGRATE_COMMENT_DROPPED: 'info: a comment on a removed field that got no ErrorConditions entry was removed with it',
   MIGRATE_PERCENTAGE_COPIED: 'info: FailedObjectPercentage became both Value and Percentage',
 } as const;
 

@@ -78,16 +78,56 @@ function paddedFlow(src: SourceText, item: unknown): boolean {
 
 interface PlanEdits {
   edits: TextEdit[];
+  notes: MigrationProblem[];
+}
+
+/**
+ * The removed pair whose place `ErrorConditions` takes when the monitor has none: the first one that becomes an
+ * entry. A pair dropped without replacement (an unspecified status code) must not lend its place, or the comment
+ * above it would end up describing the new list.
+ */
+function anchorOf(plan: MonitorPlan): Pair | undefined {
+  if (plan.existing !== undefined || plan.entries.length === 0) return undefined;
+  const moved = new Set<Pair>(plan.entries.flatMap((entry) => entry.pairs));
+  return plan.removedPairs.find((pair) => moved.has(pair));
+}
+
+/** Where comments for an existing list item can go: on lines of their own above its `- `, at the dash's column. */
+function abovePlace(src: SourceText, item: unknown): { at: number; pad: string } | undefined {
+  const start = rangeOf(item)?.[0];
+  if (start === undefined) return undefined;
+  const lineStart = src.lineStart(start);
+  const lead = /^([ \t]*)-[ \t]+$/.exec(src.text.slice(lineStart, start));
+  return lead ? { at: lineStart, pad: lead[1] ?? '' } : undefined;
 }
 
 /**
  * Text edits for one block-map monitor. Only the removed pairs' lines and the `ErrorConditions` list are
  * touched, so aligned comments, quoting and spacing elsewhere stay byte for byte.
  */
-function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number): PlanEdits | undefined {
+function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number, ctx: SourceContext): PlanEdits | undefined {
   const edits: TextEdit[] = [];
+  const notes: MigrationProblem[] = [];
   const movedPairs = new Set<Pair>(plan.entries.flatMap((entry) => entry.pairs));
-  const anchor = plan.existing === undefined && plan.entries.length > 0 ? plan.removedPairs[0] : undefined;
+  const anchor = anchorOf(plan);
+  const matchedItem = new Map<Pair, unknown>(plan.matched.flatMap((match) => match.pairs.map((pair) => [pair, match.item] as const)));
+  const ecKeyStart = plan.existing === undefined ? undefined : startOf(plan.existing.pair.key);
+  /** Comment lines to insert, by offset, in source order: comments of pairs dropped from the text but kept in meaning. */
+  const inserts = new Map<number, { pad: string; lines: string[] }>();
+  const dropped: { field: string; first: ReturnType<typeof locate>; last: number }[] = [];
+  /**
+   * Above the monitor's `ErrorConditions` key, existing or new: where a comment on a field that got no entry of its
+   * own still reads right (it says why the list lacks that entry). Comments of fields above the new list's anchor
+   * go before the anchor's own comments, keeping their source order.
+   */
+  const listPlace = (from: number): { at: number; pad: string } | undefined => {
+    if (ecKeyStart !== undefined) return src.startsLine(ecKeyStart) ? { at: src.lineStart(ecKeyStart), pad: ' '.repeat(src.column(ecKeyStart)) } : undefined;
+    if (anchor === undefined) return undefined;
+    const anchorStart = startOf(anchor.key);
+    if (!src.startsLine(anchorStart)) return undefined;
+    const at = from < anchorStart ? (src.commentsAbove(anchorStart)?.start ?? src.lineStart(anchorStart)) : src.lineStart(anchorStart);
+    return { at, pad: ' '.repeat(src.column(anchorStart)) };
+  };
 
   const rendered = (entry: PlannedEntry, extraAbove: string[]): RenderedEntry => {
     const above: string[] = [...extraAbove];
@@ -105,14 +145,51 @@ function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number
     if (pair === anchor) continue;
     const keyStart = startOf(pair.key);
     const end = src.endOfLine(contentEnd(pair));
+    // A comment goes with its pair: into the new entry (rendered), above the existing entry that stands for the
+    // pair, or, when the pair is dropped without a replacement, out of the file with a note. Left in place it
+    // would describe whatever key follows.
+    const above = src.commentsAbove(keyStart);
+    if (!movedPairs.has(pair)) {
+      const trailing = src.trailingComment(contentEnd(pair));
+      const lines = [...(above?.lines ?? []), ...(trailing === undefined ? [] : [trailing])];
+      if (lines.length > 0) {
+        const item = matchedItem.get(pair);
+        const place = (item === undefined ? undefined : abovePlace(src, item)) ?? listPlace(keyStart);
+        if (place !== undefined) {
+          const insert = inserts.get(place.at) ?? { pad: place.pad, lines: [] };
+          insert.lines.push(...lines);
+          inserts.set(place.at, insert);
+        } else {
+          const at = above !== undefined ? above.start + src.column(keyStart) : src.text.indexOf('#', contentEnd(pair));
+          const first = locate(ctx, at);
+          const last = trailing === undefined ? first.line + lines.length - 1 : locate(ctx, contentEnd(pair)).line;
+          dropped.push({ field: keyName(pair) ?? 'a removed field', first, last: last });
+        }
+      }
+    }
     if (src.startsLine(keyStart)) {
-      const above = movedPairs.has(pair) ? src.commentsAbove(keyStart) : undefined;
       edits.push({ start: above?.start ?? src.lineStart(keyStart), end, text: '' });
     } else {
       // The pair follows `- `: the next line's key moves up behind the dash.
       edits.push({ start: keyStart, end: src.skipSpaces(end), text: '' });
     }
   }
+
+  const [firstDropped] = dropped;
+  if (firstDropped !== undefined) {
+    const one = dropped.length === 1;
+    const lines = dropped.map(({ first, last }) => (last === first.line ? `${first.line}` : `${first.line}-${last}`));
+    notes.push({
+      severity: 'info',
+      code: 'MIGRATE_COMMENT_DROPPED',
+      message:
+        `monitor "${plan.monitor}": ${dropped.map((d) => d.field).join(' and ')} ${one ? 'was' : 'were'} dropped without a replacement, and the monitor ` +
+        `has no ErrorConditions to carry ${one ? 'its comment' : 'their comments'} (${lines.length === 1 && !lines[0]?.includes('-') ? 'line' : 'lines'} ${lines.join(', ')}), ` +
+        `so ${one ? 'it was' : 'they were'} removed too; put back by hand what still says something`,
+      ...firstDropped.first,
+    });
+  }
+  for (const [at, { pad, lines }] of inserts) edits.push({ start: at, end: at, text: lines.map((line) => `${pad}${line}${src.eol}`).join('') });
 
   if (anchor) {
     const keyStart = startOf(anchor.key);
@@ -128,13 +205,12 @@ function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number
     );
     if (!src.text.slice(keyStart, end).endsWith('\n')) text = text.slice(0, -src.eol.length);
     edits.push({ start: atLineStart ? src.lineStart(keyStart) : keyStart, end, text });
-    return { edits };
+    return { edits, notes };
   }
 
   const existing = plan.existing;
-  if (!existing || plan.entries.length === 0) return { edits };
+  if (!existing || ecKeyStart === undefined || plan.entries.length === 0) return { edits, notes };
   const seq = existing.seq;
-  const ecKeyStart = startOf(existing.pair.key);
   const lastItem = seq?.items[seq.items.length - 1];
   const lastRange = rangeOf(lastItem);
 
@@ -153,7 +229,7 @@ function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number
     if (at === src.text.length && !src.text.endsWith('\n')) text = src.eol + text.slice(0, -src.eol.length);
     if (at < src.text.length && src.text[at - 1] !== '\n') at = src.text.length;
     edits.push({ start: at, end: at, text });
-    return { edits };
+    return { edits, notes };
   }
 
   if (seq && seq.flow && lastItem !== undefined && lastRange) {
@@ -170,7 +246,7 @@ function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number
       const lineStart = src.lineStart(ecKeyStart);
       edits.push({ start: lineStart, end: lineStart, text: comments.map((line) => `${pad}${line}${src.eol}`).join('') });
     }
-    return { edits };
+    return { edits, notes };
   }
 
   // `ErrorConditions: []` or `ErrorConditions:` with no value: the entries become a block list under the key.
@@ -192,7 +268,7 @@ function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number
   );
   if (lineEnd === src.text.length && !src.text.endsWith('\n')) text = src.eol + text.slice(0, -src.eol.length);
   edits.push({ start: lineEnd, end: lineEnd, text });
-  return { edits };
+  return { edits, notes };
 }
 
 /** The same change through the Document API: the oracle the spliced text must parse back to. */
@@ -207,7 +283,7 @@ function applyToDocument(doc: Document, plan: MonitorPlan): void {
     map.items = map.items.filter((pair) => !plan.removedPairs.includes(pair));
     return;
   }
-  const anchor = plan.removedPairs[0];
+  const anchor = anchorOf(plan);
   map.items = map.items.flatMap((pair) => {
     if (pair === anchor && conditions.length > 0) return [new Pair(new Scalar('ErrorConditions'), newSeq(doc, conditions))];
     return plan.removedPairs.includes(pair) ? [] : [pair];
@@ -271,7 +347,7 @@ export function rewriteYamlSource(source: string, file: string, shown: string = 
       return;
     }
     const plan = analysis.plan;
-    const planned = item.flow ? undefined : blockMonitorEdits(plan, src, seqIndent);
+    const planned = item.flow ? undefined : blockMonitorEdits(plan, src, seqIndent, ctx);
     const padded = paddedFlow(src, item);
     applyToDocument(doc, plan);
     if (planned) {
@@ -281,7 +357,7 @@ export function rewriteYamlSource(source: string, file: string, shown: string = 
       if (!range) return;
       edits.push({ start: range[0], end: range[1], text: renderNode(item, padded) });
     }
-    problems.push(...plan.notes);
+    problems.push(...plan.notes, ...(planned?.notes ?? []));
     changes.push({
       ...plan.location,
       monitor: plan.monitor,

@@ -76,10 +76,9 @@ function head(marker: string, title: string): string {
   return `${marker === '' ? '' : `${marker}\n`}## ${escapeMarkdown(title)}\n\n`;
 }
 
-/** The plan as a comment (or summary): the reconciler's renderer, within what the footer leaves of the budget. */
+/** The plan as a comment (or summary): the reconciler's renderer, the footer inside the budget. */
 export function planBody(plan: Plan, context: BodyContext, title = `monsync plan: ${context.label}`): string {
-  const budget = context.budget - markdownLength(context.footer);
-  return `${renderMarkdown(plan, { marker: context.marker, title, budget, fullPlanHint: context.fullPlanHint }).replace(/^\n/, '')}${context.footer}`;
+  return renderMarkdown(plan, { marker: context.marker, title, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer }).replace(/^\n/, '');
 }
 
 /** Validation failed: what is wrong, where, and that nothing was sent. */
@@ -121,42 +120,36 @@ export function applyHeadline(report: ApplyReport): string {
 /** Apply's result: nothing to do, refused as unsafe, or done / failed / skipped step by step; then the plan it ran. */
 export function applyBody(outcome: ApplyOutcome, context: BodyContext): string {
   const title = `monsync apply: ${context.label}`;
-  let top = head(context.marker, title);
-  let lists = '';
-  const room = () => context.budget - markdownLength(top) - markdownLength(context.footer);
   if (outcome.kind === 'nothing') {
-    top += '**Nothing to apply:** the account matches the configuration.\n';
-    return `${top}${context.footer}`;
+    return `${head(context.marker, title)}**Nothing to apply:** the account matches the configuration.\n${context.footer}`;
   }
+  let intro = '';
   if (outcome.kind === 'refused') {
     const plan = outcome.plan;
-    top +=
+    intro =
       '> [!CAUTION]\n> **Apply refused: the plan is unsafe** (over the safety thresholds of monsync.yaml); nothing was changed.\n' +
       violationLines(plan.violations).map((line) => `> - ${escapeMarkdown(line.trim())}\n`).join('') +
-      `>\n> ${escapeMarkdown(unsafeAdvice(plan.violations, ACTION_OVERRIDE))}\n\n`;
+      `>\n> ${escapeMarkdown(unsafeAdvice(plan.violations, ACTION_OVERRIDE))}\n\n### The refused plan\n`;
   } else {
     const { report } = outcome;
-    top += `**${applyHeadline(report)}**\n\n`;
-    if (!report.ok) top += 'Run the workflow again once the cause is fixed: what is done stays done, and only the rest is planned.\n\n';
+    intro = `**${applyHeadline(report)}**\n\n`;
+    if (!report.ok) intro += 'Run the workflow again once the cause is fixed: what is done stays done, and only the rest is planned.\n\n';
     const failed = report.failed.map((f) => `- ${stepName(f)} (${f.action}): ${escapeMarkdown(f.message)}`);
     const skipped = report.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${escapeMarkdown(k.waitedFor)}${k.via === undefined ? '' : ` through ${escapeMarkdown(k.via)}`}`);
     const done = report.done.map((d) => `- ${SIGN[d.action]} ${stepName(d)} ${PAST[d.action]}${d.guid !== undefined && d.action === 'create' ? ` (\`${d.guid}\`)` : ''}${d.note === undefined ? '' : ` [${escapeMarkdown(d.note)}]`}`);
     const cut = (what: string) => (count: number) => `- … ${plural(count, `more ${what}`)}: ${context.fullPlanHint}`;
-    // Failures matter most: they get the room first, then skips, then the list of what was done.
-    const share = room();
-    if (failed.length > 0) lists += `### Failed\n\n${boundedLines(failed, Math.floor(share * 0.4), cut('failed step'))}\n`;
-    if (skipped.length > 0) lists += `### Skipped: a step they depend on failed\n\n${boundedLines(skipped, Math.floor(share * 0.2), cut('skipped step'))}\n`;
+    // Failures matter most: they get room first, then skips, then what was done; the plan gets what is left.
+    const share = context.budget - markdownLength(head(context.marker, title)) - markdownLength(context.footer);
+    if (failed.length > 0) intro += `### Failed\n\n${boundedLines(failed, Math.floor(share * 0.3), cut('failed step'))}\n`;
+    if (skipped.length > 0) intro += `### Skipped: a step they depend on failed\n\n${boundedLines(skipped, Math.floor(share * 0.15), cut('skipped step'))}\n`;
     if (done.length > 0) {
       const open = `<details><summary>Done: ${plural(done.length, 'step')}</summary>\n\n`;
-      const close = '\n</details>\n\n';
-      lists += `${open}${boundedLines(done, Math.floor(share * 0.3) - markdownLength(open + close), cut('step done'))}${close}`;
+      const close = '\n</details>\n';
+      intro += `${open}${boundedLines(done, Math.floor(share * 0.25) - markdownLength(open + close), cut('step done'))}${close}`;
     }
+    intro += '\n### The plan applied\n';
   }
-  const planRoom = room() - markdownLength(lists);
-  const plan = renderMarkdown(outcome.plan, { marker: '', title: outcome.kind === 'refused' ? 'The refused plan' : 'The plan applied', budget: planRoom, fullPlanHint: context.fullPlanHint })
-    .replace(/^\n/, '')
-    .replace(/^## /, '### ');
-  return `${top}${lists}${plan}${context.footer}`;
+  return renderMarkdown(outcome.plan, { marker: context.marker, title, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer }).replace(/^\n/, '');
 }
 
 /** Who changed what outside git, one line per operator, from the plan's drift entries. */
@@ -178,19 +171,20 @@ export function operatorLines(plan: Plan): string[] {
 
 /** The drift issue: what differs between git and the account, who changed it outside git, and the plan that would undo it. */
 export function driftBody(plan: Plan, context: BodyContext & { sha: string }): string {
-  let top =
-    head(context.marker, `monsync drift: ${context.label}`) +
+  let intro =
     `The live account differs from \`${context.label}\`${context.sha === '' ? '' : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. ` +
-    'Either apply the configuration again, or bring the changes made in the account into git. This issue is updated by each scheduled run and closed once the drift is gone.\n\n';
+    'Either apply the configuration again, or bring the changes made in the account into git. Each scheduled run updates this issue, and closes it once the drift is gone.\n\n';
   const operators = operatorLines(plan);
   if (operators.length > 0) {
-    top += `### Changed outside git\n\n${boundedLines(operators, 8_000, (count) => `- … ${plural(count, 'more operator')}`)}\n`;
+    intro += `### Changed outside git\n\n${boundedLines(operators, 8_000, (count) => `- … ${plural(count, 'more operator')}`)}\n`;
   } else {
-    top += 'No object records a change by another operator: the configuration changed, or the account was changed by the API account itself.\n\n';
+    intro += 'No object records a change by another operator: the configuration changed, or the account was changed by the API account itself.\n\n';
   }
-  const room = context.budget - markdownLength(top) - markdownLength(context.footer);
-  const body = renderMarkdown(plan, { marker: '', title: 'Plan', budget: room, fullPlanHint: context.fullPlanHint }).replace(/^\n/, '').replace(/^## /, '### ');
-  return `${top}${body}${context.footer}`;
+  intro += '### Plan\n';
+  return renderMarkdown(plan, { marker: context.marker, title: `monsync drift: ${context.label}`, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer }).replace(
+    /^\n/,
+    '',
+  );
 }
 
 export function driftGoneComment(label: string, sha: string, footer: string): string {

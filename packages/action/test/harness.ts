@@ -21,7 +21,7 @@ export const SHA = '5f0c9b1e2d3a4f5061728394a5b6c7d8e9f00112';
 /** Secret values of the demo tree, and the credentials: none may appear in anything the action writes. */
 export const TREE_SECRETS = {
   DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-shop-password',
-  DEMO_SHOP_OTP_SECRET: 'CANARY7F3A9COTPSECRET',
+  DEMO_SHOP_OTP_SECRET: 'CANARYSEVENFTHREEAOTPSECRET',
   DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('CANARY-7f3a9c-pfx-bytes').toString('base64'),
   DEMO_CLIENT_CERT_PASSWORD: 'CANARY-7f3a9c-pfx-password',
 };

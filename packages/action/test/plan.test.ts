@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '@monsync/emulator';
-import type { Plan } from '@monsync/reconciler';
+import { markdownLength, type Plan } from '@monsync/reconciler';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FORK_NOTICE } from '../src/commands/plan.js';
 import { planMarker } from '../src/markers.js';
 import {
   ALL_SECRETS,
@@ -10,6 +12,10 @@ import {
   apiInputs,
   demoWorkspace,
   FakeThread,
+  FINGERPRINT_KEY,
+  GITHUB_TOKEN,
+  PUSH_EVENT,
+  writeFile,
   gitHub,
   masksComeFirst,
   pullRequestEvent,
@@ -87,5 +93,183 @@ describe('plan on a pull request', () => {
     expect(saved.summary).toEqual(summary);
     expect(result.summary).toContain('## monsync plan: configs');
     expectNoSecrets(result, thread.sentBodies);
+  });
+});
+
+const PLAN = (extra: Record<string, string> = {}) => ({ command: 'plan', config: 'configs', ...apiInputs(emulator.url), ...extra });
+
+function fenceLines(markdown: string): number {
+  return markdown.split('\n').filter((line) => /^`{3,}/.test(line)).length;
+}
+
+describe('one comment per config folder', () => {
+  it('updates the same comment on every later run: one comment after three runs', async () => {
+    const workspace = demoWorkspace();
+    const thread = new FakeThread(7);
+    const marker = planMarker('configs');
+    for (let i = 0; i < 3; i += 1) {
+      const s = scope();
+      thread.expectList(s);
+      const mine = thread.withMarker(marker)[0];
+      if (mine === undefined) thread.expectCreate(s);
+      else thread.expectUpdate(s, mine.id);
+      const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(7) });
+      expect(result.failure).toBeUndefined();
+      expect(s.isDone()).toBe(true);
+      expect(thread.withMarker(marker)).toHaveLength(1);
+    }
+    expect(thread.sentBodies).toHaveLength(3);
+    expect(thread.comments).toHaveLength(1);
+  });
+
+  it('finds its comment on the second page of a long conversation', async () => {
+    const workspace = demoWorkspace();
+    const thread = new FakeThread(8);
+    thread.addOther(100);
+    const old = thread.add(`${planMarker('configs')}\n## monsync plan: configs\n\nan older plan\n`);
+    thread.addOther(3);
+    const s = scope();
+    thread.expectList(s);
+    thread.expectUpdate(s, old.id);
+    const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(8) });
+    expect(result.failure).toBeUndefined();
+    expect(s.isDone()).toBe(true);
+    expect(thread.withMarker(planMarker('configs'))).toHaveLength(1);
+    expect(thread.comments.find((c) => c.id === old.id)?.body).toContain('to delete');
+    expect(result.outputs['comment-url']).toBe(old.html_url);
+  });
+
+  it('keeps the oldest when racing runs left two, and deletes the other', async () => {
+    const workspace = demoWorkspace();
+    const thread = new FakeThread(9);
+    const first = thread.add(`${planMarker('configs')}\nrun 1\n`);
+    const second = thread.add(`${planMarker('configs')}\nrun 2\n`);
+    const s = scope();
+    thread.expectList(s);
+    thread.expectUpdate(s, first.id);
+    thread.expectDelete(s, second.id);
+    const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(9) });
+    expect(result.failure).toBeUndefined();
+    expect(s.isDone()).toBe(true);
+    expect(thread.withMarker(planMarker('configs')).map((c) => c.id)).toEqual([first.id]);
+  });
+
+  it('keeps two comments for two config folders, each updated by its own runs', async () => {
+    const workspace = demoWorkspace({ second: true });
+    const thread = new FakeThread(10);
+    for (let round = 0; round < 2; round += 1) {
+      for (const config of ['configs', 'accounts/eu']) {
+        const s = scope();
+        thread.expectList(s);
+        const mine = thread.withMarker(planMarker(config))[0];
+        if (mine === undefined) thread.expectCreate(s);
+        else thread.expectUpdate(s, mine.id);
+        const result = await runAction({ workspace, inputs: PLAN({ config }), event: pullRequestEvent(10) });
+        expect(result.failure).toBeUndefined();
+        expect(s.isDone()).toBe(true);
+      }
+    }
+    expect(thread.comments).toHaveLength(2);
+    expect(thread.withMarker('<!-- monsync:plan config=configs -->')).toHaveLength(1);
+    expect(thread.withMarker('<!-- monsync:plan config=accounts/eu -->')).toHaveLength(1);
+    expect(thread.withMarker('<!-- monsync:plan config=accounts/eu -->')[0]?.body).toContain('## monsync plan: accounts/eu');
+  });
+
+  it('says so in the comment when the account matches the configuration', async () => {
+    const workspace = demoWorkspace();
+    rmSync(join(workspace, 'configs', 'alert-definitions.yaml'));
+    const thread = new FakeThread(11);
+    let s = scope();
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const before = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(11) });
+    expect(before.outputs['has-changes']).toBe('true');
+    expect(s.isDone()).toBe(true);
+    const applied = await runAction({ workspace, inputs: { ...PLAN(), command: 'apply', comment: 'false' }, event: PUSH_EVENT });
+    expect(applied.failure).toBeUndefined();
+    s = scope();
+    thread.expectList(s);
+    thread.expectUpdate(s, thread.comments[0]?.id ?? 0);
+    const after = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(11) });
+    expect(s.isDone()).toBe(true);
+    expect(after.outputs['has-changes']).toBe('false');
+    expect(thread.comments).toHaveLength(1);
+    expect(thread.comments[0]?.body).toContain('**No changes.** The account matches the configuration.');
+  });
+});
+
+describe('the comment body', () => {
+  it('stays within 65,000 characters for a plan too large for it: details cut with a note, fences balanced, the summary and plan file whole', async () => {
+    const workspace = demoWorkspace();
+    const monitors = Array.from({ length: 1500 }, (_, i) => {
+      const name = `Bulk monitor ${String(i).padStart(4, '0')}`;
+      return `  - Name: ${name}\n    MonitorType: Https\n    Url: https://bulk.example.com/${i}/health\n    CheckFrequency: 5\n    ErrorConditions:\n      - { ErrorConditionType: HttpStatus, Value: "200" }\n`;
+    });
+    writeFile(workspace, 'configs/monitors/bulk.yaml', `monitors:\n${monitors.join('')}`);
+    const thread = new FakeThread(12);
+    const s = scope();
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(12) });
+    expect(result.failure).toBeUndefined();
+    expect(s.isDone()).toBe(true);
+    const body = thread.sentBodies[0] ?? '';
+    expect(markdownLength(body)).toBeLessThanOrEqual(65_000);
+    expect(markdownLength(body)).toBeGreaterThan(50_000);
+    expect(body).toMatch(/of 1,5\d\d steps.* are not shown: this comment is limited to 65,000 characters\. The full plan: the \[job summary\]\(https:\/\/github\.com\/acme\/monitoring\/actions\/runs\/4242\), and the `plan-file` output/);
+    expect(fenceLines(body) % 2).toBe(0);
+    expect(body).toContain('> **This plan deletes 1 object:**');
+    expect(body.trimEnd().endsWith('</sub>')).toBe(true);
+    expect(result.summary).toContain('Bulk monitor 1499');
+    expect(fenceLines(result.summary) % 2).toBe(0);
+    const saved = JSON.parse(readFileSync(result.outputs['plan-file'] ?? '', 'utf8')) as Plan;
+    expect(saved.steps.filter((step) => step.key.startsWith('Bulk monitor')).length).toBe(1500);
+  });
+});
+
+describe('pull requests from forks', () => {
+  it('skips the plan with a notice, not a failure, when the fork run has no credentials', async () => {
+    const workspace = demoWorkspace();
+    const result = await runAction({ workspace, inputs: { command: 'plan', config: 'configs', 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(13, { fork: true }) });
+    expect(result.failed).toBe(false);
+    expect(result.commands.filter((c) => c.command === 'notice').map((c) => c.message)).toEqual([FORK_NOTICE]);
+    expect(emulator.control.requestLog().entries).toEqual([]);
+    expectNoSecrets(result, [], [GITHUB_TOKEN]);
+  });
+
+  it('plans as usual for a fork run that was given credentials (a self-hosted setup)', async () => {
+    const workspace = demoWorkspace();
+    const result = await runAction({ workspace, inputs: PLAN({ comment: 'false' }), event: pullRequestEvent(14, { fork: true }) });
+    expect(result.failure).toBeUndefined();
+    expect(result.outputs['has-changes']).toBe('true');
+  });
+});
+
+describe('validation', () => {
+  it('annotates each finding on its file, line and column, lists them in the comment, fails, and sends nothing to the API', async () => {
+    const workspace = demoWorkspace();
+    writeFile(workspace, 'configs/monitors/broken.yaml', 'monitors:\n  - Name: Broken\n    MonitorType: Https\n    IsActive: maybe\n  - Name: Broken too\n    MonitorType: Https\n    checkFrequency: 5\n');
+    const thread = new FakeThread(15);
+    const s = scope();
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(15) });
+    expect(result.failed).toBe(true);
+    expect(s.isDone()).toBe(true);
+    const annotations = result.commands.filter((c) => c.command === 'error' && c.properties['file'] !== undefined);
+    expect(annotations.map((c) => [c.properties['file'], c.properties['line'], c.properties['col'], c.properties['title']])).toEqual([
+      ['configs/monitors/broken.yaml', '4', '15', 'monsync TYPE_MISMATCH'],
+      ['configs/monitors/broken.yaml', '7', '5', 'monsync UNKNOWN_FIELD'],
+    ]);
+    expect(annotations[0]?.message).toBe('TYPE_MISMATCH: `IsActive` must be true or false, not a string (write true or false without quotes (YAML 1.2: yes/no/on/off are strings))');
+    expect(result.failure).toBe('configs: the configuration has 2 errors (annotated on their lines); nothing was sent to the API');
+    const body = thread.sentBodies[0] ?? '';
+    expect(body.split('\n')[0]).toBe(planMarker('configs'));
+    expect(body).toContain('**The configuration has 2 errors; nothing was sent to the API.**');
+    expect(body).toContain('| `configs/monitors/broken.yaml:4:15` | error | `TYPE_MISMATCH` |');
+    expect(body).toContain('| `configs/monitors/broken.yaml:7:5` | error | `UNKNOWN_FIELD` |');
+    expect(result.summary).toContain('`configs/monitors/broken.yaml:4:15`');
+    expect(emulator.control.requestLog().entries).toEqual([]);
+    expectNoSecrets(result, thread.sentBodies, [API_PASSWORD, GITHUB_TOKEN, FINGERPRINT_KEY]);
   });
 });

@@ -22,6 +22,10 @@ export interface MarkdownOptions {
    * config folder names the folder in it, so that two trees never update each other's comment.
    */
   marker?: string;
+  /** Markdown right under the heading (e.g. an apply's result above the plan it ran), inside the budget and never cut. */
+  intro?: string;
+  /** Markdown closing the body (e.g. which commit and CI run it speaks for), inside the budget and never cut. */
+  footer?: string;
 }
 
 /**
@@ -104,8 +108,9 @@ interface Section {
   unit: 'step' | 'drift' | 'unmanaged' | 'warning';
 }
 
-function header(plan: Plan, title: string, marker: string): string {
+function header(plan: Plan, title: string, marker: string, intro: string | undefined): string {
   const out: string[] = [marker, `## ${escapeMarkdown(title)}`, ''];
+  if (intro !== undefined && intro !== '') out.push(intro.replace(/^\n+|\n+$/g, ''), '');
   const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
   out.push(changes === 0 && plan.summary.ensure === 0 ? '**No changes.** The account matches the configuration.' : `**${summaryLine(plan)}**`, '');
 
@@ -192,10 +197,11 @@ function note(omitted: Record<Section['unit'], number>, totalSteps: number, budg
 
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const budget = options.budget ?? DEFAULT_MARKDOWN_BUDGET;
-  const head = header(plan, options.title ?? 'monsync plan', options.marker ?? MARKDOWN_MARKER);
+  const head = header(plan, options.title ?? 'monsync plan', options.marker ?? MARKDOWN_MARKER, options.intro);
   const all = sections(plan);
   const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length }, plan.steps.length, budget, options.fullPlanHint);
-  const room = budget - markdownLength(head) - markdownLength(worstNote);
+  const footer = options.footer === undefined || options.footer === '' ? '' : `\n${options.footer.replace(/^\n+|\n+$/g, '')}\n`;
+  const room = budget - markdownLength(head) - markdownLength(worstNote) - markdownLength(footer);
 
   const omitted: Record<Section['unit'], number> = { step: 0, drift: 0, unmanaged: 0, warning: 0 };
   let used = 0;
@@ -223,5 +229,5 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     }
   }
   const cutNote = full ? '' : note(omitted, plan.steps.length, budget, options.fullPlanHint);
-  return `${head}${cutNote}${body}`.replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
+  return `${head}${cutNote}${body}${footer}`.replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
 }

@@ -1,6 +1,6 @@
 import { ClientConfigError } from '@monsync/client';
 import { describe, expect, it } from 'vitest';
-import { MARKDOWN_MARKER, renderMarkdown } from '../render/markdown.js';
+import { MARKDOWN_MARKER, markdownLength, renderMarkdown } from '../render/markdown.js';
 import { aMonitor, desiredState, liveSnapshot, planFor } from '../test-utils/index.js';
 import { checkApiUrlValue, printableUrl } from './api-url.js';
 import { unsafeAdvice } from './safety.js';
@@ -66,5 +66,21 @@ describe('renderMarkdown marker option', () => {
     expect(text.split('\n')[0]).toBe('<!-- monsync:plan config=configs -->');
     expect(text).not.toContain(MARKDOWN_MARKER);
     expect(renderMarkdown(plan).split('\n')[0]).toBe(MARKDOWN_MARKER);
+  });
+});
+
+describe('renderMarkdown intro and footer', () => {
+  const many = planFor(desiredState({ monitors: Array.from({ length: 400 }, (_, i) => aMonitor({ Name: `Monitor ${i}`, Url: `https://example.com/${i}` })) }), liveSnapshot({}));
+
+  it('keeps the intro under the heading and the footer at the end, both inside the budget, when the steps are cut', () => {
+    const text = renderMarkdown(many, { budget: 6_000, intro: '**Applied: 3 of 3 steps done.**', footer: '<sub>commit abc1234</sub>' });
+    expect(markdownLength(text)).toBeLessThanOrEqual(6_000);
+    expect(text.split('\n').slice(0, 4)).toEqual([MARKDOWN_MARKER, '## monsync plan', '', '**Applied: 3 of 3 steps done.**']);
+    expect(text.endsWith('\n<sub>commit abc1234</sub>\n')).toBe(true);
+    expect(text).toContain('are not shown: this comment is limited to 6,000 characters');
+  });
+
+  it('adds nothing when neither is given', () => {
+    expect(renderMarkdown(many, { budget: 6_000, intro: '', footer: '' })).toBe(renderMarkdown(many, { budget: 6_000 }));
   });
 });

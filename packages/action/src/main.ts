@@ -5,6 +5,7 @@ import type { CommandRun } from './commands/context.js';
 import { driftCommand } from './commands/drift.js';
 import { planCommand } from './commands/plan.js';
 import { configFolder } from './config-folder.js';
+import { ActionInputError, GitHubContextError } from './errors.js';
 import { readContext } from './github-context.js';
 import { readCredentials, readInputs } from './inputs.js';
 import { Masker } from './masking.js';
@@ -28,6 +29,8 @@ export function failureMessage(error: unknown): string {
     const hint = error.status === 403 || error.status === 404 ? '; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)' : '';
     return `GitHub API request failed with ${error.status}${where}: ${error.message}${hint}`;
   }
+  // The action's own errors say all there is in their message.
+  if (error instanceof ActionInputError || error instanceof GitHubContextError) return error.message;
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : '';

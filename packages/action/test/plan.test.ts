@@ -273,3 +273,94 @@ describe('validation', () => {
     expectNoSecrets(result, thread.sentBodies, [API_PASSWORD, GITHUB_TOKEN, FINGERPRINT_KEY]);
   });
 });
+
+describe('unsafe plans, inputs and failures', () => {
+  it('calls out an unsafe plan at the top of the comment and fails the check, unless allow-deletes', async () => {
+    const workspace = demoWorkspace();
+    const settings = readFileSync(join(workspace, 'configs/monsync.yaml'), 'utf8').replace('maxDeletePercent: 30', 'maxDeletePercent: 0');
+    writeFile(workspace, 'configs/monsync.yaml', settings);
+    const thread = new FakeThread(16);
+    let s = scope();
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const refused = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(16) });
+    expect(s.isDone()).toBe(true);
+    expect(refused.failed).toBe(true);
+    expect(refused.failure).toMatch(/^the plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes 1 of \d+ \([\d.]+%\), limit 0% \(safety\.maxDeletePercent\)\nReview the plan\. If it is what you want: the input allow-deletes: true accepts any unsafe plan/);
+    const body = thread.sentBodies[0] ?? '';
+    const caution = body.indexOf('> **Unsafe plan:**');
+    expect(caution).toBeGreaterThan(0);
+    expect(caution).toBeLessThan(body.indexOf('<details>'));
+    s = scope();
+    thread.expectList(s);
+    thread.expectUpdate(s, thread.comments[0]?.id ?? 0);
+    const allowed = await runAction({ workspace, inputs: PLAN({ 'allow-deletes': 'true' }), event: pullRequestEvent(16) });
+    expect(s.isDone()).toBe(true);
+    expect(allowed.failed).toBe(false);
+    expect(allowed.commands.some((c) => c.command === 'warning' && c.message.startsWith('the plan is unsafe'))).toBe(true);
+  });
+
+  it('writes no comment with comment: false, and still the job summary and outputs', async () => {
+    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ comment: 'false' }), event: pullRequestEvent(17) });
+    expect(result.failure).toBeUndefined();
+    expect(result.summary).toContain('## monsync plan: configs');
+    expect(result.outputs['has-changes']).toBe('true');
+    expect(result.outputs['comment-url']).toBeUndefined();
+  });
+
+  it('names every bad input at once, and no API or GitHub request is made', async () => {
+    const result = await runAction({
+      workspace: demoWorkspace(),
+      inputs: { ...PLAN(), command: 'plna', comment: 'yes', parallelism: '0', 'api-url': `https://demo:${API_PASSWORD}@api.example.com/v4` },
+      event: pullRequestEvent(18),
+    });
+    expect(result.failed).toBe(true);
+    expect(result.failure).toBe(
+      "the step's inputs have 4 problems:\n" +
+        '- input command: "plna" is not one of plan, apply, drift (did you mean plan?)\n' +
+        '- input comment: "yes" is not true or false\n' +
+        '- input parallelism: "0" is not a whole number from 1 to 64\n' +
+        '- input api-url must not contain a user name or password: https://api.example.com/v4 (shown without them); put them in input api-username and input api-password',
+    );
+    expect(emulator.control.requestLog().entries).toEqual([]);
+    expectNoSecrets(result, [], [API_PASSWORD, GITHUB_TOKEN]);
+  });
+
+  it('fails with the names of the empty API inputs on a pull request of the repository itself', async () => {
+    const result = await runAction({ workspace: demoWorkspace(), inputs: { command: 'plan', config: 'configs', 'api-url': emulator.url }, event: pullRequestEvent(19) });
+    expect(result.failed).toBe(true);
+    expect(result.failure).toMatch(/^inputs api-username, api-password are empty: pass the Monitoring API URL and the API account from repository secrets/);
+  });
+
+  it('fails with a clear message when the config folder is not there', async () => {
+    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ config: 'monitoring' }), event: pullRequestEvent(20) });
+    expect(result.failed).toBe(true);
+    expect(result.failure).toMatch(/^input config: "monitoring" is not a folder of the checkout \(.*\); give the folder that holds monsync\.yaml, relative to the repository root$/);
+  });
+
+  it('reports a refused API login without the password', async () => {
+    const wrong = 'CANARY-7f3a9c-wrong-password';
+    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ 'api-password': wrong }), event: pullRequestEvent(21) });
+    expect(result.failed).toBe(true);
+    expect(result.failure).toBe(
+      'LIVE_READ_FAILED: reading monitors from the service failed, so no plan was made (a failed listing is never read as empty): GET /Monitor failed with 401 Unauthorized: Invalid API credentials.',
+    );
+    expect(result.commands.filter((c) => c.command === 'add-mask').map((c) => c.message)).toContain(wrong);
+    expect(result.lines.filter((line) => !line.startsWith('::add-mask::')).join('\n')).not.toContain(wrong);
+    expect(result.stdout).not.toMatch(/\n\s+at /);
+  });
+
+  it('reports a GitHub refusal with its status and request, without the token', async () => {
+    const thread = new FakeThread(22);
+    const s = scope();
+    thread.expectList(s);
+    s.post(`/repos/acme/monitoring/issues/22/comments`).reply(403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' });
+    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(22) });
+    expect(s.isDone()).toBe(true);
+    expect(result.failed).toBe(true);
+    expect(result.failure).toBe(
+      'GitHub API request failed with 403 (POST https://api.github.com/repos/acme/monitoring/issues/22/comments): Resource not accessible by integration - https://docs.github.com/rest; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)',
+    );
+    expectNoSecrets(result);
+  });
+});

@@ -471,7 +471,8 @@ class Assembler {
     this.unique(this.slas, 'SLA', 'Description');
     this.unique(this.periods, 'exclusion period', 'Description', (r) => (typeof r.key === 'string' ? `${r.sla}/${r.key}` : undefined));
     this.unique(this.reports, 'scheduled report', 'key');
-    this.unique(this.alertDefinitions, 'alert definition', 'AlertDefinitionGuid');
+    // A GUID names one object whatever the case of its hex digits (the service's paths ignore it).
+    this.unique(this.alertDefinitions, 'alert definition', 'AlertDefinitionGuid', (r) => (typeof r.key === 'string' ? r.key.toLowerCase() : undefined));
     this.uniqueGuid(this.monitors, 'monitor', 'MonitorGuid');
     this.uniqueGuid(this.groups, 'monitor group', 'MonitorGroupGuid');
     this.uniqueGuid(this.sections, 'vault section', 'VaultSectionGuid');

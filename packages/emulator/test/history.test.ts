@@ -18,20 +18,22 @@ function attrs(item: Obj): Obj {
   return asObj(item['Attributes'], 'Attributes');
 }
 
-async function allPages(api: Api, path: string): Promise<{ items: Obj[]; requests: number; cursors: number }> {
+async function allPages(api: Api, path: string): Promise<{ items: Obj[]; requests: number; cursors: number; lastCursors: { Next?: string; Self?: string } | undefined }> {
   const items: Obj[] = [];
   let requests = 0;
   let cursors = 0;
   let next: string | undefined;
+  let lastCursors: { Next?: string; Self?: string } | undefined;
   do {
     const res = await api.get(next ? `${path}&Cursor=${encodeURIComponent(next)}` : path);
     expect(res.status).toBe(200);
     requests++;
     items.push(...res.data);
+    lastCursors = res.cursors;
     next = res.cursors?.Next;
     if (next) cursors++;
   } while (next);
-  return { items, requests, cursors };
+  return { items, requests, cursors, lastCursors };
 }
 
 describe('alerts', () => {
@@ -69,6 +71,8 @@ describe('alerts', () => {
     expect(paged.items.map((i) => i['Id'])).toEqual(whole.items.map((i) => i['Id']));
     expect(paged.requests).toBe(Math.ceil(whole.items.length / 7));
     expect(paged.cursors).toBe(paged.requests - 1);
+    expect(paged.lastCursors?.Next).toBeUndefined();
+    expect(paged.lastCursors?.Self).toEqual(expect.any(String));
     const single = await api.get(`/Alert/MonitorGroup/${ALL}?PresetPeriod=Last2Hours&Take=100`);
     expect(single.data.length).toBeLessThan(100);
     expect(single.cursors).toBeUndefined();

@@ -290,6 +290,21 @@ describe('monitor list paging', () => {
     expect(items.map((m) => m['MonitorGuid'])).toEqual(created);
   });
 
+  it('gives the last batch of a paged listing Cursors.Self, which re-fetches it, and no Next', async () => {
+    const api = await emulator({ pageSize: 3 });
+    for (let i = 0; i < 7; i++) await api.createMonitor({ Name: `m${i}` });
+    const first = await api.get('/Monitor');
+    const second = await api.get(`/Monitor?Cursor=${encodeURIComponent(String(first.cursors?.Next))}`);
+    const last = await api.get(`/Monitor?Cursor=${encodeURIComponent(String(second.cursors?.Next))}`);
+    expect(last.data.map((m) => m['Name'])).toEqual(['m6']);
+    expect(last.cursors?.Next).toBeUndefined();
+    const self = String(last.cursors?.Self);
+    expect(self.length).toBeGreaterThan(40);
+    const again = await api.get(`/Monitor?Cursor=${encodeURIComponent(self)}`);
+    expect(again.data.map((m) => m['Name'])).toEqual(['m6']);
+    expect(again.cursors?.Next).toBeUndefined();
+  });
+
   it('honours Take and gives long opaque cursors; Self re-fetches the same batch', async () => {
     const api = await emulator({ seed: 'demo' });
     const first = await api.get('/Monitor?Take=5');

@@ -68,7 +68,11 @@ export function findMonitorGroup(ctx: RequestContext, guid: string): MonitorGrou
   return rec;
 }
 
-/** One cursor-paged batch of monitors: `{ Data, Cursors }`, Cursors only while more data follows. */
+/**
+ * One cursor-paged batch of monitors: `{ Data, Cursors }`. Cursors come with every batch of a listing that takes
+ * more than one (`Next` while more data follows, `Self` always); a listing whose first batch holds everything gets
+ * none (spec, Cursor rules).
+ */
 export function pageMonitors(ctx: RequestContext, scope: string, candidates: MonitorRec[]): Reply {
   const cursor = getParam(ctx.query, 'Cursor');
   let after = 0;
@@ -97,12 +101,10 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: Mon
     }
   }
   const body: Obj = { Data: data };
-  if (more) {
+  if (more || cursor) {
     const secret = ctx.store.cursorSecret;
-    body['Cursors'] = {
-      Next: encodeCursor(secret, scope, { after: lastSeq, take }),
-      Self: encodeCursor(secret, scope, { after, take }),
-    };
+    const self = encodeCursor(secret, scope, { after, take });
+    body['Cursors'] = more ? { Next: encodeCursor(secret, scope, { after: lastSeq, take }), Self: self } : { Self: self };
   }
   return ok(body);
 }

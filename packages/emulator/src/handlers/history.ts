@@ -107,9 +107,12 @@ function alertList(ctx: RequestContext, scope: string, monitors: MonitorRec[]): 
     .sort((a, b) => (q.sort === 'asc' ? a.time - b.time || a.checkId - b.checkId : b.time - a.time || b.checkId - a.checkId));
   const page = alerts.slice(q.offset, q.offset + q.take);
   const body: Obj = { Data: page.map(renderAlert) };
-  if (q.offset + q.take < alerts.length) {
+  // Every batch of a listing that takes more than one carries Self, and Next while more follows (spec, Cursor rules).
+  const more = q.offset + q.take < alerts.length;
+  if (more || cursor) {
     const secret = ctx.store.cursorSecret;
-    body['Cursors'] = { Next: encodeCursor(secret, scope, { ...q, offset: q.offset + q.take }), Self: encodeCursor(secret, scope, { ...q }) };
+    const self = encodeCursor(secret, scope, { ...q });
+    body['Cursors'] = more ? { Next: encodeCursor(secret, scope, { ...q, offset: q.offset + q.take }), Self: self } : { Self: self };
   }
   return ok(body);
 }

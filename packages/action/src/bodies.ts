@@ -35,7 +35,6 @@ export interface BodyContext {
 }
 
 const PAST: Record<PlanStep['action'], string> = { create: 'created', update: 'updated', delete: 'deleted', ensure: 'ensured' };
-const SIGN: Record<PlanStep['action'], string> = { create: '+', update: '~', delete: '-', ensure: '=' };
 
 function n(value: number): string {
   return value.toLocaleString('en-US');
@@ -136,7 +135,7 @@ export function applyBody(outcome: ApplyOutcome, context: BodyContext): string {
     if (!report.ok) intro += 'Run the workflow again once the cause is fixed: what is done stays done, and only the rest is planned.\n\n';
     const failed = report.failed.map((f) => `- ${stepName(f)} (${f.action}): ${escapeMarkdown(f.message)}`);
     const skipped = report.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${escapeMarkdown(k.waitedFor)}${k.via === undefined ? '' : ` through ${escapeMarkdown(k.via)}`}`);
-    const done = report.done.map((d) => `- ${SIGN[d.action]} ${stepName(d)} ${PAST[d.action]}${d.guid !== undefined && d.action === 'create' ? ` (\`${d.guid}\`)` : ''}${d.note === undefined ? '' : ` [${escapeMarkdown(d.note)}]`}`);
+    const done = report.done.map((d) => `- ${stepName(d)}: ${PAST[d.action]}${d.guid !== undefined && d.action === 'create' ? ` (\`${d.guid}\`)` : ''}${d.note === undefined ? '' : ` [${escapeMarkdown(d.note)}]`}`);
     const cut = (what: string) => (count: number) => `- … ${plural(count, `more ${what}`)}: ${context.fullPlanHint}`;
     // Failures matter most: they get room first, then skips, then what was done; the plan gets what is left.
     const share = context.budget - markdownLength(head(context.marker, title)) - markdownLength(context.footer);

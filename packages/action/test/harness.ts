@@ -6,11 +6,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunningEmulator } from '@monsync/emulator';
+import { startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { liveScope, openSession, readLive } from '@monsync/reconciler';
 import { hasErrors, loadConfig } from '@monsync/schema';
 import nock from 'nock';
-import { vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { run } from '../src/main.js';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -308,4 +308,65 @@ export async function stageFingerprints(emulator: RunningEmulator): Promise<numb
     staged += 1;
   }
   return staged;
+}
+
+export interface Harness {
+  /** The emulator serving the demo account, reset (and its vault fingerprints staged) before each test. */
+  readonly emulator: RunningEmulator;
+  /** A GitHub scope whose every interceptor must have been used by the end of the test. */
+  scope(): nock.Scope;
+}
+
+/**
+ * One emulator per test file, and GitHub behind nock: no request leaves the machine (the emulator is reached by
+ * undici, which nock does not see), and a scope with an interceptor left unused fails the test.
+ */
+export function useHarness(): Harness {
+  let emulator: RunningEmulator | undefined;
+  const scopes: nock.Scope[] = [];
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, seed: 'demo', password: API_PASSWORD });
+    nock.disableNetConnect();
+    nock.enableNetConnect('127.0.0.1');
+  });
+  afterAll(async () => {
+    nock.enableNetConnect();
+    await emulator?.close();
+  });
+  beforeEach(async () => {
+    if (emulator === undefined) throw new Error('the emulator did not start');
+    await emulator.control.reset('demo');
+    await stageFingerprints(emulator);
+    emulator.control.clearLog();
+  });
+  afterEach(() => {
+    try {
+      for (const scope of scopes) expect(scope.pendingMocks()).toEqual([]);
+    } finally {
+      scopes.length = 0;
+      nock.cleanAll();
+    }
+  });
+  return {
+    get emulator() {
+      if (emulator === undefined) throw new Error('the emulator is started in beforeAll');
+      return emulator;
+    },
+    scope() {
+      const scope = gitHub();
+      scopes.push(scope);
+      return scope;
+    },
+  };
+}
+
+/** The secrets reach stdout only as the masks that hide them, registered before any other line; nowhere else. */
+export function expectNoSecrets(result: ActionResult, more: readonly string[] = [], mustMask: readonly string[] = ALL_SECRETS): void {
+  expect(masksComeFirst(result)).toBe(true);
+  const masked = result.commands.filter((c) => c.command === 'add-mask').map((c) => c.message);
+  for (const secret of mustMask) expect(masked).toContain(secret);
+  const log = result.lines.filter((line) => !line.startsWith('::add-mask::')).join('\n');
+  for (const text of [log, result.summary, JSON.stringify(result.outputs), ...more]) {
+    for (const secret of ALL_SECRETS) expect(text).not.toContain(secret);
+  }
 }

@@ -1,13 +1,10 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { markdownLength, type Plan } from '@monsync/reconciler';
-import nock from 'nock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FORK_NOTICE } from '../src/commands/plan.js';
 import { planMarker } from '../src/markers.js';
 import {
-  ALL_SECRETS,
   API_PASSWORD,
   apiInputs,
   demoWorkspace,
@@ -16,56 +13,14 @@ import {
   GITHUB_TOKEN,
   PUSH_EVENT,
   writeFile,
-  gitHub,
-  masksComeFirst,
   pullRequestEvent,
   runAction,
-  stageFingerprints,
-  type ActionResult,
+  useHarness,
+  expectNoSecrets,
 } from './harness.js';
 
-let emulator: RunningEmulator;
-const scopes: nock.Scope[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'demo', password: API_PASSWORD });
-  nock.disableNetConnect();
-  nock.enableNetConnect('127.0.0.1');
-});
-afterAll(async () => {
-  nock.enableNetConnect();
-  await emulator.close();
-});
-beforeEach(async () => {
-  await emulator.control.reset('demo');
-  await stageFingerprints(emulator);
-  emulator.control.clearLog();
-});
-afterEach(() => {
-  try {
-    for (const scope of scopes) expect(scope.pendingMocks()).toEqual([]);
-  } finally {
-    scopes.length = 0;
-    nock.cleanAll();
-  }
-});
-
-function scope(): nock.Scope {
-  const s = gitHub();
-  scopes.push(s);
-  return s;
-}
-
-/** The secrets reach stdout only as the masks that hide them; nowhere else. */
-function expectNoSecrets(result: ActionResult, more: string[] = [], mustMask: readonly string[] = ALL_SECRETS): void {
-  expect(masksComeFirst(result)).toBe(true);
-  const masked = result.commands.filter((c) => c.command === 'add-mask').map((c) => c.message);
-  for (const secret of mustMask) expect(masked).toContain(secret);
-  const log = result.lines.filter((line) => !line.startsWith('::add-mask::')).join('\n');
-  for (const text of [log, result.summary, JSON.stringify(result.outputs), ...more]) {
-    for (const secret of ALL_SECRETS) expect(text).not.toContain(secret);
-  }
-}
+const harness = useHarness();
+const scope = () => harness.scope();
 
 describe('plan on a pull request', () => {
   it('creates the plan comment on the first run, with the plan, the per-folder marker and the run link', async () => {
@@ -75,7 +30,7 @@ describe('plan on a pull request', () => {
     const s = scope();
     thread.expectList(s);
     thread.expectCreate(s);
-    const result = await runAction({ workspace, inputs: { command: 'plan', config: 'configs', ...apiInputs(emulator.url) }, event: pullRequestEvent(7) });
+    const result = await runAction({ workspace, inputs: { command: 'plan', config: 'configs', ...apiInputs(harness.emulator.url) }, event: pullRequestEvent(7) });
     expect(result.failure).toBeUndefined();
     expect(result.failed).toBe(false);
     expect(s.isDone()).toBe(true);
@@ -96,7 +51,7 @@ describe('plan on a pull request', () => {
   });
 });
 
-const PLAN = (extra: Record<string, string> = {}) => ({ command: 'plan', config: 'configs', ...apiInputs(emulator.url), ...extra });
+const PLAN = (extra: Record<string, string> = {}) => ({ command: 'plan', config: 'configs', ...apiInputs(harness.emulator.url), ...extra });
 
 function fenceLines(markdown: string): number {
   return markdown.split('\n').filter((line) => /^`{3,}/.test(line)).length;
@@ -233,7 +188,7 @@ describe('pull requests from forks', () => {
     const result = await runAction({ workspace, inputs: { command: 'plan', config: 'configs', 'github-token': GITHUB_TOKEN }, event: pullRequestEvent(13, { fork: true }) });
     expect(result.failed).toBe(false);
     expect(result.commands.filter((c) => c.command === 'notice').map((c) => c.message)).toEqual([FORK_NOTICE]);
-    expect(emulator.control.requestLog().entries).toEqual([]);
+    expect(harness.emulator.control.requestLog().entries).toEqual([]);
     expectNoSecrets(result, [], [GITHUB_TOKEN]);
   });
 
@@ -269,7 +224,7 @@ describe('validation', () => {
     expect(body).toContain('| `configs/monitors/broken.yaml:4:15` | error | `TYPE_MISMATCH` |');
     expect(body).toContain('| `configs/monitors/broken.yaml:7:5` | error | `UNKNOWN_FIELD` |');
     expect(result.summary).toContain('`configs/monitors/broken.yaml:4:15`');
-    expect(emulator.control.requestLog().entries).toEqual([]);
+    expect(harness.emulator.control.requestLog().entries).toEqual([]);
     expectNoSecrets(result, thread.sentBodies, [API_PASSWORD, GITHUB_TOKEN, FINGERPRINT_KEY]);
   });
 });
@@ -322,12 +277,12 @@ describe('unsafe plans, inputs and failures', () => {
         '- input parallelism: "0" is not a whole number from 1 to 64\n' +
         '- input api-url must not contain a user name or password: https://api.example.com/v4 (shown without them); put them in input api-username and input api-password',
     );
-    expect(emulator.control.requestLog().entries).toEqual([]);
+    expect(harness.emulator.control.requestLog().entries).toEqual([]);
     expectNoSecrets(result, [], [API_PASSWORD, GITHUB_TOKEN]);
   });
 
   it('fails with the names of the empty API inputs on a pull request of the repository itself', async () => {
-    const result = await runAction({ workspace: demoWorkspace(), inputs: { command: 'plan', config: 'configs', 'api-url': emulator.url }, event: pullRequestEvent(19) });
+    const result = await runAction({ workspace: demoWorkspace(), inputs: { command: 'plan', config: 'configs', 'api-url': harness.emulator.url }, event: pullRequestEvent(19) });
     expect(result.failed).toBe(true);
     expect(result.failure).toMatch(/^inputs api-username, api-password are empty: pass the Monitoring API URL and the API account from repository secrets/);
   });

@@ -1,0 +1,135 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { applyMarker } from '../src/markers.js';
+import { apiInputs, demoWorkspace, expectNoSecrets, FakeThread, pullRequestEvent, PUSH_EVENT, REPOSITORY, runAction, SHA, useHarness, writeFile } from './harness.js';
+
+const harness = useHarness();
+
+const APPLY = (extra: Record<string, string> = {}) => ({ command: 'apply', config: 'configs', ...apiInputs(harness.emulator.url), ...extra });
+
+/** GitHub's answer to "which pull requests contain this commit": the merged one, or none. */
+function expectCommitPulls(scope: ReturnType<typeof harness.scope>, pulls: object[]): void {
+  scope.get(`/repos/${REPOSITORY}/commits/${SHA}/pulls`).query({ per_page: '100' }).reply(200, pulls);
+}
+
+const MERGED = (number: number) => ({ number, merged_at: '2026-02-01T10:00:00Z', merge_commit_sha: SHA, html_url: `https://github.com/${REPOSITORY}/pull/${number}` });
+
+function writes(): string[] {
+  return harness.emulator.control
+    .requestLog()
+    .entries.filter((entry) => entry.method !== 'GET')
+    .map((entry) => `${entry.method} ${entry.path}`);
+}
+
+describe('apply on a push to the default branch', () => {
+  it('applies, comments the result on the merged pull request and writes done, failed and skipped to the job summary', async () => {
+    const thread = new FakeThread(31);
+    const s = harness.scope();
+    // An older pull request that also contains the commit comes first; the merge commit's own is chosen.
+    expectCommitPulls(s, [{ ...MERGED(12), merge_commit_sha: 'f'.repeat(40) }, MERGED(31)]);
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const workspace = demoWorkspace();
+    const result = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
+    expect(result.failure).toBeUndefined();
+    expect(s.isDone()).toBe(true);
+    expect(writes().length).toBeGreaterThan(0);
+    const body = thread.sentBodies[0] ?? '';
+    expect(body.split('\n')[0]).toBe(applyMarker('configs'));
+    expect(body).toContain('## monsync apply: configs');
+    expect(body).toMatch(/\*\*Apply complete: (\d+) of \1 steps done \(\d+ created, \d+ updated, 1 deleted, 2 ensured\), 0 failed, 0 skipped, in [\d.]+s\.\*\*/);
+    expect(body).toContain('- monitor "Old status page": deleted\n');
+    expect(body).toMatch(/- monitor "Status page": created \(`[0-9a-f-]{36}`\)\n/);
+    expect(body).toContain('### The plan applied');
+    expect(result.summary).toMatch(/\*\*Apply complete: /);
+    expect(result.outputs['comment-url']).toBe(thread.comments[0]?.html_url);
+    const counts = JSON.parse(result.outputs['summary'] ?? '{}') as Record<string, number>;
+    expect(counts).toMatchObject({ delete: 1, failed: 0, skipped: 0 });
+    expect(counts['done']).toBeGreaterThan(0);
+    expectNoSecrets(result, thread.sentBodies);
+
+    // The account now matches: a plan of the same tree has no changes.
+    const after = await runAction({ workspace, inputs: { ...APPLY(), command: 'plan', comment: 'false' }, event: pullRequestEvent(32) });
+    expect(after.outputs['has-changes']).toBe('false');
+  });
+
+  it('refuses an unsafe plan without allow-deletes: the step fails, nothing is written, the comment says why', async () => {
+    const workspace = demoWorkspace();
+    writeFile(workspace, 'configs/monsync.yaml', readFileSync(join(workspace, 'configs/monsync.yaml'), 'utf8').replace('maxDeletePercent: 30', 'maxDeletePercent: 0'));
+    const thread = new FakeThread(33);
+    let s = harness.scope();
+    expectCommitPulls(s, [MERGED(33)]);
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const refused = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
+    expect(s.isDone()).toBe(true);
+    expect(refused.failed).toBe(true);
+    expect(refused.failure).toMatch(/^apply refused: the plan is unsafe \(over the safety thresholds of monsync\.yaml\); nothing was changed:\n {2}monitor: deletes 1 of/);
+    expect(writes()).toEqual([]);
+    const body = thread.sentBodies[0] ?? '';
+    expect(body).toContain('> **Apply refused: the plan is unsafe** (over the safety thresholds of monsync.yaml); nothing was changed.');
+    expect(body).toContain('### The refused plan');
+    expect(refused.summary).toContain('Apply refused: the plan is unsafe');
+
+    s = harness.scope();
+    expectCommitPulls(s, [MERGED(33)]);
+    thread.expectList(s);
+    thread.expectUpdate(s, thread.comments[0]?.id ?? 0);
+    const allowed = await runAction({ workspace, inputs: APPLY({ 'allow-deletes': 'true' }), event: PUSH_EVENT });
+    expect(s.isDone()).toBe(true);
+    expect(allowed.failure).toBeUndefined();
+    expect(writes()).toContain('DELETE /v4/Monitor/baac971a-778e-4a77-8d05-7786b0135239');
+    expect(thread.comments).toHaveLength(1);
+    expect(thread.comments[0]?.body).toContain('**Apply complete: ');
+  });
+
+  it('fails the step when a step fails, listing the failed step and the one it held back', async () => {
+    const badOtp = 'CANARY-7f3a9c-not-base32';
+    const thread = new FakeThread(34);
+    const s = harness.scope();
+    expectCommitPulls(s, [MERGED(34)]);
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace: demoWorkspace(), inputs: APPLY(), event: PUSH_EVENT, env: { DEMO_SHOP_OTP_SECRET: badOtp } });
+    expect(s.isDone()).toBe(true);
+    expect(result.failed).toBe(true);
+    expect(result.failure).toMatch(/^Apply finished with failures: \d+ of \d+ steps done .*, 1 failed, 1 skipped, in [\d.]+s\. Run the workflow again once the cause is fixed: what is done stays done\.$/);
+    const body = thread.sentBodies[0] ?? '';
+    expect(body).toMatch(/### Failed\n\n- vaultItem "Web\/shop-otp" \(create\): POST \/VaultItem failed with 400 Bad Request: Value is not a valid Base32 secret/);
+    expect(body).toContain('### Skipped: a step they depend on failed\n\n- monitor "Shop checkout" (update): waits for vaultItem:Web/shop-otp');
+    expect(result.summary).toContain('### Failed');
+    const counts = JSON.parse(result.outputs['summary'] ?? '{}') as Record<string, number>;
+    expect(counts).toMatchObject({ failed: 1, skipped: 1 });
+    for (const text of [body, result.summary, result.lines.filter((line) => !line.startsWith('::add-mask::')).join('\n')]) expect(text).not.toContain(badOtp);
+  });
+
+  it('writes only the job summary when no merged pull request holds the commit', async () => {
+    const s = harness.scope();
+    expectCommitPulls(s, [{ ...MERGED(35), merged_at: null }]);
+    const result = await runAction({ workspace: demoWorkspace(), inputs: APPLY(), event: PUSH_EVENT });
+    expect(s.isDone()).toBe(true);
+    expect(result.failure).toBeUndefined();
+    expect(result.summary).toMatch(/\*\*Apply complete: /);
+    expect(result.outputs['comment-url']).toBeUndefined();
+    expect(result.lines).toContain('no merged pull request found for commit 5f0c9b1: the result is in the job summary only');
+  });
+
+  it('says there is nothing to apply when the account already matches', async () => {
+    const workspace = demoWorkspace();
+    rmSync(join(workspace, 'configs', 'alert-definitions.yaml'));
+    const first = await runAction({ workspace, inputs: APPLY({ comment: 'false' }), event: PUSH_EVENT });
+    expect(first.failure).toBeUndefined();
+    const thread = new FakeThread(36);
+    const s = harness.scope();
+    expectCommitPulls(s, [MERGED(36)]);
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const second = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
+    expect(s.isDone()).toBe(true);
+    expect(second.failure).toBeUndefined();
+    expect(second.outputs['has-changes']).toBe('false');
+    expect(thread.sentBodies[0]).toContain('**Nothing to apply:** the account matches the configuration.');
+    expect(second.summary).toContain('**Nothing to apply:**');
+  });
+});

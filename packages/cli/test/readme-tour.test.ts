@@ -1,0 +1,68 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PromptingIo } from '../src/commands/apply.js';
+import { bufferedIo } from '../src/io.js';
+import { run } from '../src/main.js';
+import { REPO_ROOT } from './helpers.js';
+
+/** The shell block of the root README's "Your own emulator" step, one command a line (continuations joined). */
+function tourLines(): string[] {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const block = /\*\*Your own emulator\.\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+  if (block === undefined) throw new Error('README.md: the "Your own emulator" step has no ```sh block');
+  return block
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seed: 'demo' });
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+describe('the README tour, run as written against a fresh demo emulator', () => {
+  it('validates, plans (exit 3 as it says), applies the saved plan, re-plans to exit 0 and pulls', async () => {
+    const lines = tourLines();
+    const scratch = mkdtempSync(join(tmpdir(), 'monsync-tour-'));
+    const port = new URL(emulator.url).port;
+    // The export lines run in a real shell, so `$(printf pfx | base64)` means what it means to a reader.
+    const exports = lines.filter((line) => line.startsWith('export ')).map((line) => line.replaceAll('<port>', port));
+    expect(exports.length).toBeGreaterThan(0);
+    const shell = execFileSync('bash', ['--norc', '--noprofile', '-c', `${exports.join('\n')}\nenv -0`], { env: { PATH: process.env['PATH'] ?? '' }, encoding: 'utf8' });
+    const env = Object.fromEntries(
+      shell
+        .split('\0')
+        .filter((entry) => entry.includes('='))
+        .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+    );
+
+    const commands = lines.filter((line) => !line.startsWith('export '));
+    expect(commands.every((line) => line.startsWith('npx pnpm@10 -s monsync '))).toBe(true);
+    const ran: string[] = [];
+    for (const line of commands) {
+      const [command = '', comment = ''] = line.split(/\s+#\s*/, 2);
+      const expected = Number(/\bexit (\d)\b/.exec(comment)?.[1] ?? '0');
+      const redirect = /\s>\s*(\S+)$/.exec(command);
+      const words = (redirect === null ? command : command.slice(0, redirect.index)).replace(/^npx pnpm@10 -s monsync\s+/, '').split(/\s+/);
+      const argv = words.map((word) => word.replace(/^\/tmp\//, `${scratch}/`));
+      // pnpm runs the script in the repository root; a reader at a terminal answers apply's question with yes.
+      const io: PromptingIo & ReturnType<typeof bufferedIo> = Object.assign(bufferedIo({ env, cwd: REPO_ROOT, isTTY: true }), { prompt: async () => 'yes' });
+      const code = await run(argv, io);
+      expect({ line, code, err: code === expected ? '' : io.err() }).toEqual({ line, code: expected, err: '' });
+      if (redirect?.[1] !== undefined) writeFileSync(redirect[1].replace(/^\/tmp\//, `${scratch}/`), io.out());
+      ran.push(argv[0] ?? '');
+    }
+    expect(ran).toEqual(['validate', 'plan', 'apply', 'plan', 'pull']);
+    expect(readFileSync(join(scratch, 'plan.md'), 'utf8')).toMatch(/^<!-- monsync:plan -->\n/);
+    expect(existsSync(join(scratch, 'live-tree', 'monsync.yaml'))).toBe(true);
+  });
+});

@@ -370,3 +370,71 @@ export function expectNoSecrets(result: ActionResult, more: readonly string[] = 
     for (const secret of ALL_SECRETS) expect(text).not.toContain(secret);
   }
 }
+
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  state: 'open' | 'closed';
+  html_url: string;
+  pull_request?: { url: string };
+  comments: string[];
+}
+
+/** The issues of the repository as GitHub keeps them; `expect*` add one request's interceptors to a scope. */
+export class FakeIssues {
+  readonly issues: FakeIssue[] = [];
+  #next = 100;
+
+  add(title: string, body: string, options: { pullRequest?: boolean; state?: 'open' | 'closed' } = {}): FakeIssue {
+    const number = (this.#next += 1);
+    const issue: FakeIssue = { number, title, body, state: options.state ?? 'open', html_url: `https://github.com/${REPOSITORY}/issues/${number}`, comments: [] };
+    if (options.pullRequest === true) issue.pull_request = { url: `${GITHUB_API}/repos/${REPOSITORY}/pulls/${number}` };
+    this.issues.push(issue);
+    return issue;
+  }
+
+  titled(title: string, state: 'open' | 'closed' = 'open'): FakeIssue[] {
+    return this.issues.filter((issue) => issue.title === title && issue.state === state);
+  }
+
+  /** The open issues (pull requests among them, as GitHub lists them), in pages of `pageSize`. */
+  expectListOpen(scope: nock.Scope, pageSize = 100): void {
+    const path = `/repos/${REPOSITORY}/issues`;
+    const open = this.issues.filter((issue) => issue.state === 'open');
+    const pages = Math.max(1, Math.ceil(open.length / pageSize));
+    for (let page = 1; page <= pages; page += 1) {
+      const query: Record<string, string> = page === 1 ? { state: 'open', per_page: '100' } : { state: 'open', per_page: '100', page: String(page) };
+      const headers: Record<string, string> = {};
+      if (page < pages) headers['link'] = `<${GITHUB_API}${path}?state=open&per_page=100&page=${page + 1}>; rel="next"`;
+      scope.get(path).query(query).reply(200, open.slice((page - 1) * pageSize, page * pageSize), headers);
+    }
+  }
+
+  expectCreate(scope: nock.Scope): void {
+    scope.post(`/repos/${REPOSITORY}/issues`).reply(201, (_uri, body) => {
+      const { title, body: text } = body as { title: string; body: string };
+      return this.add(title, text);
+    });
+  }
+
+  expectUpdate(scope: nock.Scope, number: number): void {
+    scope.patch(`/repos/${REPOSITORY}/issues/${number}`).reply(200, (_uri, body) => {
+      const issue = this.issues.find((i) => i.number === number);
+      if (issue === undefined) throw new Error(`no issue ${number}`);
+      const change = body as { body?: string; state?: 'open' | 'closed'; state_reason?: string };
+      if (change.body !== undefined) issue.body = change.body;
+      if (change.state !== undefined) issue.state = change.state;
+      return issue;
+    });
+  }
+
+  expectComment(scope: nock.Scope, number: number): void {
+    scope.post(`/repos/${REPOSITORY}/issues/${number}/comments`).reply(201, (_uri, body) => {
+      const issue = this.issues.find((i) => i.number === number);
+      if (issue === undefined) throw new Error(`no issue ${number}`);
+      issue.comments.push((body as { body: string }).body);
+      return { id: 1, body: (body as { body: string }).body, html_url: `${issue.html_url}#issuecomment-1` };
+    });
+  }
+}

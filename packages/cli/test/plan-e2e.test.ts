@@ -202,7 +202,7 @@ describe('monsync plan refuses before any API request', () => {
     const validate = await monsync(['validate', '--config', 'configs'], { env, cwd: tree });
     expect(validate.code).toBe(ExitCode.Error);
     expect(validate.err).toMatch(at);
-    expect(validate.err).toContain('monsync pull --out DIR');
+    expect(validate.err).toContain('hint: a pin is the GUID of an existing object as the API returns it (e.g. 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c); remove `MonitorGuid` to match by key instead');
     const plan = await monsync(['plan', '--config', 'configs'], { env, cwd: tree });
     expect(plan.code).toBe(ExitCode.Error);
     expect(plan.out).toBe('');

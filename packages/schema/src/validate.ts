@@ -247,7 +247,7 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
       if (pattern === GUID_PATTERN) {
         const field = typeof path[path.length - 1] === 'number' ? path[path.length - 2] : path[path.length - 1];
         const hint = PIN_FIELDS.has(String(field))
-          ? `a pin must be the GUID of an existing object as the service shows it (\`monsync pull --out DIR\` writes the pins of a live account); remove \`${String(field)}\` to match by key instead`
+          ? `a pin is the GUID of an existing object as the API returns it (e.g. 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c); remove \`${String(field)}\` to match by key instead`
           : 'copy the GUID from the service; it looks like 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c';
         return make('INVALID_GUID', `\`${name}\` must be a GUID (8-4-4-4-12 hexadecimal digits), not ${quoted(error.data)}`, path, 'value', hint);
       }

@@ -15,6 +15,7 @@ import {
   writeFile,
   pullRequestEvent,
   runAction,
+  TREE_SECRETS,
   useHarness,
   expectNoSecrets,
 } from './harness.js';
@@ -192,11 +193,19 @@ describe('pull requests from forks', () => {
     expectNoSecrets(result, [], [GITHUB_TOKEN]);
   });
 
-  it('plans as usual for a fork run that was given credentials (a self-hosted setup)', async () => {
-    const workspace = demoWorkspace();
-    const result = await runAction({ workspace, inputs: PLAN({ comment: 'false' }), event: pullRequestEvent(14, { fork: true }) });
+  it('plans as usual for a fork run that was given credentials, and warns when its read-only token cannot comment', async () => {
+    const thread = new FakeThread(14);
+    const s = scope();
+    thread.expectList(s);
+    s.post('/repos/acme/monitoring/issues/14/comments').reply(403, { message: 'Resource not accessible by integration' });
+    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(14, { fork: true }) });
+    expect(s.isDone()).toBe(true);
     expect(result.failure).toBeUndefined();
     expect(result.outputs['has-changes']).toBe('true');
+    expect(result.summary).toContain('## monsync plan: configs');
+    expect(result.commands.filter((c) => c.command === 'warning').map((c) => c.message)).toContain(
+      'the token of a fork pull request cannot comment: the plan is in the job summary and the plan-file output',
+    );
   });
 });
 
@@ -226,6 +235,25 @@ describe('validation', () => {
     expect(result.summary).toContain('`configs/monitors/broken.yaml:4:15`');
     expect(harness.emulator.control.requestLog().entries).toEqual([]);
     expectNoSecrets(result, thread.sentBodies, [API_PASSWORD, GITHUB_TOKEN, FINGERPRINT_KEY]);
+  });
+});
+
+describe('secrets that cannot be read', () => {
+  it('are annotated by variable name, never by value, and nothing is sent to the API', async () => {
+    const thread = new FakeThread(23);
+    const s = scope();
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(23), env: { DEMO_SHOP_PASSWORD: undefined } });
+    expect(s.isDone()).toBe(true);
+    expect(result.failed).toBe(true);
+    const annotation = result.commands.find((c) => c.command === 'error' && c.properties['file'] !== undefined);
+    expect(annotation?.properties).toMatchObject({ file: 'configs/vault.yaml', line: '20', col: '21' });
+    expect(annotation?.message).toContain('DEMO_SHOP_PASSWORD');
+    expect(thread.sentBodies[0]).toContain('| `configs/vault.yaml:20:21` | error |');
+    expect(harness.emulator.control.requestLog().entries).toEqual([]);
+    const others = Object.entries(TREE_SECRETS).filter(([name]) => name !== 'DEMO_SHOP_PASSWORD').map(([, value]) => value);
+    expectNoSecrets(result, thread.sentBodies, [API_PASSWORD, GITHUB_TOKEN, FINGERPRINT_KEY, ...others]);
   });
 });
 

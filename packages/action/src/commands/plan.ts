@@ -20,7 +20,17 @@ async function commentOnPullRequest(run: CommandRun, body: string): Promise<void
   if (!run.inputs.comment || pr === undefined) return;
   const gh = gitHubOrWarn(run.inputs, run.context, 'the pull request comment');
   if (gh === undefined) return;
-  const result = await upsertComment(gh, { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label) }, body);
+  let result;
+  try {
+    result = await upsertComment(gh, { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label) }, body);
+  } catch (error) {
+    // A fork's run gets a read-only token whatever the workflow asks for: the plan stands without its comment.
+    if (pr.fork && (error as { status?: unknown }).status === 403) {
+      core.warning('the token of a fork pull request cannot comment: the plan is in the job summary and the plan-file output');
+      return;
+    }
+    throw error;
+  }
   core.info(`plan comment ${result.action}: ${result.url}${result.removed > 0 ? ` (${result.removed} older copies removed)` : ''}`);
   core.setOutput('comment-url', result.url);
 }

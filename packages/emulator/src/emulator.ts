@@ -6,7 +6,7 @@ import { FaultInjector, type FaultKind, type FaultSettings, type FaultSettingsIn
 import { Persister, readStateFile } from './persist.js';
 import { RequestLog, type RequestLogSnapshot } from './request-log.js';
 import { buildRouter } from './routes.js';
-import type { Caller, Reply, RouteMatch, Router, Settings } from './router.js';
+import { JsonText, type Caller, type Reply, type RouteMatch, type Router, type Settings } from './router.js';
 import { seedStore, type SeedName } from './seed.js';
 import { Store, type EmulatorState } from './store.js';
 import { formatTimestamp } from './time.js';
@@ -116,7 +116,7 @@ function send(res: ServerResponse, reply: Reply): void {
     res.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body);
   res.writeHead(reply.status, {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',
@@ -305,7 +305,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const url = new URL(request.path.replace(/^\/v4(?=\/|$)/i, '') || '/', 'http://emulator');
       const { reply } = dispatch(request.method.toUpperCase(), url.pathname, url.searchParams, () => request.body, undefined, caller);
       await persistIfDirty();
-      return { status: reply.status, body: reply.body === undefined ? null : structuredClone(reply.body) };
+      return { status: reply.status, body: reply.body === undefined ? null : reply.body instanceof JsonText ? (JSON.parse(reply.body.text) as unknown) : structuredClone(reply.body) };
     },
     async setMonitorView(operatorRef, monitorGuids, grant = true) {
       const op = store.findOperator(operatorRef);

@@ -25,8 +25,17 @@ export interface RequestContext {
 
 export interface Reply {
   status: number;
+  /** A JSON value, or `JsonText` when the handler built the text itself. */
   body?: unknown;
   headers?: Record<string, string>;
+}
+
+/**
+ * A reply body that is already JSON text (listings joined from cached per-object renderings): sent as it is,
+ * and parsed only where a value is needed (act-as).
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 /** `api`: an API account; `login`: the operator's own login (POST /Register only). */

@@ -214,6 +214,25 @@ describe('monitor replace, patch and delete', () => {
     expect(res.json).toMatchObject({ Name: 'a', Url: 'https://a.example', IsActive: false, ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }] });
   });
 
+  it('lists each change at once, in /Monitor and in group member listings, after listings were read', async () => {
+    const api = await emulator();
+    const m = await api.createMonitor({ Name: 'a', Url: 'https://a.example' });
+    const guid = String(m['MonitorGuid']);
+    const group = String((await api.post('/MonitorGroup', { Description: 'g' })).body['MonitorGroupGuid']);
+    await api.post(`/MonitorGroup/${group}/Member/${guid}`);
+    const listed = async (): Promise<Array<Record<string, unknown>>> => [(await api.get('/Monitor')).data[0] ?? {}, (await api.get(`/MonitorGroup/${group}/Member`)).list[0] ?? {}];
+    expect((await listed()).map((x) => x['Url'])).toEqual(['https://a.example', 'https://a.example']);
+    await api.patch(`/Monitor/${guid}`, { Url: 'https://b.example' });
+    expect((await listed()).map((x) => x['Url'])).toEqual(['https://b.example', 'https://b.example']);
+    await api.post(`/MonitorGroup/${group}/StopAllMonitors`);
+    expect((await listed()).map((x) => x['IsActive'])).toEqual([false, false]);
+    await api.put(`/Monitor/${guid}`, { Name: 'renamed', MonitorType: 'Https' });
+    expect((await listed()).map((x) => [x['Name'], x['Url'], x['IsActive']])).toEqual([
+      ['renamed', undefined, true],
+      ['renamed', undefined, true],
+    ]);
+  });
+
   it('rejects a body MonitorGuid that differs from the path', async () => {
     const api = await emulator();
     const m = await api.createMonitor();

@@ -1,6 +1,6 @@
 import { decodeCursor, encodeCursor, getParam, parseTake } from '../cursor.js';
 import { forbidden, notFound } from '../errors.js';
-import type { Reply, RequestContext } from '../router.js';
+import { JsonText, type Reply, type RequestContext } from '../router.js';
 import type { MonitorGroupRec, MonitorRec } from '../store.js';
 import { formatTimestamp } from '../time.js';
 import type { Obj } from '../validate.js';
@@ -28,11 +28,11 @@ export const isMultiStepApi = (type: unknown): boolean => typeof type === 'strin
 
 // ---- monitor visibility and rendering -------------------------------------------------------
 
-const REMOVED_ON_READ = [
+const REMOVED_ON_READ = new Set([
   'AlertOnLoadTimeLimit1', 'LoadTimeLimit1', 'AlertOnLoadTimeLimit2', 'LoadTimeLimit2', 'AlertOnMaximumBytes', 'MaximumBytes',
   'AlertOnMinimumBytes', 'MinimumBytes', 'AlertOnMaximumSize', 'ElementMaximumSize', 'AlertOnPercentageFail',
   'FailedObjectPercentage', 'ExpectedHttpStatusCode', 'ExpectedHttpStatusCodeSpecified',
-] as const;
+]);
 
 const VIEWER_FIELDS = ['MonitorGuid', 'Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert'] as const;
 
@@ -48,11 +48,29 @@ export function renderMonitor(ctx: RequestContext, rec: MonitorRec): Obj {
     for (const f of VIEWER_FIELDS) out[f] = rec.fields[f];
     return out;
   }
-  // A shallow copy is enough: replies are serialised at once, and act-as deep-copies its result.
-  const { BearerToken: _secret, ...rest } = rec.fields;
-  // Fields removed on 2025-08-27 are never returned, even if a loaded state still holds them.
-  for (const f of REMOVED_ON_READ) if (f in rest) delete rest[f];
-  return rest;
+  // A shallow copy is enough: replies are serialised at once, and act-as deep-copies its result. Fields removed on
+  // 2025-08-27 are never returned, even if a loaded state still holds them.
+  const out: Obj = {};
+  for (const f of Object.keys(rec.fields)) if (f !== 'BearerToken' && !REMOVED_ON_READ.has(f)) out[f] = rec.fields[f];
+  return out;
+}
+
+/**
+ * An administrator's rendering of each monitor as JSON text, per fields object. A monitor is changed only by
+ * replacing its fields object (`Store.replaceMonitorFields`), never by editing it in place, so an entry cannot go
+ * stale; a listing of 10,000 monitors (and the group member listings naming them again) then serialises each
+ * monitor once rather than on every request.
+ */
+const renderedJson = new WeakMap<Obj, string>();
+
+export function monitorJson(ctx: RequestContext, rec: MonitorRec): string {
+  if (!ctx.caller.isAdmin) return JSON.stringify(renderMonitor(ctx, rec));
+  let text = renderedJson.get(rec.fields);
+  if (text === undefined) {
+    text = JSON.stringify(renderMonitor(ctx, rec));
+    renderedJson.set(rec.fields, text);
+  }
+  return text;
 }
 
 export function findMonitor(ctx: RequestContext, guid: string): MonitorRec {
@@ -83,13 +101,13 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: Mon
     if (getParam(ctx.query, 'Take') === undefined && typeof payload['take'] === 'number') take = payload['take'];
   }
   let i = firstAfter(candidates, after);
-  const data: Obj[] = [];
+  const data: string[] = [];
   let lastSeq = after;
   const visible = (rec: MonitorRec): boolean => canViewMonitor(ctx, String(rec.fields['MonitorGuid']));
   for (; i < candidates.length && data.length < take; i++) {
     const rec = candidates[i];
     if (!rec || !visible(rec)) continue;
-    data.push(renderMonitor(ctx, rec));
+    data.push(monitorJson(ctx, rec));
     lastSeq = rec.seq;
   }
   let more = false;
@@ -100,13 +118,21 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: Mon
       break;
     }
   }
-  const body: Obj = { Data: data };
+  // The same text JSON.stringify({ Data, Cursors }) gives, from the cached renderings.
+  let text = `{"Data":[${data.join(',')}]`;
   if (more || cursor) {
     const secret = ctx.store.cursorSecret;
-    const self = encodeCursor(secret, scope, { after, take });
-    body['Cursors'] = more ? { Next: encodeCursor(secret, scope, { after: lastSeq, take }), Self: self } : { Self: self };
+    const cursors = more ? { Next: encodeCursor(secret, scope, { after: lastSeq, take }), Self: encodeCursor(secret, scope, { after, take }) } : { Self: encodeCursor(secret, scope, { after, take }) };
+    text += `,"Cursors":${JSON.stringify(cursors)}`;
   }
-  return ok(body);
+  return ok(new JsonText(`${text}}`));
+}
+
+/** A JSON array of monitors from the cached renderings (the group member listing). */
+export function monitorArray(ctx: RequestContext, recs: readonly MonitorRec[]): Reply {
+  const texts: string[] = [];
+  for (const rec of recs) if (canViewMonitor(ctx, String(rec.fields['MonitorGuid']))) texts.push(monitorJson(ctx, rec));
+  return ok(new JsonText(`[${texts.join(',')}]`));
 }
 
 function firstAfter(list: MonitorRec[], seq: number): number {

@@ -3,7 +3,7 @@ import type { Reply, RequestContext, Router } from '../router.js';
 import { Store, type MonitorGroupRec } from '../store.js';
 import { normalizeTimestamp } from '../time.js';
 import { Checker, requireBody, sameGuid, type Obj } from '../validate.js';
-import { canViewMonitor, findMonitorGroup, key, monitorCategory, nowStamp, ok, renderMonitor, requireAdmin, type MonitorCategory } from './common.js';
+import { findMonitorGroup, key, monitorArray, monitorCategory, nowStamp, ok, requireAdmin, type MonitorCategory } from './common.js';
 
 const READ_ONLY = new Set([
   'MonitorGroupGuid',
@@ -26,8 +26,9 @@ export function renderMonitorGroup(ctx: RequestContext, group: MonitorGroupRec):
       if (m) used[monitorCategory(m.fields['MonitorType'])] += 1;
     }
   }
+  // A shallow copy is enough: replies are serialised at once, and act-as copies its result.
   return {
-    ...structuredClone(group.fields),
+    ...group.fields,
     UsedBasicMonitorQuota: used.basic,
     UsedBrowserMonitorQuota: used.browser,
     UsedTransactionMonitorQuota: used.transaction,
@@ -123,11 +124,7 @@ export function registerMonitorGroupRoutes(router: Router): void {
   });
   router.add('GET', '/MonitorGroup/{monitorGroupGuid}/Member', (ctx) => {
     const group = findMonitorGroup(ctx, ctx.params['monitorGroupGuid'] ?? '');
-    const members = ctx.store
-      .groupMonitors(group)
-      .filter((m) => canViewMonitor(ctx, String(m.fields['MonitorGuid'])))
-      .map((m) => renderMonitor(ctx, m));
-    return ok(members);
+    return monitorArray(ctx, ctx.store.groupMonitors(group));
   });
   router.add('POST', '/MonitorGroup/{monitorGroupGuid}/Member/{monitorGuid}', (ctx) => {
     requireAdmin(ctx, 'changing group membership');

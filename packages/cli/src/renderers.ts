@@ -10,8 +10,9 @@ export function planJson(plan: Plan): string {
 export function renderPlan(plan: Plan, format: PlanFormat, options: { color: boolean; planFile?: string }): string {
   if (format === 'json') return renderJson(plan);
   if (format === 'markdown') {
-    // A cut comment says where the whole plan is: the saved plan file, when there is one.
-    return renderMarkdown(plan, options.planFile === undefined ? {} : { fullPlanHint: `the full plan is saved as \`${options.planFile}\`` });
+    // A cut comment says where the whole plan is: the saved plan file, when there is one. The renderer already
+    // leads in with "The full plan:", so the hint says only where.
+    return renderMarkdown(plan, options.planFile === undefined ? {} : { fullPlanHint: `saved as \`${options.planFile}\`` });
   }
   return renderText(plan, { color: options.color });
 }

@@ -64,7 +64,8 @@ describe('the committed bundle (dist/)', () => {
   });
 
   it('carries no absolute path of the machine that built it', () => {
-    for (const local of [PACKAGE_DIR, REPO_ROOT, homedir(), tmpdir()]) {
+    // A home of "/" (some containers) would match everything: only real folders count.
+    for (const local of [PACKAGE_DIR, REPO_ROOT, homedir(), tmpdir()].filter((path) => path.length > 1)) {
       expect(fresh.includes(local), `the bundle contains ${local}`).toBe(false);
     }
     expect(fresh).not.toMatch(/sourceMappingURL/);

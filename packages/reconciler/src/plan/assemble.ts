@@ -8,7 +8,7 @@ import { isSecretValue, type DesiredState } from '../desired.js';
 import type { DesiredEntry, KindModule, LiveEntry, Resolver } from '../kinds/contract.js';
 import { KINDS } from '../kinds/index.js';
 import type { ApiObject, LiveSnapshot } from '../live/types.js';
-import { comparable, diffFields, toSetForm } from './diff.js';
+import { comparable, diffFields, sameAsDeclared, toSetForm } from './diff.js';
 import { at, PlanError, type PlanProblem } from './errors.js';
 import { ignoreMatcher } from './ignore.js';
 import { splitMarker, withMarker } from './markers.js';
@@ -141,6 +141,19 @@ class Resolution implements Resolver {
   }
 }
 
+/**
+ * What `diffFields(withoutFields(resolved, drop), liveView, sets)` finds empty, decided field by field on the objects
+ * as they are: the live view of a field is the live value, or the service's default when the live object lacks it.
+ */
+function declaredFieldsSame(resolved: ApiObject, live: ApiObject, defaults: ApiObject, drop: ReadonlySet<string>, sets: KindModule['setFields']): boolean {
+  for (const key of Object.keys(resolved)) {
+    const value = resolved[key];
+    if (value === undefined || drop.has(key)) continue;
+    if (!sameAsDeclared(value, key in live ? live[key] : defaults[key], sets, key)) return false;
+  }
+  return true;
+}
+
 function withoutFields(fields: ApiObject, drop: readonly string[] | ReadonlySet<string>): ApiObject {
   const skip = drop instanceof Set ? drop : new Set(drop);
   const out: ApiObject = {};
@@ -179,14 +192,18 @@ function match(
     return ref === undefined ? '' : (resolver.guidOf(ref.kind, ref.key)?.toLowerCase() ?? '');
   };
   const pinKey = (owner: string, id: string): string => (owners.length === 0 ? id : `${owner}/${id}`);
+  const pinned = desired.some((entry) => entry.pinnedGuid !== undefined);
+  // Pins are looked up by GUID only when some entry pins one.
   const byGuid = new Map<string, LiveEntry>();
-  const byKey = new Map<string, LiveEntry[]>();
+  // One entry per key, a list only when a key repeats (rare; an error unless pins tell them apart).
+  const byKey = new Map<string, LiveEntry | LiveEntry[]>();
   for (const entry of live) {
-    if (mod.guidField !== '') byGuid.set(pinKey(liveOwner(entry), ownId(mod, entry)), entry);
+    if (pinned && mod.guidField !== '') byGuid.set(pinKey(liveOwner(entry), ownId(mod, entry)), entry);
     const id = identity(entry.key);
-    const list = byKey.get(id);
-    if (list === undefined) byKey.set(id, [entry]);
-    else list.push(entry);
+    const found = byKey.get(id);
+    if (found === undefined) byKey.set(id, entry);
+    else if (Array.isArray(found)) found.push(entry);
+    else byKey.set(id, [found, entry]);
   }
   const claimed = new Set<LiveEntry>();
   const pairs: Pair[] = [];
@@ -206,7 +223,7 @@ function match(
     seenKeys.set(identity(entry.key), entry);
   }
   const unique = [...seenKeys.values()];
-  const pinnedFirst = [...unique.filter((e) => e.pinnedGuid !== undefined), ...unique.filter((e) => e.pinnedGuid === undefined)];
+  const pinnedFirst = pinned ? [...unique.filter((e) => e.pinnedGuid !== undefined), ...unique.filter((e) => e.pinnedGuid === undefined)] : unique;
   for (const entry of pinnedFirst) {
     if (entry.pinnedGuid !== undefined) {
       const owner = owners.length === 0 ? '' : desiredOwner(entry);
@@ -226,8 +243,16 @@ function match(
       }
       continue;
     }
-    const all = byKey.get(identity(entry.key));
-    const candidates = all === undefined ? [] : all.length === 1 ? (claimed.has(all[0] as LiveEntry) ? [] : all) : all.filter((l) => !claimed.has(l));
+    const found = byKey.get(identity(entry.key));
+    if (found !== undefined && !Array.isArray(found)) {
+      if (claimed.has(found)) creates.push(entry);
+      else {
+        claimed.add(found);
+        pairs.push({ desired: entry, live: found });
+      }
+      continue;
+    }
+    const candidates = found === undefined ? [] : found.filter((l) => !claimed.has(l));
     if (candidates.length === 0) creates.push(entry);
     else if (candidates.length === 1 && candidates[0] !== undefined) {
       claimed.add(candidates[0]);
@@ -318,6 +343,8 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
 
   const resolution = new Resolution();
   const states: KindState[] = [];
+  // Until something is ignored, no parent can be: the per-reference lookups are skipped (20,000 entries at scale).
+  let ignoredAny = false;
   for (const mod of KINDS) {
     const managed = managedOf(mod);
     if (!managed && !scope.kinds.includes(mod.kind)) continue;
@@ -326,15 +353,17 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     resolution.indexLive(mod.kind, allLive);
     const liveEntries: LiveEntry[] = [];
     for (const entry of allLive) {
-      if (ignore.matches(mod.kind, entry.key) || entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredGuid(r.kind, r.guid))) {
+      if (ignore.matches(mod.kind, entry.key) || (ignoredAny && entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredGuid(r.kind, r.guid)))) {
         resolution.ignore(mod.kind, entry);
+        ignoredAny = true;
       } else liveEntries.push(entry);
     }
     const desiredEntries: DesiredEntry[] = [];
     for (const entry of mod.desired(desired)) {
-      const parentIgnored = entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredKey(r.kind, r.key));
+      const parentIgnored = ignoredAny && entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredKey(r.kind, r.key));
       if (ignore.matches(mod.kind, entry.key) || parentIgnored) {
         resolution.ignore(mod.kind, entry);
+        ignoredAny = true;
         if (!parentIgnored && managed) {
           warnings.push({ code: 'IGNORED_DECLARATION', message: `${at(entry.source)}${mod.kind} "${entry.key}" is declared but matches an ignore pattern, so it is not planned`, kind: mod.kind, key: entry.key });
         }
@@ -404,8 +433,9 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       secretCount === 0 ? fields : (replaceSecrets(fields, replace) as ApiObject);
 
     const readOnlyDeclared = (entry: DesiredEntry): void => {
-      const declared = mod.readOnlyFields.filter((f) => f !== mod.guidField && f in entry.fields);
-      if (declared.length > 0) {
+      let declared: string[] | undefined;
+      for (const f of mod.readOnlyFields) if (f !== mod.guidField && f in entry.fields) (declared ??= []).push(f);
+      if (declared !== undefined) {
         warnings.push({ code: 'READ_ONLY_FIELD', message: `${at(entry.source)}${mod.kind} "${entry.key}" declares read-only ${declared.join(', ')}; the service sets ${declared.length === 1 ? 'it' : 'them'}, so monsync ignores ${declared.length === 1 ? 'it' : 'them'}`, kind: mod.kind, key: entry.key });
       }
     };
@@ -458,7 +488,15 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       readOnlyDeclared(entry);
       const resolved = mod.resolve?.(entry, resolution) ?? entry.fields;
       const secrets = findSecrets(resolved);
-      secretsUntracked(entry, secrets.map((s) => s.pointer));
+      if (secrets.length > 0) secretsUntracked(entry, secrets.map((s) => s.pointer));
+      // The common case at account scale, decided without building the live view and the compared copy below:
+      // nothing secret, no marker, no immutable field, every declared field equal to the live one.
+      if (secrets.length === 0 && markerField === undefined && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === undefined)) {
+        if (declaredFieldsSame(resolved, current.fields, mod.serverDefaults, dropOnUpdate, mod.setFields)) {
+          unchanged += 1;
+          continue;
+        }
+      }
       // Only declared fields are compared, so only they are taken from the live object (defaults fill gaps).
       const liveView: ApiObject = {};
       for (const key of Object.keys(resolved)) {

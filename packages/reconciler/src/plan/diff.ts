@@ -14,28 +14,34 @@ type Path = string;
 
 const join = (path: Path, key: string): Path => (path === '' ? key : `${path}/${key}`);
 
-const joined = new WeakMap<SetField, string>();
-function pathOf(spec: SetField): string {
-  let at = joined.get(spec);
-  if (at === undefined) {
-    at = spec.path.join('/');
-    joined.set(spec, at);
-  }
-  return at;
+interface SetIndex {
+  /** Set field by its joined path (the first declared, when two share one). */
+  readonly at: ReadonlyMap<Path, SetField>;
+  /** Every path at or above a set field: elsewhere values are used as they are. */
+  readonly above: ReadonlySet<Path>;
 }
 
-function setAt(sets: readonly SetField[], path: Path): SetField | undefined {
-  for (const spec of sets) if (pathOf(spec) === path) return spec;
-  return undefined;
-}
-
-/** Whether some set field lies at or below `path`: elsewhere values are used as they are, without copying. */
-function setBelow(sets: readonly SetField[], path: Path): boolean {
-  for (const spec of sets) {
-    const at = pathOf(spec);
-    if (at === path || (at.length > path.length && at.startsWith(path) && at.charAt(path.length) === '/')) return true;
+/**
+ * Built once per kind's set list: the comparison asks "is there a set here / below here" for every field of every
+ * object, tens of thousands of times per plan.
+ */
+const indexes = new WeakMap<readonly SetField[], SetIndex>();
+function indexOf(sets: readonly SetField[]): SetIndex {
+  let index = indexes.get(sets);
+  if (index === undefined) {
+    const at = new Map<Path, SetField>();
+    const above = new Set<Path>();
+    for (const spec of sets) {
+      const joined = spec.path.join('/');
+      if (!at.has(joined)) at.set(joined, spec);
+      above.add(joined);
+      // Prefixes at every `/`, as a `startsWith(path + '/')` test would find them.
+      for (let slash = joined.indexOf('/'); slash >= 0; slash = joined.indexOf('/', slash + 1)) above.add(joined.slice(0, slash));
+    }
+    index = { at, above };
+    indexes.set(sets, index);
   }
-  return false;
+  return index;
 }
 
 /**
@@ -46,12 +52,16 @@ function setBelow(sets: readonly SetField[], path: Path): boolean {
  */
 export function toSetForm(value: unknown, sets: readonly SetField[], path: Path = ''): unknown {
   if (sets.length === 0) return value;
+  return setForm(value, indexOf(sets), path);
+}
+
+function setForm(value: unknown, index: SetIndex, path: Path): unknown {
   if (isPlainObject(value)) {
     let out: Record<string, unknown> | undefined;
     for (const key of Object.keys(value)) {
       const child = join(path, key);
-      if (!setBelow(sets, child)) continue;
-      const converted = toSetForm(value[key], sets, child);
+      if (!index.above.has(child)) continue;
+      const converted = setForm(value[key], index, child);
       if (converted !== value[key]) {
         out ??= { ...value };
         out[key] = converted;
@@ -60,7 +70,7 @@ export function toSetForm(value: unknown, sets: readonly SetField[], path: Path 
     return out ?? value;
   }
   if (Array.isArray(value)) {
-    const spec = setAt(sets, path);
+    const spec = index.at.get(path);
     if (spec === undefined) return value;
     if (spec.key !== undefined) {
       const keyField = spec.key;
@@ -116,18 +126,18 @@ function alignScalar(d: unknown, l: unknown): [unknown, unknown] {
  * Projects the live value onto the shape of the desired one: only declared object fields survive on the live
  * side, except in keyed sets where a live element the config does not list is a removal and must stay.
  */
-function align(d: unknown, l: unknown, sets: readonly SetField[], path: Path): [unknown, unknown] {
+function align(d: unknown, l: unknown, index: SetIndex, path: Path): [unknown, unknown] {
   if (isEmptyValue(d) && isEmptyValue(l)) {
     const same = normalizeDeep(d);
     return [same, same];
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return [normalizeDeep(d), normalizeDeep(l)];
-    const keyedSet = sets.length > 0 && setAt(sets, path)?.key !== undefined;
+    const keyedSet = index.at.get(path)?.key !== undefined;
     const dOut: Record<string, unknown> = {};
     const lOut: Record<string, unknown> = {};
     for (const key of Object.keys(d)) {
-      const [a, b] = align(d[key], l[key], sets, join(path, key));
+      const [a, b] = align(d[key], l[key], index, join(path, key));
       if (a !== undefined) dOut[key] = a;
       if (b !== undefined) lOut[key] = b;
     }
@@ -144,7 +154,7 @@ function align(d: unknown, l: unknown, sets: readonly SetField[], path: Path): [
     const lOut: unknown[] = [];
     for (let i = 0; i < Math.max(d.length, l.length); i += 1) {
       if (i < d.length && i < l.length) {
-        const [a, b] = align(d[i], l[i], sets, join(path, '*'));
+        const [a, b] = align(d[i], l[i], index, join(path, '*'));
         dOut.push(a);
         lOut.push(b);
       } else if (i < d.length) dOut.push(normalizeDeep(d[i]));
@@ -164,7 +174,7 @@ export interface Comparable {
 export function comparable(desired: Record<string, unknown>, live: Record<string, unknown>, sets: readonly SetField[]): Comparable {
   const d = toSetForm(desired, sets) as Record<string, unknown>;
   const l = toSetForm(live, sets) as Record<string, unknown>;
-  const [a, b] = align(d, l, sets, '');
+  const [a, b] = align(d, l, indexOf(sets), '');
   return { desired: (a ?? {}) as Record<string, unknown>, live: (b ?? {}) as Record<string, unknown> };
 }
 
@@ -184,12 +194,18 @@ function scalarEqual(d: unknown, l: unknown): boolean {
  * (unusual shapes fall through to the full comparison), so callers must run `diffFields` then.
  */
 export function sameAsDeclared(d: unknown, l: unknown, sets: readonly SetField[], path: Path = ''): boolean {
+  return same(d, l, indexOf(sets), path);
+}
+
+function same(d: unknown, l: unknown, index: SetIndex, path: Path): boolean {
+  if (d === l && (typeof d !== 'object' || d === null)) return true;
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
     if (!Array.isArray(l) || d.length !== l.length) return false;
-    const spec = sets.length > 0 ? setAt(sets, path) : undefined;
+    const spec = index.at.get(path);
     if (spec === undefined) {
-      for (let i = 0; i < d.length; i += 1) if (!sameAsDeclared(d[i], l[i], sets, join(path, '*'))) return false;
+      const element = join(path, '*');
+      for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
       return true;
     }
     const keyField = spec.key;
@@ -201,9 +217,10 @@ export function sameAsDeclared(d: unknown, l: unknown, sets: readonly SetField[]
       const b = [...(l as string[])].sort(compareStrings);
       return a.every((v, i) => v === b[i]);
     }
+    const element = join(path, '*');
     const seen = new Set<string>();
-    for (const element of d) {
-      const k = isPlainObject(element) ? element[keyField] : undefined;
+    for (const entry of d) {
+      const k = isPlainObject(entry) ? entry[keyField] : undefined;
       if ((typeof k !== 'string' && typeof k !== 'number') || seen.has(String(k))) return false;
       seen.add(String(k));
       let match: unknown;
@@ -214,13 +231,13 @@ export function sameAsDeclared(d: unknown, l: unknown, sets: readonly SetField[]
           matches += 1;
         }
       }
-      if (matches !== 1 || !sameAsDeclared(element, match, sets, join(path, '*'))) return false;
+      if (matches !== 1 || !same(entry, match, index, element)) return false;
     }
     return true;
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return false;
-    for (const key of Object.keys(d)) if (!sameAsDeclared(d[key], l[key], sets, join(path, key))) return false;
+    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, join(path, key))) return false;
     return true;
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;

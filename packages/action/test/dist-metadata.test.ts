@@ -39,6 +39,13 @@ interface Workflow {
 const readYaml = <T>(path: string): T => parse(readFileSync(path, 'utf8')) as T;
 const action = readYaml<ActionMetadata>(join(PACKAGE_DIR, 'action.yml'));
 
+/** The TypeScript sources of the action (what the bundle is built from). */
+function sourceTexts(): string[] {
+  return filesUnder(join(PACKAGE_DIR, 'src'))
+    .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts'))
+    .map((path) => readFileSync(path, 'utf8'));
+}
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
@@ -75,6 +82,19 @@ describe('action.yml', () => {
 
   it('declares the outputs of the issue', () => {
     expect(Object.keys(action.outputs).sort()).toEqual(['comment-url', 'has-changes', 'plan-file', 'summary']);
+  });
+
+  it('matches the code: every input the code reads and every output it sets is declared, and each declared one is used', () => {
+    const texts = sourceTexts();
+    const called = (fn: string): Set<string> => new Set(texts.flatMap((text) => [...text.matchAll(new RegExp(`core\\.${fn}\\(\\s*['"]([^'"]+)['"]`, 'g'))].map((match) => match[1] ?? '')));
+    const literals = new Set(texts.flatMap((text) => [...text.matchAll(/['"`]([a-z][a-z-]*)['"`]/g)].map((match) => match[1] ?? '')));
+    const read = new Set([...called('getInput'), ...called('getBooleanInput'), ...called('getMultilineInput')]);
+    expect([...read].filter((name) => !(name in action.inputs))).toEqual([]);
+    expect([...called('setOutput')].filter((name) => !(name in action.outputs))).toEqual([]);
+    // An input may be read through a helper (booleanInput('comment', ...)): its name is still a literal in the code.
+    expect(Object.keys(action.inputs).filter((name) => !read.has(name) && !literals.has(name))).toEqual([]);
+    expect(Object.keys(action.outputs).filter((name) => !called('setOutput').has(name))).toEqual([]);
+    expect(read.size).toBeGreaterThan(0);
   });
 
   it('describes every input and output', () => {

@@ -327,20 +327,28 @@ export class Transport {
       bodyText = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const secrets = new Set(this.#ownSecrets);
-    if (options.auth) {
-      secrets.add(options.auth.password);
-      secrets.add(authorization);
-      secrets.add(authorization.slice('Basic '.length));
-    }
-    // Collected up front so that secrets in the body are scrubbed from any message the service echoes.
-    const redactedBody = options.body === undefined ? undefined : redactJson(options.body, secrets);
-    const request: RedactedRequest = {
-      method,
-      url: `${this.#origin}${fullPath}`,
-      headers: redactHeaders(headers),
-      ...(redactedBody === undefined ? {} : { body: redactedBody }),
+    // What an error keeps of the request, and the secrets to scrub from any message the service echoes: built when
+    // an error needs them (a read sends hundreds of requests that succeed), at once for a request with a body, so
+    // the secrets in it are known before anything else happens.
+    let evidence: { request: RedactedRequest; secrets: Set<string> } | undefined;
+    const redacted = (): { request: RedactedRequest; secrets: Set<string> } => {
+      if (evidence !== undefined) return evidence;
+      const secrets = new Set(this.#ownSecrets);
+      if (options.auth) {
+        secrets.add(options.auth.password);
+        secrets.add(authorization);
+        secrets.add(authorization.slice('Basic '.length));
+      }
+      const redactedBody = options.body === undefined ? undefined : redactJson(options.body, secrets);
+      const request: RedactedRequest = {
+        method,
+        url: `${this.#origin}${fullPath}`,
+        headers: redactHeaders(headers),
+        ...(redactedBody === undefined ? {} : { body: redactedBody }),
+      };
+      return (evidence = { request, secrets });
     };
+    if (options.body !== undefined) redacted();
     const base = { method, path, route };
     const retryableMethod = isRetryableMethod(method);
 
@@ -353,6 +361,7 @@ export class Transport {
         if (status >= 200 && status < 300) {
           const parsed = tryParseJson(text);
           if (parsed === undefined && text.trim() !== '') {
+            const { request, secrets } = redacted();
             throw new UnexpectedResponseError({
               ...base,
               status,
@@ -365,6 +374,7 @@ export class Transport {
           return { status, headers: outcome.headers, body: parsed };
         }
         const retryAfterMs = parseRetryAfter(outcome.headers['retry-after'], this.#retry.now());
+        const { request, secrets } = redacted();
         const errorOptions = this.#errorOptions(base, outcome, attempt, request, secrets, retryAfterMs);
         if (!isRetryableStatus(status)) throw errorForStatus(errorOptions);
         if (retryAfterMs !== undefined && retryAfterMs > this.#retry.maxRetryAfterMs) {
@@ -387,6 +397,7 @@ export class Transport {
 
       const reason = outcome.timedOut ? 'TIMEOUT' : (outcome.code ?? 'NETWORK');
       if (!canRetry || !(outcome.timedOut || isRetryableNetworkCode(outcome.code))) {
+        const { request, secrets } = redacted();
         throw this.#failureError(base, outcome, attempt, request, secrets);
       }
       const delayMs = backoffDelay(this.#retry, attempt);
@@ -402,7 +413,7 @@ export class Transport {
     headers: Record<string, string>,
     bodyText: string | undefined,
   ): Promise<AttemptOutcome> {
-    this.#emit(this.#onRequest, { ...base, attempt });
+    if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
     const started = performance.now();
     const controller = new AbortController();
     let timedOut = false;
@@ -421,7 +432,7 @@ export class Transport {
       });
       const text = await res.body.text();
       const outcome: AttemptOutcome = { kind: 'response', status: res.statusCode, headers: normaliseHeaders(res.headers), text };
-      this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance.now() - started });
+      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance.now() - started });
       return outcome;
     } catch (cause) {
       const code = timedOut ? 'TIMEOUT' : errorCodeOf(cause);

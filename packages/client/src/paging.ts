@@ -67,9 +67,19 @@ export class Paged<T> implements AsyncIterable<T> {
     for await (const page of this.pages()) yield* page.items;
   }
 
+  /** The same walk as `pages()`, without an async generator's extra turns between one batch and the next request. */
   async toArray(): Promise<T[]> {
     const all: T[] = [];
-    for await (const page of this.pages()) all.push(...page.items);
-    return all;
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await this.#fetchPage(cursor);
+      for (const item of page.items) all.push(item);
+      const next = page.cursors.next;
+      if (next === undefined) return all;
+      if (seen.has(next)) throw this.#repeatedCursor(next);
+      seen.add(next);
+      cursor = next;
+    }
   }
 }

@@ -3,6 +3,7 @@
  * the shared limiter, applies the per-request timeout, retries what is safe to retry, and turns every failure
  * into an `ApiError` holding only redacted data.
  */
+import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
@@ -217,12 +218,41 @@ type AttemptOutcome =
   | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
   | { kind: 'failure'; timedOut: boolean; code: string | undefined; cause: unknown };
 
+/**
+ * The per-attempt deadline, given to undici as its `signal`: undici takes an EventEmitter with `aborted` and `reason`
+ * as well as an AbortSignal, and one is far cheaper to set up and tear down on every request.
+ */
+class Deadline extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+
+  expire(reason: Error): void {
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
+}
+
 /** Thrown as the abort reason, so the cause chain says what happened without a stack from undici internals. */
 class RequestTimeout extends Error {
   constructor(ms: number) {
     super(`no complete response within ${ms} ms`);
     this.name = 'RequestTimeout';
   }
+}
+
+/** Route templates split once into literal text and `{name}` placeholders (odd indexes): every request expands one. */
+const ROUTE_PIECES = new Map<string, readonly string[]>();
+
+function routePieces(route: string): readonly string[] {
+  let pieces = ROUTE_PIECES.get(route);
+  if (pieces === undefined) {
+    // Bounded: raw requests may name any number of distinct routes.
+    if (ROUTE_PIECES.size >= 512) ROUTE_PIECES.clear();
+    pieces = route.split(/\{(\w+)\}/);
+    ROUTE_PIECES.set(route, pieces);
+  }
+  return pieces;
 }
 
 export class Transport {
@@ -288,7 +318,10 @@ export class Transport {
 
   /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
   expandRoute(method: HttpMethod, route: string, params: Readonly<Record<string, string | number>> = {}): string {
-    return route.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const pieces = routePieces(route);
+    let path = pieces[0] ?? '';
+    for (let i = 1; i < pieces.length; i += 2) {
+      const name = pieces[i] ?? '';
       const value = params[name];
       if (value === undefined || value === '' || (typeof value === 'number' && !Number.isFinite(value))) {
         throw new InvalidQueryError({
@@ -299,8 +332,9 @@ export class Transport {
           message: `${method} ${route}: ${name} is required (got ${value === '' ? 'an empty string' : String(value)})`,
         });
       }
-      return encodeURIComponent(String(value));
-    });
+      path += `${encodeURIComponent(String(value))}${pieces[i + 1] ?? ''}`;
+    }
+    return path;
   }
 
   async send(options: SendOptions): Promise<SendResult> {
@@ -415,11 +449,11 @@ export class Transport {
   ): Promise<AttemptOutcome> {
     if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
     const started = performance.now();
-    const controller = new AbortController();
+    const deadline = new Deadline();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort(new RequestTimeout(this.#timeoutMs));
+      deadline.expire(new RequestTimeout(this.#timeoutMs));
     }, this.#timeoutMs);
     try {
       const res = await this.#dispatcher.request({
@@ -428,7 +462,7 @@ export class Transport {
         method: base.method,
         headers,
         body: bodyText ?? null,
-        signal: controller.signal,
+        signal: deadline,
       });
       const text = await res.body.text();
       const outcome: AttemptOutcome = { kind: 'response', status: res.statusCode, headers: normaliseHeaders(res.headers), text };

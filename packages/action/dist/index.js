@@ -2051,8 +2051,8 @@ var require_request = __commonJS({
 var require_dispatcher = __commonJS({
   "../../node_modules/.pnpm/undici@6.29.1/node_modules/undici/lib/dispatcher/dispatcher.js"(exports, module) {
     "use strict";
-    var EventEmitter = __require("node:events");
-    var Dispatcher = class extends EventEmitter {
+    var EventEmitter2 = __require("node:events");
+    var Dispatcher = class extends EventEmitter2 {
       dispatch() {
         throw new Error("not implemented");
       }
@@ -21709,10 +21709,10 @@ var require_wrap_handler = __commonJS({
 var require_dispatcher2 = __commonJS({
   "../../node_modules/.pnpm/undici@7.30.2/node_modules/undici/lib/dispatcher/dispatcher.js"(exports, module) {
     "use strict";
-    var EventEmitter = __require("node:events");
+    var EventEmitter2 = __require("node:events");
     var WrapHandler = require_wrap_handler();
     var wrapInterceptor = (dispatch) => (opts, handler2) => dispatch(opts, WrapHandler.wrap(handler2));
-    var Dispatcher = class extends EventEmitter {
+    var Dispatcher = class extends EventEmitter2 {
       dispatch() {
         throw new Error("not implemented");
       }
@@ -29246,7 +29246,7 @@ var require_socks5_utils = __commonJS({
 var require_socks5_client = __commonJS({
   "../../node_modules/.pnpm/undici@7.30.2/node_modules/undici/lib/core/socks5-client.js"(exports, module) {
     "use strict";
-    var { EventEmitter } = __require("node:events");
+    var { EventEmitter: EventEmitter2 } = __require("node:events");
     var { Buffer: Buffer2 } = __require("node:buffer");
     var { InvalidArgumentError, Socks5ProxyError } = require_errors2();
     var { debuglog } = __require("node:util");
@@ -29291,7 +29291,7 @@ var require_socks5_client = __commonJS({
       ERROR: "error",
       CLOSED: "closed"
     };
-    var Socks5Client = class extends EventEmitter {
+    var Socks5Client = class extends EventEmitter2 {
       constructor(socket, options = {}) {
         super();
         if (!socket) {
@@ -36432,9 +36432,9 @@ var require_memory_cache_store = __commonJS({
   "../../node_modules/.pnpm/undici@7.30.2/node_modules/undici/lib/cache/memory-cache-store.js"(exports, module) {
     "use strict";
     var { Writable } = __require("node:stream");
-    var { EventEmitter } = __require("node:events");
+    var { EventEmitter: EventEmitter2 } = __require("node:events");
     var { assertCacheKey, assertCacheValue } = require_cache2();
-    var MemoryCacheStore = class extends EventEmitter {
+    var MemoryCacheStore = class extends EventEmitter2 {
       #maxCount = 1024;
       #maxSize = 104857600;
       // 100MB
@@ -61278,10 +61278,20 @@ var Paged = class {
   async *[Symbol.asyncIterator]() {
     for await (const page of this.pages()) yield* page.items;
   }
+  /** The same walk as `pages()`, without an async generator's extra turns between one batch and the next request. */
   async toArray() {
     const all2 = [];
-    for await (const page of this.pages()) all2.push(...page.items);
-    return all2;
+    const seen = /* @__PURE__ */ new Set();
+    let cursor;
+    for (; ; ) {
+      const page = await this.#fetchPage(cursor);
+      for (const item of page.items) all2.push(item);
+      const next = page.cursors.next;
+      if (next === void 0) return all2;
+      if (seen.has(next)) throw this.#repeatedCursor(next);
+      seen.add(next);
+      cursor = next;
+    }
   }
 };
 
@@ -61732,6 +61742,7 @@ function vaultSectionsApi(core) {
 
 // ../client/src/transport.ts
 var import_undici2 = __toESM(require_undici2(), 1);
+import { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
 import { performance as performance2 } from "node:perf_hooks";
 
@@ -61979,12 +61990,31 @@ function errorCodeOf(error2) {
   }
   return void 0;
 }
+var Deadline = class extends EventEmitter {
+  aborted = false;
+  reason = void 0;
+  expire(reason) {
+    this.aborted = true;
+    this.reason = reason;
+    this.emit("abort");
+  }
+};
 var RequestTimeout = class extends Error {
   constructor(ms) {
     super(`no complete response within ${ms} ms`);
     this.name = "RequestTimeout";
   }
 };
+var ROUTE_PIECES = /* @__PURE__ */ new Map();
+function routePieces(route) {
+  let pieces = ROUTE_PIECES.get(route);
+  if (pieces === void 0) {
+    if (ROUTE_PIECES.size >= 512) ROUTE_PIECES.clear();
+    pieces = route.split(/\{(\w+)\}/);
+    ROUTE_PIECES.set(route, pieces);
+  }
+  return pieces;
+}
 var Transport = class {
   #origin;
   #basePath;
@@ -62043,7 +62073,10 @@ var Transport = class {
   }
   /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
   expandRoute(method, route, params = {}) {
-    return route.replace(/\{(\w+)\}/g, (_match, name) => {
+    const pieces = routePieces(route);
+    let path = pieces[0] ?? "";
+    for (let i = 1; i < pieces.length; i += 2) {
+      const name = pieces[i] ?? "";
       const value = params[name];
       if (value === void 0 || value === "" || typeof value === "number" && !Number.isFinite(value)) {
         throw new InvalidQueryError({
@@ -62054,8 +62087,9 @@ var Transport = class {
           message: `${method} ${route}: ${name} is required (got ${value === "" ? "an empty string" : String(value)})`
         });
       }
-      return encodeURIComponent(String(value));
-    });
+      path += `${encodeURIComponent(String(value))}${pieces[i + 1] ?? ""}`;
+    }
+    return path;
   }
   async send(options) {
     const { method, route } = options;
@@ -62081,19 +62115,25 @@ var Transport = class {
       bodyText = JSON.stringify(options.body);
       headers["content-type"] = "application/json";
     }
-    const secrets = new Set(this.#ownSecrets);
-    if (options.auth) {
-      secrets.add(options.auth.password);
-      secrets.add(authorization);
-      secrets.add(authorization.slice("Basic ".length));
-    }
-    const redactedBody = options.body === void 0 ? void 0 : redactJson(options.body, secrets);
-    const request2 = {
-      method,
-      url: `${this.#origin}${fullPath}`,
-      headers: redactHeaders(headers),
-      ...redactedBody === void 0 ? {} : { body: redactedBody }
+    let evidence;
+    const redacted = () => {
+      if (evidence !== void 0) return evidence;
+      const secrets = new Set(this.#ownSecrets);
+      if (options.auth) {
+        secrets.add(options.auth.password);
+        secrets.add(authorization);
+        secrets.add(authorization.slice("Basic ".length));
+      }
+      const redactedBody = options.body === void 0 ? void 0 : redactJson(options.body, secrets);
+      const request2 = {
+        method,
+        url: `${this.#origin}${fullPath}`,
+        headers: redactHeaders(headers),
+        ...redactedBody === void 0 ? {} : { body: redactedBody }
+      };
+      return evidence = { request: request2, secrets };
     };
+    if (options.body !== void 0) redacted();
     const base = { method, path, route };
     const retryableMethod = isRetryableMethod(method);
     for (let attempt = 1; ; attempt += 1) {
@@ -62104,18 +62144,20 @@ var Transport = class {
         if (status >= 200 && status < 300) {
           const parsed = tryParseJson(text2);
           if (parsed === void 0 && text2.trim() !== "") {
+            const { request: request3, secrets: secrets2 } = redacted();
             throw new UnexpectedResponseError({
               ...base,
               status,
               attempts: attempt,
-              request: request2,
-              message: `${method} ${path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets), 200)}`,
-              response: { status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets), 2e3) }
+              request: request3,
+              message: `${method} ${path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets2), 200)}`,
+              response: { status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets2), 2e3) }
             });
           }
           return { status, headers: outcome.headers, body: parsed };
         }
         const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"], this.#retry.now());
+        const { request: request2, secrets } = redacted();
         const errorOptions = this.#errorOptions(base, outcome, attempt, request2, secrets, retryAfterMs);
         if (!isRetryableStatus(status)) throw errorForStatus(errorOptions);
         if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs) {
@@ -62134,6 +62176,7 @@ var Transport = class {
       }
       const reason = outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK";
       if (!canRetry || !(outcome.timedOut || isRetryableNetworkCode(outcome.code))) {
+        const { request: request2, secrets } = redacted();
         throw this.#failureError(base, outcome, attempt, request2, secrets);
       }
       const delayMs = backoffDelay(this.#retry, attempt);
@@ -62142,13 +62185,13 @@ var Transport = class {
     }
   }
   async #attempt(base, attempt, fullPath, headers, bodyText) {
-    this.#emit(this.#onRequest, { ...base, attempt });
+    if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
     const started = performance2.now();
-    const controller = new AbortController();
+    const deadline = new Deadline();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort(new RequestTimeout(this.#timeoutMs));
+      deadline.expire(new RequestTimeout(this.#timeoutMs));
     }, this.#timeoutMs);
     try {
       const res = await this.#dispatcher.request({
@@ -62157,11 +62200,11 @@ var Transport = class {
         method: base.method,
         headers,
         body: bodyText ?? null,
-        signal: controller.signal
+        signal: deadline
       });
       const text2 = await res.body.text();
       const outcome = { kind: "response", status: res.statusCode, headers: normaliseHeaders(res.headers), text: text2 };
-      this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance2.now() - started });
+      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance2.now() - started });
       return outcome;
     } catch (cause) {
       const code = timedOut ? "TIMEOUT" : errorCodeOf(cause);
@@ -62529,7 +62572,10 @@ function isPlainObject(value) {
 function isEmptyValue(value) {
   if (value === void 0 || value === null || value === "") return true;
   if (Array.isArray(value)) return value.length === 0;
-  if (isPlainObject(value)) return Object.keys(value).length === 0;
+  if (isPlainObject(value)) {
+    for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) return false;
+    return true;
+  }
   return false;
 }
 function canonicalJson(value) {
@@ -63809,34 +63855,34 @@ var fast_json_patch_default = Object.assign({}, core_exports, duplex_exports, {
 
 // ../reconciler/src/plan/diff.ts
 var join = (path, key) => path === "" ? key : `${path}/${key}`;
-var joined = /* @__PURE__ */ new WeakMap();
-function pathOf(spec) {
-  let at2 = joined.get(spec);
-  if (at2 === void 0) {
-    at2 = spec.path.join("/");
-    joined.set(spec, at2);
+var indexes = /* @__PURE__ */ new WeakMap();
+function indexOf(sets) {
+  let index = indexes.get(sets);
+  if (index === void 0) {
+    const at2 = /* @__PURE__ */ new Map();
+    const above = /* @__PURE__ */ new Set();
+    for (const spec of sets) {
+      const joined = spec.path.join("/");
+      if (!at2.has(joined)) at2.set(joined, spec);
+      above.add(joined);
+      for (let slash = joined.indexOf("/"); slash >= 0; slash = joined.indexOf("/", slash + 1)) above.add(joined.slice(0, slash));
+    }
+    index = { at: at2, above };
+    indexes.set(sets, index);
   }
-  return at2;
-}
-function setAt(sets, path) {
-  for (const spec of sets) if (pathOf(spec) === path) return spec;
-  return void 0;
-}
-function setBelow(sets, path) {
-  for (const spec of sets) {
-    const at2 = pathOf(spec);
-    if (at2 === path || at2.length > path.length && at2.startsWith(path) && at2.charAt(path.length) === "/") return true;
-  }
-  return false;
+  return index;
 }
 function toSetForm(value, sets, path = "") {
   if (sets.length === 0) return value;
+  return setForm(value, indexOf(sets), path);
+}
+function setForm(value, index, path) {
   if (isPlainObject(value)) {
     let out;
     for (const key of Object.keys(value)) {
       const child = join(path, key);
-      if (!setBelow(sets, child)) continue;
-      const converted = toSetForm(value[key], sets, child);
+      if (!index.above.has(child)) continue;
+      const converted = setForm(value[key], index, child);
       if (converted !== value[key]) {
         out ??= { ...value };
         out[key] = converted;
@@ -63845,7 +63891,7 @@ function toSetForm(value, sets, path = "") {
     return out ?? value;
   }
   if (Array.isArray(value)) {
-    const spec = setAt(sets, path);
+    const spec = index.at.get(path);
     if (spec === void 0) return value;
     if (spec.key !== void 0) {
       const keyField = spec.key;
@@ -63888,18 +63934,18 @@ function alignScalar(d, l) {
   if (typeof nl === "boolean" && (nd === "true" || nd === "false") && String(nl) === nd) return [nd, nd];
   return [nd, nl];
 }
-function align(d, l, sets, path) {
+function align(d, l, index, path) {
   if (isEmptyValue(d) && isEmptyValue(l)) {
-    const same = normalizeDeep(d);
-    return [same, same];
+    const same2 = normalizeDeep(d);
+    return [same2, same2];
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return [normalizeDeep(d), normalizeDeep(l)];
-    const keyedSet = sets.length > 0 && setAt(sets, path)?.key !== void 0;
+    const keyedSet = index.at.get(path)?.key !== void 0;
     const dOut = {};
     const lOut = {};
     for (const key of Object.keys(d)) {
-      const [a, b] = align(d[key], l[key], sets, join(path, key));
+      const [a, b] = align(d[key], l[key], index, join(path, key));
       if (a !== void 0) dOut[key] = a;
       if (b !== void 0) lOut[key] = b;
     }
@@ -63916,7 +63962,7 @@ function align(d, l, sets, path) {
     const lOut = [];
     for (let i = 0; i < Math.max(d.length, l.length); i += 1) {
       if (i < d.length && i < l.length) {
-        const [a, b] = align(d[i], l[i], sets, join(path, "*"));
+        const [a, b] = align(d[i], l[i], index, join(path, "*"));
         dOut.push(a);
         lOut.push(b);
       } else if (i < d.length) dOut.push(normalizeDeep(d[i]));
@@ -63929,7 +63975,7 @@ function align(d, l, sets, path) {
 function comparable(desired, live, sets) {
   const d = toSetForm(desired, sets);
   const l = toSetForm(live, sets);
-  const [a, b] = align(d, l, sets, "");
+  const [a, b] = align(d, l, indexOf(sets), "");
   return { desired: a ?? {}, live: b ?? {} };
 }
 function scalarEqual(d, l) {
@@ -63942,12 +63988,17 @@ function scalarEqual(d, l) {
   return a === b;
 }
 function sameAsDeclared(d, l, sets, path = "") {
+  return same(d, l, indexOf(sets), path);
+}
+function same(d, l, index, path) {
+  if (d === l && (typeof d !== "object" || d === null)) return true;
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
     if (!Array.isArray(l) || d.length !== l.length) return false;
-    const spec = sets.length > 0 ? setAt(sets, path) : void 0;
+    const spec = index.at.get(path);
     if (spec === void 0) {
-      for (let i = 0; i < d.length; i += 1) if (!sameAsDeclared(d[i], l[i], sets, join(path, "*"))) return false;
+      const element2 = join(path, "*");
+      for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element2)) return false;
       return true;
     }
     const keyField = spec.key;
@@ -63957,9 +64008,10 @@ function sameAsDeclared(d, l, sets, path = "") {
       const b = [...l].sort(compareStrings);
       return a.every((v, i) => v === b[i]);
     }
+    const element = join(path, "*");
     const seen = /* @__PURE__ */ new Set();
-    for (const element of d) {
-      const k = isPlainObject(element) ? element[keyField] : void 0;
+    for (const entry of d) {
+      const k = isPlainObject(entry) ? entry[keyField] : void 0;
       if (typeof k !== "string" && typeof k !== "number" || seen.has(String(k))) return false;
       seen.add(String(k));
       let match2;
@@ -63970,13 +64022,13 @@ function sameAsDeclared(d, l, sets, path = "") {
           matches += 1;
         }
       }
-      if (matches !== 1 || !sameAsDeclared(element, match2, sets, join(path, "*"))) return false;
+      if (matches !== 1 || !same(entry, match2, index, element)) return false;
     }
     return true;
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return false;
-    for (const key of Object.keys(d)) if (!sameAsDeclared(d[key], l[key], sets, join(path, key))) return false;
+    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, join(path, key))) return false;
     return true;
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;
@@ -64203,6 +64255,14 @@ var Resolution = class {
     return this.#created.has(kind, key);
   }
 };
+function declaredFieldsSame(resolved, live, defaults, drop, sets) {
+  for (const key of Object.keys(resolved)) {
+    const value = resolved[key];
+    if (value === void 0 || drop.has(key)) continue;
+    if (!sameAsDeclared(value, key in live ? live[key] : defaults[key], sets, key)) return false;
+  }
+  return true;
+}
 function withoutFields2(fields, drop) {
   const skip = drop instanceof Set ? drop : new Set(drop);
   const out = {};
@@ -64226,14 +64286,16 @@ function match(mod, desired, live, problems, resolver) {
     return ref === void 0 ? "" : resolver.guidOf(ref.kind, ref.key)?.toLowerCase() ?? "";
   };
   const pinKey = (owner, id) => owners.length === 0 ? id : `${owner}/${id}`;
+  const pinned2 = desired.some((entry) => entry.pinnedGuid !== void 0);
   const byGuid = /* @__PURE__ */ new Map();
   const byKey = /* @__PURE__ */ new Map();
   for (const entry of live) {
-    if (mod.guidField !== "") byGuid.set(pinKey(liveOwner(entry), ownId(mod, entry)), entry);
+    if (pinned2 && mod.guidField !== "") byGuid.set(pinKey(liveOwner(entry), ownId(mod, entry)), entry);
     const id = identity(entry.key);
-    const list = byKey.get(id);
-    if (list === void 0) byKey.set(id, [entry]);
-    else list.push(entry);
+    const found = byKey.get(id);
+    if (found === void 0) byKey.set(id, entry);
+    else if (Array.isArray(found)) found.push(entry);
+    else byKey.set(id, [found, entry]);
   }
   const claimed = /* @__PURE__ */ new Set();
   const pairs = [];
@@ -64253,28 +64315,36 @@ function match(mod, desired, live, problems, resolver) {
     seenKeys.set(identity(entry.key), entry);
   }
   const unique = [...seenKeys.values()];
-  const pinnedFirst = [...unique.filter((e) => e.pinnedGuid !== void 0), ...unique.filter((e) => e.pinnedGuid === void 0)];
+  const pinnedFirst = pinned2 ? [...unique.filter((e) => e.pinnedGuid !== void 0), ...unique.filter((e) => e.pinnedGuid === void 0)] : unique;
   for (const entry of pinnedFirst) {
     if (entry.pinnedGuid !== void 0) {
       const owner = owners.length === 0 ? "" : desiredOwner(entry);
       const pin = owner !== "" && entry.pinnedGuid.toLowerCase().startsWith(`${owner}/`) ? entry.pinnedGuid.slice(owner.length + 1) : entry.pinnedGuid;
-      const found = owners.length > 0 && owner === "" ? void 0 : byGuid.get(pinKey(owner, pin));
-      if (found === void 0) {
+      const found2 = owners.length > 0 && owner === "" ? void 0 : byGuid.get(pinKey(owner, pin));
+      if (found2 === void 0) {
         problems.push({
           code: "PINNED_GUID_NOT_FOUND",
           message: `${at(entry.source)}${mod.kind} "${entry.key}" pins ${mod.guidField} ${entry.pinnedGuid}, which is not in the account; remove the pin to create a new object, or correct the GUID`,
           source: entry.source
         });
-      } else if (claimed.has(found)) {
+      } else if (claimed.has(found2)) {
         problems.push({ code: "PINNED_GUID_TWICE", message: `${at(entry.source)}${mod.kind} "${entry.key}" pins ${entry.pinnedGuid}, which another entry pins too`, source: entry.source });
       } else {
+        claimed.add(found2);
+        pairs.push({ desired: entry, live: found2 });
+      }
+      continue;
+    }
+    const found = byKey.get(identity(entry.key));
+    if (found !== void 0 && !Array.isArray(found)) {
+      if (claimed.has(found)) creates.push(entry);
+      else {
         claimed.add(found);
         pairs.push({ desired: entry, live: found });
       }
       continue;
     }
-    const all2 = byKey.get(identity(entry.key));
-    const candidates = all2 === void 0 ? [] : all2.length === 1 ? claimed.has(all2[0]) ? [] : all2 : all2.filter((l) => !claimed.has(l));
+    const candidates = found === void 0 ? [] : found.filter((l) => !claimed.has(l));
     if (candidates.length === 0) creates.push(entry);
     else if (candidates.length === 1 && candidates[0] !== void 0) {
       claimed.add(candidates[0]);
@@ -64351,6 +64421,7 @@ function assemblePlan(desired, live, options = {}) {
   }
   const resolution = new Resolution();
   const states = [];
+  let ignoredAny = false;
   for (const mod of KINDS) {
     const managed = managedOf(mod);
     if (!managed && !scope.kinds.includes(mod.kind)) continue;
@@ -64359,15 +64430,17 @@ function assemblePlan(desired, live, options = {}) {
     resolution.indexLive(mod.kind, allLive);
     const liveEntries = [];
     for (const entry of allLive) {
-      if (ignore.matches(mod.kind, entry.key) || entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredGuid(r.kind, r.guid))) {
+      if (ignore.matches(mod.kind, entry.key) || ignoredAny && entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredGuid(r.kind, r.guid))) {
         resolution.ignore(mod.kind, entry);
+        ignoredAny = true;
       } else liveEntries.push(entry);
     }
     const desiredEntries = [];
     for (const entry of mod.desired(desired)) {
-      const parentIgnored = entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredKey(r.kind, r.key));
+      const parentIgnored = ignoredAny && entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredKey(r.kind, r.key));
       if (ignore.matches(mod.kind, entry.key) || parentIgnored) {
         resolution.ignore(mod.kind, entry);
+        ignoredAny = true;
         if (!parentIgnored && managed) {
           warnings.push({ code: "IGNORED_DECLARATION", message: `${at(entry.source)}${mod.kind} "${entry.key}" is declared but matches an ignore pattern, so it is not planned`, kind: mod.kind, key: entry.key });
         }
@@ -64429,8 +64502,9 @@ function assemblePlan(desired, live, options = {}) {
     const dropOnUpdate = /* @__PURE__ */ new Set([...dropOnWrite, ...immutable]);
     const withoutSecrets = (fields, secretCount, replace) => secretCount === 0 ? fields : replaceSecrets(fields, replace);
     const readOnlyDeclared = (entry) => {
-      const declared = mod.readOnlyFields.filter((f) => f !== mod.guidField && f in entry.fields);
-      if (declared.length > 0) {
+      let declared;
+      for (const f of mod.readOnlyFields) if (f !== mod.guidField && f in entry.fields) (declared ??= []).push(f);
+      if (declared !== void 0) {
         warnings.push({ code: "READ_ONLY_FIELD", message: `${at(entry.source)}${mod.kind} "${entry.key}" declares read-only ${declared.join(", ")}; the service sets ${declared.length === 1 ? "it" : "them"}, so monsync ignores ${declared.length === 1 ? "it" : "them"}`, kind: mod.kind, key: entry.key });
       }
     };
@@ -64479,7 +64553,13 @@ function assemblePlan(desired, live, options = {}) {
       readOnlyDeclared(entry);
       const resolved = mod.resolve?.(entry, resolution) ?? entry.fields;
       const secrets = findSecrets(resolved);
-      secretsUntracked(entry, secrets.map((s) => s.pointer));
+      if (secrets.length > 0) secretsUntracked(entry, secrets.map((s) => s.pointer));
+      if (secrets.length === 0 && markerField === void 0 && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === void 0)) {
+        if (declaredFieldsSame(resolved, current.fields, mod.serverDefaults, dropOnUpdate, mod.setFields)) {
+          unchanged += 1;
+          continue;
+        }
+      }
       const liveView = {};
       for (const key of Object.keys(resolved)) {
         const value = key in current.fields ? current.fields[key] : mod.serverDefaults[key];

@@ -57,6 +57,30 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/**
+ * SHA-256 over text added piece by piece, hashed in runs of about 64 KiB: the digest of the whole text joined, without
+ * holding it (digests over 10,000 objects otherwise keep megabytes of lines alive until the end, which the garbage
+ * collector copies again and again). Pieces are whole strings, so no surrogate pair is ever split between runs.
+ */
+export class HashFeed {
+  readonly #hash = createHash('sha256');
+  #run = '';
+
+  add(piece: string): void {
+    this.#run += piece;
+    if (this.#run.length >= 65_536) {
+      this.#hash.update(this.#run);
+      this.#run = '';
+    }
+  }
+
+  hex(): string {
+    if (this.#run !== '') this.#hash.update(this.#run);
+    this.#run = '';
+    return this.#hash.digest('hex');
+  }
+}
+
 /** Code-unit order, independent of locale (`localeCompare` varies between machines). */
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -18,7 +18,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { startEmulatorProcess, control } from './emulator-process.mjs';
+import { startEmulatorProcess, control, childCpuMs } from './emulator-process.mjs';
 import { createClient } from '@monsync/client';
 import { assemblePlan, liveScope, readLive, renderMarkdown } from '../dist/index.js';
 
@@ -191,8 +191,10 @@ try {
   const scope = liveScope(desired);
   const t0 = performance.now();
   const readCpuStart = process.cpuUsage();
+  const emulatorCpuStart = childCpuMs(emulator.child.pid);
   const snapshot = await readLive(client, scope);
   const readCpu = process.cpuUsage(readCpuStart);
+  const emulatorCpu = childCpuMs(emulator.child.pid) - emulatorCpuStart;
   const readWall = performance.now() - t0;
   const log = await control(emulator.control, 'GET', '/log');
 
@@ -230,7 +232,7 @@ try {
   console.log('');
   console.log(`readLive requests      ${log.total} (minimum ${minimum}: ${monitorPages} monitor pages + ${SIZES.groups} member lists + ${SIZES.slas} period lists + 7 listings)  ratio ${(log.total / minimum).toFixed(2)}`);
   console.log(`readLive wall          ${ms(readWall)} (lower bound ${ms(lowerBound)} = max(cursor chain ${monitorPages} x ${LATENCY} ms, per-parent 1 + ${perParent}/${parallelism} x ${LATENCY} ms, all ${minimum}/${parallelism} x ${LATENCY} ms))  ratio ${(readWall / lowerBound).toFixed(2)}`);
-  console.log(`readLive CPU here      ${ms((readCpu.user + readCpu.system) / 1000)} (client and reconciler in this process during the read)`);
+  console.log(`readLive CPU here      ${ms((readCpu.user + readCpu.system) / 1000)} (client and reconciler in this process during the read; the emulator used ${Number.isNaN(emulatorCpu) ? 'an unknown amount' : ms(emulatorCpu)})`);
   console.log(`readLive at latency 0  ${ms(readNoLatency)} (service and client processing alone: the part of the wall time no latency explains)`);
   console.log(`assemblePlan CPU       first ${ms(cpu[0])}, median of 5 ${ms(median(cpu))}  (${plan.summary.update} updates, ${plan.summary.unchanged} unchanged)`);
   console.log(`renderMarkdown CPU     ${ms((markdownCpu.user + markdownCpu.system) / 1000)} (${markdown.length.toLocaleString('en-US')} characters)`);

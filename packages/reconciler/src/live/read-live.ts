@@ -157,13 +157,17 @@ function checkMonitorsWhole(snapshot: LiveSnapshot, membersRead: boolean): void 
     });
   }
   if (!membersRead) return;
-  const listed = new Set(snapshot.monitors.map((m) => text(m, 'MonitorGuid').toLowerCase()));
+  // Member GUIDs come from the same service as the listing, so they nearly always match as they are; the
+  // case-insensitive set is built only for one that does not (this runs on the read's critical path, at its end).
+  const exact = new Set(snapshot.monitors.map((m) => text(m, 'MonitorGuid')));
+  let lower: Set<string> | undefined;
+  const isListed = (guid: string): boolean => exact.has(guid) || (lower ??= new Set([...exact].map((g) => g.toLowerCase()))).has(guid.toLowerCase());
   const shown: string[] = [];
   let groups = 0;
   const missing = new Set<string>();
   for (const group of snapshot.monitorGroups) {
     const groupGuid = text(group, 'MonitorGroupGuid');
-    const absent = (snapshot.groupMembers[groupGuid] ?? []).filter((guid) => !listed.has(guid.toLowerCase()));
+    const absent = (snapshot.groupMembers[groupGuid] ?? []).filter((guid) => !isListed(guid));
     if (absent.length === 0) continue;
     for (const guid of absent) missing.add(guid.toLowerCase());
     groups += 1;

@@ -117,8 +117,11 @@ export interface KindModule {
   serverDefaults: Readonly<ApiObject>;
   /** Fields that cannot change after creation: a difference is a warning, never an update. */
   immutableFields?: readonly string[];
-  /** Nested objects merged over the live value on write, so a partial declaration does not clear siblings. */
-  mergeOnWrite?: readonly string[];
+  /**
+   * Updates replace the whole object (PUT): a field the body leaves out is cleared. The update body then carries
+   * the live fields the config leaves out (read-only ones aside), so that only the planned changes are written.
+   */
+  updateReplaces?: boolean;
   marker?: MarkerSpec;
   /** References held in an ordinary field, which updates can drop (parent references are immutable and need none). */
   references?: ReferenceSpec;

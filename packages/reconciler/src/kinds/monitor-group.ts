@@ -18,6 +18,7 @@ export const monitorGroupKind: KindModule = {
   writeOnlyFields: [],
   setFields: [],
   serverDefaults: {},
+  updateReplaces: true,
   reads: ['monitorGroup'],
 
   desired(state) {
@@ -46,7 +47,7 @@ export const monitorGroupKind: KindModule = {
     async create(client, _step, body) {
       return idOf(await client.monitorGroups.create(body), 'MonitorGroupGuid');
     },
-    /** PUT only: the body holds every declared field, and a group's other fields are read-only quotas. */
+    /** PUT only: the body holds the declared fields and the live ones the config leaves out (`updateReplaces`). */
     async update(client, step, body) {
       const guid = requireGuid(step.guid, step.id);
       await client.monitorGroups.replace(guid, { ...body, MonitorGroupGuid: guid });

@@ -3,6 +3,7 @@ import type { ApiObject } from '../live/types.js';
 import { isPlainObject } from '../plan/values.js';
 import { str, type KeyRef, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
+import { withLiveOmissions } from './write-body.js';
 
 const VAULT_IN_VALUE = /\{\{vault:([^}]+)\}\}/g;
 
@@ -46,10 +47,12 @@ export const monitorKind: KindModule = {
   references: {
     field: 'PredefinedVariables',
     kinds: ['vaultItem'],
-    // PATCH replaces the whole list, so a declared list is all that stays; an omitted one leaves the live list alone.
+    // PATCH replaces the whole list, so the list sent is all that stays: the declared entries, each keeping the live
+    // fields it leaves out (a variable declared without its Value keeps the live reference). An omitted list leaves
+    // the live one alone.
     after(live, declared) {
       if (!('PredefinedVariables' in declared)) return live.refs;
-      return vaultReferencesIn(declared).map((guid) => ({ kind: 'vaultItem', guid }));
+      return vaultReferencesIn(withLiveOmissions(declared, live.fields, monitorKind)).map((guid) => ({ kind: 'vaultItem', guid }));
     },
   },
 

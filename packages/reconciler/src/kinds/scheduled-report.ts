@@ -25,7 +25,6 @@ export const scheduledReportKind: KindModule = {
     { path: ['Recipients', 'ExtraEmailAddresses'] },
   ],
   serverDefaults: {},
-  mergeOnWrite: ['Recipients'],
   marker: { field: 'InternalNotes', name: 'key' },
   reads: ['scheduledReport'],
 

@@ -10,6 +10,7 @@ export const vaultSectionKind: KindModule = {
   writeOnlyFields: [],
   setFields: [],
   serverDefaults: {},
+  updateReplaces: true,
   reads: ['vaultSection'],
 
   desired(state) {

@@ -6,6 +6,7 @@
 import { isSecretValue, type DesiredState } from '../desired.js';
 import type { DesiredEntry, KindModule, LiveEntry, Resolver } from '../kinds/contract.js';
 import { KINDS } from '../kinds/index.js';
+import { withLiveOmissions } from '../kinds/write-body.js';
 import type { ApiObject, LiveSnapshot } from '../live/types.js';
 import { comparable, diffFields, sameAsDeclared, toSetForm } from './diff.js';
 import { at, PlanError, type PlanProblem } from './errors.js';
@@ -197,7 +198,7 @@ function match(
   // One entry per key, a list only when a key repeats (rare; an error unless pins tell them apart).
   const byKey = new Map<string, LiveEntry | LiveEntry[]>();
   for (const entry of live) {
-    if (pinned && mod.guidField !== '') byGuid.set(pinKey(liveOwner(entry), ownId(mod, entry)), entry);
+    if (pinned && mod.guidField !== '') byGuid.set(pinKey(liveOwner(entry), ownId(mod, entry)).toLowerCase(), entry);
     const id = identity(entry.key);
     const found = byKey.get(id);
     if (found === undefined) byKey.set(id, entry);
@@ -227,7 +228,8 @@ function match(
     if (entry.pinnedGuid !== undefined) {
       const owner = owners.length === 0 ? '' : desiredOwner(entry);
       const pin = owner !== '' && entry.pinnedGuid.toLowerCase().startsWith(`${owner}/`) ? entry.pinnedGuid.slice(owner.length + 1) : entry.pinnedGuid;
-      const found = owners.length > 0 && owner === '' ? undefined : byGuid.get(pinKey(owner, pin));
+      // GUIDs compare ignoring case, as the service does.
+      const found = owners.length > 0 && owner === '' ? undefined : byGuid.get(pinKey(owner, pin).toLowerCase());
       if (found === undefined) {
         problems.push({
           code: 'PINNED_GUID_NOT_FOUND',
@@ -544,19 +546,15 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       }
       if (mod.marker?.name !== 'fp' && fps.length > 0) writeSecrets = true;
       const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
+      // Live plus exactly the changes shown: what the config leaves out is sent as it is live (kinds/write-body.ts).
       const body = withoutFields(
-        withoutSecrets(resolved, secrets.length, (p) => (writeSecrets ? { sensitive: true, fingerprint: fpAt.get(p) ?? '' } : undefined)),
+        withoutSecrets(withLiveOmissions(resolved, current.fields, mod), secrets.length, (p) => (writeSecrets ? { sensitive: true, fingerprint: fpAt.get(p) ?? '' } : undefined)),
         dropOnUpdate,
       );
       if (markerField !== undefined && mod.marker !== undefined) {
         const text = markerField in resolved ? (typeof resolved[markerField] === 'string' ? (resolved[markerField] as string) : undefined) : liveText;
         if (mod.marker.name === 'fp' && expected !== undefined) body[markerField] = withMarker(text, 'fp', expected);
         if (mod.marker.name === 'key') body[markerField] = withMarker(text, 'key', entry.key);
-      }
-      for (const field of mod.mergeOnWrite ?? []) {
-        const mine = body[field];
-        const theirs = current.fields[field];
-        if (isPlainObject(mine) && isPlainObject(theirs)) body[field] = { ...theirs, ...mine };
       }
       let drift: PlanDrift | undefined;
       const modified = mod.lastModified?.(current);

@@ -1,0 +1,83 @@
+/**
+ * What an update sends. monsync manages only what the config declares, at every level (schema README, "Set
+ * entries"): a field that a nested object or a set entry leaves out is not compared, so the plan shows no change
+ * to it. The service keeps only what it is sent, though: PATCH replaces a whole nested list or object, PUT the whole
+ * object. So the body carries what the config leaves out, taken from the live object, and what apply sends is
+ * the live object plus exactly the changes the plan shows:
+ * - in a declared nested object, the live fields it omits;
+ * - in an entry of a keyed set, the fields of the live entry with the same key (matched as the comparison matches
+ *   them); in an ordinary array, those of the live element at the same index (compared index by index too);
+ * - for kinds updated by PUT (`updateReplaces`), the live top-level fields the config omits.
+ * Never filled: write-only fields (the service returns them empty) and objects holding a secret (sent whole when
+ * their secret is written, left out when it is not).
+ */
+import type { ApiObject } from '../live/types.js';
+import { hasSecret } from '../plan/secrets.js';
+import { escapePointer, isPlainObject } from '../plan/values.js';
+import type { KindModule, SetField } from './contract.js';
+
+export type WriteBodyRules = Pick<KindModule, 'setFields' | 'writeOnlyFields' | 'updateReplaces'>;
+
+interface Walk {
+  sets: ReadonlyMap<string, SetField>;
+  writeOnly: ReadonlySet<string>;
+}
+
+/**
+ * The update body for `declared` (resolved fields, secrets still in place so their pointers hold) over `live`.
+ * Declared values always win; array order and length are the declared ones, so secret pointers stay valid.
+ */
+export function withLiveOmissions(declared: ApiObject, live: ApiObject, rules: WriteBodyRules): ApiObject {
+  const walk: Walk = { sets: new Map(rules.setFields.map((s) => [s.path.join('/'), s])), writeOnly: new Set(rules.writeOnlyFields) };
+  const out: ApiObject = {};
+  for (const [key, value] of Object.entries(declared)) out[key] = fill(value, live[key], key, `/${escapePointer(key)}`, walk);
+  if (rules.updateReplaces === true) {
+    for (const [key, value] of Object.entries(live)) {
+      if (declared[key] === undefined && value !== undefined && !walk.writeOnly.has(`/${escapePointer(key)}`)) out[key] = value;
+    }
+  }
+  return out;
+}
+
+/** `path` names fields as set specs do (`Recipients/Operators`, `*` for array elements); `pointer` as write-only specs do. */
+function fill(d: unknown, l: unknown, path: string, pointer: string, walk: Walk): unknown {
+  if (Array.isArray(d)) {
+    if (!Array.isArray(l)) return d;
+    const element = `${path}/*`;
+    const spec = walk.sets.get(path);
+    if (spec === undefined) return d.map((entry, i) => (i < l.length ? fill(entry, l[i], element, `${pointer}/${i}`, walk) : entry));
+    if (spec.key === undefined) return d;
+    const mine = byKey(d, spec.key);
+    const theirs = byKey(l, spec.key);
+    // Entries without their key, or a key twice: the comparison falls back to whole values, and so does the body.
+    if (mine === undefined || theirs === undefined) return d;
+    return d.map((entry, i) => fill(entry, theirs.get(keyOf(entry, spec.key as string) as string), element, `${pointer}/${i}`, walk));
+  }
+  if (isPlainObject(d)) {
+    if (!isPlainObject(l) || hasSecret(d)) return d;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(d)) out[key] = fill(value, l[key], `${path}/${key}`, `${pointer}/${escapePointer(key)}`, walk);
+    for (const [key, value] of Object.entries(l)) {
+      if (d[key] === undefined && value !== undefined && !walk.writeOnly.has(`${pointer}/${escapePointer(key)}`)) out[key] = value;
+    }
+    return out;
+  }
+  return d;
+}
+
+function keyOf(entry: unknown, field: string): string | undefined {
+  if (!isPlainObject(entry)) return undefined;
+  const k = entry[field];
+  return typeof k === 'string' || typeof k === 'number' ? String(k) : undefined;
+}
+
+/** Entries by key, or `undefined` when one lacks its key or a key repeats. */
+function byKey(list: readonly unknown[], field: string): Map<string, unknown> | undefined {
+  const out = new Map<string, unknown>();
+  for (const entry of list) {
+    const k = keyOf(entry, field);
+    if (k === undefined || out.has(k)) return undefined;
+    out.set(k, entry);
+  }
+  return out;
+}

@@ -62564,6 +62564,7 @@ function isVaultRef(value) {
 }
 
 // ../reconciler/src/plan/values.ts
+import { createHash } from "node:crypto";
 function isPlainObject(value) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
@@ -62597,6 +62598,22 @@ function canonicalJson(value) {
   }
   return JSON.stringify(value) ?? "null";
 }
+var HashFeed = class {
+  #hash = createHash("sha256");
+  #run = "";
+  add(piece) {
+    this.#run += piece;
+    if (this.#run.length >= 65536) {
+      this.#hash.update(this.#run);
+      this.#run = "";
+    }
+  }
+  hex() {
+    if (this.#run !== "") this.#hash.update(this.#run);
+    this.#run = "";
+    return this.#hash.digest("hex");
+  }
+};
 function compareStrings(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -63191,13 +63208,15 @@ function checkMonitorsWhole(snapshot, membersRead) {
     });
   }
   if (!membersRead) return;
-  const listed = new Set(snapshot.monitors.map((m) => text(m, "MonitorGuid").toLowerCase()));
+  const exact = new Set(snapshot.monitors.map((m) => text(m, "MonitorGuid")));
+  let lower;
+  const isListed = (guid) => exact.has(guid) || (lower ??= new Set([...exact].map((g) => g.toLowerCase()))).has(guid.toLowerCase());
   const shown = [];
   let groups = 0;
   const missing = /* @__PURE__ */ new Set();
   for (const group of snapshot.monitorGroups) {
     const groupGuid = text(group, "MonitorGroupGuid");
-    const absent = (snapshot.groupMembers[groupGuid] ?? []).filter((guid) => !listed.has(guid.toLowerCase()));
+    const absent = (snapshot.groupMembers[groupGuid] ?? []).filter((guid) => !isListed(guid));
     if (absent.length === 0) continue;
     for (const guid of absent) missing.add(guid.toLowerCase());
     groups += 1;
@@ -63210,9 +63229,6 @@ function checkMonitorsWhole(snapshot, membersRead) {
     message: `the monitor listing is incomplete: group member listings name ${missing.size} monitor${missing.size === 1 ? "" : "s"} that GET /Monitor did not return (${shown.join("; ")}). Either the API account cannot see the whole account (it is not an account administrator), or the listing was cut short (a later page came back empty). A plan from it would create monitors that exist and delete their memberships, so no plan was made; use the API account of an account administrator and run again`
   });
 }
-
-// ../reconciler/src/plan/assemble.ts
-import { createHash as createHash2 } from "node:crypto";
 
 // ../../node_modules/.pnpm/fast-json-patch@3.1.1/node_modules/fast-json-patch/module/core.mjs
 var core_exports = {};
@@ -64128,7 +64144,7 @@ function liveScope(desired) {
 }
 
 // ../reconciler/src/plan/secrets.ts
-import { createHash, createHmac } from "node:crypto";
+import { createHash as createHash2, createHmac } from "node:crypto";
 function secretAddress(kind, key, pointer) {
   return `${kind}:${key}#${pointer}`;
 }
@@ -64156,7 +64172,7 @@ function fingerprintValue(value, key) {
 }
 function combineFingerprints(parts) {
   const lines = [...parts].sort((a, b) => compareStrings(a.pointer, b.pointer)).map((p) => `${p.pointer}=${p.fingerprint}`);
-  return createHash("sha256").update(lines.join("\n")).digest("hex");
+  return createHash2("sha256").update(lines.join("\n")).digest("hex");
 }
 function replaceSecrets(value, replace, pointer = "") {
   if (!hasSecret(value)) return value;
@@ -64287,10 +64303,10 @@ function match(mod, desired, live, problems, resolver) {
   };
   const pinKey = (owner, id) => owners.length === 0 ? id : `${owner}/${id}`;
   const pinned2 = desired.some((entry) => entry.pinnedGuid !== void 0);
-  const byGuid = /* @__PURE__ */ new Map();
+  const byGuid2 = /* @__PURE__ */ new Map();
   const byKey = /* @__PURE__ */ new Map();
   for (const entry of live) {
-    if (pinned2 && mod.guidField !== "") byGuid.set(pinKey(liveOwner(entry), ownId(mod, entry)), entry);
+    if (pinned2 && mod.guidField !== "") byGuid2.set(pinKey(liveOwner(entry), ownId(mod, entry)), entry);
     const id = identity(entry.key);
     const found = byKey.get(id);
     if (found === void 0) byKey.set(id, entry);
@@ -64320,7 +64336,7 @@ function match(mod, desired, live, problems, resolver) {
     if (entry.pinnedGuid !== void 0) {
       const owner = owners.length === 0 ? "" : desiredOwner(entry);
       const pin = owner !== "" && entry.pinnedGuid.toLowerCase().startsWith(`${owner}/`) ? entry.pinnedGuid.slice(owner.length + 1) : entry.pinnedGuid;
-      const found2 = owners.length > 0 && owner === "" ? void 0 : byGuid.get(pinKey(owner, pin));
+      const found2 = owners.length > 0 && owner === "" ? void 0 : byGuid2.get(pinKey(owner, pin));
       if (found2 === void 0) {
         problems.push({
           code: "PINNED_GUID_NOT_FOUND",
@@ -64899,31 +64915,38 @@ function orderAndName(drafts) {
   });
 }
 function configDigest(desired, states, fingerprints) {
-  const hash = createHash2("sha256");
+  const feed = new HashFeed();
   const { manage, ignore, safety } = desired.settings;
-  hash.update(canonicalJson({ manage, ignore, safety }));
+  feed.add(canonicalJson({ manage, ignore, safety }));
   for (const state of states) {
     if (!state.managed) continue;
-    const lines = [`
-${state.mod.kind}`];
-    for (const entry of state.desired) {
-      const fields = toSetForm(replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ""}`), state.mod.setFields);
-      lines.push(`${JSON.stringify(entry.key)}	${entry.pinnedGuid ?? ""}	${(entry.manages ?? []).join(",")}	${JSON.stringify(fields)}`);
-    }
-    hash.update(lines.join("\n"));
+    feed.add(`
+${state.mod.kind}`);
+    for (const entry of state.desired) feed.add(configLine(entry, state.mod.setFields, fingerprints));
   }
-  return hash.digest("hex");
+  return feed.hex();
+}
+function configLine(entry, sets, fingerprints) {
+  const declared = hasSecret(entry.fields) ? replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ""}`) : entry.fields;
+  return `
+${JSON.stringify(entry.key)}	${entry.pinnedGuid ?? ""}	${entry.manages === void 0 ? "" : entry.manages.join(",")}	${JSON.stringify(toSetForm(declared, sets))}`;
+}
+function liveLine(entry) {
+  return `
+${entry.guid}	${JSON.stringify(entry.fields)}`;
+}
+function byGuid(a, b) {
+  return compareStrings(a.guid, b.guid);
 }
 function liveDigest(states) {
-  const hash = createHash2("sha256");
+  const feed = new HashFeed();
   for (const state of states) {
     if (!state.managed || state.mod.ensureOnly === true) continue;
-    const lines = [state.mod.kind];
-    for (const entry of [...state.live].sort((a, b) => compareStrings(a.guid, b.guid))) lines.push(`${entry.guid}	${JSON.stringify(entry.fields)}`);
-    hash.update(`${lines.join("\n")}
-`);
+    feed.add(state.mod.kind);
+    for (const entry of [...state.live].sort(byGuid)) feed.add(liveLine(entry));
+    feed.add("\n");
   }
-  return hash.digest("hex");
+  return feed.hex();
 }
 
 // ../reconciler/src/plan/fingerprint.ts

@@ -11953,7 +11953,7 @@ var require_headers = __commonJS({
       while (j > i && isHTTPWhiteSpaceCharCode(potentialValue.charCodeAt(i))) ++i;
       return i === 0 && j === potentialValue.length ? potentialValue : potentialValue.substring(i, j);
     }
-    function fill(headers, object) {
+    function fill2(headers, object) {
       if (Array.isArray(object)) {
         for (let i = 0; i < object.length; ++i) {
           const header2 = object[i];
@@ -12178,7 +12178,7 @@ var require_headers = __commonJS({
         this.#guard = "none";
         if (init !== void 0) {
           init = webidl.converters.HeadersInit(init, "Headers contructor", "init");
-          fill(this, init);
+          fill2(this, init);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -12358,7 +12358,7 @@ var require_headers = __commonJS({
       });
     };
     module.exports = {
-      fill,
+      fill: fill2,
       // for test.
       compareHeaderName,
       Headers: Headers2,
@@ -12375,7 +12375,7 @@ var require_headers = __commonJS({
 var require_response = __commonJS({
   "../../node_modules/.pnpm/undici@6.29.1/node_modules/undici/lib/web/fetch/response.js"(exports, module) {
     "use strict";
-    var { Headers: Headers2, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
+    var { Headers: Headers2, HeadersList, fill: fill2, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
     var { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = require_body();
     var util = require_util();
     var nodeUtil = __require("node:util");
@@ -12679,7 +12679,7 @@ var require_response = __commonJS({
         response[kState].statusText = init.statusText;
       }
       if ("headers" in init && init.headers != null) {
-        fill(response[kHeaders], init.headers);
+        fill2(response[kHeaders], init.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -38573,7 +38573,7 @@ var require_headers2 = __commonJS({
       while (j > i && isHTTPWhiteSpaceCharCode(potentialValue.charCodeAt(i))) ++i;
       return i === 0 && j === potentialValue.length ? potentialValue : potentialValue.substring(i, j);
     }
-    function fill(headers, object) {
+    function fill2(headers, object) {
       if (Array.isArray(object)) {
         for (let i = 0; i < object.length; ++i) {
           const header2 = object[i];
@@ -38833,7 +38833,7 @@ var require_headers2 = __commonJS({
         this.#guard = "none";
         if (init !== void 0) {
           init = webidl.converters.HeadersInit(init, "Headers constructor", "init");
-          fill(this, init);
+          fill2(this, init);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -38997,7 +38997,7 @@ var require_headers2 = __commonJS({
       });
     };
     module.exports = {
-      fill,
+      fill: fill2,
       // for test.
       compareHeaderName,
       Headers: Headers2,
@@ -39014,7 +39014,7 @@ var require_headers2 = __commonJS({
 var require_response2 = __commonJS({
   "../../node_modules/.pnpm/undici@7.30.2/node_modules/undici/lib/web/fetch/response.js"(exports, module) {
     "use strict";
-    var { Headers: Headers2, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers2();
+    var { Headers: Headers2, HeadersList, fill: fill2, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers2();
     var { extractBody, cloneBody, mixinBody, streamRegistry, bodyUnusable } = require_body2();
     var util = require_util9();
     var nodeUtil = __require("node:util");
@@ -39347,7 +39347,7 @@ var require_response2 = __commonJS({
         getResponseState(response).statusText = init.statusText;
       }
       if ("headers" in init && init.headers != null) {
-        fill(getResponseHeaders(response), init.headers);
+        fill2(getResponseHeaders(response), init.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -62514,6 +62514,7 @@ var monitorGroupKind = {
   writeOnlyFields: [],
   setFields: [],
   serverDefaults: {},
+  updateReplaces: true,
   reads: ["monitorGroup"],
   desired(state) {
     return state.monitorGroups.map(({ value, source }) => {
@@ -62537,7 +62538,7 @@ var monitorGroupKind = {
     async create(client, _step, body) {
       return idOf(await client.monitorGroups.create(body), "MonitorGroupGuid");
     },
-    /** PUT only: the body holds every declared field, and a group's other fields are read-only quotas. */
+    /** PUT only: the body holds the declared fields and the live ones the config leaves out (`updateReplaces`). */
     async update(client, step, body) {
       const guid = requireGuid(step.guid, step.id);
       await client.monitorGroups.replace(guid, { ...body, MonitorGroupGuid: guid });
@@ -62642,6 +62643,105 @@ function getAt(document, segments) {
   return current;
 }
 
+// ../reconciler/src/plan/secrets.ts
+import { createHash as createHash2, createHmac } from "node:crypto";
+function secretAddress(kind, key, pointer) {
+  return `${kind}:${key}#${pointer}`;
+}
+function hasSecret(value) {
+  if (isSecretValue(value)) return true;
+  if (Array.isArray(value)) return value.some(hasSecret);
+  if (isPlainObject(value)) {
+    for (const key in value) if (hasSecret(value[key])) return true;
+  }
+  return false;
+}
+function findSecrets(value, pointer = "") {
+  if (!hasSecret(value)) return [];
+  const found = [];
+  const walk = (v, p) => {
+    if (isSecretValue(v)) found.push({ pointer: p, secret: v });
+    else if (Array.isArray(v)) v.forEach((child, i) => walk(child, `${p}/${i}`));
+    else if (isPlainObject(v)) for (const [k, child] of Object.entries(v)) walk(child, `${p}/${escapePointer(k)}`);
+  };
+  walk(value, pointer);
+  return found.length < 2 ? found : found.sort((a, b) => compareStrings(a.pointer, b.pointer));
+}
+function fingerprintValue(value, key) {
+  return createHmac("sha256", key).update(value).digest("hex");
+}
+function combineFingerprints(parts) {
+  const lines = [...parts].sort((a, b) => compareStrings(a.pointer, b.pointer)).map((p) => `${p.pointer}=${p.fingerprint}`);
+  return createHash2("sha256").update(lines.join("\n")).digest("hex");
+}
+function replaceSecrets(value, replace, pointer = "") {
+  if (!hasSecret(value)) return value;
+  if (isSecretValue(value)) return replace(pointer);
+  if (Array.isArray(value)) return value.map((child, i) => replaceSecrets(child, replace, `${pointer}/${i}`)).filter((c) => c !== void 0);
+  if (isPlainObject(value)) {
+    const out = {};
+    let hadSecret = false;
+    for (const [k, child] of Object.entries(value)) {
+      const replaced = replaceSecrets(child, replace, `${pointer}/${escapePointer(k)}`);
+      if (isSecretValue(child) || isPlainObject(child) && replaced === void 0) hadSecret = true;
+      if (replaced !== void 0) out[k] = replaced;
+    }
+    if (hadSecret && Object.keys(out).length === 0) return void 0;
+    return out;
+  }
+  return value;
+}
+
+// ../reconciler/src/kinds/write-body.ts
+function withLiveOmissions(declared, live, rules) {
+  const walk = { sets: new Map(rules.setFields.map((s) => [s.path.join("/"), s])), writeOnly: new Set(rules.writeOnlyFields) };
+  const out = {};
+  for (const [key, value] of Object.entries(declared)) out[key] = fill(value, live[key], key, `/${escapePointer(key)}`, walk);
+  if (rules.updateReplaces === true) {
+    for (const [key, value] of Object.entries(live)) {
+      if (declared[key] === void 0 && value !== void 0 && !walk.writeOnly.has(`/${escapePointer(key)}`)) out[key] = value;
+    }
+  }
+  return out;
+}
+function fill(d, l, path, pointer, walk) {
+  if (Array.isArray(d)) {
+    if (!Array.isArray(l)) return d;
+    const element = `${path}/*`;
+    const spec = walk.sets.get(path);
+    if (spec === void 0) return d.map((entry, i) => i < l.length ? fill(entry, l[i], element, `${pointer}/${i}`, walk) : entry);
+    if (spec.key === void 0) return d;
+    const mine = byKey(d, spec.key);
+    const theirs = byKey(l, spec.key);
+    if (mine === void 0 || theirs === void 0) return d;
+    return d.map((entry, i) => fill(entry, theirs.get(keyOf(entry, spec.key)), element, `${pointer}/${i}`, walk));
+  }
+  if (isPlainObject(d)) {
+    if (!isPlainObject(l) || hasSecret(d)) return d;
+    const out = {};
+    for (const [key, value] of Object.entries(d)) out[key] = fill(value, l[key], `${path}/${key}`, `${pointer}/${escapePointer(key)}`, walk);
+    for (const [key, value] of Object.entries(l)) {
+      if (d[key] === void 0 && value !== void 0 && !walk.writeOnly.has(`${pointer}/${escapePointer(key)}`)) out[key] = value;
+    }
+    return out;
+  }
+  return d;
+}
+function keyOf(entry, field) {
+  if (!isPlainObject(entry)) return void 0;
+  const k = entry[field];
+  return typeof k === "string" || typeof k === "number" ? String(k) : void 0;
+}
+function byKey(list, field) {
+  const out = /* @__PURE__ */ new Map();
+  for (const entry of list) {
+    const k = keyOf(entry, field);
+    if (k === void 0 || out.has(k)) return void 0;
+    out.set(k, entry);
+  }
+  return out;
+}
+
 // ../reconciler/src/kinds/monitor.ts
 var VAULT_IN_VALUE = /\{\{vault:([^}]+)\}\}/g;
 function variables(fields) {
@@ -62683,10 +62783,12 @@ var monitorKind = {
   references: {
     field: "PredefinedVariables",
     kinds: ["vaultItem"],
-    // PATCH replaces the whole list, so a declared list is all that stays; an omitted one leaves the live list alone.
+    // PATCH replaces the whole list, so the list sent is all that stays: the declared entries, each keeping the live
+    // fields it leaves out (a variable declared without its Value keeps the live reference). An omitted list leaves
+    // the live one alone.
     after(live, declared) {
       if (!("PredefinedVariables" in declared)) return live.refs;
-      return vaultReferencesIn(declared).map((guid) => ({ kind: "vaultItem", guid }));
+      return vaultReferencesIn(withLiveOmissions(declared, live.fields, monitorKind)).map((guid) => ({ kind: "vaultItem", guid }));
     }
   },
   desired(state) {
@@ -62778,7 +62880,6 @@ var scheduledReportKind = {
     { path: ["Recipients", "ExtraEmailAddresses"] }
   ],
   serverDefaults: {},
-  mergeOnWrite: ["Recipients"],
   marker: { field: "InternalNotes", name: "key" },
   reads: ["scheduledReport"],
   desired(state) {
@@ -63008,6 +63109,7 @@ var vaultSectionKind = {
   writeOnlyFields: [],
   setFields: [],
   serverDefaults: {},
+  updateReplaces: true,
   reads: ["vaultSection"],
   desired(state) {
     return state.vaultSections.map(({ value, source }) => {
@@ -64143,55 +64245,6 @@ function liveScope(desired) {
   return { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
 }
 
-// ../reconciler/src/plan/secrets.ts
-import { createHash as createHash2, createHmac } from "node:crypto";
-function secretAddress(kind, key, pointer) {
-  return `${kind}:${key}#${pointer}`;
-}
-function hasSecret(value) {
-  if (isSecretValue(value)) return true;
-  if (Array.isArray(value)) return value.some(hasSecret);
-  if (isPlainObject(value)) {
-    for (const key in value) if (hasSecret(value[key])) return true;
-  }
-  return false;
-}
-function findSecrets(value, pointer = "") {
-  if (!hasSecret(value)) return [];
-  const found = [];
-  const walk = (v, p) => {
-    if (isSecretValue(v)) found.push({ pointer: p, secret: v });
-    else if (Array.isArray(v)) v.forEach((child, i) => walk(child, `${p}/${i}`));
-    else if (isPlainObject(v)) for (const [k, child] of Object.entries(v)) walk(child, `${p}/${escapePointer(k)}`);
-  };
-  walk(value, pointer);
-  return found.length < 2 ? found : found.sort((a, b) => compareStrings(a.pointer, b.pointer));
-}
-function fingerprintValue(value, key) {
-  return createHmac("sha256", key).update(value).digest("hex");
-}
-function combineFingerprints(parts) {
-  const lines = [...parts].sort((a, b) => compareStrings(a.pointer, b.pointer)).map((p) => `${p.pointer}=${p.fingerprint}`);
-  return createHash2("sha256").update(lines.join("\n")).digest("hex");
-}
-function replaceSecrets(value, replace, pointer = "") {
-  if (!hasSecret(value)) return value;
-  if (isSecretValue(value)) return replace(pointer);
-  if (Array.isArray(value)) return value.map((child, i) => replaceSecrets(child, replace, `${pointer}/${i}`)).filter((c) => c !== void 0);
-  if (isPlainObject(value)) {
-    const out = {};
-    let hadSecret = false;
-    for (const [k, child] of Object.entries(value)) {
-      const replaced = replaceSecrets(child, replace, `${pointer}/${escapePointer(k)}`);
-      if (isSecretValue(child) || isPlainObject(child) && replaced === void 0) hadSecret = true;
-      if (replaced !== void 0) out[k] = replaced;
-    }
-    if (hadSecret && Object.keys(out).length === 0) return void 0;
-    return out;
-  }
-  return value;
-}
-
 // ../reconciler/src/plan/types.ts
 var SENSITIVE = "(sensitive)";
 
@@ -64304,14 +64357,14 @@ function match(mod, desired, live, problems, resolver) {
   const pinKey = (owner, id) => owners.length === 0 ? id : `${owner}/${id}`;
   const pinned2 = desired.some((entry) => entry.pinnedGuid !== void 0);
   const byGuid2 = /* @__PURE__ */ new Map();
-  const byKey = /* @__PURE__ */ new Map();
+  const byKey2 = /* @__PURE__ */ new Map();
   for (const entry of live) {
-    if (pinned2 && mod.guidField !== "") byGuid2.set(pinKey(liveOwner(entry), ownId(mod, entry)), entry);
+    if (pinned2 && mod.guidField !== "") byGuid2.set(pinKey(liveOwner(entry), ownId(mod, entry)).toLowerCase(), entry);
     const id = identity(entry.key);
-    const found = byKey.get(id);
-    if (found === void 0) byKey.set(id, entry);
+    const found = byKey2.get(id);
+    if (found === void 0) byKey2.set(id, entry);
     else if (Array.isArray(found)) found.push(entry);
-    else byKey.set(id, [found, entry]);
+    else byKey2.set(id, [found, entry]);
   }
   const claimed = /* @__PURE__ */ new Set();
   const pairs = [];
@@ -64336,7 +64389,7 @@ function match(mod, desired, live, problems, resolver) {
     if (entry.pinnedGuid !== void 0) {
       const owner = owners.length === 0 ? "" : desiredOwner(entry);
       const pin = owner !== "" && entry.pinnedGuid.toLowerCase().startsWith(`${owner}/`) ? entry.pinnedGuid.slice(owner.length + 1) : entry.pinnedGuid;
-      const found2 = owners.length > 0 && owner === "" ? void 0 : byGuid2.get(pinKey(owner, pin));
+      const found2 = owners.length > 0 && owner === "" ? void 0 : byGuid2.get(pinKey(owner, pin).toLowerCase());
       if (found2 === void 0) {
         problems.push({
           code: "PINNED_GUID_NOT_FOUND",
@@ -64351,7 +64404,7 @@ function match(mod, desired, live, problems, resolver) {
       }
       continue;
     }
-    const found = byKey.get(identity(entry.key));
+    const found = byKey2.get(identity(entry.key));
     if (found !== void 0 && !Array.isArray(found)) {
       if (claimed.has(found)) creates.push(entry);
       else {
@@ -64624,18 +64677,13 @@ function assemblePlan(desired, live, options = {}) {
       if (mod.marker?.name !== "fp" && fps.length > 0) writeSecrets = true;
       const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
       const body = withoutFields2(
-        withoutSecrets(resolved, secrets.length, (p) => writeSecrets ? { sensitive: true, fingerprint: fpAt.get(p) ?? "" } : void 0),
+        withoutSecrets(withLiveOmissions(resolved, current.fields, mod), secrets.length, (p) => writeSecrets ? { sensitive: true, fingerprint: fpAt.get(p) ?? "" } : void 0),
         dropOnUpdate
       );
       if (markerField !== void 0 && mod.marker !== void 0) {
         const text2 = markerField in resolved ? typeof resolved[markerField] === "string" ? resolved[markerField] : void 0 : liveText;
         if (mod.marker.name === "fp" && expected !== void 0) body[markerField] = withMarker(text2, "fp", expected);
         if (mod.marker.name === "key") body[markerField] = withMarker(text2, "key", entry.key);
-      }
-      for (const field of mod.mergeOnWrite ?? []) {
-        const mine = body[field];
-        const theirs = current.fields[field];
-        if (isPlainObject(mine) && isPlainObject(theirs)) body[field] = { ...theirs, ...mine };
       }
       let drift;
       const modified = mod.lastModified?.(current);
@@ -65363,13 +65411,13 @@ function resolveSecrets(plan, source) {
   const mismatches = [];
   const entries = /* @__PURE__ */ new Map();
   const entryOf = (kind, key) => {
-    let byKey = entries.get(kind);
-    if (byKey === void 0) {
-      byKey = /* @__PURE__ */ new Map();
-      if (source !== void 0) for (const entry of kindModule(kind).desired(source.desired)) byKey.set(entry.key, entry);
-      entries.set(kind, byKey);
+    let byKey2 = entries.get(kind);
+    if (byKey2 === void 0) {
+      byKey2 = /* @__PURE__ */ new Map();
+      if (source !== void 0) for (const entry of kindModule(kind).desired(source.desired)) byKey2.set(entry.key, entry);
+      entries.set(kind, byKey2);
     }
-    return byKey.get(key);
+    return byKey2.get(key);
   };
   for (const step of plan.steps) {
     const slots = sensitiveSlots(step.desired);
@@ -70130,10 +70178,10 @@ var Assembler = class {
     const { line, column } = at2.src.position(at2.path);
     return `${at2.src.file}:${line}:${column}`;
   }
-  unique(records, what, keyField, keyOf = (r) => typeof r.key === "string" ? r.key : void 0) {
+  unique(records, what, keyField, keyOf2 = (r) => typeof r.key === "string" ? r.key : void 0) {
     const first = /* @__PURE__ */ new Map();
     for (const r of records) {
-      const key = keyOf(r);
+      const key = keyOf2(r);
       if (key === void 0) continue;
       const seen = first.get(key);
       if (seen === void 0) first.set(key, r);

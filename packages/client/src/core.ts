@@ -3,7 +3,7 @@
  * (an object, maybe nothing, nothing, a list page, a cursor-followed list).
  */
 import { UnexpectedResponseError } from './errors.js';
-import { Paged, readPage, type Page } from './paging.js';
+import { nextCursorAtEnd, Paged, readPage, type Page } from './paging.js';
 import type { QueryContext } from './query.js';
 import type { HttpMethod, Query, SendOptions, Transport } from './transport.js';
 
@@ -79,11 +79,25 @@ export class Core {
     return { items: map ? page.items.map(map) : (page.items as T[]), cursors: page.cursors };
   }
 
-  /** Follows `Cursors.Next` by repeating the call with `Cursor=<next>` until no cursor comes back. */
+  /**
+   * Follows `Cursors.Next` by repeating the call with `Cursor=<next>` until no cursor comes back. When the response
+   * text ends with its cursors, the next batch is requested before this one is parsed, and the parse waits two event
+   * loop turns: undici writes a request on a reused keep-alive connection only after a setImmediate of its own, so
+   * the request goes out first and the parse overlaps the wait for its response.
+   */
   paged<T>(call: Call, options: ListOptions<T> = {}): Paged<T> {
     const baseQuery: Query = call.query ?? {};
     return new Paged<T>(
-      (cursor) => this.page<T>({ ...call, query: cursor === undefined ? baseQuery : { ...baseQuery, Cursor: cursor } }, options),
+      (cursor, seen) => {
+        const query = cursor === undefined ? baseQuery : { ...baseQuery, Cursor: cursor };
+        if (seen === undefined) return this.page<T>({ ...call, query }, options);
+        const peek = (text: string): Promise<void> | undefined => {
+          const next = nextCursorAtEnd(text);
+          if (next === undefined || !seen(next)) return undefined;
+          return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+        };
+        return this.page<T>({ ...call, query, peek }, options);
+      },
       (cursor) => this.#unexpected(call, 200, `cursor ${JSON.stringify(cursor)} a second time; stopped following cursors to avoid an endless loop`),
     );
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UnexpectedResponseError } from './errors.js';
-import { Paged, readPage, type Page } from './paging.js';
+import { nextCursorAtEnd, Paged, readPage, type NextCursorSeen, type Page } from './paging.js';
 import { mockApi } from './test-utils/mock-api.js';
 
 const monitor = (n: number) => ({ MonitorGuid: `m-${n}`, Name: `monitor ${n}`, MonitorType: 'Https', MonitorMode: 'Default', IsActive: true, GenerateAlert: true });
@@ -39,6 +39,75 @@ describe('Paged', () => {
     await iterator.next();
     expect(fetched).toEqual([undefined, 'c2']);
     expect(await paged.toArray()).toEqual([1, 2, 3]);
+  });
+});
+
+describe('Paged.toArray', () => {
+  const pages: Record<string, Page<number>> = {
+    first: { items: [1, 2], cursors: { next: 'c2' } },
+    c2: { items: [3], cursors: { next: 'c3' } },
+    c3: { items: [4], cursors: {} },
+  };
+
+  it('requests the next batch as soon as the fetcher reports its cursor, before the current batch is ready, each batch once', async () => {
+    const events: string[] = [];
+    const paged = new Paged<number>(async (cursor, seen?: NextCursorSeen) => {
+      const name = cursor ?? 'first';
+      events.push(`fetch ${name}`);
+      const page = pages[name] ?? { items: [], cursors: {} };
+      await Promise.resolve();
+      // As the client does: the cursor is seen in the response text, the batch is ready once parsed.
+      if (page.cursors.next !== undefined) seen?.(page.cursors.next);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      events.push(`ready ${name}`);
+      return page;
+    });
+    expect(await paged.toArray()).toEqual([1, 2, 3, 4]);
+    // c3 is reported while c2 is still the batch ahead, so it is fetched in turn, once.
+    expect(events).toEqual(['fetch first', 'fetch c2', 'ready first', 'ready c2', 'fetch c3', 'ready c3']);
+  });
+
+  it('starts no second batch when the fetcher reports a cursor at once', async () => {
+    const fetched: (string | undefined)[] = [];
+    const paged = new Paged<number>(async (cursor, seen?: NextCursorSeen) => {
+      fetched.push(cursor);
+      const page = pages[cursor ?? 'first'] ?? { items: [], cursors: {} };
+      if (page.cursors.next !== undefined) seen?.(page.cursors.next);
+      return page;
+    });
+    expect(await paged.toArray()).toEqual([1, 2, 3, 4]);
+    expect(fetched).toEqual([undefined, 'c2', 'c3']);
+  });
+
+  it('fetches the cursor the batch names when the reported one differs, and never requests a cursor already used', async () => {
+    const fetched: (string | undefined)[] = [];
+    const looping = new Paged<number>(async (cursor, seen?: NextCursorSeen) => {
+      fetched.push(cursor);
+      if (cursor === undefined) {
+        seen?.('elsewhere');
+        return { items: [1], cursors: { next: 'c2' } };
+      }
+      seen?.('c2');
+      return { items: [2], cursors: { next: 'c2' } };
+    });
+    await expect(looping.toArray()).rejects.toThrow(/c2.*twice/);
+    expect(fetched).toEqual([undefined, 'elsewhere', 'c2']);
+  });
+});
+
+describe('nextCursorAtEnd', () => {
+  it('reads Next from cursors that end the envelope, as the service writes them', () => {
+    expect(nextCursorAtEnd(JSON.stringify({ Data: [{ Name: 'a' }], Cursors: { Next: 'abc.def', Self: 'xyz.uvw' } }))).toBe('abc.def');
+    expect(nextCursorAtEnd(`${JSON.stringify({ Data: [], Cursors: { Next: 'a\\"b', Self: 's' } })}\n`)).toBe('a\\"b');
+  });
+
+  it('reads nothing from any other form, so the batch is parsed before the next one is requested', () => {
+    expect(nextCursorAtEnd(JSON.stringify({ Data: [1], Cursors: { Self: 'last' } }))).toBeUndefined();
+    expect(nextCursorAtEnd(JSON.stringify({ Cursors: { Next: 'n', Self: 's' }, Data: [1] }))).toBeUndefined();
+    expect(nextCursorAtEnd(JSON.stringify({ Data: [{ Cursors: { Next: 'inner', Self: 's' } }] }))).toBeUndefined();
+    expect(nextCursorAtEnd(JSON.stringify({ Data: [], Cursors: { Next: '', Self: 's' } }))).toBeUndefined();
+    expect(nextCursorAtEnd(JSON.stringify({ Data: [] }, null, 2))).toBeUndefined();
+    expect(nextCursorAtEnd('[1,2]')).toBeUndefined();
   });
 });
 

@@ -31,16 +31,48 @@ export function readPage<T>(body: unknown): Page<T> | undefined {
 }
 
 /**
+ * How a batch's fetcher may report the next cursor before the batch itself is ready (e.g. read from the end of the
+ * response text, before it is parsed); returns whether the next batch was requested on it.
+ */
+export type NextCursorSeen = (next: string) => boolean;
+
+/**
+ * The cursors at the very end of a list response, `..."Cursors":{"Next":"<cursor>","Self":"<cursor>"}}`, as the
+ * service serialises the envelope; undefined for any other form (which is then simply parsed first). When the text
+ * ends this way the parsed envelope's `Cursors.Next` is that string (the last member of the outermost object), so a
+ * request started on it is the one that would follow anyway.
+ */
+const CURSORS_AT_END = /,"Cursors":\{"Next":("(?:[^"\\]|\\.)+"),"Self":"(?:[^"\\]|\\.)*"\}\}\s*$/;
+
+export function nextCursorAtEnd(text: string): string | undefined {
+  // Only the tail is searched: the regular expression would otherwise try every comma of a 50 KB batch.
+  const match = CURSORS_AT_END.exec(text.length > 4096 ? text.slice(-4096) : text);
+  if (match?.[1] === undefined) return undefined;
+  let next: unknown;
+  try {
+    next = JSON.parse(match[1]);
+  } catch {
+    // Not a valid JSON string: the parse of the whole body will say what is wrong with it.
+    return undefined;
+  }
+  return typeof next === 'string' && next !== '' ? next : undefined;
+}
+
+/**
  * An async iterable over every item of a list, fetching the next batch only when the previous one is used
  * up. Each iteration starts again from the first batch.
  */
 export class Paged<T> implements AsyncIterable<T> {
-  readonly #fetchPage: (cursor: string | undefined) => Promise<Page<T>>;
+  readonly #fetchPage: (cursor: string | undefined, seen?: NextCursorSeen) => Promise<Page<T>>;
   readonly #repeatedCursor: (cursor: string) => Error;
 
-  /** @param repeatedCursor builds the error raised when the service hands back a cursor twice */
+  /**
+   * @param fetchPage fetches one batch; `toArray` passes it a `NextCursorSeen` it may call to have the next batch
+   *   requested while this one is still being read
+   * @param repeatedCursor builds the error raised when the service hands back a cursor twice
+   */
   constructor(
-    fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+    fetchPage: (cursor: string | undefined, seen?: NextCursorSeen) => Promise<Page<T>>,
     repeatedCursor: (cursor: string) => Error = (c) => new Error(`the service returned cursor ${JSON.stringify(c)} twice`),
   ) {
     this.#fetchPage = fetchPage;
@@ -67,19 +99,36 @@ export class Paged<T> implements AsyncIterable<T> {
     for await (const page of this.pages()) yield* page.items;
   }
 
-  /** The same walk as `pages()`, without an async generator's extra turns between one batch and the next request. */
+  /**
+   * The same walk as `pages()`, without an async generator's extra turns between one batch and the next request,
+   * and with the next batch requested as soon as the fetcher reports its cursor: a long cursor chain then overlaps
+   * reading each batch with waiting for the next, and makes exactly the requests the plain walk makes.
+   */
   async toArray(): Promise<T[]> {
     const all: T[] = [];
     const seen = new Set<string>();
-    let cursor: string | undefined;
+    // At most one batch ahead; taken before its fetch starts, so a fetcher reporting at once cannot start another.
+    let ahead: { cursor: string; page?: Promise<Page<T>> } | undefined;
+    const early: NextCursorSeen = (next) => {
+      // A repeated cursor is never requested: the walk below stops on it.
+      if (ahead !== undefined || seen.has(next)) return false;
+      const entry: { cursor: string; page?: Promise<Page<T>> } = { cursor: next };
+      ahead = entry;
+      entry.page = this.#fetchPage(next, early);
+      // Observed when it is used; unused only if the batch before it failed, and then its outcome does not matter.
+      entry.page.catch(() => undefined);
+      return true;
+    };
+    let pending = this.#fetchPage(undefined, early);
     for (;;) {
-      const page = await this.#fetchPage(cursor);
+      const page = await pending;
       for (const item of page.items) all.push(item);
       const next = page.cursors.next;
       if (next === undefined) return all;
       if (seen.has(next)) throw this.#repeatedCursor(next);
       seen.add(next);
-      cursor = next;
+      pending = ahead?.cursor === next && ahead.page !== undefined ? ahead.page : this.#fetchPage(next, early);
+      ahead = undefined;
     }
   }
 }

@@ -95,6 +95,8 @@ export interface SendOptions {
   body?: unknown;
   /** Credentials for this call only. */
   auth?: Credentials;
+  /** Sees the text of a 2xx body before it is parsed; the parse waits for the promise it returns. */
+  peek?: (text: string) => Promise<void> | undefined;
 }
 
 export interface SendResult {
@@ -393,6 +395,8 @@ export class Transport {
       if (outcome.kind === 'response') {
         const { status, text } = outcome;
         if (status >= 200 && status < 300) {
+          const peeking = options.peek?.(text);
+          if (peeking !== undefined) await peeking;
           const parsed = tryParseJson(text);
           if (parsed === undefined && text.trim() !== '') {
             const { request, secrets } = redacted();

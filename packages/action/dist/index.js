@@ -61096,1228 +61096,6 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
-// ../client/src/timestamp.ts
-var TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-function normalizeTimestamp(value) {
-  const m = TIMESTAMP.exec(value);
-  if (!m) return void 0;
-  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
-}
-
-// ../client/src/errors.ts
-import { STATUS_CODES } from "node:http";
-var BRAND = Symbol.for("monsync.ApiError");
-function defaultMessage(o) {
-  const head2 = `${o.method} ${o.path}`;
-  const status = o.status === 0 ? "no response" : `${o.status} ${STATUS_CODES[o.status] ?? "Unknown Status"}`;
-  const tries = o.attempts !== void 0 && o.attempts > 1 ? ` after ${o.attempts} attempts` : "";
-  const detail = o.serviceMessage !== void 0 && o.serviceMessage !== "" ? `: ${o.serviceMessage}` : "";
-  return `${head2} failed with ${status}${tries}${detail}`;
-}
-var ApiError = class extends Error {
-  /** Class identity used by the cross-install `instanceof`; each subclass overrides it. */
-  static kind = "ApiError";
-  static [Symbol.hasInstance](value) {
-    if (typeof value !== "object" || value === null) return false;
-    const kinds = value[BRAND];
-    return Array.isArray(kinds) && kinds.includes(this.kind);
-  }
-  code = "API_ERROR";
-  method;
-  path;
-  route;
-  /** HTTP status, or 0 when no response arrived (network failure, timeout, or a request refused before sending). */
-  status;
-  /** The service's own message (`ErrorDescription`, joined when it is an array), or the raw body text. */
-  serviceMessage;
-  attempts;
-  retryAfterMs;
-  request;
-  response;
-  constructor(options) {
-    super(options.message ?? defaultMessage(options), options.cause === void 0 ? void 0 : { cause: options.cause });
-    const kinds = [];
-    for (let c = new.target; typeof c === "function" && c !== Error; c = Object.getPrototypeOf(c)) {
-      const kind = c.kind;
-      if (typeof kind === "string") kinds.push(kind);
-    }
-    Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
-    Object.defineProperty(this, "name", { value: new.target.name, enumerable: false, configurable: true, writable: true });
-    this.method = options.method;
-    this.path = options.path;
-    this.route = options.route;
-    this.status = options.status;
-    this.serviceMessage = options.serviceMessage;
-    this.attempts = options.attempts ?? 1;
-    this.retryAfterMs = options.retryAfterMs;
-    this.request = options.request;
-    this.response = options.response;
-  }
-  /** Only safe, useful fields: no request or response bodies, no headers. */
-  toJSON() {
-    return {
-      name: this.name,
-      code: this.code,
-      message: this.message,
-      method: this.method,
-      path: this.path,
-      route: this.route,
-      status: this.status,
-      serviceMessage: this.serviceMessage,
-      attempts: this.attempts,
-      ...this.retryAfterMs === void 0 ? {} : { retryAfterMs: this.retryAfterMs }
-    };
-  }
-};
-var ValidationError = class extends ApiError {
-  static kind = "ValidationError";
-  code = "VALIDATION_FAILED";
-};
-var InvalidQueryError = class extends ValidationError {
-  static kind = "InvalidQueryError";
-  code = "INVALID_QUERY";
-};
-var AuthenticationError = class extends ApiError {
-  static kind = "AuthenticationError";
-  code = "AUTHENTICATION_FAILED";
-};
-var PermissionError = class extends ApiError {
-  static kind = "PermissionError";
-  code = "PERMISSION_DENIED";
-};
-var NotFoundError = class extends ApiError {
-  static kind = "NotFoundError";
-  code = "NOT_FOUND";
-};
-var ConflictError = class extends ApiError {
-  static kind = "ConflictError";
-  code = "CONFLICT";
-};
-var RateLimitError = class extends ApiError {
-  static kind = "RateLimitError";
-  code = "RATE_LIMITED";
-};
-var ServerError = class extends ApiError {
-  static kind = "ServerError";
-  code = "SERVER_ERROR";
-};
-var NetworkError = class extends ApiError {
-  static kind = "NetworkError";
-  code = "NETWORK_ERROR";
-};
-var TimeoutError = class extends ApiError {
-  static kind = "TimeoutError";
-  code = "TIMEOUT";
-};
-var UnexpectedResponseError = class extends ApiError {
-  static kind = "UnexpectedResponseError";
-  code = "UNEXPECTED_RESPONSE";
-};
-var ClientConfigError = class extends Error {
-  code = "CLIENT_CONFIG";
-  constructor(message) {
-    super(message);
-    this.name = "ClientConfigError";
-  }
-};
-function errorForStatus(options) {
-  const s = options.status;
-  if (s === 400) return new ValidationError(options);
-  if (s === 401) return new AuthenticationError(options);
-  if (s === 403) return new PermissionError(options);
-  if (s === 404) return new NotFoundError(options);
-  if (s === 409) return new ConflictError(options);
-  if (s === 429) return new RateLimitError(options);
-  if (s >= 500 && s <= 599) return new ServerError(options);
-  return new UnexpectedResponseError(options);
-}
-function isUnclearOutcome(error2) {
-  return error2 instanceof NetworkError || error2 instanceof TimeoutError || error2 instanceof ServerError;
-}
-function isApiError(error2) {
-  return error2 instanceof ApiError;
-}
-
-// ../client/src/paging.ts
-function readPage(body) {
-  if (Array.isArray(body)) return { items: body, cursors: {} };
-  if (body === null || typeof body !== "object") return void 0;
-  const data = body.Data;
-  if (!Array.isArray(data)) return void 0;
-  const cursors = {};
-  const raw = body.Cursors;
-  if (raw !== null && typeof raw === "object") {
-    const { Next, Self } = raw;
-    if (typeof Next === "string" && Next !== "") cursors.next = Next;
-    if (typeof Self === "string" && Self !== "") cursors.self = Self;
-  }
-  return { items: data, cursors };
-}
-var Paged = class {
-  #fetchPage;
-  #repeatedCursor;
-  /** @param repeatedCursor builds the error raised when the service hands back a cursor twice */
-  constructor(fetchPage, repeatedCursor = (c) => new Error(`the service returned cursor ${JSON.stringify(c)} twice`)) {
-    this.#fetchPage = fetchPage;
-    this.#repeatedCursor = repeatedCursor;
-  }
-  /** Every batch in order, each with its cursors. */
-  async *pages() {
-    const seen = /* @__PURE__ */ new Set();
-    let cursor;
-    for (; ; ) {
-      const page = await this.#fetchPage(cursor);
-      yield page;
-      const next = page.cursors.next;
-      if (next === void 0) return;
-      if (seen.has(next)) throw this.#repeatedCursor(next);
-      seen.add(next);
-      cursor = next;
-    }
-  }
-  async *[Symbol.asyncIterator]() {
-    for await (const page of this.pages()) yield* page.items;
-  }
-  /** The same walk as `pages()`, without an async generator's extra turns between one batch and the next request. */
-  async toArray() {
-    const all2 = [];
-    const seen = /* @__PURE__ */ new Set();
-    let cursor;
-    for (; ; ) {
-      const page = await this.#fetchPage(cursor);
-      for (const item of page.items) all2.push(item);
-      const next = page.cursors.next;
-      if (next === void 0) return all2;
-      if (seen.has(next)) throw this.#repeatedCursor(next);
-      seen.add(next);
-      cursor = next;
-    }
-  }
-};
-
-// ../client/src/core.ts
-function describeShape(body) {
-  if (body === void 0) return "an empty body";
-  if (body === null) return "null";
-  if (Array.isArray(body)) return "an array";
-  if (typeof body === "object") return `an object with keys ${Object.keys(body).slice(0, 8).join(", ") || "(none)"}`;
-  return `a ${typeof body}`;
-}
-var Core = class {
-  transport;
-  constructor(transport) {
-    this.transport = transport;
-  }
-  /** Context for client-side validation errors; also validates the path parameters. */
-  context(method, route, params) {
-    return { method, route, path: this.transport.expandRoute(method, route, params) };
-  }
-  #unexpected(call, status, problem) {
-    const path = call.path ?? this.transport.expandRoute(call.method, call.route, call.params);
-    return new UnexpectedResponseError({
-      method: call.method,
-      path,
-      route: call.route,
-      status,
-      message: `${call.method} ${path} answered ${status} with ${problem}`
-    });
-  }
-  /** A JSON object or array is required in the response. */
-  async json(call) {
-    const res = await this.transport.send(call);
-    if (res.body === void 0 || res.body === null || typeof res.body !== "object") {
-      throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON object`);
-    }
-    return res.body;
-  }
-  /** The response body when there is one (writes whose response the spec does not show). */
-  async maybe(call) {
-    const res = await this.transport.send(call);
-    return res.body === void 0 || res.body === null ? void 0 : res.body;
-  }
-  /** Any body is ignored (204 answers, actions). */
-  async none(call) {
-    await this.transport.send(call);
-  }
-  async page(call, options = {}) {
-    const res = await this.transport.send(call);
-    let page = readPage(res.body);
-    if (!page && options.acceptSingleObject && res.body !== null && typeof res.body === "object") {
-      page = { items: [res.body], cursors: {} };
-    }
-    if (!page && res.body === void 0 && res.status === 204) page = { items: [], cursors: {} };
-    if (!page) throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON array or a {Data, Cursors} envelope`);
-    const map = options.map;
-    return { items: map ? page.items.map(map) : page.items, cursors: page.cursors };
-  }
-  /** Follows `Cursors.Next` by repeating the call with `Cursor=<next>` until no cursor comes back. */
-  paged(call, options = {}) {
-    const baseQuery = call.query ?? {};
-    return new Paged(
-      (cursor) => this.page({ ...call, query: cursor === void 0 ? baseQuery : { ...baseQuery, Cursor: cursor } }, options),
-      (cursor) => this.#unexpected(call, 200, `cursor ${JSON.stringify(cursor)} a second time; stopped following cursors to avoid an endless loop`)
-    );
-  }
-};
-
-// ../client/src/enums.ts
-var PresetPeriods = {
-  CurrentDay: "CurrentDay",
-  CurrentWeek: "CurrentWeek",
-  CurrentMonth: "CurrentMonth",
-  CurrentQuarter: "CurrentQuarter",
-  CurrentYear: "CurrentYear",
-  PreviousDay: "Previous Day",
-  PreviousWeek: "Previous Week",
-  PreviousMonth: "Previous Month",
-  PreviousQuarter: "Previous Quarter",
-  PreviousYear: "Previous Year",
-  Last2Hours: "Last2Hours",
-  Last6Hours: "Last6Hours",
-  Last12Hours: "Last12Hours",
-  Last24Hours: "Last24Hours",
-  Last48Hours: "Last48Hours",
-  Last7Days: "Last7Days",
-  Last30Days: "Last30Days",
-  Last60Days: "Last60Days",
-  Last90Days: "Last90Days",
-  Last365Days: "Last365Days",
-  Last3Months: "Last3Months",
-  Last6Months: "Last6Months",
-  Last12Months: "Last12Months",
-  Last24Months: "Last24Months"
-};
-
-// ../client/src/query.ts
-var PRESETS = new Set(Object.values(PresetPeriods));
-var DAY = /^\d{4}-\d{2}-\d{2}$/;
-var DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
-function invalid(ctx, problem) {
-  return new InvalidQueryError({
-    method: ctx.method,
-    path: ctx.path,
-    route: ctx.route,
-    status: 0,
-    message: `${ctx.method} ${ctx.path}: ${problem} (request not sent)`
-  });
-}
-function checkTake(ctx, take) {
-  if (take === void 0) return;
-  if (typeof take !== "number" || !Number.isInteger(take) || take < 1 || take > 100) {
-    throw invalid(ctx, `Take must be a whole number from 1 to 100, got ${JSON.stringify(take)}`);
-  }
-}
-function checkPeriod(ctx, query, format) {
-  const { Start, End, PresetPeriod } = query;
-  if (Start === void 0 !== (End === void 0)) {
-    throw invalid(ctx, `Start and End are used together: ${Start === void 0 ? "add Start" : "add End"} or remove ${Start === void 0 ? "End" : "Start"}`);
-  }
-  if (Start !== void 0 && PresetPeriod !== void 0) {
-    throw invalid(ctx, "PresetPeriod cannot be combined with Start/End: use one or the other");
-  }
-  if (PresetPeriod !== void 0 && !PRESETS.has(PresetPeriod)) {
-    throw invalid(ctx, `unknown PresetPeriod ${JSON.stringify(PresetPeriod)}; use one of PresetPeriods (e.g. "Last24Hours", "Previous Day")`);
-  }
-  const out = { ...query };
-  if (Start !== void 0 && End !== void 0) {
-    const start = writeDate(ctx, "Start", Start, format);
-    const end = writeDate(ctx, "End", End, format);
-    if (start > end) throw invalid(ctx, `Start (${start}) is after End (${end})`);
-    out.Start = start;
-    out.End = end;
-  }
-  return out;
-}
-function writeDate(ctx, name, value, format) {
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw invalid(ctx, `${name} is an invalid Date`);
-    const iso = value.toISOString();
-    return format === "day" ? iso.slice(0, 10) : iso.slice(0, 19);
-  }
-  const pattern = format === "day" ? DAY : DATETIME;
-  if (typeof value !== "string" || !pattern.test(value)) {
-    const expected = format === "day" ? "YYYY-MM-DD" : "YYYY-MM-DDTHH:MM:SS (no zone, no milliseconds)";
-    throw invalid(ctx, `${name} must be ${expected}, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-// ../client/src/families/alert-definitions.ts
-var sameGuid = (a, b) => a.toLowerCase() === b.toLowerCase();
-function alertDefinitionsApi(core) {
-  const one = "/AlertDefinition/{alertDefinitionGuid}";
-  const integrations = `${one}/EscalationLevel/{escalationLevelId}/Integration`;
-  const check = (method, guid, bodyGuid) => {
-    if (bodyGuid === void 0) return;
-    if (typeof bodyGuid !== "string" || !sameGuid(bodyGuid, guid)) {
-      const ctx = core.context(method, one, { alertDefinitionGuid: guid });
-      throw invalid(ctx, `body AlertDefinitionGuid ${JSON.stringify(bodyGuid)} differs from the one in the path; remove it from the body or make them equal`);
-    }
-  };
-  const patch = async (alertDefinitionGuid, body) => {
-    check("PATCH", alertDefinitionGuid, body.AlertDefinitionGuid);
-    return core.maybe({ method: "PATCH", route: one, params: { alertDefinitionGuid }, body });
-  };
-  return {
-    replace: async (alertDefinitionGuid, body) => {
-      check("PUT", alertDefinitionGuid, body.AlertDefinitionGuid);
-      return core.maybe({
-        method: "PUT",
-        route: one,
-        params: { alertDefinitionGuid },
-        body: { ...body, AlertDefinitionGuid: body.AlertDefinitionGuid ?? alertDefinitionGuid }
-      });
-    },
-    patch,
-    setActive: (alertDefinitionGuid, isActive) => patch(alertDefinitionGuid, { IsActive: isActive }),
-    integrations: {
-      list: (alertDefinitionGuid, escalationLevelId) => core.paged({ method: "GET", route: integrations, params: { alertDefinitionGuid, escalationLevelId } }),
-      link: (alertDefinitionGuid, escalationLevelId, body) => core.maybe({ method: "POST", route: integrations, params: { alertDefinitionGuid, escalationLevelId }, body })
-    }
-  };
-}
-
-// ../client/src/families/alerts.ts
-function toResourceItem(raw) {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { Attributes: {}, Relationships: [] };
-  const { Id, Type: Type2, Attributes, Relationships, ...rest } = raw;
-  const item = {
-    Attributes: Attributes !== null && typeof Attributes === "object" && !Array.isArray(Attributes) ? Attributes : rest,
-    Relationships: Array.isArray(Relationships) ? Relationships : []
-  };
-  if (typeof Id === "string" || typeof Id === "number") item.Id = String(Id);
-  if (typeof Type2 === "string") item.Type = Type2;
-  return item;
-}
-function alertsApi(core) {
-  const call = (route, name, guid, query = {}) => {
-    const ctx = core.context("GET", route, { [name]: guid });
-    checkTake(ctx, query.Take);
-    const checked = checkPeriod(ctx, query, "day");
-    return { method: "GET", route, params: { [name]: guid }, query: checked };
-  };
-  const options = { map: toResourceItem, acceptSingleObject: true };
-  const byMonitor = (guid, query) => call("/Alert/Monitor/{monitorGuid}", "monitorGuid", guid, query);
-  const byGroup = (guid, query) => call("/Alert/MonitorGroup/{monitorGroupGuid}", "monitorGroupGuid", guid, query);
-  return {
-    byMonitor: (guid, query) => core.paged(byMonitor(guid, query), options),
-    byMonitorPage: async (guid, query) => core.page(byMonitor(guid, query), options),
-    byGroup: (guid, query) => core.paged(byGroup(guid, query), options),
-    byGroupPage: async (guid, query) => core.page(byGroup(guid, query), options)
-  };
-}
-function statisticsApi(core) {
-  const get = (route, name, guid, query = {}) => {
-    const checked = checkPeriod(core.context("GET", route, { [name]: guid }), query, "datetime");
-    return core.paged({ method: "GET", route, params: { [name]: guid }, query: checked }, { map: toResourceItem }).toArray();
-  };
-  return {
-    monitor: async (guid, query) => get("/Statistics/Monitor/{monitorGuid}", "monitorGuid", guid, query),
-    group: async (guid, query) => get("/Statistics/MonitorGroup/{monitorGroupGuid}", "monitorGroupGuid", guid, query)
-  };
-}
-
-// ../client/src/families/checkpoints.ts
-function normaliseServer(server) {
-  const v6 = server.IpV6Addresses;
-  if (!Array.isArray(v6)) return server;
-  const addresses = v6.map(
-    (a) => a !== null && typeof a === "object" && typeof a.IpAddress === "string" ? a.IpAddress : a
-  );
-  return { ...server, IpV6Addresses: addresses };
-}
-function checkpointsApi(core) {
-  return {
-    server: async (serverId) => normaliseServer(await core.json({ method: "GET", route: "/Checkpoint/Server/{serverId}", params: { serverId } })),
-    privateHealth: async () => (await core.page({ method: "GET", route: "/PrivateCheckpointHealth" }, { acceptSingleObject: true })).items
-  };
-}
-
-// ../client/src/families/monitor-groups.ts
-function monitorGroupsApi(core) {
-  const one = "/MonitorGroup/{monitorGroupGuid}";
-  const action = (name) => (monitorGroupGuid) => core.none({ method: "POST", route: `${one}/${name}`, params: { monitorGroupGuid } });
-  return {
-    list: () => core.paged({ method: "GET", route: "/MonitorGroup" }),
-    listPage: () => core.page({ method: "GET", route: "/MonitorGroup" }),
-    get: (monitorGroupGuid) => core.json({ method: "GET", route: one, params: { monitorGroupGuid } }),
-    create: (body) => core.json({ method: "POST", route: "/MonitorGroup", body }),
-    replace: (monitorGroupGuid, body) => core.maybe({ method: "PUT", route: one, params: { monitorGroupGuid }, body }),
-    delete: (monitorGroupGuid) => core.none({ method: "DELETE", route: one, params: { monitorGroupGuid } }),
-    members: (monitorGroupGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { monitorGroupGuid } }),
-    addMember: (monitorGroupGuid, monitorGuid) => core.none({ method: "POST", route: `${one}/Member/{monitorGuid}`, params: { monitorGroupGuid, monitorGuid } }),
-    removeMember: (monitorGroupGuid, monitorGuid) => core.none({ method: "DELETE", route: `${one}/Member/{monitorGuid}`, params: { monitorGroupGuid, monitorGuid } }),
-    startAllMonitors: action("StartAllMonitors"),
-    stopAllMonitors: action("StopAllMonitors"),
-    startAllMonitorAlerts: action("StartAllMonitorAlerts"),
-    stopAllMonitorAlerts: action("StopAllMonitorAlerts"),
-    addMaintenancePeriodToAllMembers: (monitorGroupGuid, body) => core.none({ method: "POST", route: `${one}/AddMaintenancePeriodToAllMembers`, params: { monitorGroupGuid }, body })
-  };
-}
-
-// ../client/src/families/monitors.ts
-function monitorsApi(core) {
-  const listCall = (query = {}) => {
-    checkTake(core.context("GET", "/Monitor"), query.Take);
-    return { method: "GET", route: "/Monitor", query: { ...query } };
-  };
-  return {
-    list: (query) => core.paged(listCall(query)),
-    listPage: async (query) => core.page(listCall(query)),
-    get: (monitorGuid) => core.json({ method: "GET", route: "/Monitor/{monitorGuid}", params: { monitorGuid } }),
-    create: (body) => core.json({ method: "POST", route: "/Monitor", body }),
-    createInGroup: (monitorGroupGuid, body) => core.json({ method: "POST", route: "/Monitor/MonitorGroup/{monitorGroupGuid}", params: { monitorGroupGuid }, body }),
-    listInGroup: (monitorGroupGuid, query = {}) => {
-      const route = "/Monitor/MonitorGroup/{monitorGroupGuid}";
-      checkTake(core.context("GET", route, { monitorGroupGuid }), query.Take);
-      return core.paged({ method: "GET", route, params: { monitorGroupGuid }, query: { ...query } });
-    },
-    replace: (monitorGuid, body) => core.maybe({ method: "PUT", route: "/Monitor/{monitorGuid}", params: { monitorGuid }, body }),
-    patch: (monitorGuid, body) => core.maybe({ method: "PATCH", route: "/Monitor/{monitorGuid}", params: { monitorGuid }, body }),
-    delete: (monitorGuid) => core.none({ method: "DELETE", route: "/Monitor/{monitorGuid}", params: { monitorGuid } })
-  };
-}
-function monitorChecksApi(core) {
-  const get = (segment, monitorCheckId) => core.json({ method: "GET", route: `/MonitorCheck/{monitorCheckId}/${segment}`, params: { monitorCheckId } });
-  return {
-    waterfall: (id) => get("Waterfall", id),
-    multiStepApi: (id) => get("MultiStepAPI", id),
-    collectionApi: (id) => get("CollectionAPI", id)
-  };
-}
-
-// ../client/src/families/operators.ts
-function operatorsApi(core) {
-  const one = "/Operator/{operatorGuid}";
-  const schedules = `${one}/DutySchedule`;
-  const schedule = `${schedules}/{dutyScheduleId}`;
-  return {
-    list: () => core.paged({ method: "GET", route: "/Operator" }),
-    listPage: () => core.page({ method: "GET", route: "/Operator" }),
-    get: (operatorGuid) => core.json({ method: "GET", route: one, params: { operatorGuid } }),
-    create: (body) => core.json({ method: "POST", route: "/Operator", body }),
-    replace: (operatorGuid, body) => core.maybe({ method: "PUT", route: one, params: { operatorGuid }, body }),
-    delete: (operatorGuid) => core.none({ method: "DELETE", route: one, params: { operatorGuid } }),
-    dutySchedules: {
-      list: (operatorGuid) => core.paged({ method: "GET", route: schedules, params: { operatorGuid } }),
-      create: (operatorGuid, body) => core.json({ method: "POST", route: schedules, params: { operatorGuid }, body }),
-      replace: (operatorGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGuid, dutyScheduleId }, body }),
-      delete: (operatorGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGuid, dutyScheduleId } })
-    }
-  };
-}
-function normaliseGroup(raw) {
-  const group = raw;
-  if (group.IsAdministratorsGroup === void 0 && typeof group.IsAdministratorGroup === "boolean") {
-    return { ...group, IsAdministratorsGroup: group.IsAdministratorGroup };
-  }
-  return group;
-}
-function normaliseAuthorization(raw) {
-  return typeof raw === "string" ? { AuthorizationType: raw } : raw;
-}
-function operatorGroupsApi(core) {
-  const one = "/OperatorGroup/{operatorGroupGuid}";
-  const auth2 = `${one}/Authorization`;
-  const schedule = `${one}/DutySchedule/{dutyScheduleId}`;
-  return {
-    list: () => core.paged({ method: "GET", route: "/OperatorGroup" }, { map: normaliseGroup }),
-    listPage: () => core.page({ method: "GET", route: "/OperatorGroup" }, { map: normaliseGroup }),
-    get: async (operatorGroupGuid) => normaliseGroup(await core.json({ method: "GET", route: one, params: { operatorGroupGuid } })),
-    create: async (body) => normaliseGroup(await core.json({ method: "POST", route: "/OperatorGroup", body })),
-    replace: async (operatorGroupGuid, body) => {
-      const res = await core.maybe({ method: "PUT", route: one, params: { operatorGroupGuid }, body });
-      return res === void 0 ? void 0 : normaliseGroup(res);
-    },
-    delete: (operatorGroupGuid) => core.none({ method: "DELETE", route: one, params: { operatorGroupGuid } }),
-    members: (operatorGroupGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { operatorGroupGuid } }),
-    dutySchedules: {
-      create: (operatorGroupGuid, body) => core.maybe({ method: "POST", route: `${one}/DutySchedule`, params: { operatorGroupGuid }, body }),
-      replace: (operatorGroupGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGroupGuid, dutyScheduleId }, body }),
-      delete: (operatorGroupGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGroupGuid, dutyScheduleId } })
-    },
-    authorizations: {
-      list: (operatorGroupGuid) => core.paged({ method: "GET", route: auth2, params: { operatorGroupGuid } }, { map: normaliseAuthorization }),
-      add: (operatorGroupGuid, authorizationType) => core.maybe({ method: "POST", route: auth2, params: { operatorGroupGuid }, body: { AuthorizationType: authorizationType } }),
-      remove: (operatorGroupGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${auth2}/{authorizationGuid}`, params: { operatorGroupGuid, authorizationGuid } }),
-      addByType: (operatorGroupGuid, authorizationType) => core.none({ method: "POST", route: `${auth2}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } }),
-      removeByType: (operatorGroupGuid, authorizationType) => core.none({ method: "DELETE", route: `${auth2}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } })
-    }
-  };
-}
-function normaliseTimezone(raw) {
-  const tz = raw;
-  if (tz.TimezoneId === void 0 && tz.TimeZoneId !== void 0) return { ...tz, TimezoneId: tz.TimeZoneId };
-  return tz;
-}
-function timezonesApi(core) {
-  return {
-    list: () => core.paged({ method: "GET", route: "/Timezone" }, { map: normaliseTimezone }),
-    get: async (timezoneId) => normaliseTimezone(await core.json({ method: "GET", route: "/Timezone/{timezoneId}", params: { timezoneId } }))
-  };
-}
-
-// ../client/src/families/reports-slas.ts
-function scheduledReportsApi(core) {
-  const one = "/ScheduledReport/{scheduledReportGuid}";
-  return {
-    list: () => core.paged({ method: "GET", route: "/ScheduledReport" }),
-    listPage: () => core.page({ method: "GET", route: "/ScheduledReport" }),
-    get: (scheduledReportGuid) => core.json({ method: "GET", route: one, params: { scheduledReportGuid } }),
-    create: (body) => core.json({ method: "POST", route: "/ScheduledReport", body }),
-    replace: (scheduledReportGuid, body) => core.none({ method: "PUT", route: one, params: { scheduledReportGuid }, body }),
-    patch: (scheduledReportGuid, body) => core.none({ method: "PATCH", route: one, params: { scheduledReportGuid }, body }),
-    delete: (scheduledReportGuid) => core.none({ method: "DELETE", route: one, params: { scheduledReportGuid } })
-  };
-}
-function slasApi(core) {
-  const one = "/Sla/{slaGuid}";
-  const periods = `${one}/ExclusionPeriod`;
-  const period = `${periods}/{exclusionPeriodId}`;
-  return {
-    list: () => core.paged({ method: "GET", route: "/Sla" }),
-    listPage: () => core.page({ method: "GET", route: "/Sla" }),
-    get: (slaGuid) => core.json({ method: "GET", route: one, params: { slaGuid } }),
-    create: (body) => core.none({ method: "POST", route: "/Sla", body }),
-    replace: (slaGuid, body) => core.none({ method: "PUT", route: one, params: { slaGuid }, body }),
-    patch: (slaGuid, body) => core.none({ method: "PATCH", route: one, params: { slaGuid }, body }),
-    delete: (slaGuid) => core.none({ method: "DELETE", route: one, params: { slaGuid } }),
-    exclusionPeriods: {
-      list: (slaGuid) => core.paged({ method: "GET", route: periods, params: { slaGuid } }),
-      get: (slaGuid, exclusionPeriodId) => core.json({ method: "GET", route: period, params: { slaGuid, exclusionPeriodId } }),
-      create: (slaGuid, body) => core.none({ method: "POST", route: periods, params: { slaGuid }, body }),
-      replace: (slaGuid, exclusionPeriodId, body) => core.none({ method: "PUT", route: period, params: { slaGuid, exclusionPeriodId }, body }),
-      patch: (slaGuid, exclusionPeriodId, body) => core.none({ method: "PATCH", route: period, params: { slaGuid, exclusionPeriodId }, body }),
-      delete: (slaGuid, exclusionPeriodId) => core.none({ method: "DELETE", route: period, params: { slaGuid, exclusionPeriodId } })
-    }
-  };
-}
-
-// ../client/src/families/vault.ts
-function vaultItemsApi(core) {
-  const one = "/VaultItem/{vaultItemGuid}";
-  return {
-    list: () => core.paged({ method: "GET", route: "/VaultItem" }),
-    listPage: () => core.page({ method: "GET", route: "/VaultItem" }),
-    get: (vaultItemGuid) => core.json({ method: "GET", route: one, params: { vaultItemGuid } }),
-    create: (body) => core.json({ method: "POST", route: "/VaultItem", body }),
-    replace: (vaultItemGuid, body) => core.maybe({ method: "PUT", route: one, params: { vaultItemGuid }, body }),
-    patch: (vaultItemGuid, body) => core.maybe({ method: "PATCH", route: one, params: { vaultItemGuid }, body }),
-    delete: (vaultItemGuid) => core.none({ method: "DELETE", route: one, params: { vaultItemGuid } })
-  };
-}
-function vaultSectionsApi(core) {
-  const one = "/VaultSection/{vaultSectionGuid}";
-  const auth2 = `${one}/Authorization`;
-  return {
-    list: () => core.paged({ method: "GET", route: "/VaultSection" }),
-    listPage: () => core.page({ method: "GET", route: "/VaultSection" }),
-    get: (vaultSectionGuid) => core.json({ method: "GET", route: one, params: { vaultSectionGuid } }),
-    create: (body) => core.json({ method: "POST", route: "/VaultSection", body }),
-    replace: (vaultSectionGuid, body) => core.maybe({ method: "PUT", route: one, params: { vaultSectionGuid }, body }),
-    delete: (vaultSectionGuid) => core.none({ method: "DELETE", route: one, params: { vaultSectionGuid } }),
-    authorizations: {
-      list: (vaultSectionGuid) => core.paged({ method: "GET", route: auth2, params: { vaultSectionGuid } }),
-      create: async (vaultSectionGuid, body) => {
-        const ctx = core.context("POST", auth2, { vaultSectionGuid });
-        if (body.ContextId !== void 0 && body.ContextId.toLowerCase() !== vaultSectionGuid.toLowerCase()) {
-          throw invalid(ctx, `ContextId ${JSON.stringify(body.ContextId)} differs from the section in the path; omit it or make them equal`);
-        }
-        const hasOperator = typeof body.OperatorGuid === "string" && body.OperatorGuid !== "";
-        const hasGroup = typeof body.OperatorGroupId === "string" && body.OperatorGroupId !== "";
-        if (hasOperator === hasGroup) {
-          throw invalid(ctx, "exactly one of OperatorGuid and OperatorGroupId must be set");
-        }
-        return core.maybe({
-          method: "POST",
-          route: auth2,
-          params: { vaultSectionGuid },
-          body: { ...body, ContextId: body.ContextId ?? vaultSectionGuid }
-        });
-      },
-      delete: (vaultSectionGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${auth2}/{authorizationGuid}`, params: { vaultSectionGuid, authorizationGuid } })
-    }
-  };
-}
-
-// ../client/src/transport.ts
-var import_undici2 = __toESM(require_undici2(), 1);
-import { EventEmitter } from "node:events";
-import { createRequire } from "node:module";
-import { performance as performance2 } from "node:perf_hooks";
-
-// ../client/src/redact.ts
-var REDACTED = "[redacted]";
-var SECRET_KEY = /password|passphrase|secret|token|bearer|archivedata|authorization|apikey|api_key|cookie|^variablevalues$/i;
-function isSecretField(key, parent) {
-  if (SECRET_KEY.test(key)) return true;
-  if (/^value$/i.test(key)) return !("ErrorConditionType" in parent);
-  return false;
-}
-var MIN_SCRUB_LENGTH = 4;
-function collectStrings(value, into) {
-  if (typeof value === "string") {
-    if (value.length >= MIN_SCRUB_LENGTH) into.add(value);
-  } else if (Array.isArray(value)) {
-    for (const v of value) collectStrings(v, into);
-  } else if (value !== null && typeof value === "object") {
-    for (const v of Object.values(value)) collectStrings(v, into);
-  }
-}
-function redactJson(value, secrets = /* @__PURE__ */ new Set()) {
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, secrets));
-  if (value === null || typeof value !== "object") return value;
-  const source = value;
-  const out = {};
-  for (const [key, v] of Object.entries(source)) {
-    if (isSecretField(key, source) && v !== null && v !== void 0 && v !== "") {
-      collectStrings(v, secrets);
-      out[key] = REDACTED;
-    } else {
-      out[key] = redactJson(v, secrets);
-    }
-  }
-  return out;
-}
-function scrubText(text2, secrets) {
-  let out = text2;
-  const sorted = [...secrets].filter((s) => s.length >= MIN_SCRUB_LENGTH).sort((a, b) => b.length - a.length);
-  for (const secret of sorted) out = out.split(secret).join(REDACTED);
-  return out;
-}
-function scrubJson(value, secrets) {
-  const list = [...secrets];
-  const walk = (v) => {
-    if (typeof v === "string") return scrubText(v, list);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v === null || typeof v !== "object") return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-  };
-  return walk(value);
-}
-function redactHeaders(headers) {
-  const out = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === void 0) continue;
-    const lower = name.toLowerCase();
-    out[lower] = SECRET_KEY.test(lower) ? REDACTED : Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
-}
-function truncate(text2, max) {
-  return text2.length <= max ? text2 : `${text2.slice(0, max)}... (${text2.length - max} more characters)`;
-}
-
-// ../client/src/retry.ts
-var defaultSleep = (ms) => new Promise((resolve4) => {
-  setTimeout(resolve4, ms);
-});
-function resolveRetryPolicy(options = {}) {
-  const policy = {
-    maxAttempts: options.maxAttempts ?? 5,
-    baseDelayMs: options.baseDelayMs ?? 500,
-    maxDelayMs: options.maxDelayMs ?? 2e4,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? 12e4,
-    sleep: options.sleep ?? defaultSleep,
-    random: options.random ?? Math.random,
-    now: options.now ?? Date.now
-  };
-  for (const key of ["maxAttempts", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"]) {
-    const v = policy[key];
-    if (!Number.isFinite(v) || v < 0 || key === "maxAttempts" && (!Number.isInteger(v) || v < 1)) {
-      throw new RangeError(`retry.${key} must be ${key === "maxAttempts" ? "an integer >= 1" : "a number >= 0"}, got ${String(v)}`);
-    }
-  }
-  return policy;
-}
-var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "PATCH", "DELETE"]);
-var RETRYABLE_STATUS = /* @__PURE__ */ new Set([429, 502, 503, 504]);
-function isRetryableMethod(method) {
-  return IDEMPOTENT.has(method.toUpperCase());
-}
-function isRetryableStatus(status) {
-  return RETRYABLE_STATUS.has(status);
-}
-var RETRYABLE_CODES = /* @__PURE__ */ new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT"
-]);
-function isRetryableNetworkCode(code) {
-  return code !== void 0 && RETRYABLE_CODES.has(code);
-}
-function parseRetryAfter(value, now) {
-  if (value === void 0) return void 0;
-  const text2 = value.trim();
-  if (text2 === "") return void 0;
-  if (/^\d+(\.\d+)?$/.test(text2)) return Math.ceil(Number(text2) * 1e3);
-  const date = Date.parse(text2);
-  if (Number.isNaN(date)) return void 0;
-  return Math.max(0, date - now);
-}
-function backoffDelay(policy, attempt) {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.floor(policy.random() * ceiling);
-}
-
-// ../client/src/limiter.ts
-var Limiter = class {
-  limit;
-  #active = 0;
-  #waiting = [];
-  constructor(limit) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`parallelism must be an integer >= 1, got ${String(limit)}`);
-    this.limit = limit;
-  }
-  /** Tasks currently running. */
-  get active() {
-    return this.#active;
-  }
-  /** Tasks waiting for a slot. */
-  get pending() {
-    return this.#waiting.length;
-  }
-  async run(task) {
-    if (this.#active >= this.limit) {
-      await new Promise((resolve4) => this.#waiting.push(resolve4));
-    } else {
-      this.#active += 1;
-    }
-    try {
-      return await task();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#active -= 1;
-    }
-  }
-};
-
-// ../client/src/transport.ts
-var VERSION = (() => {
-  const pkg = createRequire(import.meta.url)("../package.json");
-  return typeof pkg === "object" && pkg !== null && typeof pkg.version === "string" ? pkg.version : "0.0.0";
-})();
-var DEFAULT_USER_AGENT = `monsync/${VERSION}`;
-function basicAuth(c) {
-  return `Basic ${Buffer.from(`${c.username}:${c.password}`, "utf8").toString("base64")}`;
-}
-function parseBaseUrl(baseUrl) {
-  let url;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new ClientConfigError("baseUrl is not a valid URL (value not shown: it may hold credentials); expected the API root, e.g. http://127.0.0.1:8080/v4");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ClientConfigError(`baseUrl must use http or https, got ${url.protocol}; expected e.g. https://api.example.com/v4`);
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw new ClientConfigError("baseUrl must not contain credentials; pass username and password as options instead");
-  }
-  if (url.search !== "" || url.hash !== "") {
-    throw new ClientConfigError(`baseUrl must not have a query or fragment (not shown: it may hold a credential): ${url.origin}${url.pathname}`);
-  }
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
-}
-function encodeQueryValue(value) {
-  if (Array.isArray(value)) return value.map(String).join(",");
-  if (value instanceof Date) return value.toISOString().slice(0, 19);
-  return String(value);
-}
-function encodeQueryPart(text2) {
-  return encodeURIComponent(text2).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
-}
-function encodeQuery(query) {
-  if (!query) return "";
-  const parts = [];
-  for (const [key, value] of Object.entries(query)) {
-    if (value === void 0 || value === null) continue;
-    parts.push(`${encodeQueryPart(key)}=${encodeQueryPart(encodeQueryValue(value))}`);
-  }
-  return parts.length === 0 ? "" : `?${parts.join("&")}`;
-}
-function normaliseHeaders(headers) {
-  const out = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v !== void 0) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
-  }
-  return out;
-}
-function extractServiceMessage(text2, parsed) {
-  const trimmed = text2.trim();
-  if (trimmed === "") return void 0;
-  if (parsed === void 0) return truncate(trimmed, 500);
-  const fromValue = (v) => {
-    if (typeof v === "string") return v;
-    if (Array.isArray(v) && v.length > 0) return v.map((x) => typeof x === "string" ? x : JSON.stringify(x)).join("; ");
-    return void 0;
-  };
-  if (typeof parsed === "string") return parsed;
-  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
-    const o = parsed;
-    const nested = o.ResponseStatus !== null && typeof o.ResponseStatus === "object" ? o.ResponseStatus : {};
-    for (const candidate of [o.ErrorDescription, o.errorDescription, o.Message, o.message, o.error, nested.Message]) {
-      const found = fromValue(candidate);
-      if (found !== void 0) return found;
-    }
-  }
-  return truncate(trimmed, 500);
-}
-function tryParseJson(text2) {
-  if (text2.trim() === "") return void 0;
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-}
-function errorCodeOf(error2) {
-  if (error2 !== null && typeof error2 === "object") {
-    const code = error2.code;
-    if (typeof code === "string") return code;
-    const cause = error2.cause;
-    if (cause !== void 0 && cause !== error2) return errorCodeOf(cause);
-  }
-  return void 0;
-}
-var Deadline = class extends EventEmitter {
-  aborted = false;
-  reason = void 0;
-  expire(reason) {
-    this.aborted = true;
-    this.reason = reason;
-    this.emit("abort");
-  }
-};
-var RequestTimeout = class extends Error {
-  constructor(ms) {
-    super(`no complete response within ${ms} ms`);
-    this.name = "RequestTimeout";
-  }
-};
-var ROUTE_PIECES = /* @__PURE__ */ new Map();
-function routePieces(route) {
-  let pieces = ROUTE_PIECES.get(route);
-  if (pieces === void 0) {
-    if (ROUTE_PIECES.size >= 512) ROUTE_PIECES.clear();
-    pieces = route.split(/\{(\w+)\}/);
-    ROUTE_PIECES.set(route, pieces);
-  }
-  return pieces;
-}
-var Transport = class {
-  #origin;
-  #basePath;
-  #dispatcher;
-  #ownsDispatcher;
-  #limiter;
-  #timeoutMs;
-  #retry;
-  #authorization;
-  /** Strings that must never appear in an error: the password and the encoded header. */
-  #ownSecrets;
-  #userAgent;
-  #onRequest;
-  #onResponse;
-  #onRetry;
-  constructor(options) {
-    const { origin, basePath } = parseBaseUrl(options.baseUrl);
-    if (typeof options.username !== "string" || options.username === "") throw new ClientConfigError("username is required (the API account user name)");
-    if (typeof options.password !== "string" || options.password === "") throw new ClientConfigError("password is required (the API account password)");
-    const timeoutMs = options.timeoutMs ?? 3e4;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ClientConfigError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
-    const parallelism = options.parallelism ?? 8;
-    if (!Number.isInteger(parallelism) || parallelism < 1) throw new ClientConfigError(`parallelism must be an integer >= 1, got ${String(parallelism)}`);
-    try {
-      this.#retry = resolveRetryPolicy(options.retry);
-    } catch (error2) {
-      throw new ClientConfigError(error2.message);
-    }
-    this.#origin = origin;
-    this.#basePath = basePath;
-    this.#limiter = new Limiter(parallelism);
-    this.#timeoutMs = timeoutMs;
-    this.#authorization = basicAuth(options);
-    this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice("Basic ".length)];
-    this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
-    this.#onRequest = options.onRequest;
-    this.#onResponse = options.onResponse;
-    this.#onRetry = options.onRetry;
-    if (options.dispatcher) {
-      this.#dispatcher = options.dispatcher;
-      this.#ownsDispatcher = false;
-    } else {
-      this.#dispatcher = new import_undici2.Agent({ connections: parallelism, keepAliveTimeout: 1e4, keepAliveMaxTimeout: 6e4 });
-      this.#ownsDispatcher = true;
-    }
-  }
-  get baseUrl() {
-    return `${this.#origin}${this.#basePath}`;
-  }
-  get parallelism() {
-    return this.#limiter.limit;
-  }
-  /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
-  async close() {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
-  }
-  /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
-  expandRoute(method, route, params = {}) {
-    const pieces = routePieces(route);
-    let path = pieces[0] ?? "";
-    for (let i = 1; i < pieces.length; i += 2) {
-      const name = pieces[i] ?? "";
-      const value = params[name];
-      if (value === void 0 || value === "" || typeof value === "number" && !Number.isFinite(value)) {
-        throw new InvalidQueryError({
-          method,
-          path: route,
-          route,
-          status: 0,
-          message: `${method} ${route}: ${name} is required (got ${value === "" ? "an empty string" : String(value)})`
-        });
-      }
-      path += `${encodeURIComponent(String(value))}${pieces[i + 1] ?? ""}`;
-    }
-    return path;
-  }
-  async send(options) {
-    const { method, route } = options;
-    const path = options.path ?? this.expandRoute(method, route, options.params);
-    if (!path.startsWith("/") || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path)) {
-      throw new InvalidQueryError({
-        method,
-        path,
-        route,
-        status: 0,
-        message: `${method} ${path}: the path must start with /, have no . or .. segments and no spaces, and carry no query (use the query option)`
-      });
-    }
-    const fullPath = `${this.#basePath}${path}${encodeQuery(options.query)}`;
-    const authorization = options.auth ? basicAuth(options.auth) : this.#authorization;
-    const headers = {
-      authorization,
-      accept: "application/json",
-      "user-agent": this.#userAgent
-    };
-    let bodyText;
-    if (options.body !== void 0) {
-      bodyText = JSON.stringify(options.body);
-      headers["content-type"] = "application/json";
-    }
-    let evidence;
-    const redacted = () => {
-      if (evidence !== void 0) return evidence;
-      const secrets = new Set(this.#ownSecrets);
-      if (options.auth) {
-        secrets.add(options.auth.password);
-        secrets.add(authorization);
-        secrets.add(authorization.slice("Basic ".length));
-      }
-      const redactedBody = options.body === void 0 ? void 0 : redactJson(options.body, secrets);
-      const request2 = {
-        method,
-        url: `${this.#origin}${fullPath}`,
-        headers: redactHeaders(headers),
-        ...redactedBody === void 0 ? {} : { body: redactedBody }
-      };
-      return evidence = { request: request2, secrets };
-    };
-    if (options.body !== void 0) redacted();
-    const base = { method, path, route };
-    const retryableMethod = isRetryableMethod(method);
-    for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.#limiter.run(() => this.#attempt(base, attempt, fullPath, headers, bodyText));
-      const canRetry = retryableMethod && attempt < this.#retry.maxAttempts;
-      if (outcome.kind === "response") {
-        const { status, text: text2 } = outcome;
-        if (status >= 200 && status < 300) {
-          const parsed = tryParseJson(text2);
-          if (parsed === void 0 && text2.trim() !== "") {
-            const { request: request3, secrets: secrets2 } = redacted();
-            throw new UnexpectedResponseError({
-              ...base,
-              status,
-              attempts: attempt,
-              request: request3,
-              message: `${method} ${path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets2), 200)}`,
-              response: { status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets2), 2e3) }
-            });
-          }
-          return { status, headers: outcome.headers, body: parsed };
-        }
-        const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"], this.#retry.now());
-        const { request: request2, secrets } = redacted();
-        const errorOptions = this.#errorOptions(base, outcome, attempt, request2, secrets, retryAfterMs);
-        if (!isRetryableStatus(status)) throw errorForStatus(errorOptions);
-        if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs) {
-          const wait = Math.ceil(retryAfterMs / 1e3);
-          const cap = Math.ceil(this.#retry.maxRetryAfterMs / 1e3);
-          throw errorForStatus({
-            ...errorOptions,
-            message: `${method} ${path} failed with ${status}: the service asked to retry after ${wait} s, longer than the cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` + (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : "")
-          });
-        }
-        if (!canRetry) throw errorForStatus(errorOptions);
-        const delayMs2 = retryAfterMs ?? backoffDelay(this.#retry, attempt);
-        this.#emit(this.#onRetry, { ...base, attempt, delayMs: delayMs2, reason: String(status), retryAfter: retryAfterMs !== void 0 });
-        await this.#retry.sleep(delayMs2);
-        continue;
-      }
-      const reason = outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK";
-      if (!canRetry || !(outcome.timedOut || isRetryableNetworkCode(outcome.code))) {
-        const { request: request2, secrets } = redacted();
-        throw this.#failureError(base, outcome, attempt, request2, secrets);
-      }
-      const delayMs = backoffDelay(this.#retry, attempt);
-      this.#emit(this.#onRetry, { ...base, attempt, delayMs, reason, retryAfter: false });
-      await this.#retry.sleep(delayMs);
-    }
-  }
-  async #attempt(base, attempt, fullPath, headers, bodyText) {
-    if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
-    const started = performance2.now();
-    const deadline = new Deadline();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      deadline.expire(new RequestTimeout(this.#timeoutMs));
-    }, this.#timeoutMs);
-    try {
-      const res = await this.#dispatcher.request({
-        origin: this.#origin,
-        path: fullPath,
-        method: base.method,
-        headers,
-        body: bodyText ?? null,
-        signal: deadline
-      });
-      const text2 = await res.body.text();
-      const outcome = { kind: "response", status: res.statusCode, headers: normaliseHeaders(res.headers), text: text2 };
-      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance2.now() - started });
-      return outcome;
-    } catch (cause) {
-      const code = timedOut ? "TIMEOUT" : errorCodeOf(cause);
-      this.#emit(this.#onResponse, {
-        ...base,
-        attempt,
-        status: 0,
-        durationMs: performance2.now() - started,
-        ...code === void 0 ? {} : { errorCode: code }
-      });
-      return { kind: "failure", timedOut, code, cause };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  #errorOptions(base, outcome, attempt, request2, secrets, retryAfterMs) {
-    const parsed = tryParseJson(outcome.text);
-    const message = extractServiceMessage(outcome.text, parsed);
-    const response = { status: outcome.status, headers: redactHeaders(outcome.headers) };
-    if (parsed !== void 0) response.body = scrubJson(redactJson(parsed), secrets);
-    else if (outcome.text.trim() !== "") response.body = truncate(scrubText(outcome.text, secrets), 2e3);
-    return {
-      ...base,
-      status: outcome.status,
-      serviceMessage: message === void 0 ? void 0 : scrubText(message, secrets),
-      attempts: attempt,
-      request: request2,
-      response,
-      ...retryAfterMs === void 0 ? {} : { retryAfterMs }
-    };
-  }
-  #failureError(base, outcome, attempt, request2, secrets) {
-    const tries = attempt > 1 ? ` after ${attempt} attempts` : "";
-    const cause = sanitiseCause(outcome.cause, secrets);
-    if (outcome.timedOut) {
-      return new TimeoutError({
-        ...base,
-        status: 0,
-        attempts: attempt,
-        request: request2,
-        cause,
-        message: `${base.method} ${base.path} timed out${tries}: no complete response within ${this.#timeoutMs} ms (timeoutMs)`
-      });
-    }
-    const detail = outcome.code ?? (cause instanceof Error ? cause.message : "unknown error");
-    return new NetworkError({
-      ...base,
-      status: 0,
-      attempts: attempt,
-      request: request2,
-      cause,
-      message: `${base.method} ${base.path} failed${tries}: network error (${detail}) talking to ${this.#origin}`
-    });
-  }
-  #emit(listener, event) {
-    if (!listener) return;
-    try {
-      listener(event);
-    } catch {
-    }
-  }
-};
-function sanitiseCause(cause, secrets) {
-  if (!(cause instanceof Error)) return cause;
-  const text2 = `${cause.message}
-${cause.stack ?? ""}`;
-  if (![...secrets].some((s) => s.length >= 4 && text2.includes(s))) return cause;
-  const clean = new Error(scrubText(cause.message, secrets));
-  clean.name = cause.name;
-  clean.stack = scrubText(cause.stack ?? "", secrets);
-  const code = errorCodeOf(cause);
-  if (code !== void 0) Object.assign(clean, { code });
-  return clean;
-}
-
-// ../client/src/client.ts
-function createClient(options) {
-  const transport = new Transport(options);
-  const core = new Core(transport);
-  return {
-    get baseUrl() {
-      return transport.baseUrl;
-    },
-    get parallelism() {
-      return transport.parallelism;
-    },
-    monitors: monitorsApi(core),
-    monitorChecks: monitorChecksApi(core),
-    monitorGroups: monitorGroupsApi(core),
-    alerts: alertsApi(core),
-    statistics: statisticsApi(core),
-    alertDefinitions: alertDefinitionsApi(core),
-    checkpoints: checkpointsApi(core),
-    operators: operatorsApi(core),
-    operatorGroups: operatorGroupsApi(core),
-    timezones: timezonesApi(core),
-    vaultItems: vaultItemsApi(core),
-    vaultSections: vaultSectionsApi(core),
-    scheduledReports: scheduledReportsApi(core),
-    slas: slasApi(core),
-    register: (body = {}, credentials) => core.json({ method: "POST", route: "/Register", body, ...credentials ? { auth: credentials } : {} }),
-    request: (method, path, raw = {}) => core.maybe({
-      method,
-      route: raw.route ?? path,
-      path,
-      ...raw.query === void 0 ? {} : { query: raw.query },
-      ...raw.body === void 0 ? {} : { body: raw.body },
-      ...raw.auth === void 0 ? {} : { auth: raw.auth }
-    }),
-    close: () => transport.close()
-  };
-}
-
 // ../reconciler/src/kinds/contract.ts
 function placeholder(kind, key) {
   return `{{${kind}:${key}}}`;
@@ -63970,6 +62748,1274 @@ var fast_json_patch_default = Object.assign({}, core_exports, duplex_exports, {
   escapePathComponent,
   unescapePathComponent
 });
+
+// ../client/src/timestamp.ts
+var TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+function normalizeTimestamp(value) {
+  const m = TIMESTAMP.exec(value);
+  if (!m) return void 0;
+  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
+}
+
+// ../client/src/errors.ts
+import { STATUS_CODES } from "node:http";
+var BRAND = Symbol.for("monsync.ApiError");
+function defaultMessage(o) {
+  const head2 = `${o.method} ${o.path}`;
+  const status = o.status === 0 ? "no response" : `${o.status} ${STATUS_CODES[o.status] ?? "Unknown Status"}`;
+  const tries = o.attempts !== void 0 && o.attempts > 1 ? ` after ${o.attempts} attempts` : "";
+  const detail = o.serviceMessage !== void 0 && o.serviceMessage !== "" ? `: ${o.serviceMessage}` : "";
+  return `${head2} failed with ${status}${tries}${detail}`;
+}
+var ApiError = class extends Error {
+  /** Class identity used by the cross-install `instanceof`; each subclass overrides it. */
+  static kind = "ApiError";
+  static [Symbol.hasInstance](value) {
+    if (typeof value !== "object" || value === null) return false;
+    const kinds = value[BRAND];
+    return Array.isArray(kinds) && kinds.includes(this.kind);
+  }
+  code = "API_ERROR";
+  method;
+  path;
+  route;
+  /** HTTP status, or 0 when no response arrived (network failure, timeout, or a request refused before sending). */
+  status;
+  /** The service's own message (`ErrorDescription`, joined when it is an array), or the raw body text. */
+  serviceMessage;
+  attempts;
+  retryAfterMs;
+  request;
+  response;
+  constructor(options) {
+    super(options.message ?? defaultMessage(options), options.cause === void 0 ? void 0 : { cause: options.cause });
+    const kinds = [];
+    for (let c = new.target; typeof c === "function" && c !== Error; c = Object.getPrototypeOf(c)) {
+      const kind = c.kind;
+      if (typeof kind === "string") kinds.push(kind);
+    }
+    Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
+    Object.defineProperty(this, "name", { value: new.target.name, enumerable: false, configurable: true, writable: true });
+    this.method = options.method;
+    this.path = options.path;
+    this.route = options.route;
+    this.status = options.status;
+    this.serviceMessage = options.serviceMessage;
+    this.attempts = options.attempts ?? 1;
+    this.retryAfterMs = options.retryAfterMs;
+    this.request = options.request;
+    this.response = options.response;
+  }
+  /** Only safe, useful fields: no request or response bodies, no headers. */
+  toJSON() {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      method: this.method,
+      path: this.path,
+      route: this.route,
+      status: this.status,
+      serviceMessage: this.serviceMessage,
+      attempts: this.attempts,
+      ...this.retryAfterMs === void 0 ? {} : { retryAfterMs: this.retryAfterMs }
+    };
+  }
+};
+var ValidationError = class extends ApiError {
+  static kind = "ValidationError";
+  code = "VALIDATION_FAILED";
+};
+var InvalidQueryError = class extends ValidationError {
+  static kind = "InvalidQueryError";
+  code = "INVALID_QUERY";
+};
+var AuthenticationError = class extends ApiError {
+  static kind = "AuthenticationError";
+  code = "AUTHENTICATION_FAILED";
+};
+var PermissionError = class extends ApiError {
+  static kind = "PermissionError";
+  code = "PERMISSION_DENIED";
+};
+var NotFoundError = class extends ApiError {
+  static kind = "NotFoundError";
+  code = "NOT_FOUND";
+};
+var ConflictError = class extends ApiError {
+  static kind = "ConflictError";
+  code = "CONFLICT";
+};
+var RateLimitError = class extends ApiError {
+  static kind = "RateLimitError";
+  code = "RATE_LIMITED";
+};
+var ServerError = class extends ApiError {
+  static kind = "ServerError";
+  code = "SERVER_ERROR";
+};
+var NetworkError = class extends ApiError {
+  static kind = "NetworkError";
+  code = "NETWORK_ERROR";
+};
+var TimeoutError = class extends ApiError {
+  static kind = "TimeoutError";
+  code = "TIMEOUT";
+};
+var UnexpectedResponseError = class extends ApiError {
+  static kind = "UnexpectedResponseError";
+  code = "UNEXPECTED_RESPONSE";
+};
+var ClientConfigError = class extends Error {
+  code = "CLIENT_CONFIG";
+  constructor(message) {
+    super(message);
+    this.name = "ClientConfigError";
+  }
+};
+function errorForStatus(options) {
+  const s = options.status;
+  if (s === 400) return new ValidationError(options);
+  if (s === 401) return new AuthenticationError(options);
+  if (s === 403) return new PermissionError(options);
+  if (s === 404) return new NotFoundError(options);
+  if (s === 409) return new ConflictError(options);
+  if (s === 429) return new RateLimitError(options);
+  if (s >= 500 && s <= 599) return new ServerError(options);
+  return new UnexpectedResponseError(options);
+}
+function isUnclearOutcome(error2) {
+  return error2 instanceof NetworkError || error2 instanceof TimeoutError || error2 instanceof ServerError;
+}
+function isApiError(error2) {
+  return error2 instanceof ApiError;
+}
+
+// ../client/src/paging.ts
+function readPage(body) {
+  if (Array.isArray(body)) return { items: body, cursors: {} };
+  if (body === null || typeof body !== "object") return void 0;
+  const data = body.Data;
+  if (!Array.isArray(data)) return void 0;
+  const cursors = {};
+  const raw = body.Cursors;
+  if (raw !== null && typeof raw === "object") {
+    const { Next, Self } = raw;
+    if (typeof Next === "string" && Next !== "") cursors.next = Next;
+    if (typeof Self === "string" && Self !== "") cursors.self = Self;
+  }
+  return { items: data, cursors };
+}
+var CURSORS_AT_END = /,"Cursors":\{"Next":("(?:[^"\\]|\\.)+"),"Self":"(?:[^"\\]|\\.)*"\}\}\s*$/;
+function nextCursorAtEnd(text2) {
+  const match2 = CURSORS_AT_END.exec(text2.length > 4096 ? text2.slice(-4096) : text2);
+  if (match2?.[1] === void 0) return void 0;
+  let next;
+  try {
+    next = JSON.parse(match2[1]);
+  } catch {
+    return void 0;
+  }
+  return typeof next === "string" && next !== "" ? next : void 0;
+}
+var Paged = class {
+  #fetchPage;
+  #repeatedCursor;
+  /**
+   * @param fetchPage fetches one batch; `toArray` passes it a `NextCursorSeen` it may call to have the next batch
+   *   requested while this one is still being read
+   * @param repeatedCursor builds the error raised when the service hands back a cursor twice
+   */
+  constructor(fetchPage, repeatedCursor = (c) => new Error(`the service returned cursor ${JSON.stringify(c)} twice`)) {
+    this.#fetchPage = fetchPage;
+    this.#repeatedCursor = repeatedCursor;
+  }
+  /** Every batch in order, each with its cursors. */
+  async *pages() {
+    const seen = /* @__PURE__ */ new Set();
+    let cursor;
+    for (; ; ) {
+      const page = await this.#fetchPage(cursor);
+      yield page;
+      const next = page.cursors.next;
+      if (next === void 0) return;
+      if (seen.has(next)) throw this.#repeatedCursor(next);
+      seen.add(next);
+      cursor = next;
+    }
+  }
+  async *[Symbol.asyncIterator]() {
+    for await (const page of this.pages()) yield* page.items;
+  }
+  /**
+   * The same walk as `pages()`, without an async generator's extra turns between one batch and the next request,
+   * and with the next batch requested as soon as the fetcher reports its cursor: a long cursor chain then overlaps
+   * reading each batch with waiting for the next, and makes exactly the requests the plain walk makes.
+   */
+  async toArray() {
+    const all2 = [];
+    const seen = /* @__PURE__ */ new Set();
+    let ahead;
+    const early = (next) => {
+      if (ahead !== void 0 || seen.has(next)) return false;
+      const entry = { cursor: next };
+      ahead = entry;
+      entry.page = this.#fetchPage(next, early);
+      entry.page.catch(() => void 0);
+      return true;
+    };
+    let pending = this.#fetchPage(void 0, early);
+    for (; ; ) {
+      const page = await pending;
+      for (const item of page.items) all2.push(item);
+      const next = page.cursors.next;
+      if (next === void 0) return all2;
+      if (seen.has(next)) throw this.#repeatedCursor(next);
+      seen.add(next);
+      pending = ahead?.cursor === next && ahead.page !== void 0 ? ahead.page : this.#fetchPage(next, early);
+      ahead = void 0;
+    }
+  }
+};
+
+// ../client/src/core.ts
+function describeShape(body) {
+  if (body === void 0) return "an empty body";
+  if (body === null) return "null";
+  if (Array.isArray(body)) return "an array";
+  if (typeof body === "object") return `an object with keys ${Object.keys(body).slice(0, 8).join(", ") || "(none)"}`;
+  return `a ${typeof body}`;
+}
+var Core = class {
+  transport;
+  constructor(transport) {
+    this.transport = transport;
+  }
+  /** Context for client-side validation errors; also validates the path parameters. */
+  context(method, route, params) {
+    return { method, route, path: this.transport.expandRoute(method, route, params) };
+  }
+  #unexpected(call, status, problem) {
+    const path = call.path ?? this.transport.expandRoute(call.method, call.route, call.params);
+    return new UnexpectedResponseError({
+      method: call.method,
+      path,
+      route: call.route,
+      status,
+      message: `${call.method} ${path} answered ${status} with ${problem}`
+    });
+  }
+  /** A JSON object or array is required in the response. */
+  async json(call) {
+    const res = await this.transport.send(call);
+    if (res.body === void 0 || res.body === null || typeof res.body !== "object") {
+      throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON object`);
+    }
+    return res.body;
+  }
+  /** The response body when there is one (writes whose response the spec does not show). */
+  async maybe(call) {
+    const res = await this.transport.send(call);
+    return res.body === void 0 || res.body === null ? void 0 : res.body;
+  }
+  /** Any body is ignored (204 answers, actions). */
+  async none(call) {
+    await this.transport.send(call);
+  }
+  async page(call, options = {}) {
+    const res = await this.transport.send(call);
+    let page = readPage(res.body);
+    if (!page && options.acceptSingleObject && res.body !== null && typeof res.body === "object") {
+      page = { items: [res.body], cursors: {} };
+    }
+    if (!page && res.body === void 0 && res.status === 204) page = { items: [], cursors: {} };
+    if (!page) throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON array or a {Data, Cursors} envelope`);
+    const map = options.map;
+    return { items: map ? page.items.map(map) : page.items, cursors: page.cursors };
+  }
+  /**
+   * Follows `Cursors.Next` by repeating the call with `Cursor=<next>` until no cursor comes back. When the response
+   * text ends with its cursors, the next batch is requested before this one is parsed, and the parse waits two event
+   * loop turns: undici writes a request on a reused keep-alive connection only after a setImmediate of its own, so
+   * the request goes out first and the parse overlaps the wait for its response.
+   */
+  paged(call, options = {}) {
+    const baseQuery = call.query ?? {};
+    return new Paged(
+      (cursor, seen) => {
+        const query = cursor === void 0 ? baseQuery : { ...baseQuery, Cursor: cursor };
+        if (seen === void 0) return this.page({ ...call, query }, options);
+        const peek = (text2) => {
+          const next = nextCursorAtEnd(text2);
+          if (next === void 0 || !seen(next)) return void 0;
+          return new Promise((resolve4) => setImmediate(() => setImmediate(resolve4)));
+        };
+        return this.page({ ...call, query, peek }, options);
+      },
+      (cursor) => this.#unexpected(call, 200, `cursor ${JSON.stringify(cursor)} a second time; stopped following cursors to avoid an endless loop`)
+    );
+  }
+};
+
+// ../client/src/enums.ts
+var PresetPeriods = {
+  CurrentDay: "CurrentDay",
+  CurrentWeek: "CurrentWeek",
+  CurrentMonth: "CurrentMonth",
+  CurrentQuarter: "CurrentQuarter",
+  CurrentYear: "CurrentYear",
+  PreviousDay: "Previous Day",
+  PreviousWeek: "Previous Week",
+  PreviousMonth: "Previous Month",
+  PreviousQuarter: "Previous Quarter",
+  PreviousYear: "Previous Year",
+  Last2Hours: "Last2Hours",
+  Last6Hours: "Last6Hours",
+  Last12Hours: "Last12Hours",
+  Last24Hours: "Last24Hours",
+  Last48Hours: "Last48Hours",
+  Last7Days: "Last7Days",
+  Last30Days: "Last30Days",
+  Last60Days: "Last60Days",
+  Last90Days: "Last90Days",
+  Last365Days: "Last365Days",
+  Last3Months: "Last3Months",
+  Last6Months: "Last6Months",
+  Last12Months: "Last12Months",
+  Last24Months: "Last24Months"
+};
+
+// ../client/src/query.ts
+var PRESETS = new Set(Object.values(PresetPeriods));
+var DAY = /^\d{4}-\d{2}-\d{2}$/;
+var DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+function invalid(ctx, problem) {
+  return new InvalidQueryError({
+    method: ctx.method,
+    path: ctx.path,
+    route: ctx.route,
+    status: 0,
+    message: `${ctx.method} ${ctx.path}: ${problem} (request not sent)`
+  });
+}
+function checkTake(ctx, take) {
+  if (take === void 0) return;
+  if (typeof take !== "number" || !Number.isInteger(take) || take < 1 || take > 100) {
+    throw invalid(ctx, `Take must be a whole number from 1 to 100, got ${JSON.stringify(take)}`);
+  }
+}
+function checkPeriod(ctx, query, format) {
+  const { Start, End, PresetPeriod } = query;
+  if (Start === void 0 !== (End === void 0)) {
+    throw invalid(ctx, `Start and End are used together: ${Start === void 0 ? "add Start" : "add End"} or remove ${Start === void 0 ? "End" : "Start"}`);
+  }
+  if (Start !== void 0 && PresetPeriod !== void 0) {
+    throw invalid(ctx, "PresetPeriod cannot be combined with Start/End: use one or the other");
+  }
+  if (PresetPeriod !== void 0 && !PRESETS.has(PresetPeriod)) {
+    throw invalid(ctx, `unknown PresetPeriod ${JSON.stringify(PresetPeriod)}; use one of PresetPeriods (e.g. "Last24Hours", "Previous Day")`);
+  }
+  const out = { ...query };
+  if (Start !== void 0 && End !== void 0) {
+    const start = writeDate(ctx, "Start", Start, format);
+    const end = writeDate(ctx, "End", End, format);
+    if (start > end) throw invalid(ctx, `Start (${start}) is after End (${end})`);
+    out.Start = start;
+    out.End = end;
+  }
+  return out;
+}
+function writeDate(ctx, name, value, format) {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw invalid(ctx, `${name} is an invalid Date`);
+    const iso = value.toISOString();
+    return format === "day" ? iso.slice(0, 10) : iso.slice(0, 19);
+  }
+  const pattern = format === "day" ? DAY : DATETIME;
+  if (typeof value !== "string" || !pattern.test(value)) {
+    const expected = format === "day" ? "YYYY-MM-DD" : "YYYY-MM-DDTHH:MM:SS (no zone, no milliseconds)";
+    throw invalid(ctx, `${name} must be ${expected}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+// ../client/src/families/alert-definitions.ts
+var sameGuid = (a, b) => a.toLowerCase() === b.toLowerCase();
+function alertDefinitionsApi(core) {
+  const one = "/AlertDefinition/{alertDefinitionGuid}";
+  const integrations = `${one}/EscalationLevel/{escalationLevelId}/Integration`;
+  const check = (method, guid, bodyGuid) => {
+    if (bodyGuid === void 0) return;
+    if (typeof bodyGuid !== "string" || !sameGuid(bodyGuid, guid)) {
+      const ctx = core.context(method, one, { alertDefinitionGuid: guid });
+      throw invalid(ctx, `body AlertDefinitionGuid ${JSON.stringify(bodyGuid)} differs from the one in the path; remove it from the body or make them equal`);
+    }
+  };
+  const patch = async (alertDefinitionGuid, body) => {
+    check("PATCH", alertDefinitionGuid, body.AlertDefinitionGuid);
+    return core.maybe({ method: "PATCH", route: one, params: { alertDefinitionGuid }, body });
+  };
+  return {
+    replace: async (alertDefinitionGuid, body) => {
+      check("PUT", alertDefinitionGuid, body.AlertDefinitionGuid);
+      return core.maybe({
+        method: "PUT",
+        route: one,
+        params: { alertDefinitionGuid },
+        body: { ...body, AlertDefinitionGuid: body.AlertDefinitionGuid ?? alertDefinitionGuid }
+      });
+    },
+    patch,
+    setActive: (alertDefinitionGuid, isActive) => patch(alertDefinitionGuid, { IsActive: isActive }),
+    integrations: {
+      list: (alertDefinitionGuid, escalationLevelId) => core.paged({ method: "GET", route: integrations, params: { alertDefinitionGuid, escalationLevelId } }),
+      link: (alertDefinitionGuid, escalationLevelId, body) => core.maybe({ method: "POST", route: integrations, params: { alertDefinitionGuid, escalationLevelId }, body })
+    }
+  };
+}
+
+// ../client/src/families/alerts.ts
+function toResourceItem(raw) {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { Attributes: {}, Relationships: [] };
+  const { Id, Type: Type2, Attributes, Relationships, ...rest } = raw;
+  const item = {
+    Attributes: Attributes !== null && typeof Attributes === "object" && !Array.isArray(Attributes) ? Attributes : rest,
+    Relationships: Array.isArray(Relationships) ? Relationships : []
+  };
+  if (typeof Id === "string" || typeof Id === "number") item.Id = String(Id);
+  if (typeof Type2 === "string") item.Type = Type2;
+  return item;
+}
+function alertsApi(core) {
+  const call = (route, name, guid, query = {}) => {
+    const ctx = core.context("GET", route, { [name]: guid });
+    checkTake(ctx, query.Take);
+    const checked = checkPeriod(ctx, query, "day");
+    return { method: "GET", route, params: { [name]: guid }, query: checked };
+  };
+  const options = { map: toResourceItem, acceptSingleObject: true };
+  const byMonitor = (guid, query) => call("/Alert/Monitor/{monitorGuid}", "monitorGuid", guid, query);
+  const byGroup = (guid, query) => call("/Alert/MonitorGroup/{monitorGroupGuid}", "monitorGroupGuid", guid, query);
+  return {
+    byMonitor: (guid, query) => core.paged(byMonitor(guid, query), options),
+    byMonitorPage: async (guid, query) => core.page(byMonitor(guid, query), options),
+    byGroup: (guid, query) => core.paged(byGroup(guid, query), options),
+    byGroupPage: async (guid, query) => core.page(byGroup(guid, query), options)
+  };
+}
+function statisticsApi(core) {
+  const get = (route, name, guid, query = {}) => {
+    const checked = checkPeriod(core.context("GET", route, { [name]: guid }), query, "datetime");
+    return core.paged({ method: "GET", route, params: { [name]: guid }, query: checked }, { map: toResourceItem }).toArray();
+  };
+  return {
+    monitor: async (guid, query) => get("/Statistics/Monitor/{monitorGuid}", "monitorGuid", guid, query),
+    group: async (guid, query) => get("/Statistics/MonitorGroup/{monitorGroupGuid}", "monitorGroupGuid", guid, query)
+  };
+}
+
+// ../client/src/families/checkpoints.ts
+function normaliseServer(server) {
+  const v6 = server.IpV6Addresses;
+  if (!Array.isArray(v6)) return server;
+  const addresses = v6.map(
+    (a) => a !== null && typeof a === "object" && typeof a.IpAddress === "string" ? a.IpAddress : a
+  );
+  return { ...server, IpV6Addresses: addresses };
+}
+function checkpointsApi(core) {
+  return {
+    server: async (serverId) => normaliseServer(await core.json({ method: "GET", route: "/Checkpoint/Server/{serverId}", params: { serverId } })),
+    privateHealth: async () => (await core.page({ method: "GET", route: "/PrivateCheckpointHealth" }, { acceptSingleObject: true })).items
+  };
+}
+
+// ../client/src/families/monitor-groups.ts
+function monitorGroupsApi(core) {
+  const one = "/MonitorGroup/{monitorGroupGuid}";
+  const action = (name) => (monitorGroupGuid) => core.none({ method: "POST", route: `${one}/${name}`, params: { monitorGroupGuid } });
+  return {
+    list: () => core.paged({ method: "GET", route: "/MonitorGroup" }),
+    listPage: () => core.page({ method: "GET", route: "/MonitorGroup" }),
+    get: (monitorGroupGuid) => core.json({ method: "GET", route: one, params: { monitorGroupGuid } }),
+    create: (body) => core.json({ method: "POST", route: "/MonitorGroup", body }),
+    replace: (monitorGroupGuid, body) => core.maybe({ method: "PUT", route: one, params: { monitorGroupGuid }, body }),
+    delete: (monitorGroupGuid) => core.none({ method: "DELETE", route: one, params: { monitorGroupGuid } }),
+    members: (monitorGroupGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { monitorGroupGuid } }),
+    addMember: (monitorGroupGuid, monitorGuid) => core.none({ method: "POST", route: `${one}/Member/{monitorGuid}`, params: { monitorGroupGuid, monitorGuid } }),
+    removeMember: (monitorGroupGuid, monitorGuid) => core.none({ method: "DELETE", route: `${one}/Member/{monitorGuid}`, params: { monitorGroupGuid, monitorGuid } }),
+    startAllMonitors: action("StartAllMonitors"),
+    stopAllMonitors: action("StopAllMonitors"),
+    startAllMonitorAlerts: action("StartAllMonitorAlerts"),
+    stopAllMonitorAlerts: action("StopAllMonitorAlerts"),
+    addMaintenancePeriodToAllMembers: (monitorGroupGuid, body) => core.none({ method: "POST", route: `${one}/AddMaintenancePeriodToAllMembers`, params: { monitorGroupGuid }, body })
+  };
+}
+
+// ../client/src/families/monitors.ts
+function monitorsApi(core) {
+  const listCall = (query = {}) => {
+    checkTake(core.context("GET", "/Monitor"), query.Take);
+    return { method: "GET", route: "/Monitor", query: { ...query } };
+  };
+  return {
+    list: (query) => core.paged(listCall(query)),
+    listPage: async (query) => core.page(listCall(query)),
+    get: (monitorGuid) => core.json({ method: "GET", route: "/Monitor/{monitorGuid}", params: { monitorGuid } }),
+    create: (body) => core.json({ method: "POST", route: "/Monitor", body }),
+    createInGroup: (monitorGroupGuid, body) => core.json({ method: "POST", route: "/Monitor/MonitorGroup/{monitorGroupGuid}", params: { monitorGroupGuid }, body }),
+    listInGroup: (monitorGroupGuid, query = {}) => {
+      const route = "/Monitor/MonitorGroup/{monitorGroupGuid}";
+      checkTake(core.context("GET", route, { monitorGroupGuid }), query.Take);
+      return core.paged({ method: "GET", route, params: { monitorGroupGuid }, query: { ...query } });
+    },
+    replace: (monitorGuid, body) => core.maybe({ method: "PUT", route: "/Monitor/{monitorGuid}", params: { monitorGuid }, body }),
+    patch: (monitorGuid, body) => core.maybe({ method: "PATCH", route: "/Monitor/{monitorGuid}", params: { monitorGuid }, body }),
+    delete: (monitorGuid) => core.none({ method: "DELETE", route: "/Monitor/{monitorGuid}", params: { monitorGuid } })
+  };
+}
+function monitorChecksApi(core) {
+  const get = (segment, monitorCheckId) => core.json({ method: "GET", route: `/MonitorCheck/{monitorCheckId}/${segment}`, params: { monitorCheckId } });
+  return {
+    waterfall: (id) => get("Waterfall", id),
+    multiStepApi: (id) => get("MultiStepAPI", id),
+    collectionApi: (id) => get("CollectionAPI", id)
+  };
+}
+
+// ../client/src/families/operators.ts
+function operatorsApi(core) {
+  const one = "/Operator/{operatorGuid}";
+  const schedules = `${one}/DutySchedule`;
+  const schedule = `${schedules}/{dutyScheduleId}`;
+  return {
+    list: () => core.paged({ method: "GET", route: "/Operator" }),
+    listPage: () => core.page({ method: "GET", route: "/Operator" }),
+    get: (operatorGuid) => core.json({ method: "GET", route: one, params: { operatorGuid } }),
+    create: (body) => core.json({ method: "POST", route: "/Operator", body }),
+    replace: (operatorGuid, body) => core.maybe({ method: "PUT", route: one, params: { operatorGuid }, body }),
+    delete: (operatorGuid) => core.none({ method: "DELETE", route: one, params: { operatorGuid } }),
+    dutySchedules: {
+      list: (operatorGuid) => core.paged({ method: "GET", route: schedules, params: { operatorGuid } }),
+      create: (operatorGuid, body) => core.json({ method: "POST", route: schedules, params: { operatorGuid }, body }),
+      replace: (operatorGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGuid, dutyScheduleId }, body }),
+      delete: (operatorGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGuid, dutyScheduleId } })
+    }
+  };
+}
+function normaliseGroup(raw) {
+  const group = raw;
+  if (group.IsAdministratorsGroup === void 0 && typeof group.IsAdministratorGroup === "boolean") {
+    return { ...group, IsAdministratorsGroup: group.IsAdministratorGroup };
+  }
+  return group;
+}
+function normaliseAuthorization(raw) {
+  return typeof raw === "string" ? { AuthorizationType: raw } : raw;
+}
+function operatorGroupsApi(core) {
+  const one = "/OperatorGroup/{operatorGroupGuid}";
+  const auth2 = `${one}/Authorization`;
+  const schedule = `${one}/DutySchedule/{dutyScheduleId}`;
+  return {
+    list: () => core.paged({ method: "GET", route: "/OperatorGroup" }, { map: normaliseGroup }),
+    listPage: () => core.page({ method: "GET", route: "/OperatorGroup" }, { map: normaliseGroup }),
+    get: async (operatorGroupGuid) => normaliseGroup(await core.json({ method: "GET", route: one, params: { operatorGroupGuid } })),
+    create: async (body) => normaliseGroup(await core.json({ method: "POST", route: "/OperatorGroup", body })),
+    replace: async (operatorGroupGuid, body) => {
+      const res = await core.maybe({ method: "PUT", route: one, params: { operatorGroupGuid }, body });
+      return res === void 0 ? void 0 : normaliseGroup(res);
+    },
+    delete: (operatorGroupGuid) => core.none({ method: "DELETE", route: one, params: { operatorGroupGuid } }),
+    members: (operatorGroupGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { operatorGroupGuid } }),
+    dutySchedules: {
+      create: (operatorGroupGuid, body) => core.maybe({ method: "POST", route: `${one}/DutySchedule`, params: { operatorGroupGuid }, body }),
+      replace: (operatorGroupGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGroupGuid, dutyScheduleId }, body }),
+      delete: (operatorGroupGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGroupGuid, dutyScheduleId } })
+    },
+    authorizations: {
+      list: (operatorGroupGuid) => core.paged({ method: "GET", route: auth2, params: { operatorGroupGuid } }, { map: normaliseAuthorization }),
+      add: (operatorGroupGuid, authorizationType) => core.maybe({ method: "POST", route: auth2, params: { operatorGroupGuid }, body: { AuthorizationType: authorizationType } }),
+      remove: (operatorGroupGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${auth2}/{authorizationGuid}`, params: { operatorGroupGuid, authorizationGuid } }),
+      addByType: (operatorGroupGuid, authorizationType) => core.none({ method: "POST", route: `${auth2}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } }),
+      removeByType: (operatorGroupGuid, authorizationType) => core.none({ method: "DELETE", route: `${auth2}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } })
+    }
+  };
+}
+function normaliseTimezone(raw) {
+  const tz = raw;
+  if (tz.TimezoneId === void 0 && tz.TimeZoneId !== void 0) return { ...tz, TimezoneId: tz.TimeZoneId };
+  return tz;
+}
+function timezonesApi(core) {
+  return {
+    list: () => core.paged({ method: "GET", route: "/Timezone" }, { map: normaliseTimezone }),
+    get: async (timezoneId) => normaliseTimezone(await core.json({ method: "GET", route: "/Timezone/{timezoneId}", params: { timezoneId } }))
+  };
+}
+
+// ../client/src/families/reports-slas.ts
+function scheduledReportsApi(core) {
+  const one = "/ScheduledReport/{scheduledReportGuid}";
+  return {
+    list: () => core.paged({ method: "GET", route: "/ScheduledReport" }),
+    listPage: () => core.page({ method: "GET", route: "/ScheduledReport" }),
+    get: (scheduledReportGuid) => core.json({ method: "GET", route: one, params: { scheduledReportGuid } }),
+    create: (body) => core.json({ method: "POST", route: "/ScheduledReport", body }),
+    replace: (scheduledReportGuid, body) => core.none({ method: "PUT", route: one, params: { scheduledReportGuid }, body }),
+    patch: (scheduledReportGuid, body) => core.none({ method: "PATCH", route: one, params: { scheduledReportGuid }, body }),
+    delete: (scheduledReportGuid) => core.none({ method: "DELETE", route: one, params: { scheduledReportGuid } })
+  };
+}
+function slasApi(core) {
+  const one = "/Sla/{slaGuid}";
+  const periods = `${one}/ExclusionPeriod`;
+  const period = `${periods}/{exclusionPeriodId}`;
+  return {
+    list: () => core.paged({ method: "GET", route: "/Sla" }),
+    listPage: () => core.page({ method: "GET", route: "/Sla" }),
+    get: (slaGuid) => core.json({ method: "GET", route: one, params: { slaGuid } }),
+    create: (body) => core.none({ method: "POST", route: "/Sla", body }),
+    replace: (slaGuid, body) => core.none({ method: "PUT", route: one, params: { slaGuid }, body }),
+    patch: (slaGuid, body) => core.none({ method: "PATCH", route: one, params: { slaGuid }, body }),
+    delete: (slaGuid) => core.none({ method: "DELETE", route: one, params: { slaGuid } }),
+    exclusionPeriods: {
+      list: (slaGuid) => core.paged({ method: "GET", route: periods, params: { slaGuid } }),
+      get: (slaGuid, exclusionPeriodId) => core.json({ method: "GET", route: period, params: { slaGuid, exclusionPeriodId } }),
+      create: (slaGuid, body) => core.none({ method: "POST", route: periods, params: { slaGuid }, body }),
+      replace: (slaGuid, exclusionPeriodId, body) => core.none({ method: "PUT", route: period, params: { slaGuid, exclusionPeriodId }, body }),
+      patch: (slaGuid, exclusionPeriodId, body) => core.none({ method: "PATCH", route: period, params: { slaGuid, exclusionPeriodId }, body }),
+      delete: (slaGuid, exclusionPeriodId) => core.none({ method: "DELETE", route: period, params: { slaGuid, exclusionPeriodId } })
+    }
+  };
+}
+
+// ../client/src/families/vault.ts
+function vaultItemsApi(core) {
+  const one = "/VaultItem/{vaultItemGuid}";
+  return {
+    list: () => core.paged({ method: "GET", route: "/VaultItem" }),
+    listPage: () => core.page({ method: "GET", route: "/VaultItem" }),
+    get: (vaultItemGuid) => core.json({ method: "GET", route: one, params: { vaultItemGuid } }),
+    create: (body) => core.json({ method: "POST", route: "/VaultItem", body }),
+    replace: (vaultItemGuid, body) => core.maybe({ method: "PUT", route: one, params: { vaultItemGuid }, body }),
+    patch: (vaultItemGuid, body) => core.maybe({ method: "PATCH", route: one, params: { vaultItemGuid }, body }),
+    delete: (vaultItemGuid) => core.none({ method: "DELETE", route: one, params: { vaultItemGuid } })
+  };
+}
+function vaultSectionsApi(core) {
+  const one = "/VaultSection/{vaultSectionGuid}";
+  const auth2 = `${one}/Authorization`;
+  return {
+    list: () => core.paged({ method: "GET", route: "/VaultSection" }),
+    listPage: () => core.page({ method: "GET", route: "/VaultSection" }),
+    get: (vaultSectionGuid) => core.json({ method: "GET", route: one, params: { vaultSectionGuid } }),
+    create: (body) => core.json({ method: "POST", route: "/VaultSection", body }),
+    replace: (vaultSectionGuid, body) => core.maybe({ method: "PUT", route: one, params: { vaultSectionGuid }, body }),
+    delete: (vaultSectionGuid) => core.none({ method: "DELETE", route: one, params: { vaultSectionGuid } }),
+    authorizations: {
+      list: (vaultSectionGuid) => core.paged({ method: "GET", route: auth2, params: { vaultSectionGuid } }),
+      create: async (vaultSectionGuid, body) => {
+        const ctx = core.context("POST", auth2, { vaultSectionGuid });
+        if (body.ContextId !== void 0 && body.ContextId.toLowerCase() !== vaultSectionGuid.toLowerCase()) {
+          throw invalid(ctx, `ContextId ${JSON.stringify(body.ContextId)} differs from the section in the path; omit it or make them equal`);
+        }
+        const hasOperator = typeof body.OperatorGuid === "string" && body.OperatorGuid !== "";
+        const hasGroup = typeof body.OperatorGroupId === "string" && body.OperatorGroupId !== "";
+        if (hasOperator === hasGroup) {
+          throw invalid(ctx, "exactly one of OperatorGuid and OperatorGroupId must be set");
+        }
+        return core.maybe({
+          method: "POST",
+          route: auth2,
+          params: { vaultSectionGuid },
+          body: { ...body, ContextId: body.ContextId ?? vaultSectionGuid }
+        });
+      },
+      delete: (vaultSectionGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${auth2}/{authorizationGuid}`, params: { vaultSectionGuid, authorizationGuid } })
+    }
+  };
+}
+
+// ../client/src/transport.ts
+var import_undici2 = __toESM(require_undici2(), 1);
+import { EventEmitter } from "node:events";
+import { createRequire } from "node:module";
+import { performance as performance2 } from "node:perf_hooks";
+
+// ../client/src/redact.ts
+var REDACTED = "[redacted]";
+var SECRET_KEY = /password|passphrase|secret|token|bearer|archivedata|authorization|apikey|api_key|cookie|^variablevalues$/i;
+function isSecretField(key, parent) {
+  if (SECRET_KEY.test(key)) return true;
+  if (/^value$/i.test(key)) return !("ErrorConditionType" in parent);
+  return false;
+}
+var MIN_SCRUB_LENGTH = 4;
+function collectStrings(value, into) {
+  if (typeof value === "string") {
+    if (value.length >= MIN_SCRUB_LENGTH) into.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectStrings(v, into);
+  } else if (value !== null && typeof value === "object") {
+    for (const v of Object.values(value)) collectStrings(v, into);
+  }
+}
+function redactJson(value, secrets = /* @__PURE__ */ new Set()) {
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, secrets));
+  if (value === null || typeof value !== "object") return value;
+  const source = value;
+  const out = {};
+  for (const [key, v] of Object.entries(source)) {
+    if (isSecretField(key, source) && v !== null && v !== void 0 && v !== "") {
+      collectStrings(v, secrets);
+      out[key] = REDACTED;
+    } else {
+      out[key] = redactJson(v, secrets);
+    }
+  }
+  return out;
+}
+function scrubText(text2, secrets) {
+  let out = text2;
+  const sorted = [...secrets].filter((s) => s.length >= MIN_SCRUB_LENGTH).sort((a, b) => b.length - a.length);
+  for (const secret of sorted) out = out.split(secret).join(REDACTED);
+  return out;
+}
+function scrubJson(value, secrets) {
+  const list = [...secrets];
+  const walk = (v) => {
+    if (typeof v === "string") return scrubText(v, list);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== "object") return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+  };
+  return walk(value);
+}
+function redactHeaders(headers) {
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === void 0) continue;
+    const lower = name.toLowerCase();
+    out[lower] = SECRET_KEY.test(lower) ? REDACTED : Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+function truncate(text2, max) {
+  return text2.length <= max ? text2 : `${text2.slice(0, max)}... (${text2.length - max} more characters)`;
+}
+
+// ../client/src/retry.ts
+var defaultSleep = (ms) => new Promise((resolve4) => {
+  setTimeout(resolve4, ms);
+});
+function resolveRetryPolicy(options = {}) {
+  const policy = {
+    maxAttempts: options.maxAttempts ?? 5,
+    baseDelayMs: options.baseDelayMs ?? 500,
+    maxDelayMs: options.maxDelayMs ?? 2e4,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 12e4,
+    sleep: options.sleep ?? defaultSleep,
+    random: options.random ?? Math.random,
+    now: options.now ?? Date.now
+  };
+  for (const key of ["maxAttempts", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"]) {
+    const v = policy[key];
+    if (!Number.isFinite(v) || v < 0 || key === "maxAttempts" && (!Number.isInteger(v) || v < 1)) {
+      throw new RangeError(`retry.${key} must be ${key === "maxAttempts" ? "an integer >= 1" : "a number >= 0"}, got ${String(v)}`);
+    }
+  }
+  return policy;
+}
+var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "PATCH", "DELETE"]);
+var RETRYABLE_STATUS = /* @__PURE__ */ new Set([429, 502, 503, 504]);
+function isRetryableMethod(method) {
+  return IDEMPOTENT.has(method.toUpperCase());
+}
+function isRetryableStatus(status) {
+  return RETRYABLE_STATUS.has(status);
+}
+var RETRYABLE_CODES = /* @__PURE__ */ new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT"
+]);
+function isRetryableNetworkCode(code) {
+  return code !== void 0 && RETRYABLE_CODES.has(code);
+}
+function parseRetryAfter(value, now) {
+  if (value === void 0) return void 0;
+  const text2 = value.trim();
+  if (text2 === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text2)) return Math.ceil(Number(text2) * 1e3);
+  const date = Date.parse(text2);
+  if (Number.isNaN(date)) return void 0;
+  return Math.max(0, date - now);
+}
+function backoffDelay(policy, attempt) {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.floor(policy.random() * ceiling);
+}
+
+// ../client/src/limiter.ts
+var Limiter = class {
+  limit;
+  #active = 0;
+  #waiting = [];
+  constructor(limit) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`parallelism must be an integer >= 1, got ${String(limit)}`);
+    this.limit = limit;
+  }
+  /** Tasks currently running. */
+  get active() {
+    return this.#active;
+  }
+  /** Tasks waiting for a slot. */
+  get pending() {
+    return this.#waiting.length;
+  }
+  async run(task) {
+    if (this.#active >= this.limit) {
+      await new Promise((resolve4) => this.#waiting.push(resolve4));
+    } else {
+      this.#active += 1;
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#active -= 1;
+    }
+  }
+};
+
+// ../client/src/transport.ts
+var VERSION = (() => {
+  const pkg = createRequire(import.meta.url)("../package.json");
+  return typeof pkg === "object" && pkg !== null && typeof pkg.version === "string" ? pkg.version : "0.0.0";
+})();
+var DEFAULT_USER_AGENT = `monsync/${VERSION}`;
+function basicAuth(c) {
+  return `Basic ${Buffer.from(`${c.username}:${c.password}`, "utf8").toString("base64")}`;
+}
+function parseBaseUrl(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ClientConfigError("baseUrl is not a valid URL (value not shown: it may hold credentials); expected the API root, e.g. http://127.0.0.1:8080/v4");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ClientConfigError(`baseUrl must use http or https, got ${url.protocol}; expected e.g. https://api.example.com/v4`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new ClientConfigError("baseUrl must not contain credentials; pass username and password as options instead");
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new ClientConfigError(`baseUrl must not have a query or fragment (not shown: it may hold a credential): ${url.origin}${url.pathname}`);
+  }
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
+}
+function encodeQueryValue(value) {
+  if (Array.isArray(value)) return value.map(String).join(",");
+  if (value instanceof Date) return value.toISOString().slice(0, 19);
+  return String(value);
+}
+function encodeQueryPart(text2) {
+  return encodeURIComponent(text2).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
+}
+function encodeQuery(query) {
+  if (!query) return "";
+  const parts = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (value === void 0 || value === null) continue;
+    parts.push(`${encodeQueryPart(key)}=${encodeQueryPart(encodeQueryValue(value))}`);
+  }
+  return parts.length === 0 ? "" : `?${parts.join("&")}`;
+}
+function normaliseHeaders(headers) {
+  const out = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== void 0) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  }
+  return out;
+}
+function extractServiceMessage(text2, parsed) {
+  const trimmed = text2.trim();
+  if (trimmed === "") return void 0;
+  if (parsed === void 0) return truncate(trimmed, 500);
+  const fromValue = (v) => {
+    if (typeof v === "string") return v;
+    if (Array.isArray(v) && v.length > 0) return v.map((x) => typeof x === "string" ? x : JSON.stringify(x)).join("; ");
+    return void 0;
+  };
+  if (typeof parsed === "string") return parsed;
+  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+    const o = parsed;
+    const nested = o.ResponseStatus !== null && typeof o.ResponseStatus === "object" ? o.ResponseStatus : {};
+    for (const candidate of [o.ErrorDescription, o.errorDescription, o.Message, o.message, o.error, nested.Message]) {
+      const found = fromValue(candidate);
+      if (found !== void 0) return found;
+    }
+  }
+  return truncate(trimmed, 500);
+}
+function tryParseJson(text2) {
+  if (text2.trim() === "") return void 0;
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+}
+function errorCodeOf(error2) {
+  if (error2 !== null && typeof error2 === "object") {
+    const code = error2.code;
+    if (typeof code === "string") return code;
+    const cause = error2.cause;
+    if (cause !== void 0 && cause !== error2) return errorCodeOf(cause);
+  }
+  return void 0;
+}
+var Deadline = class extends EventEmitter {
+  aborted = false;
+  reason = void 0;
+  expire(reason) {
+    this.aborted = true;
+    this.reason = reason;
+    this.emit("abort");
+  }
+};
+var RequestTimeout = class extends Error {
+  constructor(ms) {
+    super(`no complete response within ${ms} ms`);
+    this.name = "RequestTimeout";
+  }
+};
+var ROUTE_PIECES = /* @__PURE__ */ new Map();
+function routePieces(route) {
+  let pieces = ROUTE_PIECES.get(route);
+  if (pieces === void 0) {
+    if (ROUTE_PIECES.size >= 512) ROUTE_PIECES.clear();
+    pieces = route.split(/\{(\w+)\}/);
+    ROUTE_PIECES.set(route, pieces);
+  }
+  return pieces;
+}
+var Transport = class {
+  #origin;
+  #basePath;
+  #dispatcher;
+  #ownsDispatcher;
+  #limiter;
+  #timeoutMs;
+  #retry;
+  #authorization;
+  /** Strings that must never appear in an error: the password and the encoded header. */
+  #ownSecrets;
+  #userAgent;
+  #onRequest;
+  #onResponse;
+  #onRetry;
+  constructor(options) {
+    const { origin, basePath } = parseBaseUrl(options.baseUrl);
+    if (typeof options.username !== "string" || options.username === "") throw new ClientConfigError("username is required (the API account user name)");
+    if (typeof options.password !== "string" || options.password === "") throw new ClientConfigError("password is required (the API account password)");
+    const timeoutMs = options.timeoutMs ?? 3e4;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ClientConfigError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+    const parallelism = options.parallelism ?? 8;
+    if (!Number.isInteger(parallelism) || parallelism < 1) throw new ClientConfigError(`parallelism must be an integer >= 1, got ${String(parallelism)}`);
+    try {
+      this.#retry = resolveRetryPolicy(options.retry);
+    } catch (error2) {
+      throw new ClientConfigError(error2.message);
+    }
+    this.#origin = origin;
+    this.#basePath = basePath;
+    this.#limiter = new Limiter(parallelism);
+    this.#timeoutMs = timeoutMs;
+    this.#authorization = basicAuth(options);
+    this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice("Basic ".length)];
+    this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.#onRequest = options.onRequest;
+    this.#onResponse = options.onResponse;
+    this.#onRetry = options.onRetry;
+    if (options.dispatcher) {
+      this.#dispatcher = options.dispatcher;
+      this.#ownsDispatcher = false;
+    } else {
+      this.#dispatcher = new import_undici2.Agent({ connections: parallelism, keepAliveTimeout: 1e4, keepAliveMaxTimeout: 6e4 });
+      this.#ownsDispatcher = true;
+    }
+  }
+  get baseUrl() {
+    return `${this.#origin}${this.#basePath}`;
+  }
+  get parallelism() {
+    return this.#limiter.limit;
+  }
+  /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
+  async close() {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+  /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
+  expandRoute(method, route, params = {}) {
+    const pieces = routePieces(route);
+    let path = pieces[0] ?? "";
+    for (let i = 1; i < pieces.length; i += 2) {
+      const name = pieces[i] ?? "";
+      const value = params[name];
+      if (value === void 0 || value === "" || typeof value === "number" && !Number.isFinite(value)) {
+        throw new InvalidQueryError({
+          method,
+          path: route,
+          route,
+          status: 0,
+          message: `${method} ${route}: ${name} is required (got ${value === "" ? "an empty string" : String(value)})`
+        });
+      }
+      path += `${encodeURIComponent(String(value))}${pieces[i + 1] ?? ""}`;
+    }
+    return path;
+  }
+  async send(options) {
+    const { method, route } = options;
+    const path = options.path ?? this.expandRoute(method, route, options.params);
+    if (!path.startsWith("/") || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path)) {
+      throw new InvalidQueryError({
+        method,
+        path,
+        route,
+        status: 0,
+        message: `${method} ${path}: the path must start with /, have no . or .. segments and no spaces, and carry no query (use the query option)`
+      });
+    }
+    const fullPath = `${this.#basePath}${path}${encodeQuery(options.query)}`;
+    const authorization = options.auth ? basicAuth(options.auth) : this.#authorization;
+    const headers = {
+      authorization,
+      accept: "application/json",
+      "user-agent": this.#userAgent
+    };
+    let bodyText;
+    if (options.body !== void 0) {
+      bodyText = JSON.stringify(options.body);
+      headers["content-type"] = "application/json";
+    }
+    let evidence;
+    const redacted = () => {
+      if (evidence !== void 0) return evidence;
+      const secrets = new Set(this.#ownSecrets);
+      if (options.auth) {
+        secrets.add(options.auth.password);
+        secrets.add(authorization);
+        secrets.add(authorization.slice("Basic ".length));
+      }
+      const redactedBody = options.body === void 0 ? void 0 : redactJson(options.body, secrets);
+      const request2 = {
+        method,
+        url: `${this.#origin}${fullPath}`,
+        headers: redactHeaders(headers),
+        ...redactedBody === void 0 ? {} : { body: redactedBody }
+      };
+      return evidence = { request: request2, secrets };
+    };
+    if (options.body !== void 0) redacted();
+    const base = { method, path, route };
+    const retryableMethod = isRetryableMethod(method);
+    for (let attempt = 1; ; attempt += 1) {
+      const outcome = await this.#limiter.run(() => this.#attempt(base, attempt, fullPath, headers, bodyText));
+      const canRetry = retryableMethod && attempt < this.#retry.maxAttempts;
+      if (outcome.kind === "response") {
+        const { status, text: text2 } = outcome;
+        if (status >= 200 && status < 300) {
+          const peeking = options.peek?.(text2);
+          if (peeking !== void 0) await peeking;
+          const parsed = tryParseJson(text2);
+          if (parsed === void 0 && text2.trim() !== "") {
+            const { request: request3, secrets: secrets2 } = redacted();
+            throw new UnexpectedResponseError({
+              ...base,
+              status,
+              attempts: attempt,
+              request: request3,
+              message: `${method} ${path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets2), 200)}`,
+              response: { status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets2), 2e3) }
+            });
+          }
+          return { status, headers: outcome.headers, body: parsed };
+        }
+        const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"], this.#retry.now());
+        const { request: request2, secrets } = redacted();
+        const errorOptions = this.#errorOptions(base, outcome, attempt, request2, secrets, retryAfterMs);
+        if (!isRetryableStatus(status)) throw errorForStatus(errorOptions);
+        if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs) {
+          const wait = Math.ceil(retryAfterMs / 1e3);
+          const cap = Math.ceil(this.#retry.maxRetryAfterMs / 1e3);
+          throw errorForStatus({
+            ...errorOptions,
+            message: `${method} ${path} failed with ${status}: the service asked to retry after ${wait} s, longer than the cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` + (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : "")
+          });
+        }
+        if (!canRetry) throw errorForStatus(errorOptions);
+        const delayMs2 = retryAfterMs ?? backoffDelay(this.#retry, attempt);
+        this.#emit(this.#onRetry, { ...base, attempt, delayMs: delayMs2, reason: String(status), retryAfter: retryAfterMs !== void 0 });
+        await this.#retry.sleep(delayMs2);
+        continue;
+      }
+      const reason = outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK";
+      if (!canRetry || !(outcome.timedOut || isRetryableNetworkCode(outcome.code))) {
+        const { request: request2, secrets } = redacted();
+        throw this.#failureError(base, outcome, attempt, request2, secrets);
+      }
+      const delayMs = backoffDelay(this.#retry, attempt);
+      this.#emit(this.#onRetry, { ...base, attempt, delayMs, reason, retryAfter: false });
+      await this.#retry.sleep(delayMs);
+    }
+  }
+  async #attempt(base, attempt, fullPath, headers, bodyText) {
+    if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
+    const started = performance2.now();
+    const deadline = new Deadline();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      deadline.expire(new RequestTimeout(this.#timeoutMs));
+    }, this.#timeoutMs);
+    try {
+      const res = await this.#dispatcher.request({
+        origin: this.#origin,
+        path: fullPath,
+        method: base.method,
+        headers,
+        body: bodyText ?? null,
+        signal: deadline
+      });
+      const text2 = await res.body.text();
+      const outcome = { kind: "response", status: res.statusCode, headers: normaliseHeaders(res.headers), text: text2 };
+      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance2.now() - started });
+      return outcome;
+    } catch (cause) {
+      const code = timedOut ? "TIMEOUT" : errorCodeOf(cause);
+      this.#emit(this.#onResponse, {
+        ...base,
+        attempt,
+        status: 0,
+        durationMs: performance2.now() - started,
+        ...code === void 0 ? {} : { errorCode: code }
+      });
+      return { kind: "failure", timedOut, code, cause };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  #errorOptions(base, outcome, attempt, request2, secrets, retryAfterMs) {
+    const parsed = tryParseJson(outcome.text);
+    const message = extractServiceMessage(outcome.text, parsed);
+    const response = { status: outcome.status, headers: redactHeaders(outcome.headers) };
+    if (parsed !== void 0) response.body = scrubJson(redactJson(parsed), secrets);
+    else if (outcome.text.trim() !== "") response.body = truncate(scrubText(outcome.text, secrets), 2e3);
+    return {
+      ...base,
+      status: outcome.status,
+      serviceMessage: message === void 0 ? void 0 : scrubText(message, secrets),
+      attempts: attempt,
+      request: request2,
+      response,
+      ...retryAfterMs === void 0 ? {} : { retryAfterMs }
+    };
+  }
+  #failureError(base, outcome, attempt, request2, secrets) {
+    const tries = attempt > 1 ? ` after ${attempt} attempts` : "";
+    const cause = sanitiseCause(outcome.cause, secrets);
+    if (outcome.timedOut) {
+      return new TimeoutError({
+        ...base,
+        status: 0,
+        attempts: attempt,
+        request: request2,
+        cause,
+        message: `${base.method} ${base.path} timed out${tries}: no complete response within ${this.#timeoutMs} ms (timeoutMs)`
+      });
+    }
+    const detail = outcome.code ?? (cause instanceof Error ? cause.message : "unknown error");
+    return new NetworkError({
+      ...base,
+      status: 0,
+      attempts: attempt,
+      request: request2,
+      cause,
+      message: `${base.method} ${base.path} failed${tries}: network error (${detail}) talking to ${this.#origin}`
+    });
+  }
+  #emit(listener, event) {
+    if (!listener) return;
+    try {
+      listener(event);
+    } catch {
+    }
+  }
+};
+function sanitiseCause(cause, secrets) {
+  if (!(cause instanceof Error)) return cause;
+  const text2 = `${cause.message}
+${cause.stack ?? ""}`;
+  if (![...secrets].some((s) => s.length >= 4 && text2.includes(s))) return cause;
+  const clean = new Error(scrubText(cause.message, secrets));
+  clean.name = cause.name;
+  clean.stack = scrubText(cause.stack ?? "", secrets);
+  const code = errorCodeOf(cause);
+  if (code !== void 0) Object.assign(clean, { code });
+  return clean;
+}
+
+// ../client/src/client.ts
+function createClient(options) {
+  const transport = new Transport(options);
+  const core = new Core(transport);
+  return {
+    get baseUrl() {
+      return transport.baseUrl;
+    },
+    get parallelism() {
+      return transport.parallelism;
+    },
+    monitors: monitorsApi(core),
+    monitorChecks: monitorChecksApi(core),
+    monitorGroups: monitorGroupsApi(core),
+    alerts: alertsApi(core),
+    statistics: statisticsApi(core),
+    alertDefinitions: alertDefinitionsApi(core),
+    checkpoints: checkpointsApi(core),
+    operators: operatorsApi(core),
+    operatorGroups: operatorGroupsApi(core),
+    timezones: timezonesApi(core),
+    vaultItems: vaultItemsApi(core),
+    vaultSections: vaultSectionsApi(core),
+    scheduledReports: scheduledReportsApi(core),
+    slas: slasApi(core),
+    register: (body = {}, credentials) => core.json({ method: "POST", route: "/Register", body, ...credentials ? { auth: credentials } : {} }),
+    request: (method, path, raw = {}) => core.maybe({
+      method,
+      route: raw.route ?? path,
+      path,
+      ...raw.query === void 0 ? {} : { query: raw.query },
+      ...raw.body === void 0 ? {} : { body: raw.body },
+      ...raw.auth === void 0 ? {} : { auth: raw.auth }
+    }),
+    close: () => transport.close()
+  };
+}
 
 // ../reconciler/src/plan/diff.ts
 var join = (path, key) => path === "" ? key : `${path}/${key}`;
@@ -70505,6 +70551,16 @@ function validationBody(diagnostics, paths, context) {
 > ${plural(count2, "more finding")} not shown: this comment is limited to ${n(context.budget)} characters; see the annotations and the job log.`);
   return `${top}${list}${context.footer}`;
 }
+var FAILURE_QUOTE_LIMIT = 4e3;
+function planFailedBody(message, sha, context) {
+  const at2 = sha === "" ? "" : ` at commit \`${sha.slice(0, 7)}\``;
+  const quoted2 = message.length > FAILURE_QUOTE_LIMIT ? `${message.slice(0, FAILURE_QUOTE_LIMIT)}… (the whole message is in the job log)` : message;
+  return head(context.marker, `monsync plan: ${context.label}`) + `> [!CAUTION]
+> **The plan failed${at2}; no plan was made.** A plan shown here before is out of date. Fix the cause and run the workflow again.
+>
+> ${escapeMarkdown(quoted2)}
+${context.footer}`;
+}
 function reportCounts(steps) {
   const by = { create: 0, update: 0, delete: 0, ensure: 0 };
   for (const step of steps) by[step.action] += 1;
@@ -70597,11 +70653,30 @@ function driftGoneComment(label2, sha, footer) {
 ${footer}`;
 }
 
+// src/markers.ts
+function folderValue(label2) {
+  return encodeURIComponent(label2).replace(/%2F/g, "/");
+}
+function planMarker(label2) {
+  return `<!-- monsync:plan config=${folderValue(label2)} -->`;
+}
+function applyMarker(label2) {
+  return `<!-- monsync:apply config=${folderValue(label2)} -->`;
+}
+function driftMarker(label2) {
+  return `<!-- monsync:drift config=${folderValue(label2)} -->`;
+}
+function carriesMarker(body, marker) {
+  if (typeof body !== "string") return false;
+  const end = body.indexOf("\n");
+  return (end === -1 ? body : body.slice(0, end)).trim() === marker;
+}
+
 // src/comment-upsert.ts
 async function upsertComment(gh, target, body) {
   const { owner, repo, issueNumber, marker } = target;
   const comments = await gh.paginate(gh.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.filter((comment) => typeof comment.body === "string" && comment.body.includes(marker)).sort((a, b) => a.id - b.id);
+  const mine = comments.filter((comment) => carriesMarker(comment.body, marker)).sort((a, b) => a.id - b.id);
   const [first, ...extra] = mine;
   if (first === void 0) {
     const created = await gh.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
@@ -70689,25 +70764,17 @@ async function writeJobSummary(markdown) {
   return true;
 }
 
-// src/markers.ts
-function folderValue(label2) {
-  return encodeURIComponent(label2).replace(/%2F/g, "/");
-}
-function planMarker(label2) {
-  return `<!-- monsync:plan config=${folderValue(label2)} -->`;
-}
-function applyMarker(label2) {
-  return `<!-- monsync:apply config=${folderValue(label2)} -->`;
-}
-function driftMarker(label2) {
-  return `<!-- monsync:drift config=${folderValue(label2)} -->`;
-}
-
 // src/outputs.ts
+import { createHash as createHash3 } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join as join3 } from "node:path";
+function planFileSlug(label2) {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(label2)) return label2;
+  const readable = label2 === "." ? "root" : label2.replace(/[^A-Za-z0-9._-]+/g, "_");
+  return `${readable}-${createHash3("sha256").update(label2).digest("hex").slice(0, 8)}`;
+}
 function writePlanFile(plan, tempDir, label2, command) {
-  const slug = label2 === "." ? "root" : label2.replace(/[^A-Za-z0-9._-]+/g, "_");
+  const slug = planFileSlug(label2);
   const dir = join3(tempDir, "monsync");
   mkdirSync(dir, { recursive: true });
   const path = join3(dir, `${command}-${slug}.json`);
@@ -74895,7 +74962,7 @@ function booleanInput(name, fallback, problems) {
   if (raw === "") return fallback;
   if (/^true$/i.test(raw)) return true;
   if (/^false$/i.test(raw)) return false;
-  problems.push(`input ${name}: ${JSON.stringify(raw)} is not true or false`);
+  problems.push(`input ${name}: ${JSON.stringify(raw)} is not true or false; write ${name}: 'true' or ${name}: 'false'`);
   return fallback;
 }
 function readInputs(credentials) {
@@ -75041,7 +75108,7 @@ ${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
 var DRIFT_TITLE = "monsync drift";
 async function findDriftIssue(gh, target) {
   const issues = await gh.paginate(gh.rest.issues.listForRepo, { owner: target.owner, repo: target.repo, state: "open", per_page: 100 });
-  const found = issues.filter((issue2) => issue2.pull_request === void 0 && issue2.title === DRIFT_TITLE && typeof issue2.body === "string" && issue2.body.includes(target.marker)).sort((a, b) => a.number - b.number)[0];
+  const found = issues.filter((issue2) => issue2.pull_request === void 0 && issue2.title === DRIFT_TITLE && carriesMarker(issue2.body, target.marker)).sort((a, b) => a.number - b.number)[0];
   return found === void 0 ? void 0 : { number: found.number, url: found.html_url };
 }
 async function openOrUpdateDriftIssue(gh, target, body) {
@@ -75096,6 +75163,25 @@ async function driftCommand(run2) {
   }
 }
 
+// src/failure.ts
+function isOctokitError(error2) {
+  return error2 instanceof Error && error2.name === "HttpError" && typeof error2.status === "number";
+}
+function failureMessage(error2) {
+  if (isOctokitError(error2)) {
+    const where = error2.request?.url === void 0 ? "" : ` (${error2.request.method ?? "GET"} ${error2.request.url.split("?")[0] ?? ""})`;
+    const hint = error2.status === 403 || error2.status === 404 ? "; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)" : "";
+    return `GitHub API request failed with ${error2.status}${where}: ${error2.message}${hint}`;
+  }
+  if (error2 instanceof ActionInputError || error2 instanceof GitHubContextError) return error2.message;
+  if (error2 instanceof Error) {
+    const code = error2.code;
+    const label2 = typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : "";
+    return `${isApiError(error2) ? "Monitoring API: " : ""}${label2}${error2.message}`;
+  }
+  return String(error2);
+}
+
 // src/commands/plan.ts
 var FORK_NOTICE = "no credentials on fork pull requests: plan skipped";
 async function commentOnPullRequest(run2, body) {
@@ -75116,6 +75202,15 @@ async function commentOnPullRequest(run2, body) {
   info(`plan comment ${result.action}: ${result.url}${result.removed > 0 ? ` (${result.removed} older copies removed)` : ""}`);
   setOutput("comment-url", result.url);
 }
+async function commentPlanFailure(run2, error2) {
+  const redact = run2.masker.redact();
+  const body = planFailedBody(redact(failureMessage(error2)), run2.context.sha, bodyContext(run2, planMarker(run2.folder.label), COMMENT_BUDGET, void 0));
+  try {
+    await commentOnPullRequest(run2, body);
+  } catch (commentError) {
+    warning(`the pull request comment could not say that the plan failed: ${redact(failureMessage(commentError))}`);
+  }
+}
 async function planCommand(run2) {
   const { inputs, context, folder, masker } = run2;
   if (context.pullRequest?.fork === true && missingApiInputs(inputs).length > 0) {
@@ -75134,9 +75229,14 @@ async function planCommand(run2) {
   const session = actionSession(tree.desired, inputs, masker);
   let plan;
   try {
-    plan = await planNow(session, tree.desired, "plan");
-  } finally {
-    await session.close();
+    try {
+      plan = await planNow(session, tree.desired, "plan");
+    } finally {
+      await session.close();
+    }
+  } catch (error2) {
+    await commentPlanFailure(run2, error2);
+    throw error2;
   }
   const planFile = writePlanFile(plan, context.tempDir, folder.label, "plan");
   info(`plan saved to ${planFile}`);
@@ -75172,23 +75272,6 @@ function configFolder(config, workspace) {
 
 // src/main.ts
 var COMMANDS2 = { plan: planCommand, apply: applyCommand, drift: driftCommand };
-function isOctokitError(error2) {
-  return error2 instanceof Error && error2.name === "HttpError" && typeof error2.status === "number";
-}
-function failureMessage(error2) {
-  if (isOctokitError(error2)) {
-    const where = error2.request?.url === void 0 ? "" : ` (${error2.request.method ?? "GET"} ${error2.request.url.split("?")[0] ?? ""})`;
-    const hint = error2.status === 403 || error2.status === 404 ? "; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)" : "";
-    return `GitHub API request failed with ${error2.status}${where}: ${error2.message}${hint}`;
-  }
-  if (error2 instanceof ActionInputError || error2 instanceof GitHubContextError) return error2.message;
-  if (error2 instanceof Error) {
-    const code = error2.code;
-    const label2 = typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : "";
-    return `${isApiError(error2) ? "Monitoring API: " : ""}${label2}${error2.message}`;
-  }
-  return String(error2);
-}
 async function run() {
   const masker = new Masker();
   try {

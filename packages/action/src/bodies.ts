@@ -96,6 +96,23 @@ export function validationBody(diagnostics: readonly Diagnostic[], paths: (d: Di
   return `${top}${list}${context.footer}`;
 }
 
+/** Longest failure message a comment quotes; the whole one is in the job log. */
+const FAILURE_QUOTE_LIMIT = 4_000;
+
+/**
+ * The plan failed (the API refused the login, a listing failed, ...): the comment says so in place of the plan it
+ * showed before, which no longer describes the pull request. `message` must already be redacted.
+ */
+export function planFailedBody(message: string, sha: string, context: BodyContext): string {
+  const at = sha === '' ? '' : ` at commit \`${sha.slice(0, 7)}\``;
+  const quoted = message.length > FAILURE_QUOTE_LIMIT ? `${message.slice(0, FAILURE_QUOTE_LIMIT)}… (the whole message is in the job log)` : message;
+  return (
+    head(context.marker, `monsync plan: ${context.label}`) +
+    `> [!CAUTION]\n> **The plan failed${at}; no plan was made.** A plan shown here before is out of date. Fix the cause and run the workflow again.\n>\n` +
+    `> ${escapeMarkdown(quoted)}\n${context.footer}`
+  );
+}
+
 export type ApplyOutcome =
   | { kind: 'nothing'; plan: Plan }
   | { kind: 'refused'; plan: Plan }

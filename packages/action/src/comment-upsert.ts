@@ -1,10 +1,11 @@
 import type { GitHub } from './github-api.js';
+import { carriesMarker } from './markers.js';
 
 export interface UpsertTarget {
   owner: string;
   repo: string;
   issueNumber: number;
-  /** The hidden line the comment is found by. */
+  /** The hidden first line the comment is found by. */
   marker: string;
 }
 
@@ -23,7 +24,7 @@ export interface UpsertResult {
 export async function upsertComment(gh: GitHub, target: UpsertTarget, body: string): Promise<UpsertResult> {
   const { owner, repo, issueNumber, marker } = target;
   const comments = await gh.paginate(gh.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.filter((comment) => typeof comment.body === 'string' && comment.body.includes(marker)).sort((a, b) => a.id - b.id);
+  const mine = comments.filter((comment) => carriesMarker(comment.body, marker)).sort((a, b) => a.id - b.id);
   const [first, ...extra] = mine;
   if (first === undefined) {
     const created = await gh.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });

@@ -1,4 +1,5 @@
 import type { GitHub } from './github-api.js';
+import { carriesMarker } from './markers.js';
 
 export const DRIFT_TITLE = 'monsync drift';
 
@@ -13,11 +14,11 @@ export interface IssueRef {
   url: string;
 }
 
-/** The open drift issue of this folder: titled "monsync drift" and carrying its marker, on any page of open issues. */
+/** The open drift issue of this folder: titled "monsync drift" and starting with its marker, on any page of open issues. */
 export async function findDriftIssue(gh: GitHub, target: DriftIssueTarget): Promise<IssueRef | undefined> {
   const issues = await gh.paginate(gh.rest.issues.listForRepo, { owner: target.owner, repo: target.repo, state: 'open', per_page: 100 });
   const found = issues
-    .filter((issue) => issue.pull_request === undefined && issue.title === DRIFT_TITLE && typeof issue.body === 'string' && issue.body.includes(target.marker))
+    .filter((issue) => issue.pull_request === undefined && issue.title === DRIFT_TITLE && carriesMarker(issue.body, target.marker))
     .sort((a, b) => a.number - b.number)[0];
   return found === undefined ? undefined : { number: found.number, url: found.html_url };
 }

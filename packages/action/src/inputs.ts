@@ -46,7 +46,7 @@ function booleanInput(name: string, fallback: boolean, problems: string[]): bool
   if (raw === '') return fallback;
   if (/^true$/i.test(raw)) return true;
   if (/^false$/i.test(raw)) return false;
-  problems.push(`input ${name}: ${JSON.stringify(raw)} is not true or false`);
+  problems.push(`input ${name}: ${JSON.stringify(raw)} is not true or false; write ${name}: 'true' or ${name}: 'false'`);
   return fallback;
 }
 

@@ -18,3 +18,14 @@ export function applyMarker(label: string): string {
 export function driftMarker(label: string): string {
   return `<!-- monsync:drift config=${folderValue(label)} -->`;
 }
+
+/**
+ * Whether a comment or issue body is one the action wrote for `marker`: the marker is its first line, as every body
+ * the action writes has it. A body that only mentions or quotes the marker further down (a reviewer asking how the
+ * bot finds its comment, a quote reply) belongs to someone else and is never updated, closed or deleted.
+ */
+export function carriesMarker(body: string | null | undefined, marker: string): boolean {
+  if (typeof body !== 'string') return false;
+  const end = body.indexOf('\n');
+  return (end === -1 ? body : body.slice(0, end)).trim() === marker;
+}

@@ -1,11 +1,23 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { hasChanges, renderJson, type ApplyReport, type Plan } from '@monsync/reconciler';
 
+/**
+ * The file name part for a config folder: the folder itself when it is a plain name, else a readable form plus a short
+ * hash of the folder, so that `accounts/eu`, `accounts_eu` and `accounts eu` (one job may plan all three) never
+ * share a file.
+ */
+export function planFileSlug(label: string): string {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(label)) return label;
+  const readable = label === '.' ? 'root' : label.replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `${readable}-${createHash('sha256').update(label).digest('hex').slice(0, 8)}`;
+}
+
 /** The plan JSON (the plan contract) under the runner's temp folder, one file per config folder. */
 export function writePlanFile(plan: Plan, tempDir: string, label: string, command: string): string {
-  const slug = label === '.' ? 'root' : label.replace(/[^A-Za-z0-9._-]+/g, '_');
+  const slug = planFileSlug(label);
   const dir = join(tempDir, 'monsync');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${command}-${slug}.json`);

@@ -301,7 +301,7 @@ describe('unsafe plans, inputs and failures', () => {
     expect(result.failure).toBe(
       "the step's inputs have 4 problems:\n" +
         '- input command: "plna" is not one of plan, apply, drift (did you mean plan?)\n' +
-        '- input comment: "yes" is not true or false\n' +
+        '- input comment: "yes" is not true or false; write comment: \'true\' or comment: \'false\'\n' +
         '- input parallelism: "0" is not a whole number from 1 to 64\n' +
         '- input api-url must not contain a user name or password: https://api.example.com/v4 (shown without them); put them in input api-username and input api-password',
     );

@@ -1,8 +1,9 @@
 import * as core from '@actions/core';
 import { hasChanges, unsafeAdvice, violationLines } from '@monsync/reconciler';
 import { repoPath } from '../annotations.js';
-import { ACTION_OVERRIDE, COMMENT_BUDGET, planBody, SUMMARY_BUDGET, validationBody } from '../bodies.js';
+import { ACTION_OVERRIDE, COMMENT_BUDGET, planBody, planFailedBody, SUMMARY_BUDGET, validationBody } from '../bodies.js';
 import { upsertComment } from '../comment-upsert.js';
+import { failureMessage } from '../failure.js';
 import { repoOf } from '../github-context.js';
 import { writeJobSummary } from '../job-summary.js';
 import { planMarker } from '../markers.js';
@@ -36,6 +37,20 @@ async function commentOnPullRequest(run: CommandRun, body: string): Promise<void
 }
 
 /**
+ * The plan failed: the comment must not go on showing an earlier plan as if it were this commit's. A failure to
+ * comment is only warned about, so that the step fails with the plan's own message.
+ */
+async function commentPlanFailure(run: CommandRun, error: unknown): Promise<void> {
+  const redact = run.masker.redact();
+  const body = planFailedBody(redact(failureMessage(error)), run.context.sha, bodyContext(run, planMarker(run.folder.label), COMMENT_BUDGET, undefined));
+  try {
+    await commentOnPullRequest(run, body);
+  } catch (commentError) {
+    core.warning(`the pull request comment could not say that the plan failed: ${redact(failureMessage(commentError))}`);
+  }
+}
+
+/**
  * plan, on pull requests: validate (annotations; the comment lists the findings; the step fails), then plan against
  * the account, keep one comment per config folder up to date, and put the whole plan in the job summary and the
  * plan file. A fork's run has no secrets: it is skipped with a notice, not failed.
@@ -58,9 +73,14 @@ export async function planCommand(run: CommandRun): Promise<void> {
   const session = actionSession(tree.desired, inputs, masker);
   let plan;
   try {
-    plan = await planNow(session, tree.desired, 'plan');
-  } finally {
-    await session.close();
+    try {
+      plan = await planNow(session, tree.desired, 'plan');
+    } finally {
+      await session.close();
+    }
+  } catch (error) {
+    await commentPlanFailure(run, error);
+    throw error;
   }
   const planFile = writePlanFile(plan, context.tempDir, folder.label, 'plan');
   core.info(`plan saved to ${planFile}`);

@@ -1,0 +1,29 @@
+import { isApiError } from '@monsync/client';
+import { ActionInputError, GitHubContextError } from './errors.js';
+
+/** A GitHub REST failure as thrown by Octokit: status and request, never its headers (the token is in them). */
+interface OctokitRequestError extends Error {
+  status: number;
+  request?: { method?: string; url?: string };
+}
+
+function isOctokitError(error: unknown): error is OctokitRequestError {
+  return error instanceof Error && error.name === 'HttpError' && typeof (error as { status?: unknown }).status === 'number';
+}
+
+/** One line for the log: the error's code and message, never a stack (it may hold values of the failed call). */
+export function failureMessage(error: unknown): string {
+  if (isOctokitError(error)) {
+    const where = error.request?.url === undefined ? '' : ` (${error.request.method ?? 'GET'} ${error.request.url.split('?')[0] ?? ''})`;
+    const hint = error.status === 403 || error.status === 404 ? '; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)' : '';
+    return `GitHub API request failed with ${error.status}${where}: ${error.message}${hint}`;
+  }
+  // The action's own errors say all there is in their message.
+  if (error instanceof ActionInputError || error instanceof GitHubContextError) return error.message;
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : '';
+    return `${isApiError(error) ? 'Monitoring API: ' : ''}${label}${error.message}`;
+  }
+  return String(error);
+}

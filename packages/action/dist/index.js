@@ -70754,13 +70754,13 @@ function runUrl(context) {
 }
 
 // src/job-summary.ts
-async function writeJobSummary(markdown) {
+async function writeJobSummary(markdown, redact) {
   const path = process.env["GITHUB_STEP_SUMMARY"];
   if (path === void 0 || path === "") {
     info("no GITHUB_STEP_SUMMARY: the job summary is skipped");
     return false;
   }
-  await summary.addRaw(markdown, true).write();
+  await summary.addRaw(redact(markdown), true).write();
   return true;
 }
 
@@ -75058,12 +75058,12 @@ async function commentResult(run2, body) {
     info(`no merged pull request found for commit ${run2.context.sha.slice(0, 7)}: the result is in the job summary only`);
     return;
   }
-  const result = await upsertComment(gh, { ...repoOf(run2.context), issueNumber: number, marker: applyMarker(run2.folder.label) }, body);
+  const result = await upsertComment(gh, { ...repoOf(run2.context), issueNumber: number, marker: applyMarker(run2.folder.label) }, run2.masker.redact()(body));
   info(`apply comment ${result.action} on pull request #${number}: ${result.url}`);
   setOutput("comment-url", result.url);
 }
 async function report(run2, outcome, planFile) {
-  await writeJobSummary(applyBody(outcome, bodyContext(run2, "", SUMMARY_BUDGET, planFile)));
+  await writeJobSummary(applyBody(outcome, bodyContext(run2, "", SUMMARY_BUDGET, planFile)), run2.masker.redact());
   await commentResult(run2, applyBody(outcome, bodyContext(run2, applyMarker(run2.folder.label), COMMENT_BUDGET, planFile)));
 }
 async function applyCommand(run2) {
@@ -75147,17 +75147,18 @@ async function driftCommand(run2) {
   const planFile = writePlanFile(plan, context.tempDir, folder.label, "drift");
   setPlanOutputs(plan, planFile);
   const drifted = hasChanges(plan);
-  await writeJobSummary(planBody(plan, bodyContext(run2, "", SUMMARY_BUDGET, planFile), `monsync drift: ${folder.label}`));
+  const redact = masker.redact();
+  await writeJobSummary(planBody(plan, bodyContext(run2, "", SUMMARY_BUDGET, planFile), `monsync drift: ${folder.label}`), redact);
   if (!inputs.comment) return;
   const gh = gitHubOrWarn(inputs, context, "the drift issue");
   if (gh === void 0) return;
   const target = { ...repoOf(context), marker: driftMarker(folder.label) };
   if (drifted) {
-    const issue2 = await openOrUpdateDriftIssue(gh, target, driftBody(plan, { ...bodyContext(run2, target.marker, COMMENT_BUDGET, planFile), sha: context.sha }));
+    const issue2 = await openOrUpdateDriftIssue(gh, target, redact(driftBody(plan, { ...bodyContext(run2, target.marker, COMMENT_BUDGET, planFile), sha: context.sha })));
     warning(`drift: the live account differs from ${folder.label}; issue #${issue2.number} ${issue2.action}: ${issue2.url}`);
     setOutput("comment-url", issue2.url);
   } else {
-    const closed = await closeDriftIssue(gh, target, driftGoneComment(folder.label, context.sha, bodyContext(run2, "", COMMENT_BUDGET, void 0).footer));
+    const closed = await closeDriftIssue(gh, target, redact(driftGoneComment(folder.label, context.sha, bodyContext(run2, "", COMMENT_BUDGET, void 0).footer)));
     info(closed === void 0 ? "no drift" : `no drift any more: issue #${closed.number} closed`);
     if (closed !== void 0) setOutput("comment-url", closed.url);
   }
@@ -75191,7 +75192,7 @@ async function commentOnPullRequest(run2, body) {
   if (gh === void 0) return;
   let result;
   try {
-    result = await upsertComment(gh, { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label) }, body);
+    result = await upsertComment(gh, { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label) }, run2.masker.redact()(body));
   } catch (error2) {
     if (pr.fork && error2.status === 403) {
       warning("the token of a fork pull request cannot comment: the plan is in the job summary and the plan-file output");
@@ -75220,7 +75221,7 @@ async function planCommand(run2) {
   const tree = await loadTree(folder, inputs, masker, context.workspace);
   if (tree.errors > 0) {
     const paths = (d) => repoPath(d, folder.dir, context.workspace);
-    await writeJobSummary(validationBody(tree.diagnostics, paths, bodyContext(run2, "", SUMMARY_BUDGET, void 0)));
+    await writeJobSummary(validationBody(tree.diagnostics, paths, bodyContext(run2, "", SUMMARY_BUDGET, void 0)), masker.redact());
     await commentOnPullRequest(run2, validationBody(tree.diagnostics, paths, bodyContext(run2, planMarker(folder.label), COMMENT_BUDGET, void 0)));
     setFailed(`${folder.label}: the configuration has ${tree.errors} error${tree.errors === 1 ? "" : "s"} (annotated on their lines); nothing was sent to the API`);
     return;
@@ -75241,7 +75242,7 @@ async function planCommand(run2) {
   const planFile = writePlanFile(plan, context.tempDir, folder.label, "plan");
   info(`plan saved to ${planFile}`);
   setPlanOutputs(plan, planFile);
-  await writeJobSummary(planBody(plan, bodyContext(run2, "", SUMMARY_BUDGET, planFile)));
+  await writeJobSummary(planBody(plan, bodyContext(run2, "", SUMMARY_BUDGET, planFile)), masker.redact());
   await commentOnPullRequest(run2, planBody(plan, bodyContext(run2, planMarker(folder.label), COMMENT_BUDGET, planFile)));
   if (!plan.safe) {
     const text2 = `the plan is unsafe (over the safety thresholds of monsync.yaml):

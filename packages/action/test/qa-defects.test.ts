@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DRIFT_TITLE } from '../src/drift-issue.js';
 import { driftMarker, planMarker } from '../src/markers.js';
-import { API_PASSWORD, apiInputs, demoWorkspace, expectNoSecrets, FakeIssues, FakeThread, pullRequestEvent, REPO_ROOT, runAction, SCHEDULE_EVENT, useHarness } from './harness.js';
+import { API_PASSWORD, apiInputs, TREE_SECRETS, writeFile, demoWorkspace, expectNoSecrets, FakeIssues, FakeThread, pullRequestEvent, REPO_ROOT, runAction, SCHEDULE_EVENT, useHarness } from './harness.js';
 
 const harness = useHarness();
 const PLAN = (extra: Record<string, string> = {}) => ({ command: 'plan', config: 'configs', ...apiInputs(harness.emulator.url), ...extra });
@@ -120,6 +120,25 @@ describe('a plan that fails after an earlier plan was commented', () => {
     expect(body).toContain('401 Unauthorized');
     expect(body).not.toContain(wrong);
     expect(body).not.toContain(API_PASSWORD);
+  });
+});
+
+describe('bodies written through the API', () => {
+  it('are redacted with the masked values, as the log is: a secret value that also sits in a plain field (here a URL) reaches neither comment nor summary', async () => {
+    const workspace = demoWorkspace();
+    const shop = readFileSync(join(workspace, 'configs/monitors/shop.yaml'), 'utf8').replace('Url: https://shop.example.com/ ', `Url: https://shop.example.com/?key=${TREE_SECRETS.DEMO_SHOP_PASSWORD} `);
+    writeFile(workspace, 'configs/monitors/shop.yaml', shop);
+    const thread = new FakeThread(67);
+    const s = harness.scope();
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(67) });
+    expect(s.isDone()).toBe(true);
+    expect(result.failure).toBeUndefined();
+    const body = thread.sentBodies[0] ?? '';
+    expect(body).toContain('https://shop.example.com/?key=[redacted]');
+    expect(body).not.toContain(TREE_SECRETS.DEMO_SHOP_PASSWORD);
+    expect(result.summary).not.toContain(TREE_SECRETS.DEMO_SHOP_PASSWORD);
   });
 });
 

@@ -44,13 +44,13 @@ async function commentResult(run: CommandRun, body: string): Promise<void> {
     core.info(`no merged pull request found for commit ${run.context.sha.slice(0, 7)}: the result is in the job summary only`);
     return;
   }
-  const result = await upsertComment(gh, { ...repoOf(run.context), issueNumber: number, marker: applyMarker(run.folder.label) }, body);
+  const result = await upsertComment(gh, { ...repoOf(run.context), issueNumber: number, marker: applyMarker(run.folder.label) }, run.masker.redact()(body));
   core.info(`apply comment ${result.action} on pull request #${number}: ${result.url}`);
   core.setOutput('comment-url', result.url);
 }
 
 async function report(run: CommandRun, outcome: ApplyOutcome, planFile: string): Promise<void> {
-  await writeJobSummary(applyBody(outcome, bodyContext(run, '', SUMMARY_BUDGET, planFile)));
+  await writeJobSummary(applyBody(outcome, bodyContext(run, '', SUMMARY_BUDGET, planFile)), run.masker.redact());
   await commentResult(run, applyBody(outcome, bodyContext(run, applyMarker(run.folder.label), COMMENT_BUDGET, planFile)));
 }
 

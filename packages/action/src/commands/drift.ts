@@ -33,17 +33,18 @@ export async function driftCommand(run: CommandRun): Promise<void> {
   const planFile = writePlanFile(plan, context.tempDir, folder.label, 'drift');
   setPlanOutputs(plan, planFile);
   const drifted = hasChanges(plan);
-  await writeJobSummary(planBody(plan, bodyContext(run, '', SUMMARY_BUDGET, planFile), `monsync drift: ${folder.label}`));
+  const redact = masker.redact();
+  await writeJobSummary(planBody(plan, bodyContext(run, '', SUMMARY_BUDGET, planFile), `monsync drift: ${folder.label}`), redact);
   if (!inputs.comment) return;
   const gh = gitHubOrWarn(inputs, context, 'the drift issue');
   if (gh === undefined) return;
   const target = { ...repoOf(context), marker: driftMarker(folder.label) };
   if (drifted) {
-    const issue = await openOrUpdateDriftIssue(gh, target, driftBody(plan, { ...bodyContext(run, target.marker, COMMENT_BUDGET, planFile), sha: context.sha }));
+    const issue = await openOrUpdateDriftIssue(gh, target, redact(driftBody(plan, { ...bodyContext(run, target.marker, COMMENT_BUDGET, planFile), sha: context.sha })));
     core.warning(`drift: the live account differs from ${folder.label}; issue #${issue.number} ${issue.action}: ${issue.url}`);
     core.setOutput('comment-url', issue.url);
   } else {
-    const closed = await closeDriftIssue(gh, target, driftGoneComment(folder.label, context.sha, bodyContext(run, '', COMMENT_BUDGET, undefined).footer));
+    const closed = await closeDriftIssue(gh, target, redact(driftGoneComment(folder.label, context.sha, bodyContext(run, '', COMMENT_BUDGET, undefined).footer)));
     core.info(closed === undefined ? 'no drift' : `no drift any more: issue #${closed.number} closed`);
     if (closed !== undefined) core.setOutput('comment-url', closed.url);
   }

@@ -15,7 +15,10 @@ import { bodyContext, gitHubOrWarn, planNow, requireApiInputs } from './shared.j
 
 export const FORK_NOTICE = 'no credentials on fork pull requests: plan skipped';
 
-/** Comments `body` on the pull request under the folder's marker, when there is a pull request, a token and `comment`. */
+/**
+ * Comments `body` on the pull request under the folder's marker, when there is a pull request, a token and `comment`;
+ * redacted with every masked value, since the runner masks only the log.
+ */
 async function commentOnPullRequest(run: CommandRun, body: string): Promise<void> {
   const pr = run.context.pullRequest;
   if (!run.inputs.comment || pr === undefined) return;
@@ -23,7 +26,7 @@ async function commentOnPullRequest(run: CommandRun, body: string): Promise<void
   if (gh === undefined) return;
   let result;
   try {
-    result = await upsertComment(gh, { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label) }, body);
+    result = await upsertComment(gh, { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label) }, run.masker.redact()(body));
   } catch (error) {
     // A fork's run gets a read-only token whatever the workflow asks for: the plan stands without its comment.
     if (pr.fork && (error as { status?: unknown }).status === 403) {
@@ -64,7 +67,7 @@ export async function planCommand(run: CommandRun): Promise<void> {
   const tree = await loadTree(folder, inputs, masker, context.workspace);
   if (tree.errors > 0) {
     const paths = (d: Parameters<typeof repoPath>[0]) => repoPath(d, folder.dir, context.workspace);
-    await writeJobSummary(validationBody(tree.diagnostics, paths, bodyContext(run, '', SUMMARY_BUDGET, undefined)));
+    await writeJobSummary(validationBody(tree.diagnostics, paths, bodyContext(run, '', SUMMARY_BUDGET, undefined)), masker.redact());
     await commentOnPullRequest(run, validationBody(tree.diagnostics, paths, bodyContext(run, planMarker(folder.label), COMMENT_BUDGET, undefined)));
     core.setFailed(`${folder.label}: the configuration has ${tree.errors} error${tree.errors === 1 ? '' : 's'} (annotated on their lines); nothing was sent to the API`);
     return;
@@ -85,7 +88,7 @@ export async function planCommand(run: CommandRun): Promise<void> {
   const planFile = writePlanFile(plan, context.tempDir, folder.label, 'plan');
   core.info(`plan saved to ${planFile}`);
   setPlanOutputs(plan, planFile);
-  await writeJobSummary(planBody(plan, bodyContext(run, '', SUMMARY_BUDGET, planFile)));
+  await writeJobSummary(planBody(plan, bodyContext(run, '', SUMMARY_BUDGET, planFile)), masker.redact());
   await commentOnPullRequest(run, planBody(plan, bodyContext(run, planMarker(folder.label), COMMENT_BUDGET, planFile)));
   if (!plan.safe) {
     const text = `the plan is unsafe (over the safety thresholds of monsync.yaml):\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;

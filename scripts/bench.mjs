@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm bench`: runs every package benchmark (packages/<pkg>/bench/*.mjs) one after the other, so they never
+// `pnpm bench`: runs every package benchmark (packages/<pkg>/bench/*.mjs; shared helpers live in bench/lib/) one after the other, so they never
 // compete for the CPU, and prints their figures as they come. Benchmarks print figures; they do not assert.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';

@@ -14,7 +14,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { startEmulatorProcess, control, childCpuMs } from './emulator-process.mjs';
+import { startEmulatorProcess, control, childCpuMs } from './lib/emulator-process.mjs';
 import { createClient } from '@monsync/client';
 import { applyPlan, assemblePlan, fingerprintDesiredSecrets, liveScope, readLive } from '../dist/index.js';
 

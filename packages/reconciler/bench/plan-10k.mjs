@@ -18,7 +18,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { startEmulatorProcess, control, childCpuMs } from './emulator-process.mjs';
+import { startEmulatorProcess, control, childCpuMs } from './lib/emulator-process.mjs';
 import { createClient } from '@monsync/client';
 import { assemblePlan, liveScope, readLive, renderMarkdown } from '../dist/index.js';
 

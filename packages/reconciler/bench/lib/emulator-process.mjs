@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 /** Starts `monsync-emulator --port 0 --seed empty --latency MS`; resolves once it prints its URL. */
 export function startEmulatorProcess(latencyMs) {
-  const bin = fileURLToPath(new URL('../../emulator/dist/bin.js', import.meta.url));
+  const bin = fileURLToPath(new URL('../../../emulator/dist/bin.js', import.meta.url));
   const child = spawn(process.execPath, [bin, '--port', '0', '--seed', 'empty', '--latency', String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });

@@ -1205,19 +1205,19 @@ var require_util = __commonJS({
       let key;
       let val;
       let kLen = 0;
-      for (let n2 = 0; n2 < headers.length; n2 += 2) {
-        key = headers[n2];
-        val = headers[n2 + 1];
+      for (let n = 0; n < headers.length; n += 2) {
+        key = headers[n];
+        val = headers[n + 1];
         typeof key !== "string" && (key = key.toString());
         typeof val !== "string" && (val = val.toString("utf8"));
         kLen = key.length;
         if (kLen === 14 && key[7] === "-" && (key === "content-length" || key.toLowerCase() === "content-length")) {
           hasContentLength = true;
         } else if (kLen === 19 && key[7] === "-" && (key === "content-disposition" || key.toLowerCase() === "content-disposition")) {
-          contentDispositionIdx = n2 + 1;
+          contentDispositionIdx = n + 1;
         }
-        ret[n2] = key;
-        ret[n2 + 1] = val;
+        ret[n] = key;
+        ret[n + 1] = val;
       }
       if (hasContentLength && contentDispositionIdx !== -1) {
         ret[contentDispositionIdx] = Buffer.from(ret[contentDispositionIdx]).toString("latin1");
@@ -3670,8 +3670,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(context) {
-      const plural2 = context.types.length === 1 ? "" : " one of";
-      const message = `${context.argument} could not be converted to${plural2}: ${context.types.join(", ")}.`;
+      const plural = context.types.length === 1 ? "" : " one of";
+      const message = `${context.argument} could not be converted to${plural}: ${context.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context.prefix,
         message
@@ -3793,9 +3793,9 @@ var require_webidl = __commonJS({
       }
       return x;
     };
-    webidl.util.IntegerPart = function(n2) {
-      const r = Math.floor(Math.abs(n2));
-      if (n2 < 0) {
+    webidl.util.IntegerPart = function(n) {
+      const r = Math.floor(Math.abs(n));
+      if (n < 0) {
         return -1 * r;
       }
       return r;
@@ -4967,12 +4967,12 @@ var require_file = __commonJS({
     var { webidl } = require_webidl();
     var FileLike = class _FileLike {
       constructor(blobLike, fileName, options = {}) {
-        const n2 = fileName;
+        const n = fileName;
         const t = options.type;
         const d = options.lastModified ?? Date.now();
         this[kState] = {
           blobLike,
-          name: n2,
+          name: n,
           type: t,
           lastModified: d
         };
@@ -6557,9 +6557,9 @@ upgrade: ${upgrade}\r
         header2 += "connection: close\r\n";
       }
       if (Array.isArray(headers)) {
-        for (let n2 = 0; n2 < headers.length; n2 += 2) {
-          const key = headers[n2 + 0];
-          const val = headers[n2 + 1];
+        for (let n = 0; n < headers.length; n += 2) {
+          const key = headers[n + 0];
+          const val = headers[n + 1];
           if (Array.isArray(val)) {
             for (let i = 0; i < val.length; i++) {
               header2 += `${key}: ${val[i]}\r
@@ -7075,9 +7075,9 @@ var require_client_h2 = __commonJS({
         return false;
       }
       const headers = {};
-      for (let n2 = 0; n2 < reqHeaders.length; n2 += 2) {
-        const key = reqHeaders[n2 + 0];
-        const val = reqHeaders[n2 + 1];
+      for (let n = 0; n < reqHeaders.length; n += 2) {
+        const key = reqHeaders[n + 0];
+        const val = reqHeaders[n + 1];
         if (Array.isArray(val)) {
           for (let i = 0; i < val.length; i++) {
             if (headers[key]) {
@@ -9648,8 +9648,8 @@ var require_readable = __commonJS({
       if (state.bufferIndex) {
         const start = state.bufferIndex;
         const end = state.buffer.length;
-        for (let n2 = start; n2 < end; n2++) {
-          consumePush(consume2, state.buffer[n2]);
+        for (let n = start; n < end; n++) {
+          consumePush(consume2, state.buffer[n]);
         }
       } else {
         for (const chunk of state.buffer) {
@@ -11234,15 +11234,15 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural2) {
+      constructor(singular, plural) {
         this.singular = singular;
-        this.plural = plural2;
+        this.plural = plural;
       }
-      pluralize(count2) {
-        const one = count2 === 1;
+      pluralize(count) {
+        const one = count === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count: count2, noun };
+        return { ...keys, count, noun };
       }
     };
   }
@@ -17669,34 +17669,34 @@ var require_receiver = __commonJS({
        * @param {number} n
        * @returns {Buffer}
        */
-      consume(n2) {
-        if (n2 > this.#byteOffset) {
+      consume(n) {
+        if (n > this.#byteOffset) {
           throw new Error("Called consume() before buffers satiated.");
-        } else if (n2 === 0) {
+        } else if (n === 0) {
           return emptyBuffer;
         }
-        if (this.#buffers[0].length === n2) {
+        if (this.#buffers[0].length === n) {
           this.#byteOffset -= this.#buffers[0].length;
           return this.#buffers.shift();
         }
-        const buffer = Buffer.allocUnsafe(n2);
+        const buffer = Buffer.allocUnsafe(n);
         let offset = 0;
-        while (offset !== n2) {
+        while (offset !== n) {
           const next = this.#buffers[0];
           const { length } = next;
-          if (length + offset === n2) {
+          if (length + offset === n) {
             buffer.set(this.#buffers.shift(), offset);
             break;
-          } else if (length + offset > n2) {
-            buffer.set(next.subarray(0, n2 - offset), offset);
-            this.#buffers[0] = next.subarray(n2 - offset);
+          } else if (length + offset > n) {
+            buffer.set(next.subarray(0, n - offset), offset);
+            this.#buffers[0] = next.subarray(n - offset);
             break;
           } else {
             buffer.set(this.#buffers.shift(), offset);
             offset += next.length;
           }
         }
-        this.#byteOffset -= n2;
+        this.#byteOffset -= n;
         return buffer;
       }
       writeFragments(fragment) {
@@ -18661,15 +18661,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count) {
+        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count < remaining) {
+            this.linePos += count;
+            count = 0;
           } else {
-            count2 -= remaining;
+            count -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -20398,13 +20398,13 @@ var require_util9 = __commonJS({
       const ret = new Array(headersLength);
       let key;
       let val;
-      for (let n2 = 0; n2 < headersLength; n2 += 2) {
-        key = headers[n2];
-        val = headers[n2 + 1];
+      for (let n = 0; n < headersLength; n += 2) {
+        key = headers[n];
+        val = headers[n + 1];
         typeof key !== "string" && (key = key.toString());
         typeof val !== "string" && (val = val.toString("latin1"));
-        ret[n2] = key;
-        ret[n2 + 1] = val;
+        ret[n] = key;
+        ret[n + 1] = val;
       }
       return ret;
     }
@@ -23603,8 +23603,8 @@ var require_webidl2 = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
-      const plural2 = opts.types.length === 1 ? "" : " one of";
-      const message = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
+      const plural = opts.types.length === 1 ? "" : " one of";
+      const message = `${opts.argument} could not be converted to${plural}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
         message
@@ -23761,9 +23761,9 @@ var require_webidl2 = __commonJS({
       }
       return x;
     };
-    webidl.util.IntegerPart = function(n2) {
-      const r = Math.floor(Math.abs(n2));
-      if (n2 < 0) {
+    webidl.util.IntegerPart = function(n) {
+      const r = Math.floor(Math.abs(n));
+      if (n < 0) {
         return -1 * r;
       }
       return r;
@@ -25809,7 +25809,7 @@ var require_client_h12 = __commonJS({
       let mod;
       let useWasmSIMD = true;
       if (process.arch === "ppc64") {
-        const [major, minor] = process.versions.node.split(".").map((n2) => parseInt(n2, 10));
+        const [major, minor] = process.versions.node.split(".").map((n) => parseInt(n, 10));
         if (major < 24 || major === 24 && minor < 12) {
           useWasmSIMD = false;
         }
@@ -26703,9 +26703,9 @@ upgrade: ${upgrade}\r
         header2 += "connection: close\r\n";
       }
       if (Array.isArray(headers)) {
-        for (let n2 = 0; n2 < headers.length; n2 += 2) {
-          const key = headers[n2 + 0];
-          const val = headers[n2 + 1];
+        for (let n = 0; n < headers.length; n += 2) {
+          const key = headers[n + 0];
+          const val = headers[n + 1];
           if (Array.isArray(val)) {
             for (let i = 0; i < val.length; i++) {
               header2 += `${key}: ${val[i]}\r
@@ -27369,9 +27369,9 @@ var require_client_h22 = __commonJS({
         return false;
       }
       const headers = {};
-      for (let n2 = 0; n2 < reqHeaders.length; n2 += 2) {
-        const key = reqHeaders[n2 + 0];
-        const val = reqHeaders[n2 + 1];
+      for (let n = 0; n < reqHeaders.length; n += 2) {
+        const key = reqHeaders[n + 0];
+        const val = reqHeaders[n + 1];
         if (key === "cookie") {
           if (headers[key] != null) {
             headers[key] = Array.isArray(headers[key]) ? (headers[key].push(val), headers[key]) : [headers[key], val];
@@ -30949,8 +30949,8 @@ var require_readable2 = __commonJS({
       if (state.bufferIndex) {
         const start = state.bufferIndex;
         const end = state.buffer.length;
-        for (let n2 = start; n2 < end; n2++) {
-          consumePush(consume2, state.buffer[n2]);
+        for (let n = start; n < end; n++) {
+          consumePush(consume2, state.buffer[n]);
         }
       } else {
         for (const chunk of state.buffer) {
@@ -43743,31 +43743,31 @@ var require_receiver2 = __commonJS({
        * @param {number} n
        * @returns {Buffer}
        */
-      consume(n2) {
-        if (n2 > this.#byteOffset) {
+      consume(n) {
+        if (n > this.#byteOffset) {
           throw new Error("Called consume() before buffers satiated.");
-        } else if (n2 === 0) {
+        } else if (n === 0) {
           return emptyBuffer;
         }
-        this.#byteOffset -= n2;
+        this.#byteOffset -= n;
         const first = this.#buffers[0];
-        if (first.length > n2) {
-          this.#buffers[0] = first.subarray(n2, first.length);
-          return first.subarray(0, n2);
-        } else if (first.length === n2) {
+        if (first.length > n) {
+          this.#buffers[0] = first.subarray(n, first.length);
+          return first.subarray(0, n);
+        } else if (first.length === n) {
           return this.#buffers.shift();
         } else {
           let offset = 0;
-          const buffer = Buffer.allocUnsafeSlow(n2);
-          while (offset !== n2) {
+          const buffer = Buffer.allocUnsafeSlow(n);
+          while (offset !== n) {
             const next = this.#buffers[0];
             const length = next.length;
-            if (length + offset === n2) {
+            if (length + offset === n) {
               buffer.set(this.#buffers.shift(), offset);
               break;
-            } else if (length + offset > n2) {
-              buffer.set(next.subarray(0, n2 - offset), offset);
-              this.#buffers[0] = next.subarray(n2 - offset);
+            } else if (length + offset > n) {
+              buffer.set(next.subarray(0, n - offset), offset);
+              this.#buffers[0] = next.subarray(n - offset);
               break;
             } else {
               buffer.set(this.#buffers.shift(), offset);
@@ -45221,15 +45221,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count) {
+        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count < remaining) {
+            this.linePos += count;
+            count = 0;
           } else {
-            count2 -= remaining;
+            count -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -46352,8 +46352,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -46461,13 +46461,13 @@ var require_Alias = __commonJS({
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
       } else if (identity.isCollection(node)) {
-        let count2 = 0;
+        let count = 0;
         for (const item of node.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count)
+            count = c;
         }
-        return count2;
+        return count;
       } else if (identity.isPair(node)) {
         const kc = getAliasCount(doc, node.key, anchors2);
         const vc = getAliasCount(doc, node.value, anchors2);
@@ -46688,8 +46688,8 @@ var require_Collection = __commonJS({
         return this.items.every((node) => {
           if (!identity.isPair(node))
             return false;
-          const n2 = node.value;
-          return n2 == null || allowScalar && identity.isScalar(n2) && n2.value == null && !n2.commentBefore && !n2.comment && !n2.tag;
+          const n = node.value;
+          return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
       /**
@@ -48132,18 +48132,18 @@ var require_stringifyNumber = __commonJS({
       const num = typeof value === "number" ? value : Number(value);
       if (!isFinite(num))
         return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
-      let n2 = Object.is(value, -0) ? "-0" : JSON.stringify(value);
-      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n2) && !n2.includes("e")) {
-        let i = n2.indexOf(".");
+      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+        let i = n.indexOf(".");
         if (i < 0) {
-          i = n2.length;
-          n2 += ".";
+          i = n.length;
+          n += ".";
         }
-        let d = minFractionDigits - (n2.length - i - 1);
+        let d = minFractionDigits - (n.length - i - 1);
         while (d-- > 0)
-          n2 += "0";
+          n += "0";
       }
-      return n2;
+      return n;
     }
     exports.stringifyNumber = stringifyNumber;
   }
@@ -48387,9 +48387,9 @@ var require_binary = __commonJS({
         type ?? (type = Scalar2.Scalar.BLOCK_LITERAL);
         if (type !== Scalar2.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n2 = Math.ceil(str2.length / lineWidth);
-          const lines = new Array(n2);
-          for (let i = 0, o = 0; i < n2; ++i, o += lineWidth) {
+          const n = Math.ceil(str2.length / lineWidth);
+          const lines = new Array(n);
+          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
             lines[i] = str2.substr(o, lineWidth);
           }
           str2 = lines.join(type === Scalar2.Scalar.BLOCK_LITERAL ? "\n" : " ");
@@ -48661,11 +48661,11 @@ var require_int2 = __commonJS({
             str2 = `0x${str2}`;
             break;
         }
-        const n3 = BigInt(str2);
-        return sign === "-" ? BigInt(-1) * n3 : n3;
+        const n2 = BigInt(str2);
+        return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n2 = parseInt(str2, radix);
-      return sign === "-" ? -1 * n2 : n2;
+      const n = parseInt(str2, radix);
+      return sign === "-" ? -1 * n : n;
     }
     function intStringify(node, radix, prefix) {
       const { value } = node;
@@ -48814,15 +48814,15 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str2, asBigInt) {
       const sign = str2[0];
       const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
-      const num = (n2) => asBigInt ? BigInt(n2) : Number(n2);
+      const num = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
       return sign === "-" ? num(-1) * res : res;
     }
     function stringifySexagesimal(node) {
       let { value } = node;
-      let num = (n2) => n2;
+      let num = (n) => n;
       if (typeof value === "bigint")
-        num = (n2) => BigInt(n2);
+        num = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node);
       let sign = "";
@@ -48842,7 +48842,7 @@ var require_timestamp = __commonJS({
           parts.unshift(value);
         }
       }
-      return sign + parts.map((n2) => String(n2).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
       identify: (value) => typeof value === "bigint" || Number.isInteger(value),
@@ -49420,8 +49420,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -49498,12 +49498,12 @@ var require_errors3 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count = 1;
         const end = error2.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        const pointer = " ".repeat(ci) + "^".repeat(count);
         error2.message += `:
 
 ${lineStr}
@@ -50313,9 +50313,9 @@ var require_resolve_block_scalar = __commonJS({
         if (!chomp && (ch === "-" || ch === "+"))
           chomp = ch;
         else {
-          const n2 = Number(ch);
-          if (!indent && n2)
-            indent = n2;
+          const n = Number(ch);
+          if (!indent && n)
+            indent = n;
           else if (error2 === -1)
             error2 = offset + i;
         }
@@ -51536,8 +51536,8 @@ var require_lexer = __commonJS({
           return this.buffer[i + 1] === "\n";
         return false;
       }
-      charAt(n2) {
-        return this.buffer[this.pos + n2];
+      charAt(n) {
+        return this.buffer[this.pos + n];
       }
       continueScalar(offset) {
         let ch = this.buffer[offset];
@@ -51571,8 +51571,8 @@ var require_lexer = __commonJS({
           end -= 1;
         return this.buffer.substring(this.pos, end);
       }
-      hasChars(n2) {
-        return this.pos + n2 <= this.buffer.length;
+      hasChars(n) {
+        return this.pos + n <= this.buffer.length;
       }
       setNext(state) {
         this.buffer = this.buffer.substring(this.pos);
@@ -51581,8 +51581,8 @@ var require_lexer = __commonJS({
         this.next = state;
         return null;
       }
-      peek(n2) {
-        return this.buffer.substr(this.pos, n2);
+      peek(n) {
+        return this.buffer.substr(this.pos, n);
       }
       *parseNext(next) {
         switch (next) {
@@ -51631,8 +51631,8 @@ var require_lexer = __commonJS({
             else
               break;
           }
-          const n2 = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
-          yield* this.pushCount(line.length - n2);
+          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+          yield* this.pushCount(line.length - n);
           this.pushNewline();
           return "stream";
         }
@@ -51670,9 +51670,9 @@ var require_lexer = __commonJS({
         if (!ch1 && !this.atEnd)
           return this.setNext("block-start");
         if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
-          const n2 = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
           this.indentNext = this.indentValue + 1;
-          this.indentValue += n2;
+          this.indentValue += n;
           return "block-start";
         }
         return "doc";
@@ -51682,10 +51682,10 @@ var require_lexer = __commonJS({
         const line = this.getLine();
         if (line === null)
           return this.setNext("doc");
-        let n2 = yield* this.pushIndicators();
-        switch (line[n2]) {
+        let n = yield* this.pushIndicators();
+        switch (line[n]) {
           case "#":
-            yield* this.pushCount(line.length - n2);
+            yield* this.pushCount(line.length - n);
           // fallthrough
           case void 0:
             yield* this.pushNewline();
@@ -51708,9 +51708,9 @@ var require_lexer = __commonJS({
             return yield* this.parseQuotedScalar();
           case "|":
           case ">":
-            n2 += yield* this.parseBlockScalarHeader();
-            n2 += yield* this.pushSpaces(true);
-            yield* this.pushCount(line.length - n2);
+            n += yield* this.parseBlockScalarHeader();
+            n += yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - n);
             yield* this.pushNewline();
             return yield* this.parseBlockScalar();
           default:
@@ -51741,18 +51741,18 @@ var require_lexer = __commonJS({
             return yield* this.parseLineStart();
           }
         }
-        let n2 = 0;
-        while (line[n2] === ",") {
-          n2 += yield* this.pushCount(1);
-          n2 += yield* this.pushSpaces(true);
+        let n = 0;
+        while (line[n] === ",") {
+          n += yield* this.pushCount(1);
+          n += yield* this.pushSpaces(true);
           this.flowKey = false;
         }
-        n2 += yield* this.pushIndicators();
-        switch (line[n2]) {
+        n += yield* this.pushIndicators();
+        switch (line[n]) {
           case void 0:
             return "flow";
           case "#":
-            yield* this.pushCount(line.length - n2);
+            yield* this.pushCount(line.length - n);
             return "flow";
           case "{":
           case "[":
@@ -51796,10 +51796,10 @@ var require_lexer = __commonJS({
             end = this.buffer.indexOf("'", end + 2);
         } else {
           while (end !== -1) {
-            let n2 = 0;
-            while (this.buffer[end - 1 - n2] === "\\")
-              n2 += 1;
-            if (n2 % 2 === 0)
+            let n = 0;
+            while (this.buffer[end - 1 - n] === "\\")
+              n += 1;
+            if (n % 2 === 0)
               break;
             end = this.buffer.indexOf('"', end + 1);
           }
@@ -51953,11 +51953,11 @@ var require_lexer = __commonJS({
         yield* this.pushToIndex(end + 1, true);
         return inFlow ? "flow" : "doc";
       }
-      *pushCount(n2) {
-        if (n2 > 0) {
-          yield this.buffer.substr(this.pos, n2);
-          this.pos += n2;
-          return n2;
+      *pushCount(n) {
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos += n;
+          return n;
         }
         return 0;
       }
@@ -51972,16 +51972,16 @@ var require_lexer = __commonJS({
         return 0;
       }
       *pushIndicators() {
-        let n2 = 0;
+        let n = 0;
         loop: while (true) {
           switch (this.charAt(0)) {
             case "!":
-              n2 += yield* this.pushTag();
-              n2 += yield* this.pushSpaces(true);
+              n += yield* this.pushTag();
+              n += yield* this.pushSpaces(true);
               continue loop;
             case "&":
-              n2 += yield* this.pushUntil(isNotAnchorChar);
-              n2 += yield* this.pushSpaces(true);
+              n += yield* this.pushUntil(isNotAnchorChar);
+              n += yield* this.pushSpaces(true);
               continue loop;
             case "-":
             // this is an error
@@ -51995,15 +51995,15 @@ var require_lexer = __commonJS({
                   this.indentNext = this.indentValue + 1;
                 else if (this.flowKey)
                   this.flowKey = false;
-                n2 += yield* this.pushCount(1);
-                n2 += yield* this.pushSpaces(true);
+                n += yield* this.pushCount(1);
+                n += yield* this.pushSpaces(true);
                 continue loop;
               }
             }
           }
           break loop;
         }
-        return n2;
+        return n;
       }
       *pushTag() {
         if (this.charAt(1) === "<") {
@@ -52041,12 +52041,12 @@ var require_lexer = __commonJS({
         do {
           ch = this.buffer[++i];
         } while (ch === " " || allowTabs && ch === "	");
-        const n2 = i - this.pos;
-        if (n2 > 0) {
-          yield this.buffer.substr(this.pos, n2);
+        const n = i - this.pos;
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
           this.pos = i;
         }
-        return n2;
+        return n;
       }
       *pushUntil(test) {
         let i = this.pos;
@@ -52321,8 +52321,8 @@ var require_parser = __commonJS({
         }
         yield* this.pop();
       }
-      peek(n2) {
-        return this.stack[this.stack.length - n2];
+      peek(n) {
+        return this.stack[this.stack.length - n];
       }
       *pop(error2) {
         const token = error2 ?? this.stack.pop();
@@ -53590,17 +53590,17 @@ var require_codegen = __commonJS({
         this.nodes = nodes;
       }
       render(opts) {
-        return this.nodes.reduce((code, n2) => code + n2.render(opts), "");
+        return this.nodes.reduce((code, n) => code + n.render(opts), "");
       }
       optimizeNodes() {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
-          const n2 = nodes[i].optimizeNodes();
-          if (Array.isArray(n2))
-            nodes.splice(i, 1, ...n2);
-          else if (n2)
-            nodes[i] = n2;
+          const n = nodes[i].optimizeNodes();
+          if (Array.isArray(n))
+            nodes.splice(i, 1, ...n);
+          else if (n)
+            nodes[i] = n;
           else
             nodes.splice(i, 1);
         }
@@ -53610,16 +53610,16 @@ var require_codegen = __commonJS({
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
-          const n2 = nodes[i];
-          if (n2.optimizeNames(names, constants3))
+          const n = nodes[i];
+          if (n.optimizeNames(names, constants3))
             continue;
-          subtractNames(names, n2.names);
+          subtractNames(names, n.names);
           nodes.splice(i, 1);
         }
         return nodes.length > 0 ? this : void 0;
       }
       get names() {
-        return this.nodes.reduce((names, n2) => addNames(names, n2.names), {});
+        return this.nodes.reduce((names, n) => addNames(names, n.names), {});
       }
     };
     var BlockNode = class extends ParentNode {
@@ -54030,8 +54030,8 @@ var require_codegen = __commonJS({
       endFunc() {
         return this._endBlockNode(Func);
       }
-      optimize(n2 = 1) {
-        while (n2-- > 0) {
+      optimize(n = 1) {
+        while (n-- > 0) {
           this._root.optimizeNodes();
           this._root.optimizeNames(this._root.names, this._constants);
         }
@@ -54045,19 +54045,19 @@ var require_codegen = __commonJS({
         this._nodes.push(node);
       }
       _endBlockNode(N1, N2) {
-        const n2 = this._currNode;
-        if (n2 instanceof N1 || N2 && n2 instanceof N2) {
+        const n = this._currNode;
+        if (n instanceof N1 || N2 && n instanceof N2) {
           this._nodes.pop();
           return this;
         }
         throw new Error(`CodeGen: not in block "${N2 ? `${N1.kind}/${N2.kind}` : N1.kind}"`);
       }
       _elseNode(node) {
-        const n2 = this._currNode;
-        if (!(n2 instanceof If)) {
+        const n = this._currNode;
+        if (!(n instanceof If)) {
           throw new Error('CodeGen: "else" without "if"');
         }
-        this._currNode = n2.else = node;
+        this._currNode = n.else = node;
         return this;
       }
       get _root() {
@@ -54074,8 +54074,8 @@ var require_codegen = __commonJS({
     };
     exports.CodeGen = CodeGen;
     function addNames(names, from) {
-      for (const n2 in from)
-        names[n2] = (names[n2] || 0) + (from[n2] || 0);
+      for (const n in from)
+        names[n] = (names[n] || 0) + (from[n] || 0);
       return names;
     }
     function addExprNames(names, from) {
@@ -54095,11 +54095,11 @@ var require_codegen = __commonJS({
           items.push(c);
         return items;
       }, []));
-      function replaceName(n2) {
-        const c = constants3[n2.str];
-        if (c === void 0 || names[n2.str] !== 1)
-          return n2;
-        delete names[n2.str];
+      function replaceName(n) {
+        const c = constants3[n.str];
+        if (c === void 0 || names[n.str] !== 1)
+          return n;
+        delete names[n.str];
         return c;
       }
       function canOptimize(e) {
@@ -54107,8 +54107,8 @@ var require_codegen = __commonJS({
       }
     }
     function subtractNames(names, from) {
-      for (const n2 in from)
-        names[n2] = (names[n2] || 0) - (from[n2] || 0);
+      for (const n in from)
+        names[n] = (names[n] || 0) - (from[n] || 0);
     }
     function not(x) {
       return typeof x == "boolean" || typeof x == "number" || x === null ? !x : (0, code_1._)`!${par(x)}`;
@@ -55301,20 +55301,20 @@ var require_resolve = __commonJS({
       return false;
     }
     function countKeys(schema) {
-      let count2 = 0;
+      let count = 0;
       for (const key in schema) {
         if (key === "$ref")
           return Infinity;
-        count2++;
+        count++;
         if (SIMPLE_INLINED.has(key))
           continue;
         if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count2 += countKeys(sch));
+          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
         }
-        if (count2 === Infinity)
+        if (count === Infinity)
           return Infinity;
       }
-      return count2;
+      return count;
     }
     function getFullPath(resolver, id = "", normalize) {
       if (normalize !== false)
@@ -58852,8 +58852,8 @@ var require_contains = __commonJS({
         cxt.result(valid, () => cxt.reset());
         function validateItemsWithCount() {
           const schValid = gen.name("_valid");
-          const count2 = gen.let("count", 0);
-          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count2)));
+          const count = gen.let("count", 0);
+          validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
         }
         function validateItems(_valid, block) {
           gen.forRange("i", 0, len, (i) => {
@@ -58866,16 +58866,16 @@ var require_contains = __commonJS({
             block();
           });
         }
-        function checkLimits(count2) {
-          gen.code((0, codegen_1._)`${count2}++`);
+        function checkLimits(count) {
+          gen.code((0, codegen_1._)`${count}++`);
           if (max === void 0) {
-            gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true).break());
+            gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true).break());
           } else {
-            gen.if((0, codegen_1._)`${count2} > ${max}`, () => gen.assign(valid, false).break());
+            gen.if((0, codegen_1._)`${count} > ${max}`, () => gen.assign(valid, false).break());
             if (min === 1)
               gen.assign(valid, true);
             else
-              gen.if((0, codegen_1._)`${count2} >= ${min}`, () => gen.assign(valid, true));
+              gen.if((0, codegen_1._)`${count} >= ${min}`, () => gen.assign(valid, true));
           }
         }
       }
@@ -64504,8 +64504,8 @@ function createChanges(fields) {
 function sensitiveChanges(pointers) {
   return pointers.map((path) => ({ op: "replace", path, before: SENSITIVE, after: SENSITIVE, sensitive: true }));
 }
-function percentOf(count2, total) {
-  return Math.round(count2 / total * 1e3) / 10;
+function percentOf(count, total) {
+  return Math.round(count / total * 1e3) / 10;
 }
 function globMatches(pattern, text2) {
   let source = "";
@@ -64797,18 +64797,18 @@ function assemblePlan(desired, live, options = {}) {
     const total = state.live.length;
     const limits = { delete: settings.safety.maxDeletePercent, update: settings.safety.maxUpdatePercent };
     for (const action of ["delete", "update"]) {
-      const count2 = steps.filter((s) => s.kind === state.mod.kind && s.action === action).length;
-      const percent = percentOf(count2, total);
-      if (count2 > 0 && count2 / total * 100 > limits[action]) {
+      const count = steps.filter((s) => s.kind === state.mod.kind && s.action === action).length;
+      const percent = percentOf(count, total);
+      if (count > 0 && count / total * 100 > limits[action]) {
         const verb = action === "delete" ? "deletes" : "updates";
         violations.push({
           kind: state.mod.kind,
           action,
-          count: count2,
+          count,
           total,
           percent,
           limit: limits[action],
-          message: `plan ${verb} ${count2} of ${total} live ${state.mod.title} (${percent}%), over the ${action} limit of ${limits[action]}% (safety.max${action === "delete" ? "Delete" : "Update"}Percent); review it, then apply with --allow-deletes (it accepts any unsafe plan, updates as well as deletes) or raise the limit in monsync.yaml`
+          message: `plan ${verb} ${count} of ${total} live ${state.mod.title} (${percent}%), over the ${action} limit of ${limits[action]}% (safety.max${action === "delete" ? "Delete" : "Update"}Percent); review it, then apply with --allow-deletes (it accepts any unsafe plan, updates as well as deletes) or raise the limit in monsync.yaml`
         });
       }
     }
@@ -65090,10 +65090,16 @@ function ensureLine(step) {
   const fields = step.desired ?? {};
   return Object.keys(fields).sort().map((k) => `${k}: ${formatValue(fields[k])}`).join(", ");
 }
+function formatCount(value) {
+  return value.toLocaleString("en-US");
+}
+function pluralCount(count, one, many = `${one}s`) {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
 function summaryLine(plan) {
   const s = plan.summary;
-  const n2 = (value) => value.toLocaleString("en-US");
-  return `${n2(s.create)} to create, ${n2(s.update)} to update, ${n2(s.delete)} to delete, ${n2(s.ensure)} to ensure; ${n2(s.unchanged)} unchanged, ${n2(s.unmanaged)} unmanaged`;
+  const n = formatCount;
+  return `${n(s.create)} to create, ${n(s.update)} to update, ${n(s.delete)} to delete, ${n(s.ensure)} to ensure; ${n(s.unchanged)} unchanged, ${n(s.unmanaged)} unmanaged`;
 }
 function hasChanges(plan) {
   return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
@@ -65167,9 +65173,6 @@ var MAX_CHANGES_PER_STEP = 50;
 function escapeMarkdown(text2) {
   return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|~])/g, "\\$1").replace(/\r?\n/g, " ");
 }
-function count(n2) {
-  return n2.toLocaleString("en-US");
-}
 function stepLines(step) {
   const head2 = { create: "+", update: "!", delete: "-", ensure: "=" }[step.action];
   const where = step.source === void 0 ? "" : `  (${step.source.file}:${step.source.line}:${step.source.column})`;
@@ -65189,7 +65192,7 @@ function stepLines(step) {
       lines.push(`-     ${path}: ${formatValue(change.before)}`, `+     ${path}: ${formatValue(change.after)}`);
     }
   }
-  if (step.changes.length > shown.length) lines.push(`#     … ${count(step.changes.length - shown.length)} more field changes`);
+  if (step.changes.length > shown.length) lines.push(`#     … ${formatCount(step.changes.length - shown.length)} more field changes`);
   if (step.reason !== void 0) lines.push(`#     reason: ${step.reason}`);
   const drift = driftLine(step);
   if (drift !== void 0) lines.push(`#     drift: ${drift}`);
@@ -65215,10 +65218,10 @@ function header(plan, title, marker, intro) {
     out.push("| Kind | Create | Update | Delete | Ensure |", "|---|---:|---:|---:|---:|");
     for (const kind of KIND_ORDER) {
       const row = perKind.get(kind);
-      if (row !== void 0) out.push(`| ${kind} | ${count(row.create)} | ${count(row.update)} | ${count(row.delete)} | ${count(row.ensure)} |`);
+      if (row !== void 0) out.push(`| ${kind} | ${formatCount(row.create)} | ${formatCount(row.update)} | ${formatCount(row.delete)} | ${formatCount(row.ensure)} |`);
     }
     out.push(
-      `| **Total** | **${count(plan.summary.create)}** | **${count(plan.summary.update)}** | **${count(plan.summary.delete)}** | **${count(plan.summary.ensure)}** |`,
+      `| **Total** | **${formatCount(plan.summary.create)}** | **${formatCount(plan.summary.update)}** | **${formatCount(plan.summary.delete)}** | **${formatCount(plan.summary.ensure)}** |`,
       ""
     );
   }
@@ -65228,8 +65231,8 @@ function header(plan, title, marker, intro) {
     out.push("");
   }
   if (plan.summary.delete > 0) {
-    const kinds = KIND_ORDER.map((kind) => [kind, perKind.get(kind)?.delete ?? 0]).filter(([, n2]) => n2 > 0).map(([kind, n2]) => `${kind} (${count(n2)})`);
-    out.push("> [!WARNING]", `> **This plan deletes ${count(plan.summary.delete)} object${plan.summary.delete === 1 ? "" : "s"}:** ${kinds.join(", ")}.`, "");
+    const kinds = KIND_ORDER.map((kind) => [kind, perKind.get(kind)?.delete ?? 0]).filter(([, n]) => n > 0).map(([kind, n]) => `${kind} (${formatCount(n)})`);
+    out.push("> [!WARNING]", `> **This plan deletes ${formatCount(plan.summary.delete)} object${plan.summary.delete === 1 ? "" : "s"}:** ${kinds.join(", ")}.`, "");
   }
   return `${out.join("\n")}
 `;
@@ -65239,7 +65242,7 @@ function sections(plan) {
   for (const kind of KIND_ORDER) {
     const steps = plan.steps.filter((s) => s.kind === kind);
     if (steps.length === 0) continue;
-    const tally = ACTIONS.map((a) => [a, steps.filter((s) => s.action === a).length]).filter(([, n2]) => n2 > 0).map(([a, n2]) => `${count(n2)} ${a}`).join(", ");
+    const tally = ACTIONS.map((a) => [a, steps.filter((s) => s.action === a).length]).filter(([, n]) => n > 0).map(([a, n]) => `${formatCount(n)} ${a}`).join(", ");
     const blocks = steps.map((s) => `${stepLines(s).join("\n")}
 `);
     const fence = fenceFor(blocks);
@@ -65267,7 +65270,7 @@ ${fence}diff
   }
   if (plan.unmanaged.length > 0) {
     out.push({
-      open: `<details><summary><b>Unmanaged</b>: ${count(plan.unmanaged.length)} in the account, declared by no file (prune is off)</summary>
+      open: `<details><summary><b>Unmanaged</b>: ${formatCount(plan.unmanaged.length)} in the account, declared by no file (prune is off)</summary>
 
 `,
       close: "\n</details>\n\n",
@@ -65284,13 +65287,13 @@ ${fence}diff
 }
 function note(omitted, totalSteps, budget, hint) {
   const parts = [];
-  if (omitted.step > 0) parts.push(`${count(omitted.step)} of ${count(totalSteps)} steps`);
-  if (omitted.drift > 0) parts.push(`${count(omitted.drift)} drift entries`);
-  if (omitted.unmanaged > 0) parts.push(`${count(omitted.unmanaged)} unmanaged objects`);
-  if (omitted.warning > 0) parts.push(`${count(omitted.warning)} warnings`);
+  if (omitted.step > 0) parts.push(`${formatCount(omitted.step)} of ${formatCount(totalSteps)} steps`);
+  if (omitted.drift > 0) parts.push(`${formatCount(omitted.drift)} drift entries`);
+  if (omitted.unmanaged > 0) parts.push(`${formatCount(omitted.unmanaged)} unmanaged objects`);
+  if (omitted.warning > 0) parts.push(`${formatCount(omitted.warning)} warnings`);
   const where = hint === void 0 || hint === "" ? "Run `monsync plan` to see the full plan." : `The full plan: ${hint.replace(/\s*\r?\n\s*/g, " ")}`;
   return `> [!NOTE]
-> ${parts.join(", ")} are not shown: this comment is limited to ${count(budget)} characters. ${where}
+> ${parts.join(", ")} are not shown: this comment is limited to ${formatCount(budget)} characters. ${where}
 
 `;
 }
@@ -66672,13 +66675,13 @@ function IsSeparator(pattern, index) {
 function IsGroup(pattern) {
   if (!(IsOpenParen(pattern, 0) && IsCloseParen(pattern, pattern.length - 1)))
     return false;
-  let count2 = 0;
+  let count = 0;
   for (let index = 0; index < pattern.length; index++) {
     if (IsOpenParen(pattern, index))
-      count2 += 1;
+      count += 1;
     if (IsCloseParen(pattern, index))
-      count2 -= 1;
-    if (count2 === 0 && index !== pattern.length - 1)
+      count -= 1;
+    if (count === 0 && index !== pattern.length - 1)
       return false;
   }
   return true;
@@ -66687,13 +66690,13 @@ function InGroup(pattern) {
   return pattern.slice(1, pattern.length - 1);
 }
 function IsPrecedenceOr(pattern) {
-  let count2 = 0;
+  let count = 0;
   for (let index = 0; index < pattern.length; index++) {
     if (IsOpenParen(pattern, index))
-      count2 += 1;
+      count += 1;
     if (IsCloseParen(pattern, index))
-      count2 -= 1;
-    if (IsSeparator(pattern, index) && count2 === 0)
+      count -= 1;
+    if (IsSeparator(pattern, index) && count === 0)
       return true;
   }
   return false;
@@ -66706,14 +66709,14 @@ function IsPrecedenceAnd(pattern) {
   return false;
 }
 function Or(pattern) {
-  let [count2, start] = [0, 0];
+  let [count, start] = [0, 0];
   const expressions = [];
   for (let index = 0; index < pattern.length; index++) {
     if (IsOpenParen(pattern, index))
-      count2 += 1;
+      count += 1;
     if (IsCloseParen(pattern, index))
-      count2 -= 1;
-    if (IsSeparator(pattern, index) && count2 === 0) {
+      count -= 1;
+    if (IsSeparator(pattern, index) && count === 0) {
       const range2 = pattern.slice(start, index);
       if (range2.length > 0)
         expressions.push(TemplateLiteralParse(range2));
@@ -66733,13 +66736,13 @@ function And(pattern) {
   function Group(value, index) {
     if (!IsOpenParen(value, index))
       throw new TemplateLiteralParserError(`TemplateLiteralParser: Index must point to open parens`);
-    let count2 = 0;
+    let count = 0;
     for (let scan = index; scan < value.length; scan++) {
       if (IsOpenParen(value, scan))
-        count2 += 1;
+        count += 1;
       if (IsCloseParen(value, scan))
-        count2 -= 1;
-      if (count2 === 0)
+        count -= 1;
+      if (count === 0)
         return [index, scan];
     }
     throw new TemplateLiteralParserError(`TemplateLiteralParser: Unclosed group parens in expression`);
@@ -67504,8 +67507,8 @@ function FromNumberRight(left, right) {
 function FromNumber(left, right) {
   return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsInteger(right) || type_exports.IsNumber(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function IsObjectPropertyCount(schema, count2) {
-  return Object.getOwnPropertyNames(schema.properties).length === count2;
+function IsObjectPropertyCount(schema, count) {
+  return Object.getOwnPropertyNames(schema.properties).length === count;
 }
 function IsObjectStringLike(schema) {
   return IsObjectArrayLike(schema);
@@ -70493,12 +70496,6 @@ var COMMENT_BUDGET = 65e3;
 var SUMMARY_BUDGET = 1e6;
 var ACTION_OVERRIDE = { name: "the input allow-deletes: true", example: "set it on the apply step" };
 var PAST = { create: "created", update: "updated", delete: "deleted", ensure: "ensured" };
-function n(value) {
-  return value.toLocaleString("en-US");
-}
-function plural(count2, one, many = `${one}s`) {
-  return `${n(count2)} ${count2 === 1 ? one : many}`;
-}
 function stepName(step) {
   return `${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`;
 }
@@ -70537,7 +70534,7 @@ function validationBody(diagnostics, paths, context) {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;
   const top = head(context.marker, `monsync plan: ${context.label}`) + `> [!CAUTION]
-> **The configuration has ${plural(errors, "error")}${warnings > 0 ? ` and ${plural(warnings, "warning")}` : ""}; nothing was sent to the API.** Each is annotated on its line in the Files tab.
+> **The configuration has ${pluralCount(errors, "error")}${warnings > 0 ? ` and ${pluralCount(warnings, "warning")}` : ""}; nothing was sent to the API.** Each is annotated on its line in the Files tab.
 
 | Where | Severity | Code | Message |
 |---|---|---|---|
@@ -70546,9 +70543,9 @@ function validationBody(diagnostics, paths, context) {
     (d) => `| \`${paths(d).replace(/`/g, "'")}:${d.line}:${d.column}\` | ${d.severity} | \`${d.code}\` | ${escapeMarkdown(d.message)}${d.hint === void 0 ? "" : ` <br>${escapeMarkdown(d.hint)}`} |`
   );
   const room = context.budget - markdownLength(top) - markdownLength(context.footer);
-  const list = boundedLines(rows, room, (count2) => `
+  const list = boundedLines(rows, room, (count) => `
 > [!NOTE]
-> ${plural(count2, "more finding")} not shown: this comment is limited to ${n(context.budget)} characters; see the annotations and the job log.`);
+> ${pluralCount(count, "more finding")} not shown: this comment is limited to ${formatCount(context.budget)} characters; see the annotations and the job log.`);
   return `${top}${list}${context.footer}`;
 }
 var FAILURE_QUOTE_LIMIT = 4e3;
@@ -70564,12 +70561,12 @@ ${context.footer}`;
 function reportCounts(steps) {
   const by = { create: 0, update: 0, delete: 0, ensure: 0 };
   for (const step of steps) by[step.action] += 1;
-  const parts = ["create", "update", "delete", "ensure"].filter((a) => by[a] > 0).map((a) => `${n(by[a])} ${PAST[a]}`);
+  const parts = ["create", "update", "delete", "ensure"].filter((a) => by[a] > 0).map((a) => `${formatCount(by[a])} ${PAST[a]}`);
   return parts.length === 0 ? "" : ` (${parts.join(", ")})`;
 }
 function applyHeadline(report2) {
   const state = report2.ok ? "Apply complete" : report2.failed.length > 0 ? "Apply finished with failures" : "Apply stopped";
-  return `${state}: ${n(report2.done.length)} of ${n(report2.total)} steps done${reportCounts(report2.done)}, ${n(report2.failed.length)} failed, ${n(report2.skipped.length)} skipped${report2.notRun.length > 0 ? `, ${n(report2.notRun.length)} not run` : ""}, in ${(report2.durationMs / 1e3).toFixed(1)}s.`;
+  return `${state}: ${formatCount(report2.done.length)} of ${formatCount(report2.total)} steps done${reportCounts(report2.done)}, ${formatCount(report2.failed.length)} failed, ${formatCount(report2.skipped.length)} skipped${report2.notRun.length > 0 ? `, ${formatCount(report2.notRun.length)} not run` : ""}, in ${(report2.durationMs / 1e3).toFixed(1)}s.`;
 }
 function applyBody(outcome, context) {
   const title = `monsync apply: ${context.label}`;
@@ -70595,7 +70592,7 @@ ${context.footer}`;
     const failed = report2.failed.map((f) => `- ${stepName(f)} (${f.action}): ${escapeMarkdown(f.message)}`);
     const skipped = report2.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${escapeMarkdown(k.waitedFor)}${k.via === void 0 ? "" : ` through ${escapeMarkdown(k.via)}`}`);
     const done = report2.done.map((d) => `- ${stepName(d)}: ${PAST[d.action]}${d.guid !== void 0 && d.action === "create" ? ` (\`${d.guid}\`)` : ""}${d.note === void 0 ? "" : ` [${escapeMarkdown(d.note)}]`}`);
-    const cut = (what) => (count2) => `- … ${plural(count2, `more ${what}`)}: ${context.fullPlanHint}`;
+    const cut = (what) => (count) => `- … ${pluralCount(count, `more ${what}`)}: ${context.fullPlanHint}`;
     const share = context.budget - markdownLength(head(context.marker, title)) - markdownLength(context.footer);
     if (failed.length > 0) intro += `### Failed
 
@@ -70606,7 +70603,7 @@ ${boundedLines(failed, Math.floor(share * 0.3), cut("failed step"))}
 ${boundedLines(skipped, Math.floor(share * 0.15), cut("skipped step"))}
 `;
     if (done.length > 0) {
-      const open2 = `<details><summary>Done: ${plural(done.length, "step")}</summary>
+      const open2 = `<details><summary>Done: ${pluralCount(done.length, "step")}</summary>
 
 `;
       const close = "\n</details>\n";
@@ -70627,7 +70624,7 @@ function operatorLines(plan) {
     if (at2 !== void 0 && (entry.last === void 0 || at2 > entry.last)) entry.last = at2;
     byOperator.set(who, entry);
   }
-  return [...byOperator.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([who, { count: count2, last }]) => `- **${escapeMarkdown(who)}**: ${plural(count2, "object")} changed outside git${last === void 0 ? "" : `, last at ${escapeMarkdown(last)}`}`);
+  return [...byOperator.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([who, { count, last }]) => `- **${escapeMarkdown(who)}**: ${pluralCount(count, "object")} changed outside git${last === void 0 ? "" : `, last at ${escapeMarkdown(last)}`}`);
 }
 function driftBody(plan, context) {
   let intro = `The live account differs from \`${context.label}\`${context.sha === "" ? "" : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. Either apply the configuration again, or bring the changes made in the account into git. Each scheduled run updates this issue, and closes it once the drift is gone.
@@ -70637,7 +70634,7 @@ function driftBody(plan, context) {
   if (operators.length > 0) {
     intro += `### Changed outside git
 
-${boundedLines(operators, 8e3, (count2) => `- … ${plural(count2, "more operator")}`)}
+${boundedLines(operators, 8e3, (count) => `- … ${pluralCount(count, "more operator")}`)}
 `;
   } else {
     intro += "No object records a change by another operator: the configuration changed, or the account was changed by the API account itself.\n\n";
@@ -74981,10 +74978,10 @@ function readInputs(credentials) {
   const rawParallelism = getInput("parallelism");
   let parallelism = DEFAULT_PARALLELISM;
   if (rawParallelism !== "") {
-    const n2 = Number(rawParallelism);
-    if (!/^\d+$/.test(rawParallelism) || !Number.isInteger(n2) || n2 < 1 || n2 > MAX_PARALLELISM) {
+    const n = Number(rawParallelism);
+    if (!/^\d+$/.test(rawParallelism) || !Number.isInteger(n) || n < 1 || n > MAX_PARALLELISM) {
       problems.push(`input parallelism: ${JSON.stringify(rawParallelism)} is not a whole number from 1 to ${MAX_PARALLELISM}`);
-    } else parallelism = n2;
+    } else parallelism = n;
   }
   try {
     checkApiUrlValue(credentials.apiUrl, INPUT_NAMES);

@@ -4,7 +4,9 @@
  */
 import {
   escapeMarkdown,
+  formatCount as n,
   markdownLength,
+  pluralCount as plural,
   renderMarkdown,
   unsafeAdvice,
   violationLines,
@@ -35,14 +37,6 @@ export interface BodyContext {
 }
 
 const PAST: Record<PlanStep['action'], string> = { create: 'created', update: 'updated', delete: 'deleted', ensure: 'ensured' };
-
-function n(value: number): string {
-  return value.toLocaleString('en-US');
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${n(count)} ${count === 1 ? one : many}`;
-}
 
 /** `monitor "Shop homepage"`, safe inside Markdown. */
 function stepName(step: Pick<StepRef, 'kind' | 'key'>): string {

@@ -49,9 +49,19 @@ export function ensureLine(step: PlanStep): string {
     .join(', ');
 }
 
+/** A count as people read it in a plan: `12,500`, whatever the machine's locale. */
+export function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** `1 object`, `12,500 objects`. */
+export function pluralCount(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
-  const n = (value: number): string => value.toLocaleString('en-US');
+  const n = formatCount;
   return `${n(s.create)} to create, ${n(s.update)} to update, ${n(s.delete)} to delete, ${n(s.ensure)} to ensure; ${n(s.unchanged)} unchanged, ${n(s.unmanaged)} unmanaged`;
 }
 

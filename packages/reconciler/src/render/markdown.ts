@@ -4,7 +4,7 @@
  * its own comment. The whole comment stays within a size budget (GitHub refuses bodies over 65,536 characters).
  */
 import type { Plan, PlanStep, StepKind } from '../plan/types.js';
-import { driftLine, ensureLine, formatPath, formatValue, summaryLine } from './format.js';
+import { driftLine, ensureLine, formatCount as count, formatPath, formatValue, summaryLine } from './format.js';
 import { SENSITIVE } from '../plan/types.js';
 
 export const MARKDOWN_MARKER = '<!-- monsync:plan -->';
@@ -60,10 +60,6 @@ export function escapeMarkdown(text: string): string {
     .replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]|~])/g, '\\$1')
     .replace(/\r?\n/g, ' ');
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 /** Lines of one step inside a ```diff block: `+` green, `-` red, `!` (update) orange, as tfcmt does. */

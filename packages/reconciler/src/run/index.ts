@@ -2,4 +2,4 @@
 export { checkApiUrl, checkApiUrlValue, checkedClientOptions, ENV_CREDENTIAL_NAMES, printableUrl, type CredentialNames } from './api-url.js';
 export { MAX_PARALLELISM, openSession, selfOperatorGuid, type PlanSession, type SessionOptions } from './session.js';
 export { CLI_OVERRIDE, unsafeAdvice, violationLines, type OverrideWording } from './safety.js';
-export { hasChanges } from '../render/format.js';
+export { formatCount, hasChanges, pluralCount } from '../render/format.js';

@@ -70530,6 +70530,9 @@ function head(marker, title) {
 function planBody(plan, context, title = `monsync plan: ${context.label}`) {
   return renderMarkdown(plan, { marker: context.marker, title, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer }).replace(/^\n/, "");
 }
+function codeCell(text2) {
+  return text2.replace(/`/g, "'").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
 function validationBody(diagnostics, paths, context) {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.length - errors;
@@ -70540,7 +70543,7 @@ function validationBody(diagnostics, paths, context) {
 |---|---|---|---|
 `;
   const rows = diagnostics.map(
-    (d) => `| \`${paths(d).replace(/`/g, "'")}:${d.line}:${d.column}\` | ${d.severity} | \`${d.code}\` | ${escapeMarkdown(d.message)}${d.hint === void 0 ? "" : ` <br>${escapeMarkdown(d.hint)}`} |`
+    (d) => `| \`${codeCell(paths(d))}:${d.line}:${d.column}\` | ${d.severity} | \`${d.code}\` | ${escapeMarkdown(d.message)}${d.hint === void 0 ? "" : ` <br>${escapeMarkdown(d.hint)}`} |`
   );
   const room = context.budget - markdownLength(top) - markdownLength(context.footer);
   const list = boundedLines(rows, room, (count) => `
@@ -70699,6 +70702,25 @@ var GitHubContextError = class extends Error {
     this.name = "GitHubContextError";
   }
 };
+
+// src/failure.ts
+function isOctokitError(error2) {
+  return error2 instanceof Error && error2.name === "HttpError" && typeof error2.status === "number";
+}
+function failureMessage(error2) {
+  if (isOctokitError(error2)) {
+    const where = error2.request?.url === void 0 ? "" : ` (${error2.request.method ?? "GET"} ${error2.request.url.split("?")[0] ?? ""})`;
+    const hint = error2.status === 403 || error2.status === 404 ? "; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)" : "";
+    return `GitHub API request failed with ${error2.status}${where}: ${error2.message}${hint}`;
+  }
+  if (error2 instanceof ActionInputError || error2 instanceof GitHubContextError) return error2.message;
+  if (error2 instanceof Error) {
+    const code = error2.code;
+    const label2 = typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : "";
+    return `${isApiError(error2) ? "Monitoring API: " : ""}${label2}${error2.message}`;
+  }
+  return String(error2);
+}
 
 // src/github-context.ts
 import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
@@ -75061,7 +75083,11 @@ async function commentResult(run2, body) {
 }
 async function report(run2, outcome, planFile) {
   await writeJobSummary(applyBody(outcome, bodyContext(run2, "", SUMMARY_BUDGET, planFile)), run2.masker.redact());
-  await commentResult(run2, applyBody(outcome, bodyContext(run2, applyMarker(run2.folder.label), COMMENT_BUDGET, planFile)));
+  try {
+    await commentResult(run2, applyBody(outcome, bodyContext(run2, applyMarker(run2.folder.label), COMMENT_BUDGET, planFile)));
+  } catch (error2) {
+    warning(`the result is in the job summary, but the comment on the merged pull request could not be written: ${run2.masker.redact()(failureMessage(error2))}`);
+  }
 }
 async function applyCommand(run2) {
   const { inputs, context, folder, masker } = run2;
@@ -75159,25 +75185,6 @@ async function driftCommand(run2) {
     info(closed === void 0 ? "no drift" : `no drift any more: issue #${closed.number} closed`);
     if (closed !== void 0) setOutput("comment-url", closed.url);
   }
-}
-
-// src/failure.ts
-function isOctokitError(error2) {
-  return error2 instanceof Error && error2.name === "HttpError" && typeof error2.status === "number";
-}
-function failureMessage(error2) {
-  if (isOctokitError(error2)) {
-    const where = error2.request?.url === void 0 ? "" : ` (${error2.request.method ?? "GET"} ${error2.request.url.split("?")[0] ?? ""})`;
-    const hint = error2.status === 403 || error2.status === 404 ? "; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)" : "";
-    return `GitHub API request failed with ${error2.status}${where}: ${error2.message}${hint}`;
-  }
-  if (error2 instanceof ActionInputError || error2 instanceof GitHubContextError) return error2.message;
-  if (error2 instanceof Error) {
-    const code = error2.code;
-    const label2 = typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : "";
-    return `${isApiError(error2) ? "Monitoring API: " : ""}${label2}${error2.message}`;
-  }
-  return String(error2);
 }
 
 // src/commands/plan.ts

@@ -74,6 +74,14 @@ export function planBody(plan: Plan, context: BodyContext, title = `monsync plan
   return renderMarkdown(plan, { marker: context.marker, title, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer }).replace(/^\n/, '');
 }
 
+/**
+ * Text for a code span inside a table cell. A backtick would end the span, and GitHub splits cells at every `|`,
+ * even inside code, unless it is escaped (the escape is not shown), so a folder named `a|b` keeps its columns.
+ */
+function codeCell(text: string): string {
+  return text.replace(/`/g, "'").replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
 /** Validation failed: what is wrong, where, and that nothing was sent. */
 export function validationBody(diagnostics: readonly Diagnostic[], paths: (d: Diagnostic) => string, context: BodyContext): string {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -83,7 +91,7 @@ export function validationBody(diagnostics: readonly Diagnostic[], paths: (d: Di
     `> [!CAUTION]\n> **The configuration has ${plural(errors, 'error')}${warnings > 0 ? ` and ${plural(warnings, 'warning')}` : ''}; nothing was sent to the API.** ` +
     'Each is annotated on its line in the Files tab.\n\n| Where | Severity | Code | Message |\n|---|---|---|---|\n';
   const rows = diagnostics.map(
-    (d) => `| \`${paths(d).replace(/`/g, "'")}:${d.line}:${d.column}\` | ${d.severity} | \`${d.code}\` | ${escapeMarkdown(d.message)}${d.hint === undefined ? '' : ` <br>${escapeMarkdown(d.hint)}`} |`,
+    (d) => `| \`${codeCell(paths(d))}:${d.line}:${d.column}\` | ${d.severity} | \`${d.code}\` | ${escapeMarkdown(d.message)}${d.hint === undefined ? '' : ` <br>${escapeMarkdown(d.hint)}`} |`,
   );
   const room = context.budget - markdownLength(top) - markdownLength(context.footer);
   const list = boundedLines(rows, room, (count) => `\n> [!NOTE]\n> ${plural(count, 'more finding')} not shown: this comment is limited to ${n(context.budget)} characters; see the annotations and the job log.`);

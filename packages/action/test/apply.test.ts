@@ -115,6 +115,22 @@ describe('apply on a push to the default branch', () => {
     expect(result.lines).toContain('no merged pull request found for commit 5f0c9b1: the result is in the job summary only');
   });
 
+  it('keeps a successful apply green when GitHub refuses the comment: a warning names the failure, the summary has the result', async () => {
+    const s = harness.scope();
+    expectCommitPulls(s, [MERGED(37)]);
+    s.get(`/repos/${REPOSITORY}/issues/37/comments`).query(true).reply(502, { message: 'Server Error' });
+    const workspace = demoWorkspace();
+    const result = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
+    expect(s.isDone()).toBe(true);
+    expect(result.failure).toBeUndefined();
+    expect(writes().length).toBeGreaterThan(0);
+    expect(result.summary).toMatch(/\*\*Apply complete: /);
+    const warning = result.lines.find((line) => line.startsWith('::warning::'));
+    expect(warning).toContain('the comment on the merged pull request could not be written: GitHub API request failed with 502');
+    expect(result.outputs['comment-url']).toBeUndefined();
+    expectNoSecrets(result, []);
+  });
+
   it('says there is nothing to apply when the account already matches', async () => {
     const workspace = demoWorkspace();
     rmSync(join(workspace, 'configs', 'alert-definitions.yaml'));

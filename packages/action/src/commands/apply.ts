@@ -3,6 +3,7 @@ import { applyPlan, DEFAULT_PARALLELISM, unsafeAdvice, violationLines, type Appl
 import { ACTION_OVERRIDE, applyBody, applyHeadline, COMMENT_BUDGET, SUMMARY_BUDGET, type ApplyOutcome } from '../bodies.js';
 import { upsertComment } from '../comment-upsert.js';
 import { GitHubContextError } from '../errors.js';
+import { failureMessage } from '../failure.js';
 import type { GitHub } from '../github-api.js';
 import { repoOf, type GitHubContext } from '../github-context.js';
 import { writeJobSummary } from '../job-summary.js';
@@ -51,7 +52,13 @@ async function commentResult(run: CommandRun, body: string): Promise<void> {
 
 async function report(run: CommandRun, outcome: ApplyOutcome, planFile: string): Promise<void> {
   await writeJobSummary(applyBody(outcome, bodyContext(run, '', SUMMARY_BUDGET, planFile)), run.masker.redact());
-  await commentResult(run, applyBody(outcome, bodyContext(run, applyMarker(run.folder.label), COMMENT_BUDGET, planFile)));
+  try {
+    await commentResult(run, applyBody(outcome, bodyContext(run, applyMarker(run.folder.label), COMMENT_BUDGET, planFile)));
+  } catch (error) {
+    // The account is already changed and the job summary says how: failing the step now would read as a failed
+    // apply, and a rerun for a comment would apply again. The step's outcome stays the apply's own.
+    core.warning(`the result is in the job summary, but the comment on the merged pull request could not be written: ${run.masker.redact()(failureMessage(error))}`);
+  }
 }
 
 /**

@@ -14,7 +14,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { startEmulatorProcess, control, childCpuMs } from './lib/emulator-process.mjs';
+import { startEmulatorProcess, control, childCpuMs, machineCpu, stealShare } from './lib/emulator-process.mjs';
 import { createClient } from '@monsync/client';
 import { applyPlan, assemblePlan, fingerprintDesiredSecrets, liveScope, readLive } from '../dist/index.js';
 
@@ -124,15 +124,17 @@ try {
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const emulatorCpuBefore = childCpuMs(emulator.child.pid);
+    const machineBefore = machineCpu();
     const report = await applyPlan(plan, client, { parallelism: PARALLELISM, secrets: { desired, key: KEY } });
     const wallMs = performance.now() - started;
+    const steal = stealShare(machineBefore, machineCpu());
     const cpu = process.cpuUsage(cpuBefore);
     const emulatorCpuAfter = childCpuMs(emulator.child.pid);
     const emulatorCpu = emulatorCpuBefore === undefined || emulatorCpuAfter === undefined ? undefined : emulatorCpuAfter - emulatorCpuBefore;
     const sent = requests;
     const log = await control(emulator.control, 'GET', '/log');
     const after = assemblePlan(desired, await readLive(client, liveScope(desired)), { fingerprints });
-    return { plan, report, wallMs, cpu, emulatorCpu, sent, seen: log.total, peak, remaining: after.steps.length };
+    return { plan, report, wallMs, steal, cpu, emulatorCpu, sent, seen: log.total, peak, remaining: after.steps.length };
   }
 
   const runs = [];
@@ -140,7 +142,7 @@ try {
   await client.close();
   const byWall = [...runs].sort((a, b) => a.wallMs - b.wallMs);
   const median = byWall[Math.floor((byWall.length - 1) / 2)];
-  const { plan, report, wallMs, cpu, emulatorCpu, sent, seen, remaining } = median;
+  const { plan, report, wallMs, steal, cpu, emulatorCpu, sent, seen, remaining } = median;
   const perLevel = levels(plan);
   const lowerBoundMs = perLevel.reduce((sum, n) => sum + Math.ceil(n / PARALLELISM) * LATENCY, 0);
   const minimum = plan.steps.length;
@@ -150,7 +152,7 @@ try {
   console.log(`  plan              ${plan.steps.length} steps: ${Object.entries(plan.summary).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ')}`);
   console.log(`  dependency levels ${perLevel.map((n, d) => `L${d}: ${n}`).join(', ')}`);
   console.log(`  outcome           ${report.done.length} done, ${report.failed.length} failed, ${report.skipped.length} skipped; a new plan has ${remaining} steps`);
-  console.log(`  machine           ${availableParallelism()} CPUs, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (the emulator shares them)`);
+  console.log(`  machine           ${availableParallelism()} CPUs, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} (the emulator shares them)${steal === undefined ? '' : `; host steal ${(steal * 100).toFixed(0)}% during the median run (CPU time the hypervisor gave to other guests: wall figures stretch with it)`}`);
   console.log(`  runs              ${runs.map((r) => `${fmt(r.wallMs)} ms`).join(', ')} (median reported)`);
   console.log(`  wall time         ${fmt(wallMs)} ms; lower bound ${fmt(lowerBoundMs)} ms (sum over levels of ceil(steps/${PARALLELISM}) x ${LATENCY} ms); ratio ${(wallMs / lowerBoundMs).toFixed(2)} (target <= 1.5)`);
   console.log(`  CPU time          ${fmt((cpu.user + cpu.system) / 1000)} ms in this process (apply and client)${emulatorCpu === undefined ? '' : `; ${fmt(emulatorCpu)} ms in the emulator (${fmt(emulatorCpu / seen)} ms per request: the emulator's own ceiling is ~${fmt(1000 / (emulatorCpu / seen))} requests/s, against ${fmt((1000 / LATENCY) * PARALLELISM)} requests/s that latency and parallelism allow)`}`);

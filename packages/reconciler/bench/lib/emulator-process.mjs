@@ -38,3 +38,22 @@ export function childCpuMs(pid) {
     return undefined;
   }
 }
+
+/** The machine's CPU time counters (Linux `/proc/stat`, in ticks), or undefined elsewhere. */
+export function machineCpu() {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    return { total: ticks.slice(0, 8).reduce((a, b) => a + b, 0), steal: ticks[7] ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The share of the machine's CPU time a hypervisor gave to other guests between two `machineCpu()` readings: on
+ * a shared virtual machine every wall-clock figure stretches with it, so a benchmark prints it beside them.
+ */
+export function stealShare(before, after) {
+  if (before === undefined || after === undefined || after.total === before.total) return undefined;
+  return (after.steal - before.steal) / (after.total - before.total);
+}

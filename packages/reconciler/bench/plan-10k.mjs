@@ -253,18 +253,23 @@ try {
   console.log(`readLive requests      ${log.total} (minimum ${minimum}: ${monitorPages} monitor pages + ${SIZES.groups} member lists + ${SIZES.slas} period lists + 7 listings)  ratio ${(log.total / minimum).toFixed(2)}`);
   console.log(`readLive wall          ${ms(readWall)} (lower bound ${ms(lowerBound)} = max(cursor chain ${monitorPages} x ${LATENCY} ms, per-parent 1 + ${perParent}/${parallelism} x ${LATENCY} ms, all ${minimum}/${parallelism} x ${LATENCY} ms))  ratio ${(readWall / lowerBound).toFixed(2)}`);
   console.log(`readLive again         ${ms(readWarm)} in the same process (code compiled)  ratio ${(readWarm / lowerBound).toFixed(2)}`);
-  const monitorBytes = Buffer.byteLength(JSON.stringify(snapshot.monitors));
-  const periodBytes = Buffer.byteLength(JSON.stringify(snapshot.exclusionPeriods));
+  // Real bodies for the floor: the first monitor page, one group's members, one SLA's exclusion periods.
+  const raw = async (path) => {
+    const res = await globalThis.fetch(`${emulator.url}${path}`, { headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}` } });
+    return res.text();
+  };
+  const someGroup = snapshot.monitorGroups.find((g) => g.IsAll !== true).MonitorGroupGuid;
   const floor = await measureHttpFloor({
     latency: LATENCY,
     parallelism,
-    chainPages: monitorPages,
-    chainBytes: Math.round(monitorBytes / monitorPages),
-    perParent,
-    perParentBytes: Math.round(((monitorBytes / SIZES.monitors) * SIZES.groupSize * SIZES.groups + periodBytes) / perParent),
+    chain: { count: monitorPages, body: await raw('/Monitor') },
+    perParent: [
+      { count: SIZES.groups, body: await raw(`/MonitorGroup/${someGroup}/Member`) },
+      { count: SIZES.slas, body: await raw(`/SLA/${snapshot.slas[0].SlaGuid}/ExclusionPeriod`) },
+    ],
   });
   console.log(
-    `machine floor          bare undici to a bare node:http server, same requests, sizes and latency, from a fresh process: ${ms(floor.cold.wallMs)} (ratio ${(floor.cold.wallMs / lowerBound).toFixed(2)}, client CPU ${ms(floor.cold.clientCpuMs)}), ` +
+    `machine floor          bare undici to a bare node:http server, same requests, bodies and latency, from a fresh process: ${ms(floor.cold.wallMs)} (ratio ${(floor.cold.wallMs / lowerBound).toFixed(2)}, client CPU ${ms(floor.cold.clientCpuMs)}), ` +
       `then ${ms(floor.warm.wallMs)} (ratio ${(floor.warm.wallMs / lowerBound).toFixed(2)}) once compiled: no client beats this on this machine`,
   );
   console.log(`readLive vs floor      ${(readWall / floor.cold.wallMs).toFixed(2)}x the fresh-process floor, ${(readWarm / floor.warm.wallMs).toFixed(2)}x the compiled one`);

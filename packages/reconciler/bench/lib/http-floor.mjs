@@ -6,12 +6,18 @@
  * parsing beyond JSON.parse. What this costs on a machine is what no client could beat there: a benchmark
  * prints it beside its own figure, so a slow or shared machine is not mistaken for a slow client.
  *
+ * The server answers with the bodies it is given (the benchmark passes real ones: a monitor page, a member
+ * listing, an exclusion-period listing), so the floor parses what the client parses.
+ *
  *   import { measureHttpFloor } from './lib/http-floor.mjs';
- *   const floor = await measureHttpFloor({ latency: 10, parallelism: 8, chainPages: 100, chainBytes: 55_000, perParent: 600, perParentBytes: 11_000 });
+ *   const floor = await measureHttpFloor({ latency: 10, parallelism: 8, chain: { count: 100, body }, perParent: [{ count: 500, body }, { count: 100, body }] });
  *   // { cold: { wallMs, clientCpuMs, serverCpuMs }, warm: { ... } }
  */
 import { spawn, execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -20,29 +26,26 @@ import { childCpuMs } from './emulator-process.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** A JSON body of about `bytes` bytes: `items` objects, so parsing it allocates like a listing does. */
-function body(bytes, items) {
-  const pad = 'x'.repeat(Math.max(0, Math.floor(bytes / items) - 60));
-  return JSON.stringify(Array.from({ length: items }, (_, i) => ({ MonitorGuid: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`, Pad: pad })));
-}
-
-async function serve(latency, chainBytes, perParentBytes) {
-  const bodies = { chain: body(chainBytes, 100), perParent: body(perParentBytes, 20) };
+function serve(options) {
+  const bodies = [options.chain.body, ...options.perParent.map((p) => p.body)].map((text) => Buffer.from(text));
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       setTimeout(() => {
+        // /0/... is the chain, /1/... and on the per-parent kinds; anything else (the warm-up) gets the smallest.
+        const body = bodies[Number(/^\/(\d+)\//.exec(req.url ?? '')?.[1] ?? bodies.length - 1)] ?? bodies[0];
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(req.url.startsWith('/chain') ? bodies.chain : bodies.perParent);
-      }, latency);
+        res.end(body);
+      }, options.latency);
     });
   });
   server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 }
 
-async function client(options) {
+async function client(optionsFile) {
+  const options = JSON.parse(readFileSync(optionsFile, 'utf8'));
   const { Agent } = createRequire(new URL('../../../client/package.json', import.meta.url))('undici');
-  const server = spawn(process.execPath, [SELF, '--serve', JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [SELF, '--serve', optionsFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
   const origin = `http://127.0.0.1:${port}`;
   const agent = new Agent({ connections: options.parallelism, keepAliveTimeout: 10_000 });
@@ -58,14 +61,11 @@ async function client(options) {
     const serverCpu = childCpuMs(server.pid);
     const t0 = performance.now();
     const chain = (async () => {
-      for (let i = 0; i < options.chainPages; i += 1) await get(`/chain?page=${i}`);
+      for (let i = 0; i < options.chain.count; i += 1) await get(`/0/page?n=${i}`);
     })();
-    let next = 0;
+    const queue = options.perParent.flatMap((kind, k) => Array.from({ length: kind.count }, (_, i) => `/${k + 1}/parent/${i}`));
     const parent = async () => {
-      while (next < options.perParent) {
-        next += 1;
-        await get(`/member/${next}`);
-      }
+      for (let path = queue.shift(); path !== undefined; path = queue.shift()) await get(path);
     };
     await Promise.all([chain, ...Array.from({ length: Math.max(1, options.parallelism - 1) }, parent)]);
     const wallMs = performance.now() - t0;
@@ -79,14 +79,18 @@ async function client(options) {
 
 /** Runs the floor in a fresh process (its code as cold as a fresh `monsync plan`), then once more warm. */
 export async function measureHttpFloor(options) {
-  const { stdout } = await promisify(execFile)(process.execPath, [SELF, '--client', JSON.stringify(options)]);
-  return JSON.parse(stdout);
+  // The bodies are too large for a command line: both children read them from a file.
+  const dir = mkdtempSync(join(tmpdir(), 'monsync-floor-'));
+  const file = join(dir, 'options.json');
+  writeFileSync(file, JSON.stringify(options));
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [SELF, '--client', file]);
+    return JSON.parse(stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-const [mode, json] = process.argv.slice(2);
-if (process.argv[1] === SELF && mode === '--serve') {
-  const { latency, chainBytes, perParentBytes } = JSON.parse(json);
-  await serve(latency, chainBytes, perParentBytes);
-} else if (process.argv[1] === SELF && mode === '--client') {
-  await client(JSON.parse(json));
-}
+const [mode, file] = process.argv.slice(2);
+if (process.argv[1] === SELF && mode === '--serve') serve(JSON.parse(readFileSync(file, 'utf8')));
+else if (process.argv[1] === SELF && mode === '--client') await client(file);

@@ -64152,16 +64152,31 @@ function scalarEqual(d, l) {
   return a === b;
 }
 function sameAsDeclared(d, l, sets, path = "") {
-  return same(d, l, indexOf(sets), path);
+  const index = indexOf(sets);
+  return same(d, l, index, index.above.has(path) || path === "" ? path : null);
+}
+function declaredFieldsSame(declared, live, defaults, skip, sets) {
+  const index = indexOf(sets);
+  for (const key of Object.keys(declared)) {
+    const value = declared[key];
+    if (value === void 0 || skip.has(key)) continue;
+    if (!same(value, key in live ? live[key] : defaults[key], index, below(index, "", key))) return false;
+  }
+  return true;
+}
+function below(index, path, key) {
+  if (path === null) return null;
+  const child = join(path, key);
+  return index.above.has(child) ? child : null;
 }
 function same(d, l, index, path) {
   if (d === l && (typeof d !== "object" || d === null)) return true;
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
     if (!Array.isArray(l) || d.length !== l.length) return false;
-    const spec = index.at.get(path);
+    const spec = path === null ? void 0 : index.at.get(path);
     if (spec === void 0) {
-      const element2 = join(path, "*");
+      const element2 = below(index, path, "*");
       for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element2)) return false;
       return true;
     }
@@ -64172,7 +64187,7 @@ function same(d, l, index, path) {
       const b = [...l].sort(compareStrings);
       return a.every((v, i) => v === b[i]);
     }
-    const element = join(path, "*");
+    const element = below(index, path, "*");
     const seen = /* @__PURE__ */ new Set();
     for (const entry of d) {
       const k = isPlainObject(entry) ? entry[keyField] : void 0;
@@ -64192,7 +64207,7 @@ function same(d, l, index, path) {
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return false;
-    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, join(path, key))) return false;
+    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, below(index, path, key))) return false;
     return true;
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;
@@ -64312,23 +64327,69 @@ var PerKind = class {
     return this.#maps.get(kind)?.has(id) === true;
   }
 };
-var Resolution = class {
-  #matchedKey = new PerKind();
-  #matchedGuid = new PerKind();
-  #desiredByGuid = new PerKind();
-  #created = new PerKind();
-  #liveKey = new PerKind();
+var KindIndex = class {
+  #live;
+  #pairs;
+  #creates = [];
+  #managed = false;
+  #liveByGuid;
   /** `null`: two live objects share the key, so it names neither. */
-  #liveGuid = new PerKind();
+  #liveGuidByKey;
+  #desiredByGuid;
+  #guidByDesiredKey;
+  #created;
+  constructor(live) {
+    this.#live = live;
+  }
+  register(pairs, creates, managed) {
+    this.#pairs = pairs;
+    this.#creates = creates;
+    this.#managed = managed;
+  }
+  liveByGuid(guid) {
+    if (this.#liveByGuid === void 0) {
+      this.#liveByGuid = /* @__PURE__ */ new Map();
+      for (const entry of this.#live) this.#liveByGuid.set(entry.guid, entry);
+    }
+    return this.#liveByGuid.get(guid);
+  }
+  liveGuidByKey(key) {
+    if (this.#liveGuidByKey === void 0) {
+      const map = /* @__PURE__ */ new Map();
+      for (const entry of this.#live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
+      this.#liveGuidByKey = map;
+    }
+    return this.#liveGuidByKey.get(key);
+  }
+  /** Before the kind is matched there are no pairs yet, and nothing is cached. */
+  desiredByGuid(guid) {
+    if (this.#pairs === void 0) return void 0;
+    if (this.#desiredByGuid === void 0) {
+      this.#desiredByGuid = /* @__PURE__ */ new Map();
+      for (const { desired, live } of this.#pairs) this.#desiredByGuid.set(live.guid, desired);
+    }
+    return this.#desiredByGuid.get(guid);
+  }
+  guidByDesiredKey(key) {
+    if (this.#pairs === void 0) return void 0;
+    if (this.#guidByDesiredKey === void 0) {
+      this.#guidByDesiredKey = /* @__PURE__ */ new Map();
+      for (const { desired, live } of this.#pairs) this.#guidByDesiredKey.set(desired.key, live.guid);
+    }
+    return this.#guidByDesiredKey.get(key);
+  }
+  isCreated(key) {
+    if (!this.#managed) return false;
+    this.#created ??= new Set(this.#creates.map((entry) => entry.key));
+    return this.#created.has(key);
+  }
+};
+var Resolution = class {
+  #kinds = /* @__PURE__ */ new Map();
   #ignoredGuid = new PerKind();
   #ignoredKey = new PerKind();
   indexLive(kind, entries) {
-    const keys = this.#liveKey.of(kind);
-    const guids = this.#liveGuid.of(kind);
-    for (const entry of entries) {
-      keys.set(entry.guid, entry.key);
-      guids.set(entry.key, guids.has(entry.key) ? null : entry.guid);
-    }
+    this.#kinds.set(kind, new KindIndex(entries));
   }
   ignore(kind, entry) {
     this.#ignoredKey.of(kind).set(entry.key, true);
@@ -64341,43 +64402,27 @@ var Resolution = class {
     return this.#ignoredGuid.has(kind, guid);
   }
   register(kind, pairs, creates, managed) {
-    const matchedKey = this.#matchedKey.of(kind);
-    const matchedGuid = this.#matchedGuid.of(kind);
-    const desiredByGuid = this.#desiredByGuid.of(kind);
-    for (const { desired, live } of pairs) {
-      matchedKey.set(live.guid, desired.key);
-      matchedGuid.set(desired.key, live.guid);
-      desiredByGuid.set(live.guid, desired);
-    }
-    if (managed) {
-      const created = this.#created.of(kind);
-      for (const entry of creates) created.set(entry.key, true);
-    }
+    this.#kinds.get(kind)?.register(pairs, creates, managed);
   }
   keyOf(kind, guid) {
-    return this.#matchedKey.get(kind, guid) ?? this.#liveKey.get(kind, guid);
+    const index = this.#kinds.get(kind);
+    return index?.desiredByGuid(guid)?.key ?? index?.liveByGuid(guid)?.key;
   }
   guidOf(kind, key) {
-    const matched = this.#matchedGuid.get(kind, key);
+    const index = this.#kinds.get(kind);
+    if (index === void 0) return void 0;
+    const matched = index.guidByDesiredKey(key);
     if (matched !== void 0) return matched;
-    if (this.#created.has(kind, key)) return void 0;
-    return this.#liveGuid.get(kind, key) ?? void 0;
+    if (index.isCreated(key)) return void 0;
+    return index.liveGuidByKey(key) ?? void 0;
   }
   desiredOf(kind, guid) {
-    return this.#desiredByGuid.get(kind, guid);
+    return this.#kinds.get(kind)?.desiredByGuid(guid);
   }
   isCreated(kind, key) {
-    return this.#created.has(kind, key);
+    return this.#kinds.get(kind)?.isCreated(key) === true;
   }
 };
-function declaredFieldsSame(resolved, live, defaults, drop, sets) {
-  for (const key of Object.keys(resolved)) {
-    const value = resolved[key];
-    if (value === void 0 || drop.has(key)) continue;
-    if (!sameAsDeclared(value, key in live ? live[key] : defaults[key], sets, key)) return false;
-  }
-  return true;
-}
 function withoutFields2(fields, drop) {
   const skip = drop instanceof Set ? drop : new Set(drop);
   const out = {};
@@ -64605,6 +64650,7 @@ function assemblePlan(desired, live, options = {}) {
   };
   const drafts = [];
   const deletedGuids = new PerKind();
+  let deletedAny = false;
   const unmanaged = [];
   let unchanged = 0;
   const secretWarned = /* @__PURE__ */ new Set();
@@ -64766,10 +64812,11 @@ function assemblePlan(desired, live, options = {}) {
       const owned = mod.ownedBy ?? [];
       if (orphan.refs.some((r) => owned.includes(r.kind) && deletedGuids.has(r.kind, r.guid))) continue;
       deletedGuids.of(mod.kind).set(orphan.guid, true);
+      deletedAny = true;
       drafts.push({ step: { action: "delete", kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] }, liveEntry: orphan, dependsOn: /* @__PURE__ */ new Set() });
     }
   }
-  for (const state of states) {
+  for (const state of deletedAny ? states : []) {
     if (!state.managed) continue;
     for (const entry of state.desired) {
       for (const ref of entry.refs) {
@@ -64949,7 +64996,8 @@ function linkDependencies(drafts, states) {
       if (renamed !== void 0) draft.dependsOn.add(renamed);
     }
   }
-  for (const state of states) {
+  const anyDeleted = drafts.some((draft) => draft.step.action === "delete");
+  for (const state of anyDeleted ? states : []) {
     for (const entry of state.live) {
       for (const ref of entry.refs) {
         const target = deleted.get(ref.kind, ref.guid.toLowerCase());

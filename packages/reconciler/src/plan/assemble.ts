@@ -8,7 +8,7 @@ import type { DesiredEntry, KindModule, LiveEntry, Resolver } from '../kinds/con
 import { KINDS } from '../kinds/index.js';
 import { withLiveOmissions } from '../kinds/write-body.js';
 import type { ApiObject, LiveSnapshot } from '../live/types.js';
-import { comparable, diffFields, sameAsDeclared, toSetForm } from './diff.js';
+import { comparable, declaredFieldsSame, diffFields, toSetForm } from './diff.js';
 import { at, PlanError, type PlanProblem } from './errors.js';
 import { ignoreMatcher } from './ignore.js';
 import { splitMarker, withMarker } from './markers.js';
@@ -73,24 +73,84 @@ class PerKind<V> {
   }
 }
 
-class Resolution implements Resolver {
-  readonly #matchedKey = new PerKind<string>();
-  readonly #matchedGuid = new PerKind<string>();
-  readonly #desiredByGuid = new PerKind<DesiredEntry>();
-  readonly #created = new PerKind<true>();
-  readonly #liveKey = new PerKind<string>();
+/** One kind's objects as the resolver knows them; the lookup maps are built from them on first use. */
+class KindIndex {
+  readonly #live: readonly LiveEntry[];
+  #pairs: readonly Pair[] | undefined;
+  #creates: readonly DesiredEntry[] = [];
+  #managed = false;
+  #liveByGuid: Map<string, LiveEntry> | undefined;
   /** `null`: two live objects share the key, so it names neither. */
-  readonly #liveGuid = new PerKind<string | null>();
+  #liveGuidByKey: Map<string, string | null> | undefined;
+  #desiredByGuid: Map<string, DesiredEntry> | undefined;
+  #guidByDesiredKey: Map<string, string> | undefined;
+  #created: Set<string> | undefined;
+
+  constructor(live: readonly LiveEntry[]) {
+    this.#live = live;
+  }
+
+  register(pairs: readonly Pair[], creates: readonly DesiredEntry[], managed: boolean): void {
+    this.#pairs = pairs;
+    this.#creates = creates;
+    this.#managed = managed;
+  }
+
+  liveByGuid(guid: string): LiveEntry | undefined {
+    if (this.#liveByGuid === undefined) {
+      this.#liveByGuid = new Map();
+      for (const entry of this.#live) this.#liveByGuid.set(entry.guid, entry);
+    }
+    return this.#liveByGuid.get(guid);
+  }
+
+  liveGuidByKey(key: string): string | null | undefined {
+    if (this.#liveGuidByKey === undefined) {
+      const map = new Map<string, string | null>();
+      for (const entry of this.#live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
+      this.#liveGuidByKey = map;
+    }
+    return this.#liveGuidByKey.get(key);
+  }
+
+  /** Before the kind is matched there are no pairs yet, and nothing is cached. */
+  desiredByGuid(guid: string): DesiredEntry | undefined {
+    if (this.#pairs === undefined) return undefined;
+    if (this.#desiredByGuid === undefined) {
+      this.#desiredByGuid = new Map();
+      for (const { desired, live } of this.#pairs) this.#desiredByGuid.set(live.guid, desired);
+    }
+    return this.#desiredByGuid.get(guid);
+  }
+
+  guidByDesiredKey(key: string): string | undefined {
+    if (this.#pairs === undefined) return undefined;
+    if (this.#guidByDesiredKey === undefined) {
+      this.#guidByDesiredKey = new Map();
+      for (const { desired, live } of this.#pairs) this.#guidByDesiredKey.set(desired.key, live.guid);
+    }
+    return this.#guidByDesiredKey.get(key);
+  }
+
+  isCreated(key: string): boolean {
+    if (!this.#managed) return false;
+    this.#created ??= new Set(this.#creates.map((entry) => entry.key));
+    return this.#created.has(key);
+  }
+}
+
+/**
+ * Lookups across kinds. Each kind's maps are built when first asked for, not when the kind is matched: most are
+ * never asked for (nothing refers to a group membership, and its 10,000 entries at account scale would otherwise
+ * fill five maps for nothing).
+ */
+class Resolution implements Resolver {
+  readonly #kinds = new Map<StepKind, KindIndex>();
   readonly #ignoredGuid = new PerKind<true>();
   readonly #ignoredKey = new PerKind<true>();
 
   indexLive(kind: StepKind, entries: readonly LiveEntry[]): void {
-    const keys = this.#liveKey.of(kind);
-    const guids = this.#liveGuid.of(kind);
-    for (const entry of entries) {
-      keys.set(entry.guid, entry.key);
-      guids.set(entry.key, guids.has(entry.key) ? null : entry.guid);
-    }
+    this.#kinds.set(kind, new KindIndex(entries));
   }
 
   ignore(kind: StepKind, entry: { key: string; guid?: string }): void {
@@ -107,51 +167,30 @@ class Resolution implements Resolver {
   }
 
   register(kind: StepKind, pairs: readonly Pair[], creates: readonly DesiredEntry[], managed: boolean): void {
-    const matchedKey = this.#matchedKey.of(kind);
-    const matchedGuid = this.#matchedGuid.of(kind);
-    const desiredByGuid = this.#desiredByGuid.of(kind);
-    for (const { desired, live } of pairs) {
-      matchedKey.set(live.guid, desired.key);
-      matchedGuid.set(desired.key, live.guid);
-      desiredByGuid.set(live.guid, desired);
-    }
-    if (managed) {
-      const created = this.#created.of(kind);
-      for (const entry of creates) created.set(entry.key, true);
-    }
+    this.#kinds.get(kind)?.register(pairs, creates, managed);
   }
 
   keyOf(kind: StepKind, guid: string): string | undefined {
-    return this.#matchedKey.get(kind, guid) ?? this.#liveKey.get(kind, guid);
+    const index = this.#kinds.get(kind);
+    return index?.desiredByGuid(guid)?.key ?? index?.liveByGuid(guid)?.key;
   }
 
   guidOf(kind: StepKind, key: string): string | undefined {
-    const matched = this.#matchedGuid.get(kind, key);
+    const index = this.#kinds.get(kind);
+    if (index === undefined) return undefined;
+    const matched = index.guidByDesiredKey(key);
     if (matched !== undefined) return matched;
-    if (this.#created.has(kind, key)) return undefined;
-    return this.#liveGuid.get(kind, key) ?? undefined;
+    if (index.isCreated(key)) return undefined;
+    return index.liveGuidByKey(key) ?? undefined;
   }
 
   desiredOf(kind: StepKind, guid: string): DesiredEntry | undefined {
-    return this.#desiredByGuid.get(kind, guid);
+    return this.#kinds.get(kind)?.desiredByGuid(guid);
   }
 
   isCreated(kind: StepKind, key: string): boolean {
-    return this.#created.has(kind, key);
+    return this.#kinds.get(kind)?.isCreated(key) === true;
   }
-}
-
-/**
- * What `diffFields(withoutFields(resolved, drop), liveView, sets)` finds empty, decided field by field on the objects
- * as they are: the live view of a field is the live value, or the service's default when the live object lacks it.
- */
-function declaredFieldsSame(resolved: ApiObject, live: ApiObject, defaults: ApiObject, drop: ReadonlySet<string>, sets: KindModule['setFields']): boolean {
-  for (const key of Object.keys(resolved)) {
-    const value = resolved[key];
-    if (value === undefined || drop.has(key)) continue;
-    if (!sameAsDeclared(value, key in live ? live[key] : defaults[key], sets, key)) return false;
-  }
-  return true;
 }
 
 function withoutFields(fields: ApiObject, drop: readonly string[] | ReadonlySet<string>): ApiObject {
@@ -419,6 +458,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
 
   const drafts: Draft[] = [];
   const deletedGuids = new PerKind<true>();
+  let deletedAny = false;
   const unmanaged: Plan['unmanaged'] = [];
   let unchanged = 0;
   const secretWarned = new Set<DesiredEntry>();
@@ -592,12 +632,14 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
       const owned = mod.ownedBy ?? [];
       if (orphan.refs.some((r) => owned.includes(r.kind) && deletedGuids.has(r.kind, r.guid))) continue;
       deletedGuids.of(mod.kind).set(orphan.guid, true);
+      deletedAny = true;
       drafts.push({ step: { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] }, liveEntry: orphan, dependsOn: new Set() });
     }
   }
 
   // A declared object must not keep referring to an object this plan deletes (the delete would fail, or break it).
-  for (const state of states) {
+  // Without a delete there is nothing to look up (prune is off in most runs, and there are 20,000 references at scale).
+  for (const state of deletedAny ? states : []) {
     if (!state.managed) continue;
     for (const entry of state.desired) {
       for (const ref of entry.refs) {
@@ -814,7 +856,9 @@ function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]
     }
   }
   // A delete waits for the updates and deletes of the live objects that refer to it: they drop the reference.
-  for (const state of states) {
+  // Without a delete nothing waits (and the references of every live object, 30,000 at scale, need no look-up).
+  const anyDeleted = drafts.some((draft) => draft.step.action === 'delete');
+  for (const state of anyDeleted ? states : []) {
     for (const entry of state.live) {
       for (const ref of entry.refs) {
         const target = deleted.get(ref.kind, ref.guid.toLowerCase());

@@ -194,17 +194,43 @@ function scalarEqual(d: unknown, l: unknown): boolean {
  * (unusual shapes fall through to the full comparison), so callers must run `diffFields` then.
  */
 export function sameAsDeclared(d: unknown, l: unknown, sets: readonly SetField[], path: Path = ''): boolean {
-  return same(d, l, indexOf(sets), path);
+  const index = indexOf(sets);
+  return same(d, l, index, index.above.has(path) || path === '' ? path : null);
 }
 
-function same(d: unknown, l: unknown, index: SetIndex, path: Path): boolean {
+/**
+ * `sameAsDeclared` over each declared field of `declared` but those in `skip`, the live view of a field being the
+ * live value, or the service's default when the live object lacks it: what `diffFields` finds empty for the
+ * declared fields, decided on the objects as they are.
+ */
+export function declaredFieldsSame(declared: Record<string, unknown>, live: Record<string, unknown>, defaults: Record<string, unknown>, skip: ReadonlySet<string>, sets: readonly SetField[]): boolean {
+  const index = indexOf(sets);
+  for (const key of Object.keys(declared)) {
+    const value = declared[key];
+    if (value === undefined || skip.has(key)) continue;
+    if (!same(value, key in live ? live[key] : defaults[key], index, below(index, '', key))) return false;
+  }
+  return true;
+}
+
+/**
+ * The path of `key` below `path`; `null` when no set field lies at or below it, so that nothing below builds path
+ * strings it never uses (most fields of most objects: a string per field per object otherwise).
+ */
+function below(index: SetIndex, path: Path | null, key: string): Path | null {
+  if (path === null) return null;
+  const child = join(path, key);
+  return index.above.has(child) ? child : null;
+}
+
+function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boolean {
   if (d === l && (typeof d !== 'object' || d === null)) return true;
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
     if (!Array.isArray(l) || d.length !== l.length) return false;
-    const spec = index.at.get(path);
+    const spec = path === null ? undefined : index.at.get(path);
     if (spec === undefined) {
-      const element = join(path, '*');
+      const element = below(index, path, '*');
       for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
       return true;
     }
@@ -217,7 +243,7 @@ function same(d: unknown, l: unknown, index: SetIndex, path: Path): boolean {
       const b = [...(l as string[])].sort(compareStrings);
       return a.every((v, i) => v === b[i]);
     }
-    const element = join(path, '*');
+    const element = below(index, path, '*');
     const seen = new Set<string>();
     for (const entry of d) {
       const k = isPlainObject(entry) ? entry[keyField] : undefined;
@@ -237,7 +263,7 @@ function same(d: unknown, l: unknown, index: SetIndex, path: Path): boolean {
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return false;
-    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, join(path, key))) return false;
+    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, below(index, path, key))) return false;
     return true;
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;

@@ -61109,14 +61109,17 @@ function str(object, field) {
 
 // ../reconciler/src/kinds/shared.ts
 function apiFields(value, without = []) {
+  const keys = Object.keys(value);
+  let keep = 0;
+  while (keep < keys.length && isApiField(value, keys[keep], without)) keep += 1;
+  if (keep === keys.length) return value;
   const out = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (field === void 0 || without.includes(key)) continue;
-    const first = key.charCodeAt(0);
-    if (first < 65 || first > 90) continue;
-    out[key] = field;
-  }
+  for (const key of keys) if (isApiField(value, key, without)) out[key] = value[key];
   return out;
+}
+function isApiField(value, key, without) {
+  const first = key.charCodeAt(0);
+  return first >= 65 && first <= 90 && value[key] !== void 0 && !without.includes(key);
 }
 function pinned(value, guidField) {
   const guid = value[guidField];
@@ -61427,6 +61430,7 @@ function secretAddress(kind, key, pointer) {
   return `${kind}:${key}#${pointer}`;
 }
 function hasSecret(value) {
+  if (typeof value !== "object" || value === null) return false;
   if (isSecretValue(value)) return true;
   if (Array.isArray(value)) return value.some(hasSecret);
   if (isPlainObject(value)) {

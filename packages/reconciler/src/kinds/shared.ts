@@ -1,16 +1,24 @@
 import type { ApiFields } from '../desired.js';
 import type { ApiObject, Listing } from '../live/types.js';
 
-/** Rule of case (DESIGN §2): PascalCase keys are API fields, camelCase keys are monsync's own. */
+/**
+ * Rule of case (DESIGN §2): PascalCase keys are API fields, camelCase keys are monsync's own. When every key of the
+ * value is a defined API field (most declarations: monitors have no keys of monsync's own), the value itself is
+ * returned rather than a copy of it; nothing downstream modifies declared fields.
+ */
 export function apiFields(value: ApiFields, without: readonly string[] = []): ApiObject {
+  const keys = Object.keys(value);
+  let keep = 0;
+  while (keep < keys.length && isApiField(value, keys[keep] as string, without)) keep += 1;
+  if (keep === keys.length) return value;
   const out: ApiObject = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (field === undefined || without.includes(key)) continue;
-    const first = key.charCodeAt(0);
-    if (first < 65 || first > 90) continue;
-    out[key] = field;
-  }
+  for (const key of keys) if (isApiField(value, key, without)) out[key] = value[key];
   return out;
+}
+
+function isApiField(value: ApiFields, key: string, without: readonly string[]): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 65 && first <= 90 && value[key] !== undefined && !without.includes(key);
 }
 
 export function pinned(value: ApiFields, guidField: string): string | undefined {

@@ -21,6 +21,8 @@ export function secretAddress(kind: StepKind, key: string, pointer: string): str
 
 /** Whether any secret is inside a value; cheap (builds no pointers). */
 export function hasSecret(value: unknown): boolean {
+  // Scalars are most of what this walks, and hold nothing.
+  if (typeof value !== 'object' || value === null) return false;
   if (isSecretValue(value)) return true;
   if (Array.isArray(value)) return value.some(hasSecret);
   if (isPlainObject(value)) {

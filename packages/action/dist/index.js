@@ -61097,6 +61097,15 @@ function info(message) {
 }
 
 // ../reconciler/src/kinds/contract.ts
+function desiredEntry(kind, key, fields, source, refs, optional = {}) {
+  const entry = { kind, key, fields, source, refs };
+  if (optional.pinnedGuid !== void 0) entry.pinnedGuid = optional.pinnedGuid;
+  if (optional.manages !== void 0) entry.manages = optional.manages;
+  return entry;
+}
+function liveEntry(kind, key, guid, fields, refs) {
+  return { kind, key, guid, fields, refs };
+}
 function placeholder(kind, key) {
   return `{{${kind}:${key}}}`;
 }
@@ -61171,13 +61180,7 @@ var alertDefinitionKind = {
   ensureOnly: true,
   reads: [],
   desired(state) {
-    return state.alertDefinitions.map(({ value, source }) => ({
-      kind: "alertDefinition",
-      key: value.AlertDefinitionGuid,
-      fields: apiFields(value, ["AlertDefinitionGuid"]),
-      source,
-      refs: []
-    }));
+    return state.alertDefinitions.map(({ value, source }) => desiredEntry("alertDefinition", value.AlertDefinitionGuid, apiFields(value, ["AlertDefinitionGuid"]), source, []));
   },
   live() {
     return [];
@@ -61214,16 +61217,12 @@ var groupMembershipKind = {
   reads: ["monitorGroup", "groupMembership", "monitor"],
   desired(state) {
     return state.monitorGroups.flatMap(
-      ({ value, source }) => (value.members ?? []).map((member) => ({
-        kind: "groupMembership",
-        key: `${value.Description}/${member}`,
-        fields: {},
-        source,
-        refs: [
+      ({ value, source }) => (value.members ?? []).map(
+        (member) => desiredEntry("groupMembership", `${value.Description}/${member}`, {}, source, [
           { kind: "monitorGroup", key: value.Description },
           { kind: "monitor", key: member }
-        ]
-      }))
+        ])
+      )
     );
   },
   live(snapshot, resolver) {
@@ -61232,16 +61231,12 @@ var groupMembershipKind = {
       const group = resolver.desiredOf("monitorGroup", groupGuid);
       if (group?.manages?.includes("groupMembership") !== true) continue;
       for (const monitorGuid of snapshot.groupMembers[groupGuid] ?? []) {
-        entries.push({
-          kind: "groupMembership",
-          key: `${group.key}/${resolver.keyOf("monitor", monitorGuid) ?? monitorGuid}`,
-          guid: `${groupGuid}/${monitorGuid}`,
-          fields: {},
-          refs: [
+        entries.push(
+          liveEntry("groupMembership", `${group.key}/${resolver.keyOf("monitor", monitorGuid) ?? monitorGuid}`, `${groupGuid}/${monitorGuid}`, {}, [
             { kind: "monitorGroup", guid: groupGuid },
             { kind: "monitor", guid: monitorGuid }
-          ]
-        });
+          ])
+        );
       }
     }
     return entries;
@@ -61300,20 +61295,15 @@ var monitorGroupKind = {
   desired(state) {
     return state.monitorGroups.map(({ value, source }) => {
       const guid = pinned(value, "MonitorGroupGuid");
-      return {
-        kind: "monitorGroup",
-        key: value.Description,
-        ...guid === void 0 ? {} : { pinnedGuid: guid },
-        fields: apiFields(value),
-        source,
-        refs: [],
-        ...Array.isArray(value.members) ? { manages: ["groupMembership"] } : {}
-      };
+      return desiredEntry("monitorGroup", value.Description, apiFields(value), source, [], {
+        pinnedGuid: guid,
+        manages: Array.isArray(value.members) ? ["groupMembership"] : void 0
+      });
     });
   },
   /** The All Monitors group is the account itself: never planned, never listed as unmanaged. */
   live(snapshot) {
-    return snapshot.monitorGroups.filter((g) => g.IsAll !== true).map((fields) => ({ kind: "monitorGroup", key: str(fields, "Description") ?? "", guid: idOf(fields, "MonitorGroupGuid"), fields, refs: [] }));
+    return snapshot.monitorGroups.filter((g) => g.IsAll !== true).map((fields) => liveEntry("monitorGroup", str(fields, "Description") ?? "", idOf(fields, "MonitorGroupGuid"), fields, []));
   },
   requests: {
     async create(client, _step, body) {
@@ -61581,17 +61571,19 @@ var monitorKind = {
         if (isPlainObject(variable) && isVaultRef(variable.Value)) refs.push({ kind: "vaultItem", key: variable.Value.vault });
       }
       const guid = pinned(value, "MonitorGuid");
-      return { kind: "monitor", key: value.Name, ...guid === void 0 ? {} : { pinnedGuid: guid }, fields, source, refs };
+      return desiredEntry("monitor", value.Name, fields, source, refs, { pinnedGuid: guid });
     });
   },
   live(snapshot) {
-    return snapshot.monitors.map((fields) => ({
-      kind: "monitor",
-      key: str(fields, "Name") ?? "",
-      guid: idOf(fields, "MonitorGuid"),
-      fields,
-      refs: vaultReferencesIn(fields).map((guid) => ({ kind: "vaultItem", guid }))
-    }));
+    return snapshot.monitors.map(
+      (fields) => liveEntry(
+        "monitor",
+        str(fields, "Name") ?? "",
+        idOf(fields, "MonitorGuid"),
+        fields,
+        vaultReferencesIn(fields).map((guid) => ({ kind: "vaultItem", guid }))
+      )
+    );
   },
   /** `{ vault: 'Section/Item' }` becomes `{{vault:<guid>}}`, or `{{vault:Section/Item}}` when the item is created in this plan. */
   resolve(entry, resolver) {
@@ -61667,11 +61659,11 @@ var scheduledReportKind = {
   desired(state) {
     return state.scheduledReports.map(({ value, source }) => {
       const guid = pinned(value, "ScheduledReportGuid");
-      return { kind: "scheduledReport", key: value.key, ...guid === void 0 ? {} : { pinnedGuid: guid }, fields: apiFields(value), source, refs: [] };
+      return desiredEntry("scheduledReport", value.key, apiFields(value), source, [], { pinnedGuid: guid });
     });
   },
   live(snapshot) {
-    return snapshot.scheduledReports.map((fields) => ({ kind: "scheduledReport", key: reportKey(fields), guid: idOf(fields, "ScheduledReportGuid"), fields, refs: [] }));
+    return snapshot.scheduledReports.map((fields) => liveEntry("scheduledReport", reportKey(fields), idOf(fields, "ScheduledReportGuid"), fields, []));
   },
   requests: {
     /** POST answers 201 with the object; should a service answer without it, the key marker finds it. */
@@ -61712,14 +61704,7 @@ var slaExclusionPeriodKind = {
     return state.slas.flatMap(
       ({ value: sla }) => (sla.exclusionPeriods ?? []).map(({ value, source }) => {
         const id = pinned(value, "ExclusionPeriodId");
-        return {
-          kind: "slaExclusionPeriod",
-          key: `${sla.Description}/${value.Description}`,
-          ...id === void 0 ? {} : { pinnedGuid: id },
-          fields: apiFields(value),
-          source,
-          refs: [{ kind: "sla", key: sla.Description }]
-        };
+        return desiredEntry("slaExclusionPeriod", `${sla.Description}/${value.Description}`, apiFields(value), source, [{ kind: "sla", key: sla.Description }], { pinnedGuid: id });
       })
     );
   },
@@ -61729,13 +61714,7 @@ var slaExclusionPeriodKind = {
       const sla = resolver.desiredOf("sla", slaGuid);
       if (sla?.manages?.includes("slaExclusionPeriod") !== true) continue;
       for (const fields of snapshot.exclusionPeriods[slaGuid] ?? []) {
-        entries.push({
-          kind: "slaExclusionPeriod",
-          key: `${sla.key}/${str(fields, "Description") ?? ""}`,
-          guid: `${slaGuid}/${idOf(fields, "ExclusionPeriodId")}`,
-          fields,
-          refs: [{ kind: "sla", guid: slaGuid }]
-        });
+        entries.push(liveEntry("slaExclusionPeriod", `${sla.key}/${str(fields, "Description") ?? ""}`, `${slaGuid}/${idOf(fields, "ExclusionPeriodId")}`, fields, [{ kind: "sla", guid: slaGuid }]));
       }
     }
     return entries;
@@ -61785,19 +61764,14 @@ var slaKind = {
   desired(state) {
     return state.slas.map(({ value, source }) => {
       const guid = pinned(value, "SlaGuid");
-      return {
-        kind: "sla",
-        key: value.Description,
-        ...guid === void 0 ? {} : { pinnedGuid: guid },
-        fields: apiFields(value),
-        source,
-        refs: [],
-        ...Array.isArray(value.exclusionPeriods) ? { manages: ["slaExclusionPeriod"] } : {}
-      };
+      return desiredEntry("sla", value.Description, apiFields(value), source, [], {
+        pinnedGuid: guid,
+        manages: Array.isArray(value.exclusionPeriods) ? ["slaExclusionPeriod"] : void 0
+      });
     });
   },
   live(snapshot) {
-    return snapshot.slas.map((fields) => ({ kind: "sla", key: str(fields, "Description") ?? "", guid: idOf(fields, "SlaGuid"), fields, refs: [] }));
+    return snapshot.slas.map((fields) => liveEntry("sla", str(fields, "Description") ?? "", idOf(fields, "SlaGuid"), fields, []));
   },
   requests: {
     /** POST /Sla answers 204 with no body: the new SLA is found by re-listing (Description is unique). */
@@ -61837,27 +61811,15 @@ var vaultItemKind = {
     return state.vaultSections.flatMap(
       ({ value: section }) => (section.items ?? []).map(({ value, source }) => {
         const guid = pinned(value, "VaultItemGuid");
-        return {
-          kind: "vaultItem",
-          key: `${section.Name}/${value.Name}`,
-          ...guid === void 0 ? {} : { pinnedGuid: guid },
-          fields: apiFields(value),
-          source,
-          refs: [{ kind: "vaultSection", key: section.Name }]
-        };
+        return desiredEntry("vaultItem", `${section.Name}/${value.Name}`, apiFields(value), source, [{ kind: "vaultSection", key: section.Name }], { pinnedGuid: guid });
       })
     );
   },
   live(snapshot, resolver) {
     return snapshot.vaultItems.map((fields) => {
       const sectionGuid = idOf(fields, "VaultSectionGuid");
-      return {
-        kind: "vaultItem",
-        key: `${resolver.keyOf("vaultSection", sectionGuid) ?? sectionGuid}/${str(fields, "Name") ?? ""}`,
-        guid: idOf(fields, "VaultItemGuid"),
-        fields,
-        refs: [{ kind: "vaultSection", guid: sectionGuid }]
-      };
+      const key = `${resolver.keyOf("vaultSection", sectionGuid) ?? sectionGuid}/${str(fields, "Name") ?? ""}`;
+      return liveEntry("vaultItem", key, idOf(fields, "VaultItemGuid"), fields, [{ kind: "vaultSection", guid: sectionGuid }]);
     });
   },
   createExtras(entry, resolver) {
@@ -61896,11 +61858,11 @@ var vaultSectionKind = {
   desired(state) {
     return state.vaultSections.map(({ value, source }) => {
       const guid = pinned(value, "VaultSectionGuid");
-      return { kind: "vaultSection", key: value.Name, ...guid === void 0 ? {} : { pinnedGuid: guid }, fields: apiFields(value), source, refs: [] };
+      return desiredEntry("vaultSection", value.Name, apiFields(value), source, [], { pinnedGuid: guid });
     });
   },
   live(snapshot) {
-    return snapshot.vaultSections.map((fields) => ({ kind: "vaultSection", key: str(fields, "Name") ?? "", guid: idOf(fields, "VaultSectionGuid"), fields, refs: [] }));
+    return snapshot.vaultSections.map((fields) => liveEntry("vaultSection", str(fields, "Name") ?? "", idOf(fields, "VaultSectionGuid"), fields, []));
   },
   requests: {
     async create(client, _step, body) {
@@ -64981,13 +64943,13 @@ function linkDependencies(drafts, states) {
   const renamedFrom = new PerKind();
   const deleted = new PerKind();
   for (const draft of drafts) {
-    const { step, liveEntry } = draft;
+    const { step, liveEntry: liveEntry2 } = draft;
     if (step.action === "create") creates.of(step.kind).set(step.key, draft);
-    if ((step.action === "update" || step.action === "delete") && liveEntry !== void 0) byLiveGuid.of(step.kind).set(liveEntry.guid, draft);
-    if (step.action === "update" && liveEntry !== void 0 && identityOf(step.kind, liveEntry.key) !== identityOf(step.kind, step.key)) {
-      renamedFrom.of(step.kind).set(identityOf(step.kind, liveEntry.key), draft);
+    if ((step.action === "update" || step.action === "delete") && liveEntry2 !== void 0) byLiveGuid.of(step.kind).set(liveEntry2.guid, draft);
+    if (step.action === "update" && liveEntry2 !== void 0 && identityOf(step.kind, liveEntry2.key) !== identityOf(step.kind, step.key)) {
+      renamedFrom.of(step.kind).set(identityOf(step.kind, liveEntry2.key), draft);
     }
-    if (step.action === "delete" && liveEntry !== void 0) deleted.of(step.kind).set(liveEntry.guid.toLowerCase(), draft);
+    if (step.action === "delete" && liveEntry2 !== void 0) deleted.of(step.kind).set(liveEntry2.guid.toLowerCase(), draft);
   }
   for (const draft of drafts) {
     const { step } = draft;

@@ -1,4 +1,4 @@
-import type { KindModule } from './contract.js';
+import { desiredEntry, type KindModule } from './contract.js';
 import { apiFields, requireGuid } from './shared.js';
 
 /**
@@ -18,13 +18,7 @@ export const alertDefinitionKind: KindModule = {
   reads: [],
 
   desired(state) {
-    return state.alertDefinitions.map(({ value, source }) => ({
-      kind: 'alertDefinition',
-      key: value.AlertDefinitionGuid,
-      fields: apiFields(value, ['AlertDefinitionGuid']),
-      source,
-      refs: [],
-    }));
+    return state.alertDefinitions.map(({ value, source }) => desiredEntry('alertDefinition', value.AlertDefinitionGuid, apiFields(value, ['AlertDefinitionGuid']), source, []));
   },
 
   live() {

@@ -147,6 +147,30 @@ export interface KindModule {
   requests: KindRequests;
 }
 
+/**
+ * Every kind builds its entries with these two functions, so that entries of all kinds share one object shape (the
+ * optional fields come last and only when set). The engine's loops run over the entries of every kind in turn, and
+ * an entry of a shape an optimised loop has not seen makes V8 discard and recompile it: at account scale that
+ * recompiling was a tenth of the plan's CPU time.
+ */
+export function desiredEntry(
+  kind: StepKind,
+  key: string,
+  fields: ApiObject,
+  source: SourceRef,
+  refs: KeyRef[],
+  optional: { pinnedGuid?: string | undefined; manages?: StepKind[] | undefined } = {},
+): DesiredEntry {
+  const entry: DesiredEntry = { kind, key, fields, source, refs };
+  if (optional.pinnedGuid !== undefined) entry.pinnedGuid = optional.pinnedGuid;
+  if (optional.manages !== undefined) entry.manages = optional.manages;
+  return entry;
+}
+
+export function liveEntry(kind: StepKind, key: string, guid: string, fields: ApiObject, refs: GuidRef[]): LiveEntry {
+  return { kind, key, guid, fields, refs };
+}
+
 /** Placeholder for the GUID of an object created earlier in the same plan; apply substitutes it. */
 export function placeholder(kind: StepKind, key: string): string {
   return `{{${kind}:${key}}}`;

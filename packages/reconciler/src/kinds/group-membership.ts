@@ -1,4 +1,4 @@
-import { placeholder, type KindModule } from './contract.js';
+import { desiredEntry, liveEntry, placeholder, type KindModule, type LiveEntry } from './contract.js';
 import { bodyString, splitCompound } from './shared.js';
 
 /**
@@ -22,35 +22,27 @@ export const groupMembershipKind: KindModule = {
 
   desired(state) {
     return state.monitorGroups.flatMap(({ value, source }) =>
-      (value.members ?? []).map((member) => ({
-        kind: 'groupMembership' as const,
-        key: `${value.Description}/${member}`,
-        fields: {},
-        source,
-        refs: [
-          { kind: 'monitorGroup' as const, key: value.Description },
-          { kind: 'monitor' as const, key: member },
-        ],
-      })),
+      (value.members ?? []).map((member) =>
+        desiredEntry('groupMembership', `${value.Description}/${member}`, {}, source, [
+          { kind: 'monitorGroup', key: value.Description },
+          { kind: 'monitor', key: member },
+        ]),
+      ),
     );
   },
 
   live(snapshot, resolver) {
-    const entries = [];
+    const entries: LiveEntry[] = [];
     for (const groupGuid of Object.keys(snapshot.groupMembers)) {
       const group = resolver.desiredOf('monitorGroup', groupGuid);
       if (group?.manages?.includes('groupMembership') !== true) continue;
       for (const monitorGuid of snapshot.groupMembers[groupGuid] ?? []) {
-        entries.push({
-          kind: 'groupMembership' as const,
-          key: `${group.key}/${resolver.keyOf('monitor', monitorGuid) ?? monitorGuid}`,
-          guid: `${groupGuid}/${monitorGuid}`,
-          fields: {},
-          refs: [
-            { kind: 'monitorGroup' as const, guid: groupGuid },
-            { kind: 'monitor' as const, guid: monitorGuid },
-          ],
-        });
+        entries.push(
+          liveEntry('groupMembership', `${group.key}/${resolver.keyOf('monitor', monitorGuid) ?? monitorGuid}`, `${groupGuid}/${monitorGuid}`, {}, [
+            { kind: 'monitorGroup', guid: groupGuid },
+            { kind: 'monitor', guid: monitorGuid },
+          ]),
+        );
       }
     }
     return entries;

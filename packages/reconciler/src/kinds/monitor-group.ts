@@ -1,4 +1,4 @@
-import { str, type KindModule } from './contract.js';
+import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 export const monitorGroupKind: KindModule = {
@@ -24,15 +24,10 @@ export const monitorGroupKind: KindModule = {
   desired(state) {
     return state.monitorGroups.map(({ value, source }) => {
       const guid = pinned(value, 'MonitorGroupGuid');
-      return {
-        kind: 'monitorGroup',
-        key: value.Description,
-        ...(guid === undefined ? {} : { pinnedGuid: guid }),
-        fields: apiFields(value),
-        source,
-        refs: [],
-        ...(Array.isArray(value.members) ? { manages: ['groupMembership' as const] } : {}),
-      };
+      return desiredEntry('monitorGroup', value.Description, apiFields(value), source, [], {
+        pinnedGuid: guid,
+        manages: Array.isArray(value.members) ? ['groupMembership'] : undefined,
+      });
     });
   },
 
@@ -40,7 +35,7 @@ export const monitorGroupKind: KindModule = {
   live(snapshot) {
     return snapshot.monitorGroups
       .filter((g) => g.IsAll !== true)
-      .map((fields) => ({ kind: 'monitorGroup', key: str(fields, 'Description') ?? '', guid: idOf(fields, 'MonitorGroupGuid'), fields, refs: [] }));
+      .map((fields) => liveEntry('monitorGroup', str(fields, 'Description') ?? '', idOf(fields, 'MonitorGroupGuid'), fields, []));
   },
 
   requests: {

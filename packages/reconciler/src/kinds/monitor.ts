@@ -1,7 +1,7 @@
 import { isVaultRef } from '../desired.js';
 import type { ApiObject } from '../live/types.js';
 import { isPlainObject } from '../plan/values.js';
-import { str, type KeyRef, type KindModule } from './contract.js';
+import { desiredEntry, liveEntry, str, type KeyRef, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 import { withLiveOmissions } from './write-body.js';
 
@@ -64,18 +64,20 @@ export const monitorKind: KindModule = {
         if (isPlainObject(variable) && isVaultRef(variable.Value)) refs.push({ kind: 'vaultItem', key: variable.Value.vault });
       }
       const guid = pinned(value, 'MonitorGuid');
-      return { kind: 'monitor', key: value.Name, ...(guid === undefined ? {} : { pinnedGuid: guid }), fields, source, refs };
+      return desiredEntry('monitor', value.Name, fields, source, refs, { pinnedGuid: guid });
     });
   },
 
   live(snapshot) {
-    return snapshot.monitors.map((fields) => ({
-      kind: 'monitor',
-      key: str(fields, 'Name') ?? '',
-      guid: idOf(fields, 'MonitorGuid'),
-      fields,
-      refs: vaultReferencesIn(fields).map((guid) => ({ kind: 'vaultItem', guid })),
-    }));
+    return snapshot.monitors.map((fields) =>
+      liveEntry(
+        'monitor',
+        str(fields, 'Name') ?? '',
+        idOf(fields, 'MonitorGuid'),
+        fields,
+        vaultReferencesIn(fields).map((guid) => ({ kind: 'vaultItem', guid })),
+      ),
+    );
   },
 
   /** `{ vault: 'Section/Item' }` becomes `{{vault:<guid>}}`, or `{{vault:Section/Item}}` when the item is created in this plan. */

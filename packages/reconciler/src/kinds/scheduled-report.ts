@@ -1,5 +1,5 @@
 import { splitMarker } from '../plan/markers.js';
-import type { KindModule } from './contract.js';
+import { desiredEntry, liveEntry, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 /** Key of a live report: its `monsync:key=` marker, or a stand-in naming its GUID when it has none. */
@@ -31,12 +31,12 @@ export const scheduledReportKind: KindModule = {
   desired(state) {
     return state.scheduledReports.map(({ value, source }) => {
       const guid = pinned(value, 'ScheduledReportGuid');
-      return { kind: 'scheduledReport', key: value.key, ...(guid === undefined ? {} : { pinnedGuid: guid }), fields: apiFields(value), source, refs: [] };
+      return desiredEntry('scheduledReport', value.key, apiFields(value), source, [], { pinnedGuid: guid });
     });
   },
 
   live(snapshot) {
-    return snapshot.scheduledReports.map((fields) => ({ kind: 'scheduledReport', key: reportKey(fields), guid: idOf(fields, 'ScheduledReportGuid'), fields, refs: [] }));
+    return snapshot.scheduledReports.map((fields) => liveEntry('scheduledReport', reportKey(fields), idOf(fields, 'ScheduledReportGuid'), fields, []));
   },
 
   requests: {

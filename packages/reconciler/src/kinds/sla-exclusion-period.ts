@@ -1,4 +1,4 @@
-import { placeholder, str, type KindModule } from './contract.js';
+import { desiredEntry, liveEntry, placeholder, str, type KindModule, type LiveEntry } from './contract.js';
 import { apiFields, bodyString, findOne, idOf, pinned, splitCompound, withoutFields } from './shared.js';
 
 /**
@@ -22,31 +22,18 @@ export const slaExclusionPeriodKind: KindModule = {
     return state.slas.flatMap(({ value: sla }) =>
       (sla.exclusionPeriods ?? []).map(({ value, source }) => {
         const id = pinned(value, 'ExclusionPeriodId');
-        return {
-          kind: 'slaExclusionPeriod' as const,
-          key: `${sla.Description}/${value.Description}`,
-          ...(id === undefined ? {} : { pinnedGuid: id }),
-          fields: apiFields(value),
-          source,
-          refs: [{ kind: 'sla' as const, key: sla.Description }],
-        };
+        return desiredEntry('slaExclusionPeriod', `${sla.Description}/${value.Description}`, apiFields(value), source, [{ kind: 'sla', key: sla.Description }], { pinnedGuid: id });
       }),
     );
   },
 
   live(snapshot, resolver) {
-    const entries = [];
+    const entries: LiveEntry[] = [];
     for (const slaGuid of Object.keys(snapshot.exclusionPeriods)) {
       const sla = resolver.desiredOf('sla', slaGuid);
       if (sla?.manages?.includes('slaExclusionPeriod') !== true) continue;
       for (const fields of snapshot.exclusionPeriods[slaGuid] ?? []) {
-        entries.push({
-          kind: 'slaExclusionPeriod' as const,
-          key: `${sla.key}/${str(fields, 'Description') ?? ''}`,
-          guid: `${slaGuid}/${idOf(fields, 'ExclusionPeriodId')}`,
-          fields,
-          refs: [{ kind: 'sla' as const, guid: slaGuid }],
-        });
+        entries.push(liveEntry('slaExclusionPeriod', `${sla.key}/${str(fields, 'Description') ?? ''}`, `${slaGuid}/${idOf(fields, 'ExclusionPeriodId')}`, fields, [{ kind: 'sla', guid: slaGuid }]));
       }
     }
     return entries;

@@ -1,4 +1,4 @@
-import { str, type KindModule } from './contract.js';
+import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 export const slaKind: KindModule = {
@@ -17,20 +17,15 @@ export const slaKind: KindModule = {
   desired(state) {
     return state.slas.map(({ value, source }) => {
       const guid = pinned(value, 'SlaGuid');
-      return {
-        kind: 'sla',
-        key: value.Description,
-        ...(guid === undefined ? {} : { pinnedGuid: guid }),
-        fields: apiFields(value),
-        source,
-        refs: [],
-        ...(Array.isArray(value.exclusionPeriods) ? { manages: ['slaExclusionPeriod' as const] } : {}),
-      };
+      return desiredEntry('sla', value.Description, apiFields(value), source, [], {
+        pinnedGuid: guid,
+        manages: Array.isArray(value.exclusionPeriods) ? ['slaExclusionPeriod'] : undefined,
+      });
     });
   },
 
   live(snapshot) {
-    return snapshot.slas.map((fields) => ({ kind: 'sla', key: str(fields, 'Description') ?? '', guid: idOf(fields, 'SlaGuid'), fields, refs: [] }));
+    return snapshot.slas.map((fields) => liveEntry('sla', str(fields, 'Description') ?? '', idOf(fields, 'SlaGuid'), fields, []));
   },
 
   requests: {

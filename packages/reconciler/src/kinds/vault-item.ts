@@ -1,4 +1,4 @@
-import { placeholder, str, type KindModule } from './contract.js';
+import { desiredEntry, liveEntry, placeholder, str, type KindModule } from './contract.js';
 import { apiFields, bodyString, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 /**
@@ -23,14 +23,7 @@ export const vaultItemKind: KindModule = {
     return state.vaultSections.flatMap(({ value: section }) =>
       (section.items ?? []).map(({ value, source }) => {
         const guid = pinned(value, 'VaultItemGuid');
-        return {
-          kind: 'vaultItem' as const,
-          key: `${section.Name}/${value.Name}`,
-          ...(guid === undefined ? {} : { pinnedGuid: guid }),
-          fields: apiFields(value),
-          source,
-          refs: [{ kind: 'vaultSection' as const, key: section.Name }],
-        };
+        return desiredEntry('vaultItem', `${section.Name}/${value.Name}`, apiFields(value), source, [{ kind: 'vaultSection', key: section.Name }], { pinnedGuid: guid });
       }),
     );
   },
@@ -38,13 +31,8 @@ export const vaultItemKind: KindModule = {
   live(snapshot, resolver) {
     return snapshot.vaultItems.map((fields) => {
       const sectionGuid = idOf(fields, 'VaultSectionGuid');
-      return {
-        kind: 'vaultItem' as const,
-        key: `${resolver.keyOf('vaultSection', sectionGuid) ?? sectionGuid}/${str(fields, 'Name') ?? ''}`,
-        guid: idOf(fields, 'VaultItemGuid'),
-        fields,
-        refs: [{ kind: 'vaultSection' as const, guid: sectionGuid }],
-      };
+      const key = `${resolver.keyOf('vaultSection', sectionGuid) ?? sectionGuid}/${str(fields, 'Name') ?? ''}`;
+      return liveEntry('vaultItem', key, idOf(fields, 'VaultItemGuid'), fields, [{ kind: 'vaultSection', guid: sectionGuid }]);
     });
   },
 

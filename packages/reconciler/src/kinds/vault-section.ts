@@ -1,4 +1,4 @@
-import { str, type KindModule } from './contract.js';
+import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 export const vaultSectionKind: KindModule = {
@@ -16,12 +16,12 @@ export const vaultSectionKind: KindModule = {
   desired(state) {
     return state.vaultSections.map(({ value, source }) => {
       const guid = pinned(value, 'VaultSectionGuid');
-      return { kind: 'vaultSection', key: value.Name, ...(guid === undefined ? {} : { pinnedGuid: guid }), fields: apiFields(value), source, refs: [] };
+      return desiredEntry('vaultSection', value.Name, apiFields(value), source, [], { pinnedGuid: guid });
     });
   },
 
   live(snapshot) {
-    return snapshot.vaultSections.map((fields) => ({ kind: 'vaultSection', key: str(fields, 'Name') ?? '', guid: idOf(fields, 'VaultSectionGuid'), fields, refs: [] }));
+    return snapshot.vaultSections.map((fields) => liveEntry('vaultSection', str(fields, 'Name') ?? '', idOf(fields, 'VaultSectionGuid'), fields, []));
   },
 
   requests: {

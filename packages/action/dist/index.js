@@ -64142,34 +64142,11 @@ function same(d, l, index, path) {
     if (!Array.isArray(l) || d.length !== l.length) return false;
     const spec = path === null ? void 0 : index.at.get(path);
     if (spec === void 0) {
-      const element2 = below(index, path, "*");
-      for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element2)) return false;
+      const element = below(index, path, "*");
+      for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
       return true;
     }
-    const keyField = spec.key;
-    if (keyField === void 0) {
-      if (!d.every((v) => typeof v === "string") || !l.every((v) => typeof v === "string")) return false;
-      const a = [...d].sort(compareStrings);
-      const b = [...l].sort(compareStrings);
-      return a.every((v, i) => v === b[i]);
-    }
-    const element = below(index, path, "*");
-    const seen = /* @__PURE__ */ new Set();
-    for (const entry of d) {
-      const k = isPlainObject(entry) ? entry[keyField] : void 0;
-      if (typeof k !== "string" && typeof k !== "number" || seen.has(String(k))) return false;
-      seen.add(String(k));
-      let match2;
-      let matches = 0;
-      for (const candidate of l) {
-        if (isPlainObject(candidate) && candidate[keyField] !== void 0 && String(candidate[keyField]) === String(k)) {
-          match2 = candidate;
-          matches += 1;
-        }
-      }
-      if (matches !== 1 || !same(entry, match2, index, element)) return false;
-    }
-    return true;
+    return spec.key === void 0 ? sameScalarSet(d, l) : sameKeyedSet(d, l, spec.key, index, below(index, path, "*"));
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return false;
@@ -64178,6 +64155,30 @@ function same(d, l, index, path) {
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;
   return scalarEqual(d, l);
+}
+function sameScalarSet(d, l) {
+  if (!d.every((v) => typeof v === "string") || !l.every((v) => typeof v === "string")) return false;
+  const a = [...d].sort(compareStrings);
+  const b = [...l].sort(compareStrings);
+  return a.every((v, i) => v === b[i]);
+}
+function sameKeyedSet(d, l, keyField, index, element) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const entry of d) {
+    const k = isPlainObject(entry) ? entry[keyField] : void 0;
+    if (typeof k !== "string" && typeof k !== "number" || seen.has(String(k))) return false;
+    seen.add(String(k));
+    let match2;
+    let matches = 0;
+    for (const candidate of l) {
+      if (isPlainObject(candidate) && candidate[keyField] !== void 0 && String(candidate[keyField]) === String(k)) {
+        match2 = candidate;
+        matches += 1;
+      }
+    }
+    if (matches !== 1 || !same(entry, match2, index, element)) return false;
+  }
+  return true;
 }
 function diffFields(desired, live, sets) {
   if (sameAsDeclared(desired, live, sets)) return [];
@@ -64240,8 +64241,10 @@ function ignoreMatcher(patterns) {
   return {
     unknown,
     matches(kind, key) {
+      const kindRules = byKind.get(kind);
+      if (kindRules === void 0) return false;
       let matched = false;
-      for (const rule of byKind.get(kind) ?? []) {
+      for (const rule of kindRules) {
         if (rule.pattern.test(key)) {
           rule.hit = true;
           matched = true;
@@ -64293,6 +64296,26 @@ var PerKind = class {
     return this.#maps.get(kind)?.has(id) === true;
   }
 };
+function liveByGuid(live) {
+  const map = /* @__PURE__ */ new Map();
+  for (const entry of live) map.set(entry.guid, entry);
+  return map;
+}
+function liveGuidByKey(live) {
+  const map = /* @__PURE__ */ new Map();
+  for (const entry of live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
+  return map;
+}
+function desiredByLiveGuid(pairs) {
+  const map = /* @__PURE__ */ new Map();
+  for (const { desired, live } of pairs) map.set(live.guid, desired);
+  return map;
+}
+function liveGuidByDesiredKey(pairs) {
+  const map = /* @__PURE__ */ new Map();
+  for (const { desired, live } of pairs) map.set(desired.key, live.guid);
+  return map;
+}
 var KindIndex = class {
   #live;
   #pairs;
@@ -64313,35 +64336,22 @@ var KindIndex = class {
     this.#managed = managed;
   }
   liveByGuid(guid) {
-    if (this.#liveByGuid === void 0) {
-      this.#liveByGuid = /* @__PURE__ */ new Map();
-      for (const entry of this.#live) this.#liveByGuid.set(entry.guid, entry);
-    }
+    this.#liveByGuid ??= liveByGuid(this.#live);
     return this.#liveByGuid.get(guid);
   }
   liveGuidByKey(key) {
-    if (this.#liveGuidByKey === void 0) {
-      const map = /* @__PURE__ */ new Map();
-      for (const entry of this.#live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
-      this.#liveGuidByKey = map;
-    }
+    this.#liveGuidByKey ??= liveGuidByKey(this.#live);
     return this.#liveGuidByKey.get(key);
   }
   /** Before the kind is matched there are no pairs yet, and nothing is cached. */
   desiredByGuid(guid) {
     if (this.#pairs === void 0) return void 0;
-    if (this.#desiredByGuid === void 0) {
-      this.#desiredByGuid = /* @__PURE__ */ new Map();
-      for (const { desired, live } of this.#pairs) this.#desiredByGuid.set(live.guid, desired);
-    }
+    this.#desiredByGuid ??= desiredByLiveGuid(this.#pairs);
     return this.#desiredByGuid.get(guid);
   }
   guidByDesiredKey(key) {
     if (this.#pairs === void 0) return void 0;
-    if (this.#guidByDesiredKey === void 0) {
-      this.#guidByDesiredKey = /* @__PURE__ */ new Map();
-      for (const { desired, live } of this.#pairs) this.#guidByDesiredKey.set(desired.key, live.guid);
-    }
+    this.#guidByDesiredKey ??= liveGuidByDesiredKey(this.#pairs);
     return this.#guidByDesiredKey.get(key);
   }
   isCreated(key) {
@@ -64402,9 +64412,15 @@ function ownId(mod, entry) {
   const value = entry.fields[mod.guidField];
   return typeof value === "string" || typeof value === "number" ? String(value) : "";
 }
+function exactKey(key) {
+  return key;
+}
+function matchRules(mod) {
+  return { kind: mod.kind, title: mod.title, guidField: mod.guidField, identity: mod.identity ?? exactKey, ownedBy: mod.ownedBy ?? [] };
+}
 function match(mod, desired, live, problems, resolver) {
-  const identity = mod.identity ?? ((key) => key);
-  const owners = mod.guidField === "" ? [] : mod.ownedBy ?? [];
+  const identity = mod.identity;
+  const owners = mod.guidField === "" ? [] : mod.ownedBy;
   const ownerOf = (refs) => refs.findIndex((r) => owners.includes(r.kind));
   const liveOwner = (entry) => entry.refs[ownerOf(entry.refs)]?.guid.toLowerCase() ?? "";
   const desiredOwner = (entry) => {
@@ -64427,8 +64443,10 @@ function match(mod, desired, live, problems, resolver) {
   const pairs = [];
   const creates = [];
   const seenKeys = /* @__PURE__ */ new Map();
+  const unique = [];
   for (const entry of desired) {
-    const earlier = seenKeys.get(identity(entry.key));
+    const id = identity(entry.key);
+    const earlier = seenKeys.get(id);
     if (earlier !== void 0) {
       const alike = earlier.key === entry.key ? "" : ` as "${earlier.key}", which the service does not tell apart from it`;
       problems.push({
@@ -64438,9 +64456,9 @@ function match(mod, desired, live, problems, resolver) {
       });
       continue;
     }
-    seenKeys.set(identity(entry.key), entry);
+    seenKeys.set(id, entry);
+    unique.push(entry);
   }
-  const unique = [...seenKeys.values()];
   const pinnedFirst = pinned2 ? [...unique.filter((e) => e.pinnedGuid !== void 0), ...unique.filter((e) => e.pinnedGuid === void 0)] : unique;
   for (const entry of pinnedFirst) {
     if (entry.pinnedGuid !== void 0) {
@@ -64574,7 +64592,7 @@ function assemblePlan(desired, live, options = {}) {
     }
     desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
     liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-    const matched = match(mod, desiredEntries, liveEntries, problems, resolution);
+    const matched = match(matchRules(mod), desiredEntries, liveEntries, problems, resolution);
     resolution.register(mod.kind, matched.pairs, matched.creates, managed);
     states.push({ mod, managed, prune: settings.manage[mod.manage]?.prune === true, live: liveEntries, allLive, desired: desiredEntries, ...matched });
   }
@@ -64932,7 +64950,7 @@ var KIND_INDEX = new Map(KINDS.map((m, i) => [m.kind, i]));
 function kindIndex(kind) {
   return KIND_INDEX.get(kind) ?? KINDS.length;
 }
-var IDENTITY = new Map(KINDS.map((m) => [m.kind, m.identity ?? ((key) => key)]));
+var IDENTITY = new Map(KINDS.map((m) => [m.kind, m.identity ?? exactKey]));
 function identityOf(kind, key) {
   const identity = IDENTITY.get(kind);
   return identity === void 0 ? key : identity(key);
@@ -65030,14 +65048,20 @@ function configDigest(desired, states, fingerprints) {
     if (!state.managed) continue;
     feed.add(`
 ${state.mod.kind}`);
-    for (const entry of state.desired) feed.add(configLine(entry, state.mod.setFields, fingerprints));
+    addConfigLines(feed, state.desired, state.mod.setFields, fingerprints);
   }
   return feed.hex();
+}
+function addConfigLines(feed, entries, sets, fingerprints) {
+  for (const entry of entries) feed.add(configLine(entry, sets, fingerprints));
 }
 function configLine(entry, sets, fingerprints) {
   const declared = hasSecret(entry.fields) ? replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ""}`) : entry.fields;
   return `
 ${JSON.stringify(entry.key)}	${entry.pinnedGuid ?? ""}	${entry.manages === void 0 ? "" : entry.manages.join(",")}	${JSON.stringify(toSetForm(declared, sets))}`;
+}
+function addLiveLines(feed, entries) {
+  for (const entry of entries) feed.add(liveLine(entry));
 }
 function liveLine(entry) {
   return `
@@ -65051,7 +65075,7 @@ function liveDigest(states) {
   for (const state of states) {
     if (!state.managed || state.mod.ensureOnly === true) continue;
     feed.add(state.mod.kind);
-    for (const entry of [...state.live].sort(byGuid)) feed.add(liveLine(entry));
+    addLiveLines(feed, [...state.live].sort(byGuid));
     feed.add("\n");
   }
   return feed.hex();

@@ -73,6 +73,32 @@ class PerKind<V> {
   }
 }
 
+// The maps are built by functions of their own, so the getters asked tens of thousands of times stay small to compile.
+function liveByGuid(live: readonly LiveEntry[]): Map<string, LiveEntry> {
+  const map = new Map<string, LiveEntry>();
+  for (const entry of live) map.set(entry.guid, entry);
+  return map;
+}
+
+/** `null`: two live objects share the key, so it names neither. */
+function liveGuidByKey(live: readonly LiveEntry[]): Map<string, string | null> {
+  const map = new Map<string, string | null>();
+  for (const entry of live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
+  return map;
+}
+
+function desiredByLiveGuid(pairs: readonly Pair[]): Map<string, DesiredEntry> {
+  const map = new Map<string, DesiredEntry>();
+  for (const { desired, live } of pairs) map.set(live.guid, desired);
+  return map;
+}
+
+function liveGuidByDesiredKey(pairs: readonly Pair[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const { desired, live } of pairs) map.set(desired.key, live.guid);
+  return map;
+}
+
 /** One kind's objects as the resolver knows them; the lookup maps are built from them on first use. */
 class KindIndex {
   readonly #live: readonly LiveEntry[];
@@ -97,38 +123,25 @@ class KindIndex {
   }
 
   liveByGuid(guid: string): LiveEntry | undefined {
-    if (this.#liveByGuid === undefined) {
-      this.#liveByGuid = new Map();
-      for (const entry of this.#live) this.#liveByGuid.set(entry.guid, entry);
-    }
+    this.#liveByGuid ??= liveByGuid(this.#live);
     return this.#liveByGuid.get(guid);
   }
 
   liveGuidByKey(key: string): string | null | undefined {
-    if (this.#liveGuidByKey === undefined) {
-      const map = new Map<string, string | null>();
-      for (const entry of this.#live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
-      this.#liveGuidByKey = map;
-    }
+    this.#liveGuidByKey ??= liveGuidByKey(this.#live);
     return this.#liveGuidByKey.get(key);
   }
 
   /** Before the kind is matched there are no pairs yet, and nothing is cached. */
   desiredByGuid(guid: string): DesiredEntry | undefined {
     if (this.#pairs === undefined) return undefined;
-    if (this.#desiredByGuid === undefined) {
-      this.#desiredByGuid = new Map();
-      for (const { desired, live } of this.#pairs) this.#desiredByGuid.set(live.guid, desired);
-    }
+    this.#desiredByGuid ??= desiredByLiveGuid(this.#pairs);
     return this.#desiredByGuid.get(guid);
   }
 
   guidByDesiredKey(key: string): string | undefined {
     if (this.#pairs === undefined) return undefined;
-    if (this.#guidByDesiredKey === undefined) {
-      this.#guidByDesiredKey = new Map();
-      for (const { desired, live } of this.#pairs) this.#guidByDesiredKey.set(desired.key, live.guid);
-    }
+    this.#guidByDesiredKey ??= liveGuidByDesiredKey(this.#pairs);
     return this.#guidByDesiredKey.get(key);
   }
 
@@ -200,14 +213,36 @@ function withoutFields(fields: ApiObject, drop: readonly string[] | ReadonlySet<
   return out;
 }
 
-function pinHint(mod: KindModule, guid: string): string {
+function pinHint(mod: Pick<KindModule, 'guidField'>, guid: string): string {
   return mod.guidField === '' ? 'rename one of them in the service' : `add "${mod.guidField}: ${guid}" to this entry to pin one, then rename or delete the other`;
 }
 
 /** The object's own identifier as a pin names it: for a period its `ExclusionPeriodId`, not the `<slaGuid>/<id>` step GUID. */
-function ownId(mod: KindModule, entry: LiveEntry): string {
+function ownId(mod: Pick<KindModule, 'guidField'>, entry: LiveEntry): string {
   const value = entry.fields[mod.guidField];
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/** Keys compare exactly unless a kind says otherwise; one function for all, as the optimiser then sees one callee. */
+function exactKey(key: string): string {
+  return key;
+}
+
+/** What matching needs of a kind, defaults filled in. */
+interface MatchRules {
+  kind: StepKind;
+  title: string;
+  guidField: string;
+  identity(key: string): string;
+  ownedBy: readonly StepKind[];
+}
+
+/**
+ * Built in one object shape for every kind: each kind module has a shape of its own, and the optimised matching loops
+ * would be discarded and compiled again for each kind module they were given.
+ */
+function matchRules(mod: KindModule): MatchRules {
+  return { kind: mod.kind, title: mod.title, guidField: mod.guidField, identity: mod.identity ?? exactKey, ownedBy: mod.ownedBy ?? [] };
 }
 
 /**
@@ -216,14 +251,14 @@ function ownId(mod: KindModule, entry: LiveEntry): string {
  * looked up among the owner's children only; `<ownerGuid>/<id>` (the step GUID) is accepted as well.
  */
 function match(
-  mod: KindModule,
+  mod: MatchRules,
   desired: readonly DesiredEntry[],
   live: readonly LiveEntry[],
   problems: PlanProblem[],
   resolver: Resolver,
 ): Pick<KindState, 'pairs' | 'creates' | 'orphans'> {
-  const identity = mod.identity ?? ((key: string): string => key);
-  const owners = mod.guidField === '' ? [] : (mod.ownedBy ?? []);
+  const identity = mod.identity;
+  const owners = mod.guidField === '' ? [] : mod.ownedBy;
   const ownerOf = (refs: readonly { kind: StepKind }[]): number => refs.findIndex((r) => owners.includes(r.kind));
   const liveOwner = (entry: LiveEntry): string => entry.refs[ownerOf(entry.refs)]?.guid.toLowerCase() ?? '';
   const desiredOwner = (entry: DesiredEntry): string => {
@@ -248,8 +283,10 @@ function match(
   const pairs: Pair[] = [];
   const creates: DesiredEntry[] = [];
   const seenKeys = new Map<string, DesiredEntry>();
+  const unique: DesiredEntry[] = [];
   for (const entry of desired) {
-    const earlier = seenKeys.get(identity(entry.key));
+    const id = identity(entry.key);
+    const earlier = seenKeys.get(id);
     if (earlier !== undefined) {
       const alike = earlier.key === entry.key ? '' : ` as "${earlier.key}", which the service does not tell apart from it`;
       problems.push({
@@ -259,9 +296,9 @@ function match(
       });
       continue;
     }
-    seenKeys.set(identity(entry.key), entry);
+    seenKeys.set(id, entry);
+    unique.push(entry);
   }
-  const unique = [...seenKeys.values()];
   const pinnedFirst = pinned ? [...unique.filter((e) => e.pinnedGuid !== undefined), ...unique.filter((e) => e.pinnedGuid === undefined)] : unique;
   for (const entry of pinnedFirst) {
     if (entry.pinnedGuid !== undefined) {
@@ -411,7 +448,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     }
     desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
     liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-    const matched = match(mod, desiredEntries, liveEntries, problems, resolution);
+    const matched = match(matchRules(mod), desiredEntries, liveEntries, problems, resolution);
     resolution.register(mod.kind, matched.pairs, matched.creates, managed);
     states.push({ mod, managed, prune: settings.manage[mod.manage]?.prune === true, live: liveEntries, allLive, desired: desiredEntries, ...matched });
   }
@@ -821,7 +858,7 @@ function kindIndex(kind: string): number {
   return KIND_INDEX.get(kind) ?? KINDS.length;
 }
 
-const IDENTITY = new Map<StepKind, (key: string) => string>(KINDS.map((m) => [m.kind, m.identity ?? ((key: string): string => key)]));
+const IDENTITY = new Map<StepKind, (key: string) => string>(KINDS.map((m) => [m.kind, m.identity ?? exactKey]));
 
 function identityOf(kind: StepKind, key: string): string {
   const identity = IDENTITY.get(kind);
@@ -937,16 +974,25 @@ function configDigest(desired: DesiredState, states: readonly KindState[], finge
   for (const state of states) {
     if (!state.managed) continue;
     feed.add(`\n${state.mod.kind}`);
-    for (const entry of state.desired) feed.add(configLine(entry, state.mod.setFields, fingerprints));
+    addConfigLines(feed, state.desired, state.mod.setFields, fingerprints);
   }
   return feed.hex();
 }
 
-// Lines are built by small functions of their own: the optimiser compiles them once, rather than recompiling the
-// whole digest function on the stack for its hot loop.
+// The hot loops and lines are small functions of their own, given only entries and arrays (never a kind module, of
+// which each kind has its own object shape): the optimiser compiles them once, rather than recompiling the whole
+// digest function on the stack for its hot loop, and again for each kind.
+function addConfigLines(feed: HashFeed, entries: readonly DesiredEntry[], sets: KindModule['setFields'], fingerprints: SecretFingerprints | undefined): void {
+  for (const entry of entries) feed.add(configLine(entry, sets, fingerprints));
+}
+
 function configLine(entry: DesiredEntry, sets: KindModule['setFields'], fingerprints: SecretFingerprints | undefined): string {
   const declared = hasSecret(entry.fields) ? replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ''}`) : entry.fields;
   return `\n${JSON.stringify(entry.key)}\t${entry.pinnedGuid ?? ''}\t${entry.manages === undefined ? '' : entry.manages.join(',')}\t${JSON.stringify(toSetForm(declared, sets))}`;
+}
+
+function addLiveLines(feed: HashFeed, entries: readonly LiveEntry[]): void {
+  for (const entry of entries) feed.add(liveLine(entry));
 }
 
 function liveLine(entry: LiveEntry): string {
@@ -966,7 +1012,7 @@ function liveDigest(states: readonly KindState[]): string {
   for (const state of states) {
     if (!state.managed || state.mod.ensureOnly === true) continue;
     feed.add(state.mod.kind);
-    for (const entry of [...state.live].sort(byGuid)) feed.add(liveLine(entry));
+    addLiveLines(feed, [...state.live].sort(byGuid));
     feed.add('\n');
   }
   return feed.hex();

@@ -234,32 +234,7 @@ function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boole
       for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
       return true;
     }
-    const keyField = spec.key;
-    if (keyField === undefined) {
-      // Scalar sets (e-mail addresses, GUIDs): equal as sorted lists of identical strings; anything else is left
-      // to the full comparison.
-      if (!d.every((v) => typeof v === 'string') || !l.every((v) => typeof v === 'string')) return false;
-      const a = [...(d as string[])].sort(compareStrings);
-      const b = [...(l as string[])].sort(compareStrings);
-      return a.every((v, i) => v === b[i]);
-    }
-    const element = below(index, path, '*');
-    const seen = new Set<string>();
-    for (const entry of d) {
-      const k = isPlainObject(entry) ? entry[keyField] : undefined;
-      if ((typeof k !== 'string' && typeof k !== 'number') || seen.has(String(k))) return false;
-      seen.add(String(k));
-      let match: unknown;
-      let matches = 0;
-      for (const candidate of l) {
-        if (isPlainObject(candidate) && candidate[keyField] !== undefined && String(candidate[keyField]) === String(k)) {
-          match = candidate;
-          matches += 1;
-        }
-      }
-      if (matches !== 1 || !same(entry, match, index, element)) return false;
-    }
-    return true;
+    return spec.key === undefined ? sameScalarSet(d, l) : sameKeyedSet(d, l, spec.key, index, below(index, path, '*'));
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return false;
@@ -268,6 +243,40 @@ function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boole
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;
   return scalarEqual(d, l);
+}
+
+// The set comparisons are functions of their own: `same` runs for every field of every object and is compiled
+// again when a new shape deoptimises it, and these rarer branches would make each of those compilations larger.
+
+/**
+ * Scalar sets (e-mail addresses, GUIDs): equal as sorted lists of identical strings; anything else is left to the
+ * full comparison.
+ */
+function sameScalarSet(d: readonly unknown[], l: readonly unknown[]): boolean {
+  if (!d.every((v) => typeof v === 'string') || !l.every((v) => typeof v === 'string')) return false;
+  const a = [...(d as string[])].sort(compareStrings);
+  const b = [...(l as string[])].sort(compareStrings);
+  return a.every((v, i) => v === b[i]);
+}
+
+/** Keyed sets: each declared entry has exactly one live entry with its key, and matches it. */
+function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], keyField: string, index: SetIndex, element: Path | null): boolean {
+  const seen = new Set<string>();
+  for (const entry of d) {
+    const k = isPlainObject(entry) ? entry[keyField] : undefined;
+    if ((typeof k !== 'string' && typeof k !== 'number') || seen.has(String(k))) return false;
+    seen.add(String(k));
+    let match: unknown;
+    let matches = 0;
+    for (const candidate of l) {
+      if (isPlainObject(candidate) && candidate[keyField] !== undefined && String(candidate[keyField]) === String(k)) {
+        match = candidate;
+        matches += 1;
+      }
+    }
+    if (matches !== 1 || !same(entry, match, index, element)) return false;
+  }
+  return true;
 }
 
 /**

@@ -66,9 +66,12 @@ export function ignoreMatcher(patterns: readonly string[]): IgnoreMatcher {
   return {
     unknown,
     matches(kind, key) {
+      const kindRules = byKind.get(kind);
+      // Asked for every entry of every kind: most kinds have no pattern at all.
+      if (kindRules === undefined) return false;
       let matched = false;
       // Every rule is tried, not just the first that matches: each one's use is reported.
-      for (const rule of byKind.get(kind) ?? []) {
+      for (const rule of kindRules) {
         if (rule.pattern.test(key)) {
           rule.hit = true;
           matched = true;

@@ -64137,6 +64137,11 @@ function below(index, path, key) {
 }
 function same(d, l, index, path) {
   if (d === l && (typeof d !== "object" || d === null)) return true;
+  if (isPlainObject(d)) {
+    if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
+    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, below(index, path, key))) return false;
+    return true;
+  }
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
     if (!Array.isArray(l) || d.length !== l.length) return false;
@@ -64147,11 +64152,6 @@ function same(d, l, index, path) {
       return true;
     }
     return spec.key === void 0 ? sameScalarSet(d, l) : sameKeyedSet(d, l, spec.key, index, below(index, path, "*"));
-  }
-  if (isPlainObject(d)) {
-    if (!isPlainObject(l)) return false;
-    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, below(index, path, key))) return false;
-    return true;
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;
   return scalarEqual(d, l);

@@ -225,6 +225,13 @@ function below(index: SetIndex, path: Path | null, key: string): Path | null {
 
 function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boolean {
   if (d === l && (typeof d !== 'object' || d === null)) return true;
+  if (isPlainObject(d)) {
+    // An empty declared object matches any empty live value, and a live object whatever it holds (no declared field
+    // differs): the emptiness test, a walk of the object's keys, is needed only when the live value is no object.
+    if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
+    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, below(index, path, key))) return false;
+    return true;
+  }
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
     if (!Array.isArray(l) || d.length !== l.length) return false;
@@ -235,11 +242,6 @@ function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boole
       return true;
     }
     return spec.key === undefined ? sameScalarSet(d, l) : sameKeyedSet(d, l, spec.key, index, below(index, path, '*'));
-  }
-  if (isPlainObject(d)) {
-    if (!isPlainObject(l)) return false;
-    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, below(index, path, key))) return false;
-    return true;
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;
   return scalarEqual(d, l);

@@ -42,6 +42,15 @@ function shopTree(password = CANARY) {
 let h: Harness;
 useEmulatorHarness((harness) => (h = harness));
 
+/** Freezes plain objects and arrays all the way down (a Secret keeps its own state), so any write to them throws. */
+function deepFreeze<T>(value: T): T {
+  if (Array.isArray(value) || (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype)) {
+    for (const inner of Object.values(value as object)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 describe('applyPlan against the emulator', () => {
   it('creates every kind from an empty account, after which the plan is empty', async () => {
     const desired = shopTree();
@@ -51,6 +60,19 @@ describe('applyPlan against the emulator', () => {
     expect(report.failed).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.done.map((d) => d.id).sort()).toEqual(plan.steps.map((s) => s.id).sort());
+    expect(describeSteps(await planAgainst(h, desired))).toEqual([]);
+  });
+
+  it('leaves the desired tree and the plan as they were: planning and applying read them, never write them', async () => {
+    // Planning hands declared fields on without copying them, so a write anywhere downstream would change the tree.
+    const desired = deepFreeze(shopTree());
+    const before = JSON.stringify(desired);
+    const plan = deepFreeze(await planAgainst(h, desired));
+    const planBefore = JSON.stringify(plan);
+    const report = await applyWith(h, plan, desired);
+    expect(report.failed).toEqual([]);
+    expect(JSON.stringify(desired)).toBe(before);
+    expect(JSON.stringify(plan)).toBe(planBefore);
     expect(describeSteps(await planAgainst(h, desired))).toEqual([]);
   });
 

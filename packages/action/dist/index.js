@@ -70350,10 +70350,10 @@ var Assembler = class {
       variables2.forEach((variable, i) => {
         const ref = isObj(variable) && isObj(variable.Value) ? variable.Value.vault : void 0;
         if (typeof ref !== "string") return;
-        const slash = ref.indexOf("/");
-        if (slash <= 0) return;
-        const sectionName = ref.slice(0, slash);
-        const itemName = ref.slice(slash + 1);
+        if (ref.indexOf("/") <= 0) return;
+        const splits = [...ref.matchAll(/\//g)].map((match2) => [ref.slice(0, match2.index), ref.slice(match2.index + 1)]);
+        if (splits.some(([section, item]) => itemsBySection.get(section)?.includes(item) === true)) return;
+        const [sectionName, itemName] = splits.findLast(([section]) => itemsBySection.has(section)) ?? splits[0] ?? ["", ""];
         const at2 = { src: m.src, path: [...m.path, "PredefinedVariables", i, "Value", "vault"] };
         const items = itemsBySection.get(sectionName);
         if (items === void 0) {

@@ -531,10 +531,12 @@ class Assembler {
       variables.forEach((variable, i) => {
         const ref = isObj(variable) && isObj(variable.Value) ? variable.Value.vault : undefined;
         if (typeof ref !== 'string') return;
-        const slash = ref.indexOf('/');
-        if (slash <= 0) return; // the schema reports the form
-        const sectionName = ref.slice(0, slash);
-        const itemName = ref.slice(slash + 1);
+        if (ref.indexOf('/') <= 0) return; // the schema reports the form
+        // Section and item names may hold a slash themselves (`Team/Prod/db`): the reference is good when any split
+        // of it names a declared item; otherwise the longest declared section it starts with explains the miss.
+        const splits = [...ref.matchAll(/\//g)].map((match) => [ref.slice(0, match.index), ref.slice(match.index + 1)] as const);
+        if (splits.some(([section, item]) => itemsBySection.get(section)?.includes(item) === true)) return;
+        const [sectionName, itemName] = splits.findLast(([section]) => itemsBySection.has(section)) ?? splits[0] ?? ['', ''];
         const at = { src: m.src, path: [...m.path, 'PredefinedVariables', i, 'Value', 'vault'] };
         const items = itemsBySection.get(sectionName);
         if (items === undefined) {

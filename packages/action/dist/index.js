@@ -56992,50 +56992,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative4, options, skipNormalization) {
+    function resolveComponent(base, relative5, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative4 = parse3(serialize(relative4, options), options);
+        relative5 = parse3(serialize(relative5, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative4.scheme) {
-        target.scheme = relative4.scheme;
-        target.userinfo = relative4.userinfo;
-        target.host = relative4.host;
-        target.port = relative4.port;
-        target.path = removeDotSegments(relative4.path || "");
-        target.query = relative4.query;
+      if (!options.tolerant && relative5.scheme) {
+        target.scheme = relative5.scheme;
+        target.userinfo = relative5.userinfo;
+        target.host = relative5.host;
+        target.port = relative5.port;
+        target.path = removeDotSegments(relative5.path || "");
+        target.query = relative5.query;
       } else {
-        if (relative4.userinfo !== void 0 || relative4.host !== void 0 || relative4.port !== void 0) {
-          target.userinfo = relative4.userinfo;
-          target.host = relative4.host;
-          target.port = relative4.port;
-          target.path = removeDotSegments(relative4.path || "");
-          target.query = relative4.query;
+        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
+          target.userinfo = relative5.userinfo;
+          target.host = relative5.host;
+          target.port = relative5.port;
+          target.path = removeDotSegments(relative5.path || "");
+          target.query = relative5.query;
         } else {
-          if (!relative4.path) {
+          if (!relative5.path) {
             target.path = base.path;
-            if (relative4.query !== void 0) {
-              target.query = relative4.query;
+            if (relative5.query !== void 0) {
+              target.query = relative5.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative4.path[0] === "/") {
-              target.path = removeDotSegments(relative4.path);
+            if (relative5.path[0] === "/") {
+              target.path = removeDotSegments(relative5.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative4.path;
+                target.path = "/" + relative5.path;
               } else if (!base.path) {
-                target.path = relative4.path;
+                target.path = relative5.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative4.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative4.query;
+            target.query = relative5.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -57043,7 +57043,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative4.fragment;
+      target.fragment = relative5.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -69353,8 +69353,8 @@ function configJsonSchema() {
 }
 
 // ../schema/src/load-config.ts
-import { readFileSync as readFileSync2, readdirSync, statSync } from "node:fs";
-import { dirname, join as join2, resolve as resolve2 } from "node:path";
+import { lstatSync, readFileSync as readFileSync2, readdirSync, realpathSync as realpathSync2, statSync } from "node:fs";
+import { dirname, isAbsolute as isAbsolute2, join as join2, relative as relative2, resolve as resolve2 } from "node:path";
 
 // ../schema/src/checks.ts
 var TIMESTAMP2 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
@@ -69436,6 +69436,7 @@ var DIAGNOSTIC_CODES = {
   MISSING_SETTINGS_FILE: { severity: "error", summary: "The config folder has no monsync.yaml at its root." },
   FILE_TOO_LARGE: { severity: "error", summary: "A YAML file is larger than 5 MB." },
   FILE_UNREADABLE: { severity: "error", summary: "A YAML file cannot be read." },
+  CONFIG_FILE_OUTSIDE_TREE: { severity: "error", summary: "A YAML file is a symbolic link that leads outside the config tree; it is not read (its lines would be quoted)." },
   YAML_SYNTAX: { severity: "error", summary: "The file is not valid YAML." },
   YAML_WARNING: { severity: "warning", summary: "The YAML parser warns about something (e.g. an unresolved tag)." },
   DUPLICATE_YAML_KEY: { severity: "error", summary: "The same key appears twice in one mapping." },
@@ -69957,7 +69958,7 @@ function loadConfigSync(dir, options = {}) {
   const { files, diagnostics } = discover(root);
   const texts = [];
   for (const file of files) {
-    const problem = sizeProblem(root, file);
+    const problem = outsideProblem(root, file) ?? sizeProblem(root, file);
     if (problem !== void 0) {
       diagnostics.push(problem);
       continue;
@@ -69977,6 +69978,27 @@ function fileDiagnostic(code, file, message, hint) {
 }
 var tooLarge = (file) => fileDiagnostic("FILE_TOO_LARGE", file, `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB and is not read`, "split it into several files");
 var missingSettings = () => fileDiagnostic("MISSING_SETTINGS_FILE", SETTINGS_FILE, "no monsync.yaml at the root of the config folder", "create monsync.yaml with `apiVersion: monsync/v1` and a `manage:` mapping");
+function outsideProblem(root, file) {
+  const path = join2(root, file);
+  let real;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return void 0;
+    real = realpathSync2(path);
+  } catch {
+    return void 0;
+  }
+  const realRoot = realpathSync2(root);
+  const inside = relative2(realRoot, real);
+  if (inside !== "" && !inside.startsWith("..") && !isAbsolute2(inside)) return void 0;
+  const d = fileDiagnostic(
+    "CONFIG_FILE_OUTSIDE_TREE",
+    file,
+    "the file is a symbolic link that leads outside the config tree, so it is not read",
+    "move the shared file into the config tree (a hidden folder such as .shared/ is not read on its own) and link to it there"
+  );
+  d.redactSource = true;
+  return d;
+}
 function sizeProblem(root, file) {
   try {
     return statSync(join2(root, file)).size > MAX_FILE_BYTES ? tooLarge(file) : void 0;
@@ -70846,9 +70868,9 @@ function setPlanOutputs(plan, planFile, report2) {
 }
 
 // src/annotations.ts
-import { join as join4, relative as relative2, sep as sep2 } from "node:path";
+import { join as join4, relative as relative3, sep as sep2 } from "node:path";
 function repoPath(diagnostic, configDir, workspace) {
-  const rel = relative2(workspace, join4(configDir, diagnostic.file));
+  const rel = relative3(workspace, join4(configDir, diagnostic.file));
   return rel.split(sep2).join("/");
 }
 function annotationText(diagnostic) {
@@ -75299,7 +75321,7 @@ ${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;
 
 // src/config-folder.ts
 import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join5, relative as relative3, resolve as resolve3, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join5, relative as relative4, resolve as resolve3, sep as sep4 } from "node:path";
 function configFolder(config, workspace) {
   const dir = resolve3(workspace, config);
   if (!existsSync3(dir) || !statSync2(dir).isDirectory()) {
@@ -75308,8 +75330,8 @@ function configFolder(config, workspace) {
   if (!existsSync3(join5(dir, SETTINGS_FILE))) {
     throw new ActionInputError(`input config: ${JSON.stringify(config)} has no ${SETTINGS_FILE}; a config tree starts with ${SETTINGS_FILE} (apiVersion: monsync/v1) at its root`);
   }
-  const rel = relative3(workspace, dir);
-  const label2 = rel === "" ? "." : isAbsolute2(rel) || rel.startsWith("..") ? dir.split(sep4).join("/") : rel.split(sep4).join("/");
+  const rel = relative4(workspace, dir);
+  const label2 = rel === "" ? "." : isAbsolute3(rel) || rel.startsWith("..") ? dir.split(sep4).join("/") : rel.split(sep4).join("/");
   return { dir, label: label2 };
 }
 

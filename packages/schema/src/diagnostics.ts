@@ -23,6 +23,7 @@ export const DIAGNOSTIC_CODES = {
   MISSING_SETTINGS_FILE: { severity: 'error', summary: 'The config folder has no monsync.yaml at its root.' },
   FILE_TOO_LARGE: { severity: 'error', summary: 'A YAML file is larger than 5 MB.' },
   FILE_UNREADABLE: { severity: 'error', summary: 'A YAML file cannot be read.' },
+  CONFIG_FILE_OUTSIDE_TREE: { severity: 'error', summary: 'A YAML file is a symbolic link that leads outside the config tree; it is not read (its lines would be quoted).' },
   YAML_SYNTAX: { severity: 'error', summary: 'The file is not valid YAML.' },
   YAML_WARNING: { severity: 'warning', summary: 'The YAML parser warns about something (e.g. an unresolved tag).' },
   DUPLICATE_YAML_KEY: { severity: 'error', summary: 'The same key appears twice in one mapping.' },

@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
 import { API_VERSION, MANAGED_KINDS, type ManagedKind } from './config-schema.js';
 import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
@@ -67,7 +67,7 @@ export function loadConfigSync(dir: string, options: LoadOptions = {}): LoadResu
   const { files, diagnostics } = discover(root);
   const texts: ConfigText[] = [];
   for (const file of files) {
-    const problem = sizeProblem(root, file);
+    const problem = outsideProblem(root, file) ?? sizeProblem(root, file);
     if (problem !== undefined) {
       diagnostics.push(problem);
       continue;
@@ -103,6 +103,33 @@ const tooLarge = (file: string) =>
   fileDiagnostic('FILE_TOO_LARGE', file, `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB and is not read`, 'split it into several files');
 const missingSettings = () =>
   fileDiagnostic('MISSING_SETTINGS_FILE', SETTINGS_FILE, 'no monsync.yaml at the root of the config folder', 'create monsync.yaml with `apiVersion: monsync/v1` and a `manage:` mapping');
+
+/**
+ * A symlinked config file that leads outside the config tree is not read: its lines would be quoted in diagnostics,
+ * so a link to, say, /proc/self/environ would print the CI job's credentials (the rule of `fromFile`, too).
+ */
+function outsideProblem(root: string, file: string): Diagnostic | undefined {
+  const path = join(root, file);
+  let real: string;
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    real = realpathSync(path);
+  } catch {
+    return undefined; // a dangling link: reading it reports FILE_UNREADABLE
+  }
+  const realRoot = realpathSync(root);
+  const inside = relative(realRoot, real);
+  if (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)) return undefined;
+  const d = fileDiagnostic(
+    'CONFIG_FILE_OUTSIDE_TREE',
+    file,
+    'the file is a symbolic link that leads outside the config tree, so it is not read',
+    'move the shared file into the config tree (a hidden folder such as .shared/ is not read on its own) and link to it there',
+  );
+  // Formatters read the file again for the snippet: they must not.
+  d.redactSource = true;
+  return d;
+}
 
 /** A diagnostic when the file is too large or cannot be stat-ed; nothing when it may be read. */
 function sizeProblem(root: string, file: string): Diagnostic | undefined {

@@ -90,14 +90,30 @@ describe('loadConfig: files', () => {
     }
   });
 
-  it('reads symlinked files and reports a dangling one', async () => {
-    const dir = tree({ 'monsync.yaml': SETTINGS });
-    const elsewhere = tree({ 'm.yaml': 'monitors: [{ Name: shared }]\n' });
-    symlinkSync(join(elsewhere, 'm.yaml'), join(dir, 'link.yaml'));
+  it('reads symlinked files inside the tree and reports a dangling one', async () => {
+    const dir = tree({ 'monsync.yaml': SETTINGS, '.shared/m.yaml': 'monitors: [{ Name: shared }]\n' });
+    symlinkSync(join(dir, '.shared', 'm.yaml'), join(dir, 'link.yaml'));
     symlinkSync(join(dir, 'missing.yaml'), join(dir, 'dangling.yaml'));
     const { diagnostics, desired } = await loadConfig(dir);
     expect(diagnostics.map(diagnosticLine)).toEqual(['dangling.yaml:1:1 error FILE_UNREADABLE the file cannot be read (ENOENT)']);
     expect(desired.monitors.map((m) => `${m.source.file} ${m.value.Name}`)).toEqual(['link.yaml shared']);
+  });
+
+  it('does not read (nor quote) a symlinked config file that leads outside the tree, such as /proc/self/environ', async () => {
+    const outside = tree({ 'env.yaml': `CI_TOKEN=${CANARY}-link\n`, 'ok.yaml': 'monitors: [{ Name: elsewhere }]\n' });
+    const dir = tree({ 'monsync.yaml': SETTINGS });
+    symlinkSync(join(outside, 'env.yaml'), join(dir, 'env.yaml'));
+    symlinkSync(join(outside, 'ok.yaml'), join(dir, 'ok.yaml'));
+    for (const load of [loadConfig, async (d: string) => loadConfigSync(d)]) {
+      const { diagnostics, desired } = await load(dir);
+      expect(diagnostics.map(diagnosticLine)).toEqual([
+        'env.yaml:1:1 error CONFIG_FILE_OUTSIDE_TREE the file is a symbolic link that leads outside the config tree, so it is not read',
+        'ok.yaml:1:1 error CONFIG_FILE_OUTSIDE_TREE the file is a symbolic link that leads outside the config tree, so it is not read',
+      ]);
+      expect(JSON.stringify(diagnostics)).not.toContain(CANARY);
+      expect(diagnostics.map((d) => d.redactSource)).toEqual([true, true]);
+      expect(desired.monitors).toEqual([]);
+    }
   });
 
   it('returns the same result synchronously', async () => {

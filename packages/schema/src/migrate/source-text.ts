@@ -7,7 +7,9 @@ export class SourceText {
   }
 
   lineStart(offset: number): number {
-    return this.text.lastIndexOf('\n', offset - 1) + 1;
+    const start = this.text.lastIndexOf('\n', offset - 1) + 1;
+    // A byte-order mark is no column: counting it would indent lists under the first line's key one space less.
+    return start === 0 && offset > 0 && this.text.startsWith('\uFEFF') ? 1 : start;
   }
 
   /** The offset just past the newline that ends the line holding `offset` (or the text's end). */

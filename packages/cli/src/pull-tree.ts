@@ -1,5 +1,5 @@
 import type { LiveSnapshot } from '@monsync/reconciler';
-import { secretEnvName } from '@monsync/schema';
+import { fieldWords, isSecretFieldName, secretEnvName } from '@monsync/schema';
 import { toYaml } from './yaml-writer.js';
 
 type ApiObject = Record<string, unknown>;
@@ -136,6 +136,28 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
     const out = clean(monitor, 'monitor', ['Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert', 'UserAgent']);
     // Write-only: the service returns it empty, and the config may hold it only by reference.
     delete out['Password'];
+    // A field named like a secret (ProxyPassword, AuthToken, ...) that the service does return is still a secret:
+    // the tree holds it by reference only, as `migrate --from-json` does.
+    const bySecretName = (value: unknown, field: string, words: string[], inSecret: boolean): unknown => {
+      if (Array.isArray(value)) return value.map((entry: unknown, i) => bySecretName(entry, `${field}[${i}]`, [...words, String(i)], inSecret));
+      if (typeof value === 'object' && value !== null) {
+        const kept: ApiObject = {};
+        for (const [key, child] of Object.entries(value as ApiObject)) {
+          const scrubbed = bySecretName(child, `${field}.${key}`, [...words, fieldWords(key)], inSecret || isSecretFieldName(key));
+          if (scrubbed !== undefined) kept[key] = scrubbed;
+        }
+        return kept;
+      }
+      if (!inSecret) return value;
+      if (value === null || value === '' || typeof value === 'boolean') return undefined;
+      return placeholder(`monitors.yaml: ${name} ${field}`, name, ...words);
+    };
+    for (const [key, value] of Object.entries(out)) {
+      if (key === 'PredefinedVariables') continue;
+      const scrubbed = bySecretName(value, key, [fieldWords(key)], isSecretFieldName(key));
+      if (scrubbed === undefined) delete out[key];
+      else out[key] = scrubbed;
+    }
     const variables = monitor['PredefinedVariables'];
     if (Array.isArray(variables)) {
       out['PredefinedVariables'] = variables.map((variable: unknown) => {
@@ -171,7 +193,13 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
 
   const slas = [...live.slas].sort(byText('Description')).map((sla) => {
     const out = clean(sla, 'sla', ['Description']);
-    const periods = [...(live.exclusionPeriods[str(sla['SlaGuid']) ?? ''] ?? [])]
+    const listed = live.exclusionPeriods[str(sla['SlaGuid']) ?? ''] ?? [];
+    const described = new Map<string, number>();
+    for (const period of listed) described.set(str(period['Description']) ?? '', (described.get(str(period['Description']) ?? '') ?? 0) + 1);
+    for (const [description, count] of described) {
+      if (count > 1) notes.push(`${count} exclusion periods of SLA "${str(sla['Description']) ?? ''}" are described "${description}": the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)`);
+    }
+    const periods = [...listed]
       .sort(byText('Description'))
       .map((period) => clean(period, 'slaExclusionPeriod', ['Description', 'From', 'Until']));
     if (periods.length > 0) out['exclusionPeriods'] = periods;

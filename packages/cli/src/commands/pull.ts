@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { checkedClientOptions, readLive } from '@monsync/reconciler';
 import { createClient } from '@monsync/client';
@@ -40,6 +40,9 @@ export const pullCommand: CommandSpec = {
     const out = stringOption(values, 'out');
     if (out === undefined) throw new UsageError('pull needs --out DIR: the folder to write the tree to', 'pull');
     const dir = resolve(io.cwd, out);
+    if (existsSync(dir) && !statSync(dir).isDirectory()) {
+      throw new CliError('PULL_TARGET_NOT_A_FOLDER', `${displayPath(io.cwd, dir)} is a file, not a folder; give pull a new or empty folder`);
+    }
     if (existsSync(dir) && readdirSync(dir).length > 0) {
       throw new CliError('PULL_TARGET_NOT_EMPTY', `${displayPath(io.cwd, dir)} is not empty; pull writes a fresh tree, so give it a new or empty folder`);
     }

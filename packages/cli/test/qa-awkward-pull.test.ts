@@ -1,0 +1,80 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import type { Plan } from '@monsync/reconciler';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import { monsync, tempTree } from './helpers.js';
+
+let emulator: RunningEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seed: 'demo' });
+  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com' };
+});
+afterAll(async () => {
+  await emulator.close();
+});
+beforeEach(async () => {
+  await emulator.control.reset('demo');
+});
+
+interface StateMonitor {
+  fields: Record<string, unknown>;
+}
+
+/** Changes the live monitor named `name` through the control API (fields the web app can set, unknown to us). */
+async function withMonitorFields(name: string, fields: Record<string, unknown>): Promise<void> {
+  const state = emulator.control.dump() as unknown as { monitors: StateMonitor[] };
+  const monitor = state.monitors.find((m) => m.fields['Name'] === name);
+  if (monitor === undefined) throw new Error(`no live monitor ${name}`);
+  Object.assign(monitor.fields, fields);
+  await emulator.control.load(state);
+}
+
+/** The `{ fromEnv }` placeholders pull lists at the end of its output. */
+function placeholders(out: string): string[] {
+  return [...out.matchAll(/^ {2}(MONSYNC_SECRET_[A-Z0-9_]+) /gm)].map((match) => match[1] ?? '');
+}
+
+describe('monsync pull on awkward live data', () => {
+  it('writes a secret-named monitor field the service returns as a fromEnv placeholder, never its value, and the tree plans clean', async () => {
+    const canary = 'CANARY-7f3a9c-proxy';
+    await withMonitorFields('Mail relay', { ProxyPassword: canary, AuthToken: `${canary}-token` });
+    const root = tempTree({});
+    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
+    const written = readdirSync(join(root, 'tree')).map((file) => readFileSync(join(root, 'tree', file), 'utf8')).join('\n');
+    expect(written + pulled.out + pulled.err).not.toContain(canary);
+    const secrets = placeholders(pulled.out);
+    expect(secrets).toEqual(expect.arrayContaining(['MONSYNC_SECRET_MAIL_RELAY_PROXY_PASSWORD', 'MONSYNC_SECRET_MAIL_RELAY_AUTH_TOKEN']));
+    expect(readFileSync(join(root, 'tree', 'monitors.yaml'), 'utf8')).toContain('    ProxyPassword: { fromEnv: MONSYNC_SECRET_MAIL_RELAY_PROXY_PASSWORD }\n');
+
+    const withSecrets = { ...env, ...Object.fromEntries(secrets.map((name) => [name, `value-of-${name}`])) };
+    const validate = await monsync(['validate', '--config', 'tree'], { env: withSecrets, cwd: root });
+    expect(validate.err).toBe('');
+    const planned = await monsync(['plan', '--config', 'tree', '--format', 'json'], { env: withSecrets, cwd: root });
+    const plan = JSON.parse(planned.out) as Plan;
+    expect(plan.steps.filter((step) => step.kind === 'monitor').map((step) => `${step.action} ${step.id}`)).toEqual([]);
+  });
+
+  it('says which folder it means when --out names a file, instead of a bare ENOTDIR', async () => {
+    const root = tempTree({ 'taken.txt': 'x\n' });
+    const { code, err } = await monsync(['pull', '--out', 'taken.txt'], { env, cwd: root });
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toBe('monsync pull: error PULL_TARGET_NOT_A_FOLDER: taken.txt is a file, not a folder; give pull a new or empty folder\n');
+  });
+
+  it('notes exclusion periods of one SLA that share a Description (the key), as it notes monitors that share a Name', async () => {
+    const state = emulator.control.dump() as unknown as { slas: { fields: Record<string, unknown>; exclusionPeriods: Record<string, unknown>[] }[] };
+    const gold = state.slas.find((sla) => sla.fields['Description'] === 'Gold');
+    if (gold === undefined) throw new Error('no Gold SLA');
+    gold.exclusionPeriods.push({ ExclusionPeriodId: 90, Hash: 'abc', Description: 'Black Friday freeze', From: '2027-11-26T00:00:00', Until: '2027-11-27T00:00:00' });
+    await emulator.control.load(state);
+    const root = tempTree({});
+    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
+    expect(pulled.out).toContain('note: 2 exclusion periods of SLA "Gold" are described "Black Friday freeze": the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)\n');
+  });
+});

@@ -122,6 +122,11 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
     list.push(out);
     itemsBySection.set(sectionGuid, list);
   }
+  const itemKeys = new Map<string, number>();
+  for (const ref of itemRefs.values()) itemKeys.set(ref, (itemKeys.get(ref) ?? 0) + 1);
+  for (const [key, count] of itemKeys) {
+    if (count > 1) notes.push(`${count} live vault items have the key ${key} (a section or item name holds a slash): the key must be unique, so rename all but one in the web app`);
+  }
   const sections = [...live.vaultSections].sort(byText('Name')).map((section) => {
     const out = clean(section, 'vaultSection', ['Name']);
     const items = itemsBySection.get(str(section['VaultSectionGuid']) ?? '') ?? [];
@@ -226,6 +231,11 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
       return { ...head, ...out };
     })
     .sort(byText('key'));
+  const markers = new Map<string, number>();
+  for (const report of reports) if (!('ScheduledReportGuid' in report)) markers.set(String(report.key), (markers.get(String(report.key)) ?? 0) + 1);
+  for (const [key, count] of markers) {
+    if (count > 1) notes.push(`${count} live scheduled reports carry the key marker monsync:key=${key}: the key must be unique, so change the marker in the InternalNotes of all but one in the web app (or delete the copies)`);
+  }
 
   const header = (what: string) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
   const files: PulledTree['files'] = [

@@ -77,4 +77,39 @@ describe('monsync pull on awkward live data', () => {
     expect(pulled.code).toBe(ExitCode.Ok);
     expect(pulled.out).toContain('note: 2 exclusion periods of SLA "Gold" are described "Black Friday freeze": the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)\n');
   });
+
+  it('notes scheduled reports that carry the same monsync:key marker, instead of writing two entries of one key silently', async () => {
+    const state = emulator.control.dump() as unknown as { scheduledReports: Record<string, unknown>[] };
+    const weekly = state.scheduledReports.find((report) => String(report['InternalNotes']).endsWith('monsync:key=weekly-exec'));
+    if (weekly === undefined) throw new Error('no weekly-exec report');
+    state.scheduledReports.push({ ...weekly, ScheduledReportGuid: '0f6d2c1e-5b7a-4c3d-9e8f-1a2b3c4d5e6f', Notes: 'a copy made in the web app' });
+    await emulator.control.load(state);
+    const root = tempTree({});
+    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
+    expect(pulled.out).toContain('note: 2 live scheduled reports carry the key marker monsync:key=weekly-exec: the key must be unique, so change the marker in the InternalNotes of all but one in the web app (or delete the copies)\n');
+  });
+
+  it('notes vault items whose Section/Item keys collide because a name holds a slash (section A item B/c, section A/B item c)', async () => {
+    const state = emulator.control.dump() as unknown as { vaultSections: Record<string, unknown>[]; vaultItems: Record<string, unknown>[]; vaultAuthorizations: Record<string, unknown>[] };
+    const web = state.vaultItems.find((item) => item['Name'] === 'shop-login');
+    if (web === undefined) throw new Error('no shop-login item');
+    const sections = [
+      { VaultSectionGuid: '1a1a1a1a-0000-4000-8000-000000000001', Name: 'A' },
+      { VaultSectionGuid: '1a1a1a1a-0000-4000-8000-000000000002', Name: 'A/B' },
+    ];
+    for (const section of sections) {
+      state.vaultSections.push(section);
+      for (const grant of state.vaultAuthorizations.filter((a) => a['ContextId'] === web['VaultSectionGuid'])) {
+        state.vaultAuthorizations.push({ ...grant, AuthorizationId: `${String(grant['AuthorizationId']).slice(0, 30)}${section.VaultSectionGuid.slice(30)}`, ContextId: section.VaultSectionGuid });
+      }
+    }
+    state.vaultItems.push({ ...web, VaultItemGuid: '2b2b2b2b-0000-4000-8000-000000000001', VaultSectionGuid: sections[0]?.VaultSectionGuid, Name: 'B/c' });
+    state.vaultItems.push({ ...web, VaultItemGuid: '2b2b2b2b-0000-4000-8000-000000000002', VaultSectionGuid: sections[1]?.VaultSectionGuid, Name: 'c' });
+    await emulator.control.load(state);
+    const root = tempTree({});
+    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
+    expect(pulled.out).toContain('note: 2 live vault items have the key A/B/c (a section or item name holds a slash): the key must be unique, so rename all but one in the web app\n');
+  });
 });

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
@@ -111,5 +111,26 @@ describe('monsync pull on awkward live data', () => {
     const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     expect(pulled.out).toContain('note: 2 live vault items have the key A/B/c (a section or item name holds a slash): the key must be unique, so rename all but one in the web app\n');
+  });
+
+  it('apply shows a key holding a newline or a terminal escape escaped, as plan does, never raw', async () => {
+    const awkward = 'Blog\nline\u001b[2J';
+    await withMonitorFields('Blog', { Name: awkward });
+    const root = tempTree({});
+    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
+    const withSecrets = { ...env, ...Object.fromEntries(placeholders(pulled.out).map((name) => [name, `value-of-${name}`])) };
+    const monitors = join(root, 'tree', 'monitors.yaml');
+    const text = readFileSync(monitors, 'utf8');
+    const at = text.indexOf('  - Name: "Blog\\nline\\u001b[2J"');
+    expect(at).toBeGreaterThan(0);
+    const frequency = text.indexOf('CheckFrequency: 15', at);
+    writeFileSync(monitors, `${text.slice(0, frequency)}CheckFrequency: 30${text.slice(frequency + 'CheckFrequency: 15'.length)}`);
+    const planned = await monsync(['plan', '--config', 'tree', '--target', 'monitor:Blog*', '--out', 'plan.json'], { env: withSecrets, cwd: root });
+    expect(planned.out).toContain('~ update monitor "Blog\\nline\\u001b[2J"');
+    const applied = await monsync(['apply', 'plan.json', '--config', 'tree', '--auto-approve'], { env: withSecrets, cwd: root });
+    expect(applied.err).toContain('  ~ monitor "Blog\\nline\\u001b[2J" updated\n');
+    expect(applied.out + applied.err).not.toContain('\u001b[2J');
+    expect(applied.code).toBe(ExitCode.Ok);
   });
 });

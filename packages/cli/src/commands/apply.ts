@@ -51,7 +51,8 @@ const PAST: Record<PlanStep['action'], string> = { create: 'created', update: 'u
 const SIGN: Record<PlanStep['action'], string> = { create: '+', update: '~', delete: '-', ensure: '=' };
 
 function label(step: { kind: PlanStep['kind']; key: string }): string {
-  return `${TITLES[step.kind]} "${step.key}"`;
+  // Escaped as the plan shows it: a key from the live account may hold a newline or a terminal escape.
+  return `${TITLES[step.kind]} ${JSON.stringify(step.key)}`;
 }
 
 function changeSteps(plan: Plan): PlanStep[] {

@@ -125,7 +125,7 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   const itemKeys = new Map<string, number>();
   for (const ref of itemRefs.values()) itemKeys.set(ref, (itemKeys.get(ref) ?? 0) + 1);
   for (const [key, count] of itemKeys) {
-    if (count > 1) notes.push(`${count} live vault items have the key ${key} (a section or item name holds a slash): the key must be unique, so rename all but one in the web app`);
+    if (count > 1) notes.push(`${count} live vault items have the key ${JSON.stringify(key)} (a section or item name holds a slash): the key must be unique, so rename all but one in the web app`);
   }
   const sections = [...live.vaultSections].sort(byText('Name')).map((section) => {
     const out = clean(section, 'vaultSection', ['Name']);
@@ -180,11 +180,18 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   const names = new Map<string, number>();
   for (const name of monitorNames.values()) names.set(name, (names.get(name) ?? 0) + 1);
   for (const [name, count] of names) {
-    if (count > 1) notes.push(`${count} live monitors are named "${name}": the key must be unique, so rename all but one in the web app (or in monitors.yaml after pinning MonitorGuid)`);
+    if (count > 1) notes.push(`${count} live monitors are named ${JSON.stringify(name)}: the key must be unique, so rename all but one in the web app (or in monitors.yaml after pinning MonitorGuid)`);
   }
 
   const groups = [...live.monitorGroups]
     .filter((group) => group['IsAll'] !== true)
+    .filter((group) => {
+      // The loader refuses a group of this name (ALL_MONITORS_GROUP, see the schema README): written, the tree would not validate.
+      const description = str(group['Description']) ?? '';
+      if (description.trim().toLowerCase() !== 'all monitors') return true;
+      notes.push(`monitor group ${JSON.stringify(description)} is named like the All Monitors group, which a tree cannot declare; left out (rename it in the web app to manage it)`);
+      return false;
+    })
     .sort(byText('Description'))
     .map((group) => {
       const out = clean(group, 'monitorGroup', ['Description']);
@@ -202,7 +209,7 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
     const described = new Map<string, number>();
     for (const period of listed) described.set(str(period['Description']) ?? '', (described.get(str(period['Description']) ?? '') ?? 0) + 1);
     for (const [description, count] of described) {
-      if (count > 1) notes.push(`${count} exclusion periods of SLA "${str(sla['Description']) ?? ''}" are described "${description}": the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)`);
+      if (count > 1) notes.push(`${count} exclusion periods of SLA ${JSON.stringify(str(sla['Description']) ?? '')} are described ${JSON.stringify(description)}: the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)`);
     }
     const periods = [...listed]
       .sort(byText('Description'))

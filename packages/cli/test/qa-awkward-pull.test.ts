@@ -110,7 +110,7 @@ describe('monsync pull on awkward live data', () => {
     const root = tempTree({});
     const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
-    expect(pulled.out).toContain('note: 2 live vault items have the key A/B/c (a section or item name holds a slash): the key must be unique, so rename all but one in the web app\n');
+    expect(pulled.out).toContain('note: 2 live vault items have the key "A/B/c" (a section or item name holds a slash): the key must be unique, so rename all but one in the web app\n');
   });
 
   it('apply shows a key holding a newline or a terminal escape escaped, as plan does, never raw', async () => {
@@ -132,5 +132,19 @@ describe('monsync pull on awkward live data', () => {
     expect(applied.err).toContain('  ~ monitor "Blog\\nline\\u001b[2J" updated\n');
     expect(applied.out + applied.err).not.toContain('\u001b[2J');
     expect(applied.code).toBe(ExitCode.Ok);
+  });
+
+  it('leaves out, with a note, a live group named like the All Monitors group (a tree cannot declare one), so the tree validates', async () => {
+    const created = await emulator.control.actAs('admin@example.com', { method: 'POST', path: '/MonitorGroup', body: { Description: 'all monitors' } });
+    expect(created.status).toBe(200);
+    const root = tempTree({});
+    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
+    expect(pulled.out).toContain('note: monitor group "all monitors" is named like the All Monitors group, which a tree cannot declare; left out (rename it in the web app to manage it)\n');
+    expect(readFileSync(join(root, 'tree', 'monitor-groups.yaml'), 'utf8')).not.toContain('all monitors');
+    const withSecrets = { ...env, ...Object.fromEntries(placeholders(pulled.out).map((name) => [name, `value-of-${name}`])) };
+    const validate = await monsync(['validate', '--config', 'tree'], { env: withSecrets, cwd: root });
+    expect(validate.err).toBe('');
+    expect(validate.code).toBe(ExitCode.Ok);
   });
 });

@@ -106,7 +106,9 @@ const MAX_SNIPPET = 100;
 export function formatDiagnostic(d: Diagnostic, options: { source?: string } = {}): string {
   const lines = [`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`];
   const text = d.redactSource === true || d.code === 'LITERAL_SECRET' ? undefined : options.source?.split(/\r?\n/)[d.line - 1];
-  if (text === undefined && options.source !== undefined) {
+  if (d.code === 'CONFIG_FILE_OUTSIDE_TREE') {
+    // The file was not read: there is no line to show, and no secret to explain.
+  } else if (text === undefined && options.source !== undefined) {
     lines.push(`${String(d.line)} | (line not shown: it holds a literal secret)`);
   } else if (text !== undefined) {
     let start = d.column - 1;
@@ -125,7 +127,9 @@ export function formatDiagnostic(d: Diagnostic, options: { source?: string } = {
     end = Math.min(Math.max(end, start + 1), Math.max(shown.length, start + 1));
     const gutter = String(d.line);
     lines.push(`${gutter} | ${shown}`);
-    lines.push(`${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, start))}${'^'.repeat(Math.max(1, end - start))}`);
+    // Tabs before the range stay tabs, so the carets line up wherever the terminal puts its tab stops.
+    const padding = shown.slice(0, Math.max(0, start)).padEnd(Math.max(0, start)).replace(/[^\t]/g, ' ');
+    lines.push(`${' '.repeat(gutter.length)} | ${padding}${'^'.repeat(Math.max(1, end - start))}`);
   }
   if (d.hint !== undefined) lines.push(`hint: ${d.hint}`);
   return lines.join('\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfigTexts } from '../src/index.js';
+import { formatDiagnostic, loadConfigTexts } from '../src/index.js';
 
 const SETTINGS = 'apiVersion: monsync/v1\nmanage:\n  monitors: {}\n  vault: {}\n';
 
@@ -34,5 +34,20 @@ describe('vault references to names holding a slash', () => {
     expect(diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`)).toEqual([
       'x.yaml:11:35 UNKNOWN_REFERENCE: vault reference `Team/Prod/dbx` names no item `dbx` in section `Team/Prod`; did you mean `Team/Prod/db`?',
     ]);
+  });
+});
+
+describe('formatDiagnostic on awkward lines', () => {
+  it('puts the caret under the range on a line that holds a tab before it (the padding keeps the tab)', () => {
+    const d = { severity: 'error', code: 'INVALID_ENUM', message: 'bad', file: 'm.yaml', line: 1, column: 14, endLine: 1, endColumn: 23 } as const;
+    expect(formatDiagnostic(d, { source: '- { Name: a,\tUserAgent: Netscape }\n' }).split('\n').slice(1)).toEqual([
+      '1 | - { Name: a,\tUserAgent: Netscape }',
+      '  |             \t^^^^^^^^^',
+    ]);
+  });
+
+  it('says nothing about a literal secret for a symlinked file it did not read: it shows no line at all', () => {
+    const d = { severity: 'error', code: 'CONFIG_FILE_OUTSIDE_TREE', message: 'the file is a symbolic link that leads outside the config tree, so it is not read', file: 'env.yaml', line: 1, column: 1, redactSource: true } as const;
+    expect(formatDiagnostic(d, { source: 'CI_TOKEN=CANARY-7f3a9c\n' })).toBe('env.yaml:1:1: error CONFIG_FILE_OUTSIDE_TREE: the file is a symbolic link that leads outside the config tree, so it is not read');
   });
 });

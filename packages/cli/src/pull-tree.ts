@@ -57,6 +57,15 @@ function clean(object: ApiObject, kind: string, first: readonly string[]): ApiOb
 }
 
 
+/** A note for every key that more than one live object has: the tree cannot declare them apart. */
+function noteDuplicates(notes: string[], keys: readonly string[], phrase: string): void {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const [key, count] of counts) {
+    if (count > 1) notes.push(`${count} live ${phrase} ${JSON.stringify(key)}: the key must be unique, so rename all but one in the web app`);
+  }
+}
+
 function byText(field: string) {
   return (a: ApiObject, b: ApiObject) => (str(a[field]) ?? '').localeCompare(str(b[field]) ?? '', 'en');
 }
@@ -122,6 +131,7 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
     list.push(out);
     itemsBySection.set(sectionGuid, list);
   }
+  noteDuplicates(notes, live.vaultSections.map((section) => str(section['Name']) ?? ''), 'vault sections are named');
   const itemKeys = new Map<string, number>();
   for (const ref of itemRefs.values()) itemKeys.set(ref, (itemKeys.get(ref) ?? 0) + 1);
   for (const [key, count] of itemKeys) {
@@ -183,6 +193,7 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
     if (count > 1) notes.push(`${count} live monitors are named ${JSON.stringify(name)}: the key must be unique, so rename all but one in the web app (or in monitors.yaml after pinning MonitorGuid)`);
   }
 
+  noteDuplicates(notes, live.monitorGroups.filter((group) => group['IsAll'] !== true).map((group) => str(group['Description']) ?? ''), 'monitor groups are described');
   const groups = [...live.monitorGroups]
     .filter((group) => group['IsAll'] !== true)
     .filter((group) => {

@@ -147,4 +147,16 @@ describe('monsync pull on awkward live data', () => {
     expect(validate.err).toBe('');
     expect(validate.code).toBe(ExitCode.Ok);
   });
+
+  it('notes live monitor groups and vault sections that share their key (the API allows both), as it notes monitors', async () => {
+    for (const [path, body] of [['/VaultSection', { Name: 'Web' }], ['/MonitorGroup', { Description: 'Shop' }]] as const) {
+      const created = await emulator.control.actAs('admin@example.com', { method: 'POST', path, body });
+      expect(created.status).toBe(200);
+    }
+    const root = tempTree({});
+    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
+    expect(pulled.out).toContain('note: 2 live monitor groups are described "Shop": the key must be unique, so rename all but one in the web app\n');
+    expect(pulled.out).toContain('note: 2 live vault sections are named "Web": the key must be unique, so rename all but one in the web app\n');
+  });
 });

@@ -12,6 +12,7 @@ export const MIGRATION_PROBLEM_CODES = {
   MIGRATE_YAML_ALIAS: 'error: a removed field uses a YAML anchor or alias',
   MIGRATE_YAML_ERROR: 'error: the file is not valid YAML (or has duplicate keys)',
   MIGRATE_FILE_TOO_LARGE: 'error: the file is over the 5 MB limit of config files',
+  MIGRATE_SYMLINKED_FILE: 'error: a symlinked config file uses removed fields; migrate does not write through links',
   MIGRATE_REWRITE_FAILED: 'error: the rewritten text did not verify; the file was left unchanged',
   MIGRATE_JSON_ERROR: 'error: an export file is not valid JSON',
   MIGRATE_JSON_SHAPE: 'error: an export holds something other than monitor objects',

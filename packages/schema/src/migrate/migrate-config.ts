@@ -28,7 +28,8 @@ export async function migrateConfig(dir: string, options: MigrateOptions = {}): 
   await requireDirectory(dir);
   const write = options.check === true ? false : (options.write ?? true);
   const result: MigrationResult = { changes: [], problems: [], filesChanged: [] };
-  const files = await listFiles(dir, '.yaml', 'monsync.yaml');
+  const links: string[] = [];
+  const files = await listFiles(dir, '.yaml', 'monsync.yaml', links);
   if (!files.includes('monsync.yaml')) {
     result.problems.push({
       severity: 'warning',
@@ -60,6 +61,24 @@ export async function migrateConfig(dir: string, options: MigrateOptions = {}): 
     if (outcome.text === undefined || outcome.text === source) continue;
     result.filesChanged.push(file);
     if (write) await writeFileAtomic(file, outcome.text);
+  }
+  // The loader reads symlinked files, so validate asks for a migration of them; a rewrite would replace the link
+  // with a file (or write outside the tree), so each one that needs it is an error at its first removed field.
+  for (const relative of links) {
+    const file = join(dir, relative);
+    const source = await readFile(file, 'utf8').catch(() => undefined);
+    if (source === undefined || Buffer.byteLength(source, 'utf8') > MAX_CONFIG_FILE_BYTES) continue;
+    const outcome = rewriteYamlSource(source, file, relative);
+    const first = outcome.changes[0] ?? outcome.problems.find((problem) => problem.severity === 'error');
+    if (first === undefined) continue;
+    result.problems.push({
+      severity: 'error',
+      code: 'MIGRATE_SYMLINKED_FILE',
+      message: 'the file is a symbolic link, and migrate does not write through links: replace the link with a copy of the file, or move the file into the tree, then run `monsync migrate` again',
+      file,
+      line: first.line,
+      column: first.column,
+    });
   }
   return result;
 }

@@ -33,6 +33,14 @@ async function withMonitorFields(name: string, fields: Record<string, unknown>):
   await emulator.control.load(state);
 }
 
+/** Loads `state` into the emulator and pulls it into a fresh folder; the pull itself must succeed. */
+async function pullOf(state: unknown): Promise<Awaited<ReturnType<typeof monsync>>> {
+  await emulator.control.load(state);
+  const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: tempTree({}) });
+  expect(pulled.code).toBe(ExitCode.Ok);
+  return pulled;
+}
+
 /** The `{ fromEnv }` placeholders pull lists at the end of its output. */
 function placeholders(out: string): string[] {
   return [...out.matchAll(/^ {2}(MONSYNC_SECRET_[A-Z0-9_]+) /gm)].map((match) => match[1] ?? '');
@@ -71,10 +79,7 @@ describe('monsync pull on awkward live data', () => {
     const gold = state.slas.find((sla) => sla.fields['Description'] === 'Gold');
     if (gold === undefined) throw new Error('no Gold SLA');
     gold.exclusionPeriods.push({ ExclusionPeriodId: 90, Hash: 'abc', Description: 'Black Friday freeze', From: '2027-11-26T00:00:00', Until: '2027-11-27T00:00:00' });
-    await emulator.control.load(state);
-    const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
-    expect(pulled.code).toBe(ExitCode.Ok);
+    const pulled = await pullOf(state);
     expect(pulled.out).toContain('note: 2 exclusion periods of SLA "Gold" are described "Black Friday freeze": the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)\n');
   });
 
@@ -83,10 +88,7 @@ describe('monsync pull on awkward live data', () => {
     const weekly = state.scheduledReports.find((report) => String(report['InternalNotes']).endsWith('monsync:key=weekly-exec'));
     if (weekly === undefined) throw new Error('no weekly-exec report');
     state.scheduledReports.push({ ...weekly, ScheduledReportGuid: '0f6d2c1e-5b7a-4c3d-9e8f-1a2b3c4d5e6f', Notes: 'a copy made in the web app' });
-    await emulator.control.load(state);
-    const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
-    expect(pulled.code).toBe(ExitCode.Ok);
+    const pulled = await pullOf(state);
     expect(pulled.out).toContain('note: 2 live scheduled reports carry the key marker monsync:key=weekly-exec: the key must be unique, so change the marker in the InternalNotes of all but one in the web app (or delete the copies)\n');
   });
 
@@ -106,10 +108,7 @@ describe('monsync pull on awkward live data', () => {
     }
     state.vaultItems.push({ ...web, VaultItemGuid: '2b2b2b2b-0000-4000-8000-000000000001', VaultSectionGuid: sections[0]?.VaultSectionGuid, Name: 'B/c' });
     state.vaultItems.push({ ...web, VaultItemGuid: '2b2b2b2b-0000-4000-8000-000000000002', VaultSectionGuid: sections[1]?.VaultSectionGuid, Name: 'c' });
-    await emulator.control.load(state);
-    const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
-    expect(pulled.code).toBe(ExitCode.Ok);
+    const pulled = await pullOf(state);
     expect(pulled.out).toContain('note: 2 live vault items have the key "A/B/c" (a section or item name holds a slash): the key must be unique, so rename all but one in the web app\n');
   });
 

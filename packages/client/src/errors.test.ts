@@ -85,6 +85,36 @@ describe('the service message', () => {
     expect(error.message).toContain('Description is required');
   });
 
+  it('reads the published MessageList: every message, in order, never the JSON', async () => {
+    const api = mockApi();
+    const body = { Messages: [{ Message: 'Name is required' }, { Message: 'MonitorType is not valid' }] };
+    api.reply('POST', '/Monitor', 400, body);
+    const error = (await api.client.monitors.create({ Name: '', MonitorType: 'Https' }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.serviceMessage).toBe('Name is required; MonitorType is not valid');
+    expect(error.message).toBe('POST /Monitor failed with 400 Bad Request: Name is required; MonitorType is not valid');
+    expect(error.message).not.toContain('{');
+    expect(error.response).toMatchObject({ url: 'http://api.test/v4/Monitor', status: 400, body });
+  });
+
+  it('reads a bare {Message} body (MessageInfo) as the message', async () => {
+    const api = mockApi();
+    api.reply('GET', `/Statistics/Monitor/${GUID}`, 404, { Message: 'Monitor not found' });
+    const error = (await api.client.statistics.monitor(GUID).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.serviceMessage).toBe('Monitor not found');
+  });
+
+  it('keeps the redacted request and the cause beside the unpacked message', async () => {
+    const api = mockApi();
+    api.reply('POST', '/VaultItem', 403, { Messages: [{ Message: 'no Change authorization on the section' }] });
+    const error = (await api.client.vaultItems.create({ Name: 'n', VaultSectionGuid: GUID, VaultItemType: 'CredentialSet', Password: 'CANARY-msglist-secret' }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(PermissionError);
+    expect(error.serviceMessage).toBe('no Change authorization on the section');
+    expect(error.request).toMatchObject({ method: 'POST', url: 'http://api.test/v4/VaultItem', body: { Password: '[redacted]' } });
+    expect(JSON.stringify(error.request)).not.toContain('CANARY-msglist-secret');
+  });
+
   it('has no service message when the body is empty', async () => {
     const api = mockApi();
     api.reply('GET', `/Monitor/${GUID}`, 404);

@@ -4,6 +4,7 @@
  * before the error is built, so message, stack, `util.inspect` and `JSON.stringify` are all safe to print.
  */
 import { STATUS_CODES } from 'node:http';
+import { truncate } from './redact.js';
 
 /** `instanceof` must work when two copies of this package are installed, so classes are matched by brand. */
 const BRAND = Symbol.for('monsync.ApiError');
@@ -17,6 +18,8 @@ export interface RedactedRequest {
 }
 
 export interface RedactedResponse {
+  /** The URL that answered (the request's; this client follows no redirect). */
+  url?: string;
   status: number;
   headers: Record<string, string>;
   /** Parsed JSON (redacted) or the raw text (scrubbed, truncated); absent when the body was empty. */
@@ -203,4 +206,47 @@ export function isUnclearOutcome(error: unknown): boolean {
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
+}
+
+/** One entry of a message list: `{Message}` (the published MessageList item), a bare string, or anything else. */
+function messageOf(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return entry === '' ? undefined : entry;
+  if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
+    const o = entry as Record<string, unknown>;
+    for (const key of ['Message', 'message', 'ErrorDescription', 'Description']) {
+      const v = o[key];
+      if (typeof v === 'string' && v !== '') return v;
+    }
+  }
+  return undefined;
+}
+
+/** A string, or every readable entry of an array joined in order; undefined when nothing readable is there. */
+function messagesOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const parts = value.map((entry) => messageOf(entry) ?? JSON.stringify(entry));
+  return parts.join('; ');
+}
+
+/**
+ * The service's own words from an error body, for people: the published `MessageList` (`{Messages: [{Message}]}`,
+ * every message in order), a bare `{Message}`, the spec's `ErrorDescription` (a string or an array), a few common
+ * alternatives, or the raw text when the body is not JSON or has none of these. Undefined for an empty body.
+ */
+export function extractServiceMessage(text: string, parsed: unknown): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (parsed === undefined) return truncate(trimmed, 500);
+  if (typeof parsed === 'string') return parsed;
+  if (Array.isArray(parsed)) return messagesOf(parsed) ?? truncate(trimmed, 500);
+  if (parsed !== null && typeof parsed === 'object') {
+    const o = parsed as Record<string, unknown>;
+    const nested = o.ResponseStatus !== null && typeof o.ResponseStatus === 'object' ? (o.ResponseStatus as Record<string, unknown>) : {};
+    for (const candidate of [o.Messages, o.messages, o.ErrorDescription, o.errorDescription, o.Message, o.message, o.error, nested.Message]) {
+      const found = messagesOf(candidate);
+      if (found !== undefined) return found;
+    }
+  }
+  return truncate(trimmed, 500);
 }

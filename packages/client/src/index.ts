@@ -16,6 +16,7 @@ export {
   UnexpectedResponseError,
   ValidationError,
   errorForStatus,
+  extractServiceMessage,
   isApiError,
   isUnclearOutcome,
   type ApiErrorOptions,

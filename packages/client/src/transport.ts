@@ -14,6 +14,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
   errorForStatus,
+  extractServiceMessage,
   type ApiError,
   type ApiErrorOptions,
   type RedactedRequest,
@@ -173,28 +174,6 @@ function normaliseHeaders(headers: Record<string, string | string[] | undefined>
     if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   }
   return out;
-}
-
-/** The service's message: `ErrorDescription` as a string or an array, a few common alternatives, or the raw text. */
-export function extractServiceMessage(text: string, parsed: unknown): string | undefined {
-  const trimmed = text.trim();
-  if (trimmed === '') return undefined;
-  if (parsed === undefined) return truncate(trimmed, 500);
-  const fromValue = (v: unknown): string | undefined => {
-    if (typeof v === 'string') return v;
-    if (Array.isArray(v) && v.length > 0) return v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('; ');
-    return undefined;
-  };
-  if (typeof parsed === 'string') return parsed;
-  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-    const o = parsed as Record<string, unknown>;
-    const nested = o.ResponseStatus !== null && typeof o.ResponseStatus === 'object' ? (o.ResponseStatus as Record<string, unknown>) : {};
-    for (const candidate of [o.ErrorDescription, o.errorDescription, o.Message, o.message, o.error, nested.Message]) {
-      const found = fromValue(candidate);
-      if (found !== undefined) return found;
-    }
-  }
-  return truncate(trimmed, 500);
 }
 
 function tryParseJson(text: string): unknown {
@@ -497,7 +476,7 @@ export class Transport {
   ): ApiErrorOptions {
     const parsed = tryParseJson(outcome.text);
     const message = extractServiceMessage(outcome.text, parsed);
-    const response: RedactedResponse = { status: outcome.status, headers: redactHeaders(outcome.headers) };
+    const response: RedactedResponse = { url: request.url, status: outcome.status, headers: redactHeaders(outcome.headers) };
     if (parsed !== undefined) response.body = scrubJson(redactJson(parsed), secrets);
     else if (outcome.text.trim() !== '') response.body = truncate(scrubText(outcome.text, secrets), 2000);
     return {

@@ -24,6 +24,14 @@ function describeShape(body: unknown): string {
   return `a ${typeof body}`;
 }
 
+/** A single object answered where a list was asked for, bare or as the envelope's `Data` (an alert, a health entry). */
+function singleObjectPage(body: unknown): Page<unknown> | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const data = (body as { Data?: unknown }).Data;
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) return { items: [data], cursors: {} };
+  return { items: [body], cursors: {} };
+}
+
 export class Core {
   readonly transport: Transport;
 
@@ -70,10 +78,9 @@ export class Core {
   async page<T>(call: Call, options: ListOptions<T> = {}): Promise<Page<T>> {
     const res = await this.transport.send(call);
     let page = readPage<unknown>(res.body);
-    if (!page && options.acceptSingleObject && res.body !== null && typeof res.body === 'object') {
-      page = { items: [res.body], cursors: {} };
-    }
-    if (!page && res.body === undefined && res.status === 204) page = { items: [], cursors: {} };
+    if (!page && options.acceptSingleObject) page = singleObjectPage(res.body);
+    // No body at all (204, or a 200 with nothing in it): a list with no items, whatever the status says.
+    if (!page && res.body === undefined) page = { items: [], cursors: {} };
     if (!page) throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON array or a {Data, Cursors} envelope`);
     const map = options.map;
     return { items: map ? page.items.map(map) : (page.items as T[]), cursors: page.cursors };

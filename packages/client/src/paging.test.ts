@@ -167,3 +167,69 @@ describe('cursor following through the client', () => {
     expect(api.calls()).toHaveLength(2);
   });
 });
+
+describe('list answers of every shape the service may give', () => {
+  const G = '20000000-0000-4000-8000-000000000001';
+  const M1 = '10000000-0000-4000-8000-000000000001';
+  const M2 = '10000000-0000-4000-8000-000000000002';
+
+  it.each([
+    ['an empty 200', 200, undefined],
+    ['an empty 204', 204, undefined],
+    ['an empty JSON array', 200, []],
+    ['an empty envelope', 200, { Data: [], Cursors: {} }],
+  ] as const)('reads %s as no items', async (_name, status, body) => {
+    const api = mockApi();
+    api.reply('GET', '/VaultItem', status, body);
+    await expect(api.client.vaultItems.list().toArray()).resolves.toEqual([]);
+  });
+
+  it('reads the published bare array of GET /Monitor (no cursor) and the spec cursor-paged envelope alike', async () => {
+    const api = mockApi();
+    api.reply('GET', '/Monitor', 200, [monitor(1), monitor(2)]);
+    await expect(api.client.monitors.list().toArray()).resolves.toEqual([monitor(1), monitor(2)]);
+    api.reply('GET', '/Monitor', 200, { Data: [monitor(1)], Cursors: { Next: 'c2', Self: 'c1' } });
+    api.reply('GET', '/Monitor', 200, { Data: [monitor(2)], Cursors: { Self: 'c2' } });
+    await expect(api.client.monitors.list().toArray()).resolves.toEqual([monitor(1), monitor(2)]);
+    expect(api.calls().map((c) => c.url)).toEqual(['/v4/Monitor', '/v4/Monitor', '/v4/Monitor?Cursor=c2']);
+  });
+
+  it.each([
+    ['{MonitorGuid} objects (published)', [{ MonitorGuid: M1 }, { MonitorGuid: M2 }]],
+    ['bare GUID strings', [M1, M2]],
+    ['full monitors', [{ ...monitor(1), MonitorGuid: M1 }, { ...monitor(2), MonitorGuid: M2 }]],
+  ] as const)('reads monitor group members given as %s', async (_name, body) => {
+    const api = mockApi();
+    api.reply('GET', `/MonitorGroup/${G}/Member`, 200, body);
+    const members = await api.client.monitorGroups.members(G).toArray();
+    expect(members.map((m) => m.MonitorGuid)).toEqual([M1, M2]);
+  });
+
+  it.each([
+    ['{OperatorGuid} objects (published)', [{ OperatorGuid: M1 }]],
+    ['bare GUID strings', [M1]],
+  ] as const)('reads operator group members given as %s', async (_name, body) => {
+    const api = mockApi();
+    api.reply('GET', `/OperatorGroup/${G}/Member`, 200, body);
+    await expect(api.client.operatorGroups.members(G).toArray()).resolves.toEqual([{ OperatorGuid: M1 }]);
+  });
+
+  it.each([
+    ['bare', { AlertType: 'Error', MonitorGuid: M1, Timestamp: '2026-11-20T10:00:00' }],
+    ['in an envelope whose Data is the object', { Data: { Id: 'a1', Type: 'Alert', Attributes: { AlertType: 'Error', MonitorGuid: M1, Timestamp: '2026-11-20T10:00:00' } } }],
+  ] as const)('reads a single alert answered %s as a one-item list', async (_name, body) => {
+    const api = mockApi();
+    api.reply('GET', `/Alert/Monitor/${M1}`, 200, body);
+    const alerts = await api.client.alerts.byMonitor(M1).toArray();
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.Attributes).toEqual({ AlertType: 'Error', MonitorGuid: M1, Timestamp: '2026-11-20T10:00:00' });
+  });
+
+  it('still refuses a list answer of an unknown shape, naming what came back', async () => {
+    const api = mockApi();
+    api.reply('GET', '/VaultItem', 200, { Items: [] });
+    const error = await api.client.vaultItems.list().toArray().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toContain('an object with keys Items');
+  });
+});

@@ -9,7 +9,10 @@ export interface MonitorGroupsApi {
   create(body: MonitorGroupCreate): Promise<MonitorGroup>;
   replace(monitorGroupGuid: string, body: MonitorGroupReplace): Promise<MonitorGroup | undefined>;
   delete(monitorGroupGuid: string): Promise<void>;
-  /** Monitors in the group (`GET /MonitorGroup/{guid}/Member`). */
+  /**
+   * Monitors in the group (`GET /MonitorGroup/{guid}/Member`): `{MonitorGuid}` items (published), full monitors, or bare
+   * GUID strings, each read as an object with `MonitorGuid`.
+   */
   members(monitorGroupGuid: string): Paged<Monitor>;
   addMember(monitorGroupGuid: string, monitorGuid: string): Promise<void>;
   removeMember(monitorGroupGuid: string, monitorGuid: string): Promise<void>;
@@ -20,6 +23,11 @@ export interface MonitorGroupsApi {
   stopAllMonitorAlerts(monitorGroupGuid: string): Promise<void>;
   /** The payload is not in the spec and is sent as given. */
   addMaintenancePeriodToAllMembers(monitorGroupGuid: string, body: MaintenancePeriod): Promise<void>;
+}
+
+/** A member as the published definition lists it (`{MonitorGuid}`), as a full monitor, or as a bare GUID string. */
+function normaliseMember(raw: unknown): Monitor {
+  return (typeof raw === 'string' ? { MonitorGuid: raw } : raw) as Monitor;
 }
 
 export function monitorGroupsApi(core: Core): MonitorGroupsApi {
@@ -33,7 +41,7 @@ export function monitorGroupsApi(core: Core): MonitorGroupsApi {
     create: (body) => core.json<MonitorGroup>({ method: 'POST', route: '/MonitorGroup', body }),
     replace: (monitorGroupGuid, body) => core.maybe<MonitorGroup>({ method: 'PUT', route: one, params: { monitorGroupGuid }, body }),
     delete: (monitorGroupGuid) => core.none({ method: 'DELETE', route: one, params: { monitorGroupGuid } }),
-    members: (monitorGroupGuid) => core.paged<Monitor>({ method: 'GET', route: `${one}/Member`, params: { monitorGroupGuid } }),
+    members: (monitorGroupGuid) => core.paged({ method: 'GET', route: `${one}/Member`, params: { monitorGroupGuid } }, { map: normaliseMember }),
     addMember: (monitorGroupGuid, monitorGuid) =>
       core.none({ method: 'POST', route: `${one}/Member/{monitorGuid}`, params: { monitorGroupGuid, monitorGuid } }),
     removeMember: (monitorGroupGuid, monitorGuid) =>

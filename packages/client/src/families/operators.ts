@@ -64,6 +64,7 @@ export interface OperatorGroupsApi {
   create(body: OperatorGroupCreate): Promise<OperatorGroup>;
   replace(operatorGroupGuid: string, body: OperatorGroupReplace): Promise<OperatorGroup | undefined>;
   delete(operatorGroupGuid: string): Promise<void>;
+  /** `{OperatorGuid}` items (published), full operators, or bare GUID strings, each read as an object with `OperatorGuid`. */
   members(operatorGroupGuid: string): Paged<Operator>;
   /** Schedules applied to every operator of the group. */
   dutySchedules: {
@@ -97,6 +98,11 @@ function normaliseGroup(raw: unknown): OperatorGroup {
   return group;
 }
 
+/** A member as the published definition lists it (`{OperatorGuid}`), as a full operator, or as a bare GUID string. */
+function normaliseOperatorMember(raw: unknown): Operator {
+  return (typeof raw === 'string' ? { OperatorGuid: raw } : raw) as Operator;
+}
+
 /** The announced form lists bare type names. */
 function normaliseAuthorization(raw: unknown): OperatorGroupAuthorization {
   return typeof raw === 'string' ? { AuthorizationType: raw } : (raw as OperatorGroupAuthorization);
@@ -116,7 +122,7 @@ export function operatorGroupsApi(core: Core): OperatorGroupsApi {
       return res === undefined ? undefined : normaliseGroup(res);
     },
     delete: (operatorGroupGuid) => core.none({ method: 'DELETE', route: one, params: { operatorGroupGuid } }),
-    members: (operatorGroupGuid) => core.paged<Operator>({ method: 'GET', route: `${one}/Member`, params: { operatorGroupGuid } }),
+    members: (operatorGroupGuid) => core.paged({ method: 'GET', route: `${one}/Member`, params: { operatorGroupGuid } }, { map: normaliseOperatorMember }),
     dutySchedules: {
       create: (operatorGroupGuid, body) =>
         core.maybe<DutySchedule>({ method: 'POST', route: `${one}/DutySchedule`, params: { operatorGroupGuid }, body }),

@@ -43,9 +43,9 @@ describe('deleting a vault item that stays in use', () => {
     expect(error.problems).toHaveLength(1);
     const [problem] = error.problems;
     expect(problem?.code).toBe('DELETE_IN_USE');
-    expect(problem?.source).toEqual(MONITOR_SOURCE);
+    expect(problem).toMatchObject({ file: MONITOR_SOURCE.file, line: MONITOR_SOURCE.line, col: MONITOR_SOURCE.column });
     expect(problem?.message).toBe(
-      `monitors/shop.yaml:3:5: vaultItem "Web/old" (${OLD_ITEM}) cannot be deleted: this plan prunes it because no file declares it, but the service refuses to delete an object in use (400), and it stays in use after this plan. ` +
+      `vaultItem "Web/old" (${OLD_ITEM}) cannot be deleted: this plan prunes it because no file declares it, but the service refuses to delete an object in use (400), and it stays in use after this plan. ` +
         `monitor "Shop homepage" (${MONITOR}) refers to it: its declaration at monitors/shop.yaml:3:5 leaves out PredefinedVariables, so the live value stays; declare PredefinedVariables there without the reference. ` +
         `Or keep vaultItem "Web/old": declare it, or add "vaultItem:Web/old" to ignore.`,
     );
@@ -56,7 +56,7 @@ describe('deleting a vault item that stays in use', () => {
     const error = planError(() => planFor(desiredWith({ vault: { prune: true }, monitors: { prune: false } }), liveWith([usingOld()])));
     expect(error.problems.map((p) => p.code)).toEqual(['DELETE_IN_USE']);
     expect(error.message).toContain(`monitor "Shop homepage" (${MONITOR}) refers to it: no file declares it and prune is off for monitors; declare it with PredefinedVariables that leave the reference out`);
-    expect(error.problems[0]?.source).toBeUndefined();
+    expect(error.problems[0]?.file).toBeUndefined();
   });
 
   it('refuses it when monitors are not managed at all, and reads monitors for it', () => {

@@ -13,14 +13,36 @@ export type PlanProblemCode =
   | 'LIVE_NOT_READ'
   | 'LIVE_RESTRICTED';
 
+/**
+ * Why a plan cannot be made, as data: the position of the declaration at fault (when one is), a code, and a
+ * message that does not repeat the position. `PlanError` formats them as `file:line:col: message`.
+ */
 export interface PlanProblem {
   code: PlanProblemCode;
   message: string;
-  source?: SourceRef;
+  file?: string;
+  line?: number;
+  col?: number;
 }
 
+/** A problem positioned at `source` (none when the problem has no declaration to point at). */
+export function planProblem(code: PlanProblemCode, message: string, source?: SourceRef): PlanProblem {
+  return source === undefined ? { code, message } : { code, message, file: source.file, line: source.line, col: source.column };
+}
+
+/** `file:line:col`, for a message naming another declaration. */
+export function place(source: SourceRef): string {
+  return `${source.file}:${source.line}:${source.column}`;
+}
+
+/** `file:line:col: ` before a warning's message (warnings are plan JSON, where the position is part of the text). */
 export function at(source: SourceRef | undefined): string {
-  return source === undefined ? '' : `${source.file}:${source.line}:${source.column}: `;
+  return source === undefined ? '' : `${place(source)}: `;
+}
+
+/** The problem as one line: `file:line:col: message`, or the message alone. */
+export function problemLine(problem: PlanProblem): string {
+  return problem.file === undefined ? problem.message : `${problem.file}:${problem.line ?? 1}:${problem.col ?? 1}: ${problem.message}`;
 }
 
 /**
@@ -35,7 +57,7 @@ export class PlanError extends Error {
     const first = problems[0];
     if (first === undefined) throw new TypeError('PlanError needs at least one problem');
     const head = problems.length === 1 ? 'cannot plan' : `cannot plan (${problems.length} problems)`;
-    super(`${head}:\n${problems.map((p) => `  ${p.message}`).join('\n')}`);
+    super(`${head}:\n${problems.map((p) => `  ${problemLine(p)}`).join('\n')}`);
     this.name = 'PlanError';
     this.code = first.code;
     this.problems = problems;

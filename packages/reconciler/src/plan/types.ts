@@ -15,5 +15,7 @@ export type {
   PlanWarning,
 } from '@monsync/schema';
 
+export { PLAN_FORMAT_VERSION } from '@monsync/schema';
+
 /** Rendered in place of every secret value. */
 export const SENSITIVE = '(sensitive)';

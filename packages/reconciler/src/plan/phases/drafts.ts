@@ -1,0 +1,300 @@
+/**
+ * Phase 3 of `assemblePlan`, drafts: a create for each declaration with no live object, an update for each pair
+ * whose declared fields differ (markers and secret fingerprints included), an ensure for each declaration of a kind
+ * with no read. Only declared fields are compared; secrets are compared by fingerprint, never by value.
+ */
+import { isSecretValue } from '../../desired.js';
+import type { DesiredEntry, KindModule, LiveEntry } from '../../kinds/contract.js';
+import { withLiveOmissions } from '../../kinds/write-body.js';
+import type { ApiObject } from '../../live/types.js';
+import { comparable, declaredFieldsSame, diffFields } from '../diff.js';
+import { at, planProblem, type PlanProblem } from '../errors.js';
+import { splitMarker, withMarker } from '../markers.js';
+import { combineFingerprints, findSecrets, replaceSecrets, secretAddress, type SecretFingerprints } from '../secrets.js';
+import { SENSITIVE, type PlanChange, type PlanDrift, type PlanWarning } from '../types.js';
+import { canonicalJson, compareStrings, escapePointer, isPlainObject } from '../values.js';
+import type { Draft, KindState, Pair, Resolution } from './state.js';
+
+export interface DraftOptions {
+  fingerprints?: SecretFingerprints | undefined;
+  selfOperatorGuid?: string | undefined;
+  /** Operators read, to name who changed an object outside git; `null` when not read. */
+  operators: readonly ApiObject[] | null;
+}
+
+export interface Drafted {
+  drafts: Draft[];
+  /** Declared objects that need no change. */
+  unchanged: number;
+  problems: PlanProblem[];
+  warnings: PlanWarning[];
+}
+
+/** What drafting needs of a kind, worked out once per kind. */
+interface DraftRules {
+  mod: KindModule;
+  /** Read-only fields and the GUID field: never written. */
+  dropOnWrite: ReadonlySet<string>;
+  /** Those, and the fields that cannot change after creation. */
+  dropOnUpdate: ReadonlySet<string>;
+  immutable: readonly string[];
+  markerField: string | undefined;
+}
+
+function draftRules(mod: KindModule): DraftRules {
+  const dropOnWrite = new Set<string>([...mod.readOnlyFields, ...(mod.guidField === '' ? [] : [mod.guidField])]);
+  const immutable = mod.immutableFields ?? [];
+  return { mod, dropOnWrite, dropOnUpdate: new Set<string>([...dropOnWrite, ...immutable]), immutable, markerField: mod.marker?.field };
+}
+
+/** The findings of the drafting so far, and what it needs to look up. */
+class DraftContext {
+  readonly problems: PlanProblem[] = [];
+  readonly warnings: PlanWarning[] = [];
+  readonly #secretWarned = new Set<DesiredEntry>();
+
+  constructor(
+    readonly resolution: Resolution,
+    readonly options: DraftOptions,
+  ) {}
+
+  fingerprintOf(entry: DesiredEntry, pointer: string): string {
+    const found = this.options.fingerprints?.[secretAddress(entry.kind, entry.key, pointer)];
+    if (found !== undefined) return found;
+    this.problems.push(
+      planProblem('MISSING_FINGERPRINT', `no fingerprint for the secret at ${entry.kind} "${entry.key}" ${pointer}; pass fingerprintDesiredSecrets(desired, key) as options.fingerprints`, entry.source),
+    );
+    return '';
+  }
+
+  readOnlyDeclared(mod: KindModule, entry: DesiredEntry): void {
+    let declared: string[] | undefined;
+    for (const f of mod.readOnlyFields) if (f !== mod.guidField && f in entry.fields) (declared ??= []).push(f);
+    if (declared === undefined) return;
+    const them = declared.length === 1 ? 'it' : 'them';
+    this.warnings.push({
+      code: 'READ_ONLY_FIELD',
+      message: `${at(entry.source)}${mod.kind} "${entry.key}" declares read-only ${declared.join(', ')}; the service sets ${them}, so monsync ignores ${them}`,
+      kind: mod.kind,
+      key: entry.key,
+    });
+  }
+
+  secretsUntracked(mod: KindModule, entry: DesiredEntry, pointers: readonly string[]): void {
+    if (pointers.length === 0 || mod.marker?.name === 'fp' || this.#secretWarned.has(entry)) return;
+    this.#secretWarned.add(entry);
+    const one = pointers.length === 1;
+    this.warnings.push({
+      code: 'SECRET_NOT_COMPARED',
+      message: `${at(entry.source)}${mod.kind} "${entry.key}": ${pointers.join(', ')} cannot be compared (the service never returns ${one ? 'it' : 'them'} and a ${mod.kind} has no field to hold a fingerprint); ${one ? 'it is' : 'they are'} sent on create and with every update`,
+      kind: mod.kind,
+      key: entry.key,
+    });
+  }
+}
+
+export function draftChanges(states: readonly KindState[], resolution: Resolution, options: DraftOptions): Drafted {
+  const context = new DraftContext(resolution, options);
+  const drafts: Draft[] = [];
+  let unchanged = 0;
+  for (const state of states) {
+    const { mod } = state;
+    if (!state.managed) continue;
+    if (mod.ensureOnly === true) {
+      for (const entry of state.desired) drafts.push(ensureDraft(mod, entry));
+      continue;
+    }
+    const rules = draftRules(mod);
+    for (const entry of state.creates) drafts.push(createDraft(context, rules, entry));
+    // A relation that exists is all there is to it: nothing to compare.
+    if (mod.relation === true) {
+      unchanged += state.pairs.length;
+      continue;
+    }
+    for (const pair of state.pairs) {
+      const draft = updateDraft(context, rules, pair);
+      if (draft === undefined) unchanged += 1;
+      else drafts.push(draft);
+    }
+  }
+  return { drafts, unchanged, problems: context.problems, warnings: context.warnings };
+}
+
+function ensureDraft(mod: KindModule, entry: DesiredEntry): Draft {
+  return {
+    step: { action: 'ensure', kind: mod.kind, key: entry.key, guid: entry.key, changes: [], source: entry.source, desired: { ...entry.fields } },
+    desiredEntry: entry,
+    dependsOn: new Set(),
+  };
+}
+
+function withoutFields(fields: ApiObject, drop: ReadonlySet<string>): ApiObject {
+  const out: ApiObject = {};
+  for (const key of Object.keys(fields)) if (!drop.has(key) && fields[key] !== undefined) out[key] = fields[key];
+  return out;
+}
+
+function withoutSecrets(fields: ApiObject, secretCount: number, replace: (pointer: string) => unknown): ApiObject {
+  return secretCount === 0 ? fields : (replaceSecrets(fields, replace) as ApiObject);
+}
+
+function createDraft(context: DraftContext, rules: DraftRules, entry: DesiredEntry): Draft {
+  const { mod, markerField } = rules;
+  context.readOnlyDeclared(mod, entry);
+  const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
+  const secrets = findSecrets(resolved);
+  context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
+  const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s.pointer) }));
+  const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
+  const body = withoutFields(withoutSecrets(resolved, secrets.length, (p) => ({ sensitive: true, fingerprint: fpAt.get(p) ?? '' })), rules.dropOnWrite);
+  const shown = withoutFields(resolved, rules.dropOnWrite);
+  if (markerField !== undefined && mod.marker !== undefined) {
+    const text = typeof resolved[markerField] === 'string' ? (resolved[markerField] as string) : undefined;
+    if (mod.marker.name === 'fp' && fps.length > 0) body[markerField] = withMarker(text, 'fp', combineFingerprints(fps));
+    if (mod.marker.name === 'key') body[markerField] = withMarker(text, 'key', entry.key);
+  }
+  return {
+    step: { action: 'create', kind: mod.kind, key: entry.key, changes: createChanges(shown), source: entry.source, desired: { ...body, ...mod.createExtras?.(entry, context.resolution) } },
+    desiredEntry: entry,
+    dependsOn: new Set(),
+  };
+}
+
+/** `add` operations for a create, one per field; fields holding secrets are opened so only the secret leaves are sensitive. */
+export function createChanges(fields: ApiObject): PlanChange[] {
+  const changes: PlanChange[] = [];
+  if (findSecrets(fields).length === 0) {
+    for (const key of Object.keys(fields).sort(compareStrings)) changes.push({ op: 'add', path: `/${escapePointer(key)}`, after: fields[key] });
+    return changes;
+  }
+  const walk = (value: unknown, path: string): void => {
+    if (isSecretValue(value)) changes.push({ op: 'add', path, after: SENSITIVE, sensitive: true });
+    else if (findSecrets(value).length === 0) changes.push({ op: 'add', path, after: value });
+    else if (Array.isArray(value)) value.forEach((child, i) => walk(child, `${path}/${i}`));
+    else if (isPlainObject(value)) for (const key of Object.keys(value).sort(compareStrings)) walk(value[key], `${path}/${escapePointer(key)}`);
+  };
+  for (const key of Object.keys(fields).sort(compareStrings)) walk(fields[key], `/${escapePointer(key)}`);
+  return changes;
+}
+
+/** The live object as the declaration sees it: only the declared fields (server defaults fill gaps), the marker split off. */
+interface LiveView {
+  fields: ApiObject;
+  marker: string | undefined;
+  /** The marker field's text without the marker. */
+  text: string | undefined;
+}
+
+function liveView(rules: DraftRules, resolved: ApiObject, current: LiveEntry): LiveView {
+  const { mod, markerField } = rules;
+  const fields: ApiObject = {};
+  for (const key of Object.keys(resolved)) {
+    const value = key in current.fields ? current.fields[key] : mod.serverDefaults[key];
+    if (value !== undefined) fields[key] = value;
+  }
+  if (markerField === undefined || mod.marker === undefined) return { fields, marker: undefined, text: undefined };
+  const split = splitMarker(current.fields[markerField], mod.marker.name);
+  if (markerField in fields) fields[markerField] = split.text;
+  return { fields, marker: split.marker, text: split.text };
+}
+
+/** An update of a pair, or undefined when the declared fields, markers and fingerprints all match the live object. */
+function updateDraft(context: DraftContext, rules: DraftRules, { desired: entry, live: current }: Pair): Draft | undefined {
+  const { mod, markerField, immutable } = rules;
+  context.readOnlyDeclared(mod, entry);
+  const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
+  const secrets = findSecrets(resolved);
+  if (secrets.length > 0) context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
+  // The common case at account scale, decided without building the live view and the compared copy below:
+  // nothing secret, no marker, no immutable field, every declared field equal to the live one.
+  if (secrets.length === 0 && markerField === undefined && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === undefined)) {
+    if (declaredFieldsSame(resolved, current.fields, mod.serverDefaults, rules.dropOnUpdate, mod.setFields)) return undefined;
+  }
+  const view = liveView(rules, resolved, current);
+  const compared = withoutFields(withoutSecrets(resolved, secrets.length, () => undefined), rules.dropOnUpdate);
+  const changes = diffFields(compared, view.fields, mod.setFields);
+  immutableWarnings(context, rules, entry, resolved, view.fields);
+  const reasons: string[] = [];
+  if (entry.key !== current.key && entry.pinnedGuid !== undefined && mod.marker?.name !== 'key') reasons.push('pinned GUID rename');
+  let writeSecrets = false;
+  const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s.pointer) }));
+  const expected = fps.length > 0 ? combineFingerprints(fps) : undefined;
+  if (mod.marker?.name === 'fp' && expected !== undefined && view.marker !== expected) {
+    reasons.push(view.marker === undefined ? 'no fingerprint marker' : 'secret changed');
+    changes.push(...fps.map((f): PlanChange => ({ op: 'replace', path: f.pointer, before: SENSITIVE, after: SENSITIVE, sensitive: true })));
+    writeSecrets = true;
+  }
+  if (mod.marker?.name === 'key' && view.marker !== entry.key) {
+    reasons.push(view.marker === undefined ? 'no key marker' : 'pinned GUID rename');
+    changes.push(view.marker === undefined ? { op: 'add', path: '/key', after: entry.key } : { op: 'replace', path: '/key', before: view.marker, after: entry.key });
+  }
+  if (changes.length === 0) return undefined;
+  if (mod.marker?.name !== 'fp' && fps.length > 0) writeSecrets = true;
+  const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
+  // Live plus exactly the changes shown: what the config leaves out is sent as it is live (kinds/write-body.ts).
+  const body = withoutFields(
+    withoutSecrets(withLiveOmissions(resolved, current.fields, mod), secrets.length, (p) => (writeSecrets ? { sensitive: true, fingerprint: fpAt.get(p) ?? '' } : undefined)),
+    rules.dropOnUpdate,
+  );
+  if (markerField !== undefined && mod.marker !== undefined) {
+    const text = markerField in resolved ? (typeof resolved[markerField] === 'string' ? (resolved[markerField] as string) : undefined) : view.text;
+    if (mod.marker.name === 'fp' && expected !== undefined) body[markerField] = withMarker(text, 'fp', expected);
+    if (mod.marker.name === 'key') body[markerField] = withMarker(text, 'key', entry.key);
+  }
+  const drift = driftOf(mod, current, context.options);
+  return {
+    step: {
+      action: 'update',
+      kind: mod.kind,
+      key: entry.key,
+      guid: current.guid,
+      changes: changes.sort((a, b) => compareStrings(a.path, b.path)),
+      ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+      ...(drift === undefined ? {} : { drift }),
+      source: entry.source,
+      desired: body,
+    },
+    desiredEntry: entry,
+    liveEntry: current,
+    dependsOn: new Set(),
+  };
+}
+
+/** A declared value of a field that cannot change after creation, differing from the live one: a warning, never an update. */
+function immutableWarnings(context: DraftContext, rules: DraftRules, entry: DesiredEntry, resolved: ApiObject, live: ApiObject): void {
+  const { mod } = rules;
+  for (const field of rules.immutable) {
+    if (!(field in resolved)) continue;
+    const pair = comparable({ [field]: resolved[field] }, { [field]: live[field] }, mod.setFields);
+    if (canonicalJson(pair.desired) === canonicalJson(pair.live)) continue;
+    context.warnings.push({
+      code: 'IMMUTABLE_FIELD',
+      message: `${at(entry.source)}${mod.kind} "${entry.key}": ${field} cannot be changed after creation (live ${JSON.stringify(live[field])}, declared ${JSON.stringify(resolved[field])}); delete the object and declare it anew to change it`,
+      kind: mod.kind,
+      key: entry.key,
+    });
+  }
+}
+
+function operatorName(operators: readonly ApiObject[] | null, guid: string): string | undefined {
+  if (operators === null) return undefined;
+  const found = operators.find((o) => o.OperatorGuid === guid);
+  if (found === undefined) return undefined;
+  for (const field of ['FullName', 'Email', 'UserName']) {
+    const value = found[field];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+/** Who changed the live object last, when it was not the API account's own operator. */
+function driftOf(mod: KindModule, current: LiveEntry, options: DraftOptions): PlanDrift | undefined {
+  const modified = mod.lastModified?.(current);
+  if (modified?.operatorId === undefined || modified.operatorId === '' || modified.operatorId === options.selfOperatorGuid) return undefined;
+  const name = operatorName(options.operators, modified.operatorId);
+  return {
+    ...(modified.date === undefined ? {} : { lastModifiedDate: modified.date }),
+    lastModifiedByOperatorId: modified.operatorId,
+    ...(name === undefined ? {} : { operatorName: name }),
+  };
+}

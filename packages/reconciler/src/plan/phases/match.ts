@@ -1,0 +1,246 @@
+/**
+ * Phase 1 of `assemblePlan`, identity: each kind's declarations and live objects, ignore patterns applied, paired
+ * by pinned GUID first and then by key (compared as the service compares them). Kinds are matched in plan order,
+ * so a child's live key can be built from its parent's matched (desired) key.
+ */
+import type { DesiredState, Settings } from '../../desired.js';
+import type { DesiredEntry, KindModule, LiveEntry, Resolver } from '../../kinds/contract.js';
+import { KINDS } from '../../kinds/index.js';
+import type { LiveScope, LiveSnapshot } from '../../live/types.js';
+import { at, place, planProblem, type PlanProblem } from '../errors.js';
+import type { IgnoreMatcher } from '../ignore.js';
+import type { PlanWarning, StepKind } from '../types.js';
+import { compareStrings } from '../values.js';
+import { exactKey, Resolution, type KindState, type Pair } from './state.js';
+
+export interface Matched {
+  states: KindState[];
+  resolution: Resolution;
+  problems: PlanProblem[];
+  warnings: PlanWarning[];
+}
+
+/** Every kind that is managed or read, matched; ignored objects are recorded in the resolution and left out. */
+export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: LiveScope, ignore: IgnoreMatcher): Matched {
+  const settings: Settings = desired.settings;
+  const resolution = new Resolution();
+  const states: KindState[] = [];
+  const problems: PlanProblem[] = [];
+  const warnings: PlanWarning[] = [];
+  // Until something is ignored, no parent can be: the per-reference lookups are skipped (20,000 entries at scale).
+  const ignoredAny = { value: false };
+  for (const mod of KINDS) {
+    const managed = settings.manage[mod.manage] !== undefined;
+    if (!managed && !scope.kinds.includes(mod.kind)) continue;
+    const allLive = mod.live(live, resolution);
+    resolution.indexLive(mod.kind, allLive);
+    const liveEntries = liveInScope(mod, allLive, ignore, resolution, ignoredAny);
+    const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, warnings);
+    desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
+    liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
+    const matched = match(matchRules(mod), desiredEntries, liveEntries, problems, resolution);
+    resolution.register(mod.kind, matched.pairs, matched.creates, managed);
+    states.push({ mod, managed, prune: settings.manage[mod.manage]?.prune === true, live: liveEntries, allLive, desired: desiredEntries, ...matched });
+  }
+  return { states, resolution, problems, warnings };
+}
+
+function liveInScope(mod: KindModule, allLive: readonly LiveEntry[], ignore: IgnoreMatcher, resolution: Resolution, ignoredAny: { value: boolean }): LiveEntry[] {
+  const parents = mod.parents ?? [];
+  const kept: LiveEntry[] = [];
+  for (const entry of allLive) {
+    if (ignore.matches(mod.kind, entry.key) || (ignoredAny.value && entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredGuid(r.kind, r.guid)))) {
+      resolution.ignore(mod.kind, entry);
+      ignoredAny.value = true;
+    } else kept.push(entry);
+  }
+  return kept;
+}
+
+function declaredInScope(
+  mod: KindModule,
+  entries: readonly DesiredEntry[],
+  managed: boolean,
+  ignore: IgnoreMatcher,
+  resolution: Resolution,
+  ignoredAny: { value: boolean },
+  warnings: PlanWarning[],
+): DesiredEntry[] {
+  const parents = mod.parents ?? [];
+  const kept: DesiredEntry[] = [];
+  for (const entry of entries) {
+    const parentIgnored = ignoredAny.value && entry.refs.some((r) => parents.includes(r.kind) && resolution.isIgnoredKey(r.kind, r.key));
+    if (ignore.matches(mod.kind, entry.key) || parentIgnored) {
+      resolution.ignore(mod.kind, entry);
+      ignoredAny.value = true;
+      if (!parentIgnored && managed) {
+        warnings.push({ code: 'IGNORED_DECLARATION', message: `${at(entry.source)}${mod.kind} "${entry.key}" is declared but matches an ignore pattern, so it is not planned`, kind: mod.kind, key: entry.key });
+      }
+    } else kept.push(entry);
+  }
+  return kept;
+}
+
+/** Warnings for ignore patterns naming no kind: they match nothing. */
+export function unknownIgnoreKinds(ignore: IgnoreMatcher): PlanWarning[] {
+  const warnings: PlanWarning[] = [];
+  for (const pattern of ignore.unknown) {
+    warnings.push({ code: 'UNKNOWN_IGNORE_KIND', message: `ignore pattern "${pattern}" names no kind (use e.g. monitor:legacy-*, monitorGroup:..., vaultItem:Section/*); it matches nothing` });
+  }
+  return warnings;
+}
+
+/** Warnings for patterns of the kinds read that hide nothing (usually a typo: the object meant is then planned, pruned even). */
+export function ignoreUnmatched(ignore: IgnoreMatcher, states: readonly KindState[]): PlanWarning[] {
+  return ignore.unmatched(states.map((s) => s.mod.kind)).map(({ pattern, kind, caseOnly }) => {
+    const hint = caseOnly === undefined ? '' : `; it would match "${caseOnly}" if case were ignored, but patterns are case-sensitive`;
+    return {
+      code: 'IGNORE_UNMATCHED',
+      message: `ignore pattern "${pattern}" matches no ${kind} in the account or the config, so it hides nothing${hint}; an object it was meant to hide is planned like any other (deleted with prune)`,
+      kind,
+    };
+  });
+}
+
+function pinHint(mod: Pick<KindModule, 'guidField'>, guid: string): string {
+  return mod.guidField === '' ? 'rename one of them in the service' : `add "${mod.guidField}: ${guid}" to this entry to pin one, then rename or delete the other`;
+}
+
+/** The object's own identifier as a pin names it: for a period its `ExclusionPeriodId`, not the `<slaGuid>/<id>` step GUID. */
+function ownId(mod: Pick<KindModule, 'guidField'>, entry: LiveEntry): string {
+  const value = entry.fields[mod.guidField];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/** What matching needs of a kind, defaults filled in. */
+export interface MatchRules {
+  kind: StepKind;
+  title: string;
+  guidField: string;
+  identity(key: string): string;
+  ownedBy: readonly StepKind[];
+}
+
+/**
+ * Built in one object shape for every kind: each kind module has a shape of its own, and the optimised matching loops
+ * would be discarded and compiled again for each kind module they were given.
+ */
+export function matchRules(mod: KindModule): MatchRules {
+  return { kind: mod.kind, title: mod.title, guidField: mod.guidField, identity: mod.identity ?? exactKey, ownedBy: mod.ownedBy ?? [] };
+}
+
+export interface KindMatch {
+  pairs: Pair[];
+  creates: DesiredEntry[];
+  orphans: LiveEntry[];
+}
+
+/** One entry per key, a list only when a key repeats (rare; an error unless pins tell them apart). */
+type ByKey = Map<string, LiveEntry | LiveEntry[]>;
+
+/**
+ * Pairs desired with live by pinned GUID first, then by key. Two live objects behind one declared key is an error.
+ * A child deleted with its owner (an exclusion period) has an id only unique within its owner, so its pin is
+ * looked up among the owner's children only; `<ownerGuid>/<id>` (the step GUID) is accepted as well.
+ */
+export function match(rules: MatchRules, desired: readonly DesiredEntry[], live: readonly LiveEntry[], problems: PlanProblem[], resolver: Resolver): KindMatch {
+  const identity = rules.identity;
+  const owners = rules.guidField === '' ? [] : rules.ownedBy;
+  const ownerOf = (refs: readonly { kind: StepKind }[]): number => refs.findIndex((r) => owners.includes(r.kind));
+  const liveOwner = (entry: LiveEntry): string => entry.refs[ownerOf(entry.refs)]?.guid.toLowerCase() ?? '';
+  const desiredOwner = (entry: DesiredEntry): string => {
+    const ref = entry.refs[ownerOf(entry.refs)];
+    return ref === undefined ? '' : (resolver.guidOf(ref.kind, ref.key)?.toLowerCase() ?? '');
+  };
+  const pinKey = (owner: string, id: string): string => (owners.length === 0 ? id : `${owner}/${id}`);
+  const pinned = desired.some((entry) => entry.pinnedGuid !== undefined);
+  // Pins are looked up by GUID only when some entry pins one.
+  const byGuid = new Map<string, LiveEntry>();
+  const byKey: ByKey = new Map();
+  for (const entry of live) {
+    if (pinned && rules.guidField !== '') byGuid.set(pinKey(liveOwner(entry), ownId(rules, entry)).toLowerCase(), entry);
+    const id = identity(entry.key);
+    const found = byKey.get(id);
+    if (found === undefined) byKey.set(id, entry);
+    else if (Array.isArray(found)) found.push(entry);
+    else byKey.set(id, [found, entry]);
+  }
+  const claimed = new Set<LiveEntry>();
+  const pairs: Pair[] = [];
+  const creates: DesiredEntry[] = [];
+  const unique = uniqueDeclarations(rules, desired, problems);
+  const pinnedFirst = pinned ? [...unique.filter((e) => e.pinnedGuid !== undefined), ...unique.filter((e) => e.pinnedGuid === undefined)] : unique;
+  for (const entry of pinnedFirst) {
+    if (entry.pinnedGuid !== undefined) {
+      const owner = owners.length === 0 ? '' : desiredOwner(entry);
+      const pin = owner !== '' && entry.pinnedGuid.toLowerCase().startsWith(`${owner}/`) ? entry.pinnedGuid.slice(owner.length + 1) : entry.pinnedGuid;
+      // GUIDs compare ignoring case, as the service does.
+      const found = owners.length > 0 && owner === '' ? undefined : byGuid.get(pinKey(owner, pin).toLowerCase());
+      if (found === undefined) {
+        problems.push(
+          planProblem(
+            'PINNED_GUID_NOT_FOUND',
+            `${rules.kind} "${entry.key}" pins ${rules.guidField} ${entry.pinnedGuid}, which is not in the account; remove the pin to create a new object, or correct the GUID`,
+            entry.source,
+          ),
+        );
+      } else if (claimed.has(found)) {
+        problems.push(planProblem('PINNED_GUID_TWICE', `${rules.kind} "${entry.key}" pins ${entry.pinnedGuid}, which another entry pins too`, entry.source));
+      } else {
+        claimed.add(found);
+        pairs.push({ desired: entry, live: found });
+      }
+      continue;
+    }
+    matchByKey(rules, entry, byKey, claimed, pairs, creates, problems);
+  }
+  const orphans = live.filter((l) => !claimed.has(l));
+  return { pairs, creates, orphans };
+}
+
+function matchByKey(rules: MatchRules, entry: DesiredEntry, byKey: ByKey, claimed: Set<LiveEntry>, pairs: Pair[], creates: DesiredEntry[], problems: PlanProblem[]): void {
+  const found = byKey.get(rules.identity(entry.key));
+  if (found !== undefined && !Array.isArray(found)) {
+    if (claimed.has(found)) creates.push(entry);
+    else {
+      claimed.add(found);
+      pairs.push({ desired: entry, live: found });
+    }
+    return;
+  }
+  const candidates = found === undefined ? [] : found.filter((l) => !claimed.has(l));
+  if (candidates.length === 0) creates.push(entry);
+  else if (candidates.length === 1 && candidates[0] !== undefined) {
+    claimed.add(candidates[0]);
+    pairs.push({ desired: entry, live: candidates[0] });
+  } else {
+    const sorted = [...candidates].sort((a, b) => compareStrings(a.guid, b.guid));
+    problems.push(
+      planProblem(
+        'DUPLICATE_LIVE_KEY',
+        `two live ${rules.title} have the key "${entry.key}" (${sorted.map((c) => c.guid).join(' and ')}); ${pinHint(rules, sorted[0] === undefined ? '' : ownId(rules, sorted[0]))}`,
+        entry.source,
+      ),
+    );
+  }
+}
+
+/** Declarations with a key seen before (as the service tells keys apart) are problems, and left out. */
+function uniqueDeclarations(rules: MatchRules, desired: readonly DesiredEntry[], problems: PlanProblem[]): DesiredEntry[] {
+  const seenKeys = new Map<string, DesiredEntry>();
+  const unique: DesiredEntry[] = [];
+  for (const entry of desired) {
+    const id = rules.identity(entry.key);
+    const earlier = seenKeys.get(id);
+    if (earlier !== undefined) {
+      const alike = earlier.key === entry.key ? '' : ` as "${earlier.key}", which the service does not tell apart from it`;
+      problems.push(
+        planProblem('DUPLICATE_DESIRED_KEY', `${rules.kind} "${entry.key}" is declared twice (also at ${place(earlier.source)}${alike}); keys must be unique, rename one`, entry.source),
+      );
+      continue;
+    }
+    seenKeys.set(id, entry);
+    unique.push(entry);
+  }
+  return unique;
+}

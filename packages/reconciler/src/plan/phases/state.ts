@@ -1,0 +1,211 @@
+/**
+ * What the phases of `assemblePlan` hand each other: the per-kind state after matching, the drafts of steps, and
+ * the lookups across kinds (`Resolution`). Plain data and small classes; no phase keeps state of its own.
+ */
+import type { DesiredEntry, KindModule, LiveEntry, Resolver } from '../../kinds/contract.js';
+import { KINDS } from '../../kinds/index.js';
+import type { PlanStep, StepKind } from '../types.js';
+
+export interface Pair {
+  desired: DesiredEntry;
+  live: LiveEntry;
+}
+
+/** One kind after matching: what is declared, what is live, and how they pair up. */
+export interface KindState {
+  mod: KindModule;
+  managed: boolean;
+  prune: boolean;
+  /** Live objects of the kind in the managed scope, ignored ones left out, sorted by key then GUID. */
+  live: LiveEntry[];
+  /** Every live object of the kind read, ignored ones too: they can keep an object the plan deletes in use. */
+  allLive: LiveEntry[];
+  pairs: Pair[];
+  creates: DesiredEntry[];
+  orphans: LiveEntry[];
+  /** Declarations not ignored, sorted by key. */
+  desired: DesiredEntry[];
+}
+
+/** A step before it has an id: dependencies point at other drafts until the steps are ordered and named. */
+export interface Draft {
+  step: Omit<PlanStep, 'id' | 'dependsOn'>;
+  desiredEntry?: DesiredEntry;
+  liveEntry?: LiveEntry;
+  dependsOn: Set<Draft>;
+}
+
+/** Maps per kind, so lookups need no composite string keys (this runs tens of thousands of times per plan). */
+export class PerKind<V> {
+  readonly #maps = new Map<StepKind, Map<string, V>>();
+
+  of(kind: StepKind): Map<string, V> {
+    let map = this.#maps.get(kind);
+    if (map === undefined) {
+      map = new Map();
+      this.#maps.set(kind, map);
+    }
+    return map;
+  }
+
+  get(kind: StepKind, id: string): V | undefined {
+    return this.#maps.get(kind)?.get(id);
+  }
+
+  has(kind: StepKind, id: string): boolean {
+    return this.#maps.get(kind)?.has(id) === true;
+  }
+}
+
+// The maps are built by functions of their own, so the getters asked tens of thousands of times stay small to compile.
+function liveByGuid(live: readonly LiveEntry[]): Map<string, LiveEntry> {
+  const map = new Map<string, LiveEntry>();
+  for (const entry of live) map.set(entry.guid, entry);
+  return map;
+}
+
+/** `null`: two live objects share the key, so it names neither. */
+function liveGuidByKey(live: readonly LiveEntry[]): Map<string, string | null> {
+  const map = new Map<string, string | null>();
+  for (const entry of live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
+  return map;
+}
+
+function desiredByLiveGuid(pairs: readonly Pair[]): Map<string, DesiredEntry> {
+  const map = new Map<string, DesiredEntry>();
+  for (const { desired, live } of pairs) map.set(live.guid, desired);
+  return map;
+}
+
+function liveGuidByDesiredKey(pairs: readonly Pair[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const { desired, live } of pairs) map.set(desired.key, live.guid);
+  return map;
+}
+
+/** One kind's objects as the resolver knows them; the lookup maps are built from them on first use. */
+class KindLookup {
+  readonly #live: readonly LiveEntry[];
+  #pairs: readonly Pair[] | undefined;
+  #creates: readonly DesiredEntry[] = [];
+  #managed = false;
+  #liveByGuid: Map<string, LiveEntry> | undefined;
+  /** `null`: two live objects share the key, so it names neither. */
+  #liveGuidByKey: Map<string, string | null> | undefined;
+  #desiredByGuid: Map<string, DesiredEntry> | undefined;
+  #guidByDesiredKey: Map<string, string> | undefined;
+  #created: Set<string> | undefined;
+
+  constructor(live: readonly LiveEntry[]) {
+    this.#live = live;
+  }
+
+  register(pairs: readonly Pair[], creates: readonly DesiredEntry[], managed: boolean): void {
+    this.#pairs = pairs;
+    this.#creates = creates;
+    this.#managed = managed;
+  }
+
+  liveByGuid(guid: string): LiveEntry | undefined {
+    this.#liveByGuid ??= liveByGuid(this.#live);
+    return this.#liveByGuid.get(guid);
+  }
+
+  liveGuidByKey(key: string): string | null | undefined {
+    this.#liveGuidByKey ??= liveGuidByKey(this.#live);
+    return this.#liveGuidByKey.get(key);
+  }
+
+  /** Before the kind is matched there are no pairs yet, and nothing is cached. */
+  desiredByGuid(guid: string): DesiredEntry | undefined {
+    if (this.#pairs === undefined) return undefined;
+    this.#desiredByGuid ??= desiredByLiveGuid(this.#pairs);
+    return this.#desiredByGuid.get(guid);
+  }
+
+  guidByDesiredKey(key: string): string | undefined {
+    if (this.#pairs === undefined) return undefined;
+    this.#guidByDesiredKey ??= liveGuidByDesiredKey(this.#pairs);
+    return this.#guidByDesiredKey.get(key);
+  }
+
+  isCreated(key: string): boolean {
+    if (!this.#managed) return false;
+    this.#created ??= new Set(this.#creates.map((entry) => entry.key));
+    return this.#created.has(key);
+  }
+}
+
+/**
+ * Lookups across kinds. Each kind's maps are built when first asked for, not when the kind is matched: most are
+ * never asked for (nothing refers to a group membership, and its 10,000 entries at account scale would otherwise
+ * fill five maps for nothing).
+ */
+export class Resolution implements Resolver {
+  readonly #kinds = new Map<StepKind, KindLookup>();
+  readonly #ignoredGuid = new PerKind<true>();
+  readonly #ignoredKey = new PerKind<true>();
+
+  indexLive(kind: StepKind, entries: readonly LiveEntry[]): void {
+    this.#kinds.set(kind, new KindLookup(entries));
+  }
+
+  ignore(kind: StepKind, entry: { key: string; guid?: string }): void {
+    this.#ignoredKey.of(kind).set(entry.key, true);
+    if (entry.guid !== undefined) this.#ignoredGuid.of(kind).set(entry.guid, true);
+  }
+
+  isIgnoredKey(kind: StepKind, key: string): boolean {
+    return this.#ignoredKey.has(kind, key);
+  }
+
+  isIgnoredGuid(kind: StepKind, guid: string): boolean {
+    return this.#ignoredGuid.has(kind, guid);
+  }
+
+  register(kind: StepKind, pairs: readonly Pair[], creates: readonly DesiredEntry[], managed: boolean): void {
+    this.#kinds.get(kind)?.register(pairs, creates, managed);
+  }
+
+  keyOf(kind: StepKind, guid: string): string | undefined {
+    const lookup = this.#kinds.get(kind);
+    return lookup?.desiredByGuid(guid)?.key ?? lookup?.liveByGuid(guid)?.key;
+  }
+
+  guidOf(kind: StepKind, key: string): string | undefined {
+    const lookup = this.#kinds.get(kind);
+    if (lookup === undefined) return undefined;
+    const matched = lookup.guidByDesiredKey(key);
+    if (matched !== undefined) return matched;
+    if (lookup.isCreated(key)) return undefined;
+    return lookup.liveGuidByKey(key) ?? undefined;
+  }
+
+  desiredOf(kind: StepKind, guid: string): DesiredEntry | undefined {
+    return this.#kinds.get(kind)?.desiredByGuid(guid);
+  }
+
+  isCreated(kind: StepKind, key: string): boolean {
+    return this.#kinds.get(kind)?.isCreated(key) === true;
+  }
+}
+
+const KIND_ORDER = new Map<string, number>(KINDS.map((m, i) => [m.kind, i]));
+
+/** A kind's place in the plan order (`KINDS`); an unknown kind sorts last. */
+export function kindOrder(kind: string): number {
+  return KIND_ORDER.get(kind) ?? KINDS.length;
+}
+
+/** Keys compare exactly unless a kind says otherwise; one function for all, as the optimiser then sees one callee. */
+export function exactKey(key: string): string {
+  return key;
+}
+
+const IDENTITY = new Map<StepKind, (key: string) => string>(KINDS.map((m) => [m.kind, m.identity ?? exactKey]));
+
+/** A key as the service tells keys of its kind apart (SLA names ignoring case and surrounding spaces). */
+export function identityOf(kind: StepKind, key: string): string {
+  const identity = IDENTITY.get(kind);
+  return identity === undefined ? key : identity(key);
+}

@@ -2,6 +2,7 @@
  * What every resource family builds on: one call shape, with helpers for the response forms the API uses
  * (an object, maybe nothing, nothing, a list page, a cursor-followed list).
  */
+import { lastOf, readCreated, type CreatedLookup } from './created.js';
 import { UnexpectedResponseError } from './errors.js';
 import { nextCursorAtEnd, Paged, readPage, type Page } from './paging.js';
 import type { QueryContext } from './query.js';
@@ -34,6 +35,8 @@ function singleObjectPage(body: unknown): Page<unknown> | undefined {
 
 export class Core {
   readonly transport: Transport;
+  /** Listings waiting to be sent for creates whose answers did not name the new object, by listing. */
+  readonly #lookups = new Map<string, Promise<unknown[]>>();
 
   constructor(transport: Transport) {
     this.transport = transport;
@@ -64,15 +67,61 @@ export class Core {
     return res.body as T;
   }
 
+  /**
+   * A create: any 2xx is a success. The new object comes from the answer when it names it (the object under its
+   * identifier or another plausible name, or the bare identifier, in which case the object is what was sent plus its
+   * identifier); otherwise from listing and matching on the object's key. When neither finds it, the outcome is unclear
+   * (`isUnclearOutcome`): the write may have happened, so whoever retries looks the object up before sending it again.
+   */
+  async created<T>(call: Call, lookup: CreatedLookup<T>): Promise<T> {
+    const res = await this.transport.send({ ...call, acceptText: true });
+    const { object, id } = readCreated(res.body, res.text, lookup.idField);
+    if (object !== undefined) return object as T;
+    if (id !== undefined) {
+      const sent = call.body !== null && typeof call.body === 'object' ? (call.body as Record<string, unknown>) : {};
+      return { ...sent, [lookup.idField]: id } as T;
+    }
+    if (res.body === undefined && res.text !== undefined) {
+      throw this.#unexpected(call, res.status, `a body that is neither JSON nor an identifier; the write may have happened`);
+    }
+    const matches = (await this.#listForLookup(lookup)).filter(lookup.matches);
+    if (matches.length > 0) return (lookup.pick ?? lastOf)(matches);
+    throw this.#unexpected(
+      call,
+      res.status,
+      `${describeShape(res.body)} that does not name the new object's ${lookup.idField}, and the listing does not hold it; the write may have happened`,
+    );
+  }
+
+  /**
+   * The listing a create without an identifier in its answer is found in. Creates answered in the same turn of the
+   * event loop share one listing: it is sent only after every one of their answers arrived, so it holds all of them,
+   * and a burst of creates on a large account costs one listing rather than one each.
+   */
+  #listForLookup<T>(lookup: CreatedLookup<T>): Promise<T[]> {
+    const waiting = this.#lookups.get(lookup.listKey);
+    if (waiting !== undefined) return waiting as Promise<T[]>;
+    const listing = new Promise<T[]>((resolve, reject) => {
+      setImmediate(() => {
+        // From now on a newcomer's answer may arrive after this listing was sent: it gets a listing of its own.
+        this.#lookups.delete(lookup.listKey);
+        lookup.list().then(resolve, reject);
+      });
+    });
+    this.#lookups.set(lookup.listKey, listing);
+    return listing;
+  }
+
   /** The response body when there is one (writes whose response the spec does not show). */
   async maybe<T>(call: Call): Promise<T | undefined> {
-    const res = await this.transport.send(call);
+    // A write answered 2xx happened, whatever text came with it; only a read needs the body to be JSON.
+    const res = await this.transport.send(call.method === 'GET' ? call : { ...call, acceptText: true });
     return res.body === undefined || res.body === null ? undefined : (res.body as T);
   }
 
-  /** Any body is ignored (204 answers, actions). */
+  /** Any body is ignored, JSON or not (204 answers, actions, member adds answered 201 with whatever text). */
   async none(call: Call): Promise<void> {
-    await this.transport.send(call);
+    await this.transport.send({ ...call, acceptText: true });
   }
 
   async page<T>(call: Call, options: ListOptions<T> = {}): Promise<Page<T>> {

@@ -198,10 +198,13 @@ export function errorForStatus(options: ApiErrorOptions): ApiError {
 
 /**
  * True when a write may or may not have been applied: the request may have reached the service (network
- * failure, timeout, 5xx). The reconciler re-lists before retrying a POST that failed this way.
+ * failure, timeout, 5xx), or the service said 2xx but what it answered cannot be read (a body that is not JSON, a
+ * create whose new object neither the answer nor the listing names). Before a POST that failed this way is sent
+ * again, the object is looked up by its key.
  */
 export function isUnclearOutcome(error: unknown): boolean {
-  return error instanceof NetworkError || error instanceof TimeoutError || error instanceof ServerError;
+  if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof ServerError) return true;
+  return error instanceof UnexpectedResponseError && error.status >= 200 && error.status < 300;
 }
 
 export function isApiError(error: unknown): error is ApiError {

@@ -98,13 +98,17 @@ export interface SendOptions {
   auth?: Credentials;
   /** Sees the text of a 2xx body before it is parsed; the parse waits for the promise it returns. */
   peek?: (text: string) => Promise<void> | undefined;
+  /** A 2xx body that is not JSON is handed back as `text` instead of failing (a create answered with a bare GUID). */
+  acceptText?: boolean;
 }
 
 export interface SendResult {
   status: number;
   headers: Record<string, string>;
-  /** Parsed JSON, or undefined for an empty body. */
+  /** Parsed JSON, or undefined for an empty body (or a body that is not JSON, with `acceptText`). */
   body: unknown;
+  /** With `acceptText`: the body's text when it is not JSON. */
+  text?: string;
 }
 
 const VERSION: string = (() => {
@@ -377,6 +381,7 @@ export class Transport {
           const peeking = options.peek?.(text);
           if (peeking !== undefined) await peeking;
           const parsed = tryParseJson(text);
+          if (parsed === undefined && text.trim() !== '' && options.acceptText === true) return { status, headers: outcome.headers, body: undefined, text };
           if (parsed === undefined && text.trim() !== '') {
             const { request, secrets } = redacted();
             throw new UnexpectedResponseError({

@@ -6,6 +6,7 @@ export interface MonitorGroupsApi {
   list(): Paged<MonitorGroup>;
   listPage(): Promise<Page<MonitorGroup>>;
   get(monitorGroupGuid: string): Promise<MonitorGroup>;
+  /** The new group, with its `MonitorGroupGuid` (found by Description when the answer does not carry it). */
   create(body: MonitorGroupCreate): Promise<MonitorGroup>;
   replace(monitorGroupGuid: string, body: MonitorGroupReplace): Promise<MonitorGroup | undefined>;
   delete(monitorGroupGuid: string): Promise<void>;
@@ -38,7 +39,16 @@ export function monitorGroupsApi(core: Core): MonitorGroupsApi {
     list: () => core.paged<MonitorGroup>({ method: 'GET', route: '/MonitorGroup' }),
     listPage: () => core.page<MonitorGroup>({ method: 'GET', route: '/MonitorGroup' }),
     get: (monitorGroupGuid) => core.json<MonitorGroup>({ method: 'GET', route: one, params: { monitorGroupGuid } }),
-    create: (body) => core.json<MonitorGroup>({ method: 'POST', route: '/MonitorGroup', body }),
+    create: (body) =>
+      core.created<MonitorGroup>(
+        { method: 'POST', route: '/MonitorGroup', body },
+        {
+          idField: 'MonitorGroupGuid',
+          listKey: 'GET /MonitorGroup',
+          list: () => core.paged<MonitorGroup>({ method: 'GET', route: '/MonitorGroup' }).toArray(),
+          matches: (g) => g.Description === body.Description && g.IsAll !== true,
+        },
+      ),
     replace: (monitorGroupGuid, body) => core.maybe<MonitorGroup>({ method: 'PUT', route: one, params: { monitorGroupGuid }, body }),
     delete: (monitorGroupGuid) => core.none({ method: 'DELETE', route: one, params: { monitorGroupGuid } }),
     members: (monitorGroupGuid) => core.paged({ method: 'GET', route: `${one}/Member`, params: { monitorGroupGuid } }, { map: normaliseMember }),

@@ -76,10 +76,11 @@ describe('monitors', () => {
     expect(result?.CheckFrequency).toBe(5);
   });
 
-  it('refuses an empty answer where a created object is expected', async () => {
+  it('reports an empty create answer whose monitor the listing lacks as an unclear outcome', async () => {
     const api = mockApi();
     api.reply('POST', '/Monitor', 200);
-    await expect(api.client.monitors.create({ Name: 'x' })).rejects.toThrow(/answered 200 with an empty body; expected a JSON object/);
+    api.reply('GET', '/Monitor', 200, []);
+    await expect(api.client.monitors.create({ Name: 'x' })).rejects.toThrow(/answered 200 with an empty body that does not name the new object's MonitorGuid/);
   });
 });
 

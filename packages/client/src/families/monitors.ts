@@ -1,4 +1,5 @@
 import type { Core } from '../core.js';
+import type { CreatedLookup } from '../created.js';
 import type { Page, Paged } from '../paging.js';
 import { checkTake } from '../query.js';
 import type {
@@ -17,6 +18,7 @@ export interface MonitorsApi {
   /** One batch with its cursors. */
   listPage(query?: MonitorListQuery): Promise<Page<Monitor>>;
   get(monitorGuid: string): Promise<Monitor>;
+  /** The new monitor, with its `MonitorGuid` (found by Name when the answer does not carry it). */
   create(body: MonitorCreate): Promise<Monitor>;
   /** `POST /Monitor/MonitorGroup/{monitorGroupGuid}`: create the monitor directly in a group. */
   createInGroup(monitorGroupGuid: string, body: MonitorCreate): Promise<Monitor>;
@@ -31,6 +33,13 @@ export interface MonitorsApi {
 }
 
 export function monitorsApi(core: Core): MonitorsApi {
+  // A monitor's key is its Name (the reconciler matches on it): a create whose answer names no MonitorGuid finds it so.
+  const byName = (body: MonitorCreate): CreatedLookup<Monitor> => ({
+    idField: 'MonitorGuid',
+    listKey: 'GET /Monitor',
+    list: () => core.paged<Monitor>({ method: 'GET', route: '/Monitor' }).toArray(),
+    matches: (m) => m.Name === body.Name,
+  });
   const listCall = (query: MonitorListQuery = {}) => {
     checkTake(core.context('GET', '/Monitor'), query.Take);
     return { method: 'GET', route: '/Monitor', query: { ...query } } as const;
@@ -39,9 +48,9 @@ export function monitorsApi(core: Core): MonitorsApi {
     list: (query) => core.paged<Monitor>(listCall(query)),
     listPage: async (query) => core.page<Monitor>(listCall(query)),
     get: (monitorGuid) => core.json<Monitor>({ method: 'GET', route: '/Monitor/{monitorGuid}', params: { monitorGuid } }),
-    create: (body) => core.json<Monitor>({ method: 'POST', route: '/Monitor', body }),
+    create: (body) => core.created<Monitor>({ method: 'POST', route: '/Monitor', body }, byName(body)),
     createInGroup: (monitorGroupGuid, body) =>
-      core.json<Monitor>({ method: 'POST', route: '/Monitor/MonitorGroup/{monitorGroupGuid}', params: { monitorGroupGuid }, body }),
+      core.created<Monitor>({ method: 'POST', route: '/Monitor/MonitorGroup/{monitorGroupGuid}', params: { monitorGroupGuid }, body }, byName(body)),
     listInGroup: (monitorGroupGuid, query = {}) => {
       const route = '/Monitor/MonitorGroup/{monitorGroupGuid}';
       checkTake(core.context('GET', route, { monitorGroupGuid }), query.Take);

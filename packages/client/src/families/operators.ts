@@ -1,4 +1,5 @@
 import type { Core } from '../core.js';
+import { sameContent } from '../created.js';
 import type { Page, Paged } from '../paging.js';
 import type {
   DutySchedule,
@@ -28,7 +29,7 @@ export interface OperatorsApi {
   /** Duty (off-duty) schedules. */
   dutySchedules: {
     list(operatorGuid: string): Paged<DutySchedule>;
-    /** The response contains the new `Id`. */
+    /** The new schedule with its `Id` (the published definition answers with no body: found by its content). */
     create(operatorGuid: string, body: DutyScheduleCreate): Promise<DutySchedule>;
     replace(operatorGuid: string, dutyScheduleId: number | string, body: DutyScheduleReplace): Promise<DutySchedule | undefined>;
     delete(operatorGuid: string, dutyScheduleId: number | string): Promise<void>;
@@ -43,12 +44,32 @@ export function operatorsApi(core: Core): OperatorsApi {
     list: () => core.paged<Operator>({ method: 'GET', route: '/Operator' }),
     listPage: () => core.page<Operator>({ method: 'GET', route: '/Operator' }),
     get: (operatorGuid) => core.json<Operator>({ method: 'GET', route: one, params: { operatorGuid } }),
-    create: (body) => core.json<Operator>({ method: 'POST', route: '/Operator', body }),
+    create: (body) =>
+      core.created<Operator>(
+        { method: 'POST', route: '/Operator', body },
+        {
+          idField: 'OperatorGuid',
+          listKey: 'GET /Operator',
+          list: () => core.paged<Operator>({ method: 'GET', route: '/Operator' }).toArray(),
+          matches: (o) => typeof o.Email === 'string' && o.Email.toLowerCase() === body.Email.toLowerCase(),
+        },
+      ),
     replace: (operatorGuid, body) => core.maybe<Operator>({ method: 'PUT', route: one, params: { operatorGuid }, body }),
     delete: (operatorGuid) => core.none({ method: 'DELETE', route: one, params: { operatorGuid } }),
     dutySchedules: {
       list: (operatorGuid) => core.paged<DutySchedule>({ method: 'GET', route: schedules, params: { operatorGuid } }),
-      create: (operatorGuid, body) => core.json<DutySchedule>({ method: 'POST', route: schedules, params: { operatorGuid }, body }),
+      // The published definition answers 201 with no body: the new schedule is the newest one with the content sent.
+      create: (operatorGuid, body) =>
+        core.created<DutySchedule>(
+          { method: 'POST', route: schedules, params: { operatorGuid }, body },
+          {
+            idField: 'Id',
+            listKey: `GET /Operator/${operatorGuid}/DutySchedule`,
+            list: () => core.paged<DutySchedule>({ method: 'GET', route: schedules, params: { operatorGuid } }).toArray(),
+            matches: (d) => sameContent(body, d),
+            pick: (found) => found.reduce((best, d) => (Number(d.Id) > Number(best.Id) ? d : best)),
+          },
+        ),
       replace: (operatorGuid, dutyScheduleId, body) =>
         core.maybe<DutySchedule>({ method: 'PUT', route: schedule, params: { operatorGuid, dutyScheduleId }, body }),
       delete: (operatorGuid, dutyScheduleId) => core.none({ method: 'DELETE', route: schedule, params: { operatorGuid, dutyScheduleId } }),
@@ -116,7 +137,18 @@ export function operatorGroupsApi(core: Core): OperatorGroupsApi {
     list: () => core.paged({ method: 'GET', route: '/OperatorGroup' }, { map: normaliseGroup }),
     listPage: () => core.page({ method: 'GET', route: '/OperatorGroup' }, { map: normaliseGroup }),
     get: async (operatorGroupGuid) => normaliseGroup(await core.json<OperatorGroup>({ method: 'GET', route: one, params: { operatorGroupGuid } })),
-    create: async (body) => normaliseGroup(await core.json<OperatorGroup>({ method: 'POST', route: '/OperatorGroup', body })),
+    create: async (body) =>
+      normaliseGroup(
+        await core.created<OperatorGroup>(
+          { method: 'POST', route: '/OperatorGroup', body },
+          {
+            idField: 'OperatorGroupGuid',
+            listKey: 'GET /OperatorGroup',
+            list: () => core.paged<OperatorGroup>({ method: 'GET', route: '/OperatorGroup' }).toArray(),
+            matches: (g) => g.Description === body.Description,
+          },
+        ),
+      ),
     replace: async (operatorGroupGuid, body) => {
       const res = await core.maybe<OperatorGroup>({ method: 'PUT', route: one, params: { operatorGroupGuid }, body });
       return res === undefined ? undefined : normaliseGroup(res);

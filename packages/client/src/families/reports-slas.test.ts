@@ -60,11 +60,12 @@ describe('slas', () => {
     await expect(api.client.slas.get(SLA)).resolves.toEqual(sla);
   });
 
-  it('creates with POST /Sla, which answers 204 with no body', async () => {
+  it('creates with POST /Sla, which answers 204 with no body, and learns the SlaGuid by re-listing', async () => {
     const api = mockApi();
     api.reply('POST', '/Sla', 204);
-    await expect(api.client.slas.create({ Description: 'Gold', UptimeErrorThreshold: 99.5 })).resolves.toBeUndefined();
-    expect(api.last()).toMatchObject({ method: 'POST', url: '/v4/Sla', body: { Description: 'Gold', UptimeErrorThreshold: 99.5 } });
+    api.reply('GET', '/Sla', 200, [{ SlaGuid: SLA, Description: 'Gold', UptimeErrorThreshold: 99.5 }]);
+    await expect(api.client.slas.create({ Description: 'Gold', UptimeErrorThreshold: 99.5 })).resolves.toMatchObject({ SlaGuid: SLA });
+    expect(api.calls()[0]).toMatchObject({ method: 'POST', url: '/v4/Sla', body: { Description: 'Gold', UptimeErrorThreshold: 99.5 } });
   });
 
   it('reports a duplicate Description as ConflictError', async () => {
@@ -95,13 +96,14 @@ describe('slas', () => {
     api.reply('GET', base, 200, [period]);
     api.reply('GET', `${base}/12`, 200, period);
     api.reply('POST', base, 204);
+    api.reply('GET', base, 200, [period]);
     api.reply('PUT', `${base}/12`, 204);
     api.reply('PATCH', `${base}/12`, 204);
     api.reply('DELETE', `${base}/12`, 204);
     const { ExclusionPeriodId: _id, ...create } = period;
     await expect(api.client.slas.exclusionPeriods.list(SLA).toArray()).resolves.toEqual([period]);
     await expect(api.client.slas.exclusionPeriods.get(SLA, 12)).resolves.toEqual(period);
-    await expect(api.client.slas.exclusionPeriods.create(SLA, create)).resolves.toBeUndefined();
+    await expect(api.client.slas.exclusionPeriods.create(SLA, create)).resolves.toEqual(period);
     await api.client.slas.exclusionPeriods.replace(SLA, 12, { ...create, Until: '2026-11-29T00:00:00' });
     await api.client.slas.exclusionPeriods.patch(SLA, 12, { Description: 'Cyber week' });
     await api.client.slas.exclusionPeriods.delete(SLA, 12);
@@ -109,6 +111,7 @@ describe('slas', () => {
       ['GET', `/v4${base}`, undefined],
       ['GET', `/v4${base}/12`, undefined],
       ['POST', `/v4${base}`, create],
+      ['GET', `/v4${base}`, undefined],
       ['PUT', `/v4${base}/12`, { ...create, Until: '2026-11-29T00:00:00' }],
       ['PATCH', `/v4${base}/12`, { Description: 'Cyber week' }],
       ['DELETE', `/v4${base}/12`, undefined],

@@ -18,7 +18,7 @@ export interface VaultItemsApi {
   list(): Paged<VaultItem>;
   listPage(): Promise<Page<VaultItem>>;
   get(vaultItemGuid: string): Promise<VaultItem>;
-  /** Needs `ChangeVaultSection` on the section. */
+  /** Needs `ChangeVaultSection` on the section. The new item, found by section and Name when the answer does not carry it. */
   create(body: VaultItemCreate): Promise<VaultItem>;
   /** Full update: an omitted ordinary field becomes empty; omitted sensitive values stay unchanged. */
   replace(vaultItemGuid: string, body: VaultItemReplace): Promise<VaultItem | undefined>;
@@ -27,13 +27,24 @@ export interface VaultItemsApi {
   delete(vaultItemGuid: string): Promise<void>;
 }
 
+const sameGuid = (a: unknown, b: unknown): boolean => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+
 export function vaultItemsApi(core: Core): VaultItemsApi {
   const one = '/VaultItem/{vaultItemGuid}';
   return {
     list: () => core.paged<VaultItem>({ method: 'GET', route: '/VaultItem' }),
     listPage: () => core.page<VaultItem>({ method: 'GET', route: '/VaultItem' }),
     get: (vaultItemGuid) => core.json<VaultItem>({ method: 'GET', route: one, params: { vaultItemGuid } }),
-    create: (body) => core.json<VaultItem>({ method: 'POST', route: '/VaultItem', body }),
+    create: (body) =>
+      core.created<VaultItem>(
+        { method: 'POST', route: '/VaultItem', body },
+        {
+          idField: 'VaultItemGuid',
+          listKey: 'GET /VaultItem',
+          list: () => core.paged<VaultItem>({ method: 'GET', route: '/VaultItem' }).toArray(),
+          matches: (i) => i.Name === body.Name && sameGuid(i.VaultSectionGuid, body.VaultSectionGuid),
+        },
+      ),
     replace: (vaultItemGuid, body) => core.maybe<VaultItem>({ method: 'PUT', route: one, params: { vaultItemGuid }, body }),
     patch: (vaultItemGuid, body) => core.maybe<VaultItem>({ method: 'PATCH', route: one, params: { vaultItemGuid }, body }),
     delete: (vaultItemGuid) => core.none({ method: 'DELETE', route: one, params: { vaultItemGuid } }),
@@ -45,7 +56,10 @@ export interface VaultSectionsApi {
   list(): Paged<VaultSection>;
   listPage(): Promise<Page<VaultSection>>;
   get(vaultSectionGuid: string): Promise<VaultSection>;
-  /** The creator receives View and Change on the new section, and is first the only one to see it. */
+  /**
+   * The creator receives View and Change on the new section, and is first the only one to see it. The new section,
+   * found by Name when the answer does not carry it.
+   */
   create(body: VaultSectionCreate): Promise<VaultSection>;
   replace(vaultSectionGuid: string, body: VaultSectionReplace): Promise<VaultSection | undefined>;
   /** Fails with a ValidationError (400) while the section holds items. */
@@ -65,7 +79,16 @@ export function vaultSectionsApi(core: Core): VaultSectionsApi {
     list: () => core.paged<VaultSection>({ method: 'GET', route: '/VaultSection' }),
     listPage: () => core.page<VaultSection>({ method: 'GET', route: '/VaultSection' }),
     get: (vaultSectionGuid) => core.json<VaultSection>({ method: 'GET', route: one, params: { vaultSectionGuid } }),
-    create: (body) => core.json<VaultSection>({ method: 'POST', route: '/VaultSection', body }),
+    create: (body) =>
+      core.created<VaultSection>(
+        { method: 'POST', route: '/VaultSection', body },
+        {
+          idField: 'VaultSectionGuid',
+          listKey: 'GET /VaultSection',
+          list: () => core.paged<VaultSection>({ method: 'GET', route: '/VaultSection' }).toArray(),
+          matches: (s) => s.Name === body.Name,
+        },
+      ),
     replace: (vaultSectionGuid, body) => core.maybe<VaultSection>({ method: 'PUT', route: one, params: { vaultSectionGuid }, body }),
     delete: (vaultSectionGuid) => core.none({ method: 'DELETE', route: one, params: { vaultSectionGuid } }),
     authorizations: {

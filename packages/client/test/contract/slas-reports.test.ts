@@ -5,11 +5,10 @@ import { useEmulator } from './harness.js';
 const api = useEmulator('empty');
 
 describe('SLAs against the emulator', () => {
-  it('creates (204, then re-list by Description), reads, replaces, patches and deletes an SLA', async () => {
-    await expect(api.client.slas.create({ Description: 'Gold', UptimeErrorThreshold: 99.5, UptimeWarningThreshold: 99.9 })).resolves.toBeUndefined();
-    expect(api.responses.at(-1)?.status).toBe(204);
-    const gold = (await api.client.slas.list().toArray()).find((s) => s.Description === 'Gold');
-    expect(gold?.SlaGuid).toBeTypeOf('string');
+  it('creates (the new SLA, from the answer or a re-list by Description), reads, replaces, patches and deletes an SLA', async () => {
+    const gold = await api.client.slas.create({ Description: 'Gold', UptimeErrorThreshold: 99.5, UptimeWarningThreshold: 99.9 });
+    expect(gold.SlaGuid).toBeTypeOf('string');
+    expect((await api.client.slas.list().toArray()).map((s) => s.SlaGuid)).toEqual([gold.SlaGuid]);
     const guid = String(gold?.SlaGuid);
     expect(await api.client.slas.get(guid)).toMatchObject({ Description: 'Gold', UptimeErrorThreshold: 99.5 });
     await api.client.slas.replace(guid, { Description: 'Gold', UptimeErrorThreshold: 99, UptimeWarningThreshold: 99.5 });
@@ -28,9 +27,10 @@ describe('SLAs against the emulator', () => {
     await api.client.slas.create({ Description: 'Gold' });
     const guid = String((await api.client.slas.list().toArray())[0]?.SlaGuid);
     const body = { Description: 'Black Friday freeze', From: '2026-11-27T00:00:00', Until: '2026-11-28T00:00:00' };
-    await expect(api.client.slas.exclusionPeriods.create(guid, body)).resolves.toBeUndefined();
+    const created = await api.client.slas.exclusionPeriods.create(guid, body);
     const [period] = await api.client.slas.exclusionPeriods.list(guid).toArray();
     expect(period).toMatchObject(body);
+    expect(created.ExclusionPeriodId).toBe(period?.ExclusionPeriodId);
     const id = period?.ExclusionPeriodId ?? -1;
     expect(await api.client.slas.exclusionPeriods.get(guid, id)).toMatchObject(body);
     await api.client.slas.exclusionPeriods.replace(guid, id, { ...body, Until: '2026-11-29T00:00:00' });

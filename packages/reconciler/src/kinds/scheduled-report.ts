@@ -1,6 +1,6 @@
 import { splitMarker } from '../plan/markers.js';
 import { desiredEntry, liveEntry, type KindModule } from './contract.js';
-import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
+import { answeredId, apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 /** Key of a live report: its `monsync:key=` marker, or a stand-in naming its GUID when it has none. */
 export function reportKey(fields: Record<string, unknown>): string {
@@ -42,9 +42,8 @@ export const scheduledReportKind: KindModule = {
   requests: {
     /** POST answers 201 with the object; should a service answer without it, the key marker finds it. */
     async create(client, step, body) {
-      const created = await client.scheduledReports.create(body);
-      const guid = typeof created === 'object' && created !== null ? idOf(created as Record<string, unknown>, 'ScheduledReportGuid') : '';
-      if (guid !== '') return guid;
+      const guid = answeredId(await client.scheduledReports.create(body), 'ScheduledReportGuid');
+      if (guid !== undefined) return guid;
       const found = await findOne(client.scheduledReports.list(), (r) => reportKey(r) === step.key, 'ScheduledReportGuid');
       if (found === undefined) throw new Error(`${step.id}: the service accepted the report but it is not in the listing`);
       return found;

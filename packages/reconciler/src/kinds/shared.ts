@@ -60,6 +60,13 @@ export function bodyString(body: ApiObject, field: string): string {
   return value;
 }
 
+/** The identifier a create resolved to (the client's answer), when it has one. */
+export function answeredId(created: unknown, field: string): string | undefined {
+  if (created === null || typeof created !== 'object') return undefined;
+  const id = idOf(created as ApiObject, field);
+  return id === '' ? undefined : id;
+}
+
 export async function findOne(listing: Listing<ApiObject>, match: (o: ApiObject) => boolean, guidField: string): Promise<string | undefined> {
   const all = await listing.toArray();
   const found = all.find(match);

@@ -1,5 +1,5 @@
 import { desiredEntry, liveEntry, placeholder, str, type KindModule, type LiveEntry } from './contract.js';
-import { apiFields, bodyString, findOne, idOf, pinned, splitCompound, withoutFields } from './shared.js';
+import { answeredId, apiFields, bodyString, findOne, idOf, pinned, splitCompound, withoutFields } from './shared.js';
 
 /**
  * Exclusion periods of an SLA, keyed `<sla>/<period>`; reconciled for SLAs that declare `exclusionPeriods`.
@@ -45,11 +45,12 @@ export const slaExclusionPeriodKind: KindModule = {
   },
 
   requests: {
-    /** POST answers 204 with no body: the new period is found by re-listing its SLA's periods by Description. */
+    /** The client finds the new period by Description when the service answers without it (the spec's 204). */
     async create(client, step, body) {
       const sla = bodyString(body, 'SlaGuid');
-      await client.slas.exclusionPeriods.create(sla, withoutFields(body, ['SlaGuid']));
-      const id = await findOne(client.slas.exclusionPeriods.list(sla), (p) => p.Description === body.Description, 'ExclusionPeriodId');
+      const created = await client.slas.exclusionPeriods.create(sla, withoutFields(body, ['SlaGuid']));
+      const id =
+        answeredId(created, 'ExclusionPeriodId') ?? (await findOne(client.slas.exclusionPeriods.list(sla), (p) => p.Description === body.Description, 'ExclusionPeriodId'));
       if (id === undefined) throw new Error(`${step.id}: the service accepted the exclusion period but it is not in the listing`);
       return `${sla}/${id}`;
     },

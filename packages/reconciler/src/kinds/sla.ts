@@ -1,5 +1,5 @@
 import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
-import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
+import { answeredId, apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 export const slaKind: KindModule = {
   kind: 'sla',
@@ -29,10 +29,10 @@ export const slaKind: KindModule = {
   },
 
   requests: {
-    /** POST /Sla answers 204 with no body: the new SLA is found by re-listing (Description is unique). */
+    /** The client finds the new SLA by Description when the service answers without it (the spec's 204). */
     async create(client, step, body) {
-      await client.slas.create(body);
-      const guid = await findOne(client.slas.list(), (s) => s.Description === body.Description, 'SlaGuid');
+      const created = await client.slas.create(body);
+      const guid = answeredId(created, 'SlaGuid') ?? (await findOne(client.slas.list(), (s) => s.Description === body.Description, 'SlaGuid'));
       if (guid === undefined) throw new Error(`${step.id}: the service accepted the SLA but it is not in the listing`);
       return guid;
     },

@@ -81,12 +81,12 @@ describe('monsync apply (plan, then apply)', () => {
     expectNoSecrets(out, err, again.out, again.err);
   });
 
-  it('re-asserts only the alert definitions on a second apply', async () => {
+  it('re-asserts only the alert definitions on a second apply, inside the apply lock', async () => {
     await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
     emulator.control.clearLog();
     const second = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
     expect(second.code).toBe(ExitCode.Ok);
-    expect(writes().map((e) => e.route)).toEqual(['PATCH /AlertDefinition/{alertDefinitionGuid}', 'PATCH /AlertDefinition/{alertDefinitionGuid}']);
+    expect(writes().map((e) => e.route)).toEqual(['POST /Sla', 'PATCH /AlertDefinition/{alertDefinitionGuid}', 'PATCH /AlertDefinition/{alertDefinitionGuid}', 'DELETE /Sla/{slaGuid}']);
   });
 
   it('requires --auto-approve when not on a terminal, before reading or writing anything', async () => {
@@ -119,14 +119,30 @@ describe('monsync apply (plan, then apply)', () => {
     await emulator.control.reset('demo');
     await stageFingerprints(emulator, env);
     const guid = await monitorGuid('Marketing site');
-    // A colleague changes a monitor in the web app while the plan is on screen: not in this plan, found by --verify.
-    const raced = await onTerminal(['apply', '--config', 'configs', '--verify'], 'yes', async () => {
+    // A colleague changes a monitor in the web app while the plan is on screen: not in this plan, found by --verify
+    // (without the lock: under it, the account is read again before the first write and the change is planned).
+    const raced = await onTerminal(['apply', '--config', 'configs', '--verify', '--no-lock'], 'yes', async () => {
       const result = await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckFrequency: 60 } });
       expect(result.status).toBe(200);
     });
     expect(raced.code).toBe(ExitCode.Error);
     expect(raced.out).toContain('Apply complete');
     expect(raced.err).toContain('verify failed: 1 change remain after apply: update monitor "Marketing site"');
+  });
+
+  it('reads the account again under the apply lock: a change made while the plan was on screen is planned and asked about again', async () => {
+    const guid = await monitorGuid('Marketing site');
+    let asked = 0;
+    const raced = await onTerminal(['apply', '--config', 'configs', '--verify'], 'yes', async () => {
+      asked += 1;
+      if (asked > 1) return;
+      const result = await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckFrequency: 60 } });
+      expect(result.status).toBe(200);
+    });
+    expect(raced.err).toContain('the live account changed since the plan was made (another apply wrote to it before this one took the apply lock); the plan made now:');
+    expect(raced.questions).toHaveLength(2);
+    expect(raced.out).toContain('Verified: a new plan shows no changes.');
+    expect(raced.code).toBe(ExitCode.Ok);
   });
 
   it('reports a failed step with the service message, skips what depends on it, exits 1, and a rerun converges', async () => {

@@ -33,3 +33,4 @@ export { DEFAULT_MARKDOWN_BUDGET, escapeMarkdown, MARKDOWN_MARKER, markdownLengt
 export { renderJson } from './render/json.js';
 export * from './apply/index.js';
 export * from './run/index.js';
+export * from './lock/index.js';

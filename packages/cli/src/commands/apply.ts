@@ -14,6 +14,8 @@ import {
   SecretChangedError,
   unsafeAdvice,
   violationLines,
+  DEFAULT_LOCK_TIMEOUT_MS,
+  type ApplyLock,
   type ApplyReport,
   type LiveSnapshot,
   type Plan,
@@ -21,6 +23,7 @@ import {
   type PlanStep,
   type StepEvent,
 } from '@monsync/reconciler';
+import { parseDuration, takeApplyLock } from '../apply-lock.js';
 import { booleanOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -118,7 +121,7 @@ export function staleObjects(saved: Plan, fresh: Plan): string[] {
   return lines;
 }
 
-async function ask(io: PromptingIo, question: string): Promise<string> {
+export async function ask(io: PromptingIo, question: string): Promise<string> {
   if (io.prompt !== undefined) return io.prompt(question);
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
@@ -266,10 +269,175 @@ function changedSecret(saved: Plan, session: Session): SecretChangedError | unde
   return undefined;
 }
 
+/** What `run` needs of the command line. */
+interface ApplyFlags {
+  planFile: string | undefined;
+  parallelism: number;
+  autoApprove: boolean;
+  allowDeletes: boolean;
+  replan: boolean;
+  verify: boolean;
+  noLock: boolean;
+  lockTimeoutMs: number;
+}
+
+function applyFlags(values: CommandContext['values'], positionals: readonly string[]): ApplyFlags {
+  const raw = stringOption(values, 'lock-timeout');
+  const noLock = booleanOption(values, 'no-lock');
+  if (noLock && raw !== undefined) throw new UsageError('--lock-timeout and --no-lock cannot be used together: without the lock there is nothing to wait for', 'apply');
+  const flags: ApplyFlags = {
+    planFile: positionals[0],
+    parallelism: parseParallelism(stringOption(values, 'parallelism')),
+    autoApprove: booleanOption(values, 'auto-approve'),
+    allowDeletes: booleanOption(values, 'allow-deletes'),
+    replan: booleanOption(values, 'replan'),
+    verify: booleanOption(values, 'verify'),
+    noLock,
+    lockTimeoutMs: raw === undefined ? DEFAULT_LOCK_TIMEOUT_MS : parseDuration(raw, '--lock-timeout', 'apply'),
+  };
+  if (flags.replan && flags.planFile === undefined) throw new UsageError('--replan applies to a saved plan: monsync apply PLANFILE --replan', 'apply');
+  return flags;
+}
+
+/**
+ * The plan to apply: the fresh one, or the saved one when the config tree and the account are unchanged since it
+ * was made and its steps match a fresh plan. An exit code when apply refuses.
+ */
+function choosePlan(io: CliIo, s: Style, session: Session, flags: ApplyFlags, saved: Plan | undefined, fresh: FreshPlan): Plan | number {
+  const planFile = flags.planFile;
+  if (saved === undefined || planFile === undefined) return fresh.plan;
+  const shown = displayPath(io.cwd, resolve(io.cwd, planFile));
+  const instead = (why: string) => {
+    io.stderr.write(s.yellow(`${why} since ${shown} was made; applying a fresh plan instead (--replan):`) + '\n');
+    return fresh.plan;
+  };
+  const refuse = (why: string, detail: string) => {
+    io.stderr.write(s.red(`apply refused: ${why}`) + `\n${detail}Make and review a new plan (monsync plan --out ${shown}), or run monsync apply ${shown} --replan.\n`);
+    return ExitCode.UnsafeOrStale;
+  };
+  const configLabel = displayPath(io.cwd, session.configDir);
+  if (saved.configDigest !== fresh.plan.configDigest) {
+    // Terraform refuses a saved plan whose configuration changed: the file no longer says what the tree says.
+    const secret = changedSecret(saved, session);
+    if (flags.replan) return instead(secret === undefined ? `the config tree ${configLabel} changed` : 'a secret changed');
+    if (secret !== undefined) {
+      io.stderr.write(s.red(`apply refused: ${secret.message}`) + '\n');
+      return ExitCode.UnsafeOrStale;
+    }
+    return refuse(`the config tree ${configLabel} changed since ${shown} was made (or the plan was made from another tree), so it is not the plan that was reviewed.`, '');
+  }
+  if (saved.liveDigest !== fresh.plan.liveDigest) {
+    if (flags.replan) return instead('the live account changed');
+    return refuse(`the live account changed since ${shown} was made, so it is not the plan that was reviewed. What changed:`, `${changedLines(staleObjects(saved, fresh.plan))}\n`);
+  }
+  const expected = expectedPlan(saved, fresh);
+  if (sameSteps(saved, expected)) return saved;
+  if (flags.replan) return instead('the steps of the file do not match a fresh plan');
+  const differences = staleObjects(saved, expected);
+  const detail = differences.length > 0 ? differences.map((line) => `  ${line}`).join('\n') : '  its summary or safety check (safe, violations)';
+  return refuse(
+    `the steps of ${shown} do not match a fresh plan of the same config tree and live account: the file was edited after planning, or made by another version of monsync. What differs:`,
+    `${detail}\n`,
+  );
+}
+
+function changedLines(changed: readonly string[]): string {
+  return changed.length > 0 ? changed.map((line) => `  ${line}`).join('\n') : '  objects or fields the plan does not touch (for instance a field the config leaves undeclared)';
+}
+
+/** Shows the plan and lets it through, or says why not: nothing to do (exit 0), unsafe (exit 3), not confirmed (exit 1). */
+async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyFlags, plan: Plan): Promise<number | undefined> {
+  io.stdout.write(renderText(plan, { color: useColor(io) }));
+  if (plan.steps.length === 0) {
+    io.stdout.write('Nothing to apply: the account matches the config.\n');
+    return ExitCode.Ok;
+  }
+  if (!plan.safe && !flags.allowDeletes) {
+    const lines = violationLines(plan.violations);
+    io.stderr.write(s.red('apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${lines.join('\n')}\n${unsafeAdvice(plan.violations)}\n`);
+    return ExitCode.UnsafeOrStale;
+  }
+  if (!flags.autoApprove) {
+    const changes = changeSteps(plan).length;
+    const answer = await ask(io, `\nApply ${changes} change${changes === 1 ? '' : 's'}${counts(plan.steps)} to ${session.apiUrl}?\nOnly 'yes' is accepted: `);
+    if (answer.trim() !== 'yes') {
+      io.stderr.write('Apply cancelled; nothing was changed.\n');
+      return ExitCode.Error;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Under the lock the account is read again: another apply may have written between the plan and the lock (the
+ * plan was made without it, so that a refused or cancelled apply writes nothing). Unchanged, the reviewed plan
+ * goes ahead; changed, a saved plan is refused as stale, and otherwise the plan made now is shown and reviewed.
+ */
+async function recheckUnderLock(io: PromptingIo, s: Style, session: Session, flags: ApplyFlags, saved: Plan | undefined, plan: Plan): Promise<Plan | number> {
+  const fresh = await planNow(io, session, 'reading live account under the apply lock');
+  if (fresh.plan.liveDigest === plan.liveDigest && fresh.plan.configDigest === plan.configDigest) return plan;
+  if (saved !== undefined && flags.planFile !== undefined && !flags.replan) {
+    const shown = displayPath(io.cwd, resolve(io.cwd, flags.planFile));
+    io.stderr.write(
+      s.red(`apply refused: the live account changed since ${shown} was made (another apply wrote to it before this one took the apply lock), so it is not the plan that was reviewed. What changed:`) +
+        `\n${changedLines(staleObjects(saved, expectedPlan(saved, fresh)))}\nMake and review a new plan (monsync plan --out ${shown}), or run monsync apply ${shown} --replan.\n`,
+    );
+    return ExitCode.UnsafeOrStale;
+  }
+  io.stderr.write(s.yellow('the live account changed since the plan was made (another apply wrote to it before this one took the apply lock); the plan made now:') + '\n');
+  const refused = await review(io, s, session, flags, fresh.plan);
+  return refused ?? fresh.plan;
+}
+
+/** Applies the plan, prints the summary and, with --verify, plans again. */
+async function execute(io: PromptingIo, s: Style, session: Session, flags: ApplyFlags, plan: Plan): Promise<number> {
+  const display = applyDisplay(io, s, plan.steps.length);
+  let report: ApplyReport;
+  try {
+    report = await applyPlan(plan, session.client, {
+      parallelism: flags.parallelism,
+      secrets: { desired: session.desired, key: session.key },
+      onStep: display.onStep,
+      ...(io.signal === undefined ? {} : { signal: io.signal }),
+    });
+  } catch (error) {
+    if (error instanceof SecretChangedError) {
+      io.stderr.write(s.red(`apply refused: ${error.message}`) + '\n');
+      return ExitCode.UnsafeOrStale;
+    }
+    throw error;
+  } finally {
+    display.done();
+  }
+  io.stdout.write(summary(report, s));
+  if (!report.ok) return ExitCode.Error;
+  if (!flags.verify) return ExitCode.Ok;
+  const after = (await planNow(io, session, 'verifying: reading live account')).plan;
+  const remaining = changeSteps(after);
+  if (remaining.length > 0) {
+    io.stdout.write(renderText(after, { color: useColor(io) }));
+    io.stderr.write(s.red(`verify failed: ${remaining.length} change${remaining.length === 1 ? '' : 's'} remain after apply: ${remaining.map((r) => `${r.action} ${label(r)}`).join(', ')}`) + '\n');
+    return ExitCode.Error;
+  }
+  io.stdout.write(s.green('Verified: a new plan shows no changes.') + '\n');
+  return ExitCode.Ok;
+}
+
+/** Gives the lock back; a lock left behind is said loudly, with the command that removes it, and fails the run. */
+async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
+  try {
+    await lock.release();
+    return true;
+  } catch (error) {
+    io.stderr.write(s.red(`monsync apply: ${error instanceof Error ? error.message : String(error)}`) + '\n');
+    return false;
+  }
+}
+
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out',
-  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--parallelism N] [--verify] [--replan]',
+  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--parallelism N] [--verify] [--replan] [--lock-timeout DURATION | --no-lock]',
   description:
     'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
@@ -278,133 +446,55 @@ export const applyCommand: CommandSpec = {
     'instead. Secrets are read again from their sources and must match the fingerprints in the plan. An unsafe plan\n' +
     '(safety thresholds) is refused without --allow-deletes. On a terminal apply asks before changing anything;\n' +
     'elsewhere --auto-approve is required.\n' +
+    'Before its first write apply takes the apply lock, an SLA named "monsync:lock ..." in the account that records\n' +
+    'who holds it (host, user, MONSYNC_OPERATOR, CI run) and since when, so two applies never write at once. While\n' +
+    'another apply holds it, apply waits (--lock-timeout) naming the holder, then reads the account again: when the\n' +
+    'other apply changed it, a saved plan is refused as stale and a fresh one is shown instead. A lock left by an\n' +
+    'apply that crashed is broken with monsync unlock once its lease has run out. Plans never take the lock, and\n' +
+    'plans, pulls and safety counts never see it.\n' +
     'Independent steps run in parallel; a failed step skips the steps that depend on it, and running apply again\n' +
     'finishes the job without duplicating anything.\n' +
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR;\n' +
     'MONSYNC_FINGERPRINT_KEY (as for monsync plan).\n' +
-    'Exit codes: 0 applied (or nothing to do), 1 error or a step failed, 3 plan unsafe, stale, or a secret changed.',
+    'Exit codes: 0 applied (or nothing to do), 1 error, a step failed, or the lock is held; 3 plan unsafe, stale, or a secret changed.',
   options: {
     'auto-approve': { type: 'boolean', description: 'apply without asking (required when not on a terminal, e.g. in CI)' },
     'allow-deletes': { type: 'boolean', description: 'apply a plan that is over the safety thresholds (safety.maxDeletePercent / maxUpdatePercent)' },
     parallelism: { type: 'string', value: 'N', description: `steps run at once, 1 to ${MAX_PARALLELISM} (default ${DEFAULT_PARALLELISM})` },
     verify: { type: 'boolean', description: 'plan again after applying and fail (exit 1) if anything remains to change' },
     replan: { type: 'boolean', description: 'with PLANFILE: when the config tree or the live account changed since the plan, show and apply a fresh plan instead of refusing' },
+    'lock-timeout': { type: 'string', value: 'DURATION', description: `how long to wait while another apply holds the apply lock, e.g. 30s, 10m; 0 fails at once (default ${DEFAULT_LOCK_TIMEOUT_MS / 60_000}m)` },
+    'no-lock': { type: 'boolean', description: 'apply without the apply lock (when the API account may not create SLAs); nothing then stops two applies from duplicating objects' },
   },
   positionals: { min: 0, max: 1, names: 'PLANFILE' },
-  examples: ['monsync apply --auto-approve --verify', 'monsync plan --out plan.json && monsync apply plan.json --auto-approve'],
+  examples: ['monsync apply --auto-approve --verify', 'monsync plan --out plan.json && monsync apply plan.json --auto-approve', 'monsync apply --auto-approve --lock-timeout 15m'],
   async run(context) {
     const { io, values, positionals } = context;
     const s = style(useColor(io));
-    const planFile = positionals[0];
-    const parallelism = parseParallelism(stringOption(values, 'parallelism'));
-    const autoApprove = booleanOption(values, 'auto-approve');
-    const replan = booleanOption(values, 'replan');
-    if (replan && planFile === undefined) throw new UsageError('--replan applies to a saved plan: monsync apply PLANFILE --replan', 'apply');
-    if (!io.isTTY && !autoApprove) {
+    const flags = applyFlags(values, positionals);
+    if (!io.isTTY && !flags.autoApprove) {
       io.stderr.write(s.red('monsync apply: not on a terminal, so there is nobody to confirm; review the plan (monsync plan) and pass --auto-approve to apply without asking.') + '\n');
       return ExitCode.Error;
     }
-    const saved = planFile === undefined ? undefined : readPlanFile(io, planFile);
+    const saved = flags.planFile === undefined ? undefined : readPlanFile(io, flags.planFile);
 
-    const session = await openSession(context, parallelism);
+    const session = await openSession(context, flags.parallelism);
     if (session === undefined) return ExitCode.Error;
     try {
-      const fresh = await planNow(io, session, 'reading live account');
-      let plan = fresh.plan;
-      if (saved !== undefined && planFile !== undefined) {
-        const shown = displayPath(io.cwd, resolve(io.cwd, planFile));
-        const instead = (why: string) => io.stderr.write(s.yellow(`${why} since ${shown} was made; applying a fresh plan instead (--replan):`) + '\n');
-        const refuse = (why: string, detail: string) => {
-          io.stderr.write(s.red(`apply refused: ${why}`) + `\n${detail}Make and review a new plan (monsync plan --out ${shown}), or run monsync apply ${shown} --replan.\n`);
-          return ExitCode.UnsafeOrStale;
-        };
-        const configLabel = displayPath(io.cwd, session.configDir);
-        if (saved.configDigest !== fresh.plan.configDigest) {
-          // Terraform refuses a saved plan whose configuration changed: the file no longer says what the tree says.
-          const secret = changedSecret(saved, session);
-          if (replan) instead(secret === undefined ? `the config tree ${configLabel} changed` : 'a secret changed');
-          else if (secret !== undefined) {
-            io.stderr.write(s.red(`apply refused: ${secret.message}`) + '\n');
-            return ExitCode.UnsafeOrStale;
-          } else {
-            return refuse(
-              `the config tree ${configLabel} changed since ${shown} was made (or the plan was made from another tree), so it is not the plan that was reviewed.`,
-              '',
-            );
-          }
-        } else if (saved.liveDigest !== fresh.plan.liveDigest) {
-          if (replan) instead('the live account changed');
-          else {
-            const changed = staleObjects(saved, fresh.plan);
-            const detail = changed.length > 0 ? changed.map((line) => `  ${line}`).join('\n') : '  objects or fields the plan does not touch (for instance a field the config leaves undeclared)';
-            return refuse(`the live account changed since ${shown} was made, so it is not the plan that was reviewed. What changed:`, `${detail}\n`);
-          }
-        } else {
-          const expected = expectedPlan(saved, fresh);
-          if (sameSteps(saved, expected)) plan = saved;
-          else if (replan) instead('the steps of the file do not match a fresh plan');
-          else {
-            const differences = staleObjects(saved, expected);
-            const detail = differences.length > 0 ? differences.map((line) => `  ${line}`).join('\n') : '  its summary or safety check (safe, violations)';
-            return refuse(
-              `the steps of ${shown} do not match a fresh plan of the same config tree and live account: the file was edited after planning, or made by another version of monsync. What differs:`,
-              `${detail}\n`,
-            );
-          }
-        }
-      }
-
-      io.stdout.write(renderText(plan, { color: useColor(io) }));
-      if (plan.steps.length === 0) {
-        io.stdout.write('Nothing to apply: the account matches the config.\n');
-        return ExitCode.Ok;
-      }
-      if (!plan.safe && !booleanOption(values, 'allow-deletes')) {
-        const lines = violationLines(plan.violations);
-        io.stderr.write(s.red('apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${lines.join('\n')}\n${unsafeAdvice(plan.violations)}\n`);
-        return ExitCode.UnsafeOrStale;
-      }
-      if (!autoApprove) {
-        const changes = changeSteps(plan).length;
-        const answer = await ask(io, `\nApply ${changes} change${changes === 1 ? '' : 's'}${counts(plan.steps)} to ${session.apiUrl}?\nOnly 'yes' is accepted: `);
-        if (answer.trim() !== 'yes') {
-          io.stderr.write('Apply cancelled; nothing was changed.\n');
-          return ExitCode.Error;
-        }
-      }
-
-      const display = applyDisplay(io, s, plan.steps.length);
-      let report: ApplyReport;
+      const chosen = choosePlan(io, s, session, flags, saved, await planNow(io, session, 'reading live account'));
+      if (typeof chosen === 'number') return chosen;
+      const refused = await review(io, s, session, flags, chosen);
+      if (refused !== undefined) return refused;
+      if (flags.noLock) return await execute(io, s, session, flags, chosen);
+      const lock = await takeApplyLock(io, s, session.client, flags.lockTimeoutMs);
+      let code: number = ExitCode.Error;
       try {
-        report = await applyPlan(plan, session.client, {
-          parallelism,
-          secrets: { desired: session.desired, key: session.key },
-          onStep: display.onStep,
-          ...(io.signal === undefined ? {} : { signal: io.signal }),
-        });
-      } catch (error) {
-        if (error instanceof SecretChangedError) {
-          io.stderr.write(s.red(`apply refused: ${error.message}`) + '\n');
-          return ExitCode.UnsafeOrStale;
-        }
-        throw error;
+        const plan = await recheckUnderLock(io, s, session, flags, saved, chosen);
+        code = typeof plan === 'number' ? plan : await execute(io, s, session, flags, plan);
       } finally {
-        display.done();
+        if (!(await release(io, s, lock)) && code === ExitCode.Ok) code = ExitCode.Error;
       }
-      io.stdout.write(summary(report, s));
-      if (!report.ok) return ExitCode.Error;
-
-      if (booleanOption(values, 'verify')) {
-        const after = (await planNow(io, session, 'verifying: reading live account')).plan;
-        const remaining = changeSteps(after);
-        if (remaining.length > 0) {
-          io.stdout.write(renderText(after, { color: useColor(io) }));
-          io.stderr.write(s.red(`verify failed: ${remaining.length} change${remaining.length === 1 ? '' : 's'} remain after apply: ${remaining.map((r) => `${r.action} ${label(r)}`).join(', ')}`) + '\n');
-          return ExitCode.Error;
-        }
-        io.stdout.write(s.green('Verified: a new plan shows no changes.') + '\n');
-      }
-      return ExitCode.Ok;
+      return code;
     } finally {
       await session.close();
     }

@@ -3,6 +3,7 @@
  * monitor listing follows its cursors), per-parent listings (group members, SLA exclusion periods) all started
  * at once and bounded by the client's own concurrency limit, and never one GET per object.
  */
+import { isLockObject } from '../lock/record.js';
 import { LiveReadError } from '../plan/errors.js';
 import type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing } from './types.js';
 import type { StepKind } from '../plan/types.js';
@@ -95,7 +96,9 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
   }
   if (want('sla') || want('slaExclusionPeriod')) {
     tasks.push(
-      all('SLAs', () => client.slas.list()).then(async (slas) => {
+      all('SLAs', () => client.slas.list()).then(async (listed) => {
+        // The apply lock is an SLA (lock/apply-lock.ts): no plan, pull or safety count may see it.
+        const slas = listed.filter((s) => !isLockObject(s));
         snapshot.slas = slas;
         if (!want('slaExclusionPeriod')) return;
         const periods = await Promise.all(

@@ -1,0 +1,119 @@
+/**
+ * The apply lock's record: who holds it and until when, kept in the name (`Description`) of an SLA, the one text an
+ * SLA has. `monsync:lock id=... since=... expires=... host=... user=... operator=... run=...`, values URI-encoded so
+ * a host or a run address cannot break the line, each cut to a bounded length.
+ */
+import type { ApiObject } from '../live/types.js';
+
+/** Names starting with this are apply locks: hidden from plans, pulls and safety counts. */
+export const LOCK_PREFIX = 'monsync:lock ';
+
+/** Who takes the lock: shown to the applies that wait for it and by `monsync unlock`. */
+export interface LockOwner {
+  host?: string | undefined;
+  user?: string | undefined;
+  /** The operator the API account acts for (`MONSYNC_OPERATOR`). */
+  operator?: string | undefined;
+  /** The CI run's address, when the apply runs in CI. */
+  run?: string | undefined;
+}
+
+export interface LockRecord extends LockOwner {
+  /** Random, per apply: tells an apply's own lock object from the others (they may share a name elsewhere). */
+  id: string;
+  /** ISO 8601 UTC, seconds. */
+  since: string;
+  /** The end of the lease: renewed while the holder runs; past it, `monsync unlock` may break the lock. */
+  expires: string;
+}
+
+/** A lock object as read from the account. */
+export interface HeldLock extends LockRecord {
+  /** The SLA's GUID. */
+  guid: string;
+}
+
+const OWNER_FIELDS = ['host', 'user', 'operator', 'run'] as const;
+const MAX_VALUE = 120;
+
+export function isoSeconds(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}
+
+export function encodeLock(record: LockRecord): string {
+  const parts = [`id=${record.id}`, `since=${record.since}`, `expires=${record.expires}`];
+  for (const field of OWNER_FIELDS) {
+    const value = record[field];
+    if (value !== undefined && value !== '') parts.push(`${field}=${encodeURIComponent(value.slice(0, MAX_VALUE))}`);
+  }
+  return `${LOCK_PREFIX}${parts.join(' ')}`;
+}
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The record of a lock object's name; `undefined` for any other name. A lock named by hand or cut short still counts
+ * as a lock (id and times empty): it blocks applies until it is removed, as a stranger's lock should.
+ */
+export function parseLock(description: unknown): LockRecord | undefined {
+  if (typeof description !== 'string' || !description.startsWith(LOCK_PREFIX)) return undefined;
+  const fields = new Map<string, string>();
+  for (const part of description.slice(LOCK_PREFIX.length).split(' ')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) fields.set(part.slice(0, eq), decode(part.slice(eq + 1)));
+  }
+  const record: LockRecord = { id: fields.get('id') ?? '', since: fields.get('since') ?? '', expires: fields.get('expires') ?? '' };
+  for (const field of OWNER_FIELDS) {
+    const value = fields.get(field);
+    if (value !== undefined) record[field] = value;
+  }
+  return record;
+}
+
+export function isLockObject(sla: ApiObject): boolean {
+  return typeof sla['Description'] === 'string' && sla['Description'].startsWith(LOCK_PREFIX);
+}
+
+export function heldLocks(slas: readonly ApiObject[]): HeldLock[] {
+  const locks: HeldLock[] = [];
+  for (const sla of slas) {
+    const record = parseLock(sla['Description']);
+    const guid = sla['SlaGuid'];
+    if (record !== undefined && typeof guid === 'string') locks.push({ ...record, guid });
+  }
+  return locks;
+}
+
+/** A lease whose end cannot be read has no end the holder promised: it counts as expired, so it can be broken. */
+export function isExpired(lock: Pick<LockRecord, 'expires'>, now: Date): boolean {
+  const end = Date.parse(lock.expires);
+  return Number.isNaN(end) || end <= now.getTime();
+}
+
+/** One line for people: `user@host (operator ..., run ...) since ... (lease until ...)`. */
+export function describeHolder(lock: LockRecord): string {
+  const who = lock.user !== undefined && lock.host !== undefined ? `${lock.user}@${lock.host}` : (lock.host ?? lock.user ?? 'an unknown apply');
+  const extra = [lock.operator === undefined ? '' : `operator ${lock.operator}`, lock.run === undefined ? '' : `run ${lock.run}`].filter((x) => x !== '');
+  const since = lock.since === '' ? '' : ` since ${lock.since}`;
+  const until = lock.expires === '' ? '' : ` (lease until ${lock.expires})`;
+  return `${who}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}${since}${until}`;
+}
+
+/** Who runs this process, from the machine and the CI's variables; nothing secret (no API user name). */
+export function lockOwner(env: Readonly<Record<string, string | undefined>>, machine: { host?: string; user?: string } = {}): LockOwner {
+  const owner: LockOwner = {};
+  if (machine.host !== undefined && machine.host !== '') owner.host = machine.host;
+  if (machine.user !== undefined && machine.user !== '') owner.user = machine.user;
+  const operator = env['MONSYNC_OPERATOR']?.trim();
+  if (operator !== undefined && operator !== '') owner.operator = operator;
+  const github = env['GITHUB_RUN_ID'] !== undefined && env['GITHUB_REPOSITORY'] !== undefined;
+  const run = github ? `${env['GITHUB_SERVER_URL'] ?? 'https://github.com'}/${env['GITHUB_REPOSITORY']}/actions/runs/${env['GITHUB_RUN_ID']}` : (env['CI_JOB_URL'] ?? env['BUILD_URL']);
+  if (run !== undefined && run !== '') owner.run = run;
+  return owner;
+}

@@ -1,4 +1,4 @@
-import type { LiveSnapshot } from '@monsync/reconciler';
+import { splitMarker, type LiveSnapshot } from '@monsync/reconciler';
 import { fieldWords, isSecretFieldName, secretEnvName } from '@monsync/schema';
 import { toYaml } from './yaml-writer.js';
 
@@ -75,6 +75,18 @@ function byText(field: string) {
  * so each becomes a `{ fromEnv: ... }` placeholder that the caller lists; everything else is written so that
  * validating and planning the tree against the same account shows no change.
  */
+/**
+ * The monitors to write: a monitor monsync retired (removal: auto or deactivate) is gone as far as the tree is
+ * concerned, and written, the next plan would revive it. A note names those left out.
+ */
+function notRetired(monitors: readonly ApiObject[], notes: string[]): ApiObject[] {
+  const retired = monitors.filter((monitor) => splitMarker(monitor['Notes'], 'retired').marker !== undefined);
+  if (retired.length === 0) return [...monitors];
+  const shown = retired.slice(0, 5).map((m) => JSON.stringify(str(m['Name']) ?? '')).join(', ');
+  notes.push(`${retired.length} monitor${retired.length === 1 ? '' : 's'} retired by monsync left out (${shown}${retired.length > 5 ? ', ...' : ''}); declare one to revive it`);
+  return monitors.filter((monitor) => !retired.includes(monitor));
+}
+
 export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string } = {}): PulledTree {
   const modeline = options.schemaPath === undefined ? [] : [`yaml-language-server: $schema=${options.schemaPath}`, ''];
   const secrets: SecretPlaceholder[] = [];
@@ -144,7 +156,7 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   });
 
   const monitorNames = new Map<string, string>();
-  const monitors = [...live.monitors].sort(byText('Name')).map((monitor) => {
+  const monitors = notRetired(live.monitors, notes).sort(byText('Name')).map((monitor) => {
     const guid = str(monitor['MonitorGuid']);
     const name = str(monitor['Name']) ?? '';
     if (guid !== undefined) monitorNames.set(guid, name);

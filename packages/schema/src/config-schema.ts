@@ -478,11 +478,36 @@ export const ManageEntrySchema = def(
   ),
 );
 
+/** How a pruned monitor leaves the account. */
+export const REMOVAL_STRATEGIES = ['auto', 'delete', 'deactivate'] as const;
+
+export const MonitorManageEntrySchema = def(
+  'MonitorManageEntry',
+  Type.Union(
+    [
+      ClosedObject({
+        prune: Type.Optional(Type.Boolean({ default: false, description: 'Delete (or retire, see removal) live monitors no file declares (default false: they are listed as unmanaged).' })),
+        removal: Type.Optional(
+          StringEnum(REMOVAL_STRATEGIES, {
+            default: 'auto',
+            description:
+              'How a monitor leaves the account. `auto` (default): DELETE it, and when the service refuses (405, or 404 for a monitor it still shows) retire it instead. ' +
+              '`delete`: DELETE only; a refusal is an error. `deactivate`: always retire it. A retired monitor gets IsActive and GenerateAlert false and a ' +
+              '`monsync:retired=` line in Notes; monsync then plans nothing for it, and revives the same monitor when the config declares it again.',
+          }),
+        ),
+      }),
+      Type.Null(),
+    ],
+    { description: 'This tree is authoritative for monitors. `{ prune: true }` also removes live monitors no file declares; empty means prune: false.' },
+  ),
+);
+
 export const ManageSchema = def(
   'Manage',
   ClosedObject(
     {
-      monitors: Type.Optional(ManageEntrySchema),
+      monitors: Type.Optional(MonitorManageEntrySchema),
       monitorGroups: Type.Optional(ManageEntrySchema),
       vault: Type.Optional(ManageEntrySchema),
       slas: Type.Optional(ManageEntrySchema),

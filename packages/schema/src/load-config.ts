@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
-import { API_VERSION, MANAGED_KINDS, type ManagedKind } from './config-schema.js';
+import { API_VERSION, MANAGED_KINDS, REMOVAL_STRATEGIES, type ManagedKind } from './config-schema.js';
 import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
@@ -15,6 +15,7 @@ import type {
   ExclusionPeriodConfig,
   MonitorConfig,
   MonitorGroupConfig,
+  RemovalStrategy,
   ScheduledReportConfig,
   Settings,
   SlaConfig,
@@ -278,8 +279,11 @@ class Assembler {
     const manage = isObj(value.manage) ? value.manage : {};
     for (const kind of MANAGED_KINDS) {
       const entry = manage[kind];
-      if (isObj(entry)) this.settings.manage[kind] = { prune: entry.prune === true };
-      else if (entry === null) this.settings.manage[kind] = { prune: false }; // `monitors:` with nothing after it
+      if (isObj(entry)) {
+        const removal = (REMOVAL_STRATEGIES as readonly unknown[]).includes(entry.removal) ? (entry.removal as RemovalStrategy) : undefined;
+        this.settings.manage[kind] = { prune: entry.prune === true, ...(kind === 'monitors' ? { removal: removal ?? 'auto' } : {}) };
+      }
+      else if (entry === null) this.settings.manage[kind] = { prune: false, ...(kind === 'monitors' ? { removal: 'auto' as const } : {}) }; // `monitors:` with nothing after it
     }
     const ignore = [manage.ignore, value.ignore].flatMap((list) => (Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : []));
     this.settings.ignore = ignore;

@@ -3,6 +3,7 @@
  * `schemas/plan.schema.json` both come from these objects.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { REMOVAL_STRATEGIES } from './config-schema.js';
 import { ClosedObject, StringEnum, def } from './schema-builder.js';
 
 export const PLAN_FORMAT_VERSION = 1;
@@ -73,6 +74,13 @@ export const PlanStepSchema = def(
       changes: Type.Array(PlanChangeSchema, { description: 'Field changes.' }),
       dependsOn: Type.Array(Type.String(), { description: 'Ids of the steps that must succeed first.' }),
       reason: Type.Optional(Type.String({ description: "Why, e.g. 'no fingerprint marker', 'pinned GUID rename'." })),
+      removal: Type.Optional(
+        StringEnum(REMOVAL_STRATEGIES, {
+          description:
+            'For a delete of a kind with a removal strategy (monitors, `manage.monitors.removal`): `delete` sends DELETE; `deactivate` retires the object ' +
+            '(the `desired` body: inactive, no alerts, a `monsync:retired=` marker) instead; `auto` sends DELETE and retires the object when the service refuses it.',
+        }),
+      ),
       drift: Type.Optional(PlanDriftSchema),
       source: Type.Optional(PlanSourceRefSchema),
       desired: Type.Optional(

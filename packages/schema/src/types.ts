@@ -19,6 +19,7 @@ import type {
   OperatorSchema,
   PredefinedVariableSchema,
   QUARTER_START_MONTHS,
+  REMOVAL_STRATEGIES,
   RecipientsSchema,
   ReportScheduleSchema,
   SCHEDULE_MODES,
@@ -78,11 +79,20 @@ export type AlertDefinitionConfig = Static<typeof AlertDefinitionSchema> & PassT
 export type OperatorConfig = Static<typeof OperatorSchema> & PassThrough;
 export type DutyScheduleConfig = Static<typeof DutyScheduleSchema> & PassThrough;
 
+/** How a pruned monitor leaves the account (`manage.monitors.removal`). */
+export type RemovalStrategy = (typeof REMOVAL_STRATEGIES)[number];
+
+export interface ManageSettings {
+  prune: boolean;
+  /** Monitors only; default `auto`. */
+  removal?: RemovalStrategy;
+}
+
 /** `monsync.yaml` after defaults. */
 export interface Settings {
   apiVersion: 'monsync/v1';
   /** A kind absent from `manage` is not planned at all. */
-  manage: Partial<Record<ManagedKind, { prune: boolean }>>;
+  manage: Partial<Record<ManagedKind, ManageSettings>>;
   /** Patterns `kind:glob` with a singular kind, e.g. `monitor:legacy-*`. */
   ignore: string[];
   /** Defaults 30 and 50 when omitted. */

@@ -14,7 +14,7 @@ describe('loadConfig', () => {
     expect(desired.settings).toEqual({
       apiVersion: 'monsync/v1',
       manage: {
-        monitors: { prune: true },
+        monitors: { prune: true, removal: 'auto' },
         monitorGroups: { prune: true },
         vault: { prune: false },
         slas: { prune: true },
@@ -137,7 +137,7 @@ describe('loadConfig: files', () => {
     expect(diagnostics).toEqual([]);
     expect(desired.settings).toEqual({
       apiVersion: 'monsync/v1',
-      manage: { monitors: { prune: false }, slas: { prune: false } },
+      manage: { monitors: { prune: false, removal: 'auto' }, slas: { prune: false } },
       ignore: [],
       safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
     });

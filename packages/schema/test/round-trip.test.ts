@@ -136,14 +136,15 @@ const desiredTree = fc
     alertGuids: fc.uniqueArray(fc.uuid(), { maxLength: 2 }),
     groupNames: uniqueNames(3),
     prune: fc.array(fc.boolean(), { minLength: MANAGED_KINDS.length, maxLength: MANAGED_KINDS.length }),
+    removal: fc.constantFrom('auto', 'delete', 'deactivate'),
     split: fc.integer({ min: 1, max: 3 }),
   })
-  .chain(({ monitorNames, sections, slaNames, reportKeys, alertGuids, groupNames, prune, split }) => {
+  .chain(({ monitorNames, sections, slaNames, reportKeys, alertGuids, groupNames, prune, removal, split }) => {
     const vaultRefs = sections.flatMap((s) => s.items.map((i) => `${s.Name}/${i.Name}`));
     return fc.record({
       settings: fc.constant({
         apiVersion: 'monsync/v1',
-        manage: Object.fromEntries(MANAGED_KINDS.map((kind, i) => [kind, { prune: prune[i] ?? false }])),
+        manage: Object.fromEntries(MANAGED_KINDS.map((kind, i) => [kind, { prune: prune[i] ?? false, ...(kind === 'monitors' ? { removal } : {}) }])),
         safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
       }),
       monitors: fc.tuple(...monitorNames.map((n) => monitor(n, vaultRefs))),

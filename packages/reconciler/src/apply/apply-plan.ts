@@ -277,8 +277,10 @@ class StepExecutor {
       }
       case 'delete':
         try {
-          await this.#idempotent(step, () => requests.delete(this.#client, step), onRetry);
-          return {};
+          // A kind may do otherwise than delete (a monitor retired where the service refuses DELETE), and says so.
+          let note: string | undefined;
+          await this.#idempotent(step, async () => void (note = (await requests.delete(this.#client, step)) ?? undefined), onRetry);
+          return note === undefined ? {} : { note };
         } catch (error) {
           // Gone already (an earlier attempt whose answer was lost, or someone else): the goal is reached.
           if (error instanceof NotFoundError) return { note: 'already deleted' };

@@ -73,6 +73,20 @@ export interface MarkerSpec {
   name: 'fp' | 'key';
 }
 
+/**
+ * Kinds whose objects can be retired rather than deleted (monitors, where the service may refuse DELETE): a retired
+ * object keeps existing, switched off and marked with a `monsync:retired=<strategy>` line in a text field. The
+ * engine plans nothing for it afterwards, and revives it (the same object) when the config declares its key again.
+ */
+export interface RetireSpec {
+  /** The text field holding the marker line. */
+  field: string;
+  /** Fields a retired object is given, besides the marker. */
+  retired: Readonly<ApiObject>;
+  /** What revival restores where the config is silent (the service's defaults). */
+  revived: Readonly<ApiObject>;
+}
+
 /** Lookups across kinds, filled by the engine kind after kind in dependency order. */
 export interface Resolver {
   /** Final key of a live object: the desired key when matched (renames), else its live key. */
@@ -90,7 +104,8 @@ export interface KindRequests {
   /** Returns the new object's step GUID (learning it by re-listing when the service answers 204). */
   create(client: WriteClient, step: PlanStep, body: ApiObject): Promise<string>;
   update(client: WriteClient, step: PlanStep, body: ApiObject): Promise<void>;
-  delete(client: WriteClient, step: PlanStep): Promise<void>;
+  /** Resolves to a note when the object was not plainly deleted (a monitor retired instead). */
+  delete(client: WriteClient, step: PlanStep): Promise<string | undefined | void>;
   /** After a POST with an unclear outcome: the step GUID of the object if it exists, found by re-listing by key. */
   find(client: WriteClient, step: PlanStep, body: ApiObject): Promise<string | undefined>;
 }
@@ -123,6 +138,8 @@ export interface KindModule {
    */
   updateReplaces?: boolean;
   marker?: MarkerSpec;
+  /** Objects of this kind may be retired instead of deleted (`manage.<kind>.removal`). */
+  retire?: RetireSpec;
   /** References held in an ordinary field, which updates can drop (parent references are immutable and need none). */
   references?: ReferenceSpec;
   /** Relations (memberships) have nothing to update: only create and delete. */

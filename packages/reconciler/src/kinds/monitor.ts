@@ -1,5 +1,6 @@
 import { isVaultRef } from '../desired.js';
-import type { ApiObject } from '../live/types.js';
+import type { ApiObject, WriteClient } from '../live/types.js';
+import type { PlanStep } from '../plan/types.js';
 import { isPlainObject } from '../plan/values.js';
 import { desiredEntry, liveEntry, str, type KeyRef, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
@@ -24,6 +25,50 @@ export function vaultReferencesIn(fields: ApiObject): string[] {
   return found;
 }
 
+/**
+ * A pruned monitor's DELETE that the service refused: `delete` is the removal strategy, so nothing else is tried.
+ * The message names the strategies that work on such a service.
+ */
+export class MonitorDeleteRefusedError extends Error {
+  readonly code = 'MONITOR_DELETE_REFUSED';
+  constructor(key: string, guid: string, status: number) {
+    super(
+      `the service refused DELETE /Monitor/${guid} (${status}) for monitor ${JSON.stringify(key)}, and manage.monitors.removal is "delete". ` +
+        'Set removal to "auto" (delete where the service allows it, retire where it refuses) or "deactivate" (always retire: IsActive and ' +
+        'GenerateAlert off, marked monsync:retired= in Notes) in monsync.yaml, or delete the monitor in the web app',
+    );
+    this.name = 'MonitorDeleteRefusedError';
+  }
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * The status of a DELETE the service refused as a route it does not have: 405, or 404 for a monitor a GET still
+ * finds (a service without the route may answer 404 for it). `undefined` for any other failure, a 404 of a monitor
+ * that is gone included.
+ */
+async function deleteRefused(client: WriteClient, guid: string, error: unknown): Promise<number | undefined> {
+  const status = statusOf(error);
+  if (status === 405) return 405;
+  if (status !== 404) return undefined;
+  try {
+    await client.monitors.get(guid);
+    return 404;
+  } catch (lookup) {
+    if (statusOf(lookup) === 404) return undefined;
+    throw lookup;
+  }
+}
+
+function retireBodyOf(step: PlanStep): ApiObject {
+  if (step.desired === undefined) throw new Error(`step ${step.id} retires a monitor but carries no body; make the plan again with this version of monsync`);
+  return step.desired;
+}
+
 export const monitorKind: KindModule = {
   kind: 'monitor',
   title: 'monitors',
@@ -44,6 +89,8 @@ export const monitorKind: KindModule = {
     MonitorMode: 'Default',
   },
   reads: ['monitor'],
+  // The spec lists no DELETE /Monitor/{guid}: where the service refuses it, a pruned monitor is retired instead.
+  retire: { field: 'Notes', retired: { IsActive: false, GenerateAlert: false }, revived: { IsActive: true, GenerateAlert: true } },
   references: {
     field: 'PredefinedVariables',
     kinds: ['vaultItem'],
@@ -107,7 +154,22 @@ export const monitorKind: KindModule = {
       await client.monitors.patch(requireGuid(step.guid, step.id), body);
     },
     async delete(client, step) {
-      await client.monitors.delete(requireGuid(step.guid, step.id));
+      const guid = requireGuid(step.guid, step.id);
+      if (step.removal === 'deactivate') {
+        await client.monitors.patch(guid, retireBodyOf(step));
+        return 'retired (removal: deactivate)';
+      }
+      try {
+        await client.monitors.delete(guid);
+        return undefined;
+      } catch (error) {
+        // A step without a strategy (from a plan made before strategies existed) is a plain delete.
+        const refused = step.removal === undefined ? undefined : await deleteRefused(client, guid, error);
+        if (refused === undefined) throw error;
+        if (step.removal !== 'auto') throw new MonitorDeleteRefusedError(step.key, guid, refused);
+        await client.monitors.patch(guid, retireBodyOf(step));
+        return `retired: the service refused DELETE (${refused})`;
+      }
     },
     find(client, step) {
       return findOne(client.monitors.list(), (m) => m.Name === step.key, 'MonitorGuid');

@@ -29,6 +29,7 @@ export interface LiveClient {
 export interface WriteClient {
   monitors: {
     list(): Listing<ApiObject>;
+    get(monitorGuid: string): Promise<ApiObject>;
     create(body: ApiObject): Promise<ApiObject>;
     patch(monitorGuid: string, body: ApiObject): Promise<unknown>;
     delete(monitorGuid: string): Promise<unknown>;

@@ -18,6 +18,7 @@ import { inputProblems } from './phases/inputs.js';
 import { ignoreUnmatched, matchKinds, unknownIgnoreKinds } from './phases/match.js';
 import { linkDependencies, orderAndName, selectTargets } from './phases/order.js';
 import { referencesToDeleted, unresolvedReferences } from './phases/references.js';
+import { markRevived } from './phases/retire.js';
 import { safetyViolations } from './phases/safety.js';
 import { liveScope } from './scope.js';
 import type { SecretFingerprints } from './secrets.js';
@@ -48,6 +49,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
 
   const drafted = draftChanges(states, resolution, { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, operators: live.operators });
   warnings.push(...drafted.warnings);
+  markRevived(drafted.drafts, states);
   const deletes = draftDeletes(states);
   throwIfAny([
     ...unresolvedReferences(states, resolution),

@@ -1,13 +1,18 @@
 /**
  * Marker lines monsync keeps at the end of a text field (DESIGN §3): `monsync:fp=<hex>` in a vault item's `Notes`
- * (fingerprint of its secrets), `monsync:key=<key>` in a scheduled report's `InternalNotes` (reports have no name).
+ * (fingerprint of its secrets), `monsync:key=<key>` in a scheduled report's `InternalNotes` (reports have no name),
+ * `monsync:retired=<strategy>` in a retired monitor's `Notes`.
  * They are stripped before the user-visible text is compared and added back on every write.
  */
 import type { MarkerSpec } from '../kinds/contract.js';
 
-const PATTERNS: Record<MarkerSpec['name'], RegExp> = {
+/** `retired`: a monitor monsync retired instead of deleting it (`monsync:retired=<removal strategy>` in `Notes`). */
+export type MarkerName = MarkerSpec['name'] | 'retired';
+
+const PATTERNS: Record<MarkerName, RegExp> = {
   fp: /(?:^|\r?\n)monsync:fp=([0-9a-f]*)[ \t]*\r?\n?$/,
   key: /(?:^|\r?\n)monsync:key=([^\r\n]*?)[ \t]*\r?\n?$/,
+  retired: /(?:^|\r?\n)monsync:retired=([^\r\n]*?)[ \t]*\r?\n?$/,
 };
 
 export interface SplitText {
@@ -17,7 +22,7 @@ export interface SplitText {
   marker: string | undefined;
 }
 
-export function splitMarker(value: unknown, name: MarkerSpec['name']): SplitText {
+export function splitMarker(value: unknown, name: MarkerName): SplitText {
   if (typeof value !== 'string') return { text: undefined, marker: undefined };
   const match = PATTERNS[name].exec(value);
   if (!match) return { text: value === '' ? undefined : value, marker: undefined };
@@ -25,7 +30,7 @@ export function splitMarker(value: unknown, name: MarkerSpec['name']): SplitText
   return { text: text === '' ? undefined : text, marker: match[1] ?? '' };
 }
 
-export function withMarker(text: string | undefined, name: MarkerSpec['name'], value: string): string {
+export function withMarker(text: string | undefined, name: MarkerName, value: string): string {
   const line = `monsync:${name}=${value}`;
   return text === undefined || text === '' ? line : `${text}\n${line}`;
 }

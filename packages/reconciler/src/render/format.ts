@@ -59,6 +59,22 @@ export function pluralCount(count: number, one: string, many = `${one}s`): strin
   return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
+const REMOVAL: Record<NonNullable<PlanStep['removal']>, string> = {
+  auto: 'auto: DELETE; where the service refuses it, retired instead (inactive, no alerts, marked monsync:retired in Notes)',
+  delete: 'delete: DELETE only; a refusal fails the step',
+  deactivate: 'deactivate: retired, not deleted (inactive, no alerts, marked monsync:retired in Notes; revived if declared again)',
+};
+
+/** How a delete of a kind with a removal strategy removes the object, for people. */
+export function removalLine(step: Pick<PlanStep, 'removal'>): string | undefined {
+  return step.removal === undefined ? undefined : `removal: ${REMOVAL[step.removal]}`;
+}
+
+/** The verb shown for a step: a delete that only retires its object says so. */
+export function actionWord(step: Pick<PlanStep, 'action' | 'removal'>): string {
+  return step.action === 'delete' && step.removal === 'deactivate' ? 'retire' : step.action;
+}
+
 export function summaryLine(plan: Plan): string {
   const s = plan.summary;
   const n = formatCount;

@@ -4,7 +4,7 @@
  * its own comment. The whole comment stays within a size budget (GitHub refuses bodies over 65,536 characters).
  */
 import type { Plan, PlanStep, StepKind } from '../plan/types.js';
-import { driftLine, ensureLine, formatCount as count, formatPath, formatValue, summaryLine } from './format.js';
+import { actionWord, driftLine, ensureLine, formatCount as count, formatPath, formatValue, removalLine, summaryLine } from './format.js';
 import { SENSITIVE } from '../plan/types.js';
 
 export const MARKDOWN_MARKER = '<!-- monsync:plan -->';
@@ -67,7 +67,7 @@ function stepLines(step: PlanStep): string[] {
   const head = { create: '+', update: '!', delete: '-', ensure: '=' }[step.action];
   const where = step.source === undefined ? '' : `  (${step.source.file}:${step.source.line}:${step.source.column})`;
   const guid = step.guid !== undefined && step.action !== 'ensure' ? ` [${step.guid}]` : '';
-  const lines = [`${head} ${step.action} ${step.kind} ${JSON.stringify(step.key)}${guid}${where}`];
+  const lines = [`${head} ${actionWord(step)} ${step.kind} ${JSON.stringify(step.key)}${guid}${where}`];
   if (step.action === 'ensure') lines.push(`=     ${ensureLine(step)}`);
   const shown = step.changes.slice(0, MAX_CHANGES_PER_STEP);
   for (const change of shown) {
@@ -84,6 +84,8 @@ function stepLines(step: PlanStep): string[] {
   }
   if (step.changes.length > shown.length) lines.push(`#     … ${count(step.changes.length - shown.length)} more field changes`);
   if (step.reason !== undefined) lines.push(`#     reason: ${step.reason}`);
+  const removal = removalLine(step);
+  if (removal !== undefined) lines.push(`#     ${removal}`);
   const drift = driftLine(step);
   if (drift !== undefined) lines.push(`#     drift: ${drift}`);
   return lines;

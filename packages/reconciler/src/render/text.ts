@@ -3,7 +3,7 @@
  * summary line. Colour only when asked: the caller decides from the TTY and `NO_COLOR`.
  */
 import type { Plan, PlanStep } from '../plan/types.js';
-import { CHANGE_SYMBOL, driftLine, ensureLine, formatChange, stepTitle, summaryLine, SYMBOL } from './format.js';
+import { actionWord, CHANGE_SYMBOL, driftLine, ensureLine, formatChange, removalLine, stepTitle, summaryLine, SYMBOL } from './format.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -27,10 +27,12 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
       lines.push('');
       const where = step.source === undefined ? '' : `  ${paint('dim', `(${step.source.file}:${step.source.line}:${step.source.column})`)}`;
       const guid = step.guid !== undefined && step.action !== 'ensure' ? ` ${paint('dim', `[${step.guid}]`)}` : '';
-      lines.push(`  ${paint(ACTION_COLOUR[step.action], `${SYMBOL[step.action]} ${step.action}`)} ${stepTitle(step)}${guid}${where}`);
+      lines.push(`  ${paint(ACTION_COLOUR[step.action], `${SYMBOL[step.action]} ${actionWord(step)}`)} ${stepTitle(step)}${guid}${where}`);
       if (step.action === 'ensure') lines.push(`      ${paint('cyan', '=')} ${ensureLine(step)}`);
       for (const change of step.changes) lines.push(`      ${paint(OP_COLOUR[change.op], CHANGE_SYMBOL[change.op])} ${formatChange(change)}`);
       if (step.reason !== undefined) lines.push(`      ${paint('dim', `reason: ${step.reason}`)}`);
+      const removal = removalLine(step);
+      if (removal !== undefined) lines.push(`      ${paint('dim', removal)}`);
       const drift = driftLine(step);
       if (drift !== undefined) lines.push(`      ${paint('magenta', `drift: ${drift}`)}`);
       if (step.dependsOn.length > 0) lines.push(`      ${paint('dim', `after: ${afterList(step.dependsOn)}`)}`);

@@ -46,6 +46,7 @@ function gatedClient() {
   const client: WriteClient = {
     monitors: {
       list: () => listing([]),
+      get: (g) => gate(`get monitor ${g}`, () => ({ MonitorGuid: g })),
       create: (body) => gate(`create monitor ${String(body.Name)}`, () => ({ MonitorGuid: guid('m') })),
       patch: (g) => gate(`patch monitor ${g}`, () => undefined),
       delete: (g) => gate(`delete monitor ${g}`, () => undefined),

@@ -7,6 +7,7 @@ import type { DesiredEntry, LiveEntry } from '../../kinds/contract.js';
 import { place, planProblem, type PlanProblem } from '../errors.js';
 import type { Plan, StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
+import { retireBody } from './retire.js';
 import { kindOrder, PerKind, type Draft, type KindState, type Resolution } from './state.js';
 
 export interface Deletes {
@@ -33,7 +34,13 @@ export function draftDeletes(states: readonly KindState[]): Deletes {
       if (orphan.refs.some((r) => owned.includes(r.kind) && deleted.has(r.kind, r.guid))) continue;
       deleted.of(mod.kind).set(orphan.guid, true);
       deletedAny = true;
-      drafts.push({ step: { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] }, liveEntry: orphan, dependsOn: new Set() });
+      const step: Draft['step'] = { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] };
+      // A kind that can be retired says how (phases/retire.ts); the body is what a retire sends.
+      if (mod.retire !== undefined && state.removal !== undefined) {
+        step.removal = state.removal;
+        if (state.removal !== 'delete') step.desired = retireBody(mod.retire, orphan, state.removal);
+      }
+      drafts.push({ step, liveEntry: orphan, dependsOn: new Set() });
     }
   }
   unmanaged.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));

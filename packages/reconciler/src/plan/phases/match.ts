@@ -11,6 +11,7 @@ import { at, place, planProblem, type PlanProblem } from '../errors.js';
 import type { IgnoreMatcher } from '../ignore.js';
 import type { PlanWarning, StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
+import { matchableLive, settleRetired } from './retire.js';
 import { exactKey, Resolution, type KindState, type Pair } from './state.js';
 
 export interface Matched {
@@ -38,9 +39,26 @@ export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: Liv
     const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, warnings);
     desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
     liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-    const matched = match(matchRules(mod), desiredEntries, liveEntries, problems, resolution);
-    resolution.register(mod.kind, matched.pairs, matched.creates, managed);
-    states.push({ mod, managed, prune: settings.manage[mod.manage]?.prune === true, live: liveEntries, allLive, desired: desiredEntries, ...matched });
+    // Retired objects (phases/retire.ts): only one per key takes part in matching, and unpaired ones are dormant.
+    const { matchable, dormant: shadowed } = matchableLive(mod, liveEntries);
+    const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution);
+    const settled = settleRetired(mod, matched.pairs, matched.orphans);
+    resolution.register(mod.kind, settled.pairs, matched.creates, managed);
+    const dormant = new Set([...shadowed, ...settled.dormant]);
+    const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry) => !dormant.has(entry));
+    const entry = settings.manage[mod.manage];
+    states.push({
+      mod,
+      managed,
+      prune: entry?.prune === true,
+      ...(mod.retire === undefined ? {} : { removal: entry?.removal ?? 'auto' }),
+      live: inPlay,
+      allLive,
+      desired: desiredEntries,
+      pairs: settled.pairs,
+      creates: matched.creates,
+      orphans: settled.orphans,
+    });
   }
   return { states, resolution, problems, warnings };
 }

@@ -2,6 +2,7 @@
  * What the phases of `assemblePlan` hand each other: the per-kind state after matching, the drafts of steps, and
  * the lookups across kinds (`Resolution`). Plain data and small classes; no phase keeps state of its own.
  */
+import type { RemovalStrategy } from '@monsync/schema';
 import type { DesiredEntry, KindModule, LiveEntry, Resolver } from '../../kinds/contract.js';
 import { KINDS } from '../../kinds/index.js';
 import type { PlanStep, StepKind } from '../types.js';
@@ -16,7 +17,9 @@ export interface KindState {
   mod: KindModule;
   managed: boolean;
   prune: boolean;
-  /** Live objects of the kind in the managed scope, ignored ones left out, sorted by key then GUID. */
+  /** How pruned objects leave, for kinds that can be retired (`manage.monitors.removal`). */
+  removal?: RemovalStrategy;
+  /** Live objects of the kind in the managed scope, ignored and dormant retired ones left out, sorted by key then GUID. */
   live: LiveEntry[];
   /** Every live object of the kind read, ignored ones too: they can keep an object the plan deletes in use. */
   allLive: LiveEntry[];

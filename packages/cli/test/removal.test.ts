@@ -1,0 +1,167 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient } from '@monsync/client';
+import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import type { Plan } from '@monsync/reconciler';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import { monsync, tempTree } from './helpers.js';
+
+/**
+ * The emulator behind a service that has no DELETE /Monitor/{guid} (the spec lists none): that one route answers
+ * 405, everything else is passed through.
+ */
+async function withoutMonitorDelete(upstream: RunningEmulator): Promise<{ url: string; server: Server }> {
+  const target = new URL(upstream.url);
+  const server = createServer((req, res) => {
+    if (req.method === 'DELETE' && /^\/v4\/Monitor\/[^/]+$/.test(req.url ?? '')) {
+      req.resume();
+      res.writeHead(405, { 'Content-Type': 'application/json', Allow: 'GET, PUT, PATCH' }).end(JSON.stringify({ Messages: [{ Message: 'The requested resource does not support http method DELETE.' }] }));
+      return;
+    }
+    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v4`, server };
+}
+
+const MONITORS = (names: readonly string[]) => `monitors:\n${names.map((n) => `  - { Name: ${n}, MonitorType: Https, Url: "https://${n.toLowerCase()}.example.com/" }\n`).join('')}`;
+const SETTINGS = (removal?: string) =>
+  `apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true${removal === undefined ? '' : `, removal: ${removal}`} }\nsafety:\n  maxDeletePercent: 50\n`;
+
+let emulator: RunningEmulator;
+let refusing: { url: string; server: Server };
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seed: 'empty' });
+  refusing = await withoutMonitorDelete(emulator);
+});
+afterAll(async () => {
+  await new Promise((resolve) => refusing.server.close(resolve));
+  await emulator.close();
+});
+beforeEach(async () => {
+  await emulator.control.reset('empty');
+});
+
+const envFor = (url: string) => ({ MONSYNC_API_URL: url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' });
+
+async function monitors(): Promise<Record<string, unknown>[]> {
+  const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
+  try {
+    return await client.monitors.list().toArray();
+  } finally {
+    await client.close();
+  }
+}
+
+/** A tree declaring `names`, applied; the same folder is rewritten by later steps of a test. */
+async function appliedTree(url: string, names: readonly string[], removal?: string): Promise<string> {
+  const tree = tempTree({ 'monsync.yaml': SETTINGS(removal), 'monitors.yaml': MONITORS(names) });
+  const applied = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(url) });
+  expect(applied.code, applied.err).toBe(ExitCode.Ok);
+  return tree;
+}
+
+describe('removal of a pruned monitor (manage.monitors.removal)', () => {
+  it('auto deletes it where the service allows DELETE, and the plan says which strategy it uses', async () => {
+    const tree = await appliedTree(emulator.url, ['Alpha', 'Beta', 'Gamma']);
+    writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Gamma']));
+    const plan = await monsync(['plan', '--format', 'json'], { cwd: tree, env: envFor(emulator.url) });
+    const step = (JSON.parse(plan.out) as Plan).steps.find((s) => s.key === 'Beta');
+    expect(step).toMatchObject({ action: 'delete', kind: 'monitor', removal: 'auto' });
+    const text = await monsync(['plan'], { cwd: tree, env: envFor(emulator.url) });
+    expect(text.out).toContain('- delete monitor "Beta"');
+    expect(text.out).toContain('removal: auto: DELETE; where the service refuses it, retired instead');
+
+    const applied = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(emulator.url) });
+    expect(applied.code).toBe(ExitCode.Ok);
+    expect(applied.err).toMatch(/- monitor "Beta" deleted\n/);
+    expect((await monitors()).map((m) => m['Name']).sort()).toEqual(['Alpha', 'Gamma']);
+  });
+
+  it('auto retires it where the service refuses DELETE (405), then plans nothing, then revives the same monitor when it is declared again', async () => {
+    const tree = await appliedTree(refusing.url, ['Alpha', 'Beta', 'Gamma']);
+    const beta = (await monitors()).find((m) => m['Name'] === 'Beta');
+    writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Gamma']));
+
+    const applied = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(refusing.url) });
+    expect(applied.code, applied.err).toBe(ExitCode.Ok);
+    expect(applied.err).toContain('- monitor "Beta" deleted [retired: the service refused DELETE (405)]');
+    const retired = (await monitors()).find((m) => m['Name'] === 'Beta');
+    expect(retired).toMatchObject({ MonitorGuid: beta?.['MonitorGuid'], IsActive: false, GenerateAlert: false, Notes: 'monsync:retired=auto' });
+
+    const after = await monsync(['plan', '--detailed-exitcode', '--format', 'json'], { cwd: tree, env: envFor(refusing.url) });
+    expect(after.code).toBe(ExitCode.Ok);
+    expect(JSON.parse(after.out) as Plan).toMatchObject({ steps: [], unmanaged: [], summary: { unchanged: 2, unmanaged: 0 } });
+
+    // Pulled, the account gives a tree without it (written, the next plan would revive it), and says so.
+    const pulled = await monsync(['pull', '--out', join(tempTree({}), 'pulled')], { cwd: tree, env: envFor(refusing.url) });
+    expect(pulled.out).toContain('note: 1 monitor retired by monsync left out ("Beta"); declare one to revive it');
+
+    writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Beta', 'Gamma']));
+    const revive = await monsync(['plan'], { cwd: tree, env: envFor(refusing.url) });
+    expect(revive.out).toContain('~ update monitor "Beta"');
+    expect(revive.out).toContain('reason: revived: retired by monsync, declared again');
+    expect(revive.out).toContain('IsActive: false -> true');
+    const revived = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(refusing.url) });
+    expect(revived.code, revived.err).toBe(ExitCode.Ok);
+    const back = (await monitors()).filter((m) => m['Name'] === 'Beta');
+    expect(back).toHaveLength(1);
+    expect(back[0]).toMatchObject({ MonitorGuid: beta?.['MonitorGuid'], IsActive: true, GenerateAlert: true, Notes: '' });
+    expect((await monsync(['plan', '--detailed-exitcode'], { cwd: tree, env: envFor(refusing.url) })).code).toBe(ExitCode.Ok);
+  });
+
+  it('delete makes a refused DELETE an error naming the other strategies, and changes nothing', async () => {
+    const tree = await appliedTree(refusing.url, ['Alpha', 'Beta', 'Gamma'], 'delete');
+    writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Gamma']));
+    const failed = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(refusing.url) });
+    expect(failed.code).toBe(ExitCode.Error);
+    expect(failed.out).toContain('the service refused DELETE /Monitor/');
+    expect(failed.out).toContain('(405) for monitor "Beta", and manage.monitors.removal is "delete". Set removal to "auto"');
+    expect(failed.out).toContain('"deactivate" (always retire');
+    expect((await monitors()).find((m) => m['Name'] === 'Beta')).toMatchObject({ IsActive: true });
+  });
+
+  it('deactivate retires it without sending DELETE, and the plan says retire', async () => {
+    const tree = await appliedTree(emulator.url, ['Alpha', 'Beta', 'Gamma'], 'deactivate');
+    writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Gamma']));
+    const plan = await monsync(['plan'], { cwd: tree, env: envFor(emulator.url) });
+    expect(plan.out).toContain('- retire monitor "Beta"');
+    expect(plan.out).toContain('removal: deactivate: retired, not deleted');
+    emulator.control.clearLog();
+    const applied = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(emulator.url) });
+    expect(applied.code).toBe(ExitCode.Ok);
+    expect(applied.err).toContain('[retired (removal: deactivate)]');
+    expect(emulator.control.requestLog().entries.filter((e) => e.route === 'DELETE /Monitor/{monitorGuid}')).toEqual([]);
+    expect((await monitors()).find((m) => m['Name'] === 'Beta')).toMatchObject({ IsActive: false, GenerateAlert: false, Notes: 'monsync:retired=deactivate' });
+  });
+
+  it('counts retires and deletes alike against the safety thresholds, and leaves retired monitors out of the total', async () => {
+    const tree = await appliedTree(emulator.url, ['Alpha', 'Beta', 'Gamma', 'Delta'], 'deactivate');
+    writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Beta']));
+    expect((await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(emulator.url) })).code).toBe(ExitCode.Ok);
+    // 2 live monitors now (2 retired are not counted): retiring both is 100%, over the 50% limit.
+    writeFileSync(join(tree, 'monitors.yaml'), 'monitors: []\n');
+    const plan = await monsync(['plan', '--format', 'json'], { cwd: tree, env: envFor(emulator.url) });
+    expect(plan.code).toBe(ExitCode.UnsafeOrStale);
+    expect((JSON.parse(plan.out) as Plan).violations).toMatchObject([{ kind: 'monitor', action: 'delete', count: 2, total: 2 }]);
+  });
+
+  it('rejects an unknown strategy, and a removal on another kind, at its line', async () => {
+    const tree = tempTree({
+      'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true, removal: archive }\n  slas: { prune: true, removal: delete }\n',
+      'monitors.yaml': MONITORS(['Alpha']),
+    });
+    const result = await monsync(['validate'], { cwd: tree, env: {} });
+    expect(result.code).toBe(ExitCode.Error);
+    expect(result.err).toMatch(/monsync\.yaml:3:\d+: [^\n]*removal[^\n]*(auto|delete|deactivate)/);
+    expect(result.err).toMatch(/monsync\.yaml:4:\d+: [^\n]*removal/);
+  });
+});

@@ -21,6 +21,7 @@ export { KINDS, kindModule } from './kinds/index.js';
 export type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing, WriteClient } from './live/types.js';
 export { emptySnapshot, NON_ADMINISTRATOR_MONITOR_FIELDS, readLive } from './live/read-live.js';
 export { assemblePlan, type PlanOptions } from './plan/assemble.js';
+export { DUPLICATE_REASON } from './plan/phases/deletes.js';
 export { LiveReadError, PlanError, type LiveReadErrorCode, type PlanProblem, type PlanProblemCode } from './plan/errors.js';
 export { fingerprintDesiredSecrets } from './plan/fingerprint.js';
 export { splitMarker, withMarker } from './plan/markers.js';

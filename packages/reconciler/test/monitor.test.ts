@@ -202,17 +202,30 @@ describe('monitor kind', () => {
     expect(step.drift).toEqual({ lastModifiedDate: '2026-01-02T00:00:00', lastModifiedByOperatorId: OTHER_OPERATOR });
   });
 
-  it('refuses to plan when two live monitors share a declared name, naming both GUIDs and how to pin one', () => {
+  it('refuses to plan when two live monitors share a declared name, naming both GUIDs, their dates, and the ways out', () => {
     const a = aLiveMonitor({ MonitorGuid: '11111111-1111-4111-8111-111111111111' });
     const b = aLiveMonitor({ MonitorGuid: '22222222-2222-4222-8222-222222222222' });
     const run = () => planFor(desiredState({ manage: monitorsOnly(false), monitors: [aMonitor({}, { file: 'm.yaml', line: 2, column: 3 })] }), liveSnapshot({ monitors: [a, b] }));
     expect(run).toThrow(PlanError);
-    expect(run).toThrow(/m\.yaml:2:3: two live monitors have the key "Shop homepage" \(11111111-1111-4111-8111-111111111111 and 22222222-2222-4222-8222-222222222222\); add "MonitorGuid: 11111111/);
+    expect(run).toThrow(
+      /m\.yaml:2:3: 2 live monitors have the key "Shop homepage": 11111111-1111-4111-8111-111111111111 \(created [^)]+\); 22222222-2222-4222-8222-222222222222 \(created [^)]+\)\. Run monsync plan --dedupe to plan keeping the oldest \(11111111-1111-4111-8111-111111111111, the oldest by CreatedDate\) and deleting the others, or add "MonitorGuid: 11111111/,
+    );
     try {
       run();
     } catch (e) {
       expect((e as PlanError).code).toBe('DUPLICATE_LIVE_KEY');
     }
+  });
+
+  it('with dedupe keeps the oldest of two live monitors sharing a declared name, by CreatedDate, and deletes the other even without prune', () => {
+    const older = aLiveMonitor({ MonitorGuid: '22222222-2222-4222-8222-222222222222', CreatedDate: '2026-01-01T00:00:00' });
+    const newer = aLiveMonitor({ MonitorGuid: '11111111-1111-4111-8111-111111111111', CreatedDate: '2026-02-01T00:00:00' });
+    const desired = desiredState({ manage: monitorsOnly(false), monitors: [aMonitor()], safety: { maxDeletePercent: 100 } });
+    const plan = planFor(desired, liveSnapshot({ monitors: [newer, older] }), { dedupe: true });
+    expect(plan.steps).toMatchObject([
+      { action: 'delete', guid: '11111111-1111-4111-8111-111111111111', reason: 'duplicate (plan --dedupe): the account keeps 22222222-2222-4222-8222-222222222222 (the oldest by CreatedDate)' },
+    ]);
+    expect(plan.summary).toMatchObject({ delete: 1, unchanged: 1, unmanaged: 0 });
   });
 
   it('matches a pinned GUID whatever the live name, planning a rename', () => {

@@ -107,7 +107,9 @@ describe('slaExclusionPeriod kind', () => {
   it('hints the period\'s own id as the pin for two periods with one key, and that pin resolves the duplicate', () => {
     const twins = live([aLivePeriod(1), aLivePeriod(2, { From: '2026-11-26T00:00:00' })]);
     const declared = (pin?: number) => desiredState({ manage: slasOnly(false), slas: [anSla({ exclusionPeriods: [aPeriod(pin === undefined ? {} : { ExclusionPeriodId: pin })] })] });
-    expect(() => planFor(declared(), twins)).toThrow(`two live SLA exclusion periods have the key "Gold/Black Friday freeze" (${gold}/1 and ${gold}/2); add "ExclusionPeriodId: 1" to this entry to pin one`);
+    expect(() => planFor(declared(), twins)).toThrow(
+      `2 live SLA exclusion periods have the key "Gold/Black Friday freeze": ${gold}/1; ${gold}/2. Run monsync plan --dedupe to plan keeping the oldest (${gold}/1, no creation date to tell age: the lowest GUID) and deleting the others, or add "ExclusionPeriodId: 1" to this entry to pin one`,
+    );
     const plan = planFor(declared(2), twins);
     expect(plan.steps).toMatchObject([{ action: 'update', guid: `${gold}/2`, changes: [{ path: '/From', before: '2026-11-26T00:00:00', after: '2026-11-27T00:00:00' }] }]);
     expect(plan.unmanaged).toEqual([{ kind: 'slaExclusionPeriod', key: 'Gold/Black Friday freeze', guid: `${gold}/1` }]);

@@ -15,6 +15,7 @@ import {
   unsafeAdvice,
   violationLines,
   DEFAULT_LOCK_TIMEOUT_MS,
+  DUPLICATE_REASON,
   type ApplyLock,
   type ApplyReport,
   type LiveSnapshot,
@@ -207,6 +208,8 @@ interface Session extends PlanSession {
   configDir: string;
   /** Request hooks in effect: reading progress while reading, only `--verbose` while applying. */
   setHooks(hooks: RequestHooks | undefined): void;
+  /** Plans keep the oldest of live objects sharing a key and delete the others (`--dedupe`, or a saved plan made so). */
+  dedupe: boolean;
 }
 
 async function openSession(context: CommandContext, parallelism: number): Promise<Session | undefined> {
@@ -222,7 +225,7 @@ async function openSession(context: CommandContext, parallelism: number): Promis
     fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
     operator: io.env['MONSYNC_OPERATOR'],
   });
-  return { ...session, configDir: dir, setHooks: (extra) => relay.listen(combineHooks(extra, verbose)) };
+  return { ...session, configDir: dir, setHooks: (extra) => relay.listen(combineHooks(extra, verbose)), dedupe: false };
 }
 
 /** A plan made now, with what it was made from, so that the same reading can be planned again for other targets. */
@@ -241,7 +244,8 @@ async function planNow(io: CliIo, session: Session, what: string): Promise<Fresh
   } finally {
     session.setHooks(undefined);
   }
-  return { plan: session.plan(live), narrowed: (targets) => session.plan(live, targets) };
+  const dedupe = { dedupe: session.dedupe };
+  return { plan: session.plan(live, undefined, dedupe), narrowed: (targets) => session.plan(live, targets, dedupe) };
 }
 
 /** What apply executes and what a reviewer approved must be the same: the parts of a plan that decide what is written. */
@@ -278,6 +282,7 @@ interface ApplyFlags {
   replan: boolean;
   verify: boolean;
   noLock: boolean;
+  dedupe: boolean;
   lockTimeoutMs: number;
 }
 
@@ -293,6 +298,7 @@ function applyFlags(values: CommandContext['values'], positionals: readonly stri
     replan: booleanOption(values, 'replan'),
     verify: booleanOption(values, 'verify'),
     noLock,
+    dedupe: booleanOption(values, 'dedupe'),
     lockTimeoutMs: raw === undefined ? DEFAULT_LOCK_TIMEOUT_MS : parseDuration(raw, '--lock-timeout', 'apply'),
   };
   if (flags.replan && flags.planFile === undefined) throw new UsageError('--replan applies to a saved plan: monsync apply PLANFILE --replan', 'apply');
@@ -437,7 +443,7 @@ async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out',
-  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--parallelism N] [--verify] [--replan] [--lock-timeout DURATION | --no-lock]',
+  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--parallelism N] [--verify] [--replan] [--dedupe] [--lock-timeout DURATION | --no-lock]',
   description:
     'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
@@ -464,6 +470,7 @@ export const applyCommand: CommandSpec = {
     verify: { type: 'boolean', description: 'plan again after applying and fail (exit 1) if anything remains to change' },
     replan: { type: 'boolean', description: 'with PLANFILE: when the config tree or the live account changed since the plan, show and apply a fresh plan instead of refusing' },
     'lock-timeout': { type: 'string', value: 'DURATION', description: `how long to wait while another apply holds the apply lock, e.g. 30s, 10m; 0 fails at once (default ${DEFAULT_LOCK_TIMEOUT_MS / 60_000}m)` },
+    dedupe: { type: 'boolean', description: 'plan as monsync plan --dedupe does: where live objects share a declared key, keep the oldest and delete (or retire) the others' },
     'no-lock': { type: 'boolean', description: 'apply without the apply lock (when the API account may not create SLAs); nothing then stops two applies from duplicating objects' },
   },
   positionals: { min: 0, max: 1, names: 'PLANFILE' },
@@ -480,6 +487,8 @@ export const applyCommand: CommandSpec = {
 
     const session = await openSession(context, flags.parallelism);
     if (session === undefined) return ExitCode.Error;
+    // A saved plan made with plan --dedupe is checked against a fresh plan made the same way.
+    session.dedupe = flags.dedupe || (saved?.steps.some((step) => step.reason?.startsWith(DUPLICATE_REASON) === true) ?? false);
     try {
       const chosen = choosePlan(io, s, session, flags, saved, await planNow(io, session, 'reading live account'));
       if (typeof chosen === 'number') return chosen;

@@ -12,7 +12,7 @@ import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '
 import { parseTarget } from '../targets.js';
 
 /** The whole plan pipeline, shared with `apply`: load and validate, fingerprint secrets, read live, assemble. */
-export async function computePlan(context: CommandContext, targets: readonly string[]): Promise<{ plan: Plan } | { exitCode: number }> {
+export async function computePlan(context: CommandContext, targets: readonly string[], dedupe = false): Promise<{ plan: Plan } | { exitCode: number }> {
   const { io, global } = context;
   targets.forEach(parseTarget);
   const dir = resolveConfigDir(io.cwd, global.config);
@@ -34,18 +34,21 @@ export async function computePlan(context: CommandContext, targets: readonly str
   } finally {
     await session.close();
   }
-  const plan = session.plan(live, targets);
+  const plan = session.plan(live, targets, { dedupe });
   return { plan };
 }
 
 export const planCommand: CommandSpec = {
   name: 'plan',
   summary: 'compare the config tree with the live account and show what apply would change',
-  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--target kind:key ...]',
+  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--target kind:key ...] [--dedupe]',
   description:
     'Validates the tree (any error: exit 1, no API request), reads the live account, and prints the plan:\n' +
     '+ create, ~ update (field before -> after), - delete, = ensure, plus drift made outside git and unmanaged\n' +
     'objects. Secret values never appear: they show as (sensitive).\n' +
+    'Two live objects with one declared key are an error (DUPLICATE_LIVE_KEY) listing them; --dedupe plans keeping\n' +
+    'the oldest (by CreatedDate where the kind has it) and deleting the others (monitors: by their removal strategy),\n' +
+    'under the usual safety thresholds; apply the saved plan, or run monsync apply --dedupe.\n' +
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR (GUID or\n' +
     'e-mail of the API account\'s operator: its own changes are not drift); MONSYNC_FINGERPRINT_KEY (key of the\n' +
     'secret fingerprints; derived from the API credentials when unset).\n' +
@@ -60,13 +63,14 @@ export const planCommand: CommandSpec = {
       value: 'KIND:KEY',
       description: 'plan only the matching steps (globs * and ?) and the steps they depend on, e.g. "monitor:Shop *" or "groupMembership:Shop/*"',
     },
+    dedupe: { type: 'boolean', description: 'where live objects share a declared key, keep the oldest and delete (or retire) the others, instead of failing' },
   },
-  examples: ['monsync plan --format markdown --out plan.json --detailed-exitcode > plan.md', 'monsync plan --target "monitor:Shop *"'],
+  examples: ['monsync plan --format markdown --out plan.json --detailed-exitcode > plan.md', 'monsync plan --target "monitor:Shop *"', 'monsync plan --dedupe --out plan.json'],
   async run(context) {
     const { io, values } = context;
     const format = (stringOption(values, 'format') ?? 'text') as PlanFormat;
     const out = stringOption(values, 'out');
-    const result = await computePlan(context, listOption(values, 'target'));
+    const result = await computePlan(context, listOption(values, 'target'), booleanOption(values, 'dedupe'));
     if ('exitCode' in result) return result.exitCode;
     const { plan } = result;
     let planFile: string | undefined;

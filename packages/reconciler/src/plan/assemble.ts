@@ -31,6 +31,8 @@ export interface PlanOptions {
   selfOperatorGuid?: string;
   /** `kind:key` patterns (globs allowed): plan only these steps and the steps they depend on. */
   targets?: readonly string[];
+  /** Live objects sharing a declared key: keep the oldest and delete (or retire) the others, instead of failing. */
+  dedupe?: boolean;
 }
 
 function throwIfAny(problems: readonly PlanProblem[]): void {
@@ -43,7 +45,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
 
   const ignore = ignoreMatcher(desired.settings.ignore);
   const warnings = unknownIgnoreKinds(ignore);
-  const { states, resolution, problems: matchProblems, warnings: matchWarnings } = matchKinds(desired, live, scope, ignore);
+  const { states, resolution, problems: matchProblems, warnings: matchWarnings } = matchKinds(desired, live, scope, ignore, { dedupe: options.dedupe });
   warnings.push(...matchWarnings, ...ignoreUnmatched(ignore, states));
   throwIfAny(matchProblems);
 

@@ -31,7 +31,7 @@ export interface PlanSession {
   /** Closes the client, once however often it is called (a failed read closes it early). */
   close(): Promise<void>;
   /** Assembles the plan of the tree against `live` (pure), attributing drift to anyone but the session's operator. */
-  plan(live: LiveSnapshot, targets?: readonly string[]): Plan;
+  plan(live: LiveSnapshot, targets?: readonly string[], options?: { dedupe?: boolean }): Plan;
 }
 
 /**
@@ -65,9 +65,14 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
     client,
     apiUrl: options.client.baseUrl,
     close: () => (closing ??= client.close()),
-    plan(live, targets) {
+    plan(live, targets, extra) {
       const self = selfOperatorGuid(live, options.operator);
-      return assemblePlan(desired, live, { fingerprints, ...(self === undefined ? {} : { selfOperatorGuid: self }), ...(targets === undefined ? {} : { targets }) });
+      return assemblePlan(desired, live, {
+        fingerprints,
+        ...(self === undefined ? {} : { selfOperatorGuid: self }),
+        ...(targets === undefined ? {} : { targets }),
+        ...(extra?.dedupe === true ? { dedupe: true } : {}),
+      });
     },
   };
 }

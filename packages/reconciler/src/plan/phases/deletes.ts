@@ -10,6 +10,9 @@ import { compareStrings } from '../values.js';
 import { retireBody } from './retire.js';
 import { kindOrder, PerKind, type Draft, type KindState, type Resolution } from './state.js';
 
+/** The reason of a delete `plan --dedupe` planned; `apply` recognises a saved plan made with it by this. */
+export const DUPLICATE_REASON = 'duplicate (plan --dedupe): the account keeps';
+
 export interface Deletes {
   drafts: Draft[];
   unmanaged: Plan['unmanaged'];
@@ -26,22 +29,28 @@ export function draftDeletes(states: readonly KindState[]): Deletes {
     const { mod } = state;
     if (!state.managed) continue;
     const owned = mod.ownedBy ?? [];
+    const remove = (entry: LiveEntry, reason?: string): void => {
+      deleted.of(mod.kind).set(entry.guid, true);
+      deletedAny = true;
+      const step: Draft['step'] = { action: 'delete', kind: mod.kind, key: entry.key, guid: entry.guid, changes: [] };
+      if (reason !== undefined) step.reason = reason;
+      // A kind that can be retired says how (phases/retire.ts); the body is what a retire sends.
+      if (mod.retire !== undefined && state.removal !== undefined) {
+        step.removal = state.removal;
+        if (state.removal !== 'delete') step.desired = retireBody(mod.retire, entry, state.removal);
+      }
+      drafts.push({ step, liveEntry: entry, dependsOn: new Set() });
+    };
     for (const orphan of state.orphans) {
       if (!state.prune && mod.relation !== true) {
         unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
         continue;
       }
       if (orphan.refs.some((r) => owned.includes(r.kind) && deleted.has(r.kind, r.guid))) continue;
-      deleted.of(mod.kind).set(orphan.guid, true);
-      deletedAny = true;
-      const step: Draft['step'] = { action: 'delete', kind: mod.kind, key: orphan.key, guid: orphan.guid, changes: [] };
-      // A kind that can be retired says how (phases/retire.ts); the body is what a retire sends.
-      if (mod.retire !== undefined && state.removal !== undefined) {
-        step.removal = state.removal;
-        if (state.removal !== 'delete') step.desired = retireBody(mod.retire, orphan, state.removal);
-      }
-      drafts.push({ step, liveEntry: orphan, dependsOn: new Set() });
+      remove(orphan);
     }
+    // plan --dedupe: the copies of a declared key are removed whatever prune says; the one kept stays declared.
+    for (const copy of state.duplicates) remove(copy.entry, `${DUPLICATE_REASON} ${copy.kept.guid} (${copy.rule})`);
   }
   unmanaged.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
   return { drafts, unmanaged, deleted: deletedAny ? deleted : undefined };

@@ -6,13 +6,13 @@
 import type { DesiredState, Settings } from '../../desired.js';
 import type { DesiredEntry, KindModule, LiveEntry, Resolver } from '../../kinds/contract.js';
 import { KINDS } from '../../kinds/index.js';
-import type { LiveScope, LiveSnapshot } from '../../live/types.js';
+import type { ApiObject, LiveScope, LiveSnapshot } from '../../live/types.js';
 import { at, place, planProblem, type PlanProblem } from '../errors.js';
 import type { IgnoreMatcher } from '../ignore.js';
 import type { PlanWarning, StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
 import { matchableLive, settleRetired } from './retire.js';
-import { exactKey, Resolution, type KindState, type Pair } from './state.js';
+import { exactKey, Resolution, type Duplicate, type KindState, type Pair } from './state.js';
 
 export interface Matched {
   states: KindState[];
@@ -22,7 +22,7 @@ export interface Matched {
 }
 
 /** Every kind that is managed or read, matched; ignored objects are recorded in the resolution and left out. */
-export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: LiveScope, ignore: IgnoreMatcher): Matched {
+export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: LiveScope, ignore: IgnoreMatcher, options: { dedupe?: boolean | undefined } = {}): Matched {
   const settings: Settings = desired.settings;
   const resolution = new Resolution();
   const states: KindState[] = [];
@@ -41,7 +41,8 @@ export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: Liv
     liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
     // Retired objects (phases/retire.ts): only one per key takes part in matching, and unpaired ones are dormant.
     const { matchable, dormant: shadowed } = matchableLive(mod, liveEntries);
-    const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution);
+    const copies: Copies = { dedupe: options.dedupe === true, operators: live.operators, found: [] };
+    const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution, copies);
     const settled = settleRetired(mod, matched.pairs, matched.orphans);
     resolution.register(mod.kind, settled.pairs, matched.creates, managed);
     const dormant = new Set([...shadowed, ...settled.dormant]);
@@ -58,6 +59,7 @@ export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: Liv
       pairs: settled.pairs,
       creates: matched.creates,
       orphans: settled.orphans,
+      duplicates: copies.found,
     });
   }
   return { states, resolution, problems, warnings };
@@ -130,6 +132,49 @@ function ownId(mod: Pick<KindModule, 'guidField'>, entry: LiveEntry): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
 
+/** Live objects sharing one declared key, and what to do about them. */
+export interface Copies {
+  /** `plan --dedupe`: keep the oldest, and hand the others to the deletes phase; otherwise each key is a problem. */
+  dedupe: boolean;
+  /** To name who last changed each copy. */
+  operators: readonly ApiObject[] | null;
+  /** Filled with the copies to delete when `dedupe`. */
+  found: Duplicate[];
+}
+
+function dateOf(entry: LiveEntry, field: string): string | undefined {
+  const value = entry.fields[field];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * The copy to keep: the oldest by `CreatedDate` when every copy has one (the service's own record of age), else by
+ * `LastModifiedDate`, else the lowest GUID (no age known; at least the same choice every time).
+ */
+export function oldestCopy(copies: readonly LiveEntry[]): { kept: LiveEntry; rule: string; others: LiveEntry[] } {
+  const byGuid = [...copies].sort((a, b) => compareStrings(a.guid, b.guid));
+  for (const field of ['CreatedDate', 'LastModifiedDate']) {
+    if (!byGuid.every((c) => dateOf(c, field) !== undefined)) continue;
+    const sorted = [...byGuid].sort((a, b) => compareStrings(dateOf(a, field) ?? '', dateOf(b, field) ?? ''));
+    const [kept, ...others] = sorted as [LiveEntry, ...LiveEntry[]];
+    return { kept, rule: `the oldest by ${field}`, others };
+  }
+  const [kept, ...others] = byGuid as [LiveEntry, ...LiveEntry[]];
+  return { kept, rule: 'no creation date to tell age: the lowest GUID', others };
+}
+
+/** `<guid> (created ..., last changed by ... at ...)`, from the fields the kind has. */
+function describeCopy(entry: LiveEntry, operators: readonly ApiObject[] | null): string {
+  const created = dateOf(entry, 'CreatedDate');
+  const changedAt = dateOf(entry, 'LastModifiedDate');
+  const by = dateOf(entry, 'LastModifiedByOperatorId');
+  const operator = by === undefined ? undefined : operators?.find((o) => o['OperatorGuid'] === by);
+  const name = operator === undefined ? by : (['FullName', 'Email'].map((f) => operator[f]).find((v): v is string => typeof v === 'string' && v !== '') ?? by);
+  const facts = [created === undefined ? '' : `created ${created}`, by === undefined && changedAt === undefined ? '' : `last changed${name === undefined ? '' : ` by ${name}`}${changedAt === undefined ? '' : ` at ${changedAt}`}`];
+  const shown = facts.filter((f) => f !== '');
+  return shown.length === 0 ? entry.guid : `${entry.guid} (${shown.join(', ')})`;
+}
+
 /** What matching needs of a kind, defaults filled in. */
 export interface MatchRules {
   kind: StepKind;
@@ -161,7 +206,14 @@ type ByKey = Map<string, LiveEntry | LiveEntry[]>;
  * A child deleted with its owner (an exclusion period) has an id only unique within its owner, so its pin is
  * looked up among the owner's children only; `<ownerGuid>/<id>` (the step GUID) is accepted as well.
  */
-export function match(rules: MatchRules, desired: readonly DesiredEntry[], live: readonly LiveEntry[], problems: PlanProblem[], resolver: Resolver): KindMatch {
+export function match(
+  rules: MatchRules,
+  desired: readonly DesiredEntry[],
+  live: readonly LiveEntry[],
+  problems: PlanProblem[],
+  resolver: Resolver,
+  copies: Copies = { dedupe: false, operators: null, found: [] },
+): KindMatch {
   const identity = rules.identity;
   const owners = rules.guidField === '' ? [] : rules.ownedBy;
   const ownerOf = (refs: readonly { kind: StepKind }[]): number => refs.findIndex((r) => owners.includes(r.kind));
@@ -210,13 +262,22 @@ export function match(rules: MatchRules, desired: readonly DesiredEntry[], live:
       }
       continue;
     }
-    matchByKey(rules, entry, byKey, claimed, pairs, creates, problems);
+    matchByKey(rules, entry, byKey, claimed, pairs, creates, problems, copies);
   }
   const orphans = live.filter((l) => !claimed.has(l));
   return { pairs, creates, orphans };
 }
 
-function matchByKey(rules: MatchRules, entry: DesiredEntry, byKey: ByKey, claimed: Set<LiveEntry>, pairs: Pair[], creates: DesiredEntry[], problems: PlanProblem[]): void {
+function matchByKey(
+  rules: MatchRules,
+  entry: DesiredEntry,
+  byKey: ByKey,
+  claimed: Set<LiveEntry>,
+  pairs: Pair[],
+  creates: DesiredEntry[],
+  problems: PlanProblem[],
+  copies: Copies,
+): void {
   const found = byKey.get(rules.identity(entry.key));
   if (found !== undefined && !Array.isArray(found)) {
     if (claimed.has(found)) creates.push(entry);
@@ -232,11 +293,19 @@ function matchByKey(rules: MatchRules, entry: DesiredEntry, byKey: ByKey, claime
     claimed.add(candidates[0]);
     pairs.push({ desired: entry, live: candidates[0] });
   } else {
-    const sorted = [...candidates].sort((a, b) => compareStrings(a.guid, b.guid));
+    const { kept, rule, others } = oldestCopy(candidates);
+    if (copies.dedupe) {
+      for (const candidate of candidates) claimed.add(candidate);
+      pairs.push({ desired: entry, live: kept });
+      for (const other of others) copies.found.push({ entry: other, kept, rule });
+      return;
+    }
+    const listed = [kept, ...others].map((c) => describeCopy(c, copies.operators)).join('; ');
     problems.push(
       planProblem(
         'DUPLICATE_LIVE_KEY',
-        `two live ${rules.title} have the key "${entry.key}" (${sorted.map((c) => c.guid).join(' and ')}); ${pinHint(rules, sorted[0] === undefined ? '' : ownId(rules, sorted[0]))}`,
+        `${candidates.length} live ${rules.title} have the key "${entry.key}": ${listed}. Run monsync plan --dedupe to plan keeping the oldest (${kept.guid}, ${rule}) and ` +
+          `deleting the others, or ${pinHint(rules, ownId(rules, kept))}`,
         entry.source,
       ),
     );

@@ -26,8 +26,17 @@ export interface KindState {
   pairs: Pair[];
   creates: DesiredEntry[];
   orphans: LiveEntry[];
+  /** With `plan --dedupe`: live copies of a declared key beside the one kept, to be removed. */
+  duplicates: Duplicate[];
   /** Declarations not ignored, sorted by key. */
   desired: DesiredEntry[];
+}
+
+/** A live object sharing its key with the one kept (`kept`, chosen by `rule`). */
+export interface Duplicate {
+  entry: LiveEntry;
+  kept: LiveEntry;
+  rule: string;
 }
 
 /** A step before it has an id: dependencies point at other drafts until the steps are ordered and named. */

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { liveScope, openSession, readLive } from '@monsync/reconciler';
 import { hasErrors, loadConfig } from '@monsync/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,7 +117,7 @@ function explain(run: ActionRun | undefined): string {
 
 describe('the bundled action run by @github/local-action: plan on a pull request against the emulator', () => {
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, seed: 'demo', password: API_PASSWORD, retryAfterSeconds: 0 });
+    emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo', password: API_PASSWORD, retryAfterSeconds: 0 });
     await stageFingerprints();
     github = await startGitHubMock(REPOSITORY);
     workspace = mkdtempSync(join(tmpdir(), 'monsync-action-e2e-workspace-'));

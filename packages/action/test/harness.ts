@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { liveScope, openSession, readLive } from '@monsync/reconciler';
 import { hasErrors, loadConfig } from '@monsync/schema';
 import nock from 'nock';
@@ -325,7 +325,7 @@ export function useHarness(): Harness {
   let emulator: RunningEmulator | undefined;
   const scopes: nock.Scope[] = [];
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, seed: 'demo', password: API_PASSWORD });
+    emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo', password: API_PASSWORD });
     nock.disableNetConnect();
     nock.enableNetConnect('127.0.0.1');
   });

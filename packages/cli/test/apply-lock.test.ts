@@ -1,5 +1,5 @@
 import { createClient } from '@monsync/client';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { bufferedIo } from '../src/io.js';
@@ -20,7 +20,7 @@ let tree: string;
 const envOf = (operator: string) => ({ MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: operator });
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'empty', latencyMs: 20 });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty', latencyMs: 20 });
   tree = tempTree(TREE);
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@monsync/client';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PromptingIo } from '../src/commands/apply.js';
@@ -22,7 +22,7 @@ let emulator: RunningEmulator;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'demo', retryAfterSeconds: 0 });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo', retryAfterSeconds: 0 });
   env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: API_PASSWORD, MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
 });
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
@@ -17,7 +17,7 @@ let emulator: RunningEmulator;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'demo' });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
   env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
 });
 afterAll(async () => {

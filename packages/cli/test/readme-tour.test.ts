@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PromptingIo } from '../src/commands/apply.js';
 import { bufferedIo } from '../src/io.js';
@@ -23,7 +23,7 @@ function tourLines(): string[] {
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'demo' });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
 });
 afterAll(async () => {
   await emulator.close();

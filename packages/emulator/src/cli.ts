@@ -1,5 +1,6 @@
 import { startEmulator, type EmulatorOptions } from './emulator.js';
 import { EmulatorConfigError } from './errors.js';
+import { PROFILE_NAMES, isProfileName } from './profiles.js';
 import { SEEDED, type SeedName } from './seed.js';
 
 export const EMULATOR_USAGE = `Usage: monsync-emulator [options]
@@ -11,6 +12,9 @@ Options:
   --host HOST        address to bind (default 127.0.0.1)
   --state FILE       JSON state file: loaded at start when present, saved atomically after every write
   --seed demo|empty  initial account when no state file exists (default empty)
+  --profile NAME     which reading of the service to speak: default, strict, published, lean or
+                     rate-limited (default: default; README, Profiles)
+  --rate-limit R     share of API requests the rate-limited profile answers 429, 0..1 (default 0.1)
   --user NAME        API account user name of the administrator (default demo)
   --password PW      its password (default demo-password)
   --latency MS       delay every API response by MS milliseconds (default 0)
@@ -41,7 +45,7 @@ export interface CliIo {
   onListening?: (url: string) => void;
 }
 
-const VALUE_FLAGS = ['--port', '--host', '--state', '--seed', '--user', '--password', '--latency', '--fault-rate', '--fault-seed', '--page-size'] as const;
+const VALUE_FLAGS = ['--port', '--host', '--state', '--seed', '--profile', '--rate-limit', '--user', '--password', '--latency', '--fault-rate', '--fault-seed', '--page-size'] as const;
 
 function fail(message: string): never {
   throw new EmulatorConfigError(`${message}\nRun monsync-emulator --help for the list of options.`);
@@ -100,6 +104,16 @@ export function parseEmulatorArgs(input: readonly string[]): ParsedEmulatorArgs 
         if (value !== 'demo' && value !== 'empty') fail(`--seed "${value}" must be demo or empty.`);
         options.seed = value as SeedName;
         break;
+      case '--profile':
+        if (!isProfileName(value)) fail(`--profile "${value}" must be one of: ${PROFILE_NAMES.join(', ')}.`);
+        options.profile = value;
+        break;
+      case '--rate-limit': {
+        const share = Number(value);
+        if (value.trim() === '' || !Number.isFinite(share) || share < 0 || share > 1) fail(`--rate-limit "${value}" must be a number from 0 to 1.`);
+        options.rateLimit = { share };
+        break;
+      }
       case '--user':
         if (value === '' || value.includes(':')) fail('--user must be non-empty and contain no colon.');
         options.user = value;
@@ -157,6 +171,7 @@ export async function runEmulatorCli(argv: readonly string[], io: CliIo = {}): P
     return 1;
   }
   out(`monsync emulator listening on ${running.url}\n`);
+  if (running.profile !== 'default') out(`  profile: ${running.profile}\n`);
   if (parsed.verbose) {
     const user = options.user ?? 'demo';
     const v = SEEDED.viewer;

@@ -39,13 +39,13 @@ function sign(secret: string, body: string): string {
   return createHmac('sha256', secret).update(body).digest('base64url');
 }
 
-/** `Take`: 1..100 (the spec states both 0..100 and 1..100; the stricter reading is used). */
-export function parseTake(query: URLSearchParams, fallback: number): number {
+/** `Take`: `min`..100 (the spec states both 0..100 and 1..100; the profile says which). */
+export function parseTake(query: URLSearchParams, fallback: number, min: number): number {
   const raw = getParam(query, 'Take');
   if (raw === undefined) return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw badRequest(`Take "${raw}" must be an integer from 1 to 100.`);
+  if (!/^-?\d+$/.test(raw.trim())) throw badRequest(`Take "${raw}" must be an integer from ${min} to 100.`);
   const take = Number(raw);
-  if (take < 1 || take > 100) throw badRequest(`Take ${take} is out of range: it must be from 1 to 100.`);
+  if (take < min || take > 100) throw badRequest(`Take ${take} is out of range: it must be from ${min} to 100.`);
   return take;
 }
 

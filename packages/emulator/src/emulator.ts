@@ -1,22 +1,29 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { authenticate } from './auth.js';
-import { ApiRequestError, EmulatorConfigError, badRequest } from './errors.js';
-import { FaultInjector, type FaultKind, type FaultSettings, type FaultSettingsInput } from './faults.js';
+import { controlReply, createControl, type ControlHost, type EmulatorControl } from './control.js';
+import { createDispatch, errorBody, withFaults, withRateLimit, withReplyShapes, type ApiRequest, type Dispatch, type Outcome } from './dispatch.js';
+import { EmulatorConfigError, badRequest } from './errors.js';
+import { FaultInjector, type FaultKind } from './faults.js';
 import { Persister, readStateFile } from './persist.js';
-import { RequestLog, type RequestLogSnapshot } from './request-log.js';
+import { profileNamed, type Profile, type ProfileName, type RateLimit } from './profiles.js';
+import { RequestLog } from './request-log.js';
 import { buildRouter } from './routes.js';
-import { JsonText, type Caller, type Reply, type RouteMatch, type Router, type Settings } from './router.js';
+import { JsonText, type Reply, type Router, type Settings } from './router.js';
 import { seedStore, type SeedName } from './seed.js';
-import { Store, type EmulatorState } from './store.js';
+import type { Store } from './store.js';
 import { formatTimestamp } from './time.js';
-import { isObj } from './validate.js';
+
+export type { ActAsRequest, ActAsResult, EmulatorControl } from './control.js';
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
   seed?: SeedName;
+  /** Which reading of the service to speak (README, Profiles); default `default`. */
+  profile?: ProfileName;
+  /** The `rate-limited` profile's share of 429 answers, seed and `Retry-After` (default 10%, seed 1, 1 s). */
+  rateLimit?: Partial<RateLimit>;
   /** JSON state file: loaded at start when present, saved atomically after every write. */
   statePath?: string;
   /** The administrator's API account (default `demo` / `demo-password`). */
@@ -35,41 +42,18 @@ export interface EmulatorOptions {
   operatorGroupAuthorizationForm?: 'legacy' | 'announced';
 }
 
-export interface ActAsRequest {
-  method: string;
-  /** Path under the API root, e.g. `/Monitor/<guid>` (a leading `/v4` is accepted). */
-  path: string;
-  body?: unknown;
-}
-
-export interface ActAsResult {
-  status: number;
-  body: unknown;
-}
-
-export interface EmulatorControl {
-  reset(seed?: SeedName): Promise<void>;
-  dump(): EmulatorState;
-  load(state: unknown): Promise<void>;
-  setFaults(settings: FaultSettingsInput): FaultSettings;
-  faults(): FaultSettings;
-  setLatency(ms: number): void;
-  requestLog(): RequestLogSnapshot;
-  clearLog(): void;
-  /** Performs an API request as another operator (email or GUID): drift made in the web application. */
-  actAs(operator: string, request: ActAsRequest): Promise<ActAsResult>;
-  /** Grants (or revokes) a non-administrator the view-data permission on monitors. */
-  setMonitorView(operator: string, monitorGuids: string[], grant?: boolean): Promise<void>;
-}
-
 export interface RunningEmulator {
   url: string;
   port: number;
+  profile: ProfileName;
   close(): Promise<void>;
   control: EmulatorControl;
 }
 
-const MAX_BODY = 8 * 1024 * 1024;
+/** API requests are small; the control API takes whole accounts (100,000 monitors is ~60 MB of JSON). */
+const MAX_API_BODY = 8 * 1024 * 1024;
+/** A state is parsed as one string, and V8 strings end a little below 512 MiB: that is the ceiling, not a choice. */
+const MAX_CONTROL_BODY = 511 * 1024 * 1024;
 
 class BodyTooLargeError extends Error {
   readonly code = 'BODY_TOO_LARGE';
@@ -77,24 +61,28 @@ class BodyTooLargeError extends Error {
 
 const EMPTY = Buffer.alloc(0);
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112, 6.3); node discards the
   // empty message once the response is sent, so most GETs need no stream listeners at all.
   const length = req.headers['content-length'];
   if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return Promise.resolve(EMPTY);
+  if (length !== undefined && Number(length) > limit) {
+    req.resume();
+    return Promise.reject(new BodyTooLargeError(`request body exceeds ${limit} bytes`));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new BodyTooLargeError('request body too large'));
+      if (size > limit) {
+        reject(new BodyTooLargeError(`request body exceeds ${limit} bytes`));
         req.resume();
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -125,10 +113,6 @@ function send(res: ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
-function errorReply(err: ApiRequestError): Reply {
-  return { status: err.status, body: err.toBody(), headers: err.headers };
-}
-
 function destroy(socket: Socket): void {
   // A TCP RST, so clients see ECONNRESET rather than a clean close.
   if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
@@ -149,264 +133,170 @@ function checkPageSize(n: number): number {
   return n;
 }
 
-export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const creds = { user: options.user ?? 'demo', password: options.password ?? 'demo-password' };
-  const log = options.log ?? ((): void => undefined);
-  const settings: Settings = {
+function rateLimitOf(profile: Profile, given: Partial<RateLimit> | undefined): RateLimit | undefined {
+  if (!profile.rateLimit) return undefined;
+  const limit = { ...profile.rateLimit, ...given };
+  if (!(limit.share >= 0 && limit.share <= 1)) throw new EmulatorConfigError(`rate-limit share ${limit.share} must be a number from 0 to 1.`);
+  if (!Number.isInteger(limit.seed)) throw new EmulatorConfigError(`rate-limit seed ${limit.seed} must be an integer.`);
+  if (!Number.isInteger(limit.retryAfterSeconds) || limit.retryAfterSeconds < 0) throw new EmulatorConfigError('rate-limit retryAfterSeconds must be a non-negative integer.');
+  return limit;
+}
+
+/** The profile's dispatch (for act-as), and the same with rate limits and injected faults (for the API). */
+function composeDispatch(router: Router, settings: Settings, profile: Profile, faults: FaultInjector, rateLimit: RateLimit | undefined, log: (line: string) => void): { profiled: Dispatch; served: Dispatch } {
+  const core = createDispatch(router, settings, (route, err) => log(`internal error on ${route}: ${(err as Error).stack ?? String(err)}`));
+  const profiled = withReplyShapes(profile.shapes)(core);
+  const limited = rateLimit ? withRateLimit(rateLimit, settings.rules)(profiled) : profiled;
+  return { profiled, served: withFaults(faults, router, settings.rules)(limited) };
+}
+
+interface ApiDeps {
+  router: Router;
+  served: Dispatch;
+  host: ControlHost;
+  settings: Settings;
+  requestLog: RequestLog;
+  latencyMs: () => number;
+  /** Given only when someone reads the lines: building one costs on every request. */
+  log: ((line: string) => void) | undefined;
+}
+
+/** The HTTP side of one API request: read the body, wait out the latency, dispatch, save, answer (or drop). */
+function apiHandler(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse, url: URL, apiPath: string) => Promise<void> {
+  const { router, served, host, settings, requestLog, log } = deps;
+  return async (req, res, url, apiPath) => {
+    const started = Date.now();
+    let raw: Buffer = EMPTY;
+    const request: ApiRequest = { method: (req.method ?? 'GET').toUpperCase(), path: apiPath, query: url.searchParams, body: () => parseJson(raw), authorization: req.headers.authorization };
+    const match = (request.match = router.match(request.method, apiPath));
+    const entry = requestLog.start(request.method, url.pathname, match.kind === 'found' ? match.route.key : `${request.method} (unmatched)`, settings.now().getTime());
+    const finish = (status: number, note = ''): void => {
+      entry.status = status;
+      log?.(`${request.method} ${url.pathname}${url.search} -> ${status === 0 ? 'connection reset' : status}${note} (${Date.now() - started} ms)`);
+    };
+    try {
+      raw = await readBody(req, MAX_API_BODY);
+    } catch (err) {
+      if (!(err instanceof BodyTooLargeError)) throw err;
+      send(res, { status: 413, body: errorBody(settings.rules, [`The request body exceeds ${MAX_API_BODY} bytes.`]) });
+      return finish(413);
+    }
+    const latency = deps.latencyMs();
+    if (latency > 0) await sleep(latency);
+    const outcome: Outcome = served(host.store(), request);
+    if (outcome.fault) entry.fault = outcome.fault;
+    if (outcome.caller) entry.operatorGuid = outcome.caller.operatorGuid;
+    const note = outcome.fault ? ` [fault: ${outcome.fault}]` : '';
+    if (outcome.drop === 'before') {
+      destroy(req.socket);
+      return finish(0, note);
+    }
+    try {
+      await host.persist();
+    } catch (err) {
+      log?.(`could not save state: ${(err as Error).message}`);
+      outcome.reply = { status: 500, body: errorBody(settings.rules, ['The emulator could not save its state file.']) };
+    }
+    if (outcome.drop === 'after') {
+      destroy(req.socket);
+      return finish(0, ` [fault: ${outcome.fault ?? 'reset'} after ${outcome.reply.status}]`);
+    }
+    send(res, outcome.reply);
+    finish(outcome.reply.status, note);
+  };
+}
+
+/** The loopback-only control API (`/__emulator/...`). */
+function controlHandler(control: EmulatorControl, host: ControlHost, apiUrl: () => string): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> {
+  return async (req, res, url) => {
+    if (!isLoopback(req.socket.remoteAddress)) {
+      send(res, { status: 403, body: { ErrorDescription: 'The control API answers loopback clients only.' } });
+      return;
+    }
+    let body: unknown;
+    try {
+      body = parseJson(await readBody(req, MAX_CONTROL_BODY));
+    } catch (err) {
+      const status = err instanceof BodyTooLargeError ? 413 : 400;
+      send(res, { status, body: { ErrorDescription: (err as Error).message } });
+      return;
+    }
+    const path = url.pathname.replace(/\/+$/, '').slice('/__emulator'.length);
+    send(res, await controlReply(control, host, apiUrl(), (req.method ?? 'GET').toUpperCase(), path, body));
+  };
+}
+
+async function listen(server: Server, port: number, hostName: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, hostName, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const shownHost = hostName === '0.0.0.0' || hostName === '::' ? '127.0.0.1' : hostName.includes(':') ? `[${hostName}]` : hostName;
+  return `http://${shownHost}:${bound}/v4`;
+}
+
+function settingsOf(options: EmulatorOptions, profile: Profile): Settings {
+  return {
     pageSize: checkPageSize(options.pageSize ?? 100),
     now: options.now ?? ((): Date => new Date()),
     operatorGroupAuthorizationForm: options.operatorGroupAuthorizationForm ?? 'legacy',
+    rules: profile.rules,
   };
-  let latencyMs = options.latencyMs ?? 0;
-  const router: Router = buildRouter();
-  const faults = new FaultInjector({
+}
+
+function faultsOf(options: EmulatorOptions): FaultInjector {
+  return new FaultInjector({
     rate: options.faultRate ?? 0,
     seed: options.faultSeed ?? 1,
     ...(options.faultKinds ? { kinds: options.faultKinds } : {}),
     ...(options.retryAfterSeconds !== undefined ? { retryAfterSeconds: options.retryAfterSeconds } : {}),
   });
+}
+
+/** Starts the emulator: an HTTP adapter around the profile's dispatch, plus the loopback-only control API. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const credentials = { user: options.user ?? 'demo', password: options.password ?? 'demo-password' };
+  const log = options.log ?? ((): void => undefined);
+  const profile = profileNamed(options.profile ?? 'default');
+  const settings = settingsOf(options, profile);
+  let latencyMs = options.latencyMs ?? 0;
+  const router = buildRouter();
+  const faults = faultsOf(options);
+  const { profiled, served } = composeDispatch(router, settings, profile, faults, rateLimitOf(profile, options.rateLimit), log);
   const requestLog = new RequestLog((ms) => formatTimestamp(new Date(ms)));
 
   const loaded = options.statePath ? readStateFile(options.statePath) : null;
-  let store: Store = loaded ?? seedStore(options.seed ?? 'empty', creds);
+  let store: Store = loaded ?? seedStore(options.seed ?? 'empty', credentials);
   const persister = options.statePath ? new Persister(options.statePath, () => store.serialize()) : null;
   // A fresh seed is written at once, so the file exists (and is whole) from the first moment.
   if (persister && !loaded) await persister.save();
 
-  async function persistIfDirty(): Promise<void> {
-    if (!store.dirty) return;
-    store.dirty = false;
-    if (persister) await persister.save();
-  }
-
-  /** Runs one API request through the router for a known caller (or authenticates it). */
-  function dispatch(method: string, apiPath: string, query: URLSearchParams, getBody: () => unknown, authHeader: string | undefined, actAs?: Caller, matched?: RouteMatch): { reply: Reply; route: string; write: boolean; caller?: Caller } {
-    const match = matched ?? router.match(method, apiPath);
-    if (match.kind === 'not-found') {
-      return { reply: errorReply(new ApiRequestError(404, 'NO_ROUTE', `No API endpoint ${method} ${apiPath}.`)), route: `${method} (unmatched)`, write: false };
-    }
-    if (match.kind === 'method-not-allowed') {
-      return {
-        reply: { ...errorReply(new ApiRequestError(405, 'METHOD_NOT_ALLOWED', `${method} is not supported on ${match.template}; allowed: ${match.allow.join(', ')}.`)), headers: { Allow: match.allow.join(', ') } },
-        route: `${method} ${match.template}`,
-        write: false,
-      };
-    }
-    const route = match.route.key;
-    let caller: Caller | undefined = actAs;
-    try {
-      caller ??= authenticate(store, authHeader, match.route.auth);
-      // The body is parsed after authentication, so an anonymous caller learns nothing but 401.
-      const body = getBody();
-      const reply = match.route.handler({ store, caller, params: match.params, query, body, settings });
-      return { reply, route, write: match.route.write, caller };
-    } catch (err) {
-      if (err instanceof ApiRequestError) return { reply: errorReply(err), route, write: match.route.write, ...(caller ? { caller } : {}) };
-      log(`internal error on ${route}: ${(err as Error).stack ?? String(err)}`);
-      return { reply: { status: 500, body: { ErrorDescription: 'Internal emulator error.' } }, route, write: match.route.write };
-    }
-  }
-
-  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, apiPath: string): Promise<void> {
-    const method = (req.method ?? 'GET').toUpperCase();
-    const started = Date.now();
-    const match = router.match(method, apiPath);
-    const routeKey = match.kind === 'found' ? match.route.key : `${method} (unmatched)`;
-    const entry = requestLog.start(method, url.pathname, routeKey, settings.now().getTime());
-    const finish = (status: number, note = ''): void => {
-      entry.status = status;
-      // The line is built only when someone reads it: this runs for every request.
-      if (options.log) log(`${method} ${url.pathname}${url.search} -> ${status === 0 ? 'connection reset' : status}${note} (${Date.now() - started} ms)`);
-    };
-    let raw: Buffer;
-    try {
-      raw = await readBody(req);
-    } catch (err) {
-      if (err instanceof BodyTooLargeError) {
-        send(res, { status: 413, body: { ErrorDescription: `The request body exceeds ${MAX_BODY} bytes.` } });
-        finish(413);
-        return;
-      }
-      throw err;
-    }
-    if (latencyMs > 0) await sleep(latencyMs);
-    const isWrite = match.kind === 'found' && match.route.write;
-    const fault = match.kind === 'found' ? faults.decide(method, match.route.template, isWrite) : null;
-    if (fault) entry.fault = fault;
-    if (fault && fault !== 'applied-then-reset') {
-      if (fault === 'reset') {
-        destroy(req.socket);
-        finish(0, ' [fault: reset]');
-        return;
-      }
-      const status = Number(fault);
-      const headers: Record<string, string> = status === 429 ? { 'Retry-After': String(faults.get().retryAfterSeconds) } : {};
-      const text = status === 429 ? 'Too many requests (injected fault).' : status === 503 ? 'Service unavailable (injected fault).' : 'Internal server error (injected fault).';
-      send(res, { status, headers, body: { ErrorDescription: text } });
-      finish(status, ` [fault: ${fault}]`);
-      return;
-    }
-    const result = dispatch(method, apiPath, url.searchParams, () => parseJson(raw), req.headers.authorization, undefined, match);
-    if (result.caller) entry.operatorGuid = result.caller.operatorGuid;
-    try {
-      await persistIfDirty();
-    } catch (err) {
-      log(`could not save state: ${(err as Error).message}`);
-      result.reply = { status: 500, body: { ErrorDescription: 'The emulator could not save its state file.' } };
-    }
-    if (fault === 'applied-then-reset') {
-      destroy(req.socket);
-      finish(0, ` [fault: applied-then-reset after ${result.reply.status}]`);
-      return;
-    }
-    send(res, result.reply);
-    finish(result.reply.status);
-  }
-
-  async function loadState(state: unknown, owned: boolean): Promise<void> {
-    store = Store.fromJSON(state, 'loaded state', owned);
-    store.dirty = true;
-    await persistIfDirty();
-  }
-
-  const control: EmulatorControl = {
-    async reset(seed) {
-      store = seedStore(seed ?? options.seed ?? 'empty', creds);
-      store.dirty = true;
-      await persistIfDirty();
+  const host: ControlHost = {
+    store: () => store,
+    async replaceStore(next) {
+      store = next;
+      await persister?.save();
     },
-    dump() {
-      return store.toJSON();
+    async persist() {
+      if (store.takeChanges()) await persister?.save();
     },
-    async load(state) {
-      await loadState(state, false);
-    },
-    setFaults(input) {
-      return faults.set(input);
-    },
-    faults() {
-      return faults.get();
-    },
+    dispatch: profiled,
+    faults,
     setLatency(ms) {
-      if (!Number.isFinite(ms) || ms < 0) throw new EmulatorConfigError(`latency ${ms} must be a non-negative number of milliseconds.`);
       latencyMs = ms;
     },
-    requestLog() {
-      return requestLog.snapshot();
-    },
-    clearLog() {
-      requestLog.clear();
-    },
-    async actAs(operatorRef, request) {
-      const op = store.findOperator(operatorRef);
-      if (!op) throw new EmulatorConfigError(`act-as: no operator "${operatorRef}" (give an e-mail address or OperatorGuid).`);
-      const operatorGuid = String(op['OperatorGuid']).toLowerCase();
-      const caller: Caller = { operatorGuid, isAdmin: store.isAdmin(operatorGuid), apiUserName: '(act-as)' };
-      const url = new URL(request.path.replace(/^\/v4(?=\/|$)/i, '') || '/', 'http://emulator');
-      const { reply } = dispatch(request.method.toUpperCase(), url.pathname, url.searchParams, () => request.body, undefined, caller);
-      await persistIfDirty();
-      return { status: reply.status, body: reply.body === undefined ? null : reply.body instanceof JsonText ? (JSON.parse(reply.body.text) as unknown) : structuredClone(reply.body) };
-    },
-    async setMonitorView(operatorRef, monitorGuids, grant = true) {
-      const op = store.findOperator(operatorRef);
-      if (!op) throw new EmulatorConfigError(`monitor-view: no operator "${operatorRef}".`);
-      const opKey = String(op['OperatorGuid']).toLowerCase();
-      const set = store.monitorViewPermissions.get(opKey) ?? new Set<string>();
-      for (const g of monitorGuids) {
-        if (!store.monitors.has(g.toLowerCase())) throw new EmulatorConfigError(`monitor-view: no monitor ${g}.`);
-        if (grant) set.add(g.toLowerCase());
-        else set.delete(g.toLowerCase());
-      }
-      store.monitorViewPermissions.set(opKey, set);
-      store.touch();
-      await persistIfDirty();
-    },
+    log: requestLog,
+    seed: options.seed ?? 'empty',
+    credentials,
   };
-
-  async function handleControl(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    if (!isLoopback(req.socket.remoteAddress)) {
-      send(res, { status: 403, body: { ErrorDescription: 'The control API answers loopback clients only.' } });
-      return;
-    }
-    const method = (req.method ?? 'GET').toUpperCase();
-    const path = url.pathname.replace(/\/+$/, '');
-    let body: unknown;
-    try {
-      body = parseJson(await readBody(req));
-    } catch (err) {
-      const message = err instanceof ApiRequestError ? err.message : 'request body too large';
-      send(res, { status: 400, body: { ErrorDescription: message } });
-      return;
-    }
-    const obj = isObj(body) ? body : {};
-    try {
-      const reply = await controlRoute(method, path, obj, body);
-      send(res, reply);
-    } catch (err) {
-      if (err instanceof EmulatorConfigError || err instanceof ApiRequestError) {
-        send(res, { status: err instanceof ApiRequestError ? err.status : 400, body: { ErrorDescription: err.message } });
-        return;
-      }
-      throw err;
-    }
-  }
-
-  async function controlRoute(method: string, path: string, obj: Record<string, unknown>, body: unknown): Promise<Reply> {
-    const route = `${method} ${path}`;
-    switch (route) {
-      case 'GET /__emulator':
-        return {
-          status: 200,
-          body: {
-            api: `${url}`,
-            endpoints: ['POST reset', 'GET|PUT state', 'GET|PUT faults', 'PUT latency', 'GET|DELETE log', 'POST act-as', 'POST monitor-view'].map((e) => e.replace(/ /, ' /__emulator/')),
-          },
-        };
-      case 'POST /__emulator/reset': {
-        const seed = obj['seed'];
-        if (seed !== undefined && seed !== 'demo' && seed !== 'empty') throw new EmulatorConfigError('reset: seed must be "demo" or "empty".');
-        await control.reset(seed);
-        return { status: 204 };
-      }
-      case 'GET /__emulator/state':
-        // Serialised at once by send(), so the live records need no deep copy first.
-        return { status: 200, body: store.snapshot() };
-      case 'PUT /__emulator/state':
-        // The body was parsed for this request alone: the store may keep it without a copy.
-        await loadState(body, true);
-        return { status: 204 };
-      case 'GET /__emulator/faults':
-        return { status: 200, body: control.faults() };
-      case 'PUT /__emulator/faults':
-      case 'POST /__emulator/faults':
-        return { status: 200, body: control.setFaults(obj as FaultSettingsInput) };
-      case 'PUT /__emulator/latency':
-        control.setLatency(Number(obj['ms']));
-        return { status: 204 };
-      case 'GET /__emulator/log':
-        return { status: 200, body: control.requestLog() };
-      case 'DELETE /__emulator/log':
-        control.clearLog();
-        return { status: 204 };
-      case 'POST /__emulator/act-as': {
-        const { operator, method: m, path: p } = obj;
-        if (typeof operator !== 'string' || typeof m !== 'string' || typeof p !== 'string') {
-          throw new EmulatorConfigError('act-as: body needs "operator" (e-mail or GUID), "method", "path" and optionally "body".');
-        }
-        return { status: 200, body: await control.actAs(operator, { method: m, path: p, body: obj['body'] }) };
-      }
-      case 'POST /__emulator/monitor-view': {
-        const { operator, monitorGuids, grant } = obj;
-        if (typeof operator !== 'string' || !Array.isArray(monitorGuids) || !monitorGuids.every((g) => typeof g === 'string')) {
-          throw new EmulatorConfigError('monitor-view: body needs "operator" and "monitorGuids" (array), optionally "grant": false to revoke.');
-        }
-        await control.setMonitorView(operator, monitorGuids as string[], grant !== false);
-        return { status: 204 };
-      }
-      default:
-        return { status: 404, body: { ErrorDescription: `No control endpoint ${route}; GET /__emulator lists them.` } };
-    }
-  }
+  const control = createControl(host);
+  let apiUrl = '';
+  const handleApi = apiHandler({ router, served, host, settings, requestLog, latencyMs: () => latencyMs, log: options.log });
+  const handleControl = controlHandler(control, host, () => apiUrl);
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://emulator');
@@ -415,33 +305,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (path === '/__emulator' || path.startsWith('/__emulator/')) work = handleControl(req, res, url);
     else if (/^\/v4(\/|$)/i.test(path)) work = handleApi(req, res, url, path.slice(3) || '/');
     else {
-      send(res, { status: 404, body: { ErrorDescription: `Not found: the API root is /v4 (try GET /v4/Monitor).` } });
+      send(res, { status: 404, body: errorBody(settings.rules, ['Not found: the API root is /v4 (try GET /v4/Monitor).']) });
       return;
     }
     work.catch((err: unknown) => {
       log(`internal error: ${(err as Error).stack ?? String(err)}`);
-      if (!res.headersSent) send(res, { status: 500, body: { ErrorDescription: 'Internal emulator error.' } });
+      if (!res.headersSent) send(res, { status: 500, body: errorBody(settings.rules, ['Internal emulator error.']) });
       else res.destroy();
     });
   });
   server.keepAliveTimeout = 5_000;
-
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const url = `http://${shownHost}:${port}/v4`;
+  apiUrl = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
 
   let closing: Promise<void> | null = null;
   return {
-    url,
-    port,
+    url: apiUrl,
+    port: Number(new URL(apiUrl).port),
+    profile: profile.name,
     control,
     close() {
       closing ??= (async () => {

@@ -1,13 +1,26 @@
 import { badRequest } from './errors.js';
 import { DAY_MS, HOUR_MS } from './time.js';
 
+/**
+ * As the service spells them: `PreviousDay` with no space, and `All` (the published definition's PresetPeriod rows
+ * contradict the spec's "Previous Day", and the running service follows the published sources).
+ */
 export const PRESET_PERIODS = [
   'CurrentDay', 'CurrentWeek', 'CurrentMonth', 'CurrentQuarter', 'CurrentYear',
-  'Previous Day', 'Previous Week', 'Previous Month', 'Previous Quarter', 'Previous Year',
+  'PreviousDay', 'PreviousWeek', 'PreviousMonth', 'PreviousQuarter', 'PreviousYear',
   'Last2Hours', 'Last6Hours', 'Last12Hours', 'Last24Hours', 'Last48Hours',
   'Last7Days', 'Last30Days', 'Last60Days', 'Last90Days', 'Last365Days',
-  'Last3Months', 'Last6Months', 'Last12Months', 'Last24Months',
+  'Last3Months', 'Last6Months', 'Last12Months', 'Last24Months', 'All',
 ] as const;
+
+/** A report's `SelectedPeriod`: every preset and the `...Excl` variants (published `PresetPeriodTypeWithExclusive`). */
+export const SELECTED_PERIODS: readonly string[] = [
+  ...PRESET_PERIODS,
+  ...['Last2Hours', 'Last6Hours', 'Last12Hours', 'Last24Hours', 'Last48Hours', 'Last7Days', 'Last30Days', 'Last60Days', 'Last90Days', 'Last365Days', 'Last3Months', 'Last6Months', 'Last12Months', 'Last24Months'].map((p) => `${p}Excl`),
+];
+
+/** How far back `All` reaches: the simulated history is generated, so "everything" needs a start. */
+const ALL_MONTHS = 24;
 
 export interface Range {
   from: number;
@@ -38,14 +51,27 @@ function startOfWeek(t: number): number {
  * Resolves a preset in UTC. `Previous...` and `Last...` cover whole elapsed units only: the current hour,
  * day or month is excluded. `Current...` runs from the start of the unit to now.
  */
-export function resolvePreset(raw: string, now: Date): Range {
-  const range = resolveBounds(raw, now);
+export function resolvePreset(raw: string, now: Date, spelling: 'spec' | 'published'): Range {
+  const range = resolveBounds(spelling === 'spec' ? fromSpecSpelling(raw) : raw, now);
   return { ...range, unit: presetUnit(range.name) };
 }
 
+/** The spec writes `Previous Day` (with a space) and has no `All`; its spelling reads as the published one. */
+function fromSpecSpelling(raw: string): string {
+  const m = /^Previous (Day|Week|Month|Quarter|Year)$/i.exec(raw);
+  if (m) return `Previous${m[1] ?? ''}`;
+  if (/^Previous\w+$/i.test(raw) || /^All$/i.test(raw)) {
+    throw badRequest(`PresetPeriod "${raw}" is not one of the spec's values; the Previous... periods are written with a space ("Previous Day").`);
+  }
+  return raw;
+}
+
 function resolveBounds(raw: string, now: Date): Range & { name: string } {
-  const name = PRESET_PERIODS.find((p) => p.replace(/\s/g, '').toLowerCase() === raw.replace(/\s/g, '').toLowerCase());
-  if (!name) throw badRequest(`PresetPeriod "${raw}" is not one of: ${PRESET_PERIODS.join(', ')}.`);
+  const name = PRESET_PERIODS.find((p) => p.toLowerCase() === raw.toLowerCase());
+  if (!name) {
+    const hint = /\s/.test(raw) ? ` The service spells it without a space: "${raw.replace(/\s+/g, '')}".` : '';
+    throw badRequest(`PresetPeriod "${raw}" is not one of: ${PRESET_PERIODS.join(', ')}.${hint}`);
+  }
   const t = now.getTime();
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
@@ -64,15 +90,17 @@ function resolveBounds(raw: string, now: Date): Range & { name: string } {
       return { from: utc(y, q), to: t, name };
     case 'CurrentYear':
       return { from: utc(y, 0), to: t, name };
-    case 'Previous Day':
+    case 'All':
+      return { from: utc(y, m - ALL_MONTHS), to: t, name };
+    case 'PreviousDay':
       return { from: today - DAY_MS, to: today, name };
-    case 'Previous Week':
+    case 'PreviousWeek':
       return { from: startOfWeek(t) - 7 * DAY_MS, to: startOfWeek(t), name };
-    case 'Previous Month':
+    case 'PreviousMonth':
       return { from: utc(y, m - 1), to: utc(y, m), name };
-    case 'Previous Quarter':
+    case 'PreviousQuarter':
       return { from: utc(y, q - 3), to: utc(y, q), name };
-    case 'Previous Year':
+    case 'PreviousYear':
       return { from: utc(y - 1, 0), to: utc(y, 0), name };
   }
   if ((match = /^Last(\d+)Hours$/.exec(name))) return { from: thisHour - Number(match[1]) * HOUR_MS, to: thisHour, name };

@@ -1,3 +1,4 @@
+import type { Rules } from './profiles.js';
 import type { Store } from './store.js';
 import type { Obj } from './validate.js';
 
@@ -12,6 +13,8 @@ export interface Settings {
   pageSize: number;
   now: () => Date;
   operatorGroupAuthorizationForm: 'legacy' | 'announced';
+  /** The profile's rules (profiles.ts). */
+  rules: Rules;
 }
 
 export interface RequestContext {
@@ -35,7 +38,7 @@ export interface Reply {
  * and parsed only where a value is needed (act-as).
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string | Buffer) {}
 }
 
 /** `api`: an API account; `login`: the operator's own login (POST /Register only). */
@@ -107,6 +110,12 @@ export class Router {
   }
 }
 
+/**
+ * v4 paths are singular and "old plural paths remain accepted"; the one the spec names is `.../Members` beside
+ * `.../Member` (spec, Endpoints). No other plural is invented.
+ */
+const FORMER_PLURALS: Readonly<Record<string, string>> = { member: 'members' };
+
 function matchSegments(route: Route, parts: string[]): Record<string, string> | null {
   const params: Record<string, string> = {};
   for (let i = 0; i < route.segments.length; i++) {
@@ -115,8 +124,7 @@ function matchSegments(route: Route, parts: string[]): Record<string, string> | 
     if (seg === undefined || part === undefined) return null;
     if ('literal' in seg) {
       const lower = part.toLowerCase();
-      // v4 paths are singular; the former plural forms keep working (spec, Versioning 3).
-      if (lower !== seg.literal && lower !== `${seg.literal}s`) return null;
+      if (lower !== seg.literal && lower !== FORMER_PLURALS[seg.literal]) return null;
     } else {
       params[seg.param] = part;
     }

@@ -236,6 +236,14 @@ function demoState(creds: SeedCredentials): EmulatorState {
     s.monitorGroups.push({ fields: { MonitorGroupGuid: guid, Description: name, IsAll: false, IsQuotaUnlimited: false }, members: groupMembers.get(guid) ?? [] });
   }
 
+  addDemoVault(s);
+  addDemoSlasAndReports(s);
+  return s;
+}
+
+/** The demo's vault section `Web`, its authorizations and the two items monitors use. */
+function addDemoVault(s: EmulatorState): void {
+  const { viewer } = SEEDED;
   s.vaultSections.push({ VaultSectionGuid: DEMO.vaultSection, Name: 'Web' });
   const auth = (t: string, principal: { OperatorGuid: string | null; OperatorGroupId: string | null }, tag: string): Obj => ({
     AuthorizationId: seedGuid(`vault-auth:web:${tag}:${t}`),
@@ -280,6 +288,11 @@ function demoState(creds: SeedCredentials): EmulatorState {
     },
   );
 
+}
+
+/** The demo's SLAs (with an exclusion period each) and two scheduled reports. */
+function addDemoSlasAndReports(s: EmulatorState): void {
+  const { admin } = SEEDED;
   s.slas.push(
     {
       fields: { SlaGuid: DEMO.slas.gold, Hash: seedGuid('hash:gold').replace(/-/g, ''), Description: 'Gold', UptimeErrorThreshold: 99.5, UptimeWarningThreshold: 99.9, LoadTimeErrorThreshold: 4, OperatorResponseTimeThreshold: 15 },
@@ -318,7 +331,6 @@ function demoState(creds: SeedCredentials): EmulatorState {
       Recipients: { Operators: [], OperatorGroups: [SEEDED.administratorsGroup], ExtraEmailAddresses: [] },
     },
   );
-  return s;
 }
 
 export function seedState(name: SeedName, creds: SeedCredentials): EmulatorState {

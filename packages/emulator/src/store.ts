@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Collection } from './collection.js';
 import { EmulatorConfigError } from './errors.js';
 import { clone, isObj, type Obj } from './validate.js';
 
@@ -119,40 +120,94 @@ export function vaultReferences(fields: Obj): Set<string> {
   return found;
 }
 
-/** In-memory account. Maps keyed by lower-case GUID keep lookups O(1) and listing in insertion order. */
+/** In-memory account. Collections keyed by lower-case GUID keep lookups O(1) and listing in insertion order. */
 export class Store {
-  accountId = '';
-  cursorSecret = '';
-  counters: Counters = { monitorSeq: 0, dutyScheduleId: 0, exclusionPeriodId: 0 };
-  operators = new Map<string, Obj>();
-  apiAccounts = new Map<string, ApiAccount>();
-  operatorGroups = new Map<string, OperatorGroupRec>();
-  dutySchedules = new Map<number, DutyScheduleRec>();
-  monitors = new Map<string, MonitorRec>();
-  /** Monitors sorted by `seq`, for cursor paging by binary search. */
-  monitorOrder: MonitorRec[] = [];
-  /** Monitors per quota category, so the All Monitors group's quota needs no scan of every monitor. */
-  readonly monitorCategoryCounts: Record<MonitorCategory, number> = { basic: 0, browser: 0, transaction: 0, api: 0 };
-  monitorViewPermissions = new Map<string, Set<string>>();
-  /** Maintenance periods by monitor GUID, so deleting a monitor does not scan every period of the account. */
-  maintenancePeriods = new Map<string, Obj[]>();
-  monitorGroups = new Map<string, MonitorGroupRec>();
-  vaultSections = new Map<string, Obj>();
-  vaultAuthorizations = new Map<string, Obj>();
-  vaultItems = new Map<string, Obj>();
-  /** vault item GUID -> monitors referencing it. */
-  vaultRefs = new Map<string, Set<string>>();
-  slas = new Map<string, SlaRec>();
-  scheduledReports = new Map<string, Obj>();
-  alertDefinitions = new Map<string, AlertDefinitionRec>();
-  integrations = new Map<string, Obj>();
-  timezones: Obj[] = [];
-  checkpoints: Obj[] = [];
-  /** Set by every mutation; the server persists and clears it after the request. */
-  dirty = false;
+  #accountId = '';
+  #cursorSecret = '';
+  #counters: Counters = { monitorSeq: 0, dutyScheduleId: 0, exclusionPeriodId: 0 };
+  #dirty = false;
+  readonly #changed = (): void => {
+    this.#dirty = true;
+  };
 
-  touch(): void {
-    this.dirty = true;
+  readonly operators = new Collection<string, Obj>(this.#changed);
+  readonly apiAccounts = new Collection<string, ApiAccount>(this.#changed);
+  readonly operatorGroups = new Collection<string, OperatorGroupRec>(this.#changed);
+  readonly dutySchedules = new Collection<number, DutyScheduleRec>(this.#changed);
+  readonly #monitors = new Map<string, MonitorRec>();
+  /** Monitors sorted by `seq`, for cursor paging by binary search. */
+  readonly #monitorOrder: MonitorRec[] = [];
+  /** Monitors per quota category, so the All Monitors group's quota needs no scan of every monitor. */
+  readonly #categoryCounts: Record<MonitorCategory, number> = { basic: 0, browser: 0, transaction: 0, api: 0 };
+  /** operator GUID -> monitors it has view-data permission on. */
+  readonly monitorViewPermissions = new Collection<string, Set<string>>(this.#changed);
+  /** Maintenance periods by monitor GUID, so deleting a monitor does not scan every period of the account. */
+  readonly #maintenancePeriods = new Map<string, Obj[]>();
+  readonly monitorGroups = new Collection<string, MonitorGroupRec>(this.#changed);
+  readonly vaultSections = new Collection<string, Obj>(this.#changed);
+  readonly vaultAuthorizations = new Collection<string, Obj>(this.#changed);
+  readonly vaultItems = new Collection<string, Obj>(this.#changed);
+  /** vault item GUID -> monitors referencing it. */
+  readonly #vaultRefs = new Map<string, Set<string>>();
+  readonly slas = new Collection<string, SlaRec>(this.#changed);
+  readonly scheduledReports = new Collection<string, Obj>(this.#changed);
+  readonly alertDefinitions = new Collection<string, AlertDefinitionRec>(this.#changed);
+  readonly integrations = new Collection<string, Obj>(this.#changed);
+  #timezones: Obj[] = [];
+  #checkpoints: Obj[] = [];
+
+  get accountId(): string {
+    return this.#accountId;
+  }
+
+  get cursorSecret(): string {
+    return this.#cursorSecret;
+  }
+
+  get monitors(): ReadonlyMap<string, MonitorRec> {
+    return this.#monitors;
+  }
+
+  get monitorOrder(): readonly MonitorRec[] {
+    return this.#monitorOrder;
+  }
+
+  get monitorCategoryCounts(): Readonly<Record<MonitorCategory, number>> {
+    return this.#categoryCounts;
+  }
+
+  get vaultRefs(): ReadonlyMap<string, ReadonlySet<string>> {
+    return this.#vaultRefs;
+  }
+
+  get timezones(): readonly Obj[] {
+    return this.#timezones;
+  }
+
+  get checkpoints(): readonly Obj[] {
+    return this.#checkpoints;
+  }
+
+  /** Whether anything changed since the last call (the server saves the state file when it did). */
+  takeChanges(): boolean {
+    const dirty = this.#dirty;
+    this.#dirty = false;
+    return dirty;
+  }
+
+  /** The id the next duty schedule will get (validation names it before anything is stored). */
+  peekDutyScheduleId(): number {
+    return this.#counters.dutyScheduleId + 1;
+  }
+
+  nextDutyScheduleId(): number {
+    this.#changed();
+    return (this.#counters.dutyScheduleId += 1);
+  }
+
+  nextExclusionPeriodId(): number {
+    this.#changed();
+    return (this.#counters.exclusionPeriodId += 1);
   }
 
   static newGuid(): string {
@@ -205,6 +260,16 @@ export class Store {
     return undefined;
   }
 
+  /** Grants (or revokes) an operator view-data permission on monitors. */
+  setMonitorView(operatorGuid: string, monitorGuids: readonly string[], grant: boolean): void {
+    const set = this.monitorViewPermissions.get(operatorGuid) ?? new Set<string>();
+    for (const g of monitorGuids) {
+      if (grant) set.add(g.toLowerCase());
+      else set.delete(g.toLowerCase());
+    }
+    this.monitorViewPermissions.put(operatorGuid, set);
+  }
+
   // ---- monitors -------------------------------------------------------------------------
 
   allMonitorsGroup(): MonitorGroupRec | undefined {
@@ -213,89 +278,94 @@ export class Store {
   }
 
   insertMonitor(fields: Obj): MonitorRec {
-    this.counters.monitorSeq += 1;
-    const rec: MonitorRec = { seq: this.counters.monitorSeq, fields };
-    const guid = String(fields['MonitorGuid']).toLowerCase();
-    this.monitors.set(guid, rec);
-    this.monitorOrder.push(rec);
-    this.indexVaultRefs(guid, new Set(), vaultReferences(fields));
-    this.monitorCategoryCounts[monitorCategory(fields['MonitorType'])] += 1;
-    this.touch();
+    this.#counters.monitorSeq += 1;
+    const rec: MonitorRec = { seq: this.#counters.monitorSeq, fields };
+    this.#addMonitor(rec);
+    this.#changed();
     return rec;
+  }
+
+  #addMonitor(rec: MonitorRec): void {
+    const guid = String(rec.fields['MonitorGuid']).toLowerCase();
+    this.#monitors.set(guid, rec);
+    this.#monitorOrder.push(rec);
+    this.#indexVaultRefs(guid, new Set(), vaultReferences(rec.fields));
+    this.#categoryCounts[monitorCategory(rec.fields['MonitorType'])] += 1;
   }
 
   replaceMonitorFields(rec: MonitorRec, fields: Obj): void {
     const guid = String(rec.fields['MonitorGuid']).toLowerCase();
-    this.indexVaultRefs(guid, vaultReferences(rec.fields), vaultReferences(fields));
-    this.monitorCategoryCounts[monitorCategory(rec.fields['MonitorType'])] -= 1;
-    this.monitorCategoryCounts[monitorCategory(fields['MonitorType'])] += 1;
+    this.#indexVaultRefs(guid, vaultReferences(rec.fields), vaultReferences(fields));
+    this.#categoryCounts[monitorCategory(rec.fields['MonitorType'])] -= 1;
+    this.#categoryCounts[monitorCategory(fields['MonitorType'])] += 1;
     rec.fields = fields;
-    this.touch();
+    this.#changed();
   }
 
   removeMonitor(guid: string): void {
     const key = guid.toLowerCase();
-    const rec = this.monitors.get(key);
+    const rec = this.#monitors.get(key);
     if (!rec) return;
-    this.monitors.delete(key);
+    this.#monitors.delete(key);
     const idx = this.orderIndexAfter(rec.seq - 1);
-    if (this.monitorOrder[idx] === rec) this.monitorOrder.splice(idx, 1);
-    this.indexVaultRefs(key, vaultReferences(rec.fields), new Set());
-    this.monitorCategoryCounts[monitorCategory(rec.fields['MonitorType'])] -= 1;
-    for (const g of this.monitorGroups.values()) g.members.delete(key);
-    for (const set of this.monitorViewPermissions.values()) set.delete(key);
-    this.maintenancePeriods.delete(key);
-    this.touch();
+    if (this.#monitorOrder[idx] === rec) this.#monitorOrder.splice(idx, 1);
+    this.#indexVaultRefs(key, vaultReferences(rec.fields), new Set());
+    this.#categoryCounts[monitorCategory(rec.fields['MonitorType'])] -= 1;
+    this.monitorGroups.updateEach((g) => g.members.delete(key));
+    this.monitorViewPermissions.updateEach((set) => set.delete(key));
+    this.#maintenancePeriods.delete(key);
+    this.#changed();
   }
 
   addMaintenancePeriod(monitorGuid: string, period: Obj): void {
     const key = monitorGuid.toLowerCase();
-    const list = this.maintenancePeriods.get(key);
+    const list = this.#maintenancePeriods.get(key);
     if (list) list.push(period);
-    else this.maintenancePeriods.set(key, [period]);
+    else this.#maintenancePeriods.set(key, [period]);
+    this.#changed();
   }
 
   /** Index of the first monitor in `monitorOrder` whose seq is greater than `seq`. */
   orderIndexAfter(seq: number): number {
     let lo = 0;
-    let hi = this.monitorOrder.length;
+    let hi = this.#monitorOrder.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.monitorOrder[mid]?.seq ?? 0) <= seq) lo = mid + 1;
+      if ((this.#monitorOrder[mid]?.seq ?? 0) <= seq) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  private indexVaultRefs(monitorGuid: string, before: Set<string>, after: Set<string>): void {
+  #indexVaultRefs(monitorGuid: string, before: Set<string>, after: Set<string>): void {
     for (const item of before) {
       if (after.has(item)) continue;
-      const set = this.vaultRefs.get(item);
+      const set = this.#vaultRefs.get(item);
       set?.delete(monitorGuid);
-      if (set && set.size === 0) this.vaultRefs.delete(item);
+      if (set && set.size === 0) this.#vaultRefs.delete(item);
     }
     for (const item of after) {
-      let set = this.vaultRefs.get(item);
-      if (!set) this.vaultRefs.set(item, (set = new Set()));
+      let set = this.#vaultRefs.get(item);
+      if (!set) this.#vaultRefs.set(item, (set = new Set()));
       set.add(monitorGuid);
     }
   }
 
   isMonitorMember(group: MonitorGroupRec, monitorGuid: string): boolean {
-    return group.fields['IsAll'] === true ? this.monitors.has(monitorGuid) : group.members.has(monitorGuid);
+    return group.fields['IsAll'] === true ? this.#monitors.has(monitorGuid) : group.members.has(monitorGuid);
   }
 
   /**
    * Members of a group in listing order (the All Monitors group: every monitor). Work is proportional to the
    * group's size, not the account's: a read of every group's members must not cost groups x monitors.
    */
-  groupMonitors(group: MonitorGroupRec): MonitorRec[] {
-    if (group.fields['IsAll'] === true) return this.monitorOrder;
+  groupMonitors(group: MonitorGroupRec): readonly MonitorRec[] {
+    if (group.fields['IsAll'] === true) return this.#monitorOrder;
     const out: MonitorRec[] = [];
     let sorted = true;
     for (const guid of group.members) {
       // A loaded state may name monitors that do not exist; they are not members of anything.
-      const rec = this.monitors.get(guid);
+      const rec = this.#monitors.get(guid);
       if (!rec) continue;
       const last = out[out.length - 1];
       if (last && last.seq > rec.seq) sorted = false;
@@ -328,7 +398,7 @@ export class Store {
         continue;
       }
       chunks.push(OPEN_BRACKET);
-      this.monitorOrder.forEach((rec, i) => {
+      this.#monitorOrder.forEach((rec, i) => {
         let cached = this.monitorJson.get(rec);
         if (cached?.fields !== rec.fields) this.monitorJson.set(rec, (cached = { fields: rec.fields, bytes: Buffer.from(JSON.stringify(rec)) }));
         if (i > 0) chunks.push(COMMA);
@@ -350,9 +420,9 @@ export class Store {
     return {
       format: STATE_FORMAT,
       version: 1,
-      accountId: this.accountId,
-      cursorSecret: this.cursorSecret,
-      counters: this.counters,
+      accountId: this.#accountId,
+      cursorSecret: this.#cursorSecret,
+      counters: this.#counters,
       operators: [...this.operators.values()],
       apiAccounts: [...this.apiAccounts.values()],
       operatorGroups: [...this.operatorGroups.values()].map((g) => ({
@@ -361,9 +431,9 @@ export class Store {
         authorizations: [...g.authorizations.values()],
       })),
       dutySchedules: [...this.dutySchedules.values()],
-      monitors: this.monitorOrder,
+      monitors: this.#monitorOrder,
       monitorViewPermissions: Object.fromEntries([...this.monitorViewPermissions].map(([k, v]) => [k, [...v]])),
-      maintenancePeriods: [...this.maintenancePeriods].flatMap(([MonitorGuid, periods]) => periods.map((period) => ({ MonitorGuid, period }))),
+      maintenancePeriods: [...this.#maintenancePeriods].flatMap(([MonitorGuid, periods]) => periods.map((period) => ({ MonitorGuid, period }))),
       monitorGroups: [...this.monitorGroups.values()].map((g) => ({ fields: g.fields, members: [...g.members] })),
       vaultSections: [...this.vaultSections.values()],
       vaultAuthorizations: [...this.vaultAuthorizations.values()],
@@ -372,8 +442,8 @@ export class Store {
       scheduledReports: [...this.scheduledReports.values()],
       alertDefinitions: [...this.alertDefinitions.values()],
       integrations: [...this.integrations.values()],
-      timezones: this.timezones,
-      checkpoints: this.checkpoints,
+      timezones: this.#timezones,
+      checkpoints: this.#checkpoints,
     };
   }
 
@@ -390,49 +460,50 @@ export class Store {
       if (!Array.isArray(s[key])) throw new EmulatorConfigError(`${origin}: "${key}" must be an array.`);
     }
     const store = new Store();
+    store.#load(s);
+    store.#dirty = false;
+    return store;
+  }
+
+  #load(s: EmulatorState): void {
     const key = (v: unknown): string => String(v).toLowerCase();
-    store.accountId = String(s.accountId);
-    store.cursorSecret = typeof s.cursorSecret === 'string' && s.cursorSecret ? s.cursorSecret : Store.newCursorSecret();
-    store.counters = Object.assign({ monitorSeq: 0, dutyScheduleId: 0, exclusionPeriodId: 0 }, s.counters);
-    for (const op of s.operators) store.operators.set(key(op['OperatorGuid']), op);
-    for (const a of s.apiAccounts) store.apiAccounts.set(a.UserName, a);
+    this.#accountId = String(s.accountId);
+    this.#cursorSecret = typeof s.cursorSecret === 'string' && s.cursorSecret ? s.cursorSecret : Store.newCursorSecret();
+    this.#counters = Object.assign({ monitorSeq: 0, dutyScheduleId: 0, exclusionPeriodId: 0 }, s.counters);
+    for (const op of s.operators) this.operators.put(key(op['OperatorGuid']), op);
+    for (const a of s.apiAccounts) this.apiAccounts.put(a.UserName, a);
     for (const g of s.operatorGroups) {
-      store.operatorGroups.set(key(g.fields['OperatorGroupGuid']), {
+      this.operatorGroups.put(key(g.fields['OperatorGroupGuid']), {
         fields: g.fields,
         members: new Set(g.members.map(key)),
         authorizations: new Map(g.authorizations.map((a) => [key(a.AuthorizationId), a])),
       });
     }
-    for (const d of s.dutySchedules) store.dutySchedules.set(Number(d.fields['Id']), d);
+    for (const d of s.dutySchedules) this.dutySchedules.put(Number(d.fields['Id']), d);
     for (const m of [...s.monitors].sort((a, b) => a.seq - b.seq)) {
-      const guid = key(m.fields['MonitorGuid']);
-      store.monitors.set(guid, m);
-      store.monitorOrder.push(m);
-      store.indexVaultRefs(guid, new Set(), vaultReferences(m.fields));
-      store.monitorCategoryCounts[monitorCategory(m.fields['MonitorType'])] += 1;
-      store.counters.monitorSeq = Math.max(store.counters.monitorSeq, m.seq);
+      this.#addMonitor(m);
+      this.#counters.monitorSeq = Math.max(this.#counters.monitorSeq, m.seq);
     }
     for (const [op, list] of Object.entries(s.monitorViewPermissions ?? {})) {
-      store.monitorViewPermissions.set(key(op), new Set(list.map(key)));
+      this.monitorViewPermissions.put(key(op), new Set(list.map(key)));
     }
-    for (const p of s.maintenancePeriods) store.addMaintenancePeriod(String(p.MonitorGuid), p.period);
+    for (const p of s.maintenancePeriods) this.addMaintenancePeriod(String(p.MonitorGuid), p.period);
     for (const g of s.monitorGroups) {
-      store.monitorGroups.set(key(g.fields['MonitorGroupGuid']), { fields: g.fields, members: new Set(g.members.map(key)) });
+      this.monitorGroups.put(key(g.fields['MonitorGroupGuid']), { fields: g.fields, members: new Set(g.members.map(key)) });
     }
-    for (const v of s.vaultSections) store.vaultSections.set(key(v['VaultSectionGuid']), v);
-    for (const v of s.vaultAuthorizations) store.vaultAuthorizations.set(key(v['AuthorizationId']), v);
-    for (const v of s.vaultItems) store.vaultItems.set(key(v['VaultItemGuid']), v);
+    for (const v of s.vaultSections) this.vaultSections.put(key(v['VaultSectionGuid']), v);
+    for (const v of s.vaultAuthorizations) this.vaultAuthorizations.put(key(v['AuthorizationId']), v);
+    for (const v of s.vaultItems) this.vaultItems.put(key(v['VaultItemGuid']), v);
     for (const sla of s.slas) {
-      store.slas.set(key(sla.fields['SlaGuid']), {
+      this.slas.put(key(sla.fields['SlaGuid']), {
         fields: sla.fields,
         periods: new Map(sla.exclusionPeriods.map((p) => [Number(p['ExclusionPeriodId']), p])),
       });
     }
-    for (const r of s.scheduledReports) store.scheduledReports.set(key(r['ScheduledReportGuid']), r);
-    for (const a of s.alertDefinitions) store.alertDefinitions.set(key(a.fields['AlertDefinitionGuid']), a);
-    for (const i of s.integrations) store.integrations.set(key(i['IntegrationGuid']), i);
-    store.timezones = s.timezones;
-    store.checkpoints = s.checkpoints;
-    return store;
+    for (const r of s.scheduledReports) this.scheduledReports.put(key(r['ScheduledReportGuid']), r);
+    for (const a of s.alertDefinitions) this.alertDefinitions.put(key(a.fields['AlertDefinitionGuid']), a);
+    for (const i of s.integrations) this.integrations.put(key(i['IntegrationGuid']), i);
+    this.#timezones = s.timezones;
+    this.#checkpoints = s.checkpoints;
   }
 }

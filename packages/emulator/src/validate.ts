@@ -1,4 +1,5 @@
 import { badRequest, validationFailed } from './errors.js';
+import type { Rules } from './profiles.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -26,8 +27,12 @@ export class Checker {
     this.errors.push(message);
   }
 
-  /** Unknown camelCase keys are almost always a client bug (monsync's own keys leaking into a request). */
-  pascalKeys(body: Obj, allowed: readonly string[] = []): void {
+  /**
+   * Unknown camelCase keys are almost always a client bug (monsync's own keys leaking into a request); the spec
+   * states no such rule, so only the strict profile refuses them.
+   */
+  pascalKeys(body: Obj, rules: Pick<Rules, 'pascalKeys'>, allowed: readonly string[] = []): void {
+    if (!rules.pascalKeys) return;
     for (const key of Object.keys(body)) {
       if (!PASCAL.test(key) && !allowed.includes(key)) {
         this.add(`Unknown field "${key}": API fields are PascalCase.`);

@@ -9,7 +9,7 @@ describe('alert definitions', () => {
     const api = await emulator();
     const put = await api.put(`/AlertDefinition/${DEF}`, { AlertDefinitionGuid: DEF, IsActive: true });
     expect(put.status).toBe(200);
-    expect(put.json).toEqual({ AlertDefinitionGuid: DEF, IsActive: true });
+    expect(put.json).toEqual({ AlertDefinitionGuid: DEF, AlertName: 'Escalate to on-call', IsActive: true });
     const patch = await api.patch(`/AlertDefinition/${DEF}`, { IsActive: false });
     expect(patch.body['IsActive']).toBe(false);
     const stored = api.control.dump().alertDefinitions.find((d) => d.fields['AlertDefinitionGuid'] === DEF);

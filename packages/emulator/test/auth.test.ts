@@ -80,13 +80,19 @@ describe('non-administrator operator', () => {
 });
 
 describe('paths', () => {
-  it('accepts the old plural forms beside the singular ones', async () => {
+  it('accepts the plural the spec names (.../Members) and invents no other', async () => {
     const api = await emulator({ seed: 'demo' });
-    expect((await api.get('/Monitors')).data).toHaveLength(13);
-    expect((await api.get(`/MonitorGroups/${DEMO.groups.shop}/Members`)).json).toHaveLength(4);
-    expect((await api.get('/VaultItems')).status).toBe(200);
-    expect((await api.get('/Slas')).json).toHaveLength(2);
-    expect((await api.get(`/Slas/${DEMO.slas.gold}/ExclusionPeriods`)).json).toHaveLength(1);
+    expect((await api.get(`/MonitorGroup/${DEMO.groups.shop}/Members`)).json).toHaveLength(4);
+    for (const invented of ['/Monitors', `/MonitorGroups/${DEMO.groups.shop}/Member`, '/VaultItems', '/Slas', `/Sla/${DEMO.slas.gold}/ExclusionPeriods`]) {
+      expect((await api.get(invented)).status, invented).toBe(404);
+    }
+  });
+
+  it('answers 404 and 405 only to an authenticated caller', async () => {
+    const api = await emulator();
+    expect((await api.get('/Nope', null)).status).toBe(401);
+    expect((await api.request('DELETE', '/Monitor', undefined, null)).status).toBe(401);
+    expect((await api.get('/Nope')).status).toBe(404);
   });
 
   it('answers 404 for an unknown endpoint and 405 for a wrong method', async () => {

@@ -9,14 +9,14 @@ describe('control API', () => {
   it('counts API requests per method and route, with a total, and clears the log', async () => {
     const api = await emulator({ seed: 'demo' });
     await api.get('/Monitor');
-    await api.get('/Monitors');
+    await api.get('/monitor');
     const m = await api.createMonitor();
     await api.get(`/Monitor/${String(m['MonitorGuid'])}`);
     await api.get('/Monitor', null);
     const log = api.control.requestLog();
     expect(log.total).toBe(5);
     expect(log.counts).toEqual({ 'GET /Monitor': 3, 'POST /Monitor': 1, 'GET /Monitor/{monitorGuid}': 1 });
-    expect(log.entries.map((e) => e.status)).toEqual([200, 200, 200, 200, 401]);
+    expect(log.entries.map((e) => e.status)).toEqual([200, 200, 201, 200, 401]);
     const http = await api.controlRequest('GET', '/log');
     expect(http.body['total']).toBe(5);
     expect((await api.controlRequest('DELETE', '/log')).status).toBe(204);
@@ -182,7 +182,7 @@ describe('persisted state', () => {
       headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}`, 'content-type': 'application/json' },
       body: JSON.stringify({ Name: 'persisted', MonitorType: 'Https' }),
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     const onDisk = JSON.parse(readFileSync(statePath, 'utf8')) as { monitors: Array<{ fields: { Name: string } }> };
     expect(onDisk.monitors.map((m) => m.fields.Name)).toContain('persisted');
     await first.close();
@@ -206,7 +206,7 @@ describe('persisted state', () => {
         headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}`, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      expect(res.status).toBe(200);
+      expect(res.ok).toBe(true);
       const text = await res.text();
       return text ? (JSON.parse(text) as Record<string, unknown>) : {};
     };

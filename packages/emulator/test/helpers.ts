@@ -31,8 +31,9 @@ export class ApiResponse {
     return asList(this.json, `body of a ${this.status} response`);
   }
 
-  /** `Data` of an enveloped list. */
+  /** The items of a list: a bare array, or `Data` of an enveloped one. */
   get data(): Obj[] {
+    if (Array.isArray(this.json)) return this.json as Obj[];
     return asList(this.body['Data'], 'Data');
   }
 
@@ -42,8 +43,12 @@ export class ApiResponse {
     return c === undefined ? undefined : (asObj(c, 'Cursors') as { Next?: string; Self?: string });
   }
 
+  /** The error text (an array of texts when there are several), from a `{Messages}` or `{ErrorDescription}` body. */
   get error(): unknown {
-    return this.body['ErrorDescription'];
+    const messages = this.body['Messages'];
+    if (!Array.isArray(messages)) return this.body['ErrorDescription'];
+    const texts = messages.map((m) => asObj(m, 'Messages[]')['Message']);
+    return texts.length === 1 ? texts[0] : texts;
   }
 }
 
@@ -126,7 +131,7 @@ export class Api {
 
   async createMonitor(fields: Obj = {}): Promise<Obj> {
     const res = await this.post('/Monitor', { Name: `m-${Math.random().toString(36).slice(2, 8)}`, MonitorType: 'Https', ...fields });
-    if (res.status !== 200) throw new Error(`create monitor failed: ${res.status} ${res.text}`);
+    if (res.status !== 201) throw new Error(`create monitor failed: ${res.status} ${res.text}`);
     return res.body;
   }
 
@@ -140,7 +145,7 @@ export class Api {
       requests++;
       if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
       items.push(...res.data);
-      next = res.cursors?.Next;
+      next = Array.isArray(res.json) ? undefined : res.cursors?.Next;
     } while (next);
     return { items, requests };
   }

@@ -78,9 +78,19 @@ describe('alerts', () => {
     expect(single.cursors).toBeUndefined();
   });
 
-  it.each(['0', '101', 'x'])('rejects Take=%s with 400', async (take) => {
+  it.each(['101', 'x', '-1'])('rejects Take=%s with 400', async (take) => {
     const api = await demo();
     expect((await api.get(`/Alert/MonitorGroup/${ALL}?Take=${take}`)).status).toBe(400);
+  });
+
+  it('takes Take=0 (the spec allows 0..100) as an empty batch with no next one; the strict profile refuses it', async () => {
+    const api = await demo();
+    const none = await api.get(`/Alert/MonitorGroup/${ALL}?Take=0&IncludeReminders=true`);
+    expect(none.status).toBe(200);
+    expect(none.data).toEqual([]);
+    expect(none.cursors?.Next).toBeUndefined();
+    const strict = await emulator({ seed: 'demo', now: () => NOW, profile: 'strict' });
+    expect((await strict.get(`/Alert/MonitorGroup/${ALL}?Take=0`)).status).toBe(400);
   });
 
   it('rejects Start/End combined with PresetPeriod, and Start without End', async () => {
@@ -189,6 +199,24 @@ describe('statistics', () => {
     expect(res.data).toHaveLength(count);
     expect(attrs(res.data[0] ?? {})['StartDateTime']).toBe(from);
     expect(attrs(res.data[count - 1] ?? {})['EndDateTime']).toBe(to);
+  });
+
+  it('published: "Previous Day" (the spec spelling, with a space) is refused naming PreviousDay; All is a period', async () => {
+    const api = await emulator({ seed: 'demo', now: () => NOW, profile: 'published' });
+    const guid = await monitorGuid(api, 'Blog');
+    const spaced = await api.get(`/Statistics/Monitor/${guid}?PresetPeriod=${encodeURIComponent('Previous Day')}`);
+    expect(spaced.status).toBe(400);
+    expect(spaced.error).toMatch(/"PreviousDay"/);
+    const all = await api.get(`/Statistics/Monitor/${guid}?PresetPeriod=All&Filter=StartDateTime`);
+    expect(all.status).toBe(200);
+    expect(all.data.length).toBeGreaterThan(12);
+  });
+
+  it('default: speaks the spec spelling "Previous Day" and refuses PreviousDay and All', async () => {
+    const api = await demo();
+    const guid = await monitorGuid(api, 'Blog');
+    expect((await api.get(`/Statistics/Monitor/${guid}?PresetPeriod=PreviousDay`)).status).toBe(400);
+    expect((await api.get(`/Statistics/Monitor/${guid}?PresetPeriod=All`)).status).toBe(400);
   });
 
   it('keeps uptime and downtime consistent', async () => {

@@ -10,13 +10,13 @@ const QUOTAS = ['UsedBasicMonitorQuota', 'UsedBrowserMonitorQuota', 'UsedTransac
 
 async function group(api: Awaited<ReturnType<typeof emulator>>, description: string): Promise<string> {
   const res = await api.post('/MonitorGroup', { Description: description });
-  expect(res.status).toBe(200);
+  expect(res.status).toBe(201);
   return String(res.body['MonitorGroupGuid']);
 }
 
 describe('group members', () => {
   it('lists members in creation order, whatever order they were added in', async () => {
-    const api = await emulator();
+    const api = await emulator({ profile: 'strict' });
     const [a, b, c] = [await api.createMonitor(), await api.createMonitor(), await api.createMonitor()].map((m) => String(m['MonitorGuid']));
     const g = await group(api, 'G');
     for (const m of [c, a, b]) expect((await api.post(`/MonitorGroup/${g}/Member/${m}`)).status).toBe(200);
@@ -32,7 +32,7 @@ describe('group members', () => {
     const g = await group(api, 'G');
     await api.post(`/MonitorGroup/${g}/Member/${a}`);
     await api.post(`/MonitorGroup/${g}/Member/${b}`);
-    expect((await api.delete(`/Monitor/${a}`)).status).toBe(200);
+    expect((await api.delete(`/Monitor/${a}`)).status).toBe(204);
     expect((await api.get(`/MonitorGroup/${g}/Member`)).list.map((m) => m['MonitorGuid'])).toEqual([b]);
     expect((await api.get(`/MonitorGroup/${g}`)).body['UsedBasicMonitorQuota']).toBe(1);
   });
@@ -71,7 +71,7 @@ describe('All Monitors quota', () => {
     expect(await quotas(api)).toEqual([1, 0, 1, 1]);
     expect((await api.post(`/MonitorGroup/${ALL}/StopAllMonitors`)).status).toBe(200);
     expect(await quotas(api)).toEqual([1, 0, 1, 1]);
-    expect((await api.delete(`/Monitor/${web}`)).status).toBe(200);
+    expect((await api.delete(`/Monitor/${web}`)).status).toBe(204);
     expect(await quotas(api)).toEqual([1, 0, 1, 0]);
   });
 
@@ -112,9 +112,9 @@ describe('credentials', () => {
   it('stops accepting an API account once its operator is deleted', async () => {
     const api = await emulator();
     const op = await api.post('/Operator', { Email: 'temp@example.com', FullName: 'Temp', Password: 'temp-login-password' });
-    expect(op.status).toBe(200);
+    expect(op.status).toBe(201);
     const reg = await api.post('/Register', undefined, { user: 'temp@example.com', password: 'temp-login-password' });
-    expect(reg.status).toBe(200);
+    expect(reg.status).toBe(201);
     const creds = { user: String(reg.body['UserName']), password: String(reg.body['Password']) };
     expect((await api.get('/Timezone', creds)).status).toBe(200);
     expect((await api.delete(`/Operator/${String(op.body['OperatorGuid'])}`)).status).toBe(200);
@@ -139,7 +139,7 @@ describe('credentials', () => {
     const api = await emulator({ seed: 'demo' });
     for (let i = 0; i < 2; i++) {
       expect((await api.post('/MonitorGroup', { Description: `g${i}` }, VIEWER)).status).toBe(403);
-      expect((await api.post('/MonitorGroup', { Description: `g${i}` }, ADMIN)).status).toBe(200);
+      expect((await api.post('/MonitorGroup', { Description: `g${i}` }, ADMIN)).status).toBe(201);
     }
   });
 
@@ -149,9 +149,9 @@ describe('credentials', () => {
     const guid = String(op.body['OperatorGuid']);
     expect((await api.post(`/OperatorGroup/${SEEDED.administratorsGroup}/Member/${guid}`)).status).toBe(200);
     const reg = await api.post('/Register', undefined, { user: 'second@example.com', password: 'second-login-password' });
-    expect(reg.status).toBe(200);
+    expect(reg.status).toBe(201);
     const creds = { user: String(reg.body['UserName']), password: String(reg.body['Password']) };
-    expect((await api.post('/MonitorGroup', { Description: 'a' }, creds)).status).toBe(200);
+    expect((await api.post('/MonitorGroup', { Description: 'a' }, creds)).status).toBe(201);
     expect((await api.delete(`/OperatorGroup/${SEEDED.administratorsGroup}/Member/${guid}`)).status).toBe(200);
     expect((await api.post('/MonitorGroup', { Description: 'b' }, creds)).status).toBe(403);
   });

@@ -30,7 +30,7 @@ describe('monitor groups', () => {
   it('creates, reads, updates and deletes a group', async () => {
     const api = await emulator();
     const created = await api.post('/MonitorGroup', { Description: 'Shop' });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ Description: 'Shop', IsAll: false });
     const guid = String(created.body['MonitorGroupGuid']);
     const updated = await api.put(`/MonitorGroup/${guid}`, { Description: 'Webshop', IsQuotaUnlimited: true });

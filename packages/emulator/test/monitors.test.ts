@@ -8,7 +8,7 @@ describe('monitor create', () => {
   it('assigns MonitorGuid, timestamps without milliseconds and the calling operator', async () => {
     const api = await emulator({ now: () => FIXED });
     const res = await api.post('/Monitor', { Name: 'Shop', MonitorType: 'Https' });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect(res.body['MonitorGuid']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body['CreatedDate']).toBe('2026-03-04T05:06:07');
     expect(res.body['LastModifiedDate']).toBe('2026-03-04T05:06:07');
@@ -36,8 +36,12 @@ describe('monitor create', () => {
     expect(res.body['CheckFrequency']).toBe(5);
   });
 
-  it('rejects camelCase keys, which are not API fields', async () => {
-    const api = await emulator();
+  it('stores camelCase keys like any unknown field; the strict profile rejects them', async () => {
+    const loose = await emulator();
+    const kept = await loose.post('/Monitor', { Name: 'x', MonitorType: 'Https', members: ['a'] });
+    expect(kept.status).toBe(201);
+    expect(kept.body['members']).toEqual(['a']);
+    const api = await emulator({ profile: 'strict' });
     const res = await api.post('/Monitor', { Name: 'x', MonitorType: 'Https', members: ['a'] });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.error)).toContain('members');
@@ -74,16 +78,25 @@ describe('monitor create', () => {
     ['FailedObjectPercentage', 'PageElementFailedWithPercentage'],
     ['ExpectedHttpStatusCode', 'HttpStatus'],
     ['ExpectedHttpStatusCodeSpecified', 'HttpStatus'],
-  ])('rejects the removed field %s with 400 naming ErrorConditions type %s', async (field, type) => {
-    const api = await emulator();
+  ])('strict: rejects the removed field %s with 400 naming ErrorConditions type %s', async (field, type) => {
+    const api = await emulator({ profile: 'strict' });
     const res = await api.post('/Monitor', { Name: 'x', MonitorType: 'Https', [field]: 1 });
     expect(res.status).toBe(400);
     expect(res.error).toContain(field);
     expect(res.error).toContain(`ErrorConditionType "${type}"`);
   });
 
-  it('rejects removed fields on PUT, PATCH and create-in-group too', async () => {
+  it('drops removed fields silently, as fields the service no longer knows', async () => {
     const api = await emulator();
+    const res = await api.post('/Monitor', { Name: 'x', MonitorType: 'Https', LoadTimeLimit1: 5, AlertOnLoadTimeLimit1: true });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body)).not.toContain('LoadTimeLimit1');
+    const stored = await api.get(`/Monitor/${String(res.body['MonitorGuid'])}`);
+    expect(Object.keys(stored.body)).not.toContain('AlertOnLoadTimeLimit1');
+  });
+
+  it('strict: rejects removed fields on PUT, PATCH and create-in-group too', async () => {
+    const api = await emulator({ profile: 'strict' });
     const m = await api.createMonitor();
     const guid = String(m['MonitorGuid']);
     expect((await api.put(`/Monitor/${guid}`, { Name: 'x', MonitorType: 'Https', MaximumBytes: 5 })).status).toBe(400);
@@ -123,7 +136,7 @@ describe('monitor create', () => {
       MonitorType: 'FullPageCheck',
       ErrorConditions: [{ ErrorConditionType: 'PageElementFailedWithPercentage', Value: '1', Percentage: '5', Effect: 'Error' }],
     });
-    expect(good.status).toBe(200);
+    expect(good.status).toBe(201);
     expect(good.body['ErrorConditions']).toEqual([{ ErrorConditionType: 'PageElementFailedWithPercentage', Value: '1', Percentage: '5', Effect: 'Error' }]);
   });
 
@@ -134,7 +147,7 @@ describe('monitor create', () => {
     expect(multi.status).toBe(400);
     expect(multi.error).toMatch(/Sensitive is obsolete/);
     const other = await api.post('/Monitor', { Name: 'coll', MonitorType: 'CollectionApi', PredefinedVariables: vars });
-    expect(other.status).toBe(200);
+    expect(other.status).toBe(201);
   });
 
   it('rejects a vault reference to an item that does not exist', async () => {
@@ -155,7 +168,7 @@ describe('bearer tokens', () => {
   it('accepts a bearer token on a multi-step API monitor and never returns it from any endpoint', async () => {
     const api = await emulator();
     const created = await api.post('/Monitor', { Name: 'api', MonitorType: 'MultiStepApi', BearerToken: CANARY });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const guid = String(created.body['MonitorGuid']);
     const reads = [
       created,
@@ -166,7 +179,7 @@ describe('bearer tokens', () => {
       await api.patch(`/Monitor/${guid}`, { Name: 'api2' }),
     ];
     for (const r of reads) {
-      expect(r.status).toBe(200);
+      expect([200, 201]).toContain(r.status);
       expect(r.text).not.toContain(CANARY);
       expect(r.text).not.toContain('BearerToken');
     }
@@ -249,11 +262,11 @@ describe('monitor replace, patch and delete', () => {
     expect(res.body['Name']).toBe('renamed');
   });
 
-  it('DELETE removes the monitor (200) and then answers 404', async () => {
+  it('DELETE removes the monitor (204) and then answers 404', async () => {
     const api = await emulator();
     const m = await api.createMonitor();
     const guid = String(m['MonitorGuid']);
-    expect((await api.delete(`/Monitor/${guid}`)).status).toBe(200);
+    expect((await api.delete(`/Monitor/${guid}`)).status).toBe(204);
     expect((await api.get(`/Monitor/${guid}`)).status).toBe(404);
     expect((await api.delete(`/Monitor/${guid}`)).status).toBe(404);
   });
@@ -262,14 +275,14 @@ describe('monitor replace, patch and delete', () => {
     const api = await emulator();
     await api.createMonitor({ Name: 'same' });
     const res = await api.post('/Monitor', { Name: 'same', MonitorType: 'Https' });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
   });
 
   it('creates a monitor in a group and adds the membership', async () => {
     const api = await emulator();
     const g = await api.post('/MonitorGroup', { Description: 'Shop' });
     const res = await api.post(`/Monitor/MonitorGroup/${String(g.body['MonitorGroupGuid'])}`, { Name: 'x', MonitorType: 'Https' });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     const members = await api.get(`/MonitorGroup/${String(g.body['MonitorGroupGuid'])}/Member`);
     expect(members.list.map((m) => m['MonitorGuid'])).toEqual([res.body['MonitorGuid']]);
     const inGroup = await api.get(`/Monitor/MonitorGroup/${String(g.body['MonitorGroupGuid'])}`);
@@ -292,16 +305,23 @@ describe('monitor replace, patch and delete', () => {
   });
 });
 
-describe('monitor list paging', () => {
+describe('monitor list paging (strict: paged with Cursor, as the spec says)', () => {
+  it('default: answers one bare array, whatever Take or page size asks', async () => {
+    const api = await emulator({ seed: 'demo', pageSize: 2 });
+    const res = await api.get('/Monitor?Take=1');
+    expect(Array.isArray(res.json)).toBe(true);
+    expect(res.list).toHaveLength(13);
+  });
+
   it('returns everything in one batch without Cursors when it fits', async () => {
-    const api = await emulator({ seed: 'demo' });
+    const api = await emulator({ seed: 'demo', profile: 'strict' });
     const res = await api.get('/Monitor');
     expect(res.data.length).toBe(13);
     expect(res.cursors).toBeUndefined();
   });
 
   it('pages by cursor with the configured page size, in creation order, without gaps or repeats', async () => {
-    const api = await emulator({ pageSize: 3 });
+    const api = await emulator({ pageSize: 3, profile: 'strict' });
     const created: string[] = [];
     for (let i = 0; i < 10; i++) created.push(String((await api.createMonitor({ Name: `m${i}` }))['MonitorGuid']));
     const { items, requests } = await api.listAllMonitors();
@@ -310,7 +330,7 @@ describe('monitor list paging', () => {
   });
 
   it('gives the last batch of a paged listing Cursors.Self, which re-fetches it, and no Next', async () => {
-    const api = await emulator({ pageSize: 3 });
+    const api = await emulator({ pageSize: 3, profile: 'strict' });
     for (let i = 0; i < 7; i++) await api.createMonitor({ Name: `m${i}` });
     const first = await api.get('/Monitor');
     const second = await api.get(`/Monitor?Cursor=${encodeURIComponent(String(first.cursors?.Next))}`);
@@ -325,7 +345,7 @@ describe('monitor list paging', () => {
   });
 
   it('honours Take and gives long opaque cursors; Self re-fetches the same batch', async () => {
-    const api = await emulator({ seed: 'demo' });
+    const api = await emulator({ seed: 'demo', profile: 'strict' });
     const first = await api.get('/Monitor?Take=5');
     expect(first.data).toHaveLength(5);
     const Next = String(first.cursors?.Next);
@@ -339,20 +359,20 @@ describe('monitor list paging', () => {
   });
 
   it.each(['0', '101', '-1', 'abc', '2.5'])('rejects Take=%s with 400', async (take) => {
-    const api = await emulator();
+    const api = await emulator({ profile: 'strict' });
     const res = await api.get(`/Monitor?Take=${take}`);
     expect(res.status).toBe(400);
     expect(res.error).toMatch(/Take/);
   });
 
   it('accepts Take=1 and Take=100', async () => {
-    const api = await emulator({ seed: 'demo' });
+    const api = await emulator({ seed: 'demo', profile: 'strict' });
     expect((await api.get('/Monitor?Take=1')).data).toHaveLength(1);
     expect((await api.get('/Monitor?Take=100')).data).toHaveLength(13);
   });
 
   it('rejects old-format numeric cursors and altered cursors with 400', async () => {
-    const api = await emulator({ seed: 'demo' });
+    const api = await emulator({ seed: 'demo', profile: 'strict' });
     expect((await api.get('/Monitor?Cursor=12345')).status).toBe(400);
     const next = String((await api.get('/Monitor?Take=2')).cursors?.Next);
     const altered = `${next.slice(0, 10)}${next[10] === 'A' ? 'B' : 'A'}${next.slice(11)}`;
@@ -361,14 +381,14 @@ describe('monitor list paging', () => {
   });
 
   it('rejects a cursor from another list', async () => {
-    const api = await emulator({ seed: 'demo' });
+    const api = await emulator({ seed: 'demo', profile: 'strict' });
     const next = String((await api.get('/Monitor?Take=2')).cursors?.Next);
     const res = await api.get(`/Monitor/MonitorGroup/${SEEDED.allMonitorsGroup}?Cursor=${encodeURIComponent(next)}`);
     expect(res.status).toBe(400);
   });
 
   it('keeps paging stable when a monitor of an earlier page is deleted meanwhile', async () => {
-    const api = await emulator({ pageSize: 2 });
+    const api = await emulator({ pageSize: 2, profile: 'strict' });
     const guids: string[] = [];
     for (let i = 0; i < 5; i++) guids.push(String((await api.createMonitor({ Name: `m${i}` }))['MonitorGuid']));
     const first = await api.get('/Monitor');

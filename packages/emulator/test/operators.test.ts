@@ -6,7 +6,7 @@ const CANARY = 'CANARY-7f3a9c-login';
 
 async function newOperator(api: Api, email = 'ops@example.com'): Promise<string> {
   const res = await api.post('/Operator', { Email: email, FullName: 'Ops', Password: CANARY });
-  if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
+  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   return String(res.body['OperatorGuid']);
 }
 
@@ -25,7 +25,7 @@ describe('operators', () => {
   it('creates, reads, updates and deletes an operator; the password is write-only and kept on update', async () => {
     const api = await emulator();
     const created = await api.post('/Operator', { Email: 'new@example.com', FullName: 'New', Password: CANARY, CultureName: 'de-DE', TimeZoneId: 3 });
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     expect(created.text).not.toContain(CANARY);
     const guid = String(created.body['OperatorGuid']);
     expect(created.body).toMatchObject({ Email: 'new@example.com', CultureName: 'de-DE', IsAccountAdministrator: false });
@@ -134,8 +134,18 @@ describe('operator groups', () => {
     const api = await emulator();
     expect((await api.post(`/OperatorGroup/${SEEDED.everyoneGroup}/Member/${SEEDED.viewer.guid}`)).status).toBe(400);
     expect((await api.delete(`/OperatorGroup/${SEEDED.everyoneGroup}/Member/${SEEDED.viewer.guid}`)).status).toBe(400);
-    expect((await api.put(`/OperatorGroup/${SEEDED.everyoneGroup}`, { Description: 'All' })).status).toBe(400);
     expect((await api.delete(`/OperatorGroup/${SEEDED.everyoneGroup}`)).status).toBe(400);
+  });
+
+  it('renames a system group and keeps it one; the strict profile refuses the rename', async () => {
+    const api = await emulator();
+    const renamed = await api.put(`/OperatorGroup/${SEEDED.administratorsGroup}`, { Description: 'Admins' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ Description: 'Admins', IsAdministratorsGroup: true });
+    expect((await api.get(`/Operator/${SEEDED.admin.guid}`)).body['IsAccountAdministrator']).toBe(true);
+    const strict = await emulator({ profile: 'strict' });
+    expect((await strict.put(`/OperatorGroup/${SEEDED.everyoneGroup}`, { Description: 'All' })).status).toBe(400);
+    expect((await strict.put(`/OperatorGroup/${SEEDED.administratorsGroup}`, { Description: 'Admins' })).status).toBe(400);
   });
 
   it('lets Administrators members change, and membership grants administrator rights', async () => {
@@ -143,7 +153,7 @@ describe('operator groups', () => {
     const add = await api.post(`/OperatorGroup/${SEEDED.administratorsGroup}/Member/${SEEDED.viewer.guid}`);
     expect(add.status).toBe(200);
     expect((await api.get(`/Operator/${SEEDED.viewer.guid}`)).body['IsAccountAdministrator']).toBe(true);
-    expect((await api.post('/MonitorGroup', { Description: 'by viewer' }, VIEWER)).status).toBe(200);
+    expect((await api.post('/MonitorGroup', { Description: 'by viewer' }, VIEWER)).status).toBe(201);
     expect((await api.delete(`/OperatorGroup/${SEEDED.administratorsGroup}/Member/${SEEDED.viewer.guid}`)).status).toBe(200);
     expect((await api.post('/MonitorGroup', { Description: 'again' }, VIEWER)).status).toBe(403);
   });

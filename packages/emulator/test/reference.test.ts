@@ -54,7 +54,7 @@ describe('register', () => {
   it('creates API credentials with the operator login, and they work at once', async () => {
     const api = await emulator();
     const res = await api.post('/Register', { Description: 'CI' }, login);
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ AccountId: expect.any(String), OperatorName: SEEDED.viewer.fullName, status: 'OK' });
     const creds = { user: String(res.body['UserName']), password: String(res.body['Password']) };
     expect(creds.password.length).toBeGreaterThan(20);
@@ -82,7 +82,7 @@ describe('register', () => {
     expect(denied.status).toBe(403);
     const admin = { user: SEEDED.admin.email, password: SEEDED.admin.loginPassword };
     const res = await api.request('POST', `/Register?operatorGuid=${SEEDED.viewer.guid}`, undefined, null, { authorization: basic(admin) });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect(res.body['OperatorName']).toBe(SEEDED.viewer.fullName);
   });
 });

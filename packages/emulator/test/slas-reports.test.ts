@@ -5,11 +5,11 @@ import { emulator, VIEWER } from './helpers.js';
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 describe('SLAs', () => {
-  it('answers 204 with no body to POST, PUT, PATCH and DELETE', async () => {
+  it('answers POST with 201 and the SLA (as the service does), PUT, PATCH and DELETE with 204', async () => {
     const api = await emulator();
-    const created = await api.post('/Sla', { Description: 'Gold', UptimeErrorThreshold: 99.5, UptimeWarningThreshold: 99.9 });
-    expect(created.status).toBe(204);
-    expect(created.text).toBe('');
+    const created = await api.post('/Sla', { Description: 'Gold', UptimeErrorThreshold: 99.5, UptimeWarningThreshold: 99.9, OperatorReponseTimeThreshold: 15 });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ Description: 'Gold', SlaGuid: expect.any(String), OperatorReponseTimeThreshold: 15 });
     const list = await api.get('/Sla');
     expect(list.json).toHaveLength(1);
     const guid = String(list.list[0]?.['SlaGuid']);
@@ -55,7 +55,8 @@ describe('SLAs', () => {
     const api = await emulator({ seed: 'demo' });
     const base = `/Sla/${DEMO.slas.silver}/ExclusionPeriod`;
     const created = await api.post(base, { Description: 'Release night', From: '2026-05-01T20:00:00', Until: '2026-05-01T23:00:00' });
-    expect(created.status).toBe(204);
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ Description: 'Release night', ExclusionPeriodId: expect.any(Number) });
     const list = (await api.get(base)).list;
     const period = list.find((p) => p['Description'] === 'Release night');
     expect(period).toBeDefined();

@@ -7,7 +7,7 @@ const DEFAULT = SEEDED.defaultVaultSection;
 
 async function item(api: Api, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const res = await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, ...body });
-  if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
+  if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
   return res.json as Record<string, unknown>;
 }
 
@@ -22,7 +22,7 @@ describe('vault sections', () => {
   it('gives the creator View and Change, and nobody else', async () => {
     const api = await emulator();
     const created = await api.post('/VaultSection', { Name: 'Mine' }, VIEWER);
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     const guid = String(created.body['VaultSectionGuid']);
     const auths = await api.get(`/VaultSection/${guid}/Authorization`, VIEWER);
     expect(auths.list.map((a) => [a['AuthorizationType'], a['OperatorGuid']]).sort()).toEqual([
@@ -36,11 +36,20 @@ describe('vault sections', () => {
   it('adds View when Change is granted, and Change lets the grantee edit', async () => {
     const api = await emulator();
     const res = await api.post(`/VaultSection/${DEFAULT}/Authorization`, { ContextId: DEFAULT, AuthorizationType: 'ChangeVaultSection', OperatorGuid: SEEDED.viewer.guid });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     const auths = (await api.get(`/VaultSection/${DEFAULT}/Authorization`)).list;
     const forViewer = auths.filter((a) => a['OperatorGuid'] === SEEDED.viewer.guid).map((a) => a['AuthorizationType']).sort();
     expect(forViewer).toEqual(['ChangeVaultSection', 'ViewVaultSection']);
     expect((await api.put(`/VaultSection/${DEFAULT}`, { Name: 'Renamed' }, VIEWER)).status).toBe(200);
+  });
+
+  it('lets View alone decide viewing: with its View authorization removed, Change alone shows nothing', async () => {
+    const api = await emulator();
+    await api.post(`/VaultSection/${DEFAULT}/Authorization`, { ContextId: DEFAULT, AuthorizationType: 'ChangeVaultSection', OperatorGuid: SEEDED.viewer.guid });
+    const view = (await api.get(`/VaultSection/${DEFAULT}/Authorization`)).list.find((a) => a['OperatorGuid'] === SEEDED.viewer.guid && a['AuthorizationType'] === 'ViewVaultSection');
+    expect((await api.delete(`/VaultSection/${DEFAULT}/Authorization/${String(view?.['AuthorizationId'])}`)).status).toBe(200);
+    expect((await api.get(`/VaultSection/${DEFAULT}`, VIEWER)).status).toBe(403);
+    expect((await api.get('/VaultSection', VIEWER)).list.map((x) => x['VaultSectionGuid'])).not.toContain(DEFAULT);
   });
 
   it('requires exactly one of OperatorGuid and OperatorGroupId', async () => {
@@ -59,7 +68,7 @@ describe('vault sections', () => {
   it('grants a group: members of Everyone then see the section', async () => {
     const api = await emulator();
     const res = await api.post(`/VaultSection/${DEFAULT}/Authorization`, { ContextId: DEFAULT, AuthorizationType: 'ViewVaultSection', OperatorGroupId: SEEDED.everyoneGroup });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect((await api.get('/VaultSection', VIEWER)).json).toHaveLength(1);
     const id = String(res.body['AuthorizationId']);
     expect((await api.delete(`/VaultSection/${DEFAULT}/Authorization/${id}`)).status).toBe(200);
@@ -118,12 +127,18 @@ describe('vault items', () => {
     expect((await api.get(`/VaultItem/${String(cert['VaultItemGuid'])}`)).body['Value']).toBe('-----BEGIN PUBLIC KEY-----');
   });
 
-  it('keeps IsSensitive, VaultSectionGuid and VaultItemType immutable', async () => {
+  it('keeps IsSensitive (ignored on writes; the strict profile refuses a change), VaultSectionGuid and VaultItemType immutable', async () => {
+    const strict = await emulator({ profile: 'strict' });
+    const strictCert = await item(strict, { Name: 'c', VaultItemType: 'Certificate', Value: 'k' });
+    expect((await strict.put(`/VaultItem/${String(strictCert['VaultItemGuid'])}`, { Name: 'c', IsSensitive: true })).status).toBe(400);
+    expect((await strict.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'l', VaultItemType: 'CredentialSet', IsSensitive: false })).status).toBe(400);
     const api = await emulator();
     const other = String((await api.post('/VaultSection', { Name: 'Other' })).body['VaultSectionGuid']);
     const cert = await item(api, { Name: 'c', VaultItemType: 'Certificate', Value: 'k' });
     const path = `/VaultItem/${String(cert['VaultItemGuid'])}`;
-    expect((await api.put(path, { Name: 'c', IsSensitive: true })).status).toBe(400);
+    const ignored = await api.put(path, { Name: 'c', IsSensitive: true });
+    expect(ignored.status).toBe(200);
+    expect(ignored.body['IsSensitive']).toBe(false);
     expect((await api.put(path, { Name: 'c', VaultSectionGuid: other })).status).toBe(400);
     expect((await api.put(path, { Name: 'c', VaultItemType: 'File' })).status).toBe(400);
     expect((await api.patch(path, { VaultSectionGuid: other })).status).toBe(400);
@@ -157,7 +172,7 @@ describe('vault items', () => {
     expect(res.status).toBe(400);
     expect(res.error).toMatch(/2 MB/);
     const ok = await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'f', VaultItemType: 'File', Value: Buffer.alloc(2 * 1024 * 1024, 1).toString('base64') });
-    expect(ok.status).toBe(200);
+    expect(ok.status).toBe(201);
   });
 
   it('computes VaultItemUsedBy from monitors referencing {{vault:<guid>}}', async () => {
@@ -188,8 +203,8 @@ describe('vault items', () => {
 
   it('accepts one-time-password secrets in Hex or Base32 and rejects a mismatch', async () => {
     const api = await emulator();
-    expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o1', VaultItemType: 'OneTimePassword', Value: 'JBSWY3DPEHPK3PXP' })).status).toBe(200);
-    expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o2', VaultItemType: 'OneTimePassword', Value: '48656c6c6f', SecretEncoding: 'Hex' })).status).toBe(200);
+    expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o1', VaultItemType: 'OneTimePassword', Value: 'JBSWY3DPEHPK3PXP' })).status).toBe(201);
+    expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o2', VaultItemType: 'OneTimePassword', Value: '48656c6c6f', SecretEncoding: 'Hex' })).status).toBe(201);
     expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o3', VaultItemType: 'OneTimePassword', Value: 'xyz!', SecretEncoding: 'Hex' })).status).toBe(400);
     expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o4', VaultItemType: 'OneTimePassword', Value: '0189', SecretEncoding: 'Base32' })).status).toBe(400);
     expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o5', VaultItemType: 'OneTimePassword', Value: 'AB', SecretEncoding: 'Octal' })).status).toBe(400);

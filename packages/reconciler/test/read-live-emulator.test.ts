@@ -1,5 +1,5 @@
 import { createClient, type MonitoringClient } from '@monsync/client';
-import { SEEDED, startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { SEEDED, profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LiveReadError, liveScope, PlanError, readLive, type ApiObject, type LiveClient } from '../src/index.js';
 import { aGroup, aMonitor, aReport, desiredState, planFor } from '../src/test-utils/index.js';
@@ -8,7 +8,7 @@ let emulator: RunningEmulator;
 let client: MonitoringClient;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'demo' });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
   client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password', retry: { sleep: () => Promise.resolve(), maxAttempts: 2 } });
 });
 
@@ -119,7 +119,11 @@ describe('readLive with an API account that cannot see the whole account', () =>
 
 describe('readLive when the monitor listing is cut short', () => {
   it('fails with LIVE_INCOMPLETE when a later page comes back empty and a group names monitors on it', async () => {
-    await emulator.control.reset('empty');
+    // Pages need the profile that pages GET /Monitor with Cursor, as the spec says.
+    await client.close();
+    await emulator.close();
+    emulator = await startEmulator({ port: 0, profile: 'strict', seed: 'empty' });
+    client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password', retry: { sleep: () => Promise.resolve(), maxAttempts: 2 } });
     const group = await client.monitorGroups.create({ Description: 'Fleet' } as never);
     const created: string[] = [];
     for (let i = 0; i < 120; i += 1) created.push(String((await client.monitors.create({ Name: `m-${String(i).padStart(3, '0')}`, MonitorType: 'Https' } as never)).MonitorGuid));

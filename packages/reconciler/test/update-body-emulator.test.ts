@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { loadConfig } from '@monsync/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPlan, liveScope, openSession, readLive, renderJson, type ApiObject, type Plan, type PlanSession } from '../src/index.js';
@@ -24,7 +24,7 @@ let emulator: RunningEmulator;
 let tree: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'demo' });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
   // The demo tree, with `Effect: Error` left out of the LoadTimeLimit1 entries of both shop monitors.
   const root = mkdtempSync(join(tmpdir(), 'monsync-effect-'));
   cpSync(join(REPO_ROOT, 'configs'), join(root, 'configs'), { recursive: true });

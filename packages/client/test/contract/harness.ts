@@ -3,7 +3,7 @@
  * starts one emulator; each test starts from a fresh seed.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator, type SeedName } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type EmulatorOptions, type RunningEmulator, type SeedName } from '@monsync/emulator';
 import { createClient, type ClientOptions, type MonitoringClient, type ResponseEvent, type RetryEvent } from '@monsync/client';
 
 export interface Contract {
@@ -37,7 +37,7 @@ export function useEmulator(seed: SeedName = 'empty', options: Omit<EmulatorOpti
       },
     });
   beforeAll(async () => {
-    ctx.emulator = await startEmulator({ ...options, port: 0, seed });
+    ctx.emulator = await startEmulator({ profile: profileFromEnv(), ...options, port: 0, seed });
     ctx.client = make();
     ctx.clientWith = (overrides) => {
       const c = make(overrides);

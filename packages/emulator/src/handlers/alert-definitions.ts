@@ -1,8 +1,8 @@
 import { badRequest, notFound } from '../errors.js';
 import type { Reply, RequestContext, Router } from '../router.js';
-import type { AlertDefinitionRec, EscalationLevelRec } from '../store.js';
+import { Store, type AlertDefinitionRec, type EscalationLevelRec } from '../store.js';
 import { Checker, isObj, requireBody, sameGuid } from '../validate.js';
-import { key, ok, requireAdmin } from './common.js';
+import { key, noContent, ok, requireAdmin } from './common.js';
 
 function find(ctx: RequestContext): AlertDefinitionRec {
   const guid = ctx.params['alertDefinitionGuid'] ?? '';
@@ -11,8 +11,36 @@ function find(ctx: RequestContext): AlertDefinitionRec {
   return def;
 }
 
-function render(def: AlertDefinitionRec): { AlertDefinitionGuid: unknown; IsActive: unknown } {
-  return { AlertDefinitionGuid: def.fields['AlertDefinitionGuid'], IsActive: def.fields['IsActive'] };
+const defKey = (ctx: RequestContext): string => key(ctx.params['alertDefinitionGuid'] ?? '');
+
+/** The seeded definitions carry their name as `Description`; the published definition calls it `AlertName`. */
+function render(def: AlertDefinitionRec): { AlertDefinitionGuid: unknown; AlertName: unknown; IsActive: unknown } {
+  return { AlertDefinitionGuid: def.fields['AlertDefinitionGuid'], AlertName: def.fields['AlertName'] ?? def.fields['Description'] ?? '', IsActive: def.fields['IsActive'] };
+}
+
+/** Create, list and delete: the spec supports activation only, the published definition full CRUD (its DISAGREE row). */
+function registerCrud(router: Router): void {
+  router.add('GET', '/AlertDefinition', (ctx) => ok([...ctx.store.alertDefinitions.values()].map(render)));
+  router.add('GET', '/AlertDefinition/{alertDefinitionGuid}', (ctx) => ok(render(find(ctx))));
+  router.add('POST', '/AlertDefinition', (ctx) => {
+    requireAdmin(ctx, 'creating an alert definition');
+    const body = requireBody(ctx.body, 'alert definition');
+    const c = new Checker();
+    c.pascalKeys(body, ctx.settings.rules);
+    const name = c.string(body, 'AlertName', { required: true });
+    const active = c.boolean(body, 'IsActive');
+    c.done();
+    const guid = Store.newGuid();
+    const def: AlertDefinitionRec = { fields: { AlertDefinitionGuid: guid, AlertName: name, IsActive: active ?? true }, escalationLevels: [1, 2, 3, 4].map((Id) => ({ Id, integrations: [] })) };
+    ctx.store.alertDefinitions.put(guid, def);
+    return ok(render(def));
+  });
+  router.add('DELETE', '/AlertDefinition/{alertDefinitionGuid}', (ctx) => {
+    requireAdmin(ctx, 'deleting an alert definition');
+    find(ctx);
+    ctx.store.alertDefinitions.remove(defKey(ctx));
+    return noContent();
+  });
 }
 
 function setActive(mode: 'replace' | 'patch') {
@@ -22,9 +50,11 @@ function setActive(mode: 'replace' | 'patch') {
     const guid = ctx.params['alertDefinitionGuid'] ?? '';
     const body = requireBody(ctx.body, 'alert definition');
     const c = new Checker();
-    c.pascalKeys(body);
-    // Only activation is supported: any other field would be a change the API does not offer.
-    for (const k of Object.keys(body)) if (k !== 'AlertDefinitionGuid' && k !== 'IsActive') c.add(`${k} cannot be changed: only IsActive is supported.`);
+    c.pascalKeys(body, ctx.settings.rules);
+    // Only activation is supported; the spec does not say that other fields are refused, so only the strict profile does.
+    if (ctx.settings.rules.alertDefinitionKnownFieldsOnly) {
+      for (const k of Object.keys(body)) if (!['AlertDefinitionGuid', 'IsActive', 'AlertName'].includes(k)) c.add(`${k} cannot be changed: only IsActive is supported.`);
+    }
     if (mode === 'replace') {
       c.string(body, 'AlertDefinitionGuid', { required: true });
       c.boolean(body, 'IsActive', { required: true });
@@ -35,9 +65,12 @@ function setActive(mode: 'replace' | 'patch') {
       c.add(`AlertDefinitionGuid in the body (${body['AlertDefinitionGuid']}) must equal the one in the path (${guid}).`);
     }
     c.done();
-    if (typeof body['IsActive'] === 'boolean') {
-      def.fields['IsActive'] = body['IsActive'];
-      ctx.store.touch();
+    const { IsActive: active, AlertName: name } = body;
+    if (typeof active === 'boolean' || typeof name === 'string') {
+      ctx.store.alertDefinitions.update(key(guid), (d) => {
+        if (typeof active === 'boolean') d.fields['IsActive'] = active;
+        if (typeof name === 'string') d.fields['AlertName'] = name;
+      });
     }
     return ok(render(def));
   };
@@ -51,6 +84,7 @@ function level(ctx: RequestContext, def: AlertDefinitionRec): EscalationLevelRec
 }
 
 export function registerAlertDefinitionRoutes(router: Router): void {
+  registerCrud(router);
   router.add('PUT', '/AlertDefinition/{alertDefinitionGuid}', setActive('replace'));
   router.add('PATCH', '/AlertDefinition/{alertDefinitionGuid}', setActive('patch'));
   const base = '/AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Integration';
@@ -60,7 +94,7 @@ export function registerAlertDefinitionRoutes(router: Router): void {
     const lvl = level(ctx, find(ctx));
     const body = requireBody(ctx.body, 'escalation-level integration');
     const c = new Checker();
-    c.pascalKeys(body);
+    c.pascalKeys(body, ctx.settings.rules);
     const guid = c.string(body, 'IntegrationGuid', { required: true });
     const vars = body['VariableValues'];
     const values: Record<string, string> = {};
@@ -81,9 +115,10 @@ export function registerAlertDefinitionRoutes(router: Router): void {
     }
     const entry = { IntegrationGuid: String(integration['IntegrationGuid']), VariableValues: values };
     const idx = lvl.integrations.findIndex((i) => sameGuid(i.IntegrationGuid, entry.IntegrationGuid));
-    if (idx >= 0) lvl.integrations[idx] = entry;
-    else lvl.integrations.push(entry);
-    ctx.store.touch();
+    ctx.store.alertDefinitions.update(defKey(ctx), () => {
+      if (idx >= 0) lvl.integrations[idx] = entry;
+      else lvl.integrations.push(entry);
+    });
     return ok(structuredClone(entry));
   });
   router.add('DELETE', `${base}/{integrationGuid}`, (ctx) => {
@@ -92,8 +127,7 @@ export function registerAlertDefinitionRoutes(router: Router): void {
     const guid = ctx.params['integrationGuid'] ?? '';
     const idx = lvl.integrations.findIndex((i) => sameGuid(i.IntegrationGuid, guid));
     if (idx < 0) throw notFound(`Integration ${guid} is not linked to escalation level ${lvl.Id}.`);
-    lvl.integrations.splice(idx, 1);
-    ctx.store.touch();
+    ctx.store.alertDefinitions.update(defKey(ctx), () => lvl.integrations.splice(idx, 1));
     return ok();
   });
 }

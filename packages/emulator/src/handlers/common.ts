@@ -4,6 +4,8 @@ import { JsonText, type Reply, type RequestContext } from '../router.js';
 import type { MonitorGroupRec, MonitorRec } from '../store.js';
 import { formatTimestamp } from '../time.js';
 import type { Obj } from '../validate.js';
+import type { Rules } from '../profiles.js';
+import { PUBLISHED_MONITOR_FIELDS, REMOVED_FIELDS, withLoadTimeConditions } from './monitor-fields.js';
 
 export const ok = (body?: unknown): Reply => (body === undefined ? { status: 200 } : { status: 200, body });
 export const noContent = (): Reply => ({ status: 204 });
@@ -28,11 +30,6 @@ export const isMultiStepApi = (type: unknown): boolean => typeof type === 'strin
 
 // ---- monitor visibility and rendering -------------------------------------------------------
 
-const REMOVED_ON_READ = new Set([
-  'AlertOnLoadTimeLimit1', 'LoadTimeLimit1', 'AlertOnLoadTimeLimit2', 'LoadTimeLimit2', 'AlertOnMaximumBytes', 'MaximumBytes',
-  'AlertOnMinimumBytes', 'MinimumBytes', 'AlertOnMaximumSize', 'ElementMaximumSize', 'AlertOnPercentageFail',
-  'FailedObjectPercentage', 'ExpectedHttpStatusCode', 'ExpectedHttpStatusCodeSpecified',
-]);
 
 const VIEWER_FIELDS = ['MonitorGuid', 'Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert'] as const;
 
@@ -50,8 +47,14 @@ export function renderMonitor(ctx: RequestContext, rec: MonitorRec): Obj {
   }
   // A shallow copy is enough: replies are serialised at once, and act-as deep-copies its result. Fields removed on
   // 2025-08-27 are never returned, even if a loaded state still holds them.
+  const rules = ctx.settings.rules;
+  const dropUnknown = rules.unknownFields === 'drop';
   const out: Obj = {};
-  for (const f of Object.keys(rec.fields)) if (f !== 'BearerToken' && !REMOVED_ON_READ.has(f)) out[f] = rec.fields[f];
+  for (const f of Object.keys(rec.fields)) {
+    if (f === 'BearerToken' || f in REMOVED_FIELDS || (dropUnknown && !PUBLISHED_MONITOR_FIELDS.has(f))) continue;
+    out[f] = rec.fields[f];
+  }
+  if (rules.loadTimeConditions === 'always') out['ErrorConditions'] = withLoadTimeConditions(out['ErrorConditions']);
   return out;
 }
 
@@ -61,16 +64,36 @@ export function renderMonitor(ctx: RequestContext, rec: MonitorRec): Obj {
  * stale; a listing of 10,000 monitors (and the group member listings naming them again) then serialises each
  * monitor once rather than on every request.
  */
-const renderedJson = new WeakMap<Obj, string>();
+const renderedJson = new WeakMap<Rules, WeakMap<Obj, string>>();
 
-export function monitorJson(ctx: RequestContext, rec: MonitorRec): string {
+/** The rendering cache of one profile (a store is read through one profile, but tests run several side by side). */
+function renderCache(ctx: RequestContext): WeakMap<Obj, string> {
+  let cache = renderedJson.get(ctx.settings.rules);
+  if (!cache) renderedJson.set(ctx.settings.rules, (cache = new WeakMap()));
+  return cache;
+}
+
+export function monitorJson(ctx: RequestContext, rec: MonitorRec, cache = renderCache(ctx)): string {
   if (!ctx.caller.isAdmin) return JSON.stringify(renderMonitor(ctx, rec));
-  let text = renderedJson.get(rec.fields);
+  let text = cache.get(rec.fields);
   if (text === undefined) {
     text = JSON.stringify(renderMonitor(ctx, rec));
-    renderedJson.set(rec.fields, text);
+    cache.set(rec.fields, text);
   }
   return text;
+}
+
+/** A monitor listing as the profile speaks it: one bare array, or batches paged with `Cursor`. */
+export function listMonitors(ctx: RequestContext, scope: string, candidates: readonly MonitorRec[]): Reply {
+  return ctx.settings.rules.monitorList === 'bare' ? monitorArray(ctx, candidates) : pageMonitors(ctx, scope, candidates);
+}
+
+/** A group's members: whole monitors, or `{MonitorGuid}` items. */
+export function memberList(ctx: RequestContext, recs: readonly MonitorRec[]): Reply {
+  if (ctx.settings.rules.memberItems === 'monitor') return monitorArray(ctx, recs);
+  const items: Obj[] = [];
+  for (const rec of recs) if (canViewMonitor(ctx, String(rec.fields['MonitorGuid']))) items.push({ MonitorGuid: rec.fields['MonitorGuid'] });
+  return ok(items);
 }
 
 export function findMonitor(ctx: RequestContext, guid: string): MonitorRec {
@@ -91,10 +114,10 @@ export function findMonitorGroup(ctx: RequestContext, guid: string): MonitorGrou
  * more than one (`Next` while more data follows, `Self` always); a listing whose first batch holds everything gets
  * none (spec, Cursor rules).
  */
-export function pageMonitors(ctx: RequestContext, scope: string, candidates: MonitorRec[]): Reply {
+export function pageMonitors(ctx: RequestContext, scope: string, candidates: readonly MonitorRec[]): Reply {
   const cursor = getParam(ctx.query, 'Cursor');
   let after = 0;
-  let take = parseTake(ctx.query, ctx.settings.pageSize);
+  let take = parseTake(ctx.query, ctx.settings.pageSize, ctx.settings.rules.minTake);
   if (cursor) {
     const payload = decodeCursor(ctx.store.cursorSecret, scope, cursor);
     after = typeof payload['after'] === 'number' ? payload['after'] : 0;
@@ -102,12 +125,13 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: Mon
   }
   let i = firstAfter(candidates, after);
   const data: string[] = [];
+  const cache = renderCache(ctx);
   let lastSeq = after;
   const visible = (rec: MonitorRec): boolean => canViewMonitor(ctx, String(rec.fields['MonitorGuid']));
   for (; i < candidates.length && data.length < take; i++) {
     const rec = candidates[i];
     if (!rec || !visible(rec)) continue;
-    data.push(monitorJson(ctx, rec));
+    data.push(monitorJson(ctx, rec, cache));
     lastSeq = rec.seq;
   }
   let more = false;
@@ -122,8 +146,10 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: Mon
   let text = `{"Data":[${data.join(',')}]`;
   if (more || cursor) {
     const secret = ctx.store.cursorSecret;
-    const cursors = more ? { Next: encodeCursor(secret, scope, { after: lastSeq, take }), Self: encodeCursor(secret, scope, { after, take }) } : { Self: encodeCursor(secret, scope, { after, take }) };
-    text += `,"Cursors":${JSON.stringify(cursors)}`;
+    const cursors: Obj = {};
+    if (more) cursors['Next'] = encodeCursor(secret, scope, { after: lastSeq, take });
+    if (ctx.settings.rules.cursorsSelf) cursors['Self'] = encodeCursor(secret, scope, { after, take });
+    if (Object.keys(cursors).length > 0) text += `,"Cursors":${JSON.stringify(cursors)}`;
   }
   return ok(new JsonText(`${text}}`));
 }
@@ -131,11 +157,12 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: Mon
 /** A JSON array of monitors from the cached renderings (the group member listing). */
 export function monitorArray(ctx: RequestContext, recs: readonly MonitorRec[]): Reply {
   const texts: string[] = [];
-  for (const rec of recs) if (canViewMonitor(ctx, String(rec.fields['MonitorGuid']))) texts.push(monitorJson(ctx, rec));
+  const cache = renderCache(ctx);
+  for (const rec of recs) if (canViewMonitor(ctx, String(rec.fields['MonitorGuid']))) texts.push(monitorJson(ctx, rec, cache));
   return ok(new JsonText(`[${texts.join(',')}]`));
 }
 
-function firstAfter(list: MonitorRec[], seq: number): number {
+function firstAfter(list: readonly MonitorRec[], seq: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {

@@ -36,7 +36,7 @@ function parseRange(ctx: RequestContext, kind: 'date' | 'datetime'): Range {
   if ((start !== undefined || end !== undefined) && preset !== undefined) {
     throw badRequest('Start/End and PresetPeriod cannot be combined; use one or the other.');
   }
-  if (start === undefined && end === undefined) return resolvePreset(preset ?? 'Last24Hours', ctx.settings.now());
+  if (start === undefined && end === undefined) return resolvePreset(preset ?? 'Last24Hours', ctx.settings.now(), ctx.settings.rules.wireSpelling);
   if (start === undefined || end === undefined) throw badRequest('Start and End must be used together.');
   const parse = kind === 'date' ? parseDateOnly : parseTimestamp;
   const hint = kind === 'date' ? 'YYYY-MM-DD' : 'YYYY-MM-DDTHH:MM:SS';
@@ -84,7 +84,7 @@ interface AlertQuery {
   take: number;
 }
 
-function alertList(ctx: RequestContext, scope: string, monitors: MonitorRec[]): Reply {
+function alertList(ctx: RequestContext, scope: string, monitors: readonly MonitorRec[], single = false): Reply {
   const cursor = getParam(ctx.query, 'Cursor');
   let q: AlertQuery;
   if (cursor) {
@@ -95,24 +95,29 @@ function alertList(ctx: RequestContext, scope: string, monitors: MonitorRec[]): 
       rem: p['rem'] === true,
       sort: p['sort'] === 'asc' ? 'asc' : 'desc',
       offset: Number(p['offset']),
-      take: getParam(ctx.query, 'Take') === undefined ? Number(p['take']) : parseTake(ctx.query, 100),
+      take: getParam(ctx.query, 'Take') === undefined ? Number(p['take']) : parseTake(ctx.query, 100, ctx.settings.rules.minTake),
     };
   } else {
     const range = parseRange(ctx, 'date');
-    q = { ...range, rem: parseBool(ctx, 'IncludeReminders', false), sort: parseSorting(ctx), offset: 0, take: parseTake(ctx.query, ctx.settings.pageSize) };
+    q = { ...range, rem: parseBool(ctx, 'IncludeReminders', false), sort: parseSorting(ctx), offset: 0, take: parseTake(ctx.query, ctx.settings.pageSize, ctx.settings.rules.minTake) };
   }
   const alerts = monitors
     .flatMap((m) => alertsBetween(simMonitor(m), q.from, q.to))
     .filter((a) => q.rem || a.type !== 'Reminder')
     .sort((a, b) => (q.sort === 'asc' ? a.time - b.time || a.checkId - b.checkId : b.time - a.time || b.checkId - a.checkId));
   const page = alerts.slice(q.offset, q.offset + q.take);
+  // The spec's single-monitor example shows the item itself at the top level; the lean profile answers so.
+  if (single && ctx.settings.rules.bareSingleAlert && alerts.length === 1 && page[0]) return ok(renderAlert(page[0]));
   const body: Obj = { Data: page.map(renderAlert) };
   // Every batch of a listing that takes more than one carries Self, and Next while more follows (spec, Cursor rules).
-  const more = q.offset + q.take < alerts.length;
+  // A Take of 0 takes nothing, so it offers no next batch (it would be the same one, forever).
+  const more = q.take > 0 && q.offset + q.take < alerts.length;
   if (more || cursor) {
     const secret = ctx.store.cursorSecret;
-    const self = encodeCursor(secret, scope, { ...q });
-    body['Cursors'] = more ? { Next: encodeCursor(secret, scope, { ...q, offset: q.offset + q.take }), Self: self } : { Self: self };
+    const cursors: Obj = {};
+    if (more) cursors['Next'] = encodeCursor(secret, scope, { ...q, offset: q.offset + q.take });
+    if (ctx.settings.rules.cursorsSelf) cursors['Self'] = encodeCursor(secret, scope, { ...q });
+    if (Object.keys(cursors).length > 0) body['Cursors'] = cursors;
   }
   return ok(body);
 }
@@ -208,7 +213,7 @@ function intervalAttributes(seeds: number[], iv: Range, now: number): Obj {
   };
 }
 
-function statistics(ctx: RequestContext, monitors: MonitorRec[], related: { Id: string; Type: string; Self: string }): Reply {
+function statistics(ctx: RequestContext, monitors: readonly MonitorRec[], related: { Id: string; Type: string; Self: string }): Reply {
   const fields = parseFilter(ctx);
   const range = parseRange(ctx, 'datetime');
   const hours = Math.ceil((range.to - range.from) / HOUR_MS);
@@ -258,7 +263,7 @@ function requireKind(rec: MonitorRec, allowed: boolean, what: string, monitors: 
 export function registerHistoryRoutes(router: Router): void {
   router.add('GET', '/Alert/Monitor/{monitorGuid}', (ctx) => {
     const rec = findMonitor(ctx, ctx.params['monitorGuid'] ?? '');
-    return alertList(ctx, `alert:monitor:${key(String(rec.fields['MonitorGuid']))}`, [rec]);
+    return alertList(ctx, `alert:monitor:${key(String(rec.fields['MonitorGuid']))}`, [rec], true);
   });
   router.add('GET', '/Alert/MonitorGroup/{monitorGroupGuid}', (ctx) => {
     const group = findMonitorGroup(ctx, ctx.params['monitorGroupGuid'] ?? '');

@@ -3,7 +3,7 @@ import type { Reply, RequestContext, Router } from '../router.js';
 import { Store, type MonitorGroupRec } from '../store.js';
 import { normalizeTimestamp } from '../time.js';
 import { Checker, requireBody, sameGuid, type Obj } from '../validate.js';
-import { findMonitorGroup, key, monitorArray, monitorCategory, nowStamp, ok, requireAdmin, type MonitorCategory } from './common.js';
+import { findMonitorGroup, key, memberList, monitorCategory, nowStamp, ok, requireAdmin, type MonitorCategory } from './common.js';
 
 const READ_ONLY = new Set([
   'MonitorGroupGuid',
@@ -38,9 +38,9 @@ export function renderMonitorGroup(ctx: RequestContext, group: MonitorGroupRec):
   };
 }
 
-function checkGroupBody(body: Obj, pathGuid: string | undefined): Checker {
+function checkGroupBody(ctx: RequestContext, body: Obj, pathGuid: string | undefined): Checker {
   const c = new Checker();
-  c.pascalKeys(body);
+  c.pascalKeys(body, ctx.settings.rules);
   c.string(body, 'Description', { required: true });
   c.boolean(body, 'IsQuotaUnlimited');
   if (body['IsAll'] === true) c.add('IsAll is read-only: the account has exactly one All Monitors group.');
@@ -50,10 +50,21 @@ function checkGroupBody(body: Obj, pathGuid: string | undefined): Checker {
   return c;
 }
 
-function writableFields(body: Obj): Obj {
+/** The group fields the published definition names; the published profile drops the rest. */
+const PUBLISHED_GROUP_FIELDS = new Set([
+  'Description', 'IsQuotaUnlimited', 'BasicMonitorQuota', 'BrowserMonitorQuota', 'TransactionMonitorQuota', 'ApiMonitorQuota',
+  'ClassicQuota', 'UnifiedCreditsQuota',
+]);
+
+function writableFields(ctx: RequestContext, body: Obj): Obj {
+  const dropUnknown = ctx.settings.rules.unknownFields === 'drop';
   const out: Obj = {};
-  for (const [k, v] of Object.entries(body)) if (!READ_ONLY.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(body)) if (!READ_ONLY.has(k) && (!dropUnknown || PUBLISHED_GROUP_FIELDS.has(k))) out[k] = v;
   return out;
+}
+
+export function groupKey(group: MonitorGroupRec): string {
+  return key(String(group.fields['MonitorGroupGuid']));
 }
 
 function refuseAllGroup(group: MonitorGroupRec, what: string): void {
@@ -74,7 +85,6 @@ function setOnMembers(ctx: RequestContext, field: 'IsActive' | 'GenerateAlert', 
       LastModifiedByOperatorId: ctx.caller.operatorGuid,
     });
   }
-  ctx.store.touch();
   return ok();
 }
 
@@ -86,14 +96,13 @@ export function registerMonitorGroupRoutes(router: Router): void {
   router.add('POST', '/MonitorGroup', (ctx) => {
     requireAdmin(ctx, 'creating a monitor group');
     const body = requireBody(ctx.body, 'monitor group');
-    checkGroupBody(body, undefined).done();
+    checkGroupBody(ctx, body, undefined).done();
     const guid = Store.newGuid();
     const group: MonitorGroupRec = {
-      fields: { MonitorGroupGuid: guid, Description: body['Description'], IsAll: false, IsQuotaUnlimited: false, ...writableFields(body) },
+      fields: { MonitorGroupGuid: guid, Description: body['Description'], IsAll: false, IsQuotaUnlimited: false, ...writableFields(ctx, body) },
       members: new Set(),
     };
-    ctx.store.monitorGroups.set(guid, group);
-    ctx.store.touch();
+    ctx.store.monitorGroups.put(guid, group);
     return ok(renderMonitorGroup(ctx, group));
   });
   router.add('PUT', '/MonitorGroup/{monitorGroupGuid}', (ctx) => {
@@ -102,15 +111,16 @@ export function registerMonitorGroupRoutes(router: Router): void {
     const group = findMonitorGroup(ctx, guid);
     refuseAllGroup(group, 'changing it');
     const body = requireBody(ctx.body, 'monitor group');
-    checkGroupBody(body, guid).done();
-    group.fields = {
-      MonitorGroupGuid: group.fields['MonitorGroupGuid'],
-      Description: body['Description'],
-      IsAll: false,
-      IsQuotaUnlimited: false,
-      ...writableFields(body),
-    };
-    ctx.store.touch();
+    checkGroupBody(ctx, body, guid).done();
+    ctx.store.monitorGroups.update(key(guid), (g) => {
+      g.fields = {
+        MonitorGroupGuid: g.fields['MonitorGroupGuid'],
+        Description: body['Description'],
+        IsAll: false,
+        IsQuotaUnlimited: false,
+        ...writableFields(ctx, body),
+      };
+    });
     return ok(renderMonitorGroup(ctx, group));
   });
   router.add('DELETE', '/MonitorGroup/{monitorGroupGuid}', (ctx) => {
@@ -118,13 +128,12 @@ export function registerMonitorGroupRoutes(router: Router): void {
     const guid = ctx.params['monitorGroupGuid'] ?? '';
     const group = findMonitorGroup(ctx, guid);
     refuseAllGroup(group, 'deleting it');
-    ctx.store.monitorGroups.delete(key(guid));
-    ctx.store.touch();
+    ctx.store.monitorGroups.remove(key(guid));
     return ok();
   });
   router.add('GET', '/MonitorGroup/{monitorGroupGuid}/Member', (ctx) => {
     const group = findMonitorGroup(ctx, ctx.params['monitorGroupGuid'] ?? '');
-    return monitorArray(ctx, ctx.store.groupMonitors(group));
+    return memberList(ctx, ctx.store.groupMonitors(group));
   });
   router.add('POST', '/MonitorGroup/{monitorGroupGuid}/Member/{monitorGuid}', (ctx) => {
     requireAdmin(ctx, 'changing group membership');
@@ -132,10 +141,7 @@ export function registerMonitorGroupRoutes(router: Router): void {
     refuseAllGroup(group, 'changing its membership');
     const monitorGuid = ctx.params['monitorGuid'] ?? '';
     if (!ctx.store.monitors.has(key(monitorGuid))) throw notFound(`Monitor ${monitorGuid} does not exist.`);
-    if (!group.members.has(key(monitorGuid))) {
-      group.members.add(key(monitorGuid));
-      ctx.store.touch();
-    }
+    if (!group.members.has(key(monitorGuid))) ctx.store.monitorGroups.update(groupKey(group), (g) => g.members.add(key(monitorGuid)));
     return ok();
   });
   router.add('DELETE', '/MonitorGroup/{monitorGroupGuid}/Member/{monitorGuid}', (ctx) => {
@@ -144,7 +150,7 @@ export function registerMonitorGroupRoutes(router: Router): void {
     refuseAllGroup(group, 'changing its membership');
     const monitorGuid = ctx.params['monitorGuid'] ?? '';
     if (!ctx.store.monitors.has(key(monitorGuid))) throw notFound(`Monitor ${monitorGuid} does not exist.`);
-    if (group.members.delete(key(monitorGuid))) ctx.store.touch();
+    if (group.members.has(key(monitorGuid))) ctx.store.monitorGroups.update(groupKey(group), (g) => g.members.delete(key(monitorGuid)));
     return ok();
   });
   router.add('POST', '/MonitorGroup/{monitorGroupGuid}/StopAllMonitors', (ctx) => setOnMembers(ctx, 'IsActive', false));
@@ -156,7 +162,7 @@ export function registerMonitorGroupRoutes(router: Router): void {
     const group = findMonitorGroup(ctx, ctx.params['monitorGroupGuid'] ?? '');
     const body = requireBody(ctx.body, 'maintenance period');
     const c = new Checker();
-    c.pascalKeys(body);
+    c.pascalKeys(body, ctx.settings.rules);
     const from = c.string(body, 'From', { required: true });
     const until = c.string(body, 'Until', { required: true });
     const f = from === undefined ? null : normalizeTimestamp(from);
@@ -169,7 +175,6 @@ export function registerMonitorGroupRoutes(router: Router): void {
     for (const m of ctx.store.groupMonitors(group)) {
       ctx.store.addMaintenancePeriod(String(m.fields['MonitorGuid']), structuredClone(period));
     }
-    ctx.store.touch();
     return ok();
   });
 }

@@ -1,36 +1,20 @@
 import { notFound } from '../errors.js';
 import type { Reply, RequestContext, Router } from '../router.js';
-import { Store, vaultReferences } from '../store.js';
+import { Store, vaultReferences, type MonitorGroupRec } from '../store.js';
 import { Checker, isObj, requireBody, sameGuid, type Obj } from '../validate.js';
-import { findMonitor, findMonitorGroup, isMultiStepApi, key, nowStamp, ok, pageMonitors, renderMonitor, requireAdmin } from './common.js';
+import { ERROR_CONDITION_TYPES, PUBLISHED_ERROR_CONDITION_TYPES, PUBLISHED_MONITOR_FIELDS, REMOVED_FIELDS, withLoadTimeConditions } from './monitor-fields.js';
+import { findMonitor, findMonitorGroup, isMultiStepApi, key, nowStamp, listMonitors, ok, renderMonitor, requireAdmin } from './common.js';
 
-/** Fields removed on 2025-08-27 and the ErrorConditions type that replaces each (spec, Monitor). */
-export const REMOVED_FIELDS: Readonly<Record<string, string>> = {
-  AlertOnLoadTimeLimit1: 'LoadTimeLimit1',
-  LoadTimeLimit1: 'LoadTimeLimit1',
-  AlertOnLoadTimeLimit2: 'LoadTimeLimit2',
-  LoadTimeLimit2: 'LoadTimeLimit2',
-  AlertOnMaximumBytes: 'TotalMaxBytes',
-  MaximumBytes: 'TotalMaxBytes',
-  AlertOnMinimumBytes: 'TotalMinBytes',
-  MinimumBytes: 'TotalMinBytes',
-  AlertOnMaximumSize: 'PageElementMaxSizeWithPercentage',
-  ElementMaximumSize: 'PageElementMaxSizeWithPercentage',
-  AlertOnPercentageFail: 'PageElementFailedWithPercentage',
-  FailedObjectPercentage: 'PageElementFailedWithPercentage',
-  ExpectedHttpStatusCode: 'HttpStatus',
-  ExpectedHttpStatusCodeSpecified: 'HttpStatus',
-};
-
-export const ERROR_CONDITION_TYPES = [
-  'LoadTimeLimit1',
-  'LoadTimeLimit2',
-  'TotalMaxBytes',
-  'TotalMinBytes',
-  'PageElementMaxSizeWithPercentage',
-  'PageElementFailedWithPercentage',
-  'HttpStatus',
-] as const;
+/**
+ * What the lean profile's service fills in on create when the request left it out: a variable of multi-step
+ * monitors, and the group a monitor was created into.
+ */
+function serverDefaults(fields: Obj, body: Obj, group: MonitorGroupRec | undefined): void {
+  if (isMultiStepApi(fields['MonitorType']) && body['PredefinedVariables'] === undefined) {
+    fields['PredefinedVariables'] = [{ Key: 'environment', Value: 'production' }];
+  }
+  if (group && group.fields['IsAll'] !== true && body['MonitorGroups'] === undefined) fields['MonitorGroups'] = [group.fields['MonitorGroupGuid']];
+}
 
 const READ_ONLY = new Set(['MonitorGuid', 'CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId']);
 
@@ -55,17 +39,22 @@ function ordered(fields: Obj): Obj {
   return out;
 }
 
-function writable(body: Obj): Obj {
+/** What a write may set: read-only fields are ignored, and so are removed ones and, where the profile drops them, unknown ones. */
+function writable(ctx: RequestContext, body: Obj): Obj {
   const out: Obj = {};
-  for (const [k, v] of Object.entries(body)) if (!READ_ONLY.has(k)) out[k] = v;
+  const dropUnknown = ctx.settings.rules.unknownFields === 'drop';
+  for (const [k, v] of Object.entries(body)) {
+    if (READ_ONLY.has(k) || k in REMOVED_FIELDS || (dropUnknown && !PUBLISHED_MONITOR_FIELDS.has(k))) continue;
+    out[k] = v;
+  }
   return out;
 }
 
-function checkBody(body: Obj, pathGuid: string | undefined, c: Checker): void {
-  c.pascalKeys(body);
+function checkBody(ctx: RequestContext, body: Obj, pathGuid: string | undefined, c: Checker): void {
+  c.pascalKeys(body, ctx.settings.rules);
   for (const field of Object.keys(body)) {
     const replacement = REMOVED_FIELDS[field];
-    if (replacement) {
+    if (replacement && ctx.settings.rules.removedMonitorFields === 'refuse') {
       c.add(`Field "${field}" was removed on 2025-08-27; use ErrorConditions with ErrorConditionType "${replacement}" instead.`);
     }
   }
@@ -75,7 +64,8 @@ function checkBody(body: Obj, pathGuid: string | undefined, c: Checker): void {
 }
 
 /** Validates a complete (merged) monitor. */
-function checkMonitor(store: Store, m: Obj, c: Checker): void {
+function checkMonitor(ctx: RequestContext, m: Obj, c: Checker): void {
+  const types = ctx.settings.rules.errorConditionTypes === 'published' ? PUBLISHED_ERROR_CONDITION_TYPES : ERROR_CONDITION_TYPES;
   c.string(m, 'Name', { required: true });
   c.string(m, 'MonitorType', { required: true });
   c.string(m, 'MonitorMode', { required: true });
@@ -89,8 +79,8 @@ function checkMonitor(store: Store, m: Obj, c: Checker): void {
     conditions.forEach((ec, i) => {
       if (!isObj(ec)) return c.add(`ErrorConditions[${i}] must be an object.`);
       const t = ec['ErrorConditionType'];
-      if (typeof t !== 'string' || !(ERROR_CONDITION_TYPES as readonly string[]).includes(t)) {
-        return c.add(`ErrorConditions[${i}].ErrorConditionType must be one of: ${ERROR_CONDITION_TYPES.join(', ')}.`);
+      if (typeof t !== 'string' || !(types as readonly string[]).includes(t)) {
+        return c.add(`ErrorConditions[${i}].ErrorConditionType must be one of: ${types.join(', ')}.`);
       }
       if (seen.has(t)) c.add(`ErrorConditions has ErrorConditionType "${t}" more than once.`);
       seen.add(t);
@@ -122,7 +112,7 @@ function checkMonitor(store: Store, m: Obj, c: Checker): void {
     else if (!isMultiStepApi(m['MonitorType'])) c.add('BearerToken can be set only on multi-step API monitors (MonitorType "MultiStepApi").');
   }
   for (const ref of vaultReferences(m)) {
-    if (!store.vaultItems.has(ref)) c.add(`PredefinedVariables reference vault item ${ref}, which does not exist.`);
+    if (!ctx.store.vaultItems.has(ref)) c.add(`PredefinedVariables reference vault item ${ref}, which does not exist.`);
   }
 }
 
@@ -140,18 +130,23 @@ export function createMonitor(ctx: RequestContext, groupGuid?: string): Reply {
   const body = requireBody(ctx.body, 'monitor');
   const group = groupGuid === undefined ? undefined : findMonitorGroup(ctx, groupGuid);
   const c = new Checker();
-  checkBody(body, undefined, c);
+  checkBody(ctx, body, undefined, c);
   const stamp = nowStamp(ctx);
-  const fields: Obj = { MonitorGuid: Store.newGuid(), ...MONITOR_DEFAULTS, ...writable(body) };
+  const fields: Obj = { MonitorGuid: Store.newGuid(), ...MONITOR_DEFAULTS, ...writable(ctx, body) };
   if (fields['BearerToken'] === null) delete fields['BearerToken'];
-  checkMonitor(ctx.store, fields, c);
+  checkMonitor(ctx, fields, c);
   c.done();
+  if (ctx.settings.rules.loadTimeConditions === 'on-create') fields['ErrorConditions'] = withLoadTimeConditions(fields['ErrorConditions']);
+  if (ctx.settings.rules.createDefaults) serverDefaults(fields, body, group);
   settleToken(fields, undefined);
   fields['CreatedDate'] = stamp;
   fields['LastModifiedDate'] = stamp;
   fields['LastModifiedByOperatorId'] = ctx.caller.operatorGuid;
   const rec = ctx.store.insertMonitor(ordered(structuredClone(fields)));
-  if (group && group.fields['IsAll'] !== true) group.members.add(key(String(rec.fields['MonitorGuid'])));
+  if (group && group.fields['IsAll'] !== true) {
+    const monitorKey = key(String(rec.fields['MonitorGuid']));
+    ctx.store.monitorGroups.update(key(String(group.fields['MonitorGroupGuid'])), (g) => g.members.add(monitorKey));
+  }
   return ok(renderMonitor(ctx, rec));
 }
 
@@ -161,13 +156,13 @@ function updateMonitor(ctx: RequestContext, mode: 'replace' | 'patch'): Reply {
   const rec = findMonitor(ctx, guid);
   const body = requireBody(ctx.body, 'monitor');
   const c = new Checker();
-  checkBody(body, guid, c);
+  checkBody(ctx, body, guid, c);
   const previousToken = rec.fields['BearerToken'];
   const base: Obj = mode === 'replace' ? { ...MONITOR_DEFAULTS } : structuredClone(rec.fields);
   if (mode === 'patch') delete base['BearerToken'];
-  const fields: Obj = { ...base, ...writable(body) };
+  const fields: Obj = { ...base, ...writable(ctx, body) };
   if (fields['BearerToken'] === null) delete fields['BearerToken'];
-  checkMonitor(ctx.store, fields, c);
+  checkMonitor(ctx, fields, c);
   c.done();
   // PATCH and PUT keep a write-only token the body leaves out; null or "" clears it.
   if (!('BearerToken' in body)) settleToken(fields, previousToken);
@@ -189,7 +184,7 @@ function deleteMonitor(ctx: RequestContext): Reply {
 }
 
 export function registerMonitorRoutes(router: Router): void {
-  router.add('GET', '/Monitor', (ctx) => pageMonitors(ctx, 'monitor', ctx.store.monitorOrder));
+  router.add('GET', '/Monitor', (ctx) => listMonitors(ctx, 'monitor', ctx.store.monitorOrder));
   router.add('POST', '/Monitor', (ctx) => createMonitor(ctx));
   router.add('GET', '/Monitor/{monitorGuid}', (ctx) => {
     return ok(renderMonitor(ctx, findMonitor(ctx, ctx.params['monitorGuid'] ?? '')));
@@ -200,7 +195,7 @@ export function registerMonitorRoutes(router: Router): void {
   router.add('GET', '/Monitor/MonitorGroup/{monitorGroupGuid}', (ctx) => {
     const groupGuid = ctx.params['monitorGroupGuid'] ?? '';
     const group = findMonitorGroup(ctx, groupGuid);
-    return pageMonitors(ctx, `monitor-group:${key(groupGuid)}`, ctx.store.groupMonitors(group));
+    return listMonitors(ctx, `monitor-group:${key(groupGuid)}`, ctx.store.groupMonitors(group));
   });
   router.add('POST', '/Monitor/MonitorGroup/{monitorGroupGuid}', (ctx) => createMonitor(ctx, ctx.params['monitorGroupGuid'] ?? ''));
 }

@@ -27,10 +27,11 @@ function renderServer(cp: Obj, server: Obj): Obj {
 function register(ctx: RequestContext): ReturnType<typeof ok> {
   const body = ctx.body === undefined ? {} : ctx.body;
   if (!isObj(body)) throw badRequest('The request body must be a JSON object (Description, operatorGuid), or empty.');
-  // Where Description and operatorGuid travel is not shown: both the body and the query are accepted.
+  // Where Description and operatorGuid travel is not shown: the profile says (query, body, or either).
+  const where = ctx.settings.rules.registerParams;
   const pick = (name: string): unknown => {
-    for (const [k, v] of Object.entries(body)) if (k.toLowerCase() === name.toLowerCase()) return v;
-    return getParam(ctx.query, name);
+    if (where !== 'query') for (const [k, v] of Object.entries(body)) if (k.toLowerCase() === name.toLowerCase()) return v;
+    return where === 'body' ? undefined : getParam(ctx.query, name);
   };
   const description = pick('Description');
   if (description !== undefined && typeof description !== 'string') throw badRequest('Description must be a string.');
@@ -52,8 +53,7 @@ function register(ctx: RequestContext): ReturnType<typeof ok> {
     Description: typeof description === 'string' ? description : '',
     CreatedDate: formatTimestamp(ctx.settings.now()),
   };
-  ctx.store.apiAccounts.set(account.UserName, account);
-  ctx.store.touch();
+  ctx.store.apiAccounts.put(account.UserName, account);
   return ok({
     UserName: account.UserName,
     Password: account.Password,

@@ -1,11 +1,22 @@
-import { notFound, validationFailed } from '../errors.js';
+import { ApiRequestError, notFound } from '../errors.js';
+import { SELECTED_PERIODS } from '../periods.js';
 import type { Reply, RequestContext, Router } from '../router.js';
 import { Store } from '../store.js';
 import { Checker, isObj, requireBody, sameGuid, type Obj } from '../validate.js';
 import { definitionHash } from './hash.js';
 import { key, noContent, ok, requireAdmin } from './common.js';
 
-export const FILE_TYPES = ['PDFAttachment', 'PDFDownloadLink', 'ExcelAttachment', 'ExcelDownloadLink', 'HTMLEmail'] as const;
+/**
+ * As the service has them: the published definition's FileType row contradicts the spec's `PDFDownloadLink`,
+ * `ExcelDownloadLink` and `HTMLEmail`, and the running service follows the published sources.
+ */
+export const FILE_TYPES = ['PDFAttachment', 'PDFLink', 'ExcelAttachment', 'ExcelLink', 'Html'] as const;
+/** The spec's list, which the running service does not take. */
+export const SPEC_FILE_TYPES = ['PDFAttachment', 'PDFDownloadLink', 'ExcelAttachment', 'ExcelDownloadLink', 'HTMLEmail'] as const;
+const PUBLISHED_REPORT_FIELDS = new Set([
+  'ScheduledReportGuid', 'Hash', 'DashboardGuid', 'DashboardGuidSpecified', 'FileType', 'IsActive', 'Schedule', 'SelectedPeriod',
+  'InternalNotes', 'Notes', 'Recipients',
+]);
 export const SCHEDULE_TYPES = ['Daily', 'Weekly', 'Monthly', 'Quarterly', 'Yearly'] as const;
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -25,11 +36,11 @@ function defaults(): Obj {
 
 /** Invalid definitions answer 403 with every problem listed (spec, Errors). */
 function checkReport(ctx: RequestContext, r: Obj): void {
-  const c = new Checker(403);
+  const c = new Checker(ctx.settings.rules.validationStatus);
   c.string(r, 'DashboardGuid', { required: true });
-  c.string(r, 'FileType', { required: true, oneOf: FILE_TYPES });
+  c.string(r, 'FileType', { required: true, oneOf: ctx.settings.rules.wireSpelling === 'published' ? FILE_TYPES : SPEC_FILE_TYPES });
   c.boolean(r, 'IsActive', { required: true });
-  c.string(r, 'SelectedPeriod');
+  c.string(r, 'SelectedPeriod', ctx.settings.rules.checkSelectedPeriod ? { oneOf: SELECTED_PERIODS } : {});
   c.string(r, 'InternalNotes');
   c.string(r, 'Notes');
   const s = r['Schedule'];
@@ -65,10 +76,11 @@ function checkReport(ctx: RequestContext, r: Obj): void {
 
 function build(ctx: RequestContext, guid: string, body: Obj, base: Obj): Obj {
   const c = new Checker();
-  c.pascalKeys(body);
+  c.pascalKeys(body, ctx.settings.rules);
   c.done();
   const r: Obj = { ScheduledReportGuid: guid, Hash: '', ...base };
-  for (const [k, v] of Object.entries(body)) if (k !== 'ScheduledReportGuid' && k !== 'Hash') r[k] = v;
+  const dropUnknown = ctx.settings.rules.unknownFields === 'drop';
+  for (const [k, v] of Object.entries(body)) if (k !== 'ScheduledReportGuid' && k !== 'Hash' && (!dropUnknown || PUBLISHED_REPORT_FIELDS.has(k))) r[k] = v;
   if (isObj(r['Recipients'])) r['Recipients'] = { Operators: [], OperatorGroups: [], ExtraEmailAddresses: [], ...r['Recipients'] };
   checkReport(ctx, r);
   r['Hash'] = definitionHash(r);
@@ -96,9 +108,8 @@ export function registerScheduledReportRoutes(router: Router): void {
     requireAdmin(ctx, 'creating a scheduled report');
     const guid = Store.newGuid();
     const r = build(ctx, guid, requireBody(ctx.body, 'scheduled report'), defaults());
-    ctx.store.scheduledReports.set(guid, r);
-    ctx.store.touch();
-    return { status: 201, body: render(ctx, r) };
+    ctx.store.scheduledReports.put(guid, r);
+    return ok(render(ctx, r));
   });
   const update = (mode: 'replace' | 'patch') => (ctx: RequestContext): Reply => {
     requireAdmin(ctx, 'changing a scheduled report');
@@ -106,11 +117,10 @@ export function registerScheduledReportRoutes(router: Router): void {
     const guid = String(existing['ScheduledReportGuid']);
     const body = requireBody(ctx.body, 'scheduled report');
     if (body['ScheduledReportGuid'] !== undefined && !sameGuid(body['ScheduledReportGuid'], guid)) {
-      throw validationFailed(`ScheduledReportGuid in the body differs from the one in the path (${guid}).`);
+      throw new ApiRequestError(ctx.settings.rules.validationStatus, 'VALIDATION_FAILED', `ScheduledReportGuid in the body differs from the one in the path (${guid}).`);
     }
     const r = build(ctx, guid, body, mode === 'replace' ? defaults() : structuredClone(existing));
-    ctx.store.scheduledReports.set(key(guid), r);
-    ctx.store.touch();
+    ctx.store.scheduledReports.put(key(guid), r);
     return noContent();
   };
   router.add('PUT', '/ScheduledReport/{scheduledReportGuid}', update('replace'));
@@ -118,8 +128,7 @@ export function registerScheduledReportRoutes(router: Router): void {
   router.add('DELETE', '/ScheduledReport/{scheduledReportGuid}', (ctx) => {
     requireAdmin(ctx, 'deleting a scheduled report');
     const r = find(ctx);
-    ctx.store.scheduledReports.delete(key(String(r['ScheduledReportGuid'])));
-    ctx.store.touch();
+    ctx.store.scheduledReports.remove(key(String(r['ScheduledReportGuid'])));
     return noContent();
   });
 }

@@ -27,15 +27,15 @@ export function sectionRights(ctx: RequestContext, sectionGuid: string): { view:
     if (a['AuthorizationType'] === 'ChangeVaultSection') change = true;
     if (a['AuthorizationType'] === 'ViewVaultSection') view = true;
   }
-  // Holding Change implies being able to see the section.
-  return { view: view || change, change };
+  // Viewing needs View: Change alone does not grant it (creating Change also creates View, as two objects).
+  return { view, change };
 }
 
 function findSection(ctx: RequestContext, guid: string, need: 'view' | 'change'): Obj {
   const section = ctx.store.vaultSections.get(key(guid));
   if (!section) throw notFound(`Vault section ${guid} does not exist.`);
   const rights = sectionRights(ctx, guid);
-  if (!rights.view) throw forbidden(`Permission denied: no ViewVaultSection authorization on vault section ${guid}.`);
+  if (!rights.view && !(need === 'change' && rights.change)) throw forbidden(`Permission denied: no ViewVaultSection authorization on vault section ${guid}.`);
   if (need === 'change' && !rights.change) {
     throw forbidden(`Permission denied: changing vault section "${String(section['Name'])}" needs the ChangeVaultSection authorization.`);
   }
@@ -49,8 +49,7 @@ function addAuthorization(ctx: RequestContext, sectionGuid: string, type: string
     }
   }
   const auth: Obj = { AuthorizationId: Store.newGuid(), ContextId: sectionGuid, AuthorizationType: type, ...principal };
-  ctx.store.vaultAuthorizations.set(String(auth['AuthorizationId']), auth);
-  ctx.store.touch();
+  ctx.store.vaultAuthorizations.put(String(auth['AuthorizationId']), auth);
   return auth;
 }
 
@@ -123,7 +122,7 @@ function findItem(ctx: RequestContext, guid: string, need: 'view' | 'change'): O
 function createItem(ctx: RequestContext): Reply {
   const body = requireBody(ctx.body, 'vault item');
   const c = new Checker();
-  c.pascalKeys(body);
+  c.pascalKeys(body, ctx.settings.rules);
   const sectionGuid = c.string(body, 'VaultSectionGuid', { required: true });
   const type = c.string(body, 'VaultItemType', { required: true, oneOf: VAULT_ITEM_TYPES });
   c.done();
@@ -131,7 +130,8 @@ function createItem(ctx: RequestContext): Reply {
   if (!ctx.store.vaultSections.has(key(sectionGuid))) throw badRequest(`VaultSectionGuid ${sectionGuid} does not exist.`);
   const section = findSection(ctx, sectionGuid, 'change');
   let sensitive = ALWAYS_SENSITIVE.has(type);
-  if (body['IsSensitive'] !== undefined) {
+  // "Not specified on create": the type decides, and the strict profile refuses a contradicting value.
+  if (body['IsSensitive'] !== undefined && ctx.settings.rules.sensitiveRules) {
     if (typeof body['IsSensitive'] !== 'boolean') c.add('IsSensitive must be true or false.');
     else if (type === 'File') sensitive = body['IsSensitive'];
     else if (body['IsSensitive'] !== sensitive) c.add(`IsSensitive is fixed for ${type} items (${sensitive}).`);
@@ -152,8 +152,7 @@ function createItem(ctx: RequestContext): Reply {
   if (type === 'OneTimePassword' && item[OTP_ENCODING_FIELD] === undefined) item[OTP_ENCODING_FIELD] = 'Base32';
   checkItem(item, c);
   c.done();
-  ctx.store.vaultItems.set(key(String(item['VaultItemGuid'])), item);
-  ctx.store.touch();
+  ctx.store.vaultItems.put(key(String(item['VaultItemGuid'])), item);
   return ok(renderVaultItem(ctx, item));
 }
 
@@ -162,12 +161,14 @@ function updateItem(ctx: RequestContext, mode: 'replace' | 'patch'): Reply {
   const existing = findItem(ctx, guid, 'change');
   const body = requireBody(ctx.body, 'vault item');
   const c = new Checker();
-  c.pascalKeys(body);
+  c.pascalKeys(body, ctx.settings.rules);
   if (body['VaultItemGuid'] !== undefined && !sameGuid(body['VaultItemGuid'], guid)) c.add('VaultItemGuid in the body differs from the one in the path.');
   if (body['VaultSectionGuid'] !== undefined && !sameGuid(body['VaultSectionGuid'], String(existing['VaultSectionGuid']))) {
     c.add('VaultSectionGuid cannot be changed after creation; create a new item in the other section instead.');
   }
-  if (body['IsSensitive'] !== undefined && body['IsSensitive'] !== existing['IsSensitive']) c.add('IsSensitive cannot be changed after creation.');
+  if (ctx.settings.rules.sensitiveRules && body['IsSensitive'] !== undefined && body['IsSensitive'] !== existing['IsSensitive']) {
+    c.add('IsSensitive cannot be changed after creation.');
+  }
   if (mode === 'replace' && body['VaultItemType'] !== undefined && body['VaultItemType'] !== existing['VaultItemType']) {
     c.add('VaultItemType cannot be changed after creation.');
   }
@@ -210,8 +211,7 @@ function updateItem(ctx: RequestContext, mode: 'replace' | 'patch'): Reply {
   if (existing['VaultItemType'] === 'OneTimePassword' && next[OTP_ENCODING_FIELD] === undefined) next[OTP_ENCODING_FIELD] = 'Base32';
   checkItem(next, c);
   c.done();
-  ctx.store.vaultItems.set(key(guid), next);
-  ctx.store.touch();
+  ctx.store.vaultItems.put(key(guid), next);
   return ok(renderVaultItem(ctx, next));
 }
 
@@ -225,16 +225,15 @@ export function registerVaultRoutes(router: Router): void {
   router.add('POST', '/VaultSection', (ctx) => {
     const body = requireBody(ctx.body, 'vault section');
     const c = new Checker();
-    c.pascalKeys(body);
+    c.pascalKeys(body, ctx.settings.rules);
     c.string(body, 'Name', { required: true });
     c.done();
     const guid = Store.newGuid();
     const section: Obj = { VaultSectionGuid: guid, Name: body['Name'] };
     for (const [k, v] of Object.entries(body)) if (k !== 'VaultSectionGuid') section[k] = v;
-    ctx.store.vaultSections.set(guid, section);
+    ctx.store.vaultSections.put(guid, section);
     // The creator alone gets View and Change; the section is first visible only to them.
     for (const t of AUTH_TYPES) addAuthorization(ctx, guid, t, { OperatorGuid: ctx.caller.operatorGuid, OperatorGroupId: null });
-    ctx.store.touch();
     return ok(structuredClone(section));
   });
   router.add('PUT', '/VaultSection/{vaultSectionGuid}', (ctx) => {
@@ -242,14 +241,13 @@ export function registerVaultRoutes(router: Router): void {
     const section = findSection(ctx, guid, 'change');
     const body = requireBody(ctx.body, 'vault section');
     const c = new Checker();
-    c.pascalKeys(body);
+    c.pascalKeys(body, ctx.settings.rules);
     c.string(body, 'Name', { required: true });
     if (body['VaultSectionGuid'] !== undefined && !sameGuid(body['VaultSectionGuid'], guid)) c.add('VaultSectionGuid in the body differs from the one in the path.');
     c.done();
     const next: Obj = { VaultSectionGuid: section['VaultSectionGuid'] };
     for (const [k, v] of Object.entries(body)) if (k !== 'VaultSectionGuid') next[k] = v;
-    ctx.store.vaultSections.set(key(guid), next);
-    ctx.store.touch();
+    ctx.store.vaultSections.put(key(guid), next);
     return ok(structuredClone(next));
   });
   router.add('DELETE', '/VaultSection/{vaultSectionGuid}', (ctx) => {
@@ -259,9 +257,8 @@ export function registerVaultRoutes(router: Router): void {
     if (items.length > 0) {
       throw badRequest(`Vault section "${String(section['Name'])}" still contains ${items.length} item(s) (${items.map((i) => String(i['Name'])).join(', ')}); delete the items first.`);
     }
-    ctx.store.vaultSections.delete(key(guid));
-    for (const [id, a] of ctx.store.vaultAuthorizations) if (sameGuid(a['ContextId'], guid)) ctx.store.vaultAuthorizations.delete(id);
-    ctx.store.touch();
+    ctx.store.vaultSections.remove(key(guid));
+    ctx.store.vaultAuthorizations.removeWhere((a) => sameGuid(a['ContextId'], guid));
     return ok();
   });
   router.add('GET', '/VaultSection/{vaultSectionGuid}/Authorization', (ctx) => {
@@ -274,7 +271,7 @@ export function registerVaultRoutes(router: Router): void {
     const section = findSection(ctx, guid, 'change');
     const body = requireBody(ctx.body, 'vault authorization');
     const c = new Checker();
-    c.pascalKeys(body);
+    c.pascalKeys(body, ctx.settings.rules);
     const type = c.string(body, 'AuthorizationType', { required: true, oneOf: AUTH_TYPES });
     if (body['ContextId'] !== undefined && !sameGuid(body['ContextId'], guid)) c.add('ContextId must be the GUID of the vault section in the path.');
     const op = blank(body['OperatorGuid']) ? null : body['OperatorGuid'];
@@ -296,8 +293,7 @@ export function registerVaultRoutes(router: Router): void {
     const id = ctx.params['authorizationGuid'] ?? '';
     const auth = ctx.store.vaultAuthorizations.get(key(id));
     if (!auth || !sameGuid(auth['ContextId'], guid)) throw notFound(`Authorization ${id} does not exist on vault section ${guid}.`);
-    ctx.store.vaultAuthorizations.delete(key(id));
-    ctx.store.touch();
+    ctx.store.vaultAuthorizations.remove(key(id));
     return ok();
   });
 
@@ -326,8 +322,7 @@ export function registerVaultRoutes(router: Router): void {
         `Vault item "${String(item['Name'])}" is in use by ${users.size} monitor(s) (${names.join(', ')}${users.size > 5 ? ', ...' : ''}); remove the {{vault:${key(guid)}}} references first.`,
       );
     }
-    ctx.store.vaultItems.delete(key(guid));
-    ctx.store.touch();
+    ctx.store.vaultItems.remove(key(guid));
     return ok();
   });
 }

@@ -7,10 +7,13 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-/** Starts `monsync-emulator --port 0 --seed empty --latency MS`; resolves once it prints its URL. */
+/**
+ * Starts `monsync-emulator --port 0 --seed empty --profile strict --latency MS`; resolves once it prints its URL.
+ * The strict profile pages GET /Monitor with Cursor as the spec says, which is what these benchmarks measure.
+ */
 export function startEmulatorProcess(latencyMs) {
   const bin = fileURLToPath(new URL('../../../emulator/dist/bin.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, '--port', '0', '--seed', 'empty', '--latency', String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, '--port', '0', '--seed', 'empty', '--profile', 'strict', '--latency', String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {

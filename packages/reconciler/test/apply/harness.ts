@@ -1,7 +1,7 @@
 /** An emulator on a free port, a client for it, and the plan -> apply -> plan loop the apply tests share. */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createClient, type MonitoringClient } from '@monsync/client';
-import { startEmulator, type RunningEmulator, type RequestLogEntry } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator, type RequestLogEntry } from '@monsync/emulator';
 import type { DesiredState } from '../../src/desired.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import type { ApplyOptions, ApplyReport } from '../../src/apply/types.js';
@@ -21,7 +21,7 @@ export interface Harness {
 const noWait = (): Promise<void> => Promise.resolve();
 
 export async function startHarness(options: { latencyMs?: number; clientParallelism?: number } = {}): Promise<Harness> {
-  const emulator = await startEmulator({ port: 0, seed: 'empty', retryAfterSeconds: 0, ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }) });
+  const emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty', retryAfterSeconds: 0, ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }) });
   const client = createClient({
     baseUrl: emulator.url,
     username: 'demo',

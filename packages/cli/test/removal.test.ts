@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@monsync/client';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
@@ -39,7 +39,7 @@ let emulator: RunningEmulator;
 let refusing: { url: string; server: Server };
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'empty' });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty' });
   refusing = await withoutMonitorDelete(emulator);
 });
 afterAll(async () => {

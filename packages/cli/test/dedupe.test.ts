@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@monsync/client';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
@@ -13,7 +13,7 @@ let emulator: RunningEmulator;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'empty', now: () => new Date(clock) });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty', now: () => new Date(clock) });
   env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' };
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@
  * account in it: the suite must leave everything it did not make alone.
  */
 import { createClient } from '@monsync/client';
-import { startEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator } from '@monsync/emulator';
 import { describe, expect, it } from 'vitest';
 import { cleanUp, runAcceptance, runPrefix } from './suite.js';
 
@@ -24,7 +24,7 @@ async function accountNames(url: string): Promise<string[]> {
 
 describe('acceptance against the emulator, a step failing', () => {
   it('still removes every object it made, and nothing else', { timeout: 180_000 }, async () => {
-    const emulator = await startEmulator({ port: 0, seed: 'demo', retryAfterSeconds: 0 });
+    const emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo', retryAfterSeconds: 0 });
     const target = { env: { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com' } };
     const prefix = runPrefix();
     try {
@@ -50,7 +50,7 @@ describe('acceptance against the emulator, a step failing', () => {
 
 describe.each(PROFILES)('acceptance against the emulator, profile %s', (profile) => {
   it('creates, plans nothing more, updates, pulls and prunes, then removes its objects and nothing else', { timeout: 180_000 }, async () => {
-    const emulator = await startEmulator({ port: 0, seed: 'demo' });
+    const emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
     const target = { env: { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com' } };
     const prefix = runPrefix();
     try {

@@ -238,3 +238,39 @@ describe('persisted state', () => {
     await expect(startEmulator({ statePath })).rejects.toThrow(/broken\.json: the state file is not valid JSON/);
   });
 });
+
+describe('large accounts over the control API', () => {
+  it('loads a state of 100,000 monitors and 5,000 groups through PUT /__emulator/state', async () => {
+    const api = await emulator();
+    const state = api.control.dump();
+    const monitors = 100_000;
+    const groups = 5_000;
+    const guid = (kind: number, i: number): string => `${String(kind).padStart(8, '0')}-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    for (let i = 0; i < monitors; i++) {
+      state.monitors.push({
+        seq: i + 1,
+        fields: { MonitorGuid: guid(1, i), Name: `monitor ${i}`, MonitorType: 'Https', MonitorMode: 'Default', IsActive: true, GenerateAlert: true, UserAgent: 'ChromeLatest', ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }], PredefinedVariables: [], Url: `https://site-${i}.example.com/` },
+      });
+    }
+    const perGroup = monitors / groups;
+    for (let g = 0; g < groups; g++) {
+      state.monitorGroups.push({ fields: { MonitorGroupGuid: guid(2, g), Description: `group ${g}`, IsAll: false, IsQuotaUnlimited: false }, members: Array.from({ length: perGroup }, (_, k) => guid(1, g * perGroup + k)) });
+    }
+    state.counters.monitorSeq = monitors;
+    const body = JSON.stringify(state);
+    // Well past the 8 MiB an API request may carry.
+    expect(body.length).toBeGreaterThan(8 * 1024 * 1024);
+    expect((await api.controlRequest('PUT', '/state', body)).status).toBe(204);
+    expect((await api.get('/Monitor')).list).toHaveLength(monitors);
+    expect((await api.get('/MonitorGroup')).list).toHaveLength(groups + 1);
+    const last = await api.get(`/MonitorGroup/${guid(2, groups - 1)}/Member`);
+    expect(last.list.map((m) => m['Name'])).toEqual(Array.from({ length: perGroup }, (_, k) => `monitor ${(groups - 1) * perGroup + k}`));
+    // A generous limit for a shared machine: this test is about size, not speed.
+  }, 120_000);
+
+  it('still refuses an API request body over 8 MiB', async () => {
+    const api = await emulator();
+    const res = await api.post('/Monitor', { Name: 'x', MonitorType: 'Https', Notes: 'x'.repeat(9 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+  });
+});

@@ -56,6 +56,13 @@ function slaFields(ctx: RequestContext, guid: string, body: Obj, base: Obj): Obj
 
 const slaKey = (sla: SlaRec): string => key(String(sla.fields['SlaGuid']));
 
+/** A copy to hand out; where the profile drops unknown fields, one a loaded state still holds is not shown either. */
+function renderSla(ctx: RequestContext, fields: Obj): Obj {
+  const out = structuredClone(fields);
+  if (ctx.settings.rules.unknownFields === 'drop') for (const k of Object.keys(out)) if (!PUBLISHED_SLA_FIELDS.has(k)) delete out[k];
+  return out;
+}
+
 function emptyThresholds(): Obj {
   return Object.fromEntries(THRESHOLDS.map((t) => [t, null]));
 }
@@ -99,8 +106,8 @@ function bodyOf(ctx: RequestContext, what: string): Obj {
 }
 
 export function registerSlaRoutes(router: Router): void {
-  router.add('GET', '/Sla', (ctx) => ok([...ctx.store.slas.values()].map((s) => structuredClone(s.fields))));
-  router.add('GET', '/Sla/{slaGuid}', (ctx) => ok(structuredClone(findSla(ctx, ctx.params['slaGuid'] ?? '').fields)));
+  router.add('GET', '/Sla', (ctx) => ok([...ctx.store.slas.values()].map((s) => renderSla(ctx, s.fields))));
+  router.add('GET', '/Sla/{slaGuid}', (ctx) => ok(renderSla(ctx, findSla(ctx, ctx.params['slaGuid'] ?? '').fields)));
   router.add('POST', '/Sla', (ctx): Reply => {
     requireAdmin(ctx, 'creating an SLA');
     const body = bodyOf(ctx, 'SLA');
@@ -109,7 +116,7 @@ export function registerSlaRoutes(router: Router): void {
     checkSla(ctx, fields, undefined);
     ctx.store.slas.put(guid, { fields, periods: new Map() });
     // The profile's answer shape decides what the caller sees (the spec: 204; the published definition: 201 + SLA).
-    return ok(structuredClone(fields));
+    return ok(renderSla(ctx, fields));
   });
   const update = (mode: 'replace' | 'patch') => (ctx: RequestContext): Reply => {
     requireAdmin(ctx, 'changing an SLA');

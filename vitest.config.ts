@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -11,7 +12,12 @@ const alias = packages.map((name) => ({
   replacement: fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
 }));
 
+// What the bundlers (packages/cli/scripts/bundle.mjs, packages/action/scripts/bundle.mjs) write into their bundles:
+// the released version, the same for every @monsync package (.changeset/config.json releases them together).
+const { version } = JSON.parse(readFileSync(new URL('./packages/cli/package.json', import.meta.url), 'utf8')) as { version: string };
+
 export default defineConfig({
+  define: { __MONSYNC_VERSION__: JSON.stringify(version) },
   resolve: { alias },
   test: {
     projects: projects.map((name) => ({

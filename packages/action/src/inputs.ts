@@ -22,6 +22,8 @@ export interface ActionInputs extends Credentials {
   comment: boolean;
   parallelism: number;
   allowDeletes: boolean;
+  /** The input `operators`: e-mails or GUIDs of the API accounts' operators, as given (split by the reconciler). */
+  operators: string;
 }
 
 /** The names of the inputs in messages: the user set an input, not a variable. */
@@ -78,7 +80,8 @@ export function readInputs(credentials: Credentials): ActionInputs {
     problems.push((error as Error).message);
   }
   if (problems.length > 0) throw new ActionInputError(problems.length === 1 ? (problems[0] ?? '') : `the step's inputs have ${problems.length} problems:\n- ${problems.join('\n- ')}`);
-  return { ...credentials, command, config, comment, parallelism, allowDeletes };
+  const operators = core.getInput('operators');
+  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators };
 }
 
 /** Which of the three API settings are empty, by input name. */

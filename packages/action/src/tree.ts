@@ -42,7 +42,10 @@ export function actionSession(desired: DesiredState, inputs: ActionInputs, maske
       onRetry: (event: RetryEvent) => core.info(`  retrying ${event.method} ${event.route} in ${(event.delayMs / 1000).toFixed(1)}s (${event.reason})`),
     },
     fingerprintKey: inputs.fingerprintKey,
-    operator: process.env['MONSYNC_OPERATOR'],
+    // The input and the variable together: the plan and the apply workflows use two API accounts.
+    operator: [inputs.operators, process.env['MONSYNC_OPERATOR'] ?? ''],
+    operatorSource: inputs.operators !== '' ? 'input operators' : 'MONSYNC_OPERATOR',
+    onWarning: (message) => core.warning(message),
   });
   masker.add(session.key);
   return session;

@@ -19,7 +19,7 @@ export function commandHelp(command: CommandSpec): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function globalHelp(commands: readonly CommandSpec[], version: string): string {
+export function globalHelp(commands: readonly { name: string; summary: string }[], version: string): string {
   const width = Math.max(...commands.map((command) => command.name.length));
   return [
     `monsync ${version}: keep a Monitoring Service account in sync with YAML files in git.`,

@@ -1,14 +1,13 @@
-import { ClientConfigError, isApiError } from '@monsync/client';
 import { dropLeadingSeparator, GLOBAL_OPTIONS, parseCommandArgs, splitCommand, closest, booleanOption, stringOption } from './args.js';
-import type { CommandSpec, GlobalFlags } from './command.js';
-import { COMMANDS } from './commands/index.js';
+import type { GlobalFlags } from './command.js';
+import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { CliError, UsageError } from './errors.js';
 import { ExitCode } from './exit-codes.js';
 import { commandHelp, globalHelp } from './help.js';
 import { processIo, type CliIo } from './io.js';
 import { cliVersion } from './version.js';
 
-function findCommand(name: string): CommandSpec | undefined {
+function findCommand(name: string): CommandEntry | undefined {
   return COMMANDS.find((command) => command.name === name);
 }
 
@@ -22,15 +21,15 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
   try {
     const { before, command, rest } = splitCommand(dropLeadingSeparator(argv));
     commandName = command;
-    const spec = command === undefined ? undefined : findCommand(command);
-    if (command !== undefined && spec === undefined) {
+    const entry = command === undefined ? undefined : findCommand(command);
+    if (command !== undefined && entry === undefined) {
       const suggestion = closest(command, COMMANDS.map((c) => c.name));
       throw new UsageError(`unknown command '${command}'${suggestion !== undefined ? ` (did you mean '${suggestion}'?)` : ''}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
     }
     const leading = parseCommandArgs(before, GLOBAL_OPTIONS, '');
     if (leading.positionals.length > 0) throw new UsageError(`unexpected argument '${leading.positionals[0] ?? ''}'`);
     verbose = booleanOption(leading.values, 'verbose');
-    if (spec === undefined) {
+    if (entry === undefined) {
       if (booleanOption(leading.values, 'version')) {
         io.stdout.write(`${cliVersion()}\n`);
         return ExitCode.Ok;
@@ -44,6 +43,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
       return ExitCode.Error;
     }
 
+    const spec = await entry.load();
     const wantsHelp = (tokens: readonly string[]) => tokens.some((token) => token === '--help' || token === '-h');
     let parsedRest: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
     if (spec.passThrough === true) {
@@ -81,7 +81,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     const global: GlobalFlags = { config: configAfter ?? configBefore, verbose };
     return await spec.run({ io, values: parsedRest.values, positionals: parsedRest.positionals, global });
   } catch (error) {
-    return reportError(error, io, commandName, verbose);
+    return await reportError(error, io, commandName, verbose);
   }
 }
 
@@ -90,12 +90,14 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
  * service's answers (ApiError), bad configuration and bad arguments say all there is in their message, and every
  * error monsync raises on purpose carries a SCREAMING_SNAKE code.
  */
-function isInternal(error: Error, label: string): boolean {
-  if (isApiError(error) || error instanceof CliError || error instanceof ClientConfigError) return false;
-  return label === '';
+async function isInternal(error: Error, label: string): Promise<boolean> {
+  if (label !== '' || error instanceof CliError) return false;
+  // Loaded only here: a command that needs no HTTP client (validate, migrate) must not load one to start.
+  const { ClientConfigError, isApiError } = await import('@monsync/client');
+  return !(isApiError(error) || error instanceof ClientConfigError);
 }
 
-function reportError(error: unknown, io: CliIo, command: string | undefined, verbose: boolean): number {
+async function reportError(error: unknown, io: CliIo, command: string | undefined, verbose: boolean): Promise<number> {
   if (error instanceof UsageError) {
     const helpCommand = error.command !== undefined && error.command !== '' ? `monsync ${error.command} --help` : 'monsync --help';
     io.stderr.write(`monsync: ${error.message}\nRun '${helpCommand}' for usage.\n`);
@@ -105,7 +107,7 @@ function reportError(error: unknown, io: CliIo, command: string | undefined, ver
     const code = (error as { code?: unknown }).code;
     const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? ` ${code}` : '';
     io.stderr.write(`monsync${command !== undefined ? ` ${command}` : ''}: error${label}: ${error.message}\n`);
-    if (verbose && isInternal(error, label) && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
+    if (verbose && (await isInternal(error, label)) && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
     return ExitCode.Error;
   }
   io.stderr.write(`monsync: error: ${String(error)}\n`);

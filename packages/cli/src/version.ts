@@ -1,13 +1,9 @@
-import { readFileSync } from 'node:fs';
+/**
+ * Set by the bundler (packages/cli/scripts/bundle.mjs) and by the test runner (vitest.config.ts) to the package's
+ * version, so that nothing reads package.json at run time: a copied or relocated bundle still knows its version.
+ */
+declare const __MONSYNC_VERSION__: string | undefined;
 
-let cached: string | undefined;
-
-/** The package version, read at run time so that src/ (tests) and dist/ (bin) both find package.json. */
 export function cliVersion(): string {
-  if (cached === undefined) {
-    const manifest: unknown = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    const version = typeof manifest === 'object' && manifest !== null ? (manifest as { version?: unknown }).version : undefined;
-    cached = typeof version === 'string' ? version : '0.0.0';
-  }
-  return cached;
+  return typeof __MONSYNC_VERSION__ === 'string' ? __MONSYNC_VERSION__ : '0.0.0-dev';
 }

@@ -18,6 +18,14 @@ describe('monsync command line', () => {
     expect(out).toContain('Exit codes: 0 ok / no changes, 1 error, 2 changes present');
   });
 
+  it('lists every command with the summary its own help shows', async () => {
+    for (const entry of COMMANDS) {
+      const spec = await entry.load();
+      expect(spec.name).toBe(entry.name);
+      expect(spec.summary, entry.name).toBe(entry.summary);
+    }
+  });
+
   it('has --help with usage and at least one example for every command', async () => {
     for (const command of COMMANDS) {
       const { code, out } = await monsync([command.name, '--help']);

@@ -111,7 +111,11 @@ export interface SendResult {
   text?: string;
 }
 
-const VERSION: string = (() => {
+/** Set by the bundlers (packages/cli/scripts/bundle.mjs, packages/action/scripts/bundle.mjs) and the test runner. */
+declare const __MONSYNC_VERSION__: string | undefined;
+
+// A bundle carries its version as a constant: beside it there is no ../package.json to read.
+const VERSION: string = typeof __MONSYNC_VERSION__ === 'string' ? __MONSYNC_VERSION__ : (() => {
   const pkg: unknown = createRequire(import.meta.url)('../package.json');
   return typeof pkg === 'object' && pkg !== null && typeof (pkg as { version?: unknown }).version === 'string'
     ? (pkg as { version: string }).version

@@ -13,5 +13,5 @@ export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
 export { checkDutySchedule, checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, isRealTimestamp } from './checks.js';
 export type { Finding } from './checks.js';
 export { MAX_FILE_BYTES, FORBIDDEN_KEYS } from './yaml-source.js';
-export { EMAIL_PATTERN } from './validate.js';
+export { EMAIL_PATTERN } from './email.js';
 export { likelyMeant, editDistance } from './suggest.js';

@@ -1,4 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { compileConfigValidator } from './compile-validator.js';
 import { GUID_PATTERN, REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_PATTERN, REPORT_KEY_PATTERN } from './config-schema.js';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
@@ -6,18 +7,11 @@ import { configJsonSchema } from './render-schemas.js';
 import { likelyMeant } from './suggest.js';
 import type { PathSegment, YamlSource } from './yaml-source.js';
 
-/** Pragmatic address check: one `@`, no spaces, a dotted domain. Full RFC 5322 is not what users mean. */
-export const EMAIL_PATTERN = /^[^\s@"<>()[\],;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
-
 let compiled: ValidateFunction | undefined;
 
 /** The config schema, compiled once for the process. */
 export function configValidator(): ValidateFunction {
-  if (compiled === undefined) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });
-    ajv.addFormat('email', EMAIL_PATTERN);
-    compiled = ajv.compile(configJsonSchema());
-  }
+  compiled ??= compileConfigValidator();
   return compiled;
 }
 

@@ -224,6 +224,7 @@ async function openSession(context: CommandContext, parallelism: number): Promis
     client: checkedClientOptions(io.env, { parallelism: Math.max(DEFAULT_PARALLELISM, parallelism), ...relay.client }),
     fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
     operator: io.env['MONSYNC_OPERATOR'],
+    onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
   });
   return { ...session, configDir: dir, setHooks: (extra) => relay.listen(combineHooks(extra, verbose)), dedupe: false };
 }

@@ -1,11 +1,25 @@
 import type { CommandSpec } from '../command.js';
-import { applyCommand } from './apply.js';
-import { emulatorCommand } from './emulator.js';
-import { migrateCommand } from './migrate.js';
-import { planCommand } from './plan.js';
-import { pullCommand } from './pull.js';
-import { unlockCommand } from './unlock.js';
-import { validateCommand } from './validate.js';
+
+/**
+ * A command as `monsync --help` lists it, and how to load the rest. Each command's module (and the packages it
+ * needs: the YAML validator, the HTTP client, the emulator) is imported only when that command runs, so
+ * `--version` and `--help` start in the time Node itself takes, and `validate` never loads an HTTP client. The
+ * summaries must equal the loaded specs' (test/cli.test.ts checks).
+ */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<CommandSpec>;
+}
 
 /** In the order `monsync --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, applyCommand, unlockCommand, pullCommand, migrateCommand, emulatorCommand];
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'init', summary: 'start a config repository: monsync.yaml, the GitHub workflows, .gitignore lines (optionally pulled from the live account)', load: async () => (await import('./init.js')).initCommand },
+  { name: 'validate', summary: 'check the config tree (schema, references, secrets by reference only) without calling the API', load: async () => (await import('./validate.js')).validateCommand },
+  { name: 'plan', summary: 'compare the config tree with the live account and show what apply would change', load: async () => (await import('./plan.js')).planCommand },
+  { name: 'apply', summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out', load: async () => (await import('./apply.js')).applyCommand },
+  { name: 'unlock', summary: 'break the apply lock left by an apply that stopped without releasing it (as terraform force-unlock)', load: async () => (await import('./unlock.js')).unlockCommand },
+  { name: 'pull', summary: 'write the live account as a new config tree (one file per kind), to start managing it', load: async () => (await import('./pull.js')).pullCommand },
+  { name: 'migrate', summary: 'rewrite monitors off the fields the service removed on 2025-08-27 (into ErrorConditions)', load: async () => (await import('./migrate.js')).migrateCommand },
+  { name: 'emulator', summary: 'run the local Monitoring Service API emulator (for trying configs and for CI)', load: async () => (await import('./emulator.js')).emulatorCommand },
+];

@@ -25,6 +25,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
     client: checkedClientOptions(io.env, relay.client),
     fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
     operator: io.env['MONSYNC_OPERATOR'],
+    onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
   });
   const progress = readProgress(io, 'reading live account');
   relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
@@ -49,8 +50,8 @@ export const planCommand: CommandSpec = {
     'Two live objects with one declared key are an error (DUPLICATE_LIVE_KEY) listing them; --dedupe plans keeping\n' +
     'the oldest (by CreatedDate where the kind has it) and deleting the others (monitors: by their removal strategy),\n' +
     'under the usual safety thresholds; apply the saved plan, or run monsync apply --dedupe.\n' +
-    'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR (GUID or\n' +
-    'e-mail of the API account\'s operator: its own changes are not drift); MONSYNC_FINGERPRINT_KEY (key of the\n' +
+    'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR (GUIDs or\n' +
+    'e-mails of the API accounts\' operators, comma-separated: their own changes are not drift); MONSYNC_FINGERPRINT_KEY (key of the\n' +
     'secret fingerprints; derived from the API credentials when unset).\n' +
     'Exit codes: 0 ok, 1 error, 2 changes present (with --detailed-exitcode), 3 plan unsafe (safety thresholds).',
   options: {

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { checkedClientOptions, readLive } from '@monsync/reconciler';
 import { createClient } from '@monsync/client';
 import { stringOption } from '../args.js';
@@ -9,19 +9,8 @@ import { ExitCode } from '../exit-codes.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
 import { displayPath } from '../load.js';
 import { pulledTree } from '../pull-tree.js';
+import { schemaReference } from '../schema-reference.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
-
-/** The repository's `schemas/config.schema.json` above `dir`, for the editor modeline of pulled files. */
-function findSchema(dir: string): string | undefined {
-  let current = dir;
-  for (;;) {
-    const candidate = join(current, 'schemas', 'config.schema.json');
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
-}
 
 export const pullCommand: CommandSpec = {
   name: 'pull',
@@ -61,8 +50,7 @@ export const pullCommand: CommandSpec = {
     } finally {
       await close();
     }
-    const schema = findSchema(dir);
-    const tree = pulledTree(live, schema === undefined ? {} : { schemaPath: relative(dir, schema).split('\\').join('/') });
+    const tree = pulledTree(live, { schemaPath: schemaReference(dir) });
     mkdirSync(dir, { recursive: true });
     for (const file of tree.files) writeFileSync(join(dir, file.path), file.content);
     const label = displayPath(io.cwd, dir);

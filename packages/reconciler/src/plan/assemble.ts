@@ -29,6 +29,8 @@ export interface PlanOptions {
   fingerprints?: SecretFingerprints;
   /** The API account's operator: updates of objects it changed last are not drift. Unknown: every update is attributed. */
   selfOperatorGuid?: string;
+  /** More of the account's own operators (the plan and the apply API accounts): their changes are not drift either. */
+  selfOperatorGuids?: readonly string[];
   /** `kind:key` patterns (globs allowed): plan only these steps and the steps they depend on. */
   targets?: readonly string[];
   /** Live objects sharing a declared key: keep the oldest and delete (or retire) the others, instead of failing. */
@@ -49,7 +51,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   warnings.push(...matchWarnings, ...ignoreUnmatched(ignore, states));
   throwIfAny(matchProblems);
 
-  const drafted = draftChanges(states, resolution, { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, operators: live.operators });
+  const drafted = draftChanges(states, resolution, { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators });
   warnings.push(...drafted.warnings);
   markRevived(drafted.drafts, states);
   const deletes = draftDeletes(states);

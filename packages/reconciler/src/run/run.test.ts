@@ -4,7 +4,7 @@ import { MARKDOWN_MARKER, markdownLength, renderMarkdown } from '../render/markd
 import { aMonitor, desiredState, liveSnapshot, planFor } from '../test-utils/index.js';
 import { checkApiUrlValue, printableUrl } from './api-url.js';
 import { unsafeAdvice } from './safety.js';
-import { selfOperatorGuid } from './session.js';
+import { operatorValues, ownOperators, selfOperatorGuid } from './session.js';
 
 describe('checkApiUrlValue', () => {
   it('names the setting as the caller calls it and never prints a query or user info', () => {
@@ -44,6 +44,21 @@ describe('selfOperatorGuid', () => {
     expect(selfOperatorGuid({ operators: null }, 'op-9')).toBe('op-9');
     expect(selfOperatorGuid(live, '')).toBeUndefined();
     expect(selfOperatorGuid(live, undefined)).toBeUndefined();
+  });
+});
+
+describe('ownOperators', () => {
+  const live = { operators: [{ OperatorGuid: 'op-1', Email: 'plan-bot@example.com' }, { OperatorGuid: 'op-2', Email: 'apply-bot@example.com' }] };
+
+  it('resolves a list of e-mails and GUIDs, separated by commas, spaces or lines', () => {
+    expect(ownOperators(live, 'Plan-Bot@example.com, op-2')).toEqual({ guids: ['op-1', 'op-2'], unmatched: [] });
+    expect(ownOperators(live, ['plan-bot@example.com\napply-bot@example.com'])).toEqual({ guids: ['op-1', 'op-2'], unmatched: [] });
+    expect(operatorValues(' a@x.io ,, b@x.io\n')).toEqual(['a@x.io', 'b@x.io']);
+  });
+
+  it('lists a value that matches no operator read, and keeps it as given; nothing is unmatched when operators are unreadable', () => {
+    expect(ownOperators(live, 'plan-bot@example.com,typo@example.com')).toEqual({ guids: ['op-1', 'typo@example.com'], unmatched: ['typo@example.com'] });
+    expect(ownOperators({ operators: null }, 'op-9')).toEqual({ guids: ['op-9'], unmatched: [] });
   });
 });
 

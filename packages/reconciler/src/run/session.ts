@@ -15,8 +15,15 @@ export interface SessionOptions {
   client: ClientOptions;
   /** `MONSYNC_FINGERPRINT_KEY`; derived one-way from the credentials when unset or empty. */
   fingerprintKey?: string | undefined;
-  /** `MONSYNC_OPERATOR`: the API account's operator (GUID or e-mail), whose own changes are not drift. */
-  operator?: string | undefined;
+  /**
+   * `MONSYNC_OPERATOR` (or the action's input `operators`): the operators of the API accounts in use (GUIDs or
+   * e-mails, a list or one text separated by commas, spaces or lines), whose own changes are not drift.
+   */
+  operator?: string | readonly string[] | undefined;
+  /** Where `operator` came from, named in the warning about a value that matches no operator. */
+  operatorSource?: string;
+  /** Told of every `operator` value that matches no operator of the account (they are otherwise ignored silently). */
+  onWarning?: (message: string) => void;
 }
 
 /** A validated tree with what plan and apply need to talk to the account: the client, the fingerprint key and fingerprints. */
@@ -34,19 +41,34 @@ export interface PlanSession {
   plan(live: LiveSnapshot, targets?: readonly string[], options?: { dedupe?: boolean }): Plan;
 }
 
+/** The values of `MONSYNC_OPERATOR` or of the action's `operators`: separated by commas, spaces or lines. */
+export function operatorValues(wanted: string | readonly string[] | undefined): string[] {
+  const texts = wanted === undefined ? [] : typeof wanted === 'string' ? [wanted] : wanted;
+  return texts.flatMap((text) => text.split(/[\s,;]+/)).filter((value) => value !== '');
+}
+
 /**
- * The API account's own operator, so that objects it changed last are not reported as drift. The API has no
- * "who am I", so it is given (a GUID or an e-mail) and looked up among the operators read; unset, every change whose
- * last editor is known is attributed.
+ * The API accounts' own operators, so that objects they changed last are not reported as drift. The API has no
+ * "who am I", so they are given (GUIDs or e-mails) and looked up among the operators read. A value that matches no
+ * operator is kept as given (the operators may be unreadable) and listed in `unmatched` when they were read.
  */
+export function ownOperators(live: Pick<LiveSnapshot, 'operators'>, wanted: string | readonly string[] | undefined): { guids: string[]; unmatched: string[] } {
+  const guids: string[] = [];
+  const unmatched: string[] = [];
+  for (const value of operatorValues(wanted)) {
+    const match = (live.operators ?? []).find(
+      (operator) => operator['OperatorGuid'] === value || (typeof operator['Email'] === 'string' && operator['Email'].toLowerCase() === value.toLowerCase()),
+    );
+    const guid = match?.['OperatorGuid'];
+    guids.push(typeof guid === 'string' ? guid : value);
+    if (match === undefined && live.operators !== null && live.operators !== undefined) unmatched.push(value);
+  }
+  return { guids, unmatched };
+}
+
+/** The first of `ownOperators`: the one operator of a single API account. */
 export function selfOperatorGuid(live: Pick<LiveSnapshot, 'operators'>, wanted: string | undefined): string | undefined {
-  const trimmed = wanted?.trim();
-  if (trimmed === undefined || trimmed === '') return undefined;
-  const match = (live.operators ?? []).find(
-    (operator) => operator['OperatorGuid'] === trimmed || (typeof operator['Email'] === 'string' && operator['Email'].toLowerCase() === trimmed.toLowerCase()),
-  );
-  const guid = match?.['OperatorGuid'];
-  return typeof guid === 'string' ? guid : trimmed;
+  return ownOperators(live, wanted).guids[0];
 }
 
 /**
@@ -66,10 +88,15 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
     apiUrl: options.client.baseUrl,
     close: () => (closing ??= client.close()),
     plan(live, targets, extra) {
-      const self = selfOperatorGuid(live, options.operator);
+      const own = ownOperators(live, options.operator);
+      for (const value of own.unmatched) {
+        options.onWarning?.(
+          `${options.operatorSource ?? 'MONSYNC_OPERATOR'}: ${JSON.stringify(value)} matches no operator of the account (by GUID or e-mail), so the changes of that account are reported as drift`,
+        );
+      }
       return assemblePlan(desired, live, {
         fingerprints,
-        ...(self === undefined ? {} : { selfOperatorGuid: self }),
+        ...(own.guids.length === 0 ? {} : { selfOperatorGuids: own.guids }),
         ...(targets === undefined ? {} : { targets }),
         ...(extra?.dedupe === true ? { dedupe: true } : {}),
       });

@@ -18,6 +18,7 @@ import type { Draft, KindState, Pair, Resolution } from './state.js';
 export interface DraftOptions {
   fingerprints?: SecretFingerprints | undefined;
   selfOperatorGuid?: string | undefined;
+  selfOperatorGuids?: readonly string[] | undefined;
   /** Operators read, to name who changed an object outside git; `null` when not read. */
   operators: readonly ApiObject[] | null;
 }
@@ -290,7 +291,7 @@ function operatorName(operators: readonly ApiObject[] | null, guid: string): str
 /** Who changed the live object last, when it was not the API account's own operator. */
 function driftOf(mod: KindModule, current: LiveEntry, options: DraftOptions): PlanDrift | undefined {
   const modified = mod.lastModified?.(current);
-  if (modified?.operatorId === undefined || modified.operatorId === '' || modified.operatorId === options.selfOperatorGuid) return undefined;
+  if (modified?.operatorId === undefined || modified.operatorId === '' || modified.operatorId === options.selfOperatorGuid || options.selfOperatorGuids?.includes(modified.operatorId) === true) return undefined;
   const name = operatorName(options.operators, modified.operatorId);
   return {
     ...(modified.date === undefined ? {} : { lastModifiedDate: modified.date }),

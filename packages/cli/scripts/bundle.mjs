@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Bundles the monsync command into dist/: bin.js (the command, run by bin/monsync.js) and index.js (the library entry, `run`), plus the
+// chunks they load on demand. Every dependency is inside, so an installed @monsync/cli needs nothing else at run
+// time. Each command is a chunk of its own, loaded when it runs (src/commands/index.ts): `--version` and `--help`
+// load only the entry, `validate` no HTTP client, and only `monsync emulator` the emulator.
+//
+//   node scripts/bundle.mjs [--metafile FILE]
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
+
+// ESM output has no require(); CommonJS dependencies (ajv) call it, for their own files and Node built-ins.
+/**
+ * The config validator compiled now rather than at every start (about 0.5 s of `monsync validate`): the schema
+ * package's compile-validator.ts is replaced by ajv's standalone code, made by the schema package's own build
+ * (dist/precompile-validator.js) with the options its runtime compiler uses; ajv's compiler stays out.
+ */
+const precompiledValidator = {
+  name: 'monsync-precompiled-validator',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]schema[\\/]src[\\/]compile-validator\.ts$/ }, async (args) => {
+      const built = pathToFileURL(join(dirname(args.path), '..', 'dist', 'precompile-validator.js')).href;
+      const { precompiledValidatorModule } = await import(built);
+      return { contents: precompiledValidatorModule(), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/**
+ * The client needs only undici's Agent, but undici's index loads all of undici (fetch, WebSocket, caches, mocks):
+ * about 100 ms of every start of a command that calls the API. The bundle takes the Agent's own module, and
+ * the request methods undici's index adds to every dispatcher.
+ */
+const undiciAgentOnly = {
+  name: 'monsync-undici-agent',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^undici$/ }, (args) => ({ path: args.resolveDir, namespace: 'undici-agent' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'undici-agent' }, (args) => ({
+      // What undici's index does for every dispatcher: the request methods (request, stream, ...) on its prototype.
+      contents: [
+        "import Agent from 'undici/lib/dispatcher/agent.js';",
+        "import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';",
+        "import api from 'undici/lib/api/index.js';",
+        'Object.assign(Dispatcher.prototype, api);',
+        'export { Agent };',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: args.path,
+    }));
+  },
+};
+
+/** The example workflows `monsync init` writes, inlined: an installed package has no .github/examples beside it. */
+const workflowTemplates = {
+  name: 'monsync-workflow-templates',
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]cli[\\/]src[\\/]workflow-templates\.ts$/ }, () => {
+      const examples = join(PACKAGE_DIR, '..', '..', '.github', 'examples');
+      const texts = Object.fromEntries(['monsync-plan.yml', 'monsync-apply.yml', 'monsync-drift.yml'].map((name) => [name, readFileSync(join(examples, name), 'utf8')]));
+      return { contents: `const TEXTS = ${JSON.stringify(texts)};\nexport function workflowTemplates() { return TEXTS; }\n`, loader: 'js' };
+    });
+  },
+};
+
+const REQUIRE_SHIM = "import { createRequire as __monsyncCreateRequire } from 'node:module';\nconst require = __monsyncCreateRequire(import.meta.url);";
+
+async function main() {
+  const metafileAt = process.argv.indexOf('--metafile');
+  const outdir = join(PACKAGE_DIR, 'dist');
+  // Chunk names carry a content hash: stale chunks of an earlier build would pile up.
+  rmSync(join(outdir, 'chunks'), { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: PACKAGE_DIR,
+    entryPoints: { bin: 'src/bin.ts', index: 'src/index.ts' },
+    outdir: 'dist',
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    // Workspace packages from their TypeScript source, never from a dist/ folder that may be stale.
+    conditions: ['source'],
+    mainFields: ['module', 'main'],
+    define: { __MONSYNC_VERSION__: JSON.stringify(version) },
+    plugins: [precompiledValidator, undiciAgentOnly, workflowTemplates],
+    banner: { js: REQUIRE_SHIM },
+    minifySyntax: true,
+    sourcemap: false,
+    legalComments: 'eof',
+    charset: 'utf8',
+    logLevel: 'warning',
+    metafile: true,
+  });
+  if (metafileAt >= 0) writeFileSync(resolve(process.argv[metafileAt + 1] ?? 'meta.json'), JSON.stringify(result.metafile, null, 2));
+  const outputs = Object.entries(result.metafile.outputs);
+  const bytes = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
+  process.stdout.write(`@monsync/cli ${version}: wrote ${outputs.length} files to dist/ (${Object.keys(result.metafile.inputs).length} modules, ${bytes} bytes)\n`);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.stderr.write(`bundle: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}

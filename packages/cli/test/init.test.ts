@@ -1,0 +1,119 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INIT_KINDS, pinnedWorkflow } from '../src/commands/init.js';
+import { ExitCode } from '../src/exit-codes.js';
+import { bufferedIo } from '../src/io.js';
+import { run } from '../src/main.js';
+import { cliVersion } from '../src/version.js';
+import { workflowTemplates } from '../src/workflow-templates.js';
+import { monsync, tempTree } from './helpers.js';
+
+/** The kinds a written monsync.yaml manages, in order. */
+function managed(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^ {2}(\w+): \{ prune: false \}$/gm)].map((match) => match[1] ?? '');
+}
+
+/** A repository outside this one, as `git init` leaves it: a .git folder and nothing else. */
+function emptyRepository(files: Record<string, string> = {}): string {
+  const root = tempTree(files);
+  mkdirSync(join(root, '.git'));
+  return root;
+}
+
+describe('monsync init', () => {
+  it('writes monsync.yaml, the three workflows pinned to this version and the .gitignore lines; the tree validates', async () => {
+    const root = emptyRepository();
+    const { code, out, err } = await monsync(['init', '--kinds', 'monitors,vault'], { cwd: root });
+    expect(err).toBe('');
+    expect(code).toBe(ExitCode.Ok);
+    expect(out).toContain('wrote configs/monsync.yaml');
+    expect(managed(join(root, 'configs', 'monsync.yaml'))).toEqual(['monitors', 'vault']);
+    for (const name of ['monsync-plan.yml', 'monsync-apply.yml', 'monsync-drift.yml']) {
+      const text = readFileSync(join(root, '.github', 'workflows', name), 'utf8');
+      expect(text, name).toContain(`uses: monsync/monsync/packages/action@v${cliVersion()}`);
+      expect(text, name).not.toContain('OWNER');
+      expect(text, name).toContain('config: configs');
+    }
+    expect(readFileSync(join(root, '.gitignore'), 'utf8')).toContain('.emulator.json\n');
+    expect((await monsync(['validate'], { cwd: join(root, 'configs') })).code).toBe(ExitCode.Ok);
+  });
+
+  it('never overwrites: a second run fails naming the files and writes nothing; --force overwrites', async () => {
+    const root = emptyRepository({ '.gitignore': 'dist/' });
+    expect((await monsync(['init', '--kinds', 'monitors'], { cwd: root })).code).toBe(ExitCode.Ok);
+    writeFileSync(join(root, 'configs', 'monsync.yaml'), '# mine\n');
+    const again = await monsync(['init', '--kinds', 'slas'], { cwd: root });
+    expect(again.code).toBe(ExitCode.Error);
+    expect(again.err).toContain('error INIT_FILE_EXISTS');
+    expect(again.err).toContain('configs/monsync.yaml');
+    expect(readFileSync(join(root, 'configs', 'monsync.yaml'), 'utf8')).toBe('# mine\n');
+    // The .gitignore lines were added once, after the line that had no newline, and not twice.
+    expect(readFileSync(join(root, '.gitignore'), 'utf8')).toMatch(/^dist\/\nnode_modules\/\n# [^\n]+\n\.emulator\.json\n$/);
+    const forced = await monsync(['init', '--kinds', 'slas', '--force'], { cwd: root });
+    expect(forced.code).toBe(ExitCode.Ok);
+    expect(readFileSync(join(root, 'configs', 'monsync.yaml'), 'utf8')).toContain('slas: { prune: false }');
+  });
+
+  it('asks on a terminal which kinds to manage', async () => {
+    const root = emptyRepository();
+    const answers = ['y', 'n', '', 'no', 'yes', 'n'];
+    const io = Object.assign(bufferedIo({ cwd: root, isTTY: true }), { prompt: async () => answers.shift() ?? '' });
+    expect(await run(['init', '--no-workflows'], io)).toBe(ExitCode.Ok);
+    expect(managed(join(root, 'configs', 'monsync.yaml'))).toEqual(['monitors', 'vault', 'scheduledReports']);
+    expect(existsSync(join(root, '.github'))).toBe(false);
+  });
+
+  it('manages every kind by default without a terminal, and rejects an unknown kind with the list', async () => {
+    const root = emptyRepository();
+    expect((await monsync(['init', '--config', 'monitoring'], { cwd: root })).code).toBe(ExitCode.Ok);
+    expect(managed(join(root, 'monitoring', 'monsync.yaml'))).toEqual([...INIT_KINDS]);
+    expect(readFileSync(join(root, '.github', 'workflows', 'monsync-plan.yml'), 'utf8')).toContain("- 'monitoring/**'");
+    const bad = await monsync(['init', '--kinds', 'monitors,slass'], { cwd: emptyRepository() });
+    expect(bad.code).toBe(ExitCode.Error);
+    expect(bad.err).toContain("'slass' is not a kind");
+  });
+
+  it('writes the schema line through node_modules when @monsync/schema is installed, else the versioned URL', async () => {
+    const installed = emptyRepository({ 'node_modules/@monsync/schema/dist/schemas/config.schema.json': '{}' });
+    await monsync(['init', '--kinds', 'monitors', '--no-workflows'], { cwd: installed });
+    expect(readFileSync(join(installed, 'configs', 'monsync.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/@monsync/schema/dist/schemas/config.schema.json');
+    const bare = emptyRepository();
+    await monsync(['init', '--kinds', 'monitors', '--no-workflows'], { cwd: bare });
+    expect(readFileSync(join(bare, 'configs', 'monsync.yaml'), 'utf8').split('\n')[0]).toBe(`# yaml-language-server: $schema=https://unpkg.com/@monsync/schema@${cliVersion()}/dist/schemas/config.schema.json`);
+  });
+
+  it('pins every example workflow: no OWNER placeholder or floating major tag is left', () => {
+    for (const [name, template] of Object.entries(workflowTemplates())) {
+      const pinned = pinnedWorkflow(template, 'infra/monitoring', '1.2.3');
+      expect(pinned, name).toMatch(/uses: monsync\/monsync\/packages\/action@v1\.2\.3\n/);
+      expect(pinned, name).not.toMatch(/@v1\n|OWNER/);
+      expect(pinned, name).toContain('config: infra/monitoring\n');
+    }
+  });
+
+  describe('--from-live', () => {
+    let emulator: RunningEmulator;
+    beforeAll(async () => {
+      emulator = await startEmulator({ port: 0, seed: 'demo' });
+    });
+    afterAll(async () => {
+      await emulator.close();
+    });
+
+    it('pulls the live account into the config folder, and the tree validates', async () => {
+      const root = emptyRepository();
+      const env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' };
+      const { code, out, err } = await monsync(['init', '--from-live'], { cwd: root, env });
+      expect(err).not.toContain('error');
+      expect(code).toBe(ExitCode.Ok);
+      expect(out).toContain('Wrote ');
+      expect(existsSync(join(root, '.github', 'workflows', 'monsync-drift.yml'))).toBe(true);
+      const first = readFileSync(join(root, 'configs', 'monsync.yaml'), 'utf8').split('\n')[0];
+      expect(first).toMatch(/^# yaml-language-server: \$schema=/);
+      expect((await monsync(['validate', '--config', 'configs'], { cwd: root, env })).code).toBe(ExitCode.Ok);
+    });
+  });
+});
+

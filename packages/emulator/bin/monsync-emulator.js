@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+// The package's bin, committed (not built) so that installing the workspace before its first build links it
+// without "Failed to create bin" warnings.
+import '../dist/bin.js';

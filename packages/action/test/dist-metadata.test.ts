@@ -71,7 +71,7 @@ describe('action.yml', () => {
 
   it('declares the inputs of the issue, only command required, with their defaults', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(
-      ['allow-deletes', 'api-password', 'api-url', 'api-username', 'command', 'comment', 'config', 'fingerprint-key', 'github-token', 'parallelism'].sort(),
+      ['allow-deletes', 'api-password', 'api-url', 'api-username', 'command', 'comment', 'config', 'fingerprint-key', 'github-token', 'operators', 'parallelism'].sort(),
     );
     expect(Object.entries(action.inputs).filter(([, input]) => input.required === true).map(([name]) => name)).toEqual(['command']);
     const defaults = Object.fromEntries(Object.entries(action.inputs).flatMap(([name, input]) => (input.default === undefined ? [] : [[name, input.default]])));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { formatDiagnostic, hasErrors, loadConfig, type DesiredState, type Diagnostic } from '@monsync/schema';
+import { childKinds, formatDiagnostic, hasErrors, loadConfig, topLevelKinds, type DesiredState, type Diagnostic } from '@monsync/schema';
 import { style, useColor, type CliIo } from './io.js';
 
 export interface LoadedTree {
@@ -66,15 +66,19 @@ export async function loadTree(dir: string, io: CliIo, options: { needSecrets: b
   return { desired, errors, warnings, label };
 }
 
+/** `3 monitors, 1 vault section with 2 items, ...`: each top-level kind of the registry, with the children declared in it. */
 export function countDeclared(desired: DesiredState): string {
-  const items = desired.vaultSections.reduce((sum, section) => sum + (section.value.items?.length ?? 0), 0);
-  const periods = desired.slas.reduce((sum, sla) => sum + (sla.value.exclusionPeriods?.length ?? 0), 0);
-  return [
-    plural(desired.monitors.length, 'monitor'),
-    plural(desired.monitorGroups.length, 'monitor group'),
-    `${plural(desired.vaultSections.length, 'vault section')} with ${plural(items, 'item')}`,
-    `${plural(desired.slas.length, 'SLA')} with ${plural(periods, 'exclusion period')}`,
-    plural(desired.scheduledReports.length, 'scheduled report'),
-    plural(desired.alertDefinitions.length, 'alert definition'),
-  ].join(', ');
+  return topLevelKinds()
+    .flatMap((entry) => {
+      if (entry.stateField === undefined) return [];
+      const declared: readonly { value: Record<string, unknown> }[] = desired[entry.stateField];
+      const children = childKinds(entry).flatMap((child) => {
+        const field = child.path[child.path.length - 1] ?? '';
+        if (child.title.inParent === undefined) return [];
+        const count = declared.reduce((sum, parent) => sum + (Array.isArray(parent.value[field]) ? (parent.value[field] as unknown[]).length : 0), 0);
+        return [` with ${plural(count, child.title.inParent.one, child.title.inParent.many)}`];
+      });
+      return [`${plural(declared.length, entry.title.one, entry.title.many)}${children.join('')}`];
+    })
+    .join(', ');
 }

@@ -1,7 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { pulledTree, type PulledSnapshot } from './pull-tree.js';
 
-const snapshot: PulledSnapshot = {
+type ApiObject = Record<string, unknown>;
+
+/** The listings as the service returns them, by client family; members as monitor GUIDs per group GUID. */
+interface Listings {
+  monitors?: ApiObject[];
+  monitorGroups?: ApiObject[];
+  groupMembers?: Record<string, string[]>;
+  vaultSections?: ApiObject[];
+  vaultItems?: ApiObject[];
+  slas?: ApiObject[];
+  exclusionPeriods?: Record<string, ApiObject[]>;
+  scheduledReports?: ApiObject[];
+}
+
+/** The snapshot readLive would make of these listings. */
+function snapshotOf(listings: Listings): PulledSnapshot {
+  const members = Object.fromEntries(Object.entries(listings.groupMembers ?? {}).map(([group, guids]) => [group, guids.map((MonitorGuid) => ({ MonitorGuid }))]));
+  return {
+    lists: {
+      monitor: listings.monitors ?? [],
+      monitorGroup: listings.monitorGroups ?? [],
+      vaultSection: listings.vaultSections ?? [],
+      vaultItem: listings.vaultItems ?? [],
+      sla: listings.slas ?? [],
+      scheduledReport: listings.scheduledReports ?? [],
+    },
+    perParent: { groupMembership: members, slaExclusionPeriod: listings.exclusionPeriods ?? {} },
+  };
+}
+
+const snapshot: Listings = {
   monitors: [
     {
       MonitorGuid: 'm-2',
@@ -46,7 +76,7 @@ const snapshot: PulledSnapshot = {
 };
 
 describe('pull: live snapshot to config tree', () => {
-  const tree = pulledTree(snapshot, { schemaPath: '../schemas/config.schema.json' });
+  const tree = pulledTree(snapshotOf(snapshot), { schemaPath: '../schemas/config.schema.json' });
   const file = (path: string) => tree.files.find((entry) => entry.path === path)?.content ?? '';
 
   it('writes monsync.yaml and one file per kind, each with the editor modeline', () => {
@@ -96,7 +126,7 @@ describe('pull: live snapshot to config tree', () => {
   });
 
   it('warns about live monitors sharing a name, since the key must be unique', () => {
-    const twins = pulledTree({ ...snapshot, monitors: [{ MonitorGuid: 'a', Name: 'Twin' }, { MonitorGuid: 'b', Name: 'Twin' }] });
+    const twins = pulledTree(snapshotOf({ ...snapshot, monitors: [{ MonitorGuid: 'a', Name: 'Twin' }, { MonitorGuid: 'b', Name: 'Twin' }] }));
     expect(twins.notes.some((note) => note.startsWith('2 live monitors are named "Twin"'))).toBe(true);
     expect(twins.files[0]?.content.startsWith('# Written by')).toBe(true);
   });

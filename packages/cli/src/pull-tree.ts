@@ -1,14 +1,26 @@
-import { splitMarker, type LiveSnapshot } from '@monsync/reconciler';
-import { fieldWords, isSecretFieldName, secretEnvName } from '@monsync/schema';
+import { KINDS, listed, listedPerParent, splitMarker, type LiveSnapshot } from '@monsync/reconciler';
+import {
+  fieldWords,
+  GROUP_MEMBERSHIP_KIND,
+  isSecretFieldName,
+  KINDS_AS_LISTED,
+  MONITOR_GROUP_KIND,
+  MONITOR_KIND,
+  SCHEDULED_REPORT_KIND,
+  secretEnvName,
+  SLA_EXCLUSION_PERIOD_KIND,
+  SLA_KIND,
+  VAULT_ITEM_KIND,
+  VAULT_SECTION_KIND,
+  type KindEntry,
+  type NamedKindEntry,
+} from '@monsync/schema';
 import { toYaml } from './yaml-writer.js';
 
 type ApiObject = Record<string, unknown>;
 
 /** The plain live data `readLive` returns, as far as `pull` reads it. */
-export type PulledSnapshot = Pick<
-  LiveSnapshot,
-  'monitors' | 'monitorGroups' | 'groupMembers' | 'vaultSections' | 'vaultItems' | 'slas' | 'exclusionPeriods' | 'scheduledReports'
->;
+export type PulledSnapshot = Pick<LiveSnapshot, 'lists' | 'perParent'>;
 
 export interface SecretPlaceholder {
   /** Environment variable the pulled tree reads the secret from. */
@@ -23,17 +35,8 @@ export interface PulledTree {
   notes: string[];
 }
 
-
-/** Fields the service sets and the config never holds (DESIGN §4, the spec's read-only fields). */
-const READ_ONLY: Record<string, readonly string[]> = {
-  monitor: ['MonitorGuid', 'CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId'],
-  monitorGroup: ['MonitorGroupGuid', 'IsAll', 'UsedBasicMonitorQuota', 'UsedBrowserMonitorQuota', 'UsedTransactionMonitorQuota', 'UsedApiMonitorQuota', 'UsedClassicQuota'],
-  vaultSection: ['VaultSectionGuid'],
-  vaultItem: ['VaultItemGuid', 'VaultSectionGuid', 'VaultItemUsedBy', 'IsSensitive'],
-  sla: ['SlaGuid', 'Hash'],
-  slaExclusionPeriod: ['ExclusionPeriodId', 'Hash'],
-  scheduledReport: ['ScheduledReportGuid', 'Hash'],
-};
+/** The kinds `pull` reads: every kind with a read (alert definitions have none). */
+export const PULLED_KINDS = KINDS.filter((mod) => mod.read !== undefined).map((mod) => mod.kind);
 
 const FP_MARKER = /(?:^|\n)monsync:fp=[0-9a-f]+\s*$/;
 const KEY_MARKER = /(?:^|\n)monsync:key=([A-Za-z0-9][A-Za-z0-9._-]*)\s*$/;
@@ -43,9 +46,9 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }
 
-/** Drops read-only fields, nulls and empty strings (omitted fields are never diffed, so they add only noise). */
-function clean(object: ApiObject, kind: string, first: readonly string[]): ApiObject {
-  const skip = new Set(READ_ONLY[kind] ?? []);
+/** Drops read-only fields (the registry's), nulls and empty strings (omitted fields are never diffed, so they add only noise). */
+function clean(object: ApiObject, kind: KindEntry, first: readonly string[]): ApiObject {
+  const skip = new Set(kind.readOnlyFields);
   const out: ApiObject = {};
   const keys = [...first.filter((key) => key in object), ...Object.keys(object).filter((key) => !first.includes(key))];
   for (const key of keys) {
@@ -71,11 +74,6 @@ function byText(field: string) {
 }
 
 /**
- * Turns a live snapshot into a config tree, one file per kind plus `monsync.yaml`. Secrets cannot be read back,
- * so each becomes a `{ fromEnv: ... }` placeholder that the caller lists; everything else is written so that
- * validating and planning the tree against the same account shows no change.
- */
-/**
  * The monitors to write: a monitor monsync retired (removal: auto or deactivate) is gone as far as the tree is
  * concerned, and written, the next plan would revive it. A note names those left out.
  */
@@ -87,164 +85,200 @@ function notRetired(monitors: readonly ApiObject[], notes: string[]): ApiObject[
   return monitors.filter((monitor) => !retired.includes(monitor));
 }
 
-export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string } = {}): PulledTree {
-  const modeline = options.schemaPath === undefined ? [] : [`yaml-language-server: $schema=${options.schemaPath}`, ''];
-  const secrets: SecretPlaceholder[] = [];
-  const notes: string[] = [];
-  const usedEnv = new Set<string>();
-  const placeholder = (where: string, ...parts: string[]) => {
-    let env = secretEnvName(...parts);
-    for (let n = 2; usedEnv.has(env); n++) env = `${secretEnvName(...parts)}_${n}`;
-    usedEnv.add(env);
-    secrets.push({ env, where });
-    return { fromEnv: env };
-  };
+/** What a pull has found so far: the secrets written as placeholders, and notes for the person running it. */
+class Pull {
+  readonly secrets: SecretPlaceholder[] = [];
+  readonly notes: string[] = [];
+  readonly #usedEnv = new Set<string>();
 
-  // Vault first: monitors refer to items by Section/Item.
+  constructor(readonly live: PulledSnapshot) {}
+
+  placeholder(where: string, ...parts: string[]): { fromEnv: string } {
+    let env = secretEnvName(...parts);
+    for (let n = 2; this.#usedEnv.has(env); n++) env = `${secretEnvName(...parts)}_${n}`;
+    this.#usedEnv.add(env);
+    this.secrets.push({ env, where });
+    return { fromEnv: env };
+  }
+
+  list(kind: NamedKindEntry): ApiObject[] {
+    return listed(this.live, kind.kind);
+  }
+
+  perParent(kind: NamedKindEntry): Record<string, ApiObject[]> {
+    return listedPerParent(this.live, kind.kind);
+  }
+}
+
+/** A vault item's secret fields as placeholders (the API never returns them), by item type. */
+function itemSecrets(pull: Pull, out: ApiObject, type: string | undefined, where: string, section: string, itemName: string): void {
+  delete out['Value'];
+  delete out['Password'];
+  delete out['CertificateArchive'];
+  if (type === 'CredentialSet') out['Password'] = pull.placeholder(`${where} Password`, section, itemName, 'PASSWORD');
+  else if (type === 'CertificateArchive') {
+    out['CertificateArchive'] = {
+      ArchiveData: pull.placeholder(`${where} CertificateArchive.ArchiveData (base64)`, section, itemName, 'ARCHIVE'),
+      Password: pull.placeholder(`${where} CertificateArchive.Password`, section, itemName, 'ARCHIVE_PASSWORD'),
+    };
+  } else if (type === 'File') out['Value'] = pull.placeholder(`${where} Value (base64)`, section, itemName, 'FILE');
+  else if (type === 'OneTimePassword' || type === 'Certificate') out['Value'] = pull.placeholder(`${where} Value`, section, itemName, 'VALUE');
+}
+
+/** Sections with their items; `itemRefs` maps an item GUID to the `Section/Item` a monitor variable names it by. */
+function pullVault(pull: Pull): { sections: ApiObject[]; itemRefs: Map<string, string> } {
   const sectionNames = new Map<string, string>();
-  for (const section of live.vaultSections) {
+  for (const section of pull.list(VAULT_SECTION_KIND)) {
     const guid = str(section['VaultSectionGuid']);
     const name = str(section['Name']);
     if (guid !== undefined && name !== undefined) sectionNames.set(guid, name);
   }
   const itemRefs = new Map<string, string>();
   const itemsBySection = new Map<string, ApiObject[]>();
-  for (const item of [...live.vaultItems].sort(byText('Name'))) {
+  for (const item of [...pull.list(VAULT_ITEM_KIND)].sort(byText('Name'))) {
     const sectionGuid = str(item['VaultSectionGuid']) ?? '';
     const section = sectionNames.get(sectionGuid);
     const itemName = str(item['Name']) ?? '';
     if (section === undefined) {
-      notes.push(`vault item ${itemName} is in a section this account cannot list; left out`);
+      pull.notes.push(`vault item ${itemName} is in a section this account cannot list; left out`);
       continue;
     }
     const guid = str(item['VaultItemGuid']);
     if (guid !== undefined) itemRefs.set(guid, `${section}/${itemName}`);
-    const where = `vault.yaml: ${section}/${itemName}`;
-    const out = clean(item, 'vaultItem', ['Name', 'VaultItemType', 'UserName', 'Notes']);
-    const type = str(item['VaultItemType']);
+    const out = clean(item, VAULT_ITEM_KIND, ['Name', 'VaultItemType', 'UserName', 'Notes']);
     const itemNotes = str(item['Notes']);
     if (itemNotes !== undefined) {
       const stripped = itemNotes.replace(FP_MARKER, '');
       if (stripped === '') delete out['Notes'];
       else out['Notes'] = stripped;
     }
-    delete out['Value'];
-    delete out['Password'];
-    delete out['CertificateArchive'];
-    if (type === 'CredentialSet') out['Password'] = placeholder(`${where} Password`, section, itemName, 'PASSWORD');
-    else if (type === 'CertificateArchive') {
-      out['CertificateArchive'] = {
-        ArchiveData: placeholder(`${where} CertificateArchive.ArchiveData (base64)`, section, itemName, 'ARCHIVE'),
-        Password: placeholder(`${where} CertificateArchive.Password`, section, itemName, 'ARCHIVE_PASSWORD'),
-      };
-    } else if (type === 'File') out['Value'] = placeholder(`${where} Value (base64)`, section, itemName, 'FILE');
-    else if (type === 'OneTimePassword' || type === 'Certificate') out['Value'] = placeholder(`${where} Value`, section, itemName, 'VALUE');
+    itemSecrets(pull, out, str(item['VaultItemType']), `vault.yaml: ${section}/${itemName}`, section, itemName);
     const list = itemsBySection.get(sectionGuid) ?? [];
     list.push(out);
     itemsBySection.set(sectionGuid, list);
   }
-  noteDuplicates(notes, live.vaultSections.map((section) => str(section['Name']) ?? ''), 'vault sections are named');
+  noteDuplicates(pull.notes, pull.list(VAULT_SECTION_KIND).map((section) => str(section['Name']) ?? ''), 'vault sections are named');
   const itemKeys = new Map<string, number>();
   for (const ref of itemRefs.values()) itemKeys.set(ref, (itemKeys.get(ref) ?? 0) + 1);
   for (const [key, count] of itemKeys) {
-    if (count > 1) notes.push(`${count} live vault items have the key ${JSON.stringify(key)} (a section or item name holds a slash): the key must be unique, so rename all but one in the web app`);
+    if (count > 1) pull.notes.push(`${count} live vault items have the key ${JSON.stringify(key)} (a section or item name holds a slash): the key must be unique, so rename all but one in the web app`);
   }
-  const sections = [...live.vaultSections].sort(byText('Name')).map((section) => {
-    const out = clean(section, 'vaultSection', ['Name']);
+  const sections = [...pull.list(VAULT_SECTION_KIND)].sort(byText('Name')).map((section) => {
+    const out = clean(section, VAULT_SECTION_KIND, ['Name']);
     const items = itemsBySection.get(str(section['VaultSectionGuid']) ?? '') ?? [];
     return items.length > 0 ? { ...out, items } : out;
   });
+  return { sections, itemRefs };
+}
 
+/**
+ * A field named like a secret (ProxyPassword, AuthToken, ...) that the service does return is still a secret: the
+ * tree holds it by reference only, as `migrate --from-json` does.
+ */
+function bySecretName(pull: Pull, monitor: string, value: unknown, field: string, words: string[], inSecret: boolean): unknown {
+  if (Array.isArray(value)) return value.map((entry: unknown, i) => bySecretName(pull, monitor, entry, `${field}[${i}]`, [...words, String(i)], inSecret));
+  if (typeof value === 'object' && value !== null) {
+    const kept: ApiObject = {};
+    for (const [key, child] of Object.entries(value as ApiObject)) {
+      const scrubbed = bySecretName(pull, monitor, child, `${field}.${key}`, [...words, fieldWords(key)], inSecret || isSecretFieldName(key));
+      if (scrubbed !== undefined) kept[key] = scrubbed;
+    }
+    return kept;
+  }
+  if (!inSecret) return value;
+  if (value === null || value === '' || typeof value === 'boolean') return undefined;
+  return pull.placeholder(`monitors.yaml: ${monitor} ${field}`, monitor, ...words);
+}
+
+/** Vault references in variables become `{ vault: Section/Item }`, as a config declares them. */
+function pulledVariables(pull: Pull, name: string, variables: unknown[], itemRefs: ReadonlyMap<string, string>): unknown[] {
+  return variables.map((variable: unknown) => {
+    if (typeof variable !== 'object' || variable === null) return variable;
+    const entry = { ...(variable as ApiObject) };
+    const match = VAULT_VALUE.exec(str(entry['Value']) ?? '');
+    const ref = match?.[1] === undefined ? undefined : itemRefs.get(match[1]);
+    if (ref !== undefined) entry['Value'] = { vault: ref };
+    else if (match !== null) pull.notes.push(`monitor ${name}: variable ${str(entry['Key']) ?? '?'} refers to a vault item this account cannot list; kept as written`);
+    return entry;
+  });
+}
+
+/** Monitors; `monitorNames` maps a monitor GUID to its Name, which group members are written as. */
+function pullMonitors(pull: Pull, itemRefs: ReadonlyMap<string, string>): { monitors: ApiObject[]; monitorNames: Map<string, string> } {
   const monitorNames = new Map<string, string>();
-  const monitors = notRetired(live.monitors, notes).sort(byText('Name')).map((monitor) => {
+  const monitors = notRetired(pull.list(MONITOR_KIND), pull.notes).sort(byText('Name')).map((monitor) => {
     const guid = str(monitor['MonitorGuid']);
     const name = str(monitor['Name']) ?? '';
     if (guid !== undefined) monitorNames.set(guid, name);
-    const out = clean(monitor, 'monitor', ['Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert', 'UserAgent']);
+    const out = clean(monitor, MONITOR_KIND, ['Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert', 'UserAgent']);
     // Write-only: the service returns it empty, and the config may hold it only by reference.
     delete out['Password'];
-    // A field named like a secret (ProxyPassword, AuthToken, ...) that the service does return is still a secret:
-    // the tree holds it by reference only, as `migrate --from-json` does.
-    const bySecretName = (value: unknown, field: string, words: string[], inSecret: boolean): unknown => {
-      if (Array.isArray(value)) return value.map((entry: unknown, i) => bySecretName(entry, `${field}[${i}]`, [...words, String(i)], inSecret));
-      if (typeof value === 'object' && value !== null) {
-        const kept: ApiObject = {};
-        for (const [key, child] of Object.entries(value as ApiObject)) {
-          const scrubbed = bySecretName(child, `${field}.${key}`, [...words, fieldWords(key)], inSecret || isSecretFieldName(key));
-          if (scrubbed !== undefined) kept[key] = scrubbed;
-        }
-        return kept;
-      }
-      if (!inSecret) return value;
-      if (value === null || value === '' || typeof value === 'boolean') return undefined;
-      return placeholder(`monitors.yaml: ${name} ${field}`, name, ...words);
-    };
     for (const [key, value] of Object.entries(out)) {
       if (key === 'PredefinedVariables') continue;
-      const scrubbed = bySecretName(value, key, [fieldWords(key)], isSecretFieldName(key));
+      const scrubbed = bySecretName(pull, name, value, key, [fieldWords(key)], isSecretFieldName(key));
       if (scrubbed === undefined) delete out[key];
       else out[key] = scrubbed;
     }
     const variables = monitor['PredefinedVariables'];
-    if (Array.isArray(variables)) {
-      out['PredefinedVariables'] = variables.map((variable: unknown) => {
-        if (typeof variable !== 'object' || variable === null) return variable;
-        const entry = { ...(variable as ApiObject) };
-        const match = VAULT_VALUE.exec(str(entry['Value']) ?? '');
-        const ref = match?.[1] === undefined ? undefined : itemRefs.get(match[1]);
-        if (ref !== undefined) entry['Value'] = { vault: ref };
-        else if (match !== null) notes.push(`monitor ${name}: variable ${str(entry['Key']) ?? '?'} refers to a vault item this account cannot list; kept as written`);
-        return entry;
-      });
-    }
+    if (Array.isArray(variables)) out['PredefinedVariables'] = pulledVariables(pull, name, variables, itemRefs);
     return out;
   });
   const names = new Map<string, number>();
   for (const name of monitorNames.values()) names.set(name, (names.get(name) ?? 0) + 1);
   for (const [name, count] of names) {
-    if (count > 1) notes.push(`${count} live monitors are named ${JSON.stringify(name)}: the key must be unique, so rename all but one in the web app (or in monitors.yaml after pinning MonitorGuid)`);
+    if (count > 1) pull.notes.push(`${count} live monitors are named ${JSON.stringify(name)}: the key must be unique, so rename all but one in the web app (or in monitors.yaml after pinning MonitorGuid)`);
   }
+  return { monitors, monitorNames };
+}
 
-  noteDuplicates(notes, live.monitorGroups.filter((group) => group['IsAll'] !== true).map((group) => str(group['Description']) ?? ''), 'monitor groups are described');
-  const groups = [...live.monitorGroups]
-    .filter((group) => group['IsAll'] !== true)
+/** Groups (not the All Monitors group) with their members, as monitor Names. */
+function pullGroups(pull: Pull, monitorNames: ReadonlyMap<string, string>): ApiObject[] {
+  const live = pull.list(MONITOR_GROUP_KIND).filter((group) => group['IsAll'] !== true);
+  const members = pull.perParent(GROUP_MEMBERSHIP_KIND);
+  noteDuplicates(pull.notes, live.map((group) => str(group['Description']) ?? ''), 'monitor groups are described');
+  return live
     .filter((group) => {
       // The loader refuses a group of this name (ALL_MONITORS_GROUP, see the schema README): written, the tree would not validate.
       const description = str(group['Description']) ?? '';
       if (description.trim().toLowerCase() !== 'all monitors') return true;
-      notes.push(`monitor group ${JSON.stringify(description)} is named like the All Monitors group, which a tree cannot declare; left out (rename it in the web app to manage it)`);
+      pull.notes.push(`monitor group ${JSON.stringify(description)} is named like the All Monitors group, which a tree cannot declare; left out (rename it in the web app to manage it)`);
       return false;
     })
     .sort(byText('Description'))
     .map((group) => {
-      const out = clean(group, 'monitorGroup', ['Description']);
-      const members = (live.groupMembers[str(group['MonitorGroupGuid']) ?? ''] ?? []).flatMap((guid) => {
-        const name = monitorNames.get(guid);
+      const out = clean(group, MONITOR_GROUP_KIND, ['Description']);
+      const names = (members[str(group['MonitorGroupGuid']) ?? ''] ?? []).flatMap((member) => {
+        const name = monitorNames.get(str(member['MonitorGuid']) ?? '');
         return name === undefined ? [] : [name];
       });
-      if (members.length > 0) out['members'] = [...new Set(members)].sort((a, b) => a.localeCompare(b, 'en'));
+      if (names.length > 0) out['members'] = [...new Set(names)].sort((a, b) => a.localeCompare(b, 'en'));
       return out;
     });
+}
 
-  const slas = [...live.slas].sort(byText('Description')).map((sla) => {
-    const out = clean(sla, 'sla', ['Description']);
-    const listed = live.exclusionPeriods[str(sla['SlaGuid']) ?? ''] ?? [];
+/** SLAs with their exclusion periods. */
+function pullSlas(pull: Pull): ApiObject[] {
+  const periodsBySla = pull.perParent(SLA_EXCLUSION_PERIOD_KIND);
+  return [...pull.list(SLA_KIND)].sort(byText('Description')).map((sla) => {
+    const out = clean(sla, SLA_KIND, ['Description']);
+    const listed = periodsBySla[str(sla['SlaGuid']) ?? ''] ?? [];
     const described = new Map<string, number>();
     for (const period of listed) described.set(str(period['Description']) ?? '', (described.get(str(period['Description']) ?? '') ?? 0) + 1);
     for (const [description, count] of described) {
-      if (count > 1) notes.push(`${count} exclusion periods of SLA ${JSON.stringify(str(sla['Description']) ?? '')} are described ${JSON.stringify(description)}: the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)`);
+      if (count > 1) pull.notes.push(`${count} exclusion periods of SLA ${JSON.stringify(str(sla['Description']) ?? '')} are described ${JSON.stringify(description)}: the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)`);
     }
-    const periods = [...listed]
-      .sort(byText('Description'))
-      .map((period) => clean(period, 'slaExclusionPeriod', ['Description', 'From', 'Until']));
+    const periods = [...listed].sort(byText('Description')).map((period) => clean(period, SLA_EXCLUSION_PERIOD_KIND, ['Description', 'From', 'Until']));
     if (periods.length > 0) out['exclusionPeriods'] = periods;
     return out;
   });
+}
 
+/** Reports, keyed by their `monsync:key=` marker, or by a pinned GUID until apply writes one. */
+function pullReports(pull: Pull): ApiObject[] {
   let unnamed = 0;
-  const reports = [...live.scheduledReports]
+  const reports = [...pull.list(SCHEDULED_REPORT_KIND)]
     .map((report) => {
-      const out = clean(report, 'scheduledReport', ['DashboardGuid', 'FileType', 'IsActive']);
+      const out = clean(report, SCHEDULED_REPORT_KIND, ['DashboardGuid', 'FileType', 'IsActive']);
       const internal = str(report['InternalNotes']) ?? '';
       const marker = KEY_MARKER.exec(internal);
       let head: ApiObject;
@@ -264,39 +298,48 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   const markers = new Map<string, number>();
   for (const report of reports) if (!('ScheduledReportGuid' in report)) markers.set(String(report.key), (markers.get(String(report.key)) ?? 0) + 1);
   for (const [key, count] of markers) {
-    if (count > 1) notes.push(`${count} live scheduled reports carry the key marker monsync:key=${key}: the key must be unique, so change the marker in the InternalNotes of all but one in the web app (or delete the copies)`);
+    if (count > 1) pull.notes.push(`${count} live scheduled reports carry the key marker monsync:key=${key}: the key must be unique, so change the marker in the InternalNotes of all but one in the web app (or delete the copies)`);
   }
+  return reports;
+}
+
+/** `monsync.yaml` managing every section pull reads, with prune off. */
+function settingsFile(modeline: readonly string[]): PulledTree['files'][number] {
+  const manage: Record<string, { prune: false }> = {};
+  for (const entry of KINDS_AS_LISTED) if (entry.parent === undefined && PULLED_KINDS.includes(entry.kind)) manage[entry.section] = { prune: false };
+  return {
+    path: 'monsync.yaml',
+    content: toYaml({ apiVersion: 'monsync/v1', manage, safety: { maxDeletePercent: 30, maxUpdatePercent: 50 } }, [
+      ...modeline,
+      'Written by `monsync pull`. Every kind is managed with prune: false, so objects that later appear',
+      'only in the live account are listed as unmanaged, never deleted. Set prune: true once the tree is',
+      'the source of truth. Alert definitions cannot be read through the API: declare them in a file',
+      'with `alertDefinitions:` and add `alertDefinitions: { prune: false }` under manage.',
+    ]),
+  };
+}
+
+/**
+ * Turns a live snapshot into a config tree, one file per kind plus `monsync.yaml`. Secrets cannot be read back,
+ * so each becomes a `{ fromEnv: ... }` placeholder that the caller lists; everything else is written so that
+ * validating and planning the tree against the same account shows no change.
+ */
+export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string } = {}): PulledTree {
+  const modeline = options.schemaPath === undefined ? [] : [`yaml-language-server: $schema=${options.schemaPath}`, ''];
+  const pull = new Pull(live);
+  // Vault first: monitors refer to items by Section/Item.
+  const { sections, itemRefs } = pullVault(pull);
+  const { monitors, monitorNames } = pullMonitors(pull, itemRefs);
+  const groups = pullGroups(pull, monitorNames);
+  const slas = pullSlas(pull);
+  const reports = pullReports(pull);
 
   const header = (what: string) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
-  const files: PulledTree['files'] = [
-    {
-      path: 'monsync.yaml',
-      content: toYaml(
-        {
-          apiVersion: 'monsync/v1',
-          manage: {
-            monitors: { prune: false },
-            monitorGroups: { prune: false },
-            vault: { prune: false },
-            slas: { prune: false },
-            scheduledReports: { prune: false },
-          },
-          safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
-        },
-        [
-          ...modeline,
-          'Written by `monsync pull`. Every kind is managed with prune: false, so objects that later appear',
-          'only in the live account are listed as unmanaged, never deleted. Set prune: true once the tree is',
-          'the source of truth. Alert definitions cannot be read through the API: declare them in a file',
-          'with `alertDefinitions:` and add `alertDefinitions: { prune: false }` under manage.',
-        ],
-      ),
-    },
-  ];
+  const files: PulledTree['files'] = [settingsFile(modeline)];
   if (monitors.length > 0) files.push({ path: 'monitors.yaml', content: toYaml({ monitors }, header('Monitors (key: Name)')) });
   if (groups.length > 0) files.push({ path: 'monitor-groups.yaml', content: toYaml({ monitorGroups: groups }, header('Monitor groups (key: Description); members are monitor Names')) });
   if (sections.length > 0) files.push({ path: 'vault.yaml', content: toYaml({ vault: { sections } }, header('Vault sections and items; secrets are { fromEnv: ... } placeholders to fill')) });
   if (slas.length > 0) files.push({ path: 'slas.yaml', content: toYaml({ slas }, header('SLAs (key: Description) with their exclusion periods')) });
   if (reports.length > 0) files.push({ path: 'scheduled-reports.yaml', content: toYaml({ scheduledReports: reports }, header('Scheduled reports (key: the monsync:key marker in InternalNotes)')) });
-  return { files, secrets, notes };
+  return { files, secrets: pull.secrets, notes: pull.notes };
 }

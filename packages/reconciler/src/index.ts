@@ -15,11 +15,13 @@ export type {
   VaultRef,
   VaultSectionConfig,
 } from './desired.js';
-export type { DesiredEntry, GuidRef, KeyRef, KindModule, KindRequests, LiveEntry, MarkerSpec, Resolver, SetField } from './kinds/contract.js';
+export type { DesiredEntry, GuidRef, KeyRef, KindModule, KindRead, KindRequests, LiveEntry, MarkerSpec, PerParentRead, Resolver, SetField } from './kinds/contract.js';
 export { placeholder } from './kinds/contract.js';
 export { KINDS, kindModule } from './kinds/index.js';
 export type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing, WriteClient } from './live/types.js';
-export { emptySnapshot, NON_ADMINISTRATOR_MONITOR_FIELDS, readLive } from './live/read-live.js';
+export { readLive } from './live/read-live.js';
+export { emptySnapshot, listed, listedPerParent } from './live/snapshot.js';
+export { NON_ADMINISTRATOR_MONITOR_FIELDS } from './kinds/monitor.js';
 export { assemblePlan, type PlanOptions } from './plan/assemble.js';
 export { DUPLICATE_REASON } from './plan/phases/deletes.js';
 export { LiveReadError, PlanError, type LiveReadErrorCode, type PlanProblem, type PlanProblemCode } from './plan/errors.js';

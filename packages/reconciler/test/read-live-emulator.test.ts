@@ -1,8 +1,13 @@
 import { createClient, type MonitoringClient } from '@monsync/client';
 import { SEEDED, profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LiveReadError, liveScope, PlanError, readLive, type ApiObject, type LiveClient } from '../src/index.js';
+import { LiveReadError, liveScope, PlanError, readLive, type ApiObject, type LiveClient, listed, listedPerParent, type LiveSnapshot } from '../src/index.js';
 import { aGroup, aMonitor, aReport, desiredState, planFor } from '../src/test-utils/index.js';
+
+/** Monitor GUIDs per group GUID, as read. */
+function memberGuids(snapshot: LiveSnapshot): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(listedPerParent(snapshot, 'groupMembership')).map(([group, members]) => [group, members.map((m) => String(m.MonitorGuid))]));
+}
 
 let emulator: RunningEmulator;
 let client: MonitoringClient;
@@ -39,12 +44,12 @@ describe('readLive against the emulator', () => {
     const state = emulator.control.dump();
     const groups = state.monitorGroups.filter((g) => g.fields.IsAll !== true);
 
-    expect(snapshot.monitors).toHaveLength(state.monitors.length);
-    expect(snapshot.monitorGroups).toHaveLength(state.monitorGroups.length);
-    expect(Object.keys(snapshot.groupMembers).sort()).toEqual(groups.map((g) => String(g.fields.MonitorGroupGuid)).sort());
-    expect(snapshot.slas).toHaveLength(state.slas.length);
-    expect(Object.values(snapshot.exclusionPeriods).flat()).toHaveLength(state.slas.flatMap((s) => s.exclusionPeriods).length);
-    expect(snapshot.scheduledReports).toHaveLength(state.scheduledReports.length);
+    expect(listed(snapshot, 'monitor')).toHaveLength(state.monitors.length);
+    expect(listed(snapshot, 'monitorGroup')).toHaveLength(state.monitorGroups.length);
+    expect(Object.keys(memberGuids(snapshot)).sort()).toEqual(groups.map((g) => String(g.fields.MonitorGroupGuid)).sort());
+    expect(listed(snapshot, 'sla')).toHaveLength(state.slas.length);
+    expect(Object.values(listedPerParent(snapshot, 'slaExclusionPeriod')).flat()).toHaveLength(state.slas.flatMap((s) => s.exclusionPeriods).length);
+    expect(listed(snapshot, 'scheduledReport')).toHaveLength(state.scheduledReports.length);
     expect(snapshot.operators?.map((o) => o.OperatorGuid)).toContain(SEEDED.colleague.guid);
 
     const counts = routes();
@@ -60,26 +65,26 @@ describe('readLive against the emulator', () => {
   it('plans zero changes for declarations equal to what the service returns, apart from read-only fields and defaults', async () => {
     const snapshot = await readLive(client, liveScope(desiredState({ manage: allKinds })));
     const members = (groupGuid: string): string[] =>
-      (snapshot.groupMembers[groupGuid] ?? []).map((guid) => String(snapshot.monitors.find((m) => m.MonitorGuid === guid)?.Name ?? guid));
+      (memberGuids(snapshot)[groupGuid] ?? []).map((guid) => String(listed(snapshot, 'monitor').find((m) => m.MonitorGuid === guid)?.Name ?? guid));
     const source = { file: 'pulled.yaml', line: 1, column: 1 };
     const desired = desiredState({
       manage: { monitors: { prune: false }, monitorGroups: { prune: false }, slas: { prune: false } },
-      monitors: snapshot.monitors.map((m) => ({ value: declared(m, ['MonitorGuid', 'CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId']) as never, source })),
-      monitorGroups: snapshot.monitorGroups
+      monitors: listed(snapshot, 'monitor').map((m) => ({ value: declared(m, ['MonitorGuid', 'CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId']) as never, source })),
+      monitorGroups: listed(snapshot, 'monitorGroup')
         .filter((g) => g.IsAll !== true)
         .map((g) => ({ value: { Description: String(g.Description), members: members(String(g.MonitorGroupGuid)) } as never, source })),
-      slas: snapshot.slas.map((s) => ({
+      slas: listed(snapshot, 'sla').map((s) => ({
         value: {
           ...declared(s, ['SlaGuid', 'Hash']),
-          exclusionPeriods: (snapshot.exclusionPeriods[String(s.SlaGuid)] ?? []).map((p) => ({ value: declared(p, ['ExclusionPeriodId', 'Hash']), source })),
+          exclusionPeriods: (listedPerParent(snapshot, 'slaExclusionPeriod')[String(s.SlaGuid)] ?? []).map((p) => ({ value: declared(p, ['ExclusionPeriodId', 'Hash']), source })),
         } as never,
         source,
       })),
     });
-    expect(snapshot.monitors.length).toBeGreaterThan(0);
+    expect(listed(snapshot, 'monitor').length).toBeGreaterThan(0);
     const plan = planFor(desired, snapshot);
     expect(plan.steps).toEqual([]);
-    expect(plan.summary.unchanged).toBeGreaterThan(snapshot.monitors.length);
+    expect(plan.summary.unchanged).toBeGreaterThan(listed(snapshot, 'monitor').length);
   });
 
   it('fails the read when a per-parent listing fails, rather than reading that group as empty', async () => {
@@ -99,7 +104,7 @@ describe('readLive with an API account that cannot see the whole account', () =>
 
   it('refuses to plan monitors from a non-administrator, who sees some monitors with six fields (it would create the others again)', async () => {
     const admin = await readLive(client, liveScope(desiredState({ manage: allKinds })));
-    const desired = desiredState({ manage: { monitors: { prune: false }, monitorGroups: { prune: false } }, monitors: admin.monitors.map((m) => aMonitor({ Name: String(m.Name) })) });
+    const desired = desiredState({ manage: { monitors: { prune: false }, monitorGroups: { prune: false } }, monitors: listed(admin, 'monitor').map((m) => aMonitor({ Name: String(m.Name) })) });
     const read = readLive(viewer, liveScope(desired));
     await expect(read).rejects.toBeInstanceOf(LiveReadError);
     await expect(read).rejects.toMatchObject({ code: 'LIVE_RESTRICTED' });
@@ -111,7 +116,7 @@ describe('readLive with an API account that cannot see the whole account', () =>
     // The administrator's plan finds both reports by their markers.
     expect(planFor(desired, await readLive(client, liveScope(desired))).steps.filter((s) => s.action === 'create')).toEqual([]);
     const live = await readLive(viewer, liveScope(desired));
-    expect(live.scheduledReports.length).toBeGreaterThan(0);
+    expect(listed(live, 'scheduledReport').length).toBeGreaterThan(0);
     expect(() => planFor(desired, live)).toThrow(PlanError);
     expect(() => planFor(desired, live)).toThrow(/scheduled reports without InternalNotes, which only account administrators see/);
   });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LiveReadError, liveScope, readLive, type ApiObject, type LiveClient, type Listing } from '../src/index.js';
+import { LiveReadError, liveScope, readLive, type ApiObject, type LiveClient, type Listing, listedPerParent, type LiveSnapshot } from '../src/index.js';
 import { ALL_MONITORS_GROUP, aGroup, aLiveGroup, aLiveMonitor, aLivePeriod, aLiveSla, aMonitor, desiredState, guidFor } from '../src/test-utils/index.js';
+
+/** Monitor GUIDs per group GUID, as read. */
+function memberGuids(snapshot: LiveSnapshot): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(listedPerParent(snapshot, 'groupMembership')).map(([group, members]) => [group, members.map((m) => String(m.MonitorGuid))]));
+}
 
 class FakeError extends Error {
   constructor(readonly status: number) {
@@ -61,8 +66,8 @@ describe('readLive', () => {
       ].sort(),
     );
     expect(snapshot.read).toEqual(['monitorGroup', 'monitor', 'groupMembership', 'sla', 'slaExclusionPeriod']);
-    expect(snapshot.groupMembers).toEqual({ [String(shop.MonitorGroupGuid)]: [guidFor('monitor', 'Shop homepage')], [String(checkout.MonitorGroupGuid)]: [] });
-    expect(snapshot.exclusionPeriods[String(gold.SlaGuid)]).toEqual([aLivePeriod(1)]);
+    expect(memberGuids(snapshot)).toEqual({ [String(shop.MonitorGroupGuid)]: [guidFor('monitor', 'Shop homepage')], [String(checkout.MonitorGroupGuid)]: [] });
+    expect(listedPerParent(snapshot, 'slaExclusionPeriod')[String(gold.SlaGuid)]).toEqual([aLivePeriod(1)]);
     expect(snapshot.operators).toEqual([{ OperatorGuid: 'op-1', FullName: 'Jane' }]);
   });
 
@@ -103,7 +108,7 @@ describe('readLive', () => {
     const upper = { MonitorGuid: String(monitor.MonitorGuid).toUpperCase() };
     const { client } = fakeClient({ monitors: [monitor], groups: [shop], members: { [String(shop.MonitorGroupGuid)]: [upper] } });
     const snapshot = await readLive(client, liveScope(desiredState({ manage: { monitorGroups: { prune: false } } })));
-    expect(snapshot.groupMembers[String(shop.MonitorGroupGuid)]).toEqual([upper.MonitorGuid]);
+    expect(memberGuids(snapshot)[String(shop.MonitorGroupGuid)]).toEqual([upper.MonitorGuid]);
   });
 
   it('fails with LIVE_RESTRICTED when every monitor carries only the fields a non-administrator gets', async () => {

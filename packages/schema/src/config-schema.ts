@@ -5,6 +5,7 @@
 import { Type, type Static, type TNever, type TOptional } from '@sinclair/typebox';
 import type { Secret } from './secret.js';
 import { ApiObject, ClosedObject, IntegerEnum, OpenEnum, StringEnum, def, use } from './schema-builder.js';
+import { IGNORABLE_KINDS } from './kinds.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Enumerations from the spec
@@ -31,11 +32,9 @@ export const SMS_PROVIDERS = ['UseAccountSetting', 'SmsProviderEurope', 'SmsProv
 export const QUARTER_START_MONTHS = [1, 2, 3] as const;
 export const SELECTED_PERIODS_SEEN = ['CurrentDay', 'PreviousDay', 'Last6Months', 'Last24Months'] as const;
 export const ALERT_TYPES_SEEN = ['Reminder', 'Error'] as const;
-export const MANAGED_KINDS = ['monitors', 'monitorGroups', 'vault', 'slas', 'scheduledReports', 'alertDefinitions'] as const;
-/** Singular kind names used by `ignore` patterns (`monitor:legacy-*`). */
-export const IGNORE_KINDS = ['monitor', 'monitorGroup', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport', 'alertDefinition'] as const;
-
-export type ManagedKind = (typeof MANAGED_KINDS)[number];
+export { MANAGED_KINDS, type ManagedKind } from './kinds.js';
+/** Singular kind names used by `ignore` patterns (`monitor:legacy-*`): from the kind registry (kinds.ts). */
+export const IGNORE_KINDS = IGNORABLE_KINDS;
 
 /**
  * Monitor fields the service removed on 2025-08-27, each with the `ErrorConditionType` that replaces it.

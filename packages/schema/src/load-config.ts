@@ -1,27 +1,27 @@
 import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
-import { API_VERSION, MANAGED_KINDS, REMOVAL_STRATEGIES, type ManagedKind } from './config-schema.js';
+import { API_VERSION, MANAGED_KINDS, REMOVAL_STRATEGIES } from './config-schema.js';
 import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
 import { Secret, fromFilePathProblem, fromFileStaysInside, type SecretEncoding, type SourceRef } from './secret.js';
 import { isSecretFieldName } from './secret-fields.js';
 import { likelyMeant } from './suggest.js';
-import type {
-  AlertDefinitionConfig,
-  Declared,
-  DesiredState,
-  ExclusionPeriodConfig,
-  MonitorConfig,
-  MonitorGroupConfig,
-  RemovalStrategy,
-  ScheduledReportConfig,
-  Settings,
-  SlaConfig,
-  VaultItemConfig,
-  VaultSectionConfig,
-} from './types.js';
+import {
+  KINDS_AS_LISTED,
+  MONITOR_GROUP_KIND,
+  MONITOR_KIND,
+  SCHEDULED_REPORT_KIND,
+  SLA_EXCLUSION_PERIOD_KIND,
+  SLA_KIND,
+  VAULT_ITEM_KIND,
+  VAULT_SECTION_KIND,
+  childKinds,
+  topLevelKinds,
+  type KindEntry,
+} from './kinds.js';
+import type { Declared, DesiredState, RemovalStrategy, Settings, VaultItemConfig } from './types.js';
 import { schemaDiagnostics } from './validate.js';
 import { MAX_FILE_BYTES, YamlSource, type PathSegment } from './yaml-source.js';
 
@@ -181,8 +181,16 @@ function discover(root: string): { files: string[]; diagnostics: Diagnostic[] } 
 
 // ---------------------------------------------------------------------------------------------------------------
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A YAML mapping, as parsed. */
+type Mapping = Record<string, unknown>;
+const isMapping = (v: unknown): v is Mapping => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The list at `path` below `value` (`['vault', 'sections']`); none when a step of the way is not there. */
+function listAt(value: Mapping, path: readonly string[]): unknown[] {
+  let current: unknown = value;
+  for (const segment of path) current = isMapping(current) ? current[segment] : undefined;
+  return Array.isArray(current) ? current : [];
+}
 
 /** Where a declaration lives, for positioning later findings on its fields. */
 interface Located {
@@ -190,9 +198,12 @@ interface Located {
   path: PathSegment[];
 }
 
-interface Record_<T> extends Located {
-  declared: Declared<T>;
+/** One declaration of a kind, where it is, and its key as written (not yet known to be a string). */
+interface Declaration extends Located {
+  declared: Declared<Mapping>;
   key: unknown;
+  /** The key of the declaration it is declared in (a vault item's section), for a child kind. */
+  parentKey: string;
 }
 
 const SETTINGS_KEYS = ['apiVersion', 'manage', 'ignore', 'safety'] as const;
@@ -201,14 +212,8 @@ const BINARY_VAULT_TYPES = new Set(['CertificateArchive', 'File']);
 class Assembler {
   readonly diagnostics: Diagnostic[];
   readonly secrets: { secret: Secret; at: Located; vaultFile: boolean }[] = [];
-  readonly monitors: Record_<MonitorConfig>[] = [];
-  readonly groups: Record_<MonitorGroupConfig>[] = [];
-  readonly sections: Record_<VaultSectionConfig>[] = [];
-  readonly items: (Record_<VaultItemConfig> & { section: string })[] = [];
-  readonly slas: Record_<SlaConfig>[] = [];
-  readonly periods: (Record_<ExclusionPeriodConfig> & { sla: string })[] = [];
-  readonly reports: Record_<ScheduledReportConfig>[] = [];
-  readonly alertDefinitions: Record_<AlertDefinitionConfig>[] = [];
+  /** Declarations per kind of the registry (kinds.ts), in the order read. */
+  readonly #declarations = new Map<KindEntry, Declaration[]>(KINDS_AS_LISTED.map((entry) => [entry, []]));
   settings: Settings = { apiVersion: API_VERSION, manage: {}, ignore: [], safety: { ...DEFAULT_SAFETY } };
   settingsSource: SourceRef | undefined;
   settingsRead = false;
@@ -237,7 +242,7 @@ class Assembler {
     this.diagnostics.push(...src.diagnostics);
     const syntaxBroken = src.diagnostics.some((d) => d.code === 'YAML_SYNTAX');
     // Zero bytes, only comments, `null` or `{}`: nothing is declared, whatever the reason.
-    const empty = !syntaxBroken && (src.value === undefined || src.value === null || (isObj(src.value) && Object.keys(src.value).length === 0));
+    const empty = !syntaxBroken && (src.value === undefined || src.value === null || (isMapping(src.value) && Object.keys(src.value).length === 0));
     if (empty && src.file !== SETTINGS_FILE) {
       // An emptied file (a bad merge, a truncated write) must not turn silently into deletes (DESIGN §3).
       this.diagnostics.push(
@@ -249,7 +254,7 @@ class Assembler {
         ),
       );
     }
-    if (!isObj(src.value)) {
+    if (!isMapping(src.value)) {
       if (src.file === SETTINGS_FILE && empty) {
         this.report('MISSING_API_VERSION', 'monsync.yaml is empty; it needs `apiVersion: monsync/v1`', { src, path: [] }, 'value', 'add `apiVersion: monsync/v1` and a `manage:` mapping');
       }
@@ -270,16 +275,16 @@ class Assembler {
     this.readResources(src, value);
   }
 
-  private readSettings(src: YamlSource, value: Obj): void {
+  private readSettings(src: YamlSource, value: Mapping): void {
     this.settingsRead = true;
     this.settingsSource = this.sourceRef({ src, path: [] });
     if (!Object.hasOwn(value, 'apiVersion')) {
       this.report('MISSING_API_VERSION', 'monsync.yaml needs `apiVersion: monsync/v1`', { src, path: [] }, 'value', 'add `apiVersion: monsync/v1` as the first line');
     }
-    const manage = isObj(value.manage) ? value.manage : {};
+    const manage = isMapping(value.manage) ? value.manage : {};
     for (const kind of MANAGED_KINDS) {
       const entry = manage[kind];
-      if (isObj(entry)) {
+      if (isMapping(entry)) {
         const removal = (REMOVAL_STRATEGIES as readonly unknown[]).includes(entry.removal) ? (entry.removal as RemovalStrategy) : undefined;
         this.settings.manage[kind] = { prune: entry.prune === true, ...(kind === 'monitors' ? { removal: removal ?? 'auto' } : {}) };
       }
@@ -287,82 +292,64 @@ class Assembler {
     }
     const ignore = [manage.ignore, value.ignore].flatMap((list) => (Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : []));
     this.settings.ignore = ignore;
-    const safety = isObj(value.safety) ? value.safety : {};
+    const safety = isMapping(value.safety) ? value.safety : {};
     for (const field of ['maxDeletePercent', 'maxUpdatePercent'] as const) {
       const v = safety[field];
       if (typeof v === 'number' && v >= 0 && v <= 100) this.settings.safety[field] = v;
     }
   }
 
-  private list(value: Obj, key: string): unknown[] {
-    const v = value[key];
-    return Array.isArray(v) ? v : [];
+  /** The declarations of one kind (every kind of the registry has a list, empty or not). */
+  of(entry: KindEntry): Declaration[] {
+    const list = this.#declarations.get(entry);
+    if (list === undefined) throw new Error(`no declarations kept for kind ${entry.kind}`);
+    return list;
   }
 
-  private readResources(src: YamlSource, value: Obj): void {
-    this.list(value, 'monitors').forEach((entry, i) => {
-      if (!isObj(entry)) return;
-      const at = { src, path: ['monitors', i] };
-      this.monitors.push({ ...at, key: entry.Name, declared: { value: this.decode(entry, at, false) as MonitorConfig, source: this.sourceRef(at) } });
-    });
-    this.list(value, 'monitorGroups').forEach((entry, i) => {
-      if (!isObj(entry)) return;
-      const at = { src, path: ['monitorGroups', i] };
-      this.groups.push({ ...at, key: entry.Description, declared: { value: this.decode(entry, at, false) as MonitorGroupConfig, source: this.sourceRef(at) } });
-    });
-    const vault = isObj(value.vault) ? value.vault : {};
-    this.list(vault, 'sections').forEach((entry, i) => {
-      if (!isObj(entry)) return;
-      const at = { src, path: ['vault', 'sections', i] };
-      const { items, ...rest } = entry;
-      const section = this.decode(rest, at, false) as VaultSectionConfig;
-      const declaredItems: Declared<VaultItemConfig>[] = [];
-      (Array.isArray(items) ? items : []).forEach((item, j) => {
-        if (!isObj(item)) return;
-        const itemAt = { src, path: [...at.path, 'items', j] };
-        const declared = { value: this.decodeVaultItem(item, itemAt), source: this.sourceRef(itemAt) };
-        declaredItems.push(declared);
-        this.items.push({ ...itemAt, key: item.Name, section: typeof entry.Name === 'string' ? entry.Name : '', declared });
+  /** Each kind's list at its path in the file; child kinds are read inside their parent's declarations. */
+  private readResources(src: YamlSource, value: Mapping): void {
+    for (const entry of topLevelKinds()) {
+      const list = listAt(value, entry.path);
+      list.forEach((item, i) => {
+        if (isMapping(item)) this.readDeclaration(entry, item, { src, path: [...entry.path, i] }, '');
       });
-      if (items !== undefined) section.items = declaredItems;
-      this.sections.push({ ...at, key: entry.Name, declared: { value: section, source: this.sourceRef(at) } });
-    });
-    this.list(value, 'slas').forEach((entry, i) => {
-      if (!isObj(entry)) return;
-      const at = { src, path: ['slas', i] };
-      const { exclusionPeriods, ...rest } = entry;
-      const sla = this.decode(rest, at, false) as SlaConfig;
-      const declaredPeriods: Declared<ExclusionPeriodConfig>[] = [];
-      (Array.isArray(exclusionPeriods) ? exclusionPeriods : []).forEach((period, j) => {
-        if (!isObj(period)) return;
-        const periodAt = { src, path: [...at.path, 'exclusionPeriods', j] };
-        const declared = { value: this.decode(period, periodAt, false) as ExclusionPeriodConfig, source: this.sourceRef(periodAt) };
-        declaredPeriods.push(declared);
-        this.periods.push({ ...periodAt, key: period.Description, sla: typeof entry.Description === 'string' ? entry.Description : '', declared });
-      });
-      if (exclusionPeriods !== undefined) sla.exclusionPeriods = declaredPeriods;
-      this.slas.push({ ...at, key: entry.Description, declared: { value: sla, source: this.sourceRef(at) } });
-    });
-    this.list(value, 'scheduledReports').forEach((entry, i) => {
-      if (!isObj(entry)) return;
-      const at = { src, path: ['scheduledReports', i] };
-      this.reports.push({ ...at, key: entry.key, declared: { value: this.decode(entry, at, false) as ScheduledReportConfig, source: this.sourceRef(at) } });
-    });
-    this.list(value, 'alertDefinitions').forEach((entry, i) => {
-      if (!isObj(entry)) return;
-      const at = { src, path: ['alertDefinitions', i] };
-      this.alertDefinitions.push({ ...at, key: entry.AlertDefinitionGuid, declared: { value: this.decode(entry, at, false) as AlertDefinitionConfig, source: this.sourceRef(at) } });
-    });
+    }
   }
 
-  private decodeVaultItem(item: Obj, at: Located): VaultItemConfig {
+  /**
+   * Decodes one declaration. The lists of its child kinds declared as objects (a section's `items`) become
+   * `Declared` lists of their own; a list of names (a group's `members`) stays as written.
+   */
+  private readDeclaration(entry: KindEntry, item: Mapping, at: Located, parentKey: string): Declared<Mapping> {
+    const children = childKinds(entry).filter((child) => child.keyField !== undefined);
+    const fields = children.map((child) => child.path[child.path.length - 1] ?? '');
+    const own: Mapping = {};
+    for (const key of Object.keys(item)) if (!fields.includes(key)) own[key] = item[key];
+    // Vault items decode their Value by type (base64 for files and archives): the one kind with a decoder of its own.
+    const value = (entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at) : this.decode(own, at, false)) as Mapping;
+    const key = entry.keyField === undefined ? undefined : item[entry.keyField];
+    children.forEach((child, c) => {
+      const field = fields[c] ?? '';
+      const list = item[field];
+      const declared: Declared<Mapping>[] = [];
+      (Array.isArray(list) ? list : []).forEach((childItem, j) => {
+        if (isMapping(childItem)) declared.push(this.readDeclaration(child, childItem, { src: at.src, path: [...at.path, field, j] }, typeof key === 'string' ? key : ''));
+      });
+      if (list !== undefined) value[field] = declared;
+    });
+    const declared = { value, source: this.sourceRef(at) };
+    this.of(entry).push({ ...at, key, parentKey, declared });
+    return declared;
+  }
+
+  private decodeVaultItem(item: Mapping, at: Located): VaultItemConfig {
     const binary = typeof item.VaultItemType === 'string' && BINARY_VAULT_TYPES.has(item.VaultItemType);
-    const out: Obj = {};
+    const out: Mapping = {};
     for (const [key, v] of Object.entries(item)) {
       const fieldAt = { src: at.src, path: [...at.path, key] };
       if (key === 'Value') out[key] = this.decode(v, fieldAt, binary, item.VaultItemType === 'File');
-      else if (key === 'CertificateArchive' && isObj(v)) {
-        const archive: Obj = {};
+      else if (key === 'CertificateArchive' && isMapping(v)) {
+        const archive: Mapping = {};
         for (const [k, w] of Object.entries(v)) archive[k] = this.decode(w, { src: at.src, path: [...fieldAt.path, k] }, k === 'ArchiveData');
         out[key] = archive;
       } else out[key] = this.decode(v, fieldAt, false);
@@ -373,7 +360,7 @@ class Assembler {
   /** Copies a value, turning every `{ fromEnv }` / `{ fromFile }` mapping into a `Secret`. */
   private decode(value: unknown, at: Located, binary: boolean, vaultFile = false): unknown {
     if (Array.isArray(value)) return value.map((v, i) => this.decode(v, { src: at.src, path: [...at.path, i] }, binary));
-    if (!isObj(value)) return value;
+    if (!isMapping(value)) return value;
     const keys = Object.keys(value);
     const only = keys.length === 1 ? keys[0] : undefined;
     if ((only === 'fromEnv' || only === 'fromFile') && typeof value[only] === 'string' && value[only] !== '') {
@@ -388,7 +375,7 @@ class Assembler {
       } else this.secrets.push({ secret, at, vaultFile });
       return secret;
     }
-    const out: Obj = {};
+    const out: Mapping = {};
     for (const key of keys) out[key] = this.decode(value[key], { src: at.src, path: [...at.path, key] }, binary);
     return out;
   }
@@ -416,10 +403,10 @@ class Assembler {
       if (s.items !== undefined) value.forEach((item, i) => this.walkPassThrough(src, item, s.items, [...path, i]));
       return;
     }
-    if (!isObj(value) || !isObj(s.properties)) return;
+    if (!isMapping(value) || !isMapping(s.properties)) return;
     const properties = s.properties;
-    const passes = isObj(s.patternProperties);
-    const known = Object.keys(properties).filter((k) => !isObj(properties[k]) || !Object.hasOwn(properties[k] as Obj, 'not'));
+    const passes = isMapping(s.patternProperties);
+    const known = Object.keys(properties).filter((k) => !isMapping(properties[k]) || !Object.hasOwn(properties[k] as Mapping, 'not'));
     for (const key of Object.keys(value)) {
       if (Object.hasOwn(properties, key)) {
         this.walkPassThrough(src, value[key], properties[key], [...path, key]);
@@ -451,16 +438,11 @@ class Assembler {
     this.checkResources();
     this.checkSecrets();
     this.checkManaged();
-    const desired: DesiredState = {
-      root: this.root,
-      settings: this.settings,
-      monitors: this.monitors.map((r) => r.declared),
-      monitorGroups: this.groups.map((r) => r.declared),
-      vaultSections: this.sections.map((r) => r.declared),
-      slas: this.slas.map((r) => r.declared),
-      scheduledReports: this.reports.map((r) => r.declared),
-      alertDefinitions: this.alertDefinitions.map((r) => r.declared),
-    };
+    const desired: DesiredState = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [] };
+    for (const entry of topLevelKinds()) {
+      // The config schema types each list's declarations (types.ts); here they are mappings as read.
+      if (entry.stateField !== undefined) (desired[entry.stateField] as Declared<Mapping>[]) = this.of(entry).map((r) => r.declared);
+    }
     if (this.settingsSource !== undefined) desired.settingsSource = this.settingsSource;
     return desired;
   }
@@ -483,10 +465,10 @@ class Assembler {
     }
   }
 
-  private uniqueGuid<T>(records: readonly Record_<T>[], what: string, guidField: string): void {
+  private uniqueGuid(records: readonly Declaration[], what: string, guidField: string): void {
     const first = new Map<string, Located>();
     for (const r of records) {
-      const guid = (r.declared.value as Obj)[guidField];
+      const guid = r.declared.value[guidField];
       if (typeof guid !== 'string') continue;
       const seen = first.get(guid.toLowerCase());
       if (seen === undefined) first.set(guid.toLowerCase(), r);
@@ -495,50 +477,46 @@ class Assembler {
   }
 
   private checkDuplicates(): void {
-    this.unique(this.monitors, 'monitor', 'Name');
-    this.unique(this.groups, 'monitor group', 'Description');
-    this.unique(this.sections, 'vault section', 'Name');
-    this.unique(this.items, 'vault item', 'Name', (r) => (typeof r.key === 'string' ? `${r.section}/${r.key}` : undefined));
-    this.unique(this.slas, 'SLA', 'Description');
-    this.unique(this.periods, 'exclusion period', 'Description', (r) => (typeof r.key === 'string' ? `${r.sla}/${r.key}` : undefined));
-    this.unique(this.reports, 'scheduled report', 'key');
-    // A GUID names one object whatever the case of its hex digits (the service's paths ignore it).
-    this.unique(this.alertDefinitions, 'alert definition', 'AlertDefinitionGuid', (r) => (typeof r.key === 'string' ? r.key.toLowerCase() : undefined));
-    this.uniqueGuid(this.monitors, 'monitor', 'MonitorGuid');
-    this.uniqueGuid(this.groups, 'monitor group', 'MonitorGroupGuid');
-    this.uniqueGuid(this.sections, 'vault section', 'VaultSectionGuid');
-    this.uniqueGuid(this.items, 'vault item', 'VaultItemGuid');
-    this.uniqueGuid(this.slas, 'SLA', 'SlaGuid');
-    this.uniqueGuid(this.reports, 'scheduled report', 'ScheduledReportGuid');
+    for (const entry of KINDS_AS_LISTED) {
+      const keyField = entry.keyField;
+      if (keyField === undefined) continue; // a list of names: each must name a declared object (checkReferences)
+      // A GUID names one object whatever the case of its hex digits (the service's paths ignore it).
+      const caseless = keyField === entry.guidField;
+      this.unique(this.of(entry), entry.title.one, keyField, (r) => (typeof r.key !== 'string' ? undefined : entry.parent !== undefined ? `${r.parentKey}/${r.key}` : caseless ? r.key.toLowerCase() : r.key));
+    }
+    for (const entry of KINDS_AS_LISTED) {
+      if (entry.guidField === '' || entry.guidField === entry.keyField || entry.guidUnique !== 'account') continue;
+      this.uniqueGuid(this.of(entry), entry.title.one, entry.guidField);
+    }
+    for (const entry of KINDS_AS_LISTED) for (const set of entry.setFields) this.uniqueInSets(entry, set);
+  }
 
-    // Sets inside one monitor.
-    for (const m of this.monitors) {
-      const value = m.declared.value as Obj;
-      for (const [field, keyField] of [
-        ['ErrorConditions', 'ErrorConditionType'],
-        ['PredefinedVariables', 'Key'],
-      ] as const) {
-        const list = value[field];
-        if (!Array.isArray(list)) continue;
-        const first = new Map<string, number>();
-        list.forEach((entry, i) => {
-          const key = isObj(entry) ? entry[keyField] : undefined;
-          if (typeof key !== 'string') return;
-          const seen = first.get(key);
-          if (seen === undefined) first.set(key, i);
-          else {
-            this.report('DUPLICATE_KEY', `${field} has two entries with ${keyField} \`${key}\`: here and at ${this.where({ src: m.src, path: [...m.path, field, seen, keyField] })}`, { src: m.src, path: [...m.path, field, i, keyField] }, 'value', `${field} is a set keyed by ${keyField}; keep one entry`);
-          }
-        });
-      }
+  /** Entries of a keyed set at the top of a declaration (a monitor's `ErrorConditions`) must differ in their key. */
+  private uniqueInSets(entry: KindEntry, set: KindEntry['setFields'][number]): void {
+    const [field, ...deeper] = set.path;
+    const keyField = set.key;
+    if (field === undefined || deeper.length > 0 || keyField === undefined) return;
+    for (const m of this.of(entry)) {
+      const list = m.declared.value[field];
+      if (!Array.isArray(list)) continue;
+      const first = new Map<string, number>();
+      list.forEach((item, i) => {
+        const key = isMapping(item) ? item[keyField] : undefined;
+        if (typeof key !== 'string') return;
+        const seen = first.get(key);
+        if (seen === undefined) first.set(key, i);
+        else {
+          this.report('DUPLICATE_KEY', `${field} has two entries with ${keyField} \`${key}\`: here and at ${this.where({ src: m.src, path: [...m.path, field, seen, keyField] })}`, { src: m.src, path: [...m.path, field, i, keyField] }, 'value', `${field} is a set keyed by ${keyField}; keep one entry`);
+        }
+      });
     }
   }
 
   private checkReferences(): void {
-    const monitorNames = this.monitors.map((m) => m.key).filter((k): k is string => typeof k === 'string');
+    const monitorNames = this.of(MONITOR_KIND).map((m) => m.key).filter((k): k is string => typeof k === 'string');
     const monitorSet = new Set(monitorNames);
-    for (const g of this.groups) {
-      const members = (g.declared.value as Obj).members;
+    for (const g of this.of(MONITOR_GROUP_KIND)) {
+      const members = (g.declared.value as Mapping).members;
       if (!Array.isArray(members)) continue;
       members.forEach((member, i) => {
         if (typeof member !== 'string' || monitorSet.has(member)) return;
@@ -554,13 +532,13 @@ class Assembler {
     }
 
     const itemsBySection = new Map<string, string[]>();
-    for (const s of this.sections) if (typeof s.key === 'string') itemsBySection.set(s.key, []);
-    for (const item of this.items) if (typeof item.key === 'string') itemsBySection.get(item.section)?.push(item.key);
-    for (const m of this.monitors) {
-      const variables = (m.declared.value as Obj).PredefinedVariables;
+    for (const s of this.of(VAULT_SECTION_KIND)) if (typeof s.key === 'string') itemsBySection.set(s.key, []);
+    for (const item of this.of(VAULT_ITEM_KIND)) if (typeof item.key === 'string') itemsBySection.get(item.parentKey)?.push(item.key);
+    for (const m of this.of(MONITOR_KIND)) {
+      const variables = (m.declared.value as Mapping).PredefinedVariables;
       if (!Array.isArray(variables)) continue;
       variables.forEach((variable, i) => {
-        const ref = isObj(variable) && isObj(variable.Value) ? variable.Value.vault : undefined;
+        const ref = isMapping(variable) && isMapping(variable.Value) ? variable.Value.vault : undefined;
         if (typeof ref !== 'string') return;
         if (ref.indexOf('/') <= 0) return; // the schema reports the form
         // Section and item names may hold a slash themselves (`Team/Prod/db`): the reference is good when any split
@@ -586,24 +564,24 @@ class Assembler {
   }
 
   private checkResources(): void {
-    for (const g of this.groups) {
-      const value = g.declared.value as Obj;
+    for (const g of this.of(MONITOR_GROUP_KIND)) {
+      const value = g.declared.value as Mapping;
       if (value.IsAll === true) {
         this.report('ALL_MONITORS_GROUP', 'the All Monitors group (IsAll: true) cannot be declared: it holds every monitor and its membership cannot be changed', { src: g.src, path: [...g.path, 'IsAll'] }, 'key', 'remove this group; use another group to target monitors');
       } else if (typeof value.Description === 'string' && value.Description.trim().toLowerCase() === 'all monitors') {
         this.report('ALL_MONITORS_GROUP', 'a group named `All Monitors` would target the default All Monitors group, whose membership cannot be changed', { src: g.src, path: [...g.path, 'Description'] }, 'value', 'choose another Description');
       }
     }
-    for (const s of this.slas) this.findings(checkSlaThresholds(s.declared.value), s);
-    for (const p of this.periods) this.findings(checkExclusionPeriod(p.declared.value), p);
-    for (const r of this.reports) {
-      const schedule = (r.declared.value as Obj).Schedule;
+    for (const s of this.of(SLA_KIND)) this.findings(checkSlaThresholds(s.declared.value), s);
+    for (const p of this.of(SLA_EXCLUSION_PERIOD_KIND)) this.findings(checkExclusionPeriod(p.declared.value), p);
+    for (const r of this.of(SCHEDULED_REPORT_KIND)) {
+      const schedule = (r.declared.value as Mapping).Schedule;
       this.findings(checkReportSchedule(schedule), { src: r.src, path: [...r.path, 'Schedule'] });
     }
-    for (const item of this.items) {
-      const value = item.declared.value as Obj;
+    for (const item of this.of(VAULT_ITEM_KIND)) {
+      const value = item.declared.value as Mapping;
       const type = value.VaultItemType;
-      const archive = isObj(value.CertificateArchive) ? value.CertificateArchive : undefined;
+      const archive = isMapping(value.CertificateArchive) ? value.CertificateArchive : undefined;
       const missing =
         (type === 'CredentialSet' && value.Password === undefined) ||
         (type === 'CertificateArchive' && value.Value === undefined && archive?.ArchiveData === undefined) ||
@@ -658,14 +636,7 @@ class Assembler {
 
   private checkManaged(): void {
     if (!this.settingsRead) return;
-    const declared: [ManagedKind, readonly Located[], string][] = [
-      ['monitors', this.monitors, 'monitors'],
-      ['monitorGroups', this.groups, 'monitor groups'],
-      ['vault', this.sections, 'vault sections'],
-      ['slas', this.slas, 'SLAs'],
-      ['scheduledReports', this.reports, 'scheduled reports'],
-      ['alertDefinitions', this.alertDefinitions, 'alert definitions'],
-    ];
+    const declared = topLevelKinds().map((entry) => [entry.section, this.of(entry), entry.title.many] as const);
     for (const [kind, records, what] of declared) {
       const first = records[0];
       if (first === undefined || this.settings.manage[kind] !== undefined) continue;
@@ -680,12 +651,12 @@ class Assembler {
   }
 }
 
-function resolveSchema(schema: unknown): Obj | undefined {
-  if (!isObj(schema)) return undefined;
+function resolveSchema(schema: unknown): Mapping | undefined {
+  if (!isMapping(schema)) return undefined;
   const ref = schema.$ref;
   if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
     const target = configJsonSchema().$defs[ref.slice('#/$defs/'.length)];
-    return isObj(target) ? target : undefined;
+    return isMapping(target) ? target : undefined;
   }
   return schema;
 }
@@ -694,7 +665,7 @@ function pickBranch(branches: unknown[], value: unknown): unknown {
   const type = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
   const fitting = branches
     .map(resolveSchema)
-    .filter((b): b is Obj => b !== undefined && (b.type === type || (type === 'object' && b.type === undefined && isObj(b.properties))));
+    .filter((b): b is Mapping => b !== undefined && (b.type === type || (type === 'object' && b.type === undefined && isMapping(b.properties))));
   return fitting.length === 1 ? fitting[0] : undefined;
 }
 

@@ -1,24 +1,20 @@
 /**
- * The plan JSON contract (DESIGN §5): `plan --format json` and saved plans. The `Plan` type and
+ * The plan JSON contract (docs/architecture.md, "The plan"): `plan --format json` and saved plans. The `Plan` type and
  * `schemas/plan.schema.json` both come from these objects.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { REMOVAL_STRATEGIES } from './config-schema.js';
+import { KINDS_AS_LISTED, type KindName } from './kinds.js';
 import { ClosedObject, StringEnum, def } from './schema-builder.js';
 
+/**
+ * The one version of the plan format: apply refuses a plan file of another version. A renamed or removed section
+ * or field is a new version; an added optional section (one an older reader may ignore) is not.
+ */
 export const PLAN_FORMAT_VERSION = 1;
 export const PLAN_ACTIONS = ['create', 'update', 'delete', 'ensure'] as const;
-export const PLAN_STEP_KINDS = [
-  'monitor',
-  'monitorGroup',
-  'groupMembership',
-  'vaultSection',
-  'vaultItem',
-  'sla',
-  'slaExclusionPeriod',
-  'scheduledReport',
-  'alertDefinition',
-] as const;
+/** Kind names, as listed for people: from the kind registry (kinds.ts). */
+export const PLAN_STEP_KINDS: readonly KindName[] = KINDS_AS_LISTED.map((entry) => entry.kind);
 export const CHANGE_OPS = ['add', 'remove', 'replace'] as const;
 
 const Sha256Hex = (description: string) => Type.String({ pattern: '^[0-9a-f]{64}$', description });
@@ -176,4 +172,4 @@ export type PlanWarning = Static<typeof PlanWarningSchema>;
 export type PlanSummary = Static<typeof PlanSummarySchema>;
 export type PlanDrift = Static<typeof PlanDriftSchema>;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
-export type PlanStepKind = (typeof PLAN_STEP_KINDS)[number];
+export type PlanStepKind = KindName;

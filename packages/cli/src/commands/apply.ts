@@ -25,6 +25,7 @@ import {
   type StepEvent,
 } from '@monsync/reconciler';
 import { parseDuration, takeApplyLock } from '../apply-lock.js';
+import { KIND_ENTRIES } from '@monsync/schema';
 import { booleanOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -39,24 +40,15 @@ export interface PromptingIo extends CliIo {
   prompt?(question: string): Promise<string>;
 }
 
-const TITLES: Record<PlanStep['kind'], string> = {
-  monitor: 'monitor',
-  monitorGroup: 'monitor group',
-  groupMembership: 'group membership',
-  vaultSection: 'vault section',
-  vaultItem: 'vault item',
-  sla: 'SLA',
-  slaExclusionPeriod: 'SLA exclusion period',
-  scheduledReport: 'scheduled report',
-  alertDefinition: 'alert definition',
-};
+/** Each kind's name for people, from the kind registry. */
+const TITLES = new Map<string, string>(KIND_ENTRIES.map((entry) => [entry.kind, entry.title.one]));
 
 const PAST: Record<PlanStep['action'], string> = { create: 'created', update: 'updated', delete: 'deleted', ensure: 'ensured' };
 const SIGN: Record<PlanStep['action'], string> = { create: '+', update: '~', delete: '-', ensure: '=' };
 
 function label(step: { kind: PlanStep['kind']; key: string }): string {
   // Escaped as the plan shows it: a key from the live account may hold a newline or a terminal escape.
-  return `${TITLES[step.kind]} ${JSON.stringify(step.key)}`;
+  return `${TITLES.get(step.kind) ?? step.kind} ${JSON.stringify(step.key)}`;
 }
 
 function changeSteps(plan: Plan): PlanStep[] {

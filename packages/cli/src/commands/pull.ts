@@ -8,7 +8,7 @@ import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
 import { displayPath } from '../load.js';
-import { pulledTree } from '../pull-tree.js';
+import { PULLED_KINDS, pulledTree } from '../pull-tree.js';
 import { schemaReference } from '../schema-reference.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 
@@ -45,7 +45,7 @@ export const pullCommand: CommandSpec = {
     const close = () => (closing ??= client.close());
     let live;
     try {
-      const read = () => readLive(client, { kinds: ['monitor', 'monitorGroup', 'groupMembership', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport'], operators: false });
+      const read = () => readLive(client, { kinds: [...PULLED_KINDS], operators: false });
       live = await readUnder(progress, 'reading live account', read, close);
     } finally {
       await close();

@@ -4,6 +4,7 @@
  * create is done and substitutes it in the steps that depend on it.
  */
 import { placeholder } from '../kinds/contract.js';
+import { kindModule } from '../kinds/index.js';
 import type { Plan, StepKind } from '../plan/types.js';
 import { isPlainObject } from '../plan/values.js';
 
@@ -23,7 +24,8 @@ export class Placeholders {
 
   learn(kind: StepKind, key: string, guid: string): void {
     this.#learned.set(placeholder(kind, key), guid);
-    if (kind === 'vaultItem') this.#learned.set(`{{vault:${key}}}`, `{{vault:${guid}}}`);
+    const inline = kindModule(kind).inlinePlaceholder;
+    if (inline !== undefined) this.#learned.set(inline.of(key), inline.resolved(guid));
   }
 
   /** The GUID learned for a created object, if it is done. */
@@ -61,5 +63,6 @@ export class Placeholders {
 }
 
 function tokensFor(kind: StepKind, key: string): string[] {
-  return kind === 'vaultItem' ? [placeholder(kind, key), `{{vault:${key}}}`] : [placeholder(kind, key)];
+  const inline = kindModule(kind).inlinePlaceholder;
+  return inline === undefined ? [placeholder(kind, key)] : [placeholder(kind, key), inline.of(key)];
 }

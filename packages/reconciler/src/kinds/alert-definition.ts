@@ -1,3 +1,4 @@
+import { ALERT_DEFINITION_KIND } from '@monsync/schema';
 import { desiredEntry, type KindModule } from './contract.js';
 import { apiFields, requireGuid } from './shared.js';
 
@@ -6,16 +7,10 @@ import { apiFields, requireGuid } from './shared.js';
  * on every apply as an `ensure` step (PATCH, idempotent), shown apart from changes and never counted as drift.
  */
 export const alertDefinitionKind: KindModule = {
-  kind: 'alertDefinition',
-  title: 'alert definitions',
-  manage: 'alertDefinitions',
-  guidField: 'AlertDefinitionGuid',
-  readOnlyFields: [],
-  writeOnlyFields: [],
-  setFields: [],
+  ...ALERT_DEFINITION_KIND,
   serverDefaults: {},
   ensureOnly: true,
-  reads: [],
+  builtFrom: [],
 
   desired(state) {
     return state.alertDefinitions.map(({ value, source }) => desiredEntry('alertDefinition', value.AlertDefinitionGuid, apiFields(value, ['AlertDefinitionGuid']), source, []));

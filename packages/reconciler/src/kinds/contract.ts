@@ -1,11 +1,14 @@
 /**
- * One contract per resource kind (Pulumi's dynamic provider, Checkly's logical vs physical id): everything the
- * engine needs to know about a kind lives in its module, so adding a kind (operators, operator groups) means
- * adding one module and listing it in `kinds/index.ts`, never touching the engine.
+ * One contract per resource kind, in the shape of Pulumi's dynamic provider (`sdk/nodejs/dynamic/index.ts`:
+ * check, diff, create, read, update, delete): the declarative facts come from the kind registry of the schema
+ * package (`packages/schema/src/kinds.ts`), and each module here adds the behaviour. Adding a kind means adding its
+ * registry entry and one module listed in `kinds/index.ts`, never touching the engine (docs/architecture.md,
+ * "How to add a kind").
  */
-import type { DesiredState, ManagedKind, SourceRef } from '../desired.js';
-import type { ApiObject, LiveSnapshot, WriteClient } from '../live/types.js';
-import type { PlanStep, StepKind } from '../plan/types.js';
+import type { NamedKindEntry } from '@monsync/schema';
+import type { DesiredState, SourceRef } from '../desired.js';
+import type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing, WriteClient } from '../live/types.js';
+import type { PlanChange, PlanStep, StepKind } from '../plan/types.js';
 
 /** A reference from one object to another, by the other's kind and natural key (desired side) or GUID (live side). */
 export interface KeyRef {
@@ -46,11 +49,7 @@ export interface LiveEntry {
 }
 
 /** Set-like arrays: compared as sets, by `key` for arrays of objects, by value for arrays of scalars. */
-export interface SetField {
-  /** Field path below the object, e.g. `['ErrorConditions']` or `['Recipients', 'Operators']`. */
-  path: readonly string[];
-  key?: string;
-}
+export type { KindSetField as SetField } from '@monsync/schema';
 
 /**
  * Where a kind's objects hold references to other objects by GUID in an ordinary field (monitors: vault items in
@@ -66,7 +65,7 @@ export interface ReferenceSpec {
   after(live: LiveEntry, declared: ApiObject): GuidRef[];
 }
 
-/** A marker line monsync keeps at the end of a text field (DESIGN §3). */
+/** A marker line monsync keeps at the end of a text field (docs/architecture.md, "Markers"). */
 export interface MarkerSpec {
   field: string;
   /** `fp`: fingerprint of the object's secrets; `key`: the config key (objects with no name in the API). */
@@ -110,24 +109,37 @@ export interface KindRequests {
   find(client: WriteClient, step: PlanStep, body: ApiObject): Promise<string | undefined>;
 }
 
-export interface KindModule {
-  kind: StepKind;
-  /** Plural, for people: `monitors`, `vault items`. */
-  title: string;
-  /** The `manage` entry that makes this kind planned. */
-  manage: ManagedKind;
-  /** The object's own identifier field (pinning). */
-  guidField: string;
+/** How a child kind is listed: once per object of its parent kind. */
+export interface PerParentRead {
+  parent: StepKind;
+  /** Parents whose children are read (the All Monitors group's members are not: that would list the account). */
+  of?(parent: ApiObject): boolean;
+  list(client: LiveClient, parentGuid: string): Listing<ApiObject>;
+  /** The listing, named in a `LiveReadError`. */
+  what(parent: ApiObject): string;
+  /** What is kept of each child listed (a membership keeps only the monitor's GUID). */
+  keep?(child: ApiObject): ApiObject;
+}
+
+/** How `readLive` lists a kind: one listing of every object, or one per parent object. */
+export interface KindRead {
+  list?(client: LiveClient): Listing<ApiObject>;
+  /** Objects of the kind that are monsync's own (the apply lock, `lock/apply-lock.ts`): never planned, pulled or counted. */
+  own?(object: ApiObject): boolean;
+  perParent?: PerParentRead;
+  /** A long chain of cursor pages (monitors): the read's critical path, so per-parent listings leave it a slot. */
+  cursorChain?: boolean;
+  /** Throws `LiveReadError` when the listings read cannot be planned from (a partial view of the account). */
+  check?(snapshot: LiveSnapshot, scope: LiveScope): void;
+}
+
+export interface KindModule extends NamedKindEntry {
   /**
    * How the service tells keys apart where it enforces uniqueness (SLA names: ignoring case and surrounding
    * spaces). Matching uses it, so a change of case is an update of the object, never a create the service
    * refuses (409) next to a delete of the object it was meant to replace. Default: keys compare exactly.
    */
   identity?(key: string): string;
-  readOnlyFields: readonly string[];
-  /** JSON pointers of write-only (secret) fields the service never returns; never diffed from reads. */
-  writeOnlyFields: readonly string[];
-  setFields: readonly SetField[];
   /** Values the service fills for omitted fields; a live object lacking one is read as having the default. */
   serverDefaults: Readonly<ApiObject>;
   /** Fields that cannot change after creation: a difference is a warning, never an update. */
@@ -142,7 +154,7 @@ export interface KindModule {
   retire?: RetireSpec;
   /** References held in an ordinary field, which updates can drop (parent references are immutable and need none). */
   references?: ReferenceSpec;
-  /** Relations (memberships) have nothing to update: only create and delete. */
+  /** Relations (memberships) have nothing to update, only create and delete; a declared list of them is authoritative. */
   relation?: boolean;
   /** Kinds with no read (alert definitions): every declaration is re-asserted as an `ensure` step. */
   ensureOnly?: boolean;
@@ -150,13 +162,30 @@ export interface KindModule {
   parents?: readonly StepKind[];
   /** Deleting an object of one of these kinds removes this one too, so no separate delete is planned. */
   ownedBy?: readonly StepKind[];
-  /** Live listings this kind is built from (`readLive` reads them); empty for kinds with no read. */
-  reads: readonly StepKind[];
+  /** Kinds whose listings this kind's live entries are built from (`liveScope` asks for them); none for kinds with no read. */
+  builtFrom: readonly StepKind[];
+  /** How `readLive` lists this kind; none for kinds with no read. */
+  read?: KindRead;
+  /**
+   * A reason the listing cannot be matched to declarations (reports without the `InternalNotes` their key marker is
+   * in, which only administrators see), or undefined. Asked when the kind is managed, declared and listed.
+   */
+  unmatchable?(listed: readonly ApiObject[]): string | undefined;
   desired(state: DesiredState): DesiredEntry[];
   /** Live objects of this kind in the managed scope (e.g. members only of groups that declare `members`). */
   live(snapshot: LiveSnapshot, resolver: Resolver): LiveEntry[];
   /** Replaces references in declared fields by GUIDs or placeholders (`{{vault:Section/Item}}`). */
   resolve?(entry: DesiredEntry, resolver: Resolver): ApiObject;
+  /**
+   * The changes of a matched pair, where the generic comparison of declared fields does not apply (a membership that
+   * exists is all there is to it); an empty list is no update.
+   */
+  diff?(pair: { desired: DesiredEntry; live: LiveEntry }): PlanChange[];
+  /**
+   * Another form a placeholder for an object created in the same plan takes inside declared values, and what it
+   * becomes once apply learns the GUID: `{{vault:Section/Item}}` in a monitor variable -> `{{vault:<guid>}}`.
+   */
+  inlinePlaceholder?: { of(key: string): string; resolved(guid: string): string };
   /** Fields added to a create body (parent GUIDs). */
   createExtras?(entry: DesiredEntry, resolver: Resolver): ApiObject;
   /** Optional live metadata for drift attribution. */

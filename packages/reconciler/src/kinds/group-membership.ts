@@ -1,5 +1,10 @@
+import { GROUP_MEMBERSHIP_KIND, MONITOR_GROUP_KIND, MONITOR_KIND } from '@monsync/schema';
+import { listedPerParent } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, placeholder, type KindModule, type LiveEntry } from './contract.js';
-import { bodyString, splitCompound } from './shared.js';
+import { bodyString, idOf, splitCompound } from './shared.js';
+
+const GROUP = MONITOR_GROUP_KIND.kind;
+const MONITOR = MONITOR_KIND.kind;
 
 /**
  * A monitor in a group, declared by the group's `members` list (monitor names). Only groups that declare
@@ -7,25 +12,31 @@ import { bodyString, splitCompound } from './shared.js';
  * `<groupGuid>/<monitorGuid>`; the create body carries both GUIDs (path parameters, not sent as a body).
  */
 export const groupMembershipKind: KindModule = {
-  kind: 'groupMembership',
-  title: 'group memberships',
-  manage: 'monitorGroups',
-  guidField: '',
-  readOnlyFields: [],
-  writeOnlyFields: [],
-  setFields: [],
+  ...GROUP_MEMBERSHIP_KIND,
   serverDefaults: {},
   relation: true,
-  parents: ['monitorGroup', 'monitor'],
-  ownedBy: ['monitorGroup', 'monitor'],
-  reads: ['monitorGroup', 'groupMembership', 'monitor'],
+  parents: [GROUP, MONITOR],
+  ownedBy: [GROUP, MONITOR],
+  builtFrom: [GROUP, 'groupMembership', MONITOR],
+  read: {
+    perParent: {
+      parent: GROUP,
+      // The All Monitors group holds every monitor and its membership cannot change: nothing to read there.
+      of: (group) => group.IsAll !== true,
+      list: (client, groupGuid) => client.monitorGroups.members(groupGuid),
+      what: (group) => `members of monitor group "${idOf(group, 'Description')}" (${idOf(group, 'MonitorGroupGuid')})`,
+      keep: (member) => ({ MonitorGuid: idOf(member, 'MonitorGuid') }),
+    },
+  },
+  // A membership that exists is all there is to it: nothing to compare.
+  diff: () => [],
 
   desired(state) {
     return state.monitorGroups.flatMap(({ value, source }) =>
       (value.members ?? []).map((member) =>
         desiredEntry('groupMembership', `${value.Description}/${member}`, {}, source, [
-          { kind: 'monitorGroup', key: value.Description },
-          { kind: 'monitor', key: member },
+          { kind: GROUP, key: value.Description },
+          { kind: MONITOR, key: member },
         ]),
       ),
     );
@@ -33,14 +44,16 @@ export const groupMembershipKind: KindModule = {
 
   live(snapshot, resolver) {
     const entries: LiveEntry[] = [];
-    for (const groupGuid of Object.keys(snapshot.groupMembers)) {
-      const group = resolver.desiredOf('monitorGroup', groupGuid);
+    const members = listedPerParent(snapshot, 'groupMembership');
+    for (const groupGuid of Object.keys(members)) {
+      const group = resolver.desiredOf(GROUP, groupGuid);
       if (group?.manages?.includes('groupMembership') !== true) continue;
-      for (const monitorGuid of snapshot.groupMembers[groupGuid] ?? []) {
+      for (const member of members[groupGuid] ?? []) {
+        const monitorGuid = idOf(member, 'MonitorGuid');
         entries.push(
-          liveEntry('groupMembership', `${group.key}/${resolver.keyOf('monitor', monitorGuid) ?? monitorGuid}`, `${groupGuid}/${monitorGuid}`, {}, [
-            { kind: 'monitorGroup', guid: groupGuid },
-            { kind: 'monitor', guid: monitorGuid },
+          liveEntry('groupMembership', `${group.key}/${resolver.keyOf(MONITOR, monitorGuid) ?? monitorGuid}`, `${groupGuid}/${monitorGuid}`, {}, [
+            { kind: GROUP, guid: groupGuid },
+            { kind: MONITOR, guid: monitorGuid },
           ]),
         );
       }
@@ -50,10 +63,10 @@ export const groupMembershipKind: KindModule = {
 
   createExtras(entry, resolver) {
     const [group, monitor] = entry.refs;
-    const guidOr = (kind: 'monitorGroup' | 'monitor', key: string): string => resolver.guidOf(kind, key) ?? placeholder(kind, key);
+    const guidOr = (kind: typeof GROUP | typeof MONITOR, key: string): string => resolver.guidOf(kind, key) ?? placeholder(kind, key);
     return {
-      MonitorGroupGuid: guidOr('monitorGroup', group?.key ?? ''),
-      MonitorGuid: guidOr('monitor', monitor?.key ?? ''),
+      MonitorGroupGuid: guidOr(GROUP, group?.key ?? ''),
+      MonitorGuid: guidOr(MONITOR, monitor?.key ?? ''),
     };
   },
 

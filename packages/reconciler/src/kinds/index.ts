@@ -8,20 +8,24 @@ import { slaExclusionPeriodKind } from './sla-exclusion-period.js';
 import { slaKind } from './sla.js';
 import { vaultItemKind } from './vault-item.js';
 import { vaultSectionKind } from './vault-section.js';
+import { KIND_ENTRIES } from '@monsync/schema';
 import type { StepKind } from '../plan/types.js';
 
-/** DESIGN §5 order: creates and updates run in this order, deletes in reverse. */
-export const KINDS: readonly KindModule[] = [
-  vaultSectionKind,
-  vaultItemKind,
-  monitorGroupKind,
-  monitorKind,
-  groupMembershipKind,
-  slaKind,
-  slaExclusionPeriodKind,
-  scheduledReportKind,
-  alertDefinitionKind,
-];
+/** The module of every kind of the registry: a kind of the registry without a module does not compile. */
+const MODULES: { readonly [K in StepKind]: KindModule } = {
+  vaultSection: vaultSectionKind,
+  vaultItem: vaultItemKind,
+  monitorGroup: monitorGroupKind,
+  monitor: monitorKind,
+  groupMembership: groupMembershipKind,
+  sla: slaKind,
+  slaExclusionPeriod: slaExclusionPeriodKind,
+  scheduledReport: scheduledReportKind,
+  alertDefinition: alertDefinitionKind,
+};
+
+/** Every kind module, in the registry's plan order: creates and updates run in this order, deletes in reverse. */
+export const KINDS: readonly KindModule[] = KIND_ENTRIES.map((entry) => MODULES[entry.kind]);
 
 /**
  * Kinds whose creates may replace an object of `kind` a plan deletes: its own kind (a rename without a pinned GUID
@@ -33,9 +37,7 @@ export function replacedBy(kind: StepKind): StepKind[] {
 }
 
 export function kindModule(kind: StepKind): KindModule {
-  const found = KINDS.find((m) => m.kind === kind);
-  if (found === undefined) throw new Error(`no kind module for ${kind}`);
-  return found;
+  return MODULES[kind];
 }
 
 export {

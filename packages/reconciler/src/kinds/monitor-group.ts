@@ -1,39 +1,28 @@
+import { GROUP_MEMBERSHIP_KIND, MONITOR_GROUP_KIND } from '@monsync/schema';
+import { listed } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 export const monitorGroupKind: KindModule = {
-  kind: 'monitorGroup',
-  title: 'monitor groups',
-  manage: 'monitorGroups',
-  guidField: 'MonitorGroupGuid',
-  readOnlyFields: [
-    'MonitorGroupGuid',
-    'IsAll',
-    'UsedBasicMonitorQuota',
-    'UsedBrowserMonitorQuota',
-    'UsedTransactionMonitorQuota',
-    'UsedApiMonitorQuota',
-    'UsedClassicQuota',
-  ],
-  writeOnlyFields: [],
-  setFields: [],
+  ...MONITOR_GROUP_KIND,
   serverDefaults: {},
   updateReplaces: true,
-  reads: ['monitorGroup'],
+  builtFrom: ['monitorGroup'],
+  read: { list: (client) => client.monitorGroups.list() },
 
   desired(state) {
     return state.monitorGroups.map(({ value, source }) => {
       const guid = pinned(value, 'MonitorGroupGuid');
       return desiredEntry('monitorGroup', value.Description, apiFields(value), source, [], {
         pinnedGuid: guid,
-        manages: Array.isArray(value.members) ? ['groupMembership'] : undefined,
+        manages: Array.isArray(value.members) ? [GROUP_MEMBERSHIP_KIND.kind] : undefined,
       });
     });
   },
 
   /** The All Monitors group is the account itself: never planned, never listed as unmanaged. */
   live(snapshot) {
-    return snapshot.monitorGroups
+    return listed(snapshot, 'monitorGroup')
       .filter((g) => g.IsAll !== true)
       .map((fields) => liveEntry('monitorGroup', str(fields, 'Description') ?? '', idOf(fields, 'MonitorGroupGuid'), fields, []));
   },

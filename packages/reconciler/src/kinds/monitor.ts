@@ -1,5 +1,8 @@
+import { GROUP_MEMBERSHIP_KIND, MONITOR_GROUP_KIND, MONITOR_KIND, VAULT_ITEM_KIND } from '@monsync/schema';
 import { isVaultRef } from '../desired.js';
-import type { ApiObject, WriteClient } from '../live/types.js';
+import { listed, listedPerParent } from '../live/snapshot.js';
+import type { ApiObject, LiveSnapshot, WriteClient } from '../live/types.js';
+import { LiveReadError } from '../plan/errors.js';
 import type { PlanStep } from '../plan/types.js';
 import { isPlainObject } from '../plan/values.js';
 import { desiredEntry, liveEntry, str, type KeyRef, type KindModule } from './contract.js';
@@ -7,6 +10,7 @@ import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 import { withLiveOmissions } from './write-body.js';
 
 const VAULT_IN_VALUE = /\{\{vault:([^}]+)\}\}/g;
+const VAULT_ITEM = VAULT_ITEM_KIND.kind;
 
 function variables(fields: ApiObject): unknown[] {
   const value = fields.PredefinedVariables;
@@ -70,16 +74,7 @@ function retireBodyOf(step: PlanStep): ApiObject {
 }
 
 export const monitorKind: KindModule = {
-  kind: 'monitor',
-  title: 'monitors',
-  manage: 'monitors',
-  guidField: 'MonitorGuid',
-  readOnlyFields: ['MonitorGuid', 'CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId'],
-  writeOnlyFields: [],
-  setFields: [
-    { path: ['ErrorConditions'], key: 'ErrorConditionType' },
-    { path: ['PredefinedVariables'], key: 'Key' },
-  ],
+  ...MONITOR_KIND,
   serverDefaults: {
     IsActive: true,
     GenerateAlert: true,
@@ -88,18 +83,23 @@ export const monitorKind: KindModule = {
     UserAgent: 'ChromeLatest',
     MonitorMode: 'Default',
   },
-  reads: ['monitor'],
+  builtFrom: ['monitor'],
+  read: {
+    list: (client) => client.monitors.list(),
+    cursorChain: true,
+    check: (snapshot, scope) => checkMonitorsWhole(snapshot, scope.kinds.includes(GROUP_MEMBERSHIP_KIND.kind)),
+  },
   // The spec lists no DELETE /Monitor/{guid}: where the service refuses it, a pruned monitor is retired instead.
   retire: { field: 'Notes', retired: { IsActive: false, GenerateAlert: false }, revived: { IsActive: true, GenerateAlert: true } },
   references: {
     field: 'PredefinedVariables',
-    kinds: ['vaultItem'],
+    kinds: [VAULT_ITEM],
     // PATCH replaces the whole list, so the list sent is all that stays: the declared entries, each keeping the live
     // fields it leaves out (a variable declared without its Value keeps the live reference). An omitted list leaves
     // the live one alone.
     after(live, declared) {
       if (!('PredefinedVariables' in declared)) return live.refs;
-      return vaultReferencesIn(withLiveOmissions(declared, live.fields, monitorKind)).map((guid) => ({ kind: 'vaultItem', guid }));
+      return vaultReferencesIn(withLiveOmissions(declared, live.fields, monitorKind)).map((guid) => ({ kind: VAULT_ITEM, guid }));
     },
   },
 
@@ -108,7 +108,7 @@ export const monitorKind: KindModule = {
       const fields = apiFields(value);
       const refs: KeyRef[] = [];
       for (const variable of variables(fields)) {
-        if (isPlainObject(variable) && isVaultRef(variable.Value)) refs.push({ kind: 'vaultItem', key: variable.Value.vault });
+        if (isPlainObject(variable) && isVaultRef(variable.Value)) refs.push({ kind: VAULT_ITEM, key: variable.Value.vault });
       }
       const guid = pinned(value, 'MonitorGuid');
       return desiredEntry('monitor', value.Name, fields, source, refs, { pinnedGuid: guid });
@@ -116,13 +116,13 @@ export const monitorKind: KindModule = {
   },
 
   live(snapshot) {
-    return snapshot.monitors.map((fields) =>
+    return listed(snapshot, 'monitor').map((fields) =>
       liveEntry(
         'monitor',
         str(fields, 'Name') ?? '',
         idOf(fields, 'MonitorGuid'),
         fields,
-        vaultReferencesIn(fields).map((guid) => ({ kind: 'vaultItem', guid })),
+        vaultReferencesIn(fields).map((guid) => ({ kind: VAULT_ITEM, guid })),
       ),
     );
   },
@@ -133,7 +133,7 @@ export const monitorKind: KindModule = {
     if (!Array.isArray(list) || !list.some((v: unknown) => isPlainObject(v) && isVaultRef(v.Value))) return entry.fields;
     const resolved = list.map((variable: unknown) => {
       if (!isPlainObject(variable) || !isVaultRef(variable.Value)) return variable;
-      const guid = resolver.guidOf('vaultItem', variable.Value.vault);
+      const guid = resolver.guidOf(VAULT_ITEM, variable.Value.vault);
       return { ...variable, Value: `{{vault:${guid ?? variable.Value.vault}}}` };
     });
     return { ...entry.fields, PredefinedVariables: resolved };
@@ -176,3 +176,58 @@ export const monitorKind: KindModule = {
     },
   },
 };
+
+/** What the spec guarantees a non-administrator with view-data permission reading a monitor, and nothing more. */
+export const NON_ADMINISTRATOR_MONITOR_FIELDS: readonly string[] = ['MonitorGuid', 'Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert'];
+
+const SHOWN_MISSING = 3;
+
+/**
+ * A monitor listing that is not the whole account must never be planned from: every monitor it lacks would be
+ * created again, and its memberships deleted. Two cheap signs, from data already read: monitors carrying only the
+ * fields a non-administrator gets (such an account sees only the monitors it may view), and group member
+ * listings naming monitors the monitor listing did not return (the listing was cut short, or is partial).
+ */
+function checkMonitorsWhole(snapshot: LiveSnapshot, membersRead: boolean): void {
+  const monitors = listed(snapshot, 'monitor');
+  const restricted = new Set(NON_ADMINISTRATOR_MONITOR_FIELDS);
+  if (monitors.length > 0 && monitors.every((m) => Object.keys(m).every((field) => restricted.has(field)))) {
+    throw new LiveReadError('monitors', undefined, {
+      code: 'LIVE_RESTRICTED',
+      message:
+        `the API account reads monitors with only the fields a non-administrator gets (${NON_ADMINISTRATOR_MONITOR_FIELDS.join(', ')}; no LastModifiedDate, ` +
+        'CreatedDate, settings or variables): it is not an account administrator, so it sees only the monitors it has view-data permission on, ' +
+        'and a plan would create monitors that exist and miss every setting. No plan was made; use the API account of an account administrator',
+    });
+  }
+  if (membersRead) checkMembersListed(snapshot, monitors);
+}
+
+function checkMembersListed(snapshot: LiveSnapshot, monitors: readonly ApiObject[]): void {
+  const members = listedPerParent(snapshot, GROUP_MEMBERSHIP_KIND.kind);
+  // Member GUIDs come from the same service as the listing, so they nearly always match as they are; the
+  // case-insensitive set is built only for one that does not (this runs on the read's critical path, at its end).
+  const exact = new Set(monitors.map((m) => idOf(m, 'MonitorGuid')));
+  let lower: Set<string> | undefined;
+  const isListed = (guid: string): boolean => exact.has(guid) || (lower ??= new Set([...exact].map((g) => g.toLowerCase()))).has(guid.toLowerCase());
+  const shown: string[] = [];
+  let groups = 0;
+  const missing = new Set<string>();
+  for (const group of listed(snapshot, MONITOR_GROUP_KIND.kind)) {
+    const groupGuid = idOf(group, 'MonitorGroupGuid');
+    const absent = (members[groupGuid] ?? []).map((m) => idOf(m, 'MonitorGuid')).filter((guid) => !isListed(guid));
+    if (absent.length === 0) continue;
+    for (const guid of absent) missing.add(guid.toLowerCase());
+    groups += 1;
+    if (shown.length < SHOWN_MISSING) shown.push(`monitor group "${idOf(group, 'Description')}" (${groupGuid}) has member ${absent.slice(0, 2).join(', ')}${absent.length > 2 ? ` and ${absent.length - 2} more` : ''}`);
+  }
+  if (missing.size === 0) return;
+  if (groups > shown.length) shown.push(`and ${groups - shown.length} more groups`);
+  throw new LiveReadError('monitors', undefined, {
+    code: 'LIVE_INCOMPLETE',
+    message:
+      `the monitor listing is incomplete: group member listings name ${missing.size} monitor${missing.size === 1 ? '' : 's'} that GET /Monitor did not return (${shown.join('; ')}). ` +
+      'Either the API account cannot see the whole account (it is not an account administrator), or the listing was cut short (a later page came back empty). ' +
+      'A plan from it would create monitors that exist and delete their memberships, so no plan was made; use the API account of an account administrator and run again',
+  });
+}

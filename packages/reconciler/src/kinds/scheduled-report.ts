@@ -1,4 +1,6 @@
 import { splitMarker } from '../plan/markers.js';
+import { SCHEDULED_REPORT_KIND } from '@monsync/schema';
+import { listed } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, type KindModule } from './contract.js';
 import { answeredId, apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
@@ -13,20 +15,20 @@ export function reportKey(fields: Record<string, unknown>): string {
  * of `InternalNotes` and matched on.
  */
 export const scheduledReportKind: KindModule = {
-  kind: 'scheduledReport',
-  title: 'scheduled reports',
-  manage: 'scheduledReports',
-  guidField: 'ScheduledReportGuid',
-  readOnlyFields: ['ScheduledReportGuid', 'Hash'],
-  writeOnlyFields: [],
-  setFields: [
-    { path: ['Recipients', 'Operators'] },
-    { path: ['Recipients', 'OperatorGroups'] },
-    { path: ['Recipients', 'ExtraEmailAddresses'] },
-  ],
+  ...SCHEDULED_REPORT_KIND,
   serverDefaults: {},
   marker: { field: 'InternalNotes', name: 'key' },
-  reads: ['scheduledReport'],
+  builtFrom: ['scheduledReport'],
+  read: { list: (client) => client.scheduledReports.list() },
+  // Reports are matched by the key marker in InternalNotes, which only account administrators see: without it every
+  // declared report would be created again next to the one that exists.
+  unmatchable(reports) {
+    if (reports.some((r) => 'InternalNotes' in r)) return undefined;
+    return (
+      `the API account reads ${reports.length} scheduled report${reports.length === 1 ? '' : 's'} without InternalNotes, which only account administrators see; ` +
+      'monsync finds its reports by the monsync:key= marker there, so a plan would create every declared report again. Use the API account of an account administrator'
+    );
+  },
 
   desired(state) {
     return state.scheduledReports.map(({ value, source }) => {
@@ -36,7 +38,7 @@ export const scheduledReportKind: KindModule = {
   },
 
   live(snapshot) {
-    return snapshot.scheduledReports.map((fields) => liveEntry('scheduledReport', reportKey(fields), idOf(fields, 'ScheduledReportGuid'), fields, []));
+    return listed(snapshot, 'scheduledReport').map((fields) => liveEntry('scheduledReport', reportKey(fields), idOf(fields, 'ScheduledReportGuid'), fields, []));
   },
 
   requests: {

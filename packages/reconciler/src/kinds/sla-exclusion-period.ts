@@ -1,39 +1,45 @@
+import { SLA_EXCLUSION_PERIOD_KIND, SLA_KIND } from '@monsync/schema';
+import { listedPerParent } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, placeholder, str, type KindModule, type LiveEntry } from './contract.js';
 import { answeredId, apiFields, bodyString, findOne, idOf, pinned, splitCompound, withoutFields } from './shared.js';
+
+const SLA = SLA_KIND.kind;
 
 /**
  * Exclusion periods of an SLA, keyed `<sla>/<period>`; reconciled for SLAs that declare `exclusionPeriods`.
  * Step GUID `<slaGuid>/<ExclusionPeriodId>`; the create body carries `SlaGuid` as a path parameter.
  */
 export const slaExclusionPeriodKind: KindModule = {
-  kind: 'slaExclusionPeriod',
-  title: 'SLA exclusion periods',
-  manage: 'slas',
-  guidField: 'ExclusionPeriodId',
-  readOnlyFields: ['ExclusionPeriodId', 'Hash'],
-  writeOnlyFields: [],
-  setFields: [],
+  ...SLA_EXCLUSION_PERIOD_KIND,
   serverDefaults: {},
-  parents: ['sla'],
-  ownedBy: ['sla'],
-  reads: ['sla', 'slaExclusionPeriod'],
+  parents: [SLA],
+  ownedBy: [SLA],
+  builtFrom: [SLA, 'slaExclusionPeriod'],
+  read: {
+    perParent: {
+      parent: SLA,
+      list: (client, slaGuid) => client.slas.exclusionPeriods.list(slaGuid),
+      what: (sla) => `exclusion periods of SLA "${idOf(sla, 'Description')}" (${idOf(sla, 'SlaGuid')})`,
+    },
+  },
 
   desired(state) {
     return state.slas.flatMap(({ value: sla }) =>
       (sla.exclusionPeriods ?? []).map(({ value, source }) => {
         const id = pinned(value, 'ExclusionPeriodId');
-        return desiredEntry('slaExclusionPeriod', `${sla.Description}/${value.Description}`, apiFields(value), source, [{ kind: 'sla', key: sla.Description }], { pinnedGuid: id });
+        return desiredEntry('slaExclusionPeriod', `${sla.Description}/${value.Description}`, apiFields(value), source, [{ kind: SLA, key: sla.Description }], { pinnedGuid: id });
       }),
     );
   },
 
   live(snapshot, resolver) {
     const entries: LiveEntry[] = [];
-    for (const slaGuid of Object.keys(snapshot.exclusionPeriods)) {
-      const sla = resolver.desiredOf('sla', slaGuid);
+    const periods = listedPerParent(snapshot, 'slaExclusionPeriod');
+    for (const slaGuid of Object.keys(periods)) {
+      const sla = resolver.desiredOf(SLA, slaGuid);
       if (sla?.manages?.includes('slaExclusionPeriod') !== true) continue;
-      for (const fields of snapshot.exclusionPeriods[slaGuid] ?? []) {
-        entries.push(liveEntry('slaExclusionPeriod', `${sla.key}/${str(fields, 'Description') ?? ''}`, `${slaGuid}/${idOf(fields, 'ExclusionPeriodId')}`, fields, [{ kind: 'sla', guid: slaGuid }]));
+      for (const fields of periods[slaGuid] ?? []) {
+        entries.push(liveEntry('slaExclusionPeriod', `${sla.key}/${str(fields, 'Description') ?? ''}`, `${slaGuid}/${idOf(fields, 'ExclusionPeriodId')}`, fields, [{ kind: SLA, guid: slaGuid }]));
       }
     }
     return entries;
@@ -41,7 +47,7 @@ export const slaExclusionPeriodKind: KindModule = {
 
   createExtras(entry, resolver) {
     const sla = entry.refs[0]?.key ?? '';
-    return { SlaGuid: resolver.guidOf('sla', sla) ?? placeholder('sla', sla) };
+    return { SlaGuid: resolver.guidOf(SLA, sla) ?? placeholder(SLA, sla) };
   },
 
   requests: {

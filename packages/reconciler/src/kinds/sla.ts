@@ -1,31 +1,30 @@
+import { SLA_EXCLUSION_PERIOD_KIND, SLA_KIND } from '@monsync/schema';
+import { listed } from '../live/snapshot.js';
+import { isLockObject } from '../lock/record.js';
 import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
 import { answeredId, apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 export const slaKind: KindModule = {
-  kind: 'sla',
-  title: 'SLAs',
-  manage: 'slas',
-  guidField: 'SlaGuid',
+  ...SLA_KIND,
   // The service refuses a second SLA whose Description differs only in case or surrounding spaces (409).
   identity: (key) => key.trim().toLowerCase(),
-  readOnlyFields: ['SlaGuid', 'Hash'],
-  writeOnlyFields: [],
-  setFields: [],
   serverDefaults: {},
-  reads: ['sla'],
+  builtFrom: ['sla'],
+  // The apply lock is an SLA (lock/apply-lock.ts): no plan, pull or safety count may see it.
+  read: { list: (client) => client.slas.list(), own: isLockObject },
 
   desired(state) {
     return state.slas.map(({ value, source }) => {
       const guid = pinned(value, 'SlaGuid');
       return desiredEntry('sla', value.Description, apiFields(value), source, [], {
         pinnedGuid: guid,
-        manages: Array.isArray(value.exclusionPeriods) ? ['slaExclusionPeriod'] : undefined,
+        manages: Array.isArray(value.exclusionPeriods) ? [SLA_EXCLUSION_PERIOD_KIND.kind] : undefined,
       });
     });
   },
 
   live(snapshot) {
-    return snapshot.slas.map((fields) => liveEntry('sla', str(fields, 'Description') ?? '', idOf(fields, 'SlaGuid'), fields, []));
+    return listed(snapshot, 'sla').map((fields) => liveEntry('sla', str(fields, 'Description') ?? '', idOf(fields, 'SlaGuid'), fields, []));
   },
 
   requests: {

@@ -1,44 +1,48 @@
+import { VAULT_ITEM_KIND, VAULT_SECTION_KIND } from '@monsync/schema';
+import { listed } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, placeholder, str, type KindModule } from './contract.js';
 import { apiFields, bodyString, findOne, idOf, pinned, requireGuid } from './shared.js';
+
+const SECTION = VAULT_SECTION_KIND.kind;
 
 /**
  * Vault items, keyed `<section>/<item>`. Secret fields are write-only: their combined fingerprint is kept as a
  * `monsync:fp=<hex>` line at the end of `Notes`.
  */
 export const vaultItemKind: KindModule = {
-  kind: 'vaultItem',
-  title: 'vault items',
-  manage: 'vault',
-  guidField: 'VaultItemGuid',
-  readOnlyFields: ['VaultItemGuid', 'VaultItemUsedBy', 'IsSensitive', 'VaultSectionGuid'],
-  writeOnlyFields: ['/Value', '/Password', '/CertificateArchive/Password', '/CertificateArchive/ArchiveData'],
-  setFields: [],
+  ...VAULT_ITEM_KIND,
   serverDefaults: {},
   immutableFields: ['VaultItemType'],
-  parents: ['vaultSection'],
+  parents: [SECTION],
   marker: { field: 'Notes', name: 'fp' },
-  reads: ['vaultSection', 'vaultItem'],
+  builtFrom: [SECTION, 'vaultItem'],
+  read: { list: (client) => client.vaultItems.list() },
 
   desired(state) {
     return state.vaultSections.flatMap(({ value: section }) =>
       (section.items ?? []).map(({ value, source }) => {
         const guid = pinned(value, 'VaultItemGuid');
-        return desiredEntry('vaultItem', `${section.Name}/${value.Name}`, apiFields(value), source, [{ kind: 'vaultSection', key: section.Name }], { pinnedGuid: guid });
+        return desiredEntry('vaultItem', `${section.Name}/${value.Name}`, apiFields(value), source, [{ kind: SECTION, key: section.Name }], { pinnedGuid: guid });
       }),
     );
   },
 
   live(snapshot, resolver) {
-    return snapshot.vaultItems.map((fields) => {
+    return listed(snapshot, 'vaultItem').map((fields) => {
       const sectionGuid = idOf(fields, 'VaultSectionGuid');
-      const key = `${resolver.keyOf('vaultSection', sectionGuid) ?? sectionGuid}/${str(fields, 'Name') ?? ''}`;
-      return liveEntry('vaultItem', key, idOf(fields, 'VaultItemGuid'), fields, [{ kind: 'vaultSection', guid: sectionGuid }]);
+      const key = `${resolver.keyOf(SECTION, sectionGuid) ?? sectionGuid}/${str(fields, 'Name') ?? ''}`;
+      return liveEntry('vaultItem', key, idOf(fields, 'VaultItemGuid'), fields, [{ kind: SECTION, guid: sectionGuid }]);
     });
+  },
+
+  inlinePlaceholder: {
+    of: (key) => `{{vault:${key}}}`,
+    resolved: (guid) => `{{vault:${guid}}}`,
   },
 
   createExtras(entry, resolver) {
     const section = entry.refs[0]?.key ?? '';
-    return { VaultSectionGuid: resolver.guidOf('vaultSection', section) ?? placeholder('vaultSection', section) };
+    return { VaultSectionGuid: resolver.guidOf(SECTION, section) ?? placeholder(SECTION, section) };
   },
 
   requests: {

@@ -1,17 +1,14 @@
+import { VAULT_SECTION_KIND } from '@monsync/schema';
+import { listed } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
 export const vaultSectionKind: KindModule = {
-  kind: 'vaultSection',
-  title: 'vault sections',
-  manage: 'vault',
-  guidField: 'VaultSectionGuid',
-  readOnlyFields: ['VaultSectionGuid'],
-  writeOnlyFields: [],
-  setFields: [],
+  ...VAULT_SECTION_KIND,
   serverDefaults: {},
   updateReplaces: true,
-  reads: ['vaultSection'],
+  builtFrom: ['vaultSection'],
+  read: { list: (client) => client.vaultSections.list() },
 
   desired(state) {
     return state.vaultSections.map(({ value, source }) => {
@@ -21,7 +18,7 @@ export const vaultSectionKind: KindModule = {
   },
 
   live(snapshot) {
-    return snapshot.vaultSections.map((fields) => liveEntry('vaultSection', str(fields, 'Name') ?? '', idOf(fields, 'VaultSectionGuid'), fields, []));
+    return listed(snapshot, 'vaultSection').map((fields) => liveEntry('vaultSection', str(fields, 'Name') ?? '', idOf(fields, 'VaultSectionGuid'), fields, []));
   },
 
   requests: {

@@ -16,7 +16,7 @@ import { hasSecret } from '../plan/secrets.js';
 import { escapePointer, isPlainObject } from '../plan/values.js';
 import type { KindModule, SetField } from './contract.js';
 
-export type WriteBodyRules = Pick<KindModule, 'setFields' | 'writeOnlyFields' | 'updateReplaces'>;
+export type WriteBodyRules = Pick<KindModule, 'setFields' | 'secretFields' | 'updateReplaces'>;
 
 interface Walk {
   sets: ReadonlyMap<string, SetField>;
@@ -28,7 +28,7 @@ interface Walk {
  * Declared values always win; array order and length are the declared ones, so secret pointers stay valid.
  */
 export function withLiveOmissions(declared: ApiObject, live: ApiObject, rules: WriteBodyRules): ApiObject {
-  const walk: Walk = { sets: new Map(rules.setFields.map((s) => [s.path.join('/'), s])), writeOnly: new Set(rules.writeOnlyFields) };
+  const walk: Walk = { sets: new Map(rules.setFields.map((s) => [s.path.join('/'), s])), writeOnly: new Set(rules.secretFields) };
   const out: ApiObject = {};
   for (const [key, value] of Object.entries(declared)) out[key] = fill(value, live[key], key, `/${escapePointer(key)}`, walk);
   if (rules.updateReplaces === true) {

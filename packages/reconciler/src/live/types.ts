@@ -87,20 +87,15 @@ export interface LiveScope {
 
 /**
  * Plain data, no client inside: what `assemblePlan` reads. `read` says which kinds were actually listed, so an
- * unread kind is never mistaken for an empty one.
+ * unread kind is never mistaken for an empty one. Listings are kept by kind, as each kind module's `read` says
+ * (`kinds/contract.ts`); `listed` and `listedPerParent` (`live/snapshot.ts`) read them.
  */
 export interface LiveSnapshot {
   read: StepKind[];
-  monitors: ApiObject[];
-  monitorGroups: ApiObject[];
-  /** Monitor GUIDs per group GUID (the All Monitors group is not listed). */
-  groupMembers: Record<string, string[]>;
-  vaultSections: ApiObject[];
-  vaultItems: ApiObject[];
-  slas: ApiObject[];
-  /** Exclusion periods per SLA GUID. */
-  exclusionPeriods: Record<string, ApiObject[]>;
-  scheduledReports: ApiObject[];
+  /** The listing of each top-level kind read, as the service returned it. */
+  lists: Partial<Record<StepKind, ApiObject[]>>;
+  /** The listings of each child kind read, per parent GUID (group members per group, periods per SLA). */
+  perParent: Partial<Record<StepKind, Record<string, ApiObject[]>>>;
   /** `null` when operators were not read or not readable (403): drift then names operator ids. */
   operators: ApiObject[] | null;
 }

@@ -10,7 +10,7 @@ import { findSecrets, fingerprintValue, secretAddress, type SecretFingerprints }
 export function fingerprintDesiredSecrets(desired: DesiredState, key: string | Uint8Array): SecretFingerprints {
   const out: Record<string, string> = {};
   for (const mod of KINDS) {
-    if (desired.settings.manage[mod.manage] === undefined) continue;
+    if (desired.settings.manage[mod.section] === undefined) continue;
     for (const entry of mod.desired(desired)) {
       for (const { pointer, secret } of findSecrets(entry.fields)) {
         out[secretAddress(entry.kind, entry.key, pointer)] = fingerprintValue(secret.reveal(), key);

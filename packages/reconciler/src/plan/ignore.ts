@@ -1,4 +1,5 @@
 /** `ignore` patterns (`kind:glob`): matching objects are never touched and never reported. */
+import { KINDS } from '../kinds/index.js';
 import type { StepKind } from './types.js';
 
 export interface UnmatchedPattern {
@@ -17,10 +18,8 @@ export interface IgnoreMatcher {
   unmatched(kinds: readonly StepKind[]): UnmatchedPattern[];
 }
 
-const KIND_NAMES: Record<string, StepKind> = {};
-for (const kind of ['monitor', 'monitorGroup', 'groupMembership', 'vaultSection', 'vaultItem', 'sla', 'slaExclusionPeriod', 'scheduledReport', 'alertDefinition'] as const) {
-  KIND_NAMES[kind.toLowerCase()] = kind;
-}
+/** Every kind by its name in lower case: patterns name kinds case-insensitively. */
+const KIND_NAMES = new Map<string, StepKind>(KINDS.map((mod) => [mod.kind.toLowerCase(), mod.kind]));
 
 function globToRegExp(glob: string, flags = ''): RegExp {
   let source = '';
@@ -53,7 +52,7 @@ export function ignoreMatcher(patterns: readonly string[]): IgnoreMatcher {
   for (const raw of patterns) {
     const colon = raw.indexOf(':');
     const kindName = (colon < 0 ? '' : raw.slice(0, colon)).trim().replace(/-/g, '').toLowerCase();
-    const kind = KIND_NAMES[kindName];
+    const kind = KIND_NAMES.get(kindName);
     if (kind === undefined) {
       unknown.push(raw);
       continue;

@@ -1,5 +1,5 @@
 import type { DesiredState } from '../desired.js';
-import { KINDS } from '../kinds/index.js';
+import { KINDS, monitorKind, vaultItemKind } from '../kinds/index.js';
 import { vaultReferencesIn } from '../kinds/monitor.js';
 import type { LiveScope } from '../live/types.js';
 import type { StepKind } from './types.js';
@@ -12,14 +12,14 @@ import type { StepKind } from './types.js';
 export function liveScope(desired: DesiredState): LiveScope {
   const manage = desired.settings.manage;
   const wanted = new Set<StepKind>();
-  for (const mod of KINDS) if (manage[mod.manage] !== undefined) for (const kind of mod.reads) wanted.add(kind);
-  if (manage.monitors !== undefined && desired.monitors.some(({ value }) => vaultReferencesIn(value).length > 0)) {
-    wanted.add('vaultSection');
-    wanted.add('vaultItem');
+  for (const mod of KINDS) if (manage[mod.section] !== undefined) for (const kind of mod.builtFrom) wanted.add(kind);
+  // A monitor's vault references are looked up among the items read, whether or not the vault is managed.
+  if (manage[monitorKind.section] !== undefined && desired.monitors.some(({ value }) => vaultReferencesIn(value).length > 0)) {
+    for (const kind of vaultItemKind.builtFrom) wanted.add(kind);
   }
   // A pruned object cannot be deleted while anything refers to it, managed or not: the plan must see every referrer.
-  const pruned = new Set(KINDS.filter((mod) => manage[mod.manage]?.prune === true).map((mod) => mod.kind));
-  for (const mod of KINDS) if (mod.references?.kinds.some((kind) => pruned.has(kind)) === true) for (const kind of mod.reads) wanted.add(kind);
-  const operators = KINDS.some((mod) => manage[mod.manage] !== undefined && mod.lastModified !== undefined);
+  const pruned = new Set(KINDS.filter((mod) => manage[mod.section]?.prune === true).map((mod) => mod.kind));
+  for (const mod of KINDS) if (mod.references?.kinds.some((kind) => pruned.has(kind)) === true) for (const kind of mod.builtFrom) wanted.add(kind);
+  const operators = KINDS.some((mod) => manage[mod.section] !== undefined && mod.lastModified !== undefined);
   return { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
 }

@@ -6,6 +6,7 @@
 import type { Plan, PlanStep, StepKind } from '../plan/types.js';
 import { actionWord, driftLine, ensureLine, formatCount as count, formatPath, formatValue, removalLine, summaryLine } from './format.js';
 import { SENSITIVE } from '../plan/types.js';
+import { KINDS } from '../kinds/index.js';
 
 export const MARKDOWN_MARKER = '<!-- monsync:plan -->';
 export const DEFAULT_MARKDOWN_BUDGET = 65_000;
@@ -37,17 +38,8 @@ export function markdownLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
-const KIND_ORDER: readonly StepKind[] = [
-  'vaultSection',
-  'vaultItem',
-  'monitorGroup',
-  'monitor',
-  'groupMembership',
-  'sla',
-  'slaExclusionPeriod',
-  'scheduledReport',
-  'alertDefinition',
-];
+/** Kinds in plan order, as the tables and sections list them. */
+const KIND_ORDER: readonly StepKind[] = KINDS.map((mod) => mod.kind);
 
 const ACTIONS = ['create', 'update', 'delete', 'ensure'] as const;
 const MAX_CHANGES_PER_STEP = 50;

@@ -20,6 +20,7 @@ import type {
   VaultSectionConfig,
 } from '../desired.js';
 import type { ApiObject, LiveSnapshot } from '../live/types.js';
+import { KINDS } from '../kinds/index.js';
 import { assemblePlan, type PlanOptions } from '../plan/assemble.js';
 import { fingerprintDesiredSecrets } from '../plan/fingerprint.js';
 import type { Plan, StepKind } from '../plan/types.js';
@@ -271,29 +272,30 @@ export interface LiveParts {
   read?: StepKind[];
 }
 
-const ALL_READ: StepKind[] = ['vaultSection', 'vaultItem', 'monitorGroup', 'monitor', 'groupMembership', 'sla', 'slaExclusionPeriod', 'scheduledReport'];
+const ALL_READ: StepKind[] = KINDS.filter((mod) => mod.read !== undefined).map((mod) => mod.kind);
 
 /** A snapshot in which every kind was read (empty unless given); the All Monitors group is always there. */
 export function liveSnapshot(parts: LiveParts = {}): LiveSnapshot {
   const groups = [ALL_MONITORS_GROUP, ...(parts.monitorGroups ?? [])];
-  const groupMembers: Record<string, string[]> = {};
+  const groupMembers: Record<string, ApiObject[]> = {};
   for (const group of groups) {
     if (group.IsAll === true) continue;
-    groupMembers[String(group.MonitorGroupGuid)] = parts.members?.[String(group.Description)] ?? [];
+    groupMembers[String(group.MonitorGroupGuid)] = (parts.members?.[String(group.Description)] ?? []).map((guid) => ({ MonitorGuid: guid }));
   }
   const slas = parts.slas ?? [];
   const exclusionPeriods: Record<string, ApiObject[]> = {};
   for (const sla of slas) exclusionPeriods[String(sla.SlaGuid)] = parts.exclusionPeriods?.[String(sla.Description)] ?? [];
   return {
     read: parts.read ?? ALL_READ,
-    monitors: parts.monitors ?? [],
-    monitorGroups: groups,
-    groupMembers,
-    vaultSections: parts.vaultSections ?? [],
-    vaultItems: parts.vaultItems ?? [],
-    slas,
-    exclusionPeriods,
-    scheduledReports: parts.scheduledReports ?? [],
+    lists: {
+      monitor: parts.monitors ?? [],
+      monitorGroup: groups,
+      vaultSection: parts.vaultSections ?? [],
+      vaultItem: parts.vaultItems ?? [],
+      sla: slas,
+      scheduledReport: parts.scheduledReports ?? [],
+    },
+    perParent: { groupMembership: groupMembers, slaExclusionPeriod: exclusionPeriods },
     operators:
       parts.operators === undefined
         ? [

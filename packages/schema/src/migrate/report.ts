@@ -1,3 +1,4 @@
+import { MONITOR_KIND } from '../kinds.js';
 import type { MigrateOptions, MigrationErrorCondition, MigrationResult } from './types.js';
 
 /**
@@ -38,7 +39,7 @@ export function formatMigrationReport(result: MigrationResult, options: Pick<Mig
     lines.push(`${problem.file}:${problem.line}:${problem.column}: ${problem.severity} ${problem.code}: ${problem.message}`);
   }
   const errors = result.problems.filter((problem) => problem.severity === 'error').length;
-  const monitors = plural(result.changes.length, 'monitor');
+  const monitors = plural(result.changes.length, MONITOR_KIND.title.one);
   const files = plural(result.filesChanged.length, 'file');
   const summary =
     result.changes.length === 0

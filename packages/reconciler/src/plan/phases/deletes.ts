@@ -158,7 +158,7 @@ function whyKept(state: KindState, entry: LiveEntry, resolution: Resolution, rel
   if (relation === 'child') {
     if (declared !== undefined) return { text: `it is declared at ${place(declared.source)}, so this plan keeps it; remove it from the config to delete it too`, source: declared.source };
     if (ignored) return { text: 'it matches an ignore pattern, so monsync leaves it as it is; delete it in the service, or stop ignoring it' };
-    return { text: state.managed ? `no file declares it and prune is off for ${mod.title}; delete it in the service` : `${mod.title} are not managed; delete it in the service` };
+    return { text: state.managed ? `no file declares it and prune is off for ${mod.title.many}; delete it in the service` : `${mod.title.many} are not managed; delete it in the service` };
   }
   if (declared !== undefined) {
     const where = place(declared.source);
@@ -167,6 +167,6 @@ function whyKept(state: KindState, entry: LiveEntry, resolution: Resolution, rel
       : { text: `its declaration at ${where} leaves out ${field}, so the live value stays; declare ${field} there without the reference`, source: declared.source };
   }
   if (ignored) return { text: 'it matches an ignore pattern, so monsync leaves it as it is; remove the reference in the service' };
-  if (state.managed) return { text: `no file declares it and prune is off for ${mod.title}; declare it with ${field} that leave the reference out, or remove the reference in the service` };
-  return { text: `${mod.title} are not managed; remove the reference in the service, or manage ${mod.title} and declare it with ${field} that leave the reference out` };
+  if (state.managed) return { text: `no file declares it and prune is off for ${mod.title.many}; declare it with ${field} that leave the reference out, or remove the reference in the service` };
+  return { text: `${mod.title.many} are not managed; remove the reference in the service, or manage ${mod.title.many} and declare it with ${field} that leave the reference out` };
 }

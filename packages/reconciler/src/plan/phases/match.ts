@@ -31,7 +31,7 @@ export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: Liv
   // Until something is ignored, no parent can be: the per-reference lookups are skipped (20,000 entries at scale).
   const ignoredAny = { value: false };
   for (const mod of KINDS) {
-    const managed = settings.manage[mod.manage] !== undefined;
+    const managed = settings.manage[mod.section] !== undefined;
     if (!managed && !scope.kinds.includes(mod.kind)) continue;
     const allLive = mod.live(live, resolution);
     resolution.indexLive(mod.kind, allLive);
@@ -47,7 +47,7 @@ export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: Liv
     resolution.register(mod.kind, settled.pairs, matched.creates, managed);
     const dormant = new Set([...shadowed, ...settled.dormant]);
     const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry) => !dormant.has(entry));
-    const entry = settings.manage[mod.manage];
+    const entry = settings.manage[mod.section];
     states.push({
       mod,
       managed,
@@ -189,7 +189,7 @@ export interface MatchRules {
  * would be discarded and compiled again for each kind module they were given.
  */
 export function matchRules(mod: KindModule): MatchRules {
-  return { kind: mod.kind, title: mod.title, guidField: mod.guidField, identity: mod.identity ?? exactKey, ownedBy: mod.ownedBy ?? [] };
+  return { kind: mod.kind, title: mod.title.many, guidField: mod.guidField, identity: mod.identity ?? exactKey, ownedBy: mod.ownedBy ?? [] };
 }
 
 export interface KindMatch {

@@ -29,7 +29,7 @@ export function safetyViolations(states: readonly KindState[], steps: readonly P
         total,
         percent,
         limit: limits[action],
-        message: `plan ${verb} ${count} of ${total} live ${state.mod.title} (${percent}%), over the ${action} limit of ${limits[action]}% (safety.max${action === 'delete' ? 'Delete' : 'Update'}Percent); review it, then apply with --allow-deletes (it accepts any unsafe plan, updates as well as deletes) or raise the limit in monsync.yaml`,
+        message: `plan ${verb} ${count} of ${total} live ${state.mod.title.many} (${percent}%), over the ${action} limit of ${limits[action]}% (safety.max${action === 'delete' ? 'Delete' : 'Update'}Percent); review it, then apply with --allow-deletes (it accepts any unsafe plan, updates as well as deletes) or raise the limit in monsync.yaml`,
       });
     }
   }

@@ -1,0 +1,226 @@
+/**
+ * The kind registry: every declarative fact about a resource kind, in one table that every package derives its
+ * kind lists from (the plan schema, `ignore`, `--target`, the loader's checks, the renderers, `pull`). The
+ * reconciler's kind modules (`packages/reconciler/src/kinds/`) extend each entry with behaviour: reads, requests,
+ * matching. See docs/architecture.md, "The kind registry", and "How to add a kind".
+ *
+ * The order of `KIND_ENTRIES` is the plan order: creates and updates run in it, deletes in reverse. People see kinds
+ * listed by config section instead (`KINDS_AS_LISTED`): the order of `manage` in `monsync.yaml`.
+ */
+/** The `manage` entries of `monsync.yaml`, one per config section, in the order people see kinds listed in. */
+export const MANAGED_KINDS = ['monitors', 'monitorGroups', 'vault', 'slas', 'scheduledReports', 'alertDefinitions'] as const;
+export type ManagedKind = (typeof MANAGED_KINDS)[number];
+
+/** An array compared as a set: by `key` for arrays of objects, by value for arrays of scalars. */
+export interface KindSetField {
+  /** Field path below the object, e.g. `['ErrorConditions']` or `['Recipients', 'Operators']`. */
+  readonly path: readonly string[];
+  readonly key?: string;
+}
+
+export interface KindEntry {
+  /** The kind's name in plans (`step.kind`), `--target kind:key` and `ignore: ['kind:glob']`. */
+  readonly kind: string;
+  /** The `manage` entry that plans it; also the config section it is declared in. */
+  readonly section: ManagedKind;
+  /**
+   * Where its declarations are in a config file: top-level kinds a list at this path, child kinds a list in each
+   * entry of their parent's list (`*`), e.g. `['vault', 'sections', '*', 'items']`.
+   */
+  readonly path: readonly string[];
+  /** The `DesiredState` list holding the declarations of a top-level kind. */
+  readonly stateField?: 'monitors' | 'monitorGroups' | 'vaultSections' | 'slas' | 'scheduledReports' | 'alertDefinitions';
+  /** The kind whose declarations hold this one's (its key is `<parent key>/<own key>`). */
+  readonly parent?: string;
+  /** Field naming an object within its parent or the account. None: the list entry is itself the key (a member name). */
+  readonly keyField?: string;
+  /** The object's own identifier field: written in the config, it pins identity (adoption, rename). Empty: none. */
+  readonly guidField: string;
+  /** Where identifiers are unique: the account, or only among the children of one parent (exclusion period ids). */
+  readonly guidUnique: 'account' | 'parent';
+  /** Fields the service sets and a config never holds. */
+  readonly readOnlyFields: readonly string[];
+  /** JSON pointers of write-only (secret) fields, which the service never returns. */
+  readonly secretFields: readonly string[];
+  readonly setFields: readonly KindSetField[];
+  /** For people: `monitor` / `monitors`; `inParent` beside the parent's own title (`1 vault section with 3 items`). */
+  readonly title: { readonly one: string; readonly many: string; readonly inParent?: { readonly one: string; readonly many: string } };
+  /** Whether `ignore` patterns may name it (memberships follow their group). */
+  readonly ignorable: boolean;
+}
+
+export const VAULT_SECTION_KIND = {
+  kind: 'vaultSection',
+  section: 'vault',
+  path: ['vault', 'sections'],
+  stateField: 'vaultSections',
+  keyField: 'Name',
+  guidField: 'VaultSectionGuid',
+  guidUnique: 'account',
+  readOnlyFields: ['VaultSectionGuid'],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'vault section', many: 'vault sections' },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+export const VAULT_ITEM_KIND = {
+  kind: 'vaultItem',
+  section: 'vault',
+  path: ['vault', 'sections', '*', 'items'],
+  parent: 'vaultSection',
+  keyField: 'Name',
+  guidField: 'VaultItemGuid',
+  guidUnique: 'account',
+  readOnlyFields: ['VaultItemGuid', 'VaultItemUsedBy', 'IsSensitive', 'VaultSectionGuid'],
+  secretFields: ['/Value', '/Password', '/CertificateArchive/Password', '/CertificateArchive/ArchiveData'],
+  setFields: [],
+  title: { one: 'vault item', many: 'vault items', inParent: { one: 'item', many: 'items' } },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+export const MONITOR_GROUP_KIND = {
+  kind: 'monitorGroup',
+  section: 'monitorGroups',
+  path: ['monitorGroups'],
+  stateField: 'monitorGroups',
+  keyField: 'Description',
+  guidField: 'MonitorGroupGuid',
+  guidUnique: 'account',
+  readOnlyFields: ['MonitorGroupGuid', 'IsAll', 'UsedBasicMonitorQuota', 'UsedBrowserMonitorQuota', 'UsedTransactionMonitorQuota', 'UsedApiMonitorQuota', 'UsedClassicQuota'],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'monitor group', many: 'monitor groups' },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+export const MONITOR_KIND = {
+  kind: 'monitor',
+  section: 'monitors',
+  path: ['monitors'],
+  stateField: 'monitors',
+  keyField: 'Name',
+  guidField: 'MonitorGuid',
+  guidUnique: 'account',
+  readOnlyFields: ['MonitorGuid', 'CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId'],
+  secretFields: [],
+  setFields: [
+    { path: ['ErrorConditions'], key: 'ErrorConditionType' },
+    { path: ['PredefinedVariables'], key: 'Key' },
+  ],
+  title: { one: 'monitor', many: 'monitors' },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+export const GROUP_MEMBERSHIP_KIND = {
+  kind: 'groupMembership',
+  section: 'monitorGroups',
+  path: ['monitorGroups', '*', 'members'],
+  parent: 'monitorGroup',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'group membership', many: 'group memberships' },
+  ignorable: false,
+} as const satisfies KindEntry;
+
+export const SLA_KIND = {
+  kind: 'sla',
+  section: 'slas',
+  path: ['slas'],
+  stateField: 'slas',
+  keyField: 'Description',
+  guidField: 'SlaGuid',
+  guidUnique: 'account',
+  readOnlyFields: ['SlaGuid', 'Hash'],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'SLA', many: 'SLAs' },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+export const SLA_EXCLUSION_PERIOD_KIND = {
+  kind: 'slaExclusionPeriod',
+  section: 'slas',
+  path: ['slas', '*', 'exclusionPeriods'],
+  parent: 'sla',
+  keyField: 'Description',
+  guidField: 'ExclusionPeriodId',
+  guidUnique: 'parent',
+  readOnlyFields: ['ExclusionPeriodId', 'Hash'],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'SLA exclusion period', many: 'SLA exclusion periods', inParent: { one: 'exclusion period', many: 'exclusion periods' } },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+export const SCHEDULED_REPORT_KIND = {
+  kind: 'scheduledReport',
+  section: 'scheduledReports',
+  path: ['scheduledReports'],
+  stateField: 'scheduledReports',
+  keyField: 'key',
+  guidField: 'ScheduledReportGuid',
+  guidUnique: 'account',
+  readOnlyFields: ['ScheduledReportGuid', 'Hash'],
+  secretFields: [],
+  setFields: [{ path: ['Recipients', 'Operators'] }, { path: ['Recipients', 'OperatorGroups'] }, { path: ['Recipients', 'ExtraEmailAddresses'] }],
+  title: { one: 'scheduled report', many: 'scheduled reports' },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+/** Alert definitions are named by their GUID: the key is the identifier, compared whatever the case of its digits. */
+export const ALERT_DEFINITION_KIND = {
+  kind: 'alertDefinition',
+  section: 'alertDefinitions',
+  path: ['alertDefinitions'],
+  stateField: 'alertDefinitions',
+  keyField: 'AlertDefinitionGuid',
+  guidField: 'AlertDefinitionGuid',
+  guidUnique: 'account',
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'alert definition', many: 'alert definitions' },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+/** Every kind, in plan order. */
+export const KIND_ENTRIES = [
+  VAULT_SECTION_KIND,
+  VAULT_ITEM_KIND,
+  MONITOR_GROUP_KIND,
+  MONITOR_KIND,
+  GROUP_MEMBERSHIP_KIND,
+  SLA_KIND,
+  SLA_EXCLUSION_PERIOD_KIND,
+  SCHEDULED_REPORT_KIND,
+  ALERT_DEFINITION_KIND,
+] as const satisfies readonly KindEntry[];
+
+export type KindName = (typeof KIND_ENTRIES)[number]['kind'];
+
+/** An entry of the registry, its name typed as one of the registry's. */
+export type NamedKindEntry = KindEntry & { readonly kind: KindName };
+
+/** Every kind, listed for people: by config section, then in plan order within a section. */
+export const KINDS_AS_LISTED: readonly NamedKindEntry[] = MANAGED_KINDS.flatMap((section) => KIND_ENTRIES.filter((entry) => entry.section === section));
+
+/** The kinds `ignore` patterns may name, as listed. */
+export const IGNORABLE_KINDS: readonly KindName[] = KINDS_AS_LISTED.filter((entry) => entry.ignorable).map((entry) => entry.kind);
+
+export function kindEntry(kind: string): KindEntry | undefined {
+  return KIND_ENTRIES.find((entry) => entry.kind === kind);
+}
+
+/** The kinds declared in each entry of `parent`'s list (vault items in a section). */
+export function childKinds(parent: KindEntry): NamedKindEntry[] {
+  return KINDS_AS_LISTED.filter((entry) => entry.parent === parent.kind);
+}
+
+/** The kinds declared in a list at the top of a config file (their children are declared inside them), as listed. */
+export function topLevelKinds(): NamedKindEntry[] {
+  return KINDS_AS_LISTED.filter((entry) => entry.parent === undefined);
+}

@@ -11,7 +11,7 @@ describe('request log and progress', () => {
     hooks.onRequest({ ...request, path: '/Monitor?Cursor=abc123&Take=100' });
     hooks.onResponse({ ...request, path: '/VaultItem/9b1', route: '/VaultItem/{vaultItemGuid}', status: 200, durationMs: 12.4 });
     hooks.onResponse({ ...request, attempt: 2, status: 0, durationMs: 30000 });
-    hooks.onRetry?.({ ...request, delayMs: 1500, reason: '503', retryAfter: false });
+    hooks.onRetry?.({ ...request, delayMs: 1500, reason: '503', retryAfter: false, parallelism: 8 });
     expect(io.err()).toBe('-> GET /Monitor?Cursor=***&Take=100\n<- 200 GET /VaultItem/9b1 12ms\n<- failed GET /Monitor 30000ms\n   retrying GET /Monitor in 1.5s (503)\n');
   });
 
@@ -34,6 +34,23 @@ describe('request log and progress', () => {
     progress.done('done');
     const shown = io.err().replaceAll('\u001b', '<ESC>');
     expect(shown).toMatch(/^\r<ESC>\[Kreading: 0 requests, 1 in flight, [0-9.]+s\r<ESC>\[Kdone\n$/);
+  });
+
+  it('says on the live line that it waits for the rate limit, with the lowered parallelism', () => {
+    const io = bufferedIo({ isTTY: true, env: {} });
+    const progress = readProgress(io, 'reading');
+    progress.onRequest(request);
+    progress.onRetry({ ...request, delayMs: 3000, reason: '429', retryAfter: true, parallelism: 4 });
+    expect(io.err()).toMatch(/reading: 0 requests, 1 in flight, [0-9.]+s, waiting for the rate limit \([0-9]+s, parallelism 4\)$/);
+  });
+
+  it('prints one plain line per rate-limit wait in CI, not one per refused request', () => {
+    const io = bufferedIo({ isTTY: false });
+    const progress = readProgress(io, 'reading');
+    progress.onRetry({ ...request, delayMs: 60_000, reason: '429', retryAfter: true, parallelism: 4 });
+    progress.onRetry({ ...request, delayMs: 60_000, reason: '429', retryAfter: true, parallelism: 4 });
+    progress.onRetry({ ...request, delayMs: 500, reason: '503', retryAfter: false, parallelism: 4 });
+    expect(io.err()).toBe('reading...\n  waiting for the rate limit: 60.0s, parallelism lowered to 4\n');
   });
 
   it('falls back to plain lines in CI even on a terminal', () => {

@@ -40,6 +40,8 @@ export function verboseHooks(io: CliIo): RequestHooks {
 }
 
 export interface Progress extends RequestHooks {
+  /** A 429 wait shows on the progress line. */
+  onRetry(event: RetryEvent): void;
   /** Ends the live line (if any) and prints the closing summary; nothing is printed after it. */
   done(summary?: string): void;
   /**
@@ -66,12 +68,18 @@ export function readProgress(io: CliIo, label: string): Progress {
   let drawn = false;
   let stopping = false;
   let finished = false;
+  /** Until when the service asked us to wait (429), and the parallelism the client lowered itself to. */
+  let rateLimited: { until: number; parallelism: number } | undefined;
+  const waiting = (now: number): string => {
+    if (rateLimited === undefined || now >= rateLimited.until) return '';
+    return `, waiting for the rate limit (${((rateLimited.until - now) / 1000).toFixed(0)}s, parallelism ${rateLimited.parallelism})`;
+  };
   const draw = (force: boolean) => {
     const now = Date.now();
     if (!force && now - lastDraw < 80) return;
     lastDraw = now;
     drawn = true;
-    io.stderr.write(`\r\u001b[K${label}: ${requests} requests, ${inFlight} in flight, ${((now - started) / 1000).toFixed(1)}s`);
+    io.stderr.write(`\r\u001b[K${label}: ${requests} requests, ${inFlight} in flight, ${((now - started) / 1000).toFixed(1)}s${waiting(now)}`);
   };
   if (!live) io.stderr.write(`${label}...\n`);
   return {
@@ -90,6 +98,14 @@ export function readProgress(io: CliIo, label: string): Progress {
       inFlight = Math.max(0, inFlight - 1);
       requests += 1;
       if (live) draw(false);
+    },
+    onRetry(event) {
+      if (stopping || finished || event.reason !== '429') return;
+      const now = Date.now();
+      const fresh = rateLimited === undefined || now >= rateLimited.until;
+      rateLimited = { until: Math.max(rateLimited?.until ?? 0, now + event.delayMs), parallelism: event.parallelism };
+      if (live) draw(true);
+      else if (fresh) io.stderr.write(`  waiting for the rate limit: ${(event.delayMs / 1000).toFixed(1)}s, parallelism lowered to ${event.parallelism}\n`);
     },
     stopping() {
       stopping = true;

@@ -146,7 +146,8 @@ describe('monsync apply (plan, then apply)', () => {
   });
 
   it('reports a failed step with the service message, skips what depends on it, exits 1, and a rerun converges', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 3, kind: '500' }] });
+    // 5: the client's attempts; a create answered 500 is looked up and sent again until they are used up.
+    emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 5, kind: '500' }] });
     const failed = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '1'], { env });
     expect(failed.code).toBe(ExitCode.Error);
     expect(failed.out).toContain('Apply finished with failures');
@@ -189,8 +190,8 @@ describe('monsync apply (plan, then apply)', () => {
   });
 
   it('ends the read with "failed after N requests" when a listing keeps failing with a 500, and writes nothing', async () => {
-    // Apply reads again after an unclear failure, three times in all: the fault outlasts them.
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 3, kind: '500' }] });
+    // The client sends a GET answered 500 again, 5 times in all (its one retry policy): the fault outlasts them.
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 5, kind: '500' }] });
     const { code, err } = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verbose'], { env });
     expect(code).toBe(ExitCode.Error);
     expect(expectReadFailureLast(err, 'apply')).toBe(emulator.control.requestLog().total);

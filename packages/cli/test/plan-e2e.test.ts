@@ -252,7 +252,7 @@ describe('monsync plan when the service refuses', () => {
   });
 
   it('fails the plan, printing none, when a listing fails: it is never read as empty', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/VaultItem', count: 1, kind: '500' }] });
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/VaultItem', count: 5, kind: '500' }] });
     const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env });
     emulator.control.setFaults({ scripted: [] });
     expect(code).toBe(ExitCode.Error);
@@ -260,7 +260,7 @@ describe('monsync plan when the service refuses', () => {
     expect(err).toContain('monsync plan: error LIVE_READ_FAILED: reading vault items from the service failed, so no plan was made');
   });
 
-  it('ends the read with "failed after N requests" when a listing fails at once (500), as after retries (503)', async () => {
+  it('ends the read with "failed after N requests" when a listing fails after its retries (500, 503)', async () => {
     for (const [kind, isTTY] of [['500', false], ['500', true], ['503', false]] as const) {
       emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 5, kind }] });
       emulator.control.clearLog();

@@ -114,7 +114,7 @@ describe('monsync pull', () => {
   });
 
   it('ends the read with "failed after N requests" when a listing fails with a 500, exit 1, writing nothing', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 1, kind: '500' }] });
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 5, kind: '500' }] });
     const root = tempTree({});
     const { code, out, err } = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
     emulator.control.setFaults({ scripted: [] });

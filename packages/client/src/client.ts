@@ -31,6 +31,8 @@ export interface RawRequestOptions {
 export interface MonitoringClient {
   readonly baseUrl: string;
   readonly parallelism: number;
+  /** Attempts of one request in all (`retry.maxAttempts`): the client's one retry policy per request. */
+  readonly maxAttempts: number;
   readonly monitors: MonitorsApi;
   readonly monitorChecks: MonitorChecksApi;
   readonly monitorGroups: MonitorGroupsApi;
@@ -70,6 +72,9 @@ export function createClient(options: ClientOptions): MonitoringClient {
     },
     get parallelism() {
       return transport.parallelism;
+    },
+    get maxAttempts() {
+      return transport.maxAttempts;
     },
     monitors: monitorsApi(core),
     monitorChecks: monitorChecksApi(core),

@@ -32,7 +32,7 @@ describe('status to error class', () => {
   ] as const;
 
   it.each(cases)('maps %i to %o with code %s, carrying method, path, status and the service message', async (status, Class, code) => {
-    const api = mockApi();
+    const api = mockApi({ retry: { maxAttempts: 1 } });
     api.reply('GET', `/Sla/${GUID}`, status, { ErrorDescription: `reason ${status}` });
     const error = await api.client.slas.get(GUID).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Class);
@@ -125,7 +125,7 @@ describe('the service message', () => {
   });
 
   it('keeps the raw text when the body is not JSON', async () => {
-    const api = mockApi();
+    const api = mockApi({ retry: { maxAttempts: 1 } });
     api.reply('GET', `/Monitor/${GUID}`, 500, '<html><body>Internal failure</body></html>', { 'content-type': 'text/html' });
     const error = (await api.client.monitors.get(GUID).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ServerError);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter } from './limiter.js';
+import { Limiter, type LimiterSlot } from './limiter.js';
 import { mockApi } from './test-utils/mock-api.js';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -72,5 +72,83 @@ describe('client concurrency', () => {
     await Promise.all(calls);
     expect(api.calls()).toHaveLength(12);
     expect(peak).toBe(3);
+  });
+});
+
+describe('Limiter under rate limiting (injected clock)', () => {
+  const clock = () => {
+    let t = 1_000_000;
+    return { now: () => t, advance: (ms: number) => void (t += ms) };
+  };
+  /** Runs a task that reports a 429 and ends at once. */
+  const limited = (limiter: Limiter) => limiter.run(async (slot) => slot.rateLimited());
+
+  it('halves its limit on a 429, down to 1 and never below', async () => {
+    const c = clock();
+    const limiter = new Limiter(8, { now: c.now });
+    expect(limiter.current).toBe(8);
+    const seen: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      await limited(limiter);
+      seen.push(limiter.current);
+    }
+    expect(seen).toEqual([4, 2, 1, 1, 1]);
+    expect(limiter.throttled).toBe(true);
+  });
+
+  it('halves once for a burst: 429s to requests started before the last halving change nothing more', async () => {
+    const c = clock();
+    const limiter = new Limiter(8, { now: c.now });
+    const slots: LimiterSlot[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const running = Array.from({ length: 8 }, () =>
+      limiter.run(async (slot) => {
+        slots.push(slot);
+        await gate;
+      }),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const slot of slots) slot.rateLimited();
+    expect(limiter.current).toBe(4);
+    release();
+    await Promise.all(running);
+    await limited(limiter);
+    expect(limiter.current).toBe(2);
+  });
+
+  it('regains one slot per recoveryMs without a 429, up to the configured limit', async () => {
+    const c = clock();
+    const limiter = new Limiter(8, { now: c.now, recoveryMs: 1000 });
+    await limited(limiter);
+    await limited(limiter);
+    expect(limiter.current).toBe(2);
+    c.advance(999);
+    expect(limiter.current).toBe(2);
+    c.advance(1);
+    expect(limiter.current).toBe(3);
+    c.advance(2500);
+    expect(limiter.current).toBe(5);
+    c.advance(60_000);
+    expect(limiter.current).toBe(8);
+    expect(limiter.throttled).toBe(false);
+  });
+
+  it('runs no more tasks at once than its lowered limit, and admits more as it recovers', async () => {
+    const c = clock();
+    const limiter = new Limiter(4, { now: c.now, recoveryMs: 100 });
+    await limited(limiter);
+    expect(limiter.current).toBe(2);
+    const releases: (() => void)[] = [];
+    const tasks = Array.from({ length: 4 }, () => limiter.run(() => new Promise<void>((resolve) => releases.push(resolve))));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([limiter.active, limiter.pending]).toEqual([2, 2]);
+    c.advance(200);
+    releases.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    // Back to 4 allowed: the finished task's place and the regained ones start both waiters.
+    expect([limiter.active, limiter.pending]).toEqual([3, 0]);
+    for (const release of releases) release();
+    await Promise.all(tasks);
   });
 });

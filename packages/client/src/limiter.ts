@@ -1,15 +1,60 @@
 /**
- * A counting semaphore: at most `limit` tasks run at once, the rest wait in arrival order. One limiter per
- * client is shared by every resource family, so the limit is the client's, not a family's.
+ * A counting semaphore whose limit adapts to rate limiting: at most `current` tasks run at once, the rest wait in
+ * arrival order. One limiter per client is shared by every resource family, so the limit is the client's, not a
+ * family's.
+ *
+ * When the service answers 429 the limit is halved (never below 1), once for every round of requests: a 429 to a
+ * request that started before the last halving says nothing new, since its whole burst was already answered for.
+ * It then grows back by one slot for every `recoveryMs` without a 429 (additive increase, multiplicative decrease,
+ * as TCP does), so a rate-limited account is not hammered at full parallelism the moment a wait ends.
  */
+
+export interface LimiterOptions {
+  /** Milliseconds without a 429 for each slot regained (default 1000). */
+  recoveryMs?: number;
+  /** Clock in ms; injected in tests. */
+  now?: () => number;
+}
+
+/** What a running task may tell the limiter about its request. */
+export interface LimiterSlot {
+  /** The service answered 429. */
+  rateLimited(): void;
+}
+
 export class Limiter {
+  /** The configured parallelism: the limit when the service is not rate-limiting. */
   readonly limit: number;
+  readonly #recoveryMs: number;
+  readonly #now: () => number;
   #active = 0;
   readonly #waiting: Array<() => void> = [];
+  /** The limit set by the last halving, and when; the limit then grows back with time. */
+  #reducedTo: number;
+  #reducedAt = 0;
+  /** Bumped by every halving: a 429 to a task started in an older round is not halved for again. */
+  #round = 0;
 
-  constructor(limit: number) {
+  constructor(limit: number, options: LimiterOptions = {}) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`parallelism must be an integer >= 1, got ${String(limit)}`);
     this.limit = limit;
+    this.#reducedTo = limit;
+    this.#recoveryMs = options.recoveryMs ?? 1000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Tasks allowed at once now: `limit`, or less while recovering from a 429. */
+  get current(): number {
+    if (this.#reducedTo >= this.limit) return this.limit;
+    const regained = Math.floor((this.#now() - this.#reducedAt) / this.#recoveryMs);
+    const current = Math.min(this.limit, this.#reducedTo + Math.max(0, regained));
+    if (current >= this.limit) this.#reducedTo = this.limit;
+    return current;
+  }
+
+  /** True while the limit is below the configured parallelism because of a 429. */
+  get throttled(): boolean {
+    return this.current < this.limit;
   }
 
   /** Tasks currently running. */
@@ -22,19 +67,36 @@ export class Limiter {
     return this.#waiting.length;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.limit) {
+  async run<T>(task: (slot: LimiterSlot) => Promise<T>): Promise<T> {
+    if (this.#active >= this.current || this.#waiting.length > 0) {
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     } else {
       this.#active += 1;
     }
+    const round = this.#round;
+    const slot: LimiterSlot = { rateLimited: () => this.#rateLimited(round) };
     try {
-      return await task();
+      return await task(slot);
     } finally {
-      const next = this.#waiting.shift();
-      // The slot passes straight to the next waiter, so a newcomer cannot overtake it.
-      if (next) next();
-      else this.#active -= 1;
+      this.#active -= 1;
+      this.#admit();
+    }
+  }
+
+  #rateLimited(round: number): void {
+    if (round !== this.#round) return;
+    this.#round += 1;
+    this.#reducedTo = Math.max(1, Math.floor(this.current / 2));
+    this.#reducedAt = this.#now();
+  }
+
+  /** Starts waiters, in arrival order, while the limit allows. */
+  #admit(): void {
+    const limit = this.current;
+    while (this.#active < limit && this.#waiting.length > 0) {
+      this.#active += 1;
+      const next = this.#waiting.shift() as () => void;
+      next();
     }
   }
 }

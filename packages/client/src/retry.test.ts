@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NetworkError, RateLimitError, ServerError, TimeoutError, ValidationError, type ApiError } from './errors.js';
+import { NetworkError, NotFoundError, RateLimitError, ServerError, TimeoutError, ValidationError, type ApiError } from './errors.js';
 import { backoffDelay, parseRetryAfter, resolveRetryPolicy } from './retry.js';
 import type { RetryEvent } from './transport.js';
 import { mockApi } from './test-utils/mock-api.js';
@@ -94,12 +94,36 @@ describe('retries', () => {
     expect(api.sleeps).toEqual([]);
   });
 
-  it('never retries a POST on 429, even with a short Retry-After', async () => {
+  it('retries a POST answered 429 (refused, not processed), after the Retry-After', async () => {
     const api = mockApi();
     api.reply('POST', '/Sla', 429, '', { 'retry-after': '1' });
+    api.reply('POST', '/Sla', 201, { SlaGuid: GUID, Description: 'x' });
+    await expect(api.client.slas.create({ Description: 'x' })).resolves.toMatchObject({ SlaGuid: GUID });
+    expect(api.calls().map((c) => c.method)).toEqual(['POST', 'POST']);
+    expect(api.sleeps).toEqual([1000]);
+  });
+
+  it('gives up on a POST answered 429 at the configured attempts, with the wait the service asked for', async () => {
+    const api = mockApi({ retry: { maxAttempts: 3 } });
+    api.reply('POST', '/Sla', 429, '', { 'retry-after': '1' }).times(3);
     const error = (await api.client.slas.create({ Description: 'x' }).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.retryAfterMs).toBe(1000);
+    expect(error).toMatchObject({ attempts: 3, retryAfterMs: 1000 });
+    expect(api.calls()).toHaveLength(3);
+  });
+
+  it('retries a POST whose connection was refused (nothing reached the service)', async () => {
+    const api = mockApi();
+    api.fail('POST', '/Sla', 'ECONNREFUSED');
+    api.reply('POST', '/Sla', 201, { SlaGuid: GUID, Description: 'x' });
+    await expect(api.client.slas.create({ Description: 'x' })).resolves.toMatchObject({ SlaGuid: GUID });
+    expect(api.calls()).toHaveLength(2);
+  });
+
+  it('never retries a POST on 500', async () => {
+    const api = mockApi();
+    api.reply('POST', '/Monitor', 500);
+    await expect(api.client.monitors.create({ Name: 'x' })).rejects.toBeInstanceOf(ServerError);
     expect(api.calls()).toHaveLength(1);
   });
 
@@ -112,13 +136,46 @@ describe('retries', () => {
     expect(api.calls()).toHaveLength(1);
   });
 
-  it('does not retry other statuses (500, 400)', async () => {
+  it('retries a GET answered 500, with backoff', async () => {
     const api = mockApi();
     api.reply('GET', '/Sla', 500);
+    api.reply('GET', '/Sla', 200, []);
+    await expect(api.client.slas.list().toArray()).resolves.toEqual([]);
+    expect(api.calls()).toHaveLength(2);
+    expect(api.sleeps).toEqual([250]);
+  });
+
+  it.each(['PUT', 'PATCH', 'DELETE'] as const)('retries %s answered 500 (idempotent)', async (method) => {
+    const api = mockApi();
+    api.reply(method, `/Sla/${GUID}`, 500);
+    api.reply(method, `/Sla/${GUID}`, 204);
+    const call = { PUT: () => api.client.slas.replace(GUID, { Description: 'Gold' }), PATCH: () => api.client.slas.patch(GUID, { UptimeErrorThreshold: 99 }), DELETE: () => api.client.slas.delete(GUID) }[method];
+    await call();
+    expect(api.calls()).toHaveLength(2);
+  });
+
+  it('does not retry other statuses (400, 404, 501)', async () => {
+    const api = mockApi();
+    api.reply('GET', '/Sla', 501);
     api.reply('GET', '/Operator', 400);
+    api.reply('GET', `/Sla/${GUID}`, 404);
     await expect(api.client.slas.listPage()).rejects.toBeInstanceOf(ServerError);
     await expect(api.client.operators.listPage()).rejects.toBeInstanceOf(ValidationError);
-    expect(api.calls()).toHaveLength(2);
+    await expect(api.client.slas.get(GUID)).rejects.toBeInstanceOf(NotFoundError);
+    expect(api.calls()).toHaveLength(3);
+  });
+
+  it('never sends a request more than maxAttempts times in all, whatever mix of failures', async () => {
+    const api = mockApi({ retry: { maxAttempts: 4 } });
+    api.reply('GET', '/Sla', 500);
+    api.reply('GET', '/Sla', 429, '', { 'retry-after': '0' });
+    api.fail('GET', '/Sla', 'ECONNRESET');
+    api.reply('GET', '/Sla', 503);
+    api.reply('GET', '/Sla', 200, []);
+    const error = (await api.client.slas.listPage().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 503, attempts: 4 });
+    expect(api.calls()).toHaveLength(4);
   });
 
   it('fails at once with a clear RateLimitError when Retry-After exceeds the cap', async () => {
@@ -173,7 +230,7 @@ describe('retries', () => {
     api.reply('GET', '/Sla', 200, []);
     await api.client.slas.list().toArray();
     expect(retries).toMatchObject([
-      { attempt: 1, reason: '429', delayMs: 2000, retryAfter: true, route: '/Sla' },
+      { attempt: 1, reason: '429', delayMs: 2000, retryAfter: true, route: '/Sla', parallelism: 4 },
       { attempt: 2, reason: 'ECONNRESET', retryAfter: false },
     ]);
   });

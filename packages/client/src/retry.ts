@@ -1,7 +1,12 @@
 /**
- * Retry policy. Only idempotent methods are retried: GET, PUT, DELETE, and PATCH (in this API a PATCH sets
- * absolute values, so repeating it is harmless). POST is never retried here: after an unclear POST failure
- * the reconciler re-lists and decides, which a transport cannot do.
+ * The one retry policy of a request, composed around its dispatch (as undici's retry interceptor wraps a dispatch):
+ * `retrying()` sends, asks `retryDecision()` whether the outcome is worth another attempt, waits, and sends again,
+ * never more than `maxAttempts` times in all. What is retried:
+ * - 429, for every method: the service refused the request without processing it;
+ * - 500, 502, 503, 504, resets and timeouts, for idempotent methods only (GET, PUT, DELETE, and PATCH, which in this
+ *   API sets absolute values): the request may have been processed, and repeating it is harmless;
+ * - a refused connection, for every method: nothing reached the service.
+ * A POST is otherwise never repeated here: after an unclear outcome the caller looks the object up by its key.
  */
 
 export interface RetryOptions {
@@ -56,7 +61,8 @@ export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']);
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** Statuses an idempotent request is sent again on; 429 is retried for every method. */
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 
 export function isRetryableMethod(method: string): boolean {
   return IDEMPOTENT.has(method.toUpperCase());
@@ -104,4 +110,55 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 export function backoffDelay(policy: RetryPolicy, attempt: number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.floor(policy.random() * ceiling);
+}
+
+/** What one attempt came to, as far as retrying is concerned. */
+export type AttemptResult =
+  | { kind: 'response'; status: number; headers: Record<string, string> }
+  | { kind: 'failure'; timedOut: boolean; code: string | undefined };
+
+export type RetryDecision =
+  | { retry: false; retryAfterMs?: number }
+  | { retry: true; delayMs: number; reason: string; retryAfter: boolean; retryAfterMs?: number };
+
+/**
+ * Whether the outcome of attempt `attempt` of a `method` request is worth another attempt, and after which wait: the
+ * service's Retry-After when it gave one (not when it is above `maxRetryAfterMs`: that fails at once), else
+ * exponential backoff with full jitter.
+ */
+export function retryDecision(policy: RetryPolicy, method: string, outcome: AttemptResult, attempt: number): RetryDecision {
+  const idempotent = isRetryableMethod(method);
+  if (outcome.kind === 'failure') {
+    const refused = outcome.code === 'ECONNREFUSED';
+    const worth = refused || (idempotent && (outcome.timedOut || isRetryableNetworkCode(outcome.code)));
+    if (!worth || attempt >= policy.maxAttempts) return { retry: false };
+    return { retry: true, delayMs: backoffDelay(policy, attempt), reason: outcome.timedOut ? 'TIMEOUT' : (outcome.code ?? 'NETWORK'), retryAfter: false };
+  }
+  const { status } = outcome;
+  if (status < 300) return { retry: false };
+  const retryAfterMs = parseRetryAfter(outcome.headers['retry-after'], policy.now());
+  const after = retryAfterMs === undefined ? {} : { retryAfterMs };
+  const worth = status === 429 || (idempotent && isRetryableStatus(status));
+  if (!worth || attempt >= policy.maxAttempts) return { retry: false, ...after };
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
+  return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status), retryAfter: retryAfterMs !== undefined, ...after };
+}
+
+/**
+ * Sends with `dispatch` until an outcome is final or the attempts are used up; `onRetry` hears of each wait before it
+ * starts. Resolves to the last outcome and the number of attempts made.
+ */
+export async function retrying<O extends AttemptResult>(
+  policy: RetryPolicy,
+  method: string,
+  dispatch: (attempt: number) => Promise<O>,
+  onRetry: (outcome: O, decision: Extract<RetryDecision, { retry: true }>, attempt: number) => void,
+): Promise<{ outcome: O; attempts: number; decision: RetryDecision }> {
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await dispatch(attempt);
+    const decision = retryDecision(policy, method, outcome, attempt);
+    if (!decision.retry) return { outcome, attempts: attempt, decision };
+    onRetry(outcome, decision, attempt);
+    await policy.sleep(decision.delayMs);
+  }
 }

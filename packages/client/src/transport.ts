@@ -21,17 +21,8 @@ import {
   type RedactedResponse,
 } from './errors.js';
 import { redactHeaders, redactJson, scrubJson, scrubText, truncate } from './redact.js';
-import {
-  backoffDelay,
-  isRetryableMethod,
-  isRetryableNetworkCode,
-  isRetryableStatus,
-  parseRetryAfter,
-  resolveRetryPolicy,
-  type RetryOptions,
-  type RetryPolicy,
-} from './retry.js';
-import { Limiter } from './limiter.js';
+import { isRetryableStatus, resolveRetryPolicy, retrying, type RetryOptions, type RetryPolicy } from './retry.js';
+import { Limiter, type LimiterSlot } from './limiter.js';
 import type { Credentials } from './types.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -64,6 +55,8 @@ export interface RetryEvent extends RequestEvent {
   reason: string;
   /** True when the wait is the service's Retry-After rather than backoff. */
   retryAfter: boolean;
+  /** Requests the client lets run at once now: below the configured parallelism while the service rate-limits it. */
+  parallelism: number;
 }
 
 export interface TransportOptions {
@@ -207,6 +200,20 @@ type AttemptOutcome =
   | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
   | { kind: 'failure'; timedOut: boolean; code: string | undefined; cause: unknown };
 
+interface Evidence {
+  request: RedactedRequest;
+  secrets: Set<string>;
+}
+
+/** A request as built once and sent by every attempt. */
+interface PreparedRequest {
+  base: { method: HttpMethod; path: string; route: string };
+  fullPath: string;
+  headers: Record<string, string>;
+  bodyText: string | undefined;
+  redacted: () => Evidence;
+}
+
 /**
  * The per-attempt deadline, given to undici as its `signal`: undici takes an EventEmitter with `aborted` and `reason`
  * as well as an AbortSignal, and one is far cheaper to set up and tear down on every request.
@@ -275,7 +282,7 @@ export class Transport {
     }
     this.#origin = origin;
     this.#basePath = basePath;
-    this.#limiter = new Limiter(parallelism);
+    this.#limiter = new Limiter(parallelism, { now: this.#retry.now });
     this.#timeoutMs = timeoutMs;
     this.#authorization = basicAuth(options);
     this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice('Basic '.length)];
@@ -298,6 +305,10 @@ export class Transport {
 
   get parallelism(): number {
     return this.#limiter.limit;
+  }
+
+  get maxAttempts(): number {
+    return this.#retry.maxAttempts;
   }
 
   /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
@@ -326,7 +337,31 @@ export class Transport {
     return path;
   }
 
+  /**
+   * build -> dispatch (with the one retry policy composed around it) -> classify. Nothing but `#build` throws before
+   * the first attempt, and only `#classify` turns an outcome into an error.
+   */
   async send(options: SendOptions): Promise<SendResult> {
+    const request = this.#build(options);
+    const { outcome, attempts, decision } = await retrying(
+      this.#retry,
+      request.base.method,
+      (attempt) => this.#limiter.run((slot) => this.#dispatch(request, attempt, slot)),
+      (_outcome, wait, attempt) =>
+        this.#emit(this.#onRetry, {
+          ...request.base,
+          attempt,
+          delayMs: wait.delayMs,
+          reason: wait.reason,
+          retryAfter: wait.retryAfter,
+          parallelism: this.#limiter.current,
+        }),
+    );
+    return this.#classify(request, outcome, attempts, decision.retryAfterMs, options);
+  }
+
+  /** The URL, headers and body of a request, checked; the redacted evidence an error needs is made on demand. */
+  #build(options: SendOptions): PreparedRequest {
     const { method, route } = options;
     const path = options.path ?? this.expandRoute(method, route, options.params);
     if (!path.startsWith('/') || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path)) {
@@ -353,8 +388,8 @@ export class Transport {
     // What an error keeps of the request, and the secrets to scrub from any message the service echoes: built when
     // an error needs them (a read sends hundreds of requests that succeed), at once for a request with a body, so
     // the secrets in it are known before anything else happens.
-    let evidence: { request: RedactedRequest; secrets: Set<string> } | undefined;
-    const redacted = (): { request: RedactedRequest; secrets: Set<string> } => {
+    let evidence: Evidence | undefined;
+    const redacted = (): Evidence => {
       if (evidence !== undefined) return evidence;
       const secrets = new Set(this.#ownSecrets);
       if (options.auth) {
@@ -372,73 +407,12 @@ export class Transport {
       return (evidence = { request, secrets });
     };
     if (options.body !== undefined) redacted();
-    const base = { method, path, route };
-    const retryableMethod = isRetryableMethod(method);
-
-    for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.#limiter.run(() => this.#attempt(base, attempt, fullPath, headers, bodyText));
-      const canRetry = retryableMethod && attempt < this.#retry.maxAttempts;
-
-      if (outcome.kind === 'response') {
-        const { status, text } = outcome;
-        if (status >= 200 && status < 300) {
-          const peeking = options.peek?.(text);
-          if (peeking !== undefined) await peeking;
-          const parsed = tryParseJson(text);
-          if (parsed === undefined && text.trim() !== '' && options.acceptText === true) return { status, headers: outcome.headers, body: undefined, text };
-          if (parsed === undefined && text.trim() !== '') {
-            const { request, secrets } = redacted();
-            throw new UnexpectedResponseError({
-              ...base,
-              status,
-              attempts: attempt,
-              request,
-              message: `${method} ${path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text.trim(), secrets), 200)}`,
-              response: { status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text, secrets), 2000) },
-            });
-          }
-          return { status, headers: outcome.headers, body: parsed };
-        }
-        const retryAfterMs = parseRetryAfter(outcome.headers['retry-after'], this.#retry.now());
-        const { request, secrets } = redacted();
-        const errorOptions = this.#errorOptions(base, outcome, attempt, request, secrets, retryAfterMs);
-        if (!isRetryableStatus(status)) throw errorForStatus(errorOptions);
-        if (retryAfterMs !== undefined && retryAfterMs > this.#retry.maxRetryAfterMs) {
-          const wait = Math.ceil(retryAfterMs / 1000);
-          const cap = Math.ceil(this.#retry.maxRetryAfterMs / 1000);
-          throw errorForStatus({
-            ...errorOptions,
-            message:
-              `${method} ${path} failed with ${status}: the service asked to retry after ${wait} s, longer than the ` +
-              `cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` +
-              (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : ''),
-          });
-        }
-        if (!canRetry) throw errorForStatus(errorOptions);
-        const delayMs = retryAfterMs ?? backoffDelay(this.#retry, attempt);
-        this.#emit(this.#onRetry, { ...base, attempt, delayMs, reason: String(status), retryAfter: retryAfterMs !== undefined });
-        await this.#retry.sleep(delayMs);
-        continue;
-      }
-
-      const reason = outcome.timedOut ? 'TIMEOUT' : (outcome.code ?? 'NETWORK');
-      if (!canRetry || !(outcome.timedOut || isRetryableNetworkCode(outcome.code))) {
-        const { request, secrets } = redacted();
-        throw this.#failureError(base, outcome, attempt, request, secrets);
-      }
-      const delayMs = backoffDelay(this.#retry, attempt);
-      this.#emit(this.#onRetry, { ...base, attempt, delayMs, reason, retryAfter: false });
-      await this.#retry.sleep(delayMs);
-    }
+    return { base: { method, path, route }, fullPath, headers, bodyText, redacted };
   }
 
-  async #attempt(
-    base: { method: HttpMethod; path: string; route: string },
-    attempt: number,
-    fullPath: string,
-    headers: Record<string, string>,
-    bodyText: string | undefined,
-  ): Promise<AttemptOutcome> {
+  /** One attempt: sends and reads the whole body within the per-attempt deadline; a 429 slows the limiter down. */
+  async #dispatch(request: PreparedRequest, attempt: number, slot: LimiterSlot): Promise<AttemptOutcome> {
+    const { base } = request;
     if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
     const started = performance.now();
     const deadline = new Deadline();
@@ -450,13 +424,14 @@ export class Transport {
     try {
       const res = await this.#dispatcher.request({
         origin: this.#origin,
-        path: fullPath,
+        path: request.fullPath,
         method: base.method,
-        headers,
-        body: bodyText ?? null,
+        headers: request.headers,
+        body: request.bodyText ?? null,
         signal: deadline,
       });
       const text = await res.body.text();
+      if (res.statusCode === 429) slot.rateLimited();
       const outcome: AttemptOutcome = { kind: 'response', status: res.statusCode, headers: normaliseHeaders(res.headers), text };
       if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance.now() - started });
       return outcome;
@@ -473,6 +448,46 @@ export class Transport {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The final outcome as a result (2xx) or as the one error class its status or failure maps to. */
+  async #classify(request: PreparedRequest, outcome: AttemptOutcome, attempts: number, retryAfterMs: number | undefined, options: SendOptions): Promise<SendResult> {
+    const { base } = request;
+    if (outcome.kind === 'failure') {
+      const { request: redactedRequest, secrets } = request.redacted();
+      throw this.#failureError(base, outcome, attempts, redactedRequest, secrets);
+    }
+    const { status, text } = outcome;
+    if (status >= 200 && status < 300) {
+      const peeking = options.peek?.(text);
+      if (peeking !== undefined) await peeking;
+      const parsed = tryParseJson(text);
+      if (parsed !== undefined || text.trim() === '') return { status, headers: outcome.headers, body: parsed };
+      if (options.acceptText === true) return { status, headers: outcome.headers, body: undefined, text };
+      const { request: redactedRequest, secrets } = request.redacted();
+      throw new UnexpectedResponseError({
+        ...base,
+        status,
+        attempts,
+        request: redactedRequest,
+        message: `${base.method} ${base.path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text.trim(), secrets), 200)}`,
+        response: { url: redactedRequest.url, status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text, secrets), 2000) },
+      });
+    }
+    const { request: redactedRequest, secrets } = request.redacted();
+    const errorOptions = this.#errorOptions(base, outcome, attempts, redactedRequest, secrets, retryAfterMs);
+    if (retryAfterMs !== undefined && retryAfterMs > this.#retry.maxRetryAfterMs && (status === 429 || isRetryableStatus(status))) {
+      const wait = Math.ceil(retryAfterMs / 1000);
+      const cap = Math.ceil(this.#retry.maxRetryAfterMs / 1000);
+      throw errorForStatus({
+        ...errorOptions,
+        message:
+          `${base.method} ${base.path} failed with ${status}: the service asked to retry after ${wait} s, longer than the ` +
+          `cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` +
+          (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : ''),
+      });
+    }
+    throw errorForStatus(errorOptions);
   }
 
   #errorOptions(

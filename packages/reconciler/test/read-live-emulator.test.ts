@@ -88,7 +88,8 @@ describe('readLive against the emulator', () => {
   });
 
   it('fails the read when a per-parent listing fails, rather than reading that group as empty', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/MonitorGroup/{monitorGroupGuid}/Member', count: 1, kind: '500' }] });
+    // Every member listing fails, more often than the client's two attempts (retry.maxAttempts here).
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/MonitorGroup/{monitorGroupGuid}/Member', count: 100, kind: '500' }] });
     await expect(readLive(client, liveScope(desiredState({ manage: { monitorGroups: { prune: true } } })))).rejects.toBeInstanceOf(LiveReadError);
   });
 });

@@ -3,13 +3,14 @@
  * done (a ready queue, not level by level, so one slow request holds up only what needs it), at most
  * `parallelism` at a time, preferring plan order. Each step's requests come from its kind module.
  *
- * Failure rules (DESIGN §5): a POST is never blindly retried. After an unclear outcome (no response, timeout,
- * 5xx) the object is looked up by key and the POST repeated only when it is absent; a 429 means "not applied"
- * and is retried after the wait the service asked for. A failed step skips every step depending on it,
+ * Failure rules (DESIGN §5): a POST is never blindly retried. Each request has one retry policy, the client's
+ * (429 for every method, 5xx, resets and timeouts for idempotent ones), so apply sends nothing again on its own but a
+ * create: after an unclear outcome (no response, timeout, 5xx, a 2xx it cannot read) the object is looked up by key
+ * and the POST repeated only when it is absent, within the same number of sends. A failed step skips every step depending on it,
  * transitively; independent steps finish. A delete also waits for the creates that may replace its object
  * (`replacementGates`) and is skipped when one of them does not succeed. Running the same config again converges.
  */
-import { isApiError, isUnclearOutcome, NotFoundError, RateLimitError } from '@monsync/client';
+import { isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
 import { kindModule, replacedBy } from '../kinds/index.js';
 import type { WriteClient } from '../live/types.js';
 import type { Plan, PlanStep, StepKind } from '../plan/types.js';
@@ -103,8 +104,6 @@ function refOf(step: PlanStep, guid?: string): StepRef {
   const g = guid ?? step.guid;
   return { id: step.id, action: step.action, kind: step.kind, key: step.key, ...(g === undefined ? {} : { guid: g }) };
 }
-
-const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyOptions = {}): Promise<ApplyReport> {
   const started = performance.now();
@@ -230,20 +229,15 @@ class StepExecutor {
   readonly #placeholders: Placeholders;
   readonly #secrets: ResolvedSecrets;
   readonly #redact: Redactor;
-  readonly #sleep: (ms: number) => Promise<void>;
-  readonly #maxUnclearAttempts: number;
-  readonly #maxRateLimited: number;
-  readonly #backoffMs: number;
+  /** POSTs a create may send in all, the client's own retries included. */
+  readonly #maxSends: number;
 
   constructor(client: WriteClient, placeholders: Placeholders, secrets: ResolvedSecrets, redact: Redactor, options: ApplyOptions) {
     this.#client = client;
     this.#placeholders = placeholders;
     this.#secrets = secrets;
     this.#redact = redact;
-    this.#sleep = options.sleep ?? defaultSleep;
-    this.#maxUnclearAttempts = Math.max(1, options.maxUnclearAttempts ?? 3);
-    this.#maxRateLimited = Math.max(1, options.maxRateLimitedAttempts ?? 6);
-    this.#backoffMs = options.rateLimitBackoffMs ?? 500;
+    this.#maxSends = Math.max(1, options.maxUnclearAttempts ?? client.maxAttempts ?? 5);
   }
 
   async run(step: PlanStep, onRetry: (reason: string, attempt: number) => void): Promise<Outcome | { error: FailedStep }> {
@@ -271,15 +265,15 @@ class StepExecutor {
       }
       case 'update':
       case 'ensure': {
+        // Idempotent: the client has already sent it as many times as its retry policy allows.
         const body = this.#body(step);
-        await this.#idempotent(step, () => requests.update(this.#client, step, body), onRetry);
+        await requests.update(this.#client, step, body);
         return {};
       }
       case 'delete':
         try {
           // A kind may do otherwise than delete (a monitor retired where the service refuses DELETE), and says so.
-          let note: string | undefined;
-          await this.#idempotent(step, async () => void (note = (await requests.delete(this.#client, step)) ?? undefined), onRetry);
+          const note = (await requests.delete(this.#client, step)) ?? undefined;
           return note === undefined ? {} : { note };
         } catch (error) {
           // Gone already (an earlier attempt whose answer was lost, or someone else): the goal is reached.
@@ -290,58 +284,26 @@ class StepExecutor {
   }
 
   /**
-   * PUT, PATCH and DELETE may be sent again. The client retries them on 429, 502-504 and resets; a 500 (or a
-   * failure that outlasted those retries) is tried again here, as a whole step, a bounded number of times.
+   * A POST whose outcome is unclear may have created the object: it is looked up by key (the lookup's GETs have the
+   * client's retry policy) and sent again only when absent, until the sends, the client's retries of 429s included,
+   * reach the client's configured attempts.
    */
-  async #idempotent(step: PlanStep, send: () => Promise<void>, onRetry: (reason: string, attempt: number) => void): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await send();
-        return;
-      } catch (error) {
-        if (!isUnclearOutcome(error) || attempt >= this.#maxUnclearAttempts) throw error;
-        onRetry(`${errorLabel(error)}: sent again (the request is idempotent)`, attempt + 1);
-      }
-    }
-  }
-
   async #create(step: PlanStep, body: Record<string, unknown>, onRetry: (reason: string, attempt: number) => void): Promise<{ guid: string; note?: string }> {
     const requests = kindModule(step.kind).requests;
-    let unclear = 0;
-    let limited = 0;
+    let sent = 0;
     let note: string | undefined;
     for (let attempt = 1; ; attempt += 1) {
       try {
         const guid = await requests.create(this.#client, step, body);
         return { guid, ...(note === undefined ? {} : { note }) };
       } catch (error) {
-        if (error instanceof RateLimitError) {
-          limited += 1;
-          if (limited >= this.#maxRateLimited) throw error;
-          onRetry('429: the service did not apply the request', attempt + 1);
-          await this.#sleep(error.retryAfterMs ?? this.#backoffMs * 2 ** (limited - 1));
-          continue;
-        }
         if (!isUnclearOutcome(error)) throw error;
-        unclear += 1;
-        // The POST may have been applied: look for the object by key before sending it again.
-        const found = await this.#find(step, body);
+        sent += isApiError(error) ? Math.max(1, error.attempts) : 1;
+        const found = await requests.find(this.#client, step, body);
         if (found !== undefined) return { guid: found, note: 'found after an unclear outcome' };
-        if (unclear >= this.#maxUnclearAttempts) throw error;
+        if (sent >= this.#maxSends) throw error;
         note = 'created after an unclear outcome';
         onRetry(`${errorLabel(error)}: not applied (not found by key)`, attempt + 1);
-      }
-    }
-  }
-
-  /** The re-list after an unclear create; its GETs may themselves fail unclearly, and the answer matters. */
-  async #find(step: PlanStep, body: Record<string, unknown>): Promise<string | undefined> {
-    const requests = kindModule(step.kind).requests;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await requests.find(this.#client, step, body);
-      } catch (error) {
-        if (!isUnclearOutcome(error) || attempt >= this.#maxUnclearAttempts) throw error;
       }
     }
   }

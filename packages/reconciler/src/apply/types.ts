@@ -18,16 +18,11 @@ export interface ApplyOptions {
   /** Stops starting steps; those already running finish. The rest are reported as not run. */
   signal?: AbortSignal;
   /**
-   * Attempts of a request whose outcome was unclear (no response, timeout, 5xx) (default 3): a create is sent
-   * again only when re-listing by key does not find its object; updates and deletes are idempotent.
+   * POSTs a create may send in all (default: the client's `retry.maxAttempts`, else 5), counting the client's own
+   * retries of a 429: after an unclear outcome (no response, timeout, 5xx) a create is sent again only when looking
+   * it up by key does not find it. Updates and deletes are sent as the client's retry policy allows, never more.
    */
   maxUnclearAttempts?: number;
-  /** Attempts of a create answered 429 (the service did not apply it; the client never retries a POST) (default 6). */
-  maxRateLimitedAttempts?: number;
-  /** Wait before retrying a create answered 429 without Retry-After (default 500 ms, doubled per attempt). */
-  rateLimitBackoffMs?: number;
-  /** Injected in tests. */
-  sleep?: (ms: number) => Promise<void>;
 }
 
 /** A step as reported: what it is, and the object's GUID when known (after a create: the new one). */

@@ -27,6 +27,8 @@ export interface LiveClient {
 
 /** The write side used by the kind modules' requests (apply). */
 export interface WriteClient {
+  /** Attempts the client makes of one request (its retry policy); apply's repeated creates stay within it. */
+  readonly maxAttempts?: number;
   monitors: {
     list(): Listing<ApiObject>;
     get(monitorGuid: string): Promise<ApiObject>;

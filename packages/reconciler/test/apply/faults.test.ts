@@ -78,22 +78,39 @@ describe('apply when the answer to an applied create is lost', () => {
     expect(await duplicates(h)).toEqual([]);
   });
 
-  it('retries a create answered 429 (not applied) and reports the retry', async () => {
+  it('retries a create answered 429 (not applied) within the client\'s attempts, and looks nothing up', async () => {
     const desired = oneOfEach();
     const plan = await planAgainst(h, desired);
     h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Sla', count: 3, kind: '429' }] });
     const events: StepEvent[] = [];
     const report = await applyWith(h, plan, desired, { onStep: (e) => events.push(e) });
     expect(report.ok).toBe(true);
-    expect(events.filter((e) => e.type === 'retry' && e.step.id === 'sla:Gold')).toHaveLength(3);
+    expect(report.done.find((d) => d.id === 'sla:Gold')?.note).toBeUndefined();
+    expect(events.filter((e) => e.type === 'retry')).toEqual([]);
     expect(writeRequests(h).filter((e) => e.route === 'POST /Sla')).toHaveLength(4);
     expect(await duplicates(h)).toEqual([]);
+  });
+
+  it('sends a create no more often than the client\'s configured attempts, the 429s it retried itself included', async () => {
+    const desired = oneOfEach();
+    const plan = await planAgainst(h, desired);
+    // 3 refusals the client retries, then unclear failures: 5 POSTs in all, then the step fails.
+    h.emulator.control.setFaults({
+      scripted: [
+        { method: 'POST', route: '/Sla', count: 3, kind: '429' },
+        { method: 'POST', route: '/Sla', count: 10, kind: '500' },
+      ],
+    });
+    const report = await applyWith(h, plan, desired);
+    expect(report.failed.map((f) => `${f.id} ${String(f.status)}`)).toEqual(['sla:Gold 500']);
+    expect(writeRequests(h).filter((e) => e.route === 'POST /Sla')).toHaveLength(5);
+    expect(h.client.maxAttempts).toBe(5);
   });
 
   it('fails the step, without a duplicate, when every attempt of a create is unclear and the object is absent', async () => {
     const desired = oneOfEach();
     const plan = await planAgainst(h, desired);
-    h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 3, kind: '503' }] });
+    h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 5, kind: '503' }] });
     const report = await applyWith(h, plan, desired);
     expect(report.failed.map((f) => `${f.id} ${String(f.status)}`)).toEqual(['monitor:Shop homepage 503']);
     expect(report.skipped.map((s) => s.id)).toEqual(['groupMembership:Shop/Shop homepage']);
@@ -115,8 +132,8 @@ describe('apply when the step that replaces a reference fails', () => {
     const second = tree('new-login');
     const plan = await planAgainst(h, second);
     expect(plan.steps.find((s) => s.id === 'vaultItem:Web/old-login')?.dependsOn).toEqual(['monitor:Shop homepage']);
-    // Every attempt of the monitor's PATCH fails: the client does not retry a 500, apply tries the step 3 times.
-    h.emulator.control.setFaults({ scripted: [{ method: 'PATCH', route: '/Monitor/{monitorGuid}', count: 3, kind: '500' }] });
+    // Every attempt of the monitor's PATCH fails: the client sends it 5 times (its retry policy), apply no more.
+    h.emulator.control.setFaults({ scripted: [{ method: 'PATCH', route: '/Monitor/{monitorGuid}', count: 5, kind: '500' }] });
     h.emulator.control.clearLog();
     const report = await applyWith(h, plan, second);
     expect(report.failed.map((f) => f.id)).toEqual(['monitor:Shop homepage']);

@@ -47,7 +47,7 @@ export async function planAgainst(h: Harness, desired: DesiredState): Promise<Pl
 }
 
 export function applyWith(h: Harness, plan: Plan, desired: DesiredState, options: ApplyOptions = {}): Promise<ApplyReport> {
-  return applyPlan(plan, h.writer, { secrets: { desired, key: FINGERPRINT_KEY }, sleep: noWait, ...options });
+  return applyPlan(plan, h.writer, { secrets: { desired, key: FINGERPRINT_KEY }, ...options });
 }
 
 /** Requests that change something (everything but GET), since the log was last cleared. */

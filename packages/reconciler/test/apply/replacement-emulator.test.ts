@@ -39,7 +39,7 @@ describe('renaming an SLA against the emulator', () => {
     const plan = await planAgainst(h, second);
     expect(describeSteps(plan)).toEqual(['create sla:Platinum', 'create slaExclusionPeriod:Platinum/Black Friday freeze', 'delete sla:Gold']);
     // Every attempt of the POST fails before it is applied: apply looks for Platinum, finds none, and tries 3 times.
-    h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Sla', count: 3, kind: '500' }] });
+    h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Sla', count: 5, kind: '500' }] });
     h.emulator.control.clearLog();
     const report = await applyWith(h, plan, second);
     expect(report.failed.map((f) => [f.id, f.status])).toEqual([['sla:Platinum', 500]]);
@@ -60,7 +60,7 @@ describe('renaming an SLA against the emulator', () => {
     await applyWith(h, await planAgainst(h, first), first);
     const second = slaTree('Platinum');
     const plan = await planAgainst(h, second);
-    h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Sla/{slaGuid}/ExclusionPeriod', count: 3, kind: '500' }] });
+    h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Sla/{slaGuid}/ExclusionPeriod', count: 5, kind: '500' }] });
     const report = await applyWith(h, plan, second);
     expect(report.failed.map((f) => f.id)).toEqual(['slaExclusionPeriod:Platinum/Black Friday freeze']);
     expect(report.skipped).toEqual([expect.objectContaining({ id: 'sla:Gold', waitedFor: 'slaExclusionPeriod:Platinum/Black Friday freeze' })]);
@@ -80,7 +80,7 @@ describe('renaming a monitor without a pinned GUID against the emulator', () => 
       ['create', 'monitor:Shop homepage', []],
       ['delete', 'monitor:Shop', []],
     ]);
-    h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 3, kind: '503' }] });
+    h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 5, kind: '503' }] });
     const report = await applyWith(h, plan, second);
     expect(report.failed.map((f) => f.id)).toEqual(['monitor:Shop homepage']);
     expect(report.skipped).toEqual([expect.objectContaining({ id: 'monitor:Shop', action: 'delete', waitedFor: 'monitor:Shop homepage' })]);

@@ -24,6 +24,8 @@ export interface ActionInputs extends Credentials {
   allowDeletes: boolean;
   /** The input `operators`: e-mails or GUIDs of the API accounts' operators, as given (split by the reconciler). */
   operators: string;
+  /** Take the apply lock in the account while applying ('false' when the API account may not create SLAs). */
+  lock: boolean;
 }
 
 /** The names of the inputs in messages: the user set an input, not a variable. */
@@ -66,6 +68,7 @@ export function readInputs(credentials: Credentials): ActionInputs {
   const config = core.getInput('config') || '.';
   const comment = booleanInput('comment', true, problems);
   const allowDeletes = booleanInput('allow-deletes', false, problems);
+  const lock = booleanInput('lock', true, problems);
   const rawParallelism = core.getInput('parallelism');
   let parallelism = DEFAULT_PARALLELISM;
   if (rawParallelism !== '') {
@@ -81,7 +84,7 @@ export function readInputs(credentials: Credentials): ActionInputs {
   }
   if (problems.length > 0) throw new ActionInputError(problems.length === 1 ? (problems[0] ?? '') : `the step's inputs have ${problems.length} problems:\n- ${problems.join('\n- ')}`);
   const operators = core.getInput('operators');
-  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators };
+  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock };
 }
 
 /** Which of the three API settings are empty, by input name. */

@@ -148,4 +148,38 @@ describe('apply on a push to the default branch', () => {
     expect(thread.sentBodies[0]).toContain('**Nothing to apply:** the account matches the configuration.');
     expect(second.summary).toContain('**Nothing to apply:**');
   });
+
+  it('takes the apply lock: a lock left behind by an apply that stopped fails the step naming it, and lock: false applies without it', async () => {
+    const planted = await harness.emulator.control.actAs('admin@example.com', {
+      method: 'POST',
+      path: '/Sla',
+      body: { Description: 'monsync:lock id=gone since=2026-01-01T00:00:00Z expires=2026-01-01T00:10:00Z host=laptop-9 user=sam' },
+    });
+    expect(planted.status).toBeLessThan(300);
+    harness.emulator.control.clearLog();
+    const workspace = demoWorkspace();
+    const stopped = await runAction({ workspace, inputs: APPLY({ comment: 'false' }), event: PUSH_EVENT });
+    expect(stopped.failed).toBe(true);
+    expect(stopped.failure).toContain('the apply lock is held by sam@laptop-9 since 2026-01-01T00:00:00Z (lease until 2026-01-01T00:10:00Z), and its lease has run out');
+    expect(stopped.failure).toContain('monsync unlock ');
+    expect(writes()).toEqual([]);
+
+    const applied = await runAction({ workspace, inputs: APPLY({ comment: 'false', lock: 'false' }), event: PUSH_EVENT });
+    expect(applied.failure).toBeUndefined();
+    expect(writes().some((write) => write.startsWith('POST /v4/Monitor'))).toBe(true);
+    // Invisible to the plan, the lock left behind is neither pruned nor touched.
+    const listed = await harness.emulator.control.actAs('admin@example.com', { method: 'GET', path: '/Sla' });
+    expect(JSON.stringify(listed.body)).toContain('monsync:lock id=gone');
+  });
+
+  it('holds the apply lock only while it writes, and leaves none behind', async () => {
+    const workspace = demoWorkspace();
+    const result = await runAction({ workspace, inputs: APPLY({ comment: 'false' }), event: PUSH_EVENT });
+    expect(result.failure).toBeUndefined();
+    const slaWrites = writes().filter((write) => /^(POST|DELETE) \/v4\/Sla(\/[^/]+)?$/.test(write));
+    expect(slaWrites[0]).toBe('POST /v4/Sla');
+    expect(slaWrites.at(-1)).toMatch(/^DELETE \/v4\/Sla\//);
+    const listed = await harness.emulator.control.actAs('admin@example.com', { method: 'GET', path: '/Sla' });
+    expect(JSON.stringify(listed.body)).not.toContain('monsync:lock');
+  });
 });

@@ -71,11 +71,11 @@ describe('action.yml', () => {
 
   it('declares the inputs of the issue, only command required, with their defaults', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(
-      ['allow-deletes', 'api-password', 'api-url', 'api-username', 'command', 'comment', 'config', 'fingerprint-key', 'github-token', 'operators', 'parallelism'].sort(),
+      ['allow-deletes', 'api-password', 'api-url', 'api-username', 'command', 'comment', 'config', 'fingerprint-key', 'github-token', 'lock', 'operators', 'parallelism'].sort(),
     );
     expect(Object.entries(action.inputs).filter(([, input]) => input.required === true).map(([name]) => name)).toEqual(['command']);
     const defaults = Object.fromEntries(Object.entries(action.inputs).flatMap(([name, input]) => (input.default === undefined ? [] : [[name, input.default]])));
-    expect(defaults).toEqual({ config: '.', 'github-token': '${{ github.token }}', comment: 'true', 'allow-deletes': 'false' });
+    expect(defaults).toEqual({ config: '.', 'github-token': '${{ github.token }}', comment: 'true', 'allow-deletes': 'false', lock: 'true' });
     // Credentials have no default: a missing secret (a fork pull request) must be seen as missing.
     for (const name of ['api-url', 'api-username', 'api-password', 'fingerprint-key']) expect(action.inputs[name]?.default).toBeUndefined();
   });

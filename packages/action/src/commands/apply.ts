@@ -1,5 +1,18 @@
 import * as core from '@actions/core';
-import { applyPlan, DEFAULT_PARALLELISM, unsafeAdvice, violationLines, type ApplyReport, type Plan, type StepEvent } from '@monsync/reconciler';
+import { hostname } from 'node:os';
+import {
+  acquireApplyLock,
+  applyPlan,
+  DEFAULT_PARALLELISM,
+  describeHolder,
+  lockOwner,
+  unsafeAdvice,
+  violationLines,
+  type ApplyReport,
+  type Plan,
+  type PlanSession,
+  type StepEvent,
+} from '@monsync/reconciler';
 import { ACTION_OVERRIDE, applyBody, applyHeadline, COMMENT_BUDGET, SUMMARY_BUDGET, type ApplyOutcome } from '../bodies.js';
 import { upsertComment } from '../comment-upsert.js';
 import { GitHubContextError } from '../errors.js';
@@ -62,6 +75,39 @@ async function report(run: CommandRun, outcome: ApplyOutcome, planFile: string):
 }
 
 /**
+ * Applies under the apply lock (unless the `lock` input is false): waits while another apply holds it, naming it,
+ * then reads the account again, since the other apply may have changed it, and applies the plan made now. The
+ * workflow's `concurrency` group keeps two runs of one repository apart; the lock also keeps out a laptop.
+ */
+async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Plan): Promise<{ plan: Plan; applied?: ApplyReport; refused: boolean }> {
+  const { inputs } = run;
+  const go = (plan: Plan) => applyPlan(plan, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
+  if (!inputs.lock) return { plan: planned, applied: await go(planned), refused: false };
+  let shown: string | undefined;
+  const lock = await acquireApplyLock(session.client, {
+    owner: lockOwner(process.env, { host: hostname() }),
+    onWait: (holder) => {
+      if (shown !== holder.guid) core.info(`waiting for the apply lock, held by ${describeHolder(holder)}`);
+      shown = holder.guid;
+    },
+    onRenewFailed: (error) => core.warning(`renewing the apply lock's lease failed (${failureMessage(error)}); trying again later`),
+  });
+  try {
+    const plan = await planNow(session, session.desired, 'apply');
+    if (plan.liveDigest !== planned.liveDigest) core.info('the live account changed since the plan was made (another apply wrote to it first): applying the plan made now under the apply lock');
+    if (plan.steps.length === 0) return { plan, refused: false };
+    if (!plan.safe && !inputs.allowDeletes) return { plan, refused: true };
+    return { plan, applied: await go(plan), refused: false };
+  } finally {
+    try {
+      await lock.release();
+    } catch (error) {
+      core.warning(failureMessage(error));
+    }
+  }
+}
+
+/**
  * apply, on a push to the default branch: plan again, refuse an unsafe plan unless allow-deletes, apply without
  * asking, and report what was done, what failed and what was skipped in the job summary and on the merged pull request.
  */
@@ -88,8 +134,16 @@ export async function applyCommand(run: CommandRun): Promise<void> {
       core.setFailed(`apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml); nothing was changed:\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
       return;
     } else {
-      applied = await applyPlan(plan, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
-      core.info(applyHeadline(applied));
+      const outcome = await applyUnderLock(run, session, plan);
+      plan = outcome.plan;
+      if (outcome.refused) {
+        setPlanOutputs(plan, planFile);
+        await report(run, { kind: 'refused', plan }, planFile);
+        core.setFailed(`apply refused: the plan made under the apply lock is unsafe (over the safety thresholds of monsync.yaml); nothing was changed:\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
+        return;
+      }
+      applied = outcome.applied;
+      if (applied !== undefined) core.info(applyHeadline(applied));
     }
   } finally {
     await session.close();

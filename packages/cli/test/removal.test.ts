@@ -1,5 +1,3 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@monsync/client';
@@ -9,51 +7,33 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { monsync, tempTree } from './helpers.js';
 
-/**
- * The emulator behind a service that has no DELETE /Monitor/{guid} (the spec lists none): that one route answers
- * 405, everything else is passed through.
- */
-async function withoutMonitorDelete(upstream: RunningEmulator): Promise<{ url: string; server: Server }> {
-  const target = new URL(upstream.url);
-  const server = createServer((req, res) => {
-    if (req.method === 'DELETE' && /^\/v4\/Monitor\/[^/]+$/.test(req.url ?? '')) {
-      req.resume();
-      res.writeHead(405, { 'Content-Type': 'application/json', Allow: 'GET, PUT, PATCH' }).end(JSON.stringify({ Messages: [{ Message: 'The requested resource does not support http method DELETE.' }] }));
-      return;
-    }
-    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v4`, server };
-}
-
 const MONITORS = (names: readonly string[]) => `monitors:\n${names.map((n) => `  - { Name: ${n}, MonitorType: Https, Url: "https://${n.toLowerCase()}.example.com/" }\n`).join('')}`;
 const SETTINGS = (removal?: string) =>
   `apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true${removal === undefined ? '' : `, removal: ${removal}`} }\nsafety:\n  maxDeletePercent: 50\n`;
 
 let emulator: RunningEmulator;
-let refusing: { url: string; server: Server };
+/** The `lean` profile: a service without DELETE /Monitor/{guid} (the spec lists none), answered 405. */
+let lean: RunningEmulator;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty' });
-  refusing = await withoutMonitorDelete(emulator);
+  // The profile under test, one that has DELETE /Monitor/{guid}: lean, which has not, gets an emulator of its own here.
+  const profile = profileFromEnv();
+  emulator = await startEmulator({ port: 0, profile: profile === 'lean' ? 'default' : profile, seed: 'empty' });
+  lean = await startEmulator({ port: 0, profile: 'lean', seed: 'empty' });
 });
 afterAll(async () => {
-  await new Promise((resolve) => refusing.server.close(resolve));
+  await lean.close();
   await emulator.close();
 });
 beforeEach(async () => {
   await emulator.control.reset('empty');
+  await lean.control.reset('empty');
 });
 
 const envFor = (url: string) => ({ MONSYNC_API_URL: url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' });
 
-async function monitors(): Promise<Record<string, unknown>[]> {
-  const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
+async function monitors(on: RunningEmulator = emulator): Promise<Record<string, unknown>[]> {
+  const client = createClient({ baseUrl: on.url, username: 'demo', password: 'demo-password' });
   try {
     return await client.monitors.list().toArray();
   } finally {
@@ -86,47 +66,47 @@ describe('removal of a pruned monitor (manage.monitors.removal)', () => {
     expect((await monitors()).map((m) => m['Name']).sort()).toEqual(['Alpha', 'Gamma']);
   });
 
-  it('auto retires it where the service refuses DELETE (405), then plans nothing, then revives the same monitor when it is declared again', async () => {
-    const tree = await appliedTree(refusing.url, ['Alpha', 'Beta', 'Gamma']);
-    const beta = (await monitors()).find((m) => m['Name'] === 'Beta');
+  it('auto retires it on the lean profile, which refuses DELETE (405), then plans nothing, then revives the same monitor when it is declared again', async () => {
+    const tree = await appliedTree(lean.url, ['Alpha', 'Beta', 'Gamma']);
+    const beta = (await monitors(lean)).find((m) => m['Name'] === 'Beta');
     writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Gamma']));
 
-    const applied = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(refusing.url) });
+    const applied = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(lean.url) });
     expect(applied.code, applied.err).toBe(ExitCode.Ok);
     expect(applied.err).toContain('- monitor "Beta" deleted [retired: the service refused DELETE (405)]');
-    const retired = (await monitors()).find((m) => m['Name'] === 'Beta');
+    const retired = (await monitors(lean)).find((m) => m['Name'] === 'Beta');
     expect(retired).toMatchObject({ MonitorGuid: beta?.['MonitorGuid'], IsActive: false, GenerateAlert: false, Notes: 'monsync:retired=auto' });
 
-    const after = await monsync(['plan', '--detailed-exitcode', '--format', 'json'], { cwd: tree, env: envFor(refusing.url) });
+    const after = await monsync(['plan', '--detailed-exitcode', '--format', 'json'], { cwd: tree, env: envFor(lean.url) });
     expect(after.code).toBe(ExitCode.Ok);
     expect(JSON.parse(after.out) as Plan).toMatchObject({ steps: [], unmanaged: [], summary: { unchanged: 2, unmanaged: 0 } });
 
     // Pulled, the account gives a tree without it (written, the next plan would revive it), and says so.
-    const pulled = await monsync(['pull', '--out', join(tempTree({}), 'pulled')], { cwd: tree, env: envFor(refusing.url) });
+    const pulled = await monsync(['pull', '--out', join(tempTree({}), 'pulled')], { cwd: tree, env: envFor(lean.url) });
     expect(pulled.out).toContain('note: 1 monitor retired by monsync left out ("Beta"); declare one to revive it');
 
     writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Beta', 'Gamma']));
-    const revive = await monsync(['plan'], { cwd: tree, env: envFor(refusing.url) });
+    const revive = await monsync(['plan'], { cwd: tree, env: envFor(lean.url) });
     expect(revive.out).toContain('~ update monitor "Beta"');
     expect(revive.out).toContain('reason: revived: retired by monsync, declared again');
     expect(revive.out).toContain('IsActive: false -> true');
-    const revived = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(refusing.url) });
+    const revived = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(lean.url) });
     expect(revived.code, revived.err).toBe(ExitCode.Ok);
-    const back = (await monitors()).filter((m) => m['Name'] === 'Beta');
+    const back = (await monitors(lean)).filter((m) => m['Name'] === 'Beta');
     expect(back).toHaveLength(1);
     expect(back[0]).toMatchObject({ MonitorGuid: beta?.['MonitorGuid'], IsActive: true, GenerateAlert: true, Notes: '' });
-    expect((await monsync(['plan', '--detailed-exitcode'], { cwd: tree, env: envFor(refusing.url) })).code).toBe(ExitCode.Ok);
+    expect((await monsync(['plan', '--detailed-exitcode'], { cwd: tree, env: envFor(lean.url) })).code).toBe(ExitCode.Ok);
   });
 
   it('delete makes a refused DELETE an error naming the other strategies, and changes nothing', async () => {
-    const tree = await appliedTree(refusing.url, ['Alpha', 'Beta', 'Gamma'], 'delete');
+    const tree = await appliedTree(lean.url, ['Alpha', 'Beta', 'Gamma'], 'delete');
     writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Gamma']));
-    const failed = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(refusing.url) });
+    const failed = await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(lean.url) });
     expect(failed.code).toBe(ExitCode.Error);
     expect(failed.out).toContain('the service refused DELETE /Monitor/');
     expect(failed.out).toContain('(405) for monitor "Beta", and manage.monitors.removal is "delete". Set removal to "auto"');
     expect(failed.out).toContain('"deactivate" (always retire');
-    expect((await monitors()).find((m) => m['Name'] === 'Beta')).toMatchObject({ IsActive: true });
+    expect((await monitors(lean)).find((m) => m['Name'] === 'Beta')).toMatchObject({ IsActive: true });
   });
 
   it('deactivate retires it without sending DELETE, and the plan says retire', async () => {

@@ -50,6 +50,8 @@ describe('assemblePlan', () => {
       'delete scheduledReport:old',
       'delete slaExclusionPeriod:Gold/Old freeze',
       'delete sla:Bronze',
+      // Removed explicitly: the monitor may be retired rather than deleted (removal: auto), and would keep it.
+      'delete groupMembership:Shop/Retired',
       'delete monitor:Retired',
       'delete monitorGroup:Legacy',
       'delete vaultItem:Old/stale',

@@ -24,6 +24,9 @@ export function draftDeletes(states: readonly KindState[]): Deletes {
   const drafts: Draft[] = [];
   const unmanaged: Plan['unmanaged'] = [];
   const deleted = new PerKind<true>();
+  // Deleted for certain, so their owned children go with them; an object that may be retired instead stays, and so
+  // do its children (a retired monitor keeps its group memberships unless they are removed too).
+  const gone = new PerKind<true>();
   let deletedAny = false;
   for (const state of states) {
     const { mod } = state;
@@ -31,6 +34,7 @@ export function draftDeletes(states: readonly KindState[]): Deletes {
     const owned = mod.ownedBy ?? [];
     const remove = (entry: LiveEntry, reason?: string): void => {
       deleted.of(mod.kind).set(entry.guid, true);
+      if (mod.retire === undefined || state.removal === 'delete') gone.of(mod.kind).set(entry.guid, true);
       deletedAny = true;
       const step: Draft['step'] = { action: 'delete', kind: mod.kind, key: entry.key, guid: entry.guid, changes: [] };
       if (reason !== undefined) step.reason = reason;
@@ -46,7 +50,7 @@ export function draftDeletes(states: readonly KindState[]): Deletes {
         unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
         continue;
       }
-      if (orphan.refs.some((r) => owned.includes(r.kind) && deleted.has(r.kind, r.guid))) continue;
+      if (orphan.refs.some((r) => owned.includes(r.kind) && gone.has(r.kind, r.guid))) continue;
       remove(orphan);
     }
     // plan --dedupe: the copies of a declared key are removed whatever prune says; the one kept stays declared.

@@ -27,6 +27,8 @@ const SUITES = [
   'packages/cli/test/dedupe.test.ts',
   'packages/cli/test/readme-tour.test.ts',
   'packages/cli/test/qa-awkward-pull.test.ts',
+  'packages/cli/test/operators.test.ts',
+  'packages/cli/test/init.test.ts',
   'packages/cli/test/acceptance/emulator.test.ts',
 ];
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INIT_KINDS, pinnedWorkflow } from '../src/commands/init.js';
 import { ExitCode } from '../src/exit-codes.js';
@@ -96,7 +96,7 @@ describe('monsync init', () => {
   describe('--from-live', () => {
     let emulator: RunningEmulator;
     beforeAll(async () => {
-      emulator = await startEmulator({ port: 0, seed: 'demo' });
+      emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
     });
     afterAll(async () => {
       await emulator.close();

@@ -1,4 +1,4 @@
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyOfDemoConfigs, monsync } from './helpers.js';
@@ -12,7 +12,7 @@ const SECRETS = {
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'demo' });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
 });
 afterAll(async () => {
   await emulator.close();

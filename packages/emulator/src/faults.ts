@@ -1,6 +1,6 @@
 import { EmulatorConfigError } from './errors.js';
 
-export const FAULT_KINDS = ['500', '503', '429', 'reset', 'applied-then-reset'] as const;
+export const FAULT_KINDS = ['500', '503', '429', 'reset', 'applied-then-reset', 'applied-then-500'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** "The next `count` requests matching method and route fail with `kind`" (route: the path template, e.g. `/Monitor/{monitorGuid}`). */
@@ -53,7 +53,8 @@ export class FaultInjector {
   private random: () => number;
 
   constructor(input: FaultSettingsInput = {}) {
-    this.settings = { rate: 0, seed: 1, kinds: [...FAULT_KINDS], retryAfterSeconds: 1, scripted: [] };
+    // applied-then-500 is asked for by name: the sequences of seeds drawn from the first five kinds stay as they were.
+    this.settings = { rate: 0, seed: 1, kinds: FAULT_KINDS.filter((k) => k !== 'applied-then-500'), retryAfterSeconds: 1, scripted: [] };
     this.random = mulberry32(1);
     this.set(input);
   }
@@ -106,7 +107,7 @@ export class FaultInjector {
     }
     if (this.settings.rate <= 0) return null;
     if (this.random() >= this.settings.rate) return null;
-    const usable = this.settings.kinds.filter((k) => isWrite || k !== 'applied-then-reset');
+    const usable = this.settings.kinds.filter((k) => isWrite || !k.startsWith('applied-then-'));
     if (usable.length === 0) return null;
     return usable[Math.floor(this.random() * usable.length)] ?? null;
   }

@@ -15,10 +15,14 @@
  *      with the machine's floor (bare undici and a bare node:http server, the same requests, bodies and latency,
  *      `lib/http-floor.mjs`), with the host's CPU steal during each read;
  *   2. assemblePlan CPU time (process.cpuUsage) for a tree equal to the account but for 1% changed monitors;
- *   3. the same account read one GET per object at parallelism 10, as a typical provider's refresh does.
+ *   3. the same read while the service answers 429 to 10% of requests (the emulator's fault injection, Retry-After 0 so
+ *      the figure is the client's own cost, not the wait a service asks for): requests against the minimum plus the
+ *      rejected ones (each refused request is sent again, nothing else is), and the wall time against requests x
+ *      latency / parallelism (the client halves its parallelism on a 429 and regains it gradually);
+ *   4. the same account read one GET per object at parallelism 10, as a typical provider's refresh does.
  *
  * Needs built packages: `pnpm build` (or `npx tsc -p tsconfig.build.json` in emulator, client and reconciler).
- * Usage: node packages/reconciler/bench/plan-10k.mjs [--latency MS] [--rounds N] [--skip-per-object]
+ * Usage: node packages/reconciler/bench/plan-10k.mjs [--latency MS] [--rounds N] [--skip-per-object] [--skip-rate-limited]
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +38,8 @@ import { assemblePlan, liveScope, readLive, renderMarkdown } from '../dist/index
 const args = process.argv.slice(2);
 const LATENCY = Number(args[args.indexOf('--latency') + 1] ?? 10) || 10;
 const SKIP_PER_OBJECT = args.includes('--skip-per-object');
+const SKIP_RATE_LIMITED = args.includes('--skip-rate-limited');
+const RATE_LIMITED_SHARE = 0.1;
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1] ?? 5) || 5;
 const SIZES = { monitors: 10_000, groups: 500, groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50 };
 const PAGE = 100;
@@ -320,6 +326,28 @@ try {
   console.log(`readLive at latency 0  ${ms(readNoLatency)} (service and client processing alone: the part of the wall time no latency explains)`);
   console.log(`assemblePlan CPU       first ${ms(cpu[0])}, median of 5 ${ms(median(cpu))}  (${plan.summary.update} updates, ${plan.summary.unchanged} unchanged)`);
   console.log(`renderMarkdown CPU     ${ms((markdownCpu.user + markdownCpu.system) / 1000)} (${markdown.length.toLocaleString('en-US')} characters)`);
+
+  if (!SKIP_RATE_LIMITED) {
+    // A fresh client, so its limiter starts at full parallelism as a `monsync plan` does.
+    let lowest = Infinity;
+    const hooks = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password', onRetry: (e) => void (lowest = Math.min(lowest, e.parallelism)) });
+    await Promise.all(Array.from({ length: hooks.parallelism }, () => hooks.operators.list().toArray()));
+    await control(emulator.control, 'PUT', '/faults', { rate: RATE_LIMITED_SHARE, seed: 7, kinds: ['429'], retryAfterSeconds: 0 });
+    await control(emulator.control, 'DELETE', '/log');
+    const t4 = performance.now();
+    await readLive(hooks, scope);
+    const limitedWall = performance.now() - t4;
+    await control(emulator.control, 'PUT', '/faults', { rate: 0 });
+    const limitedLog = await control(emulator.control, 'GET', '/log');
+    await hooks.close();
+    const rejected = limitedLog.entries.filter((e) => e.status === 429).length;
+    const bound = (limitedLog.total * LATENCY) / parallelism;
+    console.log(
+      `rate-limited read      429 on ${(RATE_LIMITED_SHARE * 100).toFixed(0)}% of requests (Retry-After 0): ${limitedLog.total} requests (minimum ${minimum} + ${rejected} rejected = ${minimum + rejected}, ` +
+        `ratio ${(limitedLog.total / (minimum + rejected)).toFixed(2)}); wall ${ms(limitedWall)}, lower bound ${ms(bound)} = ${limitedLog.total} x ${LATENCY} ms / ${parallelism}, ` +
+        `ratio ${(limitedWall / bound).toFixed(2)}; parallelism went down to ${lowest}`,
+    );
+  }
 
   if (!SKIP_PER_OBJECT) {
     const perObject = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password', parallelism: 10 });

@@ -249,7 +249,7 @@ try {
     const res = await globalThis.fetch(`${emulator.url}${path}`, { headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}` } });
     return res.text();
   };
-  const someGroup = snapshot.monitorGroups.find((g) => g.IsAll !== true).MonitorGroupGuid;
+  const someGroup = snapshot.lists.monitorGroup.find((g) => g.IsAll !== true).MonitorGroupGuid;
   // Real bodies for the floor: the first monitor page, one group's members, one SLA's exclusion periods.
   const floorOptions = {
     latency: LATENCY,
@@ -257,7 +257,7 @@ try {
     chain: { count: monitorPages, body: await raw('/Monitor') },
     perParent: [
       { count: SIZES.groups, body: await raw(`/MonitorGroup/${someGroup}/Member`) },
-      { count: SIZES.slas, body: await raw(`/SLA/${snapshot.slas[0].SlaGuid}/ExclusionPeriod`) },
+      { count: SIZES.slas, body: await raw(`/SLA/${snapshot.lists.sla[0].SlaGuid}/ExclusionPeriod`) },
     ],
   };
   const dir = mkdtempSync(join(tmpdir(), 'monsync-plan-10k-'));
@@ -355,15 +355,15 @@ try {
     await control(emulator.control, 'DELETE', '/log');
     const t1 = performance.now();
     const gets = [
-      ...snapshot.monitors.map((m) => () => perObject.monitors.get(m.MonitorGuid)),
-      ...snapshot.monitorGroups.filter((g) => g.IsAll !== true).flatMap((g) => [() => perObject.monitorGroups.get(g.MonitorGroupGuid), () => perObject.monitorGroups.members(g.MonitorGroupGuid).toArray()]),
-      ...snapshot.vaultSections.map((s) => () => perObject.vaultSections.get(s.VaultSectionGuid)),
-      ...snapshot.vaultItems.map((i) => () => perObject.vaultItems.get(i.VaultItemGuid)),
-      ...snapshot.slas.flatMap((sla) => [
+      ...snapshot.lists.monitor.map((m) => () => perObject.monitors.get(m.MonitorGuid)),
+      ...snapshot.lists.monitorGroup.filter((g) => g.IsAll !== true).flatMap((g) => [() => perObject.monitorGroups.get(g.MonitorGroupGuid), () => perObject.monitorGroups.members(g.MonitorGroupGuid).toArray()]),
+      ...snapshot.lists.vaultSection.map((s) => () => perObject.vaultSections.get(s.VaultSectionGuid)),
+      ...snapshot.lists.vaultItem.map((i) => () => perObject.vaultItems.get(i.VaultItemGuid)),
+      ...snapshot.lists.sla.flatMap((sla) => [
         () => perObject.slas.get(sla.SlaGuid),
-        ...(snapshot.exclusionPeriods[sla.SlaGuid] ?? []).map((p) => () => perObject.slas.exclusionPeriods.get(sla.SlaGuid, p.ExclusionPeriodId)),
+        ...(snapshot.perParent.slaExclusionPeriod?.[sla.SlaGuid] ?? []).map((p) => () => perObject.slas.exclusionPeriods.get(sla.SlaGuid, p.ExclusionPeriodId)),
       ]),
-      ...snapshot.scheduledReports.map((r) => () => perObject.scheduledReports.get(r.ScheduledReportGuid)),
+      ...snapshot.lists.scheduledReport.map((r) => () => perObject.scheduledReports.get(r.ScheduledReportGuid)),
     ];
     await Promise.all(gets.map((get) => get()));
     const perObjectWall = performance.now() - t1;

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const VERSION = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')).version;
 export const BUNDLE_COMMAND = 'npx pnpm@10 --filter @monsync/action bundle';
 
 // ESM output has no require(); CommonJS dependencies (@actions/core, tunnel, ...) call it for Node built-ins.
@@ -41,6 +42,9 @@ async function bundle() {
     conditions: ['source'],
     mainFields: ['module', 'main'],
     banner: { js: BANNER },
+    // The version as a constant (src/version.ts, and the client's user agent): a copied dist/ has no
+    // ../package.json to read at run time.
+    define: { __MONSYNC_VERSION__: JSON.stringify(VERSION) },
     // Readable (reviewable in a diff); a source map would carry this machine's paths, so there is none.
     minify: false,
     sourcemap: false,

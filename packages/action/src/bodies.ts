@@ -71,7 +71,7 @@ function head(marker: string, title: string): string {
 
 /** The plan as a comment (or summary): the reconciler's renderer, the footer inside the budget. */
 export function planBody(plan: Plan, context: BodyContext, title = `monsync plan: ${context.label}`): string {
-  return renderMarkdown(plan, { marker: context.marker, title, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer }).replace(/^\n/, '');
+  return renderMarkdown(plan, { marker: context.marker, title, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(/^\n/, '');
 }
 
 /**
@@ -163,11 +163,11 @@ export function applyBody(outcome: ApplyOutcome, context: BodyContext): string {
     if (done.length > 0) {
       const open = `<details><summary>Done: ${plural(done.length, 'step')}</summary>\n\n`;
       const close = '\n</details>\n';
-      intro += `${open}${boundedLines(done, Math.floor(share * 0.25) - markdownLength(open + close), cut('step done'))}${close}`;
+      intro += `${open}${boundedLines(done, Math.floor(share * 0.25) - markdownLength(open + close), cut('step'))}${close}`;
     }
     intro += '\n### The plan applied\n';
   }
-  return renderMarkdown(outcome.plan, { marker: context.marker, title, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer }).replace(/^\n/, '');
+  return renderMarkdown(outcome.plan, { marker: context.marker, title, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(/^\n/, '');
 }
 
 /** Who changed what outside git, one line per operator, from the plan's drift entries. */
@@ -199,7 +199,7 @@ export function driftBody(plan: Plan, context: BodyContext & { sha: string }): s
     intro += 'No object records a change by another operator: the configuration changed, or the account was changed by the API account itself.\n\n';
   }
   intro += '### Plan\n';
-  return renderMarkdown(plan, { marker: context.marker, title: `monsync drift: ${context.label}`, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer }).replace(
+  return renderMarkdown(plan, { marker: context.marker, title: `monsync drift: ${context.label}`, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(
     /^\n/,
     '',
   );

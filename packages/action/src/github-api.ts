@@ -1,4 +1,5 @@
 import { Octokit } from '@octokit/rest';
+import { ACTION_USER_AGENT } from './version.js';
 
 export type GitHub = Octokit;
 
@@ -7,5 +8,5 @@ export type GitHub = Octokit;
  * set up by the runner and test doubles on fetch all apply.
  */
 export function gitHubClient(token: string, baseUrl: string): GitHub {
-  return new Octokit({ auth: token, baseUrl, userAgent: 'monsync-action' });
+  return new Octokit({ auth: token, baseUrl, userAgent: ACTION_USER_AGENT });
 }

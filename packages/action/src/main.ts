@@ -7,7 +7,9 @@ import { configFolder } from './config-folder.js';
 import { failureMessage } from './failure.js';
 import { readContext } from './github-context.js';
 import { readCredentials, readInputs } from './inputs.js';
+import { writeJobSummary } from './job-summary.js';
 import { Masker } from './masking.js';
+import { escapeMarkdown } from '@monsync/reconciler';
 
 const COMMANDS: Record<CommandRun['inputs']['command'], (run: CommandRun) => Promise<void>> = { plan: planCommand, apply: applyCommand, drift: driftCommand };
 
@@ -31,6 +33,11 @@ export async function run(): Promise<void> {
     await COMMANDS[inputs.command]({ inputs, context, folder, masker });
   } catch (error) {
     // Secrets of the tree are masked while the command runs: the redaction uses every value known by now.
-    core.setFailed(masker.redact()(failureMessage(error)));
+    const message = masker.redact()(failureMessage(error));
+    core.setFailed(message);
+    // The run's page shows the job summary first: a failure (a refused login, an unreachable API) says so there too.
+    const command = core.getInput('command') || 'run';
+    const quoted = message.split('\n').map((line) => `> ${escapeMarkdown(line)}`).join('\n');
+    await writeJobSummary(`## monsync ${escapeMarkdown(command)}: failed\n\n${quoted}\n`, masker.redact()).catch(() => false);
   }
 }

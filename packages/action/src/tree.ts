@@ -6,6 +6,7 @@ import { annotate } from './annotations.js';
 import type { ConfigFolder } from './config-folder.js';
 import type { ActionInputs } from './inputs.js';
 import { maskTreeSecrets, type Masker } from './masking.js';
+import { ACTION_USER_AGENT } from './version.js';
 
 export interface LoadedTree {
   desired: DesiredState;
@@ -37,7 +38,7 @@ export function actionSession(desired: DesiredState, inputs: ActionInputs, maske
       baseUrl: inputs.apiUrl,
       username: inputs.apiUsername,
       password: inputs.apiPassword,
-      userAgent: 'monsync-action',
+      userAgent: ACTION_USER_AGENT,
       ...(parallelism === undefined ? {} : { parallelism }),
       onRetry: (event: RetryEvent) => core.info(`  retrying ${event.method} ${event.route} in ${(event.delayMs / 1000).toFixed(1)}s (${event.reason})`),
     },

@@ -331,6 +331,10 @@ describe('unsafe plans, inputs and failures', () => {
     expect(result.commands.filter((c) => c.command === 'add-mask').map((c) => c.message)).toContain(wrong);
     expect(result.lines.filter((line) => !line.startsWith('::add-mask::')).join('\n')).not.toContain(wrong);
     expect(result.stdout).not.toMatch(/\n\s+at /);
+    // The run's page shows the failure in the job summary too, not an empty one.
+    expect(result.summary).toContain('## monsync plan: failed\n\n> LIVE\\_READ\\_FAILED');
+    expect(result.summary).toContain('401 Unauthorized');
+    expect(result.summary).not.toContain(wrong);
   });
 
   it('reports a GitHub refusal with its status and request, without the token', async () => {

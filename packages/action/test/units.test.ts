@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Secret } from '@monsync/schema';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { boundedLines, footerLine, validationBody } from '../src/bodies.js';
+import type { Plan } from '@monsync/reconciler';
+import { applyBody, boundedLines, footerLine, validationBody } from '../src/bodies.js';
+import { logStep } from '../src/commands/apply.js';
 import { readContext } from '../src/github-context.js';
 import { failureMessage } from '../src/main.js';
 import { applyMarker, driftMarker, planMarker } from '../src/markers.js';
@@ -34,6 +36,27 @@ describe('markers', () => {
   it('cannot be ended early by a folder name holding -->', () => {
     const marker = planMarker('x-->y');
     expect(marker.indexOf('-->')).toBe(marker.length - 3);
+  });
+});
+
+describe('logStep', () => {
+  it('logs a create that is sent again, with the attempt and the reason', () => {
+    const out = capture();
+    const step = { id: 'monitor:Shop', action: 'create', kind: 'monitor', key: 'Shop' } as unknown as Parameters<typeof logStep>[0]['step'];
+    const progress = { done: 0, failed: 0, skipped: 0, total: 1 } as unknown as Parameters<typeof logStep>[0]['progress'];
+    logStep({ type: 'retry', step, reason: 'HTTP 429, after 1.0s', attempt: 2, progress });
+    expect(out.lines()).toEqual(['  monitor "Shop": create tried again, attempt 2 (HTTP 429, after 1.0s)']);
+  });
+});
+
+describe('applyBody', () => {
+  it('cuts a long list of done steps with a count that reads as English', () => {
+    const done = Array.from({ length: 400 }, (_, i) => ({ id: `monitor:m${i}`, action: 'create' as const, kind: 'monitor' as const, key: `m${i}` }));
+    const plan = { formatVersion: 1, safe: true, steps: [], unmanaged: [], warnings: [], violations: [], summary: { create: 0, update: 0, delete: 0, ensure: 0, unchanged: 0, unmanaged: 0 } } as unknown as Plan;
+    const report = { total: 400, done, failed: [], skipped: [], notRun: [], ok: true, durationMs: 1000 };
+    const body = applyBody({ kind: 'applied', plan, report }, { marker: '', label: 'configs', footer: '', fullPlanHint: 'see the plan file', budget: 4000 });
+    expect(body).toMatch(/- … \d+ more steps: see the plan file/);
+    expect(body).not.toContain('dones');
   });
 });
 

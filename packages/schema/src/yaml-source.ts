@@ -55,7 +55,10 @@ export class YamlSource {
     }
     for (const error of this.#doc.errors) {
       const code: DiagnosticCode = error.code === 'DUPLICATE_KEY' ? 'DUPLICATE_YAML_KEY' : 'YAML_SYNTAX';
-      const message = code === 'DUPLICATE_YAML_KEY' ? 'this key appears twice in the same mapping' : firstLine(error.message);
+      // The key as written where the parser points (its start), up to its colon, so the message names it.
+      const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(this.text.slice(error.pos[0], error.pos[0] + 200))?.[1]?.trim() ?? '';
+      const named = key === '' || key.length > 80 || /[\r\n]/.test(key) ? 'this key' : `the key ${JSON.stringify(key)}`;
+      const message = code === 'DUPLICATE_YAML_KEY' ? `${named} appears twice in the same mapping` : firstLine(error.message);
       this.report(code, message, error.pos[0], error.pos[1], code === 'DUPLICATE_YAML_KEY' ? { hint: 'keep one of the two entries' } : {});
     }
     for (const warning of this.#doc.warnings) this.report('YAML_WARNING', firstLine(warning.message), warning.pos[0], warning.pos[1]);

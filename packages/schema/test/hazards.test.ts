@@ -81,5 +81,6 @@ describe('YAML hazards', () => {
     ]);
     expect(diagnostics.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual(['3:5 DUPLICATE_YAML_KEY', '4:5 MERGE_KEY', '5:1 MULTIPLE_DOCUMENTS']);
     expect(hasErrors(diagnostics)).toBe(true);
+    expect(diagnostics.find((d) => d.code === 'DUPLICATE_YAML_KEY')?.message).toBe('the key "Name" appears twice in the same mapping');
   });
 });

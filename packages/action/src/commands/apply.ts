@@ -28,12 +28,15 @@ import { bodyContext, gitHubOrWarn, planNow, requireApiInputs } from './shared.j
 
 const SIGN: Record<string, string> = { create: '+', update: '~', delete: '-', ensure: '=' };
 
-/** One log line per finished step, as `monsync apply` prints in CI. */
-function logStep(event: StepEvent): void {
+/** One log line per finished step and per create tried again, as `monsync apply` prints in CI. */
+export function logStep(event: StepEvent): void {
   const name = `${event.step.kind} ${JSON.stringify(event.step.key)}`;
   if (event.type === 'done') core.info(`  ${SIGN[event.step.action] ?? ''} ${name}: ${event.step.action} done${event.result.note === undefined ? '' : ` [${event.result.note}]`}`);
   else if (event.type === 'failed') core.info(`  ! ${name}: ${event.step.action} failed: ${event.result.message}`);
   else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${event.result.waitedFor}, which failed`);
+  // A create sent again (after 429, or after an unclear outcome when a lookup did not find the object): the client's
+  // own retries never repeat a POST, so without this line the log would show one attempt.
+  else if (event.type === 'retry') core.info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${event.reason})`);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Plan, PlanStep, StepKind } from '../plan/types.js';
 import { actionWord, driftLine, ensureLine, formatCount as count, formatPath, formatValue, removalLine, summaryLine } from './format.js';
 import { SENSITIVE } from '../plan/types.js';
 import { KINDS } from '../kinds/index.js';
+import { unsafeAdvice, violationLines, type OverrideWording } from '../run/safety.js';
 
 export const MARKDOWN_MARKER = '<!-- monsync:plan -->';
 export const DEFAULT_MARKDOWN_BUDGET = 65_000;
@@ -27,6 +28,11 @@ export interface MarkdownOptions {
   intro?: string;
   /** Markdown closing the body (e.g. which commit and CI run it speaks for), inside the budget and never cut. */
   footer?: string;
+  /**
+   * How the reader accepts an unsafe plan where it is not the CLI's `--allow-deletes` (the action's input
+   * `allow-deletes`): the banner then names it, and the advice of `unsafeAdvice` replaces the CLI's.
+   */
+  override?: OverrideWording;
 }
 
 /**
@@ -98,7 +104,28 @@ interface Section {
   unit: 'step' | 'drift' | 'unmanaged' | 'warning';
 }
 
-function header(plan: Plan, title: string, marker: string, intro: string | undefined): string {
+/**
+ * The caution block of an unsafe plan. Vault items monsync never applied carry no fingerprint marker, so their
+ * secrets cannot be compared and each plans one update: on a first plan that alone can pass maxUpdatePercent,
+ * and the reader is told so rather than left to find a change they did not make.
+ */
+function unsafeBanner(plan: Plan, override: OverrideWording | undefined): string[] {
+  const out = ['> [!CAUTION]', `> **Unsafe plan:** apply refuses it without ${override === undefined ? '`--allow-deletes`' : escapeMarkdown(override.name)}.`];
+  if (override === undefined) for (const v of plan.violations) out.push(`> - ${escapeMarkdown(v.message)}`);
+  else out.push(...violationLines(plan.violations).map((line) => `> - ${escapeMarkdown(line.trim())}`), '>', `> ${escapeMarkdown(unsafeAdvice(plan.violations, override))}`);
+  const unmarked = plan.steps.filter((step) => step.kind === 'vaultItem' && step.action === 'update' && step.reason?.includes('no fingerprint marker') === true).length;
+  if (unmarked > 0 && plan.violations.some((v) => v.kind === 'vaultItem' && v.action === 'update')) {
+    out.push(
+      '>',
+      `> ${count(unmarked)} of the vault item updates ${unmarked === 1 ? 'is' : 'are'} there only because ${unmarked === 1 ? 'that item carries' : 'those items carry'} no monsync fingerprint marker yet ` +
+        '(monsync never applied them): the API never returns secrets, so they cannot be compared and are written once. After that apply they plan no change.',
+    );
+  }
+  out.push('');
+  return out;
+}
+
+function header(plan: Plan, title: string, marker: string, intro: string | undefined, override?: OverrideWording): string {
   const out: string[] = [marker, `## ${escapeMarkdown(title)}`, ''];
   if (intro !== undefined && intro !== '') out.push(intro.replace(/^\n+|\n+$/g, ''), '');
   const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
@@ -122,11 +149,7 @@ function header(plan: Plan, title: string, marker: string, intro: string | undef
     );
   }
 
-  if (!plan.safe) {
-    out.push('> [!CAUTION]', '> **Unsafe plan:** apply refuses it without `--allow-deletes`.');
-    for (const v of plan.violations) out.push(`> - ${escapeMarkdown(v.message)}`);
-    out.push('');
-  }
+  if (!plan.safe) out.push(...unsafeBanner(plan, override));
   if (plan.summary.delete > 0) {
     const kinds = KIND_ORDER.map((kind) => [kind, perKind.get(kind)?.delete ?? 0] as const)
       .filter(([, n]) => n > 0)
@@ -187,7 +210,7 @@ function note(omitted: Record<Section['unit'], number>, totalSteps: number, budg
 
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const budget = options.budget ?? DEFAULT_MARKDOWN_BUDGET;
-  const head = header(plan, options.title ?? 'monsync plan', options.marker ?? MARKDOWN_MARKER, options.intro);
+  const head = header(plan, options.title ?? 'monsync plan', options.marker ?? MARKDOWN_MARKER, options.intro, options.override);
   const all = sections(plan);
   const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length }, plan.steps.length, budget, options.fullPlanHint);
   const footer = options.footer === undefined || options.footer === '' ? '' : `\n${options.footer.replace(/^\n+|\n+$/g, '')}\n`;

@@ -1,7 +1,7 @@
 import { ClientConfigError } from '@monsync/client';
 import { describe, expect, it } from 'vitest';
 import { MARKDOWN_MARKER, markdownLength, renderMarkdown } from '../render/markdown.js';
-import { aMonitor, desiredState, liveSnapshot, planFor } from '../test-utils/index.js';
+import { aLiveItem, aLiveSection, aMonitor, anItem, aSection, desiredState, liveSnapshot, planFor, secret } from '../test-utils/index.js';
 import { checkApiUrlValue, printableUrl } from './api-url.js';
 import { unsafeAdvice } from './safety.js';
 import { operatorValues, ownOperators, selfOperatorGuid } from './session.js';
@@ -70,6 +70,25 @@ describe('unsafeAdvice', () => {
     expect(unsafeAdvice(violations, { name: 'the input allow-deletes', example: 'allow-deletes: true' })).toContain(
       'the input allow-deletes accepts any unsafe plan, updates as well as deletes (allow-deletes: true)',
     );
+  });
+});
+
+describe('renderMarkdown override option', () => {
+  // A vault item the account has, which monsync never applied: no fingerprint marker in its Notes.
+  const desired = desiredState({ vaultSections: [aSection({}, [anItem({ Password: secret('CANARY-7f3a9c-pw', 'SHOP_PASSWORD') })])] });
+  const plan = planFor(desired, liveSnapshot({ vaultSections: [aLiveSection()], vaultItems: [aLiveItem('Web')] }));
+
+  it('names the way past an unsafe plan the caller gives, and says why an item without a fingerprint is updated', () => {
+    expect(plan.safe).toBe(false);
+    const text = renderMarkdown(plan, { override: { name: 'the input allow-deletes: true', example: 'set it on the apply step' } });
+    expect(text).toContain('> **Unsafe plan:** apply refuses it without the input allow-deletes: true.');
+    expect(text).not.toContain('--allow-deletes');
+    expect(text).toContain('> 1 of the vault item updates is there only because that item carries no monsync fingerprint marker yet');
+    expect(text).not.toContain('CANARY-7f3a9c');
+  });
+
+  it('keeps the CLI flag without the option', () => {
+    expect(renderMarkdown(plan)).toContain('apply refuses it without `--allow-deletes`.');
   });
 });
 

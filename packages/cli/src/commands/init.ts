@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join, relative, resolve } from 'node:path';
+import { MANAGED_KINDS, type ManagedKind } from '@monsync/schema';
 import { booleanOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
@@ -14,9 +15,9 @@ import { workflowTemplates } from '../workflow-templates.js';
 /** The repository that publishes the action; `init` pins its release tag in the workflows it writes. */
 export const ACTION_REPOSITORY = 'monsync/monsync';
 
-/** The `manage` keys of monsync.yaml, in the order the root file lists them (packages/schema/src/config-schema.ts). */
-export const INIT_KINDS = ['monitors', 'monitorGroups', 'vault', 'slas', 'scheduledReports', 'alertDefinitions'] as const;
-type InitKind = (typeof INIT_KINDS)[number];
+/** The `manage` keys of monsync.yaml, in the order the root file lists them. */
+export const INIT_KINDS = MANAGED_KINDS;
+type InitKind = ManagedKind;
 
 const KIND_TITLES: Record<InitKind, string> = {
   monitors: 'monitors',

@@ -113,11 +113,12 @@ function unsafeBanner(plan: Plan, override: OverrideWording | undefined): string
   const out = ['> [!CAUTION]', `> **Unsafe plan:** apply refuses it without ${override === undefined ? '`--allow-deletes`' : escapeMarkdown(override.name)}.`];
   if (override === undefined) for (const v of plan.violations) out.push(`> - ${escapeMarkdown(v.message)}`);
   else out.push(...violationLines(plan.violations).map((line) => `> - ${escapeMarkdown(line.trim())}`), '>', `> ${escapeMarkdown(unsafeAdvice(plan.violations, override))}`);
-  const unmarked = plan.steps.filter((step) => step.kind === 'vaultItem' && step.action === 'update' && step.reason?.includes('no fingerprint marker') === true).length;
-  if (unmarked > 0 && plan.violations.some((v) => v.kind === 'vaultItem' && v.action === 'update')) {
+  const unmarked = plan.steps.filter((step) => step.action === 'update' && step.reason?.includes('no fingerprint marker') === true);
+  const kinds = new Set<string>(unmarked.map((step) => step.kind));
+  if (unmarked.length > 0 && plan.violations.some((v) => v.action === 'update' && kinds.has(v.kind))) {
     out.push(
       '>',
-      `> ${count(unmarked)} of the vault item updates ${unmarked === 1 ? 'is' : 'are'} there only because ${unmarked === 1 ? 'that item carries' : 'those items carry'} no monsync fingerprint marker yet ` +
+      `> ${count(unmarked.length)} of the updates ${unmarked.length === 1 ? 'is' : 'are'} there only because ${unmarked.length === 1 ? 'that vault item carries' : 'those vault items carry'} no monsync fingerprint marker yet ` +
         '(monsync never applied them): the API never returns secrets, so they cannot be compared and are written once. After that apply they plan no change.',
     );
   }

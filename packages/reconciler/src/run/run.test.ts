@@ -83,7 +83,7 @@ describe('renderMarkdown override option', () => {
     const text = renderMarkdown(plan, { override: { name: 'the input allow-deletes: true', example: 'set it on the apply step' } });
     expect(text).toContain('> **Unsafe plan:** apply refuses it without the input allow-deletes: true.');
     expect(text).not.toContain('--allow-deletes');
-    expect(text).toContain('> 1 of the vault item updates is there only because that item carries no monsync fingerprint marker yet');
+    expect(text).toContain('> 1 of the updates is there only because that vault item carries no monsync fingerprint marker yet');
     expect(text).not.toContain('CANARY-7f3a9c');
   });
 

@@ -74,7 +74,10 @@ describe('live objects sharing a declared key', () => {
     const applied = await monsync(['apply', 'plan.json', '--auto-approve'], { cwd: tree, env });
     expect(applied.code, applied.err).toBe(ExitCode.Ok);
     const left = await withClient((client) => client.monitors.list().toArray());
-    expect(left.filter((m) => m.Name === 'Twin').map((m) => m.MonitorGuid)).toEqual([older]);
+    const twinsLeft = left.filter((m) => m.Name === 'Twin');
+    // Deleted, or, on a profile without DELETE /Monitor (lean), retired: either way only the oldest is active.
+    expect(twinsLeft.filter((m) => !String(m.Notes ?? '').includes('monsync:retired=')).map((m) => m.MonitorGuid)).toEqual([older]);
+    expect(twinsLeft.filter((m) => m.MonitorGuid !== older).every((m) => m.IsActive === false)).toBe(true);
     expect((await monsync(['plan', '--detailed-exitcode'], { cwd: tree, env })).code).toBe(ExitCode.Ok);
   });
 

@@ -22,6 +22,9 @@ import type {
 import type { ApiObject, LiveSnapshot } from '../live/types.js';
 import { KINDS } from '../kinds/index.js';
 import { assemblePlan, type PlanOptions } from '../plan/assemble.js';
+import { ignoreMatcher } from '../plan/ignore.js';
+import { matchKinds, type Matched } from '../plan/phases/match.js';
+import { liveScope } from '../plan/scope.js';
 import { fingerprintDesiredSecrets } from '../plan/fingerprint.js';
 import type { Plan, StepKind } from '../plan/types.js';
 
@@ -309,4 +312,9 @@ export function liveSnapshot(parts: LiveParts = {}): LiveSnapshot {
 /** Plans the way the CLI does: fingerprints first (the only secret-revealing step), then the pure assembly. */
 export function planFor(desired: DesiredState, live: LiveSnapshot, options: Omit<PlanOptions, 'fingerprints'> = {}): Plan {
   return assemblePlan(desired, live, { selfOperatorGuid: SELF_OPERATOR, ...options, fingerprints: fingerprintDesiredSecrets(desired, FINGERPRINT_KEY) });
+}
+
+/** The kinds of a plan matched, as `assemblePlan`'s first phase leaves them: what the tests of the later phases start from. */
+export function matched(desired: DesiredState, live: LiveSnapshot): Matched {
+  return matchKinds(desired, live, liveScope(desired), ignoreMatcher(desired.settings.ignore));
 }

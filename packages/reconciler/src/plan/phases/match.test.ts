@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { aLiveMonitor, aLiveSla, aMonitor, anSla, desiredState, guidFor, liveSnapshot } from '../../test-utils/index.js';
+import { matched } from '../../test-utils/index.js';
+
+const manage = { monitors: { prune: true }, slas: { prune: false } };
+
+describe('match phase (identity)', () => {
+  it('pairs by key, creates what is only declared and leaves what is only live as an orphan', () => {
+    const desired = desiredState({ manage, monitors: [aMonitor({ Name: 'a' }), aMonitor({ Name: 'b' })] });
+    const { states, problems } = matched(desired, liveSnapshot({ monitors: [aLiveMonitor({ Name: 'a' }), aLiveMonitor({ Name: 'old' })] }));
+    const monitors = states.find((s) => s.mod.kind === 'monitor');
+    expect(problems).toEqual([]);
+    expect(monitors?.pairs.map((p) => p.desired.key)).toEqual(['a']);
+    expect(monitors?.creates.map((c) => c.key)).toEqual(['b']);
+    expect(monitors?.orphans.map((o) => o.key)).toEqual(['old']);
+  });
+
+  it('pairs a pinned GUID first, so a rename is the same object', () => {
+    const desired = desiredState({ manage, monitors: [aMonitor({ Name: 'new name', MonitorGuid: guidFor('monitor', 'old') })] });
+    const { states } = matched(desired, liveSnapshot({ monitors: [aLiveMonitor({ Name: 'old' })] }));
+    expect(states.find((s) => s.mod.kind === 'monitor')?.pairs.map((p) => [p.desired.key, p.live.key])).toEqual([['new name', 'old']]);
+  });
+
+  it('compares SLA names as the service does, ignoring case and surrounding spaces', () => {
+    const desired = desiredState({ manage, slas: [anSla({ Description: 'GOLD ' })] });
+    const { states } = matched(desired, liveSnapshot({ slas: [aLiveSla({ Description: 'Gold' })] }));
+    expect(states.find((s) => s.mod.kind === 'sla')?.pairs).toHaveLength(1);
+  });
+
+  it('returns problems as data with the position of the declaration', () => {
+    const desired = desiredState({ manage, monitors: [aMonitor({ Name: 'x', MonitorGuid: '00000000-0000-4000-8000-000000000000' })] });
+    const { problems } = matched(desired, liveSnapshot());
+    expect(problems).toEqual([expect.objectContaining({ code: 'PINNED_GUID_NOT_FOUND', file: 'monitors.yaml', col: 5 })]);
+    expect(problems[0]?.message.startsWith('monitor "x" pins')).toBe(true);
+  });
+});

@@ -2,6 +2,7 @@ export * from './migrate/index.js';
 export * from './config-schema.js';
 export * from './plan-schema.js';
 export * from './kinds.js';
+export { parsePlanFile, PlanFileError, type PlanFileErrorCode } from './plan-file.js';
 export * from './secret.js';
 export { SECRET_FIELD_PATTERN, fieldWords, isSecretFieldName, secretEnvName } from './secret-fields.js';
 export * from './types.js';

@@ -127,7 +127,7 @@ export async function applyCommand(run: CommandRun): Promise<void> {
   let applied: ApplyReport | undefined;
   let planFile: string;
   try {
-    plan = await planNow(session, tree.desired, 'apply');
+    plan = await planNow(session, 'apply');
     planFile = writePlanFile(plan, context.tempDir, folder.label, 'apply');
     if (plan.steps.length === 0) {
       core.info('Nothing to apply: the account matches the configuration.');

@@ -26,7 +26,7 @@ export async function driftCommand(run: CommandRun): Promise<void> {
   const session = actionSession(tree.desired, inputs, masker);
   let plan: Plan;
   try {
-    plan = await planNow(session, tree.desired, 'plan');
+    plan = await planNow(session, 'plan');
   } finally {
     await session.close();
   }

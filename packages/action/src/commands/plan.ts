@@ -77,7 +77,7 @@ export async function planCommand(run: CommandRun): Promise<void> {
   let plan;
   try {
     try {
-      plan = await planNow(session, tree.desired, 'plan');
+      plan = await planNow(session, 'plan');
     } finally {
       await session.close();
     }

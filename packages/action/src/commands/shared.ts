@@ -1,6 +1,5 @@
 import * as core from '@actions/core';
-import { liveScope, readLive, readLiveAgainOnUnclear, renderText, type LiveSnapshot, type Plan, type PlanSession } from '@monsync/reconciler';
-import type { DesiredState } from '@monsync/schema';
+import { readAndPlan, renderText, type Plan, type PlanSession } from '@monsync/reconciler';
 import { footerLine, type BodyContext } from '../bodies.js';
 import { ActionInputError } from '../errors.js';
 import { runUrl, type GitHubContext } from '../github-context.js';
@@ -18,11 +17,13 @@ export function requireApiInputs(inputs: ActionInputs): void {
   }
 }
 
-/** Reads the live account (apply re-reads after an unclear failure) and plans; the text plan goes to the log. */
-export async function planNow(session: PlanSession, desired: DesiredState, how: 'plan' | 'apply'): Promise<Plan> {
+/**
+ * Reads the live account (apply re-reads after an unclear failure) and plans, through the pipeline the CLI uses
+ * (`readAndPlan`); the text plan goes to the log.
+ */
+export async function planNow(session: PlanSession, how: 'plan' | 'apply'): Promise<Plan> {
   core.info('reading live account...');
-  const live: LiveSnapshot = how === 'apply' ? await readLiveAgainOnUnclear(session.client, liveScope(desired)) : await readLive(session.client, liveScope(desired));
-  const plan = session.plan(live);
+  const { plan } = await readAndPlan(session, { rereadOnUnclear: how === 'apply' });
   core.info(renderText(plan, { color: false }));
   return plan;
 }

@@ -4,11 +4,17 @@ import { createInterface } from 'node:readline/promises';
 import {
   applyPlan,
   checkedClientOptions,
+  compareSavedPlan,
+  expectedPlan,
+  planPipeline,
+  readAndPlan,
+  stepDifferences,
+  type FreshPlan,
+  type ReadAndPlanOptions,
+  type StepDifference,
   DEFAULT_PARALLELISM,
-  liveScope,
   MAX_PARALLELISM,
   openSession as openPlanSession,
-  readLiveAgainOnUnclear,
   renderText,
   resolveSecrets,
   SecretChangedError,
@@ -18,14 +24,13 @@ import {
   DUPLICATE_REASON,
   type ApplyLock,
   type ApplyReport,
-  type LiveSnapshot,
   type Plan,
   type PlanSession,
   type PlanStep,
   type StepEvent,
 } from '@monsync/reconciler';
 import { parseDuration, takeApplyLock } from '../apply-lock.js';
-import { KIND_ENTRIES } from '@monsync/schema';
+import { KIND_ENTRIES, parsePlanFile, PlanFileError } from '@monsync/schema';
 import { booleanOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -64,7 +69,7 @@ function parseParallelism(raw: string | undefined): number {
   return n;
 }
 
-/** The plan JSON written by `plan --out`, checked enough that apply can rely on its shape. */
+/** The plan JSON written by `plan --out`, validated against the plan schema (a truncated or edited file is refused). */
 function readPlanFile(io: CliIo, file: string): Plan {
   const path = resolve(io.cwd, file);
   let text: string;
@@ -73,45 +78,30 @@ function readPlanFile(io: CliIo, file: string): Plan {
   } catch (error) {
     throw new CliError('PLAN_FILE_UNREADABLE', `${file}: cannot read the plan file (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass a file written by monsync plan --out FILE`);
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    return parsePlanFile(text);
   } catch (error) {
-    throw new CliError('PLAN_FILE_INVALID', `${file}: not valid JSON (${(error as Error).message}); pass a file written by monsync plan --out FILE`);
+    if (!(error instanceof PlanFileError)) throw error;
+    const advice = error.code === 'PLAN_FILE_VERSION' ? '' : '; pass a file written by monsync plan --out FILE';
+    throw new CliError('PLAN_FILE_INVALID', `${file}: ${error.message}${advice}`);
   }
-  const plan = parsed as Partial<Plan> | null;
-  if (typeof plan !== 'object' || plan === null || !Array.isArray(plan.steps) || typeof plan.liveDigest !== 'string' || typeof plan.configDigest !== 'string') {
-    throw new CliError('PLAN_FILE_INVALID', `${file}: not a monsync plan (expected formatVersion, configDigest, liveDigest and steps); pass a file written by monsync plan --out FILE`);
-  }
-  if (plan.formatVersion !== 1) {
-    throw new CliError('PLAN_FILE_INVALID', `${file}: plan formatVersion ${JSON.stringify(plan.formatVersion)} is not supported by this monsync (expected 1); make the plan again with this version`);
-  }
-  return plan as Plan;
 }
 
-/**
- * What differs between the saved plan and one made now: the plan file holds a digest of the live objects, not the
- * objects, so the changed ones are named through the steps they change.
- */
-export function staleObjects(saved: Plan, fresh: Plan): string[] {
-  const index = (plan: Plan) => new Map(plan.steps.map((s) => [`${s.kind}\u0000${s.key}\u0000${s.action}`, s]));
-  const before = index(saved);
-  const after = index(fresh);
-  const lines: string[] = [];
-  const who = (step: PlanStep): string => {
-    const drift = step.drift;
-    if (drift === undefined) return '';
-    const name = drift.operatorName ?? drift.lastModifiedByOperatorId;
-    return ` (changed outside git${name === undefined ? '' : ` by ${name}`}${drift.lastModifiedDate === undefined ? '' : ` at ${drift.lastModifiedDate}`})`;
-  };
-  const same = (a: PlanStep, b: PlanStep) => JSON.stringify([a.guid, a.changes, a.desired]) === JSON.stringify([b.guid, b.changes, b.desired]);
-  for (const [slot, step] of after) {
-    const old = before.get(slot);
-    if (old === undefined) lines.push(`${label(step)}: now needs a ${step.action} the saved plan does not hold${who(step)}`);
-    else if (!same(old, step)) lines.push(`${label(step)}: its ${step.action} differs from the saved plan's${who(step)}`);
-  }
-  for (const [slot, step] of before) if (!after.has(slot)) lines.push(`${label(step)}: the saved ${step.action} is no longer needed, or no longer possible`);
-  return lines;
+/** Who changed the object outside git, from the fresh step's drift. */
+function changedBy(step: PlanStep): string {
+  const drift = step.drift;
+  if (drift === undefined) return '';
+  const name = drift.operatorName ?? drift.lastModifiedByOperatorId;
+  return ` (changed outside git${name === undefined ? '' : ` by ${name}`}${drift.lastModifiedDate === undefined ? '' : ` at ${drift.lastModifiedDate}`})`;
+}
+
+/** One line per step that differs between a saved plan and one made now (`compareSavedPlan`). */
+export function differenceLines(differences: readonly StepDifference[]): string[] {
+  return differences.map(({ change, step }) => {
+    if (change === 'new') return `${label(step)}: now needs a ${step.action} the saved plan does not hold${changedBy(step)}`;
+    if (change === 'differs') return `${label(step)}: its ${step.action} differs from the saved plan's${changedBy(step)}`;
+    return `${label(step)}: the saved ${step.action} is no longer needed, or no longer possible`;
+  });
 }
 
 export async function ask(io: PromptingIo, question: string): Promise<string> {
@@ -204,56 +194,58 @@ interface Session extends PlanSession {
   dedupe: boolean;
 }
 
-async function openSession(context: CommandContext, parallelism: number): Promise<Session | undefined> {
+/**
+ * Apply's run of the pipeline (`planPipeline`): the tree loaded, the session opened (kept open to apply), the account
+ * read (again where a listing's outcome was unclear) and planned. Undefined when the tree has errors.
+ */
+async function openAndPlan(context: CommandContext, flags: ApplyFlags, saved: Plan | undefined): Promise<{ session: Session; fresh: FreshPlan } | undefined> {
   const { io, global } = context;
   const dir = resolveConfigDir(io.cwd, global.config);
-  const loaded = await loadTree(dir, io, { needSecrets: true });
-  if (loaded.desired === undefined) return undefined;
   const verbose = global.verbose ? verboseHooks(io) : undefined;
   const relay = hookRelay();
   relay.listen(verbose);
-  const session = openPlanSession(loaded.desired, {
-    client: checkedClientOptions(io.env, { parallelism: Math.max(DEFAULT_PARALLELISM, parallelism), ...relay.client }),
-    fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
-    operator: io.env['MONSYNC_OPERATOR'],
-    onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
-  });
-  return { ...session, configDir: dir, setHooks: (extra) => relay.listen(combineHooks(extra, verbose)), dedupe: false };
+  // A saved plan made with plan --dedupe is checked against a fresh plan made the same way.
+  const dedupe = flags.dedupe || (saved?.steps.some((step) => step.reason?.startsWith(DUPLICATE_REASON) === true) ?? false);
+  const result = await planPipeline<Session>(
+    {
+      load: async () => (await loadTree(dir, io, { needSecrets: true })).desired,
+      open: (desired) => ({
+        ...openPlanSession(desired, {
+          client: checkedClientOptions(io.env, { parallelism: Math.max(DEFAULT_PARALLELISM, flags.parallelism), ...relay.client }),
+          fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
+          operator: io.env['MONSYNC_OPERATOR'],
+          onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
+        }),
+        configDir: dir,
+        setHooks: (extra) => relay.listen(combineHooks(extra, verbose)),
+        dedupe,
+      }),
+    },
+    readOptions(io, 'reading live account', dedupe),
+  );
+  return result === undefined ? undefined : { session: result.session, fresh: result };
 }
 
-/** A plan made now, with what it was made from, so that the same reading can be planned again for other targets. */
-interface FreshPlan {
-  plan: Plan;
-  narrowed(targets: readonly string[]): Plan;
+/** How apply reads: again where a listing's outcome was unclear, with progress; a failed read closes the session, finally. */
+function readOptions(io: CliIo, what: string, dedupe: boolean): ReadAndPlanOptions<Session> {
+  return {
+    rereadOnUnclear: true,
+    dedupe,
+    around: async (read, session) => {
+      const progress = readProgress(io, what);
+      session.setHooks(progress);
+      try {
+        return await readUnder(progress, what, read, session.close);
+      } finally {
+        session.setHooks(undefined);
+      }
+    },
+  };
 }
 
-async function planNow(io: CliIo, session: Session, what: string): Promise<FreshPlan> {
-  const progress = readProgress(io, what);
-  session.setHooks(progress);
-  let live: LiveSnapshot;
-  try {
-    // Closing the client on failure is final: apply stops when it cannot read the account.
-    live = await readUnder(progress, what, () => readLiveAgainOnUnclear(session.client, liveScope(session.desired)), session.close);
-  } finally {
-    session.setHooks(undefined);
-  }
-  const dedupe = { dedupe: session.dedupe };
-  return { plan: session.plan(live, undefined, dedupe), narrowed: (targets) => session.plan(live, targets, dedupe) };
-}
-
-/** What apply executes and what a reviewer approved must be the same: the parts of a plan that decide what is written. */
-function sameSteps(a: Plan, b: Plan): boolean {
-  return JSON.stringify([a.steps, a.safe, a.violations, a.summary]) === JSON.stringify([b.steps, b.safe, b.violations, b.summary]);
-}
-
-/**
- * The fresh plan a saved plan should equal: the whole plan, or, for a plan narrowed with `plan --target`, the fresh
- * plan narrowed to the saved steps (the file does not record its targets; its steps name them). A key holding a
- * glob character is matched by `?`, which may select a neighbour too: the plans then differ and apply refuses.
- */
-function expectedPlan(saved: Plan, fresh: FreshPlan): Plan {
-  if (sameSteps(saved, fresh.plan) || saved.steps.length === 0) return fresh.plan;
-  return fresh.narrowed(saved.steps.map((step) => `${step.kind}:${step.key.replace(/[*?]/g, '?')}`));
+/** The account read and planned again on the open session (under the lock, and to verify). */
+function planNow(io: CliIo, session: Session, what: string): Promise<FreshPlan> {
+  return readAndPlan(session, readOptions(io, what, session.dedupe));
 }
 
 /** A secret that changed since planning explains a changed config digest more precisely than "the config changed". */
@@ -315,29 +307,33 @@ function choosePlan(io: CliIo, s: Style, session: Session, flags: ApplyFlags, sa
     return ExitCode.UnsafeOrStale;
   };
   const configLabel = displayPath(io.cwd, session.configDir);
-  if (saved.configDigest !== fresh.plan.configDigest) {
-    // Terraform refuses a saved plan whose configuration changed: the file no longer says what the tree says.
-    const secret = changedSecret(saved, session);
-    if (flags.replan) return instead(secret === undefined ? `the config tree ${configLabel} changed` : 'a secret changed');
-    if (secret !== undefined) {
-      io.stderr.write(s.red(`apply refused: ${secret.message}`) + '\n');
-      return ExitCode.UnsafeOrStale;
+  const comparison = compareSavedPlan(saved, fresh);
+  switch (comparison.status) {
+    case 'current':
+      return saved;
+    case 'config-changed': {
+      // Terraform refuses a saved plan whose configuration changed: the file no longer says what the tree says.
+      const secret = changedSecret(saved, session);
+      if (flags.replan) return instead(secret === undefined ? `the config tree ${configLabel} changed` : 'a secret changed');
+      if (secret !== undefined) {
+        io.stderr.write(s.red(`apply refused: ${secret.message}`) + '\n');
+        return ExitCode.UnsafeOrStale;
+      }
+      return refuse(`the config tree ${configLabel} changed since ${shown} was made (or the plan was made from another tree), so it is not the plan that was reviewed.`, '');
     }
-    return refuse(`the config tree ${configLabel} changed since ${shown} was made (or the plan was made from another tree), so it is not the plan that was reviewed.`, '');
+    case 'live-changed':
+      if (flags.replan) return instead('the live account changed');
+      return refuse(`the live account changed since ${shown} was made, so it is not the plan that was reviewed. What changed:`, `${changedLines(differenceLines(comparison.differences))}\n`);
+    case 'steps-differ': {
+      if (flags.replan) return instead('the steps of the file do not match a fresh plan');
+      const differences = differenceLines(comparison.differences);
+      const detail = differences.length > 0 ? differences.map((line) => `  ${line}`).join('\n') : '  its summary or safety check (safe, violations)';
+      return refuse(
+        `the steps of ${shown} do not match a fresh plan of the same config tree and live account: the file was edited after planning, or made by another version of monsync. What differs:`,
+        `${detail}\n`,
+      );
+    }
   }
-  if (saved.liveDigest !== fresh.plan.liveDigest) {
-    if (flags.replan) return instead('the live account changed');
-    return refuse(`the live account changed since ${shown} was made, so it is not the plan that was reviewed. What changed:`, `${changedLines(staleObjects(saved, fresh.plan))}\n`);
-  }
-  const expected = expectedPlan(saved, fresh);
-  if (sameSteps(saved, expected)) return saved;
-  if (flags.replan) return instead('the steps of the file do not match a fresh plan');
-  const differences = staleObjects(saved, expected);
-  const detail = differences.length > 0 ? differences.map((line) => `  ${line}`).join('\n') : '  its summary or safety check (safe, violations)';
-  return refuse(
-    `the steps of ${shown} do not match a fresh plan of the same config tree and live account: the file was edited after planning, or made by another version of monsync. What differs:`,
-    `${detail}\n`,
-  );
 }
 
 function changedLines(changed: readonly string[]): string {
@@ -379,7 +375,7 @@ async function recheckUnderLock(io: PromptingIo, s: Style, session: Session, fla
     const shown = displayPath(io.cwd, resolve(io.cwd, flags.planFile));
     io.stderr.write(
       s.red(`apply refused: the live account changed since ${shown} was made (another apply wrote to it before this one took the apply lock), so it is not the plan that was reviewed. What changed:`) +
-        `\n${changedLines(staleObjects(saved, expectedPlan(saved, fresh)))}\nMake and review a new plan (monsync plan --out ${shown}), or run monsync apply ${shown} --replan.\n`,
+        `\n${changedLines(differenceLines(stepDifferences(saved, expectedPlan(saved, fresh))))}\nMake and review a new plan (monsync plan --out ${shown}), or run monsync apply ${shown} --replan.\n`,
     );
     return ExitCode.UnsafeOrStale;
   }
@@ -478,12 +474,11 @@ export const applyCommand: CommandSpec = {
     }
     const saved = flags.planFile === undefined ? undefined : readPlanFile(io, flags.planFile);
 
-    const session = await openSession(context, flags.parallelism);
-    if (session === undefined) return ExitCode.Error;
-    // A saved plan made with plan --dedupe is checked against a fresh plan made the same way.
-    session.dedupe = flags.dedupe || (saved?.steps.some((step) => step.reason?.startsWith(DUPLICATE_REASON) === true) ?? false);
+    const opened = await openAndPlan(context, flags, saved);
+    if (opened === undefined) return ExitCode.Error;
+    const { session, fresh } = opened;
     try {
-      const chosen = choosePlan(io, s, session, flags, saved, await planNow(io, session, 'reading live account'));
+      const chosen = choosePlan(io, s, session, flags, saved, fresh);
       if (typeof chosen === 'number') return chosen;
       const refused = await review(io, s, session, flags, chosen);
       if (refused !== undefined) return refused;

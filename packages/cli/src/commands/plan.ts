@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { checkedClientOptions, hasChanges, liveScope, openSession, readLive, unsafeAdvice, violationLines, type LiveSnapshot, type Plan } from '@monsync/reconciler';
+import { checkedClientOptions, hasChanges, openSession, planPipeline, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
 import { booleanOption, listOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -11,32 +11,37 @@ import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { parseTarget } from '../targets.js';
 
-/** The whole plan pipeline, shared with `apply`: load and validate, fingerprint secrets, read live, assemble. */
+/** `monsync plan`'s run of the pipeline (`planPipeline`): findings on stderr, progress while reading, the client closed after it. */
 export async function computePlan(context: CommandContext, targets: readonly string[], dedupe = false): Promise<{ plan: Plan } | { exitCode: number }> {
   const { io, global } = context;
   targets.forEach(parseTarget);
   const dir = resolveConfigDir(io.cwd, global.config);
-  const loaded = await loadTree(dir, io, { needSecrets: true });
-  if (loaded.desired === undefined) return { exitCode: ExitCode.Error };
-  const desired = loaded.desired;
   // Credentials, then secrets, then the client, before the read is announced: a missing variable fails fast and offline.
   const relay = hookRelay();
-  const session = openSession(desired, {
-    client: checkedClientOptions(io.env, relay.client),
-    fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
-    operator: io.env['MONSYNC_OPERATOR'],
-    onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
-  });
-  const progress = readProgress(io, 'reading live account');
-  relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
-  let live: LiveSnapshot;
-  try {
-    live = await readUnder(progress, 'reading live account', () => readLive(session.client, liveScope(desired)), session.close);
-  } finally {
-    await session.close();
-  }
-  const plan = session.plan(live, targets, { dedupe });
-  return { plan };
+  const result = await planPipeline(
+    {
+      load: async () => (await loadTree(dir, io, { needSecrets: true })).desired,
+      open: (desired) =>
+        openSession(desired, {
+          client: checkedClientOptions(io.env, relay.client),
+          fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
+          operator: io.env['MONSYNC_OPERATOR'],
+          onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
+        }),
+    },
+    {
+      targets,
+      dedupe,
+      around: (read, session) => {
+        const progress = readProgress(io, 'reading live account');
+        relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
+        return readUnder(progress, 'reading live account', read, session.close);
+      },
+    },
+  );
+  if (result === undefined) return { exitCode: ExitCode.Error };
+  await result.session.close();
+  return { plan: result.plan };
 }
 
 export const planCommand: CommandSpec = {

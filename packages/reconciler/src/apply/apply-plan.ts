@@ -13,7 +13,7 @@
 import { isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
 import { kindModule, replacedBy } from '../kinds/index.js';
 import type { WriteClient } from '../live/types.js';
-import type { Plan, PlanStep, StepKind } from '../plan/types.js';
+import { PLAN_FORMAT_VERSION, type Plan, type PlanStep, type StepKind } from '../plan/types.js';
 import { InvalidPlanError } from './errors.js';
 import { Placeholders } from './placeholders.js';
 import { redactor, type Redactor } from './redact.js';
@@ -54,7 +54,7 @@ function replacementGates(steps: readonly PlanStep[]): { creates: Map<StepKind, 
 }
 
 export function checkPlan(plan: Plan): Map<string, number> {
-  if (plan.formatVersion !== 1) throw new InvalidPlanError(`plan formatVersion ${String(plan.formatVersion)} is not supported (expected 1); make the plan with this version of monsync`);
+  if (plan.formatVersion !== PLAN_FORMAT_VERSION) throw new InvalidPlanError(`plan formatVersion ${String(plan.formatVersion)} is not supported (expected ${PLAN_FORMAT_VERSION}); make the plan with this version of monsync`);
   if (!Array.isArray(plan.steps)) throw new InvalidPlanError('the plan has no steps array');
   const index = new Map<string, number>();
   plan.steps.forEach((step, i) => {

@@ -3,3 +3,5 @@ export { checkApiUrl, checkApiUrlValue, checkedClientOptions, ENV_CREDENTIAL_NAM
 export { MAX_PARALLELISM, openSession, operatorValues, ownOperators, selfOperatorGuid, type PlanSession, type SessionOptions } from './session.js';
 export { CLI_OVERRIDE, unsafeAdvice, violationLines, type OverrideWording } from './safety.js';
 export { formatCount, hasChanges, pluralCount } from '../render/format.js';
+export { compareSavedPlan, expectedPlan, stepDifferences, type FreshPlan, type SavedPlanComparison, type StepDifference } from './saved-plan.js';
+export { planPipeline, readAndPlan, type PipelineSteps, type ReadAndPlan, type ReadAndPlanOptions } from './pipeline.js';

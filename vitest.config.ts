@@ -29,6 +29,8 @@ export default defineConfig({
         // A budget against hangs, not a performance assertion: CI machines are small and tests share them.
         testTimeout: 60_000,
         hookTimeout: 60_000,
+        // Type tests (`*.test-d.ts`): checked by tsc, each `@ts-expect-error` and `expectTypeOf` a test of its own.
+        typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'], tsconfig: 'tsconfig.json' },
       },
     })),
   },

@@ -28,7 +28,9 @@ describe('fixture trees', () => {
       const { diagnostics } = await loadConfig(`${fixturesDir}${name}`, { env });
       const actual = diagnostics.map((d) => `${diagnosticLine(d)}\n`).join('');
       const golden = `${fixturesDir}${name}/expected.txt`;
-      if (process.env.UPDATE_GOLDEN === '1' || !existsSync(golden)) writeFileSync(golden, actual);
+      if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, actual);
+      // A missing expected.txt is a failure, never a file written on the spot (that would pass whatever the output).
+      expect(existsSync(golden), `${name}/expected.txt is missing: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
       expect(actual).toBe(readFileSync(golden, 'utf8'));
       expect(actual).not.toContain('CANARY');
       if (VALID.includes(name)) expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

@@ -4,8 +4,8 @@ import { dirname, join, relative, sep } from 'node:path';
 
 export const FIXTURES = join(import.meta.dirname, 'fixtures');
 
-/** Set MIGRATE_GOLDEN=update to rewrite the golden files from the current output (then review the diff). */
-export const UPDATE_GOLDEN = process.env.MIGRATE_GOLDEN === 'update';
+/** `UPDATE_GOLDEN=1` (the one variable for every golden file of the repository) rewrites them from the current output; review the diff. */
+export const UPDATE_GOLDEN = process.env.UPDATE_GOLDEN === '1';
 
 /** Every file below `dir` (hidden folders and node_modules included: they must come out untouched), by relative path. */
 export async function readTree(dir: string): Promise<Record<string, string>> {

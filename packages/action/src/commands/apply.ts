@@ -96,7 +96,7 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
     onRenewFailed: (error) => core.warning(`renewing the apply lock's lease failed (${failureMessage(error)}); trying again later`),
   });
   try {
-    const plan = await planNow(session, session.desired, 'apply');
+    const plan = await planNow(session, 'apply');
     if (plan.liveDigest !== planned.liveDigest) core.info('the live account changed since the plan was made (another apply wrote to it first): applying the plan made now under the apply lock');
     if (plan.steps.length === 0) return { plan, refused: false };
     if (!plan.safe && !inputs.allowDeletes) return { plan, refused: true };

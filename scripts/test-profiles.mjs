@@ -26,7 +26,7 @@ const SUITES = [
   'packages/cli/test/removal.test.ts',
   'packages/cli/test/dedupe.test.ts',
   'packages/cli/test/readme-tour.test.ts',
-  'packages/cli/test/qa-awkward-pull.test.ts',
+  'packages/cli/test/pull-awkward-accounts.test.ts',
   'packages/cli/test/operators.test.ts',
   'packages/cli/test/init.test.ts',
   'packages/cli/test/acceptance/emulator.test.ts',

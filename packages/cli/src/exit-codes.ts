@@ -1,4 +1,4 @@
-/** Exit codes of every command (DESIGN §5). */
+/** Exit codes of every command (docs/architecture.md, Apply). */
 export const ExitCode = {
   /** Success; for `plan`, also "no changes". */
   Ok: 0,

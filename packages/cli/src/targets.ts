@@ -1,7 +1,7 @@
 import { PLAN_STEP_KINDS } from '@monsync/schema';
 import { UsageError } from './errors.js';
 
-/** Step kinds a `--target` may name: the plan contract's own list (contract C). */
+/** Step kinds a `--target` may name: the plan schema's list, from the kind registry. */
 export const TARGET_KINDS = PLAN_STEP_KINDS;
 
 /**

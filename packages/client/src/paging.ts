@@ -1,6 +1,6 @@
 /**
  * Lists. Cursor-paginated lists answer `{ Data: [...], Cursors: { Next, Self } }`; other lists answer a bare
- * array. Either form is accepted on every list (DESIGN §4), so a family that starts paginating later keeps
+ * array. Either form is accepted on every list (docs/architecture.md, API assumptions), so a family that starts paginating later keeps
  * working.
  */
 

@@ -1,4 +1,4 @@
-/** The desired state the reconciler consumes (contract B), from `@monsync/schema`, plus structural helpers. */
+/** The desired state the reconciler consumes (`DesiredState`, docs/architecture.md: The config format), from `@monsync/schema`, plus structural helpers. */
 
 export type {
   AlertDefinitionConfig,

@@ -244,7 +244,7 @@ class Assembler {
     // Zero bytes, only comments, `null` or `{}`: nothing is declared, whatever the reason.
     const empty = !syntaxBroken && (src.value === undefined || src.value === null || (isMapping(src.value) && Object.keys(src.value).length === 0));
     if (empty && src.file !== SETTINGS_FILE) {
-      // An emptied file (a bad merge, a truncated write) must not turn silently into deletes (DESIGN §3).
+      // An emptied file (a bad merge, a truncated write) must not turn silently into deletes (docs/architecture.md, Identity, ownership and secrets).
       this.diagnostics.push(
         fileDiagnostic(
           'EMPTY_FILE',

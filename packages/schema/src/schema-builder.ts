@@ -53,7 +53,7 @@ export function OpenEnum<const T extends readonly string[]>(values: T, options: 
   return Type.Unsafe<string>({ ...options, anyOf: [{ type: 'string', enum: [...values] }, { type: 'string' }] });
 }
 
-/** Pattern of the keys that pass through unchecked: API fields the schema does not know (DESIGN §2, rule of case). */
+/** Pattern of the keys that pass through unchecked: API fields the schema does not know (docs/architecture.md, The config format: rule of case). */
 export const PASS_THROUGH_PATTERN = '^[A-Z]';
 
 /**

@@ -189,7 +189,7 @@ export function isSecret(value: unknown): value is Secret {
   return value instanceof Secret;
 }
 
-/** HMAC-SHA-256 (hex) of a secret value under `key` (DESIGN §3): recorded as `monsync:fp=<hex>` in `Notes`. */
+/** HMAC-SHA-256 (hex) of a secret value under `key` (docs/architecture.md, Identity, ownership and secrets): recorded as `monsync:fp=<hex>` in `Notes`. */
 export function fingerprintSecret(value: string | Uint8Array, key: string | Uint8Array): string {
   return createHmac('sha256', key).update(value).digest('hex');
 }

@@ -1,5 +1,5 @@
 /**
- * Desired-state types (contract B). Every field type comes from the TypeBox schemas; this file only says how
+ * Desired-state types (docs/architecture.md, The config format). Every field type comes from the TypeBox schemas; this file only says how
  * declarations are wrapped with their source position.
  */
 import type { Static } from '@sinclair/typebox';

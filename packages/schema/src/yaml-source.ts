@@ -2,7 +2,7 @@ import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
 
-/** Files above this size are not parsed at all (DESIGN §2). */
+/** Files above this size are not parsed at all (docs/architecture.md, The config format). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 /** Keys that would reach `Object.prototype` or a constructor if some consumer assigned them naively. */

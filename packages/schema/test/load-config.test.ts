@@ -8,7 +8,7 @@ import { MAX_VAULT_FILE_BYTES, Secret, diagnosticLine, hasErrors, loadConfig, lo
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}/`, import.meta.url));
 
 describe('loadConfig', () => {
-  it('accepts the DESIGN §2 example verbatim and returns the contract-B desired state', async () => {
+  it('accepts the example tree verbatim and returns the desired state', async () => {
     const { desired, diagnostics } = await loadConfig(fixture('design-example'), { env: { SHOP_PASSWORD: 'x', CERT_PW: 'y' } });
     expect(hasErrors(diagnostics)).toBe(false);
     expect(desired.settings).toEqual({

@@ -28,7 +28,7 @@ export interface MonitorsApi {
   replace(monitorGuid: string, body: MonitorReplace): Promise<Monitor | undefined>;
   /** PATCH: sets the given fields. */
   patch(monitorGuid: string, body: MonitorPatch): Promise<Monitor | undefined>;
-  /** `DELETE /Monitor/{monitorGuid}`: not in the spec's table, but a config tool must delete (DESIGN §4). */
+  /** `DELETE /Monitor/{monitorGuid}`: not in the spec's table, but a config tool must delete (docs/architecture.md, API assumptions). */
   delete(monitorGuid: string): Promise<void>;
 }
 

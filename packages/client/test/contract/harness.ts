@@ -1,5 +1,5 @@
 /**
- * Contract-test harness: the real client against the emulator on a free port (DESIGN §7). Each test file
+ * Contract-test harness: the real client against the emulator on a free port (docs/architecture.md, Testing). Each test file
  * starts one emulator; each test starts from a fresh seed.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';

@@ -3,7 +3,7 @@
  * done (a ready queue, not level by level, so one slow request holds up only what needs it), at most
  * `parallelism` at a time, preferring plan order. Each step's requests come from its kind module.
  *
- * Failure rules (DESIGN §5): a POST is never blindly retried. Each request has one retry policy, the client's
+ * Failure rules (docs/architecture.md, Apply): a POST is never blindly retried. Each request has one retry policy, the client's
  * (429 for every method, 5xx, resets and timeouts for idempotent ones), so apply sends nothing again on its own but a
  * create: after an unclear outcome (no response, timeout, 5xx, a 2xx it cannot read) the object is looked up by key
  * and the POST repeated only when it is absent, within the same number of sends. A failed step skips every step depending on it,
@@ -31,7 +31,7 @@ interface Outcome {
 
 /** Checks what apply relies on: the format, unique ids, known dependencies, no cycle. Returns the steps' indices. */
 /**
- * Issue 6: no delete of an object whose replacement failed. Which create replaces which delete cannot be known (a
+ * No delete of an object whose replacement failed. Which create replaces which delete cannot be known (a
  * rename without a pinned GUID is a create and a delete), so a delete waits for every create of the kinds that
  * may replace it (`replacedBy`): it is skipped when one of them fails or is skipped, and the next run deletes it.
  * Kept here as one gate per kind rather than as plan dependencies, which would be creates x deletes edges.
@@ -144,7 +144,7 @@ export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyO
     }
   };
 
-  // Ready steps in plan order (the DESIGN §5 kind order), as a sorted list of indices.
+  // Ready steps in plan order (the kind registry's order), as a sorted list of indices.
   const ready: number[] = [];
   const enqueue = (id: string): void => {
     const i = index.get(id) as number;

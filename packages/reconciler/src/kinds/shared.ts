@@ -2,7 +2,7 @@ import type { ApiFields } from '../desired.js';
 import type { ApiObject, Listing } from '../live/types.js';
 
 /**
- * Rule of case (DESIGN §2): PascalCase keys are API fields, camelCase keys are monsync's own. When every key of the
+ * Rule of case (docs/architecture.md, The config format): PascalCase keys are API fields, camelCase keys are monsync's own. When every key of the
  * value is a defined API field (most declarations: monitors have no keys of monsync's own), the value itself is
  * returned rather than a copy of it; nothing downstream modifies declared fields.
  */

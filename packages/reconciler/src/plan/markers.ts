@@ -1,5 +1,5 @@
 /**
- * Marker lines monsync keeps at the end of a text field (DESIGN §3): `monsync:fp=<hex>` in a vault item's `Notes`
+ * Marker lines monsync keeps at the end of a text field (docs/architecture.md, Markers): `monsync:fp=<hex>` in a vault item's `Notes`
  * (fingerprint of its secrets), `monsync:key=<key>` in a scheduled report's `InternalNotes` (reports have no name),
  * `monsync:retired=<strategy>` in a retired monitor's `Notes`.
  * They are stripped before the user-visible text is compared and added back on every write.

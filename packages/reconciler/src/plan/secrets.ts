@@ -1,5 +1,5 @@
 /**
- * Write-only secrets (DESIGN §3). The service never returns them, so they are compared by keyed fingerprint.
+ * Write-only secrets (docs/architecture.md, Identity, ownership and secrets). The service never returns them, so they are compared by keyed fingerprint.
  * Values are revealed only in `fingerprintDesiredSecrets` (planning) and by apply when it writes them.
  */
 import { createHash, createHmac } from 'node:crypto';

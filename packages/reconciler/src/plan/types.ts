@@ -1,5 +1,5 @@
 /**
- * The plan JSON (contract C): the types come from `@monsync/schema`, which also renders
+ * The plan JSON (docs/architecture.md, The plan): the types come from `@monsync/schema`, which also renders
  * `schemas/plan.schema.json` from the same definitions.
  */
 export type {

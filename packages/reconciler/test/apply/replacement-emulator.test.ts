@@ -1,5 +1,5 @@
 /**
- * Issue 6: no delete of an object whose replacement failed. Against the emulator, which refuses (409) a second
+ * No delete of an object whose replacement failed. Against the emulator, which refuses (409) a second
  * SLA whose name differs only in case, and with scripted faults that make a replacement's create fail for good.
  */
 import { describe, expect, it } from 'vitest';

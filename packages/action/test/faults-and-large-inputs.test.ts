@@ -1,5 +1,5 @@
 /**
- * QA checks that passed: kept as regression tests for the error paths and edge cases a team meets (injected API
+ * The error paths and edge cases a team meets (injected API
  * faults during apply and a rerun that converges, GitHub 5xx, a folder name full of Markdown and HTML, a tree with
  * thousands of validation findings).
  */

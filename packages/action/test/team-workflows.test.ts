@@ -1,5 +1,5 @@
 /**
- * QA of the action: each test here pins a defect found by using the action as a team would (a comment or issue of
+ * The action as a team uses it: each test pins a behaviour found that way (a comment or issue of
  * someone else that quotes the marker, a stale plan comment after a failed plan, an apply workflow that a manual run
  * could point at any branch, input messages without their fix, plan files of two folders overwriting each other).
  */

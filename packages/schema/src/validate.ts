@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileConfigValidator } from './compile-validator.js';
-import { GUID_PATTERN, REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_PATTERN, REPORT_KEY_PATTERN } from './config-schema.js';
+import { GUID_PATTERN, REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_KINDS, IGNORE_PATTERN, REPORT_KEY_PATTERN } from './config-schema.js';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
@@ -148,11 +148,14 @@ export function schemaDiagnostics(source: YamlSource): Diagnostic[] {
   return diagnostics;
 }
 
+/** Builds a diagnostic of the file at a path of it. */
+type Make = (code: DiagnosticCode, message: string, at: readonly PathSegment[], where?: 'value' | 'key', hint?: string) => Diagnostic;
+
 function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | undefined {
   const path = pointerToPath(error.instancePath);
   const parent = (error.parentSchema ?? {}) as SchemaNode;
   const name = label(path);
-  const make = (code: DiagnosticCode, message: string, at: readonly PathSegment[], where: 'value' | 'key' = 'value', hint?: string): Diagnostic => {
+  const make: Make = (code, message, at, where = 'value', hint) => {
     const pos = source.position(at, where);
     const diagnostic: Diagnostic = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file: source.file, ...pos };
     if (hint !== undefined) diagnostic.hint = hint;
@@ -179,29 +182,8 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
         : `known keys here: ${known.join(', ')}`;
       return make('UNKNOWN_FIELD', message, [...path, key], 'key', hint);
     }
-    case 'not': {
-      const field = path[path.length - 1];
-      if (typeof field === 'string' && field in REMOVED_MONITOR_FIELDS) {
-        const replacement = REMOVED_MONITOR_FIELDS[field as keyof typeof REMOVED_MONITOR_FIELDS];
-        return make(
-          'REMOVED_FIELD',
-          `\`${field}\` was removed by the service on 2025-08-27; use an ErrorConditions entry of type ${replacement} (run \`monsync migrate\`)`,
-          path,
-          'key',
-          '`monsync migrate` rewrites these fields into ErrorConditions, keeping comments and formatting',
-        );
-      }
-      if (field === 'Sensitive' && path[path.length - 3] === 'PredefinedVariables') {
-        return make(
-          'OBSOLETE_FIELD',
-          '`Sensitive` on a monitor variable is obsolete for multi-step API monitors and must not be sent: the service rejects the monitor (400), and apply would fail after other writes were made',
-          path,
-          'key',
-          'remove `Sensitive:`; to keep the value out of the file use `Value: { fromEnv: NAME }` or a vault item `Value: { vault: Section/Item }`',
-        );
-      }
-      return make('INVALID_VALUE', `\`${name}\` is not allowed here`, path, 'key');
-    }
+    case 'not':
+      return refusedField(make, path, name);
     case 'enum': {
       const allowed = ((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).map(String);
       const got = typeof error.data === 'string' || typeof error.data === 'number' ? String(error.data) : describeType(error.data);
@@ -226,32 +208,8 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
             : undefined;
       return make('TYPE_MISMATCH', `\`${name}\` must be ${expected}, not ${describeType(error.data)}`, path, 'value', hint);
     }
-    case 'pattern': {
-      const pattern = String((error.params as { pattern?: unknown }).pattern);
-      if (pattern === TIMESTAMP_PATTERN) {
-        return make('INVALID_TIMESTAMP', `\`${name}\` must be a timestamp YYYY-MM-DDTHH:MM:SS (no time zone, no milliseconds)`, path, 'value', 'e.g. "2026-11-27T00:00:00"');
-      }
-      if (pattern.includes('[0-5][0-9]')) {
-        const form = pattern.endsWith(':[0-5][0-9]:[0-5][0-9]$') ? 'HH:MM:SS' : 'HH:mm';
-        return make('INVALID_TIME', `\`${name}\` must be a 24-hour time ${form}`, path, 'value', 'quote it ("08:00:00") so YAML keeps it a string');
-      }
-      if (pattern === IGNORE_PATTERN) {
-        return make('INVALID_IGNORE_PATTERN', `ignore pattern \`${String(error.data)}\` must be kind:glob with a singular kind`, path, 'value', 'e.g. monitor:legacy-*; kinds: monitor, monitorGroup, vaultSection, vaultItem, sla, slaExclusionPeriod, scheduledReport, alertDefinition');
-      }
-      if (pattern === GUID_PATTERN) {
-        const field = typeof path[path.length - 1] === 'number' ? path[path.length - 2] : path[path.length - 1];
-        const hint = PIN_FIELDS.has(String(field))
-          ? `a pin is the GUID of an existing object as the API returns it (e.g. 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c); remove \`${String(field)}\` to match by key instead`
-          : 'copy the GUID from the service; it looks like 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c';
-        return make('INVALID_GUID', `\`${name}\` must be a GUID (8-4-4-4-12 hexadecimal digits), not ${quoted(error.data)}`, path, 'value', hint);
-      }
-      if (pattern === REPORT_KEY_PATTERN) {
-        return make('INVALID_KEY', `report key \`${String(error.data)}\` may hold only letters, digits, ".", "_" and "-", starting with a letter or digit`, path);
-      }
-      if (name === 'fromEnv') return make('INVALID_REFERENCE', '`fromEnv` must be an environment variable name (letters, digits, _)', path);
-      if (name === 'vault') return make('INVALID_REFERENCE', `vault reference \`${String(error.data)}\` must be Section/Item`, path, 'value', 'the section Name, a slash, the item Name');
-      return make('INVALID_FORMAT', `\`${name}\` does not have the expected format`, path, 'value', typeof parent.description === 'string' ? parent.description : undefined);
-    }
+    case 'pattern':
+      return patternMismatch(make, error, path, name, parent);
     case 'format':
       if ((error.params as { format?: unknown }).format === 'email') {
         return make('INVALID_EMAIL', `\`${typeof error.data === 'string' ? error.data : describeType(error.data)}\` is not a valid e-mail address`, path);
@@ -289,4 +247,57 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
     default:
       return make('INVALID_VALUE', `\`${name}\` ${error.message ?? 'is not valid'}`, path);
   }
+}
+
+/** A field the schema has only to refuse it: removed by the service, obsolete, or not allowed here. */
+function refusedField(make: Make, path: readonly PathSegment[], name: string): Diagnostic {
+    const field = path[path.length - 1];
+    if (typeof field === 'string' && field in REMOVED_MONITOR_FIELDS) {
+      const replacement = REMOVED_MONITOR_FIELDS[field as keyof typeof REMOVED_MONITOR_FIELDS];
+      return make(
+        'REMOVED_FIELD',
+        `\`${field}\` was removed by the service on 2025-08-27; use an ErrorConditions entry of type ${replacement} (run \`monsync migrate\`)`,
+        path,
+        'key',
+        '`monsync migrate` rewrites these fields into ErrorConditions, keeping comments and formatting',
+      );
+    }
+    if (field === 'Sensitive' && path[path.length - 3] === 'PredefinedVariables') {
+      return make(
+        'OBSOLETE_FIELD',
+        '`Sensitive` on a monitor variable is obsolete for multi-step API monitors and must not be sent: the service rejects the monitor (400), and apply would fail after other writes were made',
+        path,
+        'key',
+        'remove `Sensitive:`; to keep the value out of the file use `Value: { fromEnv: NAME }` or a vault item `Value: { vault: Section/Item }`',
+      );
+    }
+    return make('INVALID_VALUE', `\`${name}\` is not allowed here`, path, 'key');
+}
+
+/** A string of the wrong form, said in the words of the form expected (timestamp, time, GUID, key, reference). */
+function patternMismatch(make: Make, error: ErrorObject, path: readonly PathSegment[], name: string, parent: SchemaNode): Diagnostic {
+    const pattern = String((error.params as { pattern?: unknown }).pattern);
+    if (pattern === TIMESTAMP_PATTERN) {
+      return make('INVALID_TIMESTAMP', `\`${name}\` must be a timestamp YYYY-MM-DDTHH:MM:SS (no time zone, no milliseconds)`, path, 'value', 'e.g. "2026-11-27T00:00:00"');
+    }
+    if (pattern.includes('[0-5][0-9]')) {
+      const form = pattern.endsWith(':[0-5][0-9]:[0-5][0-9]$') ? 'HH:MM:SS' : 'HH:mm';
+      return make('INVALID_TIME', `\`${name}\` must be a 24-hour time ${form}`, path, 'value', 'quote it ("08:00:00") so YAML keeps it a string');
+    }
+    if (pattern === IGNORE_PATTERN) {
+      return make('INVALID_IGNORE_PATTERN', `ignore pattern \`${String(error.data)}\` must be kind:glob with a singular kind`, path, 'value', `e.g. monitor:legacy-*; kinds: ${IGNORE_KINDS.join(', ')}`);
+    }
+    if (pattern === GUID_PATTERN) {
+      const field = typeof path[path.length - 1] === 'number' ? path[path.length - 2] : path[path.length - 1];
+      const hint = PIN_FIELDS.has(String(field))
+        ? `a pin is the GUID of an existing object as the API returns it (e.g. 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c); remove \`${String(field)}\` to match by key instead`
+        : 'copy the GUID from the service; it looks like 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c';
+      return make('INVALID_GUID', `\`${name}\` must be a GUID (8-4-4-4-12 hexadecimal digits), not ${quoted(error.data)}`, path, 'value', hint);
+    }
+    if (pattern === REPORT_KEY_PATTERN) {
+      return make('INVALID_KEY', `report key \`${String(error.data)}\` may hold only letters, digits, ".", "_" and "-", starting with a letter or digit`, path);
+    }
+    if (name === 'fromEnv') return make('INVALID_REFERENCE', '`fromEnv` must be an environment variable name (letters, digits, _)', path);
+    if (name === 'vault') return make('INVALID_REFERENCE', `vault reference \`${String(error.data)}\` must be Section/Item`, path, 'value', 'the section Name, a slash, the item Name');
+    return make('INVALID_FORMAT', `\`${name}\` does not have the expected format`, path, 'value', typeof parent.description === 'string' ? parent.description : undefined);
 }

@@ -7,10 +7,14 @@ const packages = ['client', 'emulator', 'schema', 'reconciler', 'cli'] as const;
 const projects = [...packages, 'action'] as const;
 
 // Tests import sibling packages from source, so `pnpm test` never depends on a stale dist/.
-const alias = packages.map((name) => ({
-  find: new RegExp(`^@monsync/${name}$`),
-  replacement: fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
-}));
+const alias = [
+  // Subpath exports come first: the package-name patterns below match only the bare names.
+  { find: /^@monsync\/client\/wire$/, replacement: fileURLToPath(new URL('./packages/client/src/wire/index.ts', import.meta.url)) },
+  ...packages.map((name) => ({
+    find: new RegExp(`^@monsync/${name}$`),
+    replacement: fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
+  })),
+];
 
 // What the bundlers (packages/cli/scripts/bundle.mjs, packages/action/scripts/bundle.mjs) write into their bundles:
 // the released version, the same for every @monsync package (.changeset/config.json releases them together).

@@ -82,7 +82,7 @@ describe('drift on a schedule', () => {
     expect(quiet.failure).toBeUndefined();
     expect(s.isDone()).toBe(true);
 
-    const edit = await harness.emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${seedGuid('monitor:Shop homepage')}`, body: { CheckFrequency: 15 } });
+    const edit = await harness.emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${seedGuid('monitor:Shop homepage')}`, body: { CheckInterval: 15 } });
     expect(edit.status).toBeLessThan(300);
     s = harness.scope();
     issues.expectListOpen(s);

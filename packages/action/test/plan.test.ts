@@ -159,7 +159,7 @@ describe('the comment body', () => {
     const workspace = demoWorkspace();
     const monitors = Array.from({ length: 1500 }, (_, i) => {
       const name = `Bulk monitor ${String(i).padStart(4, '0')}`;
-      return `  - Name: ${name}\n    MonitorType: Https\n    Url: https://bulk.example.com/${i}/health\n    CheckFrequency: 5\n    ErrorConditions:\n      - { ErrorConditionType: HttpStatus, Value: "200" }\n`;
+      return `  - Name: ${name}\n    MonitorType: Https\n    Url: https://bulk.example.com/${i}/health\n    CheckInterval: 5\n    ErrorConditions:\n      - { ErrorConditionType: HttpStatus, Value: "200" }\n`;
     });
     writeFile(workspace, 'configs/monitors/bulk.yaml', `monitors:\n${monitors.join('')}`);
     const thread = new FakeThread(12);

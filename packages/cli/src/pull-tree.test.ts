@@ -71,7 +71,7 @@ const snapshot: Listings = {
   exclusionPeriods: { 'sla-1': [{ ExclusionPeriodId: 7, Hash: 'h', Description: 'Freeze', From: '2026-11-27T00:00:00', Until: '2026-11-28T00:00:00' }] },
   scheduledReports: [
     { ScheduledReportGuid: 'r-1', Hash: 'h', DashboardGuid: 'd-1', FileType: 'PDFAttachment', InternalNotes: 'Board pack\nmonsync:key=weekly-exec', Schedule: { ScheduleType: 'Weekly', Time: '08:00:00', WeekDay: 'Monday' } },
-    { ScheduledReportGuid: 'r-2', DashboardGuid: 'd-2', FileType: 'HTMLEmail', InternalNotes: 'made in the web app', Schedule: { ScheduleType: 'Daily', Time: '07:00:00' } },
+    { ScheduledReportGuid: 'r-2', DashboardGuid: 'd-2', FileType: 'Html', InternalNotes: 'made in the web app', Schedule: { ScheduleType: 'Daily', Time: '07:00:00' } },
   ],
 };
 

@@ -122,7 +122,7 @@ describe('monsync apply (plan, then apply)', () => {
     // A colleague changes a monitor in the web app while the plan is on screen: not in this plan, found by --verify
     // (without the lock: under it, the account is read again before the first write and the change is planned).
     const raced = await onTerminal(['apply', '--config', 'configs', '--verify', '--no-lock'], 'yes', async () => {
-      const result = await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckFrequency: 60 } });
+      const result = await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 60 } });
       expect(result.status).toBe(200);
     });
     expect(raced.code).toBe(ExitCode.Error);
@@ -230,7 +230,7 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
     const tree = copyOfDemoConfigs();
     await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
     const guid = await monitorGuid('Blog');
-    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckFrequency: 30 } });
+    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 30 } });
     emulator.control.clearLog();
     const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
@@ -255,11 +255,11 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
     const tree = copyOfDemoConfigs();
     await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
     const guid = await monitorGuid('Blog');
-    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckFrequency: 30 } });
+    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 30 } });
     const { code, out, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve', '--replan', '--verify'], { env, cwd: tree });
     expect(code).toBe(ExitCode.Ok);
     expect(err).toContain('applying a fresh plan instead (--replan)');
-    expect(out).toContain('CheckFrequency: 30 -> 15');
+    expect(out).toContain('CheckInterval: 30 -> 15');
     expect(out).toContain('Verified');
   });
 

@@ -123,8 +123,8 @@ describe('monsync pull on awkward live data', () => {
     const text = readFileSync(monitors, 'utf8');
     const at = text.indexOf('  - Name: "Blog\\nline\\u001b[2J"');
     expect(at).toBeGreaterThan(0);
-    const frequency = text.indexOf('CheckFrequency: 15', at);
-    writeFileSync(monitors, `${text.slice(0, frequency)}CheckFrequency: 30${text.slice(frequency + 'CheckFrequency: 15'.length)}`);
+    const frequency = text.indexOf('CheckInterval: 15', at);
+    writeFileSync(monitors, `${text.slice(0, frequency)}CheckInterval: 30${text.slice(frequency + 'CheckInterval: 15'.length)}`);
     const planned = await monsync(['plan', '--config', 'tree', '--target', 'monitor:Blog*', '--out', 'plan.json'], { env: withSecrets, cwd: root });
     expect(planned.out).toContain('~ update monitor "Blog\\nline\\u001b[2J"');
     const applied = await monsync(['apply', 'plan.json', '--config', 'tree', '--auto-approve'], { env: withSecrets, cwd: root });

@@ -1,8 +1,9 @@
 /**
- * Enumerations of the v4 API as typed constants. Where the spec says a list is incomplete ("values seen",
- * "full list: not shown"), the matching field type in `types.ts` stays open (`Open<T>`) so that a value the
- * service adds later is not a type error; closed lists are exact.
+ * Enumerations of the v4 API as typed constants, in the service's published spelling (`wire/enums.ts` holds the
+ * lists and their sources). Where a list may still grow, the matching field type in `types.ts` stays open
+ * (`Open<T>`) so that a value the service adds later is not a type error; closed lists are exact.
  */
+import * as wire from './wire/enums.js';
 
 /** A union of known values that still accepts any other string (autocomplete keeps the known ones). */
 export type Open<T extends string> = T | (string & Record<never, never>);
@@ -12,19 +13,32 @@ type ValueOf<T> = T[keyof T];
 export const UserAgents = { ChromeLatest: 'ChromeLatest', EdgeLatest: 'EdgeLatest' } as const;
 export type UserAgent = ValueOf<typeof UserAgents>;
 
-export const ErrorConditionTypes = {
-  LoadTimeLimit1: 'LoadTimeLimit1',
-  LoadTimeLimit2: 'LoadTimeLimit2',
-  TotalMaxBytes: 'TotalMaxBytes',
-  TotalMinBytes: 'TotalMinBytes',
-  PageElementMaxSizeWithPercentage: 'PageElementMaxSizeWithPercentage',
-  PageElementFailedWithPercentage: 'PageElementFailedWithPercentage',
-  HttpStatus: 'HttpStatus',
-} as const;
+/** `{ Name: 'Name', ... }` for a published list: the constant objects below are built from `wire/enums.ts`. */
+function named<const T extends readonly string[]>(values: T): { readonly [K in T[number]]: K } {
+  return Object.fromEntries(values.map((value) => [value, value])) as { readonly [K in T[number]]: K };
+}
+
+/** The full published list (the spec shows seven). */
+export const ErrorConditionTypes = named(wire.ERROR_CONDITION_TYPES);
 export type ErrorConditionType = ValueOf<typeof ErrorConditionTypes>;
 
-/** Effects seen in the spec; "omitted for some types". */
-export const Effects = { Indicate: 'Indicate', Error: 'Error' } as const;
+/** Both published lists: see `wire/enums.ts` for why neither is translated into the other. */
+export const ErrorConditionLevels = named(wire.ERROR_CONDITION_LEVELS);
+export type ErrorConditionLevel = ValueOf<typeof ErrorConditionLevels>;
+export const MatchTypes = named(wire.MATCH_TYPES);
+export type MatchType = ValueOf<typeof MatchTypes>;
+
+export const MonitorModes = named(wire.MONITOR_MODES);
+export type MonitorMode = ValueOf<typeof MonitorModes>;
+export const MonitorTypes = named(wire.MONITOR_TYPES);
+export type MonitorType = ValueOf<typeof MonitorTypes>;
+export const Sortings = named(wire.SORTINGS);
+export type Sorting = ValueOf<typeof Sortings>;
+export const MaintenanceTypes = named(wire.MAINTENANCE_TYPES);
+export type MaintenanceType = ValueOf<typeof MaintenanceTypes>;
+
+/** "Omitted for some types". */
+export const Effects = named(wire.EFFECTS);
 export type Effect = ValueOf<typeof Effects>;
 
 /**
@@ -72,13 +86,7 @@ export type VaultAuthorizationType = ValueOf<typeof VaultAuthorizationTypes>;
 export const OperatorGroupAuthorizationTypes = { FinancialOperator: 'FinancialOperator', AllowInfra: 'AllowInfra' } as const;
 export type OperatorGroupAuthorizationType = ValueOf<typeof OperatorGroupAuthorizationTypes>;
 
-export const FileTypes = {
-  PDFAttachment: 'PDFAttachment',
-  PDFDownloadLink: 'PDFDownloadLink',
-  ExcelAttachment: 'ExcelAttachment',
-  ExcelDownloadLink: 'ExcelDownloadLink',
-  HTMLEmail: 'HTMLEmail',
-} as const;
+export const FileTypes = named(wire.FILE_TYPES);
 export type FileType = ValueOf<typeof FileTypes>;
 
 export const ScheduleTypes = {
@@ -94,27 +102,14 @@ export type ScheduleType = ValueOf<typeof ScheduleTypes>;
 export const QuarterStartMonths = { JanAprJulOct: 1, FebMayAugNov: 2, MarJunSepDec: 3 } as const;
 export type QuarterStartMonth = ValueOf<typeof QuarterStartMonths>;
 
-/** Values seen for `ScheduledReport.SelectedPeriod`; the full list is not in the spec. */
-export const SelectedPeriods = {
-  CurrentDay: 'CurrentDay',
-  PreviousDay: 'PreviousDay',
-  Last6Months: 'Last6Months',
-  Last24Months: 'Last24Months',
-} as const;
+/** `ScheduledReport.SelectedPeriod`: `PresetPeriodTypeWithExclusive`, every preset period and the `...Excl` variants. */
+export const SelectedPeriods = named(wire.PRESET_PERIODS_WITH_EXCLUSIVE);
 export type SelectedPeriod = ValueOf<typeof SelectedPeriods>;
 
 export const ScheduleModes = { OneTime: 'OneTime', Daily: 'Daily', Weekly: 'Weekly', Monthly: 'Monthly' } as const;
 export type ScheduleMode = ValueOf<typeof ScheduleModes>;
 
-export const WeekDays = {
-  Monday: 'Monday',
-  Tuesday: 'Tuesday',
-  Wednesday: 'Wednesday',
-  Thursday: 'Thursday',
-  Friday: 'Friday',
-  Saturday: 'Saturday',
-  Sunday: 'Sunday',
-} as const;
+export const WeekDays = named(wire.WEEK_DAYS);
 export type WeekDay = ValueOf<typeof WeekDays>;
 
 /** Operator cultures; an empty string means "use the account culture". */
@@ -141,40 +136,11 @@ export type SmsProvider = ValueOf<typeof SmsProviders>;
 export const PhoneProviders = { UseAccountSetting: 'UseAccountSetting' } as const;
 export type PhoneProvider = ValueOf<typeof PhoneProviders>;
 
-/**
- * Preset periods of the Alert and Statistics queries. The `Previous ...` values are written with a space in
- * the reference and are sent that way (percent-encoded as `%20`).
- */
-export const PresetPeriods = {
-  CurrentDay: 'CurrentDay',
-  CurrentWeek: 'CurrentWeek',
-  CurrentMonth: 'CurrentMonth',
-  CurrentQuarter: 'CurrentQuarter',
-  CurrentYear: 'CurrentYear',
-  PreviousDay: 'Previous Day',
-  PreviousWeek: 'Previous Week',
-  PreviousMonth: 'Previous Month',
-  PreviousQuarter: 'Previous Quarter',
-  PreviousYear: 'Previous Year',
-  Last2Hours: 'Last2Hours',
-  Last6Hours: 'Last6Hours',
-  Last12Hours: 'Last12Hours',
-  Last24Hours: 'Last24Hours',
-  Last48Hours: 'Last48Hours',
-  Last7Days: 'Last7Days',
-  Last30Days: 'Last30Days',
-  Last60Days: 'Last60Days',
-  Last90Days: 'Last90Days',
-  Last365Days: 'Last365Days',
-  Last3Months: 'Last3Months',
-  Last6Months: 'Last6Months',
-  Last12Months: 'Last12Months',
-  Last24Months: 'Last24Months',
-} as const;
+/** Preset periods of the Alert and Statistics queries: `PreviousDay` without a space (the spec's `Previous Day` is read too), and `All`. */
+export const PresetPeriods = named(wire.PRESET_PERIODS);
 export type PresetPeriod = ValueOf<typeof PresetPeriods>;
 
-/** Alert types seen in v4; the full set is not in the spec. */
-export const AlertTypes = { Reminder: 'Reminder', Error: 'Error' } as const;
+export const AlertTypes = named(wire.ALERT_TYPES);
 export type AlertType = ValueOf<typeof AlertTypes>;
 
 export const ErrorLevels = { NoError: 'NoError', Unconfirmed: 'Unconfirmed', Confirmed: 'Confirmed' } as const;

@@ -54,11 +54,11 @@ describe('periods', () => {
     expect(error.message).toMatch(/PresetPeriod cannot be combined with Start\/End/);
   });
 
-  it('refuses an unknown PresetPeriod, such as the space-less spelling', async () => {
+  it('refuses an unknown PresetPeriod', async () => {
     const api = mockApi();
     // Cast: a JavaScript caller or a config file can pass any string.
-    const error = await refused(api, () => api.client.statistics.group(GUID, { PresetPeriod: 'PreviousDay' as 'Previous Day' }));
-    expect(error.message).toMatch(/unknown PresetPeriod "PreviousDay"/);
+    const error = await refused(api, () => api.client.statistics.group(GUID, { PresetPeriod: 'Yesterday' as 'PreviousDay' }));
+    expect(error.message).toMatch(/unknown PresetPeriod "Yesterday"/);
   });
 
   it('refuses dates in the wrong format for the endpoint', async () => {

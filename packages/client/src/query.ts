@@ -2,6 +2,7 @@
  * Query rules checked before sending, so a mistake costs no request and gets a message saying how to fix it.
  */
 import { PresetPeriods } from './enums.js';
+import { valueRename } from './wire/renames.js';
 import { InvalidQueryError } from './errors.js';
 import type { HttpMethod } from './transport.js';
 
@@ -49,10 +50,13 @@ export function checkPeriod<Q extends { Start?: string | Date; End?: string | Da
   if (Start !== undefined && PresetPeriod !== undefined) {
     throw invalid(ctx, 'PresetPeriod cannot be combined with Start/End: use one or the other');
   }
-  if (PresetPeriod !== undefined && !PRESETS.has(PresetPeriod)) {
-    throw invalid(ctx, `unknown PresetPeriod ${JSON.stringify(PresetPeriod)}; use one of PresetPeriods (e.g. "Last24Hours", "Previous Day")`);
+  // The spec's `Previous Day` is accepted and sent as the service spells it (`PreviousDay`).
+  const preset = valueRename('query', 'PresetPeriod', PresetPeriod)?.to ?? PresetPeriod;
+  if (preset !== undefined && !PRESETS.has(preset)) {
+    throw invalid(ctx, `unknown PresetPeriod ${JSON.stringify(PresetPeriod)}; use one of PresetPeriods (e.g. "Last24Hours", "PreviousDay")`);
   }
   const out: Record<string, unknown> = { ...query };
+  if (preset !== undefined) out.PresetPeriod = preset;
   if (Start !== undefined && End !== undefined) {
     const start = writeDate(ctx, 'Start', Start, format);
     const end = writeDate(ctx, 'End', End, format);

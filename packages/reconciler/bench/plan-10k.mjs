@@ -65,7 +65,7 @@ function account(state) {
       GenerateAlert: true,
       UserAgent: 'ChromeLatest',
       Url: `https://site-${i}.example.com/`,
-      CheckFrequency: 5,
+      CheckInterval: 5,
       ErrorConditions: [
         { ErrorConditionType: 'HttpStatus', Value: '200' },
         { ErrorConditionType: 'LoadTimeLimit1', Value: '4', Effect: 'Error' },
@@ -108,7 +108,7 @@ function account(state) {
       period += 1;
       return { ExclusionPeriodId: period, Hash: `p${period}`, Description: `freeze ${k}`, From: `2026-0${k + 1}-01T00:00:00`, Until: `2026-0${k + 1}-02T00:00:00` };
     });
-    state.slas.push({ fields: { SlaGuid: guid('sla', i), Hash: `s${i}`, Description: `sla ${i}`, UptimeErrorThreshold: 99, UptimeWarningThreshold: 99.5, LoadTimeErrorThreshold: 4, OperatorResponseTimeThreshold: 15 }, exclusionPeriods });
+    state.slas.push({ fields: { SlaGuid: guid('sla', i), Hash: `s${i}`, Description: `sla ${i}`, UptimeErrorThreshold: 99, UptimeWarningThreshold: 99.5, LoadTimeErrorThreshold: 4, OperatorReponseTimeThreshold: 15 }, exclusionPeriods });
   }
   state.counters.exclusionPeriodId = period;
   for (let i = 0; i < SIZES.reports; i += 1) {

@@ -124,14 +124,14 @@ describe('monitor kind', () => {
     const live = aLiveMonitor({
       ErrorConditions: [
         { ErrorConditionType: 'HttpStatus', Value: '200' },
-        { ErrorConditionType: 'LoadTimeLimit1', Value: '4' },
+        { ErrorConditionType: 'TotalMaxBytes', Value: '4' },
       ],
       PredefinedVariables: [{ Key: 'a', Value: 'one' }],
     });
     const step = only(planFor(desired, liveSnapshot({ monitors: [live] })).steps);
     expect(step.changes).toEqual([
       { op: 'replace', path: '/ErrorConditions/HttpStatus/Value', before: '200', after: '204' },
-      { op: 'remove', path: '/ErrorConditions/LoadTimeLimit1', before: { ErrorConditionType: 'LoadTimeLimit1', Value: '4' } },
+      { op: 'remove', path: '/ErrorConditions/TotalMaxBytes', before: { ErrorConditionType: 'TotalMaxBytes', Value: '4' } },
     ]);
     expect(step.desired?.ErrorConditions).toEqual([{ ErrorConditionType: 'HttpStatus', Value: '204' }]);
   });

@@ -3,35 +3,32 @@
  * derived from these TypeBox objects. Descriptions come from the field tables of the API spec (editors show them).
  */
 import { Type, type Static, type TNever, type TOptional } from '@sinclair/typebox';
+import * as wire from '@monsync/client/wire';
 import type { Secret } from './secret.js';
 import { ApiObject, ClosedObject, IntegerEnum, OpenEnum, StringEnum, def, use } from './schema-builder.js';
 import { IGNORABLE_KINDS } from './kinds.js';
 
 // ---------------------------------------------------------------------------------------------------------------
-// Enumerations from the spec
+// Enumerations, as the service spells them (`@monsync/client/wire` holds the published lists)
 // ---------------------------------------------------------------------------------------------------------------
 
 export const USER_AGENTS = ['ChromeLatest', 'EdgeLatest'] as const;
-export const ERROR_CONDITION_TYPES = [
-  'LoadTimeLimit1',
-  'LoadTimeLimit2',
-  'TotalMaxBytes',
-  'TotalMinBytes',
-  'PageElementMaxSizeWithPercentage',
-  'PageElementFailedWithPercentage',
-  'HttpStatus',
-] as const;
-export const EFFECTS = ['Indicate', 'Error'] as const;
+export const ERROR_CONDITION_TYPES = wire.ERROR_CONDITION_TYPES;
+export const EFFECTS = wire.EFFECTS;
+export const ERROR_CONDITION_LEVELS = wire.ERROR_CONDITION_LEVELS;
+export const MATCH_TYPES = wire.MATCH_TYPES;
+export const MONITOR_MODES = wire.MONITOR_MODES;
+export const MONITOR_TYPES = wire.MONITOR_TYPES;
 export const VAULT_ITEM_TYPES = ['CertificateArchive', 'Certificate', 'CredentialSet', 'File', 'OneTimePassword'] as const;
-export const FILE_TYPES = ['PDFAttachment', 'PDFDownloadLink', 'ExcelAttachment', 'ExcelDownloadLink', 'HTMLEmail'] as const;
+export const FILE_TYPES = wire.FILE_TYPES;
 export const SCHEDULE_TYPES = ['Daily', 'Weekly', 'Monthly', 'Quarterly', 'Yearly'] as const;
 export const SCHEDULE_MODES = ['OneTime', 'Daily', 'Weekly', 'Monthly'] as const;
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export const CULTURE_NAMES = ['en-US', 'en-GB', 'fr-FR', 'de-DE', 'nl-NL', ''] as const;
 export const SMS_PROVIDERS = ['UseAccountSetting', 'SmsProviderEurope', 'SmsProviderEurope2', 'SmsProviderUSA', 'SmsProviderInternational'] as const;
 export const QUARTER_START_MONTHS = [1, 2, 3] as const;
-export const SELECTED_PERIODS_SEEN = ['CurrentDay', 'PreviousDay', 'Last6Months', 'Last24Months'] as const;
-export const ALERT_TYPES_SEEN = ['Reminder', 'Error'] as const;
+export const SELECTED_PERIODS = wire.PRESET_PERIODS_WITH_EXCLUSIVE;
+export const ALERT_TYPES = wire.ALERT_TYPES;
 export { MANAGED_KINDS, type ManagedKind } from './kinds.js';
 /** Singular kind names used by `ignore` patterns (`monitor:legacy-*`): from the kind registry (kinds.ts). */
 export const IGNORE_KINDS = IGNORABLE_KINDS;
@@ -62,9 +59,28 @@ export type RemovedMonitorField = keyof typeof REMOVED_MONITOR_FIELDS;
 export const UserAgentSchema = def('UserAgent', StringEnum(USER_AGENTS, { description: 'Browser user agent: the latest Chrome or Edge version.' }));
 export const ErrorConditionTypeSchema = def(
   'ErrorConditionType',
-  StringEnum(ERROR_CONDITION_TYPES, { description: 'Kind of error condition; each replaces a pair of monitor fields removed on 2025-08-27.' }),
+  StringEnum(ERROR_CONDITION_TYPES, {
+    description:
+      'Kind of error condition. The service adds LoadTimeLimit1 and LoadTimeLimit2 to every monitor; monsync leaves them alone unless you declare them.',
+  }),
 );
 export const EffectSchema = def('Effect', StringEnum(EFFECTS, { description: 'What the condition causes: `Error` raises an error, `Indicate` only marks the check. Omitted for some types.' }));
+export const ErrorConditionLevelSchema = def(
+  'ErrorConditionLevel',
+  StringEnum(ERROR_CONDITION_LEVELS, {
+    description: 'Severity of the condition: Info, Warning, Error (the 2022 definition calls the last one Severe; both are sent as written).',
+  }),
+);
+export const MatchTypeSchema = def(
+  'MatchType',
+  StringEnum(MATCH_TYPES, {
+    description:
+      'How a content condition matches: ErrorWhenContains, ErrorWhenNotContains and their Regex forms (the 2022 definition names them Positive, Negative, PositiveRegex, NegativeRegex; both are sent as written).',
+  }),
+);
+// Open: an account (or the emulator) may still hold a mode from before the published list (`Default`), and pull writes
+// what it reads; completion offers the published values.
+export const MonitorModeSchema = def('MonitorMode', OpenEnum(MONITOR_MODES, { description: 'Stage of the monitor: Development, Staging or Production.' }));
 export const VaultItemTypeSchema = def(
   'VaultItemType',
   StringEnum(VAULT_ITEM_TYPES, {
@@ -87,12 +103,11 @@ export const QuarterStartMonthSchema = def(
 );
 export const SelectedPeriodSchema = def(
   'SelectedPeriod',
-  OpenEnum(SELECTED_PERIODS_SEEN, { description: 'Period covered by the report. Values seen: CurrentDay, PreviousDay, Last6Months, Last24Months; the full list is not shown, so other values are accepted.' }),
+  StringEnum(SELECTED_PERIODS, {
+    description: 'Period covered by the report: a preset period (`PreviousWeek`, without a space; `All`), or a `...Excl` variant, which leaves out the current, incomplete unit.',
+  }),
 );
-export const AlertTypeSchema = def(
-  'AlertType',
-  OpenEnum(ALERT_TYPES_SEEN, { description: 'Kind of alert. Values seen: Reminder, Error; the full set is not shown.' }),
-);
+export const AlertTypeSchema = def('AlertType', StringEnum(ALERT_TYPES, { description: 'Kind of alert.' }));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scalars
@@ -162,6 +177,8 @@ export const ErrorConditionSchema = def(
       Value: Type.String({ description: 'Limit value, as a string (e.g. a time in ms, a byte count, an HTTP status code).' }),
       Percentage: Type.Optional(Type.String({ description: 'Percentage, as a string; used by PageElementMaxSizeWithPercentage and PageElementFailedWithPercentage.' })),
       Effect: Type.Optional(EffectSchema),
+      Level: Type.Optional(ErrorConditionLevelSchema),
+      MatchType: Type.Optional(MatchTypeSchema),
     },
     { description: 'One error condition of a monitor.' },
   ),
@@ -205,8 +222,17 @@ export const MonitorSchema = def(
     {
       Name: Name('Monitor name; the key of the monitor (unique among managed monitors).'),
       MonitorGuid: Type.Optional(Guid('Pins the identity of an existing monitor (adopt or rename).')),
-      MonitorType: Type.Optional(Type.String({ minLength: 1, description: 'Kind of monitor, e.g. `Https`.' })),
-      MonitorMode: Type.Optional(Type.String({ description: 'Monitor mode.' })),
+      MonitorType: Type.Optional(
+        OpenEnum(MONITOR_TYPES, { description: 'Kind of monitor, e.g. `Https` (the service no longer creates `Http`, `WebserviceHttp` or `WebserviceHttps`).' }),
+      ),
+      MonitorMode: Type.Optional(MonitorModeSchema),
+      CheckInterval: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          description: 'Minutes between checks (the v3 field `CheckFrequency` counted minutes too). Not together with CheckIntervalSeconds. Below the account minimum the service refuses it.',
+        }),
+      ),
+      CheckIntervalSeconds: Type.Optional(Type.Integer({ minimum: 1, description: 'Seconds between checks, for intervals under a minute. Not together with CheckInterval.' })),
       IsActive: Type.Optional(Type.Boolean({ description: 'Whether the monitor runs checks.' })),
       GenerateAlert: Type.Optional(Type.Boolean({ description: 'Whether errors raise alerts.' })),
       UserAgent: Type.Optional(UserAgentSchema),
@@ -329,8 +355,12 @@ export const SlaSchema = def(
         Percent('Minimum uptime percentage to avoid a warning; a value below it but not below the error threshold gives a warning. At least UptimeErrorThreshold.'),
       ),
       LoadTimeErrorThreshold: Type.Optional(Type.Number({ minimum: 0, description: 'Maximum page load time to avoid an error.' })),
-      OperatorResponseTimeThreshold: Type.Optional(
-        Type.Number({ minimum: 0, description: 'Allowed time between the operator receiving an alert notification and confirming it.' }),
+      OperatorReponseTimeThreshold: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          description:
+            'Allowed time between the operator receiving an alert notification and confirming it. Spelled as the service spells it (no "s" in "Repon"); the spelling `OperatorResponseTimeThreshold` is dropped by the service.',
+        }),
       ),
       exclusionPeriods: Type.Optional(Type.Array(SlaExclusionPeriodSchema, { description: 'Exclusion periods (key: Description).' })),
     },

@@ -55,6 +55,8 @@ export const DIAGNOSTIC_CODES = {
   VALUE_TOO_LONG: { severity: 'error', summary: 'A value is longer than allowed.' },
   DUPLICATE_ITEM: { severity: 'error', summary: 'A list that must not repeat an entry repeats one.' },
   REMOVED_FIELD: { severity: 'error', summary: 'A monitor field removed on 2025-08-27; names the ErrorConditions type that replaces it (run `monsync migrate`).' },
+  RENAMED_FIELD: { severity: 'warning', summary: 'A field spelled as the spec or the v3 API spells it, which the service drops (`CheckFrequency`, `OperatorResponseTimeThreshold`); names the published field (run `monsync migrate`).' },
+  RENAMED_VALUE: { severity: 'warning', summary: 'A value spelled as the spec spells it (`PDFDownloadLink`, `Previous Week`), which the service refuses; names the published value (run `monsync migrate`).' },
   OBSOLETE_FIELD: { severity: 'error', summary: 'A field the API says is obsolete and must not be sent (`Sensitive` on a monitor variable).' },
   LITERAL_SECRET: { severity: 'error', summary: 'A secret written as a literal where a `{ fromEnv }` / `{ fromFile }` reference is required.' },
   // Tree

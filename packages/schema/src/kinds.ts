@@ -7,6 +7,8 @@
  * The order of `KIND_ENTRIES` is the plan order: creates and updates run in it, deletes in reverse. People see kinds
  * listed by config section instead (`KINDS_AS_LISTED`): the order of `manage` in `monsync.yaml`.
  */
+import { serverAddedKeys } from '@monsync/client/wire';
+
 /** The `manage` entries of `monsync.yaml`, one per config section, in the order people see kinds listed in. */
 export const MANAGED_KINDS = ['monitors', 'monitorGroups', 'vault', 'slas', 'scheduledReports', 'alertDefinitions'] as const;
 export type ManagedKind = (typeof MANAGED_KINDS)[number];
@@ -16,6 +18,12 @@ export interface KindSetField {
   /** Field path below the object, e.g. `['ErrorConditions']` or `['Recipients', 'Operators']`. */
   readonly path: readonly string[];
   readonly key?: string;
+  /**
+   * Keys of entries the service adds by itself when they are missing (a monitor's `LoadTimeLimit1`/`LoadTimeLimit2`
+   * conditions, `SERVER_ADDED_ENTRIES` in `@monsync/client/wire`): a live entry with one of them that the config does
+   * not list is left alone (no removal, and an update body keeps it); once declared, it is compared like any other.
+   */
+  readonly serverAdded?: readonly string[];
 }
 
 export interface KindEntry {
@@ -105,7 +113,7 @@ export const MONITOR_KIND = {
   readOnlyFields: ['MonitorGuid', 'CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId'],
   secretFields: [],
   setFields: [
-    { path: ['ErrorConditions'], key: 'ErrorConditionType' },
+    { path: ['ErrorConditions'], key: 'ErrorConditionType', serverAdded: serverAddedKeys('monitor', 'ErrorConditions') },
     { path: ['PredefinedVariables'], key: 'Key' },
   ],
   title: { one: 'monitor', many: 'monitors' },

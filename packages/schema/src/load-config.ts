@@ -1,3 +1,4 @@
+import { fieldRename, type FieldRename } from '@monsync/client/wire';
 import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
@@ -22,6 +23,7 @@ import {
   type KindEntry,
 } from './kinds.js';
 import type { Declared, DesiredState, RemovalStrategy, Settings, VaultItemConfig } from './types.js';
+import { wireKindAt } from './wire-kinds.js';
 import { schemaDiagnostics } from './validate.js';
 import { MAX_FILE_BYTES, YamlSource, type PathSegment } from './yaml-source.js';
 
@@ -413,6 +415,12 @@ class Assembler {
         continue;
       }
       if (!passes || !new RegExp(PASS_THROUGH_PATTERN).test(key)) continue;
+      const kind = wireKindAt([...path, key]);
+      const renamed = kind === undefined ? undefined : fieldRename(kind, key);
+      if (renamed !== undefined) {
+        this.reportRenamedField(renamed, { src, path: [...path, key] });
+        continue;
+      }
       const meant = likelyMeant(key, known);
       if (meant !== undefined) {
         this.report(
@@ -428,6 +436,17 @@ class Assembler {
         this.report('LITERAL_SECRET', `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path: [...path, key] }, 'value', 'write `{ fromEnv: NAME }` or `{ fromFile: path }`');
       }
     }
+  }
+
+  private reportRenamedField(renamed: FieldRename, at: Located): void {
+    const unit = renamed.unit === undefined ? '' : renamed.unit.factor === 1 ? ` (${renamed.unit.to}, as before)` : ` (in ${renamed.unit.to}: the value is converted)`;
+    this.report(
+      'RENAMED_FIELD',
+      `\`${renamed.from}\` is the ${renamed.origin === 'v3' ? 'v3 API' : "spec's"} name; the service calls it \`${renamed.to}\`${unit} and drops \`${renamed.from}\`, so the plan would show it as a change forever (run \`monsync migrate\`)`,
+      at,
+      'key',
+      `write \`${renamed.to}:\`; \`monsync migrate\` rewrites every such field, keeping comments and formatting`,
+    );
   }
 
   // -------------------------------------------------------------------------------------------------------------

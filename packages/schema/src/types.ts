@@ -4,7 +4,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type {
-  ALERT_TYPES_SEEN,
+  ALERT_TYPES,
   AlertDefinitionSchema,
   CULTURE_NAMES,
   CertificateArchiveSchema,
@@ -60,7 +60,7 @@ export type WeekDay = (typeof WEEK_DAYS)[number];
 export type CultureName = (typeof CULTURE_NAMES)[number];
 export type SmsProvider = (typeof SMS_PROVIDERS)[number];
 export type QuarterStartMonth = (typeof QUARTER_START_MONTHS)[number];
-export type AlertTypeSeen = (typeof ALERT_TYPES_SEEN)[number];
+export type AlertType = (typeof ALERT_TYPES)[number];
 
 export type VaultRef = Static<typeof VaultRefSchema>;
 export type ErrorConditionConfig = Static<typeof ErrorConditionSchema> & PassThrough;

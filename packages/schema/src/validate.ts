@@ -5,6 +5,8 @@ import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
 import { likelyMeant } from './suggest.js';
+import { wireKindAt } from './wire-kinds.js';
+import { valueRename } from '@monsync/client/wire';
 import type { PathSegment, YamlSource } from './yaml-source.js';
 
 let compiled: ValidateFunction | undefined;
@@ -185,6 +187,18 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
     case 'not':
       return refusedField(make, path, name);
     case 'enum': {
+      const kind = wireKindAt(path);
+      const field = path[path.length - 1];
+      const renamed = kind === undefined || typeof field !== 'string' ? undefined : valueRename(kind, field, error.data);
+      if (renamed !== undefined) {
+        return make(
+          'RENAMED_VALUE',
+          `\`${field}: ${renamed.from}\` is the spec's spelling; the service spells it \`${renamed.to}\` and refuses this one (run \`monsync migrate\`)`,
+          path,
+          'value',
+          `write \`${renamed.to}\`; \`monsync migrate\` rewrites every such value, keeping comments and formatting`,
+        );
+      }
       const allowed = ((error.params as { allowedValues?: unknown[] }).allowedValues ?? []).map(String);
       const got = typeof error.data === 'string' || typeof error.data === 'number' ? String(error.data) : describeType(error.data);
       const meant = typeof error.data === 'string' ? likelyMeant(error.data, allowed) : undefined;

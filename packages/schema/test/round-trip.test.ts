@@ -7,6 +7,7 @@ import {
   FILE_TYPES,
   MANAGED_KINDS,
   Secret,
+  SELECTED_PERIODS,
   USER_AGENTS,
   WEEK_DAYS,
   diagnosticLine,
@@ -61,7 +62,7 @@ const monitor = (monitorName: string, vaultRefs: readonly string[]) =>
           .chain((keys) => fc.tuple(...keys.map((Key) => (vaultRefs.length > 0 ? fc.oneof(text, fc.constantFrom(...vaultRefs).map((vault) => ({ vault }))) : text).map((Value) => ({ Key, Value }))))),
       ),
       // Unknown PascalCase API fields pass through verbatim.
-      CheckFrequency: optional(fc.integer({ min: 1, max: 60 })),
+      CheckInterval: optional(fc.integer({ min: 1, max: 60 })),
       BearerToken: optional(secretRef),
     })
     .map((m) => clean({ Name: monitorName, ...m }));
@@ -121,7 +122,7 @@ const report = (key: string) =>
       FileType: fc.constantFrom(...FILE_TYPES),
       IsActive: optional(fc.boolean()),
       Schedule: schedule,
-      SelectedPeriod: optional(fc.constantFrom('CurrentDay', 'PreviousDay', 'Last6Months', 'Last24Months', 'SomeFuturePeriod')),
+      SelectedPeriod: optional(fc.constantFrom(...SELECTED_PERIODS)),
       Notes: optional(text),
       Recipients: optional(fc.record({ ExtraEmailAddresses: fc.array(email, { maxLength: 3 }) })),
     })

@@ -31,16 +31,22 @@ describe('committed JSON Schemas', () => {
     expect(sla.properties.UptimeErrorThreshold?.description).toContain('below it an error shows in the SLA overview');
   });
 
-  it('carry the enumerations of the spec, and open lists where the spec says the set is not shown', () => {
+  it('carry the published enumerations, and open lists where an account may hold other values', () => {
     const defs = configJsonSchema().$defs as Record<string, { enum?: unknown[]; anyOf?: unknown[] }>;
-    expect(defs.ErrorConditionType?.enum).toHaveLength(7);
+    expect(defs.ErrorConditionType?.enum).toHaveLength(21);
+    expect(defs.FileType?.enum).toEqual(['PDFAttachment', 'PDFLink', 'ExcelAttachment', 'ExcelLink', 'Html']);
+    expect(defs.SelectedPeriod?.enum).toContain('PreviousWeek');
+    expect(defs.SelectedPeriod?.enum).toContain('Last7DaysExcl');
+    expect(defs.SelectedPeriod?.enum).not.toContain('Previous Week');
     expect(defs.VaultItemType?.enum).toEqual(['CertificateArchive', 'Certificate', 'CredentialSet', 'File', 'OneTimePassword']);
     expect(defs.QuarterStartMonth?.enum).toEqual([1, 2, 3]);
-    for (const name of ['UserAgent', 'Effect', 'FileType', 'ScheduleType', 'ScheduleMode', 'WeekDay', 'CultureName', 'SmsProvider']) {
+    for (const name of ['UserAgent', 'Effect', 'FileType', 'ScheduleType', 'ScheduleMode', 'WeekDay', 'CultureName', 'SmsProvider', 'AlertType', 'ErrorConditionLevel', 'MatchType']) {
       expect(defs[name]?.enum, name).toBeDefined();
     }
-    expect(defs.SelectedPeriod?.anyOf).toContainEqual({ type: 'string' });
-    expect(defs.AlertType?.anyOf).toContainEqual({ type: 'string' });
+    expect(defs.MonitorMode?.anyOf).toContainEqual({ type: 'string', enum: ['Development', 'Staging', 'Production'] });
+    const sla = defs.Sla as { properties: Record<string, unknown> };
+    expect(Object.keys(sla.properties)).toContain('OperatorReponseTimeThreshold');
+    expect(Object.keys(sla.properties)).not.toContain('OperatorResponseTimeThreshold');
   });
 
   it('validate a plan document typed with the exported Plan type', () => {

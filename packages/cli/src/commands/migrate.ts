@@ -14,6 +14,7 @@ function relativeTo(cwd: string, result: MigrationResult): MigrationResult {
   const show = (file: string) => (isAbsolute(file) ? displayPath(cwd, file) : file);
   return {
     changes: result.changes.map((change) => ({ ...change, file: show(change.file) })),
+    renames: result.renames.map((rename) => ({ ...rename, file: show(rename.file) })),
     problems: result.problems.map((problem) => ({ ...problem, file: show(problem.file) })),
     filesChanged: result.filesChanged.map(show),
   };
@@ -21,12 +22,15 @@ function relativeTo(cwd: string, result: MigrationResult): MigrationResult {
 
 export const migrateCommand: CommandSpec = {
   name: 'migrate',
-  summary: 'rewrite monitors off the fields the service removed on 2025-08-27 (into ErrorConditions)',
+  summary: 'rewrite removed monitor fields into ErrorConditions, and spec spellings into the service\'s',
   usage: 'migrate [--check] | migrate --from-json FILE|DIR --out FILE',
   description:
     'Rewrites, in place, every monitor of the tree that still uses a removed field (LoadTimeLimit1,\n' +
     'AlertOnLoadTimeLimit1, ExpectedHttpStatusCode, ...) into the ErrorConditions entry that replaces it, keeping\n' +
-    'comments and formatting. A second run changes nothing. --check only reports, and exits 1 when anything would\n' +
+    'comments and formatting, and every field or value spelled as the spec or the v3 API spells it into the\n' +
+    'service\'s spelling (CheckFrequency -> CheckInterval, minutes as before; OperatorResponseTimeThreshold ->\n' +
+    'OperatorReponseTimeThreshold; FileType PDFDownloadLink -> PDFLink; Previous Week -> PreviousWeek; ...).\n' +
+    'A second run changes nothing. --check only reports, and exits 1 when anything would\n' +
     'change (for CI). --from-json converts monitors exported as JSON from the API (a file or a folder of them)\n' +
     'into a new YAML file of the config format.',
   options: {
@@ -45,7 +49,7 @@ export const migrateCommand: CommandSpec = {
       const target = resolve(io.cwd, out);
       mkdirSync(dirname(target), { recursive: true });
       const imported = await importLegacyJson(resolve(io.cwd, fromJson), { out: target });
-      const shown = relativeTo(io.cwd, { changes: imported.changes, problems: imported.problems, filesChanged: [] });
+      const shown = relativeTo(io.cwd, { changes: imported.changes, renames: [], problems: imported.problems, filesChanged: [] });
       for (const problem of shown.problems) io.stderr.write(`${problem.file}:${problem.line}:${problem.column}: ${problem.severity} ${problem.code}: ${problem.message}\n`);
       if (imported.written === undefined) return ExitCode.Error;
       io.stdout.write(`Wrote ${imported.monitors} monitor${imported.monitors === 1 ? '' : 's'} to ${displayPath(io.cwd, target)} (${imported.changes.length} migrated off removed fields).\n`);

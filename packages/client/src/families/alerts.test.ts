@@ -12,14 +12,14 @@ describe('alerts', () => {
     api.reply('GET', `/Alert/Monitor/${M}`, 200, { Data: [{ Id: 'a1', Type: 'Alert', Attributes: attributes, Relationships: relationships }], Cursors: { Next: 'c2' } });
     api.reply('GET', `/Alert/Monitor/${M}`, 200, { Data: [{ Id: 'a2', Type: 'Alert', Attributes: { ...attributes, AlertType: 'Reminder' } }], Cursors: { Next: 'c3' } });
     api.reply('GET', `/Alert/Monitor/${M}`, 200, { Data: [{ Id: 'a3', Type: 'Alert', Attributes: attributes }] });
-    const alerts = await api.client.alerts.byMonitor(M, { IncludeReminders: true, Take: 1, PresetPeriod: 'Previous Week', Sorting: 'Descending' }).toArray();
+    const alerts = await api.client.alerts.byMonitor(M, { IncludeReminders: true, Take: 1, PresetPeriod: 'PreviousWeek', Sorting: 'Descending' }).toArray();
     expect(alerts.map((a) => [a.Id, a.Attributes.AlertType])).toEqual([
       ['a1', 'Error'],
       ['a2', 'Reminder'],
       ['a3', 'Error'],
     ]);
     expect(alerts[0]?.Relationships).toEqual(relationships);
-    const q = 'IncludeReminders=true&Take=1&PresetPeriod=Previous%20Week&Sorting=Descending';
+    const q = 'IncludeReminders=true&Take=1&PresetPeriod=PreviousWeek&Sorting=Descending';
     expect(api.calls().map((c) => c.url)).toEqual([`/v4/Alert/Monitor/${M}?${q}`, `/v4/Alert/Monitor/${M}?${q}&Cursor=c2`, `/v4/Alert/Monitor/${M}?${q}&Cursor=c3`]);
   });
 

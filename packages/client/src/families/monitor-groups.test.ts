@@ -79,7 +79,7 @@ describe('monitorGroups', () => {
   it('adds a maintenance period to all members, sending the payload as given', async () => {
     const api = mockApi();
     api.reply('POST', `/MonitorGroup/${G}/AddMaintenancePeriodToAllMembers`, 200, {});
-    const period = { From: '2026-11-27T00:00:00', Until: '2026-11-27T04:00:00', Description: 'upgrade' };
+    const period = { ScheduleMode: 'OneTime', MaintenanceType: 'DisableMonitoring', StartDateTime: '2026-11-27T00:00:00', EndDateTime: '2026-11-27T04:00:00', Description: 'upgrade' } as const;
     await api.client.monitorGroups.addMaintenancePeriodToAllMembers(G, period);
     expect(api.last()).toMatchObject({ method: 'POST', url: `/v4/MonitorGroup/${G}/AddMaintenancePeriodToAllMembers`, body: period });
   });

@@ -11,6 +11,7 @@ import type {
   MonitorPatch,
   MonitorReplace,
 } from '../types.js';
+import { publishedReader } from '../wire/read.js';
 
 export interface MonitorsApi {
   /** Every monitor, following cursors (`GET /Monitor`). */
@@ -32,6 +33,9 @@ export interface MonitorsApi {
   delete(monitorGuid: string): Promise<void>;
 }
 
+// Older spellings (the v3 `CheckFrequency`) are read as the published field.
+const asMonitor = publishedReader<Monitor>('monitor');
+
 export function monitorsApi(core: Core): MonitorsApi {
   // A monitor's key is its Name (the reconciler matches on it): a create whose answer names no MonitorGuid finds it so.
   const byName = (body: MonitorCreate): CreatedLookup<Monitor> => ({
@@ -45,16 +49,16 @@ export function monitorsApi(core: Core): MonitorsApi {
     return { method: 'GET', route: '/Monitor', query: { ...query } } as const;
   };
   return {
-    list: (query) => core.paged<Monitor>(listCall(query)),
-    listPage: async (query) => core.page<Monitor>(listCall(query)),
-    get: (monitorGuid) => core.json<Monitor>({ method: 'GET', route: '/Monitor/{monitorGuid}', params: { monitorGuid } }),
+    list: (query) => core.paged<Monitor>(listCall(query), { map: asMonitor }),
+    listPage: async (query) => core.page<Monitor>(listCall(query), { map: asMonitor }),
+    get: async (monitorGuid) => asMonitor(await core.json<Monitor>({ method: 'GET', route: '/Monitor/{monitorGuid}', params: { monitorGuid } })),
     create: (body) => core.created<Monitor>({ method: 'POST', route: '/Monitor', body }, byName(body)),
     createInGroup: (monitorGroupGuid, body) =>
       core.created<Monitor>({ method: 'POST', route: '/Monitor/MonitorGroup/{monitorGroupGuid}', params: { monitorGroupGuid }, body }, byName(body)),
     listInGroup: (monitorGroupGuid, query = {}) => {
       const route = '/Monitor/MonitorGroup/{monitorGroupGuid}';
       checkTake(core.context('GET', route, { monitorGroupGuid }), query.Take);
-      return core.paged<Monitor>({ method: 'GET', route, params: { monitorGroupGuid }, query: { ...query } });
+      return core.paged<Monitor>({ method: 'GET', route, params: { monitorGroupGuid }, query: { ...query } }, { map: asMonitor });
     },
     replace: (monitorGuid, body) => core.maybe<Monitor>({ method: 'PUT', route: '/Monitor/{monitorGuid}', params: { monitorGuid }, body }),
     patch: (monitorGuid, body) => core.maybe<Monitor>({ method: 'PATCH', route: '/Monitor/{monitorGuid}', params: { monitorGuid }, body }),

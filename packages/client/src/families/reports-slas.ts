@@ -15,6 +15,7 @@ import type {
   SlaPatch,
   SlaReplace,
 } from '../types.js';
+import { publishedReader } from '../wire/read.js';
 
 export interface ScheduledReportsApi {
   list(): Paged<ScheduledReport>;
@@ -29,12 +30,17 @@ export interface ScheduledReportsApi {
   delete(scheduledReportGuid: string): Promise<void>;
 }
 
+// Reads accept the spec's spellings (`PDFDownloadLink`, `Previous Week`, `OperatorResponseTimeThreshold`) and
+// return the published ones, so an older account or emulator compares equal to a tree written in the published form.
+const asReport = publishedReader<ScheduledReport>('scheduledReport');
+const asSla = publishedReader<Sla>('sla');
+
 export function scheduledReportsApi(core: Core): ScheduledReportsApi {
   const one = '/ScheduledReport/{scheduledReportGuid}';
   return {
-    list: () => core.paged<ScheduledReport>({ method: 'GET', route: '/ScheduledReport' }),
-    listPage: () => core.page<ScheduledReport>({ method: 'GET', route: '/ScheduledReport' }),
-    get: (scheduledReportGuid) => core.json<ScheduledReport>({ method: 'GET', route: one, params: { scheduledReportGuid } }),
+    list: () => core.paged<ScheduledReport>({ method: 'GET', route: '/ScheduledReport' }, { map: asReport }),
+    listPage: () => core.page<ScheduledReport>({ method: 'GET', route: '/ScheduledReport' }, { map: asReport }),
+    get: async (scheduledReportGuid) => asReport(await core.json<ScheduledReport>({ method: 'GET', route: one, params: { scheduledReportGuid } })),
     create: (body) =>
       core.created<ScheduledReport>(
         { method: 'POST', route: '/ScheduledReport', body },
@@ -87,9 +93,9 @@ export function slasApi(core: Core): SlasApi {
   const periods = `${one}/ExclusionPeriod`;
   const period = `${periods}/{exclusionPeriodId}`;
   return {
-    list: () => core.paged<Sla>({ method: 'GET', route: '/Sla' }),
-    listPage: () => core.page<Sla>({ method: 'GET', route: '/Sla' }),
-    get: (slaGuid) => core.json<Sla>({ method: 'GET', route: one, params: { slaGuid } }),
+    list: () => core.paged<Sla>({ method: 'GET', route: '/Sla' }, { map: asSla }),
+    listPage: () => core.page<Sla>({ method: 'GET', route: '/Sla' }, { map: asSla }),
+    get: async (slaGuid) => asSla(await core.json<Sla>({ method: 'GET', route: one, params: { slaGuid } })),
     create: (body) =>
       core.created<Sla>(
         { method: 'POST', route: '/Sla', body },

@@ -39,9 +39,9 @@ describe('alerts against the emulator', () => {
     expect(page.items[0]?.Relationships.length).toBeGreaterThan(0);
   });
 
-  it('sends a PresetPeriod written with a space in a form the emulator accepts', async () => {
+  it('sends a Previous... PresetPeriod in the published spelling, which the emulator accepts', async () => {
     const m = await monitorNamed('Marketing site');
-    await expect(api.client.alerts.byMonitorPage(m.MonitorGuid, { PresetPeriod: 'Previous Week', Take: 1 })).resolves.toHaveProperty('items');
+    await expect(api.client.alerts.byMonitorPage(m.MonitorGuid, { PresetPeriod: 'PreviousWeek', Take: 1 })).resolves.toHaveProperty('items');
     expect(api.responses.at(-1)?.status).toBe(200);
   });
 });

@@ -54,7 +54,15 @@ describe('monitorGroups against the emulator', () => {
     const group = await api.client.monitorGroups.create({ Description: 'Ops' });
     await api.client.monitors.createInGroup(group.MonitorGroupGuid, { Name: 'Gateway', MonitorType: 'Https' });
     await expect(
-      api.client.monitorGroups.addMaintenancePeriodToAllMembers(group.MonitorGroupGuid, { From: '2026-12-01T00:00:00', Until: '2026-12-01T04:00:00' }),
+      api.client.monitorGroups.addMaintenancePeriodToAllMembers(group.MonitorGroupGuid, {
+        ScheduleMode: 'OneTime',
+        MaintenanceType: 'DisableMonitoring',
+        StartDateTime: '2026-12-01T00:00:00',
+        EndDateTime: '2026-12-01T04:00:00',
+        // The emulator still reads the spec's From/Until.
+        From: '2026-12-01T00:00:00',
+        Until: '2026-12-01T04:00:00',
+      }),
     ).resolves.toBeUndefined();
     expect(api.emulator.control.dump().maintenancePeriods).toHaveLength(1);
   });

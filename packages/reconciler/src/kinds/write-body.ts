@@ -51,7 +51,11 @@ function fill(d: unknown, l: unknown, path: string, pointer: string, walk: Walk)
     const theirs = byKey(l, spec.key);
     // Entries without their key, or a key twice: the comparison falls back to whole values, and so does the body.
     if (mine === undefined || theirs === undefined) return d;
-    return d.map((entry, i) => fill(entry, theirs.get(keyOf(entry, spec.key as string) as string), element, `${pointer}/${i}`, walk));
+    const filled = d.map((entry, i) => fill(entry, theirs.get(keyOf(entry, spec.key as string) as string), element, `${pointer}/${i}`, walk));
+    // Entries the service added by itself and the config leaves out stay as they are (a list without them would
+    // make the service add them again with its defaults, undoing a value changed in the web app).
+    const kept = [...theirs].filter(([key]) => spec.serverAdded?.includes(key) === true && !mine.has(key)).map(([, entry]) => entry);
+    return kept.length === 0 ? filled : [...filled, ...kept];
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l) || hasSecret(d)) return d;

@@ -133,7 +133,8 @@ function align(d: unknown, l: unknown, index: SetIndex, path: Path): [unknown, u
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return [normalizeDeep(d), normalizeDeep(l)];
-    const keyedSet = index.at.get(path)?.key !== undefined;
+    const spec = index.at.get(path);
+    const keyedSet = spec?.key !== undefined;
     const dOut: Record<string, unknown> = {};
     const lOut: Record<string, unknown> = {};
     for (const key of Object.keys(d)) {
@@ -143,7 +144,7 @@ function align(d: unknown, l: unknown, index: SetIndex, path: Path): [unknown, u
     }
     if (keyedSet) {
       for (const key of Object.keys(l)) {
-        if (!(key in d) && l[key] !== undefined) lOut[key] = normalizeDeep(l[key]);
+        if (!(key in d) && l[key] !== undefined && spec?.serverAdded?.includes(key) !== true) lOut[key] = normalizeDeep(l[key]);
       }
     }
     return [dOut, lOut];
@@ -234,14 +235,16 @@ function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boole
   }
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
-    if (!Array.isArray(l) || d.length !== l.length) return false;
+    if (!Array.isArray(l)) return false;
     const spec = path === null ? undefined : index.at.get(path);
+    // A keyed set may hold entries the service added by itself beyond the declared ones: its own test counts them.
+    if (d.length !== l.length && spec?.serverAdded === undefined) return false;
     if (spec === undefined) {
       const element = below(index, path, '*');
       for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
       return true;
     }
-    return spec.key === undefined ? sameScalarSet(d, l) : sameKeyedSet(d, l, spec.key, index, below(index, path, '*'));
+    return spec.key === undefined ? sameScalarSet(d, l) : sameKeyedSet(d, l, spec, index, below(index, path, '*'));
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;
   return scalarEqual(d, l);
@@ -261,8 +264,12 @@ function sameScalarSet(d: readonly unknown[], l: readonly unknown[]): boolean {
   return a.every((v, i) => v === b[i]);
 }
 
-/** Keyed sets: each declared entry has exactly one live entry with its key, and matches it. */
-function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], keyField: string, index: SetIndex, element: Path | null): boolean {
+/**
+ * Keyed sets: each declared entry has exactly one live entry with its key, and matches it; the live set holds no
+ * other entry but those the service adds by itself.
+ */
+function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], spec: SetField, index: SetIndex, element: Path | null): boolean {
+  const keyField = spec.key as string;
   const seen = new Set<string>();
   for (const entry of d) {
     const k = isPlainObject(entry) ? entry[keyField] : undefined;
@@ -278,7 +285,10 @@ function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], keyField: st
     }
     if (matches !== 1 || !same(entry, match, index, element)) return false;
   }
-  return true;
+  if (l.length === d.length) return true;
+  const added = spec.serverAdded ?? [];
+  const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.has(String(candidate[keyField])));
+  return extra.length === d.length;
 }
 
 /**

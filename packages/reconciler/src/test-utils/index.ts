@@ -174,7 +174,7 @@ export function aLiveSla(fields: Record<string, unknown> = {}): ApiObject {
     UptimeErrorThreshold: 99.5,
     UptimeWarningThreshold: 99.9,
     LoadTimeErrorThreshold: 0,
-    OperatorResponseTimeThreshold: 0,
+    OperatorReponseTimeThreshold: 0,
     ...fields,
   };
 }

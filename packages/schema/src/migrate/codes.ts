@@ -9,6 +9,7 @@ export const MIGRATION_PROBLEM_CODES = {
   MIGRATE_INVALID_FLAG: 'error: the flag is not true or false',
   MIGRATE_INVALID_VALUE: 'error: the limit is not a number',
   MIGRATE_ERROR_CONDITIONS_NOT_A_LIST: 'error: the monitor has ErrorConditions, but not as a list',
+  MIGRATE_RENAME_CONFLICT: 'error: an object has both the spec spelling of a field and the published one',
   MIGRATE_YAML_ALIAS: 'error: a removed field uses a YAML anchor or alias',
   MIGRATE_YAML_ERROR: 'error: the file is not valid YAML (or has duplicate keys)',
   MIGRATE_FILE_TOO_LARGE: 'error: the file is over the 5 MB limit of config files',

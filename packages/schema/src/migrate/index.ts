@@ -11,6 +11,7 @@ export type {
   MigrationErrorCondition,
   MigrationLocation,
   MigrationProblem,
+  MigrationRename,
   MigrationResult,
   MigrationSeverity,
 } from './types.js';

@@ -1,5 +1,5 @@
 import { MONITOR_KIND } from '../kinds.js';
-import type { MigrateOptions, MigrationErrorCondition, MigrationResult } from './types.js';
+import type { MigrateOptions, MigrationErrorCondition, MigrationRename, MigrationResult } from './types.js';
 
 /**
  * The process exit code for a migration run: 1 when a monitor could not be migrated (any error problem),
@@ -7,7 +7,7 @@ import type { MigrateOptions, MigrationErrorCondition, MigrationResult } from '.
  */
 export function migrationExitCode(result: MigrationResult, options: Pick<MigrateOptions, 'check'> = {}): 0 | 1 {
   if (result.problems.some((problem) => problem.severity === 'error')) return 1;
-  if (options.check === true && result.changes.length > 0) return 1;
+  if (options.check === true && (result.changes.length > 0 || result.renames.length > 0)) return 1;
   return 0;
 }
 
@@ -19,6 +19,22 @@ function describeCondition(condition: MigrationErrorCondition): string {
   return parts.join(' ');
 }
 
+const KIND_WORD: Record<MigrationRename['kind'], string> = {
+  monitor: 'monitor',
+  sla: 'SLA',
+  scheduledReport: 'report',
+  vaultAuthorization: 'vault authorization',
+  query: 'query',
+};
+
+function describeRename(rename: MigrationRename, dryRun: boolean): string {
+  const where = `${rename.file}:${rename.line}:${rename.column}: ${KIND_WORD[rename.kind]} "${rename.object}"`;
+  const verb = dryRun ? 'would rename' : 'renamed';
+  if (rename.what === 'value') return `${where}: ${verb} ${rename.field} value ${rename.from} -> ${rename.to} (the service's spelling)`;
+  const unit = rename.converted === undefined ? '' : ` (${rename.converted.from} -> ${rename.converted.to}, converted to the new unit)`;
+  return `${where}: ${verb} ${rename.from} -> ${rename.to}${unit} (the service's name)`;
+}
+
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
@@ -27,6 +43,7 @@ function plural(count: number, word: string): string {
 export function formatMigrationReport(result: MigrationResult, options: Pick<MigrateOptions, 'check' | 'write'> = {}): string {
   const dryRun = options.check === true || options.write === false;
   const lines: string[] = [];
+  for (const rename of result.renames) lines.push(describeRename(rename, dryRun));
   for (const change of result.changes) {
     const where = `${change.file}:${change.line}:${change.column}: monitor "${change.monitor}"`;
     lines.push(
@@ -41,12 +58,14 @@ export function formatMigrationReport(result: MigrationResult, options: Pick<Mig
   const errors = result.problems.filter((problem) => problem.severity === 'error').length;
   const monitors = plural(result.changes.length, MONITOR_KIND.title.one);
   const files = plural(result.filesChanged.length, 'file');
+  const renames = plural(result.renames.length, 'spelling');
+  const what = [result.changes.length > 0 ? monitors : undefined, result.renames.length > 0 ? renames : undefined].filter((part) => part !== undefined).join(' and ');
   const summary =
-    result.changes.length === 0
-      ? 'No monitor uses the removed fields.'
+    result.changes.length === 0 && result.renames.length === 0
+      ? 'No monitor uses the removed fields, and no field or value the spec spells differently from the service.'
       : dryRun
-        ? `${monitors} in ${files} would be migrated; run \`monsync migrate\` to rewrite them.`
-        : `${monitors} in ${files} migrated.`;
+        ? `${what} in ${files} would be migrated; run \`monsync migrate\` to rewrite them.`
+        : `${what} in ${files} migrated.`;
   lines.push(errors > 0 ? `${summary} ${plural(errors, 'error')} to fix by hand (see above).` : summary);
   return `${lines.join('\n')}\n`;
 }

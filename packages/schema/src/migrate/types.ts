@@ -1,3 +1,4 @@
+import type { WireKind } from '@monsync/client/wire';
 import type { MigrationProblemCode } from './codes.js';
 
 /** One `ErrorConditions` entry written by the migration (field names are the API's, sent verbatim). */
@@ -36,8 +37,27 @@ export interface MigrationChange extends MigrationLocation {
   added: MigrationErrorCondition[];
 }
 
+/**
+ * One field or value renamed from the spec's (or the v3 API's) spelling to the service's published one
+ * (`@monsync/client/wire`, FIELD_RENAMES and VALUE_RENAMES). Positions refer to the file before the rewrite.
+ */
+export interface MigrationRename extends MigrationLocation {
+  kind: WireKind;
+  /** The object's `Name`, `Description` or `key`, or `<list>[<index>]`. */
+  object: string;
+  what: 'field' | 'value';
+  /** The field renamed, or the field whose value is renamed. */
+  field: string;
+  from: string;
+  to: string;
+  /** The number, when the two fields count in different units. */
+  converted?: { from: number; to: number };
+}
+
 export interface MigrationResult {
   changes: MigrationChange[];
+  /** Spellings rewritten to the published ones. */
+  renames: MigrationRename[];
   problems: MigrationProblem[];
   /** Files rewritten on disk; in check or dry-run mode, the files that would be. */
   filesChanged: string[];

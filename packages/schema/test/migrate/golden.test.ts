@@ -47,7 +47,7 @@ describe.each(cases)('migration golden case %s', (name) => {
     const expected = await readJson<MigrationResult>(join(caseDir, 'expected.json'));
     expect(relativeTo(dir, result)).toEqual(expected);
     const blocked = expected.problems.some((problem) => problem.severity === 'error');
-    expect(migrationExitCode(result, { check: true })).toBe(expected.changes.length > 0 || blocked ? 1 : 0);
+    expect(migrationExitCode(result, { check: true })).toBe(expected.changes.length > 0 || expected.renames.length > 0 || blocked ? 1 : 0);
   });
 
   it('changes nothing on a second run', async () => {
@@ -56,6 +56,7 @@ describe.each(cases)('migration golden case %s', (name) => {
     const afterFirst = await readTree(dir);
     const second = await migrateConfig(dir);
     expect(second.changes).toEqual([]);
+    expect(second.renames).toEqual([]);
     expect(second.filesChanged).toEqual([]);
     expect(await readTree(dir)).toEqual(afterFirst);
     // Monitors that were blocked stay blocked, with the same findings; notes about done rewrites do not repeat.

@@ -242,7 +242,7 @@ describe('importLegacyJson', () => {
       expect(result.secrets).toHaveLength(5);
       expect(await readFile(out, 'utf8')).not.toContain(CANARY);
       expect(JSON.stringify(result)).not.toContain(CANARY);
-      expect(formatMigrationReport({ changes: result.changes, problems: result.problems, filesChanged: [] })).not.toContain(CANARY);
+      expect(formatMigrationReport({ changes: result.changes, renames: [], problems: result.problems, filesChanged: [] })).not.toContain(CANARY);
     });
 
     it('gives a file that loads without LITERAL_SECRET, and plans once the variables are set', async () => {

@@ -9,6 +9,7 @@ import {
   migrationExitCode,
   MigrationError,
   type MigrationProblem,
+  type MigrationRename,
   type MigrationResult,
 } from '@monsync/schema';
 
@@ -119,7 +120,7 @@ describe('migrateConfig', () => {
     const clean = 'monitors:\n  - {Name: Clean,   MonitorType: Http}\n';
     const dir = await configTree({ 'monsync.yaml': settings, 'clean.yaml': clean });
     const result = await migrateConfig(dir);
-    expect(result).toEqual({ changes: [], problems: [], filesChanged: [] });
+    expect(result).toEqual({ changes: [], renames: [], problems: [], filesChanged: [] });
     expect(await readFile(join(dir, 'monsync.yaml'), 'utf8')).toBe(settings);
     expect(await readFile(join(dir, 'clean.yaml'), 'utf8')).toBe(clean);
   });
@@ -179,6 +180,7 @@ describe('migrateConfig', () => {
 
 describe('migrationExitCode', () => {
   const change = { file: 'm.yaml', line: 1, column: 1, monitor: 'Shop', removed: ['LoadTimeLimit1'], added: [] };
+  const rename: MigrationRename = { file: 'm.yaml', line: 2, column: 5, kind: 'sla', object: 'Gold', what: 'field', field: 'OperatorResponseTimeThreshold', from: 'OperatorResponseTimeThreshold', to: 'OperatorReponseTimeThreshold' };
   const problem = (severity: 'error' | 'warning' | 'info'): MigrationProblem => ({
     severity,
     code: 'MIGRATE_CONFLICT',
@@ -188,11 +190,12 @@ describe('migrationExitCode', () => {
     column: 1,
   });
   const cases: Array<[string, MigrationResult, boolean, 0 | 1]> = [
-    ['nothing to do', { changes: [], problems: [], filesChanged: [] }, true, 0],
-    ['changes made', { changes: [change], problems: [], filesChanged: ['m.yaml'] }, false, 0],
-    ['changes pending in check mode', { changes: [change], problems: [], filesChanged: ['m.yaml'] }, true, 1],
-    ['a blocked monitor', { changes: [], problems: [problem('error')], filesChanged: [] }, false, 1],
-    ['only notes and warnings', { changes: [], problems: [problem('info'), problem('warning')], filesChanged: [] }, true, 0],
+    ['nothing to do', { changes: [], renames: [], problems: [], filesChanged: [] }, true, 0],
+    ['changes made', { changes: [change], renames: [], problems: [], filesChanged: ['m.yaml'] }, false, 0],
+    ['changes pending in check mode', { changes: [change], renames: [], problems: [], filesChanged: ['m.yaml'] }, true, 1],
+    ['a blocked monitor', { changes: [], renames: [], problems: [problem('error')], filesChanged: [] }, false, 1],
+    ['spellings pending in check mode', { changes: [], renames: [rename], problems: [], filesChanged: ['m.yaml'] }, true, 1],
+    ['only notes and warnings', { changes: [], renames: [], problems: [problem('info'), problem('warning')], filesChanged: [] }, true, 0],
   ];
   it.each(cases)('gives the exit code for %s', (_name, result, check, code) => {
     expect(migrationExitCode(result, { check })).toBe(code);
@@ -218,6 +221,6 @@ describe('formatMigrationReport', () => {
   });
 
   it('says so when nothing uses the removed fields', () => {
-    expect(formatMigrationReport({ changes: [], problems: [], filesChanged: [] })).toBe('No monitor uses the removed fields.\n');
+    expect(formatMigrationReport({ changes: [], renames: [], problems: [], filesChanged: [] })).toBe('No monitor uses the removed fields, and no field or value the spec spells differently from the service.\n');
   });
 });

@@ -58,9 +58,9 @@ describe('scheduled reports against the emulator', () => {
     const guid = created.ScheduledReportGuid;
     expect(await api.client.scheduledReports.get(guid)).toMatchObject({ DashboardGuid: body.DashboardGuid });
     expect((await api.client.scheduledReports.list().toArray()).map((r) => r.ScheduledReportGuid)).toEqual([guid]);
-    await api.client.scheduledReports.replace(guid, { ...body, FileType: 'Html' });
+    await api.client.scheduledReports.replace(guid, { ...body, FileType: 'ExcelAttachment' });
     await api.client.scheduledReports.patch(guid, { IsActive: false });
-    expect(await api.client.scheduledReports.get(guid)).toMatchObject({ FileType: 'Html', IsActive: false });
+    expect(await api.client.scheduledReports.get(guid)).toMatchObject({ FileType: 'ExcelAttachment', IsActive: false });
     await api.client.scheduledReports.delete(guid);
     await expect(api.client.scheduledReports.get(guid)).rejects.toBeInstanceOf(NotFoundError);
   });

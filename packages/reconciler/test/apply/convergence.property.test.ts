@@ -42,7 +42,7 @@ const desiredArb = fc.record({
   groups: fc.array(fc.tuple(fc.constantFrom(...GROUPS), fc.option(subset(MONITORS), { nil: undefined })), { maxLength: 3 }),
   sections: fc.array(fc.tuple(fc.constantFrom(...SECTIONS), fc.array(fc.tuple(fc.constantFrom(...ITEMS), fc.constantFrom('robot', 'bot'), fc.constantFrom('CANARY-prop-1', 'CANARY-prop-2')), { maxLength: 3 })), { maxLength: 2 }),
   slas: fc.array(fc.tuple(fc.constantFrom(...SLAS), fc.constantFrom(98, 99, 99.5), fc.option(subset(PERIODS), { nil: undefined })), { maxLength: 2 }),
-  reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'Html'), schedule), { maxLength: 2 }),
+  reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'ExcelAttachment'), schedule), { maxLength: 2 }),
 });
 
 const liveArb = fc.record({
@@ -50,7 +50,7 @@ const liveArb = fc.record({
   groups: fc.array(fc.tuple(fc.constantFrom(...GROUPS), subset(MONITORS)), { maxLength: 3 }),
   sections: fc.array(fc.tuple(fc.constantFrom(...SECTIONS), fc.array(fc.tuple(fc.constantFrom(...ITEMS), fc.constantFrom('robot', 'bot')), { maxLength: 3 })), { maxLength: 2 }),
   slas: fc.array(fc.tuple(fc.constantFrom(...SLAS), fc.constantFrom(98, 99, 99.5), subset(PERIODS)), { maxLength: 2 }),
-  reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'Html'), schedule, fc.boolean()), { maxLength: 2 }),
+  reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'ExcelAttachment'), schedule, fc.boolean()), { maxLength: 2 }),
 });
 
 type DesiredInput = typeof desiredArb extends fc.Arbitrary<infer T> ? T : never;

@@ -20,6 +20,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'apply', summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out', load: async () => (await import('./apply.js')).applyCommand },
   { name: 'unlock', summary: 'break the apply lock left by an apply that stopped without releasing it (as terraform force-unlock)', load: async () => (await import('./unlock.js')).unlockCommand },
   { name: 'pull', summary: 'write the live account as a new config tree (one file per kind), to start managing it', load: async () => (await import('./pull.js')).pullCommand },
-  { name: 'migrate', summary: 'rewrite monitors off the fields the service removed on 2025-08-27 (into ErrorConditions)', load: async () => (await import('./migrate.js')).migrateCommand },
+  { name: 'migrate', summary: 'rewrite removed monitor fields into ErrorConditions, and spec spellings into the service\'s', load: async () => (await import('./migrate.js')).migrateCommand },
   { name: 'emulator', summary: 'run the local Monitoring Service API emulator (for trying configs and for CI)', load: async () => (await import('./emulator.js')).emulatorCommand },
 ];

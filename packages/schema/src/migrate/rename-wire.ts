@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { fieldRename, valueRename, convertValue, type WireKind } from '@monsync/client/wire';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, type Pair, type YAMLMap } from 'yaml';
+import { kindEntry } from '../kinds.js';
 import { WIRE_KIND_OF_LIST } from '../wire-kinds.js';
 import { keyName, locate, type SourceContext } from './analyze-monitor.js';
 import { PARSE_OPTIONS } from './rewrite-yaml.js';
@@ -68,7 +69,7 @@ function renameInEntry(map: YAMLMap, kind: WireKind, list: string, index: number
         out.problems.push({
           severity: 'error',
           code: 'MIGRATE_RENAME_CONFLICT',
-          message: `${list.slice(0, -1)} "${object}" has both \`${field.from}\` and \`${field.to}\`; the service keeps only \`${field.to}\`: remove \`${field.from}\``,
+          message: `${kindEntry(kind)?.title.one ?? kind} "${object}" has both \`${field.from}\` and \`${field.to}\`; the service keeps only \`${field.to}\`: remove \`${field.from}\``,
           ...at,
         });
         continue;

@@ -1,4 +1,4 @@
-import { MONITOR_KIND } from '../kinds.js';
+import { MONITOR_KIND, kindEntry } from '../kinds.js';
 import type { MigrateOptions, MigrationErrorCondition, MigrationRename, MigrationResult } from './types.js';
 
 /**
@@ -19,16 +19,8 @@ function describeCondition(condition: MigrationErrorCondition): string {
   return parts.join(' ');
 }
 
-const KIND_WORD: Record<MigrationRename['kind'], string> = {
-  monitor: 'monitor',
-  sla: 'SLA',
-  scheduledReport: 'report',
-  vaultAuthorization: 'vault authorization',
-  query: 'query',
-};
-
 function describeRename(rename: MigrationRename, dryRun: boolean): string {
-  const where = `${rename.file}:${rename.line}:${rename.column}: ${KIND_WORD[rename.kind]} "${rename.object}"`;
+  const where = `${rename.file}:${rename.line}:${rename.column}: ${kindEntry(rename.kind)?.title.one ?? rename.kind} "${rename.object}"`;
   const verb = dryRun ? 'would rename' : 'renamed';
   if (rename.what === 'value') return `${where}: ${verb} ${rename.field} value ${rename.from} -> ${rename.to} (the service's spelling)`;
   const unit = rename.converted === undefined ? '' : ` (${rename.converted.from} -> ${rename.converted.to}, converted to the new unit)`;

@@ -10,7 +10,7 @@ describe('field tables', () => {
 });
 
 describe('enumeration constants', () => {
-  it('spell the Previous periods with a space, and list every user agent and vault item type', () => {
+  it('spell the Previous periods without a space (and list All), every user agent and vault item type', () => {
     expect(PresetPeriods.PreviousQuarter).toBe('PreviousQuarter');
     expect(Object.values(PresetPeriods)).toHaveLength(25);
     expect(Object.values(UserAgents)).toEqual(['ChromeLatest', 'EdgeLatest']);

@@ -51,19 +51,9 @@ function startOfWeek(t: number): number {
  * Resolves a preset in UTC. `Previous...` and `Last...` cover whole elapsed units only: the current hour,
  * day or month is excluded. `Current...` runs from the start of the unit to now.
  */
-export function resolvePreset(raw: string, now: Date, spelling: 'spec' | 'published'): Range {
-  const range = resolveBounds(spelling === 'spec' ? fromSpecSpelling(raw) : raw, now);
+export function resolvePreset(raw: string, now: Date): Range {
+  const range = resolveBounds(raw, now);
   return { ...range, unit: presetUnit(range.name) };
-}
-
-/** The spec writes `Previous Day` (with a space) and has no `All`; its spelling reads as the published one. */
-function fromSpecSpelling(raw: string): string {
-  const m = /^Previous (Day|Week|Month|Quarter|Year)$/i.exec(raw);
-  if (m) return `Previous${m[1] ?? ''}`;
-  if (/^Previous\w+$/i.test(raw) || /^All$/i.test(raw)) {
-    throw badRequest(`PresetPeriod "${raw}" is not one of the spec's values; the Previous... periods are written with a space ("Previous Day").`);
-  }
-  return raw;
 }
 
 function resolveBounds(raw: string, now: Date): Range & { name: string } {

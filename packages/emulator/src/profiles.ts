@@ -21,13 +21,6 @@ export interface Rules {
   alertDefinitionKnownFieldsOnly: boolean;
   /** Smallest `Take` accepted (the spec says 0..100 in one place and 1..100 in another). */
   minTake: 0 | 1;
-  /**
-   * Report `FileType` values and `PresetPeriod` spellings: the published ones (`PDFLink`, `PreviousDay`, `All`) or
-   * the spec's (`PDFDownloadLink`, `Previous Day`). The published sources contradict the spec here, so `default`
-   * is meant to speak them too; it keeps the spec's until monsync's own config schema and client write the
-   * published values, or every suite run against it would fail on a spelling rather than on what it tests.
-   */
-  wireSpelling: 'spec' | 'published';
   /** `ErrorConditionType` values accepted: the spec's seven, or the published definition's full list. */
   errorConditionTypes: 'spec' | 'published';
   /** `GET /Monitor` and `/Monitor/MonitorGroup/{g}`: one bare array, or batches paged with `Cursor`. */
@@ -117,7 +110,6 @@ const DEFAULT_RULES: Rules = {
   refuseSystemGroupRename: false,
   alertDefinitionKnownFieldsOnly: false,
   minTake: 0,
-  wireSpelling: 'spec',
   errorConditionTypes: 'spec',
   monitorList: 'bare',
   memberItems: 'monitor',
@@ -162,7 +154,6 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
     rules: {
       ...DEFAULT_RULES,
       memberItems: 'guid',
-      wireSpelling: 'published',
       errorConditionTypes: 'published',
       unknownFields: 'drop',
       uniqueSlaNames: false,

@@ -94,11 +94,12 @@ describe('scheduled reports', () => {
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ FileType: 'PDFAttachment', IsActive: true, InternalNotes: 'monsync:key=weekly' });
     const guid = String(created.body['ScheduledReportGuid']);
-    expect((await api.put(`/ScheduledReport/${guid}`, { ...REPORT, FileType: 'HTMLEmail' })).status).toBe(204);
+    expect((await api.put(`/ScheduledReport/${guid}`, { ...REPORT, FileType: 'Html' })).status).toBe(204);
     const patched = await api.patch(`/ScheduledReport/${guid}`, { IsActive: false });
     expect(patched.status).toBe(204);
     expect(patched.text).toBe('');
-    expect((await api.get(`/ScheduledReport/${guid}`)).json).toMatchObject({ FileType: 'HTMLEmail', IsActive: false });
+    expect((await api.get(`/ScheduledReport/${guid}`)).json).toMatchObject({ FileType: 'Html', IsActive: false });
+    expect((await api.put(`/ScheduledReport/${guid}`, { ...REPORT, FileType: 'HTMLEmail' })).status).toBe(403);
     expect((await api.delete(`/ScheduledReport/${guid}`)).status).toBe(204);
     expect((await api.get(`/ScheduledReport/${guid}`)).status).toBe(404);
   });

@@ -36,7 +36,7 @@ function parseRange(ctx: RequestContext, kind: 'date' | 'datetime'): Range {
   if ((start !== undefined || end !== undefined) && preset !== undefined) {
     throw badRequest('Start/End and PresetPeriod cannot be combined; use one or the other.');
   }
-  if (start === undefined && end === undefined) return resolvePreset(preset ?? 'Last24Hours', ctx.settings.now(), ctx.settings.rules.wireSpelling);
+  if (start === undefined && end === undefined) return resolvePreset(preset ?? 'Last24Hours', ctx.settings.now());
   if (start === undefined || end === undefined) throw badRequest('Start and End must be used together.');
   const parse = kind === 'date' ? parseDateOnly : parseTimestamp;
   const hint = kind === 'date' ? 'YYYY-MM-DD' : 'YYYY-MM-DDTHH:MM:SS';

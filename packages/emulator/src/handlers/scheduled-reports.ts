@@ -11,8 +11,6 @@ import { key, noContent, ok, requireAdmin } from './common.js';
  * `ExcelDownloadLink` and `HTMLEmail`, and the running service follows the published sources.
  */
 export const FILE_TYPES = ['PDFAttachment', 'PDFLink', 'ExcelAttachment', 'ExcelLink', 'Html'] as const;
-/** The spec's list, which the running service does not take. */
-export const SPEC_FILE_TYPES = ['PDFAttachment', 'PDFDownloadLink', 'ExcelAttachment', 'ExcelDownloadLink', 'HTMLEmail'] as const;
 const PUBLISHED_REPORT_FIELDS = new Set([
   'ScheduledReportGuid', 'Hash', 'DashboardGuid', 'DashboardGuidSpecified', 'FileType', 'IsActive', 'Schedule', 'SelectedPeriod',
   'InternalNotes', 'Notes', 'Recipients',
@@ -38,7 +36,7 @@ function defaults(): Obj {
 function checkReport(ctx: RequestContext, r: Obj): void {
   const c = new Checker(ctx.settings.rules.validationStatus);
   c.string(r, 'DashboardGuid', { required: true });
-  c.string(r, 'FileType', { required: true, oneOf: ctx.settings.rules.wireSpelling === 'published' ? FILE_TYPES : SPEC_FILE_TYPES });
+  c.string(r, 'FileType', { required: true, oneOf: FILE_TYPES });
   c.boolean(r, 'IsActive', { required: true });
   c.string(r, 'SelectedPeriod', ctx.settings.rules.checkSelectedPeriod ? { oneOf: SELECTED_PERIODS } : {});
   c.string(r, 'InternalNotes');

@@ -1,3 +1,4 @@
+import { UnexpectedResponseError } from '@monsync/client';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { acquireApplyLock, LockHeldError, LockNotPermittedError, LockStaleError, type LockClient } from '../src/lock/index.js';
@@ -7,7 +8,7 @@ import type { ApiObject } from '../src/live/types.js';
  * An SLA collection as the published definition describes it: duplicate names accepted (no 409), every request
  * taking a random while, so that the requests of several applies interleave in every order.
  */
-function fakeAccount(options: { random: () => number; refuseCreate?: number; maxDelayMs?: number; beforeCreate?: (body: ApiObject) => Promise<string | undefined> }) {
+function fakeAccount(options: { random: () => number; refuseCreate?: number; unreadableCreateAnswer?: boolean; maxDelayMs?: number; beforeCreate?: (body: ApiObject) => Promise<string | undefined> }) {
   const slas = new Map<string, ApiObject>();
   let next = 0;
   const pause = () => new Promise<void>((resolve) => setTimeout(resolve, Math.floor(options.random() * (options.maxDelayMs ?? 3))));
@@ -29,6 +30,7 @@ function fakeAccount(options: { random: () => number; refuseCreate?: number; max
         const guid = chosen ?? `${Math.floor(options.random() * 1e8).toString(16).padStart(8, '0')}-${String(next++).padStart(4, '0')}`;
         slas.set(guid, { ...body, SlaGuid: guid });
         await pause();
+        if (options.unreadableCreateAnswer === true) throw unreadableAnswer();
       },
       replace: async (guid, body) => {
         await pause();
@@ -42,6 +44,11 @@ function fakeAccount(options: { random: () => number; refuseCreate?: number; max
     },
   };
   return { client, slas };
+}
+
+/** A create the service carried out, answered with a 2xx body the client could not read. */
+function unreadableAnswer(): UnexpectedResponseError {
+  return new UnexpectedResponseError({ method: 'POST', path: '/Sla', status: 201, message: 'POST /Sla answered 201 with a body that is not JSON' });
 }
 
 /** A small seeded generator (mulberry32): evenly spread delays, the same for a seed that fast-check shrinks to. */
@@ -149,6 +156,14 @@ describe('the apply lock', () => {
     const attempt = acquireApplyLock(client, { owner, sleep: quickSleep });
     await expect(attempt).rejects.toBeInstanceOf(LockStaleError);
     await expect(attempt).rejects.toThrow(/held by gone since 2020-01-01T00:00:00Z \(lease until 2020-01-01T00:10:00Z\), and its lease has run out.*monsync unlock \S+-0000/);
+  });
+
+  it('finds its own lock object by listing when the create answer could not be read, and holds it', async () => {
+    const { client, slas } = fakeAccount({ random: seeded(7), unreadableCreateAnswer: true });
+    const lock = await acquireApplyLock(client, { owner, timeoutMs: 1_000, sleep: quickSleep, random: seeded(8) });
+    expect(slas.size).toBe(1);
+    await lock.release();
+    expect(slas.size).toBe(0);
   });
 
   it('says when the API account may not create the lock, and names --no-lock', async () => {

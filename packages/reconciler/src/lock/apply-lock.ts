@@ -12,6 +12,7 @@
  * tells a lock left by a crashed apply, which `monsync unlock` may then break; a waiting apply never breaks one.
  */
 import { randomBytes } from 'node:crypto';
+import { isUnclearOutcome } from '@monsync/client';
 import type { ApiObject, Listing } from '../live/types.js';
 import { encodeLock, heldLocks, isExpired, isoSeconds, type HeldLock, type LockOwner, type LockRecord } from './record.js';
 import { LockFailedError, LockHeldError, LockNotPermittedError, LockReleaseError, LockStaleError } from './errors.js';
@@ -194,8 +195,9 @@ async function announce(client: LockClient, record: LockRecord): Promise<void> {
   } catch (error) {
     const code = status(error);
     if (code === 403) throw new LockNotPermittedError(messageOf(error));
-    // 0 and 5xx: the object may exist; 409: a name collision the listing sorts out. Either way, list.
-    if (code === 0 || code === 409 || (code !== undefined && code >= 500)) return;
+    // An unclear outcome (0, 5xx, a 2xx answer that could not be read): the object may exist; 409: a name
+    // collision the listing sorts out. Either way, list.
+    if (isUnclearOutcome(error) || code === 0 || code === 409 || (code !== undefined && code >= 500)) return;
     throw new LockFailedError(`taking the apply lock failed: ${messageOf(error)}`);
   }
 }

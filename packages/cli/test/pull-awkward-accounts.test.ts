@@ -47,7 +47,8 @@ function placeholders(out: string): string[] {
 }
 
 describe('monsync pull on awkward live data', () => {
-  it('writes a secret-named monitor field the service returns as a fromEnv placeholder, never its value, and the tree plans clean', async () => {
+  // The published service drops monitor fields outside its model (ProxyPassword, AuthToken), so there it never returns them.
+  it.skipIf(profileFromEnv() === 'published')('writes a secret-named monitor field the service returns as a fromEnv placeholder, never its value, and the tree plans clean', async () => {
     const canary = 'CANARY-7f3a9c-proxy';
     await withMonitorFields('Mail relay', { ProxyPassword: canary, AuthToken: `${canary}-token` });
     const root = tempTree({});

@@ -28,7 +28,8 @@ async function accountNames(url: string): Promise<string[]> {
 
 describe('acceptance against the emulator, a step failing', () => {
   it('still removes every object it made, and nothing else', { timeout: 180_000 }, async () => {
-    const emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo', retryAfterSeconds: 0 });
+    const profile = profileFromEnv();
+    const emulator = await startEmulator({ port: 0, profile, seed: 'demo', retryAfterSeconds: 0 });
     const target = { env: { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com' } };
     const prefix = runPrefix();
     try {
@@ -42,10 +43,13 @@ describe('acceptance against the emulator, a step failing', () => {
         failed = error;
       } finally {
         emulator.control.setFaults({ scripted: [] });
-        expect(await cleanUp(target, prefix)).toEqual([]);
+        const left = await cleanUp(target, prefix);
+        // Without DELETE /Monitor the suite's monitors can only be switched off, and cleanUp says so.
+        expect(left.filter((line) => !(profile === 'lean' && line.endsWith('left inactive')))).toEqual([]);
       }
       expect(String(failed)).toContain('update: apply');
-      expect(await accountNames(emulator.url)).toEqual(before);
+      const after = await accountNames(emulator.url);
+      expect(profile === 'lean' ? after.filter((name) => !name.startsWith(`monitor ${prefix}`)) : after).toEqual(before);
     } finally {
       await emulator.close();
     }

@@ -61228,6 +61228,22 @@ var EXCLUSIVE = [
 ];
 var PRESET_PERIODS_WITH_EXCLUSIVE = [...PRESET_PERIODS.filter((p) => p !== "All"), ...EXCLUSIVE, "All"];
 var ALERT_TYPES = ["Ok", "Error", "Reminder"];
+var REMOVED_MONITOR_FIELDS = {
+  AlertOnLoadTimeLimit1: "LoadTimeLimit1",
+  LoadTimeLimit1: "LoadTimeLimit1",
+  AlertOnLoadTimeLimit2: "LoadTimeLimit2",
+  LoadTimeLimit2: "LoadTimeLimit2",
+  AlertOnMaximumBytes: "TotalMaxBytes",
+  MaximumBytes: "TotalMaxBytes",
+  AlertOnMinimumBytes: "TotalMinBytes",
+  MinimumBytes: "TotalMinBytes",
+  AlertOnMaximumSize: "PageElementMaxSizeWithPercentage",
+  ElementMaximumSize: "PageElementMaxSizeWithPercentage",
+  AlertOnPercentageFail: "PageElementFailedWithPercentage",
+  FailedObjectPercentage: "PageElementFailedWithPercentage",
+  ExpectedHttpStatusCode: "HttpStatus",
+  ExpectedHttpStatusCodeSpecified: "HttpStatus"
+};
 
 // ../client/src/wire/renames.ts
 var CHECK_INTERVAL_UNIT = { from: "minutes", to: "minutes", factor: 1 };
@@ -64204,22 +64220,7 @@ var QUARTER_START_MONTHS = [1, 2, 3];
 var SELECTED_PERIODS = PRESET_PERIODS_WITH_EXCLUSIVE;
 var ALERT_TYPES2 = ALERT_TYPES;
 var IGNORE_KINDS = IGNORABLE_KINDS;
-var REMOVED_MONITOR_FIELDS = {
-  AlertOnLoadTimeLimit1: "LoadTimeLimit1",
-  LoadTimeLimit1: "LoadTimeLimit1",
-  AlertOnLoadTimeLimit2: "LoadTimeLimit2",
-  LoadTimeLimit2: "LoadTimeLimit2",
-  AlertOnMaximumBytes: "TotalMaxBytes",
-  MaximumBytes: "TotalMaxBytes",
-  AlertOnMinimumBytes: "TotalMinBytes",
-  MinimumBytes: "TotalMinBytes",
-  AlertOnMaximumSize: "PageElementMaxSizeWithPercentage",
-  ElementMaximumSize: "PageElementMaxSizeWithPercentage",
-  AlertOnPercentageFail: "PageElementFailedWithPercentage",
-  FailedObjectPercentage: "PageElementFailedWithPercentage",
-  ExpectedHttpStatusCode: "HttpStatus",
-  ExpectedHttpStatusCodeSpecified: "HttpStatus"
-};
+var REMOVED_MONITOR_FIELDS2 = REMOVED_MONITOR_FIELDS;
 var UserAgentSchema = def("UserAgent", StringEnum(USER_AGENTS, { description: "Browser user agent: the latest Chrome or Edge version." }));
 var ErrorConditionTypeSchema = def(
   "ErrorConditionType",
@@ -64342,7 +64343,7 @@ var PredefinedVariableSchema = def(
   )
 );
 var removedFields = Object.fromEntries(
-  Object.entries(REMOVED_MONITOR_FIELDS).map(([field, replacement]) => [
+  Object.entries(REMOVED_MONITOR_FIELDS2).map(([field, replacement]) => [
     field,
     Type.Optional(
       Type.Never({
@@ -65303,7 +65304,7 @@ function toDiagnostic(source, error2) {
     case "additionalProperties": {
       const key = String(error2.params.additionalProperty);
       const properties = parent.properties ?? {};
-      const known = Object.keys(properties).filter((k) => !(k in REMOVED_MONITOR_FIELDS) && !isRefusedField(properties[k]));
+      const known = Object.keys(properties).filter((k) => !(k in REMOVED_MONITOR_FIELDS2) && !isRefusedField(properties[k]));
       const meant = likelyMeant(key, known);
       const where = path.length === 0 ? "at the top level" : `in ${name}`;
       const message = meant !== void 0 ? `unknown field \`${key}\` ${where}; did you mean \`${meant}\`?` : `unknown field \`${key}\` ${where}`;
@@ -65383,8 +65384,8 @@ function toDiagnostic(source, error2) {
 }
 function refusedField(make, path, name) {
   const field = path[path.length - 1];
-  if (typeof field === "string" && field in REMOVED_MONITOR_FIELDS) {
-    const replacement = REMOVED_MONITOR_FIELDS[field];
+  if (typeof field === "string" && field in REMOVED_MONITOR_FIELDS2) {
+    const replacement = REMOVED_MONITOR_FIELDS2[field];
     return make(
       "REMOVED_FIELD",
       `\`${field}\` was removed by the service on 2025-08-27; use an ErrorConditions entry of type ${replacement} (run \`monsync migrate\`)`,

@@ -41,26 +41,8 @@ export type MaintenanceType = ValueOf<typeof MaintenanceTypes>;
 export const Effects = named(wire.EFFECTS);
 export type Effect = ValueOf<typeof Effects>;
 
-/**
- * Monitor fields the service removed on 2025-08-27, each mapped to the `ErrorConditions` type replacing it.
- * Sending one of them gets a 400; the schema package uses this table to suggest the migration.
- */
-export const RemovedMonitorFields = {
-  AlertOnLoadTimeLimit1: 'LoadTimeLimit1',
-  LoadTimeLimit1: 'LoadTimeLimit1',
-  AlertOnLoadTimeLimit2: 'LoadTimeLimit2',
-  LoadTimeLimit2: 'LoadTimeLimit2',
-  AlertOnMaximumBytes: 'TotalMaxBytes',
-  MaximumBytes: 'TotalMaxBytes',
-  AlertOnMinimumBytes: 'TotalMinBytes',
-  MinimumBytes: 'TotalMinBytes',
-  AlertOnMaximumSize: 'PageElementMaxSizeWithPercentage',
-  ElementMaximumSize: 'PageElementMaxSizeWithPercentage',
-  AlertOnPercentageFail: 'PageElementFailedWithPercentage',
-  FailedObjectPercentage: 'PageElementFailedWithPercentage',
-  ExpectedHttpStatusCode: 'HttpStatus',
-  ExpectedHttpStatusCodeSpecified: 'HttpStatus',
-} as const satisfies Record<string, ErrorConditionType>;
+/** Monitor fields the service removed on 2025-08-27 and what replaces each (the table is in `wire/enums.ts`). */
+export const RemovedMonitorFields = wire.REMOVED_MONITOR_FIELDS;
 export type RemovedMonitorField = keyof typeof RemovedMonitorFields;
 
 export const VaultItemTypes = {

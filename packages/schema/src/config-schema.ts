@@ -34,25 +34,10 @@ export { MANAGED_KINDS, type ManagedKind } from './kinds.js';
 export const IGNORE_KINDS = IGNORABLE_KINDS;
 
 /**
- * Monitor fields the service removed on 2025-08-27, each with the `ErrorConditionType` that replaces it.
- * The migration uses the same table.
+ * Monitor fields the service removed on 2025-08-27, each with the `ErrorConditionType` that replaces it: the one
+ * table in `@monsync/client/wire`, which the migration uses too.
  */
-export const REMOVED_MONITOR_FIELDS = {
-  AlertOnLoadTimeLimit1: 'LoadTimeLimit1',
-  LoadTimeLimit1: 'LoadTimeLimit1',
-  AlertOnLoadTimeLimit2: 'LoadTimeLimit2',
-  LoadTimeLimit2: 'LoadTimeLimit2',
-  AlertOnMaximumBytes: 'TotalMaxBytes',
-  MaximumBytes: 'TotalMaxBytes',
-  AlertOnMinimumBytes: 'TotalMinBytes',
-  MinimumBytes: 'TotalMinBytes',
-  AlertOnMaximumSize: 'PageElementMaxSizeWithPercentage',
-  ElementMaximumSize: 'PageElementMaxSizeWithPercentage',
-  AlertOnPercentageFail: 'PageElementFailedWithPercentage',
-  FailedObjectPercentage: 'PageElementFailedWithPercentage',
-  ExpectedHttpStatusCode: 'HttpStatus',
-  ExpectedHttpStatusCodeSpecified: 'HttpStatus',
-} as const satisfies Record<string, (typeof ERROR_CONDITION_TYPES)[number]>;
+export const REMOVED_MONITOR_FIELDS = wire.REMOVED_MONITOR_FIELDS;
 
 export type RemovedMonitorField = keyof typeof REMOVED_MONITOR_FIELDS;
 

@@ -158,3 +158,24 @@ export const VAULT_ITEM_TYPES = ['CredentialSet', 'Certificate', 'CertificateArc
 export const VAULT_AUTHORIZATION_TYPES = ['ViewVaultSection', 'ChangeVaultSection'] as const;
 export const OTP_HASH_ALGORITHMS = ['SHA256', 'SHA512', 'SHA1'] as const;
 export const OTP_ENCODINGS = ['Base32', 'Hex'] as const;
+
+/**
+ * Monitor fields the service removed on 2025-08-27, each mapped to the `ErrorConditions` type replacing it. Sending
+ * one of them gets a 400; the schema package suggests (and `monsync migrate` makes) the replacement from this table.
+ */
+export const REMOVED_MONITOR_FIELDS = {
+  AlertOnLoadTimeLimit1: 'LoadTimeLimit1',
+  LoadTimeLimit1: 'LoadTimeLimit1',
+  AlertOnLoadTimeLimit2: 'LoadTimeLimit2',
+  LoadTimeLimit2: 'LoadTimeLimit2',
+  AlertOnMaximumBytes: 'TotalMaxBytes',
+  MaximumBytes: 'TotalMaxBytes',
+  AlertOnMinimumBytes: 'TotalMinBytes',
+  MinimumBytes: 'TotalMinBytes',
+  AlertOnMaximumSize: 'PageElementMaxSizeWithPercentage',
+  ElementMaximumSize: 'PageElementMaxSizeWithPercentage',
+  AlertOnPercentageFail: 'PageElementFailedWithPercentage',
+  FailedObjectPercentage: 'PageElementFailedWithPercentage',
+  ExpectedHttpStatusCode: 'HttpStatus',
+  ExpectedHttpStatusCodeSpecified: 'HttpStatus',
+} as const satisfies Record<string, (typeof ERROR_CONDITION_TYPES)[number]>;

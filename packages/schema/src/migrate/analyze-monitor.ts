@@ -145,11 +145,26 @@ function conditionFrom(mapping: LegacyFieldMapping, flag: boolean, limit: string
     : { ErrorConditionType: mapping.type, Value: limit, Effect: effect };
 }
 
-/**
- * Decides how one monitor leaves the removed fields. Nothing is guessed: any doubt (a flag without its value,
- * a conflicting existing entry, a value that is not a number) blocks the whole monitor, which stays unchanged.
- */
-export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext): MonitorAnalysis {
+/** What the checks of one monitor share: its name, where messages point, and the problems found so far. */
+interface Analysis {
+  monitor: string;
+  ctx: SourceContext;
+  errors: MigrationProblem[];
+  notes: MigrationProblem[];
+}
+
+function problem(a: Analysis, pair: Pair, severity: MigrationProblem['severity'], code: MigrationProblemCode, message: string): MigrationProblem {
+  return { severity, code, message, ...locate(a.ctx, startOf(pair.key)) };
+}
+
+interface MonitorFields {
+  pairsByField: Map<string, Pair>;
+  /** Every removed-field pair, in the map's order. */
+  removedPairs: Pair[];
+  existingPair: Pair | undefined;
+}
+
+function monitorFields(map: YAMLMap): MonitorFields {
   const pairsByField = new Map<string, Pair>();
   const removedPairs: Pair[] = [];
   let existingPair: Pair | undefined;
@@ -162,218 +177,267 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
       removedPairs.push(item);
     }
   }
-  if (removedPairs.length === 0) return { kind: 'none' };
+  return { pairsByField, removedPairs, existingPair };
+}
 
-  const monitor = monitorName(map, index);
-  const errors: MigrationProblem[] = [];
-  const notes: MigrationProblem[] = [];
-  const problem = (pair: Pair, severity: MigrationProblem['severity'], code: MigrationProblemCode, message: string): MigrationProblem => ({
-    severity,
-    code,
-    message,
-    ...locate(ctx, startOf(pair.key)),
-  });
-
-  let existing: ExistingConditions | undefined;
-  const existingByType = new Map<string, ExistingEntry[]>();
-  if (existingPair) {
-    const value = existingPair.value;
-    if (isSeq(value)) {
-      existing = { pair: existingPair, seq: value };
-      for (const item of value.items) {
-        if (!isMap(item)) continue;
-        const type = text(item.get('ErrorConditionType'));
-        if (type === undefined) continue;
-        const list = existingByType.get(type) ?? [];
-        list.push({
-          Value: text(item.get('Value')),
-          Percentage: text(item.get('Percentage')),
-          Effect: text(item.get('Effect')),
-          location: locate(ctx, startOf(item)),
-          node: item,
-        });
-        existingByType.set(type, list);
-      }
-    } else if (value === null || value === undefined || (isScalar(value) && value.value === null)) {
-      existing = { pair: existingPair, seq: null };
-    } else {
-      errors.push(
-        problem(
-          existingPair,
-          'error',
-          'MIGRATE_ERROR_CONDITIONS_NOT_A_LIST',
-          `monitor "${monitor}": ErrorConditions is ${shown(value)}, not a list, so the removed fields cannot be added to it; ` +
-            'make it a list of { ErrorConditionType, Value, Effect } entries and run `monsync migrate` again',
-        ),
-      );
-    }
+function entriesByType(seq: YAMLSeq, ctx: SourceContext): Map<string, ExistingEntry[]> {
+  const byType = new Map<string, ExistingEntry[]>();
+  for (const item of seq.items) {
+    if (!isMap(item)) continue;
+    const type = text(item.get('ErrorConditionType'));
+    if (type === undefined) continue;
+    const list = byType.get(type) ?? [];
+    list.push({
+      Value: text(item.get('Value')),
+      Percentage: text(item.get('Percentage')),
+      Effect: text(item.get('Effect')),
+      location: locate(ctx, startOf(item)),
+      node: item,
+    });
+    byType.set(type, list);
   }
+  return byType;
+}
 
+/** The monitor's own ErrorConditions, when it has them; a value that is not a list is an error. */
+function readExisting(a: Analysis, existingPair: Pair | undefined): { existing: ExistingConditions | undefined; byType: Map<string, ExistingEntry[]> } {
+  const byType = new Map<string, ExistingEntry[]>();
+  if (!existingPair) return { existing: undefined, byType };
+  const value = existingPair.value;
+  if (isSeq(value)) return { existing: { pair: existingPair, seq: value }, byType: entriesByType(value, a.ctx) };
+  if (value === null || value === undefined || (isScalar(value) && value.value === null)) return { existing: { pair: existingPair, seq: null }, byType };
+  a.errors.push(
+    problem(
+      a,
+      existingPair,
+      'error',
+      'MIGRATE_ERROR_CONDITIONS_NOT_A_LIST',
+      `monitor "${a.monitor}": ErrorConditions is ${shown(value)}, not a list, so the removed fields cannot be added to it; ` +
+        'make it a list of { ErrorConditionType, Value, Effect } entries and run `monsync migrate` again',
+    ),
+  );
+  return { existing: undefined, byType };
+}
+
+function checkAliases(a: Analysis, removedPairs: Pair[]): void {
   for (const pair of removedPairs) {
     const value: unknown = pair.value;
     const anchored = isAlias(value) || (value !== null && typeof value === 'object' && 'anchor' in value && typeof value.anchor === 'string');
-    if (anchored) {
-      errors.push(
-        problem(
-          pair,
-          'error',
-          'MIGRATE_YAML_ALIAS',
-          `monitor "${monitor}": ${keyName(pair)} uses a YAML anchor or alias, which moving it would break; ` +
-            'write the value out in full and run `monsync migrate` again',
-        ),
-      );
-    }
-  }
-  if (errors.length > 0) return { kind: 'blocked', problems: errors };
-
-  const entries: PlannedEntry[] = [];
-  const matched: MatchedEntry[] = [];
-  for (const mapping of LEGACY_ERROR_CONDITION_FIELDS) {
-    const flagPair = pairsByField.get(mapping.flag);
-    const valuePair = pairsByField.get(mapping.value);
-    if (!flagPair && !valuePair) continue;
-    const pairs = [flagPair, valuePair]
-      .filter((pair): pair is Pair => pair !== undefined)
-      .sort((a, b) => startOf(a.key) - startOf(b.key));
-    const first = pairs[0] as Pair;
-    const flag = readFlag(flagPair?.value);
-    const limit = readLimit(valuePair?.value);
-
-    if (flagPair && flag.kind === 'invalid') {
-      errors.push(
-        problem(
-          flagPair,
-          'error',
-          'MIGRATE_INVALID_FLAG',
-          `monitor "${monitor}": ${mapping.flag} is ${flag.shown}, expected true or false; ` +
-            'fix it (or remove the removed fields by hand) and run `monsync migrate` again',
-        ),
-      );
-    }
-    if (valuePair && limit.kind === 'invalid') {
-      errors.push(
-        problem(
-          valuePair,
-          'error',
-          'MIGRATE_INVALID_VALUE',
-          `monitor "${monitor}": ${mapping.value} is ${limit.shown}, expected a number; ` +
-            'fix it (or write the ErrorConditions entry by hand) and run `monsync migrate` again',
-        ),
-      );
-    }
-    if (flag.kind === 'invalid' || limit.kind === 'invalid') continue;
-
-    if (flag.kind === 'absent' && limit.kind === 'absent') {
-      notes.push(
-        problem(
-          first,
-          'info',
-          'MIGRATE_EMPTY_FIELDS_DROPPED',
-          `monitor "${monitor}": ${pairs.map((pair) => keyName(pair)).join(' and ')} had no value and ${pairs.length === 1 ? 'was' : 'were'} dropped`,
-        ),
-      );
-      continue;
-    }
-    if (mapping.flagMeaning === 'specified' && flag.kind === 'ok' && !flag.value) {
-      notes.push(
-        problem(
-          first,
-          'info',
-          'MIGRATE_HTTP_STATUS_UNSPECIFIED',
-          `monitor "${monitor}": ${mapping.flag} is false, so ${mapping.value} never applied; both fields were dropped and no HttpStatus condition was added`,
-        ),
-      );
-      continue;
-    }
-    if (flag.kind === 'absent') {
-      errors.push(
-        problem(
-          valuePair ?? first,
-          'error',
-          'MIGRATE_VALUE_WITHOUT_FLAG',
-          `monitor "${monitor}": ${mapping.value} is set but ${mapping.flag} is missing, so it is unknown ` +
-            `${mapping.flagMeaning === 'specified' ? 'whether the status code applies' : 'whether it should raise an error or only indicate'}; ` +
-            `add ${mapping.flag}: true or false and run \`monsync migrate\` again`,
-        ),
-      );
-      continue;
-    }
-    if (limit.kind === 'absent') {
-      errors.push(
-        problem(
-          flagPair ?? first,
-          'error',
-          'MIGRATE_FLAG_WITHOUT_VALUE',
-          `monitor "${monitor}": ${mapping.flag} is set but ${mapping.value} is missing, so there is no limit for ${mapping.type}; ` +
-            `add ${mapping.value} (or remove ${mapping.flag}) and run \`monsync migrate\` again`,
-        ),
-      );
-      continue;
-    }
-    const condition = conditionFrom(mapping, flag.value, limit.value);
-    if (!condition) continue;
-
-    const same = existingByType.get(mapping.type) ?? [];
-    const different = same.filter(
-      (entry) => entry.Value !== condition.Value || entry.Percentage !== condition.Percentage || entry.Effect !== condition.Effect,
+    if (!anchored) continue;
+    a.errors.push(
+      problem(
+        a,
+        pair,
+        'error',
+        'MIGRATE_YAML_ALIAS',
+        `monitor "${a.monitor}": ${keyName(pair)} uses a YAML anchor or alias, which moving it would break; ` +
+          'write the value out in full and run `monsync migrate` again',
+      ),
     );
-    if (different.length > 0) {
-      const other = different[0] as ExistingEntry;
-      const here = locate(ctx, startOf(first.key));
-      errors.push({
-        severity: 'error',
-        code: 'MIGRATE_CONFLICT',
-        message:
-          `monitor "${monitor}": the removed fields ${pairs.map((pair) => keyName(pair)).join(' and ')} at ${where(ctx, here)} give ` +
-          `${mapping.type} with ${describe(condition)}, but the ErrorConditions entry at ${where(ctx, other.location)} has ${describe(other)}; ` +
-          'keep one: delete the removed fields or the entry, then run `monsync migrate` again',
-        ...here,
-        related: different.map((entry) => entry.location),
-      });
-      continue;
-    }
-    if (same.length > 0) {
-      matched.push({ pairs, item: (same[0] as ExistingEntry).node });
-      continue;
-    }
-    if (mapping.type === 'PageElementMaxSizeWithPercentage') {
-      notes.push(
-        problem(
-          first,
-          'info',
-          'MIGRATE_PERCENTAGE_NOT_SET',
-          `monitor "${monitor}": ${mapping.value} became the Value of ${mapping.type}; the removed fields had no share of page elements, ` +
-            'so no Percentage was set (add one if you want it; `monsync plan` shows what the service holds)',
-        ),
-      );
-    }
-    if (mapping.into === 'ValueAndPercentage') {
-      notes.push(
-        problem(
-          first,
-          'info',
-          'MIGRATE_PERCENTAGE_COPIED',
-          `monitor "${monitor}": ${mapping.value} is a percentage, so it became both the Value and the Percentage of ${mapping.type} ` +
-            '(`monsync plan` shows any difference from what the service holds)',
-        ),
-      );
-    }
-    entries.push({ condition, pairs });
+  }
+}
+
+/** One legacy flag/value pair of fields as the monitor writes them. */
+interface FieldPair {
+  mapping: LegacyFieldMapping;
+  flagPair: Pair | undefined;
+  valuePair: Pair | undefined;
+  /** The pairs present, in source order. */
+  pairs: Pair[];
+  first: Pair;
+}
+
+/**
+ * The condition a pair of fields gives, or undefined when it gives none: an invalid or incomplete pair is an error,
+ * a pair with nothing in it or an unspecified status code is dropped with a note.
+ */
+function conditionOf(a: Analysis, field: FieldPair): MigrationErrorCondition | undefined {
+  const { mapping, flagPair, valuePair, pairs, first } = field;
+  const flag = readFlag(flagPair?.value);
+  const limit = readLimit(valuePair?.value);
+  if (flagPair && flag.kind === 'invalid') {
+    a.errors.push(
+      problem(
+        a,
+        flagPair,
+        'error',
+        'MIGRATE_INVALID_FLAG',
+        `monitor "${a.monitor}": ${mapping.flag} is ${flag.shown}, expected true or false; ` +
+          'fix it (or remove the removed fields by hand) and run `monsync migrate` again',
+      ),
+    );
+  }
+  if (valuePair && limit.kind === 'invalid') {
+    a.errors.push(
+      problem(
+        a,
+        valuePair,
+        'error',
+        'MIGRATE_INVALID_VALUE',
+        `monitor "${a.monitor}": ${mapping.value} is ${limit.shown}, expected a number; ` +
+          'fix it (or write the ErrorConditions entry by hand) and run `monsync migrate` again',
+      ),
+    );
+  }
+  if (flag.kind === 'invalid' || limit.kind === 'invalid') return undefined;
+
+  if (flag.kind === 'absent' && limit.kind === 'absent') {
+    a.notes.push(
+      problem(
+        a,
+        first,
+        'info',
+        'MIGRATE_EMPTY_FIELDS_DROPPED',
+        `monitor "${a.monitor}": ${pairs.map((pair) => keyName(pair)).join(' and ')} had no value and ${pairs.length === 1 ? 'was' : 'were'} dropped`,
+      ),
+    );
+    return undefined;
+  }
+  if (mapping.flagMeaning === 'specified' && flag.kind === 'ok' && !flag.value) {
+    a.notes.push(
+      problem(
+        a,
+        first,
+        'info',
+        'MIGRATE_HTTP_STATUS_UNSPECIFIED',
+        `monitor "${a.monitor}": ${mapping.flag} is false, so ${mapping.value} never applied; both fields were dropped and no HttpStatus condition was added`,
+      ),
+    );
+    return undefined;
+  }
+  if (flag.kind === 'absent') {
+    a.errors.push(
+      problem(
+        a,
+        valuePair ?? first,
+        'error',
+        'MIGRATE_VALUE_WITHOUT_FLAG',
+        `monitor "${a.monitor}": ${mapping.value} is set but ${mapping.flag} is missing, so it is unknown ` +
+          `${mapping.flagMeaning === 'specified' ? 'whether the status code applies' : 'whether it should raise an error or only indicate'}; ` +
+          `add ${mapping.flag}: true or false and run \`monsync migrate\` again`,
+      ),
+    );
+    return undefined;
+  }
+  if (limit.kind === 'absent') {
+    a.errors.push(
+      problem(
+        a,
+        flagPair ?? first,
+        'error',
+        'MIGRATE_FLAG_WITHOUT_VALUE',
+        `monitor "${a.monitor}": ${mapping.flag} is set but ${mapping.value} is missing, so there is no limit for ${mapping.type}; ` +
+          `add ${mapping.value} (or remove ${mapping.flag}) and run \`monsync migrate\` again`,
+      ),
+    );
+    return undefined;
+  }
+  return conditionFrom(mapping, flag.value, limit.value);
+}
+
+/** Notes on a new entry whose Percentage the removed fields did not say. */
+function percentageNotes(a: Analysis, field: FieldPair): void {
+  const { mapping, first } = field;
+  if (mapping.type === 'PageElementMaxSizeWithPercentage') {
+    a.notes.push(
+      problem(
+        a,
+        first,
+        'info',
+        'MIGRATE_PERCENTAGE_NOT_SET',
+        `monitor "${a.monitor}": ${mapping.value} became the Value of ${mapping.type}; the removed fields had no share of page elements, ` +
+          'so no Percentage was set (add one if you want it; `monsync plan` shows what the service holds)',
+      ),
+    );
+  }
+  if (mapping.into === 'ValueAndPercentage') {
+    a.notes.push(
+      problem(
+        a,
+        first,
+        'info',
+        'MIGRATE_PERCENTAGE_COPIED',
+        `monitor "${a.monitor}": ${mapping.value} is a percentage, so it became both the Value and the Percentage of ${mapping.type} ` +
+          '(`monsync plan` shows any difference from what the service holds)',
+      ),
+    );
+  }
+}
+
+/**
+ * Where a condition goes: an existing entry that differs is a conflict (an error), an equal one stands for the
+ * removed fields (matched), otherwise it is a new entry.
+ */
+function placeCondition(a: Analysis, field: FieldPair, condition: MigrationErrorCondition, same: ExistingEntry[], out: { entries: PlannedEntry[]; matched: MatchedEntry[] }): void {
+  const { mapping, pairs, first } = field;
+  const different = same.filter(
+    (entry) => entry.Value !== condition.Value || entry.Percentage !== condition.Percentage || entry.Effect !== condition.Effect,
+  );
+  if (different.length > 0) {
+    const other = different[0] as ExistingEntry;
+    const here = locate(a.ctx, startOf(first.key));
+    a.errors.push({
+      severity: 'error',
+      code: 'MIGRATE_CONFLICT',
+      message:
+        `monitor "${a.monitor}": the removed fields ${pairs.map((pair) => keyName(pair)).join(' and ')} at ${where(a.ctx, here)} give ` +
+        `${mapping.type} with ${describe(condition)}, but the ErrorConditions entry at ${where(a.ctx, other.location)} has ${describe(other)}; ` +
+        'keep one: delete the removed fields or the entry, then run `monsync migrate` again',
+      ...here,
+      related: different.map((entry) => entry.location),
+    });
+    return;
+  }
+  if (same.length > 0) {
+    out.matched.push({ pairs, item: (same[0] as ExistingEntry).node });
+    return;
+  }
+  percentageNotes(a, field);
+  out.entries.push({ condition, pairs });
+}
+
+function fieldPair(mapping: LegacyFieldMapping, pairsByField: Map<string, Pair>): FieldPair | undefined {
+  const flagPair = pairsByField.get(mapping.flag);
+  const valuePair = pairsByField.get(mapping.value);
+  if (!flagPair && !valuePair) return undefined;
+  const pairs = [flagPair, valuePair].filter((pair): pair is Pair => pair !== undefined).sort((a, b) => startOf(a.key) - startOf(b.key));
+  return { mapping, flagPair, valuePair, pairs, first: pairs[0] as Pair };
+}
+
+/**
+ * Decides how one monitor leaves the removed fields. Nothing is guessed: any doubt (a flag without its value,
+ * a conflicting existing entry, a value that is not a number) blocks the whole monitor, which stays unchanged.
+ */
+export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext): MonitorAnalysis {
+  const { pairsByField, removedPairs, existingPair } = monitorFields(map);
+  if (removedPairs.length === 0) return { kind: 'none' };
+
+  const a: Analysis = { monitor: monitorName(map, index), ctx, errors: [], notes: [] };
+  const { existing, byType } = readExisting(a, existingPair);
+  checkAliases(a, removedPairs);
+  if (a.errors.length > 0) return { kind: 'blocked', problems: a.errors };
+
+  const out = { entries: [] as PlannedEntry[], matched: [] as MatchedEntry[] };
+  for (const mapping of LEGACY_ERROR_CONDITION_FIELDS) {
+    const field = fieldPair(mapping, pairsByField);
+    if (field === undefined) continue;
+    const condition = conditionOf(a, field);
+    if (condition !== undefined) placeCondition(a, field, condition, byType.get(mapping.type) ?? [], out);
   }
 
-  if (errors.length > 0) return { kind: 'blocked', problems: errors };
-  removedPairs.sort((a, b) => startOf(a.key) - startOf(b.key));
+  if (a.errors.length > 0) return { kind: 'blocked', problems: a.errors };
+  removedPairs.sort((x, y) => startOf(x.key) - startOf(y.key));
   return {
     kind: 'plan',
     plan: {
-      monitor,
+      monitor: a.monitor,
       map,
       location: locate(ctx, startOf((removedPairs[0] as Pair).key)),
       removedPairs,
-      entries,
-      matched,
+      entries: out.entries,
+      matched: out.matched,
       existing,
-      notes,
+      notes: a.notes,
     },
   };
 }

@@ -13,7 +13,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from 'yaml';
-import { analyzeMonitor, keyName, locate, startOf, type MonitorPlan, type PlannedEntry, type SourceContext } from './analyze-monitor.js';
+import { analyzeMonitor, keyName, locate, startOf, type ExistingConditions, type MonitorPlan, type PlannedEntry, type SourceContext } from './analyze-monitor.js';
 import { renderEntries, renderFlowCondition, type RenderedEntry } from './render.js';
 import { applyEdits, SourceText, type TextEdit } from './source-text.js';
 import type { MigrationChange, MigrationErrorCondition, MigrationProblem } from './types.js';
@@ -101,60 +101,76 @@ function abovePlace(src: SourceText, item: unknown): { at: number; pad: string }
   return lead ? { at: lineStart, pad: lead[1] ?? '' } : undefined;
 }
 
+/** What the edit steps of one block-map monitor share. */
+interface BlockEdit {
+  plan: MonitorPlan;
+  src: SourceText;
+  ctx: SourceContext;
+  /** The removed pair whose place a new ErrorConditions list takes (see anchorOf). */
+  anchor: Pair | undefined;
+  /** Where the monitor's existing ErrorConditions key starts, when it has one. */
+  ecKeyStart: number | undefined;
+  edits: TextEdit[];
+  notes: MigrationProblem[];
+}
+
 /**
- * Text edits for one block-map monitor. Only the removed pairs' lines and the `ErrorConditions` list are
- * touched, so aligned comments, quoting and spacing elsewhere stay byte for byte.
+ * Above the monitor's `ErrorConditions` key, existing or new: where a comment on a field that got no entry of its
+ * own still reads right (it says why the list lacks that entry). Comments of fields above the new list's anchor
+ * go before the anchor's own comments, keeping their source order.
  */
-function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number, ctx: SourceContext): PlanEdits | undefined {
-  const edits: TextEdit[] = [];
-  const notes: MigrationProblem[] = [];
+function listPlace(b: BlockEdit, from: number): { at: number; pad: string } | undefined {
+  const { src, anchor, ecKeyStart } = b;
+  if (ecKeyStart !== undefined) return src.startsLine(ecKeyStart) ? { at: src.lineStart(ecKeyStart), pad: ' '.repeat(src.column(ecKeyStart)) } : undefined;
+  if (anchor === undefined) return undefined;
+  const anchorStart = startOf(anchor.key);
+  if (!src.startsLine(anchorStart)) return undefined;
+  const at = from < anchorStart ? (src.commentsAbove(anchorStart)?.start ?? src.lineStart(anchorStart)) : src.lineStart(anchorStart);
+  return { at, pad: ' '.repeat(src.column(anchorStart)) };
+}
+
+/** An entry with the comments of the pairs it comes from (the anchor's own comments stay where they are). */
+function rendered(b: BlockEdit, entry: PlannedEntry): RenderedEntry {
+  const above: string[] = [];
+  const trailing: string[] = [];
+  for (const pair of entry.pairs) {
+    if (pair !== b.anchor) above.push(...(b.src.commentsAbove(startOf(pair.key))?.lines ?? []));
+    const comment = b.src.trailingComment(contentEnd(pair));
+    if (comment !== undefined) trailing.push(comment);
+  }
+  if (trailing.length === 1) return { condition: entry.condition, above, trailing: trailing[0] };
+  return { condition: entry.condition, above: [...above, ...trailing], trailing: undefined };
+}
+
+interface DroppedComment {
+  field: string;
+  first: ReturnType<typeof locate>;
+  last: number;
+}
+
+/**
+ * Removes every removed pair but the anchor from the text. A comment goes with its pair: into the new entry
+ * (rendered), above the existing entry that stands for the pair, or, when the pair is dropped without a
+ * replacement, out of the file with a note. Left in place it would describe whatever key follows.
+ */
+function removePairs(b: BlockEdit): void {
+  const { plan, src, ctx } = b;
   const movedPairs = new Set<Pair>(plan.entries.flatMap((entry) => entry.pairs));
-  const anchor = anchorOf(plan);
   const matchedItem = new Map<Pair, unknown>(plan.matched.flatMap((match) => match.pairs.map((pair) => [pair, match.item] as const)));
-  const ecKeyStart = plan.existing === undefined ? undefined : startOf(plan.existing.pair.key);
   /** Comment lines to insert, by offset, in source order: comments of pairs dropped from the text but kept in meaning. */
   const inserts = new Map<number, { pad: string; lines: string[] }>();
-  const dropped: { field: string; first: ReturnType<typeof locate>; last: number }[] = [];
-  /**
-   * Above the monitor's `ErrorConditions` key, existing or new: where a comment on a field that got no entry of its
-   * own still reads right (it says why the list lacks that entry). Comments of fields above the new list's anchor
-   * go before the anchor's own comments, keeping their source order.
-   */
-  const listPlace = (from: number): { at: number; pad: string } | undefined => {
-    if (ecKeyStart !== undefined) return src.startsLine(ecKeyStart) ? { at: src.lineStart(ecKeyStart), pad: ' '.repeat(src.column(ecKeyStart)) } : undefined;
-    if (anchor === undefined) return undefined;
-    const anchorStart = startOf(anchor.key);
-    if (!src.startsLine(anchorStart)) return undefined;
-    const at = from < anchorStart ? (src.commentsAbove(anchorStart)?.start ?? src.lineStart(anchorStart)) : src.lineStart(anchorStart);
-    return { at, pad: ' '.repeat(src.column(anchorStart)) };
-  };
-
-  const rendered = (entry: PlannedEntry, extraAbove: string[]): RenderedEntry => {
-    const above: string[] = [...extraAbove];
-    const trailing: string[] = [];
-    for (const pair of entry.pairs) {
-      if (pair !== anchor) above.push(...(src.commentsAbove(startOf(pair.key))?.lines ?? []));
-      const comment = src.trailingComment(contentEnd(pair));
-      if (comment !== undefined) trailing.push(comment);
-    }
-    if (trailing.length === 1) return { condition: entry.condition, above, trailing: trailing[0] };
-    return { condition: entry.condition, above: [...above, ...trailing], trailing: undefined };
-  };
-
+  const dropped: DroppedComment[] = [];
   for (const pair of plan.removedPairs) {
-    if (pair === anchor) continue;
+    if (pair === b.anchor) continue;
     const keyStart = startOf(pair.key);
     const end = src.endOfLine(contentEnd(pair));
-    // A comment goes with its pair: into the new entry (rendered), above the existing entry that stands for the
-    // pair, or, when the pair is dropped without a replacement, out of the file with a note. Left in place it
-    // would describe whatever key follows.
     const above = src.commentsAbove(keyStart);
     if (!movedPairs.has(pair)) {
       const trailing = src.trailingComment(contentEnd(pair));
       const lines = [...(above?.lines ?? []), ...(trailing === undefined ? [] : [trailing])];
       if (lines.length > 0) {
         const item = matchedItem.get(pair);
-        const place = (item === undefined ? undefined : abovePlace(src, item)) ?? listPlace(keyStart);
+        const place = (item === undefined ? undefined : abovePlace(src, item)) ?? listPlace(b, keyStart);
         if (place !== undefined) {
           const insert = inserts.get(place.at) ?? { pad: place.pad, lines: [] };
           insert.lines.push(...lines);
@@ -168,107 +184,140 @@ function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number
       }
     }
     if (src.startsLine(keyStart)) {
-      edits.push({ start: above?.start ?? src.lineStart(keyStart), end, text: '' });
+      b.edits.push({ start: above?.start ?? src.lineStart(keyStart), end, text: '' });
     } else {
       // The pair follows `- `: the next line's key moves up behind the dash.
-      edits.push({ start: keyStart, end: src.skipSpaces(end), text: '' });
+      b.edits.push({ start: keyStart, end: src.skipSpaces(end), text: '' });
     }
   }
+  noteDroppedComments(b, dropped);
+  for (const [at, { pad, lines }] of inserts) b.edits.push({ start: at, end: at, text: lines.map((line) => `${pad}${line}${src.eol}`).join('') });
+}
 
+function noteDroppedComments(b: BlockEdit, dropped: DroppedComment[]): void {
   const [firstDropped] = dropped;
-  if (firstDropped !== undefined) {
-    const one = dropped.length === 1;
-    const lines = dropped.map(({ first, last }) => (last === first.line ? `${first.line}` : `${first.line}-${last}`));
-    notes.push({
-      severity: 'info',
-      code: 'MIGRATE_COMMENT_DROPPED',
-      message:
-        `monitor "${plan.monitor}": ${dropped.map((d) => d.field).join(' and ')} ${one ? 'was' : 'were'} dropped without a replacement, and the monitor ` +
-        `has no ErrorConditions to carry ${one ? 'its comment' : 'their comments'} (${lines.length === 1 && !lines[0]?.includes('-') ? 'line' : 'lines'} ${lines.join(', ')}), ` +
-        `so ${one ? 'it was' : 'they were'} removed too; put back by hand what still says something`,
-      ...firstDropped.first,
-    });
+  if (firstDropped === undefined) return;
+  const one = dropped.length === 1;
+  const lines = dropped.map(({ first, last }) => (last === first.line ? `${first.line}` : `${first.line}-${last}`));
+  b.notes.push({
+    severity: 'info',
+    code: 'MIGRATE_COMMENT_DROPPED',
+    message:
+      `monitor "${b.plan.monitor}": ${dropped.map((d) => d.field).join(' and ')} ${one ? 'was' : 'were'} dropped without a replacement, and the monitor ` +
+      `has no ErrorConditions to carry ${one ? 'its comment' : 'their comments'} (${lines.length === 1 && !lines[0]?.includes('-') ? 'line' : 'lines'} ${lines.join(', ')}), ` +
+      `so ${one ? 'it was' : 'they were'} removed too; put back by hand what still says something`,
+    ...firstDropped.first,
+  });
+}
+
+/** The monitor had no ErrorConditions: the new list takes the anchor pair's place. */
+function replaceAnchor(b: BlockEdit, anchor: Pair, seqIndent: number): void {
+  const { src } = b;
+  const keyStart = startOf(anchor.key);
+  const keyColumn = src.column(keyStart);
+  const atLineStart = src.startsLine(keyStart);
+  const end = src.endOfLine(contentEnd(anchor));
+  let text = `${atLineStart ? ' '.repeat(keyColumn) : ''}ErrorConditions:${src.eol}`;
+  text += renderEntries(
+    b.plan.entries.map((entry) => rendered(b, entry)),
+    keyColumn + seqIndent,
+    'flow',
+    src.eol,
+  );
+  if (!src.text.slice(keyStart, end).endsWith('\n')) text = text.slice(0, -src.eol.length);
+  b.edits.push({ start: atLineStart ? src.lineStart(keyStart) : keyStart, end, text });
+}
+
+/** A block list: the entries follow its last item, in the style of its first. */
+function appendToBlockList(b: BlockEdit, seq: YAMLSeq, ecKeyStart: number, lastRange: readonly [number, number, number]): void {
+  const { src } = b;
+  const seqStart = rangeOf(seq)?.[0] ?? ecKeyStart;
+  const first = seq.items[0];
+  const style = isMap(first) && !first.flow ? 'block' : 'flow';
+  let at = src.endOfLine(lastRange[1]);
+  let text = renderEntries(
+    b.plan.entries.map((entry) => rendered(b, entry)),
+    src.column(seqStart),
+    style,
+    src.eol,
+    paddedFlow(src, first),
+  );
+  if (at === src.text.length && !src.text.endsWith('\n')) text = src.eol + text.slice(0, -src.eol.length);
+  if (at < src.text.length && src.text[at - 1] !== '\n') at = src.text.length;
+  b.edits.push({ start: at, end: at, text });
+}
+
+/** A one-line list stays one line; comments of the removed fields go above the ErrorConditions key. */
+function appendToFlowList(b: BlockEdit, seq: YAMLSeq, ecKeyStart: number, lastRange: readonly [number, number, number]): void {
+  const { src } = b;
+  const padded = paddedFlow(src, seq.items[0]);
+  const inserted = b.plan.entries.map((entry) => `, ${renderFlowCondition(entry.condition, padded)}`).join('');
+  b.edits.push({ start: lastRange[1], end: lastRange[1], text: inserted });
+  const comments = b.plan.entries.flatMap((entry) => {
+    const lines = rendered(b, entry);
+    return [...lines.above, ...(lines.trailing === undefined ? [] : [lines.trailing])];
+  });
+  if (comments.length > 0 && src.startsLine(ecKeyStart)) {
+    const pad = ' '.repeat(src.column(ecKeyStart));
+    const lineStart = src.lineStart(ecKeyStart);
+    b.edits.push({ start: lineStart, end: lineStart, text: comments.map((line) => `${pad}${line}${src.eol}`).join('') });
   }
-  for (const [at, { pad, lines }] of inserts) edits.push({ start: at, end: at, text: lines.map((line) => `${pad}${line}${src.eol}`).join('') });
+}
 
-  if (anchor) {
-    const keyStart = startOf(anchor.key);
-    const keyColumn = src.column(keyStart);
-    const atLineStart = src.startsLine(keyStart);
-    const end = src.endOfLine(contentEnd(anchor));
-    let text = `${atLineStart ? ' '.repeat(keyColumn) : ''}ErrorConditions:${src.eol}`;
-    text += renderEntries(
-      plan.entries.map((entry) => rendered(entry, [])),
-      keyColumn + seqIndent,
-      'flow',
-      src.eol,
-    );
-    if (!src.text.slice(keyStart, end).endsWith('\n')) text = text.slice(0, -src.eol.length);
-    edits.push({ start: atLineStart ? src.lineStart(keyStart) : keyStart, end, text });
-    return { edits, notes };
-  }
-
-  const existing = plan.existing;
-  if (!existing || ecKeyStart === undefined || plan.entries.length === 0) return { edits, notes };
-  const seq = existing.seq;
-  const lastItem = seq?.items[seq.items.length - 1];
-  const lastRange = rangeOf(lastItem);
-
-  if (seq && !seq.flow && lastRange) {
-    const seqStart = rangeOf(seq)?.[0] ?? ecKeyStart;
-    const first = seq.items[0];
-    const style = isMap(first) && !first.flow ? 'block' : 'flow';
-    let at = src.endOfLine(lastRange[1]);
-    let text = renderEntries(
-      plan.entries.map((entry) => rendered(entry, [])),
-      src.column(seqStart),
-      style,
-      src.eol,
-      paddedFlow(src, first),
-    );
-    if (at === src.text.length && !src.text.endsWith('\n')) text = src.eol + text.slice(0, -src.eol.length);
-    if (at < src.text.length && src.text[at - 1] !== '\n') at = src.text.length;
-    edits.push({ start: at, end: at, text });
-    return { edits, notes };
-  }
-
-  if (seq && seq.flow && lastItem !== undefined && lastRange) {
-    // A one-line list stays one line; comments of the removed fields go above the ErrorConditions key.
-    const padded = paddedFlow(src, seq.items[0]);
-    const inserted = plan.entries.map((entry) => `, ${renderFlowCondition(entry.condition, padded)}`).join('');
-    edits.push({ start: lastRange[1], end: lastRange[1], text: inserted });
-    const comments = plan.entries.flatMap((entry) => {
-      const lines = rendered(entry, []);
-      return [...lines.above, ...(lines.trailing === undefined ? [] : [lines.trailing])];
-    });
-    if (comments.length > 0 && src.startsLine(ecKeyStart)) {
-      const pad = ' '.repeat(src.column(ecKeyStart));
-      const lineStart = src.lineStart(ecKeyStart);
-      edits.push({ start: lineStart, end: lineStart, text: comments.map((line) => `${pad}${line}${src.eol}`).join('') });
-    }
-    return { edits, notes };
-  }
-
-  // `ErrorConditions: []` or `ErrorConditions:` with no value: the entries become a block list under the key.
-  if (!src.startsLine(ecKeyStart)) return undefined;
+/** `ErrorConditions: []` or `ErrorConditions:` with no value: the entries become a block list under the key. */
+function fillEmptyList(b: BlockEdit, existing: ExistingConditions, ecKeyStart: number, seqIndent: number): boolean {
+  const { src } = b;
+  if (!src.startsLine(ecKeyStart)) return false;
   const valueRange = rangeOf(existing.pair.value);
   const keyEnd = rangeOf(existing.pair.key)?.[1] ?? ecKeyStart;
-  if (seq && valueRange) {
+  if (existing.seq && valueRange) {
     const before = src.text.slice(keyEnd, valueRange[0]);
     const colon = before.indexOf(':');
-    if (colon === -1) return undefined;
-    edits.push({ start: keyEnd + colon + 1, end: valueRange[1], text: '' });
+    if (colon === -1) return false;
+    b.edits.push({ start: keyEnd + colon + 1, end: valueRange[1], text: '' });
   }
   const lineEnd = src.endOfLine(valueRange ? Math.max(valueRange[1], keyEnd) : keyEnd);
   let text = renderEntries(
-    plan.entries.map((entry) => rendered(entry, [])),
+    b.plan.entries.map((entry) => rendered(b, entry)),
     src.column(ecKeyStart) + seqIndent,
     'flow',
     src.eol,
   );
   if (lineEnd === src.text.length && !src.text.endsWith('\n')) text = src.eol + text.slice(0, -src.eol.length);
-  edits.push({ start: lineEnd, end: lineEnd, text });
-  return { edits, notes };
+  b.edits.push({ start: lineEnd, end: lineEnd, text });
+  return true;
+}
+
+/**
+ * Text edits for one block-map monitor. Only the removed pairs' lines and the `ErrorConditions` list are
+ * touched, so aligned comments, quoting and spacing elsewhere stay byte for byte.
+ */
+function blockMonitorEdits(plan: MonitorPlan, src: SourceText, seqIndent: number, ctx: SourceContext): PlanEdits | undefined {
+  const b: BlockEdit = {
+    plan,
+    src,
+    ctx,
+    anchor: anchorOf(plan),
+    ecKeyStart: plan.existing === undefined ? undefined : startOf(plan.existing.pair.key),
+    edits: [],
+    notes: [],
+  };
+  const done = { edits: b.edits, notes: b.notes };
+  removePairs(b);
+  if (b.anchor) {
+    replaceAnchor(b, b.anchor, seqIndent);
+    return done;
+  }
+  const existing = plan.existing;
+  const ecKeyStart = b.ecKeyStart;
+  if (!existing || ecKeyStart === undefined || plan.entries.length === 0) return done;
+  const seq = existing.seq;
+  const lastItem = seq?.items[seq.items.length - 1];
+  const lastRange = rangeOf(lastItem);
+  if (seq && !seq.flow && lastRange) appendToBlockList(b, seq, ecKeyStart, lastRange);
+  else if (seq && seq.flow && lastItem !== undefined && lastRange) appendToFlowList(b, seq, ecKeyStart, lastRange);
+  else if (!fillEmptyList(b, existing, ecKeyStart, seqIndent)) return undefined;
+  return done;
 }
 
 /** The same change through the Document API: the oracle the spliced text must parse back to. */

@@ -1,0 +1,217 @@
+/**
+ * The on-call preview: who is on duty in each hour of the next days, before and after a plan, for every operator and
+ * operator group whose schedules, time zone or membership the plan changes; and every hour a group loses its last
+ * operator on duty. Pure: the clock and both states are inputs.
+ */
+import { covered, type Interval, subtract, union } from './intervals.js';
+import { DUTY_SCHEDULE_READING, type DutyScheduleContent, type DutyScheduleReading, onDutyIntervals } from './schedule.js';
+import { toLocal, UTC, type Zone } from './zone.js';
+
+export interface OnCallOperator {
+  /** The operator's key (its e-mail address). */
+  key: string;
+  zone: Zone;
+  schedules: readonly DutyScheduleContent[];
+}
+
+export interface OnCallGroup {
+  /** The group's key (its Description). */
+  key: string;
+  /** Keys of its member operators. */
+  members: readonly string[];
+}
+
+/** Operators and groups as they are (live) or will be (after the plan). */
+export interface OnCallState {
+  operators: readonly OnCallOperator[];
+  groups: readonly OnCallGroup[];
+}
+
+/** Hours, consecutive, in which a group has nobody on duty where it had someone before. */
+export interface OnCallGap {
+  /** First instant, UTC (`YYYY-MM-DDTHH:mm:ssZ`). */
+  from: string;
+  /** End (exclusive), UTC. */
+  to: string;
+  hours: number;
+}
+
+/**
+ * One operator or group. `before` and `after` hold a cell per hour from `from`: `#` on duty the whole hour, `+` part of
+ * it, `.` not at all (a group: some member on duty).
+ */
+export interface OnCallSubject {
+  kind: 'operator' | 'operatorGroup';
+  key: string;
+  /** The zone hours are counted in: the operator's; a group's members' when they share one, else UTC. */
+  timeZone: string;
+  from: string;
+  before: string;
+  after: string;
+  /** Groups only. */
+  uncovered?: OnCallGap[];
+  /** Why a cell may be off by the daylight-saving hour (a zone whose rules are unknown). */
+  notes?: string[];
+}
+
+export interface OnCallPreview {
+  /** The instant the preview starts from (the plan's clock), UTC. */
+  now: string;
+  hours: number;
+  /** What a schedule's windows mean (`DUTY_SCHEDULE_READING`). */
+  reading: DutyScheduleReading;
+  subjects: OnCallSubject[];
+}
+
+export interface OnCallOptions {
+  now: number;
+  before: OnCallState;
+  after: OnCallState;
+  /** Default 7. */
+  days?: number;
+  reading?: DutyScheduleReading;
+}
+
+const HOUR = 3_600_000;
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The instant a subject's hours start: the start of the hour holding `now` on the zone's clock. */
+export function hourStart(zone: Zone, now: number): number {
+  const local = toLocal(zone, now);
+  return now - (((local % HOUR) + HOUR) % HOUR);
+}
+
+function contentKey(schedule: DutyScheduleContent): string {
+  return [schedule.ScheduleMode, schedule.WeekDay, schedule.MonthDay, schedule.StartTime, schedule.EndTime, schedule.StartDateTime, schedule.EndDateTime].join('|');
+}
+
+/** What decides an operator's hours: its zone, its schedules as a set, the groups it is in. */
+function operatorSignature(operator: OnCallOperator | undefined, groups: readonly string[]): string | undefined {
+  if (operator === undefined) return undefined;
+  const schedules = [...new Set(operator.schedules.map(contentKey))].sort();
+  return JSON.stringify([operator.zone.name, schedules, [...groups].sort()]);
+}
+
+function groupsOf(state: OnCallState): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const group of state.groups) for (const member of group.members) out.set(member, [...(out.get(member) ?? []), group.key]);
+  return out;
+}
+
+/** The operators and groups the preview shows: each whose signature differs between the two states. */
+function changedSubjects(before: OnCallState, after: OnCallState): { operators: string[]; groups: string[] } {
+  const beforeGroups = groupsOf(before);
+  const afterGroups = groupsOf(after);
+  const beforeOps = new Map(before.operators.map((o) => [o.key, o]));
+  const afterOps = new Map(after.operators.map((o) => [o.key, o]));
+  const changedOps = new Set<string>();
+  for (const key of new Set([...beforeOps.keys(), ...afterOps.keys()])) {
+    const was = operatorSignature(beforeOps.get(key), beforeGroups.get(key) ?? []);
+    const will = operatorSignature(afterOps.get(key), afterGroups.get(key) ?? []);
+    if (was === will) continue;
+    // An operator created or deleted with no schedule and in no group changes nobody's hours worth showing.
+    const shown = [beforeOps.get(key), afterOps.get(key)].some((o) => o !== undefined && o.schedules.length > 0);
+    if (shown || beforeGroups.has(key) || afterGroups.has(key)) changedOps.add(key);
+  }
+  const beforeMembers = new Map(before.groups.map((g) => [g.key, [...g.members].sort().join('\n')]));
+  const groups: string[] = [];
+  for (const group of uniqueGroups(before, after)) {
+    const members = [...(before.groups.find((g) => g.key === group)?.members ?? []), ...(after.groups.find((g) => g.key === group)?.members ?? [])];
+    const afterMembers = after.groups.find((g) => g.key === group);
+    const membersChanged = beforeMembers.get(group) !== (afterMembers === undefined ? undefined : [...afterMembers.members].sort().join('\n'));
+    if (membersChanged || members.some((m) => changedOps.has(m))) groups.push(group);
+  }
+  return { operators: [...changedOps].sort(), groups };
+}
+
+function uniqueGroups(before: OnCallState, after: OnCallState): string[] {
+  return [...new Set([...before.groups.map((g) => g.key), ...after.groups.map((g) => g.key)])].sort();
+}
+
+function cells(intervals: readonly Interval[], from: number, hours: number): string {
+  let out = '';
+  for (let i = 0; i < hours; i += 1) {
+    const on = covered(intervals, from + i * HOUR, from + (i + 1) * HOUR);
+    out += on === HOUR ? '#' : on === 0 ? '.' : '+';
+  }
+  return out;
+}
+
+/** Consecutive hours holding some of `lost`, as gaps. */
+function gaps(lost: readonly Interval[], from: number, hours: number): OnCallGap[] {
+  const out: OnCallGap[] = [];
+  let open: number | undefined;
+  for (let i = 0; i <= hours; i += 1) {
+    const hit = i < hours && covered(lost, from + i * HOUR, from + (i + 1) * HOUR) > 0;
+    if (hit && open === undefined) open = i;
+    if (!hit && open !== undefined) {
+      out.push({ from: iso(from + open * HOUR), to: iso(from + i * HOUR), hours: i - open });
+      open = undefined;
+    }
+  }
+  return out;
+}
+
+function notesOf(zones: readonly Zone[]): string[] | undefined {
+  const notes = [...new Set(zones.flatMap((zone) => (zone.approximate === undefined ? [] : [zone.approximate])))];
+  return notes.length === 0 ? undefined : notes;
+}
+
+/** Computes the preview (see `OnCallPreview`); subjects are listed groups first, each kind by key. */
+export function previewOnCall(options: OnCallOptions): OnCallPreview {
+  const hours = (options.days ?? 7) * 24;
+  const reading = options.reading ?? DUTY_SCHEDULE_READING;
+  const { now, before, after } = options;
+  const changed = changedSubjects(before, after);
+  // Intervals span an hour either side of the window, so a subject whose hours start before `now` (a zone with a
+  // half-hour offset) is read whole.
+  const from = now - HOUR;
+  const to = now + (hours + 1) * HOUR;
+  const dutyOf = (state: OnCallState): Map<string, { zone: Zone; on: Interval[] }> =>
+    new Map(state.operators.map((o) => [o.key, { zone: o.zone, on: onDutyIntervals(o.schedules, o.zone, from, to, reading) }]));
+  const dutyBefore = dutyOf(before);
+  const dutyAfter = dutyOf(after);
+  const subjects: OnCallSubject[] = [];
+  for (const group of changed.groups) {
+    const membersBefore = before.groups.find((g) => g.key === group)?.members ?? [];
+    const membersAfter = after.groups.find((g) => g.key === group)?.members ?? [];
+    const zones = [...membersAfter.map((m) => dutyAfter.get(m)?.zone), ...membersBefore.map((m) => dutyBefore.get(m)?.zone)].filter((z): z is Zone => z !== undefined);
+    const zone = zones.length > 0 && zones.every((z) => z.name === zones[0]?.name) ? (zones[0] as Zone) : UTC;
+    const start = hourStart(zone, now);
+    const onBefore = union(membersBefore.flatMap((m) => dutyBefore.get(m)?.on ?? []));
+    const onAfter = union(membersAfter.flatMap((m) => dutyAfter.get(m)?.on ?? []));
+    const subject: OnCallSubject = {
+      kind: 'operatorGroup',
+      key: group,
+      timeZone: zone.name,
+      from: iso(start),
+      before: cells(onBefore, start, hours),
+      after: cells(onAfter, start, hours),
+      uncovered: gaps(subtract(onBefore, onAfter), start, hours),
+    };
+    const notes = notesOf(zones);
+    if (notes !== undefined) subject.notes = notes;
+    subjects.push(subject);
+  }
+  for (const key of changed.operators) {
+    const was = dutyBefore.get(key);
+    const will = dutyAfter.get(key);
+    const zone = will?.zone ?? was?.zone ?? UTC;
+    const start = hourStart(zone, now);
+    const subject: OnCallSubject = {
+      kind: 'operator',
+      key,
+      timeZone: zone.name,
+      from: iso(start),
+      before: cells(was?.on ?? [], start, hours),
+      after: cells(will?.on ?? [], start, hours),
+    };
+    const notes = notesOf([zone]);
+    if (notes !== undefined) subject.notes = notes;
+    subjects.push(subject);
+  }
+  return { now: iso(now), hours, reading, subjects };
+}

@@ -161,12 +161,20 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
       validationStatus: 400,
       loadTimeConditions: 'always',
       registerParams: 'query',
+      // Group duty schedules exist only as copies on the members (AddDutyScheduleForAllMembers).
+      absentRoutes: [
+        'POST /OperatorGroup/{operatorGroupGuid}/DutySchedule',
+        'PUT /OperatorGroup/{operatorGroupGuid}/DutySchedule/{dutyScheduleId}',
+        'DELETE /OperatorGroup/{operatorGroupGuid}/DutySchedule/{dutyScheduleId}',
+      ],
     },
     shapes: {
       routes: {
         ...CREATED_OBJECT,
         'POST /MonitorGroup/{monitorGroupGuid}/Member/{monitorGuid}': created(201, 'none'),
         'POST /OperatorGroup/{operatorGroupGuid}/Member/{operatorGuid}': created(201, 'none'),
+        'POST /Operator/{operatorGuid}/DutySchedule': created(201, 'none'),
+        'POST /OperatorGroup/{operatorGroupGuid}/DutySchedule/AddDutyScheduleForAllMembers': NO_CONTENT,
         'POST /MonitorGroup/{monitorGroupGuid}/StopAllMonitors': NO_CONTENT,
         'POST /MonitorGroup/{monitorGroupGuid}/StartAllMonitors': NO_CONTENT,
         'POST /MonitorGroup/{monitorGroupGuid}/StopAllMonitorAlerts': NO_CONTENT,

@@ -197,6 +197,36 @@ describe('operator groups', () => {
     expect((await api.post(`/OperatorGroup/${g}/DutySchedule`, { ScheduleMode: 'Weekly', StartTime: '20:00', EndTime: '08:00' })).status).toBe(400);
   });
 
+  it('copies a group duty schedule onto each member with AddDutyScheduleForAllMembers (the published route)', async () => {
+    const api = await emulator({ profile: 'published' });
+    const g = String((await api.post('/OperatorGroup', { Description: 'Night' })).body['OperatorGroupGuid']);
+    const other = await newOperator(api);
+    await api.post(`/OperatorGroup/${g}/Member/${SEEDED.viewer.guid}`);
+    await api.post(`/OperatorGroup/${g}/Member/${other}`);
+    const night = { ScheduleMode: 'Daily', StartTime: '20:00', EndTime: '08:00' };
+    const res = await api.post(`/OperatorGroup/${g}/DutySchedule/AddDutyScheduleForAllMembers`, night);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    const copies = await Promise.all([SEEDED.viewer.guid, other].map(async (op) => (await api.get(`/Operator/${op}/DutySchedule`)).list));
+    // One copy each, with an id of its own and nothing naming the group: a plain operator schedule.
+    expect(copies.map((list) => list.map(({ Id: _id, ...content }) => content))).toEqual([[night], [night]]);
+    expect(new Set(copies.map((list) => list[0]?.['Id'])).size).toBe(2);
+    // A copy is changed and removed like any schedule of the operator; the other member keeps its own.
+    expect((await api.delete(`/Operator/${other}/DutySchedule/${String(copies[1]?.[0]?.['Id'])}`)).status).toBe(204);
+    expect((await api.get(`/Operator/${SEEDED.viewer.guid}/DutySchedule`)).list).toHaveLength(1);
+    // The spec's group routes are not the service's.
+    expect((await api.post(`/OperatorGroup/${g}/DutySchedule`, night)).status).toBe(405);
+    expect((await api.delete(`/OperatorGroup/${g}/DutySchedule/1`)).status).toBe(405);
+  });
+
+  it('answers an operator schedule POST with 201 and no body on the published profile', async () => {
+    const api = await emulator({ profile: 'published' });
+    const res = await api.post(`/Operator/${SEEDED.viewer.guid}/DutySchedule`, { ScheduleMode: 'Weekly', WeekDay: 'Friday', StartTime: '18:00', EndTime: '23:00' });
+    expect(res.status).toBe(201);
+    expect(res.text).toBe('');
+    expect((await api.get(`/Operator/${SEEDED.viewer.guid}/DutySchedule`)).list).toEqual([{ Id: expect.any(Number), ScheduleMode: 'Weekly', WeekDay: 'Friday', StartTime: '18:00', EndTime: '23:00' }]);
+  });
+
   it('manages authorizations in the legacy form (ids, body)', async () => {
     const api = await emulator();
     const base = `/OperatorGroup/${SEEDED.administratorsGroup}/Authorization`;

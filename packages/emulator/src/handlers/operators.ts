@@ -143,6 +143,20 @@ function addSchedule(ctx: RequestContext, ownerKind: DutyScheduleRec['ownerKind'
   return ok(structuredClone(fields));
 }
 
+/**
+ * The published route: the schedule is copied onto each current member as an operator schedule of its own (an
+ * operator who joins later gets none, and changing or removing a copy is done on each member); 204, no body.
+ */
+function addScheduleForAllMembers(ctx: RequestContext, g: OperatorGroupRec): Reply {
+  const body = requireBody(ctx.body, 'duty schedule');
+  checkSchedule(ctx, body, ctx.store.peekDutyScheduleId());
+  for (const op of groupMembers(ctx, g)) {
+    const id = ctx.store.nextDutyScheduleId();
+    ctx.store.dutySchedules.put(id, { ownerKind: 'operator', ownerGuid: key(String(op['OperatorGuid'])), fields: checkSchedule(ctx, body, id) });
+  }
+  return ok();
+}
+
 function findSchedule(ctx: RequestContext, ownerKind: DutyScheduleRec['ownerKind'], ownerGuid: string): DutyScheduleRec {
   const raw = ctx.params['dutyScheduleId'] ?? '';
   const rec = /^\d+$/.test(raw) ? ctx.store.dutySchedules.get(Number(raw)) : undefined;
@@ -351,6 +365,10 @@ function registerOperatorGroupRoutes(router: Router): void {
     return groupGuid(findGroup(ctx));
   };
   router.add('POST', '/OperatorGroup/{operatorGroupGuid}/DutySchedule', (ctx) => addSchedule(ctx, 'operatorGroup', groupOwner(ctx)));
+  router.add('POST', '/OperatorGroup/{operatorGroupGuid}/DutySchedule/AddDutyScheduleForAllMembers', (ctx) => {
+    requireAdmin(ctx, 'changing duty schedules');
+    return addScheduleForAllMembers(ctx, findGroup(ctx));
+  });
   router.add('PUT', '/OperatorGroup/{operatorGroupGuid}/DutySchedule/{dutyScheduleId}', (ctx) => updateSchedule(ctx, 'operatorGroup', groupOwner(ctx)));
   router.add('DELETE', '/OperatorGroup/{operatorGroupGuid}/DutySchedule/{dutyScheduleId}', (ctx) => deleteSchedule(ctx, 'operatorGroup', groupOwner(ctx)));
 }

@@ -112,6 +112,14 @@ describe('operatorGroups', () => {
     ]);
   });
 
+  it('copies a group duty schedule onto the members with POST .../DutySchedule/AddDutyScheduleForAllMembers (204)', async () => {
+    const api = mockApi();
+    api.reply('POST', `/OperatorGroup/${OG}/DutySchedule/AddDutyScheduleForAllMembers`, 204);
+    const night = { ScheduleMode: 'Daily', StartTime: '20:00', EndTime: '07:00' } as const;
+    await expect(api.client.operatorGroups.dutySchedules.addForAllMembers(OG, night)).resolves.toBeUndefined();
+    expect(api.calls().map((c) => [c.method, c.url, c.body])).toEqual([['POST', `/v4/OperatorGroup/${OG}/DutySchedule/AddDutyScheduleForAllMembers`, night]]);
+  });
+
   it('lists authorizations in the legacy form (objects with ids)', async () => {
     const api = mockApi();
     api.reply('GET', `/OperatorGroup/${OG}/Authorization`, 200, [{ AuthorizationId: 'x1', AuthorizationType: 'FinancialOperator', OperatorGroupGuid: OG }]);

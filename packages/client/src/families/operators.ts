@@ -89,6 +89,12 @@ export interface OperatorGroupsApi {
   members(operatorGroupGuid: string): Paged<Operator>;
   /** Schedules applied to every operator of the group. */
   dutySchedules: {
+    /**
+     * The published route (204, no body): copies the schedule onto each current member as an operator schedule of
+     * its own, changed and deleted through `/Operator/{guid}/DutySchedule`. The service has no group schedule to read.
+     */
+    addForAllMembers(operatorGroupGuid: string, body: DutyScheduleCreate): Promise<void>;
+    /** The spec's route; the published definition has no group POST, PUT or DELETE of schedules. */
     create(operatorGroupGuid: string, body: DutyScheduleCreate): Promise<DutySchedule | undefined>;
     replace(operatorGroupGuid: string, dutyScheduleId: number | string, body: DutyScheduleReplace): Promise<DutySchedule | undefined>;
     delete(operatorGroupGuid: string, dutyScheduleId: number | string): Promise<void>;
@@ -156,6 +162,8 @@ export function operatorGroupsApi(core: Core): OperatorGroupsApi {
     delete: (operatorGroupGuid) => core.none({ method: 'DELETE', route: one, params: { operatorGroupGuid } }),
     members: (operatorGroupGuid) => core.paged({ method: 'GET', route: `${one}/Member`, params: { operatorGroupGuid } }, { map: normaliseOperatorMember }),
     dutySchedules: {
+      addForAllMembers: (operatorGroupGuid, body) =>
+        core.none({ method: 'POST', route: `${one}/DutySchedule/AddDutyScheduleForAllMembers`, params: { operatorGroupGuid }, body }),
       create: (operatorGroupGuid, body) =>
         core.maybe<DutySchedule>({ method: 'POST', route: `${one}/DutySchedule`, params: { operatorGroupGuid }, body }),
       replace: (operatorGroupGuid, dutyScheduleId, body) =>

@@ -145,6 +145,53 @@ export const PlanSummarySchema = def(
   ),
 );
 
+/** What a duty schedule's windows mean; the reconciler's `DUTY_SCHEDULE_READING` picks one. */
+export const DUTY_SCHEDULE_READINGS = ['on-duty', 'off-duty'] as const;
+const UtcInstant = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', description });
+const HourCells = (description: string) => Type.String({ pattern: '^[#+.]*$', description });
+
+export const PlanOnCallGapSchema = def(
+  'PlanOnCallGap',
+  ClosedObject(
+    {
+      from: UtcInstant('First instant, UTC.'),
+      to: UtcInstant('End (exclusive), UTC.'),
+      hours: Count('Hours in the gap.'),
+    },
+    { description: 'Consecutive hours in which a group has nobody on duty where it had someone before.' },
+  ),
+);
+
+export const PlanOnCallSubjectSchema = def(
+  'PlanOnCallSubject',
+  ClosedObject(
+    {
+      kind: StringEnum(['operator', 'operatorGroup'] as const, { description: 'An operator or an operator group.' }),
+      key: Type.String({ description: 'Its key: the operator\'s Email, the group\'s Description.' }),
+      timeZone: Type.String({ description: 'The zone hours are counted in (IANA name, `UTC` or `UTC+hh:mm`): the operator\'s; a group\'s members\' when they share one, else UTC.' }),
+      from: UtcInstant('Start of the first hour: the start of the hour holding `now` on that zone\'s clock.'),
+      before: HourCells('One cell per hour from `from` before the plan: `#` on duty the whole hour, `+` part of it, `.` not at all (a group: some member on duty).'),
+      after: HourCells('The same, after the plan.'),
+      uncovered: Type.Optional(Type.Array(PlanOnCallGapSchema, { description: 'Groups only: the hours nobody is on duty any more.' })),
+      notes: Type.Optional(Type.Array(Type.String(), { description: 'Why hours may be off (a zone whose daylight-saving rules are unknown).' })),
+    },
+    { description: 'Who is on duty, hour by hour, before and after the plan.' },
+  ),
+);
+
+export const PlanOnCallSchema = def(
+  'PlanOnCall',
+  ClosedObject(
+    {
+      now: UtcInstant('The instant the preview starts from (the plan\'s clock).'),
+      hours: Count('Hours previewed (7 days).'),
+      reading: StringEnum(DUTY_SCHEDULE_READINGS, { description: 'What a duty schedule\'s windows mean: the hours its operator is on duty, or off duty.' }),
+      subjects: Type.Array(PlanOnCallSubjectSchema, { description: 'Every operator and group whose duty schedules, time zone or membership the plan changes.' }),
+    },
+    { description: 'The on-call preview: who is on duty each hour of the next days, before and after the plan.' },
+  ),
+);
+
 export const PlanDocumentSchema = ClosedObject(
   {
     formatVersion: Type.Literal(PLAN_FORMAT_VERSION, { description: 'Version of this format.' }),
@@ -156,6 +203,7 @@ export const PlanDocumentSchema = ClosedObject(
     steps: Type.Array(PlanStepSchema, { description: 'Steps in execution order.' }),
     unmanaged: Type.Array(PlanUnmanagedSchema, { description: 'Live objects no file declares.' }),
     warnings: Type.Array(PlanWarningSchema, { description: 'Warnings.' }),
+    onCall: Type.Optional(PlanOnCallSchema),
   },
   {
     title: 'monsync plan',
@@ -171,5 +219,8 @@ export type PlanUnmanaged = Static<typeof PlanUnmanagedSchema>;
 export type PlanWarning = Static<typeof PlanWarningSchema>;
 export type PlanSummary = Static<typeof PlanSummarySchema>;
 export type PlanDrift = Static<typeof PlanDriftSchema>;
+export type PlanOnCall = Static<typeof PlanOnCallSchema>;
+export type PlanOnCallSubject = Static<typeof PlanOnCallSubjectSchema>;
+export type PlanOnCallGap = Static<typeof PlanOnCallGapSchema>;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 export type PlanStepKind = KindName;

@@ -3,6 +3,7 @@
  * operator group whose schedules, time zone or membership the plan changes; and every hour a group loses its last
  * operator on duty. Pure: the clock and both states are inputs.
  */
+import type { PlanOnCall, PlanOnCallGap, PlanOnCallSubject } from '@monsync/schema';
 import { covered, type Interval, subtract, union } from './intervals.js';
 import { DUTY_SCHEDULE_READING, type DutyScheduleContent, type DutyScheduleReading, onDutyIntervals } from './schedule.js';
 import { toLocal, UTC, type Zone } from './zone.js';
@@ -27,41 +28,12 @@ export interface OnCallState {
   groups: readonly OnCallGroup[];
 }
 
+/** The plan's `onCall` section, as `schemas/plan.schema.json` defines it (`PlanOnCall` of `@monsync/schema`). */
+export type OnCallPreview = PlanOnCall;
+/** One operator or group: a cell per hour from `from`, `#` on duty the whole hour, `+` part of it, `.` not at all. */
+export type OnCallSubject = PlanOnCallSubject;
 /** Hours, consecutive, in which a group has nobody on duty where it had someone before. */
-export interface OnCallGap {
-  /** First instant, UTC (`YYYY-MM-DDTHH:mm:ssZ`). */
-  from: string;
-  /** End (exclusive), UTC. */
-  to: string;
-  hours: number;
-}
-
-/**
- * One operator or group. `before` and `after` hold a cell per hour from `from`: `#` on duty the whole hour, `+` part of
- * it, `.` not at all (a group: some member on duty).
- */
-export interface OnCallSubject {
-  kind: 'operator' | 'operatorGroup';
-  key: string;
-  /** The zone hours are counted in: the operator's; a group's members' when they share one, else UTC. */
-  timeZone: string;
-  from: string;
-  before: string;
-  after: string;
-  /** Groups only. */
-  uncovered?: OnCallGap[];
-  /** Why a cell may be off by the daylight-saving hour (a zone whose rules are unknown). */
-  notes?: string[];
-}
-
-export interface OnCallPreview {
-  /** The instant the preview starts from (the plan's clock), UTC. */
-  now: string;
-  hours: number;
-  /** What a schedule's windows mean (`DUTY_SCHEDULE_READING`). */
-  reading: DutyScheduleReading;
-  subjects: OnCallSubject[];
-}
+export type OnCallGap = PlanOnCallGap;
 
 export interface OnCallOptions {
   now: number;

@@ -2,6 +2,7 @@
  * Duty schedules as the on-call preview reads them: each schedule is a set of wall-clock windows in its operator's
  * time zone, turned into UTC intervals over the preview's window.
  */
+import type { DUTY_SCHEDULE_READINGS } from '@monsync/schema';
 import { type Interval, union } from './intervals.js';
 import { fromLocal, toLocal, type Zone } from './zone.js';
 
@@ -12,7 +13,7 @@ import { fromLocal, toLocal, type Zone } from './zone.js';
  * as the hours the operator is off duty. Either way, an operator with no schedule is on duty around the clock.
  */
 export const DUTY_SCHEDULE_READING: DutyScheduleReading = 'on-duty';
-export type DutyScheduleReading = 'on-duty' | 'off-duty';
+export type DutyScheduleReading = (typeof DUTY_SCHEDULE_READINGS)[number];
 
 export const SCHEDULE_MODES = ['OneTime', 'Daily', 'Weekly', 'Monthly'] as const;
 export type DutyScheduleMode = (typeof SCHEDULE_MODES)[number];

@@ -7,6 +7,7 @@ import type { Plan, PlanStep, StepKind } from '../plan/types.js';
 import { actionWord, driftLine, ensureLine, formatCount as count, formatPath, formatValue, removalLine, summaryLine } from './format.js';
 import { SENSITIVE } from '../plan/types.js';
 import { KINDS } from '../kinds/index.js';
+import { onCallMarkdown } from './on-call.js';
 import { unsafeAdvice, violationLines, type OverrideWording } from '../run/safety.js';
 
 export const MARKDOWN_MARKER = '<!-- monsync:plan -->';
@@ -101,7 +102,7 @@ interface Section {
   /** Each block is kept or cut whole. */
   blocks: string[];
   /** What a cut block counts as in the note. */
-  unit: 'step' | 'drift' | 'unmanaged' | 'warning';
+  unit: 'step' | 'drift' | 'unmanaged' | 'warning' | 'onCall';
 }
 
 /**
@@ -173,6 +174,8 @@ function sections(plan: Plan): Section[] {
     const fence = fenceFor(blocks);
     out.push({ open: `<details><summary><b>${kind}</b>: ${tally}</summary>\n\n${fence}diff\n`, close: `${fence}\n\n</details>\n\n`, blocks, unit: 'step' });
   }
+  const onCall = onCallMarkdown(plan.onCall, escapeMarkdown);
+  if (onCall !== undefined) out.push({ ...onCall, unit: 'onCall' });
   const drifted = plan.steps.filter((s) => s.drift !== undefined);
   if (drifted.length > 0) {
     out.push({
@@ -205,6 +208,7 @@ function note(omitted: Record<Section['unit'], number>, totalSteps: number, budg
   if (omitted.drift > 0) parts.push(`${count(omitted.drift)} drift entries`);
   if (omitted.unmanaged > 0) parts.push(`${count(omitted.unmanaged)} unmanaged objects`);
   if (omitted.warning > 0) parts.push(`${count(omitted.warning)} warnings`);
+  if (omitted.onCall > 0) parts.push(`${count(omitted.onCall)} on-call grids`);
   const where = hint === undefined || hint === '' ? 'Run `monsync plan` to see the full plan.' : `The full plan: ${hint.replace(/\s*\r?\n\s*/g, ' ')}`;
   return `> [!NOTE]\n> ${parts.join(', ')} are not shown: this comment is limited to ${count(budget)} characters. ${where}\n\n`;
 }
@@ -213,11 +217,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const budget = options.budget ?? DEFAULT_MARKDOWN_BUDGET;
   const head = header(plan, options.title ?? 'monsync plan', options.marker ?? MARKDOWN_MARKER, options.intro, options.override);
   const all = sections(plan);
-  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length }, plan.steps.length, budget, options.fullPlanHint);
+  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0 }, plan.steps.length, budget, options.fullPlanHint);
   const footer = options.footer === undefined || options.footer === '' ? '' : `\n${options.footer.replace(/^\n+|\n+$/g, '')}\n`;
   const room = budget - markdownLength(head) - markdownLength(worstNote) - markdownLength(footer);
 
-  const omitted: Record<Section['unit'], number> = { step: 0, drift: 0, unmanaged: 0, warning: 0 };
+  const omitted: Record<Section['unit'], number> = { step: 0, drift: 0, unmanaged: 0, warning: 0, onCall: 0 };
   let used = 0;
   let body = '';
   let full = true;

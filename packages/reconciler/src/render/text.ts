@@ -3,6 +3,7 @@
  * summary line. Colour only when asked: the caller decides from the TTY and `NO_COLOR`.
  */
 import type { Plan, PlanStep } from '../plan/types.js';
+import { onCallTextLines } from './on-call.js';
 import { actionWord, CHANGE_SYMBOL, driftLine, ensureLine, formatChange, removalLine, stepTitle, summaryLine, SYMBOL } from './format.js';
 
 export interface TextOptions {
@@ -39,6 +40,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     }
   }
 
+  lines.push(...onCallTextLines(plan.onCall, paint));
   if (plan.unmanaged.length > 0) {
     lines.push('', paint('bold', 'Unmanaged (in the account, declared by no file, prune is off):'));
     for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${JSON.stringify(u.key)} ${paint('dim', `[${u.guid}]`)}`);

@@ -1,0 +1,153 @@
+/**
+ * Which duty schedules each operator should hold, and which of the ones it holds monsync may remove. Pure, on plain
+ * inputs, so the rules are testable apart from the engine (the `dutySchedule` kind module feeds it).
+ *
+ * The service keeps schedules only on operators: a group's schedule is a copy on each member
+ * (`AddDutyScheduleForAllMembers`), with nothing on the copy naming the group. So:
+ * - a schedule is identified by its content (mode and times); an operator holds a set of them;
+ * - what an operator should hold is its own `dutySchedules` and those of every group that lists it in `members`;
+ *   a member's own schedule with the same content as its group's is one schedule, kept while either declares it;
+ * - an operator that declares `dutySchedules` is authoritative for all it holds; one that does not, but is a member
+ *   of a group that declares them, has removed only what is recognisably that group's: a schedule every live member
+ *   of the group holds (a copy the group gave and no longer declares). Anything else it holds is left alone, so
+ *   copies of groups monsync does not manage are never fought over.
+ */
+import type { DutyScheduleContent } from '../on-call/schedule.js';
+
+const TIME = /^(\d{2}):(\d{2})/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?/;
+
+export const DUTY_CONTENT_FIELDS = ['ScheduleMode', 'StartTime', 'EndTime', 'WeekDay', 'MonthDay', 'StartDateTime', 'EndDateTime'] as const;
+
+function time(value: unknown): string | undefined {
+  const match = typeof value === 'string' ? TIME.exec(value) : null;
+  return match === null ? undefined : `${match[1]}:${match[2]}`;
+}
+
+function dateTime(value: unknown): string | undefined {
+  const match = typeof value === 'string' ? DATE_TIME.exec(value) : null;
+  return match === null ? undefined : `${match[1]}T${match[2]}:${match[3] ?? '00'}`;
+}
+
+/** A schedule's content as sent and compared: the fields of its mode, times as `HH:mm`, date-times to the second. */
+export function dutyContent(schedule: object): DutyScheduleContent {
+  const fields = schedule as Readonly<Record<string, unknown>>;
+  const mode = typeof fields.ScheduleMode === 'string' ? fields.ScheduleMode : '';
+  const out: DutyScheduleContent = { ScheduleMode: mode };
+  if (mode === 'OneTime') {
+    const start = dateTime(fields.StartDateTime);
+    const end = dateTime(fields.EndDateTime);
+    if (start !== undefined) out.StartDateTime = start;
+    if (end !== undefined) out.EndDateTime = end;
+    return out;
+  }
+  if (mode === 'Weekly' && typeof fields.WeekDay === 'string') out.WeekDay = fields.WeekDay;
+  if (mode === 'Monthly' && fields.MonthDay !== undefined && fields.MonthDay !== null) out.MonthDay = Number(fields.MonthDay);
+  const start = time(fields.StartTime);
+  const end = time(fields.EndTime);
+  if (start !== undefined) out.StartTime = start;
+  if (end !== undefined) out.EndTime = end;
+  return out;
+}
+
+/** The key of a schedule within its operator, readable in plans: `Daily 22:00-06:00`, `Weekly Friday 18:00-23:00`. */
+export function dutyLabel(content: DutyScheduleContent): string {
+  const times = `${content.StartTime ?? '?'}-${content.EndTime ?? '?'}`;
+  switch (content.ScheduleMode) {
+    case 'Daily':
+      return `Daily ${times}`;
+    case 'Weekly':
+      return `Weekly ${content.WeekDay ?? '?'} ${times}`;
+    case 'Monthly':
+      return `Monthly day ${content.MonthDay ?? '?'} ${times}`;
+    case 'OneTime':
+      return `OneTime ${content.StartDateTime ?? '?'}..${content.EndDateTime ?? '?'}`;
+    default:
+      return `${content.ScheduleMode} ${JSON.stringify(content)}`;
+  }
+}
+
+/** Where a schedule an operator should hold is declared: its own list, or a group's (the first, by name). */
+export type DutyOrigin = { own: true } | { group: string };
+
+export interface DutyDeclarations {
+  /** Operators declaring `dutySchedules`, by e-mail in lower case. */
+  own: ReadonlyMap<string, readonly DutyScheduleContent[]>;
+  /** Groups declaring `dutySchedules`, with their declared members (e-mails in lower case). */
+  groups: ReadonlyArray<{ name: string; members: readonly string[]; schedules: readonly DutyScheduleContent[] }>;
+}
+
+/** What each operator in scope should hold, by e-mail (lower case), then by label. */
+export function wantedSchedules(declared: DutyDeclarations): Map<string, Map<string, { content: DutyScheduleContent; origin: DutyOrigin }>> {
+  const out = new Map<string, Map<string, { content: DutyScheduleContent; origin: DutyOrigin }>>();
+  const of = (email: string): Map<string, { content: DutyScheduleContent; origin: DutyOrigin }> => {
+    let map = out.get(email);
+    if (map === undefined) {
+      map = new Map();
+      out.set(email, map);
+    }
+    return map;
+  };
+  for (const [email, schedules] of declared.own) {
+    const map = of(email);
+    for (const schedule of schedules) {
+      const content = dutyContent(schedule);
+      map.set(dutyLabel(content), { content, origin: { own: true } });
+    }
+  }
+  for (const group of [...declared.groups].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const member of group.members) {
+      const map = of(member);
+      for (const schedule of group.schedules) {
+        const content = dutyContent(schedule);
+        const label = dutyLabel(content);
+        if (!map.has(label)) map.set(label, { content, origin: { group: group.name } });
+      }
+    }
+  }
+  return out;
+}
+
+/** A schedule an operator holds: one or more rows of the same content (a copy and an own one are two rows). */
+export interface HeldSchedule {
+  label: string;
+  content: DutyScheduleContent;
+  ids: string[];
+}
+
+/** An operator's rows, one entry per content. */
+export function heldSchedules(rows: readonly Readonly<Record<string, unknown>>[]): HeldSchedule[] {
+  const byLabel = new Map<string, HeldSchedule>();
+  for (const row of rows) {
+    const content = dutyContent(row);
+    const label = dutyLabel(content);
+    const id = typeof row.Id === 'number' || typeof row.Id === 'string' ? String(row.Id) : '';
+    const held = byLabel.get(label);
+    if (held === undefined) byLabel.set(label, { label, content, ids: [id] });
+    else held.ids.push(id);
+  }
+  return [...byLabel.values()];
+}
+
+/**
+ * The schedules monsync reconciles on one operator: every one it holds when it declares its own; otherwise those it
+ * should hold and the recognised copies of a declaring group it is a live member of (held by each live member).
+ */
+export function managedHeld(
+  email: string,
+  held: readonly HeldSchedule[],
+  declared: DutyDeclarations,
+  wanted: ReadonlyMap<string, ReadonlyMap<string, unknown>>,
+  liveMembers: (group: string) => readonly string[] | undefined,
+  heldBy: (email: string) => readonly HeldSchedule[],
+): HeldSchedule[] {
+  if (declared.own.has(email)) return [...held];
+  const should = wanted.get(email);
+  const copies = new Set<string>();
+  for (const group of declared.groups) {
+    const members = liveMembers(group.name) ?? [];
+    if (!members.includes(email)) continue;
+    for (const { label } of held) if (members.every((m) => heldBy(m).some((h) => h.label === label))) copies.add(label);
+  }
+  return held.filter((h) => should?.has(h.label) === true || copies.has(h.label));
+}

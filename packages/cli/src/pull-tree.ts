@@ -15,7 +15,7 @@ import {
   type KindEntry,
   type NamedKindEntry,
 } from '@monsync/schema';
-import { toYaml } from './yaml-writer.js';
+import { toYaml } from '@monsync/reconciler';
 
 type ApiObject = Record<string, unknown>;
 
@@ -31,6 +31,8 @@ export interface SecretPlaceholder {
 
 export interface PulledTree {
   files: { path: string; content: string }[];
+  /** The tree's declarations as one value (`{ monitors: [...], vault: { sections: [...] }, ... }`), for `pull --into`. */
+  data: Record<string, unknown>;
   secrets: SecretPlaceholder[];
   notes: string[];
 }
@@ -341,5 +343,6 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   if (sections.length > 0) files.push({ path: 'vault.yaml', content: toYaml({ vault: { sections } }, header('Vault sections and items; secrets are { fromEnv: ... } placeholders to fill')) });
   if (slas.length > 0) files.push({ path: 'slas.yaml', content: toYaml({ slas }, header('SLAs (key: Description) with their exclusion periods')) });
   if (reports.length > 0) files.push({ path: 'scheduled-reports.yaml', content: toYaml({ scheduledReports: reports }, header('Scheduled reports (key: the monsync:key marker in InternalNotes)')) });
-  return { files, secrets: pull.secrets, notes: pull.notes };
+  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports };
+  return { files, data, secrets: pull.secrets, notes: pull.notes };
 }

@@ -37,3 +37,5 @@ export { renderJson } from './render/json.js';
 export * from './apply/index.js';
 export * from './run/index.js';
 export * from './lock/index.js';
+export { blockLines, flowText, scalar as yamlScalar, toYaml } from './pull/yaml-writer.js';
+export { pullInto, type PullIntoOptions, type PullIntoResult, type TreeFile } from './pull/pull-into.js';

@@ -10,24 +10,39 @@ import { writeSecretPlaceholders } from '../secret-placeholders.js';
 import { displayPath } from '../load.js';
 import { PULLED_KINDS, pulledTree } from '../pull-tree.js';
 import { schemaReference } from '../schema-reference.js';
+import { DEFAULT_NEW_OBJECTS_FILE, runPullInto } from './pull-into.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 
 export const pullCommand: CommandSpec = {
   name: 'pull',
-  summary: 'write the live account as a new config tree (one file per kind), to start managing it',
-  usage: 'pull --out DIR',
+  summary: 'write the live account as a new config tree, or into an existing one in place (--into)',
+  usage: 'pull --out DIR | pull --into DIR [--new-objects-file FILE]',
   description:
     'Reads monitors, monitor groups and their members, the vault, SLAs with exclusion periods and scheduled\n' +
     'reports, and writes them to DIR (which must be empty or absent). The tree validates, and planning it against\n' +
     'the same account shows no changes apart from secrets: the API never returns them, so each is written as a\n' +
-    '{ fromEnv: ... } placeholder, listed at the end. Reports keep their monsync:key marker as key.',
+    '{ fromEnv: ... } placeholder, listed at the end. Reports keep their monsync:key marker as key.\n' +
+    'With --into DIR, the live account is written into an existing tree in place, to accept changes made in the\n' +
+    'web app: only the fields that differ are edited (comments, key order and layout stay); declarations of objects\n' +
+    'gone from the account are removed with the comment lines above them; objects made outside git that the tree\n' +
+    'would delete (prune: true) are added, children to their parent\'s declaration and the rest to the new-objects\n' +
+    `file (default ${DEFAULT_NEW_OBJECTS_FILE} at the root of DIR). Secrets stay references: a changed secret is\n` +
+    'listed, never written. It reads the tree (and its secrets) as plan does, and writes nothing unless the edited\n' +
+    'tree validates; afterwards monsync plan shows no changes.',
   options: {
-    out: { type: 'string', value: 'DIR', description: 'folder to write the tree to (created; must be empty)' },
+    out: { type: 'string', value: 'DIR', description: 'folder to write a new tree to (created; must be empty)' },
+    into: { type: 'string', value: 'DIR', description: 'existing tree (the folder of monsync.yaml) to write the live values into, in place' },
+    'new-objects-file': { type: 'string', value: 'FILE', description: `with --into: the .yaml file in the tree that takes new live objects (default DIR/${DEFAULT_NEW_OBJECTS_FILE})` },
   },
-  examples: ['monsync pull --out configs'],
-  async run({ io, values, global }) {
+  examples: ['monsync pull --out configs', 'monsync pull --into configs', 'monsync pull --into configs --new-objects-file configs/monitors/from-web-app.yaml'],
+  async run(context) {
+    const { io, values, global } = context;
     const out = stringOption(values, 'out');
-    if (out === undefined) throw new UsageError('pull needs --out DIR: the folder to write the tree to', 'pull');
+    const into = stringOption(values, 'into');
+    if (out !== undefined && into !== undefined) throw new UsageError('pull takes --out DIR (a new tree) or --into DIR (an existing one), not both', 'pull');
+    if (into !== undefined) return runPullInto(context, into, stringOption(values, 'new-objects-file'));
+    if (stringOption(values, 'new-objects-file') !== undefined) throw new UsageError('--new-objects-file goes with --into DIR', 'pull');
+    if (out === undefined) throw new UsageError('pull needs --out DIR (a new tree) or --into DIR (an existing tree to update in place)', 'pull');
     const dir = resolve(io.cwd, out);
     if (existsSync(dir) && !statSync(dir).isDirectory()) {
       throw new CliError('PULL_TARGET_NOT_A_FOLDER', `${displayPath(io.cwd, dir)} is a file, not a folder; give pull a new or empty folder`);

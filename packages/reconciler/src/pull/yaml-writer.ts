@@ -2,7 +2,8 @@
  * A small YAML writer for the trees `monsync pull` produces: plain JSON data (objects, arrays, strings,
  * finite numbers, booleans, null) in block style, with short scalar-only entries in flow style the way
  * people write them by hand. Anything that could be read back differently (`yes`, `08:00`, `1e3`, `#x`) is
- * double-quoted, so a written file parses to exactly the data given.
+ * double-quoted, so a written file parses to exactly the data given. `pull --into` writes its edits with the same
+ * rules (`flowText`, `blockLines`), so an edited tree reads like a pulled one.
  */
 
 const FLOW_WIDTH = 100;
@@ -97,4 +98,28 @@ export function toYaml(value: Record<string, unknown>, comments: readonly string
   if (Object.keys(data).length === 0) lines.push('{}');
   else writeMapping(data, '', lines);
   return `${lines.join('\n')}\n`;
+}
+
+/** Any JSON value on one line in flow style (`{ vault: Web/shop-login }`), for a flow collection or a replaced scalar. */
+export function flowText(value: unknown): string {
+  const data = toJson(value, '');
+  const write = (item: Json): string => {
+    if (isScalar(item)) return scalar(item);
+    if (Array.isArray(item)) return `[${item.map(write).join(', ')}]`;
+    const entries = Object.entries(item);
+    return entries.length === 0 ? '{}' : `{ ${entries.map(([key, entry]) => `${scalar(key)}: ${write(entry)}`).join(', ')} }`;
+  };
+  return write(data);
+}
+
+/**
+ * Block lines at `indent`: a mapping's entries (`as: 'pairs'`), or one sequence entry (`as: 'item'`, starting with `- `).
+ * Short scalar-only collections are written in flow style, as `toYaml` does.
+ */
+export function blockLines(value: unknown, indent: string, as: 'pairs' | 'item'): string[] {
+  const data = toJson(value, '');
+  const lines: string[] = [];
+  if (as === 'item') writeSequence([data], indent, lines);
+  else writeMapping(data as { [key: string]: Json }, indent, lines);
+  return lines;
 }

@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
+import type { Plan } from '@monsync/reconciler';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import { monsync, REPO_ROOT } from './helpers.js';
+
+const CANARIES = {
+  DEMO_SHOP_PASSWORD: 'CANARY-5d1e-pullinto-shop',
+  DEMO_SHOP_OTP_SECRET: 'CANARYFIVEDEPULLINTOOTP',
+  DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('CANARY-5d1e-pullinto-pfx').toString('base64'),
+  DEMO_CLIENT_CERT_PASSWORD: 'CANARY-5d1e-pullinto-pfx-password',
+};
+const GOLDEN = join(REPO_ROOT, 'packages/cli/test/fixtures/pull-into/demo-three-edits.diff');
+
+let emulator: RunningEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
+  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
+});
+afterAll(async () => {
+  await emulator.close();
+});
+beforeEach(async () => {
+  await emulator.control.reset('demo');
+});
+
+/** A copy of configs/ applied to the emulator: git and the account agree before the web app edits. */
+async function appliedDemoTree(): Promise<string> {
+  const root = mkdtempSync(join(tmpdir(), 'monsync-pull-into-'));
+  cpSync(join(REPO_ROOT, 'configs'), join(root, 'configs'), { recursive: true });
+  const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--allow-deletes'], { env, cwd: root });
+  expect(applied.code, applied.err).toBe(ExitCode.Ok);
+  expect(applied.code).toBe(ExitCode.Ok);
+  return root;
+}
+
+async function webApp(method: string, path: string, body?: unknown): Promise<unknown> {
+  const result = await emulator.control.actAs('admin@example.com', { method, path, ...(body === undefined ? {} : { body }) });
+  expect(result.status, `${method} ${path}`).toBeLessThan(300);
+  return result.body;
+}
+
+async function monitorGuid(name: string): Promise<string> {
+  const listed = (await webApp('GET', '/Monitor')) as unknown;
+  const rows = (Array.isArray(listed) ? listed : ((listed as { Items?: unknown[] }).Items ?? [])) as Record<string, unknown>[];
+  const found = rows.find((row) => row['Name'] === name);
+  if (typeof found?.['MonitorGuid'] !== 'string') throw new Error(`no live monitor ${name}`);
+  return found['MonitorGuid'];
+}
+
+/** `diff -u` of the demo tree before and after, with the temporary folders' names taken out. */
+function treeDiff(root: string): string {
+  let out = '';
+  try {
+    execFileSync('diff', ['-ruN', 'configs', 'edited'], { cwd: root, encoding: 'utf8' });
+  } catch (error) {
+    out = String((error as { stdout?: unknown }).stdout ?? '');
+  }
+  return out
+    .replace(/^diff -ruN .*\n/gm, '')
+    .replace(/^--- configs\/(\S+).*$/gm, '--- a/$1')
+    .replace(/^\+\+\+ edited\/(\S+).*$/gm, '+++ b/$1');
+}
+
+describe('monsync pull --into', () => {
+  it('writes three web-app edits into the demo tree as exactly those lines, keeps every comment, and the next plan is empty', async () => {
+    const root = await appliedDemoTree();
+    cpSync(join(root, 'configs'), join(root, 'edited'), { recursive: true });
+    await webApp('PATCH', `/Monitor/${await monitorGuid('Shop homepage')}`, { CheckInterval: 10 });
+    await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5 });
+    await webApp('DELETE', `/Monitor/${await monitorGuid('Mail relay')}`);
+
+    const pulled = await monsync(['pull', '--into', 'edited'], { env, cwd: root });
+    expect(pulled.err).not.toMatch(/error|warning/);
+    expect(pulled.code).toBe(ExitCode.Ok);
+    expect(pulled.out).toContain('The tree now plans no changes against the live account.');
+
+    const diff = treeDiff(root);
+    if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(GOLDEN, diff);
+    expect(existsSync(GOLDEN), `${GOLDEN} is missing: run with UPDATE_GOLDEN=1 and review it`).toBe(true);
+    expect(diff).toBe(readFileSync(GOLDEN, 'utf8'));
+
+    // Every comment, as written (what follows its `#`); the edited values before trailing comments may differ.
+    const comments = (text: string) => text.split('\n').flatMap((line) => (line.trimStart().startsWith('#') ? [line] : line.includes(' # ') ? [line.slice(line.indexOf(' # '))] : []));
+    for (const file of ['monitors/shop.yaml', 'monitors/marketing.yaml', 'groups.yaml', 'monsync.yaml', 'vault.yaml']) {
+      expect(comments(readFileSync(join(root, 'edited', file), 'utf8')), file).toEqual(comments(readFileSync(join(root, 'configs', file), 'utf8')));
+    }
+    const validate = await monsync(['validate', '--config', 'edited'], { env, cwd: root });
+    expect(validate.code).toBe(ExitCode.Ok);
+    const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env, cwd: root });
+    const plan = JSON.parse(planned.out) as Plan;
+    expect(plan.steps.filter((step) => step.action !== 'ensure')).toEqual([]);
+    expect(pulled.out + pulled.err).not.toMatch(/CANARY/);
+  });
+});

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import type { Plan, PlanChange, PlanStep } from '../plan/types.js';
+import { pullInto, type TreeFile } from './pull-into.js';
+
+function step(action: PlanStep['action'], kind: PlanStep['kind'], key: string, changes: PlanChange[] = []): PlanStep {
+  return { id: `${kind}:${key}`, action, kind, key, changes, dependsOn: [] };
+}
+
+function plan(steps: PlanStep[], unmanaged: Plan['unmanaged'] = []): Plan {
+  const summary = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: 0, unmanaged: unmanaged.length };
+  for (const s of steps) summary[s.action] += 1;
+  return { formatVersion: 1, configDigest: '0'.repeat(64), liveDigest: '0'.repeat(64), summary, safe: true, violations: [], steps, unmanaged, warnings: [] };
+}
+
+function pulled(files: TreeFile[], steps: PlanStep[], live: unknown, newObjectsFile = 'new-objects.yaml') {
+  return pullInto({ files, plan: plan(steps), pulled: live, newObjectsFile });
+}
+
+function text(result: ReturnType<typeof pullInto>, path: string): string | undefined {
+  return result.files.find((file) => file.path === path)?.text;
+}
+
+const monitors = `monitors:
+  # Shop front page.
+  - Name: Shop homepage
+    Url: 'https://shop.example.com/'   # single-quoted
+    CheckInterval: &every 5            # minutes between checks
+    Port: 443
+    ErrorConditions:
+      - { ErrorConditionType: HttpStatus, Value: "200" }
+      - { ErrorConditionType: LoadTimeLimit1, Value: "3", Effect: Error }
+
+  # Mail.
+  - Name: Mail relay
+    Url: smtp.example.com
+`;
+const liveHomepage = {
+  Name: 'Shop homepage',
+  Url: 'https://shop.example.com/home',
+  CheckInterval: 10,
+  ErrorConditions: [
+    { ErrorConditionType: HttpStatus(), Value: '201' },
+    { ErrorConditionType: 'TotalMinBytes', Value: '2' },
+  ],
+};
+function HttpStatus(): string {
+  return 'HttpStatus';
+}
+
+describe('pullInto', () => {
+  it('edits only the changed fields: quoting, anchors and the column of a trailing comment stay', () => {
+    const result = pulled(
+      [{ path: 'monitors.yaml', text: monitors }],
+      [step('update', 'monitor', 'Shop homepage', [
+        { op: 'replace', path: '/Url', before: 'https://shop.example.com/home', after: 'https://shop.example.com/' },
+        { op: 'replace', path: '/CheckInterval', before: 10, after: 5 },
+      ])],
+      { monitors: [liveHomepage] },
+    );
+    expect(text(result, 'monitors.yaml')).toBe(
+      monitors
+        .replace("Url: 'https://shop.example.com/'   #", "Url: 'https://shop.example.com/home' #")
+        .replace('CheckInterval: &every 5            #', 'CheckInterval: &every 10           #'),
+    );
+  });
+
+  it('in a keyed set of flow maps, changes a value, adds the live entry the tree lacks and removes the one the account lacks', () => {
+    const result = pulled(
+      [{ path: 'monitors.yaml', text: monitors }],
+      [step('update', 'monitor', 'Shop homepage', [
+        { op: 'replace', path: '/ErrorConditions/HttpStatus/Value', before: '201', after: '200' },
+        { op: 'add', path: '/ErrorConditions/LoadTimeLimit1', after: { ErrorConditionType: 'LoadTimeLimit1', Value: '3', Effect: 'Error' } },
+        { op: 'remove', path: '/ErrorConditions/TotalMinBytes', before: { ErrorConditionType: 'TotalMinBytes', Value: '2' } },
+        { op: 'add', path: '/Port', after: 443 },
+      ])],
+      { monitors: [liveHomepage] },
+    );
+    expect(text(result, 'monitors.yaml')).toBe(
+      monitors
+        .replace('Value: "200" }', 'Value: "201" }')
+        .replace('    Port: 443\n', '')
+        .replace('      - { ErrorConditionType: LoadTimeLimit1, Value: "3", Effect: Error }\n', '      - { ErrorConditionType: TotalMinBytes, Value: "2" }\n'),
+    );
+  });
+
+  it('removes a declaration gone from the account with the comment lines above it, and its memberships', () => {
+    const groups = 'monitorGroups:\n  - Description: Platform\n    members: [Shop homepage, Mail relay]\n  - Description: Mail\n    members:\n      - Mail relay\n';
+    const result = pulled(
+      [{ path: 'monitors.yaml', text: monitors }, { path: 'groups.yaml', text: groups }],
+      [step('create', 'monitor', 'Mail relay'), step('create', 'groupMembership', 'Platform/Mail relay'), step('create', 'groupMembership', 'Mail/Mail relay')],
+      { monitors: [liveHomepage] },
+    );
+    expect(text(result, 'monitors.yaml')).toBe(monitors.slice(0, monitors.indexOf('\n  # Mail.')) + '\n');
+    expect(text(result, 'groups.yaml')).toBe('monitorGroups:\n  - Description: Platform\n    members: [Shop homepage]\n  - Description: Mail\n    members: []\n');
+    expect(result.edits).toEqual(['- monitor "Mail relay" (monitors.yaml)', '- group membership "Platform/Mail relay" (groups.yaml)', '- group membership "Mail/Mail relay" (groups.yaml)']);
+  });
+
+  it('adds child objects to their parent declaration: a vault item to its section, an exclusion period to its SLA, a member to its group', () => {
+    const vault = 'vault:\n  sections:\n    - Name: Web\n      items:\n        - Name: shop-login\n          VaultItemType: CredentialSet\n          Password: { fromEnv: SHOP_PASSWORD }\n';
+    const slas = 'slas:\n  - Description: Gold\n    UptimeErrorThreshold: 99.5\n';
+    const groups = 'monitorGroups:\n  - { Description: Shop, members: [Shop homepage] }\n';
+    const live = {
+      monitorGroups: [{ Description: 'Shop', members: ['Shop homepage', 'Shop search'] }],
+      vault: { sections: [{ Name: 'Web', items: [{ Name: 'api-token', VaultItemType: 'OneTimePassword', Value: { fromEnv: 'MONSYNC_SECRET_WEB_API_TOKEN_VALUE' } }] }] },
+      slas: [{ Description: 'Gold', exclusionPeriods: [{ Description: 'Freeze', From: '2026-12-20T00:00:00', Until: '2027-01-02T00:00:00' }] }],
+    };
+    const result = pulled(
+      [{ path: 'vault.yaml', text: vault }, { path: 'slas.yaml', text: slas }, { path: 'groups.yaml', text: groups }],
+      [step('delete', 'vaultItem', 'Web/api-token'), step('delete', 'slaExclusionPeriod', 'Gold/Freeze'), step('delete', 'groupMembership', 'Shop/Shop search')],
+      live,
+    );
+    expect(text(result, 'vault.yaml')).toBe(`${vault}        - Name: api-token\n          VaultItemType: OneTimePassword\n          Value: { fromEnv: MONSYNC_SECRET_WEB_API_TOKEN_VALUE }\n`);
+    expect(text(result, 'slas.yaml')).toBe(`${slas}    exclusionPeriods:\n      - { Description: Freeze, From: "2027-01-02T00:00:00", Until: "2027-01-02T00:00:00" }\n`.replace('From: "2027-01-02', 'From: "2026-12-20'));
+    expect(text(result, 'groups.yaml')).toBe('monitorGroups:\n  - { Description: Shop, members: [Shop homepage, Shop search] }\n');
+    expect(result.files.map((file) => file.path)).not.toContain('new-objects.yaml');
+  });
+
+  it('writes a new top-level object once, with its children, to the new-objects file (appended when it exists)', () => {
+    const live = { slas: [{ Description: 'Bronze', UptimeErrorThreshold: 95, exclusionPeriods: [{ Description: 'Move', From: '2026-01-01T00:00:00', Until: '2026-01-02T00:00:00' }] }], monitors: [{ Name: 'New one', Url: 'https://x.example.com/' }] };
+    const steps = [step('delete', 'sla', 'Bronze'), step('delete', 'slaExclusionPeriod', 'Bronze/Move'), step('delete', 'monitor', 'New one')];
+    const fresh = pulled([{ path: 'slas.yaml', text: 'slas: []\n' }], steps, live, 'web/new.yaml');
+    const created = fresh.files.find((file) => file.path === 'web/new.yaml');
+    expect(created?.created).toBe(true);
+    expect(parseAllDocuments(created?.text ?? '')[0]?.toJS()).toEqual({ monitors: live.monitors, slas: live.slas });
+    const existing = pulled([{ path: 'web/new.yaml', text: '# Mine.\nmonitors:\n  - Name: Older\n' }], steps, live, 'web/new.yaml');
+    expect(text(existing, 'web/new.yaml')).toBe(
+      '# Mine.\nmonitors:\n  - Name: Older\n  - { Name: New one, Url: "https://x.example.com/" }\nslas:\n  - Description: Bronze\n    UptimeErrorThreshold: 95\n    exclusionPeriods:\n      - { Description: Move, From: "2026-01-01T00:00:00", Until: "2026-01-02T00:00:00" }\n',
+    );
+  });
+
+  it('never writes a secret: a sensitive change and a secret reference are left as they are, with a note', () => {
+    const vault = 'vault:\n  sections:\n    - Name: Web\n      items:\n        - Name: shop-login\n          Password: { fromEnv: SHOP_PASSWORD }\n';
+    const result = pulled(
+      [{ path: 'vault.yaml', text: vault }],
+      [step('update', 'vaultItem', 'Web/shop-login', [{ op: 'replace', path: '/Password', before: '(sensitive)', after: '(sensitive)', sensitive: true }])],
+      { vault: { sections: [{ Name: 'Web', items: [{ Name: 'shop-login', Password: { fromEnv: 'MONSYNC_SECRET_X' } }] }] } },
+    );
+    expect(result.files).toEqual([]);
+    expect(result.notes[0]).toMatch(/vaultItem "Web\/shop-login" \/Password: a secret, which the API never returns; left as it is/);
+  });
+
+  it('leaves a value written as an alias alone (it is shared with its anchor) and says so', () => {
+    const shared = 'monitors:\n  - Name: A\n    Schedule: &s { Every: 5 }\n  - Name: B\n    Schedule: *s\n';
+    const result = pulled([{ path: 'm.yaml', text: shared }], [step('update', 'monitor', 'B', [{ op: 'replace', path: '/Schedule/Every', before: 10, after: 5 }])], { monitors: [{ Name: 'B', Schedule: { Every: 10 } }] });
+    expect(result.files).toEqual([]);
+    expect(result.notes).toEqual(['monitor "B" /Schedule/Every: written as the alias *s in m.yaml, a value shared with its anchor; left as it is (edit it by hand)']);
+  });
+
+  it('edits the document that declares the object in a multi-document file, and no other', () => {
+    const docs = 'monitors:\n  - Name: A\n    CheckInterval: 5\n---\nmonitors:\n  - Name: B\n    CheckInterval: 5\n';
+    const result = pulled([{ path: 'm.yaml', text: docs }], [step('update', 'monitor', 'B', [{ op: 'replace', path: '/CheckInterval', before: 15, after: 5 }])], { monitors: [{ Name: 'B', CheckInterval: 15 }] });
+    expect(text(result, 'm.yaml')).toBe(docs.replace('Name: B\n    CheckInterval: 5', 'Name: B\n    CheckInterval: 15'));
+  });
+
+  it('keeps CRLF line endings, in edited, removed and added lines', () => {
+    const crlf = monitors.replaceAll('\n', '\r\n');
+    const result = pulled(
+      [{ path: 'monitors.yaml', text: crlf }],
+      [
+        step('update', 'monitor', 'Shop homepage', [{ op: 'remove', path: '/ErrorConditions/TotalMinBytes', before: {} }, { op: 'add', path: '/Port', after: 443 }]),
+        step('create', 'monitor', 'Mail relay'),
+      ],
+      { monitors: [liveHomepage] },
+    );
+    const out = text(result, 'monitors.yaml') ?? '';
+    expect(out.replaceAll('\r\n', '')).not.toContain('\n');
+    expect(out).toBe(
+      monitors
+        .replace('    Port: 443\n', '')
+        .replace('Effect: Error }\n', 'Effect: Error }\n      - { ErrorConditionType: TotalMinBytes, Value: "2" }\n')
+        .slice(0, monitors.indexOf('\n  # Mail.') - 'Port: 443\n    '.length + '      - { ErrorConditionType: TotalMinBytes, Value: "2" }\n'.length)
+        .concat('\n')
+        .replaceAll('\n', '\r\n'),
+    );
+  });
+
+  it('lists unmanaged live objects (prune: false) in a note and does not write them', () => {
+    const result = pullInto({ files: [{ path: 'monsync.yaml', text: 'apiVersion: monsync/v1\n' }], plan: plan([], [{ kind: 'scheduledReport', key: 'monthly-ops', guid: 'g' }]), pulled: {}, newObjectsFile: 'new-objects.yaml' });
+    expect(result.files).toEqual([]);
+    expect(result.notes).toEqual(['scheduled report "monthly-ops" is only in the live account and unmanaged (prune: false); left out']);
+  });
+});

@@ -39,3 +39,4 @@ export * from './run/index.js';
 export * from './lock/index.js';
 export { blockLines, flowText, scalar as yamlScalar, toYaml } from './pull/yaml-writer.js';
 export { pullInto, type PullIntoOptions, type PullIntoResult, type TreeFile } from './pull/pull-into.js';
+export { PULLED_KINDS, pulledTree, type PulledSnapshot, type PulledTree, type SecretPlaceholder } from './pull/pull-tree.js';

@@ -19,7 +19,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'plan', summary: 'compare the config tree with the live account and show what apply would change', load: async () => (await import('./plan.js')).planCommand },
   { name: 'apply', summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out', load: async () => (await import('./apply.js')).applyCommand },
   { name: 'unlock', summary: 'break the apply lock left by an apply that stopped without releasing it (as terraform force-unlock)', load: async () => (await import('./unlock.js')).unlockCommand },
-  { name: 'pull', summary: 'write the live account as a new config tree (one file per kind), to start managing it', load: async () => (await import('./pull.js')).pullCommand },
+  { name: 'pull', summary: 'write the live account as a new config tree, or into an existing one in place (--into)', load: async () => (await import('./pull.js')).pullCommand },
   { name: 'migrate', summary: 'rewrite removed monitor fields into ErrorConditions, and spec spellings into the service\'s', load: async () => (await import('./migrate.js')).migrateCommand },
   { name: 'emulator', summary: 'run the local Monitoring Service API emulator (for trying configs and for CI)', load: async () => (await import('./emulator.js')).emulatorCommand },
 ];

@@ -1,12 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { checkedClientOptions, hasChanges, openSession, planPipeline, pullInto, type Plan } from '@monsync/reconciler';
+import { checkedClientOptions, hasChanges, openSession, planPipeline, pulledTree, pullInto, type Plan } from '@monsync/reconciler';
 import { discoverConfigFiles, hasErrors, loadConfigTexts } from '@monsync/schema';
 import type { CommandContext } from '../command.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { displayPath, loadTree, printDiagnostics } from '../load.js';
-import { pulledTree } from '../pull-tree.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkedClientOptions, readLive } from '@monsync/reconciler';
+import { checkedClientOptions, PULLED_KINDS, pulledTree, readLive } from '@monsync/reconciler';
 import { createClient } from '@monsync/client';
 import { stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
@@ -8,7 +8,6 @@ import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
 import { displayPath } from '../load.js';
-import { PULLED_KINDS, pulledTree } from '../pull-tree.js';
 import { schemaReference } from '../schema-reference.js';
 import { DEFAULT_NEW_OBJECTS_FILE, runPullInto } from './pull-into.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';

@@ -1,4 +1,3 @@
-import { KINDS, listed, listedPerParent, splitMarker, type LiveSnapshot } from '@monsync/reconciler';
 import {
   fieldWords,
   GROUP_MEMBERSHIP_KIND,
@@ -15,7 +14,11 @@ import {
   type KindEntry,
   type NamedKindEntry,
 } from '@monsync/schema';
-import { toYaml } from '@monsync/reconciler';
+import { KINDS } from '../kinds/index.js';
+import { listed, listedPerParent } from '../live/snapshot.js';
+import type { LiveSnapshot } from '../live/types.js';
+import { splitMarker } from '../plan/markers.js';
+import { toYaml } from './yaml-writer.js';
 
 type ApiObject = Record<string, unknown>;
 

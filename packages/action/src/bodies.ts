@@ -188,10 +188,11 @@ export function operatorLines(plan: Plan): string[] {
 }
 
 /** The drift issue: what differs between git and the account, who changed it outside git, and the plan that would undo it. */
-export function driftBody(plan: Plan, context: BodyContext & { sha: string }): string {
+export function driftBody(plan: Plan, context: BodyContext & { sha: string; answers?: string }): string {
   let intro =
     `The live account differs from \`${context.label}\`${context.sha === '' ? '' : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. ` +
     'Either apply the configuration again, or bring the changes made in the account into git. Each scheduled run updates this issue, and closes it once the drift is gone.\n\n';
+  if (context.answers !== undefined) intro += context.answers;
   const operators = operatorLines(plan);
   if (operators.length > 0) {
     intro += `### Changed outside git\n\n${boundedLines(operators, 8_000, (count) => `- … ${plural(count, 'more operator')}`)}\n`;
@@ -207,4 +208,27 @@ export function driftBody(plan: Plan, context: BodyContext & { sha: string }): s
 
 export function driftGoneComment(label: string, sha: string, footer: string): string {
   return `**Drift is gone:** the live account matches \`${label}\`${sha === '' ? '' : ` at commit \`${sha.slice(0, 7)}\``}. Closing.\n${footer}`;
+}
+
+/** The drift issue's two answers when the drift job keeps an "Accept live changes" pull request (input drift-pr). */
+export function driftAnswers(label: string, accept: { number: number; url: string } | { reason: string }): string {
+  const revert = `- **Keep git:** run the apply workflow again; it puts the account back as \`${label}\` says.`;
+  const keep =
+    'number' in accept
+      ? `- **Keep the account's changes:** review and merge [#${accept.number} Accept live changes](${accept.url}), which writes them into \`${label}\`.`
+      : `- **Keep the account's changes:** ${accept.reason}`;
+  return `### Two ways to answer\n\n${revert}\n${keep}\n\nEither way, the next drift run closes this issue once git and the account agree.\n\n`;
+}
+
+/** The body of the "Accept live changes" pull request: what it writes into the tree, and what it leaves. */
+export function acceptBody(marker: string, label: string, edits: readonly string[], notes: readonly string[], footer: string): string {
+  const list = (lines: readonly string[]) => boundedLines(lines.map((line) => `- ${escapeMarkdown(line)}`), 20_000, (count) => `- … ${plural(count, 'more')}`);
+  let body = `${marker}\n## Accept live changes: \`${label}\`\n\n`;
+  body +=
+    `The live account was changed outside git. Merging this pull request writes those changes into \`${label}\` (only the lines that differ; ` +
+    'comments and layout stay), so git and the account agree again and the next drift run closes the drift issue. ' +
+    'To undo the changes in the account instead, run the apply workflow again; this pull request is then closed by the next drift run.\n\n';
+  body += `### Written into the tree\n\n${list(edits)}\n`;
+  if (notes.length > 0) body += `### Left as they are\n\n${list(notes)}\n`;
+  return `${body}${footer}`;
 }

@@ -26,6 +26,8 @@ export interface ActionInputs extends Credentials {
   operators: string;
   /** Take the apply lock in the account while applying ('false' when the API account may not create SLAs). */
   lock: boolean;
+  /** drift: keep an "Accept live changes" pull request that writes the live account into the tree. */
+  driftPr: boolean;
 }
 
 /** The names of the inputs in messages: the user set an input, not a variable. */
@@ -69,6 +71,7 @@ export function readInputs(credentials: Credentials): ActionInputs {
   const comment = booleanInput('comment', true, problems);
   const allowDeletes = booleanInput('allow-deletes', false, problems);
   const lock = booleanInput('lock', true, problems);
+  const driftPr = booleanInput('drift-pr', false, problems);
   const rawParallelism = core.getInput('parallelism');
   let parallelism = DEFAULT_PARALLELISM;
   if (rawParallelism !== '') {
@@ -84,7 +87,7 @@ export function readInputs(credentials: Credentials): ActionInputs {
   }
   if (problems.length > 0) throw new ActionInputError(problems.length === 1 ? (problems[0] ?? '') : `the step's inputs have ${problems.length} problems:\n- ${problems.join('\n- ')}`);
   const operators = core.getInput('operators');
-  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock };
+  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr };
 }
 
 /** Which of the three API settings are empty, by input name. */

@@ -29,3 +29,7 @@ export function carriesMarker(body: string | null | undefined, marker: string): 
   const end = body.indexOf('\n');
   return (end === -1 ? body : body.slice(0, end)).trim() === marker;
 }
+
+export function acceptMarker(label: string): string {
+  return `<!-- monsync:accept config=${folderValue(label)} -->`;
+}

@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
-import { hasChanges, type Plan } from '@monsync/reconciler';
-import { COMMENT_BUDGET, driftBody, driftGoneComment, planBody, SUMMARY_BUDGET } from '../bodies.js';
+import { hasChanges, readAndPlan, renderText, type LiveSnapshot, type Plan } from '@monsync/reconciler';
+import { COMMENT_BUDGET, driftAnswers, driftBody, driftGoneComment, planBody, SUMMARY_BUDGET } from '../bodies.js';
 import { closeDriftIssue, openOrUpdateDriftIssue } from '../drift-issue.js';
 import { repoOf } from '../github-context.js';
 import { writeJobSummary } from '../job-summary.js';
@@ -8,12 +8,15 @@ import { driftMarker } from '../markers.js';
 import { setPlanOutputs, writePlanFile } from '../outputs.js';
 import { actionSession, loadTree } from '../tree.js';
 import type { CommandRun } from './context.js';
-import { bodyContext, gitHubOrWarn, planNow, requireApiInputs } from './shared.js';
+import { closeStaleAcceptPullRequest, offerOrExplain } from './drift-accept.js';
+import { bodyContext, gitHubOrWarn, requireApiInputs } from './shared.js';
 
 /**
  * drift, on a schedule: plan the checkout (the default branch) against the account. When they differ, open or update
  * the one "monsync drift" issue of the folder, naming who changed what outside git; when they no longer differ, say
- * so on the issue and close it. Drift is a finding, not a failure of the step.
+ * so on the issue and close it. Drift is a finding, not a failure of the step. With `drift-pr`, the live account is also
+ * written into the tree on a branch with one "Accept live changes" pull request, which the issue offers beside
+ * applying again; once git and the account agree, an open one is closed with the issue.
  */
 export async function driftCommand(run: CommandRun): Promise<void> {
   const { inputs, context, folder, masker } = run;
@@ -25,8 +28,11 @@ export async function driftCommand(run: CommandRun): Promise<void> {
   requireApiInputs(inputs);
   const session = actionSession(tree.desired, inputs, masker);
   let plan: Plan;
+  let live: LiveSnapshot;
   try {
-    plan = await planNow(session, 'plan');
+    core.info('reading live account...');
+    ({ plan, live } = await readAndPlan(session));
+    core.info(renderText(plan, { color: false }));
   } finally {
     await session.close();
   }
@@ -39,12 +45,16 @@ export async function driftCommand(run: CommandRun): Promise<void> {
   const gh = gitHubOrWarn(inputs, context, 'the drift issue');
   if (gh === undefined) return;
   const target = { ...repoOf(context), marker: driftMarker(folder.label) };
+  const footer = bodyContext(run, '', COMMENT_BUDGET, undefined).footer;
   if (drifted) {
-    const issue = await openOrUpdateDriftIssue(gh, target, redact(driftBody(plan, { ...bodyContext(run, target.marker, COMMENT_BUDGET, planFile), sha: context.sha })));
+    const answers = inputs.driftPr ? driftAnswers(folder.label, await offerOrExplain(run, gh, plan, live, footer)) : undefined;
+    const body = driftBody(plan, { ...bodyContext(run, target.marker, COMMENT_BUDGET, planFile), sha: context.sha, ...(answers === undefined ? {} : { answers }) });
+    const issue = await openOrUpdateDriftIssue(gh, target, redact(body));
     core.warning(`drift: the live account differs from ${folder.label}; issue #${issue.number} ${issue.action}: ${issue.url}`);
     core.setOutput('comment-url', issue.url);
   } else {
-    const closed = await closeDriftIssue(gh, target, redact(driftGoneComment(folder.label, context.sha, bodyContext(run, '', COMMENT_BUDGET, undefined).footer)));
+    const closed = await closeDriftIssue(gh, target, redact(driftGoneComment(folder.label, context.sha, footer)));
+    if (inputs.driftPr) await closeStaleAcceptPullRequest(run, gh, footer);
     core.info(closed === undefined ? 'no drift' : `no drift any more: issue #${closed.number} closed`);
     if (closed !== undefined) core.setOutput('comment-url', closed.url);
   }

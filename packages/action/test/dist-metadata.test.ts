@@ -71,11 +71,11 @@ describe('action.yml', () => {
 
   it('declares the inputs of the issue, only command required, with their defaults', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(
-      ['allow-deletes', 'api-password', 'api-url', 'api-username', 'command', 'comment', 'config', 'fingerprint-key', 'github-token', 'lock', 'operators', 'parallelism'].sort(),
+      ['allow-deletes', 'api-password', 'api-url', 'api-username', 'command', 'comment', 'config', 'drift-pr', 'fingerprint-key', 'github-token', 'lock', 'operators', 'parallelism'].sort(),
     );
     expect(Object.entries(action.inputs).filter(([, input]) => input.required === true).map(([name]) => name)).toEqual(['command']);
     const defaults = Object.fromEntries(Object.entries(action.inputs).flatMap(([name, input]) => (input.default === undefined ? [] : [[name, input.default]])));
-    expect(defaults).toEqual({ config: '.', 'github-token': '${{ github.token }}', comment: 'true', 'allow-deletes': 'false', lock: 'true' });
+    expect(defaults).toEqual({ config: '.', 'github-token': '${{ github.token }}', comment: 'true', 'allow-deletes': 'false', lock: 'true', 'drift-pr': 'false' });
     // Credentials have no default: a missing secret (a fork pull request) must be seen as missing.
     for (const name of ['api-url', 'api-username', 'api-password', 'fingerprint-key']) expect(action.inputs[name]?.default).toBeUndefined();
   });
@@ -130,10 +130,11 @@ describe('the example workflows (.github/examples)', () => {
     expect(actionSteps(flow).map((step) => step.with?.['command'])).toEqual(['apply']);
   });
 
-  it('drift runs on a schedule and by hand, and may write issues', () => {
+  it('drift runs on a schedule and by hand, and may write issues and its "Accept live changes" branch and pull request', () => {
     const flow = workflow('monsync-drift.yml');
     expect(Object.keys(flow.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
-    expect(flow.permissions).toEqual({ contents: 'read', issues: 'write' });
+    expect(flow.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', issues: 'write' });
+    expect(actionSteps(flow)[0]?.with?.['drift-pr']).toBe('true');
     expect(actionSteps(flow).map((step) => step.with?.['command'])).toEqual(['drift']);
   });
 

@@ -46,13 +46,16 @@ async function webApp(method: string, path: string, body?: unknown): Promise<unk
   return result.body;
 }
 
-async function monitorGuid(name: string): Promise<string> {
-  const listed = (await webApp('GET', '/Monitor')) as unknown;
+/** The identifier of the live object at `path` whose `field` is `value`, as the web app lists it. */
+async function idOf(path: string, field: string, value: string, idField: string): Promise<string> {
+  const listed = (await webApp('GET', path)) as unknown;
   const rows = (Array.isArray(listed) ? listed : ((listed as { Items?: unknown[] }).Items ?? [])) as Record<string, unknown>[];
-  const found = rows.find((row) => row['Name'] === name);
-  if (typeof found?.['MonitorGuid'] !== 'string') throw new Error(`no live monitor ${name}`);
-  return found['MonitorGuid'];
+  const found = rows.find((row) => row[field] === value)?.[idField];
+  if (typeof found !== 'string' && typeof found !== 'number') throw new Error(`no live ${path} ${value}`);
+  return String(found);
 }
+
+const monitorGuid = (name: string) => idOf('/Monitor', 'Name', name, 'MonitorGuid');
 
 /** `diff -u` of the demo tree before and after, with the temporary folders' names taken out. */
 function treeDiff(root: string): string {
@@ -97,5 +100,37 @@ describe('monsync pull --into', () => {
     const plan = JSON.parse(planned.out) as Plan;
     expect(plan.steps.filter((step) => step.action !== 'ensure')).toEqual([]);
     expect(pulled.out + pulled.err).not.toMatch(/CANARY/);
+  });
+
+  it('writes changes of every kind with a read into the files that declare them: SLAs and their periods, reports, vault items, memberships', async () => {
+    const root = await appliedDemoTree();
+    cpSync(join(root, 'configs'), join(root, 'edited'), { recursive: true });
+    const gold = await idOf('/Sla', 'Description', 'Gold', 'SlaGuid');
+    const silver = await idOf('/Sla', 'Description', 'Silver', 'SlaGuid');
+    await webApp('PATCH', `/Sla/${gold}`, { UptimeErrorThreshold: 99 });
+    const freeze = await idOf(`/Sla/${gold}/ExclusionPeriod`, 'Description', 'Black Friday freeze', 'ExclusionPeriodId');
+    await webApp('PATCH', `/Sla/${gold}/ExclusionPeriod/${freeze}`, { Until: '2026-11-29T00:00:00' });
+    await webApp('POST', `/Sla/${silver}/ExclusionPeriod`, { Description: 'Office move', From: '2026-06-01T18:00:00', Until: '2026-06-02T06:00:00' });
+    const report = await idOf('/ScheduledReport', 'SelectedPeriod', 'PreviousWeek', 'ScheduledReportGuid');
+    await webApp('PATCH', `/ScheduledReport/${report}`, { Recipients: { Operators: ['e522cc79-7c80-47f5-87f6-391185eb1367'], ExtraEmailAddresses: ['ops@example.com', 'exec-team@example.com', 'cfo@example.com'] } });
+    await webApp('PATCH', `/VaultItem/${await idOf('/VaultItem', 'Name', 'shop-login', 'VaultItemGuid')}`, { UserName: 'checkout-robot' });
+    await webApp('DELETE', `/MonitorGroup/${await idOf('/MonitorGroup', 'Description', 'Marketing', 'MonitorGroupGuid')}/Member/${await monitorGuid('Blog')}`);
+
+    const pulled = await monsync(['pull', '--into', 'edited'], { env, cwd: root });
+    expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
+    expect(pulled.out).toContain('The tree now plans no changes against the live account.');
+    const read = (file: string) => readFileSync(join(root, 'edited', file), 'utf8');
+    const before = (file: string) => readFileSync(join(root, 'configs', file), 'utf8');
+    expect(read('slas.yaml')).toBe(
+      before('slas.yaml')
+        .replace('UptimeErrorThreshold: 99.5       #', 'UptimeErrorThreshold: 99         #')
+        .replace('Until: "2026-11-28T00:00:00" }', 'Until: "2026-11-29T00:00:00" }')
+        .replace(/(Quarterly maintenance.*\n)/, '$1      - { Description: Office move, From: "2026-06-01T18:00:00", Until: "2026-06-02T06:00:00" }\n'),
+    );
+    expect(read('reports.yaml')).toBe(before('reports.yaml').replace('[ops@example.com, exec-team@example.com]', '[ops@example.com, exec-team@example.com, cfo@example.com]'));
+    expect(read('vault.yaml')).toBe(before('vault.yaml').replace('UserName: robot', 'UserName: checkout-robot'));
+    expect(read('groups.yaml')).toBe(before('groups.yaml').replace('[Marketing site, Blog, Status page]', '[Marketing site, Status page]'));
+    const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env, cwd: root });
+    expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.action !== 'ensure')).toEqual([]);
   });
 });

@@ -33,6 +33,10 @@ export const DIAGNOSTIC_CODES = {
   FORBIDDEN_KEY: { severity: 'error', summary: 'A `__proto__`, `constructor` or `prototype` key.' },
   NON_STRING_KEY: { severity: 'error', summary: 'A mapping key is not a plain scalar (e.g. a list or a null key).' },
   ROOT_NOT_MAPPING: { severity: 'error', summary: 'The document is not a mapping of top-level keys.' },
+  YAML_TAG: { severity: 'error', summary: 'A YAML tag other than the plain-data ones (`!!binary`, `!!timestamp`, `!!set`, a custom `!tag`): its value would be sent as something else.' },
+  YAML_TOO_DEEP: { severity: 'error', summary: 'Mappings and lists nested more than 64 levels deep.' },
+  INVALID_UTF8: { severity: 'error', summary: 'The file is not valid UTF-8 (a byte sequence would be replaced, changing the value silently).' },
+  FILE_PARSED_EMPTY: { severity: 'error', summary: 'A file with content (not only comments) parses to nothing, e.g. a line-ending style the parser misreads.' },
   NON_FINITE_NUMBER: { severity: 'error', summary: 'A YAML special float (`.nan`, `.inf`, or a number too large for a double): not a JSON number, it cannot be sent.' },
   EMPTY_FILE: { severity: 'warning', summary: 'A resource file declares nothing (empty, only comments, `null` or `{}`): what it used to declare would be planned as deletes in pruned kinds.' },
   // Schema
@@ -76,6 +80,8 @@ export const DIAGNOSTIC_CODES = {
   ENV_VAR_UNSET: { severity: 'warning', summary: 'A `fromEnv` variable is unset (an error when values are needed).' },
   SECRET_FILE_MISSING: { severity: 'warning', summary: 'A `fromFile` file does not exist (an error when values are needed).' },
   SECRET_FILE_OUTSIDE_TREE: { severity: 'error', summary: 'A `fromFile` path is absolute or leads outside the config tree (by `..` or a symbolic link).' },
+  SECRET_FILE_NOT_REGULAR: { severity: 'error', summary: 'A `fromFile` path names a folder, a named pipe, a socket or a device, not a file.' },
+  VAULT_PLACEHOLDER_WRITTEN: { severity: 'error', summary: 'A `{{vault:...}}` placeholder written by hand; reference a declared item with `{ vault: Section/Item }`.' },
   SECRET_UNAVAILABLE: { severity: 'error', summary: 'A secret is needed (resolveSecrets) but its variable is unset or its file unreadable.' },
 } as const satisfies Record<string, { severity: Severity; summary: string }>;
 
@@ -107,7 +113,7 @@ const MAX_SNIPPET = 100;
  */
 export function formatDiagnostic(d: Diagnostic, options: { source?: string } = {}): string {
   const lines = [`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`];
-  const text = d.redactSource === true || d.code === 'LITERAL_SECRET' ? undefined : options.source?.split(/\r?\n/)[d.line - 1];
+  const text = d.redactSource === true || d.code === 'LITERAL_SECRET' ? undefined : options.source?.split(/\r\n?|\n/)[d.line - 1];
   if (d.code === 'CONFIG_FILE_OUTSIDE_TREE') {
     // The file was not read: there is no line to show, and no secret to explain.
   } else if (text === undefined && options.source !== undefined) {

@@ -55,6 +55,8 @@ export interface KindEntry {
   readonly title: { readonly one: string; readonly many: string; readonly inParent?: { readonly one: string; readonly many: string } };
   /** Whether `ignore` patterns may name it (memberships follow their group). */
   readonly ignorable: boolean;
+  /** Keys that differ only in case or surrounding spaces name one object (the service's uniqueness rule for SLAs). */
+  readonly keyIgnoresCase?: boolean;
 }
 
 export const VAULT_SECTION_KIND = {
@@ -147,6 +149,7 @@ export const SLA_KIND = {
   setFields: [],
   title: { one: 'SLA', many: 'SLAs' },
   ignorable: true,
+  keyIgnoresCase: true,
 } as const satisfies KindEntry;
 
 export const SLA_EXCLUSION_PERIOD_KIND = {

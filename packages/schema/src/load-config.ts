@@ -7,7 +7,7 @@ import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode
 import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
 import { Secret, fromFilePathProblem, fromFileStaysInside, type SecretEncoding, type SourceRef } from './secret.js';
-import { isSecretFieldName } from './secret-fields.js';
+import { looksSecret } from './secret-fields.js';
 import { likelyMeant } from './suggest.js';
 import {
   KINDS_AS_LISTED,
@@ -75,11 +75,16 @@ export function loadConfigSync(dir: string, options: LoadOptions = {}): LoadResu
       diagnostics.push(problem);
       continue;
     }
+    let bytes: Buffer;
     try {
-      texts.push({ file, text: readFileSync(join(root, file), 'utf8') });
+      bytes = readFileSync(join(root, file));
     } catch (error) {
       diagnostics.push(unreadable(file, error));
+      continue;
     }
+    const decoded = decodeUtf8(file, bytes);
+    if ('text' in decoded) texts.push({ file, text: decoded.text });
+    else diagnostics.push(decoded.diagnostic);
   }
   return assemble(root, texts, options, diagnostics, files);
 }
@@ -143,6 +148,50 @@ function sizeProblem(root: string, file: string): Diagnostic | undefined {
   }
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The file's text, or where its first byte sequence that is not UTF-8 is. Decoding leniently would replace such a
+ * sequence with U+FFFD, and the API would receive a value nobody wrote.
+ */
+export function decodeUtf8(file: string, bytes: Uint8Array): { text: string } | { diagnostic: Diagnostic } {
+  try {
+    const text = UTF8.decode(bytes);
+    return { text };
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    const before = new TextDecoder('utf-8').decode(bytes.subarray(0, at));
+    const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
+    const line = (before.match(/\r\n|\r|\n/g) ?? []).length + 1;
+    const d = fileDiagnostic('INVALID_UTF8', file, `the file is not valid UTF-8: byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at offset ${at} starts no UTF-8 character`, 'save the file as UTF-8 (editors offer "Save with encoding")');
+    d.line = line;
+    d.column = before.length - lineStart + 1;
+    return { diagnostic: d };
+  }
+}
+
+/** Offset of the first byte that does not continue a well-formed UTF-8 sequence (a shortest-form, non-surrogate one). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] ?? 0;
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0 || i + length > bytes.length) return i;
+    if (length > 1 && !utf8Ok(bytes.subarray(i, i + length))) return i;
+    i += length;
+  }
+  return bytes.length;
+}
+
+function utf8Ok(sequence: Uint8Array): boolean {
+  try {
+    UTF8.decode(sequence);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function unreadable(file: string, error: unknown): Diagnostic {
   return fileDiagnostic('FILE_UNREADABLE', file, `the file cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
 }
@@ -182,6 +231,13 @@ function discover(root: string): { files: string[]; diagnostics: Diagnostic[] } 
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+
+/** Whether a text holds anything besides blanks, comments, document markers and an explicit empty value. */
+function hasContent(text: string): boolean {
+  const lines = text.split(/\r\n|\r|\n/).map((line) => line.replace(/(^|\s)#.*$/, '').trim());
+  const rest = lines.filter((line) => line !== '' && line !== '---' && line !== '...').join(' ');
+  return rest !== '' && !/^(null|Null|NULL|~|\{\s*\})$/.test(rest);
+}
 
 /** A YAML mapping, as parsed. */
 type Mapping = Record<string, unknown>;
@@ -243,8 +299,16 @@ class Assembler {
   addFile(src: YamlSource): void {
     this.diagnostics.push(...src.diagnostics);
     const syntaxBroken = src.diagnostics.some((d) => d.code === 'YAML_SYNTAX');
+    const refused = src.diagnostics.some((d) => d.severity === 'error');
     // Zero bytes, only comments, `null` or `{}`: nothing is declared, whatever the reason.
-    const empty = !syntaxBroken && (src.value === undefined || src.value === null || (isMapping(src.value) && Object.keys(src.value).length === 0));
+    const empty = !syntaxBroken && !refused && (src.value === undefined || src.value === null || (isMapping(src.value) && Object.keys(src.value).length === 0));
+    if (empty && hasContent(src.text)) {
+      // Bytes that are neither comments nor an explicit empty value, read as nothing: the parser misread the file.
+      this.diagnostics.push(
+        fileDiagnostic('FILE_PARSED_EMPTY', src.file, 'the file has content but parses to nothing, so none of it would be planned', 'check the file\'s encoding and line endings; save it as UTF-8 with LF line endings'),
+      );
+      return;
+    }
     if (empty && src.file !== SETTINGS_FILE) {
       // An emptied file (a bad merge, a truncated write) must not turn silently into deletes (docs/architecture.md, Identity, ownership and secrets).
       this.diagnostics.push(
@@ -431,11 +495,16 @@ class Assembler {
           'unknown PascalCase fields pass through so that new API fields work; rename it if it is a typo',
         );
       }
-      const v = value[key];
-      if (isSecretFieldName(key) && typeof v === 'string' && v !== '') {
-        this.report('LITERAL_SECRET', `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path: [...path, key] }, 'value', 'write `{ fromEnv: NAME }` or `{ fromFile: path }`');
-      }
+      this.literalSecrets(src, key, value[key], [...path, key]);
     }
+  }
+
+  /** A pass-through field named like a secret, at any depth (`Auth: { ClientSecret: ... }`), must be a reference. */
+  private literalSecrets(src: YamlSource, key: string | number, v: unknown, path: PathSegment[]): void {
+    if (typeof key === 'string' && looksSecret(key) && typeof v === 'string' && v !== '') {
+      this.report('LITERAL_SECRET', `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path }, 'value', 'write `{ fromEnv: NAME }` or `{ fromFile: path }`');
+    } else if (Array.isArray(v)) v.forEach((item, i) => this.literalSecrets(src, typeof key === 'string' ? key : i, item, [...path, i]));
+    else if (isMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, k, w, [...path, k]);
   }
 
   private reportRenamedField(renamed: FieldRename, at: Located): void {
@@ -455,6 +524,7 @@ class Assembler {
     this.checkDuplicates();
     this.checkReferences();
     this.checkResources();
+    this.checkWritten();
     this.checkSecrets();
     this.checkManaged();
     const desired: DesiredState = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [] };
@@ -471,15 +541,16 @@ class Assembler {
     return `${at.src.file}:${line}:${column}`;
   }
 
-  private unique<R extends Located & { key: unknown }>(records: readonly R[], what: string, keyField: string, keyOf: (r: R) => string | undefined = (r) => (typeof r.key === 'string' ? r.key : undefined)): void {
-    const first = new Map<string, Located>();
+  private unique<R extends Located & { key: unknown }>(records: readonly R[], what: string, keyField: string, keyOf: (r: R) => string | undefined, why = ''): void {
+    const first = new Map<string, R>();
     for (const r of records) {
       const key = keyOf(r);
       if (key === undefined) continue;
       const seen = first.get(key);
       if (seen === undefined) first.set(key, r);
       else {
-        this.report('DUPLICATE_KEY', `${what} \`${key}\` is declared twice: here and at ${this.where({ src: seen.src, path: [...seen.path, keyField] })}`, { src: r.src, path: [...r.path, keyField] }, 'value', `${keyField} identifies the ${what}; rename or remove one of them`);
+        const spelled = why !== '' && typeof r.key === 'string' && r.key !== seen.key;
+        this.report('DUPLICATE_KEY', `${what} \`${why !== '' && typeof r.key === 'string' ? r.key : key}\` is declared twice${spelled ? why : ''}: here and at ${this.where({ src: seen.src, path: [...seen.path, keyField] })}`, { src: r.src, path: [...r.path, keyField] }, 'value', `${keyField} identifies the ${what}; rename or remove one of them`);
       }
     }
   }
@@ -501,7 +572,8 @@ class Assembler {
       if (keyField === undefined) continue; // a list of names: each must name a declared object (checkReferences)
       // A GUID names one object whatever the case of its hex digits (the service's paths ignore it).
       const caseless = keyField === entry.guidField;
-      this.unique(this.of(entry), entry.title.one, keyField, (r) => (typeof r.key !== 'string' ? undefined : entry.parent !== undefined ? `${r.parentKey}/${r.key}` : caseless ? r.key.toLowerCase() : r.key));
+      const keyOf = (key: string) => (caseless ? key.toLowerCase() : entry.keyIgnoresCase === true ? key.trim().toLowerCase() : key);
+      this.unique(this.of(entry), entry.title.one, keyField, (r) => (typeof r.key !== 'string' ? undefined : entry.parent !== undefined ? `${r.parentKey}/${r.key}` : keyOf(r.key)), entry.keyIgnoresCase === true ? ' (the service compares them ignoring case and surrounding spaces)' : '');
     }
     for (const entry of KINDS_AS_LISTED) {
       if (entry.guidField === '' || entry.guidField === entry.keyField || entry.guidUnique !== 'account') continue;
@@ -612,6 +684,31 @@ class Assembler {
     }
   }
 
+  /** Blank keys and hand-written vault placeholders, in every declaration of every kind. */
+  private checkWritten(): void {
+    for (const entry of KINDS_AS_LISTED) {
+      const children = new Set(childKinds(entry).map((child) => child.path[child.path.length - 1]));
+      for (const d of this.of(entry)) {
+        if (entry.keyField !== undefined && typeof d.key === 'string' && d.key !== '' && d.key.trim() === '') {
+          this.report('EMPTY_VALUE', `\`${entry.keyField}\` is blank: it names the ${entry.title.one}, so it needs a visible name`, { src: d.src, path: [...d.path, entry.keyField] }, 'value', `write a ${entry.keyField} with letters or digits`);
+        }
+        for (const [field, value] of Object.entries(d.declared.value)) {
+          if (!children.has(field)) this.vaultPlaceholders(value, { src: d.src, path: [...d.path, field] });
+        }
+      }
+    }
+  }
+
+  /** `{{vault:<guid>}}` is what monsync sends; written by hand it bypasses the reference check and the item's declaration. */
+  private vaultPlaceholders(value: unknown, at: Located): void {
+    if (typeof value === 'string') {
+      if (/\{\{\s*vault:/i.test(value)) {
+        this.report('VAULT_PLACEHOLDER_WRITTEN', 'a vault placeholder `{{vault:...}}` is written by hand: monsync cannot check that the item exists or keep it when the item is replaced', at, 'value', 'write `Value: { vault: Section/Item }` naming a declared vault item');
+      }
+    } else if (Array.isArray(value)) value.forEach((v, i) => this.vaultPlaceholders(v, { src: at.src, path: [...at.path, i] }));
+    else if (isMapping(value) && !(value instanceof Secret)) for (const [k, v] of Object.entries(value)) this.vaultPlaceholders(v, { src: at.src, path: [...at.path, k] });
+  }
+
   private checkSecrets(): void {
     const needed = this.options.resolveSecrets === true;
     const env = this.options.env ?? process.env;
@@ -634,11 +731,18 @@ class Assembler {
         continue;
       }
       let size: number | undefined;
+      let other: string | undefined;
       try {
         const stat = statSync(path);
         size = stat.isFile() ? stat.size : undefined;
+        other = stat.isFile() ? undefined : stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isSocket() ? 'a socket' : 'a device';
       } catch {
         size = undefined;
+      }
+      if (other !== undefined) {
+        // Never read: a folder cannot be, and reading a pipe or a device would block or never end.
+        this.report('SECRET_FILE_NOT_REGULAR', `\`fromFile\` path \`${ref.fromFile}\` is ${other}, not a file`, { src: at.src, path: [...at.path, 'fromFile'] }, 'value', 'name the regular file that holds the secret, relative to this YAML file');
+        continue;
       }
       if (size === undefined) {
         if (needed) this.report('SECRET_UNAVAILABLE', `secret ${secret.describe()} cannot be read and its value is needed`, at, 'value', 'the path is relative to the YAML file that names it');

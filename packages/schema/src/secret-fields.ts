@@ -15,6 +15,16 @@ export function isSecretFieldName(name: string): boolean {
 }
 
 /**
+ * A name that holds a secret at any depth of a pass-through field or in a monitor variable's `Key`: the API's casing
+ * inside nested objects varies (`ClientSecret`, `client_secret`, `apiKey`), so this one ignores case.
+ */
+const SECRET_NAME_ANY_CASE = /(password|passphrase|passwd|token|secret|api_?key|private_?key|credentials?)$/i;
+
+export function looksSecret(name: string): boolean {
+  return SECRET_NAME_ANY_CASE.test(name);
+}
+
+/**
  * `MONSYNC_SECRET_<PART>_<PART>...`: each part upper-cased, every run of other characters turned into `_`, empty
  * parts left out (the scheme of `monsync pull`). Deterministic, so a second import names the same variables.
  */

@@ -5,6 +5,16 @@ import { DIAGNOSTIC_CODES } from './diagnostics.js';
 /** Files above this size are not parsed at all (docs/architecture.md, The config format). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
+/**
+ * Deepest nesting of mappings and lists a config file may have. Real trees need under ten levels; without a limit a
+ * file of many thousand `[` exhausts the stack of the parser or of the loader, which would report the stack instead
+ * of the place.
+ */
+export const MAX_NESTING = 64;
+
+/** Tags whose values are plain data (strings, numbers, booleans, null, mappings, lists), written out or implied. */
+const PLAIN_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
+
 /** Keys that would reach `Object.prototype` or a constructor if some consumer assigned them naively. */
 export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -29,9 +39,21 @@ export class YamlSource {
   readonly #lineCounter = new LineCounter();
   readonly #doc: Document.Parsed | undefined;
 
-  constructor(file: string, text: string) {
+  constructor(file: string, raw: string) {
     this.file = file;
+    // CR-only and CRLF line ends read as LF: the parser knows only LF, and read a CR-only file as one broken line.
+    // Lines and columns stay those an editor shows, whatever its line-ending style.
+    const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
     this.text = text;
+    const tooDeep = flowTooDeep(text);
+    if (tooDeep !== undefined) {
+      // Not parsed, so the line counter is filled here.
+      this.#lineCounter.addNewLine(0);
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.#lineCounter.addNewLine(i + 1);
+      this.report('YAML_TOO_DEEP', nestedMessage(), tooDeep, tooDeep + 1, { hint: NESTED_HINT });
+      this.value = undefined;
+      return;
+    }
     const docs = parseAllDocuments(text, {
       lineCounter: this.#lineCounter,
       uniqueKeys: true,
@@ -54,6 +76,10 @@ export class YamlSource {
       return;
     }
     for (const error of this.#doc.errors) {
+      if (/call stack/i.test(error.message)) {
+        this.report('YAML_TOO_DEEP', nestedMessage(), error.pos[0], error.pos[1], { hint: NESTED_HINT });
+        continue;
+      }
       const code: DiagnosticCode = error.code === 'DUPLICATE_KEY' ? 'DUPLICATE_YAML_KEY' : 'YAML_SYNTAX';
       // The key as written where the parser points (its start), up to its colon, so the message names it.
       const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(this.text.slice(error.pos[0], error.pos[0] + 200))?.[1]?.trim() ?? '';
@@ -61,10 +87,17 @@ export class YamlSource {
       const message = code === 'DUPLICATE_YAML_KEY' ? `${named} appears twice in the same mapping` : firstLine(error.message);
       this.report(code, message, error.pos[0], error.pos[1], code === 'DUPLICATE_YAML_KEY' ? { hint: 'keep one of the two entries' } : {});
     }
-    for (const warning of this.#doc.warnings) this.report('YAML_WARNING', firstLine(warning.message), warning.pos[0], warning.pos[1]);
+    // An unresolved tag is refused where the value is converted (YAML_TAG), not only warned about.
+    for (const warning of this.#doc.warnings) if (warning.code !== 'TAG_RESOLVE_FAILED') this.report('YAML_WARNING', firstLine(warning.message), warning.pos[0], warning.pos[1]);
     const contents = this.#doc.contents;
     if (contents !== null && !isMap(contents) && !(isScalar(contents) && contents.value === null)) {
       this.reportNode('ROOT_NOT_MAPPING', 'a config file must be a mapping of top-level keys (monitors:, slas:, ...)', contents);
+    }
+    const deep = contents === null ? undefined : deepNode(contents);
+    if (deep !== undefined) {
+      this.reportNode('YAML_TOO_DEEP', nestedMessage(), deep, { hint: NESTED_HINT });
+      this.value = undefined;
+      return;
     }
     this.value = contents === null ? undefined : this.toValue(contents);
     const first = this.diagnostics.find((d) => d.code === 'YAML_ALIAS');
@@ -83,6 +116,20 @@ export class YamlSource {
   /** Converts the AST by hand so that positions stay known and hazardous constructs are refused, not resolved. */
   private toValue(node: ParsedNode | Node | null): unknown {
     if (node === null) return null;
+    if (!isAlias(node) && node.tag !== undefined && !PLAIN_TAGS.has(node.tag)) {
+      // `!!binary` decodes to bytes, `!!timestamp` to a Date, `!!set` to a Set, a custom tag to whatever a reader
+      // makes of it: none is data the API takes as written, and each would be sent as something else.
+      const shown = node.tag.startsWith('tag:yaml.org,2002:') ? `!!${node.tag.slice('tag:yaml.org,2002:'.length)}` : node.tag;
+      const start = node.range?.[0] ?? 0;
+      // The node's range starts after its tag: point at the tag itself.
+      const bang = this.text.lastIndexOf('!', start);
+      const from = bang >= 0 && !this.text.slice(bang, start).includes('\n') ? bang : start;
+      this.report('YAML_TAG', `the tag ${shown} is not allowed: a config file holds plain strings, numbers, booleans, mappings and lists`, from, node.range?.[1] ?? start, {
+        hint: 'remove the tag; quote the value to keep it a string',
+      });
+      this.refusedOffsets.add(node.range?.[0] ?? -1);
+      return null;
+    }
     if (isAlias(node)) {
       // One diagnostic per file: an alias bomb has thousands of aliases and one mistake.
       this.aliasCount += 1;
@@ -200,6 +247,55 @@ export class YamlSource {
     if (at === 'key' && keyNode !== undefined) return this.rangePosition(keyNode.range);
     return this.rangePosition(last?.range);
   }
+}
+
+const NESTED_HINT = `flatten the structure; config files nest mappings and lists at most ${MAX_NESTING} deep`;
+const nestedMessage = () => `mappings and lists are nested more than ${MAX_NESTING} levels deep here`;
+
+/**
+ * Offset of the first flow bracket (`[` or `{`) opened beyond MAX_NESTING, skipping quoted strings and comments;
+ * checked before parsing because the parser itself recurses on flow collections.
+ */
+function flowTooDeep(text: string): number | undefined {
+  if (!/[[{]/.test(text)) return undefined;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== undefined) {
+      if (c === '\\' && quote === '"') i += 1;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      // A quote opens a string only where a scalar can start (not inside `don't`).
+      const before = i === 0 ? ' ' : text[i - 1];
+      if (before === undefined || /[\s,[{:]/.test(before)) quote = c;
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ' '))) {
+      const end = text.indexOf('\n', i);
+      if (end < 0) break;
+      i = end;
+    } else if (c === '[' || c === '{') {
+      depth += 1;
+      if (depth > MAX_NESTING) return i;
+    } else if ((c === ']' || c === '}') && depth > 0) depth -= 1;
+  }
+  return undefined;
+}
+
+/** The first node nested more than MAX_NESTING collections deep, found without recursion. */
+function deepNode(root: Node): Node | undefined {
+  const stack: { node: Node; depth: number }[] = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop() as { node: Node; depth: number };
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth >= MAX_NESTING) return node;
+    for (const item of node.items as unknown[]) {
+      const child = isPair(item) ? item.value : item;
+      if (child !== null && typeof child === 'object' && (isMap(child) || isSeq(child))) stack.push({ node: child as Node, depth: depth + 1 });
+    }
+  }
+  return undefined;
 }
 
 function firstLine(message: string): string {

@@ -22,8 +22,9 @@ const env = Object.fromEntries(ENV_NAMES.map((name) => [name, 'CANARY-7f3a9c']))
 
 /** Any text, including YAML's special characters, leading spaces, quotes, newlines and non-ASCII. */
 const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 });
-const name = text.filter((s) => s.trim().toLowerCase() !== 'all monitors');
-const uniqueNames = (max: number) => fc.uniqueArray(name, { maxLength: max });
+// A blank name names nothing (EMPTY_VALUE), and names that differ only in case clash where the service ignores case (SLAs).
+const name = text.filter((s) => s.trim() !== '' && s.trim().toLowerCase() !== 'all monitors');
+const uniqueNames = (max: number) => fc.uniqueArray(name, { maxLength: max, selector: (s) => s.trim().toLowerCase() });
 const percent = fc.integer({ min: 0, max: 10000 }).map((n) => n / 100);
 const secretRef = fc.constantFrom(...ENV_NAMES).map((fromEnv) => ({ fromEnv }));
 const two = (n: number) => String(n).padStart(2, '0');

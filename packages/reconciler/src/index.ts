@@ -22,6 +22,7 @@ export type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing, WriteClie
 export { readLive } from './live/read-live.js';
 export { emptySnapshot, listed, listedPerParent } from './live/snapshot.js';
 export { NON_ADMINISTRATOR_MONITOR_FIELDS } from './kinds/monitor.js';
+export { parseSecretRefs, type MonitorSecretRefs, type SecretRefWritten } from './kinds/monitor-secret-refs.js';
 export { assemblePlan, type PlanOptions } from './plan/assemble.js';
 export { DUPLICATE_REASON } from './plan/phases/deletes.js';
 export { LiveReadError, PlanError, type LiveReadErrorCode, type PlanProblem, type PlanProblemCode } from './plan/errors.js';

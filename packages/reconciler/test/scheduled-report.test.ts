@@ -48,13 +48,12 @@ describe('scheduledReport kind', () => {
     expect(step?.desired?.Recipients).toEqual({ Operators: operators, ExtraEmailAddresses: ['b@example.com', 'a@example.com'] });
   });
 
-  it('adopts an unkeyed report pinned by GUID, adding its key marker', () => {
+  it('adopts an unkeyed report pinned by GUID with no change, and writes its key marker with its next update', () => {
     const guid = guidFor('scheduledReport', 'unkeyed');
     const live = liveSnapshot({ scheduledReports: [aLiveReport(undefined, { InternalNotes: 'made by hand' })] });
-    const plan = planFor(desiredState({ manage: reportsOnly(true), scheduledReports: [aReport({ ScheduledReportGuid: guid })] }), live);
-    expect(plan.steps).toMatchObject([
-      { action: 'update', guid, reason: 'no key marker', changes: [{ op: 'add', path: '/key', after: 'weekly-exec' }], desired: { InternalNotes: 'made by hand\nmonsync:key=weekly-exec' } },
-    ]);
+    expect(planFor(desiredState({ manage: reportsOnly(true), scheduledReports: [aReport({ ScheduledReportGuid: guid, InternalNotes: 'made by hand' })] }), live).steps).toEqual([]);
+    const plan = planFor(desiredState({ manage: reportsOnly(true), scheduledReports: [aReport({ ScheduledReportGuid: guid, InternalNotes: 'made by hand', Notes: 'changed' })] }), live);
+    expect(plan.steps).toMatchObject([{ action: 'update', guid, changes: [{ op: 'replace', path: '/Notes' }], desired: { InternalNotes: 'made by hand\nmonsync:key=weekly-exec' } }]);
   });
 
   it('deletes an undeclared report with prune, named by its key', () => {

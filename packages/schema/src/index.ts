@@ -4,7 +4,7 @@ export * from './plan-schema.js';
 export * from './kinds.js';
 export { parsePlanFile, PlanFileError, type PlanFileErrorCode } from './plan-file.js';
 export * from './secret.js';
-export { SECRET_FIELD_PATTERN, fieldWords, isSecretFieldName, looksSecret, secretEnvName } from './secret-fields.js';
+export { SECRET_FIELD_PATTERN, fieldWords, isSecretFieldName, isSecretLeaf, looksSecret, secretEnvName } from './secret-fields.js';
 export * from './types.js';
 export { renderSchemas, configJsonSchema, planJsonSchema, CONFIG_SCHEMA_ID, PLAN_SCHEMA_ID, JSON_SCHEMA_DIALECT } from './render-schemas.js';
 export type { JsonSchemaDocument } from './render-schemas.js';

@@ -7,7 +7,7 @@ import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode
 import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
 import { Secret, fromFilePathProblem, fromFileStaysInside, type SecretEncoding, type SourceRef } from './secret.js';
-import { looksSecret } from './secret-fields.js';
+import { isSecretLeaf } from './secret-fields.js';
 import { likelyMeant } from './suggest.js';
 import {
   KINDS_AS_LISTED,
@@ -495,16 +495,20 @@ class Assembler {
           'unknown PascalCase fields pass through so that new API fields work; rename it if it is a typo',
         );
       }
-      this.literalSecrets(src, key, value[key], [...path, key]);
+      this.literalSecrets(src, [key], value[key], [...path, key]);
     }
   }
 
-  /** A pass-through field named like a secret, at any depth (`Auth: { ClientSecret: ... }`), must be a reference. */
-  private literalSecrets(src: YamlSource, key: string | number, v: unknown, path: PathSegment[]): void {
-    if (typeof key === 'string' && looksSecret(key) && typeof v === 'string' && v !== '') {
+  /**
+   * A pass-through field holding a secret, at any depth (`Auth: { ClientSecret: ... }`), must be a reference;
+   * `keys` are the field names down to `v` (list indexes left out).
+   */
+  private literalSecrets(src: YamlSource, keys: readonly string[], v: unknown, path: PathSegment[]): void {
+    const key = keys[keys.length - 1] ?? '';
+    if (typeof v === 'string' && v !== '' && isSecretLeaf(keys)) {
       this.report('LITERAL_SECRET', `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path }, 'value', 'write `{ fromEnv: NAME }` or `{ fromFile: path }`');
-    } else if (Array.isArray(v)) v.forEach((item, i) => this.literalSecrets(src, typeof key === 'string' ? key : i, item, [...path, i]));
-    else if (isMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, k, w, [...path, k]);
+    } else if (Array.isArray(v)) v.forEach((item, i) => this.literalSecrets(src, keys, item, [...path, i]));
+    else if (isMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, [...keys, k], w, [...path, k]);
   }
 
   private reportRenamedField(renamed: FieldRename, at: Located): void {

@@ -24,6 +24,23 @@ export function looksSecret(name: string): boolean {
   return SECRET_NAME_ANY_CASE.test(name);
 }
 
+/** An object under one of these keys holds credentials (`Auth: { Type: Bearer, Value: ... }`). */
+const AUTH_OBJECT = /^(auth|authentication|authorization|oauth\d*|credentials?)$/i;
+/** Fields of an authentication object that describe it rather than hold its secret. */
+const AUTH_DESCRIPTION = /(type|mode|method|scheme|name|username|user|id|url|uri|endpoint|scope|scopes|audience|header|headername|granttype|enabled)$/i;
+
+/**
+ * Whether the string at the end of `keys` (the field names from the top of a pass-through value down to it) holds a
+ * secret: its own name looks secret, or it sits in an authentication object and does not merely describe it. The
+ * loader refuses such a literal, and `pull` writes such a value as a placeholder: one rule for both.
+ */
+export function isSecretLeaf(keys: readonly string[]): boolean {
+  const own = keys[keys.length - 1];
+  if (own === undefined) return false;
+  if (looksSecret(own)) return true;
+  return keys.slice(0, -1).some((key) => AUTH_OBJECT.test(key)) && !AUTH_DESCRIPTION.test(own);
+}
+
 /**
  * `MONSYNC_SECRET_<PART>_<PART>...`: each part upper-cased, every run of other characters turned into `_`, empty
  * parts left out (the scheme of `monsync pull`). Deterministic, so a second import names the same variables.

@@ -6,7 +6,7 @@
  * "How to add a kind").
  */
 import type { NamedKindEntry } from '@monsync/schema';
-import type { DesiredState, SourceRef } from '../desired.js';
+import type { DesiredState, SecretValue, SourceRef } from '../desired.js';
 import type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing, WriteClient } from '../live/types.js';
 import type { PlanChange, PlanStep, StepKind } from '../plan/types.js';
 
@@ -70,6 +70,8 @@ export interface MarkerSpec {
   field: string;
   /** `fp`: fingerprint of the object's secrets; `key`: the config key (objects with no name in the API). */
   name: 'fp' | 'key';
+  /** Text after an `fp` marker's fingerprint recording where each secret comes from (monitors: kinds/monitor-secret-refs.ts). */
+  refs?: (fields: ApiObject, secrets: readonly { pointer: string; secret: SecretValue }[]) => string;
 }
 
 /**
@@ -144,6 +146,8 @@ export interface KindModule extends NamedKindEntry {
   serverDefaults: Readonly<ApiObject>;
   /** Fields that cannot change after creation: a difference is a warning, never an update. */
   immutableFields?: readonly string[];
+  /** Fields a create must carry (the service has no default for them); a declaration matching a live object may omit them. */
+  requiredOnCreate?: readonly string[];
   /**
    * Updates replace the whole object (PUT): a field the body leaves out is cleared. The update body then carries
    * the live fields the config leaves out (read-only ones aside), so that only the planned changes are written.

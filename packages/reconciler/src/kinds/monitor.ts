@@ -5,6 +5,7 @@ import type { ApiObject, LiveSnapshot, WriteClient } from '../live/types.js';
 import { LiveReadError } from '../plan/errors.js';
 import type { PlanStep } from '../plan/types.js';
 import { isPlainObject } from '../plan/values.js';
+import { describeSecretRefs } from './monitor-secret-refs.js';
 import { desiredEntry, liveEntry, str, type KeyRef, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 import { withLiveOmissions } from './write-body.js';
@@ -84,6 +85,11 @@ export const monitorKind: KindModule = {
     MonitorMode: 'Default',
   },
   builtFrom: ['monitor'],
+  // The service never returns a password or token, and returns a variable's value in clear: a fingerprint in Notes
+  // is how a rotated secret plans an update (as vault items do), and its references are how pull writes them back.
+  marker: { field: 'Notes', name: 'fp', refs: describeSecretRefs },
+  // The type of a monitor is chosen once, at creation; the service has no default for it.
+  requiredOnCreate: ['MonitorType'],
   read: {
     list: (client) => client.monitors.list(),
     cursorChain: true,

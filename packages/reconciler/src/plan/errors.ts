@@ -10,6 +10,7 @@ export type PlanProblemCode =
   | 'DELETE_IN_USE'
   | 'DELETE_NOT_EMPTY'
   | 'MISSING_FINGERPRINT'
+  | 'CREATE_FIELD_MISSING'
   | 'LIVE_NOT_READ'
   | 'LIVE_RESTRICTED';
 

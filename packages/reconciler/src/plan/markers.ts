@@ -10,7 +10,8 @@ import type { MarkerSpec } from '../kinds/contract.js';
 export type MarkerName = MarkerSpec['name'] | 'retired';
 
 const PATTERNS: Record<MarkerName, RegExp> = {
-  fp: /(?:^|\r?\n)monsync:fp=([0-9a-f]*)[ \t]*\r?\n?$/,
+  // A monitor's marker adds where its secrets come from after the fingerprint (kinds/monitor-secret-refs.ts).
+  fp: /(?:^|\r?\n)monsync:fp=([0-9a-f]*(?: refs=[^\s]*)?)[ \t]*\r?\n?$/,
   key: /(?:^|\r?\n)monsync:key=([^\r\n]*?)[ \t]*\r?\n?$/,
   retired: /(?:^|\r?\n)monsync:retired=([^\r\n]*?)[ \t]*\r?\n?$/,
 };

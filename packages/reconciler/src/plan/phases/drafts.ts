@@ -142,6 +142,10 @@ function withoutSecrets(fields: ApiObject, secretCount: number, replace: (pointe
 function createDraft(context: DraftContext, rules: DraftRules, entry: DesiredEntry): Draft {
   const { mod, markerField } = rules;
   context.readOnlyDeclared(mod, entry);
+  for (const field of mod.requiredOnCreate ?? []) {
+    if (entry.fields[field] !== undefined && entry.fields[field] !== null) continue;
+    context.problems.push(planProblem('CREATE_FIELD_MISSING', `${mod.kind} "${entry.key}" does not exist yet and declares no ${field}: the service cannot create it without one; add \`${field}:\``, entry.source));
+  }
   const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
   const secrets = findSecrets(resolved);
   context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
@@ -151,7 +155,7 @@ function createDraft(context: DraftContext, rules: DraftRules, entry: DesiredEnt
   const shown = withoutFields(resolved, rules.dropOnWrite);
   if (markerField !== undefined && mod.marker !== undefined) {
     const text = typeof resolved[markerField] === 'string' ? (resolved[markerField] as string) : undefined;
-    if (mod.marker.name === 'fp' && fps.length > 0) body[markerField] = withMarker(text, 'fp', combineFingerprints(fps));
+    if (mod.marker.name === 'fp' && fps.length > 0) body[markerField] = withMarker(text, 'fp', combineFingerprints(fps) + (mod.marker.refs?.(resolved, secrets) ?? ''));
     if (mod.marker.name === 'key') body[markerField] = withMarker(text, 'key', entry.key);
   }
   return {
@@ -219,13 +223,16 @@ function updateDraft(context: DraftContext, rules: DraftRules, { desired: entry,
   if (entry.key !== current.key && entry.pinnedGuid !== undefined && mod.marker?.name !== 'key') reasons.push('pinned GUID rename');
   let writeSecrets = false;
   const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s.pointer) }));
-  const expected = fps.length > 0 ? combineFingerprints(fps) : undefined;
+  const expected = fps.length > 0 ? combineFingerprints(fps) + (mod.marker?.refs?.(resolved, secrets) ?? '') : undefined;
   if (mod.marker?.name === 'fp' && expected !== undefined && view.marker !== expected) {
     reasons.push(view.marker === undefined ? 'no fingerprint marker' : 'secret changed');
     changes.push(...fps.map((f): PlanChange => ({ op: 'replace', path: f.pointer, before: SENSITIVE, after: SENSITIVE, sensitive: true })));
     writeSecrets = true;
   }
-  if (mod.marker?.name === 'key' && view.marker !== entry.key) {
+  // An object with no marker yet, pinned by GUID (a report made in the web app, as `pull` writes it), is identified by
+  // the pin: the marker alone is no change, and the next update writes it.
+  const pinnedUnmarked = view.marker === undefined && entry.pinnedGuid !== undefined;
+  if (mod.marker?.name === 'key' && view.marker !== entry.key && !pinnedUnmarked) {
     reasons.push(view.marker === undefined ? 'no key marker' : 'pinned GUID rename');
     changes.push(view.marker === undefined ? { op: 'add', path: '/key', after: entry.key } : { op: 'replace', path: '/key', before: view.marker, after: entry.key });
   }

@@ -50,7 +50,8 @@ export function matchableLive(mod: KindModule, live: readonly LiveEntry[]): { ma
 /** The declaration of a revived object: what the config says, plus switching it back on and dropping the marker. */
 function revivedEntry(spec: RetireSpec, desired: DesiredEntry, live: LiveEntry): DesiredEntry {
   const fields: ApiObject = { ...spec.revived, ...desired.fields };
-  if (!(spec.field in desired.fields)) fields[spec.field] = splitMarker(live.fields[spec.field], 'retired').text ?? '';
+  // Without the fingerprint line too: the update that revives it writes the one its secrets have now.
+  if (!(spec.field in desired.fields)) fields[spec.field] = splitMarker(splitMarker(live.fields[spec.field], 'retired').text, 'fp').text ?? '';
   return { ...desired, fields };
 }
 

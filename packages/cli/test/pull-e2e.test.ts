@@ -81,16 +81,22 @@ describe('monsync pull', () => {
     for (const value of Object.values(CANARIES)) expect(pulled.out + pulled.err + planned.out + planned.err).not.toContain(value);
   });
 
-  it('pins the GUID of a report without a key marker and names it report-<n>', async () => {
+  it('pins the GUID of a report without a key marker, names it report-<n>, and the pulled tree plans nothing for it', async () => {
     const weekly = emulator.control.dump().scheduledReports.find((report) => String(report['InternalNotes']).includes('weekly-exec'));
     const guid = String(weekly?.['ScheduledReportGuid']);
     const result = await emulator.control.actAs('admin@example.com', { method: 'PATCH', path: `/ScheduledReport/${guid}`, body: { InternalNotes: 'made in the web app' } });
     expect(result.status).toBeLessThan(300);
     const root = tempTree({});
-    expect((await monsync(['pull', '--out', 'tree'], { env, cwd: root })).code).toBe(ExitCode.Ok);
+    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
     const reports = readFileSync(join(root, 'tree', 'scheduled-reports.yaml'), 'utf8');
     expect(reports).toContain(`  - key: report-1\n    ScheduledReportGuid: ${guid}\n`);
     expect(reports).toContain('InternalNotes: made in the web app\n');
+    // Planned back, the report made in the web app is matched by its pin and needs nothing.
+    const planned = await monsync(['plan', '--config', 'tree', '--format', 'json'], { env: { ...env, ...Object.fromEntries(placeholders(pulled.out).map((name) => [name, 'x'])) }, cwd: root });
+    // Vault items without fingerprint markers make the plan unsafe (3), which is not what this is about.
+    expect(planned.code).not.toBe(ExitCode.Error);
+    expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.kind === 'scheduledReport')).toEqual([]);
   });
 
   it('refuses a folder that is not empty, and needs --out', async () => {

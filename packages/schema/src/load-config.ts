@@ -242,6 +242,11 @@ function hasContent(text: string): boolean {
 /** A YAML mapping, as parsed. */
 type Mapping = Record<string, unknown>;
 const isMapping = (v: unknown): v is Mapping => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** `{ fromEnv: NAME }` or `{ fromFile: path }`: a secret given the one allowed way. */
+const isSecretRefMapping = (v: Mapping): boolean => {
+  const keys = Object.keys(v);
+  return keys.length === 1 && (keys[0] === 'fromEnv' || keys[0] === 'fromFile');
+};
 
 /** The list at `path` below `value` (`['vault', 'sections']`); none when a step of the way is not there. */
 function listAt(value: Mapping, path: readonly string[]): unknown[] {
@@ -508,7 +513,7 @@ class Assembler {
     if (typeof v === 'string' && v !== '' && isSecretLeaf(keys)) {
       this.report('LITERAL_SECRET', `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path }, 'value', 'write `{ fromEnv: NAME }` or `{ fromFile: path }`');
     } else if (Array.isArray(v)) v.forEach((item, i) => this.literalSecrets(src, keys, item, [...path, i]));
-    else if (isMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, [...keys, k], w, [...path, k]);
+    else if (isMapping(v) && !isSecretRefMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, [...keys, k], w, [...path, k]);
   }
 
   private reportRenamedField(renamed: FieldRename, at: Located): void {

@@ -89,7 +89,7 @@ describe('pull: live snapshot to config tree', () => {
     expect(file('monitors.yaml')).toContain(
       ['monitors:', '  - Name: Shop checkout API', '    MonitorType: CollectionApi', '    PredefinedVariables:', '      - Key: login', '        Value: { vault: Web/shop-login }', '      - { Key: other, Value: "{{vault:unknown}}" }', '      - { Key: plain, Value: x }', '  - Name: Shop search', '    MonitorType: Https', '    IsActive: true', '    ErrorConditions:', '      - { ErrorConditionType: HttpStatus, Value: "200" }', ''].join('\n'),
     );
-    expect(tree.notes).toContain('monitor Shop checkout API: variable other refers to a vault item this account cannot list; kept as written');
+    expect(tree.notes).toContain('monitor Shop checkout API: variable other refers to a vault item this account cannot list; kept as written (validate asks for { vault: Section/Item })');
   });
 
   it('writes members by monitor name and skips the All Monitors group', () => {

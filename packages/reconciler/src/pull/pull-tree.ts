@@ -1,7 +1,8 @@
 import {
   fieldWords,
   GROUP_MEMBERSHIP_KIND,
-  isSecretFieldName,
+  isSecretLeaf,
+  looksSecret,
   KINDS_AS_LISTED,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,
@@ -18,6 +19,7 @@ import { KINDS } from '../kinds/index.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { splitMarker } from '../plan/markers.js';
+import { parseSecretRefs, type MonitorSecretRefs, type SecretRefWritten } from '../kinds/monitor-secret-refs.js';
 import { toYaml } from './yaml-writer.js';
 
 type ApiObject = Record<string, unknown>;
@@ -98,6 +100,17 @@ class Pull {
 
   constructor(readonly live: PulledSnapshot) {}
 
+  /** A reference monsync applied a secret from, written back as it was (and listed, so the run says what to set). */
+  reference(ref: SecretRefWritten, where: string): SecretRefWritten {
+    if ('fromEnv' in ref) {
+      this.#usedEnv.add(ref.fromEnv);
+      this.secrets.push({ env: ref.fromEnv, where });
+      return { fromEnv: ref.fromEnv };
+    }
+    this.notes.push(`${where} is read from the file ${ref.fromFile} (relative to the YAML file that named it when it was applied)`);
+    return { fromFile: ref.fromFile };
+  }
+
   placeholder(where: string, ...parts: string[]): { fromEnv: string } {
     let env = secretEnvName(...parts);
     for (let n = 2; this.#usedEnv.has(env); n++) env = `${secretEnvName(...parts)}_${n}`;
@@ -176,36 +189,102 @@ function pullVault(pull: Pull): { sections: ApiObject[]; itemRefs: Map<string, s
   return { sections, itemRefs };
 }
 
+/** Where a value sits below a monitor while it is scrubbed: for messages, placeholder names, the secret rule and refs. */
+interface FieldAt {
+  /** `Auth.ClientSecret`, `Headers[0].Value` */
+  field: string;
+  /** Parts of a placeholder's variable name. */
+  words: string[];
+  /** Field names down to the value, list indexes left out (`isSecretLeaf`). */
+  keys: string[];
+  /** JSON pointer below the monitor, as the fingerprint marker records it. */
+  pointer: string;
+  /** Under a field named like a secret. */
+  inSecret: boolean;
+}
+
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The monitor being pulled: its name, and the references its fingerprint marker records. */
+interface PulledMonitor {
+  name: string;
+  refs: MonitorSecretRefs;
+  /** Pointers whose recorded reference was written. */
+  written: Set<string>;
+}
+
 /**
- * A field named like a secret (ProxyPassword, AuthToken, ...) that the service does return is still a secret: the
- * tree holds it by reference only, as `migrate --from-json` does.
+ * A secret below a monitor (a field named like one, or a value in an authentication object, by the rule the loader
+ * refuses literals with) is never written as read: the reference monsync applied it from when the marker records
+ * one, a `{ fromEnv }` placeholder otherwise. An empty one is left out.
  */
-function bySecretName(pull: Pull, monitor: string, value: unknown, field: string, words: string[], inSecret: boolean): unknown {
-  if (Array.isArray(value)) return value.map((entry: unknown, i) => bySecretName(pull, monitor, entry, `${field}[${i}]`, [...words, String(i)], inSecret));
+function bySecretName(pull: Pull, monitor: PulledMonitor, value: unknown, at: FieldAt): unknown {
+  const ref = monitor.refs.fields.get(at.pointer);
+  if (ref !== undefined) {
+    monitor.written.add(at.pointer);
+    return pull.reference(ref, `monitors.yaml: ${monitor.name} ${at.field}`);
+  }
+  if (Array.isArray(value)) {
+    return value.map((entry: unknown, i) => bySecretName(pull, monitor, entry, { ...at, field: `${at.field}[${i}]`, words: [...at.words, String(i)], pointer: `${at.pointer}/${i}` }));
+  }
   if (typeof value === 'object' && value !== null) {
     const kept: ApiObject = {};
     for (const [key, child] of Object.entries(value as ApiObject)) {
-      const scrubbed = bySecretName(pull, monitor, child, `${field}.${key}`, [...words, fieldWords(key)], inSecret || isSecretFieldName(key));
+      const inner: FieldAt = { field: `${at.field}.${key}`, words: [...at.words, fieldWords(key)], keys: [...at.keys, key], pointer: `${at.pointer}/${escapePointer(key)}`, inSecret: at.inSecret || looksSecret(key) };
+      const scrubbed = bySecretName(pull, monitor, child, inner);
       if (scrubbed !== undefined) kept[key] = scrubbed;
     }
     return kept;
   }
-  if (!inSecret) return value;
+  if (!at.inSecret && !(typeof value === 'string' && isSecretLeaf(at.keys))) return value;
   if (value === null || value === '' || typeof value === 'boolean') return undefined;
-  return pull.placeholder(`monitors.yaml: ${monitor} ${field}`, monitor, ...words);
+  return pull.placeholder(`monitors.yaml: ${monitor.name} ${at.field}`, monitor.name, ...at.words);
 }
 
-/** Vault references in variables become `{ vault: Section/Item }`, as a config declares them. */
-function pulledVariables(pull: Pull, name: string, variables: unknown[], itemRefs: ReadonlyMap<string, string>): unknown[] {
+/**
+ * Vault references in variables become `{ vault: Section/Item }`, as a config declares them. The service returns
+ * every other value in clear, so a variable the config reads from the environment or a file (recorded in the
+ * monitor's fingerprint marker) is written as that same reference, and one whose Key names a secret as a placeholder.
+ */
+function pulledVariables(pull: Pull, monitor: PulledMonitor, variables: unknown[], itemRefs: ReadonlyMap<string, string>): unknown[] {
   return variables.map((variable: unknown) => {
     if (typeof variable !== 'object' || variable === null) return variable;
     const entry = { ...(variable as ApiObject) };
+    const key = str(entry['Key']) ?? '';
+    const where = `monitors.yaml: ${monitor.name} PredefinedVariables[${key}].Value`;
+    const recorded = monitor.refs.variables.get(key);
     const match = VAULT_VALUE.exec(str(entry['Value']) ?? '');
     const ref = match?.[1] === undefined ? undefined : itemRefs.get(match[1]);
-    if (ref !== undefined) entry['Value'] = { vault: ref };
-    else if (match !== null) pull.notes.push(`monitor ${name}: variable ${str(entry['Key']) ?? '?'} refers to a vault item this account cannot list; kept as written`);
+    if (recorded !== undefined) entry['Value'] = pull.reference(recorded, where);
+    else if (ref !== undefined) entry['Value'] = { vault: ref };
+    else if (match !== null) pull.notes.push(`monitor ${monitor.name}: variable ${key || '?'} refers to a vault item this account cannot list; kept as written (validate asks for { vault: Section/Item })`);
+    else if (looksSecret(key) && entry['Value'] !== undefined && entry['Value'] !== '') entry['Value'] = pull.placeholder(where, monitor.name, 'VARIABLE', key);
     return entry;
   });
+}
+
+/** One monitor as the tree declares it. */
+function pulledMonitor(pull: Pull, live: ApiObject, itemRefs: ReadonlyMap<string, string>): ApiObject {
+  const name = str(live['Name']) ?? '';
+  const { text, marker } = splitMarker(live['Notes'], 'fp');
+  const monitor: PulledMonitor = { name, refs: parseSecretRefs(marker), written: new Set() };
+  const out = clean({ ...live, Notes: text }, MONITOR_KIND, ['Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert', 'UserAgent']);
+  // Write-only: the service returns it empty, and the config may hold it only by reference.
+  delete out['Password'];
+  for (const [key, value] of Object.entries(out)) {
+    if (key === 'PredefinedVariables') continue;
+    const scrubbed = bySecretName(pull, monitor, value, { field: key, words: [fieldWords(key)], keys: [key], pointer: `/${escapePointer(key)}`, inSecret: looksSecret(key) });
+    if (scrubbed === undefined) delete out[key];
+    else out[key] = scrubbed;
+  }
+  // A recorded field the service does not return at all (a password, a token) is written back where it was.
+  for (const [pointer, ref] of monitor.refs.fields) {
+    const field = /^\/([^/]+)$/.exec(pointer)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (field !== undefined && !monitor.written.has(pointer) && !(field in out)) out[field] = pull.reference(ref, `monitors.yaml: ${name} ${field}`);
+  }
+  const variables = live['PredefinedVariables'];
+  if (Array.isArray(variables)) out['PredefinedVariables'] = pulledVariables(pull, monitor, variables, itemRefs);
+  return out;
 }
 
 /** Monitors; `monitorNames` maps a monitor GUID to its Name, which group members are written as. */
@@ -213,20 +292,8 @@ function pullMonitors(pull: Pull, itemRefs: ReadonlyMap<string, string>): { moni
   const monitorNames = new Map<string, string>();
   const monitors = notRetired(pull.list(MONITOR_KIND), pull.notes).sort(byText('Name')).map((monitor) => {
     const guid = str(monitor['MonitorGuid']);
-    const name = str(monitor['Name']) ?? '';
-    if (guid !== undefined) monitorNames.set(guid, name);
-    const out = clean(monitor, MONITOR_KIND, ['Name', 'MonitorType', 'MonitorMode', 'IsActive', 'GenerateAlert', 'UserAgent']);
-    // Write-only: the service returns it empty, and the config may hold it only by reference.
-    delete out['Password'];
-    for (const [key, value] of Object.entries(out)) {
-      if (key === 'PredefinedVariables') continue;
-      const scrubbed = bySecretName(pull, name, value, key, [fieldWords(key)], isSecretFieldName(key));
-      if (scrubbed === undefined) delete out[key];
-      else out[key] = scrubbed;
-    }
-    const variables = monitor['PredefinedVariables'];
-    if (Array.isArray(variables)) out['PredefinedVariables'] = pulledVariables(pull, name, variables, itemRefs);
-    return out;
+    if (guid !== undefined) monitorNames.set(guid, str(monitor['Name']) ?? '');
+    return pulledMonitor(pull, monitor, itemRefs);
   });
   const names = new Map<string, number>();
   for (const name of monitorNames.values()) names.set(name, (names.get(name) ?? 0) + 1);

@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import { monsync, tempTree } from './helpers.js';
+
+const CANARIES = {
+  CHECKOUT_API_KEY: 'CANARY-4e1d-variable',
+  CHECKOUT_BEARER: 'CANARY-4e1d-bearer',
+  CHECKOUT_CLIENT_SECRET: 'CANARY-4e1d-client-secret',
+};
+const HAND_MADE = { variable: 'CANARY-4e1d-hand-token', auth: 'CANARY-4e1d-hand-auth', header: 'CANARY-4e1d-hand-header' };
+
+const TREE = {
+  // One monitor: its update is 100% of the kind, which the default safety would call unsafe.
+  'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: {}\nsafety: { maxUpdatePercent: 100 }\n',
+  'monitors/api.yaml': [
+    'monitors:',
+    '  - Name: Checkout API',
+    '    MonitorType: MultiStepApi',
+    '    Notes: the checkout journey',
+    '    BearerToken: { fromEnv: CHECKOUT_BEARER }',
+    '    Auth:',
+    '      Type: OAuth2',
+    '      ClientId: checkout',
+    '      ClientSecret: { fromEnv: CHECKOUT_CLIENT_SECRET }',
+    '    PredefinedVariables:',
+    '      - Key: baseUrl',
+    '        Value: https://api.example.com',
+    '      - Key: partnerCode',
+    '        Value: { fromEnv: CHECKOUT_API_KEY }',
+    '',
+  ].join('\n'),
+};
+
+let emulator: RunningEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  // The default profile keeps fields outside the published model (BearerToken, Auth), as a service adding them would.
+  emulator = await startEmulator({ port: 0, seed: 'empty' });
+  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
+});
+afterAll(async () => {
+  await emulator.close();
+});
+beforeEach(async () => {
+  await emulator.control.reset('empty');
+});
+
+function everything(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+    .join('\n');
+}
+
+describe('monsync pull and secrets', () => {
+  it('writes the references a monitor was applied from, never a value, and the pulled tree plans nothing', async () => {
+    const root = tempTree(TREE);
+    const applied = await monsync(['apply', '--auto-approve'], { env, cwd: root });
+    expect(applied.err).not.toContain('failed');
+    expect(applied.code).toBe(ExitCode.Ok);
+    // The service returns the variable's value in clear: pull must not write what it reads.
+    expect(JSON.stringify(emulator.control.dump().monitors)).toContain(CANARIES.CHECKOUT_API_KEY);
+
+    const pulled = await monsync(['pull', '--out', 'pulled'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
+    const files = everything(join(root, 'pulled'));
+    for (const value of Object.values(CANARIES)) expect(files + pulled.out + pulled.err).not.toContain(value);
+    expect(files).toContain('Value: { fromEnv: CHECKOUT_API_KEY }');
+    expect(files).toContain('BearerToken: { fromEnv: CHECKOUT_BEARER }');
+    expect(files).toContain('ClientSecret: { fromEnv: CHECKOUT_CLIENT_SECRET }');
+    expect(files).not.toContain('monsync:fp=');
+
+    const planned = await monsync(['plan', '--config', 'pulled', '--detailed-exitcode'], { env, cwd: root });
+    expect(planned.out).toContain('No changes.');
+    expect(planned.code).toBe(ExitCode.Ok);
+  });
+
+  it('plans an update when a secret rotates after apply', async () => {
+    const root = tempTree(TREE);
+    expect((await monsync(['apply', '--auto-approve'], { env, cwd: root })).code).toBe(ExitCode.Ok);
+    const same = await monsync(['plan', '--detailed-exitcode'], { env, cwd: root });
+    expect(same.code).toBe(ExitCode.Ok);
+    for (const name of Object.keys(CANARIES)) {
+      const rotated = await monsync(['plan', '--detailed-exitcode'], { env: { ...env, [name]: 'CANARY-4e1d-rotated' }, cwd: root });
+      expect(rotated.out).toContain('~ update monitor "Checkout API"');
+      expect(rotated.out).toContain('secret changed');
+      expect(rotated.code).toBe(ExitCode.Changes);
+      expect(rotated.out + rotated.err).not.toContain('CANARY');
+    }
+  });
+
+  it('writes placeholders for secrets of a monitor made in the web app: variables named like secrets, tokens, nested auth', async () => {
+    const created = await emulator.control.actAs('admin@example.com', {
+      method: 'POST',
+      path: '/Monitor',
+      body: {
+        Name: 'Hand made',
+        MonitorType: 'CollectionApi',
+        Authentication: { Type: 'Bearer', Value: HAND_MADE.auth },
+        Headers: [{ Name: 'X-Api-Token', Value: 'public' }, { Name: 'X-Trace', Value: 'on', ApiKey: HAND_MADE.header }],
+        PredefinedVariables: [
+          { Key: 'access_token', Value: HAND_MADE.variable },
+          { Key: 'region', Value: 'eu' },
+        ],
+      },
+    });
+    expect(created.status).toBeLessThan(300);
+    const root = tempTree({});
+    const pulled = await monsync(['pull', '--out', 'pulled'], { env, cwd: root });
+    expect(pulled.code).toBe(ExitCode.Ok);
+    const files = everything(join(root, 'pulled'));
+    for (const value of Object.values(HAND_MADE)) expect(files + pulled.out + pulled.err).not.toContain(value);
+    expect(files).toContain('Value: eu');
+    expect(files).toMatch(/Key: access_token\n\s+Value: \{ fromEnv: MONSYNC_SECRET_HAND_MADE_VARIABLE_ACCESS_TOKEN \}/);
+    const validated = await monsync(['validate', '--config', 'pulled'], { env, cwd: root });
+    expect(validated.err).not.toContain('LITERAL_SECRET');
+  });
+});

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands/index.js';
@@ -187,6 +187,17 @@ describe('monsync migrate', () => {
     expect(result.code).toBe(ExitCode.Ok);
     expect(result.out).toContain('MONSYNC_SECRET_EXPORTED_PASSWORD');
     expect(result.out + result.err + readFileSync(join(tree, 'monitors/imported.yaml'), 'utf8')).not.toContain('CANARY-7f3a9c');
+  });
+
+  it('exits 1 and writes no --out file (nor its folder) when the JSON import has an error', async () => {
+    const exported = JSON.stringify([
+      { Name: 'Conflicting', MonitorType: 'Https', ExpectedHttpStatusCode: 200, ExpectedHttpStatusCodeSpecified: true, ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '404' }] },
+    ]);
+    const tree = tempTree({ 'monsync.yaml': SETTINGS, 'export/monitors.json': exported });
+    const result = await monsync(['migrate', '--from-json', 'export', '--out', 'imported/monitors.yaml'], { cwd: tree });
+    expect(result.err).toContain('error MIGRATE_CONFLICT');
+    expect(result.code).toBe(ExitCode.Error);
+    expect(existsSync(join(tree, 'imported'))).toBe(false);
   });
 
   it('needs --out with --from-json', async () => {

@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { formatMigrationReport, importLegacyJson, migrateConfig, migrationExitCode, type MigrationResult } from '@monsync/schema';
 import { booleanOption, stringOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
@@ -47,7 +46,6 @@ export const migrateCommand: CommandSpec = {
       if (out === undefined) throw new UsageError('--from-json needs --out FILE: the new .yaml file to write', 'migrate');
       if (check) throw new UsageError('--check applies to a config tree, not to --from-json', 'migrate');
       const target = resolve(io.cwd, out);
-      mkdirSync(dirname(target), { recursive: true });
       const imported = await importLegacyJson(resolve(io.cwd, fromJson), { out: target });
       const shown = relativeTo(io.cwd, { changes: imported.changes, renames: [], problems: imported.problems, filesChanged: [] });
       for (const problem of shown.problems) io.stderr.write(`${problem.file}:${problem.line}:${problem.column}: ${problem.severity} ${problem.code}: ${problem.message}\n`);

@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
-import { basename, join, relative, sep } from 'node:path';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import { analyzeMonitor, keyName, locate, monitorName, startOf, type MonitorPlan, type SourceContext } from './analyze-monitor.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -303,7 +303,9 @@ export async function importLegacyJson(input: string, options: ImportLegacyJsonO
   const yaml = doc.toString({ lineWidth: 0 });
 
   let written: string | undefined;
-  if (options.out !== undefined && entries.length > 0) {
+  // An import with an error is not written at all: a half-converted file in the tree would be planned as it is.
+  if (options.out !== undefined && entries.length > 0 && !problems.some((problem) => problem.severity === 'error')) {
+    await mkdir(dirname(options.out), { recursive: true });
     await writeFileAtomic(options.out, yaml);
     written = options.out;
   }

@@ -121,9 +121,11 @@ export class YamlSource {
       // makes of it: none is data the API takes as written, and each would be sent as something else.
       const shown = node.tag.startsWith('tag:yaml.org,2002:') ? `!!${node.tag.slice('tag:yaml.org,2002:'.length)}` : node.tag;
       const start = node.range?.[0] ?? 0;
-      // The node's range starts after its tag: point at the tag itself.
-      const bang = this.text.lastIndexOf('!', start);
-      const from = bang >= 0 && !this.text.slice(bang, start).includes('\n') ? bang : start;
+      // The node's range starts after its tag (on the same line or an earlier one): point at the tag itself.
+      let from = start;
+      while (from > 0 && /\s/.test(this.text[from - 1] ?? '')) from -= 1;
+      while (from > 0 && !/\s/.test(this.text[from - 1] ?? '')) from -= 1;
+      if (this.text[from] !== '!') from = start;
       this.report('YAML_TAG', `the tag ${shown} is not allowed: a config file holds plain strings, numbers, booleans, mappings and lists`, from, node.range?.[1] ?? start, {
         hint: 'remove the tag; quote the value to keep it a string',
       });

@@ -1,0 +1,107 @@
+/**
+ * The bad-input corpus: every folder under test/bad-inputs/ is a config tree (`tree/`) that monsync must refuse,
+ * and an `expected.yaml` written by hand saying with which code and at which `file:line:col`. Each tree is run
+ * through `validate`, `plan` and `apply` in-process against one emulator: every run must exit 1 naming the code
+ * and the position, none may crash, and the emulator's request log must hold no write. A new case is one folder.
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ExitCode } from '../src/exit-codes.js';
+import { monsync } from './helpers.js';
+
+const CORPUS = join(import.meta.dirname, 'bad-inputs');
+const COMMANDS = ['validate', 'plan', 'apply'] as const;
+type Command = (typeof COMMANDS)[number];
+
+interface Expected {
+  /** What is wrong, for people reading the corpus. */
+  defect: string;
+  code: string;
+  /** `file:line:col`, the file relative to the tree. */
+  at: string;
+  /** The commands that must refuse it (default: all three); a command left out must not crash either. */
+  refusedBy?: Command[];
+  /** Environment the case runs with, besides the API credentials. */
+  env?: Record<string, string>;
+  /** Files that git cannot hold, made before the run: named pipes. */
+  fifos?: string[];
+}
+
+function readCase(name: string): Expected {
+  const expected = parse(readFileSync(join(CORPUS, name, 'expected.yaml'), 'utf8')) as Expected;
+  if (typeof expected.code !== 'string' || !/^[^:]+:\d+:\d+$/.test(String(expected.at)) || typeof expected.defect !== 'string') {
+    throw new Error(`${name}/expected.yaml needs defect, code and at: file:line:col`);
+  }
+  return expected;
+}
+
+/** A copy of the case's tree (so pipes can be made and nothing is written in the repository). */
+function treeOf(name: string, expected: Expected): string {
+  const root = mkdtempSync(join(tmpdir(), `monsync-bad-${name}-`));
+  cpSync(join(CORPUS, name, 'tree'), join(root, 'tree'), { recursive: true, verbatimSymlinks: true });
+  for (const fifo of expected.fifos ?? []) execFileSync('mkfifo', [join(root, 'tree', fifo)]);
+  return root;
+}
+
+const cases = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+
+let emulator: RunningEmulator;
+let credentials: Record<string, string>;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, seed: 'demo' });
+  credentials = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com' };
+});
+afterAll(async () => {
+  await emulator.close();
+});
+
+describe('the bad-input corpus', () => {
+  it('holds at least 80 cases, each with a tree and a hand-written expected.yaml, no two trees alike', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(80);
+    const trees = new Map<string, string>();
+    for (const name of cases) {
+      expect(existsSync(join(CORPUS, name, 'tree')), `${name}/tree`).toBe(true);
+      readCase(name);
+      const files = readdirSync(join(CORPUS, name, 'tree'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      const content = files.map((entry) => `${entry.name}\n${readFileSync(join(entry.parentPath, entry.name), 'latin1')}`).sort().join('\n\0\n');
+      const same = trees.get(content);
+      expect(same, `${name} is a copy of ${same ?? ''}`).toBeUndefined();
+      trees.set(content, name);
+    }
+  });
+
+  describe.each(cases)('%s', (name) => {
+    it('is refused with its code at its position by validate, plan and apply, with no write to the API', async () => {
+      const expected = readCase(name);
+      const root = treeOf(name, expected);
+      const env = { ...credentials, ...expected.env };
+      for (const command of COMMANDS) {
+        emulator.control.clearLog();
+        const argv = command === 'apply' ? ['apply', '--config', 'tree', '--auto-approve'] : [command, '--config', 'tree'];
+        const { code, err, out } = await monsync(argv, { env, cwd: root });
+        const said = `${out}\n${err}`;
+        // A crash is an exit with a stack or an internal error, whatever the code.
+        expect(said, `${command} crashed`).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n|internal error|Maximum call stack/i);
+        const writes = emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET');
+        expect(writes.map((entry) => `${entry.method} ${entry.path}`), `${command} wrote to the API`).toEqual([]);
+        if (expected.refusedBy !== undefined && !expected.refusedBy.includes(command)) {
+          expect([ExitCode.Ok, ExitCode.Error, ExitCode.UnsafeOrStale], `${command} exit`).toContain(code);
+          continue;
+        }
+        expect(code, `${command} accepted it:\n${said}`).toBe(ExitCode.Error);
+        // Loader diagnostics name the file as given (tree/...), plan problems relative to the tree.
+        expect(err, `${command} named no ${expected.code} at ${expected.at}`).toMatch(new RegExp(`(^|\\s|tree/)${expected.at.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `, 'm'));
+        expect(err, `${command} named no ${expected.code}`).toContain(expected.code);
+      }
+    });
+  });
+});

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ExitCode } from '../src/exit-codes.js';
@@ -57,7 +57,7 @@ let emulator: RunningEmulator;
 let credentials: Record<string, string>;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'demo' });
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
   credentials = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com' };
 });
 afterAll(async () => {
@@ -90,7 +90,7 @@ describe('the bad-input corpus', () => {
         const { code, err, out } = await monsync(argv, { env, cwd: root });
         const said = `${out}\n${err}`;
         // A crash is an exit with a stack or an internal error, whatever the code.
-        expect(said, `${command} crashed`).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n|internal error|Maximum call stack/i);
+        expect(said, `${command} crashed`).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n|internal error|Maximum call stack|\b(Type|Range|Reference|Syntax)Error\b/i);
         const writes = emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET');
         expect(writes.map((entry) => `${entry.method} ${entry.path}`), `${command} wrote to the API`).toEqual([]);
         if (expected.refusedBy !== undefined && !expected.refusedBy.includes(command)) {

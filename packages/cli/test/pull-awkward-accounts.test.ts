@@ -48,7 +48,7 @@ function placeholders(out: string): string[] {
 
 describe('monsync pull on awkward live data', () => {
   // The published service drops monitor fields outside its model (ProxyPassword, AuthToken), so there it never returns them.
-  it.skipIf(profileFromEnv() === 'published')('writes a secret-named monitor field the service returns as a fromEnv placeholder, never its value, and the tree plans clean', async () => {
+  it.skipIf(profileFromEnv() === 'published')('writes a secret-named monitor field the service returns as a fromEnv placeholder, never its value, and the tree plans only the fingerprint to write', async () => {
     const canary = 'CANARY-7f3a9c-proxy';
     await withMonitorFields('Mail relay', { ProxyPassword: canary, AuthToken: `${canary}-token` });
     const root = tempTree({});
@@ -65,7 +65,10 @@ describe('monsync pull on awkward live data', () => {
     expect(validate.err).toBe('');
     const planned = await monsync(['plan', '--config', 'tree', '--format', 'json'], { env: withSecrets, cwd: root });
     const plan = JSON.parse(planned.out) as Plan;
-    expect(plan.steps.filter((step) => step.kind === 'monitor').map((step) => `${step.action} ${step.id}`)).toEqual([]);
+    // As for vault items: secrets monsync never applied have no fingerprint yet, so they are sent once, and nothing else.
+    const monitorSteps = plan.steps.filter((step) => step.kind === 'monitor');
+    expect(monitorSteps.map((step) => `${step.action} ${step.id}: ${step.reason ?? ''}`)).toEqual(['update monitor:Mail relay: no fingerprint marker']);
+    expect(monitorSteps.flatMap((step) => step.changes).every((change) => change.sensitive === true)).toBe(true);
   });
 
   it('says which folder it means when --out names a file, instead of a bare ENOTDIR', async () => {

@@ -84,6 +84,12 @@ export const PlanStepSchema = def(
           description: 'Body to be sent for create/update; secrets replaced by `{ sensitive: true, fingerprint: "<hex>" }`.',
         }),
       ),
+      digest: Type.Optional(
+        Sha256Hex(
+          'sha256 hex of the normalized change: kind, key, action, removal and the field changes with their desired values (sets in key order, secrets by ' +
+            'fingerprint, references by key); no GUID, timestamp or order. Equal digests mean the same write was reviewed.',
+        ),
+      ),
     },
     { description: 'One step of a plan, in execution order.' },
   ),
@@ -197,6 +203,9 @@ export const PlanDocumentSchema = ClosedObject(
     formatVersion: Type.Literal(PLAN_FORMAT_VERSION, { description: 'Version of this format.' }),
     configDigest: Sha256Hex('sha256 hex of the normalized desired state (secrets as fingerprints).'),
     liveDigest: Sha256Hex('sha256 hex of the normalized live snapshot of the managed kinds; a saved plan is refused when it changed.'),
+    planDigest: Type.Optional(
+      Sha256Hex('sha256 hex over the sorted step digests: one value for the whole change (`monsync apply --expect-digest`); the same for an empty plan whatever the account holds.'),
+    ),
     summary: PlanSummarySchema,
     safe: Type.Boolean({ description: 'False when a safety threshold is exceeded.' }),
     violations: Type.Array(PlanViolationSchema, { description: 'Safety thresholds exceeded.' }),

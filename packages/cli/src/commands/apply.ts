@@ -269,6 +269,8 @@ interface ApplyFlags {
   noLock: boolean;
   dedupe: boolean;
   lockTimeoutMs: number;
+  /** `--expect-digest`: the `planDigest` of the plan that was reviewed; any other plan is refused. */
+  expectDigest: string | undefined;
 }
 
 function applyFlags(values: CommandContext['values'], positionals: readonly string[]): ApplyFlags {
@@ -285,7 +287,11 @@ function applyFlags(values: CommandContext['values'], positionals: readonly stri
     noLock,
     dedupe: booleanOption(values, 'dedupe'),
     lockTimeoutMs: raw === undefined ? DEFAULT_LOCK_TIMEOUT_MS : parseDuration(raw, '--lock-timeout', 'apply'),
+    expectDigest: stringOption(values, 'expect-digest')?.trim().toLowerCase(),
   };
+  if (flags.expectDigest !== undefined && !/^[0-9a-f]{64}$/.test(flags.expectDigest)) {
+    throw new UsageError(`--expect-digest ${JSON.stringify(flags.expectDigest)} is not a plan digest: pass the 64 hex digits of planDigest from monsync plan --format json`, 'apply');
+  }
   if (flags.replan && flags.planFile === undefined) throw new UsageError('--replan applies to a saved plan: monsync apply PLANFILE --replan', 'apply');
   return flags;
 }
@@ -334,6 +340,19 @@ function choosePlan(io: CliIo, s: Style, session: Session, flags: ApplyFlags, sa
       );
     }
   }
+}
+
+/**
+ * `--expect-digest`: the plan about to be applied must be the reviewed one, compared by its normalized change (the
+ * order of steps, GUIDs and read times do not count). Exit 3 otherwise, as for a stale saved plan.
+ */
+function digestRefusal(io: CliIo, s: Style, flags: ApplyFlags, plan: Plan): number | undefined {
+  if (flags.expectDigest === undefined || plan.planDigest === flags.expectDigest) return undefined;
+  io.stderr.write(
+    s.red(`apply refused: the plan made now (planDigest ${plan.planDigest ?? 'none'}) is not the reviewed one (--expect-digest ${flags.expectDigest}); nothing was changed.`) +
+      '\nThe config tree or the live account changed since that plan was made: review what a plan shows now (monsync plan; --format json carries its digests) and apply with its digest.\n',
+  );
+  return ExitCode.UnsafeOrStale;
 }
 
 function changedLines(changed: readonly string[]): string {
@@ -432,7 +451,7 @@ async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out',
-  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--parallelism N] [--verify] [--replan] [--dedupe] [--lock-timeout DURATION | --no-lock]',
+  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--lock-timeout DURATION | --no-lock]',
   description:
     'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
@@ -440,7 +459,8 @@ export const applyCommand: CommandSpec = {
     'not match a fresh plan of the same tree and account (an edited file); --replan shows and applies a fresh plan\n' +
     'instead. Secrets are read again from their sources and must match the fingerprints in the plan. An unsafe plan\n' +
     '(safety thresholds) is refused without --allow-deletes. On a terminal apply asks before changing anything;\n' +
-    'elsewhere --auto-approve is required.\n' +
+    'elsewhere --auto-approve is required. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +
+    'that planDigest (monsync plan --format json): the normalized change, so step order, GUIDs and read times do not count.\n' +
     'Before its first write apply takes the apply lock, an SLA named "monsync:lock ..." in the account that records\n' +
     'who holds it (host, user, MONSYNC_OPERATOR, CI run) and since when, so two applies never write at once. While\n' +
     'another apply holds it, apply waits (--lock-timeout) naming the holder, then reads the account again: when the\n' +
@@ -451,10 +471,12 @@ export const applyCommand: CommandSpec = {
     'finishes the job without duplicating anything.\n' +
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR;\n' +
     'MONSYNC_FINGERPRINT_KEY (as for monsync plan).\n' +
-    'Exit codes: 0 applied (or nothing to do), 1 error, a step failed, or the lock is held; 3 plan unsafe, stale, or a secret changed.',
+    'Exit codes: 0 applied (or nothing to do), 1 error, a step failed, or the lock is held; 3 plan unsafe, stale, not the\n' +
+    'expected digest, or a secret changed.',
   options: {
     'auto-approve': { type: 'boolean', description: 'apply without asking (required when not on a terminal, e.g. in CI)' },
     'allow-deletes': { type: 'boolean', description: 'apply a plan that is over the safety thresholds (safety.maxDeletePercent / maxUpdatePercent)' },
+    'expect-digest': { type: 'string', value: 'HEX', description: 'apply only a plan whose planDigest (monsync plan --format json) is HEX, the one reviewed; otherwise exit 3' },
     parallelism: { type: 'string', value: 'N', description: `steps run at once, 1 to ${MAX_PARALLELISM} (default ${DEFAULT_PARALLELISM})` },
     verify: { type: 'boolean', description: 'plan again after applying and fail (exit 1) if anything remains to change' },
     replan: { type: 'boolean', description: 'with PLANFILE: when the config tree or the live account changed since the plan, show and apply a fresh plan instead of refusing' },
@@ -480,14 +502,14 @@ export const applyCommand: CommandSpec = {
     try {
       const chosen = choosePlan(io, s, session, flags, saved, fresh);
       if (typeof chosen === 'number') return chosen;
-      const refused = await review(io, s, session, flags, chosen);
+      const refused = digestRefusal(io, s, flags, chosen) ?? (await review(io, s, session, flags, chosen));
       if (refused !== undefined) return refused;
       if (flags.noLock) return await execute(io, s, session, flags, chosen);
       const lock = await takeApplyLock(io, s, session.client, flags.lockTimeoutMs);
       let code: number = ExitCode.Error;
       try {
         const plan = await recheckUnderLock(io, s, session, flags, saved, chosen);
-        code = typeof plan === 'number' ? plan : await execute(io, s, session, flags, plan);
+        code = typeof plan === 'number' ? plan : (digestRefusal(io, s, flags, plan) ?? (await execute(io, s, session, flags, plan)));
       } finally {
         if (!(await release(io, s, lock)) && code === ExitCode.Ok) code = ExitCode.Error;
       }

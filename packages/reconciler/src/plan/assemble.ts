@@ -12,7 +12,7 @@ import type { LiveSnapshot } from '../live/types.js';
 import { PlanError, type PlanProblem } from './errors.js';
 import { ignoreMatcher } from './ignore.js';
 import { deletesRefused, draftDeletes } from './phases/deletes.js';
-import { configDigest, liveDigest } from './phases/digests.js';
+import { configDigest, guidNames, liveDigest, planDigestOf, stepDigest } from './phases/digests.js';
 import { draftChanges } from './phases/drafts.js';
 import { inputProblems } from './phases/inputs.js';
 import { ignoreUnmatched, matchKinds, unknownIgnoreKinds } from './phases/match.js';
@@ -67,6 +67,9 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);
   warnings.push(...targetWarnings);
   const steps = orderAndName(selected);
+  const names = guidNames(states);
+  const sets = new Map(states.map((state) => [state.mod.kind, state.mod.setFields] as const));
+  for (const step of steps) step.digest = stepDigest(step, sets.get(step.kind) ?? [], names);
 
   const summary = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: drafted.unchanged, unmanaged: deletes.unmanaged.length };
   for (const step of steps) summary[step.action] += 1;
@@ -76,6 +79,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     formatVersion: PLAN_FORMAT_VERSION,
     configDigest: configDigest(desired, states, options.fingerprints),
     liveDigest: liveDigest(states),
+    planDigest: planDigestOf(steps.map((step) => step.digest ?? '')),
     summary,
     safe: violations.length === 0,
     violations,

@@ -1,13 +1,16 @@
 /**
  * Phase 7 of `assemblePlan`, digests: `configDigest` over the settings and every managed declaration (sets in key
  * order, secrets as fingerprints), `liveDigest` over the managed kinds' live objects in scope, by GUID. A saved plan
- * is stale when either changed (`compareSavedPlan`).
+ * is stale when either changed (`compareSavedPlan`). And each step's `digest`, of the normalized change it makes, with
+ * the plan's `planDigest` over them: what a reviewer approved, compared by the action's apply on merge and by
+ * `monsync apply --expect-digest`.
  */
 import type { DesiredState } from '../../desired.js';
 import type { DesiredEntry, LiveEntry, SetField } from '../../kinds/contract.js';
 import { toSetForm } from '../diff.js';
 import { hasSecret, replaceSecrets, secretAddress, type SecretFingerprints } from '../secrets.js';
-import { canonicalJson, compareStrings, HashFeed } from '../values.js';
+import type { PlanChange, PlanStep } from '../types.js';
+import { canonicalJson, compareStrings, getAt, HashFeed, isPlainObject, segmentsOf, sha256Hex } from '../values.js';
 import type { KindState } from './state.js';
 
 /**
@@ -63,4 +66,63 @@ export function liveDigest(states: readonly KindState[]): string {
     feed.add('\n');
   }
   return feed.hex();
+}
+
+/** A live object's GUID anywhere in a string: 8-4-4-4-12 hex digits, either case. */
+const GUID_PATTERN = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;
+
+/**
+ * Each live GUID of the read, as the kind and key it names. A resolved reference is hashed as the key it refers to,
+ * so that a referenced object deleted and created again (same key, new GUID) leaves the step's digest alone.
+ */
+export function guidNames(states: readonly KindState[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const state of states) for (const entry of state.allLive) names.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);
+  return names;
+}
+
+function withoutGuids(value: unknown, names: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return value.replace(GUID_PATTERN, (guid) => names.get(guid.toLowerCase()) ?? guid);
+  if (Array.isArray(value)) return value.map((v) => withoutGuids(v, names));
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) out[key] = withoutGuids(value[key], names);
+    return out;
+  }
+  return value;
+}
+
+/** A sensitive change by the fingerprint of its desired value (the body holds `{ sensitive, fingerprint }` there). */
+function sensitiveValue(step: PlanStep, pointer: string): unknown {
+  const at = getAt(step.desired, segmentsOf(pointer));
+  return isPlainObject(at) && typeof at['fingerprint'] === 'string' ? { fingerprint: at['fingerprint'] } : { fingerprint: '' };
+}
+
+/** One field change as reviewed: what is written where; the live value it replaces is not part of it. */
+function normalChange(step: PlanStep, change: PlanChange, sets: readonly SetField[], names: ReadonlyMap<string, string>): unknown {
+  if (change.op === 'remove') return { op: change.op, path: change.path };
+  if (change.sensitive === true) return { op: change.op, path: change.path, after: sensitiveValue(step, change.path) };
+  const path = segmentsOf(change.path).join('/');
+  return { op: change.op, path: change.path, after: withoutGuids(toSetForm(change.after, sets, path), names) };
+}
+
+/**
+ * The normalized change a step makes: kind, key, action, how a delete removes, and the field changes with their
+ * desired values (sets in key order, secrets by fingerprint, references by key). No GUID of the step's own object,
+ * no timestamp of the read, no position in the plan or the file: two plans that would write the same get the same.
+ */
+export function normalizedStep(step: PlanStep, sets: readonly SetField[], names: ReadonlyMap<string, string>): unknown {
+  const changes = step.changes.map((change) => normalChange(step, change, sets, names)).sort((a, b) => compareStrings(canonicalJson(a), canonicalJson(b)));
+  // An ensure step has no changes: what it asserts is its body.
+  const asserted = step.action === 'ensure' ? withoutGuids(toSetForm(step.desired ?? {}, sets), names) : undefined;
+  return { kind: step.kind, key: step.key, action: step.action, removal: step.removal, changes, asserted };
+}
+
+export function stepDigest(step: PlanStep, sets: readonly SetField[], names: ReadonlyMap<string, string>): string {
+  return sha256Hex(canonicalJson(normalizedStep(step, sets, names)));
+}
+
+/** The digest of a whole plan: of its step digests as a sorted list, so that step order does not count. */
+export function planDigestOf(stepDigests: readonly string[]): string {
+  return sha256Hex([...stepDigests].sort(compareStrings).join('\n'));
 }

@@ -1,0 +1,77 @@
+import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
+import type { Plan } from '@monsync/reconciler';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import { monsync, stageFingerprints } from './helpers.js';
+
+const SECRETS = {
+  DEMO_SHOP_PASSWORD: 'CANARY-digest-shop-password',
+  DEMO_SHOP_OTP_SECRET: 'CANARYDIGESTOTPSECRET',
+  DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('CANARY-digest-pfx-bytes').toString('base64'),
+  DEMO_CLIENT_CERT_PASSWORD: 'CANARY-digest-pfx-password',
+};
+
+let emulator: RunningEmulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo', retryAfterSeconds: 0 });
+  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com', ...SECRETS };
+});
+afterAll(async () => {
+  await emulator.close();
+});
+beforeEach(async () => {
+  await emulator.control.reset('demo');
+  await stageFingerprints(emulator, env);
+  emulator.control.clearLog();
+});
+
+const writes = () => emulator.control.requestLog().entries.filter((e) => e.method !== 'GET');
+
+async function planJson(): Promise<Plan> {
+  const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env });
+  expect(code).toBe(ExitCode.Ok);
+  return JSON.parse(out) as Plan;
+}
+
+describe('monsync apply --expect-digest', () => {
+  it('plan --format json carries a digest per step and one for the whole plan', async () => {
+    const plan = await planJson();
+    expect(plan.planDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(plan.steps.length).toBeGreaterThan(0);
+    for (const step of plan.steps) expect(step.digest).toMatch(/^[0-9a-f]{64}$/);
+    // Planned twice, the same account gives the same digests.
+    expect((await planJson()).planDigest).toBe(plan.planDigest);
+  });
+
+  it('applies when the plan made now has the reviewed digest', async () => {
+    const { planDigest } = await planJson();
+    const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--expect-digest', planDigest ?? ''], { env });
+    expect(applied.err).not.toContain('apply refused');
+    expect(applied.code).toBe(ExitCode.Ok);
+    expect(writes().length).toBeGreaterThan(0);
+  });
+
+  it('refuses with exit 3 and writes nothing when the account changed since the review', async () => {
+    const { planDigest } = await planJson();
+    // Someone edits a managed monitor in the web app after the plan was reviewed.
+    const monitors = await emulator.control.actAs('admin@example.com', { method: 'GET', path: '/Monitor' });
+    const shop = (monitors.body as { MonitorGuid: string; Name: string }[]).find((m) => m.Name === 'Shop homepage');
+    expect(shop).toBeDefined();
+    const edited = await emulator.control.actAs('admin@example.com', { method: 'PATCH', path: `/Monitor/${shop?.MonitorGuid ?? ''}`, body: { CheckInterval: 15 } });
+    expect(edited.status).toBeLessThan(300);
+    emulator.control.clearLog();
+    const refused = await monsync(['apply', '--config', 'configs', '--auto-approve', '--expect-digest', planDigest ?? ''], { env });
+    expect(refused.code).toBe(ExitCode.UnsafeOrStale);
+    expect(refused.err).toContain(`is not the reviewed one (--expect-digest ${planDigest ?? ''}); nothing was changed.`);
+    expect(writes()).toEqual([]);
+  });
+
+  it('says how to pass a digest when the value is not one', async () => {
+    const bad = await monsync(['apply', '--config', 'configs', '--auto-approve', '--expect-digest', 'abc'], { env });
+    expect(bad.code).toBe(ExitCode.Error);
+    expect(bad.err).toContain('--expect-digest "abc" is not a plan digest: pass the 64 hex digits of planDigest from monsync plan --format json');
+    expect(writes()).toEqual([]);
+  });
+});

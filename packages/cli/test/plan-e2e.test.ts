@@ -99,8 +99,9 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expect(code).toBe(ExitCode.Ok);
     expect(out.startsWith('<!-- monsync:plan -->\n')).toBe(true);
     expect(out).toContain('| Kind | Create | Update | Delete | Ensure |');
-    expect(out).toContain('**This plan deletes 1 object:** monitor (1).');
-    expect(out).toContain('| monitor "Blog" | Sam Ops | 2026-01-12T16:42:00 |');
+    expect(out).toMatch(/> \*\*This plan deletes 1 object:\*\*\n> - delete[^\n]* monitor "Old status page"\n/);
+    expect(out).toContain('Who changed each object is recorded **per object**');
+    expect(out).toMatch(/\| monitor "Blog" \| Sam Ops \| 2026-01-12T16:42:00 \| sets back [^|]+ \|/);
     expect(out.split('```').length % 2).toBe(1);
     expectNoSecrets(out, readFileSync(join(tree, 'plan.json'), 'utf8'));
   });

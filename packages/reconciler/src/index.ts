@@ -33,7 +33,7 @@ export { combineFingerprints, fingerprintValue, secretAddress, type SecretFinger
 export type { Plan, PlanChange, PlanDrift, PlanStep, PlanSummary, PlanViolation, PlanWarning, StepAction, StepKind } from './plan/types.js';
 export { SENSITIVE } from './plan/types.js';
 export { renderText, type TextOptions } from './render/text.js';
-export { DEFAULT_MARKDOWN_BUDGET, escapeMarkdown, MARKDOWN_MARKER, markdownLength, renderMarkdown, type MarkdownOptions } from './render/markdown.js';
+export { DEFAULT_MARKDOWN_BUDGET, escapeMarkdown, MARKDOWN_MARKER, markdownLength, renderMarkdown, renderStepList, type MarkdownOptions } from './render/markdown.js';
 export { renderJson } from './render/json.js';
 export * from './apply/index.js';
 export * from './run/index.js';

@@ -122,7 +122,7 @@ describe('markdown renderer', () => {
     );
     const md = renderMarkdown(plan);
     const drift = md.split('\n').find((l) => l.startsWith('| monitor "'));
-    expect(drift).toBe('| monitor "&lt;img src=x&gt; \\| \\*bold\\* \\`tick\\`" | Jane Doe | 2026-01-02T00:00:00 |');
+    expect(drift).toBe('| monitor "&lt;img src=x&gt; \\| \\*bold\\* \\`tick\\`" | Jane Doe | 2026-01-02T00:00:00 | sets back IsActive |');
   });
 });
 

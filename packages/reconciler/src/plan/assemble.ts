@@ -51,10 +51,11 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   warnings.push(...matchWarnings, ...ignoreUnmatched(ignore, states));
   throwIfAny(matchProblems);
 
-  const drafted = draftChanges(states, resolution, { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators });
+  const draftOptions = { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators };
+  const drafted = draftChanges(states, resolution, draftOptions);
   warnings.push(...drafted.warnings);
   markRevived(drafted.drafts, states);
-  const deletes = draftDeletes(states);
+  const deletes = draftDeletes(states, draftOptions);
   throwIfAny([
     ...unresolvedReferences(states, resolution),
     ...drafted.problems,

@@ -127,38 +127,82 @@ function unsafeBanner(plan: Plan, override: OverrideWording | undefined): string
   return out;
 }
 
-function header(plan: Plan, title: string, marker: string, intro: string | undefined, override?: OverrideWording): string {
-  const out: string[] = [marker, `## ${escapeMarkdown(title)}`, ''];
-  if (intro !== undefined && intro !== '') out.push(intro.replace(/^\n+|\n+$/g, ''), '');
-  const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
-  out.push(changes === 0 && plan.summary.ensure === 0 ? '**No changes.** The account matches the configuration.' : `**${summaryLine(plan)}**`, '');
+/** Most deletions and retirements named at the top; the rest are in the steps below and the full plan. */
+const MAX_REMOVALS_NAMED = 100;
 
+/**
+ * Deletions and retirements first, each named by kind and key: what a reviewer must not miss. A delete that may be
+ * a retirement (`removal: auto`) says so.
+ */
+function removalBlock(plan: Plan): string[] {
+  const removals = plan.steps.filter((s) => s.action === 'delete');
+  if (removals.length === 0) return [];
+  const retired = removals.filter((s) => s.removal === 'deactivate').length;
+  const deleted = removals.length - retired;
+  const what = [deleted > 0 ? `deletes ${count(deleted)} object${deleted === 1 ? '' : 's'}` : '', retired > 0 ? `retires ${count(retired)}${deleted > 0 ? '' : ` object${retired === 1 ? '' : 's'}`}` : '']
+    .filter((part) => part !== '')
+    .join(' and ');
+  const out = ['> [!WARNING]', `> **This plan ${what}:**`];
+  for (const step of removals.slice(0, MAX_REMOVALS_NAMED)) {
+    const verb = step.removal === 'auto' ? 'delete (retire where the service refuses)' : actionWord(step);
+    out.push(`> - ${verb} ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`);
+  }
+  if (removals.length > MAX_REMOVALS_NAMED) out.push(`> - … ${count(removals.length - MAX_REMOVALS_NAMED)} more: see the steps below`);
+  out.push('');
+  return out;
+}
+
+function kindTable(plan: Plan): string[] {
   const perKind = new Map<StepKind, Record<(typeof ACTIONS)[number], number>>();
   for (const step of plan.steps) {
     const row = perKind.get(step.kind) ?? { create: 0, update: 0, delete: 0, ensure: 0 };
     row[step.action] += 1;
     perKind.set(step.kind, row);
   }
-  if (perKind.size > 0) {
-    out.push('| Kind | Create | Update | Delete | Ensure |', '|---|---:|---:|---:|---:|');
-    for (const kind of KIND_ORDER) {
-      const row = perKind.get(kind);
-      if (row !== undefined) out.push(`| ${kind} | ${count(row.create)} | ${count(row.update)} | ${count(row.delete)} | ${count(row.ensure)} |`);
-    }
-    out.push(
-      `| **Total** | **${count(plan.summary.create)}** | **${count(plan.summary.update)}** | **${count(plan.summary.delete)}** | **${count(plan.summary.ensure)}** |`,
-      '',
-    );
+  if (perKind.size === 0) return [];
+  const out = ['| Kind | Create | Update | Delete | Ensure |', '|---|---:|---:|---:|---:|'];
+  for (const kind of KIND_ORDER) {
+    const row = perKind.get(kind);
+    if (row !== undefined) out.push(`| ${kind} | ${count(row.create)} | ${count(row.update)} | ${count(row.delete)} | ${count(row.ensure)} |`);
   }
+  out.push(`| **Total** | **${count(plan.summary.create)}** | **${count(plan.summary.update)}** | **${count(plan.summary.delete)}** | **${count(plan.summary.ensure)}** |`, '');
+  return out;
+}
 
+function header(plan: Plan, title: string, marker: string, intro: string | undefined, override?: OverrideWording): string {
+  const out: string[] = [marker, `## ${escapeMarkdown(title)}`, ''];
+  if (intro !== undefined && intro !== '') out.push(intro.replace(/^\n+|\n+$/g, ''), '');
+  const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
+  out.push(changes === 0 && plan.summary.ensure === 0 ? '**No changes.** The account matches the configuration.' : `**${summaryLine(plan)}**`, '');
+  // What must not be missed comes first: an unsafe plan, then every deletion and retirement by name.
   if (!plan.safe) out.push(...unsafeBanner(plan, override));
-  if (plan.summary.delete > 0) {
-    const kinds = KIND_ORDER.map((kind) => [kind, perKind.get(kind)?.delete ?? 0] as const)
-      .filter(([, n]) => n > 0)
-      .map(([kind, n]) => `${kind} (${count(n)})`);
-    out.push('> [!WARNING]', `> **This plan deletes ${count(plan.summary.delete)} object${plan.summary.delete === 1 ? '' : 's'}:** ${kinds.join(', ')}.`, '');
-  }
+  out.push(...removalBlock(plan), ...kindTable(plan));
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * Objects changed (or made) outside git. The service records who changed an object last, not which field: the
+ * attribution is per object, and the fields listed are the ones the plan would set back.
+ */
+function driftSection(drifted: readonly PlanStep[]): Section {
+  return {
+    open:
+      '### Drift: changed outside git\n\nWho changed each object is recorded **per object** (the service keeps who changed it last, not which field); ' +
+      'the fields are those this plan sets back.\n\n| Object | Changed by | At | This plan |\n|---|---|---|---|\n',
+    close: '\n',
+    blocks: drifted.map((s) => {
+      const who = s.drift?.operatorName ?? s.drift?.lastModifiedByOperatorId ?? 'unknown';
+      return `| ${s.kind} ${escapeMarkdown(JSON.stringify(s.key))} | ${escapeMarkdown(who)} | ${escapeMarkdown(s.drift?.lastModifiedDate ?? '')} | ${escapeMarkdown(driftWhat(s))} |\n`;
+    }),
+    unit: 'drift',
+  };
+}
+
+function driftWhat(step: PlanStep): string {
+  if (step.action === 'delete') return `${actionWord(step)}s it: no file declares it`;
+  const fields = step.changes.map((c) => formatPath(c.path));
+  const shown = fields.slice(0, 8).join(', ');
+  return `sets back ${shown}${fields.length > 8 ? ` and ${count(fields.length - 8)} more` : ''}`;
 }
 
 function sections(plan: Plan): Section[] {
@@ -177,17 +221,7 @@ function sections(plan: Plan): Section[] {
   const onCall = onCallMarkdown(plan.onCall, escapeMarkdown);
   if (onCall !== undefined) out.push({ ...onCall, unit: 'onCall' });
   const drifted = plan.steps.filter((s) => s.drift !== undefined);
-  if (drifted.length > 0) {
-    out.push({
-      open: '### Drift: changed outside git\n\n| Object | Changed by | At |\n|---|---|---|\n',
-      close: '\n',
-      blocks: drifted.map((s) => {
-        const who = s.drift?.operatorName ?? s.drift?.lastModifiedByOperatorId ?? 'unknown';
-        return `| ${s.kind} ${escapeMarkdown(JSON.stringify(s.key))} | ${escapeMarkdown(who)} | ${escapeMarkdown(s.drift?.lastModifiedDate ?? '')} |\n`;
-      }),
-      unit: 'drift',
-    });
-  }
+  if (drifted.length > 0) out.push(driftSection(drifted));
   if (plan.unmanaged.length > 0) {
     out.push({
       open: `<details><summary><b>Unmanaged</b>: ${count(plan.unmanaged.length)} in the account, declared by no file (prune is off)</summary>\n\n`,
@@ -248,4 +282,24 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   const cutNote = full ? '' : note(omitted, plan.steps.length, budget, options.fullPlanHint);
   return `${head}${cutNote}${body}${footer}`.replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
+}
+
+/**
+ * Steps as one ```diff block, as the plan shows them: whole steps while they fit in `budget` (UTF-8 bytes), then
+ * `more(count)` (Markdown, outside the block) for the rest. For a section of its own, such as steps a pull request
+ * did not cause.
+ */
+export function renderStepList(steps: readonly PlanStep[], budget: number, more: (count: number) => string): string {
+  const blocks = steps.map((s) => `${stepLines(s).join('\n')}\n`);
+  const fence = fenceFor(blocks);
+  const frame = markdownLength(`${fence}diff\n${fence}\n`);
+  let body = '';
+  let used = frame;
+  for (const [i, block] of blocks.entries()) {
+    const size = markdownLength(block);
+    if (used + size + markdownLength(more(blocks.length - i)) > budget) return `${body === '' ? '' : `${fence}diff\n${body}${fence}\n`}${more(blocks.length - i)}\n`;
+    body += block;
+    used += size;
+  }
+  return body === '' ? '' : `${fence}diff\n${body}${fence}\n`;
 }

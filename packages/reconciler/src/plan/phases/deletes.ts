@@ -7,6 +7,7 @@ import type { DesiredEntry, LiveEntry } from '../../kinds/contract.js';
 import { place, planProblem, type PlanProblem } from '../errors.js';
 import type { Plan, StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
+import { driftOf, type DraftOptions } from './drafts.js';
 import { retireBody } from './retire.js';
 import { kindOrder, PerKind, type Draft, type KindState, type Resolution } from './state.js';
 
@@ -20,7 +21,11 @@ export interface Deletes {
   deleted: PerKind<true> | undefined;
 }
 
-export function draftDeletes(states: readonly KindState[]): Deletes {
+/**
+ * With `options`, a delete of an object another operator created or changed last carries that as its drift: an
+ * object made in the web app and pruned here is drift, not only a changed one.
+ */
+export function draftDeletes(states: readonly KindState[], options?: DraftOptions): Deletes {
   const drafts: Draft[] = [];
   const unmanaged: Plan['unmanaged'] = [];
   const deleted = new PerKind<true>();
@@ -38,6 +43,8 @@ export function draftDeletes(states: readonly KindState[]): Deletes {
       deletedAny = true;
       const step: Draft['step'] = { action: 'delete', kind: mod.kind, key: entry.key, guid: entry.guid, changes: [] };
       if (reason !== undefined) step.reason = reason;
+      const drift = options === undefined ? undefined : driftOf(mod, entry, options);
+      if (drift !== undefined) step.drift = drift;
       // A kind that can be retired says how (phases/retire.ts); the body is what a retire sends.
       if (mod.retire !== undefined && state.removal !== undefined) {
         step.removal = state.removal;

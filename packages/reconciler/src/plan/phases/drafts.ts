@@ -296,7 +296,7 @@ function operatorName(operators: readonly ApiObject[] | null, guid: string): str
 }
 
 /** Who changed the live object last, when it was not the API account's own operator. */
-function driftOf(mod: KindModule, current: LiveEntry, options: DraftOptions): PlanDrift | undefined {
+export function driftOf(mod: KindModule, current: LiveEntry, options: DraftOptions): PlanDrift | undefined {
   const modified = mod.lastModified?.(current);
   if (modified?.operatorId === undefined || modified.operatorId === '' || modified.operatorId === options.selfOperatorGuid || options.selfOperatorGuids?.includes(modified.operatorId) === true) return undefined;
   const name = operatorName(options.operators, modified.operatorId);

@@ -16,6 +16,7 @@ import {
   type StepRef,
 } from '@monsync/reconciler';
 import type { Diagnostic } from '@monsync/schema';
+import type { HeldStep, ReviewedStep } from './review-record.js';
 
 export const COMMENT_BUDGET = 65_000;
 /** GitHub's step summary limit is 1 MiB; what is left is headroom for what other steps write. */
@@ -115,10 +116,64 @@ export function planFailedBody(message: string, sha: string, context: BodyContex
   );
 }
 
+/** What the review of the merged pull request did to an apply. */
+export interface ReviewNote {
+  /** Why there was no usable reviewed-plan record, if there was none. */
+  why: string | undefined;
+  pr: number | undefined;
+  held: readonly HeldStep[];
+  /** Applied on purpose with `unreviewed: apply`. */
+  unreviewedApplied: readonly HeldStep[];
+  /** Reviewed steps the plan made at merge no longer has. */
+  gone: readonly ReviewedStep[];
+}
+
 export type ApplyOutcome =
-  | { kind: 'nothing'; plan: Plan }
+  | { kind: 'nothing'; plan: Plan; review?: ReviewNote }
   | { kind: 'refused'; plan: Plan }
-  | { kind: 'applied'; plan: Plan; report: ApplyReport };
+  /** Steps were held and nothing else was to be applied. */
+  | { kind: 'held'; plan: Plan; review: ReviewNote }
+  | { kind: 'applied'; plan: Plan; report: ApplyReport; review?: ReviewNote };
+
+export const HOW_TO_APPLY_UNREVIEWED =
+  'To apply them on purpose, run the apply workflow again (Actions tab, "Run workflow") with unreviewed: apply; or open a pull request whose plan shows them, and merge it once reviewed.';
+
+/** Why a step was held, for people. */
+export function holdReasonText(held: HeldStep): string {
+  const { step, reason } = held;
+  const drift = step.drift === undefined ? '' : `; changed outside git by ${step.drift.operatorName ?? step.drift.lastModifiedByOperatorId ?? 'another operator'}${step.drift.lastModifiedDate === undefined ? '' : ` at ${step.drift.lastModifiedDate}`}`;
+  switch (reason.why) {
+    case 'new':
+      return `new since the review: the reviewed plan had no such step${drift}`;
+    case 'changed':
+      return `changed since the review: it would write other values than the reviewed plan showed${drift}`;
+    case 'waits':
+      return `waits for ${reason.on}, which is held`;
+    case 'unreviewable':
+      return `not reviewed${drift}`;
+  }
+}
+
+/** The review's part of an apply comment: what was held and why, what went through unreviewed, and how to apply held steps. */
+function reviewSection(note: ReviewNote | undefined, applied: boolean, budget: number): string {
+  if (note === undefined) return '';
+  let out = '';
+  const cut = (count: number) => `- … ${plural(count, 'more step')}: see the job summary`;
+  const line = (h: HeldStep) => `- ${stepName(h.step)} (${h.step.action}): ${escapeMarkdown(holdReasonText(h))}`;
+  if (note.held.length > 0) {
+    const pr = note.pr === undefined ? 'on the pull request' : `on pull request #${note.pr}`;
+    const why = note.why === undefined ? `they were not in the plan reviewed ${pr}` : escapeMarkdown(note.why);
+    out +=
+      `> [!CAUTION]\n> **${plural(note.held.length, 'step')} held, not applied:** ${why}.${applied ? ' The reviewed steps were applied.' : ' Nothing was applied.'}\n>\n` +
+      `> ${escapeMarkdown(HOW_TO_APPLY_UNREVIEWED)}\n\n### Held\n\n${boundedLines(note.held.map(line), Math.floor(budget * 0.15), cut)}\n`;
+  }
+  if (note.unreviewedApplied.length > 0) {
+    out += `> [!WARNING]\n> **${plural(note.unreviewedApplied.length, 'step')} nobody reviewed applied on purpose** (unreviewed: apply)${note.why === undefined ? '' : `: ${escapeMarkdown(note.why)}`}.\n\n`;
+    out += `<details><summary>Applied without review</summary>\n\n${boundedLines(note.unreviewedApplied.map(line), Math.floor(budget * 0.05), cut)}\n</details>\n\n`;
+  }
+  if (note.gone.length > 0) out += `${plural(note.gone.length, 'reviewed step')} no longer planned at merge (already in place): nothing to do for ${note.gone.length === 1 ? 'it' : 'them'}.\n\n`;
+  return out;
+}
 
 function reportCounts(steps: readonly StepRef[]): string {
   const by = { create: 0, update: 0, delete: 0, ensure: 0 };
@@ -139,10 +194,12 @@ export function applyHeadline(report: ApplyReport): string {
 export function applyBody(outcome: ApplyOutcome, context: BodyContext): string {
   const title = `monsync apply: ${context.label}`;
   if (outcome.kind === 'nothing') {
-    return `${head(context.marker, title)}**Nothing to apply:** the account matches the configuration.\n${context.footer}`;
+    return `${head(context.marker, title)}**Nothing to apply:** the account matches the configuration.\n\n${reviewSection(outcome.review, false, context.budget)}${context.footer}`;
   }
   let intro = '';
-  if (outcome.kind === 'refused') {
+  if (outcome.kind === 'held') {
+    intro = `${reviewSection(outcome.review, false, context.budget)}### The plan made at merge (not applied)\n`;
+  } else if (outcome.kind === 'refused') {
     const plan = outcome.plan;
     intro =
       '> [!CAUTION]\n> **Apply refused: the plan is unsafe** (over the safety thresholds of monsync.yaml); nothing was changed.\n' +
@@ -150,7 +207,7 @@ export function applyBody(outcome: ApplyOutcome, context: BodyContext): string {
       `>\n> ${escapeMarkdown(unsafeAdvice(plan.violations, ACTION_OVERRIDE))}\n\n### The refused plan\n`;
   } else {
     const { report } = outcome;
-    intro = `**${applyHeadline(report)}**\n\n`;
+    intro = `**${applyHeadline(report)}**\n\n${reviewSection(outcome.review, true, context.budget)}`;
     if (!report.ok) intro += 'Run the workflow again once the cause is fixed: what is done stays done, and only the rest is planned.\n\n';
     const failed = report.failed.map((f) => `- ${stepName(f)} (${f.action}): ${escapeMarkdown(f.message)}`);
     const skipped = report.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${escapeMarkdown(k.waitedFor)}${k.via === undefined ? '' : ` through ${escapeMarkdown(k.via)}`}`);
@@ -165,7 +222,7 @@ export function applyBody(outcome: ApplyOutcome, context: BodyContext): string {
       const close = '\n</details>\n';
       intro += `${open}${boundedLines(done, Math.floor(share * 0.25) - markdownLength(open + close), cut('step'))}${close}`;
     }
-    intro += '\n### The plan applied\n';
+    intro += (outcome.review?.held.length ?? 0) > 0 ? '\n### The plan made at merge (held steps included, not applied)\n' : '\n### The plan applied\n';
   }
   return renderMarkdown(outcome.plan, { marker: context.marker, title, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(/^\n/, '');
 }

@@ -1,12 +1,30 @@
 import type { GitHub } from './github-api.js';
 import { carriesMarker } from './markers.js';
 
+/** The comments of the thread that carry `marker` as their first line and were written by `author`, oldest first. */
+export async function ownComments(gh: GitHub, target: UpsertTarget): Promise<OwnComment[]> {
+  const { owner, repo, issueNumber, marker, author } = target;
+  const comments = await gh.paginate(gh.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
+  return comments
+    .filter((comment) => comment.user?.login === author && carriesMarker(comment.body, marker))
+    .sort((a, b) => a.id - b.id)
+    .map((comment) => ({ id: comment.id, body: comment.body ?? '', url: comment.html_url }));
+}
+
 export interface UpsertTarget {
   owner: string;
   repo: string;
   issueNumber: number;
   /** The hidden first line the comment is found by. */
   marker: string;
+  /** The login the token comments as (`tokenLogin`): a comment by anyone else is never the action's. */
+  author: string;
+}
+
+export interface OwnComment {
+  id: number;
+  body: string;
+  url: string;
 }
 
 export interface UpsertResult {
@@ -22,10 +40,8 @@ export interface UpsertResult {
  * and the others are deleted, so that there is one however many runs there were.
  */
 export async function upsertComment(gh: GitHub, target: UpsertTarget, body: string): Promise<UpsertResult> {
-  const { owner, repo, issueNumber, marker } = target;
-  const comments = await gh.paginate(gh.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.filter((comment) => carriesMarker(comment.body, marker)).sort((a, b) => a.id - b.id);
-  const [first, ...extra] = mine;
+  const { owner, repo, issueNumber } = target;
+  const [first, ...extra] = await ownComments(gh, target);
   if (first === undefined) {
     const created = await gh.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
     return { url: created.data.html_url, action: 'created', removed: 0 };

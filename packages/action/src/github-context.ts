@@ -17,6 +17,8 @@ export interface PullRequestRef {
   number: number;
   /** The head repository is another repository than the base one (its runs get no secrets and a read-only token). */
   fork: boolean;
+  /** The pull request's head commit (not GITHUB_SHA, which is the test merge commit): what a plan was made for. */
+  headSha: string;
 }
 
 /** What the workflow run says about itself, read from the runner's variables only. */
@@ -55,7 +57,7 @@ function pullRequestOf(payload: EventPayload, repository: string): PullRequestRe
   const base = pr.base?.repo?.full_name ?? payload.repository?.full_name ?? repository;
   // A deleted fork leaves no head repository: it is not the base repository either.
   const head = pr.head?.repo?.full_name;
-  return { number, fork: head === undefined || head.toLowerCase() !== base.toLowerCase() };
+  return { number, fork: head === undefined || head.toLowerCase() !== base.toLowerCase(), headSha: pr.head?.sha ?? '' };
 }
 
 export function readContext(env: Readonly<Record<string, string | undefined>> = process.env): GitHubContext {

@@ -28,7 +28,14 @@ export interface ActionInputs extends Credentials {
   lock: boolean;
   /** drift: keep an "Accept live changes" pull request that writes the live account into the tree. */
   driftPr: boolean;
+  /** apply: what happens to steps nobody reviewed (new or changed since the plan comment): held, or applied on purpose. */
+  unreviewed: Unreviewed;
+  /** plan: comment (one line) on a pull request that changes nothing in the account. */
+  commentUnchanged: boolean;
 }
+
+export const UNREVIEWED = ['hold', 'apply'] as const;
+export type Unreviewed = (typeof UNREVIEWED)[number];
 
 /** The names of the inputs in messages: the user set an input, not a variable. */
 export const INPUT_NAMES = { url: 'input api-url', username: 'input api-username', password: 'input api-password' } as const;
@@ -72,6 +79,11 @@ export function readInputs(credentials: Credentials): ActionInputs {
   const allowDeletes = booleanInput('allow-deletes', false, problems);
   const lock = booleanInput('lock', true, problems);
   const driftPr = booleanInput('drift-pr', false, problems);
+  const commentUnchanged = booleanInput('comment-unchanged', true, problems);
+  const rawUnreviewed = core.getInput('unreviewed') || 'hold';
+  if (!(UNREVIEWED as readonly string[]).includes(rawUnreviewed)) {
+    problems.push(`input unreviewed: ${JSON.stringify(rawUnreviewed)} is not hold or apply; write unreviewed: hold (apply only reviewed steps) or unreviewed: apply`);
+  }
   const rawParallelism = core.getInput('parallelism');
   let parallelism = DEFAULT_PARALLELISM;
   if (rawParallelism !== '') {
@@ -87,7 +99,7 @@ export function readInputs(credentials: Credentials): ActionInputs {
   }
   if (problems.length > 0) throw new ActionInputError(problems.length === 1 ? (problems[0] ?? '') : `the step's inputs have ${problems.length} problems:\n- ${problems.join('\n- ')}`);
   const operators = core.getInput('operators');
-  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr };
+  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr, unreviewed: rawUnreviewed as Unreviewed, commentUnchanged };
 }
 
 /** Which of the three API settings are empty, by input name. */

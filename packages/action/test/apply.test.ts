@@ -2,18 +2,34 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyMarker } from '../src/markers.js';
-import { apiInputs, demoWorkspace, expectNoSecrets, FakeThread, pullRequestEvent, PUSH_EVENT, REPOSITORY, runAction, SHA, useHarness, writeFile } from './harness.js';
+import {
+  apiInputs,
+  demoWorkspace,
+  expectApplyRun,
+  expectCommitPulls,
+  expectNoSecrets,
+  expectWorkflowTokenIdentity,
+  FakeThread,
+  mergedPull,
+  planOnPullRequest,
+  pullRequestEvent,
+  PUSH_EVENT,
+  REPOSITORY,
+  runAction,
+  useHarness,
+  writeFile,
+} from './harness.js';
 
 const harness = useHarness();
 
 const APPLY = (extra: Record<string, string> = {}) => ({ command: 'apply', config: 'configs', ...apiInputs(harness.emulator.url), ...extra });
+const MERGED = (number: number) => mergedPull(number);
 
-/** GitHub's answer to "which pull requests contain this commit": the merged one, or none. */
-function expectCommitPulls(scope: ReturnType<typeof harness.scope>, pulls: object[]): void {
-  scope.get(`/repos/${REPOSITORY}/commits/${SHA}/pulls`).query({ per_page: '100' }).reply(200, pulls);
+/** The plan job's run on the pull request, whose comment carries the record the apply reads. */
+async function reviewed(thread: FakeThread, workspace: string, env?: Record<string, string>): Promise<void> {
+  const result = await planOnPullRequest(harness, thread, workspace, env === undefined ? {} : { env });
+  expect(result.failure).toBeUndefined();
 }
-
-const MERGED = (number: number) => ({ number, merged_at: '2026-02-01T10:00:00Z', merge_commit_sha: SHA, html_url: `https://github.com/${REPOSITORY}/pull/${number}` });
 
 function writes(): string[] {
   return harness.emulator.control
@@ -25,17 +41,16 @@ function writes(): string[] {
 describe('apply on a push to the default branch', () => {
   it('applies, comments the result on the merged pull request and writes done, failed and skipped to the job summary', async () => {
     const thread = new FakeThread(31);
+    const workspace = demoWorkspace();
+    await reviewed(thread, workspace);
     const s = harness.scope();
     // An older pull request that also contains the commit comes first; the merge commit's own is chosen.
-    expectCommitPulls(s, [{ ...MERGED(12), merge_commit_sha: 'f'.repeat(40) }, MERGED(31)]);
-    thread.expectList(s);
-    thread.expectCreate(s);
-    const workspace = demoWorkspace();
+    expectApplyRun(s, thread, [{ ...MERGED(12), merge_commit_sha: 'f'.repeat(40) }, MERGED(31)]);
     const result = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
     expect(result.failure).toBeUndefined();
     expect(s.isDone()).toBe(true);
     expect(writes().length).toBeGreaterThan(0);
-    const body = thread.sentBodies[0] ?? '';
+    const body = thread.sentBodies.at(-1) ?? '';
     expect(body.split('\n')[0]).toBe(applyMarker('configs'));
     expect(body).toContain('## monsync apply: configs');
     expect(body).toMatch(/\*\*Apply complete: (\d+) of \1 steps done \(\d+ created, \d+ updated, 1 deleted, 2 ensured\), 0 failed, 0 skipped, in [\d.]+s\.\*\*/);
@@ -43,7 +58,7 @@ describe('apply on a push to the default branch', () => {
     expect(body).toMatch(/- monitor "Status page": created \(`[0-9a-f-]{36}`\)\n/);
     expect(body).toContain('### The plan applied');
     expect(result.summary).toMatch(/\*\*Apply complete: /);
-    expect(result.outputs['comment-url']).toBe(thread.comments[0]?.html_url);
+    expect(result.outputs['comment-url']).toBe(thread.comments.at(-1)?.html_url);
     const counts = JSON.parse(result.outputs['summary'] ?? '{}') as Record<string, number>;
     expect(counts).toMatchObject({ delete: 1, failed: 0, skipped: 0 });
     expect(counts['done']).toBeGreaterThan(0);
@@ -58,44 +73,42 @@ describe('apply on a push to the default branch', () => {
     const workspace = demoWorkspace();
     writeFile(workspace, 'configs/monsync.yaml', readFileSync(join(workspace, 'configs/monsync.yaml'), 'utf8').replace('maxDeletePercent: 30', 'maxDeletePercent: 0'));
     const thread = new FakeThread(33);
+    // The plan job fails the check for an unsafe plan; its comment still records what was reviewed.
+    expect((await planOnPullRequest(harness, thread, workspace)).failure).toMatch(/^the plan is unsafe/);
     let s = harness.scope();
-    expectCommitPulls(s, [MERGED(33)]);
-    thread.expectList(s);
-    thread.expectCreate(s);
+    expectApplyRun(s, thread);
     const refused = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
     expect(s.isDone()).toBe(true);
     expect(refused.failed).toBe(true);
     expect(refused.failure).toMatch(/^apply refused: the plan is unsafe \(over the safety thresholds of monsync\.yaml\); nothing was changed:\n {2}monitor: deletes 1 of/);
     expect(writes()).toEqual([]);
-    const body = thread.sentBodies[0] ?? '';
+    const body = thread.sentBodies.at(-1) ?? '';
     expect(body).toContain('> **Apply refused: the plan is unsafe** (over the safety thresholds of monsync.yaml); nothing was changed.');
     expect(body).toContain('### The refused plan');
     expect(refused.summary).toContain('Apply refused: the plan is unsafe');
 
     s = harness.scope();
-    expectCommitPulls(s, [MERGED(33)]);
-    thread.expectList(s);
-    thread.expectUpdate(s, thread.comments[0]?.id ?? 0);
+    expectApplyRun(s, thread);
     const allowed = await runAction({ workspace, inputs: APPLY({ 'allow-deletes': 'true' }), event: PUSH_EVENT });
     expect(s.isDone()).toBe(true);
     expect(allowed.failure).toBeUndefined();
     expect(writes()).toContain('DELETE /v4/Monitor/baac971a-778e-4a77-8d05-7786b0135239');
-    expect(thread.comments).toHaveLength(1);
-    expect(thread.comments[0]?.body).toContain('**Apply complete: ');
+    expect(thread.comments).toHaveLength(2);
+    expect(thread.comments.at(-1)?.body).toContain('**Apply complete: ');
   });
 
   it('fails the step when a step fails, listing the failed step and the one it held back', async () => {
     const badOtp = 'CANARY-7f3a9c-not-base32';
     const thread = new FakeThread(34);
+    const workspace = demoWorkspace();
+    await reviewed(thread, workspace, { DEMO_SHOP_OTP_SECRET: badOtp });
     const s = harness.scope();
-    expectCommitPulls(s, [MERGED(34)]);
-    thread.expectList(s);
-    thread.expectCreate(s);
-    const result = await runAction({ workspace: demoWorkspace(), inputs: APPLY(), event: PUSH_EVENT, env: { DEMO_SHOP_OTP_SECRET: badOtp } });
+    expectApplyRun(s, thread);
+    const result = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT, env: { DEMO_SHOP_OTP_SECRET: badOtp } });
     expect(s.isDone()).toBe(true);
     expect(result.failed).toBe(true);
     expect(result.failure).toMatch(/^Apply finished with failures: \d+ of \d+ steps done .*, 1 failed, 1 skipped, in [\d.]+s\. Run the workflow again once the cause is fixed: what is done stays done\.$/);
-    const body = thread.sentBodies[0] ?? '';
+    const body = thread.sentBodies.at(-1) ?? '';
     expect(body).toMatch(/### Failed\n\n- vaultItem "Web\/shop-otp" \(create\): POST \/VaultItem failed with 400 Bad Request: Value is not a valid Base32 secret/);
     expect(body).toContain('### Skipped: a step they depend on failed\n\n- monitor "Shop checkout" (update): waits for vaultItem:Web/shop-otp');
     expect(result.summary).toContain('### Failed');
@@ -104,22 +117,38 @@ describe('apply on a push to the default branch', () => {
     for (const text of [body, result.summary, result.lines.filter((line) => !line.startsWith('::add-mask::')).join('\n')]) expect(text).not.toContain(badOtp);
   });
 
-  it('writes only the job summary when no merged pull request holds the commit', async () => {
-    const s = harness.scope();
+  it('applies nothing when no merged pull request holds the commit (nothing was reviewed), and everything with unreviewed: apply', async () => {
+    let s = harness.scope();
+    expectWorkflowTokenIdentity(s);
     expectCommitPulls(s, [{ ...MERGED(35), merged_at: null }]);
-    const result = await runAction({ workspace: demoWorkspace(), inputs: APPLY(), event: PUSH_EVENT });
+    const workspace = demoWorkspace();
+    const held = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
+    expect(s.isDone()).toBe(true);
+    expect(held.failed).toBe(true);
+    expect(held.failure).toMatch(/^apply held \d+ steps nobody reviewed: commit 5f0c9b1 is not the merge of a pull request, so no plan of it was reviewed\. they were not applied:\n/);
+    expect(held.failure).toContain('unreviewed: apply');
+    expect(writes()).toEqual([]);
+    expect(held.summary).toContain('held, not applied:** commit 5f0c9b1 is not the merge of a pull request');
+    expect(held.lines).toContain('no merged pull request found for commit 5f0c9b1: the result is in the job summary only');
+
+    s = harness.scope();
+    expectWorkflowTokenIdentity(s);
+    expectCommitPulls(s, [{ ...MERGED(35), merged_at: null }]);
+    const result = await runAction({ workspace, inputs: APPLY({ unreviewed: 'apply' }), event: { ...PUSH_EVENT, name: 'workflow_dispatch' } });
     expect(s.isDone()).toBe(true);
     expect(result.failure).toBeUndefined();
     expect(result.summary).toMatch(/\*\*Apply complete: /);
+    expect(result.summary).toContain('nobody reviewed applied on purpose** (unreviewed: apply)');
     expect(result.outputs['comment-url']).toBeUndefined();
-    expect(result.lines).toContain('no merged pull request found for commit 5f0c9b1: the result is in the job summary only');
   });
 
   it('keeps a successful apply green when GitHub refuses the comment: a warning names the failure, the summary has the result', async () => {
-    const s = harness.scope();
-    expectCommitPulls(s, [MERGED(37)]);
-    s.get(`/repos/${REPOSITORY}/issues/37/comments`).query(true).reply(502, { message: 'Server Error' });
+    const thread = new FakeThread(37);
     const workspace = demoWorkspace();
+    await reviewed(thread, workspace);
+    const s = harness.scope();
+    expectApplyRun(s, thread, [MERGED(37)], { comment: false });
+    s.get(`/repos/${REPOSITORY}/issues/37/comments`).query(true).reply(502, { message: 'Server Error' });
     const result = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
     expect(s.isDone()).toBe(true);
     expect(result.failure).toBeUndefined();
@@ -134,18 +163,20 @@ describe('apply on a push to the default branch', () => {
   it('says there is nothing to apply when the account already matches', async () => {
     const workspace = demoWorkspace();
     rmSync(join(workspace, 'configs', 'alert-definitions.yaml'));
+    const thread = new FakeThread(36);
+    await reviewed(thread, workspace);
+    let s = harness.scope();
+    expectApplyRun(s, thread, [MERGED(36)], { comment: false });
     const first = await runAction({ workspace, inputs: APPLY({ comment: 'false' }), event: PUSH_EVENT });
     expect(first.failure).toBeUndefined();
-    const thread = new FakeThread(36);
-    const s = harness.scope();
-    expectCommitPulls(s, [MERGED(36)]);
-    thread.expectList(s);
-    thread.expectCreate(s);
+    expect(s.isDone()).toBe(true);
+    s = harness.scope();
+    expectApplyRun(s, thread);
     const second = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
     expect(s.isDone()).toBe(true);
     expect(second.failure).toBeUndefined();
     expect(second.outputs['has-changes']).toBe('false');
-    expect(thread.sentBodies[0]).toContain('**Nothing to apply:** the account matches the configuration.');
+    expect(thread.sentBodies.at(-1)).toContain('**Nothing to apply:** the account matches the configuration.');
     expect(second.summary).toContain('**Nothing to apply:**');
   });
 
@@ -158,13 +189,13 @@ describe('apply on a push to the default branch', () => {
     expect(planted.status).toBeLessThan(300);
     harness.emulator.control.clearLog();
     const workspace = demoWorkspace();
-    const stopped = await runAction({ workspace, inputs: APPLY({ comment: 'false' }), event: PUSH_EVENT });
+    const stopped = await runAction({ workspace, inputs: APPLY({ comment: 'false', unreviewed: 'apply', 'github-token': '' }), event: PUSH_EVENT });
     expect(stopped.failed).toBe(true);
     expect(stopped.failure).toContain('the apply lock is held by sam@laptop-9 since 2026-01-01T00:00:00Z (lease until 2026-01-01T00:10:00Z), and its lease has run out');
     expect(stopped.failure).toContain('monsync unlock ');
     expect(writes()).toEqual([]);
 
-    const applied = await runAction({ workspace, inputs: APPLY({ comment: 'false', lock: 'false' }), event: PUSH_EVENT });
+    const applied = await runAction({ workspace, inputs: APPLY({ comment: 'false', lock: 'false', unreviewed: 'apply', 'github-token': '' }), event: PUSH_EVENT });
     expect(applied.failure).toBeUndefined();
     expect(writes().some((write) => write.startsWith('POST /v4/Monitor'))).toBe(true);
     // Invisible to the plan, the lock left behind is neither pruned nor touched.
@@ -174,7 +205,7 @@ describe('apply on a push to the default branch', () => {
 
   it('holds the apply lock only while it writes, and leaves none behind', async () => {
     const workspace = demoWorkspace();
-    const result = await runAction({ workspace, inputs: APPLY({ comment: 'false' }), event: PUSH_EVENT });
+    const result = await runAction({ workspace, inputs: APPLY({ comment: 'false', unreviewed: 'apply', 'github-token': '' }), event: PUSH_EVENT });
     expect(result.failure).toBeUndefined();
     const slaWrites = writes().filter((write) => /^(POST|DELETE) \/v4\/Sla(\/[^/]+)?$/.test(write));
     expect(slaWrites[0]).toBe('POST /v4/Sla');

@@ -71,17 +71,33 @@ describe('action.yml', () => {
 
   it('declares the inputs of the issue, only command required, with their defaults', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(
-      ['allow-deletes', 'api-password', 'api-url', 'api-username', 'command', 'comment', 'config', 'drift-pr', 'fingerprint-key', 'github-token', 'lock', 'operators', 'parallelism'].sort(),
+      [
+        'allow-deletes',
+        'api-password',
+        'api-url',
+        'api-username',
+        'command',
+        'comment',
+        'comment-unchanged',
+        'config',
+        'drift-pr',
+        'fingerprint-key',
+        'github-token',
+        'lock',
+        'operators',
+        'parallelism',
+        'unreviewed',
+      ].sort(),
     );
     expect(Object.entries(action.inputs).filter(([, input]) => input.required === true).map(([name]) => name)).toEqual(['command']);
     const defaults = Object.fromEntries(Object.entries(action.inputs).flatMap(([name, input]) => (input.default === undefined ? [] : [[name, input.default]])));
-    expect(defaults).toEqual({ config: '.', 'github-token': '${{ github.token }}', comment: 'true', 'allow-deletes': 'false', lock: 'true', 'drift-pr': 'false' });
+    expect(defaults).toEqual({ config: '.', 'github-token': '${{ github.token }}', comment: 'true', 'allow-deletes': 'false', lock: 'true', 'drift-pr': 'false', unreviewed: 'hold', 'comment-unchanged': 'true' });
     // Credentials have no default: a missing secret (a fork pull request) must be seen as missing.
     for (const name of ['api-url', 'api-username', 'api-password', 'fingerprint-key']) expect(action.inputs[name]?.default).toBeUndefined();
   });
 
   it('declares the outputs of the issue', () => {
-    expect(Object.keys(action.outputs).sort()).toEqual(['comment-url', 'has-changes', 'plan-file', 'summary']);
+    expect(Object.keys(action.outputs).sort()).toEqual(['artifact-name', 'artifact-paths', 'comment-url', 'has-changes', 'plan-digest', 'plan-file', 'record-file', 'summary']);
   });
 
   it('matches the code: every input the code reads and every output it sets is declared, and each declared one is used', () => {

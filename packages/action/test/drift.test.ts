@@ -61,7 +61,7 @@ describe('drift on a schedule', () => {
     const issue = issues.titled(DRIFT_TITLE)[0];
     if (issue === undefined) throw new Error('no drift issue');
 
-    const applied = await runAction({ workspace, inputs: { ...DRIFT(), command: 'apply', comment: 'false' }, event: PUSH_EVENT });
+    const applied = await runAction({ workspace, inputs: { ...DRIFT(), command: 'apply', comment: 'false', unreviewed: 'apply', 'github-token': '' }, event: PUSH_EVENT });
     expect(applied.failure).toBeUndefined();
 
     s = harness.scope();

@@ -8,12 +8,11 @@ import { join } from 'node:path';
 import { markdownLength } from '@monsync/reconciler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyMarker, planMarker } from '../src/markers.js';
-import { apiInputs, demoWorkspace, expectNoSecrets, FakeThread, pullRequestEvent, PUSH_EVENT, REPOSITORY, runAction, SHA, useHarness, writeFile } from './harness.js';
+import { apiInputs, demoWorkspace, expectNoSecrets, FakeThread, pullRequestEvent, PUSH_EVENT, REPOSITORY, runAction, useHarness, writeFile, expectCommentRun, expectPlanRun, demoFiles, planOnPullRequest, expectApplyRun, expectWorkflowTokenIdentity, expectPullFiles } from './harness.js';
 
 const harness = useHarness();
 const PLAN = (extra: Record<string, string> = {}) => ({ command: 'plan', config: 'configs', ...apiInputs(harness.emulator.url), ...extra });
 const APPLY = (extra: Record<string, string> = {}) => ({ command: 'apply', config: 'configs', ...apiInputs(harness.emulator.url), ...extra });
-const MERGED = (number: number) => ({ number, merged_at: '2026-02-01T10:00:00Z', merge_commit_sha: SHA, html_url: `https://github.com/${REPOSITORY}/pull/${number}` });
 
 afterEach(() => {
   harness.emulator.control.setFaults({ rate: 0, scripted: [] });
@@ -23,16 +22,16 @@ describe('apply against an API that fails the vault writes', () => {
   it('fails the step, skips what waits for the failed write, leaks no secret, and a rerun once the API is back converges', async () => {
     harness.emulator.control.setFaults({ scripted: [{ route: 'POST /VaultItem', count: 50, kind: '500' }] });
     const thread = new FakeThread(70);
-    const s = harness.scope();
-    s.get(`/repos/${REPOSITORY}/commits/${SHA}/pulls`).query({ per_page: '100' }).reply(200, [MERGED(70)]);
-    thread.expectList(s);
-    thread.expectCreate(s);
     const workspace = demoWorkspace();
+    expect((await planOnPullRequest(harness, thread, workspace)).failure).toBeUndefined();
+    harness.emulator.control.clearLog();
+    const s = harness.scope();
+    expectApplyRun(s, thread);
     const failed = await runAction({ workspace, inputs: APPLY(), event: PUSH_EVENT });
     expect(s.isDone()).toBe(true);
     expect(failed.failed).toBe(true);
     expect(failed.failure).toMatch(/^Apply finished with failures: .*, 1 failed, 1 skipped/);
-    const body = thread.sentBodies[0] ?? '';
+    const body = thread.sentBodies.at(-1) ?? '';
     expect(body.split('\n')[0]).toBe(applyMarker('configs'));
     expect(body).toContain('- vaultItem "Web/shop-otp" (create): POST /VaultItem failed with 500 Internal Server Error');
     expect(body).toContain('- monitor "Shop checkout" (update): waits for vaultItem:Web/shop-otp');
@@ -41,7 +40,11 @@ describe('apply against an API that fails the vault writes', () => {
     expectNoSecrets(failed, [body, readFileSync(failed.outputs['plan-file'] ?? '', 'utf8')]);
 
     harness.emulator.control.setFaults({ scripted: [] });
+    // The rerun applies the reviewed steps that failed: they are still the reviewed ones.
+    const again = harness.scope();
+    expectApplyRun(again, thread, undefined, { comment: false });
     const rerun = await runAction({ workspace, inputs: APPLY({ comment: 'false' }), event: PUSH_EVENT });
+    expect(again.isDone()).toBe(true);
     expect(rerun.failure).toBeUndefined();
     expect(JSON.parse(rerun.outputs['summary'] ?? '{}')).toMatchObject({ create: 1, delete: 0, failed: 0, skipped: 0 });
     const settled = await runAction({ workspace, inputs: PLAN({ comment: 'false' }), event: pullRequestEvent(70) });
@@ -53,6 +56,8 @@ describe('apply against an API that fails the vault writes', () => {
 describe('GitHub failing', () => {
   it('fails the plan step with the status and request when listing comments answers 500, without the token', async () => {
     const s = harness.scope();
+    expectWorkflowTokenIdentity(s);
+    expectPullFiles(s, 71, demoFiles());
     s.get(`/repos/${REPOSITORY}/issues/71/comments`).query({ per_page: '100' }).reply(500, { message: 'Server Error' });
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(71) });
     expect(s.isDone()).toBe(true);
@@ -70,7 +75,7 @@ describe('a config folder named with Markdown and HTML characters', () => {
     const thread = new FakeThread(72);
     for (let round = 0; round < 2; round += 1) {
       const s = harness.scope();
-      thread.expectList(s);
+      expectPlanRun(s, thread, demoFiles(folder));
       const mine = thread.withMarker(planMarker(folder))[0];
       if (mine === undefined) thread.expectCreate(s);
       else thread.expectUpdate(s, mine.id);
@@ -92,7 +97,7 @@ describe('a tree with thousands of validation findings', () => {
     writeFile(workspace, 'configs/monitors/bulk.yaml', `monitors:\n${monitors}`);
     const thread = new FakeThread(73);
     const s = harness.scope();
-    thread.expectList(s);
+    expectCommentRun(s, thread);
     thread.expectCreate(s);
     const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(73) });
     expect(s.isDone()).toBe(true);

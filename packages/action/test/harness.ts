@@ -2,7 +2,7 @@
  * Runs the action's `run()` in-process as a runner would: inputs as INPUT_* variables, the workflow run as GITHUB_*
  * variables and an event payload file, outputs and the job summary in files, workflow commands on stdout.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,8 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 export const GITHUB_API = 'https://api.github.com';
 export const REPOSITORY = 'acme/monitoring';
 export const SHA = '5f0c9b1e2d3a4f5061728394a5b6c7d8e9f00112';
+/** The head commit of the pull requests of the tests (SHA is the commit a run is for: a test merge or the merge commit). */
+export const HEAD_SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9011223344';
 
 /** Secret values of the demo tree, and the credentials: none may appear in anything the action writes. */
 export const TREE_SECRETS = {
@@ -44,13 +46,13 @@ export function writeFile(root: string, path: string, text: string): void {
   writeFileSync(join(root, path), text);
 }
 
-export function pullRequestEvent(number: number, options: { fork?: boolean } = {}): { name: string; payload: object } {
+export function pullRequestEvent(number: number, options: { fork?: boolean; head?: string } = {}): { name: string; payload: object } {
   const head = options.fork === true ? 'contributor/monitoring' : REPOSITORY;
   return {
     name: 'pull_request',
     payload: {
       number,
-      pull_request: { number, html_url: `https://github.com/${REPOSITORY}/pull/${number}`, head: { sha: SHA, repo: { full_name: head } }, base: { repo: { full_name: REPOSITORY } } },
+      pull_request: { number, html_url: `https://github.com/${REPOSITORY}/pull/${number}`, head: { sha: options.head ?? HEAD_SHA, repo: { full_name: head } }, base: { repo: { full_name: REPOSITORY } } },
       repository: { full_name: REPOSITORY, default_branch: 'main' },
     },
   };
@@ -437,4 +439,92 @@ export class FakeIssues {
       return { id: 1, body: (body as { body: string }).body, html_url: `${issue.html_url}#issuecomment-1` };
     });
   }
+}
+
+/** GET /user as GitHub answers it for the workflow token (it cannot ask who it is): the action comments as github-actions[bot]. */
+export function expectWorkflowTokenIdentity(scope: nock.Scope): void {
+  scope.get('/user').reply(403, { message: 'Resource not accessible by integration' });
+}
+
+/** GET /user for a personal token: its login. */
+export function expectTokenIdentity(scope: nock.Scope, login: string): void {
+  scope.get('/user').reply(200, { login, id: 7, type: 'User' });
+}
+
+/** The files a pull request changes, as GET /pulls/{n}/files lists them (repository-relative paths). */
+export function expectPullFiles(scope: nock.Scope, number: number, files: readonly string[]): void {
+  scope
+    .get(`/repos/${REPOSITORY}/pulls/${number}/files`)
+    .query({ per_page: '100' })
+    .reply(
+      200,
+      files.map((filename) => ({ filename, status: 'modified' })),
+    );
+}
+
+/** Every YAML file of the demo tree under `folder`, as a pull request that touched them all would list them. */
+export function demoFiles(folder = 'configs'): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(join(REPO_ROOT, 'configs', dir), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.yaml') ? [join(dir, entry.name)] : [],
+    );
+  return walk('').map((file) => `${folder}/${file}`);
+}
+
+/**
+ * The GitHub requests of a plan run that comments: who the token is, the files of the pull request (by default
+ * every file of the tree, so every step is the pull request's own) and the comments.
+ */
+export function expectPlanRun(scope: nock.Scope, thread: FakeThread, files: readonly string[] = demoFiles()): void {
+  expectWorkflowTokenIdentity(scope);
+  expectPullFiles(scope, thread.number, files);
+  thread.expectList(scope);
+}
+
+/** The GitHub requests of a run that comments without a plan (validation findings, a failed plan): identity and comments. */
+export function expectCommentRun(scope: nock.Scope, thread: FakeThread): void {
+  expectWorkflowTokenIdentity(scope);
+  thread.expectList(scope);
+}
+
+/** A merged pull request as GET /commits/{sha}/pulls lists it: merged as `mergeSha`, from head `headSha`. */
+export function mergedPull(number: number, headSha = HEAD_SHA, mergeSha = SHA): object {
+  return { number, merged_at: '2026-02-01T10:00:00Z', merge_commit_sha: mergeSha, head: { sha: headSha }, html_url: `https://github.com/${REPOSITORY}/pull/${number}` };
+}
+
+/** GitHub's answer to "which pull requests contain this commit". */
+export function expectCommitPulls(scope: nock.Scope, pulls: readonly object[], sha = SHA): void {
+  scope.get(`/repos/${REPOSITORY}/commits/${sha}/pulls`).query({ per_page: '100' }).reply(200, pulls);
+}
+
+/**
+ * The GitHub requests of an apply run before it writes: who the token is, the merged pull request, and its comments
+ * (where the reviewed-plan record is); then, when it comments, the comments again and the create or update.
+ */
+export function expectApplyRun(scope: nock.Scope, thread: FakeThread, pulls: readonly object[] = [mergedPull(thread.number)], options: { sha?: string; comment?: boolean } = {}): void {
+  expectWorkflowTokenIdentity(scope);
+  expectCommitPulls(scope, pulls, options.sha);
+  if (pulls.length === 0 || pulls.every((pr) => (pr as { merged_at?: unknown }).merged_at === null)) return;
+  thread.expectList(scope);
+  if (options.comment === false) return;
+  thread.expectList(scope);
+  const mine = thread.comments.find((c) => c.body.startsWith('<!-- monsync:apply '));
+  if (mine === undefined) thread.expectCreate(scope);
+  else thread.expectUpdate(scope, mine.id);
+}
+
+/**
+ * The plan job on pull request `thread`, as the plan workflow runs it: it writes the plan comment, and in it the
+ * reviewed-plan record that apply on merge reads. Every GitHub request it makes must be the expected one.
+ */
+export async function planOnPullRequest(h: Harness, thread: FakeThread, workspace: string, options: { head?: string; files?: readonly string[]; config?: string; env?: Record<string, string> } = {}): Promise<ActionResult> {
+  const config = options.config ?? 'configs';
+  const s = h.scope();
+  expectPlanRun(s, thread, options.files ?? demoFiles(config));
+  const mine = thread.comments.find((c) => c.body.startsWith(`<!-- monsync:plan config=${config} -->`));
+  if (mine === undefined) thread.expectCreate(s);
+  else thread.expectUpdate(s, mine.id);
+  const result = await runAction({ workspace, inputs: { command: 'plan', config, ...apiInputs(h.emulator.url) }, event: pullRequestEvent(thread.number, options.head === undefined ? {} : { head: options.head }), ...(options.env === undefined ? {} : { env: options.env }) });
+  expect(s.pendingMocks()).toEqual([]);
+  return result;
 }

@@ -18,6 +18,9 @@ import {
   TREE_SECRETS,
   useHarness,
   expectNoSecrets,
+  expectCommentRun,
+  expectPlanRun,
+  demoFiles,
 } from './harness.js';
 
 const harness = useHarness();
@@ -29,7 +32,7 @@ describe('plan on a pull request', () => {
     const thread = new FakeThread(7);
     thread.addOther(2);
     const s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectCreate(s);
     const result = await runAction({ workspace, inputs: { command: 'plan', config: 'configs', ...apiInputs(harness.emulator.url) }, event: pullRequestEvent(7) });
     expect(result.failure).toBeUndefined();
@@ -39,7 +42,7 @@ describe('plan on a pull request', () => {
     expect(body.split('\n')[0]).toBe('<!-- monsync:plan config=configs -->');
     expect(body).toContain('## monsync plan: configs');
     expect(body).toMatch(/\*\*\d+ to create, \d+ to update, 1 to delete/);
-    expect(body).toContain('> **This plan deletes 1 object:** monitor (1).');
+    expect(body).toMatch(/> \*\*This plan deletes 1 object:\*\*\n> - delete[^\n]* monitor "Old status page"\n/);
     expect(body).toContain('[workflow run](https://github.com/acme/monitoring/actions/runs/4242)');
     expect(result.outputs['comment-url']).toBe(thread.withMarker(planMarker('configs'))[0]?.html_url);
     expect(result.outputs['has-changes']).toBe('true');
@@ -65,7 +68,7 @@ describe('one comment per config folder', () => {
     const marker = planMarker('configs');
     for (let i = 0; i < 3; i += 1) {
       const s = scope();
-      thread.expectList(s);
+      expectPlanRun(s, thread);
       const mine = thread.withMarker(marker)[0];
       if (mine === undefined) thread.expectCreate(s);
       else thread.expectUpdate(s, mine.id);
@@ -85,7 +88,7 @@ describe('one comment per config folder', () => {
     const old = thread.add(`${planMarker('configs')}\n## monsync plan: configs\n\nan older plan\n`);
     thread.addOther(3);
     const s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectUpdate(s, old.id);
     const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(8) });
     expect(result.failure).toBeUndefined();
@@ -101,7 +104,7 @@ describe('one comment per config folder', () => {
     const first = thread.add(`${planMarker('configs')}\nrun 1\n`);
     const second = thread.add(`${planMarker('configs')}\nrun 2\n`);
     const s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectUpdate(s, first.id);
     thread.expectDelete(s, second.id);
     const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(9) });
@@ -116,7 +119,7 @@ describe('one comment per config folder', () => {
     for (let round = 0; round < 2; round += 1) {
       for (const config of ['configs', 'accounts/eu']) {
         const s = scope();
-        thread.expectList(s);
+        expectPlanRun(s, thread, demoFiles(config));
         const mine = thread.withMarker(planMarker(config))[0];
         if (mine === undefined) thread.expectCreate(s);
         else thread.expectUpdate(s, mine.id);
@@ -136,21 +139,21 @@ describe('one comment per config folder', () => {
     rmSync(join(workspace, 'configs', 'alert-definitions.yaml'));
     const thread = new FakeThread(11);
     let s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectCreate(s);
     const before = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(11) });
     expect(before.outputs['has-changes']).toBe('true');
     expect(s.isDone()).toBe(true);
-    const applied = await runAction({ workspace, inputs: { ...PLAN(), command: 'apply', comment: 'false' }, event: PUSH_EVENT });
+    const applied = await runAction({ workspace, inputs: { ...PLAN(), command: 'apply', comment: 'false', unreviewed: 'apply', 'github-token': '' }, event: PUSH_EVENT });
     expect(applied.failure).toBeUndefined();
     s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectUpdate(s, thread.comments[0]?.id ?? 0);
     const after = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(11) });
     expect(s.isDone()).toBe(true);
     expect(after.outputs['has-changes']).toBe('false');
     expect(thread.comments).toHaveLength(1);
-    expect(thread.comments[0]?.body).toContain('**No changes.** The account matches the configuration.');
+    expect(thread.comments[0]?.body).toContain('**No changes:** this pull request changes nothing in the account.');
   });
 });
 
@@ -164,7 +167,7 @@ describe('the comment body', () => {
     writeFile(workspace, 'configs/monitors/bulk.yaml', `monitors:\n${monitors.join('')}`);
     const thread = new FakeThread(12);
     const s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread, [...demoFiles(), 'configs/monitors/bulk.yaml']);
     thread.expectCreate(s);
     const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(12) });
     expect(result.failure).toBeUndefined();
@@ -172,7 +175,7 @@ describe('the comment body', () => {
     const body = thread.sentBodies[0] ?? '';
     expect(markdownLength(body)).toBeLessThanOrEqual(65_000);
     expect(markdownLength(body)).toBeGreaterThan(50_000);
-    expect(body).toMatch(/of 1,5\d\d steps.* are not shown: this comment is limited to 65,000 characters\. The full plan: the \[job summary\]\(https:\/\/github\.com\/acme\/monitoring\/actions\/runs\/4242\), and the `plan-file` output/);
+    expect(body).toMatch(/of 1,5\d\d steps.* are not shown: this comment is limited to 65,000 characters\. The full plan: the \[job summary\]\(https:\/\/github\.com\/acme\/monitoring\/actions\/runs\/4242\), the artifact `monsync-plan-configs` of the \[workflow run\]\(https:\/\/github\.com\/acme\/monitoring\/actions\/runs\/4242\) \(plan file and text\), and the `plan-file` output/);
     expect(fenceLines(body) % 2).toBe(0);
     expect(body).toContain('> **This plan deletes 1 object:**');
     expect(body.trimEnd().endsWith('</sub>')).toBe(true);
@@ -196,7 +199,7 @@ describe('pull requests from forks', () => {
   it('plans as usual for a fork run that was given credentials, and warns when its read-only token cannot comment', async () => {
     const thread = new FakeThread(14);
     const s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     s.post('/repos/acme/monitoring/issues/14/comments').reply(403, { message: 'Resource not accessible by integration' });
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(14, { fork: true }) });
     expect(s.isDone()).toBe(true);
@@ -215,7 +218,7 @@ describe('validation', () => {
     writeFile(workspace, 'configs/monitors/broken.yaml', 'monitors:\n  - Name: Broken\n    MonitorType: Https\n    IsActive: maybe\n  - Name: Broken too\n    MonitorType: Https\n    checkFrequency: 5\n');
     const thread = new FakeThread(15);
     const s = scope();
-    thread.expectList(s);
+    expectCommentRun(s, thread);
     thread.expectCreate(s);
     const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(15) });
     expect(result.failed).toBe(true);
@@ -242,7 +245,7 @@ describe('secrets that cannot be read', () => {
   it('are annotated by variable name, never by value, and nothing is sent to the API', async () => {
     const thread = new FakeThread(23);
     const s = scope();
-    thread.expectList(s);
+    expectCommentRun(s, thread);
     thread.expectCreate(s);
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(23), env: { DEMO_SHOP_PASSWORD: undefined } });
     expect(s.isDone()).toBe(true);
@@ -264,7 +267,7 @@ describe('unsafe plans, inputs and failures', () => {
     writeFile(workspace, 'configs/monsync.yaml', settings);
     const thread = new FakeThread(16);
     let s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectCreate(s);
     const refused = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(16) });
     expect(s.isDone()).toBe(true);
@@ -275,7 +278,7 @@ describe('unsafe plans, inputs and failures', () => {
     expect(caution).toBeGreaterThan(0);
     expect(caution).toBeLessThan(body.indexOf('<details>'));
     s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectUpdate(s, thread.comments[0]?.id ?? 0);
     const allowed = await runAction({ workspace, inputs: PLAN({ 'allow-deletes': 'true' }), event: pullRequestEvent(16) });
     expect(s.isDone()).toBe(true);
@@ -340,7 +343,7 @@ describe('unsafe plans, inputs and failures', () => {
   it('reports a GitHub refusal with its status and request, without the token', async () => {
     const thread = new FakeThread(22);
     const s = scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     s.post(`/repos/acme/monitoring/issues/22/comments`).reply(403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest' });
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(22) });
     expect(s.isDone()).toBe(true);

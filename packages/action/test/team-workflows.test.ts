@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DRIFT_TITLE } from '../src/drift-issue.js';
 import { driftMarker, planMarker } from '../src/markers.js';
-import { API_PASSWORD, apiInputs, TREE_SECRETS, writeFile, demoWorkspace, expectNoSecrets, FakeIssues, FakeThread, pullRequestEvent, REPO_ROOT, runAction, SCHEDULE_EVENT, useHarness } from './harness.js';
+import { API_PASSWORD, apiInputs, TREE_SECRETS, writeFile, demoWorkspace, expectNoSecrets, FakeIssues, FakeThread, pullRequestEvent, REPO_ROOT, runAction, SCHEDULE_EVENT, useHarness, expectCommentRun, expectPlanRun } from './harness.js';
 
 const harness = useHarness();
 const PLAN = (extra: Record<string, string> = {}) => ({ command: 'plan', config: 'configs', ...apiInputs(harness.emulator.url), ...extra });
@@ -23,7 +23,7 @@ describe('comments of other people that quote the marker', () => {
     const thread = new FakeThread(60);
     const human = thread.add(`How does the bot find its comment again? By \`${planMarker('configs')}\`, I think.`, 'alice');
     const s = harness.scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectCreate(s);
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(60) });
     expect(result.failure).toBeUndefined();
@@ -38,7 +38,7 @@ describe('comments of other people that quote the marker', () => {
     const quoted = thread.add(`> ${planMarker('configs')}\n> ## monsync plan: configs\n\nWhy does this delete the old status page?`, 'bob');
     const mine = thread.add(`${planMarker('configs')}\n## monsync plan: configs\n\nan older plan\n`);
     const s = harness.scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectUpdate(s, mine.id);
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(61) });
     expect(result.failure).toBeUndefined();
@@ -67,7 +67,7 @@ describe('a plan that fails after an earlier plan was commented', () => {
     const workspace = demoWorkspace();
     const thread = new FakeThread(62);
     let s = harness.scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectCreate(s);
     const first = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(62) });
     expect(first.failure).toBeUndefined();
@@ -77,7 +77,7 @@ describe('a plan that fails after an earlier plan was commented', () => {
 
     harness.emulator.control.setFaults({ scripted: [{ route: 'GET /Monitor', count: 50, kind: '500' }] });
     s = harness.scope();
-    thread.expectList(s);
+    expectCommentRun(s, thread);
     thread.expectUpdate(s, mine.id);
     const second = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(62), sha: 'abcdef0123456789abcdef0123456789abcdef01' });
     expect(s.isDone()).toBe(true);
@@ -98,7 +98,7 @@ describe('a plan that fails after an earlier plan was commented', () => {
     thread.add(`${planMarker('configs')}\n## monsync plan: configs\n\nan older plan\n`);
     harness.emulator.control.setFaults({ scripted: [{ route: 'GET /Monitor', count: 50, kind: '500' }] });
     const s = harness.scope();
-    thread.expectList(s);
+    expectCommentRun(s, thread);
     s.patch(`/repos/acme/monitoring/issues/comments/${thread.comments[0]?.id ?? 0}`).reply(502, { message: 'Bad Gateway' });
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(63) });
     expect(s.isDone()).toBe(true);
@@ -111,7 +111,7 @@ describe('a plan that fails after an earlier plan was commented', () => {
     const wrong = 'CANARY-7f3a9c-wrong-password';
     const thread = new FakeThread(64);
     const s = harness.scope();
-    thread.expectList(s);
+    expectCommentRun(s, thread);
     thread.expectCreate(s);
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ 'api-password': wrong }), event: pullRequestEvent(64) });
     expect(s.isDone()).toBe(true);
@@ -130,7 +130,7 @@ describe('bodies written through the API', () => {
     writeFile(workspace, 'configs/monitors/shop.yaml', shop);
     const thread = new FakeThread(67);
     const s = harness.scope();
-    thread.expectList(s);
+    expectPlanRun(s, thread);
     thread.expectCreate(s);
     const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(67) });
     expect(s.isDone()).toBe(true);

@@ -105,11 +105,11 @@ describe('readContext', () => {
   it('tells a fork pull request from one of the repository, and a deleted fork counts as a fork', () => {
     const base = { base: { repo: { full_name: 'acme/mon' } } };
     const own = readContext({ GITHUB_REPOSITORY: 'acme/mon', GITHUB_EVENT_PATH: event({ pull_request: { number: 3, head: { repo: { full_name: 'Acme/Mon' } }, ...base } }) });
-    expect(own.pullRequest).toEqual({ number: 3, fork: false });
+    expect(own.pullRequest).toEqual({ number: 3, fork: false, headSha: '' });
     const fork = readContext({ GITHUB_REPOSITORY: 'acme/mon', GITHUB_EVENT_PATH: event({ pull_request: { number: 4, head: { repo: { full_name: 'eve/mon' } }, ...base } }) });
-    expect(fork.pullRequest).toEqual({ number: 4, fork: true });
+    expect(fork.pullRequest).toEqual({ number: 4, fork: true, headSha: '' });
     const gone = readContext({ GITHUB_REPOSITORY: 'acme/mon', GITHUB_EVENT_PATH: event({ pull_request: { number: 5, head: { repo: null }, ...base } }) });
-    expect(gone.pullRequest).toEqual({ number: 5, fork: true });
+    expect(gone.pullRequest).toEqual({ number: 5, fork: true, headSha: '' });
   });
 
   it('defaults the API and server URLs and has no pull request on a push', () => {

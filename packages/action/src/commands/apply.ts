@@ -13,15 +13,16 @@ import {
   type PlanSession,
   type StepEvent,
 } from '@monsync/reconciler';
-import { ACTION_OVERRIDE, applyBody, applyHeadline, COMMENT_BUDGET, SUMMARY_BUDGET, type ApplyOutcome } from '../bodies.js';
+import { ACTION_OVERRIDE, applyBody, applyHeadline, COMMENT_BUDGET, HOW_TO_APPLY_UNREVIEWED, holdReasonText, SUMMARY_BUDGET, type ApplyOutcome, type ReviewNote } from '../bodies.js';
 import { upsertComment } from '../comment-upsert.js';
-import { GitHubContextError } from '../errors.js';
 import { failureMessage } from '../failure.js';
 import type { GitHub } from '../github-api.js';
-import { repoOf, type GitHubContext } from '../github-context.js';
+import { repoOf } from '../github-context.js';
+import { tokenLogin } from '../identity.js';
 import { writeJobSummary } from '../job-summary.js';
 import { applyMarker } from '../markers.js';
-import { setPlanOutputs, writePlanFile } from '../outputs.js';
+import { setPlanOutputs, writeArtifactFiles, writePlanFile } from '../outputs.js';
+import { gateOf, readReview, type Gate, type Review } from '../review-gate.js';
 import { actionSession, loadTree } from '../tree.js';
 import type { CommandRun } from './context.js';
 import { bodyContext, gitHubOrWarn, planNow, requireApiInputs } from './shared.js';
@@ -39,37 +40,37 @@ export function logStep(event: StepEvent): void {
   else if (event.type === 'retry') core.info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${event.reason})`);
 }
 
-/**
- * The pull request merged as this commit: the commit's pull requests, preferring the one whose merge commit it is.
- * Undefined when the push was not a merge of a pull request.
- */
-export async function mergedPullRequest(gh: GitHub, context: GitHubContext): Promise<number | undefined> {
-  if (context.sha === '') throw new GitHubContextError('GITHUB_SHA is not set: apply comments on the pull request merged as that commit');
-  const { owner, repo } = repoOf(context);
-  const pulls = await gh.paginate(gh.rest.repos.listPullRequestsAssociatedWithCommit, { owner, repo, commit_sha: context.sha, per_page: 100 });
-  const merged = pulls.filter((pr) => pr.merged_at !== null && pr.merged_at !== undefined);
-  const exact = merged.find((pr) => pr.merge_commit_sha === context.sha);
-  return (exact ?? merged[0])?.number;
+/** The GitHub side of an apply: the client and its login, and what the review of the merged pull request allows. */
+interface ReviewContext {
+  gh: GitHub | undefined;
+  author: string;
+  review: Review;
 }
 
-async function commentResult(run: CommandRun, body: string): Promise<void> {
-  if (!run.inputs.comment) return;
-  const gh = gitHubOrWarn(run.inputs, run.context, 'the comment on the merged pull request');
-  if (gh === undefined) return;
-  const number = await mergedPullRequest(gh, run.context);
-  if (number === undefined) {
+async function reviewContext(run: CommandRun): Promise<ReviewContext> {
+  const gh = gitHubOrWarn(run.inputs, run.context, 'reading the reviewed plan and the comment on the merged pull request');
+  if (gh === undefined) return { gh, author: '', review: { kind: 'none', why: 'there is no github-token to read the reviewed plan on the pull request with', pr: undefined } };
+  const author = await tokenLogin(gh);
+  return { gh, author, review: await readReview(gh, run.context, run.folder.label, author) };
+}
+
+async function commentResult(run: CommandRun, github: ReviewContext, body: string): Promise<void> {
+  const pr = github.review.pr;
+  if (!run.inputs.comment || github.gh === undefined) return;
+  if (pr === undefined) {
     core.info(`no merged pull request found for commit ${run.context.sha.slice(0, 7)}: the result is in the job summary only`);
     return;
   }
-  const result = await upsertComment(gh, { ...repoOf(run.context), issueNumber: number, marker: applyMarker(run.folder.label) }, run.masker.redact()(body));
-  core.info(`apply comment ${result.action} on pull request #${number}: ${result.url}`);
+  const target = { ...repoOf(run.context), issueNumber: pr.number, marker: applyMarker(run.folder.label), author: github.author };
+  const result = await upsertComment(github.gh, target, run.masker.redact()(body));
+  core.info(`apply comment ${result.action} on pull request #${pr.number}: ${result.url}`);
   core.setOutput('comment-url', result.url);
 }
 
-async function report(run: CommandRun, outcome: ApplyOutcome, planFile: string): Promise<void> {
+async function report(run: CommandRun, github: ReviewContext, outcome: ApplyOutcome, planFile: string): Promise<void> {
   await writeJobSummary(applyBody(outcome, bodyContext(run, '', SUMMARY_BUDGET, planFile)), run.masker.redact());
   try {
-    await commentResult(run, applyBody(outcome, bodyContext(run, applyMarker(run.folder.label), COMMENT_BUDGET, planFile)));
+    await commentResult(run, github, applyBody(outcome, bodyContext(run, applyMarker(run.folder.label), COMMENT_BUDGET, planFile)));
   } catch (error) {
     // The account is already changed and the job summary says how: failing the step now would read as a failed
     // apply, and a rerun for a comment would apply again. The step's outcome stays the apply's own.
@@ -77,15 +78,28 @@ async function report(run: CommandRun, outcome: ApplyOutcome, planFile: string):
   }
 }
 
+interface LockedOutcome {
+  plan: Plan;
+  gate: Gate;
+  applied?: ApplyReport;
+  refused: boolean;
+}
+
 /**
  * Applies under the apply lock (unless the `lock` input is false): waits while another apply holds it, naming it,
- * then reads the account again, since the other apply may have changed it, and applies the plan made now. The
- * workflow's `concurrency` group keeps two runs of one repository apart; the lock also keeps out a laptop.
+ * then reads the account again, since the other apply may have changed it, and applies of the plan made now what
+ * the review allows. The workflow's `concurrency` group keeps two runs of one repository apart; the lock also keeps
+ * out a laptop.
  */
-async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Plan): Promise<{ plan: Plan; applied?: ApplyReport; refused: boolean }> {
+async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Plan, review: Review): Promise<LockedOutcome> {
   const { inputs } = run;
-  const go = (plan: Plan) => applyPlan(plan, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
-  if (!inputs.lock) return { plan: planned, applied: await go(planned), refused: false };
+  const go = async (plan: Plan): Promise<LockedOutcome> => {
+    const gate = gateOf(review, plan, inputs.unreviewed);
+    if (gate.apply.steps.length === 0) return { plan, gate, refused: false };
+    const applied = await applyPlan(gate.apply, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
+    return { plan, gate, applied, refused: false };
+  };
+  if (!inputs.lock) return go(planned);
   let shown: string | undefined;
   const lock = await acquireApplyLock(session.client, {
     owner: lockOwner(process.env, { host: hostname() }),
@@ -98,9 +112,8 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
   try {
     const plan = await planNow(session, 'apply');
     if (plan.liveDigest !== planned.liveDigest) core.info('the live account changed since the plan was made (another apply wrote to it first): applying the plan made now under the apply lock');
-    if (plan.steps.length === 0) return { plan, refused: false };
-    if (!plan.safe && !inputs.allowDeletes) return { plan, refused: true };
-    return { plan, applied: await go(plan), refused: false };
+    if (!plan.safe && !inputs.allowDeletes) return { plan, gate: gateOf(review, plan, inputs.unreviewed), refused: true };
+    return await go(plan);
   } finally {
     try {
       await lock.release();
@@ -110,9 +123,21 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
   }
 }
 
+/** The step's failure when steps were held: what, why, and how to apply them on purpose. */
+function heldFailure(gate: Gate, review: Review): string {
+  const why = review.kind === 'none' ? `${review.why}. ` : '';
+  const lines = gate.held.slice(0, 20).map((h) => `  ${h.step.kind} "${h.step.key}" (${h.step.action}): ${holdReasonText(h)}`);
+  const more = gate.held.length > 20 ? `\n  … ${gate.held.length - 20} more (listed on the pull request and in the job summary)` : '';
+  return (
+    `apply held ${gate.held.length} step${gate.held.length === 1 ? '' : 's'} nobody reviewed: ${why}they were not applied${gate.apply.steps.length > 0 ? ' (the reviewed steps were)' : ''}:\n${lines.join('\n')}${more}\n` +
+    `${HOW_TO_APPLY_UNREVIEWED}`
+  );
+}
+
 /**
- * apply, on a push to the default branch: plan again, refuse an unsafe plan unless allow-deletes, apply without
- * asking, and report what was done, what failed and what was skipped in the job summary and on the merged pull request.
+ * apply, on a push to the default branch: plan again, and apply of it what was reviewed on the merged pull request
+ * (steps new or changed since its plan comment are held, unless unreviewed: apply); refuse an unsafe plan unless
+ * allow-deletes; report what was done, held, failed and skipped in the job summary and on the merged pull request.
  */
 export async function applyCommand(run: CommandRun): Promise<void> {
   const { inputs, context, folder, masker } = run;
@@ -122,38 +147,57 @@ export async function applyCommand(run: CommandRun): Promise<void> {
     return;
   }
   requireApiInputs(inputs);
+  const github = await reviewContext(run);
   const session = actionSession(tree.desired, inputs, masker, Math.max(DEFAULT_PARALLELISM, inputs.parallelism));
+  let outcome: LockedOutcome | undefined;
   let plan: Plan;
-  let applied: ApplyReport | undefined;
   let planFile: string;
   try {
     plan = await planNow(session, 'apply');
     planFile = writePlanFile(plan, context.tempDir, folder.label, 'apply');
+    writeArtifactFiles(plan, planFile, folder.label, 'apply');
     if (plan.steps.length === 0) {
       core.info('Nothing to apply: the account matches the configuration.');
     } else if (!plan.safe && !inputs.allowDeletes) {
-      setPlanOutputs(plan, planFile);
-      await report(run, { kind: 'refused', plan }, planFile);
-      core.setFailed(`apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml); nothing was changed:\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
-      return;
+      outcome = { plan, gate: gateOf(github.review, plan, inputs.unreviewed), refused: true };
+    } else if (github.review.kind === 'none' && inputs.unreviewed === 'hold') {
+      // Nothing reviewed: nothing is written, and the lock is not taken.
+      outcome = { plan, gate: gateOf(github.review, plan, 'hold'), refused: false };
     } else {
-      const outcome = await applyUnderLock(run, session, plan);
+      outcome = await applyUnderLock(run, session, plan, github.review);
       plan = outcome.plan;
-      if (outcome.refused) {
-        setPlanOutputs(plan, planFile);
-        await report(run, { kind: 'refused', plan }, planFile);
-        core.setFailed(`apply refused: the plan made under the apply lock is unsafe (over the safety thresholds of monsync.yaml); nothing was changed:\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
-        return;
-      }
-      applied = outcome.applied;
-      if (applied !== undefined) core.info(applyHeadline(applied));
+      if (outcome.applied !== undefined) core.info(applyHeadline(outcome.applied));
     }
   } finally {
     await session.close();
   }
-  setPlanOutputs(plan, planFile, applied);
-  await report(run, applied === undefined ? { kind: 'nothing', plan } : { kind: 'applied', plan, report: applied }, planFile);
+  await finish(run, github, plan, planFile, outcome);
+}
+
+/** Outputs, job summary, comment, and the step's outcome. */
+async function finish(run: CommandRun, github: ReviewContext, plan: Plan, planFile: string, outcome: LockedOutcome | undefined): Promise<void> {
+  setPlanOutputs(plan, planFile, outcome?.applied);
+  if (outcome?.refused === true) {
+    await report(run, github, { kind: 'refused', plan }, planFile);
+    core.setFailed(`apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml); nothing was changed:\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
+    return;
+  }
+  const review = reviewNote(github.review, outcome?.gate);
+  if (outcome === undefined || (outcome.applied === undefined && outcome.gate.held.length === 0)) {
+    await report(run, github, { kind: 'nothing', plan, review }, planFile);
+    return;
+  }
+  const applied = outcome.applied;
+  await report(run, github, applied === undefined ? { kind: 'held', plan, review } : { kind: 'applied', plan, report: applied, review }, planFile);
   if (applied !== undefined && !applied.ok) {
     core.setFailed(`${applyHeadline(applied)} Run the workflow again once the cause is fixed: what is done stays done.`);
+  } else if (outcome.gate.held.length > 0) {
+    core.setFailed(heldFailure(outcome.gate, github.review));
+  } else if (outcome.gate.unreviewedApplied.length > 0) {
+    core.warning(`unreviewed: apply: ${outcome.gate.unreviewedApplied.length} step(s) nobody reviewed were applied on purpose`);
   }
+}
+
+function reviewNote(review: Review, gate: Gate | undefined): ReviewNote {
+  return { why: review.kind === 'none' ? review.why : undefined, pr: review.pr?.number, held: gate?.held ?? [], unreviewedApplied: gate?.unreviewedApplied ?? [], gone: gate?.gone ?? [] };
 }

@@ -1,14 +1,18 @@
 import * as core from '@actions/core';
-import { hasChanges, unsafeAdvice, violationLines } from '@monsync/reconciler';
+import { hasChanges, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
 import { repoPath } from '../annotations.js';
-import { ACTION_OVERRIDE, COMMENT_BUDGET, planBody, planFailedBody, SUMMARY_BUDGET, validationBody } from '../bodies.js';
-import { upsertComment } from '../comment-upsert.js';
+import { ACTION_OVERRIDE, COMMENT_BUDGET, planFailedBody, SUMMARY_BUDGET, validationBody } from '../bodies.js';
+import { ownComments, upsertComment } from '../comment-upsert.js';
 import { failureMessage } from '../failure.js';
+import type { GitHub } from '../github-api.js';
 import { repoOf } from '../github-context.js';
+import { tokenLogin } from '../identity.js';
 import { writeJobSummary } from '../job-summary.js';
 import { planMarker } from '../markers.js';
 import { missingApiInputs } from '../inputs.js';
-import { setPlanOutputs, writePlanFile } from '../outputs.js';
+import { setPlanOutputs, writeArtifactFiles, writePlanFile } from '../outputs.js';
+import { planComment, viewOf, type PlanView } from '../plan-comment.js';
+import { recordLine, recordOf } from '../review-record.js';
 import { actionSession, loadTree } from '../tree.js';
 import type { CommandRun } from './context.js';
 import { bodyContext, gitHubOrWarn, planNow, requireApiInputs } from './shared.js';
@@ -19,14 +23,17 @@ export const FORK_NOTICE = 'no credentials on fork pull requests: plan skipped';
  * Comments `body` on the pull request under the folder's marker, when there is a pull request, a token and `comment`;
  * redacted with every masked value, since the runner masks only the log.
  */
-async function commentOnPullRequest(run: CommandRun, body: string): Promise<void> {
+async function commentOnPullRequest(run: CommandRun, body: string | ((gh: GitHub) => Promise<string | undefined>)): Promise<void> {
   const pr = run.context.pullRequest;
   if (!run.inputs.comment || pr === undefined) return;
   const gh = gitHubOrWarn(run.inputs, run.context, 'the pull request comment');
   if (gh === undefined) return;
   let result;
   try {
-    result = await upsertComment(gh, { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label) }, run.masker.redact()(body));
+    const text = typeof body === 'string' ? body : await body(gh);
+    if (text === undefined) return;
+    const target = { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label), author: await tokenLogin(gh) };
+    result = await upsertComment(gh, target, run.masker.redact()(text));
   } catch (error) {
     // A fork's run gets a read-only token whatever the workflow asks for: the plan stands without its comment.
     if (pr.fork && (error as { status?: unknown }).status === 403) {
@@ -51,6 +58,40 @@ async function commentPlanFailure(run: CommandRun, error: unknown): Promise<void
   } catch (commentError) {
     core.warning(`the pull request comment could not say that the plan failed: ${redact(failureMessage(commentError))}`);
   }
+}
+
+/** The paths (from the repository root) the pull request changes, renames included; undefined when GitHub will not say. */
+async function changedFiles(gh: GitHub, run: CommandRun, number: number): Promise<Set<string> | undefined> {
+  try {
+    const files = await gh.paginate(gh.rest.pulls.listFiles, { ...repoOf(run.context), pull_number: number, per_page: 100 });
+    return new Set(files.flatMap((file) => (file.previous_filename === undefined ? [file.filename] : [file.filename, file.previous_filename])));
+  } catch (error) {
+    core.warning(`the files of the pull request could not be listed (${run.masker.redact()(failureMessage(error))}): the comment shows every step as the pull request's`);
+    return undefined;
+  }
+}
+
+/**
+ * The comment for a plan: the pull request's own changes apart from the steps it did not cause, with the
+ * reviewed-plan record. Undefined (no comment) when the pull request changes nothing, `comment-unchanged` is false
+ * and there is no comment to bring up to date.
+ */
+function planCommentFor(run: CommandRun, plan: Plan, record: string, planFile: string): (gh: GitHub) => Promise<string | undefined> {
+  return async (gh) => {
+    const pr = run.context.pullRequest;
+    if (pr === undefined) return undefined;
+    const view: PlanView = viewOf(plan, await changedFiles(gh, run, pr.number), run.folder.label);
+    const own = view.plan.steps.filter((step) => !view.notFromPullRequest.includes(step) && step.action !== 'ensure');
+    if (!run.inputs.commentUnchanged && own.length === 0 && plan.safe) {
+      const target = { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label), author: await tokenLogin(gh) };
+      // An earlier comment must not go on showing changes the pull request no longer makes.
+      if ((await ownComments(gh, target)).length === 0) {
+        core.info('no changes from this pull request, and comment-unchanged is false: no comment');
+        return undefined;
+      }
+    }
+    return planComment(view, { ...bodyContext(run, planMarker(run.folder.label), COMMENT_BUDGET, planFile), record });
+  };
 }
 
 /**
@@ -88,8 +129,11 @@ export async function planCommand(run: CommandRun): Promise<void> {
   const planFile = writePlanFile(plan, context.tempDir, folder.label, 'plan');
   core.info(`plan saved to ${planFile}`);
   setPlanOutputs(plan, planFile);
-  await writeJobSummary(planBody(plan, bodyContext(run, '', SUMMARY_BUDGET, planFile)), masker.redact());
-  await commentOnPullRequest(run, planBody(plan, bodyContext(run, planMarker(folder.label), COMMENT_BUDGET, planFile)));
+  // The pull request's head, not GITHUB_SHA (the test merge commit): apply on merge compares it with the merged head.
+  const record = recordOf(plan, folder.label, context.pullRequest?.headSha ?? context.sha);
+  writeArtifactFiles(plan, planFile, folder.label, 'plan', record);
+  await writeJobSummary(planComment(viewOf(plan, undefined, folder.label), { ...bodyContext(run, '', SUMMARY_BUDGET, planFile), record: '' }), masker.redact());
+  await commentOnPullRequest(run, planCommentFor(run, plan, recordLine(record), planFile));
   if (!plan.safe) {
     const text = `the plan is unsafe (over the safety thresholds of monsync.yaml):\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;
     // The apply of this change would be refused: the pull request says so now, unless the apply step allows it.

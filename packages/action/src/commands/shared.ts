@@ -5,6 +5,7 @@ import { ActionInputError } from '../errors.js';
 import { runUrl, type GitHubContext } from '../github-context.js';
 import { gitHubClient, type GitHub } from '../github-api.js';
 import { missingApiInputs, type ActionInputs } from '../inputs.js';
+import { artifactName } from '../outputs.js';
 import type { CommandRun } from './context.js';
 
 /** The three API inputs are needed from here on; a clear message names each one that is empty. */
@@ -41,6 +42,7 @@ export function gitHubOrWarn(inputs: ActionInputs, context: GitHubContext, what:
 export function bodyContext(run: CommandRun, marker: string, budget: number, planFile: string | undefined): BodyContext {
   const link = runUrl(run.context);
   const where = link === undefined ? 'the job summary' : `the [job summary](${link})`;
-  const hint = planFile === undefined ? `${where}.` : `${where}, and the \`plan-file\` output of the step (JSON).`;
+  const artifact = planFile === undefined ? '' : `, the artifact \`${artifactName(planFile)}\` of ${link === undefined ? 'the workflow run' : `the [workflow run](${link})`} (plan file and text)`;
+  const hint = planFile === undefined ? `${where}.` : `${where}${artifact}, and the \`plan-file\` output of the step (JSON).`;
   return { marker, label: run.folder.label, footer: footerLine(run.context.sha, link), fullPlanHint: hint, budget };
 }

@@ -34,6 +34,8 @@ export interface MarkdownOptions {
    * `allow-deletes`): the banner then names it, and the advice of `unsafeAdvice` replaces the CLI's.
    */
   override?: OverrideWording;
+  /** The limit the note of a cut body names: the whole comment's, when this rendering is one part of it; `budget` by default. */
+  limit?: number;
 }
 
 /**
@@ -251,7 +253,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const budget = options.budget ?? DEFAULT_MARKDOWN_BUDGET;
   const head = header(plan, options.title ?? 'monsync plan', options.marker ?? MARKDOWN_MARKER, options.intro, options.override);
   const all = sections(plan);
-  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0 }, plan.steps.length, budget, options.fullPlanHint);
+  const limit = options.limit ?? budget;
+  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0 }, plan.steps.length, limit, options.fullPlanHint);
   const footer = options.footer === undefined || options.footer === '' ? '' : `\n${options.footer.replace(/^\n+|\n+$/g, '')}\n`;
   const room = budget - markdownLength(head) - markdownLength(worstNote) - markdownLength(footer);
 
@@ -280,7 +283,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       used += frame + keptSize;
     }
   }
-  const cutNote = full ? '' : note(omitted, plan.steps.length, budget, options.fullPlanHint);
+  const cutNote = full ? '' : note(omitted, plan.steps.length, limit, options.fullPlanHint);
   return `${head}${cutNote}${body}${footer}`.replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
 }
 

@@ -62,7 +62,8 @@ export function viewOf(plan: Plan, changedFiles: ReadonlySet<string> | undefined
   const settings = folder === '.' ? 'monsync.yaml' : `${folder}/monsync.yaml`;
   if (changedFiles.has(settings)) return { plan, notFromPullRequest: [], split: true };
   const inRepo = (file: string) => (folder === '.' ? file : `${folder}/${file}`);
-  const others = plan.steps.filter((step) => step.action !== 'delete' && step.source !== undefined && !changedFiles.has(inRepo(step.source.file)));
+  // An ensure step is in every plan (alert definitions cannot be read back): not drift, so it stays with the rest.
+  const others = plan.steps.filter((step) => (step.action === 'create' || step.action === 'update') && step.source !== undefined && !changedFiles.has(inRepo(step.source.file)));
   return { plan, notFromPullRequest: others, split: true };
 }
 

@@ -7,6 +7,7 @@ import { hasErrors, loadConfig } from '@monsync/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGitHubMock, type GitHubMock, type MockComment } from './e2e-fixtures/github-mock.js';
 import { REPO_ROOT, runBundledAction, runnerInputs, type ActionRun } from './e2e-fixtures/local-action.js';
+import { demoFiles } from './harness.js';
 
 // Each run starts local-action (tsx compiling its TypeScript) and the bundle in a child process: a budget against
 // hangs on a small, shared CI machine, not a performance assertion.
@@ -126,6 +127,8 @@ describe('the bundled action run by @github/local-action: plan on a pull request
     // Comments that are not the plan: a person's, and another tool's, which the action must leave alone.
     github.addComment(PR, 'Looks good to me, but check the shop timeouts.', 'octocat');
     github.addComment(PR, '<!-- other-tool:report -->\nCoverage 87%', 'other-bot[bot]');
+    // The pull request changes every file of the tree (and the one the second run adds): every step is its own.
+    github.setPullFiles(PR, [...demoFiles(), 'configs/monitors/e2e.yaml']);
   });
 
   afterAll(async () => {

@@ -13,10 +13,12 @@ import {
   demoWorkspace,
   expectApplyRun,
   expectNoSecrets,
+  expectPlanRun,
   FakeThread,
   HEAD_SHA,
   mergedPull,
   planOnPullRequest,
+  pullRequestEvent,
   PUSH_EVENT,
   runAction,
   SHA,
@@ -226,6 +228,28 @@ describe('apply on merge applies what was reviewed', () => {
     const line = quiet.comments[0]?.body.split('\n')[3];
     expect(line).toBe('**No changes:** this pull request changes nothing in the account. The account differs from files it does not change: see below.');
     expect(demoFiles()).toContain('configs/monitors/shop.yaml');
+  });
+});
+
+describe('a pull request that changes nothing in the account', () => {
+  it('gets no comment with comment-unchanged: false, and one line by default', async () => {
+    const workspace = demoWorkspace();
+    await settle(workspace);
+    const thread = new FakeThread(50);
+    const s = harness.scope();
+    expectPlanRun(s, thread);
+    const silent = await runAction({ workspace, inputs: { command: 'plan', config: 'configs', 'comment-unchanged': 'false', ...apiInputs(harness.emulator.url) }, event: pullRequestEvent(50) });
+    expect(s.isDone()).toBe(true);
+    expect(silent.failure).toBeUndefined();
+    expect(thread.comments).toEqual([]);
+    expect(silent.lines).toContain('no changes from this pull request, and comment-unchanged is false: no comment');
+
+    expect((await planOnPullRequest(harness, thread, workspace)).failure).toBeUndefined();
+    const body = thread.comments[0]?.body ?? '';
+    expect(body.split('\n').filter((line) => line !== '' && !line.startsWith('<!--') && !line.startsWith('<sub>'))).toEqual([
+      '## monsync plan: configs',
+      '**No changes:** this pull request changes nothing in the account.',
+    ]);
   });
 });
 

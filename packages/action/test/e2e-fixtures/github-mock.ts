@@ -28,6 +28,8 @@ export interface GitHubMock {
   unmatched(): string[];
   comments(issue: number): MockComment[];
   addComment(issue: number, body: string, login?: string): MockComment;
+  /** The files GET /pulls/{n}/files lists for pull request `issue` (none until set). */
+  setPullFiles(issue: number, files: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startGitHubMock(repository: string): Promise<GitHubMock> {
   const requests: RecordedRequest[] = [];
   const misses: string[] = [];
   const store: MockComment[] = [];
+  const pullFiles = new Map<number, string[]>();
   let nextId = 1000;
   let base = '';
 
@@ -79,6 +82,12 @@ export async function startGitHubMock(repository: string): Promise<GitHubMock> {
     const list = path === null ? null : /^\/issues\/(\d+)\/comments$/.exec(path);
     const one = path === null ? null : /^\/issues\/comments\/(\d+)$/.exec(path);
 
+    // The workflow token cannot ask who it is: the action then comments as github-actions[bot].
+    if (url.pathname === '/user' && method === 'GET') return send(res, 403, { message: 'Resource not accessible by integration' });
+    const files = path === null ? null : /^\/pulls\/(\d+)\/files$/.exec(path);
+    if (files !== null && method === 'GET') {
+      return send(res, 200, (pullFiles.get(Number(files[1])) ?? []).map((filename) => ({ filename, status: 'modified' })));
+    }
     if (list !== null && method === 'GET') {
       const issue = Number(list[1]);
       const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get('per_page') ?? PER_PAGE_DEFAULT) || PER_PAGE_DEFAULT));
@@ -140,6 +149,7 @@ export async function startGitHubMock(repository: string): Promise<GitHubMock> {
     unmatched: () => [...misses],
     comments: (issue) => store.filter((comment) => comment.issue === issue),
     addComment,
+    setPullFiles: (issue, files) => void pullFiles.set(issue, [...files]),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

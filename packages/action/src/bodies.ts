@@ -269,7 +269,8 @@ export function driftGoneComment(label: string, sha: string, footer: string): st
 
 /** The drift issue's two answers when the drift job keeps an "Accept live changes" pull request (input drift-pr). */
 export function driftAnswers(label: string, accept: { number: number; url: string } | { reason: string }): string {
-  const revert = `- **Keep git:** run the apply workflow again; it puts the account back as \`${label}\` says.`;
+  // Reverting drift writes steps no pull request reviewed: apply holds them unless asked on purpose.
+  const revert = `- **Keep git:** run the apply workflow again with unreviewed: apply (Actions tab, "Run workflow"); it puts the account back as \`${label}\` says.`;
   const keep =
     'number' in accept
       ? `- **Keep the account's changes:** review and merge [#${accept.number} Accept live changes](${accept.url}), which writes them into \`${label}\`.`
@@ -284,7 +285,7 @@ export function acceptBody(marker: string, label: string, edits: readonly string
   body +=
     `The live account was changed outside git. Merging this pull request writes those changes into \`${label}\` (only the lines that differ; ` +
     'comments and layout stay), so git and the account agree again and the next drift run closes the drift issue. ' +
-    'To undo the changes in the account instead, run the apply workflow again; this pull request is then closed by the next drift run.\n\n';
+    'To undo the changes in the account instead, run the apply workflow again with unreviewed: apply; this pull request is then closed by the next drift run.\n\n';
   body += `### Written into the tree\n\n${list(edits)}\n`;
   if (notes.length > 0) body += `### Left as they are\n\n${list(notes)}\n`;
   return `${body}${footer}`;

@@ -21,7 +21,7 @@ const DRIFT = (extra: Record<string, string> = {}) => ({ command: 'drift', confi
 /** The workspace's tree applied: git and the account agree before the web app is used. */
 async function agreeingWorkspace(): Promise<string> {
   const workspace = demoWorkspace();
-  const applied = await runAction({ workspace, inputs: { ...DRIFT(), command: 'apply', comment: 'false' }, event: PUSH_EVENT });
+  const applied = await runAction({ workspace, inputs: { ...DRIFT(), command: 'apply', comment: 'false', unreviewed: 'apply', 'github-token': '' }, event: PUSH_EVENT });
   expect(applied.failure).toBeUndefined();
   return workspace;
 }
@@ -146,7 +146,7 @@ describe('drift answered both ways (drift-pr)', () => {
     const [issue] = issues.titled(DRIFT_TITLE);
     if (pull === undefined || issue === undefined) throw new Error('no pull request or issue');
 
-    const reverted = await runAction({ workspace, inputs: { ...DRIFT(), command: 'apply', comment: 'false' }, event: PUSH_EVENT });
+    const reverted = await runAction({ workspace, inputs: { ...DRIFT(), command: 'apply', comment: 'false', unreviewed: 'apply', 'github-token': '' }, event: PUSH_EVENT });
     expect(reverted.failure).toBeUndefined();
     const s = harness.scope();
     issues.expectListOpen(s);

@@ -98,6 +98,30 @@ describe('removal of a pruned monitor (manage.monitors.removal)', () => {
     expect((await monsync(['plan', '--detailed-exitcode'], { cwd: tree, env: envFor(lean.url) })).code).toBe(ExitCode.Ok);
   });
 
+  it('auto releases the vault items a retired monitor used, so pruning them in the same apply succeeds (lean profile)', async () => {
+    const settings = 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\n  vault: { prune: true }\nsafety:\n  maxDeletePercent: 100\n';
+    const vault = (items: readonly string[]) =>
+      `vault:\n  sections:\n    - Name: Web\n      items:\n${items.map((n) => `        - { Name: ${n}, VaultItemType: CredentialSet, UserName: robot, Password: { fromEnv: REMOVAL_CANARY } }\n`).join('')}`;
+    const multiStep = (name: string, item: string) =>
+      `  - Name: ${name}\n    MonitorType: MultiStepApi\n    Url: "https://${name.toLowerCase()}.example.com/"\n    PredefinedVariables:\n      - { Key: login, Value: { vault: "Web/${item}" } }\n`;
+    const tree = tempTree({ 'monsync.yaml': settings, 'vault.yaml': vault(['alpha-login', 'beta-login']), 'monitors.yaml': `monitors:\n${multiStep('Alpha', 'alpha-login')}${multiStep('Beta', 'beta-login')}` });
+    const env = { ...envFor(lean.url), REMOVAL_CANARY: 'CANARY-removal-7' };
+    const first = await monsync(['apply', '--auto-approve'], { cwd: tree, env });
+    expect(first.code, first.err).toBe(ExitCode.Ok);
+
+    // Beta and the item only it used leave the config together: Beta is retired (DELETE is refused), the item deleted.
+    writeFileSync(join(tree, 'vault.yaml'), vault(['alpha-login']));
+    writeFileSync(join(tree, 'monitors.yaml'), `monitors:\n${multiStep('Alpha', 'alpha-login')}`);
+    const applied = await monsync(['apply', '--auto-approve'], { cwd: tree, env });
+    expect(applied.code, `${applied.out}\n${applied.err}`).toBe(ExitCode.Ok);
+    expect(applied.err).toContain('- monitor "Beta" deleted [retired: the service refused DELETE (405)]');
+    expect(applied.err).toContain('- vault item "Web/beta-login" deleted\n');
+    const retired = (await monitors(lean)).find((m) => m['Name'] === 'Beta');
+    expect(retired).toMatchObject({ IsActive: false, PredefinedVariables: [] });
+    expect(`${first.out}${first.err}${applied.out}${applied.err}`).not.toContain('CANARY-removal-7');
+    expect((await monsync(['plan', '--detailed-exitcode'], { cwd: tree, env })).code).toBe(ExitCode.Ok);
+  });
+
   it('delete makes a refused DELETE an error naming the other strategies, and changes nothing', async () => {
     const tree = await appliedTree(lean.url, ['Alpha', 'Beta', 'Gamma'], 'delete');
     writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Gamma']));

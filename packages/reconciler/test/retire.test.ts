@@ -54,14 +54,14 @@ describe('retired monitors', () => {
     expect(revived.steps.map((s) => [s.action, s.guid])).toEqual([['update', '00000000-0000-4000-8000-000000000001']]);
   });
 
-  it('are retired by a delete step that carries the strategy and, unless it is delete, the retire body keeping the Notes text', () => {
+  it('are retired by a delete step that carries the strategy and, unless it is delete, the retire body keeping the Notes text and releasing its variables', () => {
     for (const removal of ['auto', 'deactivate', 'delete'] as const) {
       const desired = desiredState({ manage: { monitors: { prune: true, removal } }, monitors: [aMonitor({ Name: 'Kept' })], safety: { maxDeletePercent: 100, maxUpdatePercent: 100 } });
       const plan = planFor(desired, liveSnapshot({ monitors: [aLiveMonitor({ Name: 'Kept' }), aLiveMonitor({ Name: 'Gone', Notes: 'runbook: wiki/gone' })] }));
       const step = plan.steps.find((s) => s.key === 'Gone');
       expect(step).toMatchObject({ action: 'delete', removal });
       if (removal === 'delete') expect(step?.desired).toBeUndefined();
-      else expect(step?.desired).toEqual({ IsActive: false, GenerateAlert: false, Notes: `runbook: wiki/gone\nmonsync:retired=${removal}` });
+      else expect(step?.desired).toEqual({ IsActive: false, GenerateAlert: false, PredefinedVariables: [], Notes: `runbook: wiki/gone\nmonsync:retired=${removal}` });
     }
   });
 });

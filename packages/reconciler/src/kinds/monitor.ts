@@ -96,7 +96,10 @@ export const monitorKind: KindModule = {
     check: (snapshot, scope) => checkMonitorsWhole(snapshot, scope.kinds.includes(GROUP_MEMBERSHIP_KIND.kind)),
   },
   // The spec lists no DELETE /Monitor/{guid}: where the service refuses it, a pruned monitor is retired instead.
-  retire: { field: 'Notes', retired: { IsActive: false, GenerateAlert: false }, revived: { IsActive: true, GenerateAlert: true } },
+  // Retired, it also lets go of its PredefinedVariables: a {{vault:...}} reference would keep the service from deleting
+  // the vault item (400 "in use"), which is pruned in the same apply when the monitor was its last user, and a retired
+  // monitor has no use for credentials. Revived, it gets the variables its declaration has.
+  retire: { field: 'Notes', retired: { IsActive: false, GenerateAlert: false, PredefinedVariables: [] }, revived: { IsActive: true, GenerateAlert: true } },
   references: {
     field: 'PredefinedVariables',
     kinds: [VAULT_ITEM],

@@ -134,6 +134,40 @@ describe('Limiter under rate limiting (injected clock)', () => {
     expect(limiter.throttled).toBe(false);
   });
 
+  it('regains one slot for every window of answers without a 429 (as many as its limit), long before the clock would', async () => {
+    const c = clock();
+    const limiter = new Limiter(8, { now: c.now, recoveryMs: 1000 });
+    const answered = () => limiter.run(async () => undefined);
+    await limited(limiter);
+    await limited(limiter);
+    expect(limiter.current).toBe(2);
+    await answered();
+    expect(limiter.current).toBe(2);
+    await answered();
+    expect(limiter.current).toBe(3);
+    for (let i = 0; i < 3; i += 1) await answered();
+    expect(limiter.current).toBe(4);
+    // A refusal halves the limit and starts the count again.
+    await limited(limiter);
+    expect(limiter.current).toBe(2);
+    await answered();
+    expect(limiter.current).toBe(2);
+    for (let i = 0; i < 2 + 3 + 4 + 5 + 6 + 7; i += 1) await answered();
+    expect(limiter.current).toBe(8);
+    expect(limiter.throttled).toBe(false);
+  });
+
+  it('adds the slots the clock gives to those answers earned, never counting one twice', async () => {
+    const c = clock();
+    const limiter = new Limiter(8, { now: c.now, recoveryMs: 1000 });
+    await limited(limiter);
+    await limited(limiter);
+    c.advance(2000);
+    expect(limiter.current).toBe(4);
+    for (let i = 0; i < 4; i += 1) await limiter.run(async () => undefined);
+    expect(limiter.current).toBe(5);
+  });
+
   it('runs no more tasks at once than its lowered limit, and admits more as it recovers', async () => {
     const c = clock();
     const limiter = new Limiter(4, { now: c.now, recoveryMs: 100 });

@@ -136,9 +136,19 @@ export function withFaults(faults: FaultInjector, router: Router, rules: Rules):
     const fault = faults.decide(request.method, match.route.template, match.route.write);
     if (!fault) return next(store, request, caller);
     const route = match.route.key;
-    if (fault === 'applied-then-reset') return { ...next(store, request, caller), drop: 'after', fault };
-    // The write is carried out, and the answer is a 500 all the same: the client cannot tell it from one not applied.
-    if (fault === 'applied-then-500') return { ...next(store, request, caller), reply: { status: 500, headers: {}, body: errorBody(rules, [FAULT_TEXT['500'] ?? '']) }, fault };
+    if (fault === 'applied-then-reset' || fault === 'applied-then-500') {
+      const outcome = next(store, request, caller);
+      // Refused by the rate limit, the request was never carried out: its answer stands, and the scripted fault
+      // waits for the next request like it (a fault "after the write" with no write would be a lost create that
+      // was never made).
+      if (outcome.fault === 'rate-limit') {
+        faults.putBack();
+        return outcome;
+      }
+      if (fault === 'applied-then-reset') return { ...outcome, drop: 'after', fault };
+      // The write is carried out, and the answer is a 500 all the same: the client cannot tell it from one not applied.
+      return { ...outcome, reply: { status: 500, headers: {}, body: errorBody(rules, [FAULT_TEXT['500'] ?? '']) }, fault };
+    }
     if (fault === 'reset') return { reply: { status: 0 }, route, write: match.route.write, drop: 'before', fault };
     const headers: Record<string, string> = fault === '429' ? { 'Retry-After': String(faults.get().retryAfterSeconds) } : {};
     return { reply: { status: Number(fault), headers, body: errorBody(rules, [FAULT_TEXT[fault] ?? 'Injected fault.']) }, route, write: match.route.write, fault };

@@ -95,12 +95,27 @@ export class FaultInjector {
     return structuredClone(this.settings);
   }
 
+  /** The scripted fault the last `decide` took, as one entry that `putBack` can return. */
+  private lastScripted: ScriptedFault | undefined;
+
+  /**
+   * Returns the scripted fault the last `decide` took, first in line again: the request it was meant for never
+   * reached the service (the rate-limited profile refused it), so the next one like it gets it.
+   */
+  putBack(): void {
+    if (this.lastScripted === undefined) return;
+    this.settings.scripted = [this.lastScripted, ...this.settings.scripted];
+    this.lastScripted = undefined;
+  }
+
   /** Decides the fault for one API request, if any. `template` is the matched route template. */
   decide(method: string, template: string, isWrite: boolean): FaultKind | null {
     const scripted = this.settings.scripted.find(
       (s) => (!s.method || s.method === method) && (!s.route || s.route === template || s.route === `${method} ${template}`),
     );
+    this.lastScripted = undefined;
     if (scripted) {
+      this.lastScripted = { method, route: template, count: 1, kind: scripted.kind };
       scripted.count -= 1;
       if (scripted.count <= 0) this.settings.scripted = this.settings.scripted.filter((s) => s !== scripted);
       return scripted.kind;

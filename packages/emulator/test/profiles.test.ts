@@ -191,4 +191,14 @@ describe('rate-limited', () => {
     expect(res.headers.get('retry-after')).toBe('3');
     expect(api.control.requestLog().entries[0]?.fault).toBe('rate-limit');
   });
+
+  it('keeps a scripted fault after a write for a write that gets through: a refused create is not applied, then lost', async () => {
+    const api = await emulator({ profile: 'rate-limited', rateLimit: { share: 1 } });
+    api.control.setFaults({ scripted: [{ method: 'POST', route: '/VaultSection', count: 1, kind: 'applied-then-reset' }] });
+    const res = await api.post('/VaultSection', { Name: 'Refused' });
+    expect(res.status).toBe(429);
+    expect(api.control.requestLog().entries.map((e) => e.fault)).toEqual(['rate-limit']);
+    expect(api.control.faults().scripted).toEqual([{ method: 'POST', route: '/VaultSection', count: 1, kind: 'applied-then-reset' }]);
+    expect(api.control.dump().vaultSections.map((s) => s.Name)).not.toContain('Refused');
+  });
 });

@@ -21,8 +21,12 @@
  *      latency / parallelism (the client halves its parallelism on a 429 and regains it gradually);
  *   4. the same account read one GET per object at parallelism 10, as a typical provider's refresh does.
  *
+ * `--scale N` plans N monitors in N/20 groups of 20 instead (the vault, SLAs and reports stay as they are), and
+ * prints the growth against the same run at 10,000: `pnpm bench --scale 100000` (opt-in, not in CI) is what a
+ * large account costs. At a scale the per-object comparison is skipped (N GETs say nothing new).
+ *
  * Needs built packages: `pnpm build` (or `npx tsc -p tsconfig.build.json` in emulator, client and reconciler).
- * Usage: node packages/reconciler/bench/plan-10k.mjs [--latency MS] [--rounds N] [--skip-per-object] [--skip-rate-limited]
+ * Usage: node packages/reconciler/bench/plan-10k.mjs [--latency MS] [--rounds N] [--scale N] [--skip-per-object] [--skip-rate-limited]
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,11 +41,16 @@ import { assemblePlan, liveScope, readLive, renderMarkdown } from '../dist/index
 
 const args = process.argv.slice(2);
 const LATENCY = Number(args[args.indexOf('--latency') + 1] ?? 10) || 10;
-const SKIP_PER_OBJECT = args.includes('--skip-per-object');
+const SCALE = args.includes('--scale') ? Number(args[args.indexOf('--scale') + 1]) : undefined;
+if (SCALE !== undefined && !(Number.isInteger(SCALE) && SCALE >= 20)) {
+  console.error('plan-10k: --scale takes a whole number of monitors, at least 20 (for example --scale 100000)');
+  process.exit(2);
+}
+const SKIP_PER_OBJECT = args.includes('--skip-per-object') || SCALE !== undefined;
 const SKIP_RATE_LIMITED = args.includes('--skip-rate-limited');
 const RATE_LIMITED_SHARE = 0.1;
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1] ?? 5) || 5;
-const SIZES = { monitors: 10_000, groups: 500, groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50 };
+const SIZES = { monitors: SCALE ?? 10_000, groups: Math.floor((SCALE ?? 10_000) / 20), groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50 };
 const PAGE = 100;
 
 const guid = (kind, i) => {
@@ -203,24 +212,30 @@ if (args[0] === '--seed') {
 if (args[0] === '--read') {
   // Child mode: one read in a fresh process, as a `monsync plan` makes it; prints its wall and CPU time.
   const [, url, file] = args;
-  const { desired } = JSON.parse(readFileSync(file, 'utf8'));
+  const { desired, self } = JSON.parse(readFileSync(file, 'utf8'));
   const client = createClient({ baseUrl: url, username: 'demo', password: 'demo-password' });
   await Promise.all(Array.from({ length: client.parallelism }, () => client.operators.list().toArray()));
   const scope = liveScope(desired);
   const machineStart = machineCpu();
   const cpuStart = process.cpuUsage();
   const t0 = performance.now();
-  await readLive(client, scope);
+  const snapshot = await readLive(client, scope);
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpuStart);
-  console.log(JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, steal: stealShare(machineStart, machineCpu()) }));
+  const steal = stealShare(machineStart, machineCpu());
+  // Then the plan, once, as `monsync plan` makes it: its first call's CPU and the peak RSS of the whole process.
+  const planStart = process.cpuUsage();
+  const plan = assemblePlan(desired, snapshot, { selfOperatorGuid: self });
+  const planCpu = process.cpuUsage(planStart);
+  const planRssMb = process.resourceUsage().maxRSS / 1024;
+  console.log(JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, steal, planCpuMs: (planCpu.user + planCpu.system) / 1000, planRssMb, updates: plan.summary.update }));
   await client.close();
   process.exit(0);
 }
 
 const emulator = await startEmulatorProcess(LATENCY);
 try {
-  const seeded = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--seed', emulator.control], { maxBuffer: 256 * 1024 * 1024 });
+  const seeded = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--seed', emulator.control, ...(SCALE === undefined ? [] : ['--scale', String(SCALE)])], { maxBuffer: 256 * 1024 * 1024 });
   const { desired, self } = JSON.parse(seeded.stdout);
   const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
   const parallelism = client.parallelism;
@@ -262,7 +277,7 @@ try {
   };
   const dir = mkdtempSync(join(tmpdir(), 'monsync-plan-10k-'));
   const desiredFile = join(dir, 'desired.json');
-  writeFileSync(desiredFile, JSON.stringify({ desired }));
+  writeFileSync(desiredFile, JSON.stringify({ desired, self }));
   const rounds = [];
   try {
     for (let i = 0; i < ROUNDS; i += 1) {
@@ -325,6 +340,9 @@ try {
   }
   console.log(`readLive at latency 0  ${ms(readNoLatency)} (service and client processing alone: the part of the wall time no latency explains)`);
   console.log(`assemblePlan CPU       first ${ms(cpu[0])}, median of 5 ${ms(median(cpu))}  (${plan.summary.update} updates, ${plan.summary.unchanged} unchanged)`);
+  const freshPlanCpu = median(rounds.map((r) => r.planCpuMs));
+  const freshRss = median(rounds.map((r) => r.planRssMb));
+  console.log(`fresh monsync plan     assemblePlan first call median ${ms(freshPlanCpu)} CPU, peak RSS median ${freshRss.toFixed(0)} MB (a fresh process: the tree, one read, one plan, as \`monsync plan\` holds them)`);
   console.log(`renderMarkdown CPU     ${ms((markdownCpu.user + markdownCpu.system) / 1000)} (${markdown.length.toLocaleString('en-US')} characters)`);
 
   if (!SKIP_RATE_LIMITED) {
@@ -371,7 +389,20 @@ try {
     await perObject.close();
     console.log(`one GET per object     ${perObjectLog.total} requests at parallelism 10, ${ms(perObjectWall)} (memberships read once per group, not per pair)  listing is ${(perObjectWall / readWall).toFixed(1)}x faster`);
   }
-  console.log(`peak RSS               ${planRss.toFixed(0)} MB through planning (client, tree, snapshot, plans; the emulator runs in its own process)`);
+  console.log(`peak RSS               ${planRss.toFixed(0)} MB in this process through planning (the seeded tree as text and parsed, three reads, five plans; the emulator runs in its own process)`);
+  // One line for scripts/bench.mjs --scale, which prints the growth between two sizes.
+  const figures = {
+    monitors: SIZES.monitors,
+    requests: log.total,
+    minimum,
+    readLiveMs: median(fresh),
+    floorMs: median(floorCold),
+    lowerBoundMs: lowerBound,
+    planFirstMs: freshPlanCpu,
+    planMedianMs: median(cpu),
+    rssMb: freshRss,
+  };
+  console.log(`figures ${JSON.stringify(figures)}`);
   console.log('');
   console.log('targets: requests = minimum; wall <= 1.5 x lower bound; assemblePlan <= 1 s; RSS <= 300 MB; >= 5x faster than one GET per object');
   await client.close();

@@ -30,7 +30,7 @@ function monitorState(state, count) {
         ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }],
         PredefinedVariables: [],
         Url: `https://site-${i}.example.com/`,
-        CheckFrequency: 5,
+        CheckInterval: 5,
         CreatedDate: stamp,
         LastModifiedDate: stamp,
         LastModifiedByOperatorId: admin,

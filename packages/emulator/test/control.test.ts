@@ -63,10 +63,10 @@ describe('control API', () => {
     expect(res.body['status']).toBe(403);
     await api.control.reset('demo');
     const blog = (await api.get('/Monitor')).data.find((x) => x['Name'] === 'Blog');
-    const drift = await api.control.actAs(SEEDED.colleague.email, { method: 'PATCH', path: `/Monitor/${String(blog?.['MonitorGuid'])}`, body: { CheckFrequency: 30 } });
+    const drift = await api.control.actAs(SEEDED.colleague.email, { method: 'PATCH', path: `/Monitor/${String(blog?.['MonitorGuid'])}`, body: { CheckInterval: 30 } });
     expect(drift.status).toBe(200);
     const after = await api.get(`/Monitor/${String(blog?.['MonitorGuid'])}`);
-    expect(after.json).toMatchObject({ CheckFrequency: 30, LastModifiedByOperatorId: SEEDED.colleague.guid, LastModifiedDate: '2026-02-02T11:30:00' });
+    expect(after.json).toMatchObject({ CheckInterval: 30, LastModifiedByOperatorId: SEEDED.colleague.guid, LastModifiedDate: '2026-02-02T11:30:00' });
     expect(api.control.requestLog().counts['PATCH /Monitor/{monitorGuid}']).toBeUndefined();
   });
 

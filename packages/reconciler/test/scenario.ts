@@ -43,7 +43,7 @@ export function scenario(prune: boolean): { parts: DesiredParts; live: LiveParts
         aMonitor({ Name: 'Checkout', PredefinedVariables: [{ Key: 'otp', Value: { vault: 'Web/api-key' } }] }),
       ],
       slas: [anSla({ UptimeErrorThreshold: 98, exclusionPeriods: [aPeriod(), aPeriod({ Description: 'Cyber Monday' })] }), anSla({ Description: 'Silver' })],
-      scheduledReports: [aReport({ FileType: 'HTMLEmail' }), aReport({ key: 'daily' })],
+      scheduledReports: [aReport({ FileType: 'Html' }), aReport({ key: 'daily' })],
       alertDefinitions: [anAlertDefinition()],
     },
     live: {

@@ -25,13 +25,13 @@ describe('scheduledReport kind', () => {
 
   it('matches a report by its key marker and updates a field, keeping the marker', () => {
     const live = liveSnapshot({ scheduledReports: [aLiveReport('weekly-exec', { InternalNotes: 'Notes for admins\nmonsync:key=weekly-exec' })] });
-    const plan = planFor(desiredState({ manage: reportsOnly(false), scheduledReports: [aReport({ FileType: 'HTMLEmail' })] }), live);
+    const plan = planFor(desiredState({ manage: reportsOnly(false), scheduledReports: [aReport({ FileType: 'Html' })] }), live);
     expect(plan.steps).toMatchObject([
       {
         action: 'update',
         guid: guidFor('scheduledReport', 'weekly-exec'),
-        changes: [{ op: 'replace', path: '/FileType', before: 'PDFAttachment', after: 'HTMLEmail' }],
-        desired: { FileType: 'HTMLEmail', InternalNotes: 'Notes for admins\nmonsync:key=weekly-exec' },
+        changes: [{ op: 'replace', path: '/FileType', before: 'PDFAttachment', after: 'Html' }],
+        desired: { FileType: 'Html', InternalNotes: 'Notes for admins\nmonsync:key=weekly-exec' },
       },
     ]);
   });

@@ -216,9 +216,9 @@ const cases: Case[] = [
     kind: 'scheduledReport',
     arbitrary: fc
       .record({
-        live: fc.record({ FileType: fc.constantFrom('PDFAttachment', 'HTMLEmail'), Schedule: schedule, Recipients: fc.record({ Operators: emails, ExtraEmailAddresses: emails }) }),
+        live: fc.record({ FileType: fc.constantFrom('PDFAttachment', 'Html'), Schedule: schedule, Recipients: fc.record({ Operators: emails, ExtraEmailAddresses: emails }) }),
         declared: fc.record(
-          { FileType: fc.constantFrom('PDFAttachment', 'HTMLEmail'), Schedule: schedule, Recipients: fc.record({ Operators: emails, ExtraEmailAddresses: emails }, { requiredKeys: [] }) },
+          { FileType: fc.constantFrom('PDFAttachment', 'Html'), Schedule: schedule, Recipients: fc.record({ Operators: emails, ExtraEmailAddresses: emails }, { requiredKeys: [] }) },
           { requiredKeys: [] },
         ),
       })

@@ -283,7 +283,6 @@ export const VaultItemSchema = def(
       Value: Type.Optional(
         use(SecretRefSchema, 'Content per type: CertificateArchive: the binary file (base-64); Certificate: public-key text; OneTimePassword: the secret; File: the file (at most 2 MB). Unused for CredentialSet.'),
       ),
-      IsSensitive: Type.Optional(Type.Boolean({ description: 'Whether stored values are encrypted and hidden. Cannot be changed; CertificateArchive and CredentialSet are always sensitive.' })),
       Notes: Type.Optional(Type.String({ description: 'Description. monsync appends its fingerprint marker `monsync:fp=<hex>`.' })),
       UserName: Type.Optional(Type.String({ description: 'User name of a CredentialSet.' })),
       Password: Type.Optional(use(SecretRefSchema, 'Password of a CredentialSet (write-only).')),

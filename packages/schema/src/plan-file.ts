@@ -3,7 +3,7 @@
  * `schemas/plan.schema.json` holds), so an installed CLI checks a plan without the repository's files. A truncated
  * or hand-edited file is refused with the first thing wrong in it, never half-applied.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { PLAN_FORMAT_VERSION, type Plan } from './plan-schema.js';
 import { planJsonSchema } from './render-schemas.js';
 
@@ -22,8 +22,13 @@ export class PlanFileError extends Error {
 
 let validator: ValidateFunction | undefined;
 
-function validatePlan(value: unknown): ErrorObject[] {
-  validator ??= new Ajv2020({ allErrors: false, strict: false }).compile(planJsonSchema());
+// ajv's compiler is loaded only here, when a plan file is read: every other command starts without it (its module
+// set costs about as much as Node's own start, and `monsync validate` and `plan` never read a plan file).
+async function validatePlan(value: unknown): Promise<ErrorObject[]> {
+  if (validator === undefined) {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    validator = new Ajv2020({ allErrors: false, strict: false }).compile(planJsonSchema());
+  }
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }
 
@@ -34,8 +39,8 @@ function describe(error: ErrorObject): string {
   return `${at} ${error.message ?? 'is not valid'}`;
 }
 
-/** Parses and validates a plan file's text; throws `PlanFileError` naming the first problem. */
-export function parsePlanFile(text: string): Plan {
+/** Parses and validates a plan file's text; rejects with `PlanFileError` naming the first problem. */
+export async function parsePlanFile(text: string): Promise<Plan> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -46,7 +51,7 @@ export function parsePlanFile(text: string): Plan {
   if (version !== undefined && version !== PLAN_FORMAT_VERSION) {
     throw new PlanFileError('PLAN_FILE_VERSION', `plan formatVersion ${JSON.stringify(version)} is not supported by this monsync (expected ${PLAN_FORMAT_VERSION}); make the plan again with this version`);
   }
-  const [first] = validatePlan(parsed);
+  const [first] = await validatePlan(parsed);
   if (first !== undefined) throw new PlanFileError('PLAN_FILE_INVALID', `not a monsync plan: ${describe(first)} (schemas/plan.schema.json)`);
   return parsed as Plan;
 }

@@ -14,9 +14,9 @@ const plan = {
   warnings: [],
 };
 
-function refusal(text: string): PlanFileError {
+async function refusal(text: string): Promise<PlanFileError> {
   try {
-    parsePlanFile(text);
+    await parsePlanFile(text);
   } catch (error) {
     if (error instanceof PlanFileError) return error;
     throw error;
@@ -25,23 +25,23 @@ function refusal(text: string): PlanFileError {
 }
 
 describe('reading a plan file', () => {
-  it('accepts a plan as monsync plan --out writes it', () => {
-    expect(parsePlanFile(JSON.stringify(plan))).toEqual(plan);
+  it('accepts a plan as monsync plan --out writes it', async () => {
+    expect(await parsePlanFile(JSON.stringify(plan))).toEqual(plan);
   });
 
-  it('refuses a truncated file as invalid JSON', () => {
-    const error = refusal(JSON.stringify(plan).slice(0, 40));
+  it('refuses a truncated file as invalid JSON', async () => {
+    const error = await refusal(JSON.stringify(plan).slice(0, 40));
     expect(error.code).toBe('PLAN_FILE_INVALID');
     expect(error.message).toMatch(/^not valid JSON/);
   });
 
-  it('refuses a hand-edited step, naming where it is wrong', () => {
+  it('refuses a hand-edited step, naming where it is wrong', async () => {
     const edited = { ...plan, steps: [{ id: 'monitor:x', action: 'destroy', kind: 'monitor', key: 'x', changes: [], dependsOn: [] }] };
-    expect(refusal(JSON.stringify(edited)).message).toContain('/steps/0/action');
+    expect((await refusal(JSON.stringify(edited))).message).toContain('/steps/0/action');
   });
 
-  it('refuses a plan of another format version before looking further', () => {
-    const error = refusal(JSON.stringify({ ...plan, formatVersion: PLAN_FORMAT_VERSION + 1, steps: 'not even a list' }));
+  it('refuses a plan of another format version before looking further', async () => {
+    const error = await refusal(JSON.stringify({ ...plan, formatVersion: PLAN_FORMAT_VERSION + 1, steps: 'not even a list' }));
     expect(error.code).toBe('PLAN_FILE_VERSION');
   });
 });

@@ -70,7 +70,7 @@ function parseParallelism(raw: string | undefined): number {
 }
 
 /** The plan JSON written by `plan --out`, validated against the plan schema (a truncated or edited file is refused). */
-function readPlanFile(io: CliIo, file: string): Plan {
+async function readPlanFile(io: CliIo, file: string): Promise<Plan> {
   const path = resolve(io.cwd, file);
   let text: string;
   try {
@@ -79,7 +79,7 @@ function readPlanFile(io: CliIo, file: string): Plan {
     throw new CliError('PLAN_FILE_UNREADABLE', `${file}: cannot read the plan file (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass a file written by monsync plan --out FILE`);
   }
   try {
-    return parsePlanFile(text);
+    return await parsePlanFile(text);
   } catch (error) {
     if (!(error instanceof PlanFileError)) throw error;
     const advice = error.code === 'PLAN_FILE_VERSION' ? '' : '; pass a file written by monsync plan --out FILE';
@@ -494,7 +494,7 @@ export const applyCommand: CommandSpec = {
       io.stderr.write(s.red('monsync apply: not on a terminal, so there is nobody to confirm; review the plan (monsync plan) and pass --auto-approve to apply without asking.') + '\n');
       return ExitCode.Error;
     }
-    const saved = flags.planFile === undefined ? undefined : readPlanFile(io, flags.planFile);
+    const saved = flags.planFile === undefined ? undefined : await readPlanFile(io, flags.planFile);
 
     const opened = await openAndPlan(context, flags, saved);
     if (opened === undefined) return ExitCode.Error;

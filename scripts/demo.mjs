@@ -3,7 +3,7 @@
 // `monsync validate` and `monsync plan` on configs/ in-process (the built CLI's `run()`), writes the markdown
 // rendering a pull request would get, explains what the plan shows, applies the saved plan and plans again
 // (no changes). Needs only `pnpm install`: the root script builds the packages first.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -142,7 +142,26 @@ try {
   const applied = await monsync(applyArgs);
   if (applied.code !== 0) throw new Error(`monsync apply exited ${applied.code}`);
 
-  heading('5. plan again: the account now matches configs/');
+  heading('5. protect: a delete that no option allows (this step expects the refusal)');
+  // A copy of configs/ in which someone deleted the declaration of a monitor that `protect: ["monitor:Shop *"]` guards.
+  const gone = 'Shop search API';
+  const copy = join(outDir, 'configs-without-shop-search');
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(join(root, 'configs'), copy, { recursive: true });
+  const shopFile = join(copy, 'monitors', 'shop.yaml');
+  writeFileSync(shopFile, readFileSync(shopFile, 'utf8').replace(/\n {2}- Name: Shop search API\n[\s\S]*?(?=\n {2}- Name: )/, '\n'));
+  const groupsFile = join(copy, 'groups.yaml');
+  writeFileSync(groupsFile, readFileSync(groupsFile, 'utf8').replace(`, ${gone}`, ''));
+  console.log(`${show(copy)} is configs/ without the monitor "${gone}" (and its group membership); monsync.yaml protects it (monitor:Shop *).`);
+  const writesBefore = emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET').length;
+  const refusedPlan = await monsync(['plan', '--config', show(copy)]);
+  if (refusedPlan.code !== 1 || !refusedPlan.out.includes('REFUSED')) throw new Error(`the plan of a protected delete should be refused with exit 1, but it exited ${refusedPlan.code}`);
+  const refusedApply = await monsync(['apply', '--config', show(copy), '--auto-approve', '--allow-deletes']);
+  const writes = emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET').length - writesBefore;
+  if (refusedApply.code !== 1 || writes !== 0) throw new Error(`apply --allow-deletes of a protected delete should be refused with exit 1 and no write, but it exited ${refusedApply.code} after ${writes} writes`);
+  console.log(`As expected: plan exited 1 and apply --allow-deletes exited 1 with ${writes} writes (the emulator's request log). To delete "${gone}", a reviewed change first narrows protect.`);
+
+  heading('6. plan again: the account still matches configs/');
   const again = await monsync(['plan', '--config', 'configs', '--detailed-exitcode']);
   if (again.code !== 0) throw new Error(`monsync plan --detailed-exitcode exited ${again.code} after apply (2 would mean changes remain)`);
   console.log(`No changes (exit 0 with --detailed-exitcode). The ${summary.ensure} ensure steps are alert-definition activations, re-asserted on every apply by design.`);

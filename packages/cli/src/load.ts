@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { childKinds, formatDiagnostic, hasErrors, loadConfig, topLevelKinds, type DesiredState, type Diagnostic } from '@monsync/schema';
+import { childKinds, formatDiagnostic, hasErrors, isPolicyFinding, loadConfig, topLevelKinds, type DesiredState, type Diagnostic } from '@monsync/schema';
 import { style, useColor, type CliIo } from './io.js';
 
 export interface LoadedTree {
@@ -52,13 +52,15 @@ function plural(count: number, one: string, many = `${one}s`): string {
  * Loads and validates the tree, printing every diagnostic to stderr so that stdout stays the command's own
  * output (a plan, JSON). With `needSecrets`, a secret that cannot be read is an error (plan, apply).
  */
-export async function loadTree(dir: string, io: CliIo, options: { needSecrets: boolean }): Promise<LoadedTree> {
+export async function loadTree(dir: string, io: CliIo, options: { needSecrets: boolean; policyErrorsBlock?: boolean }): Promise<LoadedTree> {
   const label = displayPath(io.cwd, dir);
   const { desired, diagnostics } = await loadConfig(dir, { env: io.env, resolveSecrets: options.needSecrets });
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   printDiagnostics(io, dir, label, diagnostics);
-  if (hasErrors(diagnostics)) {
+  // plan goes on past policy findings, to show them with the plan they belong to (and then exits 1).
+  const blocking = options.policyErrorsBlock === false ? diagnostics.filter((d) => !isPolicyFinding(d)) : diagnostics;
+  if (hasErrors(blocking)) {
     const s = style(useColor(io));
     io.stderr.write(s.red(`${label}: ${plural(errors, 'error')}${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}; nothing was sent to the API.`) + '\n');
     return { desired: undefined, errors, warnings, label };

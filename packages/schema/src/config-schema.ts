@@ -2,11 +2,12 @@
  * The config format, once: the TypeScript types of the desired state and `schemas/config.schema.json` are both
  * derived from these TypeBox objects. Descriptions come from the field tables of the API spec (editors show them).
  */
-import { Type, type Static, type TNever, type TOptional } from '@sinclair/typebox';
+import { Type, type Static, type TNever, type TObject, type TOptional } from '@sinclair/typebox';
 import * as wire from '@monsync/client/wire';
 import type { Secret } from './secret.js';
 import { ApiObject, ClosedObject, IntegerEnum, OpenEnum, StringEnum, def, use } from './schema-builder.js';
 import { IGNORABLE_KINDS } from './kinds.js';
+import { POLICY_RULES } from './policy/rules.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Enumerations, as the service spells them (`@monsync/client/wire` holds the published lists)
@@ -151,6 +152,40 @@ export const VaultRefSchema = def(
 );
 
 // ---------------------------------------------------------------------------------------------------------------
+// Guardrails every declared object may carry: protection and policy waivers (monsync's own, never sent)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const WAIVER_DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+
+export const PolicyWaiverSchema = def(
+  'PolicyWaiver',
+  ClosedObject(
+    {
+      rule: OpenEnum(
+        POLICY_RULES.map((rule) => rule.name),
+        { description: 'Name of the policy rule this object is excused from (a rule of `policy:` in monsync.yaml).' },
+      ),
+      reason: Type.String({ minLength: 1, description: 'Why the object may break the rule: required, and shown in reviews.' }),
+      until: Type.Optional(
+        Type.String({ pattern: WAIVER_DATE_PATTERN, description: 'Last day (YYYY-MM-DD, UTC) the waiver holds; after it the waiver is an error. Without it the waiver does not expire.' }),
+      ),
+    },
+    { description: 'Silences one policy rule for this object.' },
+  ),
+);
+
+/** `protect` and `policyWaivers`, on every kind whose declarations are objects; stripped before anything is sent or compared. */
+const guardrails = {
+  protect: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: monsync never deletes or retires this object (nor the objects declared inside it), not even with --allow-deletes; a plan that would is refused (exit 1). Remove it in a reviewed change first.',
+    }),
+  ),
+  policyWaivers: Type.Optional(Type.Array(PolicyWaiverSchema, { description: 'Policy rules this object is excused from, each with a reason and an optional end date.' })),
+};
+
+// ---------------------------------------------------------------------------------------------------------------
 // Monitors
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -205,6 +240,7 @@ export const MonitorSchema = def(
   'Monitor',
   ApiObject(
     {
+      ...guardrails,
       Name: Name('Monitor name; the key of the monitor (unique among managed monitors).'),
       MonitorGuid: Type.Optional(Guid('Pins the identity of an existing monitor (adopt or rename).')),
       MonitorType: Type.Optional(
@@ -242,6 +278,7 @@ export const MonitorGroupSchema = def(
   'MonitorGroup',
   ApiObject(
     {
+      ...guardrails,
       Description: Name('Group name; the key of the group.'),
       MonitorGroupGuid: Type.Optional(Guid('Pins the identity of an existing group (adopt or rename).')),
       members: Type.Optional(
@@ -277,6 +314,7 @@ export const VaultItemSchema = def(
   'VaultItem',
   ApiObject(
     {
+      ...guardrails,
       Name: Name('Display name; the key of the item within its section.'),
       VaultItemType: VaultItemTypeSchema,
       VaultItemGuid: Type.Optional(Guid('Pins the identity of an existing item.')),
@@ -296,6 +334,7 @@ export const VaultSectionSchema = def(
   'VaultSection',
   ApiObject(
     {
+      ...guardrails,
       Name: Name('Section name; the key of the section.'),
       VaultSectionGuid: Type.Optional(Guid('Pins the identity of an existing section.')),
       items: Type.Optional(Type.Array(VaultItemSchema, { description: 'Items of the section (key: section + item Name).' })),
@@ -317,6 +356,7 @@ export const SlaExclusionPeriodSchema = def(
   'SlaExclusionPeriod',
   ApiObject(
     {
+      ...guardrails,
       Description: Name('Name of the period; its key within the SLA.'),
       From: use(TimestampSchema, 'Start date-time.'),
       Until: use(TimestampSchema, 'End date-time; after From.'),
@@ -332,6 +372,7 @@ export const SlaSchema = def(
   'Sla',
   ApiObject(
     {
+      ...guardrails,
       Description: Name('SLA name; the key of the SLA (must be unique; a duplicate gives a conflict).'),
       SlaGuid: Type.Optional(Guid('Pins the identity of an existing SLA.')),
       UptimeErrorThreshold: Type.Optional(Percent('Minimum uptime percentage; below it an error shows in the SLA overview.')),
@@ -388,6 +429,7 @@ export const ScheduledReportSchema = def(
   'ScheduledReport',
   ApiObject(
     {
+      ...guardrails,
       key: Type.String({
         pattern: REPORT_KEY_PATTERN,
         maxLength: 100,
@@ -415,6 +457,7 @@ export const AlertDefinitionSchema = def(
   'AlertDefinition',
   ApiObject(
     {
+      ...guardrails,
       AlertDefinitionGuid: Guid('Alert definition to activate or deactivate (only activation exists in the API).'),
       IsActive: Type.Boolean({ description: 'Whether the definition is active; re-asserted on every apply.' }),
     },
@@ -543,6 +586,29 @@ export const SafetySchema = def(
   ),
 );
 
+export const ProtectPatternSchema = def(
+  'ProtectPattern',
+  Type.String({
+    pattern: IGNORE_PATTERN,
+    description:
+      '`kind:glob` with a singular kind, as in ignore, e.g. `monitor:prod-*` or `vaultSection:payments`: matching objects (and the objects inside them) are never deleted or retired, not even with --allow-deletes.',
+  }),
+);
+
+/** `policy:`: one key per built-in rule (policy/rules.ts), a mapping of parameters or, for a rule that selects, a list of them. */
+export const PolicySchema: TObject = def(
+  'Policy',
+  ClosedObject(
+    Object.fromEntries(
+      POLICY_RULES.map((rule) => [
+        rule.name,
+        Type.Optional(rule.multiple ? Type.Array(rule.parameters, { minItems: 1, description: `${rule.summary} One entry per selection.` }) : Type.Union([rule.parameters, Type.Null()], { description: `${rule.summary} Empty means the defaults (severity error).` })),
+      ]),
+    ),
+    { description: 'Built-in policy rules checked by validate and plan (packages/schema/src/policy/rules.ts lists them). A finding of severity error fails validate, plan and apply; objects are excused one rule at a time with `policyWaivers`.' },
+  ),
+);
+
 export const API_VERSION = 'monsync/v1';
 
 /** One file of a config tree: `monsync.yaml` (settings, and optionally resources) or any other `*.yaml`. */
@@ -552,6 +618,8 @@ export const ConfigFileSchema = ClosedObject(
     manage: Type.Optional(ManageSchema),
     ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: 'Same as manage.ignore.' })),
     safety: Type.Optional(SafetySchema),
+    protect: Type.Optional(Type.Array(ProtectPatternSchema, { description: 'Objects monsync never deletes or retires (nor the objects inside them), not even with --allow-deletes.' })),
+    policy: Type.Optional(PolicySchema),
     monitors: Type.Optional(Type.Array(MonitorSchema, { description: 'Monitors (key: Name).' })),
     monitorGroups: Type.Optional(Type.Array(MonitorGroupSchema, { description: 'Monitor groups (key: Description).' })),
     vault: Type.Optional(VaultSchema),
@@ -562,7 +630,7 @@ export const ConfigFileSchema = ClosedObject(
   {
     title: 'monsync config file',
     description:
-      'A file of a monsync config tree. monsync.yaml at the root holds apiVersion, manage and safety; any *.yaml may hold resources. PascalCase keys are API fields (unknown ones pass through), camelCase keys are monsync\'s own.',
+      'A file of a monsync config tree. monsync.yaml at the root holds apiVersion, manage, safety, protect and policy; any *.yaml may hold resources. PascalCase keys are API fields (unknown ones pass through), camelCase keys are monsync\'s own.',
   },
 );
 

@@ -14,6 +14,8 @@ export interface Diagnostic {
   hint?: string;
   /** The line holds a literal secret: formatters must not quote it. */
   redactSource?: boolean;
+  /** Policy findings: the rule's name (`policy:` in monsync.yaml). */
+  rule?: string;
 }
 
 /** Every code the loader emits, with its severity and what it means (the README's table is built from this). */
@@ -50,7 +52,7 @@ export const DIAGNOSTIC_CODES = {
   INVALID_TIMESTAMP: { severity: 'error', summary: 'A timestamp is not `YYYY-MM-DDTHH:MM:SS` or not a real date and time.' },
   INVALID_TIME: { severity: 'error', summary: 'A time of day is not `HH:MM:SS` (reports) or `HH:mm` (duty schedules).' },
   INVALID_EMAIL: { severity: 'error', summary: 'An e-mail address is not valid.' },
-  INVALID_IGNORE_PATTERN: { severity: 'error', summary: 'An ignore pattern is not `kind:glob` with a singular kind.' },
+  INVALID_IGNORE_PATTERN: { severity: 'error', summary: 'An ignore or protect pattern is not `kind:glob` with a singular kind.' },
   INVALID_REFERENCE: { severity: 'error', summary: 'A vault reference is not `Section/Item`, or an env var name is not valid.' },
   INVALID_GUID: { severity: 'error', summary: 'A GUID field (a pin such as `MonitorGuid`, or a reference such as `DashboardGuid` or a report recipient) is not 8-4-4-4-12 hexadecimal digits; caught before any request.' },
   INVALID_KEY: { severity: 'error', summary: 'A scheduled report `key` has characters other than letters, digits, `.`, `_`, `-`.' },
@@ -63,9 +65,16 @@ export const DIAGNOSTIC_CODES = {
   RENAMED_VALUE: { severity: 'warning', summary: 'A value spelled as the spec spells it (`PDFDownloadLink`, `Previous Week`), which the service refuses; names the published value (run `monsync migrate`).' },
   OBSOLETE_FIELD: { severity: 'error', summary: 'A field the API says is obsolete and must not be sent (`Sensitive` on a monitor variable).' },
   LITERAL_SECRET: { severity: 'error', summary: 'A secret written as a literal where a `{ fromEnv }` / `{ fromFile }` reference is required.' },
+  // Guardrails
+  POLICY_ERROR: { severity: 'error', summary: 'An object breaks a policy rule of severity error (`policy:` in monsync.yaml); names the rule and how to fix it, or to waive it with `policyWaivers`.' },
+  POLICY_WARNING: { severity: 'warning', summary: 'An object breaks a policy rule of severity warning.' },
+  INVALID_POLICY: { severity: 'error', summary: 'A policy rule\'s parameters cannot be used (e.g. a namePattern that is not a valid regular expression, or min above max).' },
+  INVALID_WAIVER: { severity: 'error', summary: 'A policy waiver names no known rule, a rule about the whole account, or a rule that does not check its kind, or its reason is blank, or its date is not a real day.' },
+  WAIVER_EXPIRED: { severity: 'error', summary: 'A policy waiver is past its `until` date: fix the object or renew the waiver in a reviewed change.' },
+  UNUSED_WAIVER: { severity: 'warning', summary: 'A policy waiver silences nothing: its rule is not in `policy:`, or the object keeps the rule.' },
   // Tree
   MISSING_API_VERSION: { severity: 'error', summary: 'monsync.yaml has no `apiVersion: monsync/v1`.' },
-  SETTINGS_OUTSIDE_ROOT: { severity: 'error', summary: '`apiVersion`, `manage`, `ignore` or `safety` outside the root monsync.yaml.' },
+  SETTINGS_OUTSIDE_ROOT: { severity: 'error', summary: '`apiVersion`, `manage`, `ignore`, `safety`, `protect` or `policy` outside the root monsync.yaml.' },
   DUPLICATE_KEY: { severity: 'error', summary: 'Two declarations (possibly in different files) have the same key; names both places.' },
   DUPLICATE_GUID: { severity: 'error', summary: 'Two declarations pin the same GUID.' },
   UNKNOWN_REFERENCE: { severity: 'error', summary: 'A group member or vault reference names nothing declared.' },
@@ -86,6 +95,11 @@ export const DIAGNOSTIC_CODES = {
 } as const satisfies Record<string, { severity: Severity; summary: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+/** A finding of a policy rule (not a fault of the tree's form): plan shows it with the plan instead of stopping. */
+export function isPolicyFinding(d: Diagnostic): boolean {
+  return d.code === 'POLICY_ERROR' || d.code === 'POLICY_WARNING';
+}
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');

@@ -10,10 +10,13 @@ export { renderSchemas, configJsonSchema, planJsonSchema, CONFIG_SCHEMA_ID, PLAN
 export type { JsonSchemaDocument } from './render-schemas.js';
 export { loadConfig, loadConfigSync, loadConfigTexts, discoverConfigFiles, SETTINGS_FILE, MAX_VAULT_FILE_BYTES, DEFAULT_SAFETY } from './load-config.js';
 export type { LoadOptions, LoadResult, ConfigText } from './load-config.js';
-export { DIAGNOSTIC_CODES, diagnosticLine, formatDiagnostic, hasErrors, sortDiagnostics } from './diagnostics.js';
+export { DIAGNOSTIC_CODES, diagnosticLine, formatDiagnostic, hasErrors, isPolicyFinding, sortDiagnostics } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
 export { checkDutySchedule, checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, isRealTimestamp } from './checks.js';
 export type { Finding } from './checks.js';
 export { MAX_FILE_BYTES, FORBIDDEN_KEYS } from './yaml-source.js';
 export { EMAIL_PATTERN } from './email.js';
 export { likelyMeant, editDistance } from './suggest.js';
+export { POLICY_RULES, POLICY_SEVERITIES, NAMED_KINDS, policyRule, ruleAppliesTo } from './policy/rules.js';
+export type { AccountMonitor, AccountRule, ObjectRule, PolicyObject, PolicyRule, PolicySeverity, RuleFinding } from './policy/rules.js';
+export { checkAccountPolicy, utcDay } from './policy/check.js';

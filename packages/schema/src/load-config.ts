@@ -23,6 +23,7 @@ import {
   type KindEntry,
 } from './kinds.js';
 import type { Declared, DesiredState, RemovalStrategy, Settings, VaultItemConfig } from './types.js';
+import { PolicyReader, type Guarded } from './policy/read.js';
 import { wireKindAt } from './wire-kinds.js';
 import { schemaDiagnostics } from './validate.js';
 import { MAX_FILE_BYTES, YamlSource, type PathSegment } from './yaml-source.js';
@@ -40,6 +41,8 @@ export interface LoadOptions {
   resolveSecrets?: boolean;
   /** Environment for `fromEnv` references; `process.env` by default. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The clock policy waivers are checked against (`until`); now by default. */
+  now?: Date;
 }
 
 export interface LoadResult {
@@ -262,14 +265,14 @@ interface Located {
 }
 
 /** One declaration of a kind, where it is, and its key as written (not yet known to be a string). */
-interface Declaration extends Located {
+interface Declaration extends Located, Guarded {
   declared: Declared<Mapping>;
   key: unknown;
   /** The key of the declaration it is declared in (a vault item's section), for a child kind. */
   parentKey: string;
 }
 
-const SETTINGS_KEYS = ['apiVersion', 'manage', 'ignore', 'safety'] as const;
+const SETTINGS_KEYS = ['apiVersion', 'manage', 'ignore', 'safety', 'protect', 'policy'] as const;
 const BINARY_VAULT_TYPES = new Set(['CertificateArchive', 'File']);
 
 class Assembler {
@@ -280,6 +283,7 @@ class Assembler {
   settings: Settings = { apiVersion: API_VERSION, manage: {}, ignore: [], safety: { ...DEFAULT_SAFETY } };
   settingsSource: SourceRef | undefined;
   settingsRead = false;
+  readonly policy = new PolicyReader();
 
   constructor(
     readonly root: string,
@@ -368,6 +372,7 @@ class Assembler {
       const v = safety[field];
       if (typeof v === 'number' && v >= 0 && v <= 100) this.settings.safety[field] = v;
     }
+    this.diagnostics.push(...this.policy.readSettings(src, value, this.settings));
   }
 
   /** The declarations of one kind (every kind of the registry has a list, empty or not). */
@@ -395,7 +400,8 @@ class Assembler {
     const children = childKinds(entry).filter((child) => child.keyField !== undefined);
     const fields = children.map((child) => child.path[child.path.length - 1] ?? '');
     const own: Mapping = {};
-    for (const key of Object.keys(item)) if (!fields.includes(key)) own[key] = item[key];
+    // protect and policyWaivers are monsync's own: never sent, never compared (kept beside the declaration).
+    for (const key of Object.keys(item)) if (!fields.includes(key) && key !== 'protect' && key !== 'policyWaivers') own[key] = item[key];
     // Vault items decode their Value by type (base64 for files and archives): the one kind with a decoder of its own.
     const value = (entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at) : this.decode(own, at, false)) as Mapping;
     const key = entry.keyField === undefined ? undefined : item[entry.keyField];
@@ -409,7 +415,7 @@ class Assembler {
       if (list !== undefined) value[field] = declared;
     });
     const declared = { value, source: this.sourceRef(at) };
-    this.of(entry).push({ ...at, key, parentKey, declared });
+    this.of(entry).push({ ...at, key, parentKey, declared, protect: item.protect === true, waivers: Array.isArray(item.policyWaivers) ? item.policyWaivers : [] });
     return declared;
   }
 
@@ -542,6 +548,11 @@ class Assembler {
       if (entry.stateField !== undefined) (desired[entry.stateField] as Declared<Mapping>[]) = this.of(entry).map((r) => r.declared);
     }
     if (this.settingsSource !== undefined) desired.settingsSource = this.settingsSource;
+    const today = (this.options.now ?? new Date()).toISOString().slice(0, 10);
+    const guards = this.policy.finish(KINDS_AS_LISTED.map((entry) => [entry, this.of(entry)] as const), this.settings, today);
+    this.diagnostics.push(...guards.diagnostics);
+    if (guards.protection.length > 0) desired.protection = guards.protection;
+    if (guards.findings.length > 0) desired.policy = guards.findings;
     return desired;
   }
 

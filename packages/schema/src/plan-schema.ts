@@ -58,6 +58,37 @@ export const PlanDriftSchema = def(
   ),
 );
 
+export const PlanProtectionSchema = def(
+  'PlanProtection',
+  ClosedObject(
+    {
+      rule: Type.String({ description: 'What protects the object: a `protect:` pattern of monsync.yaml (`monitor:prod-*`), or `protect: true` on its declaration (or on the declaration it is inside).' }),
+      source: Type.Optional(PlanSourceRefSchema),
+    },
+    { description: 'The step deletes or retires a protected object: the plan is refused (exit 1) and apply writes nothing, with or without --allow-deletes.' },
+  ),
+);
+
+export const POLICY_FINDING_SEVERITIES = ['error', 'warning'] as const;
+
+export const PlanPolicyFindingSchema = def(
+  'PlanPolicyFinding',
+  ClosedObject(
+    {
+      rule: Type.String({ description: 'Name of the policy rule (`policy:` in monsync.yaml).' }),
+      severity: StringEnum(POLICY_FINDING_SEVERITIES, { description: '`error`: plan exits 1 and apply refuses; `warning`: shown only.' }),
+      message: Type.String({ description: 'What breaks the rule.' }),
+      fix: Type.String({ description: 'How to fix it (or waive it with `policyWaivers`).' }),
+      kind: Type.Optional(Type.String({ description: 'Kind of the object at fault; absent for a rule about the whole account.' })),
+      key: Type.Optional(Type.String({ description: 'Key of the object at fault.' })),
+      file: Type.Optional(Type.String({ description: 'File relative to the config root: the declaration at fault, or monsync.yaml for a rule about the account.' })),
+      line: Type.Optional(Type.Integer({ minimum: 1 })),
+      column: Type.Optional(Type.Integer({ minimum: 1 })),
+    },
+    { description: 'A finding of a policy rule.' },
+  ),
+);
+
 export const PlanStepSchema = def(
   'PlanStep',
   ClosedObject(
@@ -78,6 +109,7 @@ export const PlanStepSchema = def(
         }),
       ),
       drift: Type.Optional(PlanDriftSchema),
+      protectedBy: Type.Optional(PlanProtectionSchema),
       source: Type.Optional(PlanSourceRefSchema),
       desired: Type.Optional(
         Type.Record(Type.String(), Type.Unknown(), {
@@ -213,6 +245,7 @@ export const PlanDocumentSchema = ClosedObject(
     unmanaged: Type.Array(PlanUnmanagedSchema, { description: 'Live objects no file declares.' }),
     warnings: Type.Array(PlanWarningSchema, { description: 'Warnings.' }),
     onCall: Type.Optional(PlanOnCallSchema),
+    policy: Type.Optional(Type.Array(PlanPolicyFindingSchema, { description: 'Findings of the policy rules of monsync.yaml (on the tree and on the account after the plan); absent when there are none.' })),
   },
   {
     title: 'monsync plan',
@@ -231,5 +264,7 @@ export type PlanDrift = Static<typeof PlanDriftSchema>;
 export type PlanOnCall = Static<typeof PlanOnCallSchema>;
 export type PlanOnCallSubject = Static<typeof PlanOnCallSubjectSchema>;
 export type PlanOnCallGap = Static<typeof PlanOnCallGapSchema>;
+export type PlanProtection = Static<typeof PlanProtectionSchema>;
+export type PolicyFinding = Static<typeof PlanPolicyFindingSchema>;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 export type PlanStepKind = KindName;

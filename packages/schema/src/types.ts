@@ -35,6 +35,9 @@ import type {
   VaultSectionSchema,
   WEEK_DAYS,
 } from './config-schema.js';
+import type { KindName } from './kinds.js';
+import type { PolicyFinding } from './plan-schema.js';
+import type { PolicySeverity } from './policy/rules.js';
 import type { SourceRef } from './secret.js';
 
 export type { SourceRef } from './secret.js';
@@ -97,6 +100,30 @@ export interface Settings {
   ignore: string[];
   /** Defaults 30 and 50 when omitted. */
   safety: { maxDeletePercent: number; maxUpdatePercent: number };
+  /** `protect:` patterns (`kind:glob`), as written. */
+  protect?: string[];
+  /** The entries of `policy:`, one per rule (or per entry of a rule that takes a list). */
+  policy?: PolicyRuleEntry[];
+}
+
+/** One entry of `policy:` in monsync.yaml. */
+export interface PolicyRuleEntry {
+  rule: string;
+  severity: PolicySeverity;
+  /** The parameters as written (checked against the rule's schema). */
+  params: Record<string, unknown>;
+  source: SourceRef;
+}
+
+/** What protects objects from deletion: a `protect:` pattern (`glob`), or `protect: true` on one declaration (`key`). */
+export interface Protection {
+  kind: KindName;
+  /** As shown in a refusal: the pattern as written, or `protect: true`. */
+  rule: string;
+  glob?: string;
+  /** The declaration's key (`Section/Item` for a child kind), as the plan keys it. */
+  key?: string;
+  source: SourceRef;
 }
 
 /** The reconciler's input: every declaration of the tree, merged across files. */
@@ -111,4 +138,8 @@ export interface DesiredState {
   slas: Declared<SlaConfig>[];
   scheduledReports: Declared<ScheduledReportConfig>[];
   alertDefinitions: Declared<AlertDefinitionConfig>[];
+  /** Protections from deletion, patterns first (none: nothing is protected). */
+  protection?: Protection[];
+  /** Findings of the policy rules on the tree, after waivers (rules about the account are checked on the plan). */
+  policy?: PolicyFinding[];
 }

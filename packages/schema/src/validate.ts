@@ -299,7 +299,8 @@ function patternMismatch(make: Make, error: ErrorObject, path: readonly PathSegm
       return make('INVALID_TIME', `\`${name}\` must be a 24-hour time ${form}`, path, 'value', 'quote it ("08:00:00") so YAML keeps it a string');
     }
     if (pattern === IGNORE_PATTERN) {
-      return make('INVALID_IGNORE_PATTERN', `ignore pattern \`${String(error.data)}\` must be kind:glob with a singular kind`, path, 'value', `e.g. monitor:legacy-*; kinds: ${IGNORE_KINDS.join(', ')}`);
+      const what = path[0] === 'protect' ? 'protect' : 'ignore';
+      return make('INVALID_IGNORE_PATTERN', `${what} pattern \`${String(error.data)}\` must be kind:glob with a singular kind`, path, 'value', `e.g. monitor:${what === 'protect' ? 'prod' : 'legacy'}-*; kinds: ${IGNORE_KINDS.join(', ')}`);
     }
     if (pattern === GUID_PATTERN) {
       const field = typeof path[path.length - 1] === 'number' ? path[path.length - 2] : path[path.length - 1];

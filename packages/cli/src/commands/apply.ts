@@ -8,6 +8,7 @@ import {
   expectedPlan,
   planPipeline,
   readAndPlan,
+  refusalLines,
   stepDifferences,
   type FreshPlan,
   type ReadAndPlanOptions,
@@ -366,6 +367,11 @@ async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyF
     io.stdout.write('Nothing to apply: the account matches the config.\n');
     return ExitCode.Ok;
   }
+  const refused = refusalLines(plan);
+  if (refused.length > 0) {
+    io.stderr.write(s.red('apply refused, nothing was changed (no option allows this, not --allow-deletes either):') + `\n${refused.join('\n')}\n`);
+    return ExitCode.Error;
+  }
   if (!plan.safe && !flags.allowDeletes) {
     const lines = violationLines(plan.violations);
     io.stderr.write(s.red('apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${lines.join('\n')}\n${unsafeAdvice(plan.violations)}\n`);
@@ -458,8 +464,9 @@ export const applyCommand: CommandSpec = {
     'when either changed since the plan was made (naming what changed in the account), or when the file\'s steps do\n' +
     'not match a fresh plan of the same tree and account (an edited file); --replan shows and applies a fresh plan\n' +
     'instead. Secrets are read again from their sources and must match the fingerprints in the plan. An unsafe plan\n' +
-    '(safety thresholds) is refused without --allow-deletes. On a terminal apply asks before changing anything;\n' +
-    'elsewhere --auto-approve is required. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +
+    '(safety thresholds) is refused without --allow-deletes; a plan that deletes or retires a protected object\n' +
+    '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
+    'asks before changing anything; elsewhere --auto-approve is required. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +
     'that planDigest (monsync plan --format json): the normalized change, so step order, GUIDs and read times do not count.\n' +
     'Before its first write apply takes the apply lock, an SLA named "monsync:lock ..." in the account that records\n' +
     'who holds it (host, user, MONSYNC_OPERATOR, CI run) and since when, so two applies never write at once. While\n' +
@@ -471,8 +478,8 @@ export const applyCommand: CommandSpec = {
     'finishes the job without duplicating anything.\n' +
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR;\n' +
     'MONSYNC_FINGERPRINT_KEY (as for monsync plan).\n' +
-    'Exit codes: 0 applied (or nothing to do), 1 error, a step failed, or the lock is held; 3 plan unsafe, stale, not the\n' +
-    'expected digest, or a secret changed.',
+    'Exit codes: 0 applied (or nothing to do), 1 error, a refused plan, a step failed, or the lock is held; 3 plan unsafe,\n' +
+    'stale, not the expected digest, or a secret changed.',
   options: {
     'auto-approve': { type: 'boolean', description: 'apply without asking (required when not on a terminal, e.g. in CI)' },
     'allow-deletes': { type: 'boolean', description: 'apply a plan that is over the safety thresholds (safety.maxDeletePercent / maxUpdatePercent)' },

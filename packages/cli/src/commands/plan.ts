@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { checkedClientOptions, hasChanges, openSession, planPipeline, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
+import { checkedClientOptions, hasChanges, openSession, planPipeline, refusalLines, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
 import { booleanOption, listOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -20,7 +20,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
   const relay = hookRelay();
   const result = await planPipeline(
     {
-      load: async () => (await loadTree(dir, io, { needSecrets: true })).desired,
+      load: async () => (await loadTree(dir, io, { needSecrets: true, policyErrorsBlock: false })).desired,
       open: (desired) =>
         openSession(desired, {
           client: checkedClientOptions(io.env, relay.client),
@@ -58,7 +58,9 @@ export const planCommand: CommandSpec = {
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR (GUIDs or\n' +
     'e-mails of the API accounts\' operators, comma-separated: their own changes are not drift); MONSYNC_FINGERPRINT_KEY (key of the\n' +
     'secret fingerprints; derived from the API credentials when unset).\n' +
-    'Exit codes: 0 ok, 1 error, 2 changes present (with --detailed-exitcode), 3 plan unsafe (safety thresholds).',
+    'Policy rules (policy: in monsync.yaml) are checked on the tree and on the account after the plan; a plan that\n' +
+    'deletes or retires a protected object (protect:) or breaks a rule of severity error is shown, then refused (exit 1).\n' +
+    'Exit codes: 0 ok, 1 error (also a refused plan), 2 changes present (with --detailed-exitcode), 3 plan unsafe (safety thresholds).',
   options: {
     format: { type: 'string', value: 'FORMAT', choices: ['text', 'markdown', 'json'], description: 'output on stdout: text (default), markdown (for a PR comment) or json (schemas/plan.schema.json)' },
     out: { type: 'string', value: 'FILE', description: 'also save the plan as JSON to FILE (for review, or for `monsync apply FILE`)' },
@@ -89,6 +91,12 @@ export const planCommand: CommandSpec = {
     io.stdout.write(renderPlan(plan, format, { color: useColor(io), ...(planFile !== undefined ? { planFile } : {}) }));
     const s = style(useColor(io));
     if (planFile !== undefined) io.stderr.write(`plan saved to ${planFile}\n`);
+    const refused = refusalLines(plan);
+    if (refused.length > 0) {
+      // Not the overridable "unsafe" (3): no option makes this plan appliable, so it is an error.
+      io.stderr.write(`${s.red('plan refused: apply would write nothing, not even with --allow-deletes:')}\n${refused.join('\n')}\n`);
+      return ExitCode.Error;
+    }
     if (!plan.safe) {
       io.stderr.write(s.red('plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations)}\n`);
       return ExitCode.UnsafeOrStale;

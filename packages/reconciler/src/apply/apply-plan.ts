@@ -14,7 +14,8 @@ import { isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
 import { kindModule, replacedBy } from '../kinds/index.js';
 import type { WriteClient } from '../live/types.js';
 import { PLAN_FORMAT_VERSION, type Plan, type PlanStep, type StepKind } from '../plan/types.js';
-import { InvalidPlanError } from './errors.js';
+import { refusalLines } from '../plan/refusals.js';
+import { InvalidPlanError, PlanRefusedError } from './errors.js';
 import { Placeholders } from './placeholders.js';
 import { redactor, type Redactor } from './redact.js';
 import { fillSecrets, resolveSecrets, type ResolvedSecrets } from './secrets.js';
@@ -56,6 +57,8 @@ function replacementGates(steps: readonly PlanStep[]): { creates: Map<StepKind, 
 export function checkPlan(plan: Plan): Map<string, number> {
   if (plan.formatVersion !== PLAN_FORMAT_VERSION) throw new InvalidPlanError(`plan formatVersion ${String(plan.formatVersion)} is not supported (expected ${PLAN_FORMAT_VERSION}); make the plan with this version of monsync`);
   if (!Array.isArray(plan.steps)) throw new InvalidPlanError('the plan has no steps array');
+  const refused = refusalLines(plan);
+  if (refused.length > 0) throw new PlanRefusedError(refused);
   const index = new Map<string, number>();
   plan.steps.forEach((step, i) => {
     if (index.has(step.id)) throw new InvalidPlanError(`step id ${step.id} appears twice in the plan`);

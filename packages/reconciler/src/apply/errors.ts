@@ -42,3 +42,14 @@ export class SecretSourceError extends Error {
     this.name = 'SecretSourceError';
   }
 }
+
+/** The plan deletes a protected object or breaks a policy rule of severity error: no option lets it through. */
+export class PlanRefusedError extends Error {
+  readonly code = 'PLAN_REFUSED';
+  readonly reasons: string[];
+  constructor(reasons: string[]) {
+    super(`apply refused, nothing was changed: ${reasons.join('\n')}`);
+    this.name = 'PlanRefusedError';
+    this.reasons = reasons;
+  }
+}

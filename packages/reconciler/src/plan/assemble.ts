@@ -4,7 +4,7 @@
  *
  * A pipeline of phases, each a pure function of its own module in `phases/` (the shape of changesets'
  * assemble-release-plan): inputs, match (identity), references, drafts (creates, updates, ensures), deletes and
- * prune, ordering and dependencies, safety, digests. Phases return problems as data; the first phase that finds
+ * prune, protection, ordering and dependencies, safety, policy, digests. Phases return problems as data; the first phase that finds
  * any ends the plan with one `PlanError` holding them all. Everything kind-specific lives in `src/kinds/`.
  */
 import type { DesiredState } from '../desired.js';
@@ -18,6 +18,8 @@ import { inputProblems } from './phases/inputs.js';
 import { ignoreUnmatched, matchKinds, unknownIgnoreKinds } from './phases/match.js';
 import { linkDependencies, orderAndName, selectTargets } from './phases/order.js';
 import { referencesToDeleted, unresolvedReferences } from './phases/references.js';
+import { markProtected } from './phases/protect.js';
+import { policyFindings } from './phases/policy.js';
 import { markRevived } from './phases/retire.js';
 import { safetyViolations } from './phases/safety.js';
 import { liveScope } from './scope.js';
@@ -64,6 +66,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   ]);
 
   const drafts = [...drafted.drafts, ...deletes.drafts];
+  markProtected(deletes.drafts, states, resolution, desired.protection);
   linkDependencies(drafts, states);
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);
   warnings.push(...targetWarnings);
@@ -75,8 +78,9 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   const summary = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: drafted.unchanged, unmanaged: deletes.unmanaged.length };
   for (const step of steps) summary[step.action] += 1;
   const violations = safetyViolations(states, steps, desired.settings.safety);
+  const policy = policyFindings(desired, states, steps, resolution);
 
-  return {
+  const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     configDigest: configDigest(desired, states, options.fingerprints),
     liveDigest: liveDigest(states),
@@ -88,4 +92,6 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     unmanaged: deletes.unmanaged,
     warnings,
   };
+  if (policy.length > 0) plan.policy = policy;
+  return plan;
 }

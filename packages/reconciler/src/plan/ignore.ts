@@ -21,7 +21,7 @@ export interface IgnoreMatcher {
 /** Every kind by its name in lower case: patterns name kinds case-insensitively. */
 const KIND_NAMES = new Map<string, StepKind>(KINDS.map((mod) => [mod.kind.toLowerCase(), mod.kind]));
 
-function globToRegExp(glob: string, flags = ''): RegExp {
+export function globToRegExp(glob: string, flags = ''): RegExp {
   let source = '';
   for (const ch of glob) {
     if (ch === '*') source += '.*';

@@ -7,6 +7,8 @@ export type {
   PlanAction as StepAction,
   PlanChange,
   PlanDrift,
+  PlanProtection,
+  PolicyFinding,
   PlanStep,
   PlanStepKind as StepKind,
   PlanSummary,

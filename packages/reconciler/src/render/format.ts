@@ -1,5 +1,5 @@
 /** Shared wording of the renderers, so text and markdown say the same thing. */
-import { SENSITIVE, type Plan, type PlanChange, type PlanStep } from '../plan/types.js';
+import { SENSITIVE, type Plan, type PlanChange, type PlanStep, type PolicyFinding } from '../plan/types.js';
 
 export const SYMBOL: Record<PlanStep['action'], string> = { create: '+', update: '~', delete: '-', ensure: '=' };
 
@@ -86,4 +86,17 @@ export function summaryLine(plan: Plan): string {
 
 export function hasChanges(plan: Plan): boolean {
   return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
+}
+
+/** `refused: protected by monitor:prod-* (monsync.yaml:7:5)`, for a step that deletes a protected object. */
+export function protectedLine(step: PlanStep): string | undefined {
+  const by = step.protectedBy;
+  if (by === undefined) return undefined;
+  const where = by.source === undefined ? '' : ` (${by.source.file}:${by.source.line}:${by.source.column})`;
+  return `REFUSED: protected by ${by.rule}${where}; no option allows it`;
+}
+
+/** `monitors/shop.yaml:4:20`, or nothing for a finding without a position. */
+export function findingPlace(finding: PolicyFinding): string | undefined {
+  return finding.file === undefined ? undefined : `${finding.file}:${finding.line ?? 1}:${finding.column ?? 1}`;
 }

@@ -4,7 +4,8 @@
  * its own comment. The whole comment stays within a size budget (GitHub refuses bodies over 65,536 characters).
  */
 import type { Plan, PlanStep, StepKind } from '../plan/types.js';
-import { actionWord, driftLine, ensureLine, formatCount as count, formatPath, formatValue, removalLine, summaryLine } from './format.js';
+import { actionWord, driftLine, ensureLine, findingPlace, formatCount as count, formatPath, formatValue, protectedLine, removalLine, summaryLine } from './format.js';
+import { policyErrors, protectedSteps } from '../plan/refusals.js';
 import { SENSITIVE } from '../plan/types.js';
 import { KINDS } from '../kinds/index.js';
 import { onCallMarkdown } from './on-call.js';
@@ -89,6 +90,8 @@ function stepLines(step: PlanStep): string[] {
   if (removal !== undefined) lines.push(`#     ${removal}`);
   const drift = driftLine(step);
   if (drift !== undefined) lines.push(`#     drift: ${drift}`);
+  const refused = protectedLine(step);
+  if (refused !== undefined) lines.push(`#     ${refused}`);
   return lines;
 }
 
@@ -104,7 +107,7 @@ interface Section {
   /** Each block is kept or cut whole. */
   blocks: string[];
   /** What a cut block counts as in the note. */
-  unit: 'step' | 'drift' | 'unmanaged' | 'warning' | 'onCall';
+  unit: 'step' | 'drift' | 'unmanaged' | 'warning' | 'onCall' | 'policy';
 }
 
 /**
@@ -177,6 +180,7 @@ function header(plan: Plan, title: string, marker: string, intro: string | undef
   const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
   out.push(changes === 0 && plan.summary.ensure === 0 ? '**No changes.** The account matches the configuration.' : `**${summaryLine(plan)}**`, '');
   // What must not be missed comes first: an unsafe plan, then every deletion and retirement by name.
+  out.push(...refusedBanner(plan));
   if (!plan.safe) out.push(...unsafeBanner(plan, override));
   out.push(...removalBlock(plan), ...kindTable(plan));
   return `${out.join('\n')}\n`;
@@ -207,8 +211,34 @@ function driftWhat(step: PlanStep): string {
   return `sets back ${shown}${fields.length > 8 ? ` and ${count(fields.length - 8)} more` : ''}`;
 }
 
+/** The caution block of a plan no option lets through: protected objects deleted, policy errors. */
+function refusedBanner(plan: Plan): string[] {
+  const steps = protectedSteps(plan);
+  const errors = policyErrors(plan);
+  if (steps.length + errors.length === 0) return [];
+  const out = ['> [!CAUTION]', '> **Refused plan:** apply writes nothing, whatever allows deletes.'];
+  for (const step of steps) out.push(`> - ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))} would be ${step.removal === 'deactivate' ? 'retired' : 'deleted'}, but it is protected by \`${step.protectedBy?.rule ?? ''}\``);
+  if (steps.length > 0) out.push('>', '> To delete a protected object, first remove its protection in a reviewed change; to keep it, declare it again.');
+  if (errors.length > 0) out.push(`> - ${count(errors.length)} policy finding${errors.length === 1 ? '' : 's'} of severity error (see Policy below)`);
+  out.push('');
+  return out;
+}
+
+/** The policy's findings, first of the sections so that no budget cut hides them. */
+function policySection(plan: Plan): Section[] {
+  const findings = plan.policy ?? [];
+  if (findings.length === 0) return [];
+  const blocks = findings.map((f) => {
+    const where = findingPlace(f);
+    const what = f.kind === undefined ? 'account' : `${f.kind} ${escapeMarkdown(JSON.stringify(f.key ?? ''))}`;
+    return `- **${f.severity}** \`${f.rule}\` ${what}${where === undefined ? '' : ` (\`${where}\`)`}: ${escapeMarkdown(f.message)}. Fix: ${escapeMarkdown(f.fix)}.\n`;
+  });
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  return [{ open: `### Policy: ${count(errors)} error${errors === 1 ? '' : 's'}, ${count(findings.length - errors)} warning${findings.length - errors === 1 ? '' : 's'}\n\n`, close: '\n', blocks, unit: 'policy' }];
+}
+
 function sections(plan: Plan): Section[] {
-  const out: Section[] = [];
+  const out: Section[] = [...policySection(plan)];
   for (const kind of KIND_ORDER) {
     const steps = plan.steps.filter((s) => s.kind === kind);
     if (steps.length === 0) continue;
@@ -245,6 +275,7 @@ function note(omitted: Record<Section['unit'], number>, totalSteps: number, budg
   if (omitted.unmanaged > 0) parts.push(`${count(omitted.unmanaged)} unmanaged objects`);
   if (omitted.warning > 0) parts.push(`${count(omitted.warning)} warnings`);
   if (omitted.onCall > 0) parts.push(`${count(omitted.onCall)} on-call grids`);
+  if (omitted.policy > 0) parts.push(`${count(omitted.policy)} policy findings`);
   const where = hint === undefined || hint === '' ? 'Run `monsync plan` to see the full plan.' : `The full plan: ${hint.replace(/\s*\r?\n\s*/g, ' ')}`;
   return `> [!NOTE]\n> ${parts.join(', ')} are not shown: this comment is limited to ${count(budget)} characters. ${where}\n\n`;
 }
@@ -254,11 +285,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const head = header(plan, options.title ?? 'monsync plan', options.marker ?? MARKDOWN_MARKER, options.intro, options.override);
   const all = sections(plan);
   const limit = options.limit ?? budget;
-  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0 }, plan.steps.length, limit, options.fullPlanHint);
+  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0, policy: plan.policy?.length ?? 0 }, plan.steps.length, limit, options.fullPlanHint);
   const footer = options.footer === undefined || options.footer === '' ? '' : `\n${options.footer.replace(/^\n+|\n+$/g, '')}\n`;
   const room = budget - markdownLength(head) - markdownLength(worstNote) - markdownLength(footer);
 
-  const omitted: Record<Section['unit'], number> = { step: 0, drift: 0, unmanaged: 0, warning: 0, onCall: 0 };
+  const omitted: Record<Section['unit'], number> = { step: 0, drift: 0, unmanaged: 0, warning: 0, onCall: 0, policy: 0 };
   let used = 0;
   let body = '';
   let full = true;

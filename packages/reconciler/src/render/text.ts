@@ -4,7 +4,8 @@
  */
 import type { Plan, PlanStep } from '../plan/types.js';
 import { onCallTextLines } from './on-call.js';
-import { actionWord, CHANGE_SYMBOL, driftLine, ensureLine, formatChange, removalLine, stepTitle, summaryLine, SYMBOL } from './format.js';
+import { protectedSteps } from '../plan/refusals.js';
+import { actionWord, CHANGE_SYMBOL, driftLine, ensureLine, findingPlace, formatChange, protectedLine, removalLine, stepTitle, summaryLine, SYMBOL } from './format.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -36,6 +37,8 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
       if (removal !== undefined) lines.push(`      ${paint('dim', removal)}`);
       const drift = driftLine(step);
       if (drift !== undefined) lines.push(`      ${paint('magenta', `drift: ${drift}`)}`);
+      const refused = protectedLine(step);
+      if (refused !== undefined) lines.push(`      ${paint('red', refused)}`);
       if (step.dependsOn.length > 0) lines.push(`      ${paint('dim', `after: ${afterList(step.dependsOn)}`)}`);
     }
   }
@@ -48,6 +51,20 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   if (plan.warnings.length > 0) {
     lines.push('', paint('bold', 'Warnings:'));
     for (const w of plan.warnings) lines.push(`  ${paint('yellow', '!')} ${w.code}: ${w.message}`);
+  }
+  if (plan.policy !== undefined && plan.policy.length > 0) {
+    lines.push('', paint('bold', 'Policy:'));
+    for (const f of plan.policy) {
+      const where = findingPlace(f);
+      lines.push(`  ${paint(f.severity === 'error' ? 'red' : 'yellow', f.severity === 'error' ? '✗' : '!')} ${f.rule}: ${f.message}${where === undefined ? '' : `  ${paint('dim', `(${where})`)}`}`);
+      lines.push(`      ${paint('dim', `fix: ${f.fix}`)}`);
+    }
+  }
+  const refused = protectedSteps(plan).length;
+  const policyErrors = (plan.policy ?? []).filter((f) => f.severity === 'error').length;
+  if (refused + policyErrors > 0) {
+    const why = [refused > 0 ? `it deletes or retires ${refused} protected object${refused === 1 ? '' : 's'}` : '', policyErrors > 0 ? `it breaks ${policyErrors} policy rule${policyErrors === 1 ? '' : 's'} of severity error` : ''];
+    lines.push('', paint('red', paint('bold', `REFUSED PLAN: ${why.filter((w) => w !== '').join(' and ')}; apply writes nothing, not even with --allow-deletes.`)));
   }
   if (!plan.safe) {
     lines.push('', paint('red', paint('bold', 'UNSAFE PLAN (over the safety thresholds): apply refuses it without --allow-deletes.')));

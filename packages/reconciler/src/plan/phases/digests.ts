@@ -19,8 +19,10 @@ import type { KindState } from './state.js';
  */
 export function configDigest(desired: DesiredState, states: readonly KindState[], fingerprints: SecretFingerprints | undefined): string {
   const feed = new HashFeed();
-  const { manage, ignore, safety } = desired.settings;
-  feed.add(canonicalJson({ manage, ignore, safety }));
+  const { manage, ignore, safety, protect, policy } = desired.settings;
+  // Guardrails only when written, so that the digest of a tree without them is what it always was.
+  const guardrails = { ...(protect === undefined ? {} : { protect }), ...(policy === undefined ? {} : { policy: policy.map(({ rule, severity, params }) => ({ rule, severity, params })) }) };
+  feed.add(canonicalJson({ manage, ignore, safety, ...guardrails }));
   for (const state of states) {
     if (!state.managed) continue;
     feed.add(`\n${state.mod.kind}`);

@@ -88,7 +88,7 @@ export function orderAndName(drafts: readonly Draft[]): PlanStep[] {
     .map((x) => x.d);
   const ids = stepIds(ordered);
   return ordered.map((d) => {
-    const { action, kind, key, guid, changes, reason, removal, drift, source, desired } = d.step;
+    const { action, kind, key, guid, changes, reason, removal, drift, protectedBy, source, desired } = d.step;
     const dependsOn = [...d.dependsOn].map((dep) => ids.get(dep)).filter((id): id is string => id !== undefined).sort(compareStrings);
     // Built field by field so the JSON key order is fixed whatever the draft held.
     const step = { id: ids.get(d) ?? '', action, kind, key } as PlanStep;
@@ -98,6 +98,7 @@ export function orderAndName(drafts: readonly Draft[]): PlanStep[] {
     if (reason !== undefined) step.reason = reason;
     if (removal !== undefined) step.removal = removal;
     if (drift !== undefined) step.drift = drift;
+    if (protectedBy !== undefined) step.protectedBy = protectedBy;
     if (source !== undefined) step.source = source;
     if (desired !== undefined) step.desired = desired;
     return step;

@@ -1,5 +1,6 @@
 import { join, relative, sep } from 'node:path';
 import * as core from '@actions/core';
+import type { PolicyFinding } from '@monsync/reconciler';
 import type { Diagnostic } from '@monsync/schema';
 
 /** A diagnostic's file relative to the repository root, as annotations and the comment name it. */
@@ -21,5 +22,17 @@ export function annotate(diagnostics: readonly Diagnostic[], configDir: string, 
     if (d.endColumn !== undefined && d.endColumn > d.column && (d.endLine === undefined || d.endLine === d.line)) properties.endColumn = d.endColumn;
     if (d.severity === 'error') core.error(annotationText(d), properties);
     else core.warning(annotationText(d), properties);
+  }
+}
+
+/**
+ * The plan's policy findings about the whole account (`maxInactiveShare`), annotated on the rule in monsync.yaml.
+ * Findings about one object came from the tree and were annotated with the tree's diagnostics already.
+ */
+export function annotateAccountPolicy(findings: readonly PolicyFinding[], configDir: string, workspace: string): void {
+  for (const f of findings) {
+    if (f.kind !== undefined || f.file === undefined) continue;
+    const d: Diagnostic = { severity: f.severity, code: f.severity === 'error' ? 'POLICY_ERROR' : 'POLICY_WARNING', message: `${f.rule}: ${f.message}`, hint: f.fix, file: f.file, line: f.line ?? 1, column: f.column ?? 1 };
+    annotate([d], configDir, workspace);
   }
 }

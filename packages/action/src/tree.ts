@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import type { RetryEvent } from '@monsync/client';
 import { openSession, type PlanSession } from '@monsync/reconciler';
-import { deriveFingerprintKey, hasErrors, loadConfig, type DesiredState, type Diagnostic } from '@monsync/schema';
+import { deriveFingerprintKey, hasErrors, isPolicyFinding, loadConfig, type DesiredState, type Diagnostic } from '@monsync/schema';
 import { annotate } from './annotations.js';
 import type { ConfigFolder } from './config-folder.js';
 import type { ActionInputs } from './inputs.js';
@@ -12,6 +12,8 @@ export interface LoadedTree {
   desired: DesiredState;
   diagnostics: Diagnostic[];
   errors: number;
+  /** Of `errors`, the findings of policy rules: plan shows them with the plan rather than stopping. */
+  policyErrors: number;
 }
 
 /**
@@ -27,8 +29,9 @@ export async function loadTree(folder: ConfigFolder, inputs: ActionInputs, maske
   }
   annotate(diagnostics, folder.dir, workspace);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const policyErrors = diagnostics.filter((d) => d.severity === 'error' && isPolicyFinding(d)).length;
   if (!hasErrors(diagnostics)) core.info(`${folder.label}: the configuration is valid${diagnostics.length > 0 ? ` (${diagnostics.length} warning${diagnostics.length === 1 ? '' : 's'})` : ''}`);
-  return { desired, diagnostics, errors };
+  return { desired, diagnostics, errors, policyErrors };
 }
 
 /** The reconciler's session on the step's credentials (its fingerprint key was masked by `loadTree`). */

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import {
   acquireApplyLock,
   applyPlan,
+  refusalLines,
   DEFAULT_PARALLELISM,
   describeHolder,
   lockOwner,
@@ -158,6 +159,12 @@ export async function applyCommand(run: CommandRun): Promise<void> {
     writeArtifactFiles(plan, planFile, folder.label, 'apply');
     if (plan.steps.length === 0) {
       core.info('Nothing to apply: the account matches the configuration.');
+    } else if (refusalLines(plan).length > 0) {
+      // Before the apply lock is taken: a refused plan writes nothing at all, allow-deletes or not.
+      setPlanOutputs(plan, planFile);
+      await report(run, { kind: 'refused', plan }, planFile);
+      core.setFailed(`apply refused, nothing was changed (allow-deletes does not change this):\n${refusalLines(plan).join('\n')}`);
+      return;
     } else if (!plan.safe && !inputs.allowDeletes) {
       outcome = { plan, gate: gateOf(github.review, plan, inputs.unreviewed), refused: true };
     } else if (github.review.kind === 'none' && inputs.unreviewed === 'hold') {

@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
-import { hasChanges, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
-import { repoPath } from '../annotations.js';
+import { hasChanges, refusalLines, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
+import { annotateAccountPolicy, repoPath } from '../annotations.js';
 import { ACTION_OVERRIDE, COMMENT_BUDGET, planFailedBody, SUMMARY_BUDGET, validationBody } from '../bodies.js';
 import { ownComments, upsertComment } from '../comment-upsert.js';
 import { failureMessage } from '../failure.js';
@@ -106,7 +106,8 @@ export async function planCommand(run: CommandRun): Promise<void> {
     return;
   }
   const tree = await loadTree(folder, inputs, masker, context.workspace);
-  if (tree.errors > 0) {
+  // Policy findings do not stop the plan: the comment shows them with the plan they belong to, and the step fails after.
+  if (tree.errors - tree.policyErrors > 0) {
     const paths = (d: Parameters<typeof repoPath>[0]) => repoPath(d, folder.dir, context.workspace);
     await writeJobSummary(validationBody(tree.diagnostics, paths, bodyContext(run, '', SUMMARY_BUDGET, undefined)), masker.redact());
     await commentOnPullRequest(run, validationBody(tree.diagnostics, paths, bodyContext(run, planMarker(folder.label), COMMENT_BUDGET, undefined)));
@@ -134,7 +135,12 @@ export async function planCommand(run: CommandRun): Promise<void> {
   writeArtifactFiles(plan, planFile, folder.label, 'plan', record);
   await writeJobSummary(planComment(viewOf(plan, undefined, folder.label), { ...bodyContext(run, '', SUMMARY_BUDGET, planFile), record: '' }), masker.redact());
   await commentOnPullRequest(run, planCommentFor(run, plan, recordLine(record), planFile));
-  if (!plan.safe) {
+  annotateAccountPolicy(plan.policy ?? [], folder.dir, context.workspace);
+  const refused = refusalLines(plan);
+  if (refused.length > 0) {
+    // No input lets such a plan through, allow-deletes included: the pull request must say so now.
+    core.setFailed(`the plan is refused (apply would write nothing):\n${refused.join('\n')}`);
+  } else if (!plan.safe) {
     const text = `the plan is unsafe (over the safety thresholds of monsync.yaml):\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;
     // The apply of this change would be refused: the pull request says so now, unless the apply step allows it.
     if (inputs.allowDeletes) core.warning(text);

@@ -109,9 +109,10 @@ describe('monsync command line', () => {
 describe('monsync validate', () => {
   it('accepts the demo tree configs/ without credentials, reporting what it declares', async () => {
     const { code, out, err } = await monsync(['validate', '--config', 'configs'], { env: { DEMO_SHOP_PASSWORD: 'x', DEMO_SHOP_OTP_SECRET: 'x', DEMO_CLIENT_CERT_PFX_BASE64: 'eA==', DEMO_CLIENT_CERT_PASSWORD: 'x' } });
-    expect(err).toBe('');
+    // The demo tree's policy warns about one monitor on purpose (configs/monsync.yaml, policy:); nothing else is said.
+    expect(err.split('\n').filter((line) => /^configs\//.test(line))).toEqual([expect.stringMatching(/^configs\/monitors\/marketing\.yaml:\d+:\d+: warning POLICY_WARNING: checkInterval: monitor `Blog`/)]);
     expect(code).toBe(ExitCode.Ok);
-    expect(out).toMatch(/^configs: valid \(\d+ monitors, 3 monitor groups, 1 vault section with 3 items, 2 SLAs with 3 exclusion periods, 1 scheduled report, 2 alert definitions\)\n$/);
+    expect(out).toMatch(/^configs: valid \(\d+ monitors, 3 monitor groups, 1 vault section with 3 items, 2 SLAs with 3 exclusion periods, 1 scheduled report, 2 alert definitions\), 1 warning\n$/);
   });
 
   it('warns, but passes, when a secret variable is unset (plan will need it)', async () => {
@@ -119,7 +120,7 @@ describe('monsync validate', () => {
     expect(code).toBe(ExitCode.Ok);
     expect(err).toContain('configs/vault.yaml:');
     expect(err).toMatch(/warning ENV_VAR_UNSET: environment variable DEMO_SHOP_PASSWORD is not set/);
-    expect(out).toMatch(/, 4 warnings\n$/);
+    expect(out).toMatch(/, 5 warnings\n$/); // 4 unset variables and the demo policy's warning
   });
 
   it('reports every error of a broken tree as file:line:col with a caret snippet, exit 1', async () => {

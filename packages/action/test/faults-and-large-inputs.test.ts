@@ -93,7 +93,7 @@ describe('a config folder named with Markdown and HTML characters', () => {
 describe('a tree with thousands of validation findings', () => {
   it('lists what fits in the comment, under 65,000 characters, and says how many more there are', async () => {
     const workspace = demoWorkspace();
-    const monitors = Array.from({ length: 3000 }, (_, i) => `  - Name: M${i}\n    MonitorType: Https\n    IsActive: maybe\n`).join('');
+    const monitors = Array.from({ length: 3000 }, (_, i) => `  - Name: M${i}\n    MonitorType: DNS\n    IsActive: maybe\n`).join('');
     writeFile(workspace, 'configs/monitors/bulk.yaml', `monitors:\n${monitors}`);
     const thread = new FakeThread(73);
     const s = harness.scope();

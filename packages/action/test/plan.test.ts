@@ -215,7 +215,7 @@ describe('pull requests from forks', () => {
 describe('validation', () => {
   it('annotates each finding on its file, line and column, lists them in the comment, fails, and sends nothing to the API', async () => {
     const workspace = demoWorkspace();
-    writeFile(workspace, 'configs/monitors/broken.yaml', 'monitors:\n  - Name: Broken\n    MonitorType: Https\n    IsActive: maybe\n  - Name: Broken too\n    MonitorType: Https\n    checkFrequency: 5\n');
+    writeFile(workspace, 'configs/monitors/broken.yaml', 'monitors:\n  - Name: Broken\n    MonitorType: DNS\n    IsActive: maybe\n  - Name: Broken too\n    MonitorType: DNS\n    checkFrequency: 5\n');
     const thread = new FakeThread(15);
     const s = scope();
     expectCommentRun(s, thread);
@@ -232,7 +232,8 @@ describe('validation', () => {
     expect(result.failure).toBe('configs: the configuration has 2 errors (annotated on their lines); nothing was sent to the API');
     const body = thread.sentBodies[0] ?? '';
     expect(body.split('\n')[0]).toBe(planMarker('configs'));
-    expect(body).toContain('**The configuration has 2 errors; nothing was sent to the API.**');
+    // The demo tree's policy warning (configs/monsync.yaml) is listed with the errors.
+    expect(body).toContain('**The configuration has 2 errors and 1 warning; nothing was sent to the API.**');
     expect(body).toContain('| `configs/monitors/broken.yaml:4:15` | error | `TYPE_MISMATCH` |');
     expect(body).toContain('| `configs/monitors/broken.yaml:7:5` | error | `UNKNOWN_FIELD` |');
     expect(result.summary).toContain('`configs/monitors/broken.yaml:4:15`');

@@ -240,7 +240,6 @@ export const MonitorSchema = def(
   'Monitor',
   ApiObject(
     {
-      ...guardrails,
       Name: Name('Monitor name; the key of the monitor (unique among managed monitors).'),
       MonitorGuid: Type.Optional(Guid('Pins the identity of an existing monitor (adopt or rename).')),
       MonitorType: Type.Optional(
@@ -265,6 +264,7 @@ export const MonitorSchema = def(
       ),
       Password: Type.Optional(use(SecretRefSchema, 'Monitor password: write-only, by reference only.')),
       ...removedFields,
+      ...guardrails,
     },
     { title: 'Monitor', description: 'A monitor. PascalCase fields are API fields sent verbatim; unknown ones pass through.' },
   ),
@@ -278,7 +278,6 @@ export const MonitorGroupSchema = def(
   'MonitorGroup',
   ApiObject(
     {
-      ...guardrails,
       Description: Name('Group name; the key of the group.'),
       MonitorGroupGuid: Type.Optional(Guid('Pins the identity of an existing group (adopt or rename).')),
       members: Type.Optional(
@@ -287,6 +286,7 @@ export const MonitorGroupSchema = def(
       IsAll: Type.Optional(
         Type.Boolean({ description: 'True only for the default All Monitors group, which holds every monitor and cannot be a target.' }),
       ),
+      ...guardrails,
     },
     { title: 'MonitorGroup', description: 'A monitor group.' },
   ),
@@ -314,7 +314,6 @@ export const VaultItemSchema = def(
   'VaultItem',
   ApiObject(
     {
-      ...guardrails,
       Name: Name('Display name; the key of the item within its section.'),
       VaultItemType: VaultItemTypeSchema,
       VaultItemGuid: Type.Optional(Guid('Pins the identity of an existing item.')),
@@ -325,6 +324,7 @@ export const VaultItemSchema = def(
       UserName: Type.Optional(Type.String({ description: 'User name of a CredentialSet.' })),
       Password: Type.Optional(use(SecretRefSchema, 'Password of a CredentialSet (write-only).')),
       CertificateArchive: Type.Optional(CertificateArchiveSchema),
+      ...guardrails,
     },
     { title: 'VaultItem', description: 'A vault item: sensitive reusable data.' },
   ),
@@ -334,10 +334,10 @@ export const VaultSectionSchema = def(
   'VaultSection',
   ApiObject(
     {
-      ...guardrails,
       Name: Name('Section name; the key of the section.'),
       VaultSectionGuid: Type.Optional(Guid('Pins the identity of an existing section.')),
       items: Type.Optional(Type.Array(VaultItemSchema, { description: 'Items of the section (key: section + item Name).' })),
+      ...guardrails,
     },
     { title: 'VaultSection', description: 'A vault section; every vault item belongs to exactly one section.' },
   ),
@@ -356,11 +356,11 @@ export const SlaExclusionPeriodSchema = def(
   'SlaExclusionPeriod',
   ApiObject(
     {
-      ...guardrails,
       Description: Name('Name of the period; its key within the SLA.'),
       From: use(TimestampSchema, 'Start date-time.'),
       Until: use(TimestampSchema, 'End date-time; after From.'),
       ExclusionPeriodId: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: 'Pins the identity of an existing period.' })),
+      ...guardrails,
     },
     { title: 'SlaExclusionPeriod', description: 'A period excluded from the SLA.' },
   ),
@@ -372,7 +372,6 @@ export const SlaSchema = def(
   'Sla',
   ApiObject(
     {
-      ...guardrails,
       Description: Name('SLA name; the key of the SLA (must be unique; a duplicate gives a conflict).'),
       SlaGuid: Type.Optional(Guid('Pins the identity of an existing SLA.')),
       UptimeErrorThreshold: Type.Optional(Percent('Minimum uptime percentage; below it an error shows in the SLA overview.')),
@@ -388,6 +387,7 @@ export const SlaSchema = def(
         }),
       ),
       exclusionPeriods: Type.Optional(Type.Array(SlaExclusionPeriodSchema, { description: 'Exclusion periods (key: Description).' })),
+      ...guardrails,
     },
     { title: 'Sla', description: 'A service level agreement.' },
   ),
@@ -429,7 +429,6 @@ export const ScheduledReportSchema = def(
   'ScheduledReport',
   ApiObject(
     {
-      ...guardrails,
       key: Type.String({
         pattern: REPORT_KEY_PATTERN,
         maxLength: 100,
@@ -444,6 +443,7 @@ export const ScheduledReportSchema = def(
       InternalNotes: Type.Optional(Type.String({ description: 'Notes visible only to account administrators.' })),
       Notes: Type.Optional(Type.String({ description: 'Text placed in the report message.' })),
       Recipients: Type.Optional(RecipientsSchema),
+      ...guardrails,
     },
     { title: 'ScheduledReport', description: 'A scheduled dashboard report.' },
   ),
@@ -457,9 +457,9 @@ export const AlertDefinitionSchema = def(
   'AlertDefinition',
   ApiObject(
     {
-      ...guardrails,
       AlertDefinitionGuid: Guid('Alert definition to activate or deactivate (only activation exists in the API).'),
       IsActive: Type.Boolean({ description: 'Whether the definition is active; re-asserted on every apply.' }),
+      ...guardrails,
     },
     { title: 'AlertDefinition', description: 'Activation of an alert definition.' },
   ),

@@ -171,7 +171,8 @@ describe('the bundled action run by @github/local-action: plan on a pull request
     expect(first, 'the first run left no plan comment').toBeDefined();
     writeFileSync(
       join(workspace, 'configs', 'monitors', 'e2e.yaml'),
-      `monitors:\n  - Name: ${ADDED_MONITOR}\n    MonitorType: Https\n    Url: https://shop.example.com/e2e\n`,
+      // Within the demo tree's policy for Https monitors (configs/monsync.yaml): an interval and an HttpStatus condition.
+      `monitors:\n  - Name: ${ADDED_MONITOR}\n    MonitorType: Https\n    Url: https://shop.example.com/e2e\n    CheckInterval: 5\n    ErrorConditions:\n      - { ErrorConditionType: HttpStatus, Value: "200" }\n`,
     );
     const run = await runBundledAction(stepEnv(), { runnerTemp });
     runs.push(run);

@@ -75,7 +75,7 @@ describe('policy on the plan', () => {
   });
 
   it('puts the tree\'s findings in the plan JSON, valid against the plan schema, and in a Policy section', () => {
-    const plan = planFor(tree(POLICY, { 'monitors.yaml': 'monitors:\n  - { Name: loose }\n' }), liveSnapshot());
+    const plan = planFor(tree(POLICY, { 'monitors.yaml': 'monitors:\n  - { Name: loose, MonitorType: Https }\n' }), liveSnapshot());
     expect(plan.policy?.map((f) => [f.rule, f.severity, f.key, `${f.file}:${f.line}:${f.column}`])).toEqual([['monitorInGroup', 'error', 'loose', 'monitors.yaml:2:13']]);
     // A plan file is validated against schemas/plan.schema.json when read.
     expect(parsePlanFile(JSON.stringify(plan)).policy).toEqual(plan.policy);

@@ -43,7 +43,8 @@ async function monitorGuid(name: string): Promise<string> {
 /** Three edits as people make them in the web app: a changed field, a new monitor, a deleted monitor. */
 async function editInWebApp(): Promise<void> {
   await webApp('PATCH', `/Monitor/${await monitorGuid('Shop homepage')}`, { CheckInterval: 10 });
-  await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5 });
+  // Within the demo tree's policy for Https monitors (configs/monsync.yaml), so that the accepted tree plans cleanly.
+  await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5, ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }] });
   await webApp('DELETE', `/Monitor/${await monitorGuid('Mail relay')}`);
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { pulledTree, pullInto, type LiveSnapshot, type Plan } from '@monsync/reconciler';
-import { discoverConfigFiles, hasErrors, loadConfigTexts } from '@monsync/schema';
+import { discoverConfigFiles, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
 import { acceptBranch, closeAcceptPullRequest, openOrUpdateAcceptPullRequest, pushAcceptBranch, type AcceptTarget } from '../accept-pr.js';
 import { acceptBody } from '../bodies.js';
 import type { GitHub } from '../github-api.js';
@@ -34,8 +34,10 @@ export async function offerAcceptPullRequest(run: CommandRun, gh: GitHub, plan: 
   const texts = new Map(files.map((file) => [file.path, file.text]));
   for (const file of edited.files) texts.set(file.path, file.text);
   const reloaded = loadConfigTexts(folder.dir, [...texts].map(([file, text]) => ({ file, text })), { env: process.env, resolveSecrets: false });
-  if (hasErrors(reloaded.diagnostics)) {
-    const first = reloaded.diagnostics.find((d) => d.severity === 'error');
+  // The account may break the team's policy: the pull request's plan says so; it is no reason to withhold the pull request.
+  const faults = reloaded.diagnostics.filter((d) => !isPolicyFinding(d));
+  if (hasErrors(faults)) {
+    const first = faults.find((d) => d.severity === 'error');
     core.warning(`drift-pr: the live account written into ${folder.label} would not validate (${first?.file ?? ''}:${first?.line ?? ''}: ${first?.message ?? ''}); no pull request`);
     return { reason: 'the changes could not be written into the tree as a valid configuration (see the workflow run); change the tree by hand.' };
   }

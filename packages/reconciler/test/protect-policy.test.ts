@@ -74,11 +74,11 @@ describe('policy on the plan', () => {
     expect(fine.policy).toBeUndefined();
   });
 
-  it('puts the tree\'s findings in the plan JSON, valid against the plan schema, and in a Policy section', () => {
+  it('puts the tree\'s findings in the plan JSON, valid against the plan schema, and in a Policy section', async () => {
     const plan = planFor(tree(POLICY, { 'monitors.yaml': 'monitors:\n  - { Name: loose, MonitorType: Https }\n' }), liveSnapshot());
     expect(plan.policy?.map((f) => [f.rule, f.severity, f.key, `${f.file}:${f.line}:${f.column}`])).toEqual([['monitorInGroup', 'error', 'loose', 'monitors.yaml:2:13']]);
     // A plan file is validated against schemas/plan.schema.json when read.
-    expect(parsePlanFile(JSON.stringify(plan)).policy).toEqual(plan.policy);
+    expect((await parsePlanFile(JSON.stringify(plan))).policy).toEqual(plan.policy);
     const markdown = renderMarkdown(plan);
     expect(markdown).toContain('### Policy: 1 error, 0 warnings');
     expect(markdown).toContain('- **error** `monitorInGroup` monitor "loose" (`monitors.yaml:2:13`): monitor \\`loose\\` is in no monitor group. Fix: add the monitor to the members of a monitor group.');

@@ -162,7 +162,7 @@ export async function applyCommand(run: CommandRun): Promise<void> {
     } else if (refusalLines(plan).length > 0) {
       // Before the apply lock is taken: a refused plan writes nothing at all, allow-deletes or not.
       setPlanOutputs(plan, planFile);
-      await report(run, { kind: 'refused', plan }, planFile);
+      await report(run, github, { kind: 'refused', plan }, planFile);
       core.setFailed(`apply refused, nothing was changed (allow-deletes does not change this):\n${refusalLines(plan).join('\n')}`);
       return;
     } else if (!plan.safe && !inputs.allowDeletes) {

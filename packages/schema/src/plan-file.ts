@@ -22,11 +22,24 @@ export class PlanFileError extends Error {
 
 let validator: ValidateFunction | undefined;
 
+type AjvClass = typeof import('ajv/dist/2020.js').Ajv2020;
+
+// ajv is CommonJS: Node's own loader gives its class as a named export, but the CLI's bundle (a split chunk) gives
+// only `default`, the module object, which carries the class as a property. Both shapes must work.
+function ajvClass(loaded: unknown): AjvClass {
+  const named = (loaded as { Ajv2020?: unknown }).Ajv2020;
+  if (typeof named === 'function') return named as AjvClass;
+  const module = (loaded as { default?: { Ajv2020?: unknown } }).default;
+  if (typeof module?.Ajv2020 === 'function') return module.Ajv2020 as AjvClass;
+  if (typeof module === 'function') return module as AjvClass;
+  throw new TypeError('ajv/dist/2020.js did not load as expected: reinstall monsync');
+}
+
 // ajv's compiler is loaded only here, when a plan file is read: every other command starts without it (its module
 // set costs about as much as Node's own start, and `monsync validate` and `plan` never read a plan file).
 async function validatePlan(value: unknown): Promise<ErrorObject[]> {
   if (validator === undefined) {
-    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const Ajv2020 = ajvClass(await import('ajv/dist/2020.js'));
     validator = new Ajv2020({ allErrors: false, strict: false }).compile(planJsonSchema());
   }
   return validator(value) ? [] : [...(validator.errors ?? [])];

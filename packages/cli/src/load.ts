@@ -73,7 +73,7 @@ export function countDeclared(desired: DesiredState): string {
   return topLevelKinds()
     .flatMap((entry) => {
       if (entry.stateField === undefined) return [];
-      const declared: readonly { value: Record<string, unknown> }[] = desired[entry.stateField];
+      const declared: readonly { value: Record<string, unknown> }[] = desired[entry.stateField] ?? [];
       const children = childKinds(entry).flatMap((child) => {
         const field = child.path[child.path.length - 1] ?? '';
         if (child.title.inParent === undefined) return [];

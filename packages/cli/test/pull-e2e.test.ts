@@ -28,6 +28,9 @@ beforeEach(async () => {
   emulator.control.clearLog();
 });
 
+/** The password placeholders of the demo account's operators. */
+const OPERATOR_PASSWORDS = ['MONSYNC_SECRET_ADMIN_EXAMPLE_COM_PASSWORD', 'MONSYNC_SECRET_SAM_OPS_EXAMPLE_COM_PASSWORD', 'MONSYNC_SECRET_VIEWER_EXAMPLE_COM_PASSWORD'];
+
 /** The `{ fromEnv }` placeholders pull lists at the end of its output. */
 function placeholders(out: string): string[] {
   return [...out.matchAll(/^ {2}(MONSYNC_SECRET_[A-Z0-9_]+) /gm)].map((match) => match[1] ?? '');
@@ -38,10 +41,22 @@ describe('monsync pull', () => {
     const root = tempTree({});
     const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
-    expect(pulled.out).toMatch(/^Wrote 6 files to tree: monsync\.yaml, monitors\.yaml, monitor-groups\.yaml, vault\.yaml, slas\.yaml, scheduled-reports\.yaml\n/);
+    expect(pulled.out).toMatch(
+      /^Wrote 8 files to tree: monsync\.yaml, monitors\.yaml, monitor-groups\.yaml, vault\.yaml, slas\.yaml, operators\.yaml, operator-groups\.yaml, scheduled-reports\.yaml\n/,
+    );
     expect(emulator.control.requestLog().entries.every((entry) => entry.method === 'GET')).toBe(true);
     const secrets = placeholders(pulled.out);
-    expect(secrets).toEqual(['MONSYNC_SECRET_WEB_CLIENT_CERT_ARCHIVE', 'MONSYNC_SECRET_WEB_CLIENT_CERT_ARCHIVE_PASSWORD', 'MONSYNC_SECRET_WEB_SHOP_LOGIN_PASSWORD']);
+    expect(secrets).toEqual([
+      ...OPERATOR_PASSWORDS,
+      'MONSYNC_SECRET_WEB_CLIENT_CERT_ARCHIVE',
+      'MONSYNC_SECRET_WEB_CLIENT_CERT_ARCHIVE_PASSWORD',
+      'MONSYNC_SECRET_WEB_SHOP_LOGIN_PASSWORD',
+    ]);
+    // Operators and groups by key, members by Email, passwords as placeholders (set only on create and with --rotate).
+    const operators = readFileSync(join(root, 'tree', 'operators.yaml'), 'utf8');
+    expect(operators).toContain('  - Email: sam.ops@example.com\n');
+    expect(operators).toContain('Password: { fromEnv: MONSYNC_SECRET_SAM_OPS_EXAMPLE_COM_PASSWORD }');
+    expect(readFileSync(join(root, 'tree', 'operator-groups.yaml'), 'utf8')).toContain('  - Description: Administrators\n    members: [admin@example.com, sam.ops@example.com]\n');
 
     const reports = readFileSync(join(root, 'tree', 'scheduled-reports.yaml'), 'utf8');
     expect(reports).toContain('  - key: weekly-exec\n');
@@ -69,6 +84,8 @@ describe('monsync pull', () => {
     const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
     // The same secret values under the pulled names: their fingerprints match the markers.
     const same: Record<string, string> = {
+      // Operators' passwords are written once (on create): any value plans no change.
+      ...Object.fromEntries(OPERATOR_PASSWORDS.map((name) => [name, `any-${name}`])),
       MONSYNC_SECRET_WEB_CLIENT_CERT_ARCHIVE: CANARIES.DEMO_CLIENT_CERT_PFX_BASE64,
       MONSYNC_SECRET_WEB_CLIENT_CERT_ARCHIVE_PASSWORD: CANARIES.DEMO_CLIENT_CERT_PASSWORD,
       MONSYNC_SECRET_WEB_SHOP_LOGIN_PASSWORD: CANARIES.DEMO_SHOP_PASSWORD,

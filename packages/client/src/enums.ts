@@ -64,8 +64,22 @@ export const VaultAuthorizationTypes = {
 } as const;
 export type VaultAuthorizationType = ValueOf<typeof VaultAuthorizationTypes>;
 
-/** Values seen; the full list of `OperatorGroupAuthorizationType` is not in the spec. */
-export const OperatorGroupAuthorizationTypes = { FinancialOperator: 'FinancialOperator', AllowInfra: 'AllowInfra' } as const;
+/**
+ * The published list (2022 definition, and the two the 2026 provider adds); `Administrator` is listed but never
+ * assignable. The spec shows only `FinancialOperator` and `AllowInfra`.
+ */
+export const OperatorGroupAuthorizationTypes = {
+  ShareDashboards: 'ShareDashboards',
+  AllowInfra: 'AllowInfra',
+  Administrator: 'Administrator',
+  TechnicalContact: 'TechnicalContact',
+  FinancialOperator: 'FinancialOperator',
+  BasicOperator: 'BasicOperator',
+  CreateAlertDefinition: 'CreateAlertDefinition',
+  CreateIntegration: 'CreateIntegration',
+  CreatePrivateLocations: 'CreatePrivateLocations',
+  ManageMonitorTemplates: 'ManageMonitorTemplates',
+} as const;
 export type OperatorGroupAuthorizationType = ValueOf<typeof OperatorGroupAuthorizationTypes>;
 
 export const FileTypes = named(wire.FILE_TYPES);
@@ -114,9 +128,6 @@ export const SmsProviders = {
 } as const;
 export type SmsProvider = ValueOf<typeof SmsProviders>;
 
-/** Only `UseAccountSetting` is seen in the spec. */
-export const PhoneProviders = { UseAccountSetting: 'UseAccountSetting' } as const;
-export type PhoneProvider = ValueOf<typeof PhoneProviders>;
 
 /** Preset periods of the Alert and Statistics queries: `PreviousDay` without a space (the spec's `Previous Day` is read too), and `All`. */
 export const PresetPeriods = named(wire.PRESET_PERIODS);

@@ -108,10 +108,10 @@ describe('AlertDefinitionGuid in a body', () => {
 });
 
 describe('vault authorizations', () => {
-  it('refuses a body with both or neither of OperatorGuid and OperatorGroupId', async () => {
+  it('refuses a body with both or neither of OperatorGuid and OperatorGroupGuid', async () => {
     const api = mockApi();
     // The cast reaches the runtime check a JavaScript caller would hit.
-    const both = { AuthorizationType: 'ViewVaultSection', OperatorGuid: 'o', OperatorGroupId: 'g' } as never;
+    const both = { AuthorizationType: 'ViewVaultSection', OperatorGuid: 'o', OperatorGroupGuid: 'g' } as never;
     const neither = { AuthorizationType: 'ViewVaultSection' } as never;
     await refused(api, () => api.client.vaultSections.authorizations.create(GUID, both));
     await refused(api, () => api.client.vaultSections.authorizations.create(GUID, neither));

@@ -21,7 +21,6 @@ import type {
   MonitorType,
   Open,
   OperatorGroupAuthorizationType,
-  PhoneProvider,
   PresetPeriod,
   QuarterStartMonth,
   ScheduleType,
@@ -340,18 +339,35 @@ export interface OperatorFields {
   Password?: string;
   FullName?: string;
   MobilePhone?: string;
-  OutgoingPhoneNumber?: string;
+  /** An `Id` of GET /OutgoingPhoneNumber (the spec's `OutgoingPhoneNumber` text is not what the service takes). */
+  OutgoingPhoneNumberId?: number;
   BackupEmail?: string;
   IsOnDuty?: boolean;
-  /** Empty or absent: the account culture applies. */
+  /** Empty or absent: the account culture applies. Not returned by GET. */
   CultureName?: CultureName;
   /** From the Timezone endpoints; absent: the account time zone applies. */
   TimeZoneId?: number;
   SmsProvider?: SmsProvider;
+  /** Not returned by GET. */
   UseNumericSender?: boolean;
-  PhoneProvider?: Open<PhoneProvider>;
+  /** Not returned by GET. */
   AllowNativeLogin?: boolean;
+  /** Not returned by GET. */
   AllowSingleSignon?: boolean;
+  /** Companions: a field above takes effect only with its `...Specified: true`; the client sends them. */
+  CultureNameSpecified?: boolean;
+  TimeZoneIdSpecified?: boolean;
+  UseNumericSenderSpecified?: boolean;
+  AllowNativeLoginSpecified?: boolean;
+  AllowSingleSignonSpecified?: boolean;
+  OutgoingPhoneNumberIdSpecified?: boolean;
+}
+
+/** GET /OutgoingPhoneNumber: the numbers alerts may be sent from. */
+export interface OutgoingPhoneNumber extends Extra {
+  Id: number;
+  PhoneNumber?: string;
+  Description?: string;
 }
 
 export interface OperatorReadOnly {
@@ -489,21 +505,22 @@ export type VaultSection = { VaultSectionGuid: string; Name: string } & Extra;
 export type VaultSectionCreate = { Name: string } & NoFields<ReadOnlyOf<'vaultSection'>> & Extra;
 export type VaultSectionReplace = VaultSectionCreate;
 
+/**
+ * A vault section authorization as the service publishes it: `OperatorGroupGuid` (the spec's `OperatorGroupId` is
+ * read as it) and no `ContextId` (the section is the one in the path; a spec-form `ContextId` read is kept as is).
+ */
 export interface VaultAuthorization extends Extra {
   AuthorizationId: string;
-  /** GUID of the vault section. */
-  ContextId: string;
   AuthorizationType: Open<VaultAuthorizationType>;
   OperatorGuid?: string | null;
-  OperatorGroupId?: string | null;
+  OperatorGroupGuid?: string | null;
 }
 
-/** Exactly one of OperatorGuid and OperatorGroupId. `ContextId` defaults to the section in the path. */
+/** Exactly one of OperatorGuid and OperatorGroupGuid; the section is the one in the path. */
 export type VaultAuthorizationCreate = {
-  ContextId?: string;
   AuthorizationType: VaultAuthorizationType;
-} & ({ OperatorGuid: string; OperatorGroupId?: null } | { OperatorGroupId: string; OperatorGuid?: null }) &
-  NoFields<ReadOnlyOf<'vaultAuthorization'>> &
+} & ({ OperatorGuid: string; OperatorGroupGuid?: null } | { OperatorGroupGuid: string; OperatorGuid?: null }) &
+  NoFields<ReadOnlyOf<'vaultAuthorization'> | 'ContextId' | 'OperatorGroupId'> &
   Extra;
 
 // ------------------------------------------------------------------------------------ scheduled reports

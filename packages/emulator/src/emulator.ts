@@ -243,7 +243,7 @@ function settingsOf(options: EmulatorOptions, profile: Profile): Settings {
   return {
     pageSize: checkPageSize(options.pageSize ?? 100),
     now: options.now ?? ((): Date => new Date()),
-    operatorGroupAuthorizationForm: options.operatorGroupAuthorizationForm ?? 'legacy',
+    operatorGroupAuthorizationForm: options.operatorGroupAuthorizationForm ?? profile.rules.operatorGroupAuthorizationForm,
     rules: profile.rules,
   };
 }

@@ -47,6 +47,12 @@ export interface Rules {
   cursorsSelf: boolean;
   /** An alert listing of one monitor holding exactly one alert answers the item itself, without `Data`. */
   bareSingleAlert: boolean;
+  /** Operator group authorizations: the legacy form (ids, type in the body) or the announced one (type in the path, names listed). */
+  operatorGroupAuthorizationForm: 'legacy' | 'announced';
+  /** Vault section authorizations answered as the spec shows them (`ContextId`, `OperatorGroupId`) or as published. */
+  vaultAuthorizationForm: 'spec' | 'published';
+  /** Operators as the spec shows them, or as published: `OutgoingPhoneNumberId`, no `PhoneProvider`, `...Specified` companions honoured, write-only settings not returned by GET. */
+  operatorFields: 'spec' | 'published';
   /** Route keys the service does not have: answered 405 (after authentication). */
   absentRoutes: readonly string[];
 }
@@ -123,6 +129,9 @@ const DEFAULT_RULES: Rules = {
   registerParams: 'either',
   cursorsSelf: true,
   bareSingleAlert: false,
+  operatorGroupAuthorizationForm: 'legacy',
+  vaultAuthorizationForm: 'spec',
+  operatorFields: 'spec',
   absentRoutes: [],
 };
 
@@ -167,6 +176,9 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
         'PUT /OperatorGroup/{operatorGroupGuid}/DutySchedule/{dutyScheduleId}',
         'DELETE /OperatorGroup/{operatorGroupGuid}/DutySchedule/{dutyScheduleId}',
       ],
+      operatorGroupAuthorizationForm: 'announced',
+      vaultAuthorizationForm: 'published',
+      operatorFields: 'published',
     },
     shapes: {
       routes: {
@@ -175,6 +187,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
         'POST /OperatorGroup/{operatorGroupGuid}/Member/{operatorGuid}': created(201, 'none'),
         'POST /Operator/{operatorGuid}/DutySchedule': created(201, 'none'),
         'POST /OperatorGroup/{operatorGroupGuid}/DutySchedule/AddDutyScheduleForAllMembers': NO_CONTENT,
+        'POST /OperatorGroup/{operatorGroupGuid}/Authorization/{authorizationType}': created(201, 'none'),
         'POST /MonitorGroup/{monitorGroupGuid}/StopAllMonitors': NO_CONTENT,
         'POST /MonitorGroup/{monitorGroupGuid}/StartAllMonitors': NO_CONTENT,
         'POST /MonitorGroup/{monitorGroupGuid}/StopAllMonitorAlerts': NO_CONTENT,

@@ -8,12 +8,15 @@ export type {
   ManagedKind,
   MonitorConfig,
   MonitorGroupConfig,
+  OperatorConfig,
+  OperatorGroupConfig,
   ScheduledReportConfig,
   Settings,
   SlaConfig,
   SourceRef,
   VaultItemConfig,
   VaultRef,
+  VaultAccessConfig,
   VaultSectionConfig,
 } from '@monsync/schema';
 

@@ -29,11 +29,16 @@ function fakeClient(data: { monitors?: ApiObject[]; groups?: ApiObject[]; member
       list: () => listing('/MonitorGroup', data.groups ?? []),
       members: (guid) => listing(`/MonitorGroup/${guid}/Member`, data.members?.[guid] ?? []),
     },
-    vaultSections: { list: () => listing('/VaultSection', []) },
+    vaultSections: { list: () => listing('/VaultSection', []), authorizations: { list: (guid) => listing(`/VaultSection/${guid}/Authorization`, []) } },
     vaultItems: { list: () => listing('/VaultItem', []) },
     slas: { list: () => listing('/Sla', data.slas ?? []), exclusionPeriods: { list: (guid) => listing(`/Sla/${guid}/ExclusionPeriod`, data.periods?.[guid] ?? []) } },
     scheduledReports: { list: () => listing('/ScheduledReport', []) },
     operators: { list: () => listing('/Operator', [{ OperatorGuid: 'op-1', FullName: 'Jane' }]) },
+    operatorGroups: {
+      list: () => listing('/OperatorGroup', []),
+      members: (guid) => listing(`/OperatorGroup/${guid}/Member`, []),
+      authorizations: { list: (guid) => listing(`/OperatorGroup/${guid}/Authorization`, []) },
+    },
   };
   return { client, calls };
 }

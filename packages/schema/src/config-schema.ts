@@ -330,6 +330,19 @@ export const VaultItemSchema = def(
   ),
 );
 
+export const VAULT_ACCESS_LEVELS = ['view', 'change'] as const;
+
+export const VaultAccessSchema = def(
+  'VaultAccess',
+  Type.Union(
+    [
+      ClosedObject({ operator: use(EmailSchema, 'Email of an operator.'), level: StringEnum(VAULT_ACCESS_LEVELS, { description: '`view`, or `change` (change and view).' }) }),
+      ClosedObject({ group: Name('Description of an operator group.'), level: StringEnum(VAULT_ACCESS_LEVELS, { description: '`view`, or `change` (change and view).' }) }),
+    ],
+    { description: 'Who may see (`view`) or also change (`change`) the section: one operator (by Email) or one group (by Description).' },
+  ),
+);
+
 export const VaultSectionSchema = def(
   'VaultSection',
   ApiObject(
@@ -338,6 +351,12 @@ export const VaultSectionSchema = def(
       VaultSectionGuid: Type.Optional(Guid('Pins the identity of an existing section.')),
       items: Type.Optional(Type.Array(VaultItemSchema, { description: 'Items of the section (key: section + item Name).' })),
       ...guardrails,
+      access: Type.Optional(
+        Type.Array(VaultAccessSchema, {
+          description:
+            'Who may see or change the section; when present, exactly these operators and groups have access (the API account\'s own operator keeps the access the service gave it as creator unless it is listed here).',
+        }),
+      ),
     },
     { title: 'VaultSection', description: 'A vault section; every vault item belongs to exactly one section.' },
   ),
@@ -466,7 +485,7 @@ export const AlertDefinitionSchema = def(
 );
 
 // ---------------------------------------------------------------------------------------------------------------
-// Operators (not a managed kind yet; defined so their checks and enumerations exist)
+// Operators and operator groups
 // ---------------------------------------------------------------------------------------------------------------
 
 export const DutyScheduleSchema = def(
@@ -486,27 +505,81 @@ export const DutyScheduleSchema = def(
   ),
 );
 
+/**
+ * Operator fields a config must not declare, and why (the loader reports them with their position). The service
+ * sets the first two; `IsOnDuty` is switched by people during an incident, operational state monsync never plans.
+ */
+export const OPERATOR_REFUSED_FIELDS = {
+  IsAccountAdministrator: 'is read-only: the service sets it for the account administrator; remove it',
+  UserName: 'is read-only: the service sets it from Email; remove it',
+  IsOnDuty: 'is operational state that people switch during an incident, not configuration, so monsync never plans it; remove it (on-call hours are duty schedules)',
+} as const;
+
+const refusedOperatorFields = Object.fromEntries(
+  Object.entries(OPERATOR_REFUSED_FIELDS).map(([field, why]) => [field, Type.Optional(Type.Never({ description: `Not allowed: \`${field}\` ${why}.` }))]),
+);
+
 export const OperatorSchema = def(
   'Operator',
   ApiObject(
     {
-      Email: use(EmailSchema, 'Primary address and login name.'),
-      OperatorGuid: Type.Optional(Guid('Assigned by the service.')),
-      Password: Type.Optional(use(SecretRefSchema, 'Password (write-only).')),
+      Email: use(EmailSchema, 'Primary address and login name; the key of the operator (compared ignoring case).'),
+      OperatorGuid: Type.Optional(Guid('Pins the identity of an existing operator (adopt, or change its Email).')),
+      Password: Type.Optional(
+        use(SecretRefSchema, 'Login password, by reference only. Sent when the operator is created; the service never returns it, so a change is sent only with `monsync apply --rotate operator:<Email>`.'),
+      ),
       FullName: Type.Optional(Type.String()),
       MobilePhone: Type.Optional(Type.String()),
-      OutgoingPhoneNumber: Type.Optional(Type.String()),
+      OutgoingPhoneNumberId: Type.Optional(Type.Integer({ description: 'Number alerts are sent from: an `Id` of GET /OutgoingPhoneNumber.' })),
       BackupEmail: Type.Optional(use(EmailSchema, 'Backup e-mail address.')),
-      IsOnDuty: Type.Optional(Type.Boolean({ description: 'Currently on duty.' })),
-      CultureName: Type.Optional(CultureNameSchema),
+      CultureName: Type.Optional(use(CultureNameSchema, 'Write-only: the service does not return it, so it is sent on create and with `--rotate`, never compared.')),
       TimeZoneId: Type.Optional(Type.Integer({ description: 'When unspecified the account time zone applies; values come from the Timezone endpoints.' })),
       SmsProvider: Type.Optional(SmsProviderSchema),
-      UseNumericSender: Type.Optional(Type.Boolean({ description: 'Applies when the SMS provider is set for this operator.' })),
-      PhoneProvider: Type.Optional(Type.String({ description: 'Provider for phone alerts (value `UseAccountSetting` is seen).' })),
-      AllowNativeLogin: Type.Optional(Type.Boolean({ description: 'Username/password login allowed; unspecified means account setting.' })),
-      AllowSingleSignon: Type.Optional(Type.Boolean({ description: 'Single sign-on allowed; unspecified means account setting.' })),
+      UseNumericSender: Type.Optional(Type.Boolean({ description: 'Applies when the SMS provider is set for this operator. Write-only: sent on create and with `--rotate`.' })),
+      AllowNativeLogin: Type.Optional(Type.Boolean({ description: 'Username/password login allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`.' })),
+      AllowSingleSignon: Type.Optional(Type.Boolean({ description: 'Single sign-on allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`.' })),
+      ...refusedOperatorFields,
     },
-    { title: 'Operator', description: 'An operator (user account). Not a managed kind yet.' },
+    {
+      title: 'Operator',
+      description:
+        'An operator (a person\'s account), keyed by Email. `...Specified` companions are sent by monsync whenever their field is declared; never write them.',
+    },
+  ),
+);
+
+/** Group authorization types the published definition lists as assignable; newer ones pass (the list is open). */
+export const OPERATOR_GROUP_AUTHORIZATION_TYPES = [
+  'ShareDashboards',
+  'AllowInfra',
+  'TechnicalContact',
+  'FinancialOperator',
+  'BasicOperator',
+  'CreateAlertDefinition',
+  'CreateIntegration',
+  'CreatePrivateLocations',
+  'ManageMonitorTemplates',
+] as const;
+/** Authorization types the service lists but never lets a client assign: refused with their position. */
+export const UNASSIGNABLE_AUTHORIZATION_TYPES = ['Administrator', 'AccountAdministrator'] as const;
+
+export const OperatorGroupSchema = def(
+  'OperatorGroup',
+  ApiObject(
+    {
+      Description: Name('Group name; the key of the group. `Administrators` names the system group (declare it for its members only).'),
+      OperatorGroupGuid: Type.Optional(Guid('Pins the identity of an existing group (adopt or rename).')),
+      members: Type.Optional(
+        Type.Array(use(EmailSchema, 'Email of a declared operator.'), { description: 'E-mails of declared operators; when present, the group has exactly these members.', uniqueItems: true }),
+      ),
+      authorizations: Type.Optional(
+        Type.Array(OpenEnum(OPERATOR_GROUP_AUTHORIZATION_TYPES, { description: 'An authorization type.' }), {
+          description: 'Authorization types of the group; when present, the group has exactly these (Administrator and AccountAdministrator cannot be assigned).',
+          uniqueItems: true,
+        }),
+      ),
+    },
+    { title: 'OperatorGroup', description: 'An operator group. The system group Everyone is never planned.' },
   ),
 );
 
@@ -569,6 +642,8 @@ export const ManageSchema = def(
       slas: Type.Optional(ManageEntrySchema),
       scheduledReports: Type.Optional(ManageEntrySchema),
       alertDefinitions: Type.Optional(ManageEntrySchema),
+      operators: Type.Optional(ManageEntrySchema),
+      operatorGroups: Type.Optional(ManageEntrySchema),
       ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: 'Objects never touched, never reported.' })),
     },
     { description: 'Which kinds this tree is authoritative for; a kind absent here is not planned at all.' },
@@ -620,12 +695,21 @@ export const ConfigFileSchema = ClosedObject(
     safety: Type.Optional(SafetySchema),
     protect: Type.Optional(Type.Array(ProtectPatternSchema, { description: 'Objects monsync never deletes or retires (nor the objects inside them), not even with --allow-deletes.' })),
     policy: Type.Optional(PolicySchema),
+    apiOperator: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'Email or OperatorGuid of the operator the API account belongs to (the API cannot say). The lock-out guard keeps monsync from deleting it or taking its access, and its own changes are not drift. MONSYNC_OPERATOR, or the action\'s `operators` input, add to it.',
+      }),
+    ),
     monitors: Type.Optional(Type.Array(MonitorSchema, { description: 'Monitors (key: Name).' })),
     monitorGroups: Type.Optional(Type.Array(MonitorGroupSchema, { description: 'Monitor groups (key: Description).' })),
     vault: Type.Optional(VaultSchema),
     slas: Type.Optional(Type.Array(SlaSchema, { description: 'SLAs (key: Description).' })),
     scheduledReports: Type.Optional(Type.Array(ScheduledReportSchema, { description: 'Scheduled reports (key: key).' })),
     alertDefinitions: Type.Optional(Type.Array(AlertDefinitionSchema, { description: 'Alert definition activation (key: AlertDefinitionGuid).' })),
+    operators: Type.Optional(Type.Array(OperatorSchema, { description: 'Operators (key: Email).' })),
+    operatorGroups: Type.Optional(Type.Array(OperatorGroupSchema, { description: 'Operator groups (key: Description).' })),
   },
   {
     title: 'monsync config file',
@@ -635,6 +719,6 @@ export const ConfigFileSchema = ClosedObject(
 );
 
 /** Definitions emitted in `$defs` even when no property of the file refers to them. */
-export const EXTRA_CONFIG_DEFS = [OperatorSchema, DutyScheduleSchema, AlertTypeSchema, CultureNameSchema, SmsProviderSchema, ScheduleModeSchema];
+export const EXTRA_CONFIG_DEFS = [DutyScheduleSchema, AlertTypeSchema, CultureNameSchema, SmsProviderSchema, ScheduleModeSchema];
 
 export type ConfigFileValue = Static<typeof ConfigFileSchema>;

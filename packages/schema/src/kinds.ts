@@ -10,7 +10,7 @@
 import { serverAddedKeys } from '@monsync/client/wire';
 
 /** The `manage` entries of `monsync.yaml`, one per config section, in the order people see kinds listed in. */
-export const MANAGED_KINDS = ['monitors', 'monitorGroups', 'vault', 'slas', 'scheduledReports', 'alertDefinitions'] as const;
+export const MANAGED_KINDS = ['monitors', 'monitorGroups', 'vault', 'slas', 'scheduledReports', 'alertDefinitions', 'operators', 'operatorGroups'] as const;
 export type ManagedKind = (typeof MANAGED_KINDS)[number];
 
 /** An array compared as a set: by `key` for arrays of objects, by value for arrays of scalars. */
@@ -37,7 +37,7 @@ export interface KindEntry {
    */
   readonly path: readonly string[];
   /** The `DesiredState` list holding the declarations of a top-level kind. */
-  readonly stateField?: 'monitors' | 'monitorGroups' | 'vaultSections' | 'slas' | 'scheduledReports' | 'alertDefinitions';
+  readonly stateField?: 'monitors' | 'monitorGroups' | 'vaultSections' | 'slas' | 'scheduledReports' | 'alertDefinitions' | 'operators' | 'operatorGroups';
   /** The kind whose declarations hold this one's (its key is `<parent key>/<own key>`). */
   readonly parent?: string;
   /** Field naming an object within its parent or the account. None: the list entry is itself the key (a member name). */
@@ -198,9 +198,97 @@ export const ALERT_DEFINITION_KIND = {
   ignorable: true,
 } as const satisfies KindEntry;
 
+/**
+ * Operators (people's accounts), keyed by e-mail (the login name; the service compares it ignoring case).
+ * `IsOnDuty` is operational state people switch during an incident, never configuration: read-only here.
+ */
+export const OPERATOR_KIND = {
+  kind: 'operator',
+  section: 'operators',
+  path: ['operators'],
+  stateField: 'operators',
+  keyField: 'Email',
+  guidField: 'OperatorGuid',
+  guidUnique: 'account',
+  readOnlyFields: ['OperatorGuid', 'IsAccountAdministrator', 'UserName', 'IsOnDuty', 'Hash'],
+  secretFields: ['/Password'],
+  setFields: [],
+  title: { one: 'operator', many: 'operators' },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+/** Operator groups, keyed by Description; the system group Everyone is never planned. */
+export const OPERATOR_GROUP_KIND = {
+  kind: 'operatorGroup',
+  section: 'operatorGroups',
+  path: ['operatorGroups'],
+  stateField: 'operatorGroups',
+  keyField: 'Description',
+  guidField: 'OperatorGroupGuid',
+  guidUnique: 'account',
+  readOnlyFields: ['OperatorGroupGuid', 'IsEveryone', 'IsAdministratorsGroup', 'IsAdministratorGroup'],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'operator group', many: 'operator groups' },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+/** An operator in a group, declared by the group's `members` (e-mails); authoritative where declared. */
+export const OPERATOR_GROUP_MEMBER_KIND = {
+  kind: 'operatorGroupMember',
+  section: 'operatorGroups',
+  path: ['operatorGroups', '*', 'members'],
+  parent: 'operatorGroup',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'operator group membership', many: 'operator group memberships' },
+  ignorable: false,
+} as const satisfies KindEntry;
+
+/** An authorization type granted to a group, declared by the group's `authorizations`; authoritative where declared. */
+export const OPERATOR_GROUP_AUTHORIZATION_KIND = {
+  kind: 'operatorGroupAuthorization',
+  section: 'operatorGroups',
+  path: ['operatorGroups', '*', 'authorizations'],
+  parent: 'operatorGroup',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'operator group authorization', many: 'operator group authorizations' },
+  ignorable: false,
+} as const satisfies KindEntry;
+
+/**
+ * Access of an operator or a group to a vault section (`access:` of the section), keyed
+ * `<section>/operator:<email>` or `<section>/group:<Description>`; `level` is `view` or `change`.
+ */
+export const VAULT_ACCESS_KIND = {
+  kind: 'vaultAccess',
+  section: 'vault',
+  path: ['vault', 'sections', '*', 'access'],
+  parent: 'vaultSection',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'vault access', many: 'vault accesses' },
+  ignorable: true,
+} as const satisfies KindEntry;
+
 /** Every kind, in plan order. */
 export const KIND_ENTRIES = [
+  OPERATOR_KIND,
+  OPERATOR_GROUP_KIND,
+  OPERATOR_GROUP_MEMBER_KIND,
+  OPERATOR_GROUP_AUTHORIZATION_KIND,
   VAULT_SECTION_KIND,
+  VAULT_ACCESS_KIND,
   VAULT_ITEM_KIND,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,

@@ -2,7 +2,7 @@ import { fieldRename, type FieldRename } from '@monsync/client/wire';
 import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
-import { API_VERSION, MANAGED_KINDS, REMOVAL_STRATEGIES } from './config-schema.js';
+import { API_VERSION, MANAGED_KINDS, REMOVAL_STRATEGIES, UNASSIGNABLE_AUTHORIZATION_TYPES } from './config-schema.js';
 import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
@@ -13,6 +13,8 @@ import {
   KINDS_AS_LISTED,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,
+  OPERATOR_GROUP_KIND,
+  OPERATOR_KIND,
   SCHEDULED_REPORT_KIND,
   SLA_EXCLUSION_PERIOD_KIND,
   SLA_KIND,
@@ -272,7 +274,7 @@ interface Declaration extends Located, Guarded {
   parentKey: string;
 }
 
-const SETTINGS_KEYS = ['apiVersion', 'manage', 'ignore', 'safety', 'protect', 'policy'] as const;
+const SETTINGS_KEYS = ['apiVersion', 'manage', 'ignore', 'safety', 'protect', 'policy', 'apiOperator'] as const;
 const BINARY_VAULT_TYPES = new Set(['CertificateArchive', 'File']);
 
 class Assembler {
@@ -367,6 +369,7 @@ class Assembler {
     }
     const ignore = [manage.ignore, value.ignore].flatMap((list) => (Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string') : []));
     this.settings.ignore = ignore;
+    if (typeof value.apiOperator === 'string' && value.apiOperator.trim() !== '') this.settings.apiOperator = value.apiOperator.trim();
     const safety = isMapping(value.safety) ? value.safety : {};
     for (const field of ['maxDeletePercent', 'maxUpdatePercent'] as const) {
       const v = safety[field];
@@ -538,11 +541,13 @@ class Assembler {
   finish(): DesiredState {
     this.checkDuplicates();
     this.checkReferences();
+    this.checkPeopleReferences();
     this.checkResources();
     this.checkWritten();
+    this.checkPeople();
     this.checkSecrets();
     this.checkManaged();
-    const desired: DesiredState = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [] };
+    const desired: DesiredState = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [] };
     for (const entry of topLevelKinds()) {
       // The config schema types each list's declarations (types.ts); here they are mappings as read.
       if (entry.stateField !== undefined) (desired[entry.stateField] as Declared<Mapping>[]) = this.of(entry).map((r) => r.declared);
@@ -666,6 +671,58 @@ class Assembler {
           const meant = likelyMeant(itemName, items);
           this.report('UNKNOWN_REFERENCE', `vault reference \`${ref}\` names no item \`${itemName}\` in section \`${sectionName}\`${meant !== undefined ? `; did you mean \`${sectionName}/${meant}\`?` : ''}`, at, 'value', 'declare the item under the section\'s items');
         }
+      });
+    }
+  }
+
+  /** Group members and vault access name declared operators (by Email, ignoring case) and groups (by Description). */
+  private checkPeopleReferences(): void {
+    const emails = this.of(OPERATOR_KIND).map((o) => o.key).filter((k): k is string => typeof k === 'string');
+    const known = new Set(emails.map((e) => e.toLowerCase()));
+    const groups = this.of(OPERATOR_GROUP_KIND).map((g) => g.key).filter((k): k is string => typeof k === 'string');
+    const unknownOperator = (email: unknown, at: Located, what: string): void => {
+      if (typeof email !== 'string' || known.has(email.toLowerCase())) return;
+      const meant = likelyMeant(email, emails);
+      this.report('UNKNOWN_REFERENCE', `${what} \`${email}\` names no declared operator${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at, 'value', 'declare the operator under operators: (key: Email)');
+    };
+    for (const g of this.of(OPERATOR_GROUP_KIND)) {
+      const members = (g.declared.value as Mapping).members;
+      if (Array.isArray(members)) members.forEach((m, i) => unknownOperator(m, { src: g.src, path: [...g.path, 'members', i] }, `member of operator group \`${String(g.key)}\``));
+    }
+    for (const s of this.of(VAULT_SECTION_KIND)) {
+      const access = (s.declared.value as Mapping).access;
+      if (!Array.isArray(access)) continue;
+      access.forEach((a, i) => {
+        if (!isMapping(a)) return;
+        const at = (field: string): Located => ({ src: s.src, path: [...s.path, 'access', i, field] });
+        // The key of an operator's access is the kind's name (`operator: <Email>`).
+        unknownOperator(a.operator, at(OPERATOR_KIND.kind), `access to vault section \`${String(s.key)}\` of operator`);
+        if (typeof a.group === 'string' && !groups.includes(a.group)) {
+          const meant = likelyMeant(a.group, groups);
+          this.report('UNKNOWN_REFERENCE', `access to vault section \`${String(s.key)}\` of group \`${a.group}\` names no declared operator group${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at('group'), 'value', 'declare the group under operatorGroups: (key: Description)');
+        }
+      });
+    }
+  }
+
+  /** What the service never lets a client do to groups: change Everyone, assign Administrator. */
+  private checkPeople(): void {
+    for (const g of this.of(OPERATOR_GROUP_KIND)) {
+      const value = g.declared.value as Mapping;
+      if (typeof value.Description === 'string' && value.Description.trim().toLowerCase() === 'everyone') {
+        this.report('EVERYONE_GROUP', 'the system group Everyone cannot be declared: every operator is a member and the group cannot be changed', { src: g.src, path: [...g.path, 'Description'] }, 'value', 'remove this group; use another group');
+      }
+      const authorizations = value.authorizations;
+      if (!Array.isArray(authorizations)) continue;
+      authorizations.forEach((type, i) => {
+        if (!(UNASSIGNABLE_AUTHORIZATION_TYPES as readonly unknown[]).includes(type)) return;
+        this.report(
+          'AUTHORIZATION_NOT_ASSIGNABLE',
+          `the authorization \`${String(type)}\` cannot be assigned: the service gives it only to the Administrators group and the account administrator`,
+          { src: g.src, path: [...g.path, 'authorizations', i] },
+          'value',
+          'to make someone an administrator, list their Email in the members of the group `Administrators`',
+        );
       });
     }
   }

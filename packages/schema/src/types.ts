@@ -16,7 +16,9 @@ import type {
   ManagedKind,
   MonitorGroupSchema,
   MonitorSchema,
+  OperatorGroupSchema,
   OperatorSchema,
+  VaultAccessSchema,
   PredefinedVariableSchema,
   QUARTER_START_MONTHS,
   REMOVAL_STRATEGIES,
@@ -80,6 +82,8 @@ export type RecipientsConfig = Static<typeof RecipientsSchema> & PassThrough;
 export type ScheduledReportConfig = Static<typeof ScheduledReportSchema> & PassThrough;
 export type AlertDefinitionConfig = Static<typeof AlertDefinitionSchema> & PassThrough;
 export type OperatorConfig = Static<typeof OperatorSchema> & PassThrough;
+export type OperatorGroupConfig = Static<typeof OperatorGroupSchema> & PassThrough;
+export type VaultAccessConfig = Static<typeof VaultAccessSchema>;
 export type DutyScheduleConfig = Static<typeof DutyScheduleSchema> & PassThrough;
 
 /** How a pruned monitor leaves the account (`manage.monitors.removal`). */
@@ -104,6 +108,8 @@ export interface Settings {
   protect?: string[];
   /** The entries of `policy:`, one per rule (or per entry of a rule that takes a list). */
   policy?: PolicyRuleEntry[];
+  /** `apiOperator:`: the operator the API account belongs to, by Email or OperatorGuid. */
+  apiOperator?: string;
 }
 
 /** One entry of `policy:` in monsync.yaml. */
@@ -142,4 +148,6 @@ export interface DesiredState {
   protection?: Protection[];
   /** Findings of the policy rules on the tree, after waivers (rules about the account are checked on the plan). */
   policy?: PolicyFinding[];
+  operators?: Declared<OperatorConfig>[];
+  operatorGroups?: Declared<OperatorGroupConfig>[];
 }

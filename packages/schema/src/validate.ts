@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileConfigValidator } from './compile-validator.js';
-import { GUID_PATTERN, REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_KINDS, IGNORE_PATTERN, REPORT_KEY_PATTERN } from './config-schema.js';
+import { GUID_PATTERN, OPERATOR_REFUSED_FIELDS, REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_KINDS, IGNORE_PATTERN, REPORT_KEY_PATTERN } from './config-schema.js';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
@@ -275,6 +275,9 @@ function refusedField(make: Make, path: readonly PathSegment[], name: string): D
         'key',
         '`monsync migrate` rewrites these fields into ErrorConditions, keeping comments and formatting',
       );
+    }
+    if (typeof field === 'string' && field in OPERATOR_REFUSED_FIELDS && path[0] === 'operators') {
+      return make('OPERATOR_FIELD_REFUSED', `\`${field}\` ${OPERATOR_REFUSED_FIELDS[field as keyof typeof OPERATOR_REFUSED_FIELDS]}`, path, 'key');
     }
     if (field === 'Sensitive' && path[path.length - 3] === 'PredefinedVariables') {
       return make(

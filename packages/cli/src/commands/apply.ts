@@ -23,6 +23,7 @@ import {
   violationLines,
   DEFAULT_LOCK_TIMEOUT_MS,
   DUPLICATE_REASON,
+  ROTATION_REASON,
   type ApplyLock,
   type ApplyReport,
   type Plan,
@@ -32,13 +33,14 @@ import {
 } from '@monsync/reconciler';
 import { parseDuration, takeApplyLock } from '../apply-lock.js';
 import { KIND_ENTRIES, parsePlanFile, PlanFileError } from '@monsync/schema';
-import { booleanOption, stringOption } from '../args.js';
+import { booleanOption, listOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
 import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
+import { ROTATE_OPTION } from './plan.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
 
 /** A terminal `io` may bring its own way to ask (tests do); otherwise the question goes to the process's terminal. */
@@ -193,6 +195,8 @@ interface Session extends PlanSession {
   setHooks(hooks: RequestHooks | undefined): void;
   /** Plans keep the oldest of live objects sharing a key and delete the others (`--dedupe`, or a saved plan made so). */
   dedupe: boolean;
+  /** `--rotate` patterns, and the objects a saved plan rotates. */
+  rotate: readonly string[];
 }
 
 /**
@@ -207,6 +211,8 @@ async function openAndPlan(context: CommandContext, flags: ApplyFlags, saved: Pl
   relay.listen(verbose);
   // A saved plan made with plan --dedupe is checked against a fresh plan made the same way.
   const dedupe = flags.dedupe || (saved?.steps.some((step) => step.reason?.startsWith(DUPLICATE_REASON) === true) ?? false);
+  // A saved plan made with --rotate is checked against a fresh plan rotating the same objects.
+  const rotate = [...flags.rotate, ...(saved?.steps.filter((step) => step.reason?.includes(ROTATION_REASON) === true).map((step) => `${step.kind}:${step.key}`) ?? [])];
   const result = await planPipeline<Session>(
     {
       load: async () => (await loadTree(dir, io, { needSecrets: true })).desired,
@@ -220,18 +226,20 @@ async function openAndPlan(context: CommandContext, flags: ApplyFlags, saved: Pl
         configDir: dir,
         setHooks: (extra) => relay.listen(combineHooks(extra, verbose)),
         dedupe,
+        rotate,
       }),
     },
-    readOptions(io, 'reading live account', dedupe),
+    readOptions(io, 'reading live account', dedupe, rotate),
   );
   return result === undefined ? undefined : { session: result.session, fresh: result };
 }
 
 /** How apply reads: again where a listing's outcome was unclear, with progress; a failed read closes the session, finally. */
-function readOptions(io: CliIo, what: string, dedupe: boolean): ReadAndPlanOptions<Session> {
+function readOptions(io: CliIo, what: string, dedupe: boolean, rotate: readonly string[]): ReadAndPlanOptions<Session> {
   return {
     rereadOnUnclear: true,
     dedupe,
+    rotate,
     around: async (read, session) => {
       const progress = readProgress(io, what);
       session.setHooks(progress);
@@ -246,7 +254,7 @@ function readOptions(io: CliIo, what: string, dedupe: boolean): ReadAndPlanOptio
 
 /** The account read and planned again on the open session (under the lock, and to verify). */
 function planNow(io: CliIo, session: Session, what: string): Promise<FreshPlan> {
-  return readAndPlan(session, readOptions(io, what, session.dedupe));
+  return readAndPlan(session, readOptions(io, what, session.dedupe, session.rotate));
 }
 
 /** A secret that changed since planning explains a changed config digest more precisely than "the config changed". */
@@ -269,6 +277,7 @@ interface ApplyFlags {
   verify: boolean;
   noLock: boolean;
   dedupe: boolean;
+  rotate: string[];
   lockTimeoutMs: number;
   /** `--expect-digest`: the `planDigest` of the plan that was reviewed; any other plan is refused. */
   expectDigest: string | undefined;
@@ -287,6 +296,7 @@ function applyFlags(values: CommandContext['values'], positionals: readonly stri
     verify: booleanOption(values, 'verify'),
     noLock,
     dedupe: booleanOption(values, 'dedupe'),
+    rotate: listOption(values, 'rotate'),
     lockTimeoutMs: raw === undefined ? DEFAULT_LOCK_TIMEOUT_MS : parseDuration(raw, '--lock-timeout', 'apply'),
     expectDigest: stringOption(values, 'expect-digest')?.trim().toLowerCase(),
   };
@@ -457,7 +467,7 @@ async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out',
-  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--lock-timeout DURATION | --no-lock]',
+  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--rotate kind:key ...] [--lock-timeout DURATION | --no-lock]',
   description:
     'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
@@ -489,6 +499,7 @@ export const applyCommand: CommandSpec = {
     replan: { type: 'boolean', description: 'with PLANFILE: when the config tree or the live account changed since the plan, show and apply a fresh plan instead of refusing' },
     'lock-timeout': { type: 'string', value: 'DURATION', description: `how long to wait while another apply holds the apply lock, e.g. 30s, 10m; 0 fails at once (default ${DEFAULT_LOCK_TIMEOUT_MS / 60_000}m)` },
     dedupe: { type: 'boolean', description: 'plan as monsync plan --dedupe does: where live objects share a declared key, keep the oldest and delete (or retire) the others' },
+    rotate: ROTATE_OPTION,
     'no-lock': { type: 'boolean', description: 'apply without the apply lock (when the API account may not create SLAs); nothing then stops two applies from duplicating objects' },
   },
   positionals: { min: 0, max: 1, names: 'PLANFILE' },

@@ -26,6 +26,8 @@ const KIND_TITLES: Record<InitKind, string> = {
   slas: 'SLAs (and exclusion periods)',
   scheduledReports: 'scheduled reports',
   alertDefinitions: 'alert-definition activation',
+  operators: 'operators (people\'s accounts; passwords by reference)',
+  operatorGroups: 'operator groups (members and authorizations)',
 };
 
 /** Lines `init` makes sure the repository's .gitignore has. */

@@ -11,8 +11,17 @@ import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { parseTarget } from '../targets.js';
 
+/** `--rotate`, for plan and apply alike. */
+export const ROTATE_OPTION = {
+  type: 'string',
+  multiple: true,
+  value: 'KIND:KEY',
+  description:
+    'send the write-once fields of the matching objects again (globs * and ?): an operator\'s Password and the settings the service does not return (CultureName, UseNumericSender, AllowNativeLogin, AllowSingleSignon), e.g. "operator:sam@example.com"',
+} as const;
+
 /** `monsync plan`'s run of the pipeline (`planPipeline`): findings on stderr, progress while reading, the client closed after it. */
-export async function computePlan(context: CommandContext, targets: readonly string[], dedupe = false): Promise<{ plan: Plan } | { exitCode: number }> {
+export async function computePlan(context: CommandContext, targets: readonly string[], dedupe = false, rotate: readonly string[] = []): Promise<{ plan: Plan } | { exitCode: number }> {
   const { io, global } = context;
   targets.forEach(parseTarget);
   const dir = resolveConfigDir(io.cwd, global.config);
@@ -32,6 +41,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
     {
       targets,
       dedupe,
+      rotate,
       around: (read, session) => {
         const progress = readProgress(io, 'reading live account');
         relay.listen(combineHooks(progress, global.verbose ? verboseHooks(io) : undefined));
@@ -47,7 +57,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
 export const planCommand: CommandSpec = {
   name: 'plan',
   summary: 'compare the config tree with the live account and show what apply would change',
-  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--target kind:key ...] [--dedupe]',
+  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--target kind:key ...] [--dedupe] [--rotate kind:key ...]',
   description:
     'Validates the tree (any error: exit 1, no API request), reads the live account, and prints the plan:\n' +
     '+ create, ~ update (field before -> after), - delete, = ensure, plus drift made outside git and unmanaged\n' +
@@ -72,13 +82,14 @@ export const planCommand: CommandSpec = {
       description: 'plan only the matching steps (globs * and ?) and the steps they depend on, e.g. "monitor:Shop *" or "groupMembership:Shop/*"',
     },
     dedupe: { type: 'boolean', description: 'where live objects share a declared key, keep the oldest and delete (or retire) the others, instead of failing' },
+    rotate: ROTATE_OPTION,
   },
   examples: ['monsync plan --format markdown --out plan.json --detailed-exitcode > plan.md', 'monsync plan --target "monitor:Shop *"', 'monsync plan --dedupe --out plan.json'],
   async run(context) {
     const { io, values } = context;
     const format = (stringOption(values, 'format') ?? 'text') as PlanFormat;
     const out = stringOption(values, 'out');
-    const result = await computePlan(context, listOption(values, 'target'), booleanOption(values, 'dedupe'));
+    const result = await computePlan(context, listOption(values, 'target'), booleanOption(values, 'dedupe'), listOption(values, 'rotate'));
     if ('exitCode' in result) return result.exitCode;
     const { plan } = result;
     let planFile: string | undefined;

@@ -1,5 +1,6 @@
 import type { Core } from '../core.js';
 import { sameContent } from '../created.js';
+import { withSpecifiedCompanions } from '../wire/operator-fields.js';
 import type { Page, Paged } from '../paging.js';
 import type {
   DutySchedule,
@@ -21,10 +22,13 @@ export interface OperatorsApi {
   list(): Paged<Operator>;
   listPage(): Promise<Page<Operator>>;
   get(operatorGuid: string): Promise<Operator>;
-  /** The response is the operator with its assigned `OperatorGuid`. */
+  /**
+   * The response is the operator with its assigned `OperatorGuid`. Create and replace send the `...Specified: true`
+   * companion of every such field the body holds (`SPECIFIED_COMPANION_FIELDS`): without it the service ignores it.
+   */
   create(body: OperatorCreate): Promise<Operator>;
   replace(operatorGuid: string, body: OperatorReplace): Promise<Operator | undefined>;
-  /** The operator of the API account in use cannot be deleted. */
+  /** The operator of the API account in use cannot be deleted (403). */
   delete(operatorGuid: string): Promise<void>;
   /** Duty (off-duty) schedules. */
   dutySchedules: {
@@ -46,7 +50,7 @@ export function operatorsApi(core: Core): OperatorsApi {
     get: (operatorGuid) => core.json<Operator>({ method: 'GET', route: one, params: { operatorGuid } }),
     create: (body) =>
       core.created<Operator>(
-        { method: 'POST', route: '/Operator', body },
+        { method: 'POST', route: '/Operator', body: withSpecifiedCompanions(body) },
         {
           idField: 'OperatorGuid',
           listKey: 'GET /Operator',
@@ -54,7 +58,7 @@ export function operatorsApi(core: Core): OperatorsApi {
           matches: (o) => typeof o.Email === 'string' && o.Email.toLowerCase() === body.Email.toLowerCase(),
         },
       ),
-    replace: (operatorGuid, body) => core.maybe<Operator>({ method: 'PUT', route: one, params: { operatorGuid }, body }),
+    replace: (operatorGuid, body) => core.maybe<Operator>({ method: 'PUT', route: one, params: { operatorGuid }, body: withSpecifiedCompanions(body) }),
     delete: (operatorGuid) => core.none({ method: 'DELETE', route: one, params: { operatorGuid } }),
     dutySchedules: {
       list: (operatorGuid) => core.paged<DutySchedule>({ method: 'GET', route: schedules, params: { operatorGuid } }),
@@ -87,6 +91,9 @@ export interface OperatorGroupsApi {
   delete(operatorGroupGuid: string): Promise<void>;
   /** `{OperatorGuid}` items (published), full operators, or bare GUID strings, each read as an object with `OperatorGuid`. */
   members(operatorGroupGuid: string): Paged<Operator>;
+  /** `POST .../Member/{operatorGuid}`: 201 with no body (published). */
+  addMember(operatorGroupGuid: string, operatorGuid: string): Promise<void>;
+  removeMember(operatorGroupGuid: string, operatorGuid: string): Promise<void>;
   /** Schedules applied to every operator of the group. */
   dutySchedules: {
     /**
@@ -161,6 +168,8 @@ export function operatorGroupsApi(core: Core): OperatorGroupsApi {
     },
     delete: (operatorGroupGuid) => core.none({ method: 'DELETE', route: one, params: { operatorGroupGuid } }),
     members: (operatorGroupGuid) => core.paged({ method: 'GET', route: `${one}/Member`, params: { operatorGroupGuid } }, { map: normaliseOperatorMember }),
+    addMember: (operatorGroupGuid, operatorGuid) => core.none({ method: 'POST', route: `${one}/Member/{operatorGuid}`, params: { operatorGroupGuid, operatorGuid } }),
+    removeMember: (operatorGroupGuid, operatorGuid) => core.none({ method: 'DELETE', route: `${one}/Member/{operatorGuid}`, params: { operatorGroupGuid, operatorGuid } }),
     dutySchedules: {
       addForAllMembers: (operatorGroupGuid, body) =>
         core.none({ method: 'POST', route: `${one}/DutySchedule/AddDutyScheduleForAllMembers`, params: { operatorGroupGuid }, body }),

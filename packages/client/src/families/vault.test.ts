@@ -69,18 +69,22 @@ describe('vaultSections', () => {
     ]);
   });
 
-  it('manages authorizations under /VaultSection/{guid}/Authorization, defaulting ContextId to the section', async () => {
+  it('writes section authorizations in the published form (OperatorGroupGuid, no ContextId) and reads the spec form as it', async () => {
     const api = mockApi();
-    const auth = { AuthorizationId: 'z1', ContextId: S, AuthorizationType: 'ChangeVaultSection', OperatorGuid: null, OperatorGroupId: 'og1' };
-    api.reply('GET', `/VaultSection/${S}/Authorization`, 200, [auth]);
-    api.reply('POST', `/VaultSection/${S}/Authorization`, 200, auth);
+    const specForm = { AuthorizationId: 'z1', ContextId: S, AuthorizationType: 'ChangeVaultSection', OperatorGuid: null, OperatorGroupId: 'og1' };
+    const published = { AuthorizationId: 'z2', AuthorizationType: 'ViewVaultSection', OperatorGuid: null, OperatorGroupGuid: 'og1' };
+    api.reply('GET', `/VaultSection/${S}/Authorization`, 200, [specForm, published]);
+    api.reply('POST', `/VaultSection/${S}/Authorization`, 201, published);
     api.reply('DELETE', `/VaultSection/${S}/Authorization/z1`, 204);
-    await expect(api.client.vaultSections.authorizations.list(S).toArray()).resolves.toEqual([auth]);
-    await expect(api.client.vaultSections.authorizations.create(S, { AuthorizationType: 'ChangeVaultSection', OperatorGroupId: 'og1' })).resolves.toEqual(auth);
+    await expect(api.client.vaultSections.authorizations.list(S).toArray()).resolves.toEqual([
+      { AuthorizationId: 'z1', ContextId: S, AuthorizationType: 'ChangeVaultSection', OperatorGuid: null, OperatorGroupGuid: 'og1' },
+      published,
+    ]);
+    await expect(api.client.vaultSections.authorizations.create(S, { AuthorizationType: 'ViewVaultSection', OperatorGroupGuid: 'og1' })).resolves.toEqual(published);
     await api.client.vaultSections.authorizations.delete(S, 'z1');
     expect(api.calls().map((c) => [c.method, c.url, c.body])).toEqual([
       ['GET', `/v4/VaultSection/${S}/Authorization`, undefined],
-      ['POST', `/v4/VaultSection/${S}/Authorization`, { AuthorizationType: 'ChangeVaultSection', OperatorGroupId: 'og1', ContextId: S }],
+      ['POST', `/v4/VaultSection/${S}/Authorization`, { AuthorizationType: 'ViewVaultSection', OperatorGroupGuid: 'og1' }],
       ['DELETE', `/v4/VaultSection/${S}/Authorization/z1`, undefined],
     ]);
   });

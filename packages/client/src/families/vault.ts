@@ -1,6 +1,7 @@
 import type { Core } from '../core.js';
 import type { Page, Paged } from '../paging.js';
 import { invalid } from '../query.js';
+import { publishedReader, toPublished } from '../wire/read.js';
 import type {
   VaultAuthorization,
   VaultAuthorizationCreate,
@@ -66,7 +67,7 @@ export interface VaultSectionsApi {
   delete(vaultSectionGuid: string): Promise<void>;
   authorizations: {
     list(vaultSectionGuid: string): Paged<VaultAuthorization>;
-    /** `ContextId` defaults to the section; creating Change also adds View for the same operator or group. */
+    /** Published form: `{AuthorizationType, OperatorGuid | OperatorGroupGuid}`; creating Change also adds View for the same operator or group. */
     create(vaultSectionGuid: string, body: VaultAuthorizationCreate): Promise<VaultAuthorization | undefined>;
     delete(vaultSectionGuid: string, authorizationGuid: string): Promise<void>;
   };
@@ -92,23 +93,16 @@ export function vaultSectionsApi(core: Core): VaultSectionsApi {
     replace: (vaultSectionGuid, body) => core.maybe<VaultSection>({ method: 'PUT', route: one, params: { vaultSectionGuid }, body }),
     delete: (vaultSectionGuid) => core.none({ method: 'DELETE', route: one, params: { vaultSectionGuid } }),
     authorizations: {
-      list: (vaultSectionGuid) => core.paged<VaultAuthorization>({ method: 'GET', route: auth, params: { vaultSectionGuid } }),
+      list: (vaultSectionGuid) => core.paged({ method: 'GET', route: auth, params: { vaultSectionGuid } }, { map: publishedReader<VaultAuthorization>('vaultAuthorization') }),
       create: async (vaultSectionGuid, body) => {
         const ctx = core.context('POST', auth, { vaultSectionGuid });
-        if (body.ContextId !== undefined && body.ContextId.toLowerCase() !== vaultSectionGuid.toLowerCase()) {
-          throw invalid(ctx, `ContextId ${JSON.stringify(body.ContextId)} differs from the section in the path; omit it or make them equal`);
-        }
         const hasOperator = typeof body.OperatorGuid === 'string' && body.OperatorGuid !== '';
-        const hasGroup = typeof body.OperatorGroupId === 'string' && body.OperatorGroupId !== '';
+        const hasGroup = typeof body.OperatorGroupGuid === 'string' && body.OperatorGroupGuid !== '';
         if (hasOperator === hasGroup) {
-          throw invalid(ctx, 'exactly one of OperatorGuid and OperatorGroupId must be set');
+          throw invalid(ctx, 'exactly one of OperatorGuid and OperatorGroupGuid must be set');
         }
-        return core.maybe<VaultAuthorization>({
-          method: 'POST',
-          route: auth,
-          params: { vaultSectionGuid },
-          body: { ...body, ContextId: body.ContextId ?? vaultSectionGuid },
-        });
+        const created = await core.maybe<VaultAuthorization>({ method: 'POST', route: auth, params: { vaultSectionGuid }, body });
+        return created === undefined ? undefined : toPublished('vaultAuthorization', created);
       },
       delete: (vaultSectionGuid, authorizationGuid) =>
         core.none({ method: 'DELETE', route: `${auth}/{authorizationGuid}`, params: { vaultSectionGuid, authorizationGuid } }),

@@ -3,3 +3,4 @@ export * from './enums.js';
 export * from './renames.js';
 export { publishedReader, toPublished } from './read.js';
 export { SERVER_ADDED_ENTRIES, serverAddedKeys, type ServerAddedEntries } from './server-filled.js';
+export { OPERATOR_WRITE_ONLY_FIELDS, SPECIFIED_COMPANION_FIELDS, withSpecifiedCompanions } from './operator-fields.js';

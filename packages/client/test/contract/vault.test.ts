@@ -22,11 +22,11 @@ describe('vault against the emulator', () => {
   it('lists, creates and deletes section authorizations', async () => {
     const section = await api.client.vaultSections.create({ Name: 'Shared' });
     const before = await api.client.vaultSections.authorizations.list(section.VaultSectionGuid).toArray();
-    await api.client.vaultSections.authorizations.create(section.VaultSectionGuid, { AuthorizationType: 'ViewVaultSection', OperatorGroupId: SEEDED.everyoneGroup });
+    await api.client.vaultSections.authorizations.create(section.VaultSectionGuid, { AuthorizationType: 'ViewVaultSection', OperatorGroupGuid: SEEDED.everyoneGroup });
     const after = await api.client.vaultSections.authorizations.list(section.VaultSectionGuid).toArray();
-    const added = after.find((a) => a.OperatorGroupId === SEEDED.everyoneGroup);
+    const added = after.find((a) => a.OperatorGroupGuid === SEEDED.everyoneGroup);
     expect(after.length).toBe(before.length + 1);
-    expect(added).toMatchObject({ ContextId: section.VaultSectionGuid, AuthorizationType: 'ViewVaultSection' });
+    expect(added).toMatchObject({ AuthorizationType: 'ViewVaultSection' });
     await api.client.vaultSections.authorizations.delete(section.VaultSectionGuid, String(added?.AuthorizationId));
     expect(await api.client.vaultSections.authorizations.list(section.VaultSectionGuid).toArray()).toHaveLength(before.length);
   });

@@ -13,10 +13,46 @@ const OPERATOR_READ_ONLY = new Set(['OperatorGuid', 'IsAccountAdministrator', 'U
 
 // ---- operators ------------------------------------------------------------------------------
 
+/** Settings the published service applies only with their `...Specified: true` companion. */
+const SPECIFIED_FIELDS = ['CultureName', 'TimeZoneId', 'UseNumericSender', 'AllowNativeLogin', 'AllowSingleSignon', 'OutgoingPhoneNumberId'];
+/** Settings the published service takes but does not return on GET (the vendor's provider cannot read them back). */
+const UNREAD_FIELDS = ['CultureName', 'UseNumericSender', 'AllowNativeLogin', 'AllowSingleSignon', 'SetupMode'];
+/** Fields of the spec's operator the published definition does not have. */
+const SPEC_ONLY_FIELDS = ['PhoneProvider', 'OutgoingPhoneNumber'];
+/** The numbers alerts may be sent from (GET /OutgoingPhoneNumber); fixed, as an account's are. */
+export const OUTGOING_PHONE_NUMBERS = [
+  { Id: 1, PhoneNumber: '+31201234567', Description: 'Amsterdam' },
+  { Id: 2, PhoneNumber: '+12025550123', Description: 'Washington' },
+];
+
 export function renderOperator(ctx: RequestContext, op: Obj): Obj {
   const { Password: _secret, ...rest } = op;
   const guid = key(String(op['OperatorGuid']));
-  return { ...structuredClone(rest), IsAccountAdministrator: ctx.store.isAdmin(guid) };
+  const out: Obj = { ...structuredClone(rest), IsAccountAdministrator: ctx.store.isAdmin(guid) };
+  if (ctx.settings.rules.operatorFields === 'published') {
+    for (const f of [...UNREAD_FIELDS, ...SPEC_ONLY_FIELDS, 'UserName']) delete out[f];
+    for (const f of SPECIFIED_FIELDS) delete out[`${f}Specified`];
+  }
+  return out;
+}
+
+/**
+ * The published service applies a setting only when its companion `...Specified` is true: otherwise the value
+ * sent is ignored and the stored one kept. Companions are not stored.
+ */
+function applySpecified(ctx: RequestContext, body: Obj, existing: Obj | undefined): Obj {
+  if (ctx.settings.rules.operatorFields !== 'published') return body;
+  const out: Obj = { ...body };
+  for (const f of SPECIFIED_FIELDS) {
+    const companion = `${f}Specified`;
+    if (out[companion] !== true) {
+      if (existing !== undefined && existing[f] !== undefined) out[f] = existing[f];
+      else delete out[f];
+    }
+    delete out[companion];
+  }
+  for (const f of SPEC_ONLY_FIELDS) delete out[f];
+  return out;
 }
 
 function findOperator(ctx: RequestContext, guid: string): Obj {
@@ -32,6 +68,8 @@ function checkOperator(ctx: RequestContext, op: Obj, selfGuid: string | undefine
   c.string(op, 'CultureName', { oneOf: CULTURES });
   c.string(op, 'SmsProvider', { oneOf: SMS_PROVIDERS });
   for (const f of ['IsOnDuty', 'UseNumericSender', 'AllowNativeLogin', 'AllowSingleSignon']) c.boolean(op, f);
+  const phone = c.number(op, 'OutgoingPhoneNumberId', { integer: true });
+  if (phone !== undefined && !OUTGOING_PHONE_NUMBERS.some((n) => n.Id === phone)) c.add(`OutgoingPhoneNumberId ${phone} is not a known number (see GET /OutgoingPhoneNumber).`);
   const tz = c.number(op, 'TimeZoneId', { integer: true });
   if (tz !== undefined && !ctx.store.timezones.some((t) => t['TimezoneId'] === tz)) c.add(`TimeZoneId ${tz} is not a known time zone (see GET /Timezone).`);
   if (email !== undefined) {
@@ -215,6 +253,13 @@ function checkGroupBody(ctx: RequestContext, body: Obj, pathGuid: string | undef
   return out;
 }
 
+/** Members as whole operators, or as the published `{OperatorGuid}` items. */
+function renderMembers(ctx: RequestContext, g: OperatorGroupRec): Obj[] {
+  const members = groupMembers(ctx, g);
+  if (ctx.settings.rules.memberItems === 'guid') return members.map((o) => ({ OperatorGuid: o['OperatorGuid'] }));
+  return members.map((o) => renderOperator(ctx, o));
+}
+
 function groupMembers(ctx: RequestContext, g: OperatorGroupRec): Obj[] {
   if (g.fields['IsEveryone'] === true) return [...ctx.store.operators.values()];
   return [...g.members].map((m) => ctx.store.operators.get(m)).filter((o): o is Obj => o !== undefined);
@@ -245,20 +290,20 @@ function registerOperatorCrud(router: Router): void {
   router.add('GET', '/Operator/{operatorGuid}', (ctx) => ok(renderOperator(ctx, findOperator(ctx, ctx.params['operatorGuid'] ?? ''))));
   router.add('POST', '/Operator', (ctx) => {
     requireAdmin(ctx, 'creating an operator');
-    const body = operatorBody(ctx, requireBody(ctx.body, 'operator'));
+    const body = applySpecified(ctx, operatorBody(ctx, requireBody(ctx.body, 'operator')), undefined);
     const guid = Store.newGuid();
+    const published = ctx.settings.rules.operatorFields === 'published';
     const op: Obj = {
       OperatorGuid: guid,
       Email: body['Email'],
       FullName: '',
       MobilePhone: '',
-      OutgoingPhoneNumber: '',
+      ...(published ? {} : { OutgoingPhoneNumber: '', PhoneProvider: 'UseAccountSetting' }),
       BackupEmail: '',
       IsOnDuty: true,
       CultureName: '',
       SmsProvider: 'UseAccountSetting',
       UseNumericSender: false,
-      PhoneProvider: 'UseAccountSetting',
       ...body,
     };
     checkOperator(ctx, op, undefined);
@@ -272,7 +317,7 @@ function registerOperatorCrud(router: Router): void {
     const existing = findOperator(ctx, guid);
     const raw = requireBody(ctx.body, 'operator');
     if (raw['OperatorGuid'] !== undefined && !sameGuid(raw['OperatorGuid'], guid)) throw badRequest('OperatorGuid in the body differs from the one in the path.');
-    const body = operatorBody(ctx, raw);
+    const body = applySpecified(ctx, operatorBody(ctx, raw), existing);
     const op: Obj = { OperatorGuid: existing['OperatorGuid'], ...body };
     // The password is write-only: leaving it out keeps it.
     if (op['Password'] === undefined || op['Password'] === null || op['Password'] === '') {
@@ -285,6 +330,7 @@ function registerOperatorCrud(router: Router): void {
     return ok(renderOperator(ctx, op));
   });
   router.add('DELETE', '/Operator/{operatorGuid}', deleteOperator);
+  router.add('GET', '/OutgoingPhoneNumber', () => ok(structuredClone(OUTGOING_PHONE_NUMBERS)));
 }
 
 function registerDutyScheduleRoutes(router: Router): void {
@@ -340,7 +386,7 @@ function registerOperatorGroupRoutes(router: Router): void {
     s.scheduledReports.updateEach((r) => dropRecipient(r, 'OperatorGroups', guid));
     return ok();
   });
-  router.add('GET', '/OperatorGroup/{operatorGroupGuid}/Member', (ctx) => ok(groupMembers(ctx, findGroup(ctx)).map((o) => renderOperator(ctx, o))));
+  router.add('GET', '/OperatorGroup/{operatorGroupGuid}/Member', (ctx) => ok(renderMembers(ctx, findGroup(ctx))));
   router.add('POST', '/OperatorGroup/{operatorGroupGuid}/Member/{operatorGuid}', (ctx) => {
     requireAdmin(ctx, 'changing operator group membership');
     const g = findGroup(ctx);

@@ -53,6 +53,12 @@ function addAuthorization(ctx: RequestContext, sectionGuid: string, type: string
   return auth;
 }
 
+/** Stored in the spec's form; the published profile answers `{AuthorizationId, AuthorizationType, OperatorGuid, OperatorGroupGuid}`. */
+function renderVaultAuthorization(ctx: RequestContext, a: Obj): Obj {
+  if (ctx.settings.rules.vaultAuthorizationForm === 'spec') return structuredClone(a);
+  return { AuthorizationId: a['AuthorizationId'], AuthorizationType: a['AuthorizationType'], OperatorGuid: a['OperatorGuid'] ?? null, OperatorGroupGuid: a['OperatorGroupId'] ?? null };
+}
+
 // ---- items ----------------------------------------------------------------------------------
 
 export function usedByText(ctx: RequestContext, itemGuid: string): string {
@@ -264,7 +270,7 @@ export function registerVaultRoutes(router: Router): void {
   router.add('GET', '/VaultSection/{vaultSectionGuid}/Authorization', (ctx) => {
     const guid = ctx.params['vaultSectionGuid'] ?? '';
     findSection(ctx, guid, 'view');
-    return ok([...ctx.store.vaultAuthorizations.values()].filter((a) => sameGuid(a['ContextId'], guid)).map((a) => structuredClone(a)));
+    return ok([...ctx.store.vaultAuthorizations.values()].filter((a) => sameGuid(a['ContextId'], guid)).map((a) => renderVaultAuthorization(ctx, a)));
   });
   router.add('POST', '/VaultSection/{vaultSectionGuid}/Authorization', (ctx) => {
     const guid = ctx.params['vaultSectionGuid'] ?? '';
@@ -275,17 +281,18 @@ export function registerVaultRoutes(router: Router): void {
     const type = c.string(body, 'AuthorizationType', { required: true, oneOf: AUTH_TYPES });
     if (body['ContextId'] !== undefined && !sameGuid(body['ContextId'], guid)) c.add('ContextId must be the GUID of the vault section in the path.');
     const op = blank(body['OperatorGuid']) ? null : body['OperatorGuid'];
-    const grp = blank(body['OperatorGroupId']) ? null : body['OperatorGroupId'];
-    if ((op === null) === (grp === null)) c.add('Exactly one of OperatorGuid and OperatorGroupId must have a value.');
+    // The spec's `OperatorGroupId` and the published definition's `OperatorGroupGuid` are both taken.
+    const grp = blank(body['OperatorGroupGuid']) ? (blank(body['OperatorGroupId']) ? null : body['OperatorGroupId']) : body['OperatorGroupGuid'];
+    if ((op === null) === (grp === null)) c.add('Exactly one of OperatorGuid and OperatorGroupGuid must have a value.');
     if (op !== null && (typeof op !== 'string' || !ctx.store.operators.has(key(op)))) c.add(`OperatorGuid ${String(op)} does not exist.`);
-    if (grp !== null && (typeof grp !== 'string' || !ctx.store.operatorGroups.has(key(grp)))) c.add(`OperatorGroupId ${String(grp)} does not exist.`);
+    if (grp !== null && (typeof grp !== 'string' || !ctx.store.operatorGroups.has(key(grp)))) c.add(`OperatorGroupGuid ${String(grp)} does not exist.`);
     c.done();
     const principal = { OperatorGuid: op === null ? null : key(String(op)), OperatorGroupId: grp === null ? null : key(String(grp)) };
     const sectionGuid = String(section['VaultSectionGuid']);
     const created = addAuthorization(ctx, sectionGuid, String(type), principal);
     // Change implies View: granting Change also records View for the same principal.
     if (type === 'ChangeVaultSection') addAuthorization(ctx, sectionGuid, 'ViewVaultSection', principal);
-    return ok(structuredClone(created));
+    return ok(renderVaultAuthorization(ctx, created));
   });
   router.add('DELETE', '/VaultSection/{vaultSectionGuid}/Authorization/{authorizationGuid}', (ctx) => {
     const guid = ctx.params['vaultSectionGuid'] ?? '';

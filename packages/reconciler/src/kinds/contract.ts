@@ -98,6 +98,8 @@ export interface Resolver {
   desiredOf(kind: StepKind, guid: string): DesiredEntry | undefined;
   /** Whether the plan creates this object (so references to it are placeholders and dependencies). */
   isCreated(kind: StepKind, key: string): boolean;
+  /** Whether an operator GUID is the API account's own operator (known from `PlanOptions.selfOperatorGuids`). */
+  isSelf(operatorGuid: string): boolean;
 }
 
 /** What apply needs to perform a step; ids come from the step (`guid`) or from placeholders resolved by apply. */
@@ -131,6 +133,8 @@ export interface KindRead {
   perParent?: PerParentRead;
   /** A long chain of cursor pages (monitors): the read's critical path, so per-parent listings leave it a slot. */
   cursorChain?: boolean;
+  /** The operator listing: read once, it also names who changed objects outside git (`LiveSnapshot.operators`). */
+  operators?: boolean;
   /** Throws `LiveReadError` when the listings read cannot be planned from (a partial view of the account). */
   check?(snapshot: LiveSnapshot, scope: LiveScope): void;
 }
@@ -154,6 +158,17 @@ export interface KindModule extends NamedKindEntry {
    */
   updateReplaces?: boolean;
   marker?: MarkerSpec;
+  /**
+   * Fields written once: sent on create, never compared with what is live (the service does not return them), and
+   * sent again on update only for objects the plan is asked to rotate (`PlanOptions.rotate`).
+   */
+  writeOnce?: readonly string[];
+  /** Undeclared live objects are deleted whatever `prune` says (they are listed only under a parent that declares the list). */
+  authoritative?: boolean;
+  /** System objects (the Administrators group): planned when declared, never deleted nor listed as unmanaged. */
+  system?(live: LiveEntry): boolean;
+  /** Read only when this returns true (a section's `access` is read only when some section declares it). */
+  readWhen?(desired: DesiredState): boolean;
   /** Objects of this kind may be retired instead of deleted (`manage.<kind>.removal`). */
   retire?: RetireSpec;
   /** References held in an ordinary field, which updates can drop (parent references are immutable and need none). */

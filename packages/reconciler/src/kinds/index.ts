@@ -3,6 +3,11 @@ import type { KindModule } from './contract.js';
 import { groupMembershipKind } from './group-membership.js';
 import { monitorGroupKind } from './monitor-group.js';
 import { monitorKind } from './monitor.js';
+import { operatorGroupAuthorizationKind } from './operator-group-authorization.js';
+import { operatorGroupMemberKind } from './operator-group-member.js';
+import { operatorGroupKind } from './operator-group.js';
+import { operatorKind } from './operator.js';
+import { vaultAccessKind } from './vault-access.js';
 import { scheduledReportKind } from './scheduled-report.js';
 import { slaExclusionPeriodKind } from './sla-exclusion-period.js';
 import { slaKind } from './sla.js';
@@ -13,7 +18,12 @@ import type { StepKind } from '../plan/types.js';
 
 /** The module of every kind of the registry: a kind of the registry without a module does not compile. */
 const MODULES: { readonly [K in StepKind]: KindModule } = {
+  operator: operatorKind,
+  operatorGroup: operatorGroupKind,
+  operatorGroupMember: operatorGroupMemberKind,
+  operatorGroupAuthorization: operatorGroupAuthorizationKind,
   vaultSection: vaultSectionKind,
+  vaultAccess: vaultAccessKind,
   vaultItem: vaultItemKind,
   monitorGroup: monitorGroupKind,
   monitor: monitorKind,
@@ -45,9 +55,14 @@ export {
   groupMembershipKind,
   monitorGroupKind,
   monitorKind,
+  operatorGroupAuthorizationKind,
+  operatorGroupKind,
+  operatorGroupMemberKind,
+  operatorKind,
   scheduledReportKind,
   slaExclusionPeriodKind,
   slaKind,
+  vaultAccessKind,
   vaultItemKind,
   vaultSectionKind,
 };

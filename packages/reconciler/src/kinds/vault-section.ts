@@ -1,4 +1,4 @@
-import { VAULT_SECTION_KIND } from '@monsync/schema';
+import { VAULT_ACCESS_KIND, VAULT_SECTION_KIND } from '@monsync/schema';
 import { listed } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
@@ -13,7 +13,8 @@ export const vaultSectionKind: KindModule = {
   desired(state) {
     return state.vaultSections.map(({ value, source }) => {
       const guid = pinned(value, 'VaultSectionGuid');
-      return desiredEntry('vaultSection', value.Name, apiFields(value), source, [], { pinnedGuid: guid });
+      const manages = Array.isArray((value as { access?: unknown }).access) ? [VAULT_ACCESS_KIND.kind] : undefined;
+      return desiredEntry('vaultSection', value.Name, apiFields(value), source, [], { pinnedGuid: guid, manages });
     });
   },
 

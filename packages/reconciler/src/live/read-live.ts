@@ -87,7 +87,12 @@ class Reader {
     this.snapshot.perParent[mod.kind] = byParent;
   }
 
-  async operators(): Promise<void> {
+  /** Operators, to name who changed what: the operator kind's own listing when it is read anyway. */
+  async operators(listing: KindModule | undefined): Promise<void> {
+    if (listing !== undefined) {
+      this.snapshot.operators = await this.list(listing);
+      return;
+    }
     try {
       this.snapshot.operators = await this.client.operators.list().toArray();
     } catch (error) {
@@ -106,7 +111,7 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
   const tasks: Promise<unknown>[] = [...chains, ...wanted.filter((mod) => mod.read?.cursorChain !== true)].map((mod) =>
     mod.read?.perParent === undefined ? reader.list(mod) : reader.listPerParent(mod),
   );
-  if (scope.operators) tasks.push(reader.operators());
+  if (scope.operators) tasks.push(reader.operators(wanted.find((mod) => mod.read?.operators === true)));
   await Promise.all(tasks);
   const snapshot = reader.snapshot;
   for (const mod of wanted) mod.read?.check?.(snapshot, scope);

@@ -16,11 +16,16 @@ export interface Listing<T> {
 export interface LiveClient {
   monitors: { list(): Listing<ApiObject> };
   monitorGroups: { list(): Listing<ApiObject>; members(monitorGroupGuid: string): Listing<ApiObject> };
-  vaultSections: { list(): Listing<ApiObject> };
+  vaultSections: { list(): Listing<ApiObject>; authorizations: { list(vaultSectionGuid: string): Listing<ApiObject> } };
   vaultItems: { list(): Listing<ApiObject> };
   slas: { list(): Listing<ApiObject>; exclusionPeriods: { list(slaGuid: string): Listing<ApiObject> } };
   scheduledReports: { list(): Listing<ApiObject> };
   operators: { list(): Listing<ApiObject> };
+  operatorGroups: {
+    list(): Listing<ApiObject>;
+    members(operatorGroupGuid: string): Listing<ApiObject>;
+    authorizations: { list(operatorGroupGuid: string): Listing<ApiObject> };
+  };
   /** The client's concurrency limit; readLive keeps one slot of it for the monitor cursor chain. */
   readonly parallelism?: number;
 }
@@ -50,6 +55,11 @@ export interface WriteClient {
     create(body: ApiObject): Promise<ApiObject>;
     replace(vaultSectionGuid: string, body: ApiObject): Promise<unknown>;
     delete(vaultSectionGuid: string): Promise<unknown>;
+    authorizations: {
+      list(vaultSectionGuid: string): Listing<ApiObject>;
+      create(vaultSectionGuid: string, body: ApiObject): Promise<unknown>;
+      delete(vaultSectionGuid: string, authorizationId: string): Promise<unknown>;
+    };
   };
   vaultItems: {
     list(): Listing<ApiObject>;
@@ -77,6 +87,26 @@ export interface WriteClient {
   };
   alertDefinitions: {
     patch(alertDefinitionGuid: string, body: ApiObject): Promise<unknown>;
+  };
+  operators: {
+    list(): Listing<ApiObject>;
+    create(body: ApiObject): Promise<ApiObject>;
+    replace(operatorGuid: string, body: ApiObject): Promise<unknown>;
+    delete(operatorGuid: string): Promise<unknown>;
+  };
+  operatorGroups: {
+    list(): Listing<ApiObject>;
+    create(body: ApiObject): Promise<ApiObject>;
+    replace(operatorGroupGuid: string, body: ApiObject): Promise<unknown>;
+    delete(operatorGroupGuid: string): Promise<unknown>;
+    members(operatorGroupGuid: string): Listing<ApiObject>;
+    addMember(operatorGroupGuid: string, operatorGuid: string): Promise<unknown>;
+    removeMember(operatorGroupGuid: string, operatorGuid: string): Promise<unknown>;
+    authorizations: {
+      list(operatorGroupGuid: string): Listing<ApiObject>;
+      addByType(operatorGroupGuid: string, authorizationType: string): Promise<unknown>;
+      removeByType(operatorGroupGuid: string, authorizationType: string): Promise<unknown>;
+    };
   };
 }
 

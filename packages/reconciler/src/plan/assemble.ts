@@ -16,11 +16,12 @@ import { configDigest, guidNames, liveDigest, planDigestOf, stepDigest } from '.
 import { draftChanges } from './phases/drafts.js';
 import { inputProblems } from './phases/inputs.js';
 import { ignoreUnmatched, matchKinds, unknownIgnoreKinds } from './phases/match.js';
-import { linkDependencies, orderAndName, selectTargets } from './phases/order.js';
+import { globMatches, linkDependencies, orderAndName, selectTargets } from './phases/order.js';
 import { referencesToDeleted, unresolvedReferences } from './phases/references.js';
 import { markProtected } from './phases/protect.js';
 import { policyFindings } from './phases/policy.js';
 import { markRevived } from './phases/retire.js';
+import { lockOutProblems } from './phases/lock-out.js';
 import { safetyViolations } from './phases/safety.js';
 import { liveScope } from './scope.js';
 import type { SecretFingerprints } from './secrets.js';
@@ -37,6 +38,22 @@ export interface PlanOptions {
   targets?: readonly string[];
   /** Live objects sharing a declared key: keep the oldest and delete (or retire) the others, instead of failing. */
   dedupe?: boolean;
+  /**
+   * `kind:key` patterns (globs allowed; `monsync apply --rotate operator:<Email>`): send the write-once fields of
+   * these objects again (an operator's password and the settings the service does not return).
+   */
+  rotate?: readonly string[];
+}
+
+/** Whether `--rotate` names an object (by `kind:key`, globs allowed, keys compared as the kind compares them). */
+function rotation(patterns: readonly string[] | undefined): ((kind: string, key: string) => boolean) | undefined {
+  if (patterns === undefined || patterns.length === 0) return undefined;
+  return (kind, key) => patterns.some((p) => globMatches(p, `${kind}:${key}`) || globMatches(p.toLowerCase(), `${kind}:${key}`.toLowerCase()));
+}
+
+/** The API account's own operators, as the options name them. */
+function selfGuids(options: PlanOptions): string[] {
+  return [...(options.selfOperatorGuid === undefined ? [] : [options.selfOperatorGuid]), ...(options.selfOperatorGuids ?? [])];
 }
 
 function throwIfAny(problems: readonly PlanProblem[]): void {
@@ -49,11 +66,11 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
 
   const ignore = ignoreMatcher(desired.settings.ignore);
   const warnings = unknownIgnoreKinds(ignore);
-  const { states, resolution, problems: matchProblems, warnings: matchWarnings } = matchKinds(desired, live, scope, ignore, { dedupe: options.dedupe });
+  const { states, resolution, problems: matchProblems, warnings: matchWarnings } = matchKinds(desired, live, scope, ignore, { dedupe: options.dedupe, self: selfGuids(options) });
   warnings.push(...matchWarnings, ...ignoreUnmatched(ignore, states));
   throwIfAny(matchProblems);
 
-  const draftOptions = { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators };
+  const draftOptions = { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators, rotates: rotation(options.rotate) };
   const drafted = draftChanges(states, resolution, draftOptions);
   warnings.push(...drafted.warnings);
   markRevived(drafted.drafts, states);
@@ -71,6 +88,8 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);
   warnings.push(...targetWarnings);
   const steps = orderAndName(selected);
+  // Never overridable (not a safety violation): the plan is refused before apply could write anything.
+  throwIfAny(lockOutProblems(steps, states, live, selfGuids(options)));
   const names = guidNames(states);
   const sets = new Map(states.map((state) => [state.mod.kind, state.mod.setFields] as const));
   for (const step of steps) step.digest = stepDigest(step, sets.get(step.kind) ?? [], names);

@@ -12,7 +12,8 @@ export type PlanProblemCode =
   | 'MISSING_FINGERPRINT'
   | 'CREATE_FIELD_MISSING'
   | 'LIVE_NOT_READ'
-  | 'LIVE_RESTRICTED';
+  | 'LIVE_RESTRICTED'
+  | 'LOCK_OUT';
 
 /**
  * Why a plan cannot be made, as data: the position of the declaration at fault (when one is), a code, and a

@@ -12,7 +12,10 @@ import type { StepKind } from './types.js';
 export function liveScope(desired: DesiredState): LiveScope {
   const manage = desired.settings.manage;
   const wanted = new Set<StepKind>();
-  for (const mod of KINDS) if (manage[mod.section] !== undefined) for (const kind of mod.builtFrom) wanted.add(kind);
+  for (const mod of KINDS) {
+    if (manage[mod.section] === undefined || mod.readWhen?.(desired) === false) continue;
+    for (const kind of mod.builtFrom) wanted.add(kind);
+  }
   // A monitor's vault references are looked up among the items read, whether or not the vault is managed.
   if (manage[monitorKind.section] !== undefined && desired.monitors.some(({ value }) => vaultReferencesIn(value).length > 0)) {
     for (const kind of vaultItemKind.builtFrom) wanted.add(kind);

@@ -6,10 +6,15 @@ import {
   KINDS_AS_LISTED,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,
+  OPERATOR_GROUP_AUTHORIZATION_KIND,
+  OPERATOR_GROUP_KIND,
+  OPERATOR_GROUP_MEMBER_KIND,
+  OPERATOR_KIND,
   SCHEDULED_REPORT_KIND,
   secretEnvName,
   SLA_EXCLUSION_PERIOD_KIND,
   SLA_KIND,
+  VAULT_ACCESS_KIND,
   VAULT_ITEM_KIND,
   VAULT_SECTION_KIND,
   type KindEntry,
@@ -143,8 +148,83 @@ function itemSecrets(pull: Pull, out: ApiObject, type: string | undefined, where
   else if (type === 'OneTimePassword' || type === 'Certificate') out['Value'] = pull.placeholder(`${where} Value`, section, itemName, 'VALUE');
 }
 
+/** Operator and group GUIDs to the Email and Description a tree names them by (Everyone has none: it cannot be declared). */
+interface People {
+  emails: ReadonlyMap<string, string>;
+  groups: ReadonlyMap<string, string>;
+}
+
+function peopleNames(pull: Pull): People {
+  const emails = new Map<string, string>();
+  for (const o of pull.list(OPERATOR_KIND)) emails.set((str(o['OperatorGuid']) ?? '').toLowerCase(), str(o['Email']) ?? '');
+  const groups = new Map<string, string>();
+  for (const g of pull.list(OPERATOR_GROUP_KIND)) if (g['IsEveryone'] !== true) groups.set((str(g['OperatorGroupGuid']) ?? '').toLowerCase(), str(g['Description']) ?? '');
+  return { emails, groups };
+}
+
+/**
+ * Operators (the password a placeholder: the service never returns it; `...Specified` companions are the client's
+ * business) and groups other than Everyone, with members by Email and authorizations by type.
+ */
+function pullPeople(pull: Pull, people: People): { operators: ApiObject[]; groups: ApiObject[] } {
+  noteDuplicates(pull.notes, pull.list(OPERATOR_KIND).map((o) => (str(o['Email']) ?? '').toLowerCase()), 'operators have the Email');
+  const operators = [...pull.list(OPERATOR_KIND)].sort(byText('Email')).map((operator) => {
+    const out = clean(operator, OPERATOR_KIND, ['Email', 'FullName']);
+    for (const key of Object.keys(out)) if (key.endsWith('Specified')) delete out[key];
+    const email = str(operator['Email']) ?? '';
+    out['Password'] = pull.placeholder(`operators.yaml: ${email} Password`, email, 'PASSWORD');
+    return out;
+  });
+  const members = pull.perParent(OPERATOR_GROUP_MEMBER_KIND);
+  const authorizations = pull.perParent(OPERATOR_GROUP_AUTHORIZATION_KIND);
+  const live = pull.list(OPERATOR_GROUP_KIND).filter((group) => group['IsEveryone'] !== true);
+  noteDuplicates(pull.notes, live.map((group) => str(group['Description']) ?? ''), 'operator groups are described');
+  const groups = live.sort(byText('Description')).map((group) => {
+    const guid = str(group['OperatorGroupGuid']) ?? '';
+    const out = clean(group, OPERATOR_GROUP_KIND, ['Description']);
+    const emails = (members[guid] ?? []).flatMap((m) => {
+      const email = people.emails.get((str(m['OperatorGuid']) ?? '').toLowerCase());
+      return email === undefined ? [] : [email];
+    });
+    if (emails.length > 0) out['members'] = [...new Set(emails)].sort((a, b) => a.localeCompare(b, 'en'));
+    const types = (authorizations[guid] ?? []).map((a) => str(a['AuthorizationType']) ?? '').filter((t) => t !== '');
+    if (types.length > 0) out['authorizations'] = [...new Set(types)].sort((a, b) => a.localeCompare(b, 'en'));
+    return out;
+  });
+  return { operators, groups };
+}
+
+/**
+ * A section's access as a tree declares it, or undefined (with a note) when someone holds access the tree cannot
+ * name (Everyone, or an operator this account cannot list): declared without them, the list would remove it.
+ */
+function pulledAccess(pull: Pull, section: ApiObject, people: People): ApiObject[] | undefined {
+  const listed = pull.perParent(VAULT_ACCESS_KIND)[str(section['VaultSectionGuid']) ?? ''];
+  if (listed === undefined || listed.length === 0) return undefined;
+  // An operator's access is declared under the kind's name (`operator: <Email>`), a group's under `group:`.
+  const OPERATOR = OPERATOR_KIND.kind;
+  const held = new Map<string, { who: typeof OPERATOR | 'group'; name: string; types: Set<string> }>();
+  for (const a of listed) {
+    const operator = str(a['OperatorGuid']);
+    const group = str(a['OperatorGroupGuid']) ?? str(a['OperatorGroupId']);
+    const who = operator !== undefined && operator !== '' ? OPERATOR : 'group';
+    const guid = (who === OPERATOR ? operator : group) ?? '';
+    const name = (who === OPERATOR ? people.emails : people.groups).get(guid.toLowerCase());
+    if (name === undefined) {
+      pull.notes.push(`vault section ${JSON.stringify(str(section['Name']) ?? '')}: access held by ${who} ${guid}, which a tree cannot declare (Everyone, or not listed); its access is left out of the tree`);
+      return undefined;
+    }
+    const entry = held.get(`${who}:${guid}`) ?? { who, name, types: new Set<string>() };
+    entry.types.add(str(a['AuthorizationType']) ?? '');
+    held.set(`${who}:${guid}`, entry);
+  }
+  return [...held.values()]
+    .sort((a, b) => a.who.localeCompare(b.who, 'en') || a.name.localeCompare(b.name, 'en'))
+    .map(({ who, name, types }) => ({ [who]: name, level: types.has('ChangeVaultSection') ? 'change' : 'view' }));
+}
+
 /** Sections with their items; `itemRefs` maps an item GUID to the `Section/Item` a monitor variable names it by. */
-function pullVault(pull: Pull): { sections: ApiObject[]; itemRefs: Map<string, string> } {
+function pullVault(pull: Pull, people: People): { sections: ApiObject[]; itemRefs: Map<string, string> } {
   const sectionNames = new Map<string, string>();
   for (const section of pull.list(VAULT_SECTION_KIND)) {
     const guid = str(section['VaultSectionGuid']);
@@ -183,6 +263,8 @@ function pullVault(pull: Pull): { sections: ApiObject[]; itemRefs: Map<string, s
   }
   const sections = [...pull.list(VAULT_SECTION_KIND)].sort(byText('Name')).map((section) => {
     const out = clean(section, VAULT_SECTION_KIND, ['Name']);
+    const access = pulledAccess(pull, section, people);
+    if (access !== undefined) out['access'] = access;
     const items = itemsBySection.get(str(section['VaultSectionGuid']) ?? '') ?? [];
     return items.length > 0 ? { ...out, items } : out;
   });
@@ -399,8 +481,10 @@ function settingsFile(modeline: readonly string[]): PulledTree['files'][number] 
 export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string } = {}): PulledTree {
   const modeline = options.schemaPath === undefined ? [] : [`yaml-language-server: $schema=${options.schemaPath}`, ''];
   const pull = new Pull(live);
-  // Vault first: monitors refer to items by Section/Item.
-  const { sections, itemRefs } = pullVault(pull);
+  // People first: vault access names them. Vault before monitors: monitors refer to items by Section/Item.
+  const people = peopleNames(pull);
+  const { operators, groups: operatorGroups } = pullPeople(pull, people);
+  const { sections, itemRefs } = pullVault(pull, people);
   const { monitors, monitorNames } = pullMonitors(pull, itemRefs);
   const groups = pullGroups(pull, monitorNames);
   const slas = pullSlas(pull);
@@ -412,6 +496,8 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   if (groups.length > 0) files.push({ path: 'monitor-groups.yaml', content: toYaml({ monitorGroups: groups }, header('Monitor groups (key: Description); members are monitor Names')) });
   if (sections.length > 0) files.push({ path: 'vault.yaml', content: toYaml({ vault: { sections } }, header('Vault sections and items; secrets are { fromEnv: ... } placeholders to fill')) });
   if (slas.length > 0) files.push({ path: 'slas.yaml', content: toYaml({ slas }, header('SLAs (key: Description) with their exclusion periods')) });
+  if (operators.length > 0) files.push({ path: 'operators.yaml', content: toYaml({ operators }, header('Operators (key: Email); passwords are { fromEnv: ... } placeholders, sent only on create and with --rotate')) });
+  if (operatorGroups.length > 0) files.push({ path: 'operator-groups.yaml', content: toYaml({ operatorGroups }, header('Operator groups (key: Description); members are operator Emails')) });
   if (reports.length > 0) files.push({ path: 'scheduled-reports.yaml', content: toYaml({ scheduledReports: reports }, header('Scheduled reports (key: the monsync:key marker in InternalNotes)')) });
   const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports };
   return { files, data, secrets: pull.secrets, notes: pull.notes };

@@ -17,6 +17,8 @@ export interface ReadAndPlanOptions<S extends PlanSession = PlanSession> {
   targets?: readonly string[];
   /** Keep the oldest of live objects sharing a key and delete the others (`--dedupe`). */
   dedupe?: boolean;
+  /** `kind:key` patterns whose write-once fields are sent again (`--rotate operator:<Email>`). */
+  rotate?: readonly string[];
   /** Runs the read: callers show progress around it, or close the session on failure. */
   around?(read: () => Promise<LiveSnapshot>, session: S): Promise<LiveSnapshot>;
 }
@@ -30,7 +32,7 @@ export async function readAndPlan<S extends PlanSession>(session: S, options: Re
   const scope = liveScope(session.desired);
   const read = () => (options.rereadOnUnclear === true ? readLiveAgainOnUnclear(session.client, scope) : readLive(session.client, scope));
   const live = await (options.around === undefined ? read() : options.around(read, session));
-  const dedupe = { dedupe: options.dedupe === true };
+  const dedupe = { dedupe: options.dedupe === true, rotate: options.rotate };
   return { live, plan: session.plan(live, options.targets, dedupe), narrowed: (targets) => session.plan(live, targets, dedupe) };
 }
 

@@ -38,7 +38,7 @@ export interface PlanSession {
   /** Closes the client, once however often it is called (a failed read closes it early). */
   close(): Promise<void>;
   /** Assembles the plan of the tree against `live` (pure), attributing drift to anyone but the session's operator. */
-  plan(live: LiveSnapshot, targets?: readonly string[], options?: { dedupe?: boolean }): Plan;
+  plan(live: LiveSnapshot, targets?: readonly string[], options?: { dedupe?: boolean; rotate?: readonly string[] | undefined }): Plan;
 }
 
 /** The values of `MONSYNC_OPERATOR` or of the action's `operators`: separated by commas, spaces or lines. */
@@ -48,9 +48,12 @@ export function operatorValues(wanted: string | readonly string[] | undefined): 
 }
 
 /**
- * The API accounts' own operators, so that objects they changed last are not reported as drift. The API has no
- * "who am I", so they are given (GUIDs or e-mails) and looked up among the operators read. A value that matches no
- * operator is kept as given (the operators may be unreadable) and listed in `unmatched` when they were read.
+ * The API accounts' own operators: the one place they are found, for drift attribution (objects they changed last
+ * are not drift), the lock-out guard (never delete them or take their access) and the action. The API has no
+ * "who am I" (the service tells it nowhere a client can read), so they are given as GUIDs or e-mails: `operator:`
+ * in monsync.yaml, `MONSYNC_OPERATOR`, or the action's `operators` input. Each is looked up among the operators
+ * read (the operator kind's listing, or the one drift reads). A value that matches no operator is kept as given (the
+ * operators may be unreadable) and listed in `unmatched` when they were read.
  */
 export function ownOperators(live: Pick<LiveSnapshot, 'operators'>, wanted: string | readonly string[] | undefined): { guids: string[]; unmatched: string[] } {
   const guids: string[] = [];
@@ -88,10 +91,11 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
     apiUrl: options.client.baseUrl,
     close: () => (closing ??= client.close()),
     plan(live, targets, extra) {
-      const own = ownOperators(live, options.operator);
+      const own = ownOperators(live, [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)]);
       for (const value of own.unmatched) {
+        const source = desired.settings.apiOperator !== undefined && operatorValues(desired.settings.apiOperator).includes(value) ? 'monsync.yaml apiOperator' : (options.operatorSource ?? 'MONSYNC_OPERATOR');
         options.onWarning?.(
-          `${options.operatorSource ?? 'MONSYNC_OPERATOR'}: ${JSON.stringify(value)} matches no operator of the account (by GUID or e-mail), so the changes of that account are reported as drift`,
+          `${source}: ${JSON.stringify(value)} matches no operator of the account (by GUID or e-mail), so the changes of that account are reported as drift and the lock-out guard cannot protect it`,
         );
       }
       return assemblePlan(desired, live, {
@@ -99,6 +103,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
         ...(own.guids.length === 0 ? {} : { selfOperatorGuids: own.guids }),
         ...(targets === undefined ? {} : { targets }),
         ...(extra?.dedupe === true ? { dedupe: true } : {}),
+        ...(extra?.rotate === undefined || extra.rotate.length === 0 ? {} : { rotate: extra.rotate }),
       });
     },
   };

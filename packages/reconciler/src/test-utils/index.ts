@@ -11,6 +11,8 @@ import type {
   ExclusionPeriodConfig,
   MonitorConfig,
   MonitorGroupConfig,
+  OperatorConfig,
+  OperatorGroupConfig,
   ScheduledReportConfig,
   SecretValue,
   Settings,
@@ -138,6 +140,14 @@ export function aSection(fields: Fields<VaultSectionConfig> = {}, items: Declare
   return { value: { Name: 'Web', ...fields, items } as VaultSectionConfig, source };
 }
 
+export function anOperator(fields: Fields<OperatorConfig> = {}, source: SourceRef = at('people.yaml', nameOf(fields, 'Email', 'sam@example.com'))): Declared<OperatorConfig> {
+  return { value: { Email: 'sam@example.com', ...fields } as OperatorConfig, source };
+}
+
+export function anOperatorGroup(fields: Fields<OperatorGroupConfig> = {}, source: SourceRef = at('people.yaml', nameOf(fields, 'Description', 'On call'))): Declared<OperatorGroupConfig> {
+  return { value: { Description: 'On call', ...fields } as OperatorGroupConfig, source };
+}
+
 export function aLiveSection(fields: Record<string, unknown> = {}): ApiObject {
   const name = typeof fields.Name === 'string' ? fields.Name : 'Web';
   return { VaultSectionGuid: guidFor('vaultSection', name), Name: name, ...fields };
@@ -232,6 +242,8 @@ export interface DesiredParts {
   slas?: Declared<SlaConfig>[];
   scheduledReports?: Declared<ScheduledReportConfig>[];
   alertDefinitions?: Declared<AlertDefinitionConfig>[];
+  operators?: Declared<OperatorConfig>[];
+  operatorGroups?: Declared<OperatorGroupConfig>[];
 }
 
 /** Every kind managed with prune off unless `manage` says otherwise; safety thresholds at their defaults. */
@@ -257,6 +269,8 @@ export function desiredState(parts: DesiredParts = {}): DesiredState {
     slas: parts.slas ?? [],
     scheduledReports: parts.scheduledReports ?? [],
     alertDefinitions: parts.alertDefinitions ?? [],
+    ...(parts.operators === undefined ? {} : { operators: parts.operators }),
+    ...(parts.operatorGroups === undefined ? {} : { operatorGroups: parts.operatorGroups }),
   };
 }
 

@@ -65,6 +65,11 @@ function gatedClient() {
       create: (body) => gate(`create section ${String(body.Name)}`, () => ({ VaultSectionGuid: guid('s') })),
       replace: (g) => gate(`replace section ${g}`, () => undefined),
       delete: (g) => gate(`delete section ${g}`, () => undefined),
+      authorizations: {
+        list: () => listing([]),
+        create: (g) => gate(`grant on section ${g}`, () => undefined),
+        delete: (g, a) => gate(`revoke ${a} on section ${g}`, () => undefined),
+      },
     },
     vaultItems: {
       list: () => listing([]),
@@ -91,6 +96,26 @@ function gatedClient() {
       delete: () => gate('delete report', () => undefined),
     },
     alertDefinitions: { patch: (g) => gate(`patch alert ${g}`, () => undefined) },
+    operators: {
+      list: () => listing([]),
+      create: (body) => gate(`create operator ${String(body.Email)}`, () => ({ OperatorGuid: guid('o') })),
+      replace: (g) => gate(`replace operator ${g}`, () => undefined),
+      delete: (g) => gate(`delete operator ${g}`, () => undefined),
+    },
+    operatorGroups: {
+      list: () => listing([]),
+      create: (body) => gate(`create operator group ${String(body.Description)}`, () => ({ OperatorGroupGuid: guid('og') })),
+      replace: (g) => gate(`replace operator group ${g}`, () => undefined),
+      delete: (g) => gate(`delete operator group ${g}`, () => undefined),
+      members: () => listing([]),
+      addMember: (g, o) => gate(`add ${o} to ${g}`, () => undefined),
+      removeMember: (g, o) => gate(`remove ${o} from ${g}`, () => undefined),
+      authorizations: {
+        list: () => listing([]),
+        addByType: (g, t) => gate(`grant ${t} to ${g}`, () => undefined),
+        removeByType: (g, t) => gate(`revoke ${t} from ${g}`, () => undefined),
+      },
+    },
   };
   /** Resolves once `n` calls have been sent in total. */
   const sent = async (n: number): Promise<void> => {

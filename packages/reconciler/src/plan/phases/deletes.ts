@@ -53,7 +53,8 @@ export function draftDeletes(states: readonly KindState[], options?: DraftOption
       drafts.push({ step, liveEntry: entry, dependsOn: new Set() });
     };
     for (const orphan of state.orphans) {
-      if (!state.prune && mod.relation !== true) {
+      if (mod.system?.(orphan) === true) continue;
+      if (!state.prune && mod.relation !== true && mod.authoritative !== true) {
         unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
         continue;
       }

@@ -15,12 +15,17 @@ import { SENSITIVE, type PlanChange, type PlanDrift, type PlanWarning } from '..
 import { canonicalJson, compareStrings, escapePointer, isPlainObject } from '../values.js';
 import type { Draft, KindState, Pair, Resolution } from './state.js';
 
+/** The reason of an update `--rotate` planned; apply recognises a saved plan made with it by this. */
+export const ROTATION_REASON = 'rotation (--rotate)';
+
 export interface DraftOptions {
   fingerprints?: SecretFingerprints | undefined;
   selfOperatorGuid?: string | undefined;
   selfOperatorGuids?: readonly string[] | undefined;
   /** Operators read, to name who changed an object outside git; `null` when not read. */
   operators: readonly ApiObject[] | null;
+  /** Whether the plan rotates an object: its write-once fields (`KindModule.writeOnce`) are sent again. */
+  rotates?: ((kind: string, key: string) => boolean) | undefined;
 }
 
 export interface Drafted {
@@ -81,7 +86,9 @@ class DraftContext {
     });
   }
 
-  secretsUntracked(mod: KindModule, entry: DesiredEntry, pointers: readonly string[]): void {
+  secretsUntracked(mod: KindModule, entry: DesiredEntry, all: readonly string[]): void {
+    // Write-once secrets (an operator's password) are sent on create and on rotation only: nothing to warn about.
+    const pointers = mod.writeOnce === undefined ? all : all.filter((p) => !mod.writeOnce?.some((f) => p === `/${escapePointer(f)}` || p.startsWith(`/${escapePointer(f)}/`)));
     if (pointers.length === 0 || mod.marker?.name === 'fp' || this.#secretWarned.has(entry)) return;
     this.#secretWarned.add(entry);
     const one = pointers.length === 1;
@@ -203,11 +210,26 @@ function liveView(rules: DraftRules, resolved: ApiObject, current: LiveEntry): L
   return { fields, marker: split.marker, text: split.text };
 }
 
+/**
+ * The declared fields an update works from: write-once fields (`KindModule.writeOnce`) are left out, unless the plan
+ * rotates the object; then they are kept, and the secrets among them are shown as replaced.
+ */
+function updateFields(context: DraftContext, mod: KindModule, entry: DesiredEntry): { resolved: ApiObject; rotated: PlanChange[] } {
+  const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
+  const once = mod.writeOnce;
+  if (once === undefined || !once.some((f) => f in resolved)) return { resolved, rotated: [] };
+  if (context.options.rotates?.(mod.kind, entry.key) !== true) return { resolved: withoutFields(resolved, new Set(once)), rotated: [] };
+  const rotated = findSecrets(withoutFields(resolved, new Set(Object.keys(resolved).filter((f) => !once.includes(f))))).map(
+    (s): PlanChange => ({ op: 'replace', path: s.pointer, before: SENSITIVE, after: SENSITIVE, sensitive: true }),
+  );
+  return { resolved, rotated };
+}
+
 /** An update of a pair, or undefined when the declared fields, markers and fingerprints all match the live object. */
 function updateDraft(context: DraftContext, rules: DraftRules, { desired: entry, live: current }: Pair): Draft | undefined {
   const { mod, markerField, immutable } = rules;
   context.readOnlyDeclared(mod, entry);
-  const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
+  const { resolved, rotated } = updateFields(context, mod, entry);
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
   // The common case at account scale, decided without building the live view and the compared copy below:
@@ -217,9 +239,9 @@ function updateDraft(context: DraftContext, rules: DraftRules, { desired: entry,
   }
   const view = liveView(rules, resolved, current);
   const compared = withoutFields(withoutSecrets(resolved, secrets.length, () => undefined), rules.dropOnUpdate);
-  const changes = diffFields(compared, view.fields, mod.setFields);
+  const changes = [...diffFields(compared, view.fields, mod.setFields), ...rotated];
   immutableWarnings(context, rules, entry, resolved, view.fields);
-  const reasons: string[] = [];
+  const reasons: string[] = rotated.length > 0 ? [ROTATION_REASON] : [];
   if (entry.key !== current.key && entry.pinnedGuid !== undefined && mod.marker?.name !== 'key') reasons.push('pinned GUID rename');
   let writeSecrets = false;
   const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s.pointer) }));

@@ -22,9 +22,9 @@ export interface Matched {
 }
 
 /** Every kind that is managed or read, matched; ignored objects are recorded in the resolution and left out. */
-export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: LiveScope, ignore: IgnoreMatcher, options: { dedupe?: boolean | undefined } = {}): Matched {
+export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: LiveScope, ignore: IgnoreMatcher, options: { dedupe?: boolean | undefined; self?: readonly string[] | undefined } = {}): Matched {
   const settings: Settings = desired.settings;
-  const resolution = new Resolution();
+  const resolution = new Resolution(options.self);
   const states: KindState[] = [];
   const problems: PlanProblem[] = [];
   const warnings: PlanWarning[] = [];

@@ -155,6 +155,16 @@ class KindLookup {
  */
 export class Resolution implements Resolver {
   readonly #kinds = new Map<StepKind, KindLookup>();
+  readonly #self: ReadonlySet<string>;
+
+  /** `self`: the API account's own operators (`ownOperators`, `run/session.ts`). */
+  constructor(self: readonly string[] = []) {
+    this.#self = new Set(self.map((guid) => guid.toLowerCase()));
+  }
+
+  isSelf(operatorGuid: string): boolean {
+    return this.#self.has(operatorGuid.toLowerCase());
+  }
   readonly #ignoredGuid = new PerKind<true>();
   readonly #ignoredKey = new PerKind<true>();
 

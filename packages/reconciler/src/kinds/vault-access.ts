@@ -1,0 +1,170 @@
+import { OPERATOR_GROUP_KIND, OPERATOR_KIND, VAULT_ACCESS_KIND, VAULT_SECTION_KIND, type VaultAccessConfig } from '@monsync/schema';
+import type { DesiredState } from '../desired.js';
+import { listedPerParent } from '../live/snapshot.js';
+import type { ApiObject, WriteClient } from '../live/types.js';
+import { desiredEntry, liveEntry, placeholder, str, type KeyRef, type KindModule, type LiveEntry, type Resolver } from './contract.js';
+import { bodyString, idOf, splitCompound } from './shared.js';
+
+const SECTION = VAULT_SECTION_KIND.kind;
+const OPERATOR = OPERATOR_KIND.kind;
+const GROUP = OPERATOR_GROUP_KIND.kind;
+
+const VIEW = 'ViewVaultSection';
+const CHANGE = 'ChangeVaultSection';
+/** What a declared level means in authorization types: `change` is both Change and View. */
+const TYPES_OF_LEVEL: Readonly<Record<string, readonly string[]>> = { view: [VIEW], change: [CHANGE, VIEW] };
+
+/** The level the authorizations of one operator or group add up to; Change without View is shown as such. */
+export function levelOf(types: ReadonlySet<string>): string {
+  if (types.has(CHANGE)) return types.has(VIEW) ? 'change' : 'change (without view)';
+  return types.has(VIEW) ? 'view' : 'none';
+}
+
+/** `operator:<guid>` or `group:<guid>` of an authorization, read in the published form or the spec's. */
+function principalOf(authorization: ApiObject): { who: typeof OPERATOR | 'group'; guid: string } | undefined {
+  const operator = str(authorization, 'OperatorGuid');
+  if (operator !== undefined && operator !== '') return { who: OPERATOR, guid: operator };
+  const group = str(authorization, 'OperatorGroupGuid') ?? str(authorization, 'OperatorGroupId');
+  return group !== undefined && group !== '' ? { who: 'group', guid: group } : undefined;
+}
+
+function declaredAccess(state: DesiredState): { section: string; access: VaultAccessConfig; source: Parameters<typeof desiredEntry>[3] }[] {
+  return state.vaultSections.flatMap(({ value, source }) => {
+    const access = (value as { access?: unknown }).access;
+    return Array.isArray(access) ? (access as VaultAccessConfig[]).map((a) => ({ section: value.Name, access: a, source })) : [];
+  });
+}
+
+/**
+ * Access to a vault section (`access:` of the section): one entry per operator or group, with `level` view or
+ * change. For sections that declare `access` the list is authoritative, with one exception: the API account's own
+ * operator keeps the View and Change the service gave it as the section's creator unless `access` names it (so the
+ * plan never fights the service, and monsync never takes away its own access). Step GUID:
+ * `<sectionGuid>/operator:<operatorGuid>` or `<sectionGuid>/group:<groupGuid>`. Writes speak the published form
+ * (`{AuthorizationType, OperatorGuid | OperatorGroupGuid}`); reads take the spec's too.
+ */
+export const vaultAccessKind: KindModule = {
+  ...VAULT_ACCESS_KIND,
+  serverDefaults: {},
+  parents: [SECTION, OPERATOR, GROUP],
+  ownedBy: [SECTION, OPERATOR, GROUP],
+  builtFrom: [SECTION, 'vaultAccess', OPERATOR, GROUP],
+  authoritative: true,
+  system: (entry) => entry.fields.self === true,
+  readWhen: (desired) => declaredAccess(desired).length > 0,
+  read: {
+    perParent: {
+      parent: SECTION,
+      list: (client, sectionGuid) => client.vaultSections.authorizations.list(sectionGuid),
+      what: (section) => `access to vault section "${idOf(section, 'Name')}" (${idOf(section, 'VaultSectionGuid')})`,
+    },
+  },
+
+  desired(state) {
+    return declaredAccess(state).map(({ section, access, source }) => {
+      const [who, name, ref]: [string, string, KeyRef] =
+        OPERATOR in access ? [OPERATOR, access.operator, { kind: OPERATOR, key: access.operator }] : ['group', access.group, { kind: GROUP, key: access.group }];
+      return desiredEntry('vaultAccess', `${section}/${who}:${name}`, { level: access.level }, source, [{ kind: SECTION, key: section }, ref]);
+    });
+  },
+
+  live(snapshot, resolver) {
+    const entries: LiveEntry[] = [];
+    const lists = listedPerParent(snapshot, 'vaultAccess');
+    for (const sectionGuid of Object.keys(lists)) {
+      const section = resolver.desiredOf(SECTION, sectionGuid);
+      if (section?.manages?.includes('vaultAccess') !== true) continue;
+      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver));
+    }
+    return entries;
+  },
+
+  createExtras(entry, resolver) {
+    const [section, principal] = entry.refs;
+    const guidOr = (kind: string, key: string): string => resolver.guidOf(kind as typeof SECTION, key) ?? placeholder(kind as typeof SECTION, key);
+    return {
+      VaultSectionGuid: guidOr(SECTION, section?.key ?? ''),
+      [principal?.kind === GROUP ? 'OperatorGroupGuid' : 'OperatorGuid']: guidOr(principal?.kind ?? OPERATOR, principal?.key ?? ''),
+    };
+  },
+
+  requests: {
+    async create(client, _step, body) {
+      const section = bodyString(body, 'VaultSectionGuid');
+      const principal = typeof body.OperatorGroupGuid === 'string' ? `group:${bodyString(body, 'OperatorGroupGuid')}` : `${OPERATOR}:${bodyString(body, 'OperatorGuid')}`;
+      await converge(client, section, principal, String(body.level));
+      return `${section}/${principal}`;
+    },
+    async update(client, step, body) {
+      const [section, principal] = splitCompound(step.guid);
+      await converge(client, section, principal, String(body.level));
+    },
+    async delete(client, step) {
+      const [section, principal] = splitCompound(step.guid);
+      await converge(client, section, principal, 'none');
+    },
+    async find(client, _step, body) {
+      const section = bodyString(body, 'VaultSectionGuid');
+      const principal = typeof body.OperatorGroupGuid === 'string' ? `group:${bodyString(body, 'OperatorGroupGuid')}` : `${OPERATOR}:${bodyString(body, 'OperatorGuid')}`;
+      const held = await heldBy(client, section, principal);
+      return held.length > 0 ? `${section}/${principal}` : undefined;
+    },
+  },
+};
+
+function accessOfSection(sectionGuid: string, sectionKey: string, authorizations: readonly ApiObject[], resolver: Resolver): LiveEntry[] {
+  const types = new Map<string, Set<string>>();
+  for (const authorization of authorizations) {
+    const principal = principalOf(authorization);
+    if (principal === undefined) continue;
+    const id = `${principal.who}:${principal.guid}`;
+    const set = types.get(id) ?? new Set<string>();
+    set.add(idOf(authorization, 'AuthorizationType'));
+    types.set(id, set);
+  }
+  const entries: LiveEntry[] = [];
+  for (const [id, held] of types) {
+    const [who, guid] = splitCompound(id.replace(':', '/'));
+    const kind = who === 'group' ? GROUP : OPERATOR;
+    const name = resolver.keyOf(kind, guid) ?? guid;
+    const key = `${sectionKey}/${who}:${name}`;
+    const fields: ApiObject = { level: levelOf(held) };
+    // The API account's own access (the service gives the creator View and Change): managed only when declared.
+    if (who === OPERATOR && resolver.isSelf(guid)) fields.self = true;
+    entries.push(liveEntry('vaultAccess', key, `${sectionGuid}/${id}`, fields, [{ kind: SECTION, guid: sectionGuid }, { kind, guid }]));
+  }
+  return entries;
+}
+
+/** The authorizations `principal` (`operator:<guid>` / `group:<guid>`) holds on the section. */
+async function heldBy(client: WriteClient, sectionGuid: string, principal: string): Promise<ApiObject[]> {
+  const listed = await client.vaultSections.authorizations.list(sectionGuid).toArray();
+  return listed.filter((a) => {
+    const p = principalOf(a);
+    return p !== undefined && `${p.who}:${p.guid}`.toLowerCase() === principal.toLowerCase();
+  });
+}
+
+/**
+ * Brings one principal's authorizations on a section to `level` (`none` removes them): lists them, posts what is
+ * missing (Change first: the service adds View with it) and deletes what is too much. Safe to repeat.
+ */
+async function converge(client: WriteClient, sectionGuid: string, principal: string, level: string): Promise<void> {
+  const wanted = TYPES_OF_LEVEL[level] ?? [];
+  const held = await heldBy(client, sectionGuid, principal);
+  const types = new Set(held.map((a) => idOf(a, 'AuthorizationType')));
+  const [who, guid] = splitCompound(principal.replace(':', '/'));
+  const field = who === 'group' ? 'OperatorGroupGuid' : 'OperatorGuid';
+  for (const type of wanted) {
+    if (types.has(type)) continue;
+    if (type === VIEW && wanted.includes(CHANGE) && !types.has(CHANGE)) {
+      // Posted with Change just before: the service adds View itself; look before posting it.
+      const again = await heldBy(client, sectionGuid, principal);
+      if (again.some((a) => idOf(a, 'AuthorizationType') === VIEW)) continue;
+    }
+    await client.vaultSections.authorizations.create(sectionGuid, { AuthorizationType: type, [field]: guid });
+  }
+  for (const authorization of held) {
+    if (!wanted.includes(idOf(authorization, 'AuthorizationType'))) await client.vaultSections.authorizations.delete(sectionGuid, idOf(authorization, 'AuthorizationId'));
+  }
+}

@@ -74,7 +74,9 @@ describe('monsync pull and secrets', () => {
     expect(files).toContain('ClientSecret: { fromEnv: CHECKOUT_CLIENT_SECRET }');
     expect(files).not.toContain('monsync:fp=');
 
-    const planned = await monsync(['plan', '--config', 'pulled', '--detailed-exitcode'], { env, cwd: root });
+    // Operators' passwords are placeholders too; written once (on create), any value plans no change.
+    const passwords = [...pulled.out.matchAll(/^ {2}(MONSYNC_SECRET_[A-Z0-9_]+) +operators\.yaml/gm)].map((m) => [m[1] ?? '', 'any']);
+    const planned = await monsync(['plan', '--config', 'pulled', '--detailed-exitcode'], { env: { ...env, ...Object.fromEntries(passwords) }, cwd: root });
     expect(planned.out).toContain('No changes.');
     expect(planned.code).toBe(ExitCode.Ok);
   });

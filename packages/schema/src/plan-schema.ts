@@ -2,6 +2,7 @@
  * The plan JSON contract (docs/architecture.md, "The plan"): `plan --format json` and saved plans. The `Plan` type and
  * `schemas/plan.schema.json` both come from these objects.
  */
+import { OPERATOR_GROUP_KIND, OPERATOR_KIND } from './kinds.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { REMOVAL_STRATEGIES } from './config-schema.js';
 import { KINDS_AS_LISTED, type KindName } from './kinds.js';
@@ -204,7 +205,7 @@ export const PlanOnCallSubjectSchema = def(
   'PlanOnCallSubject',
   ClosedObject(
     {
-      kind: StringEnum(['operator', 'operatorGroup'] as const, { description: 'An operator or an operator group.' }),
+      kind: StringEnum([OPERATOR_KIND.kind, OPERATOR_GROUP_KIND.kind] as const, { description: 'An operator or an operator group.' }),
       key: Type.String({ description: 'Its key: the operator\'s Email, the group\'s Description.' }),
       timeZone: Type.String({ description: 'The zone hours are counted in (IANA name, `UTC` or `UTC+hh:mm`): the operator\'s; a group\'s members\' when they share one, else UTC.' }),
       from: UtcInstant('Start of the first hour: the start of the hour holding `now` on that zone\'s clock.'),

@@ -3,6 +3,7 @@
  * operator group whose schedules, time zone or membership the plan changes; and every hour a group loses its last
  * operator on duty. Pure: the clock and both states are inputs.
  */
+import { OPERATOR_GROUP_KIND, OPERATOR_KIND } from '@monsync/schema';
 import type { PlanOnCall, PlanOnCallGap, PlanOnCallSubject } from '@monsync/schema';
 import { covered, type Interval, subtract, union } from './intervals.js';
 import { DUTY_SCHEDULE_READING, type DutyScheduleContent, type DutyScheduleReading, onDutyIntervals } from './schedule.js';
@@ -156,7 +157,7 @@ export function previewOnCall(options: OnCallOptions): OnCallPreview {
     const onBefore = union(membersBefore.flatMap((m) => dutyBefore.get(m)?.on ?? []));
     const onAfter = union(membersAfter.flatMap((m) => dutyAfter.get(m)?.on ?? []));
     const subject: OnCallSubject = {
-      kind: 'operatorGroup',
+      kind: OPERATOR_GROUP_KIND.kind,
       key: group,
       timeZone: zone.name,
       from: iso(start),
@@ -174,7 +175,7 @@ export function previewOnCall(options: OnCallOptions): OnCallPreview {
     const zone = will?.zone ?? was?.zone ?? UTC;
     const start = hourStart(zone, now);
     const subject: OnCallSubject = {
-      kind: 'operator',
+      kind: OPERATOR_KIND.kind,
       key,
       timeZone: zone.name,
       from: iso(start),

@@ -3,6 +3,7 @@
  * after (a row per day on the subject's clock, a cell per hour), and every hour a group loses its last operator on
  * duty called out by name and time.
  */
+import { OPERATOR_GROUP_KIND, OPERATOR_KIND } from '@monsync/schema';
 import { gapLabels, GRID_LEGEND, weekGrid } from '../on-call/grid.js';
 import type { OnCallPreview, OnCallSubject } from '../on-call/preview.js';
 
@@ -10,7 +11,7 @@ const HOURS_HEADER = '00    06    12    18    ';
 const DAY_WIDTH = 'Thu 26 Mar'.length;
 
 function title(subject: OnCallSubject): string {
-  return `${subject.kind === 'operatorGroup' ? 'operator group' : 'operator'} ${JSON.stringify(subject.key)} (${subject.timeZone})`;
+  return `${subject.kind === OPERATOR_GROUP_KIND.kind ? OPERATOR_GROUP_KIND.title.one : OPERATOR_KIND.title.one} ${JSON.stringify(subject.key)} (${subject.timeZone})`;
 }
 
 function uncoveredHours(subject: OnCallSubject): number {

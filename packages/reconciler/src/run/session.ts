@@ -95,7 +95,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
       for (const value of own.unmatched) {
         const source = desired.settings.apiOperator !== undefined && operatorValues(desired.settings.apiOperator).includes(value) ? 'monsync.yaml apiOperator' : (options.operatorSource ?? 'MONSYNC_OPERATOR');
         options.onWarning?.(
-          `${source}: ${JSON.stringify(value)} matches no operator of the account (by GUID or e-mail), so the changes of that account are reported as drift and the lock-out guard cannot protect it`,
+          `${source}: ${JSON.stringify(value)} matches no operator of the account (by GUID or e-mail), so the changes of that account are reported as drift`,
         );
       }
       return assemblePlan(desired, live, {

@@ -3,7 +3,7 @@
  * `schemas/plan.schema.json` holds), so an installed CLI checks a plan without the repository's files. A truncated
  * or hand-edited file is refused with the first thing wrong in it, never half-applied.
  */
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { PLAN_FORMAT_VERSION, type Plan } from './plan-schema.js';
 import { planJsonSchema } from './render-schemas.js';
 
@@ -22,7 +22,7 @@ export class PlanFileError extends Error {
 
 let validator: ValidateFunction | undefined;
 
-type AjvClass = typeof import('ajv/dist/2020.js').Ajv2020;
+type AjvClass = typeof Ajv2020;
 
 // ajv is CommonJS: Node's own loader gives its class as a named export, but the CLI's bundle (a split chunk) gives
 // only `default`, the module object, which carries the class as a property. Both shapes must work.
@@ -39,8 +39,8 @@ function ajvClass(loaded: unknown): AjvClass {
 // set costs about as much as Node's own start, and `monsync validate` and `plan` never read a plan file).
 async function validatePlan(value: unknown): Promise<ErrorObject[]> {
   if (validator === undefined) {
-    const Ajv2020 = ajvClass(await import('ajv/dist/2020.js'));
-    validator = new Ajv2020({ allErrors: false, strict: false }).compile(planJsonSchema());
+    const Ajv = ajvClass(await import('ajv/dist/2020.js'));
+    validator = new Ajv({ allErrors: false, strict: false }).compile(planJsonSchema());
   }
   return validator(value) ? [] : [...(validator.errors ?? [])];
 }

@@ -33,7 +33,11 @@ function fakeClient(data: { monitors?: ApiObject[]; groups?: ApiObject[]; member
     vaultItems: { list: () => listing('/VaultItem', []) },
     slas: { list: () => listing('/Sla', data.slas ?? []), exclusionPeriods: { list: (guid) => listing(`/Sla/${guid}/ExclusionPeriod`, data.periods?.[guid] ?? []) } },
     scheduledReports: { list: () => listing('/ScheduledReport', []) },
-    operators: { list: () => listing('/Operator', [{ OperatorGuid: 'op-1', FullName: 'Jane' }]) },
+    operators: {
+      list: () => listing('/Operator', [{ OperatorGuid: 'op-1', FullName: 'Jane' }]),
+      dutySchedules: { list: (guid) => listing(`/Operator/${guid}/DutySchedule`, []) },
+    },
+    timezones: { list: () => listing('/Timezone', []) },
     operatorGroups: {
       list: () => listing('/OperatorGroup', []),
       members: (guid) => listing(`/OperatorGroup/${guid}/Member`, []),

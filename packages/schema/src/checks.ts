@@ -70,10 +70,7 @@ export function checkReportSchedule(schedule: unknown): Finding[] {
   return checkFields(schedule as Record<string, unknown>, 'ScheduleType', REPORT_RULES, REPORT_SCHEDULE_FIELDS);
 }
 
-/**
- * Fields of an operator duty schedule per `ScheduleMode`, and a OneTime period that ends after it starts.
- * Operators are not a managed kind yet; this is exported for when they are.
- */
+/** Fields of an operator duty schedule per `ScheduleMode`, and a OneTime period that ends after it starts. */
 export function checkDutySchedule(schedule: unknown): Finding[] {
   if (schedule === null || typeof schedule !== 'object' || Array.isArray(schedule)) return [];
   const value = schedule as Record<string, unknown>;

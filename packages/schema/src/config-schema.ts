@@ -501,9 +501,20 @@ export const DutyScheduleSchema = def(
       EndTime: Type.Optional(use(ShortTimeSchema, '24-hour `HH:mm`; for Daily, Weekly, Monthly.')),
       Id: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: 'Read-only, generated.' })),
     },
-    { title: 'DutySchedule', description: 'An operator duty (off-duty) schedule. Only the fields relevant to the mode are sent.' },
+    {
+      title: 'DutySchedule',
+      description:
+        'A duty schedule: Daily `StartTime`/`EndTime`; Weekly adds `WeekDay`; Monthly adds `MonthDay` (a month without that day has no window); OneTime `StartDateTime`/`EndDateTime`. Times are 24-hour `HH:mm` on the operator\'s clock (`TimeZoneId`); an `EndTime` not after `StartTime` ends the next day.',
+    },
   ),
 );
+
+const DutySchedulesSchema = (description: string) =>
+  Type.Optional(
+    Type.Array(DutyScheduleSchema, {
+      description: `${description} A set keyed by content (mode, days and times): order does not matter, and the same schedule twice is an error. Each schedule marks hours its operator is ON duty (see the README, "Duty schedules and the on-call preview").`,
+    }),
+  );
 
 /**
  * Operator fields a config must not declare, and why (the loader reports them with their position). The service
@@ -538,6 +549,7 @@ export const OperatorSchema = def(
       UseNumericSender: Type.Optional(Type.Boolean({ description: 'Applies when the SMS provider is set for this operator. Write-only: sent on create and with `--rotate`.' })),
       AllowNativeLogin: Type.Optional(Type.Boolean({ description: 'Username/password login allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`.' })),
       AllowSingleSignon: Type.Optional(Type.Boolean({ description: 'Single sign-on allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`.' })),
+      dutySchedules: DutySchedulesSchema('The operator\'s own duty schedules; when present, the operator holds exactly these and those of the groups that list it in `members`.'),
       ...refusedOperatorFields,
     },
     {
@@ -572,6 +584,7 @@ export const OperatorGroupSchema = def(
       members: Type.Optional(
         Type.Array(use(EmailSchema, 'Email of a declared operator.'), { description: 'E-mails of declared operators; when present, the group has exactly these members.', uniqueItems: true }),
       ),
+      dutySchedules: DutySchedulesSchema('Duty schedules copied onto each operator in `members` (the service keeps a group\'s schedules only as those copies; a group declaring them must declare `members`).'),
       authorizations: Type.Optional(
         Type.Array(OpenEnum(OPERATOR_GROUP_AUTHORIZATION_TYPES, { description: 'An authorization type.' }), {
           description: 'Authorization types of the group; when present, the group has exactly these (Administrator and AccountAdministrator cannot be assigned).',

@@ -20,3 +20,4 @@ export { likelyMeant, editDistance } from './suggest.js';
 export { POLICY_RULES, POLICY_SEVERITIES, NAMED_KINDS, policyRule, ruleAppliesTo } from './policy/rules.js';
 export type { AccountMonitor, AccountRule, ObjectRule, PolicyObject, PolicyRule, PolicySeverity, RuleFinding } from './policy/rules.js';
 export { checkAccountPolicy, utcDay } from './policy/check.js';
+export { dutyContent, dutyLabel, type DutyScheduleContent } from './duty-schedule.js';

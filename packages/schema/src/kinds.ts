@@ -264,6 +264,26 @@ export const OPERATOR_GROUP_AUTHORIZATION_KIND = {
 } as const satisfies KindEntry;
 
 /**
+ * Duty schedules an operator holds, keyed `<Email>/<label>` (`ann@example.com/Daily 22:00-06:00`): a set keyed by
+ * content, so reordering plans nothing. Declared under an operator (`dutySchedules`) or an operator group, whose
+ * schedules are copied onto each declared member (the service keeps a group's schedules only as those copies).
+ * Planned with `manage.operators`.
+ */
+export const DUTY_SCHEDULE_KIND = {
+  kind: 'dutySchedule',
+  section: 'operators',
+  path: ['operators', '*', 'dutySchedules'],
+  parent: 'operator',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: ['Id'],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'duty schedule', many: 'duty schedules', inParent: { one: 'duty schedule', many: 'duty schedules' } },
+  ignorable: false,
+} as const satisfies KindEntry;
+
+/**
  * Access of an operator or a group to a vault section (`access:` of the section), keyed
  * `<section>/operator:<email>` or `<section>/group:<Description>`; `level` is `view` or `change`.
  */
@@ -287,6 +307,7 @@ export const KIND_ENTRIES = [
   OPERATOR_GROUP_KIND,
   OPERATOR_GROUP_MEMBER_KIND,
   OPERATOR_GROUP_AUTHORIZATION_KIND,
+  DUTY_SCHEDULE_KIND,
   VAULT_SECTION_KIND,
   VAULT_ACCESS_KIND,
   VAULT_ITEM_KIND,

@@ -1,7 +1,8 @@
 import { fieldRename, type FieldRename } from '@monsync/client/wire';
 import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
+import { checkDutySchedule, checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
+import { dutyContent, dutyLabel } from './duty-schedule.js';
 import { API_VERSION, MANAGED_KINDS, REMOVAL_STRATEGIES, UNASSIGNABLE_AUTHORIZATION_TYPES } from './config-schema.js';
 import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
@@ -545,6 +546,7 @@ class Assembler {
     this.checkResources();
     this.checkWritten();
     this.checkPeople();
+    this.checkDutySchedules();
     this.checkSecrets();
     this.checkManaged();
     const desired: DesiredState = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [] };
@@ -724,6 +726,41 @@ class Assembler {
           'to make someone an administrator, list their Email in the members of the group `Administrators`',
         );
       });
+    }
+  }
+
+  /**
+   * Duty schedules of operators and groups: the fields of each mode, no `Id` (a schedule is known by its content), no
+   * schedule twice in one list, and `members` on a group that declares them (its schedules are copies on them).
+   */
+  private checkDutySchedules(): void {
+    const declarations = [...this.of(OPERATOR_KIND).map((d) => ({ d, group: false })), ...this.of(OPERATOR_GROUP_KIND).map((d) => ({ d, group: true }))];
+    for (const { d: declaration, group } of declarations) {
+      const value = declaration.declared.value as Mapping;
+      const schedules = value.dutySchedules;
+      if (!Array.isArray(schedules)) continue;
+      const at = (i: number): Located => ({ src: declaration.src, path: [...declaration.path, 'dutySchedules', i] });
+      const seen = new Map<string, number>();
+      schedules.forEach((schedule, i) => {
+        if (!isMapping(schedule)) return;
+        this.findings(checkDutySchedule(schedule), at(i));
+        if (schedule.Id !== undefined) {
+          this.report('SCHEDULE_FIELD_UNEXPECTED', 'a duty schedule is known by its content, and `Id` is assigned by the service; remove it', { ...at(i), path: [...at(i).path, 'Id'] }, 'key');
+        }
+        const label = dutyLabel(dutyContent(schedule));
+        const first = seen.get(label);
+        if (first === undefined) seen.set(label, i);
+        else this.report('DUPLICATE_ITEM', `the duty schedule ${label} is declared twice in this list: here and at ${this.where(at(first))}`, at(i), 'value', 'a schedule is known by its content; keep one of them');
+      });
+      if (group && !Array.isArray(value.members)) {
+        this.report(
+          'DUTY_SCHEDULES_WITHOUT_MEMBERS',
+          `operator group \`${String(declaration.key)}\` declares dutySchedules but no members: the service keeps a group's schedules only as copies on its members, so monsync copies them onto the members it is given`,
+          { src: declaration.src, path: [...declaration.path, 'dutySchedules'] },
+          'key',
+          'add `members:` with the e-mails of the operators who take these schedules',
+        );
+      }
     }
   }
 

@@ -135,6 +135,8 @@ export interface KindRead {
   cursorChain?: boolean;
   /** The operator listing: read once, it also names who changed objects outside git (`LiveSnapshot.operators`). */
   operators?: boolean;
+  /** Also list `GET /Timezone` into `LiveSnapshot.timezones` (duty schedules: the on-call preview). */
+  timezones?: boolean;
   /** Throws `LiveReadError` when the listings read cannot be planned from (a partial view of the account). */
   check?(snapshot: LiveSnapshot, scope: LiveScope): void;
 }
@@ -191,8 +193,11 @@ export interface KindModule extends NamedKindEntry {
    */
   unmatchable?(listed: readonly ApiObject[]): string | undefined;
   desired(state: DesiredState): DesiredEntry[];
-  /** Live objects of this kind in the managed scope (e.g. members only of groups that declare `members`). */
-  live(snapshot: LiveSnapshot, resolver: Resolver): LiveEntry[];
+  /**
+   * Live objects of this kind in the managed scope (e.g. members only of groups that declare `members`). The desired
+   * state is there for kinds whose scope the declarations of other kinds decide (duty schedules: the groups).
+   */
+  live(snapshot: LiveSnapshot, resolver: Resolver, desired: DesiredState): LiveEntry[];
   /** Replaces references in declared fields by GUIDs or placeholders (`{{vault:Section/Item}}`). */
   resolve?(entry: DesiredEntry, resolver: Resolver): ApiObject;
   /**

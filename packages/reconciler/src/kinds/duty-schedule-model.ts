@@ -12,60 +12,10 @@
  *   of the group holds (a copy the group gave and no longer declares). Anything else it holds is left alone, so
  *   copies of groups monsync does not manage are never fought over.
  */
+import { dutyContent, dutyLabel } from '@monsync/schema';
 import type { DutyScheduleContent } from '../on-call/schedule.js';
 
-const TIME = /^(\d{2}):(\d{2})/;
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?/;
-
-export const DUTY_CONTENT_FIELDS = ['ScheduleMode', 'StartTime', 'EndTime', 'WeekDay', 'MonthDay', 'StartDateTime', 'EndDateTime'] as const;
-
-function time(value: unknown): string | undefined {
-  const match = typeof value === 'string' ? TIME.exec(value) : null;
-  return match === null ? undefined : `${match[1]}:${match[2]}`;
-}
-
-function dateTime(value: unknown): string | undefined {
-  const match = typeof value === 'string' ? DATE_TIME.exec(value) : null;
-  return match === null ? undefined : `${match[1]}T${match[2]}:${match[3] ?? '00'}`;
-}
-
-/** A schedule's content as sent and compared: the fields of its mode, times as `HH:mm`, date-times to the second. */
-export function dutyContent(schedule: object): DutyScheduleContent {
-  const fields = schedule as Readonly<Record<string, unknown>>;
-  const mode = typeof fields.ScheduleMode === 'string' ? fields.ScheduleMode : '';
-  const out: DutyScheduleContent = { ScheduleMode: mode };
-  if (mode === 'OneTime') {
-    const start = dateTime(fields.StartDateTime);
-    const end = dateTime(fields.EndDateTime);
-    if (start !== undefined) out.StartDateTime = start;
-    if (end !== undefined) out.EndDateTime = end;
-    return out;
-  }
-  if (mode === 'Weekly' && typeof fields.WeekDay === 'string') out.WeekDay = fields.WeekDay;
-  if (mode === 'Monthly' && fields.MonthDay !== undefined && fields.MonthDay !== null) out.MonthDay = Number(fields.MonthDay);
-  const start = time(fields.StartTime);
-  const end = time(fields.EndTime);
-  if (start !== undefined) out.StartTime = start;
-  if (end !== undefined) out.EndTime = end;
-  return out;
-}
-
-/** The key of a schedule within its operator, readable in plans: `Daily 22:00-06:00`, `Weekly Friday 18:00-23:00`. */
-export function dutyLabel(content: DutyScheduleContent): string {
-  const times = `${content.StartTime ?? '?'}-${content.EndTime ?? '?'}`;
-  switch (content.ScheduleMode) {
-    case 'Daily':
-      return `Daily ${times}`;
-    case 'Weekly':
-      return `Weekly ${content.WeekDay ?? '?'} ${times}`;
-    case 'Monthly':
-      return `Monthly day ${content.MonthDay ?? '?'} ${times}`;
-    case 'OneTime':
-      return `OneTime ${content.StartDateTime ?? '?'}..${content.EndDateTime ?? '?'}`;
-    default:
-      return `${content.ScheduleMode} ${JSON.stringify(content)}`;
-  }
-}
+export { dutyContent, dutyLabel };
 
 /** Where a schedule an operator should hold is declared: its own list, or a group's (the first, by name). */
 export type DutyOrigin = { own: true } | { group: string };

@@ -1,5 +1,6 @@
 import { alertDefinitionKind } from './alert-definition.js';
 import type { KindModule } from './contract.js';
+import { dutyScheduleKind } from './duty-schedule.js';
 import { groupMembershipKind } from './group-membership.js';
 import { monitorGroupKind } from './monitor-group.js';
 import { monitorKind } from './monitor.js';
@@ -22,6 +23,7 @@ const MODULES: { readonly [K in StepKind]: KindModule } = {
   operatorGroup: operatorGroupKind,
   operatorGroupMember: operatorGroupMemberKind,
   operatorGroupAuthorization: operatorGroupAuthorizationKind,
+  dutySchedule: dutyScheduleKind,
   vaultSection: vaultSectionKind,
   vaultAccess: vaultAccessKind,
   vaultItem: vaultItemKind,
@@ -52,6 +54,7 @@ export function kindModule(kind: StepKind): KindModule {
 
 export {
   alertDefinitionKind,
+  dutyScheduleKind,
   groupMembershipKind,
   monitorGroupKind,
   monitorKind,

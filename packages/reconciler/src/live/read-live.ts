@@ -112,6 +112,9 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
     mod.read?.perParent === undefined ? reader.list(mod) : reader.listPerParent(mod),
   );
   if (scope.operators) tasks.push(reader.operators(wanted.find((mod) => mod.read?.operators === true)));
+  if (wanted.some((mod) => mod.read?.timezones === true)) {
+    tasks.push(all('time zones', () => client.timezones.list()).then((zones) => (reader.snapshot.timezones = zones)));
+  }
   await Promise.all(tasks);
   const snapshot = reader.snapshot;
   for (const mod of wanted) mod.read?.check?.(snapshot, scope);

@@ -20,7 +20,9 @@ export interface LiveClient {
   vaultItems: { list(): Listing<ApiObject> };
   slas: { list(): Listing<ApiObject>; exclusionPeriods: { list(slaGuid: string): Listing<ApiObject> } };
   scheduledReports: { list(): Listing<ApiObject> };
-  operators: { list(): Listing<ApiObject> };
+  operators: { list(): Listing<ApiObject>; dutySchedules: { list(operatorGuid: string): Listing<ApiObject> } };
+  /** Time zones of operators (`TimeZoneId`), read for the on-call preview. */
+  timezones: { list(): Listing<ApiObject> };
   operatorGroups: {
     list(): Listing<ApiObject>;
     members(operatorGroupGuid: string): Listing<ApiObject>;
@@ -90,6 +92,11 @@ export interface WriteClient {
   };
   operators: {
     list(): Listing<ApiObject>;
+    dutySchedules: {
+      list(operatorGuid: string): Listing<ApiObject>;
+      create(operatorGuid: string, body: ApiObject): Promise<ApiObject>;
+      delete(operatorGuid: string, dutyScheduleId: string): Promise<unknown>;
+    };
     create(body: ApiObject): Promise<ApiObject>;
     replace(operatorGuid: string, body: ApiObject): Promise<unknown>;
     delete(operatorGuid: string): Promise<unknown>;
@@ -130,4 +137,6 @@ export interface LiveSnapshot {
   perParent: Partial<Record<StepKind, Record<string, ApiObject[]>>>;
   /** `null` when operators were not read or not readable (403): drift then names operator ids. */
   operators: ApiObject[] | null;
+  /** `GET /Timezone`, read with the duty schedules (the on-call preview counts hours on each operator's clock). */
+  timezones?: ApiObject[];
 }

@@ -2,7 +2,7 @@
  * Duty schedules as the on-call preview reads them: each schedule is a set of wall-clock windows in its operator's
  * time zone, turned into UTC intervals over the preview's window.
  */
-import type { DUTY_SCHEDULE_READINGS } from '@monsync/schema';
+import type { DUTY_SCHEDULE_READINGS, DutyScheduleContent } from '@monsync/schema';
 import { type Interval, union } from './intervals.js';
 import { fromLocal, toLocal, type Zone } from './zone.js';
 
@@ -20,16 +20,7 @@ export type DutyScheduleMode = (typeof SCHEDULE_MODES)[number];
 /** The service's `DayOfWeek` names, indexed like `Date.getUTCDay()`. */
 export const WEEK_DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
-/** The fields of a schedule that say when it applies (its content: schedules are a set keyed by it). */
-export interface DutyScheduleContent {
-  ScheduleMode: string;
-  StartTime?: string;
-  EndTime?: string;
-  WeekDay?: string;
-  MonthDay?: number;
-  StartDateTime?: string;
-  EndDateTime?: string;
-}
+export type { DutyScheduleContent };
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

@@ -9,6 +9,7 @@
  */
 import type { DesiredState } from '../desired.js';
 import type { LiveSnapshot } from '../live/types.js';
+import { onCallOfPlan } from '../on-call/of-plan.js';
 import { PlanError, type PlanProblem } from './errors.js';
 import { ignoreMatcher } from './ignore.js';
 import { deletesRefused, draftDeletes } from './phases/deletes.js';
@@ -38,6 +39,11 @@ export interface PlanOptions {
   targets?: readonly string[];
   /** Live objects sharing a declared key: keep the oldest and delete (or retire) the others, instead of failing. */
   dedupe?: boolean;
+  /**
+   * The plan's clock (ms since the epoch): the on-call preview shows the 7 days from it (`onCall`). Without it the
+   * plan has no preview, so the same inputs always give the same plan.
+   */
+  now?: number;
   /**
    * `kind:key` patterns (globs allowed; `monsync apply --rotate operator:<Email>`): send the write-once fields of
    * these objects again (an operator's password and the settings the service does not return).
@@ -99,6 +105,7 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
   const violations = safetyViolations(states, steps, desired.settings.safety);
   const policy = policyFindings(desired, states, steps, resolution);
 
+  const onCall = options.now === undefined ? undefined : onCallOfPlan(desired, live, steps, options.now);
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     configDigest: configDigest(desired, states, options.fingerprints),
@@ -112,5 +119,6 @@ export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options:
     warnings,
   };
   if (policy.length > 0) plan.policy = policy;
+  if (onCall !== undefined) plan.onCall = onCall;
   return plan;
 }

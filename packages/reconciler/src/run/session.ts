@@ -24,6 +24,8 @@ export interface SessionOptions {
   operatorSource?: string;
   /** Told of every `operator` value that matches no operator of the account (they are otherwise ignored silently). */
   onWarning?: (message: string) => void;
+  /** The clock the on-call preview starts from; `Date.now` by default. */
+  now?: () => number;
 }
 
 /** A validated tree with what plan and apply need to talk to the account: the client, the fingerprint key and fingerprints. */
@@ -104,6 +106,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
         ...(targets === undefined ? {} : { targets }),
         ...(extra?.dedupe === true ? { dedupe: true } : {}),
         ...(extra?.rotate === undefined || extra.rotate.length === 0 ? {} : { rotate: extra.rotate }),
+        now: (options.now ?? Date.now)(),
       });
     },
   };

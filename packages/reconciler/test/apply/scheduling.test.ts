@@ -98,6 +98,11 @@ function gatedClient() {
     alertDefinitions: { patch: (g) => gate(`patch alert ${g}`, () => undefined) },
     operators: {
       list: () => listing([]),
+      dutySchedules: {
+        list: () => listing([]),
+        create: (g) => gate(`create duty schedule ${g}`, () => ({ Id: 1 })),
+        delete: (g, id) => gate(`delete duty schedule ${g}/${id}`, () => undefined),
+      },
       create: (body) => gate(`create operator ${String(body.Email)}`, () => ({ OperatorGuid: guid('o') })),
       replace: (g) => gate(`replace operator ${g}`, () => undefined),
       delete: (g) => gate(`delete operator ${g}`, () => undefined),

@@ -33,7 +33,7 @@ export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: Liv
   for (const mod of KINDS) {
     const managed = settings.manage[mod.section] !== undefined;
     if (!managed && !scope.kinds.includes(mod.kind)) continue;
-    const allLive = mod.live(live, resolution);
+    const allLive = mod.live(live, resolution, desired);
     resolution.indexLive(mod.kind, allLive);
     const liveEntries = liveInScope(mod, allLive, ignore, resolution, ignoredAny);
     const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, warnings);

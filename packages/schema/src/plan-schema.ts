@@ -5,7 +5,7 @@
 import { OPERATOR_GROUP_KIND, OPERATOR_KIND } from './kinds.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { REMOVAL_STRATEGIES } from './config-schema.js';
-import { KINDS_AS_LISTED, type KindName } from './kinds.js';
+import { KINDS_AS_LISTED, OPERATOR_GROUP_KIND, OPERATOR_KIND, type KindName } from './kinds.js';
 import { ClosedObject, StringEnum, def } from './schema-builder.js';
 
 /**

@@ -48,22 +48,33 @@ describe('which schedules an operator should hold', () => {
 });
 
 describe('which held schedules monsync reconciles', () => {
-  const declared: DutyDeclarations = { own: new Map([['ann@example.com', [night]]]), groups: [{ name: 'Night shift', members: ['bob@example.com', 'cat@example.com'], schedules: [night] }] };
+  const declared: DutyDeclarations = {
+    own: new Map([['ann@example.com', [night]]]),
+    groups: [
+      { name: 'Night shift', members: ['bob@example.com', 'cat@example.com'], schedules: [night] },
+      { name: 'Solo', members: ['dan@example.com'], schedules: [] },
+    ],
+  };
   const wanted = wantedSchedules(declared);
   const rows: Record<string, Record<string, unknown>[]> = {
     'ann@example.com': [{ Id: 1, ...night }, { Id: 2, ...day }],
     'bob@example.com': [{ Id: 3, ...night }, { Id: 4, ...friday }, { Id: 5, ...day }],
     'cat@example.com': [{ Id: 6, ...friday }],
+    'dan@example.com': [{ Id: 7, ...friday }],
   };
   const heldBy = (email: string) => heldSchedules(rows[email] ?? []);
-  const liveMembers = (group: string) => (group === 'Night shift' ? ['bob@example.com', 'cat@example.com'] : undefined);
+  const labels = (email: string) => managedHeld(email, heldBy(email), declared, wanted, heldBy).map((h) => h.label);
 
   it('all of them on an operator that declares its own', () => {
-    expect(managedHeld('ann@example.com', heldBy('ann@example.com'), declared, wanted, liveMembers, heldBy).map((h) => h.label)).toEqual(['Daily 22:00-06:00', 'Daily 06:00-14:00']);
+    expect(labels('ann@example.com')).toEqual(['Daily 22:00-06:00', 'Daily 06:00-14:00']);
   });
 
-  it('on a group member that declares none: what it should hold, and what every live member of its group holds (a former copy)', () => {
+  it('on a group member that declares none: what it should hold, and what every listed member of its group holds (a former copy)', () => {
     // Friday is on both members: the group's former schedule. The day shift is bob's alone: not the group's to remove.
-    expect(managedHeld('bob@example.com', heldBy('bob@example.com'), declared, wanted, liveMembers, heldBy).map((h) => h.label)).toEqual(['Daily 22:00-06:00', 'Weekly Friday 18:00-23:00']);
+    expect(labels('bob@example.com')).toEqual(['Daily 22:00-06:00', 'Weekly Friday 18:00-23:00']);
+  });
+
+  it('never on the only member of a group: its schedules are its own', () => {
+    expect(labels('dan@example.com')).toEqual([]);
   });
 });

@@ -7,10 +7,10 @@
  * - a schedule is identified by its content (mode and times); an operator holds a set of them;
  * - what an operator should hold is its own `dutySchedules` and those of every group that lists it in `members`;
  *   a member's own schedule with the same content as its group's is one schedule, kept while either declares it;
- * - an operator that declares `dutySchedules` is authoritative for all it holds; one that does not, but is a member
- *   of a group that declares them, has removed only what is recognisably that group's: a schedule every live member
- *   of the group holds (a copy the group gave and no longer declares). Anything else it holds is left alone, so
- *   copies of groups monsync does not manage are never fought over.
+ * - an operator that declares `dutySchedules` is authoritative for all it holds; one that does not, but is listed by
+ *   a group that declares them, has removed only what is recognisably that group's: a schedule every member the
+ *   group lists holds (a copy the group gave and no longer declares; see `managedHeld`). Anything else it holds is
+ *   left alone, so copies of groups monsync does not manage are never fought over.
  */
 import { dutyContent, dutyLabel } from '@monsync/schema';
 import type { DutyScheduleContent } from '../on-call/schedule.js';
@@ -79,25 +79,26 @@ export function heldSchedules(rows: readonly Readonly<Record<string, unknown>>[]
   return [...byLabel.values()];
 }
 
+/** Fewest members for a schedule they all hold to be taken for their group's copy: one member's are its own. */
+export const COPY_MIN_MEMBERS = 2;
+
 /**
  * The schedules monsync reconciles on one operator: every one it holds when it declares its own; otherwise those it
- * should hold and the recognised copies of a declaring group it is a live member of (held by each live member).
+ * should hold, and the recognised former copies of a declaring group listing it: a schedule every member the group
+ * lists holds or should hold, when it lists at least `COPY_MIN_MEMBERS`. The rule reads the declared members, not the
+ * live ones, and counts what the apply adds, so nothing it does not recognise now can it recognise after the apply
+ * (one apply converges).
  */
-export function managedHeld(
-  email: string,
-  held: readonly HeldSchedule[],
-  declared: DutyDeclarations,
-  wanted: ReadonlyMap<string, ReadonlyMap<string, unknown>>,
-  liveMembers: (group: string) => readonly string[] | undefined,
-  heldBy: (email: string) => readonly HeldSchedule[],
-): HeldSchedule[] {
+export function managedHeld(email: string, held: readonly HeldSchedule[], declared: DutyDeclarations, wanted: ReadonlyMap<string, ReadonlyMap<string, unknown>>, heldBy: (email: string) => readonly HeldSchedule[]): HeldSchedule[] {
   if (declared.own.has(email)) return [...held];
   const should = wanted.get(email);
   const copies = new Set<string>();
   for (const group of declared.groups) {
-    const members = liveMembers(group.name) ?? [];
-    if (!members.includes(email)) continue;
-    for (const { label } of held) if (members.every((m) => heldBy(m).some((h) => h.label === label))) copies.add(label);
+    if (!group.members.includes(email) || group.members.length < COPY_MIN_MEMBERS) continue;
+    // A member that should hold the schedule counts as holding it: the apply gives it one (so what is recognised
+    // after the apply was recognised before it).
+    const holds = (member: string, label: string): boolean => wanted.get(member)?.has(label) === true || heldBy(member).some((h) => h.label === label);
+    for (const { label } of held) if (group.members.every((m) => holds(m, label))) copies.add(label);
   }
   return held.filter((h) => should?.has(h.label) === true || copies.has(h.label));
 }

@@ -1,8 +1,8 @@
 import { DUTY_SCHEDULE_KIND, OPERATOR_GROUP_KIND, OPERATOR_GROUP_MEMBER_KIND, OPERATOR_KIND } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import { listedPerParent } from '../live/snapshot.js';
-import type { ApiObject, LiveSnapshot } from '../live/types.js';
-import { desiredEntry, liveEntry, placeholder, type DesiredEntry, type KindModule, type LiveEntry, type Resolver } from './contract.js';
+import type { ApiObject } from '../live/types.js';
+import { desiredEntry, liveEntry, placeholder, type DesiredEntry, type KindModule, type LiveEntry } from './contract.js';
 import { dutyContent, dutyLabel, heldSchedules, managedHeld, wantedSchedules, type DutyDeclarations, type HeldSchedule } from './duty-schedule-model.js';
 import { bodyString, idOf, splitCompound, withoutFields } from './shared.js';
 
@@ -32,16 +32,6 @@ export function declaresDuty(state: DesiredState): boolean {
 /** Each declared operator's Email as written, by lower case; and where it is declared. */
 function declaredOperators(state: DesiredState): Map<string, { email: string; source: DesiredEntry['source'] }> {
   return new Map((state.operators ?? []).map(({ value, source }) => [value.Email.toLowerCase(), { email: value.Email, source }]));
-}
-
-/** Live members of a group by its name, as lower-case e-mails; undefined when the group was not read. */
-function liveMembersOf(snapshot: LiveSnapshot, resolver: Resolver): (group: string) => string[] | undefined {
-  const members = listedPerParent(snapshot, MEMBER);
-  return (group) => {
-    const guid = resolver.guidOf(GROUP, group);
-    const listedMembers = guid === undefined ? undefined : members[guid];
-    return listedMembers?.map((m) => (resolver.keyOf(OPERATOR, idOf(m, 'OperatorGuid')) ?? idOf(m, 'OperatorGuid')).toLowerCase());
-  };
 }
 
 /**
@@ -97,11 +87,10 @@ export const dutyScheduleKind: KindModule = {
       if (key !== undefined) held.set(key.toLowerCase(), { guid: operatorGuid, key, held: heldSchedules(rows[operatorGuid] ?? []) });
     }
     const heldBy = (email: string): HeldSchedule[] => held.get(email)?.held ?? [];
-    const members = liveMembersOf(snapshot, resolver);
     const entries: LiveEntry[] = [];
     for (const [lower, operator] of held) {
       if (!declared.own.has(lower) && !wanted.has(lower)) continue;
-      for (const schedule of managedHeld(lower, operator.held, declared, wanted, members, heldBy)) {
+      for (const schedule of managedHeld(lower, operator.held, declared, wanted, heldBy)) {
         const guid = `${operator.guid}/${schedule.ids.join(ID_SEPARATOR)}`;
         entries.push(liveEntry(KIND, `${operator.key}/${schedule.label}`, guid, { ...schedule.content }, [{ kind: OPERATOR, guid: operator.guid }]));
       }

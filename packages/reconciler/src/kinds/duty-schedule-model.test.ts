@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pulledDutySchedules } from './duty-schedule.js';
 import { dutyContent, dutyLabel, heldSchedules, managedHeld, wantedSchedules, type DutyDeclarations } from './duty-schedule-model.js';
 
 const night = { ScheduleMode: 'Daily', StartTime: '22:00', EndTime: '06:00' };
@@ -76,5 +77,12 @@ describe('which held schedules monsync reconciles', () => {
 
   it('never on the only member of a group: its schedules are its own', () => {
     expect(labels('dan@example.com')).toEqual([]);
+  });
+});
+
+describe('pulled duty schedules', () => {
+  it('writes each content once, by label, without ids', () => {
+    expect(pulledDutySchedules([{ Id: 9, ...night }, { Id: 2, ...friday }, { Id: 3, ...night }])).toEqual([night, friday]);
+    expect(pulledDutySchedules([])).toBeUndefined();
   });
 });

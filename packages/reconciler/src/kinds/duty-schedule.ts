@@ -127,3 +127,13 @@ export const dutyScheduleKind: KindModule = {
     },
   },
 };
+
+/**
+ * An operator's schedules as `pull` writes them: every schedule it holds, as its own (a group's copy cannot be told
+ * from one), once per content, by label; undefined when it holds none. A pulled tree declares no group schedules,
+ * so each operator's own list is all it holds, and the next plan is empty.
+ */
+export function pulledDutySchedules(rows: readonly ApiObject[] | undefined): ApiObject[] | undefined {
+  const held = heldSchedules(rows ?? []).sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  return held.length === 0 ? undefined : held.map((schedule) => ({ ...schedule.content }));
+}

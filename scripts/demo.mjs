@@ -16,7 +16,7 @@ const load = async (pkg) => {
     process.exit(1);
   }
 };
-const { startEmulator } = await load('emulator');
+const { startEmulator, SEEDED } = await load('emulator');
 const { run } = await load('cli');
 
 // Canary-like demo values for the vault secrets configs/ reads from the environment. The demo checks at the
@@ -84,13 +84,34 @@ async function stageEarlierApply() {
   }
   return steps.length;
 }
+/**
+ * Setup, before the tour: the account has a "Night shift" group whose members were given a 22:00-07:00 duty
+ * schedule in the web app (the service's AddDutyScheduleForAllMembers: a copy on each member). configs/people.yaml
+ * starts the shift at 23:00, so the plan's on-call preview calls out 22:00-23:00 as newly uncovered, every day.
+ */
+async function stageNightShift() {
+  const act = async (method, path, body) => {
+    const result = await emulator.control.actAs('admin@example.com', { method, path, ...(body === undefined ? {} : { body }) });
+    if (result.status >= 300) throw new Error(`setup: ${method} ${path} answered ${result.status}`);
+    return result.body;
+  };
+  // Sam keeps Amsterdam time, as Vera does: the shift is counted on their clock.
+  const sam = await act('GET', `/Operator/${SEEDED.colleague.guid}`);
+  await act('PUT', `/Operator/${SEEDED.colleague.guid}`, { ...sam, TimeZoneId: 3 });
+  const group = await act('POST', '/OperatorGroup', { Description: 'Night shift' });
+  for (const member of [SEEDED.viewer.guid, SEEDED.colleague.guid]) await act('POST', `/OperatorGroup/${group.OperatorGroupGuid}/Member/${member}`);
+  await act('POST', `/OperatorGroup/${group.OperatorGroupGuid}/DutySchedule/AddDutyScheduleForAllMembers`, { ScheduleMode: 'Daily', StartTime: '22:00', EndTime: '07:00' });
+}
+
 let failed = false;
 try {
   console.log(`${bold('monsync demo')}: the emulator runs the demo account at ${emulator.url}`);
   console.log('(user demo / demo-password; the config tree is configs/, one file per topic, comments teach the format)');
 
+  await stageNightShift();
   const staged = await stageEarlierApply();
-  console.log(`(setup: ${staged} vault items were given fingerprint markers, as a past apply leaves them; the shop password has changed since)`);
+  console.log(`(setup: ${staged} vault items were given fingerprint markers, as a past apply leaves them; the shop password has changed since;`);
+  console.log(' the Night shift group was given a 22:00-07:00 duty schedule in the web app, which configs/people.yaml starts at 23:00)');
 
   heading('1. validate: schema, references, secrets by reference only; no API request');
   const validate = await monsync(['validate', '--config', 'configs']);
@@ -125,6 +146,10 @@ try {
     lines.push(`drift     ${step.kind} ${step.key}: changed outside git by ${who}${step.drift.lastModifiedDate ? ` at ${step.drift.lastModifiedDate}` : ''}; the plan puts it back`);
   }
   for (const entry of saved.unmanaged ?? []) lines.push(`unmanaged ${entry.kind} ${entry.key}: live, declared nowhere, kept because its kind has prune: false`);
+  for (const subject of saved.onCall?.subjects ?? []) {
+    const lost = (subject.uncovered ?? []).reduce((sum, gap) => sum + gap.hours, 0);
+    if (lost > 0) lines.push(`on call   ${subject.key}: nobody on duty in ${lost} hours of the next 7 days where someone was (from ${subject.uncovered[0].from}); the week grids are above`);
+  }
   if (!saved.safe) lines.push(`UNSAFE    ${saved.violations.map((violation) => violation.message).join('; ')}`);
   console.log(lines.map((line) => `  ${line}`).join('\n'));
 

@@ -100,6 +100,10 @@ function changedSubjects(before: OnCallState, after: OnCallState): { operators: 
   return { operators: [...changedOps].sort(), groups };
 }
 
+function sameMembers(a: readonly string[], b: readonly string[]): boolean {
+  return [...a].sort().join('\n') === [...b].sort().join('\n');
+}
+
 function uniqueGroups(before: OnCallState, after: OnCallState): string[] {
   return [...new Set([...before.groups.map((g) => g.key), ...after.groups.map((g) => g.key)])].sort();
 }
@@ -167,7 +171,8 @@ export function previewOnCall(options: OnCallOptions): OnCallPreview {
     };
     const notes = notesOf(zones);
     if (notes !== undefined) subject.notes = notes;
-    subjects.push(subject);
+    // A group shown only because a member's schedules changed, with the same hours covered, has nothing to say.
+    if (subject.before !== subject.after || !sameMembers(membersBefore, membersAfter)) subjects.push(subject);
   }
   for (const key of changed.operators) {
     const was = dutyBefore.get(key);

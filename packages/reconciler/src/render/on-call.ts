@@ -28,7 +28,7 @@ export function gridLines(subject: OnCallSubject): string[] {
 
 function opening(preview: OnCallPreview): string {
   const reading = preview.reading === 'on-duty' ? 'schedules are the hours an operator is on duty' : 'schedules are the hours an operator is off duty';
-  return `who is on duty each hour of the next ${Math.round(preview.hours / 24)} days from ${preview.now.replace('T', ' ').replace(':00Z', ' UTC')} (${reading})`;
+  return `who is on duty each hour of the next ${Math.round(preview.hours / 24)} days from ${preview.now.slice(0, 10)} ${preview.now.slice(11, 16)} UTC (${reading})`;
 }
 
 /** Lines of the text plan; none when the plan changes nobody's hours. */

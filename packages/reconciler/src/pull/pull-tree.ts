@@ -1,4 +1,5 @@
 import {
+  DUTY_SCHEDULE_KIND,
   fieldWords,
   GROUP_MEMBERSHIP_KIND,
   isSecretLeaf,
@@ -20,6 +21,7 @@ import {
   type KindEntry,
   type NamedKindEntry,
 } from '@monsync/schema';
+import { pulledDutySchedules } from '../kinds/duty-schedule.js';
 import { KINDS } from '../kinds/index.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
@@ -173,6 +175,8 @@ function pullPeople(pull: Pull, people: People): { operators: ApiObject[]; group
     for (const key of Object.keys(out)) if (key.endsWith('Specified')) delete out[key];
     const email = str(operator['Email']) ?? '';
     out['Password'] = pull.placeholder(`operators.yaml: ${email} Password`, email, 'PASSWORD');
+    const schedules = pulledDutySchedules(pull.perParent(DUTY_SCHEDULE_KIND)[str(operator['OperatorGuid']) ?? '']);
+    if (schedules !== undefined) out['dutySchedules'] = schedules;
     return out;
   });
   const members = pull.perParent(OPERATOR_GROUP_MEMBER_KIND);

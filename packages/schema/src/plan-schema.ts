@@ -2,7 +2,6 @@
  * The plan JSON contract (docs/architecture.md, "The plan"): `plan --format json` and saved plans. The `Plan` type and
  * `schemas/plan.schema.json` both come from these objects.
  */
-import { OPERATOR_GROUP_KIND, OPERATOR_KIND } from './kinds.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { REMOVAL_STRATEGIES } from './config-schema.js';
 import { KINDS_AS_LISTED, OPERATOR_GROUP_KIND, OPERATOR_KIND, type KindName } from './kinds.js';

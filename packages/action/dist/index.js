@@ -151,12 +151,12 @@ var require_tunnel = __commonJS({
       function onResponse(res) {
         res.upgrade = true;
       }
-      function onUpgrade(res, socket, head2) {
+      function onUpgrade(res, socket, head3) {
         process.nextTick(function() {
-          onConnect(res, socket, head2);
+          onConnect(res, socket, head3);
         });
       }
-      function onConnect(res, socket, head2) {
+      function onConnect(res, socket, head3) {
         connectReq.removeAllListeners();
         socket.removeAllListeners();
         if (res.statusCode !== 200) {
@@ -171,7 +171,7 @@ var require_tunnel = __commonJS({
           self.removeSocket(placeholder2);
           return;
         }
-        if (head2.length > 0) {
+        if (head3.length > 0) {
           debug2("got illegal response body from proxy");
           socket.destroy();
           var error2 = new Error("got illegal response body from proxy");
@@ -1988,11 +1988,11 @@ var require_request = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError(`invalid ${key} header`);
           } else {
-            const str2 = `${val[i]}`;
-            if (!isValidHeaderValue(str2)) {
+            const str3 = `${val[i]}`;
+            if (!isValidHeaderValue(str3)) {
               throw new InvalidArgumentError(`invalid ${key} header`);
             }
-            arr.push(str2);
+            arr.push(str3);
           }
         }
         val = arr;
@@ -3565,25 +3565,25 @@ var require_data_url = __commonJS({
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str2, leading = true, trailing = true) {
-      return removeChars(str2, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str3, leading = true, trailing = true) {
+      return removeChars(str3, leading, trailing, isHTTPWhiteSpace);
     }
     function isASCIIWhitespace(char) {
       return char === 13 || char === 10 || char === 9 || char === 12 || char === 32;
     }
-    function removeASCIIWhitespace(str2, leading = true, trailing = true) {
-      return removeChars(str2, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str3, leading = true, trailing = true) {
+      return removeChars(str3, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str2, leading, trailing, predicate) {
+    function removeChars(str3, leading, trailing, predicate) {
       let lead = 0;
-      let trail = str2.length - 1;
+      let trail = str3.length - 1;
       if (leading) {
-        while (lead < str2.length && predicate(str2.charCodeAt(lead))) lead++;
+        while (lead < str3.length && predicate(str3.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail > 0 && predicate(str2.charCodeAt(trail))) trail--;
+        while (trail > 0 && predicate(str3.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str2.length - 1 ? str2 : str2.slice(lead, trail + 1);
+      return lead === 0 && trail === str3.length - 1 ? str3 : str3.slice(lead, trail + 1);
     }
     function isomorphicDecode(input) {
       const length = input.length;
@@ -5502,7 +5502,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const escape2 = (str2) => str2.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const escape2 = (str3) => str3.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -5807,35 +5807,35 @@ var require_client_h1 = __commonJS({
       return await WebAssembly.instantiate(mod, {
         env: {
           /* eslint-disable camelcase */
-          wasm_on_url: (p, at2, len) => {
+          wasm_on_url: (p, at3, len) => {
             return 0;
           },
-          wasm_on_status: (p, at2, len) => {
+          wasm_on_status: (p, at3, len) => {
             assert(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_message_begin: (p) => {
             assert(currentParser.ptr === p);
             return currentParser.onMessageBegin() || 0;
           },
-          wasm_on_header_field: (p, at2, len) => {
+          wasm_on_header_field: (p, at3, len) => {
             assert(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
-          wasm_on_header_value: (p, at2, len) => {
+          wasm_on_header_value: (p, at3, len) => {
             assert(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_headers_complete: (p, statusCode, upgrade, shouldKeepAlive) => {
             assert(currentParser.ptr === p);
             return currentParser.onHeadersComplete(statusCode, Boolean(upgrade), Boolean(shouldKeepAlive)) || 0;
           },
-          wasm_on_body: (p, at2, len) => {
+          wasm_on_body: (p, at3, len) => {
             assert(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len)) || 0;
           },
           wasm_on_message_complete: (p) => {
@@ -6071,7 +6071,7 @@ var require_client_h1 = __commonJS({
           util.destroy(this.socket, new HeadersOverflowError());
         }
       }
-      onUpgrade(head2) {
+      onUpgrade(head3) {
         const { upgrade, client, socket, headers, statusCode, statusText } = this;
         assert(upgrade);
         assert(client[kSocket] === socket);
@@ -6086,7 +6086,7 @@ var require_client_h1 = __commonJS({
         this.shouldKeepAlive = null;
         this.headers = [];
         this.headersSize = 0;
-        socket.unshift(head2);
+        socket.unshift(head3);
         socket[kParser].destroy();
         socket[kParser] = null;
         socket[kClient] = null;
@@ -10706,10 +10706,10 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildHeadersFromArray(headers) {
-      const clone = headers.slice();
+      const clone2 = headers.slice();
       const entries = [];
-      for (let index = 0; index < clone.length; index += 2) {
-        entries.push([clone[index], clone[index + 1]]);
+      for (let index = 0; index < clone2.length; index += 2) {
+        entries.push([clone2[index], clone2[index + 1]]);
       }
       return Object.fromEntries(entries);
     }
@@ -12423,21 +12423,21 @@ var require_response = __commonJS({
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
-      static redirect(url, status2 = 302) {
+      static redirect(url, status3 = 302) {
         webidl.argumentLengthCheck(arguments, 1, "Response.redirect");
         url = webidl.converters.USVString(url);
-        status2 = webidl.converters["unsigned short"](status2);
+        status3 = webidl.converters["unsigned short"](status3);
         let parsedURL;
         try {
           parsedURL = new URL(url, relevantRealm.settingsObject.baseUrl);
         } catch (err) {
           throw new TypeError(`Failed to parse URL from ${url}`, { cause: err });
         }
-        if (!redirectStatusSet.has(status2)) {
-          throw new RangeError(`Invalid status code ${status2}`);
+        if (!redirectStatusSet.has(status3)) {
+          throw new RangeError(`Invalid status code ${status3}`);
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
-        responseObject[kState].status = status2;
+        responseObject[kState].status = status3;
         const value = isomorphicEncode(URLSerializer(parsedURL));
         responseObject[kState].headersList.append("location", value, true);
         return responseObject;
@@ -14329,13 +14329,13 @@ var require_fetch = __commonJS({
         })();
       }
       try {
-        const { body, status: status2, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status: status3, statusText, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status: status2, statusText, headersList, socket });
+          response = makeResponse({ status: status3, statusText, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status: status2, statusText, headersList });
+          response = makeResponse({ status: status3, statusText, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -14459,8 +14459,8 @@ var require_fetch = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status2, rawHeaders, resume, statusText) {
-              if (status2 < 200) {
+            onHeaders(status3, rawHeaders, resume, statusText) {
+              if (status3 < 200) {
                 return;
               }
               let location = "";
@@ -14470,8 +14470,8 @@ var require_fetch = __commonJS({
               }
               location = headersList.get("location", true);
               const decoders = [];
-              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status2);
-              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status2) && !willFollow) {
+              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status3);
+              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status3) && !willFollow) {
                 const contentEncoding = headersList.get("content-encoding", true);
                 const codings = contentEncoding ? contentEncoding.toLowerCase().split(",") : [];
                 const maxContentEncodings = 5;
@@ -14509,7 +14509,7 @@ var require_fetch = __commonJS({
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
               resolve4({
-                status: status2,
+                status: status3,
                 statusText,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
@@ -14543,8 +14543,8 @@ var require_fetch = __commonJS({
               fetchParams.controller.terminate(error2);
               reject(error2);
             },
-            onUpgrade(status2, rawHeaders, socket) {
-              if (status2 !== 101) {
+            onUpgrade(status3, rawHeaders, socket) {
+              if (status3 !== 101) {
                 return;
               }
               const headersList = new HeadersList();
@@ -14552,8 +14552,8 @@ var require_fetch = __commonJS({
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
               resolve4({
-                status: status2,
-                statusText: STATUS_CODES2[status2],
+                status: status3,
+                statusText: STATUS_CODES2[status3],
                 headersList,
                 socket
               });
@@ -16485,9 +16485,9 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       webidl.brandCheck(headers, Headers2, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
-      const str2 = stringify(cookie);
-      if (str2) {
-        headers.append("Set-Cookie", str2);
+      const str3 = stringify(cookie);
+      if (str3) {
+        headers.append("Set-Cookie", str3);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -19162,13 +19162,13 @@ var require_identity = __commonJS({
     var SCALAR = Symbol.for("yaml.scalar");
     var SEQ = Symbol.for("yaml.seq");
     var NODE_TYPE = Symbol.for("yaml.node.type");
-    var isAlias3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isAlias4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap6 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar5 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq6 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
-    function isCollection(node) {
+    var isScalar9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    function isCollection2(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
           case MAP:
@@ -19188,7 +19188,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar5(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar9(node) || isCollection2(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -19197,14 +19197,14 @@ var require_identity = __commonJS({
     exports.SCALAR = SCALAR;
     exports.SEQ = SEQ;
     exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias3;
-    exports.isCollection = isCollection;
+    exports.isAlias = isAlias4;
+    exports.isCollection = isCollection2;
     exports.isDocument = isDocument;
-    exports.isMap = isMap6;
+    exports.isMap = isMap9;
     exports.isNode = isNode;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar5;
-    exports.isSeq = isSeq6;
+    exports.isScalar = isScalar9;
+    exports.isSeq = isSeq9;
   }
 });
 
@@ -19853,7 +19853,7 @@ var require_Scalar = __commonJS({
     var identity = require_identity();
     var Node = require_Node();
     var toJS = require_toJS();
-    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    var isScalarValue2 = (value) => !value || typeof value !== "function" && typeof value !== "object";
     var Scalar3 = class extends Node.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
@@ -19872,7 +19872,7 @@ var require_Scalar = __commonJS({
     Scalar3.QUOTE_DOUBLE = "QUOTE_DOUBLE";
     Scalar3.QUOTE_SINGLE = "QUOTE_SINGLE";
     exports.Scalar = Scalar3;
-    exports.isScalarValue = isScalarValue;
+    exports.isScalarValue = isScalarValue2;
   }
 });
 
@@ -20098,13 +20098,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str2) => str2.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str3) => str3.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str2, indent, comment) => str2.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str2.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str3, indent, comment) => str3.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str3.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -20118,14 +20118,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -20142,14 +20142,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -20166,12 +20166,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -20183,12 +20183,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -20203,39 +20203,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text[start];
+      let ch = text2[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text[start];
+          ch = text2[start];
         }
       }
       return end;
@@ -20258,16 +20258,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str2) => /^(%|---|\.\.\.)/m.test(str2);
-    function lineLengthOverLimit(str2, lineWidth, indentLength) {
+    var containsDocumentMarker = (str3) => /^(%|---|\.\.\.)/m.test(str3);
+    function lineLengthOverLimit(str3, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str2.length;
+      const strLen = str3.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str2[i] === "\n") {
+        if (str3[i] === "\n") {
           if (i - start > limit)
             return true;
           start = i + 1;
@@ -20284,11 +20284,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str2 = "";
+      let str3 = "";
       let start = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
         if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str2 += json.slice(start, i) + "\\ ";
+          str3 += json.slice(start, i) + "\\ ";
           i += 1;
           start = i;
           ch = "\\";
@@ -20297,38 +20297,38 @@ var require_stringifyString = __commonJS({
           switch (json[i + 1]) {
             case "u":
               {
-                str2 += json.slice(start, i);
+                str3 += json.slice(start, i);
                 const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str2 += "\\0";
+                    str3 += "\\0";
                     break;
                   case "0007":
-                    str2 += "\\a";
+                    str3 += "\\a";
                     break;
                   case "000b":
-                    str2 += "\\v";
+                    str3 += "\\v";
                     break;
                   case "001b":
-                    str2 += "\\e";
+                    str3 += "\\e";
                     break;
                   case "0085":
-                    str2 += "\\N";
+                    str3 += "\\N";
                     break;
                   case "00a0":
-                    str2 += "\\_";
+                    str3 += "\\_";
                     break;
                   case "2028":
-                    str2 += "\\L";
+                    str3 += "\\L";
                     break;
                   case "2029":
-                    str2 += "\\P";
+                    str3 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str2 += "\\x" + code.substr(2);
+                      str3 += "\\x" + code.substr(2);
                     else
-                      str2 += json.substr(i, 6);
+                      str3 += json.substr(i, 6);
                 }
                 i += 5;
                 start = i + 1;
@@ -20338,14 +20338,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str2 += json.slice(start, i) + "\n\n";
+                str3 += json.slice(start, i) + "\n\n";
                 while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str2 += "\n";
+                  str3 += "\n";
                   i += 2;
                 }
-                str2 += indent;
+                str3 += indent;
                 if (json[i + 2] === " ")
-                  str2 += "\\";
+                  str3 += "\\";
                 i += 1;
                 start = i + 1;
               }
@@ -20354,8 +20354,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str2 = start ? str2 + json.slice(start) : json;
-      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str3 = start ? str3 + json.slice(start) : json;
+      return implicitKey ? str3 : foldFlowLines.foldFlowLines(str3, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -20483,15 +20483,15 @@ ${indent}${start}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str2 = value.replace(/\n+/g, `$&
+      const str3 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str2);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str3);
         const { compat, tags } = ctx.doc.schema;
         if (tags.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str2 : foldFlowLines.foldFlowLines(str2, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str3 : foldFlowLines.foldFlowLines(str3, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -20643,11 +20643,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str2 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
+      const str3 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str2;
-      return identity.isScalar(node) || str2[0] === "{" || str2[0] === "[" ? `${props} ${str2}` : `${props}
-${ctx.indent}${str2}`;
+        return str3;
+      return identity.isScalar(node) || str3[0] === "{" || str3[0] === "[" ? `${props} ${str3}` : `${props}
+${ctx.indent}${str3}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify;
@@ -20682,8 +20682,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str2 = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str2.length > 1024) {
+      let str3 = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str3.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -20692,27 +20692,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str2 === "" ? "?" : explicitKey ? `? ${str2}` : str2;
+          return str3 === "" ? "?" : explicitKey ? `? ${str3}` : str3;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str2 = `? ${str2}`;
+        str3 = `? ${str3}`;
         if (keyComment && !keyCommentDone) {
-          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+          str3 += stringifyComment.lineComment(str3, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str2;
+        return str3;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
-        str2 = `? ${str2}
+          str3 += stringifyComment.lineComment(str3, ctx.indent, commentString(keyComment));
+        str3 = `? ${str3}
 ${indent}:`;
       } else {
-        str2 = `${str2}:`;
+        str3 = `${str3}:`;
         if (keyComment)
-          str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(keyComment));
+          str3 += stringifyComment.lineComment(str3, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity.isNode(value)) {
@@ -20728,7 +20728,7 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity.isScalar(value))
-        ctx.indentAtStart = str2.length + 1;
+        ctx.indentAtStart = str3.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
@@ -20754,8 +20754,8 @@ ${ctx.indent}`;
         const vs0 = valueStr[0];
         const nl0 = valueStr.indexOf("\n");
         const hasNewline = nl0 !== -1;
-        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
-        if (hasNewline || !flow) {
+        const flow2 = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow2) {
           let hasPropsLine = false;
           if (hasNewline && (vs0 === "&" || vs0 === "!")) {
             let sp0 = valueStr.indexOf(" ");
@@ -20772,16 +20772,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str2 += ws + valueStr;
+      str3 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str2 += stringifyComment.lineComment(str2, ctx.indent, commentString(valueComment));
+        str3 += stringifyComment.lineComment(str3, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str2;
+      return str3;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -20981,8 +20981,8 @@ var require_stringifyCollection = __commonJS({
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
-      const flow = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      const flow2 = ctx.inFlow ?? collection.flow;
+      const stringify2 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
       return stringify2(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
@@ -21008,31 +21008,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str3 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str4 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment2));
+          str4 += stringifyComment.lineComment(str4, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str3);
+        lines.push(blockItemPrefix + str4);
       }
-      let str2;
+      let str3;
       if (lines.length === 0) {
-        str2 = flowChars.start + flowChars.end;
+        str3 = flowChars.start + flowChars.end;
       } else {
-        str2 = lines[0];
+        str3 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
           const line = lines[i];
-          str2 += line ? `
+          str3 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str2 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str3 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str2;
+      return str3;
     }
     function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -21075,21 +21075,21 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str2 = stringify.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str2.includes("\n"));
+        let str3 = stringify.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str3.includes("\n"));
         if (i < items.length - 1) {
-          str2 += ",";
+          str3 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str2.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str3.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str2 += ",";
+            str3 += ",";
           }
         }
         if (comment)
-          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment));
-        lines.push(str2);
+          str3 += stringifyComment.lineComment(str3, itemIndent, commentString(comment));
+        lines.push(str3);
         linesAtValue = lines.length;
       }
       const { start, end } = flowChars;
@@ -21101,11 +21101,11 @@ ${indent}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str2 = start;
+          let str3 = start;
           for (const line of lines)
-            str2 += line ? `
+            str3 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str2}
+          return `${str3}
 ${indent}${end}`;
         } else {
           return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
@@ -21437,7 +21437,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str2) => str2,
+      resolve: (str3) => str3,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -21475,7 +21475,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str2) => new Scalar3.Scalar(str2[0] === "t" || str2[0] === "T"),
+      resolve: (str3) => new Scalar3.Scalar(str3[0] === "t" || str3[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -21527,7 +21527,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str3) => str3.slice(-3).toLowerCase() === "nan" ? NaN : str3[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -21536,7 +21536,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str2) => parseFloat(str2),
+      resolve: (str3) => parseFloat(str3),
       stringify(node) {
         const num = Number(node.value);
         return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
@@ -21547,11 +21547,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str2) {
-        const node = new Scalar3.Scalar(parseFloat(str2));
-        const dot = str2.indexOf(".");
-        if (dot !== -1 && str2[str2.length - 1] === "0")
-          node.minFractionDigits = str2.length - dot - 1;
+      resolve(str3) {
+        const node = new Scalar3.Scalar(parseFloat(str3));
+        const dot = str3.indexOf(".");
+        if (dot !== -1 && str3[str3.length - 1] === "0")
+          node.minFractionDigits = str3.length - dot - 1;
         return node;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -21568,7 +21568,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str2, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2.substring(offset), radix);
+    var intResolve = (str3, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str3) : parseInt(str3.substring(offset), radix);
     function intStringify(node, radix, prefix) {
       const { value } = node;
       if (intIdentify(value) && value >= 0)
@@ -21581,7 +21581,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 8, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 2, 8, opt),
       stringify: (node) => intStringify(node, 8, "0o")
     };
     var int = {
@@ -21589,7 +21589,7 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -21598,7 +21598,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports.int = int;
@@ -21651,7 +21651,7 @@ var require_schema2 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str2) => str2,
+        resolve: (str3) => str3,
         stringify: stringifyJSON
       },
       {
@@ -21668,7 +21668,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str2) => str2 === "true",
+        resolve: (str3) => str3 === "true",
         stringify: stringifyJSON
       },
       {
@@ -21676,7 +21676,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str2, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str2) : parseInt(str2, 10),
+        resolve: (str3, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str3) : parseInt(str3, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -21684,7 +21684,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str2) => parseFloat(str2),
+        resolve: (str3) => parseFloat(str3),
         stringify: stringifyJSON
       }
     ];
@@ -21692,9 +21692,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str2, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str2)}`);
-        return str2;
+      resolve(str3, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str3)}`);
+        return str3;
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
@@ -21726,10 +21726,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str2 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str2.length);
-          for (let i = 0; i < str2.length; ++i)
-            buffer[i] = str2.charCodeAt(i);
+          const str3 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str3.length);
+          for (let i = 0; i < str3.length; ++i)
+            buffer[i] = str3.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -21740,28 +21740,28 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str2;
+        let str3;
         if (typeof node_buffer.Buffer === "function") {
-          str2 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str3 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str2 = btoa(s);
+          str3 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar3.Scalar.BLOCK_LITERAL);
         if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str2.length / lineWidth);
+          const n = Math.ceil(str3.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str2.substr(o, lineWidth);
+            lines[i] = str3.substr(o, lineWidth);
           }
-          str2 = lines.join(type === Scalar3.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str3 = lines.join(type === Scalar3.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str2 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str3 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -21967,7 +21967,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str2) => str2.slice(-3).toLowerCase() === "nan" ? NaN : str2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str3) => str3.slice(-3).toLowerCase() === "nan" ? NaN : str3[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -21976,7 +21976,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str2) => parseFloat(str2.replace(/_/g, "")),
+      resolve: (str3) => parseFloat(str3.replace(/_/g, "")),
       stringify(node) {
         const num = Number(node.value);
         return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node);
@@ -21987,11 +21987,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str2) {
-        const node = new Scalar3.Scalar(parseFloat(str2.replace(/_/g, "")));
-        const dot = str2.indexOf(".");
+      resolve(str3) {
+        const node = new Scalar3.Scalar(parseFloat(str3.replace(/_/g, "")));
+        const dot = str3.indexOf(".");
         if (dot !== -1) {
-          const f = str2.substring(dot + 1).replace(/_/g, "");
+          const f = str3.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node.minFractionDigits = f.length;
         }
@@ -22011,34 +22011,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str2, offset, radix, { intAsBigInt }) {
-      const sign = str2[0];
+    function intResolve(str3, offset, radix, { intAsBigInt }) {
+      const sign = str3[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str2 = str2.substring(offset).replace(/_/g, "");
+      str3 = str3.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str2 = `0b${str2}`;
+            str3 = `0b${str3}`;
             break;
           case 8:
-            str2 = `0o${str2}`;
+            str3 = `0o${str3}`;
             break;
           case 16:
-            str2 = `0x${str2}`;
+            str3 = `0x${str3}`;
             break;
         }
-        const n2 = BigInt(str2);
+        const n2 = BigInt(str3);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str2, radix);
+      const n = parseInt(str3, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node, radix, prefix) {
       const { value } = node;
       if (intIdentify(value)) {
-        const str2 = value.toString(radix);
-        return value < 0 ? "-" + prefix + str2.substr(1) : prefix + str2;
+        const str3 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str3.substr(1) : prefix + str3;
       }
       return stringifyNumber.stringifyNumber(node);
     }
@@ -22048,7 +22048,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 2, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 2, 2, opt),
       stringify: (node) => intStringify(node, 2, "0b")
     };
     var intOct = {
@@ -22057,7 +22057,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 1, 8, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 1, 8, opt),
       stringify: (node) => intStringify(node, 8, "0")
     };
     var int = {
@@ -22065,7 +22065,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 0, 10, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -22074,7 +22074,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str2, _onError, opt) => intResolve(str2, 2, 16, opt),
+      resolve: (str3, _onError, opt) => intResolve(str3, 2, 16, opt),
       stringify: (node) => intStringify(node, 16, "0x")
     };
     exports.int = int;
@@ -22178,9 +22178,9 @@ var require_timestamp = __commonJS({
   "../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str2, asBigInt) {
-      const sign = str2[0];
-      const parts = sign === "-" || sign === "+" ? str2.substring(1) : str2;
+    function parseSexagesimal(str3, asBigInt) {
+      const sign = str3[0];
+      const parts = sign === "-" || sign === "+" ? str3.substring(1) : str3;
       const num = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
       return sign === "-" ? num(-1) * res : res;
@@ -22217,7 +22217,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str2, _onError, { intAsBigInt }) => parseSexagesimal(str2, intAsBigInt),
+      resolve: (str3, _onError, { intAsBigInt }) => parseSexagesimal(str3, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -22226,7 +22226,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str2) => parseSexagesimal(str2, false),
+      resolve: (str3) => parseSexagesimal(str3, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -22237,8 +22237,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str2) {
-        const match2 = str2.match(timestamp.test);
+      resolve(str3) {
+        const match2 = str3.match(timestamp.test);
         if (!match2)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match2.map(Number);
@@ -22625,7 +22625,7 @@ var require_Document = __commonJS({
           options = replacer;
           replacer = void 0;
         }
-        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { aliasDuplicateObjects, anchorPrefix, flow: flow2, keepUndefined, onTagObj, tag } = options ?? {};
         const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
           this,
           // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
@@ -22641,7 +22641,7 @@ var require_Document = __commonJS({
           sourceObjects
         };
         const node = createNode.createNode(value, tag, ctx);
-        if (flow && identity.isCollection(node))
+        if (flow2 && identity.isCollection(node))
           node.flow = true;
         setAnchors();
         return node;
@@ -22889,7 +22889,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens, { flow: flow2, indicator, next, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -22918,7 +22918,7 @@ var require_resolve_props = __commonJS({
         }
         switch (token.type) {
           case "space":
-            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+            if (!flow2 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
               tab = token;
             }
             hasSpace = true;
@@ -22974,15 +22974,15 @@ var require_resolve_props = __commonJS({
             if (anchor || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
             if (found)
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow2 ?? "collection"}`);
             found = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
           case "comma":
-            if (flow) {
+            if (flow2) {
               if (comma)
-                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow2}`);
               comma = token;
               atNewline = false;
               hasSpace = false;
@@ -23312,9 +23312,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap6 = fc.start.source === "{";
-      const fcName = isMap6 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap6 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap9 = fc.start.source === "{";
+      const fcName = isMap9 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap9 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -23350,7 +23350,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap6 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap9 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -23390,7 +23390,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap6 && !sep5 && !props.found) {
+        if (!isMap9 && !sep5 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -23413,7 +23413,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap6 && !props.found && ctx.options.strict) {
+            if (!isMap9 && !props.found && ctx.options.strict) {
               if (sep5)
                 for (const st of sep5) {
                   if (st === valueProps.found)
@@ -23445,7 +23445,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair2.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap6) {
+          if (isMap9) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -23461,7 +23461,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap6 ? "}" : "]";
+      const expectedEnd = isMap9 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -23561,13 +23561,13 @@ var require_resolve_block_scalar = __commonJS({
   "../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar3 = require_Scalar();
-    function resolveBlockScalar(ctx, scalar, onError) {
-      const start = scalar.offset;
-      const header2 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+    function resolveBlockScalar(ctx, scalar2, onError) {
+      const start = scalar2.offset;
+      const header2 = parseBlockScalarHeader(scalar2, ctx.options.strict, onError);
       if (!header2)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header2.mode === ">" ? Scalar3.Scalar.BLOCK_FOLDED : Scalar3.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
+      const lines = scalar2.source ? splitLines(scalar2.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
         const content = lines[i][1];
@@ -23579,12 +23579,12 @@ var require_resolve_block_scalar = __commonJS({
       if (chompStart === 0) {
         const value2 = header2.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
         let end2 = start + header2.length;
-        if (scalar.source)
-          end2 += scalar.source.length;
+        if (scalar2.source)
+          end2 += scalar2.source.length;
         return { value: value2, type, comment: header2.comment, range: [start, end2, end2] };
       }
-      let trimIndent = scalar.indent + header2.indent;
-      let offset = scalar.offset + header2.length;
+      let trimIndent = scalar2.indent + header2.indent;
+      let offset = scalar2.offset + header2.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
         const [indent, content] = lines[i];
@@ -23662,7 +23662,7 @@ var require_resolve_block_scalar = __commonJS({
         default:
           value += "\n";
       }
-      const end = start + header2.length + scalar.source.length;
+      const end = start + header2.length + scalar2.source.length;
       return { value, type, comment: header2.comment, range: [start, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
@@ -23745,8 +23745,8 @@ var require_resolve_flow_scalar = __commonJS({
     "use strict";
     var Scalar3 = require_Scalar();
     var resolveEnd = require_resolve_end();
-    function resolveFlowScalar(scalar, strict, onError) {
-      const { offset, type, source, end } = scalar;
+    function resolveFlowScalar(scalar2, strict, onError) {
+      const { offset, type, source, end } = scalar2;
       let _type;
       let value;
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
@@ -23765,7 +23765,7 @@ var require_resolve_flow_scalar = __commonJS({
           break;
         /* istanbul ignore next should not happen */
         default:
-          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
+          onError(scalar2, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
           return {
             value: "",
             type: null,
@@ -23980,26 +23980,26 @@ var require_compose_scalar = __commonJS({
         tag = findScalarTagByTest(ctx, value, token, onError);
       else
         tag = ctx.schema[identity.SCALAR];
-      let scalar;
+      let scalar2;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity.isScalar(res) ? res : new Scalar3.Scalar(res);
+        scalar2 = identity.isScalar(res) ? res : new Scalar3.Scalar(res);
       } catch (error2) {
         const msg = error2 instanceof Error ? error2.message : String(error2);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar3.Scalar(value);
+        scalar2 = new Scalar3.Scalar(value);
       }
-      scalar.range = range;
-      scalar.source = value;
+      scalar2.range = range;
+      scalar2.source = value;
       if (type)
-        scalar.type = type;
+        scalar2.type = type;
       if (tagName)
-        scalar.tag = tagName;
+        scalar2.tag = tagName;
       if (tag.format)
-        scalar.format = tag.format;
+        scalar2.format = tag.format;
       if (comment)
-        scalar.comment = comment;
-      return scalar;
+        scalar2.comment = comment;
+      return scalar2;
     }
     function findScalarTagByName(schema, value, tagName, tagToken, onError) {
       if (tagName === "!")
@@ -24471,10 +24471,10 @@ var require_cst_scalar = __commonJS({
         case "|":
         case ">": {
           const he = source.indexOf("\n");
-          const head2 = source.substring(0, he);
+          const head3 = source.substring(0, he);
           const body = source.substring(he + 1) + "\n";
           const props = [
-            { type: "block-scalar-header", offset, indent, source: head2 }
+            { type: "block-scalar-header", offset, indent, source: head3 }
           ];
           if (!addEndtoBlockProps(props, end))
             props.push({ type: "newline", offset: -1, indent, source: "\n" });
@@ -24534,19 +24534,19 @@ var require_cst_scalar = __commonJS({
     }
     function setBlockScalarValue(token, source) {
       const he = source.indexOf("\n");
-      const head2 = source.substring(0, he);
+      const head3 = source.substring(0, he);
       const body = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
         const header2 = token.props[0];
         if (header2.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
-        header2.source = head2;
+        header2.source = head3;
         token.source = body;
       } else {
         const { offset } = token;
         const indent = "indent" in token ? token.indent : -1;
         const props = [
-          { type: "block-scalar-header", offset, indent, source: head2 }
+          { type: "block-scalar-header", offset, indent, source: head3 }
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
           props.push({ type: "newline", offset: -1, indent, source: "\n" });
@@ -24747,8 +24747,8 @@ var require_cst = __commonJS({
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
-    var isCollection = (token) => !!token && "items" in token;
-    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isCollection2 = (token) => !!token && "items" in token;
+    var isScalar9 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -24831,8 +24831,8 @@ var require_cst = __commonJS({
     exports.DOCUMENT = DOCUMENT;
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection;
-    exports.isScalar = isScalar5;
+    exports.isCollection = isCollection2;
+    exports.isScalar = isScalar9;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -25827,37 +25827,37 @@ var require_parser = __commonJS({
           };
         }
       }
-      *scalar(scalar) {
+      *scalar(scalar2) {
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
           let sep5;
-          if (scalar.end) {
-            sep5 = scalar.end;
+          if (scalar2.end) {
+            sep5 = scalar2.end;
             sep5.push(this.sourceToken);
-            delete scalar.end;
+            delete scalar2.end;
           } else
             sep5 = [this.sourceToken];
           const map = {
             type: "block-map",
-            offset: scalar.offset,
-            indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep5 }]
+            offset: scalar2.offset,
+            indent: scalar2.indent,
+            items: [{ start, key: scalar2, sep: sep5 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
         } else
-          yield* this.lineEnd(scalar);
+          yield* this.lineEnd(scalar2);
       }
-      *blockScalar(scalar) {
+      *blockScalar(scalar2) {
         switch (this.type) {
           case "space":
           case "comment":
           case "newline":
-            scalar.props.push(this.sourceToken);
+            scalar2.props.push(this.sourceToken);
             return;
           case "scalar":
-            scalar.source = this.source;
+            scalar2.source = this.source;
             this.atNewLine = true;
             this.indent = 0;
             if (this.onNewLine) {
@@ -26348,7 +26348,7 @@ var require_public_api = __commonJS({
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments2(source, options = {}) {
+    function parseAllDocuments3(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -26423,7 +26423,7 @@ var require_public_api = __commonJS({
       return new Document3.Document(value, _replacer, options).toString(options);
     }
     exports.parse = parse3;
-    exports.parseAllDocuments = parseAllDocuments2;
+    exports.parseAllDocuments = parseAllDocuments3;
     exports.parseDocument = parseDocument4;
     exports.stringify = stringify;
   }
@@ -26549,7 +26549,7 @@ var require_code = __commonJS({
     }
     exports._ = _;
     var plus = new _Code("+");
-    function str2(strs, ...args) {
+    function str3(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -26560,7 +26560,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports.str = str2;
+    exports.str = str3;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -26603,7 +26603,7 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str2`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str3`${c1}${c2}`;
     }
     exports.strConcat = strConcat;
     function interpolate(x) {
@@ -27565,22 +27565,22 @@ var require_util9 = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str2) {
-      return unescapeJsonPointer(decodeURIComponent(str2));
+    function unescapeFragment(str3) {
+      return unescapeJsonPointer(decodeURIComponent(str3));
     }
     exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str2) {
-      return encodeURIComponent(escapeJsonPointer(str2));
+    function escapeFragment(str3) {
+      return encodeURIComponent(escapeJsonPointer(str3));
     }
     exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str2) {
-      if (typeof str2 == "number")
-        return `${str2}`;
-      return str2.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str3) {
+      if (typeof str3 == "number")
+        return `${str3}`;
+      return str3.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str2) {
-      return str2.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str3) {
+      return str3.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -28605,8 +28605,8 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str2) {
-      return str2.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str3) {
+      return str3.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
@@ -29638,9 +29638,9 @@ var require_utils2 = __commonJS({
         }
       }
       if (bestLength < 2) return hextets.join(":");
-      const head2 = hextets.slice(0, bestStart).join(":");
+      const head3 = hextets.slice(0, bestStart).join(":");
       const tail = hextets.slice(bestStart + bestLength).join(":");
-      return head2 + "::" + tail;
+      return head3 + "::" + tail;
     }
     function normalizeIPv6Address(input) {
       const compression = input.indexOf("::");
@@ -29703,10 +29703,10 @@ var require_utils2 = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str2, token) {
+    function findToken(str3, token) {
       let ind = 0;
-      for (let i = 0; i < str2.length; i++) {
-        if (str2[i] === token) ind++;
+      for (let i = 0; i < str3.length; i++) {
+        if (str3[i] === token) ind++;
       }
       return ind;
     }
@@ -30776,7 +30776,7 @@ var require_core = __commonJS({
     var util_1 = require_util9();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str2, flags) => new RegExp(str2, flags);
+    var defaultRegExp = (str3, flags) => new RegExp(str3, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -31129,7 +31129,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text, msg) => text + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -31571,16 +31571,16 @@ var require_ucs2length = __commonJS({
   "../../node_modules/.pnpm/ajv@8.20.0/node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str2) {
-      const len = str2.length;
+    function ucs2length(str3) {
+      const len = str3.length;
       let length = 0;
       let pos = 0;
       let value;
       while (pos < len) {
         length++;
-        value = str2.charCodeAt(pos++);
+        value = str3.charCodeAt(pos++);
         if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str2.charCodeAt(pos);
+          value = str3.charCodeAt(pos);
           if ((value & 64512) === 56320)
             pos++;
         }
@@ -36367,11 +36367,11 @@ var require_request3 = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError(`invalid ${key} header`);
           } else {
-            const str2 = `${val[i]}`;
-            if (!isValidHeaderValue(str2)) {
+            const str3 = `${val[i]}`;
+            if (!isValidHeaderValue(str3)) {
               throw new InvalidArgumentError(`invalid ${key} header`);
             }
-            arr.push(str2);
+            arr.push(str3);
           }
         }
         val = arr;
@@ -37914,8 +37914,8 @@ var require_infra = __commonJS({
     }
     var ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
     var nonASCIIRegex = /[^\x00-\x7F]/;
-    function asciiLowercase(str2) {
-      return nonASCIIRegex.test(str2) ? str2.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str2.toLowerCase();
+    function asciiLowercase(str3) {
+      return nonASCIIRegex.test(str3) ? str3.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str3.toLowerCase();
     }
     function forgivingBase64(data) {
       data = data.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
@@ -37968,19 +37968,19 @@ var require_infra = __commonJS({
     function parseJSONFromBytes(bytes) {
       return JSON.parse(utf8DecodeBytes(bytes));
     }
-    function removeASCIIWhitespace(str2, leading = true, trailing = true) {
-      return removeChars(str2, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str3, leading = true, trailing = true) {
+      return removeChars(str3, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str2, leading, trailing, predicate) {
+    function removeChars(str3, leading, trailing, predicate) {
       let lead = 0;
-      let trail = str2.length - 1;
+      let trail = str3.length - 1;
       if (leading) {
-        while (lead < str2.length && predicate(str2.charCodeAt(lead))) lead++;
+        while (lead < str3.length && predicate(str3.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail > 0 && predicate(str2.charCodeAt(trail))) trail--;
+        while (trail > 0 && predicate(str3.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str2.length - 1 ? str2 : str2.slice(lead, trail + 1);
+      return lead === 0 && trail === str3.length - 1 ? str3 : str3.slice(lead, trail + 1);
     }
     function serializeJavascriptValueToJSONString(value) {
       const result = JSON.stringify(value);
@@ -38232,8 +38232,8 @@ var require_data_url2 = __commonJS({
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str2, leading = true, trailing = true) {
-      return removeChars(str2, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str3, leading = true, trailing = true) {
+      return removeChars(str3, leading, trailing, isHTTPWhiteSpace);
     }
     function minimizeSupportedMimeType(mimeType) {
       switch (mimeType.essence) {
@@ -40354,7 +40354,7 @@ var require_body2 = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const formdataEscape = (str2) => str2.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const formdataEscape = (str3) => str3.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -40646,7 +40646,7 @@ var require_client_h12 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_url: (p, at2, len) => {
+          wasm_on_url: (p, at3, len) => {
             return 0;
           },
           /**
@@ -40655,9 +40655,9 @@ var require_client_h12 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_status: (p, at2, len) => {
+          wasm_on_status: (p, at3, len) => {
             assert(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -40674,9 +40674,9 @@ var require_client_h12 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_field: (p, at2, len) => {
+          wasm_on_header_field: (p, at3, len) => {
             assert(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -40685,9 +40685,9 @@ var require_client_h12 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_value: (p, at2, len) => {
+          wasm_on_header_value: (p, at3, len) => {
             assert(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -40707,9 +40707,9 @@ var require_client_h12 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_body: (p, at2, len) => {
+          wasm_on_body: (p, at3, len) => {
             assert(currentParser.ptr === p);
-            const start = at2 - currentBufferPtr + currentBufferRef.byteOffset;
+            const start = at3 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len));
           },
           /**
@@ -40976,7 +40976,7 @@ var require_client_h12 = __commonJS({
       /**
        * @param {Buffer} head
        */
-      onUpgrade(head2) {
+      onUpgrade(head3) {
         const { upgrade, client, socket, headers, statusCode, statusText } = this;
         assert(upgrade);
         assert(client[kSocket] === socket);
@@ -40991,7 +40991,7 @@ var require_client_h12 = __commonJS({
         this.shouldKeepAlive = false;
         this.headers = [];
         this.headersSize = 0;
-        socket.unshift(head2);
+        socket.unshift(head3);
         socket[kParser].destroy();
         socket[kParser] = null;
         socket[kClient] = null;
@@ -44247,11 +44247,11 @@ var require_socks5_client = __commonJS({
           return;
         }
         const version = this.buffer[0];
-        const status2 = this.buffer[1];
+        const status3 = this.buffer[1];
         if (version !== 1) {
           throw new Socks5ProxyError(`Invalid auth sub-negotiation version: ${version}`, "UND_ERR_SOCKS5_AUTH_VERSION");
         }
-        if (status2 !== 0) {
+        if (status3 !== 0) {
           throw new Socks5ProxyError("Authentication failed", "UND_ERR_SOCKS5_AUTH_FAILED");
         }
         this.buffer = this.buffer.subarray(2);
@@ -46760,10 +46760,10 @@ var require_mock_utils2 = __commonJS({
       }
     }
     function buildHeadersFromArray(headers) {
-      const clone = headers.slice();
+      const clone2 = headers.slice();
       const entries = [];
-      for (let index = 0; index < clone.length; index += 2) {
-        entries.push([clone[index], clone[index + 1]]);
+      for (let index = 0; index < clone2.length; index += 2) {
+        entries.push([clone2[index], clone2[index + 1]]);
       }
       return Object.fromEntries(entries);
     }
@@ -47884,7 +47884,7 @@ var require_snapshot_recorder = __commonJS({
   "../../node_modules/.pnpm/undici@7.30.2/node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile2, readFile, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname2, resolve: resolve4 } = __require("node:path");
+    var { dirname: dirname3, resolve: resolve4 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors4();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -48115,7 +48115,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         const resolvedPath = resolve4(path);
-        await mkdir2(dirname2(resolvedPath), { recursive: true });
+        await mkdir2(dirname3(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -53870,21 +53870,21 @@ var require_response2 = __commonJS({
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
-      static redirect(url, status2 = 302) {
+      static redirect(url, status3 = 302) {
         webidl.argumentLengthCheck(arguments, 1, "Response.redirect");
         url = webidl.converters.USVString(url);
-        status2 = webidl.converters["unsigned short"](status2);
+        status3 = webidl.converters["unsigned short"](status3);
         let parsedURL;
         try {
           parsedURL = new URL(url, relevantRealm.settingsObject.baseUrl);
         } catch (err) {
           throw new TypeError(`Failed to parse URL from ${url}`, { cause: err });
         }
-        if (!redirectStatusSet.has(status2)) {
-          throw new RangeError(`Invalid status code ${status2}`);
+        if (!redirectStatusSet.has(status3)) {
+          throw new RangeError(`Invalid status code ${status3}`);
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
-        responseObject.#state.status = status2;
+        responseObject.#state.status = status3;
         const value = isomorphicEncode(URLSerializer(parsedURL));
         responseObject.#state.headersList.append("location", value, true);
         return responseObject;
@@ -55993,13 +55993,13 @@ var require_fetch2 = __commonJS({
         })();
       }
       try {
-        const { body, status: status2, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status: status3, statusText, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status: status2, statusText, headersList, socket });
+          response = makeResponse({ status: status3, statusText, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status: status2, statusText, headersList });
+          response = makeResponse({ status: status3, statusText, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -56121,8 +56121,8 @@ var require_fetch2 = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status2, rawHeaders, resume, statusText) {
-              if (status2 < 200) {
+            onHeaders(status3, rawHeaders, resume, statusText) {
+              if (status3 < 200) {
                 return false;
               }
               const headersList = new HeadersList();
@@ -56138,9 +56138,9 @@ var require_fetch2 = __commonJS({
                 }
               }
               const location = headersList.get("location", true);
-              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status2);
+              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status3);
               const decoders = [];
-              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status2) && !willFollow) {
+              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status3) && !willFollow) {
                 const contentEncoding = headersList.get("content-encoding", true);
                 const codings = contentEncoding ? contentEncoding.toLowerCase().split(",") : [];
                 const maxContentEncodings = 5;
@@ -56183,7 +56183,7 @@ var require_fetch2 = __commonJS({
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
               resolve4({
-                status: status2,
+                status: status3,
                 statusText,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
@@ -56217,8 +56217,8 @@ var require_fetch2 = __commonJS({
               fetchParams.controller.terminate(error2);
               reject(error2);
             },
-            onRequestUpgrade(_controller, status2, headers, socket) {
-              if (socket.session != null && status2 !== 200 || socket.session == null && status2 !== 101) {
+            onRequestUpgrade(_controller, status3, headers, socket) {
+              if (socket.session != null && status3 !== 200 || socket.session == null && status3 !== 101) {
                 return false;
               }
               const headersList = new HeadersList();
@@ -56236,15 +56236,15 @@ var require_fetch2 = __commonJS({
                 }
               }
               resolve4({
-                status: status2,
-                statusText: STATUS_CODES2[status2],
+                status: status3,
+                statusText: STATUS_CODES2[status3],
                 headersList,
                 socket
               });
               return true;
             },
-            onUpgrade(status2, rawHeaders, socket) {
-              if (socket.session != null && status2 !== 200 || socket.session == null && status2 !== 101) {
+            onUpgrade(status3, rawHeaders, socket) {
+              if (socket.session != null && status3 !== 200 || socket.session == null && status3 !== 101) {
                 return false;
               }
               const headersList = new HeadersList();
@@ -56260,8 +56260,8 @@ var require_fetch2 = __commonJS({
                 }
               }
               resolve4({
-                status: status2,
-                statusText: STATUS_CODES2[status2],
+                status: status3,
+                statusText: STATUS_CODES2[status3],
                 headersList,
                 socket
               });
@@ -57384,9 +57384,9 @@ var require_cookies2 = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str2 = stringify(cookie);
-      if (str2) {
-        headers.append("set-cookie", str2, true);
+      const str3 = stringify(cookie);
+      if (str3) {
+        headers.append("set-cookie", str3, true);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -58048,20 +58048,20 @@ var require_frame2 = __commonJS({
           offset += 2;
           payloadLength = 126;
         }
-        const head2 = Buffer.allocUnsafeSlow(offset);
-        head2[0] = 128 | opcodes.TEXT;
-        head2[1] = payloadLength | 128;
-        head2[offset - 4] = maskKey[0];
-        head2[offset - 3] = maskKey[1];
-        head2[offset - 2] = maskKey[2];
-        head2[offset - 1] = maskKey[3];
+        const head3 = Buffer.allocUnsafeSlow(offset);
+        head3[0] = 128 | opcodes.TEXT;
+        head3[1] = payloadLength | 128;
+        head3[offset - 4] = maskKey[0];
+        head3[offset - 3] = maskKey[1];
+        head3[offset - 2] = maskKey[2];
+        head3[offset - 1] = maskKey[3];
         if (payloadLength === 126) {
-          head2.writeUInt16BE(bodyLength, 2);
+          head3.writeUInt16BE(bodyLength, 2);
         } else if (payloadLength === 127) {
-          head2[2] = head2[3] = 0;
-          head2.writeUIntBE(bodyLength, 4, 6);
+          head3[2] = head3[3] = 0;
+          head3.writeUIntBE(bodyLength, 4, 6);
         }
-        return [head2, buffer2];
+        return [head3, buffer2];
       }
     };
     module.exports = {
@@ -58709,9 +58709,9 @@ var require_sender2 = __commonJS({
         if (hint !== sendHints.blob) {
           if (!this.#running) {
             if (hint === sendHints.text) {
-              const { 0: head2, 1: body } = WebsocketFrameSend.createFastTextFrame(item);
+              const { 0: head3, 1: body } = WebsocketFrameSend.createFastTextFrame(item);
               this.#socket.cork();
-              this.#socket.write(head2);
+              this.#socket.write(head3);
               this.#socket.write(body, cb);
               this.#socket.uncork();
             } else {
@@ -60886,8 +60886,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addRaw(text, addEOL = false) {
-    this._buffer += text;
+  addRaw(text2, addEOL = false) {
+    this._buffer += text2;
     return addEOL ? this.addEOL() : this;
   }
   /**
@@ -60934,7 +60934,7 @@ var Summary = class {
    */
   addTable(rows) {
     const tableBody = rows.map((row) => {
-      const cells = row.map((cell) => {
+      const cells2 = row.map((cell) => {
         if (typeof cell === "string") {
           return this.wrap("td", cell);
         }
@@ -60943,7 +60943,7 @@ var Summary = class {
         const attrs = Object.assign(Object.assign({}, colspan && { colspan }), rowspan && { rowspan });
         return this.wrap(tag, data, attrs);
       }).join("");
-      return this.wrap("tr", cells);
+      return this.wrap("tr", cells2);
     }).join("");
     const element = this.wrap("table", tableBody);
     return this.addRaw(element).addEOL();
@@ -60983,10 +60983,10 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text, level) {
+  addHeading(text2, level) {
     const tag = `h${level}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
-    const element = this.wrap(allowedTag, text);
+    const element = this.wrap(allowedTag, text2);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -61015,9 +61015,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addQuote(text, cite) {
+  addQuote(text2, cite) {
     const attrs = Object.assign({}, cite && { cite });
-    const element = this.wrap("blockquote", text, attrs);
+    const element = this.wrap("blockquote", text2, attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -61028,8 +61028,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addLink(text, href) {
-    const element = this.wrap("a", text, { href });
+  addLink(text2, href) {
+    const element = this.wrap("a", text2, { href });
     return this.addRaw(element).addEOL();
   }
 };
@@ -61082,6 +61082,9 @@ function setOutput(name, value) {
 function setFailed(message) {
   process.exitCode = ExitCode.Failure;
   error(message);
+}
+function debug(message) {
+  issueCommand("debug", {}, message);
 }
 function error(message, properties = {}) {
   issueCommand("error", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
@@ -61275,10 +61278,10 @@ var fieldsByKind = /* @__PURE__ */ new Map();
 for (const rename2 of FIELD_RENAMES) fieldsByKind.set(rename2.kind, [...fieldsByKind.get(rename2.kind) ?? [], rename2]);
 var valuesByField = /* @__PURE__ */ new Map();
 for (const rename2 of VALUE_RENAMES) {
-  const at2 = `${rename2.kind}.${rename2.field}`;
-  const map = valuesByField.get(at2) ?? /* @__PURE__ */ new Map();
+  const at3 = `${rename2.kind}.${rename2.field}`;
+  const map = valuesByField.get(at3) ?? /* @__PURE__ */ new Map();
   map.set(rename2.from, rename2);
-  valuesByField.set(at2, map);
+  valuesByField.set(at3, map);
 }
 function fieldRenamesOf(kind) {
   return fieldsByKind.get(kind) ?? [];
@@ -61341,11 +61344,25 @@ function serverAddedKeys(kind, field) {
   return SERVER_ADDED_ENTRIES.find((entry) => entry.kind === kind && entry.field === field)?.values ?? [];
 }
 
+// ../client/src/wire/operator-fields.ts
+var SPECIFIED_COMPANION_FIELDS = ["CultureName", "TimeZoneId", "UseNumericSender", "AllowNativeLogin", "AllowSingleSignon", "OutgoingPhoneNumberId"];
+var OPERATOR_WRITE_ONLY_FIELDS = ["CultureName", "UseNumericSender", "AllowNativeLogin", "AllowSingleSignon"];
+function withSpecifiedCompanions(body) {
+  let out;
+  for (const field of SPECIFIED_COMPANION_FIELDS) {
+    const companion = `${field}Specified`;
+    if (body[field] === void 0 || body[companion] !== void 0) continue;
+    out ??= { ...body };
+    out[companion] = true;
+  }
+  return out ?? body;
+}
+
 // ../schema/src/migrate/rename-wire.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 
 // ../schema/src/kinds.ts
-var MANAGED_KINDS = ["monitors", "monitorGroups", "vault", "slas", "scheduledReports", "alertDefinitions"];
+var MANAGED_KINDS = ["monitors", "monitorGroups", "vault", "slas", "scheduledReports", "alertDefinitions", "operators", "operatorGroups"];
 var VAULT_SECTION_KIND = {
   kind: "vaultSection",
   section: "vault",
@@ -61430,7 +61447,8 @@ var SLA_KIND = {
   secretFields: [],
   setFields: [],
   title: { one: "SLA", many: "SLAs" },
-  ignorable: true
+  ignorable: true,
+  keyIgnoresCase: true
 };
 var SLA_EXCLUSION_PERIOD_KIND = {
   kind: "slaExclusionPeriod",
@@ -61474,8 +61492,94 @@ var ALERT_DEFINITION_KIND = {
   title: { one: "alert definition", many: "alert definitions" },
   ignorable: true
 };
+var OPERATOR_KIND = {
+  kind: "operator",
+  section: "operators",
+  path: ["operators"],
+  stateField: "operators",
+  keyField: "Email",
+  guidField: "OperatorGuid",
+  guidUnique: "account",
+  readOnlyFields: ["OperatorGuid", "IsAccountAdministrator", "UserName", "IsOnDuty", "Hash"],
+  secretFields: ["/Password"],
+  setFields: [],
+  title: { one: "operator", many: "operators" },
+  ignorable: true
+};
+var OPERATOR_GROUP_KIND = {
+  kind: "operatorGroup",
+  section: "operatorGroups",
+  path: ["operatorGroups"],
+  stateField: "operatorGroups",
+  keyField: "Description",
+  guidField: "OperatorGroupGuid",
+  guidUnique: "account",
+  readOnlyFields: ["OperatorGroupGuid", "IsEveryone", "IsAdministratorsGroup", "IsAdministratorGroup"],
+  secretFields: [],
+  setFields: [],
+  title: { one: "operator group", many: "operator groups" },
+  ignorable: true
+};
+var OPERATOR_GROUP_MEMBER_KIND = {
+  kind: "operatorGroupMember",
+  section: "operatorGroups",
+  path: ["operatorGroups", "*", "members"],
+  parent: "operatorGroup",
+  guidField: "",
+  guidUnique: "parent",
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: "operator group membership", many: "operator group memberships" },
+  ignorable: false
+};
+var OPERATOR_GROUP_AUTHORIZATION_KIND = {
+  kind: "operatorGroupAuthorization",
+  section: "operatorGroups",
+  path: ["operatorGroups", "*", "authorizations"],
+  parent: "operatorGroup",
+  guidField: "",
+  guidUnique: "parent",
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: "operator group authorization", many: "operator group authorizations" },
+  ignorable: false
+};
+var DUTY_SCHEDULE_KIND = {
+  kind: "dutySchedule",
+  section: "operators",
+  path: ["operators", "*", "dutySchedules"],
+  parent: "operator",
+  guidField: "",
+  guidUnique: "parent",
+  readOnlyFields: ["Id"],
+  secretFields: [],
+  setFields: [],
+  title: { one: "duty schedule", many: "duty schedules", inParent: { one: "duty schedule", many: "duty schedules" } },
+  ignorable: false
+};
+var VAULT_ACCESS_KIND = {
+  kind: "vaultAccess",
+  section: "vault",
+  path: ["vault", "sections", "*", "access"],
+  parent: "vaultSection",
+  guidField: "",
+  guidUnique: "parent",
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: "vault access", many: "vault accesses" },
+  ignorable: true
+};
 var KIND_ENTRIES = [
+  OPERATOR_KIND,
+  OPERATOR_GROUP_KIND,
+  OPERATOR_GROUP_MEMBER_KIND,
+  OPERATOR_GROUP_AUTHORIZATION_KIND,
+  DUTY_SCHEDULE_KIND,
   VAULT_SECTION_KIND,
+  VAULT_ACCESS_KIND,
   VAULT_ITEM_KIND,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,
@@ -61487,6 +61591,9 @@ var KIND_ENTRIES = [
 ];
 var KINDS_AS_LISTED = MANAGED_KINDS.flatMap((section) => KIND_ENTRIES.filter((entry) => entry.section === section));
 var IGNORABLE_KINDS = KINDS_AS_LISTED.filter((entry) => entry.ignorable).map((entry) => entry.kind);
+function kindEntry(kind) {
+  return KIND_ENTRIES.find((entry) => entry.kind === kind);
+}
 function childKinds(parent) {
   return KINDS_AS_LISTED.filter((entry) => entry.parent === parent.kind);
 }
@@ -61550,9 +61657,23 @@ var MAX_CONFIG_FILE_BYTES = 5 * 1024 * 1024;
 var import_yaml4 = __toESM(require_dist(), 1);
 
 // ../schema/src/secret-fields.ts
-var SECRET_FIELD_PATTERN = /(Password|Token|Secret|ApiKey)$/;
-function isSecretFieldName(name) {
-  return SECRET_FIELD_PATTERN.test(name);
+var SECRET_NAME_ANY_CASE = /(password|passphrase|passwd|token|secret|api_?key|private_?key|credentials?)$/i;
+function looksSecret(name) {
+  return SECRET_NAME_ANY_CASE.test(name);
+}
+var AUTH_OBJECT = /^(auth|authentication|authorization|oauth\d*|credentials?)$/i;
+var AUTH_DESCRIPTION = /(type|mode|method|scheme|name|username|user|id|url|uri|endpoint|scope|scopes|audience|header|headername|granttype|enabled)$/i;
+function isSecretLeaf(keys) {
+  const own = keys[keys.length - 1];
+  if (own === void 0) return false;
+  if (looksSecret(own)) return true;
+  return keys.slice(0, -1).some((key) => AUTH_OBJECT.test(key)) && !AUTH_DESCRIPTION.test(own);
+}
+function secretEnvName(...parts) {
+  return ["MONSYNC_SECRET", ...parts].map((part) => part.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "")).filter((part) => part !== "").join("_");
+}
+function fieldWords(field) {
+  return field.replace(/([a-z0-9])([A-Z])/g, "$1_$2");
 }
 
 // ../../node_modules/.pnpm/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/guard/value.mjs
@@ -63603,8 +63724,8 @@ function FromTemplateLiteral3(schema, mode, options) {
   const strings = [...TemplateLiteralExpressionGenerate(expression)];
   const literals = strings.map((value) => Literal(value));
   const mapped = FromRest5(literals, mode);
-  const union = Union(mapped);
-  return TemplateLiteral([union], options);
+  const union2 = Union(mapped);
+  return TemplateLiteral([union2], options);
 }
 function FromLiteralValue(value, mode) {
   return typeof value === "string" ? mode === "Uncapitalize" ? ApplyUncapitalize(value) : mode === "Capitalize" ? ApplyCapitalize(value) : mode === "Uppercase" ? ApplyUppercase(value) : mode === "Lowercase" ? ApplyLowercase(value) : value : value.toString();
@@ -64063,18 +64184,18 @@ var TransformEncodeBuilder = class {
     this.schema = schema;
     this.decode = decode2;
   }
-  EncodeTransform(encode, schema) {
-    const Encode = (value) => schema[TransformKind].Encode(encode(value));
+  EncodeTransform(encode2, schema) {
+    const Encode = (value) => schema[TransformKind].Encode(encode2(value));
     const Decode = (value) => this.decode(schema[TransformKind].Decode(value));
     const Codec = { Encode, Decode };
     return { ...schema, [TransformKind]: Codec };
   }
-  EncodeSchema(encode, schema) {
-    const Codec = { Decode: this.decode, Encode: encode };
+  EncodeSchema(encode2, schema) {
+    const Codec = { Decode: this.decode, Encode: encode2 };
     return { ...schema, [TransformKind]: Codec };
   }
-  Encode(encode) {
-    return IsTransform(this.schema) ? this.EncodeTransform(encode, this.schema) : this.EncodeSchema(encode, this.schema);
+  Encode(encode2) {
+    return IsTransform(this.schema) ? this.EncodeTransform(encode2, this.schema) : this.EncodeSchema(encode2, this.schema);
   }
 };
 function Transform(schema) {
@@ -64201,6 +64322,206 @@ function ClosedObject(properties, options = {}) {
   return Type.Object(properties, { ...options, additionalProperties: false });
 }
 
+// ../schema/src/policy/rules.ts
+var POLICY_SEVERITIES = ["error", "warning"];
+var MONITOR = MONITOR_KIND.kind;
+var NAMED_KINDS = KINDS_AS_LISTED.filter((entry) => entry.keyField !== void 0).map((entry) => entry.kind);
+var severity = Type.Optional(def("PolicySeverity", StringEnum(POLICY_SEVERITIES, { default: "error", description: "`error` (the default) fails validate, plan and apply; `warning` is shown and fails nothing." })));
+var monitorSelector = {
+  monitorType: Type.Optional(OpenEnum(MONITOR_TYPES, { description: "Only monitors of this MonitorType." })),
+  name: Type.Optional(Type.String({ minLength: 1, description: "Only monitors whose Name matches this glob (`*` any text, `?` one character), e.g. `checkout-*`." }))
+};
+function globMatches(glob, text2) {
+  const source = [...glob].map((ch) => ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("");
+  return new RegExp(`^${source}$`, "su").test(text2);
+}
+function selects(params, object) {
+  if (params.monitorType !== void 0 && object.fields.MonitorType !== params.monitorType) return false;
+  return params.name === void 0 || globMatches(params.name, object.name);
+}
+function selection(params) {
+  const type = params.monitorType === void 0 ? "" : ` ${params.monitorType}`;
+  const name = params.name === void 0 ? "" : ` named ${params.name}`;
+  return type === "" && name === "" ? "for every monitor" : `for${type} monitors${name}`;
+}
+var CheckIntervalParams = def(
+  "CheckIntervalRule",
+  ClosedObject(
+    {
+      ...monitorSelector,
+      min: Type.Optional(Type.Integer({ minimum: 1, description: "Fewest minutes between checks." })),
+      max: Type.Optional(Type.Integer({ minimum: 1, description: "Most minutes between checks." })),
+      severity
+    },
+    { description: "Minutes between checks (CheckInterval; CheckIntervalSeconds counts as its minutes) within min..max for the selected monitors." }
+  )
+);
+var checkInterval = {
+  name: "checkInterval",
+  scope: "object",
+  summary: "Monitors (of a MonitorType, or named by a glob) declare a CheckInterval from `min` to `max` minutes (CheckIntervalSeconds counts as its minutes; none declared is a finding).",
+  fix: "set CheckInterval (minutes) within the limits",
+  parameters: CheckIntervalParams,
+  multiple: true,
+  kinds: [MONITOR],
+  check(object, params) {
+    if (!selects(params, object)) return [];
+    const { CheckInterval: minutes, CheckIntervalSeconds: seconds } = object.fields;
+    const interval = typeof minutes === "number" ? minutes : typeof seconds === "number" ? seconds / 60 : void 0;
+    const limits = `${params.min === void 0 ? `at most ${params.max ?? ""}` : params.max === void 0 ? `at least ${params.min}` : `${params.min} to ${params.max}`} minutes ${selection(params)}`;
+    if (interval === void 0) return [{ message: `has no CheckInterval, so the service's default applies; the policy wants ${limits}` }];
+    const field = typeof minutes === "number" ? "CheckInterval" : "CheckIntervalSeconds";
+    if (params.min !== void 0 && interval < params.min) return [{ message: `checks every ${interval} minutes, more often than the policy allows (${limits})`, field }];
+    if (params.max !== void 0 && interval > params.max) return [{ message: `checks every ${interval} minutes, less often than the policy asks (${limits})`, field }];
+    return [];
+  }
+};
+var RequiredConditionsParams = def(
+  "RequiredErrorConditionsRule",
+  ClosedObject(
+    {
+      ...monitorSelector,
+      types: Type.Array(StringEnum(ERROR_CONDITION_TYPES), { minItems: 1, uniqueItems: true, description: "ErrorConditionTypes every selected monitor declares in ErrorConditions." }),
+      severity
+    },
+    { description: "ErrorConditions the selected monitors must declare." }
+  )
+);
+var requiredErrorConditions = {
+  name: "requiredErrorConditions",
+  scope: "object",
+  summary: "Monitors (of a MonitorType, or named by a glob) declare ErrorConditions of the given types.",
+  fix: "add an ErrorConditions entry of each missing type",
+  parameters: RequiredConditionsParams,
+  multiple: true,
+  kinds: [MONITOR],
+  check(object, params) {
+    if (!selects(params, object)) return [];
+    const conditions = Array.isArray(object.fields.ErrorConditions) ? object.fields.ErrorConditions : [];
+    const declared = new Set(conditions.map((c) => c !== null && typeof c === "object" ? c.ErrorConditionType : void 0));
+    const missing = params.types.filter((type) => !declared.has(type));
+    if (missing.length === 0) return [];
+    return [{ message: `lacks ErrorConditions of type ${missing.join(", ")} (required ${selection(params)})`, ...Array.isArray(object.fields.ErrorConditions) ? { field: "ErrorConditions" } : {} }];
+  }
+};
+var SeverityOnly = (description) => ClosedObject({ severity }, { description });
+var MonitorInGroupParams = def("MonitorInGroupRule", SeverityOnly("Every declared monitor is a member of at least one declared monitor group."));
+var monitorInGroup = {
+  name: "monitorInGroup",
+  scope: "object",
+  summary: "Every declared monitor is in the `members` of at least one declared monitor group.",
+  fix: "add the monitor to the members of a monitor group",
+  parameters: MonitorInGroupParams,
+  multiple: false,
+  kinds: [MONITOR],
+  check(object) {
+    return (object.groups ?? []).length > 0 ? [] : [{ message: "is in no monitor group" }];
+  }
+};
+var ActiveAlertParams = def("ActiveMonitorsAlertRule", SeverityOnly("Every active monitor (IsActive not false) declares GenerateAlert: true."));
+var activeMonitorsAlert = {
+  name: "activeMonitorsAlert",
+  scope: "object",
+  summary: "Every active monitor (IsActive not false) declares `GenerateAlert: true`, so an error reaches someone.",
+  fix: "set GenerateAlert: true, or IsActive: false for a monitor that should not run",
+  parameters: ActiveAlertParams,
+  multiple: false,
+  kinds: [MONITOR],
+  check(object) {
+    if (object.fields.IsActive === false || object.fields.GenerateAlert === true) return [];
+    const said = object.fields.GenerateAlert === void 0 ? "does not declare GenerateAlert: true" : `has GenerateAlert: ${String(object.fields.GenerateAlert)}`;
+    return [{ message: `is active but ${said}, so its errors alert nobody`, ...object.fields.GenerateAlert === void 0 ? {} : { field: "GenerateAlert" } }];
+  }
+};
+var kindParam = StringEnum(NAMED_KINDS, { description: "Kind of object, by its singular name (as in ignore patterns)." });
+var NamePatternParams = def(
+  "NamePatternRule",
+  ClosedObject(
+    {
+      kind: kindParam,
+      pattern: Type.String({ minLength: 1, description: "Regular expression (JavaScript syntax) the whole name must match, e.g. `^(shop|platform)-[a-z0-9-]+$`." }),
+      severity
+    },
+    { description: "Names (the key field: Name, Description or key) of one kind match a regular expression." }
+  )
+);
+var namePattern = {
+  name: "namePattern",
+  scope: "object",
+  summary: "Names of one kind (its key field: Name, Description, key) match a regular expression.",
+  fix: "rename the object to match the pattern (a pinned GUID keeps its identity through the rename)",
+  parameters: NamePatternParams,
+  multiple: true,
+  check(object, params) {
+    if (object.kind !== params.kind) return [];
+    return new RegExp(params.pattern, "u").test(object.name) ? [] : [{ message: `does not match the name pattern /${params.pattern}/` }];
+  }
+};
+var ForbiddenFieldsParams = def(
+  "ForbiddenFieldsRule",
+  ClosedObject(
+    {
+      kind: kindParam,
+      fields: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, uniqueItems: true, description: "Top-level fields that must not be written, e.g. `CheckIntervalSeconds`." }),
+      severity
+    },
+    { description: "Fields objects of one kind must not set." }
+  )
+);
+var forbiddenFields = {
+  name: "forbiddenFields",
+  scope: "object",
+  summary: "Objects of one kind do not set the listed fields.",
+  fix: "remove the field",
+  parameters: ForbiddenFieldsParams,
+  multiple: true,
+  check(object, params) {
+    if (object.kind !== params.kind) return [];
+    return params.fields.filter((field) => Object.hasOwn(object.fields, field)).map((field) => ({ message: `sets ${field}, which the policy forbids for ${params.kind}s`, field }));
+  }
+};
+var MaxInactiveParams = def(
+  "MaxInactiveShareRule",
+  ClosedObject(
+    {
+      percent: Type.Number({ minimum: 0, maximum: 100, description: "Largest share of the account's monitors that may be inactive (IsActive: false) after the plan, as a percentage." }),
+      severity
+    },
+    { description: "At most this share of the account's monitors is inactive once the plan is applied." }
+  )
+);
+var maxInactiveShare = {
+  name: "maxInactiveShare",
+  scope: "account",
+  summary: "Once the plan is applied, at most `percent` % of the account's monitors (declared and unmanaged; retired ones are gone) are inactive. Checked by plan, not validate.",
+  fix: "activate or remove inactive monitors, or raise the percentage",
+  parameters: MaxInactiveParams,
+  multiple: false,
+  check(monitors, params) {
+    if (monitors.length === 0) return [];
+    const inactive = monitors.filter((m) => !m.active).length;
+    const share = Math.round(inactive / monitors.length * 1e3) / 10;
+    if (inactive / monitors.length * 100 <= params.percent) return [];
+    return [{ message: `${inactive} of ${monitors.length} monitors (${share}%) would be inactive after this plan, over the policy's ${params.percent}%` }];
+  }
+};
+var POLICY_RULES = [
+  checkInterval,
+  requiredErrorConditions,
+  monitorInGroup,
+  activeMonitorsAlert,
+  namePattern,
+  forbiddenFields,
+  maxInactiveShare
+];
+function policyRule(name) {
+  return POLICY_RULES.find((rule) => rule.name === name);
+}
+function ruleAppliesTo(rule, kind) {
+  if (rule.scope === "account") return false;
+  return rule.kinds === void 0 ? NAMED_KINDS.includes(kind) : rule.kinds.includes(kind);
+}
+
 // ../schema/src/config-schema.ts
 var USER_AGENTS = ["ChromeLatest", "EdgeLatest"];
 var ERROR_CONDITION_TYPES2 = ERROR_CONDITION_TYPES;
@@ -64310,6 +64631,31 @@ var VaultRefSchema = def(
     { title: "VaultRef", description: "Reference to a declared vault item; sent as `{{vault:<VaultItemGuid>}}`." }
   )
 );
+var WAIVER_DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+var PolicyWaiverSchema = def(
+  "PolicyWaiver",
+  ClosedObject(
+    {
+      rule: OpenEnum(
+        POLICY_RULES.map((rule) => rule.name),
+        { description: "Name of the policy rule this object is excused from (a rule of `policy:` in monsync.yaml)." }
+      ),
+      reason: Type.String({ minLength: 1, description: "Why the object may break the rule: required, and shown in reviews." }),
+      until: Type.Optional(
+        Type.String({ pattern: WAIVER_DATE_PATTERN, description: "Last day (YYYY-MM-DD, UTC) the waiver holds; after it the waiver is an error. Without it the waiver does not expire." })
+      )
+    },
+    { description: "Silences one policy rule for this object." }
+  )
+);
+var guardrails = {
+  protect: Type.Optional(
+    Type.Boolean({
+      description: "true: monsync never deletes or retires this object (nor the objects declared inside it), not even with --allow-deletes; a plan that would is refused (exit 1). Remove it in a reviewed change first."
+    })
+  ),
+  policyWaivers: Type.Optional(Type.Array(PolicyWaiverSchema, { description: "Policy rules this object is excused from, each with a reason and an optional end date." }))
+};
 var ErrorConditionSchema = def(
   "ErrorCondition",
   ApiObject(
@@ -64380,7 +64726,8 @@ var MonitorSchema = def(
         Type.Array(PredefinedVariableSchema, { description: "Variables of collection-based API monitors (a set keyed by `Key`). A value can reference the vault." })
       ),
       Password: Type.Optional(use(SecretRefSchema, "Monitor password: write-only, by reference only.")),
-      ...removedFields
+      ...removedFields,
+      ...guardrails
     },
     { title: "Monitor", description: "A monitor. PascalCase fields are API fields sent verbatim; unknown ones pass through." }
   )
@@ -64396,7 +64743,8 @@ var MonitorGroupSchema = def(
       ),
       IsAll: Type.Optional(
         Type.Boolean({ description: "True only for the default All Monitors group, which holds every monitor and cannot be a target." })
-      )
+      ),
+      ...guardrails
     },
     { title: "MonitorGroup", description: "A monitor group." }
   )
@@ -64424,13 +64772,24 @@ var VaultItemSchema = def(
       Value: Type.Optional(
         use(SecretRefSchema, "Content per type: CertificateArchive: the binary file (base-64); Certificate: public-key text; OneTimePassword: the secret; File: the file (at most 2 MB). Unused for CredentialSet.")
       ),
-      IsSensitive: Type.Optional(Type.Boolean({ description: "Whether stored values are encrypted and hidden. Cannot be changed; CertificateArchive and CredentialSet are always sensitive." })),
       Notes: Type.Optional(Type.String({ description: "Description. monsync appends its fingerprint marker `monsync:fp=<hex>`." })),
       UserName: Type.Optional(Type.String({ description: "User name of a CredentialSet." })),
       Password: Type.Optional(use(SecretRefSchema, "Password of a CredentialSet (write-only).")),
-      CertificateArchive: Type.Optional(CertificateArchiveSchema)
+      CertificateArchive: Type.Optional(CertificateArchiveSchema),
+      ...guardrails
     },
     { title: "VaultItem", description: "A vault item: sensitive reusable data." }
+  )
+);
+var VAULT_ACCESS_LEVELS = ["view", "change"];
+var VaultAccessSchema = def(
+  "VaultAccess",
+  Type.Union(
+    [
+      ClosedObject({ operator: use(EmailSchema, "Email of an operator."), level: StringEnum(VAULT_ACCESS_LEVELS, { description: "`view`, or `change` (change and view)." }) }),
+      ClosedObject({ group: Name("Description of an operator group."), level: StringEnum(VAULT_ACCESS_LEVELS, { description: "`view`, or `change` (change and view)." }) })
+    ],
+    { description: "Who may see (`view`) or also change (`change`) the section: one operator (by Email) or one group (by Description)." }
   )
 );
 var VaultSectionSchema = def(
@@ -64439,7 +64798,13 @@ var VaultSectionSchema = def(
     {
       Name: Name("Section name; the key of the section."),
       VaultSectionGuid: Type.Optional(Guid("Pins the identity of an existing section.")),
-      items: Type.Optional(Type.Array(VaultItemSchema, { description: "Items of the section (key: section + item Name)." }))
+      items: Type.Optional(Type.Array(VaultItemSchema, { description: "Items of the section (key: section + item Name)." })),
+      ...guardrails,
+      access: Type.Optional(
+        Type.Array(VaultAccessSchema, {
+          description: "Who may see or change the section; when present, exactly these operators and groups have access (the API account's own operator keeps the access the service gave it as creator unless it is listed here)."
+        })
+      )
     },
     { title: "VaultSection", description: "A vault section; every vault item belongs to exactly one section." }
   )
@@ -64455,7 +64820,8 @@ var SlaExclusionPeriodSchema = def(
       Description: Name("Name of the period; its key within the SLA."),
       From: use(TimestampSchema, "Start date-time."),
       Until: use(TimestampSchema, "End date-time; after From."),
-      ExclusionPeriodId: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: "Pins the identity of an existing period." }))
+      ExclusionPeriodId: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: "Pins the identity of an existing period." })),
+      ...guardrails
     },
     { title: "SlaExclusionPeriod", description: "A period excluded from the SLA." }
   )
@@ -64478,7 +64844,8 @@ var SlaSchema = def(
           description: 'Allowed time between the operator receiving an alert notification and confirming it. Spelled as the service spells it (no "s" in "Repon"); the spelling `OperatorResponseTimeThreshold` is dropped by the service.'
         })
       ),
-      exclusionPeriods: Type.Optional(Type.Array(SlaExclusionPeriodSchema, { description: "Exclusion periods (key: Description)." }))
+      exclusionPeriods: Type.Optional(Type.Array(SlaExclusionPeriodSchema, { description: "Exclusion periods (key: Description)." })),
+      ...guardrails
     },
     { title: "Sla", description: "A service level agreement." }
   )
@@ -64525,7 +64892,8 @@ var ScheduledReportSchema = def(
       SelectedPeriod: Type.Optional(SelectedPeriodSchema),
       InternalNotes: Type.Optional(Type.String({ description: "Notes visible only to account administrators." })),
       Notes: Type.Optional(Type.String({ description: "Text placed in the report message." })),
-      Recipients: Type.Optional(RecipientsSchema)
+      Recipients: Type.Optional(RecipientsSchema),
+      ...guardrails
     },
     { title: "ScheduledReport", description: "A scheduled dashboard report." }
   )
@@ -64535,7 +64903,8 @@ var AlertDefinitionSchema = def(
   ApiObject(
     {
       AlertDefinitionGuid: Guid("Alert definition to activate or deactivate (only activation exists in the API)."),
-      IsActive: Type.Boolean({ description: "Whether the definition is active; re-asserted on every apply." })
+      IsActive: Type.Boolean({ description: "Whether the definition is active; re-asserted on every apply." }),
+      ...guardrails
     },
     { title: "AlertDefinition", description: "Activation of an alert definition." }
   )
@@ -64553,30 +64922,83 @@ var DutyScheduleSchema = def(
       EndTime: Type.Optional(use(ShortTimeSchema, "24-hour `HH:mm`; for Daily, Weekly, Monthly.")),
       Id: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: "Read-only, generated." }))
     },
-    { title: "DutySchedule", description: "An operator duty (off-duty) schedule. Only the fields relevant to the mode are sent." }
+    {
+      title: "DutySchedule",
+      description: "A duty schedule: Daily `StartTime`/`EndTime`; Weekly adds `WeekDay`; Monthly adds `MonthDay` (a month without that day has no window); OneTime `StartDateTime`/`EndDateTime`. Times are 24-hour `HH:mm` on the operator's clock (`TimeZoneId`); an `EndTime` not after `StartTime` ends the next day."
+    }
   )
+);
+var DutySchedulesSchema = (description) => Type.Optional(
+  Type.Array(DutyScheduleSchema, {
+    description: `${description} A set keyed by content (mode, days and times): order does not matter, and the same schedule twice is an error. Each schedule marks hours its operator is ON duty (see the README, "Duty schedules and the on-call preview").`
+  })
+);
+var OPERATOR_REFUSED_FIELDS = {
+  IsAccountAdministrator: "is read-only: the service sets it for the account administrator; remove it",
+  UserName: "is read-only: the service sets it from Email; remove it",
+  IsOnDuty: "is operational state that people switch during an incident, not configuration, so monsync never plans it; remove it (on-call hours are duty schedules)"
+};
+var refusedOperatorFields = Object.fromEntries(
+  Object.entries(OPERATOR_REFUSED_FIELDS).map(([field, why]) => [field, Type.Optional(Type.Never({ description: `Not allowed: \`${field}\` ${why}.` }))])
 );
 var OperatorSchema = def(
   "Operator",
   ApiObject(
     {
-      Email: use(EmailSchema, "Primary address and login name."),
-      OperatorGuid: Type.Optional(Guid("Assigned by the service.")),
-      Password: Type.Optional(use(SecretRefSchema, "Password (write-only).")),
+      Email: use(EmailSchema, "Primary address and login name; the key of the operator (compared ignoring case)."),
+      OperatorGuid: Type.Optional(Guid("Pins the identity of an existing operator (adopt, or change its Email).")),
+      Password: Type.Optional(
+        use(SecretRefSchema, "Login password, by reference only. Sent when the operator is created; the service never returns it, so a change is sent only with `monsync apply --rotate operator:<Email>`.")
+      ),
       FullName: Type.Optional(Type.String()),
       MobilePhone: Type.Optional(Type.String()),
-      OutgoingPhoneNumber: Type.Optional(Type.String()),
+      OutgoingPhoneNumberId: Type.Optional(Type.Integer({ description: "Number alerts are sent from: an `Id` of GET /OutgoingPhoneNumber." })),
       BackupEmail: Type.Optional(use(EmailSchema, "Backup e-mail address.")),
-      IsOnDuty: Type.Optional(Type.Boolean({ description: "Currently on duty." })),
-      CultureName: Type.Optional(CultureNameSchema),
+      CultureName: Type.Optional(use(CultureNameSchema, "Write-only: the service does not return it, so it is sent on create and with `--rotate`, never compared.")),
       TimeZoneId: Type.Optional(Type.Integer({ description: "When unspecified the account time zone applies; values come from the Timezone endpoints." })),
       SmsProvider: Type.Optional(SmsProviderSchema),
-      UseNumericSender: Type.Optional(Type.Boolean({ description: "Applies when the SMS provider is set for this operator." })),
-      PhoneProvider: Type.Optional(Type.String({ description: "Provider for phone alerts (value `UseAccountSetting` is seen)." })),
-      AllowNativeLogin: Type.Optional(Type.Boolean({ description: "Username/password login allowed; unspecified means account setting." })),
-      AllowSingleSignon: Type.Optional(Type.Boolean({ description: "Single sign-on allowed; unspecified means account setting." }))
+      UseNumericSender: Type.Optional(Type.Boolean({ description: "Applies when the SMS provider is set for this operator. Write-only: sent on create and with `--rotate`." })),
+      AllowNativeLogin: Type.Optional(Type.Boolean({ description: "Username/password login allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`." })),
+      AllowSingleSignon: Type.Optional(Type.Boolean({ description: "Single sign-on allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`." })),
+      dutySchedules: DutySchedulesSchema("The operator's own duty schedules; when present, the operator holds exactly these and those of the groups that list it in `members`."),
+      ...refusedOperatorFields
     },
-    { title: "Operator", description: "An operator (user account). Not a managed kind yet." }
+    {
+      title: "Operator",
+      description: "An operator (a person's account), keyed by Email. `...Specified` companions are sent by monsync whenever their field is declared; never write them."
+    }
+  )
+);
+var OPERATOR_GROUP_AUTHORIZATION_TYPES = [
+  "ShareDashboards",
+  "AllowInfra",
+  "TechnicalContact",
+  "FinancialOperator",
+  "BasicOperator",
+  "CreateAlertDefinition",
+  "CreateIntegration",
+  "CreatePrivateLocations",
+  "ManageMonitorTemplates"
+];
+var UNASSIGNABLE_AUTHORIZATION_TYPES = ["Administrator", "AccountAdministrator"];
+var OperatorGroupSchema = def(
+  "OperatorGroup",
+  ApiObject(
+    {
+      Description: Name("Group name; the key of the group. `Administrators` names the system group (declare it for its members only)."),
+      OperatorGroupGuid: Type.Optional(Guid("Pins the identity of an existing group (adopt or rename).")),
+      members: Type.Optional(
+        Type.Array(use(EmailSchema, "Email of a declared operator."), { description: "E-mails of declared operators; when present, the group has exactly these members.", uniqueItems: true })
+      ),
+      dutySchedules: DutySchedulesSchema("Duty schedules copied onto each operator in `members` (the service keeps a group's schedules only as those copies; a group declaring them must declare `members`)."),
+      authorizations: Type.Optional(
+        Type.Array(OpenEnum(OPERATOR_GROUP_AUTHORIZATION_TYPES, { description: "An authorization type." }), {
+          description: "Authorization types of the group; when present, the group has exactly these (Administrator and AccountAdministrator cannot be assigned).",
+          uniqueItems: true
+        })
+      )
+    },
+    { title: "OperatorGroup", description: "An operator group. The system group Everyone is never planned." }
   )
 );
 var IGNORE_PATTERN = `^(${IGNORE_KINDS.join("|")}):.+$`;
@@ -64625,6 +65047,8 @@ var ManageSchema = def(
       slas: Type.Optional(ManageEntrySchema),
       scheduledReports: Type.Optional(ManageEntrySchema),
       alertDefinitions: Type.Optional(ManageEntrySchema),
+      operators: Type.Optional(ManageEntrySchema),
+      operatorGroups: Type.Optional(ManageEntrySchema),
       ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: "Objects never touched, never reported." }))
     },
     { description: "Which kinds this tree is authoritative for; a kind absent here is not planned at all." }
@@ -64640,6 +65064,25 @@ var SafetySchema = def(
     { description: "Thresholds past which a plan is unsafe and apply refuses without --allow-deletes." }
   )
 );
+var ProtectPatternSchema = def(
+  "ProtectPattern",
+  Type.String({
+    pattern: IGNORE_PATTERN,
+    description: "`kind:glob` with a singular kind, as in ignore, e.g. `monitor:prod-*` or `vaultSection:payments`: matching objects (and the objects inside them) are never deleted or retired, not even with --allow-deletes."
+  })
+);
+var PolicySchema = def(
+  "Policy",
+  ClosedObject(
+    Object.fromEntries(
+      POLICY_RULES.map((rule) => [
+        rule.name,
+        Type.Optional(rule.multiple ? Type.Array(rule.parameters, { minItems: 1, description: `${rule.summary} One entry per selection.` }) : Type.Union([rule.parameters, Type.Null()], { description: `${rule.summary} Empty means the defaults (severity error).` }))
+      ])
+    ),
+    { description: "Built-in policy rules checked by validate and plan (packages/schema/src/policy/rules.ts lists them). A finding of severity error fails validate, plan and apply; objects are excused one rule at a time with `policyWaivers`." }
+  )
+);
 var API_VERSION = "monsync/v1";
 var ConfigFileSchema = ClosedObject(
   {
@@ -64647,19 +65090,29 @@ var ConfigFileSchema = ClosedObject(
     manage: Type.Optional(ManageSchema),
     ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: "Same as manage.ignore." })),
     safety: Type.Optional(SafetySchema),
+    protect: Type.Optional(Type.Array(ProtectPatternSchema, { description: "Objects monsync never deletes or retires (nor the objects inside them), not even with --allow-deletes." })),
+    policy: Type.Optional(PolicySchema),
+    apiOperator: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: "Email or OperatorGuid of the operator the API account belongs to (the API cannot say). The lock-out guard keeps monsync from deleting it or taking its access, and its own changes are not drift. MONSYNC_OPERATOR, or the action's `operators` input, add to it."
+      })
+    ),
     monitors: Type.Optional(Type.Array(MonitorSchema, { description: "Monitors (key: Name)." })),
     monitorGroups: Type.Optional(Type.Array(MonitorGroupSchema, { description: "Monitor groups (key: Description)." })),
     vault: Type.Optional(VaultSchema),
     slas: Type.Optional(Type.Array(SlaSchema, { description: "SLAs (key: Description)." })),
     scheduledReports: Type.Optional(Type.Array(ScheduledReportSchema, { description: "Scheduled reports (key: key)." })),
-    alertDefinitions: Type.Optional(Type.Array(AlertDefinitionSchema, { description: "Alert definition activation (key: AlertDefinitionGuid)." }))
+    alertDefinitions: Type.Optional(Type.Array(AlertDefinitionSchema, { description: "Alert definition activation (key: AlertDefinitionGuid)." })),
+    operators: Type.Optional(Type.Array(OperatorSchema, { description: "Operators (key: Email)." })),
+    operatorGroups: Type.Optional(Type.Array(OperatorGroupSchema, { description: "Operator groups (key: Description)." }))
   },
   {
     title: "monsync config file",
-    description: "A file of a monsync config tree. monsync.yaml at the root holds apiVersion, manage and safety; any *.yaml may hold resources. PascalCase keys are API fields (unknown ones pass through), camelCase keys are monsync's own."
+    description: "A file of a monsync config tree. monsync.yaml at the root holds apiVersion, manage, safety, protect and policy; any *.yaml may hold resources. PascalCase keys are API fields (unknown ones pass through), camelCase keys are monsync's own."
   }
 );
-var EXTRA_CONFIG_DEFS = [OperatorSchema, DutyScheduleSchema, AlertTypeSchema, CultureNameSchema, SmsProviderSchema, ScheduleModeSchema];
+var EXTRA_CONFIG_DEFS = [DutyScheduleSchema, AlertTypeSchema, CultureNameSchema, SmsProviderSchema, ScheduleModeSchema];
 
 // ../schema/src/plan-schema.ts
 var PLAN_FORMAT_VERSION = 1;
@@ -64703,6 +65156,34 @@ var PlanDriftSchema = def(
     { description: "Who changed the live object outside git, and when." }
   )
 );
+var PlanProtectionSchema = def(
+  "PlanProtection",
+  ClosedObject(
+    {
+      rule: Type.String({ description: "What protects the object: a `protect:` pattern of monsync.yaml (`monitor:prod-*`), or `protect: true` on its declaration (or on the declaration it is inside)." }),
+      source: Type.Optional(PlanSourceRefSchema)
+    },
+    { description: "The step deletes or retires a protected object: the plan is refused (exit 1) and apply writes nothing, with or without --allow-deletes." }
+  )
+);
+var POLICY_FINDING_SEVERITIES = ["error", "warning"];
+var PlanPolicyFindingSchema = def(
+  "PlanPolicyFinding",
+  ClosedObject(
+    {
+      rule: Type.String({ description: "Name of the policy rule (`policy:` in monsync.yaml)." }),
+      severity: StringEnum(POLICY_FINDING_SEVERITIES, { description: "`error`: plan exits 1 and apply refuses; `warning`: shown only." }),
+      message: Type.String({ description: "What breaks the rule." }),
+      fix: Type.String({ description: "How to fix it (or waive it with `policyWaivers`)." }),
+      kind: Type.Optional(Type.String({ description: "Kind of the object at fault; absent for a rule about the whole account." })),
+      key: Type.Optional(Type.String({ description: "Key of the object at fault." })),
+      file: Type.Optional(Type.String({ description: "File relative to the config root: the declaration at fault, or monsync.yaml for a rule about the account." })),
+      line: Type.Optional(Type.Integer({ minimum: 1 })),
+      column: Type.Optional(Type.Integer({ minimum: 1 }))
+    },
+    { description: "A finding of a policy rule." }
+  )
+);
 var PlanStepSchema = def(
   "PlanStep",
   ClosedObject(
@@ -64721,11 +65202,17 @@ var PlanStepSchema = def(
         })
       ),
       drift: Type.Optional(PlanDriftSchema),
+      protectedBy: Type.Optional(PlanProtectionSchema),
       source: Type.Optional(PlanSourceRefSchema),
       desired: Type.Optional(
         Type.Record(Type.String(), Type.Unknown(), {
           description: 'Body to be sent for create/update; secrets replaced by `{ sensitive: true, fingerprint: "<hex>" }`.'
         })
+      ),
+      digest: Type.Optional(
+        Sha256Hex(
+          "sha256 hex of the normalized change: kind, key, action, removal and the field changes with their desired values (sets in key order, secrets by fingerprint, references by key); no GUID, timestamp or order. Equal digests mean the same write was reviewed."
+        )
       )
     },
     { description: "One step of a plan, in execution order." }
@@ -64783,17 +65270,64 @@ var PlanSummarySchema = def(
     { description: "Counts of steps and objects." }
   )
 );
+var DUTY_SCHEDULE_READINGS = ["on-duty", "off-duty"];
+var UtcInstant = (description) => Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$", description });
+var HourCells = (description) => Type.String({ pattern: "^[#+.]*$", description });
+var PlanOnCallGapSchema = def(
+  "PlanOnCallGap",
+  ClosedObject(
+    {
+      from: UtcInstant("First instant, UTC."),
+      to: UtcInstant("End (exclusive), UTC."),
+      hours: Count("Hours in the gap.")
+    },
+    { description: "Consecutive hours in which a group has nobody on duty where it had someone before." }
+  )
+);
+var PlanOnCallSubjectSchema = def(
+  "PlanOnCallSubject",
+  ClosedObject(
+    {
+      kind: StringEnum([OPERATOR_KIND.kind, OPERATOR_GROUP_KIND.kind], { description: "An operator or an operator group." }),
+      key: Type.String({ description: "Its key: the operator's Email, the group's Description." }),
+      timeZone: Type.String({ description: "The zone hours are counted in (IANA name, `UTC` or `UTC+hh:mm`): the operator's; a group's members' when they share one, else UTC." }),
+      from: UtcInstant("Start of the first hour: the start of the hour holding `now` on that zone's clock."),
+      before: HourCells("One cell per hour from `from` before the plan: `#` on duty the whole hour, `+` part of it, `.` not at all (a group: some member on duty)."),
+      after: HourCells("The same, after the plan."),
+      uncovered: Type.Optional(Type.Array(PlanOnCallGapSchema, { description: "Groups only: the hours nobody is on duty any more." })),
+      notes: Type.Optional(Type.Array(Type.String(), { description: "Why hours may be off (a zone whose daylight-saving rules are unknown)." }))
+    },
+    { description: "Who is on duty, hour by hour, before and after the plan." }
+  )
+);
+var PlanOnCallSchema = def(
+  "PlanOnCall",
+  ClosedObject(
+    {
+      now: UtcInstant("The instant the preview starts from (the plan's clock)."),
+      hours: Count("Hours previewed (7 days)."),
+      reading: StringEnum(DUTY_SCHEDULE_READINGS, { description: "What a duty schedule's windows mean: the hours its operator is on duty, or off duty." }),
+      subjects: Type.Array(PlanOnCallSubjectSchema, { description: "Every operator and group whose duty schedules, time zone or membership the plan changes." })
+    },
+    { description: "The on-call preview: who is on duty each hour of the next days, before and after the plan." }
+  )
+);
 var PlanDocumentSchema = ClosedObject(
   {
     formatVersion: Type.Literal(PLAN_FORMAT_VERSION, { description: "Version of this format." }),
     configDigest: Sha256Hex("sha256 hex of the normalized desired state (secrets as fingerprints)."),
     liveDigest: Sha256Hex("sha256 hex of the normalized live snapshot of the managed kinds; a saved plan is refused when it changed."),
+    planDigest: Type.Optional(
+      Sha256Hex("sha256 hex over the sorted step digests: one value for the whole change (`monsync apply --expect-digest`); the same for an empty plan whatever the account holds.")
+    ),
     summary: PlanSummarySchema,
     safe: Type.Boolean({ description: "False when a safety threshold is exceeded." }),
     violations: Type.Array(PlanViolationSchema, { description: "Safety thresholds exceeded." }),
     steps: Type.Array(PlanStepSchema, { description: "Steps in execution order." }),
     unmanaged: Type.Array(PlanUnmanagedSchema, { description: "Live objects no file declares." }),
-    warnings: Type.Array(PlanWarningSchema, { description: "Warnings." })
+    warnings: Type.Array(PlanWarningSchema, { description: "Warnings." }),
+    onCall: Type.Optional(PlanOnCallSchema),
+    policy: Type.Optional(Type.Array(PlanPolicyFindingSchema, { description: "Findings of the policy rules of monsync.yaml (on the tree and on the account after the plan); absent when there are none." }))
   },
   {
     title: "monsync plan",
@@ -64914,13 +65448,13 @@ var Secret = class {
   }
   /** The value. Throws `SecretUnavailableError` naming the variable or file when it cannot be read. */
   reveal() {
-    const at2 = `${this.source.file}:${this.source.line}:${this.source.column}`;
+    const at3 = `${this.source.file}:${this.source.line}:${this.source.column}`;
     if ("fromEnv" in this.ref) {
       const name = this.ref.fromEnv;
       const value = this.#env[name];
       if (value === void 0 || value === "") {
         throw new SecretUnavailableError(
-          `${at2}: environment variable ${name} is not set; set it before running monsync (the secret is read only when values are needed)`,
+          `${at3}: environment variable ${name} is not set; set it before running monsync (the secret is read only when values are needed)`,
           this.ref,
           this.source
         );
@@ -64930,7 +65464,7 @@ var Secret = class {
     const path = resolve(this.#baseDir, this.ref.fromFile);
     if (this.#confined && (fromFilePathProblem(this.ref.fromFile, this.#baseDir, this.#root) !== void 0 || !fromFileStaysInside(path, this.#root))) {
       throw new SecretUnavailableError(
-        `${at2}: secret file ${this.ref.fromFile} is outside the config tree and is not read; name a file inside the tree, relative to the YAML file`,
+        `${at3}: secret file ${this.ref.fromFile} is outside the config tree and is not read; name a file inside the tree, relative to the YAML file`,
         this.ref,
         this.source
       );
@@ -64941,7 +65475,7 @@ var Secret = class {
     } catch (error2) {
       const reason = error2.code ?? "unreadable";
       throw new SecretUnavailableError(
-        `${at2}: secret file ${this.displayPath()} cannot be read (${reason}); the path is relative to the YAML file that names it`,
+        `${at3}: secret file ${this.displayPath()} cannot be read (${reason}); the path is relative to the YAML file that names it`,
         this.ref,
         this.source,
         { cause: error2 }
@@ -65006,6 +65540,13 @@ var REPORT_RULES = {
   Quarterly: { required: ["Time", "QuarterStartMonth"], optional: ["MonthDay"] },
   Yearly: { required: ["Time"], optional: ["MonthDay"] }
 };
+var DUTY_SCHEDULE_FIELDS = ["StartDateTime", "EndDateTime", "WeekDay", "MonthDay", "StartTime", "EndTime"];
+var DUTY_RULES = {
+  OneTime: { required: ["StartDateTime", "EndDateTime"], optional: [] },
+  Daily: { required: ["StartTime", "EndTime"], optional: [] },
+  Weekly: { required: ["StartTime", "EndTime", "WeekDay"], optional: [] },
+  Monthly: { required: ["StartTime", "EndTime", "MonthDay"], optional: [] }
+};
 function checkFields(value, typeField, rules, fields) {
   const type = value[typeField];
   if (typeof type !== "string") return [];
@@ -65027,6 +65568,22 @@ function checkFields(value, typeField, rules, fields) {
 function checkReportSchedule(schedule) {
   if (schedule === null || typeof schedule !== "object" || Array.isArray(schedule)) return [];
   return checkFields(schedule, "ScheduleType", REPORT_RULES, REPORT_SCHEDULE_FIELDS);
+}
+function checkDutySchedule(schedule) {
+  if (schedule === null || typeof schedule !== "object" || Array.isArray(schedule)) return [];
+  const value = schedule;
+  const findings = checkFields(value, "ScheduleMode", DUTY_RULES, DUTY_SCHEDULE_FIELDS);
+  for (const field of ["StartDateTime", "EndDateTime"]) {
+    const v = value[field];
+    if (typeof v === "string" && TIMESTAMP.test(v) && !isRealTimestamp(v)) {
+      findings.push({ code: "INVALID_TIMESTAMP", message: `\`${field}\` ${v} is not a real date and time`, field });
+    }
+  }
+  const { StartDateTime: start, EndDateTime: end } = value;
+  if (value.ScheduleMode === "OneTime" && typeof start === "string" && typeof end === "string" && isRealTimestamp(start) && isRealTimestamp(end) && start >= end) {
+    findings.push({ code: "EXCLUSION_PERIOD_ORDER", message: `the schedule must end after it starts (EndDateTime ${end} is not after StartDateTime ${start})`, field: "EndDateTime" });
+  }
+  return findings;
 }
 function checkSlaThresholds(sla) {
   if (sla === null || typeof sla !== "object") return [];
@@ -65061,6 +65618,52 @@ function checkExclusionPeriod(period) {
   return findings;
 }
 
+// ../schema/src/duty-schedule.ts
+var TIME = /^(\d{2}):(\d{2})/;
+var DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?/;
+function time(value) {
+  const match2 = typeof value === "string" ? TIME.exec(value) : null;
+  return match2 === null ? void 0 : `${match2[1]}:${match2[2]}`;
+}
+function dateTime(value) {
+  const match2 = typeof value === "string" ? DATE_TIME.exec(value) : null;
+  return match2 === null ? void 0 : `${match2[1]}T${match2[2]}:${match2[3] ?? "00"}`;
+}
+function dutyContent(schedule) {
+  const fields = schedule;
+  const mode = typeof fields.ScheduleMode === "string" ? fields.ScheduleMode : "";
+  const out = { ScheduleMode: mode };
+  if (mode === "OneTime") {
+    const start2 = dateTime(fields.StartDateTime);
+    const end2 = dateTime(fields.EndDateTime);
+    if (start2 !== void 0) out.StartDateTime = start2;
+    if (end2 !== void 0) out.EndDateTime = end2;
+    return out;
+  }
+  if (mode === "Weekly" && typeof fields.WeekDay === "string") out.WeekDay = fields.WeekDay;
+  if (mode === "Monthly" && fields.MonthDay !== void 0 && fields.MonthDay !== null) out.MonthDay = Number(fields.MonthDay);
+  const start = time(fields.StartTime);
+  const end = time(fields.EndTime);
+  if (start !== void 0) out.StartTime = start;
+  if (end !== void 0) out.EndTime = end;
+  return out;
+}
+function dutyLabel(content) {
+  const times = `${content.StartTime ?? "?"}-${content.EndTime ?? "?"}`;
+  switch (content.ScheduleMode) {
+    case "Daily":
+      return `Daily ${times}`;
+    case "Weekly":
+      return `Weekly ${content.WeekDay ?? "?"} ${times}`;
+    case "Monthly":
+      return `Monthly day ${content.MonthDay ?? "?"} ${times}`;
+    case "OneTime":
+      return `OneTime ${content.StartDateTime ?? "?"}..${content.EndDateTime ?? "?"}`;
+    default:
+      return `${content.ScheduleMode} ${JSON.stringify(content)}`;
+  }
+}
+
 // ../schema/src/diagnostics.ts
 var DIAGNOSTIC_CODES = {
   // Files and YAML
@@ -65078,6 +65681,10 @@ var DIAGNOSTIC_CODES = {
   FORBIDDEN_KEY: { severity: "error", summary: "A `__proto__`, `constructor` or `prototype` key." },
   NON_STRING_KEY: { severity: "error", summary: "A mapping key is not a plain scalar (e.g. a list or a null key)." },
   ROOT_NOT_MAPPING: { severity: "error", summary: "The document is not a mapping of top-level keys." },
+  YAML_TAG: { severity: "error", summary: "A YAML tag other than the plain-data ones (`!!binary`, `!!timestamp`, `!!set`, a custom `!tag`): its value would be sent as something else." },
+  YAML_TOO_DEEP: { severity: "error", summary: "Mappings and lists nested more than 64 levels deep." },
+  INVALID_UTF8: { severity: "error", summary: "The file is not valid UTF-8 (a byte sequence would be replaced, changing the value silently)." },
+  FILE_PARSED_EMPTY: { severity: "error", summary: "A file with content (not only comments) parses to nothing, e.g. a line-ending style the parser misreads." },
   NON_FINITE_NUMBER: { severity: "error", summary: "A YAML special float (`.nan`, `.inf`, or a number too large for a double): not a JSON number, it cannot be sent." },
   EMPTY_FILE: { severity: "warning", summary: "A resource file declares nothing (empty, only comments, `null` or `{}`): what it used to declare would be planned as deletes in pruned kinds." },
   // Schema
@@ -65091,7 +65698,7 @@ var DIAGNOSTIC_CODES = {
   INVALID_TIMESTAMP: { severity: "error", summary: "A timestamp is not `YYYY-MM-DDTHH:MM:SS` or not a real date and time." },
   INVALID_TIME: { severity: "error", summary: "A time of day is not `HH:MM:SS` (reports) or `HH:mm` (duty schedules)." },
   INVALID_EMAIL: { severity: "error", summary: "An e-mail address is not valid." },
-  INVALID_IGNORE_PATTERN: { severity: "error", summary: "An ignore pattern is not `kind:glob` with a singular kind." },
+  INVALID_IGNORE_PATTERN: { severity: "error", summary: "An ignore or protect pattern is not `kind:glob` with a singular kind." },
   INVALID_REFERENCE: { severity: "error", summary: "A vault reference is not `Section/Item`, or an env var name is not valid." },
   INVALID_GUID: { severity: "error", summary: "A GUID field (a pin such as `MonitorGuid`, or a reference such as `DashboardGuid` or a report recipient) is not 8-4-4-4-12 hexadecimal digits; caught before any request." },
   INVALID_KEY: { severity: "error", summary: "A scheduled report `key` has characters other than letters, digits, `.`, `_`, `-`." },
@@ -65104,13 +65711,24 @@ var DIAGNOSTIC_CODES = {
   RENAMED_VALUE: { severity: "warning", summary: "A value spelled as the spec spells it (`PDFDownloadLink`, `Previous Week`), which the service refuses; names the published value (run `monsync migrate`)." },
   OBSOLETE_FIELD: { severity: "error", summary: "A field the API says is obsolete and must not be sent (`Sensitive` on a monitor variable)." },
   LITERAL_SECRET: { severity: "error", summary: "A secret written as a literal where a `{ fromEnv }` / `{ fromFile }` reference is required." },
+  // Guardrails
+  POLICY_ERROR: { severity: "error", summary: "An object breaks a policy rule of severity error (`policy:` in monsync.yaml); names the rule and how to fix it, or to waive it with `policyWaivers`." },
+  POLICY_WARNING: { severity: "warning", summary: "An object breaks a policy rule of severity warning." },
+  INVALID_POLICY: { severity: "error", summary: "A policy rule's parameters cannot be used (e.g. a namePattern that is not a valid regular expression, or min above max)." },
+  INVALID_WAIVER: { severity: "error", summary: "A policy waiver names no known rule, a rule about the whole account, or a rule that does not check its kind, or its reason is blank, or its date is not a real day." },
+  WAIVER_EXPIRED: { severity: "error", summary: "A policy waiver is past its `until` date: fix the object or renew the waiver in a reviewed change." },
+  UNUSED_WAIVER: { severity: "warning", summary: "A policy waiver silences nothing: its rule is not in `policy:`, or the object keeps the rule." },
   // Tree
   MISSING_API_VERSION: { severity: "error", summary: "monsync.yaml has no `apiVersion: monsync/v1`." },
-  SETTINGS_OUTSIDE_ROOT: { severity: "error", summary: "`apiVersion`, `manage`, `ignore` or `safety` outside the root monsync.yaml." },
+  SETTINGS_OUTSIDE_ROOT: { severity: "error", summary: "`apiVersion`, `manage`, `ignore`, `safety`, `protect` or `policy` outside the root monsync.yaml." },
   DUPLICATE_KEY: { severity: "error", summary: "Two declarations (possibly in different files) have the same key; names both places." },
   DUPLICATE_GUID: { severity: "error", summary: "Two declarations pin the same GUID." },
+  OPERATOR_FIELD_REFUSED: { severity: "error", summary: "An operator declares `IsAccountAdministrator` or `UserName` (read-only) or `IsOnDuty` (operational state, never planned)." },
+  AUTHORIZATION_NOT_ASSIGNABLE: { severity: "error", summary: "A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign." },
+  EVERYONE_GROUP: { severity: "error", summary: "The system group Everyone is declared; every operator is in it and it cannot be changed." },
   UNKNOWN_REFERENCE: { severity: "error", summary: "A group member or vault reference names nothing declared." },
   ALL_MONITORS_GROUP: { severity: "error", summary: "The All Monitors group is declared; its membership cannot be changed." },
+  DUTY_SCHEDULES_WITHOUT_MEMBERS: { severity: "error", summary: "An operator group declares `dutySchedules` but not `members`: its schedules are copies on its members, so monsync needs the member list." },
   SCHEDULE_FIELD_MISSING: { severity: "error", summary: "A schedule lacks a field its ScheduleType / ScheduleMode needs." },
   SCHEDULE_FIELD_UNEXPECTED: { severity: "error", summary: "A schedule has a field its ScheduleType / ScheduleMode does not use." },
   SLA_THRESHOLD_ORDER: { severity: "error", summary: "UptimeWarningThreshold is below UptimeErrorThreshold." },
@@ -65121,8 +65739,13 @@ var DIAGNOSTIC_CODES = {
   ENV_VAR_UNSET: { severity: "warning", summary: "A `fromEnv` variable is unset (an error when values are needed)." },
   SECRET_FILE_MISSING: { severity: "warning", summary: "A `fromFile` file does not exist (an error when values are needed)." },
   SECRET_FILE_OUTSIDE_TREE: { severity: "error", summary: "A `fromFile` path is absolute or leads outside the config tree (by `..` or a symbolic link)." },
+  SECRET_FILE_NOT_REGULAR: { severity: "error", summary: "A `fromFile` path names a folder, a named pipe, a socket or a device, not a file." },
+  VAULT_PLACEHOLDER_WRITTEN: { severity: "error", summary: "A `{{vault:...}}` placeholder written by hand; reference a declared item with `{ vault: Section/Item }`." },
   SECRET_UNAVAILABLE: { severity: "error", summary: "A secret is needed (resolveSecrets) but its variable is unset or its file unreadable." }
 };
+function isPolicyFinding(d) {
+  return d.code === "POLICY_ERROR" || d.code === "POLICY_WARNING";
+}
 function hasErrors(diagnostics) {
   return diagnostics.some((d) => d.severity === "error");
 }
@@ -65138,16 +65761,16 @@ function editDistance(a, b) {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_2, j) => i === 0 ? j : j === 0 ? i : 0));
-  const at2 = (i, j) => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  const at3 = (i, j) => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(at2(i - 1, j) + 1, at2(i, j - 1) + 1, at2(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at2(i - 2, j - 2) + 1);
+      let best = Math.min(at3(i - 1, j) + 1, at3(i, j - 1) + 1, at3(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at3(i - 2, j - 2) + 1);
       d[i][j] = best;
     }
   }
-  return at2(a.length, b.length);
+  return at3(a.length, b.length);
 }
 function likelyMeant(word, candidates) {
   const lower = word.toLowerCase();
@@ -65163,6 +65786,224 @@ function likelyMeant(word, candidates) {
     }
   }
   return best;
+}
+
+// ../schema/src/policy/check.ts
+var DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+function isRealDay(text2) {
+  const m = DAY.exec(text2);
+  if (m === null) return false;
+  const [year, month, day] = m.slice(1).map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+function diagnostic(code, message, at3, hint, rule) {
+  return { severity: DIAGNOSTIC_CODES[code].severity, code, message, ...at3, ...hint === void 0 ? {} : { hint }, ...rule === void 0 ? {} : { rule } };
+}
+var waiverExample = (rule) => `policyWaivers: [{ rule: ${rule}, reason: "why", until: YYYY-MM-DD }]`;
+function validWaivers(subject2, today, out) {
+  const valid = /* @__PURE__ */ new Map();
+  const { kind } = subject2.object;
+  const title2 = kindEntry(kind)?.title.many ?? kind;
+  for (const waiver of subject2.waivers) {
+    if (typeof waiver.rule !== "string") continue;
+    const rule = policyRule(waiver.rule);
+    if (rule === void 0) {
+      const meant = likelyMeant(waiver.rule, POLICY_RULES.map((r) => r.name));
+      out.push(diagnostic("INVALID_WAIVER", `the waiver names no policy rule \`${waiver.rule}\`${meant === void 0 ? "" : `; did you mean \`${meant}\`?`}`, waiver.position("rule"), `rules: ${POLICY_RULES.map((r) => r.name).join(", ")}`));
+      continue;
+    }
+    if (rule.scope === "account") {
+      out.push(diagnostic("INVALID_WAIVER", `\`${rule.name}\` is about the whole account, so no object can be excused from it`, waiver.position("rule"), `change the rule's percent in monsync.yaml instead, and remove this waiver`));
+      continue;
+    }
+    if (!ruleAppliesTo(rule, kind)) {
+      out.push(diagnostic("INVALID_WAIVER", `\`${rule.name}\` does not check ${title2}, so this waiver would silence nothing`, waiver.position("rule"), "remove the waiver"));
+      continue;
+    }
+    if (typeof waiver.reason === "string" && waiver.reason.trim() === "") {
+      out.push(diagnostic("INVALID_WAIVER", `the waiver of \`${rule.name}\` has a blank reason`, waiver.position("reason"), "say why the object may break the rule: reviewers read it"));
+      continue;
+    }
+    if (typeof waiver.reason !== "string") continue;
+    if (typeof waiver.until === "string" && DAY.test(waiver.until)) {
+      if (!isRealDay(waiver.until)) {
+        out.push(diagnostic("INVALID_WAIVER", `\`until\` ${waiver.until} is not a real day`, waiver.position("until"), "write the last day the waiver holds, YYYY-MM-DD"));
+        continue;
+      }
+      if (waiver.until < today) {
+        out.push(
+          diagnostic("WAIVER_EXPIRED", `the waiver of \`${rule.name}\` ended on ${waiver.until} (today is ${today} UTC)`, waiver.position("until"), "fix the object so it keeps the rule and remove the waiver, or extend `until` in a reviewed change")
+        );
+        continue;
+      }
+    } else if (waiver.until !== void 0) continue;
+    valid.set(rule.name, waiver);
+  }
+  return valid;
+}
+function findingOf(entry, rule, object, message, at3) {
+  return { rule: rule.name, severity: entry.severity, message, fix: rule.fix, kind: object.kind, key: object.key, file: at3.file, line: at3.line, column: at3.column };
+}
+function checkPolicy(subjects, entries, today) {
+  const diagnostics = [];
+  const findings = [];
+  const configured = new Set(entries.map((entry) => entry.rule));
+  for (const subject2 of subjects) {
+    const { object } = subject2;
+    const waivers = validWaivers(subject2, today, diagnostics);
+    const used = /* @__PURE__ */ new Set();
+    for (const entry of entries) {
+      const rule = policyRule(entry.rule);
+      if (rule === void 0 || rule.scope !== "object" || !ruleAppliesTo(rule, object.kind)) continue;
+      for (const found of rule.check(object, entry.params)) {
+        if (waivers.has(rule.name)) {
+          used.add(rule.name);
+          continue;
+        }
+        const at3 = subject2.position(found.field);
+        const title2 = kindEntry(object.kind)?.title.one ?? object.kind;
+        const message = `${title2} \`${object.key}\` ${found.message}`;
+        diagnostics.push(diagnostic(entry.severity === "error" ? "POLICY_ERROR" : "POLICY_WARNING", `${rule.name}: ${message}`, at3, `${rule.fix}; or excuse this ${title2}: ${waiverExample(rule.name)}`, rule.name));
+        findings.push(findingOf(entry, rule, object, message, at3));
+      }
+    }
+    for (const [name, waiver] of waivers) {
+      if (used.has(name)) continue;
+      const why = configured.has(name) ? "the object keeps the rule" : `\`${name}\` is not in policy: of monsync.yaml`;
+      diagnostics.push(diagnostic("UNUSED_WAIVER", `the waiver of \`${name}\` silences nothing: ${why}`, waiver.position("rule"), "remove the waiver"));
+    }
+  }
+  return { diagnostics, findings };
+}
+function checkAccountPolicy(entries, monitors) {
+  const findings = [];
+  for (const entry of entries) {
+    const rule = policyRule(entry.rule);
+    if (rule === void 0 || rule.scope !== "account") continue;
+    for (const found of rule.check(monitors, entry.params)) {
+      findings.push({ rule: rule.name, severity: entry.severity, message: found.message, fix: rule.fix, file: entry.source.file, line: entry.source.line, column: entry.source.column });
+    }
+  }
+  return findings;
+}
+
+// ../schema/src/policy/read.ts
+var isMapping = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function wellFormed(schema, value) {
+  const required = schema.required ?? [];
+  for (const [key, prop] of Object.entries(schema.properties)) {
+    const v = value[key];
+    if (v === void 0) {
+      if (required.includes(key)) return false;
+      continue;
+    }
+    const type = prop.type;
+    if (type === "array" && !Array.isArray(v)) return false;
+    if ((type === "integer" || type === "number") && typeof v !== "number") return false;
+    if (type === "string" && typeof v !== "string") return false;
+  }
+  return true;
+}
+var PolicyReader = class {
+  #patterns = [];
+  /** `protect:` and `policy:` of monsync.yaml, into `settings`; problems with rule parameters as diagnostics. */
+  readSettings(src, value, settings) {
+    const diagnostics = [];
+    const pattern = new RegExp(IGNORE_PATTERN, "su");
+    if (Array.isArray(value.protect)) {
+      const written2 = value.protect.filter((p) => typeof p === "string");
+      settings.protect = written2;
+      value.protect.forEach((raw, i) => {
+        if (typeof raw !== "string" || !pattern.test(raw)) return;
+        const colon = raw.indexOf(":");
+        const { line, column } = src.position(["protect", i]);
+        this.#patterns.push({ kind: raw.slice(0, colon), rule: raw, glob: raw.slice(colon + 1).trim(), source: { file: src.file, line, column } });
+      });
+    }
+    if (!isMapping(value.policy)) return diagnostics;
+    const entries = [];
+    for (const rule of POLICY_RULES) {
+      const raw = value.policy[rule.name];
+      const list = rule.multiple ? (Array.isArray(raw) ? raw : []).map((item, i) => [item, ["policy", rule.name, i]]) : raw === void 0 ? [] : [[raw === null ? {} : raw, ["policy", rule.name]]];
+      for (const [item, path] of list) {
+        if (!isMapping(item)) continue;
+        if (!wellFormed(rule.parameters, item)) {
+          if (raw === null) diagnostics.push(policyProblem(src, path, `${rule.name} needs ${(rule.parameters.required ?? []).map((p) => `\`${p}\``).join(" and ")}`, rule.name));
+          continue;
+        }
+        const problem = parameterProblem(rule.name, item);
+        if (problem !== void 0) {
+          diagnostics.push(policyProblem(src, [...path, problem.field], problem.message, rule.name));
+          continue;
+        }
+        const severity2 = item.severity === "warning" ? "warning" : "error";
+        const { line, column } = src.position(path, "key");
+        entries.push({ rule: rule.name, severity: severity2, params: item, source: { file: src.file, line, column } });
+      }
+    }
+    settings.policy = entries;
+    return diagnostics;
+  }
+  /** The protections of the tree and the policy's findings on its declarations. */
+  finish(kinds, settings, today) {
+    const protection = [...this.#patterns];
+    const subjects = [];
+    const groupsOf2 = monitorGroups(kinds);
+    for (const [entry, declarations] of kinds) {
+      if (entry.keyField === void 0) continue;
+      for (const d of declarations) {
+        if (typeof d.key !== "string") continue;
+        const key = entry.parent === void 0 ? d.key : `${d.parentKey}/${d.key}`;
+        if (d.protect) {
+          const { line, column } = d.src.position([...d.path, "protect"], "key");
+          protection.push({ kind: entry.kind, rule: "protect: true", key, source: { file: d.src.file, line, column } });
+        }
+        subjects.push(subject(entry, d, key, groupsOf2));
+      }
+    }
+    const { diagnostics, findings } = checkPolicy(subjects, settings.policy ?? [], today);
+    return { protection, findings, diagnostics };
+  }
+};
+function policyProblem(src, path, message, rule) {
+  return { severity: DIAGNOSTIC_CODES.INVALID_POLICY.severity, code: "INVALID_POLICY", message, file: src.file, ...src.position(path), rule };
+}
+function parameterProblem(rule, item) {
+  if (rule === "namePattern" && typeof item.pattern === "string") {
+    try {
+      new RegExp(item.pattern, "u");
+    } catch (error2) {
+      return { field: "pattern", message: `namePattern: \`${item.pattern}\` is not a valid regular expression (${error2.message})` };
+    }
+  }
+  if (rule === "checkInterval") {
+    if (item.min === void 0 && item.max === void 0) return { field: "min", message: "checkInterval: give `min`, `max` or both; without them the rule checks nothing" };
+    if (typeof item.min === "number" && typeof item.max === "number" && item.min > item.max) return { field: "max", message: `checkInterval: max ${item.max} is below min ${item.min}, so no interval could pass` };
+  }
+  return void 0;
+}
+function monitorGroups(kinds) {
+  const groups = /* @__PURE__ */ new Map();
+  const declared = kinds.find(([entry]) => entry === MONITOR_GROUP_KIND)?.[1] ?? [];
+  for (const g of declared) {
+    const members = g.declared.value.members;
+    if (typeof g.key !== "string" || !Array.isArray(members)) continue;
+    for (const member of members) if (typeof member === "string") groups.set(member, [...groups.get(member) ?? [], g.key]);
+  }
+  return groups;
+}
+function subject(entry, d, key, groupsOf2) {
+  const at3 = (path) => ({ file: d.src.file, ...d.src.position(path) });
+  const waivers = d.waivers.filter(isMapping).map((w) => {
+    const i = d.waivers.indexOf(w);
+    return { rule: w.rule, reason: w.reason, until: w.until, position: (field) => at3([...d.path, "policyWaivers", i, ...field === void 0 ? [] : [field]]) };
+  });
+  return {
+    object: { kind: entry.kind, key, name: d.key, fields: d.declared.value, ...entry === MONITOR_KIND ? { groups: groupsOf2.get(d.key) ?? [] } : {} },
+    waivers,
+    position: (field) => at3([...d.path, field ?? entry.keyField ?? ""])
+  };
 }
 
 // ../schema/src/compile-validator.ts
@@ -65276,12 +66117,12 @@ function schemaDiagnostics(source) {
   const seen = /* @__PURE__ */ new Set();
   for (const error2 of errors) {
     if (dropped.has(error2)) continue;
-    const diagnostic = toDiagnostic(source, error2);
-    if (diagnostic === void 0 || source.isRefused(diagnostic.line, diagnostic.column)) continue;
-    const key = `${diagnostic.line}:${diagnostic.column}:${diagnostic.code}:${diagnostic.message}`;
+    const diagnostic2 = toDiagnostic(source, error2);
+    if (diagnostic2 === void 0 || source.isRefused(diagnostic2.line, diagnostic2.column)) continue;
+    const key = `${diagnostic2.line}:${diagnostic2.column}:${diagnostic2.code}:${diagnostic2.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    diagnostics.push(diagnostic);
+    diagnostics.push(diagnostic2);
   }
   return diagnostics;
 }
@@ -65289,11 +66130,11 @@ function toDiagnostic(source, error2) {
   const path = pointerToPath(error2.instancePath);
   const parent = error2.parentSchema ?? {};
   const name = label(path);
-  const make = (code, message, at2, where = "value", hint) => {
-    const pos = source.position(at2, where);
-    const diagnostic = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file: source.file, ...pos };
-    if (hint !== void 0) diagnostic.hint = hint;
-    return diagnostic;
+  const make = (code, message, at3, where = "value", hint) => {
+    const pos = source.position(at3, where);
+    const diagnostic2 = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file: source.file, ...pos };
+    if (hint !== void 0) diagnostic2.hint = hint;
+    return diagnostic2;
   };
   switch (error2.keyword) {
     case "required": {
@@ -65394,6 +66235,9 @@ function refusedField(make, path, name) {
       "`monsync migrate` rewrites these fields into ErrorConditions, keeping comments and formatting"
     );
   }
+  if (typeof field === "string" && field in OPERATOR_REFUSED_FIELDS && path[0] === "operators") {
+    return make("OPERATOR_FIELD_REFUSED", `\`${field}\` ${OPERATOR_REFUSED_FIELDS[field]}`, path, "key");
+  }
   if (field === "Sensitive" && path[path.length - 3] === "PredefinedVariables") {
     return make(
       "OBSOLETE_FIELD",
@@ -65415,7 +66259,8 @@ function patternMismatch(make, error2, path, name, parent) {
     return make("INVALID_TIME", `\`${name}\` must be a 24-hour time ${form}`, path, "value", 'quote it ("08:00:00") so YAML keeps it a string');
   }
   if (pattern === IGNORE_PATTERN) {
-    return make("INVALID_IGNORE_PATTERN", `ignore pattern \`${String(error2.data)}\` must be kind:glob with a singular kind`, path, "value", `e.g. monitor:legacy-*; kinds: ${IGNORE_KINDS.join(", ")}`);
+    const what = path[0] === "protect" ? "protect" : "ignore";
+    return make("INVALID_IGNORE_PATTERN", `${what} pattern \`${String(error2.data)}\` must be kind:glob with a singular kind`, path, "value", `e.g. monitor:${what === "protect" ? "prod" : "legacy"}-*; kinds: ${IGNORE_KINDS.join(", ")}`);
   }
   if (pattern === GUID_PATTERN) {
     const field = typeof path[path.length - 1] === "number" ? path[path.length - 2] : path[path.length - 1];
@@ -65433,6 +66278,8 @@ function patternMismatch(make, error2, path, name, parent) {
 // ../schema/src/yaml-source.ts
 var import_yaml5 = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 5 * 1024 * 1024;
+var MAX_NESTING = 64;
+var PLAIN_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((t) => `tag:yaml.org,2002:${t}`));
 var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
 var YamlSource = class {
   file;
@@ -65444,10 +66291,19 @@ var YamlSource = class {
   aliasCount = 0;
   #lineCounter = new import_yaml5.LineCounter();
   #doc;
-  constructor(file, text) {
+  constructor(file, raw) {
     this.file = file;
-    this.text = text;
-    const docs = (0, import_yaml5.parseAllDocuments)(text, {
+    const text2 = raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
+    this.text = text2;
+    const tooDeep = flowTooDeep(text2);
+    if (tooDeep !== void 0) {
+      this.#lineCounter.addNewLine(0);
+      for (let i = text2.indexOf("\n"); i >= 0; i = text2.indexOf("\n", i + 1)) this.#lineCounter.addNewLine(i + 1);
+      this.report("YAML_TOO_DEEP", nestedMessage(), tooDeep, tooDeep + 1, { hint: NESTED_HINT });
+      this.value = void 0;
+      return;
+    }
+    const docs = (0, import_yaml5.parseAllDocuments)(text2, {
       lineCounter: this.#lineCounter,
       uniqueKeys: true,
       merge: false,
@@ -65469,16 +66325,26 @@ var YamlSource = class {
       return;
     }
     for (const error2 of this.#doc.errors) {
+      if (/call stack/i.test(error2.message)) {
+        this.report("YAML_TOO_DEEP", nestedMessage(), error2.pos[0], error2.pos[1], { hint: NESTED_HINT });
+        continue;
+      }
       const code = error2.code === "DUPLICATE_KEY" ? "DUPLICATE_YAML_KEY" : "YAML_SYNTAX";
       const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(this.text.slice(error2.pos[0], error2.pos[0] + 200))?.[1]?.trim() ?? "";
       const named2 = key === "" || key.length > 80 || /[\r\n]/.test(key) ? "this key" : `the key ${JSON.stringify(key)}`;
       const message = code === "DUPLICATE_YAML_KEY" ? `${named2} appears twice in the same mapping` : firstLine(error2.message);
       this.report(code, message, error2.pos[0], error2.pos[1], code === "DUPLICATE_YAML_KEY" ? { hint: "keep one of the two entries" } : {});
     }
-    for (const warning2 of this.#doc.warnings) this.report("YAML_WARNING", firstLine(warning2.message), warning2.pos[0], warning2.pos[1]);
+    for (const warning2 of this.#doc.warnings) if (warning2.code !== "TAG_RESOLVE_FAILED") this.report("YAML_WARNING", firstLine(warning2.message), warning2.pos[0], warning2.pos[1]);
     const contents = this.#doc.contents;
     if (contents !== null && !(0, import_yaml5.isMap)(contents) && !((0, import_yaml5.isScalar)(contents) && contents.value === null)) {
       this.reportNode("ROOT_NOT_MAPPING", "a config file must be a mapping of top-level keys (monitors:, slas:, ...)", contents);
+    }
+    const deep = contents === null ? void 0 : deepNode(contents);
+    if (deep !== void 0) {
+      this.reportNode("YAML_TOO_DEEP", nestedMessage(), deep, { hint: NESTED_HINT });
+      this.value = void 0;
+      return;
     }
     this.value = contents === null ? void 0 : this.toValue(contents);
     const first = this.diagnostics.find((d) => d.code === "YAML_ALIAS");
@@ -65495,6 +66361,19 @@ var YamlSource = class {
   /** Converts the AST by hand so that positions stay known and hazardous constructs are refused, not resolved. */
   toValue(node) {
     if (node === null) return null;
+    if (!(0, import_yaml5.isAlias)(node) && node.tag !== void 0 && !PLAIN_TAGS.has(node.tag)) {
+      const shown = node.tag.startsWith("tag:yaml.org,2002:") ? `!!${node.tag.slice("tag:yaml.org,2002:".length)}` : node.tag;
+      const start = node.range?.[0] ?? 0;
+      let from = start;
+      while (from > 0 && /\s/.test(this.text[from - 1] ?? "")) from -= 1;
+      while (from > 0 && !/\s/.test(this.text[from - 1] ?? "")) from -= 1;
+      if (this.text[from] !== "!") from = start;
+      this.report("YAML_TAG", `the tag ${shown} is not allowed: a config file holds plain strings, numbers, booleans, mappings and lists`, from, node.range?.[1] ?? start, {
+        hint: "remove the tag; quote the value to keep it a string"
+      });
+      this.refusedOffsets.add(node.range?.[0] ?? -1);
+      return null;
+    }
     if ((0, import_yaml5.isAlias)(node)) {
       this.aliasCount += 1;
       if (this.aliasCount === 1) {
@@ -65508,8 +66387,8 @@ var YamlSource = class {
     if ((0, import_yaml5.isScalar)(node)) {
       if (typeof node.value === "number" && !Number.isFinite(node.value)) {
         const range = node.range ?? [0, 0, 0];
-        const written = this.text.slice(range[0], range[1]).trim();
-        this.reportNode("NON_FINITE_NUMBER", `\`${written}\` is not a finite number: YAML special floats (.nan, .inf) and numbers beyond the range of a double are not JSON numbers, so the API cannot receive them`, node, {
+        const written2 = this.text.slice(range[0], range[1]).trim();
+        this.reportNode("NON_FINITE_NUMBER", `\`${written2}\` is not a finite number: YAML special floats (.nan, .inf) and numbers beyond the range of a double are not JSON numbers, so the API cannot receive them`, node, {
           hint: "write a finite number, or quote the value if a string is meant"
         });
         this.refusedOffsets.add(range[0]);
@@ -65544,7 +66423,7 @@ var YamlSource = class {
   report(code, message, start, end, extra = {}) {
     const from = this.linePos(start);
     const to = this.linePos(Math.max(start, end));
-    const diagnostic = {
+    const diagnostic2 = {
       severity: extra.severity ?? DIAGNOSTIC_CODES[code].severity,
       code,
       message,
@@ -65554,8 +66433,8 @@ var YamlSource = class {
       endLine: to.line,
       endColumn: to.column
     };
-    if (extra.hint !== void 0) diagnostic.hint = extra.hint;
-    this.diagnostics.push(diagnostic);
+    if (extra.hint !== void 0) diagnostic2.hint = extra.hint;
+    this.diagnostics.push(diagnostic2);
   }
   reportNode(code, message, node, extra = {}) {
     const range = node.range ?? [0, 0, 0];
@@ -65575,7 +66454,7 @@ var YamlSource = class {
    * Position of the value at `path`, or of its key (`at: 'key'`). When the path does not exist, the position of
    * the deepest node that does.
    */
-  position(path, at2 = "value") {
+  position(path, at3 = "value") {
     let node = this.#doc?.contents ?? null;
     let keyNode;
     let last = node ?? void 0;
@@ -65600,10 +66479,50 @@ var YamlSource = class {
         break;
       }
     }
-    if (at2 === "key" && keyNode !== void 0) return this.rangePosition(keyNode.range);
+    if (at3 === "key" && keyNode !== void 0) return this.rangePosition(keyNode.range);
     return this.rangePosition(last?.range);
   }
 };
+var NESTED_HINT = `flatten the structure; config files nest mappings and lists at most ${MAX_NESTING} deep`;
+var nestedMessage = () => `mappings and lists are nested more than ${MAX_NESTING} levels deep here`;
+function flowTooDeep(text2) {
+  if (!/[[{]/.test(text2)) return void 0;
+  let depth = 0;
+  let quote;
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2[i];
+    if (quote !== void 0) {
+      if (c === "\\" && quote === '"') i += 1;
+      else if (c === quote) quote = void 0;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      const before = i === 0 ? " " : text2[i - 1];
+      if (before === void 0 || /[\s,[{:]/.test(before)) quote = c;
+    } else if (c === "#" && (i === 0 || /\s/.test(text2[i - 1] ?? " "))) {
+      const end = text2.indexOf("\n", i);
+      if (end < 0) break;
+      i = end;
+    } else if (c === "[" || c === "{") {
+      depth += 1;
+      if (depth > MAX_NESTING) return i;
+    } else if ((c === "]" || c === "}") && depth > 0) depth -= 1;
+  }
+  return void 0;
+}
+function deepNode(root) {
+  const stack = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop();
+    if (!(0, import_yaml5.isMap)(node) && !(0, import_yaml5.isSeq)(node)) continue;
+    if (depth >= MAX_NESTING) return node;
+    for (const item of node.items) {
+      const child = (0, import_yaml5.isPair)(item) ? item.value : item;
+      if (child !== null && typeof child === "object" && ((0, import_yaml5.isMap)(child) || (0, import_yaml5.isSeq)(child))) stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return void 0;
+}
 function firstLine(message) {
   return (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "").trim();
 }
@@ -65625,13 +66544,28 @@ function loadConfigSync(dir, options = {}) {
       diagnostics.push(problem);
       continue;
     }
+    let bytes;
     try {
-      texts.push({ file, text: readFileSync2(join(root, file), "utf8") });
+      bytes = readFileSync2(join(root, file));
     } catch (error2) {
       diagnostics.push(unreadable(file, error2));
+      continue;
     }
+    const decoded = decodeUtf8(file, bytes);
+    if ("text" in decoded) texts.push({ file, text: decoded.text });
+    else diagnostics.push(decoded.diagnostic);
   }
   return assemble(root, texts, options, diagnostics, files);
+}
+function loadConfigTexts(root, texts, options = {}) {
+  const diagnostics = [];
+  const kept = [];
+  for (const t of texts) {
+    if (Buffer.byteLength(t.text, "utf8") > MAX_FILE_BYTES) diagnostics.push(tooLarge(t.file));
+    else kept.push(t);
+  }
+  if (!texts.some((t) => t.file === SETTINGS_FILE)) diagnostics.push(missingSettings());
+  return assemble(resolve2(root), kept, options, diagnostics, texts.map((t) => t.file));
 }
 function fileDiagnostic(code, file, message, hint) {
   const d = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file, line: 1, column: 1 };
@@ -65668,8 +66602,46 @@ function sizeProblem(root, file) {
     return unreadable(file, error2);
   }
 }
+var UTF8 = new TextDecoder("utf-8", { fatal: true });
+function decodeUtf8(file, bytes) {
+  try {
+    const text2 = UTF8.decode(bytes);
+    return { text: text2 };
+  } catch {
+    const at3 = firstInvalidUtf8(bytes);
+    const before = new TextDecoder("utf-8").decode(bytes.subarray(0, at3));
+    const lineStart = Math.max(before.lastIndexOf("\n"), before.lastIndexOf("\r")) + 1;
+    const line = (before.match(/\r\n|\r|\n/g) ?? []).length + 1;
+    const d = fileDiagnostic("INVALID_UTF8", file, `the file is not valid UTF-8: byte 0x${(bytes[at3] ?? 0).toString(16).padStart(2, "0")} at offset ${at3} starts no UTF-8 character`, 'save the file as UTF-8 (editors offer "Save with encoding")');
+    d.line = line;
+    d.column = before.length - lineStart + 1;
+    return { diagnostic: d };
+  }
+}
+function firstInvalidUtf8(bytes) {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] ?? 0;
+    const length = b < 128 ? 1 : b >= 194 && b <= 223 ? 2 : b >= 224 && b <= 239 ? 3 : b >= 240 && b <= 244 ? 4 : 0;
+    if (length === 0 || i + length > bytes.length) return i;
+    if (length > 1 && !utf8Ok(bytes.subarray(i, i + length))) return i;
+    i += length;
+  }
+  return bytes.length;
+}
+function utf8Ok(sequence) {
+  try {
+    UTF8.decode(sequence);
+    return true;
+  } catch {
+    return false;
+  }
+}
 function unreadable(file, error2) {
   return fileDiagnostic("FILE_UNREADABLE", file, `the file cannot be read (${error2.code ?? "error"})`);
+}
+function discoverConfigFiles(root) {
+  return discover(resolve2(root)).files;
 }
 function discover(root) {
   const found = [];
@@ -65698,13 +66670,22 @@ function discover(root) {
   if (!hasSettings) diagnostics.push(missingSettings());
   return { files: hasSettings ? [SETTINGS_FILE, ...rest] : rest, diagnostics };
 }
-var isMapping = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function hasContent(text2) {
+  const lines = text2.split(/\r\n|\r|\n/).map((line) => line.replace(/(^|\s)#.*$/, "").trim());
+  const rest = lines.filter((line) => line !== "" && line !== "---" && line !== "...").join(" ");
+  return rest !== "" && !/^(null|Null|NULL|~|\{\s*\})$/.test(rest);
+}
+var isMapping2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var isSecretRefMapping = (v) => {
+  const keys = Object.keys(v);
+  return keys.length === 1 && (keys[0] === "fromEnv" || keys[0] === "fromFile");
+};
 function listAt(value, path) {
   let current = value;
-  for (const segment of path) current = isMapping(current) ? current[segment] : void 0;
+  for (const segment of path) current = isMapping2(current) ? current[segment] : void 0;
   return Array.isArray(current) ? current : [];
 }
-var SETTINGS_KEYS = ["apiVersion", "manage", "ignore", "safety"];
+var SETTINGS_KEYS = ["apiVersion", "manage", "ignore", "safety", "protect", "policy", "apiOperator"];
 var BINARY_VAULT_TYPES = /* @__PURE__ */ new Set(["CertificateArchive", "File"]);
 var Assembler = class {
   constructor(root, options, diagnostics) {
@@ -65719,20 +66700,28 @@ var Assembler = class {
   settings = { apiVersion: API_VERSION, manage: {}, ignore: [], safety: { ...DEFAULT_SAFETY } };
   settingsSource;
   settingsRead = false;
-  report(code, message, at2, where = "value", hint) {
-    const pos = at2.src.position(at2.path, where);
-    const d = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file: at2.src.file, ...pos };
+  policy = new PolicyReader();
+  report(code, message, at3, where = "value", hint) {
+    const pos = at3.src.position(at3.path, where);
+    const d = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file: at3.src.file, ...pos };
     if (hint !== void 0) d.hint = hint;
     this.diagnostics.push(d);
   }
-  sourceRef(at2) {
-    const { line, column } = at2.src.position(at2.path);
-    return { file: at2.src.file, line, column };
+  sourceRef(at3) {
+    const { line, column } = at3.src.position(at3.path);
+    return { file: at3.src.file, line, column };
   }
   addFile(src) {
     this.diagnostics.push(...src.diagnostics);
     const syntaxBroken = src.diagnostics.some((d) => d.code === "YAML_SYNTAX");
-    const empty = !syntaxBroken && (src.value === void 0 || src.value === null || isMapping(src.value) && Object.keys(src.value).length === 0);
+    const refused = src.diagnostics.some((d) => d.severity === "error");
+    const empty = !syntaxBroken && !refused && (src.value === void 0 || src.value === null || isMapping2(src.value) && Object.keys(src.value).length === 0);
+    if (empty && hasContent(src.text)) {
+      this.diagnostics.push(
+        fileDiagnostic("FILE_PARSED_EMPTY", src.file, "the file has content but parses to nothing, so none of it would be planned", "check the file's encoding and line endings; save it as UTF-8 with LF line endings")
+      );
+      return;
+    }
     if (empty && src.file !== SETTINGS_FILE) {
       this.diagnostics.push(
         fileDiagnostic(
@@ -65743,7 +66732,7 @@ var Assembler = class {
         )
       );
     }
-    if (!isMapping(src.value)) {
+    if (!isMapping2(src.value)) {
       if (src.file === SETTINGS_FILE && empty) {
         this.report("MISSING_API_VERSION", "monsync.yaml is empty; it needs `apiVersion: monsync/v1`", { src, path: [] }, "value", "add `apiVersion: monsync/v1` and a `manage:` mapping");
       }
@@ -65768,21 +66757,23 @@ var Assembler = class {
     if (!Object.hasOwn(value, "apiVersion")) {
       this.report("MISSING_API_VERSION", "monsync.yaml needs `apiVersion: monsync/v1`", { src, path: [] }, "value", "add `apiVersion: monsync/v1` as the first line");
     }
-    const manage = isMapping(value.manage) ? value.manage : {};
+    const manage = isMapping2(value.manage) ? value.manage : {};
     for (const kind of MANAGED_KINDS) {
       const entry = manage[kind];
-      if (isMapping(entry)) {
+      if (isMapping2(entry)) {
         const removal = REMOVAL_STRATEGIES.includes(entry.removal) ? entry.removal : void 0;
         this.settings.manage[kind] = { prune: entry.prune === true, ...kind === "monitors" ? { removal: removal ?? "auto" } : {} };
       } else if (entry === null) this.settings.manage[kind] = { prune: false, ...kind === "monitors" ? { removal: "auto" } : {} };
     }
     const ignore = [manage.ignore, value.ignore].flatMap((list) => Array.isArray(list) ? list.filter((p) => typeof p === "string") : []);
     this.settings.ignore = ignore;
-    const safety = isMapping(value.safety) ? value.safety : {};
+    if (typeof value.apiOperator === "string" && value.apiOperator.trim() !== "") this.settings.apiOperator = value.apiOperator.trim();
+    const safety = isMapping2(value.safety) ? value.safety : {};
     for (const field of ["maxDeletePercent", "maxUpdatePercent"]) {
       const v = safety[field];
       if (typeof v === "number" && v >= 0 && v <= 100) this.settings.safety[field] = v;
     }
+    this.diagnostics.push(...this.policy.readSettings(src, value, this.settings));
   }
   /** The declarations of one kind (every kind of the registry has a list, empty or not). */
   of(entry) {
@@ -65795,7 +66786,7 @@ var Assembler = class {
     for (const entry of topLevelKinds()) {
       const list = listAt(value, entry.path);
       list.forEach((item, i) => {
-        if (isMapping(item)) this.readDeclaration(entry, item, { src, path: [...entry.path, i] }, "");
+        if (isMapping2(item)) this.readDeclaration(entry, item, { src, path: [...entry.path, i] }, "");
       });
     }
   }
@@ -65803,66 +66794,66 @@ var Assembler = class {
    * Decodes one declaration. The lists of its child kinds declared as objects (a section's `items`) become
    * `Declared` lists of their own; a list of names (a group's `members`) stays as written.
    */
-  readDeclaration(entry, item, at2, parentKey) {
+  readDeclaration(entry, item, at3, parentKey) {
     const children = childKinds(entry).filter((child) => child.keyField !== void 0);
     const fields = children.map((child) => child.path[child.path.length - 1] ?? "");
     const own = {};
-    for (const key2 of Object.keys(item)) if (!fields.includes(key2)) own[key2] = item[key2];
-    const value = entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at2) : this.decode(own, at2, false);
+    for (const key2 of Object.keys(item)) if (!fields.includes(key2) && key2 !== "protect" && key2 !== "policyWaivers") own[key2] = item[key2];
+    const value = entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at3) : this.decode(own, at3, false);
     const key = entry.keyField === void 0 ? void 0 : item[entry.keyField];
     children.forEach((child, c) => {
       const field = fields[c] ?? "";
       const list = item[field];
       const declared2 = [];
       (Array.isArray(list) ? list : []).forEach((childItem, j) => {
-        if (isMapping(childItem)) declared2.push(this.readDeclaration(child, childItem, { src: at2.src, path: [...at2.path, field, j] }, typeof key === "string" ? key : ""));
+        if (isMapping2(childItem)) declared2.push(this.readDeclaration(child, childItem, { src: at3.src, path: [...at3.path, field, j] }, typeof key === "string" ? key : ""));
       });
       if (list !== void 0) value[field] = declared2;
     });
-    const declared = { value, source: this.sourceRef(at2) };
-    this.of(entry).push({ ...at2, key, parentKey, declared });
+    const declared = { value, source: this.sourceRef(at3) };
+    this.of(entry).push({ ...at3, key, parentKey, declared, protect: item.protect === true, waivers: Array.isArray(item.policyWaivers) ? item.policyWaivers : [] });
     return declared;
   }
-  decodeVaultItem(item, at2) {
+  decodeVaultItem(item, at3) {
     const binary = typeof item.VaultItemType === "string" && BINARY_VAULT_TYPES.has(item.VaultItemType);
     const out = {};
     for (const [key, v] of Object.entries(item)) {
-      const fieldAt = { src: at2.src, path: [...at2.path, key] };
+      const fieldAt = { src: at3.src, path: [...at3.path, key] };
       if (key === "Value") out[key] = this.decode(v, fieldAt, binary, item.VaultItemType === "File");
-      else if (key === "CertificateArchive" && isMapping(v)) {
+      else if (key === "CertificateArchive" && isMapping2(v)) {
         const archive = {};
-        for (const [k, w] of Object.entries(v)) archive[k] = this.decode(w, { src: at2.src, path: [...fieldAt.path, k] }, k === "ArchiveData");
+        for (const [k, w] of Object.entries(v)) archive[k] = this.decode(w, { src: at3.src, path: [...fieldAt.path, k] }, k === "ArchiveData");
         out[key] = archive;
       } else out[key] = this.decode(v, fieldAt, false);
     }
     return out;
   }
   /** Copies a value, turning every `{ fromEnv }` / `{ fromFile }` mapping into a `Secret`. */
-  decode(value, at2, binary, vaultFile = false) {
-    if (Array.isArray(value)) return value.map((v, i) => this.decode(v, { src: at2.src, path: [...at2.path, i] }, binary));
-    if (!isMapping(value)) return value;
+  decode(value, at3, binary, vaultFile = false) {
+    if (Array.isArray(value)) return value.map((v, i) => this.decode(v, { src: at3.src, path: [...at3.path, i] }, binary));
+    if (!isMapping2(value)) return value;
     const keys = Object.keys(value);
     const only = keys.length === 1 ? keys[0] : void 0;
     if ((only === "fromEnv" || only === "fromFile") && typeof value[only] === "string" && value[only] !== "") {
       const ref = only === "fromEnv" ? { fromEnv: value[only] } : { fromFile: value[only] };
       const encoding = binary ? "base64" : "utf8";
-      const secretOptions = { baseDir: dirname(join(this.root, at2.src.file)), root: this.root, encoding, ...this.options.env !== void 0 ? { env: this.options.env } : {} };
-      const secret = new Secret(ref, this.sourceRef(at2), secretOptions);
+      const secretOptions = { baseDir: dirname(join(this.root, at3.src.file)), root: this.root, encoding, ...this.options.env !== void 0 ? { env: this.options.env } : {} };
+      const secret = new Secret(ref, this.sourceRef(at3), secretOptions);
       const problem = "fromFile" in ref ? fromFilePathProblem(ref.fromFile, secretOptions.baseDir, this.root) : void 0;
       if (problem !== void 0) {
-        this.reportOutside(`\`fromFile\` path \`${String(value[only])}\` ${problem === "absolute" ? "is absolute" : "leads outside the config tree"}`, { src: at2.src, path: [...at2.path, "fromFile"] });
-      } else this.secrets.push({ secret, at: at2, vaultFile });
+        this.reportOutside(`\`fromFile\` path \`${String(value[only])}\` ${problem === "absolute" ? "is absolute" : "leads outside the config tree"}`, { src: at3.src, path: [...at3.path, "fromFile"] });
+      } else this.secrets.push({ secret, at: at3, vaultFile });
       return secret;
     }
     const out = {};
-    for (const key of keys) out[key] = this.decode(value[key], { src: at2.src, path: [...at2.path, key] }, binary);
+    for (const key of keys) out[key] = this.decode(value[key], { src: at3.src, path: [...at3.path, key] }, binary);
     return out;
   }
-  reportOutside(what, at2) {
+  reportOutside(what, at3) {
     this.report(
       "SECRET_FILE_OUTSIDE_TREE",
       `${what}: secret files are named relative to the YAML file and must stay inside the config tree, or a change to the config could read any file of the machine running monsync into a vault item`,
-      at2,
+      at3,
       "value",
       "move the file into the config folder (keep it out of git) and name it relative to this YAML file"
     );
@@ -65880,10 +66871,10 @@ var Assembler = class {
       if (s.items !== void 0) value.forEach((item, i) => this.walkPassThrough(src, item, s.items, [...path, i]));
       return;
     }
-    if (!isMapping(value) || !isMapping(s.properties)) return;
+    if (!isMapping2(value) || !isMapping2(s.properties)) return;
     const properties = s.properties;
-    const passes = isMapping(s.patternProperties);
-    const known = Object.keys(properties).filter((k) => !isMapping(properties[k]) || !Object.hasOwn(properties[k], "not"));
+    const passes = isMapping2(s.patternProperties);
+    const known = Object.keys(properties).filter((k) => !isMapping2(properties[k]) || !Object.hasOwn(properties[k], "not"));
     for (const key of Object.keys(value)) {
       if (Object.hasOwn(properties, key)) {
         this.walkPassThrough(src, value[key], properties[key], [...path, key]);
@@ -65906,18 +66897,26 @@ var Assembler = class {
           "unknown PascalCase fields pass through so that new API fields work; rename it if it is a typo"
         );
       }
-      const v = value[key];
-      if (isSecretFieldName(key) && typeof v === "string" && v !== "") {
-        this.report("LITERAL_SECRET", `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path: [...path, key] }, "value", "write `{ fromEnv: NAME }` or `{ fromFile: path }`");
-      }
+      this.literalSecrets(src, [key], value[key], [...path, key]);
     }
   }
-  reportRenamedField(renamed, at2) {
+  /**
+   * A pass-through field holding a secret, at any depth (`Auth: { ClientSecret: ... }`), must be a reference;
+   * `keys` are the field names down to `v` (list indexes left out).
+   */
+  literalSecrets(src, keys, v, path) {
+    const key = keys[keys.length - 1] ?? "";
+    if (typeof v === "string" && v !== "" && isSecretLeaf(keys)) {
+      this.report("LITERAL_SECRET", `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path }, "value", "write `{ fromEnv: NAME }` or `{ fromFile: path }`");
+    } else if (Array.isArray(v)) v.forEach((item, i) => this.literalSecrets(src, keys, item, [...path, i]));
+    else if (isMapping2(v) && !isSecretRefMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, [...keys, k], w, [...path, k]);
+  }
+  reportRenamedField(renamed, at3) {
     const unit = renamed.unit === void 0 ? "" : renamed.unit.factor === 1 ? ` (${renamed.unit.to}, as before)` : ` (in ${renamed.unit.to}: the value is converted)`;
     this.report(
       "RENAMED_FIELD",
       `\`${renamed.from}\` is the ${renamed.origin === "v3" ? "v3 API" : "spec's"} name; the service calls it \`${renamed.to}\`${unit} and drops \`${renamed.from}\`, so the plan would show it as a change forever (run \`monsync migrate\`)`,
-      at2,
+      at3,
       "key",
       `write \`${renamed.to}:\`; \`monsync migrate\` rewrites every such field, keeping comments and formatting`
     );
@@ -65926,21 +66925,30 @@ var Assembler = class {
   finish() {
     this.checkDuplicates();
     this.checkReferences();
+    this.checkPeopleReferences();
     this.checkResources();
+    this.checkWritten();
+    this.checkPeople();
+    this.checkDutySchedules();
     this.checkSecrets();
     this.checkManaged();
-    const desired = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [] };
+    const desired = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [] };
     for (const entry of topLevelKinds()) {
       if (entry.stateField !== void 0) desired[entry.stateField] = this.of(entry).map((r) => r.declared);
     }
     if (this.settingsSource !== void 0) desired.settingsSource = this.settingsSource;
+    const today = (this.options.now ?? /* @__PURE__ */ new Date()).toISOString().slice(0, 10);
+    const guards = this.policy.finish(KINDS_AS_LISTED.map((entry) => [entry, this.of(entry)]), this.settings, today);
+    this.diagnostics.push(...guards.diagnostics);
+    if (guards.protection.length > 0) desired.protection = guards.protection;
+    if (guards.findings.length > 0) desired.policy = guards.findings;
     return desired;
   }
-  where(at2) {
-    const { line, column } = at2.src.position(at2.path);
-    return `${at2.src.file}:${line}:${column}`;
+  where(at3) {
+    const { line, column } = at3.src.position(at3.path);
+    return `${at3.src.file}:${line}:${column}`;
   }
-  unique(records, what, keyField, keyOf2 = (r) => typeof r.key === "string" ? r.key : void 0) {
+  unique(records, what, keyField, keyOf2, why = "") {
     const first = /* @__PURE__ */ new Map();
     for (const r of records) {
       const key = keyOf2(r);
@@ -65948,7 +66956,8 @@ var Assembler = class {
       const seen = first.get(key);
       if (seen === void 0) first.set(key, r);
       else {
-        this.report("DUPLICATE_KEY", `${what} \`${key}\` is declared twice: here and at ${this.where({ src: seen.src, path: [...seen.path, keyField] })}`, { src: r.src, path: [...r.path, keyField] }, "value", `${keyField} identifies the ${what}; rename or remove one of them`);
+        const spelled = why !== "" && typeof r.key === "string" && r.key !== seen.key;
+        this.report("DUPLICATE_KEY", `${what} \`${why !== "" && typeof r.key === "string" ? r.key : key}\` is declared twice${spelled ? why : ""}: here and at ${this.where({ src: seen.src, path: [...seen.path, keyField] })}`, { src: r.src, path: [...r.path, keyField] }, "value", `${keyField} identifies the ${what}; rename or remove one of them`);
       }
     }
   }
@@ -65967,7 +66976,8 @@ var Assembler = class {
       const keyField = entry.keyField;
       if (keyField === void 0) continue;
       const caseless = keyField === entry.guidField;
-      this.unique(this.of(entry), entry.title.one, keyField, (r) => typeof r.key !== "string" ? void 0 : entry.parent !== void 0 ? `${r.parentKey}/${r.key}` : caseless ? r.key.toLowerCase() : r.key);
+      const keyOf2 = (key) => caseless ? key.toLowerCase() : entry.keyIgnoresCase === true ? key.trim().toLowerCase() : key;
+      this.unique(this.of(entry), entry.title.one, keyField, (r) => typeof r.key !== "string" ? void 0 : entry.parent !== void 0 ? `${r.parentKey}/${r.key}` : keyOf2(r.key), entry.keyIgnoresCase === true ? " (the service compares them ignoring case and surrounding spaces)" : "");
     }
     for (const entry of KINDS_AS_LISTED) {
       if (entry.guidField === "" || entry.guidField === entry.keyField || entry.guidUnique !== "account") continue;
@@ -65985,7 +66995,7 @@ var Assembler = class {
       if (!Array.isArray(list)) continue;
       const first = /* @__PURE__ */ new Map();
       list.forEach((item, i) => {
-        const key = isMapping(item) ? item[keyField] : void 0;
+        const key = isMapping2(item) ? item[keyField] : void 0;
         if (typeof key !== "string") return;
         const seen = first.get(key);
         if (seen === void 0) first.set(key, i);
@@ -66020,26 +67030,109 @@ var Assembler = class {
       const variables2 = m.declared.value.PredefinedVariables;
       if (!Array.isArray(variables2)) continue;
       variables2.forEach((variable, i) => {
-        const ref = isMapping(variable) && isMapping(variable.Value) ? variable.Value.vault : void 0;
+        const ref = isMapping2(variable) && isMapping2(variable.Value) ? variable.Value.vault : void 0;
         if (typeof ref !== "string") return;
         if (ref.indexOf("/") <= 0) return;
         const splits = [...ref.matchAll(/\//g)].map((match2) => [ref.slice(0, match2.index), ref.slice(match2.index + 1)]);
         if (splits.some(([section, item]) => itemsBySection.get(section)?.includes(item) === true)) return;
         const [sectionName, itemName] = splits.findLast(([section]) => itemsBySection.has(section)) ?? splits[0] ?? ["", ""];
-        const at2 = { src: m.src, path: [...m.path, "PredefinedVariables", i, "Value", "vault"] };
+        const at3 = { src: m.src, path: [...m.path, "PredefinedVariables", i, "Value", "vault"] };
         const items = itemsBySection.get(sectionName);
         if (items === void 0) {
           const meant = likelyMeant(sectionName, itemsBySection.keys());
-          this.report("UNKNOWN_REFERENCE", `vault reference \`${ref}\` names no declared vault section \`${sectionName}\`${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`, at2, "value", "declare the section under vault.sections");
+          this.report("UNKNOWN_REFERENCE", `vault reference \`${ref}\` names no declared vault section \`${sectionName}\`${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`, at3, "value", "declare the section under vault.sections");
         } else if (!items.includes(itemName)) {
           const meant = likelyMeant(itemName, items);
-          this.report("UNKNOWN_REFERENCE", `vault reference \`${ref}\` names no item \`${itemName}\` in section \`${sectionName}\`${meant !== void 0 ? `; did you mean \`${sectionName}/${meant}\`?` : ""}`, at2, "value", "declare the item under the section's items");
+          this.report("UNKNOWN_REFERENCE", `vault reference \`${ref}\` names no item \`${itemName}\` in section \`${sectionName}\`${meant !== void 0 ? `; did you mean \`${sectionName}/${meant}\`?` : ""}`, at3, "value", "declare the item under the section's items");
         }
       });
     }
   }
-  findings(findings, at2) {
-    for (const f of findings) this.report(f.code, f.message, f.field === void 0 ? at2 : { src: at2.src, path: [...at2.path, f.field] }, f.code === "SCHEDULE_FIELD_UNEXPECTED" ? "key" : "value");
+  /** Group members and vault access name declared operators (by Email, ignoring case) and groups (by Description). */
+  checkPeopleReferences() {
+    const emails = this.of(OPERATOR_KIND).map((o) => o.key).filter((k) => typeof k === "string");
+    const known = new Set(emails.map((e) => e.toLowerCase()));
+    const groups = this.of(OPERATOR_GROUP_KIND).map((g) => g.key).filter((k) => typeof k === "string");
+    const unknownOperator = (email, at3, what) => {
+      if (typeof email !== "string" || known.has(email.toLowerCase())) return;
+      const meant = likelyMeant(email, emails);
+      this.report("UNKNOWN_REFERENCE", `${what} \`${email}\` names no declared operator${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`, at3, "value", "declare the operator under operators: (key: Email)");
+    };
+    for (const g of this.of(OPERATOR_GROUP_KIND)) {
+      const members = g.declared.value.members;
+      if (Array.isArray(members)) members.forEach((m, i) => unknownOperator(m, { src: g.src, path: [...g.path, "members", i] }, `member of operator group \`${String(g.key)}\``));
+    }
+    for (const s of this.of(VAULT_SECTION_KIND)) {
+      const access2 = s.declared.value.access;
+      if (!Array.isArray(access2)) continue;
+      access2.forEach((a, i) => {
+        if (!isMapping2(a)) return;
+        const at3 = (field) => ({ src: s.src, path: [...s.path, "access", i, field] });
+        unknownOperator(a.operator, at3(OPERATOR_KIND.kind), `access to vault section \`${String(s.key)}\` of operator`);
+        if (typeof a.group === "string" && !groups.includes(a.group)) {
+          const meant = likelyMeant(a.group, groups);
+          this.report("UNKNOWN_REFERENCE", `access to vault section \`${String(s.key)}\` of group \`${a.group}\` names no declared operator group${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`, at3("group"), "value", "declare the group under operatorGroups: (key: Description)");
+        }
+      });
+    }
+  }
+  /** What the service never lets a client do to groups: change Everyone, assign Administrator. */
+  checkPeople() {
+    for (const g of this.of(OPERATOR_GROUP_KIND)) {
+      const value = g.declared.value;
+      if (typeof value.Description === "string" && value.Description.trim().toLowerCase() === "everyone") {
+        this.report("EVERYONE_GROUP", "the system group Everyone cannot be declared: every operator is a member and the group cannot be changed", { src: g.src, path: [...g.path, "Description"] }, "value", "remove this group; use another group");
+      }
+      const authorizations = value.authorizations;
+      if (!Array.isArray(authorizations)) continue;
+      authorizations.forEach((type, i) => {
+        if (!UNASSIGNABLE_AUTHORIZATION_TYPES.includes(type)) return;
+        this.report(
+          "AUTHORIZATION_NOT_ASSIGNABLE",
+          `the authorization \`${String(type)}\` cannot be assigned: the service gives it only to the Administrators group and the account administrator`,
+          { src: g.src, path: [...g.path, "authorizations", i] },
+          "value",
+          "to make someone an administrator, list their Email in the members of the group `Administrators`"
+        );
+      });
+    }
+  }
+  /**
+   * Duty schedules of operators and groups: the fields of each mode, no `Id` (a schedule is known by its content), no
+   * schedule twice in one list, and `members` on a group that declares them (its schedules are copies on them).
+   */
+  checkDutySchedules() {
+    const declarations = [...this.of(OPERATOR_KIND).map((d) => ({ d, group: false })), ...this.of(OPERATOR_GROUP_KIND).map((d) => ({ d, group: true }))];
+    for (const { d: declaration, group } of declarations) {
+      const value = declaration.declared.value;
+      const schedules = value.dutySchedules;
+      if (!Array.isArray(schedules)) continue;
+      const at3 = (i) => ({ src: declaration.src, path: [...declaration.path, "dutySchedules", i] });
+      const seen = /* @__PURE__ */ new Map();
+      schedules.forEach((schedule, i) => {
+        if (!isMapping2(schedule)) return;
+        this.findings(checkDutySchedule(schedule), at3(i));
+        if (schedule.Id !== void 0) {
+          this.report("SCHEDULE_FIELD_UNEXPECTED", "a duty schedule is known by its content, and `Id` is assigned by the service; remove it", { ...at3(i), path: [...at3(i).path, "Id"] }, "key");
+        }
+        const label2 = dutyLabel(dutyContent(schedule));
+        const first = seen.get(label2);
+        if (first === void 0) seen.set(label2, i);
+        else this.report("DUPLICATE_ITEM", `the duty schedule ${label2} is declared twice in this list: here and at ${this.where(at3(first))}`, at3(i), "value", "a schedule is known by its content; keep one of them");
+      });
+      if (group && !Array.isArray(value.members)) {
+        this.report(
+          "DUTY_SCHEDULES_WITHOUT_MEMBERS",
+          `operator group \`${String(declaration.key)}\` declares dutySchedules but no members: the service keeps a group's schedules only as copies on its members, so monsync copies them onto the members it is given`,
+          { src: declaration.src, path: [...declaration.path, "dutySchedules"] },
+          "key",
+          "add `members:` with the e-mails of the operators who take these schedules"
+        );
+      }
+    }
+  }
+  findings(findings, at3) {
+    for (const f of findings) this.report(f.code, f.message, f.field === void 0 ? at3 : { src: at3.src, path: [...at3.path, f.field] }, f.code === "SCHEDULE_FIELD_UNEXPECTED" ? "key" : "value");
   }
   checkResources() {
     for (const g of this.of(MONITOR_GROUP_KIND)) {
@@ -66059,7 +67152,7 @@ var Assembler = class {
     for (const item of this.of(VAULT_ITEM_KIND)) {
       const value = item.declared.value;
       const type = value.VaultItemType;
-      const archive = isMapping(value.CertificateArchive) ? value.CertificateArchive : void 0;
+      const archive = isMapping2(value.CertificateArchive) ? value.CertificateArchive : void 0;
       const missing = type === "CredentialSet" && value.Password === void 0 || type === "CertificateArchive" && value.Value === void 0 && archive?.ArchiveData === void 0 || (type === "Certificate" || type === "File" || type === "OneTimePassword") && value.Value === void 0;
       if (missing) {
         const field = type === "CredentialSet" ? "Password" : type === "CertificateArchive" ? "CertificateArchive.ArchiveData" : "Value";
@@ -66067,43 +67160,72 @@ var Assembler = class {
       }
     }
   }
+  /** Blank keys and hand-written vault placeholders, in every declaration of every kind. */
+  checkWritten() {
+    for (const entry of KINDS_AS_LISTED) {
+      const children = new Set(childKinds(entry).map((child) => child.path[child.path.length - 1]));
+      for (const d of this.of(entry)) {
+        if (entry.keyField !== void 0 && typeof d.key === "string" && d.key !== "" && d.key.trim() === "") {
+          this.report("EMPTY_VALUE", `\`${entry.keyField}\` is blank: it names the ${entry.title.one}, so it needs a visible name`, { src: d.src, path: [...d.path, entry.keyField] }, "value", `write a ${entry.keyField} with letters or digits`);
+        }
+        for (const [field, value] of Object.entries(d.declared.value)) {
+          if (!children.has(field)) this.vaultPlaceholders(value, { src: d.src, path: [...d.path, field] });
+        }
+      }
+    }
+  }
+  /** `{{vault:<guid>}}` is what monsync sends; written by hand it bypasses the reference check and the item's declaration. */
+  vaultPlaceholders(value, at3) {
+    if (typeof value === "string") {
+      if (/\{\{\s*vault:/i.test(value)) {
+        this.report("VAULT_PLACEHOLDER_WRITTEN", "a vault placeholder `{{vault:...}}` is written by hand: monsync cannot check that the item exists or keep it when the item is replaced", at3, "value", "write `Value: { vault: Section/Item }` naming a declared vault item");
+      }
+    } else if (Array.isArray(value)) value.forEach((v, i) => this.vaultPlaceholders(v, { src: at3.src, path: [...at3.path, i] }));
+    else if (isMapping2(value) && !(value instanceof Secret)) for (const [k, v] of Object.entries(value)) this.vaultPlaceholders(v, { src: at3.src, path: [...at3.path, k] });
+  }
   checkSecrets() {
     const needed = this.options.resolveSecrets === true;
     const env = this.options.env ?? process.env;
-    for (const { secret, at: at2, vaultFile } of this.secrets) {
+    for (const { secret, at: at3, vaultFile } of this.secrets) {
       const ref = secret.ref;
       if ("fromEnv" in ref) {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(ref.fromEnv)) continue;
         const value = env[ref.fromEnv];
         if (value === void 0 || value === "") {
-          if (needed) this.report("SECRET_UNAVAILABLE", `environment variable ${ref.fromEnv} is not set and its value is needed`, at2, "value", `set ${ref.fromEnv} in the environment of monsync`);
-          else this.report("ENV_VAR_UNSET", `environment variable ${ref.fromEnv} is not set; plan and apply will need it`, at2, "value", `set ${ref.fromEnv} where monsync plans and applies`);
+          if (needed) this.report("SECRET_UNAVAILABLE", `environment variable ${ref.fromEnv} is not set and its value is needed`, at3, "value", `set ${ref.fromEnv} in the environment of monsync`);
+          else this.report("ENV_VAR_UNSET", `environment variable ${ref.fromEnv} is not set; plan and apply will need it`, at3, "value", `set ${ref.fromEnv} where monsync plans and applies`);
         } else if (vaultFile && needed && Buffer.from(value, "base64").length > MAX_VAULT_FILE_BYTES) {
-          this.report("VAULT_FILE_TOO_LARGE", `the File item read from ${ref.fromEnv} is larger than 2 MB`, at2);
+          this.report("VAULT_FILE_TOO_LARGE", `the File item read from ${ref.fromEnv} is larger than 2 MB`, at3);
         }
         continue;
       }
       const path = secret.filePath() ?? "";
       if (!fromFileStaysInside(path, this.root)) {
-        this.reportOutside(`\`fromFile\` path \`${ref.fromFile}\` goes through a symbolic link that leads outside the config tree`, { src: at2.src, path: [...at2.path, "fromFile"] });
+        this.reportOutside(`\`fromFile\` path \`${ref.fromFile}\` goes through a symbolic link that leads outside the config tree`, { src: at3.src, path: [...at3.path, "fromFile"] });
         continue;
       }
       let size;
+      let other;
       try {
         const stat2 = statSync(path);
         size = stat2.isFile() ? stat2.size : void 0;
+        other = stat2.isFile() ? void 0 : stat2.isDirectory() ? "a folder" : stat2.isFIFO() ? "a named pipe (FIFO)" : stat2.isSocket() ? "a socket" : "a device";
       } catch {
         size = void 0;
       }
+      if (other !== void 0) {
+        this.report("SECRET_FILE_NOT_REGULAR", `\`fromFile\` path \`${ref.fromFile}\` is ${other}, not a file`, { src: at3.src, path: [...at3.path, "fromFile"] }, "value", "name the regular file that holds the secret, relative to this YAML file");
+        continue;
+      }
       if (size === void 0) {
-        if (needed) this.report("SECRET_UNAVAILABLE", `secret ${secret.describe()} cannot be read and its value is needed`, at2, "value", "the path is relative to the YAML file that names it");
-        else this.report("SECRET_FILE_MISSING", `secret ${secret.describe()} does not exist; plan and apply will need it`, at2, "value", "the path is relative to the YAML file that names it");
+        if (needed) this.report("SECRET_UNAVAILABLE", `secret ${secret.describe()} cannot be read and its value is needed`, at3, "value", "the path is relative to the YAML file that names it");
+        else this.report("SECRET_FILE_MISSING", `secret ${secret.describe()} does not exist; plan and apply will need it`, at3, "value", "the path is relative to the YAML file that names it");
         continue;
       }
       if (vaultFile && size > MAX_VAULT_FILE_BYTES) {
-        this.report("VAULT_FILE_TOO_LARGE", `${secret.describe()} is ${(size / 1024 / 1024).toFixed(1)} MB; File vault items hold at most 2 MB`, at2);
+        this.report("VAULT_FILE_TOO_LARGE", `${secret.describe()} is ${(size / 1024 / 1024).toFixed(1)} MB; File vault items hold at most 2 MB`, at3);
       } else if (needed && !secret.isAvailable()) {
-        this.report("SECRET_UNAVAILABLE", `secret ${secret.describe()} cannot be read and its value is needed`, at2);
+        this.report("SECRET_UNAVAILABLE", `secret ${secret.describe()} cannot be read and its value is needed`, at3);
       }
     }
   }
@@ -66124,17 +67246,17 @@ var Assembler = class {
   }
 };
 function resolveSchema(schema) {
-  if (!isMapping(schema)) return void 0;
+  if (!isMapping2(schema)) return void 0;
   const ref = schema.$ref;
   if (typeof ref === "string" && ref.startsWith("#/$defs/")) {
     const target = configJsonSchema().$defs[ref.slice("#/$defs/".length)];
-    return isMapping(target) ? target : void 0;
+    return isMapping2(target) ? target : void 0;
   }
   return schema;
 }
 function pickBranch(branches, value) {
   const type = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
-  const fitting = branches.map(resolveSchema).filter((b) => b !== void 0 && (b.type === type || type === "object" && b.type === void 0 && isMapping(b.properties)));
+  const fitting = branches.map(resolveSchema).filter((b) => b !== void 0 && (b.type === type || type === "object" && b.type === void 0 && isMapping2(b.properties)));
   return fitting.length === 1 ? fitting[0] : void 0;
 }
 function markSecretLines(diagnostics) {
@@ -66147,7 +67269,7 @@ function markSecretLines(diagnostics) {
 }
 function assemble(root, texts, options, diagnostics, files) {
   const assembler = new Assembler(root, options, diagnostics);
-  for (const { file, text } of texts) assembler.addFile(new YamlSource(file, text));
+  for (const { file, text: text2 } of texts) assembler.addFile(new YamlSource(file, text2));
   const desired = assembler.finish();
   markSecretLines(assembler.diagnostics);
   return { desired, diagnostics: sortDiagnostics(assembler.diagnostics), files };
@@ -66178,9 +67300,9 @@ function idOf(object, field) {
   return typeof value === "string" || typeof value === "number" ? String(value) : "";
 }
 function splitCompound(guid) {
-  const at2 = guid?.indexOf("/") ?? -1;
-  if (guid === void 0 || at2 < 0) throw new Error(`expected a "<parent>/<id>" step GUID, got ${JSON.stringify(guid)}`);
-  return [guid.slice(0, at2), guid.slice(at2 + 1)];
+  const at3 = guid?.indexOf("/") ?? -1;
+  if (guid === void 0 || at3 < 0) throw new Error(`expected a "<parent>/<id>" step GUID, got ${JSON.stringify(guid)}`);
+  return [guid.slice(0, at3), guid.slice(at3 + 1)];
 }
 function requireGuid(guid, what) {
   if (guid === void 0 || guid === "") throw new Error(`${what}: the step has no GUID`);
@@ -66248,19 +67370,177 @@ function listedPerParent(snapshot, kind) {
   return snapshot.perParent[kind] ?? {};
 }
 
+// ../reconciler/src/kinds/duty-schedule-model.ts
+function wantedSchedules(declared) {
+  const out = /* @__PURE__ */ new Map();
+  const of = (email) => {
+    let map = out.get(email);
+    if (map === void 0) {
+      map = /* @__PURE__ */ new Map();
+      out.set(email, map);
+    }
+    return map;
+  };
+  for (const [email, schedules] of declared.own) {
+    const map = of(email);
+    for (const schedule of schedules) {
+      const content = dutyContent(schedule);
+      map.set(dutyLabel(content), { content, origin: { own: true } });
+    }
+  }
+  for (const group of [...declared.groups].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) {
+    for (const member of group.members) {
+      const map = of(member);
+      for (const schedule of group.schedules) {
+        const content = dutyContent(schedule);
+        const label2 = dutyLabel(content);
+        if (!map.has(label2)) map.set(label2, { content, origin: { group: group.name } });
+      }
+    }
+  }
+  return out;
+}
+function heldSchedules(rows) {
+  const byLabel = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    const content = dutyContent(row);
+    const label2 = dutyLabel(content);
+    const id = typeof row.Id === "number" || typeof row.Id === "string" ? String(row.Id) : "";
+    const held = byLabel.get(label2);
+    if (held === void 0) byLabel.set(label2, { label: label2, content, ids: [id] });
+    else held.ids.push(id);
+  }
+  return [...byLabel.values()];
+}
+var COPY_MIN_MEMBERS = 2;
+function managedHeld(email, held, declared, wanted, heldBy2) {
+  if (declared.own.has(email)) return [...held];
+  const should = wanted.get(email);
+  const copies = /* @__PURE__ */ new Set();
+  for (const group of declared.groups) {
+    if (!group.members.includes(email) || group.members.length < COPY_MIN_MEMBERS) continue;
+    const holds = (member, label2) => wanted.get(member)?.has(label2) === true || heldBy2(member).some((h) => h.label === label2);
+    for (const { label: label2 } of held) if (group.members.every((m) => holds(m, label2))) copies.add(label2);
+  }
+  return held.filter((h) => should?.has(h.label) === true || copies.has(h.label));
+}
+
+// ../reconciler/src/kinds/duty-schedule.ts
+var KIND = DUTY_SCHEDULE_KIND.kind;
+var OPERATOR = OPERATOR_KIND.kind;
+var GROUP = OPERATOR_GROUP_KIND.kind;
+var MEMBER = OPERATOR_GROUP_MEMBER_KIND.kind;
+var ID_SEPARATOR = "+";
+function dutyDeclarations(state) {
+  const own = /* @__PURE__ */ new Map();
+  for (const { value } of state.operators ?? []) if (Array.isArray(value.dutySchedules)) own.set(value.Email.toLowerCase(), value.dutySchedules);
+  const groups = (state.operatorGroups ?? []).filter(({ value }) => Array.isArray(value.dutySchedules) && Array.isArray(value.members)).map(({ value }) => ({ name: value.Description, members: (value.members ?? []).map((m) => m.toLowerCase()), schedules: (value.dutySchedules ?? []).map(dutyContent) }));
+  return { own: new Map([...own].map(([email, schedules]) => [email, schedules.map(dutyContent)])), groups };
+}
+function declaresDuty(state) {
+  return (state.operators ?? []).some(({ value }) => Array.isArray(value.dutySchedules)) || (state.operatorGroups ?? []).some(({ value }) => Array.isArray(value.dutySchedules) || Array.isArray(value.members));
+}
+function declaredOperators(state) {
+  return new Map((state.operators ?? []).map(({ value, source }) => [value.Email.toLowerCase(), { email: value.Email, source }]));
+}
+var dutyScheduleKind = {
+  ...DUTY_SCHEDULE_KIND,
+  serverDefaults: {},
+  relation: true,
+  parents: [OPERATOR],
+  ownedBy: [OPERATOR],
+  builtFrom: [OPERATOR, KIND, GROUP, MEMBER],
+  readWhen: declaresDuty,
+  read: {
+    perParent: {
+      parent: OPERATOR,
+      list: (client, operatorGuid) => client.operators.dutySchedules.list(operatorGuid),
+      what: (operator) => `duty schedules of operator "${idOf(operator, "Email")}" (${idOf(operator, "OperatorGuid")})`,
+      keep: (row) => ({ Id: row.Id, ...dutyContent(row) })
+    },
+    timezones: true
+  },
+  diff: () => [],
+  desired(state) {
+    const operators = declaredOperators(state);
+    const groupSources = new Map((state.operatorGroups ?? []).map(({ value, source }) => [value.Description, source]));
+    const entries = [];
+    for (const [lower, schedules] of wantedSchedules(dutyDeclarations(state))) {
+      const operator = operators.get(lower);
+      if (operator === void 0) continue;
+      for (const [label2, { content, origin }] of schedules) {
+        const source = "group" in origin ? groupSources.get(origin.group) ?? operator.source : operator.source;
+        entries.push(desiredEntry(KIND, `${operator.email}/${label2}`, { ...content }, source, [{ kind: OPERATOR, key: operator.email }]));
+      }
+    }
+    return entries;
+  },
+  live(snapshot, resolver, state) {
+    const declared = dutyDeclarations(state);
+    const wanted = wantedSchedules(declared);
+    const rows = listedPerParent(snapshot, KIND);
+    const held = /* @__PURE__ */ new Map();
+    for (const operatorGuid of Object.keys(rows)) {
+      const key = resolver.keyOf(OPERATOR, operatorGuid);
+      if (key !== void 0) held.set(key.toLowerCase(), { guid: operatorGuid, key, held: heldSchedules(rows[operatorGuid] ?? []) });
+    }
+    const heldBy2 = (email) => held.get(email)?.held ?? [];
+    const entries = [];
+    for (const [lower, operator] of held) {
+      if (!declared.own.has(lower) && !wanted.has(lower)) continue;
+      for (const schedule of managedHeld(lower, operator.held, declared, wanted, heldBy2)) {
+        const guid = `${operator.guid}/${schedule.ids.join(ID_SEPARATOR)}`;
+        entries.push(liveEntry(KIND, `${operator.key}/${schedule.label}`, guid, { ...schedule.content }, [{ kind: OPERATOR, guid: operator.guid }]));
+      }
+    }
+    return entries;
+  },
+  createExtras(entry, resolver) {
+    const operator = entry.refs[0]?.key ?? "";
+    return { OperatorGuid: resolver.guidOf(OPERATOR, operator) ?? placeholder(OPERATOR, operator) };
+  },
+  requests: {
+    /** The published service answers 201 with no body: the client finds the new row by re-listing, never by a second POST. */
+    async create(client, _step, body) {
+      const operator = bodyString(body, "OperatorGuid");
+      const created = await client.operators.dutySchedules.create(operator, withoutFields(body, ["OperatorGuid"]));
+      return `${operator}/${idOf(created, "Id")}`;
+    },
+    update() {
+      return Promise.reject(new Error("a duty schedule is its content: a change is a new schedule and a delete"));
+    },
+    /** Every row of the content (a copy and an own one are two rows of one schedule). */
+    async delete(client, step) {
+      const [operator, ids] = splitCompound(step.guid);
+      for (const id of ids.split(ID_SEPARATOR)) await client.operators.dutySchedules.delete(operator, id);
+    },
+    async find(client, _step, body) {
+      const operator = bodyString(body, "OperatorGuid");
+      const label2 = dutyLabel(dutyContent(body));
+      const rows = await client.operators.dutySchedules.list(operator).toArray();
+      const found = rows.filter((row) => dutyLabel(dutyContent(row)) === label2).map((row) => idOf(row, "Id"));
+      return found.length === 0 ? void 0 : `${operator}/${found[found.length - 1] ?? ""}`;
+    }
+  }
+};
+function pulledDutySchedules(rows) {
+  const held = heldSchedules(rows ?? []).sort((a, b) => a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+  return held.length === 0 ? void 0 : held.map((schedule) => ({ ...schedule.content }));
+}
+
 // ../reconciler/src/kinds/group-membership.ts
-var GROUP = MONITOR_GROUP_KIND.kind;
-var MONITOR = MONITOR_KIND.kind;
+var GROUP2 = MONITOR_GROUP_KIND.kind;
+var MONITOR2 = MONITOR_KIND.kind;
 var groupMembershipKind = {
   ...GROUP_MEMBERSHIP_KIND,
   serverDefaults: {},
   relation: true,
-  parents: [GROUP, MONITOR],
-  ownedBy: [GROUP, MONITOR],
-  builtFrom: [GROUP, "groupMembership", MONITOR],
+  parents: [GROUP2, MONITOR2],
+  ownedBy: [GROUP2, MONITOR2],
+  builtFrom: [GROUP2, "groupMembership", MONITOR2],
   read: {
     perParent: {
-      parent: GROUP,
+      parent: GROUP2,
       // The All Monitors group holds every monitor and its membership cannot change: nothing to read there.
       of: (group) => group.IsAll !== true,
       list: (client, groupGuid) => client.monitorGroups.members(groupGuid),
@@ -66274,8 +67554,8 @@ var groupMembershipKind = {
     return state.monitorGroups.flatMap(
       ({ value, source }) => (value.members ?? []).map(
         (member) => desiredEntry("groupMembership", `${value.Description}/${member}`, {}, source, [
-          { kind: GROUP, key: value.Description },
-          { kind: MONITOR, key: member }
+          { kind: GROUP2, key: value.Description },
+          { kind: MONITOR2, key: member }
         ])
       )
     );
@@ -66284,14 +67564,14 @@ var groupMembershipKind = {
     const entries = [];
     const members = listedPerParent(snapshot, "groupMembership");
     for (const groupGuid of Object.keys(members)) {
-      const group = resolver.desiredOf(GROUP, groupGuid);
+      const group = resolver.desiredOf(GROUP2, groupGuid);
       if (group?.manages?.includes("groupMembership") !== true) continue;
       for (const member of members[groupGuid] ?? []) {
         const monitorGuid = idOf(member, "MonitorGuid");
         entries.push(
-          liveEntry("groupMembership", `${group.key}/${resolver.keyOf(MONITOR, monitorGuid) ?? monitorGuid}`, `${groupGuid}/${monitorGuid}`, {}, [
-            { kind: GROUP, guid: groupGuid },
-            { kind: MONITOR, guid: monitorGuid }
+          liveEntry("groupMembership", `${group.key}/${resolver.keyOf(MONITOR2, monitorGuid) ?? monitorGuid}`, `${groupGuid}/${monitorGuid}`, {}, [
+            { kind: GROUP2, guid: groupGuid },
+            { kind: MONITOR2, guid: monitorGuid }
           ])
         );
       }
@@ -66302,8 +67582,8 @@ var groupMembershipKind = {
     const [group, monitor] = entry.refs;
     const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
     return {
-      MonitorGroupGuid: guidOr(GROUP, group?.key ?? ""),
-      MonitorGuid: guidOr(MONITOR, monitor?.key ?? "")
+      MonitorGroupGuid: guidOr(GROUP2, group?.key ?? ""),
+      MonitorGuid: guidOr(MONITOR2, monitor?.key ?? "")
     };
   },
   requests: {
@@ -66398,8 +67678,8 @@ var PlanError = class extends Error {
   constructor(problems) {
     const first = problems[0];
     if (first === void 0) throw new TypeError("PlanError needs at least one problem");
-    const head2 = problems.length === 1 ? "cannot plan" : `cannot plan (${problems.length} problems)`;
-    super(`${head2}:
+    const head3 = problems.length === 1 ? "cannot plan" : `cannot plan (${problems.length} problems)`;
+    super(`${head3}:
 ${problems.map((p) => `  ${problemLine(p)}`).join("\n")}`);
     this.name = "PlanError";
     this.code = first.code;
@@ -66454,6 +67734,9 @@ function canonicalJson(value) {
   }
   return JSON.stringify(value) ?? "null";
 }
+function sha256Hex(text2) {
+  return createHash("sha256").update(text2).digest("hex");
+}
 var HashFeed = class {
   #hash = createHash("sha256");
   #run = "";
@@ -66496,6 +67779,53 @@ function getAt(document, segments) {
     else return void 0;
   }
   return current;
+}
+
+// ../reconciler/src/kinds/monitor-secret-refs.ts
+var VARIABLE_VALUE = /^\/PredefinedVariables\/(\d+)\/Value$/;
+function written(secret) {
+  const shown = secret.describe();
+  if (shown.startsWith("env ")) return `env:${encodeURIComponent(shown.slice(4))}`;
+  const ref = secret.ref;
+  const file = isPlainObject(ref) && typeof ref.fromFile === "string" ? ref.fromFile : void 0;
+  return file === void 0 ? void 0 : `file:${encodeURIComponent(file)}`;
+}
+function describeSecretRefs(fields, secrets) {
+  const variables2 = Array.isArray(fields.PredefinedVariables) ? fields.PredefinedVariables : [];
+  const parts = [];
+  for (const { pointer, secret } of secrets) {
+    const how = written(secret);
+    if (how === void 0) continue;
+    const index = VARIABLE_VALUE.exec(pointer)?.[1];
+    const variable = index === void 0 ? void 0 : variables2[Number(index)];
+    const key = isPlainObject(variable) && typeof variable.Key === "string" ? variable.Key : void 0;
+    parts.push(`${key === void 0 ? encodeURIComponent(pointer) : `var:${encodeURIComponent(key)}`}=${how}`);
+  }
+  return parts.length === 0 ? "" : ` refs=${parts.join(";")}`;
+}
+function parseSecretRefs(marker) {
+  const refs = { variables: /* @__PURE__ */ new Map(), fields: /* @__PURE__ */ new Map() };
+  const list = marker === void 0 ? void 0 : / refs=(\S*)/.exec(marker)?.[1];
+  if (list === void 0 || list === "") return refs;
+  for (const part of list.split(";")) {
+    const [where = "", how = ""] = part.split("=");
+    const colon = how.indexOf(":");
+    let value;
+    try {
+      value = decodeURIComponent(how.slice(colon + 1));
+    } catch {
+      continue;
+    }
+    const ref = how.startsWith("env:") ? { fromEnv: value } : how.startsWith("file:") ? { fromFile: value } : void 0;
+    if (ref === void 0 || value === "") continue;
+    try {
+      if (where.startsWith("var:")) refs.variables.set(decodeURIComponent(where.slice(4)), ref);
+      else refs.fields.set(decodeURIComponent(where), ref);
+    } catch {
+      continue;
+    }
+  }
+  return refs;
 }
 
 // ../reconciler/src/plan/secrets.ts
@@ -66621,21 +67951,21 @@ function vaultReferencesIn(fields) {
 }
 var MonitorDeleteRefusedError = class extends Error {
   code = "MONITOR_DELETE_REFUSED";
-  constructor(key, guid, status2) {
+  constructor(key, guid, status3) {
     super(
-      `the service refused DELETE /Monitor/${guid} (${status2}) for monitor ${JSON.stringify(key)}, and manage.monitors.removal is "delete". Set removal to "auto" (delete where the service allows it, retire where it refuses) or "deactivate" (always retire: IsActive and GenerateAlert off, marked monsync:retired= in Notes) in monsync.yaml, or delete the monitor in the web app`
+      `the service refused DELETE /Monitor/${guid} (${status3}) for monitor ${JSON.stringify(key)}, and manage.monitors.removal is "delete". Set removal to "auto" (delete where the service allows it, retire where it refuses) or "deactivate" (always retire: IsActive and GenerateAlert off, marked monsync:retired= in Notes) in monsync.yaml, or delete the monitor in the web app`
     );
     this.name = "MonitorDeleteRefusedError";
   }
 };
 function statusOf(error2) {
-  const status2 = typeof error2 === "object" && error2 !== null ? error2.status : void 0;
-  return typeof status2 === "number" ? status2 : void 0;
+  const status3 = typeof error2 === "object" && error2 !== null ? error2.status : void 0;
+  return typeof status3 === "number" ? status3 : void 0;
 }
 async function deleteRefused(client, guid, error2) {
-  const status2 = statusOf(error2);
-  if (status2 === 405) return 405;
-  if (status2 !== 404) return void 0;
+  const status3 = statusOf(error2);
+  if (status3 === 405) return 405;
+  if (status3 !== 404) return void 0;
   try {
     await client.monitors.get(guid);
     return 404;
@@ -66659,13 +67989,21 @@ var monitorKind = {
     MonitorMode: "Default"
   },
   builtFrom: ["monitor"],
+  // The service never returns a password or token, and returns a variable's value in clear: a fingerprint in Notes
+  // is how a rotated secret plans an update (as vault items do), and its references are how pull writes them back.
+  marker: { field: "Notes", name: "fp", refs: describeSecretRefs },
+  // The type of a monitor is chosen once, at creation; the service has no default for it.
+  requiredOnCreate: ["MonitorType"],
   read: {
     list: (client) => client.monitors.list(),
     cursorChain: true,
     check: (snapshot, scope) => checkMonitorsWhole(snapshot, scope.kinds.includes(GROUP_MEMBERSHIP_KIND.kind))
   },
   // The spec lists no DELETE /Monitor/{guid}: where the service refuses it, a pruned monitor is retired instead.
-  retire: { field: "Notes", retired: { IsActive: false, GenerateAlert: false }, revived: { IsActive: true, GenerateAlert: true } },
+  // Retired, it also lets go of its PredefinedVariables: a {{vault:...}} reference would keep the service from deleting
+  // the vault item (400 "in use"), which is pruned in the same apply when the monitor was its last user, and a retired
+  // monitor has no use for credentials. Revived, it gets the variables its declaration has.
+  retire: { field: "Notes", retired: { IsActive: false, GenerateAlert: false, PredefinedVariables: [] }, revived: { IsActive: true, GenerateAlert: true } },
   references: {
     field: "PredefinedVariables",
     kinds: [VAULT_ITEM],
@@ -66782,9 +68120,371 @@ function checkMembersListed(snapshot, monitors) {
   });
 }
 
+// ../reconciler/src/kinds/operator-group.ts
+function isAdministratorsGroup(group) {
+  return group.IsAdministratorsGroup === true || group.IsAdministratorGroup === true;
+}
+function isEveryoneGroup(group) {
+  return group.IsEveryone === true;
+}
+var operatorGroupKind = {
+  ...OPERATOR_GROUP_KIND,
+  serverDefaults: {},
+  updateReplaces: true,
+  builtFrom: ["operatorGroup"],
+  read: { list: (client) => client.operatorGroups.list() },
+  desired(state) {
+    return (state.operatorGroups ?? []).map(({ value, source }) => {
+      const manages = [];
+      if (Array.isArray(value.members)) manages.push(OPERATOR_GROUP_MEMBER_KIND.kind);
+      if (Array.isArray(value.authorizations)) manages.push(OPERATOR_GROUP_AUTHORIZATION_KIND.kind);
+      return desiredEntry("operatorGroup", value.Description, apiFields(value), source, [], {
+        pinnedGuid: pinned(value, "OperatorGroupGuid"),
+        manages: manages.length === 0 ? void 0 : manages
+      });
+    });
+  },
+  /** Everyone is the account itself: never listed. Administrators is listed, but is a system object (below). */
+  live(snapshot) {
+    return listed(snapshot, "operatorGroup").filter((g) => !isEveryoneGroup(g)).map((fields) => liveEntry("operatorGroup", str(fields, "Description") ?? "", idOf(fields, "OperatorGroupGuid"), fields, []));
+  },
+  /** Administrators can be neither created nor deleted: planned only when declared, for its members. */
+  system: (entry) => isAdministratorsGroup(entry.fields),
+  requests: {
+    async create(client, _step, body) {
+      return idOf(await client.operatorGroups.create(body), "OperatorGroupGuid");
+    },
+    /** PUT with the whole group, as the vendor's provider sends it (the flags are the live ones, the service keeps them). */
+    async update(client, step, body) {
+      const guid = requireGuid(step.guid, step.id);
+      await client.operatorGroups.replace(guid, { ...body, OperatorGroupGuid: guid });
+    },
+    async delete(client, step) {
+      await client.operatorGroups.delete(requireGuid(step.guid, step.id));
+    },
+    find(client, step) {
+      return findOne(client.operatorGroups.list(), (g) => g.Description === step.key && !isEveryoneGroup(g), "OperatorGroupGuid");
+    }
+  }
+};
+
+// ../reconciler/src/kinds/operator-group-authorization.ts
+var GROUP3 = OPERATOR_GROUP_KIND.kind;
+var operatorGroupAuthorizationKind = {
+  ...OPERATOR_GROUP_AUTHORIZATION_KIND,
+  serverDefaults: {},
+  relation: true,
+  parents: [GROUP3],
+  ownedBy: [GROUP3],
+  builtFrom: [GROUP3, "operatorGroupAuthorization"],
+  read: {
+    perParent: {
+      parent: GROUP3,
+      of: (group) => !isEveryoneGroup(group),
+      list: (client, groupGuid) => client.operatorGroups.authorizations.list(groupGuid),
+      what: (group) => `authorizations of operator group "${idOf(group, "Description")}" (${idOf(group, "OperatorGroupGuid")})`,
+      keep: (authorization) => ({ AuthorizationType: idOf(authorization, "AuthorizationType") })
+    }
+  },
+  diff: () => [],
+  desired(state) {
+    return (state.operatorGroups ?? []).flatMap(
+      ({ value, source }) => (value.authorizations ?? []).map(
+        (type) => desiredEntry("operatorGroupAuthorization", `${value.Description}/${type}`, { AuthorizationType: type }, source, [{ kind: GROUP3, key: value.Description }])
+      )
+    );
+  },
+  live(snapshot, resolver) {
+    const entries = [];
+    const lists = listedPerParent(snapshot, "operatorGroupAuthorization");
+    for (const groupGuid of Object.keys(lists)) {
+      const group = resolver.desiredOf(GROUP3, groupGuid);
+      if (group?.manages?.includes("operatorGroupAuthorization") !== true) continue;
+      for (const authorization of lists[groupGuid] ?? []) {
+        const type = idOf(authorization, "AuthorizationType");
+        entries.push(liveEntry("operatorGroupAuthorization", `${group.key}/${type}`, `${groupGuid}/${type}`, { AuthorizationType: type }, [{ kind: GROUP3, guid: groupGuid }]));
+      }
+    }
+    return entries;
+  },
+  createExtras(entry, resolver) {
+    const group = entry.refs[0]?.key ?? "";
+    return { OperatorGroupGuid: resolver.guidOf(GROUP3, group) ?? placeholder(GROUP3, group) };
+  },
+  requests: {
+    async create(client, _step, body) {
+      const group = bodyString(body, "OperatorGroupGuid");
+      const type = bodyString(body, "AuthorizationType");
+      await client.operatorGroups.authorizations.addByType(group, type);
+      return `${group}/${type}`;
+    },
+    update() {
+      return Promise.reject(new Error("an operator group authorization has nothing to update"));
+    },
+    async delete(client, step) {
+      const [group, type] = splitCompound(step.guid);
+      await client.operatorGroups.authorizations.removeByType(group, type);
+    },
+    async find(client, _step, body) {
+      const group = bodyString(body, "OperatorGroupGuid");
+      const type = bodyString(body, "AuthorizationType");
+      const listed2 = await client.operatorGroups.authorizations.list(group).toArray();
+      return listed2.some((a) => idOf(a, "AuthorizationType") === type) ? `${group}/${type}` : void 0;
+    }
+  }
+};
+
+// ../reconciler/src/kinds/operator-group-member.ts
+var GROUP4 = OPERATOR_GROUP_KIND.kind;
+var OPERATOR2 = OPERATOR_KIND.kind;
+var operatorGroupMemberKind = {
+  ...OPERATOR_GROUP_MEMBER_KIND,
+  serverDefaults: {},
+  relation: true,
+  parents: [GROUP4, OPERATOR2],
+  ownedBy: [GROUP4, OPERATOR2],
+  builtFrom: [GROUP4, "operatorGroupMember", OPERATOR2],
+  read: {
+    perParent: {
+      parent: GROUP4,
+      // Everyone holds every operator and cannot change: listing it would list the account again.
+      of: (group) => !isEveryoneGroup(group),
+      list: (client, groupGuid) => client.operatorGroups.members(groupGuid),
+      what: (group) => `members of operator group "${idOf(group, "Description")}" (${idOf(group, "OperatorGroupGuid")})`,
+      keep: (member) => ({ OperatorGuid: idOf(member, "OperatorGuid") })
+    }
+  },
+  diff: () => [],
+  desired(state) {
+    return (state.operatorGroups ?? []).flatMap(
+      ({ value, source }) => (value.members ?? []).map(
+        (email) => desiredEntry("operatorGroupMember", `${value.Description}/${email}`, {}, source, [
+          { kind: GROUP4, key: value.Description },
+          { kind: OPERATOR2, key: email }
+        ])
+      )
+    );
+  },
+  live(snapshot, resolver) {
+    const entries = [];
+    const members = listedPerParent(snapshot, "operatorGroupMember");
+    for (const groupGuid of Object.keys(members)) {
+      const group = resolver.desiredOf(GROUP4, groupGuid);
+      if (group?.manages?.includes("operatorGroupMember") !== true) continue;
+      for (const member of members[groupGuid] ?? []) {
+        const operatorGuid = idOf(member, "OperatorGuid");
+        entries.push(
+          liveEntry("operatorGroupMember", `${group.key}/${resolver.keyOf(OPERATOR2, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, {}, [
+            { kind: GROUP4, guid: groupGuid },
+            { kind: OPERATOR2, guid: operatorGuid }
+          ])
+        );
+      }
+    }
+    return entries;
+  },
+  createExtras(entry, resolver) {
+    const [group, operator] = entry.refs;
+    const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
+    return { OperatorGroupGuid: guidOr(GROUP4, group?.key ?? ""), OperatorGuid: guidOr(OPERATOR2, operator?.key ?? "") };
+  },
+  requests: {
+    async create(client, _step, body) {
+      const group = bodyString(body, "OperatorGroupGuid");
+      const operator = bodyString(body, "OperatorGuid");
+      await client.operatorGroups.addMember(group, operator);
+      return `${group}/${operator}`;
+    },
+    update() {
+      return Promise.reject(new Error("an operator group membership has nothing to update"));
+    },
+    async delete(client, step) {
+      const [group, operator] = splitCompound(step.guid);
+      await client.operatorGroups.removeMember(group, operator);
+    },
+    async find(client, _step, body) {
+      const group = bodyString(body, "OperatorGroupGuid");
+      const operator = bodyString(body, "OperatorGuid");
+      const members = await client.operatorGroups.members(group).toArray();
+      return members.some((m) => idOf(m, "OperatorGuid").toLowerCase() === operator.toLowerCase()) ? `${group}/${operator}` : void 0;
+    }
+  }
+};
+
+// ../reconciler/src/kinds/operator.ts
+var sameEmail = (key) => key.toLowerCase();
+var operatorKind = {
+  ...OPERATOR_KIND,
+  serverDefaults: {},
+  identity: sameEmail,
+  updateReplaces: true,
+  writeOnce: ["Password", ...OPERATOR_WRITE_ONLY_FIELDS],
+  builtFrom: ["operator"],
+  read: { list: (client) => client.operators.list(), operators: true },
+  desired(state) {
+    return (state.operators ?? []).map(
+      ({ value, source }) => desiredEntry("operator", value.Email, apiFields(value), source, [], { pinnedGuid: pinned(value, "OperatorGuid") })
+    );
+  },
+  live(snapshot) {
+    return listed(snapshot, "operator").map((fields) => liveEntry("operator", str(fields, "Email") ?? "", idOf(fields, "OperatorGuid"), fields, []));
+  },
+  requests: {
+    async create(client, _step, body) {
+      return idOf(await client.operators.create(body), "OperatorGuid");
+    },
+    /** PUT: the body holds the declared fields and the live ones the config leaves out (`updateReplaces`). */
+    async update(client, step, body) {
+      const guid = requireGuid(step.guid, step.id);
+      await client.operators.replace(guid, { ...body, OperatorGuid: guid });
+    },
+    async delete(client, step) {
+      await client.operators.delete(requireGuid(step.guid, step.id));
+    },
+    find(client, step) {
+      return findOne(client.operators.list(), (o) => typeof o.Email === "string" && sameEmail(o.Email) === sameEmail(step.key), "OperatorGuid");
+    }
+  }
+};
+
+// ../reconciler/src/kinds/vault-access.ts
+var SECTION = VAULT_SECTION_KIND.kind;
+var OPERATOR3 = OPERATOR_KIND.kind;
+var GROUP5 = OPERATOR_GROUP_KIND.kind;
+var VIEW = "ViewVaultSection";
+var CHANGE = "ChangeVaultSection";
+var TYPES_OF_LEVEL = { view: [VIEW], change: [CHANGE, VIEW] };
+function levelOf(types) {
+  if (types.has(CHANGE)) return types.has(VIEW) ? "change" : "change (without view)";
+  return types.has(VIEW) ? "view" : "none";
+}
+function principalOf(authorization) {
+  const operator = str(authorization, "OperatorGuid");
+  if (operator !== void 0 && operator !== "") return { who: OPERATOR3, guid: operator };
+  const group = str(authorization, "OperatorGroupGuid") ?? str(authorization, "OperatorGroupId");
+  return group !== void 0 && group !== "" ? { who: "group", guid: group } : void 0;
+}
+function declaredAccess(state) {
+  return state.vaultSections.flatMap(({ value, source }) => {
+    const access2 = value.access;
+    return Array.isArray(access2) ? access2.map((a) => ({ section: value.Name, access: a, source })) : [];
+  });
+}
+var vaultAccessKind = {
+  ...VAULT_ACCESS_KIND,
+  serverDefaults: {},
+  parents: [SECTION, OPERATOR3, GROUP5],
+  ownedBy: [SECTION, OPERATOR3, GROUP5],
+  builtFrom: [SECTION, "vaultAccess", OPERATOR3, GROUP5],
+  authoritative: true,
+  system: (entry) => entry.fields.self === true,
+  readWhen: (desired) => declaredAccess(desired).length > 0,
+  read: {
+    perParent: {
+      parent: SECTION,
+      list: (client, sectionGuid) => client.vaultSections.authorizations.list(sectionGuid),
+      what: (section) => `access to vault section "${idOf(section, "Name")}" (${idOf(section, "VaultSectionGuid")})`
+    }
+  },
+  desired(state) {
+    return declaredAccess(state).map(({ section, access: access2, source }) => {
+      const [who, name, ref] = OPERATOR3 in access2 ? [OPERATOR3, access2.operator, { kind: OPERATOR3, key: access2.operator }] : ["group", access2.group, { kind: GROUP5, key: access2.group }];
+      return desiredEntry("vaultAccess", `${section}/${who}:${name}`, { level: access2.level }, source, [{ kind: SECTION, key: section }, ref]);
+    });
+  },
+  live(snapshot, resolver) {
+    const entries = [];
+    const lists = listedPerParent(snapshot, "vaultAccess");
+    for (const sectionGuid of Object.keys(lists)) {
+      const section = resolver.desiredOf(SECTION, sectionGuid);
+      if (section?.manages?.includes("vaultAccess") !== true) continue;
+      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver));
+    }
+    return entries;
+  },
+  createExtras(entry, resolver) {
+    const [section, principal] = entry.refs;
+    const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
+    return {
+      VaultSectionGuid: guidOr(SECTION, section?.key ?? ""),
+      [principal?.kind === GROUP5 ? "OperatorGroupGuid" : "OperatorGuid"]: guidOr(principal?.kind ?? OPERATOR3, principal?.key ?? "")
+    };
+  },
+  requests: {
+    async create(client, _step, body) {
+      const section = bodyString(body, "VaultSectionGuid");
+      const principal = typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR3}:${bodyString(body, "OperatorGuid")}`;
+      await converge(client, section, principal, String(body.level));
+      return `${section}/${principal}`;
+    },
+    async update(client, step, body) {
+      const [section, principal] = splitCompound(step.guid);
+      await converge(client, section, principal, String(body.level));
+    },
+    async delete(client, step) {
+      const [section, principal] = splitCompound(step.guid);
+      await converge(client, section, principal, "none");
+    },
+    async find(client, _step, body) {
+      const section = bodyString(body, "VaultSectionGuid");
+      const principal = typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR3}:${bodyString(body, "OperatorGuid")}`;
+      const held = await heldBy(client, section, principal);
+      return held.length > 0 ? `${section}/${principal}` : void 0;
+    }
+  }
+};
+function accessOfSection(sectionGuid, sectionKey, authorizations, resolver) {
+  const types = /* @__PURE__ */ new Map();
+  for (const authorization of authorizations) {
+    const principal = principalOf(authorization);
+    if (principal === void 0) continue;
+    const id = `${principal.who}:${principal.guid}`;
+    const set = types.get(id) ?? /* @__PURE__ */ new Set();
+    set.add(idOf(authorization, "AuthorizationType"));
+    types.set(id, set);
+  }
+  const entries = [];
+  for (const [id, held] of types) {
+    const [who, guid] = splitCompound(id.replace(":", "/"));
+    const kind = who === "group" ? GROUP5 : OPERATOR3;
+    const name = resolver.keyOf(kind, guid) ?? guid;
+    const key = `${sectionKey}/${who}:${name}`;
+    const fields = { level: levelOf(held) };
+    if (who === OPERATOR3 && resolver.isSelf(guid)) fields.self = true;
+    entries.push(liveEntry("vaultAccess", key, `${sectionGuid}/${id}`, fields, [{ kind: SECTION, guid: sectionGuid }, { kind, guid }]));
+  }
+  return entries;
+}
+async function heldBy(client, sectionGuid, principal) {
+  const listed2 = await client.vaultSections.authorizations.list(sectionGuid).toArray();
+  return listed2.filter((a) => {
+    const p = principalOf(a);
+    return p !== void 0 && `${p.who}:${p.guid}`.toLowerCase() === principal.toLowerCase();
+  });
+}
+async function converge(client, sectionGuid, principal, level) {
+  const wanted = TYPES_OF_LEVEL[level] ?? [];
+  const held = await heldBy(client, sectionGuid, principal);
+  const types = new Set(held.map((a) => idOf(a, "AuthorizationType")));
+  const [who, guid] = splitCompound(principal.replace(":", "/"));
+  const field = who === "group" ? "OperatorGroupGuid" : "OperatorGuid";
+  for (const type of wanted) {
+    if (types.has(type)) continue;
+    if (type === VIEW && wanted.includes(CHANGE) && !types.has(CHANGE)) {
+      const again = await heldBy(client, sectionGuid, principal);
+      if (again.some((a) => idOf(a, "AuthorizationType") === VIEW)) continue;
+    }
+    await client.vaultSections.authorizations.create(sectionGuid, { AuthorizationType: type, [field]: guid });
+  }
+  for (const authorization of held) {
+    if (!wanted.includes(idOf(authorization, "AuthorizationType"))) await client.vaultSections.authorizations.delete(sectionGuid, idOf(authorization, "AuthorizationId"));
+  }
+}
+
 // ../reconciler/src/plan/markers.ts
 var PATTERNS = {
-  fp: /(?:^|\r?\n)monsync:fp=([0-9a-f]*)[ \t]*\r?\n?$/,
+  // A monitor's marker adds where its secrets come from after the fingerprint (kinds/monitor-secret-refs.ts).
+  fp: /(?:^|\r?\n)monsync:fp=([0-9a-f]*(?: refs=[^\s]*)?)[ \t]*\r?\n?$/,
   key: /(?:^|\r?\n)monsync:key=([^\r\n]*?)[ \t]*\r?\n?$/,
   retired: /(?:^|\r?\n)monsync:retired=([^\r\n]*?)[ \t]*\r?\n?$/
 };
@@ -66792,12 +68492,12 @@ function splitMarker(value, name) {
   if (typeof value !== "string") return { text: void 0, marker: void 0 };
   const match2 = PATTERNS[name].exec(value);
   if (!match2) return { text: value === "" ? void 0 : value, marker: void 0 };
-  const text = value.slice(0, match2.index);
-  return { text: text === "" ? void 0 : text, marker: match2[1] ?? "" };
+  const text2 = value.slice(0, match2.index);
+  return { text: text2 === "" ? void 0 : text2, marker: match2[1] ?? "" };
 }
-function withMarker(text, name, value) {
+function withMarker(text2, name, value) {
   const line = `monsync:${name}=${value}`;
-  return text === void 0 || text === "" ? line : `${text}
+  return text2 === void 0 || text2 === "" ? line : `${text2}
 ${line}`;
 }
 
@@ -67025,28 +68725,28 @@ var slaKind = {
 };
 
 // ../reconciler/src/kinds/vault-item.ts
-var SECTION = VAULT_SECTION_KIND.kind;
+var SECTION2 = VAULT_SECTION_KIND.kind;
 var vaultItemKind = {
   ...VAULT_ITEM_KIND,
   serverDefaults: {},
   immutableFields: ["VaultItemType"],
-  parents: [SECTION],
+  parents: [SECTION2],
   marker: { field: "Notes", name: "fp" },
-  builtFrom: [SECTION, "vaultItem"],
+  builtFrom: [SECTION2, "vaultItem"],
   read: { list: (client) => client.vaultItems.list() },
   desired(state) {
     return state.vaultSections.flatMap(
       ({ value: section }) => (section.items ?? []).map(({ value, source }) => {
         const guid = pinned(value, "VaultItemGuid");
-        return desiredEntry("vaultItem", `${section.Name}/${value.Name}`, apiFields(value), source, [{ kind: SECTION, key: section.Name }], { pinnedGuid: guid });
+        return desiredEntry("vaultItem", `${section.Name}/${value.Name}`, apiFields(value), source, [{ kind: SECTION2, key: section.Name }], { pinnedGuid: guid });
       })
     );
   },
   live(snapshot, resolver) {
     return listed(snapshot, "vaultItem").map((fields) => {
       const sectionGuid = idOf(fields, "VaultSectionGuid");
-      const key = `${resolver.keyOf(SECTION, sectionGuid) ?? sectionGuid}/${str(fields, "Name") ?? ""}`;
-      return liveEntry("vaultItem", key, idOf(fields, "VaultItemGuid"), fields, [{ kind: SECTION, guid: sectionGuid }]);
+      const key = `${resolver.keyOf(SECTION2, sectionGuid) ?? sectionGuid}/${str(fields, "Name") ?? ""}`;
+      return liveEntry("vaultItem", key, idOf(fields, "VaultItemGuid"), fields, [{ kind: SECTION2, guid: sectionGuid }]);
     });
   },
   inlinePlaceholder: {
@@ -67055,7 +68755,7 @@ var vaultItemKind = {
   },
   createExtras(entry, resolver) {
     const section = entry.refs[0]?.key ?? "";
-    return { VaultSectionGuid: resolver.guidOf(SECTION, section) ?? placeholder(SECTION, section) };
+    return { VaultSectionGuid: resolver.guidOf(SECTION2, section) ?? placeholder(SECTION2, section) };
   },
   requests: {
     async create(client, _step, body) {
@@ -67084,7 +68784,8 @@ var vaultSectionKind = {
   desired(state) {
     return state.vaultSections.map(({ value, source }) => {
       const guid = pinned(value, "VaultSectionGuid");
-      return desiredEntry("vaultSection", value.Name, apiFields(value), source, [], { pinnedGuid: guid });
+      const manages = Array.isArray(value.access) ? [VAULT_ACCESS_KIND.kind] : void 0;
+      return desiredEntry("vaultSection", value.Name, apiFields(value), source, [], { pinnedGuid: guid, manages });
     });
   },
   live(snapshot) {
@@ -67109,7 +68810,13 @@ var vaultSectionKind = {
 
 // ../reconciler/src/kinds/index.ts
 var MODULES = {
+  operator: operatorKind,
+  operatorGroup: operatorGroupKind,
+  operatorGroupMember: operatorGroupMemberKind,
+  operatorGroupAuthorization: operatorGroupAuthorizationKind,
+  dutySchedule: dutyScheduleKind,
   vaultSection: vaultSectionKind,
+  vaultAccess: vaultAccessKind,
   vaultItem: vaultItemKind,
   monitorGroup: monitorGroupKind,
   monitor: monitorKind,
@@ -67188,7 +68895,12 @@ var Reader = class {
     });
     this.snapshot.perParent[mod.kind] = byParent;
   }
-  async operators() {
+  /** Operators, to name who changed what: the operator kind's own listing when it is read anyway. */
+  async operators(listing) {
+    if (listing !== void 0) {
+      this.snapshot.operators = await this.list(listing);
+      return;
+    }
     try {
       this.snapshot.operators = await this.client.operators.list().toArray();
     } catch (error2) {
@@ -67204,12 +68916,451 @@ async function readLive(client, scope) {
   const tasks = [...chains, ...wanted.filter((mod) => mod.read?.cursorChain !== true)].map(
     (mod) => mod.read?.perParent === void 0 ? reader.list(mod) : reader.listPerParent(mod)
   );
-  if (scope.operators) tasks.push(reader.operators());
+  if (scope.operators) tasks.push(reader.operators(wanted.find((mod) => mod.read?.operators === true)));
+  if (wanted.some((mod) => mod.read?.timezones === true)) {
+    tasks.push(all("time zones", () => client.timezones.list()).then((zones2) => reader.snapshot.timezones = zones2));
+  }
   await Promise.all(tasks);
   const snapshot = reader.snapshot;
   for (const mod of wanted) mod.read?.check?.(snapshot, scope);
   snapshot.read = [...scope.kinds];
   return snapshot;
+}
+
+// ../reconciler/src/on-call/intervals.ts
+function union(intervals) {
+  const sorted = [...intervals].filter(([start, end]) => end > start).sort((a, b) => a[0] - b[0]);
+  const out = [];
+  for (const [start, end] of sorted) {
+    const last = out[out.length - 1];
+    if (last !== void 0 && start <= last[1]) last[1] = Math.max(last[1], end);
+    else out.push([start, end]);
+  }
+  return out;
+}
+function subtract(a, b) {
+  const out = [];
+  for (const [start, end] of a) {
+    let at3 = start;
+    for (const [bs, be] of b) {
+      if (be <= at3 || bs >= end) continue;
+      if (bs > at3) out.push([at3, bs]);
+      at3 = Math.max(at3, be);
+      if (at3 >= end) break;
+    }
+    if (at3 < end) out.push([at3, end]);
+  }
+  return out;
+}
+function covered(intervals, from, to) {
+  let total = 0;
+  for (const [start, end] of intervals) {
+    const s = Math.max(start, from);
+    const e = Math.min(end, to);
+    if (e > s) total += e - s;
+  }
+  return total;
+}
+
+// ../reconciler/src/on-call/zone.ts
+var MINUTE = 6e4;
+var DAY2 = 864e5;
+var UTC = { name: "UTC", offsetAt: () => 0 };
+function fixedZone(offsetMinutes, approximate) {
+  if (offsetMinutes === 0 && approximate === void 0) return UTC;
+  const sign = offsetMinutes < 0 ? "-" : "+";
+  const abs = Math.abs(offsetMinutes);
+  const name = `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return approximate === void 0 ? { name, offsetAt: () => offsetMinutes } : { name, offsetAt: () => offsetMinutes, approximate };
+}
+var ianaCache = /* @__PURE__ */ new Map();
+function ianaZone(name) {
+  const cached = ianaCache.get(name);
+  if (cached !== void 0) return cached;
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone: name,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric"
+  });
+  const byHour = /* @__PURE__ */ new Map();
+  const offsetAt = (utcMs) => {
+    const quarter = Math.floor(utcMs / (15 * MINUTE));
+    const hit = byHour.get(quarter);
+    if (hit !== void 0) return hit;
+    const parts = {};
+    for (const part of format.formatToParts(new Date(quarter * 15 * MINUTE))) if (part.type !== "literal") parts[part.type] = Number(part.value);
+    const local = Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0);
+    const offset = Math.round((local - quarter * 15 * MINUTE) / MINUTE);
+    byHour.set(quarter, offset);
+    return offset;
+  };
+  const zone = { name, offsetAt };
+  ianaCache.set(name, zone);
+  return zone;
+}
+var REGION_ZONES = [
+  [/\bEastern Time \(US/i, "America/New_York"],
+  [/\bCentral Time \(US/i, "America/Chicago"],
+  [/\bMountain Time \(US/i, "America/Denver"],
+  [/\bPacific Time \(US/i, "America/Los_Angeles"],
+  [/\bAtlantic Time \(Canada/i, "America/Halifax"],
+  [/\bAlaska\b/i, "America/Anchorage"],
+  [/\bHawaii\b/i, "Pacific/Honolulu"],
+  [/\bCoordinated Universal Time\b/i, "UTC"]
+];
+var placeIndex;
+var REGIONS = ["Europe", "America", "Asia", "Africa", "Australia", "Pacific", "Atlantic", "Indian"];
+function zoneOfPlace(place3) {
+  if (placeIndex === void 0) {
+    placeIndex = /* @__PURE__ */ new Map();
+    for (const name of Intl.supportedValuesOf("timeZone")) {
+      const key = name.slice(name.lastIndexOf("/") + 1).replace(/_/g, " ").toLowerCase();
+      if (!placeIndex.has(key)) placeIndex.set(key, name);
+    }
+  }
+  const listed2 = placeIndex.get(place3);
+  if (listed2 !== void 0) return listed2;
+  const tail = place3.replace(/(^|\s)\S/g, (c) => c.toUpperCase()).replace(/ /g, "_");
+  for (const region of REGIONS) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: `${region}/${tail}` });
+      return `${region}/${tail}`;
+    } catch {
+    }
+  }
+  return void 0;
+}
+function agrees(zone, record, year) {
+  const offsets = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((month) => zone.offsetAt(Date.UTC(year, month, 15)));
+  const standard = Math.min(...offsets);
+  const saving = Math.max(...offsets) - standard;
+  if (record.OffsetFromUtc !== void 0 && standard !== record.OffsetFromUtc) return false;
+  if (record.HasDaylightSaving === true) return saving === (record.DaylightSavingOffset ?? saving) && saving > 0;
+  return saving === 0;
+}
+function zoneOfRecord(record, year) {
+  const description = record.Description ?? "";
+  const names = description.replace(/^\s*\([^)]*\)\s*/, "").split(",").map((place3) => place3.trim().toLowerCase()).filter((place3) => place3 !== "");
+  const candidates = [...names.map(zoneOfPlace), ...REGION_ZONES.filter(([pattern]) => pattern.test(description)).map(([, zone]) => zone)];
+  for (const candidate of candidates) {
+    if (candidate === void 0) continue;
+    const zone = candidate === "UTC" ? UTC : ianaZone(candidate);
+    if (agrees(zone, record, year)) return zone;
+  }
+  const offset = record.OffsetFromUtc ?? 0;
+  if (record.HasDaylightSaving !== true) return fixedZone(offset);
+  return fixedZone(offset, `time zone ${record.TimezoneId} ("${description}") names no place whose daylight-saving rules are known: its standard offset is used all year`);
+}
+function toLocal(zone, utcMs) {
+  return utcMs + zone.offsetAt(utcMs) * MINUTE;
+}
+function fromLocal(zone, localMs) {
+  const before = zone.offsetAt(localMs - DAY2);
+  const after = zone.offsetAt(localMs + DAY2);
+  const valid = [.../* @__PURE__ */ new Set([before, after])].map((offset) => localMs - offset * MINUTE).filter((utc) => toLocal(zone, utc) === localMs);
+  if (valid.length > 0) return Math.min(...valid);
+  return localMs - before * MINUTE;
+}
+function pad(n) {
+  return String(n).padStart(2, "0");
+}
+
+// ../reconciler/src/on-call/schedule.ts
+var DUTY_SCHEDULE_READING = "on-duty";
+var WEEK_DAYS3 = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+var MINUTE2 = 6e4;
+var DAY3 = 864e5;
+var HH_MM = /^([01]\d|2[0-3]):([0-5]\d)$/;
+var DATE_TIME2 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/;
+function minutesOf(time2) {
+  const match2 = time2 === void 0 ? null : HH_MM.exec(time2);
+  return match2 === null ? void 0 : Number(match2[1]) * 60 + Number(match2[2]);
+}
+function localDateTime(text2) {
+  const match2 = text2 === void 0 ? null : DATE_TIME2.exec(text2);
+  if (match2 === null) return void 0;
+  const [, y, mo, d, h, mi, s] = match2.map(Number);
+  return Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, Number.isNaN(s) ? 0 : s ?? 0);
+}
+function appliesOn(schedule, localMidnight) {
+  const date = new Date(localMidnight);
+  switch (schedule.ScheduleMode) {
+    case "Daily":
+      return true;
+    case "Weekly":
+      return WEEK_DAYS3[date.getUTCDay()] === schedule.WeekDay;
+    case "Monthly":
+      return date.getUTCDate() === schedule.MonthDay;
+    default:
+      return false;
+  }
+}
+function scheduleIntervals(schedule, zone, from, to) {
+  if (schedule.ScheduleMode === "OneTime") {
+    const start2 = localDateTime(schedule.StartDateTime);
+    const end2 = localDateTime(schedule.EndDateTime);
+    if (start2 === void 0 || end2 === void 0) return [];
+    return clip([[fromLocal(zone, start2), fromLocal(zone, end2)]], from, to);
+  }
+  const start = minutesOf(schedule.StartTime);
+  const end = minutesOf(schedule.EndTime);
+  if (start === void 0 || end === void 0) return [];
+  const length = (end > start ? end - start : end - start + 24 * 60) * MINUTE2;
+  const out = [];
+  const firstDay = Math.floor(toLocal(zone, from) / DAY3) * DAY3 - DAY3;
+  const lastDay = Math.floor(toLocal(zone, to) / DAY3) * DAY3;
+  for (let day = firstDay; day <= lastDay; day += DAY3) {
+    if (!appliesOn(schedule, day)) continue;
+    const localStart = day + start * MINUTE2;
+    out.push([fromLocal(zone, localStart), fromLocal(zone, localStart + length)]);
+  }
+  return clip(out, from, to);
+}
+function clip(intervals, from, to) {
+  const out = [];
+  for (const [start, end] of intervals) {
+    const s = Math.max(start, from);
+    const e = Math.min(end, to);
+    if (e > s) out.push([s, e]);
+  }
+  return out;
+}
+function onDutyIntervals(schedules, zone, from, to, reading = DUTY_SCHEDULE_READING) {
+  if (schedules.length === 0) return [[from, to]];
+  const windows = union(schedules.flatMap((schedule) => scheduleIntervals(schedule, zone, from, to)));
+  if (reading === "on-duty") return windows;
+  const out = [];
+  let at3 = from;
+  for (const [start, end] of windows) {
+    if (start > at3) out.push([at3, start]);
+    at3 = Math.max(at3, end);
+  }
+  if (at3 < to) out.push([at3, to]);
+  return out;
+}
+
+// ../reconciler/src/on-call/preview.ts
+var HOUR = 36e5;
+function iso(ms) {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+function hourStart(zone, now) {
+  const local = toLocal(zone, now);
+  return now - (local % HOUR + HOUR) % HOUR;
+}
+function contentKey(schedule) {
+  return [schedule.ScheduleMode, schedule.WeekDay, schedule.MonthDay, schedule.StartTime, schedule.EndTime, schedule.StartDateTime, schedule.EndDateTime].join("|");
+}
+function operatorSignature(operator, groups) {
+  if (operator === void 0) return void 0;
+  const schedules = [...new Set(operator.schedules.map(contentKey))].sort();
+  return JSON.stringify([operator.zone.name, schedules, [...groups].sort()]);
+}
+function groupsOf(state) {
+  const out = /* @__PURE__ */ new Map();
+  for (const group of state.groups) for (const member of group.members) out.set(member, [...out.get(member) ?? [], group.key]);
+  return out;
+}
+function changedSubjects(before, after) {
+  const beforeGroups = groupsOf(before);
+  const afterGroups = groupsOf(after);
+  const beforeOps = new Map(before.operators.map((o) => [o.key, o]));
+  const afterOps = new Map(after.operators.map((o) => [o.key, o]));
+  const changedOps = /* @__PURE__ */ new Set();
+  for (const key of /* @__PURE__ */ new Set([...beforeOps.keys(), ...afterOps.keys()])) {
+    const was = operatorSignature(beforeOps.get(key), beforeGroups.get(key) ?? []);
+    const will = operatorSignature(afterOps.get(key), afterGroups.get(key) ?? []);
+    if (was === will) continue;
+    const shown = [beforeOps.get(key), afterOps.get(key)].some((o) => o !== void 0 && o.schedules.length > 0);
+    if (shown || beforeGroups.has(key) || afterGroups.has(key)) changedOps.add(key);
+  }
+  const beforeMembers = new Map(before.groups.map((g) => [g.key, [...g.members].sort().join("\n")]));
+  const groups = [];
+  for (const group of uniqueGroups(before, after)) {
+    const members = [...before.groups.find((g) => g.key === group)?.members ?? [], ...after.groups.find((g) => g.key === group)?.members ?? []];
+    const afterMembers = after.groups.find((g) => g.key === group);
+    const membersChanged = beforeMembers.get(group) !== (afterMembers === void 0 ? void 0 : [...afterMembers.members].sort().join("\n"));
+    if (membersChanged || members.some((m) => changedOps.has(m))) groups.push(group);
+  }
+  return { operators: [...changedOps].sort(), groups };
+}
+function sameMembers(a, b) {
+  return [...a].sort().join("\n") === [...b].sort().join("\n");
+}
+function uniqueGroups(before, after) {
+  return [.../* @__PURE__ */ new Set([...before.groups.map((g) => g.key), ...after.groups.map((g) => g.key)])].sort();
+}
+function cells(intervals, from, hours) {
+  let out = "";
+  for (let i = 0; i < hours; i += 1) {
+    const on = covered(intervals, from + i * HOUR, from + (i + 1) * HOUR);
+    out += on === HOUR ? "#" : on === 0 ? "." : "+";
+  }
+  return out;
+}
+function gaps(lost, from, hours) {
+  const out = [];
+  let open2;
+  for (let i = 0; i <= hours; i += 1) {
+    const hit = i < hours && covered(lost, from + i * HOUR, from + (i + 1) * HOUR) > 0;
+    if (hit && open2 === void 0) open2 = i;
+    if (!hit && open2 !== void 0) {
+      out.push({ from: iso(from + open2 * HOUR), to: iso(from + i * HOUR), hours: i - open2 });
+      open2 = void 0;
+    }
+  }
+  return out;
+}
+function notesOf(zones2) {
+  const notes = [...new Set(zones2.flatMap((zone) => zone.approximate === void 0 ? [] : [zone.approximate]))];
+  return notes.length === 0 ? void 0 : notes;
+}
+function previewOnCall(options) {
+  const hours = (options.days ?? 7) * 24;
+  const reading = options.reading ?? DUTY_SCHEDULE_READING;
+  const { now, before, after } = options;
+  const changed = changedSubjects(before, after);
+  const from = now - HOUR;
+  const to = now + (hours + 1) * HOUR;
+  const dutyOf = (state) => new Map(state.operators.map((o) => [o.key, { zone: o.zone, on: onDutyIntervals(o.schedules, o.zone, from, to, reading) }]));
+  const dutyBefore = dutyOf(before);
+  const dutyAfter = dutyOf(after);
+  const subjects = [];
+  for (const group of changed.groups) {
+    const membersBefore = before.groups.find((g) => g.key === group)?.members ?? [];
+    const membersAfter = after.groups.find((g) => g.key === group)?.members ?? [];
+    const zones2 = [...membersAfter.map((m) => dutyAfter.get(m)?.zone), ...membersBefore.map((m) => dutyBefore.get(m)?.zone)].filter((z) => z !== void 0);
+    const zone = zones2.length > 0 && zones2.every((z) => z.name === zones2[0]?.name) ? zones2[0] : UTC;
+    const start = hourStart(zone, now);
+    const onBefore = union(membersBefore.flatMap((m) => dutyBefore.get(m)?.on ?? []));
+    const onAfter = union(membersAfter.flatMap((m) => dutyAfter.get(m)?.on ?? []));
+    const subject2 = {
+      kind: OPERATOR_GROUP_KIND.kind,
+      key: group,
+      timeZone: zone.name,
+      from: iso(start),
+      before: cells(onBefore, start, hours),
+      after: cells(onAfter, start, hours),
+      uncovered: gaps(subtract(onBefore, onAfter), start, hours)
+    };
+    const notes = notesOf(zones2);
+    if (notes !== void 0) subject2.notes = notes;
+    if (subject2.before !== subject2.after || !sameMembers(membersBefore, membersAfter)) subjects.push(subject2);
+  }
+  for (const key of changed.operators) {
+    const was = dutyBefore.get(key);
+    const will = dutyAfter.get(key);
+    const zone = will?.zone ?? was?.zone ?? UTC;
+    const start = hourStart(zone, now);
+    const subject2 = {
+      kind: OPERATOR_KIND.kind,
+      key,
+      timeZone: zone.name,
+      from: iso(start),
+      before: cells(was?.on ?? [], start, hours),
+      after: cells(will?.on ?? [], start, hours)
+    };
+    const notes = notesOf([zone]);
+    if (notes !== void 0) subject2.notes = notes;
+    subjects.push(subject2);
+  }
+  return { now: iso(now), hours, reading, subjects };
+}
+
+// ../reconciler/src/on-call/of-plan.ts
+function text(object, field) {
+  const value = object?.[field];
+  return typeof value === "string" || typeof value === "number" ? String(value) : "";
+}
+function zones(live, year) {
+  const cache = /* @__PURE__ */ new Map();
+  const records = new Map((live.timezones ?? []).map((record) => [text(record, "TimezoneId") || text(record, "TimeZoneId"), record]));
+  return (id) => {
+    if (typeof id !== "number" && typeof id !== "string") return UTC;
+    const record = records.get(String(id));
+    if (record === void 0) return UTC;
+    let zone = cache.get(String(id));
+    if (zone === void 0) {
+      zone = zoneOfRecord({ ...record, TimezoneId: Number(id) }, year);
+      cache.set(String(id), zone);
+    }
+    return zone;
+  };
+}
+function liveWorld(live, zoneOf) {
+  const rows = listedPerParent(live, DUTY_SCHEDULE_KIND.kind);
+  const emails = /* @__PURE__ */ new Map();
+  const operators = /* @__PURE__ */ new Map();
+  for (const operator of listed(live, OPERATOR_KIND.kind)) {
+    const guid = text(operator, "OperatorGuid");
+    const email = text(operator, "Email");
+    emails.set(guid.toLowerCase(), email.toLowerCase());
+    const schedules = new Map((rows[guid] ?? []).map((row) => [dutyLabel(dutyContent(row)), dutyContent(row)]));
+    operators.set(email.toLowerCase(), { email, zone: zoneOf(operator.TimeZoneId), schedules });
+  }
+  const members = listedPerParent(live, OPERATOR_GROUP_MEMBER_KIND.kind);
+  const groups = /* @__PURE__ */ new Map();
+  for (const group of listed(live, OPERATOR_GROUP_KIND.kind)) {
+    const listedMembers = members[text(group, "OperatorGroupGuid")];
+    if (group.IsEveryone === true || listedMembers === void 0) continue;
+    groups.set(text(group, "Description"), new Set(listedMembers.map((m) => emails.get(text(m, "OperatorGuid").toLowerCase()) ?? text(m, "OperatorGuid").toLowerCase())));
+  }
+  return { operators, groups };
+}
+function splitAt(key, last) {
+  const at3 = last ? key.lastIndexOf("/") : key.indexOf("/");
+  return [key.slice(0, at3), key.slice(at3 + 1)];
+}
+function applyStep(world, step, zoneOf) {
+  const body = step.desired ?? {};
+  if (step.kind === OPERATOR_KIND.kind) {
+    const lower = step.key.toLowerCase();
+    const current = world.operators.get(lower);
+    if (step.action === "delete") world.operators.delete(lower);
+    else if (step.action === "create") world.operators.set(lower, { email: step.key, zone: zoneOf(body.TimeZoneId), schedules: /* @__PURE__ */ new Map() });
+    else if (current !== void 0 && body.TimeZoneId !== void 0) current.zone = zoneOf(body.TimeZoneId);
+    for (const members of step.action === "delete" ? world.groups.values() : []) members.delete(lower);
+  } else if (step.kind === OPERATOR_GROUP_KIND.kind) {
+    if (step.action === "create") world.groups.set(step.key, /* @__PURE__ */ new Set());
+    if (step.action === "delete") world.groups.delete(step.key);
+  } else if (step.kind === OPERATOR_GROUP_MEMBER_KIND.kind) {
+    const [group, email] = splitAt(step.key, true);
+    const members = world.groups.get(group) ?? /* @__PURE__ */ new Set();
+    world.groups.set(group, members);
+    if (step.action === "create") members.add(email.toLowerCase());
+    if (step.action === "delete") members.delete(email.toLowerCase());
+  } else if (step.kind === DUTY_SCHEDULE_KIND.kind) {
+    const [email, label2] = splitAt(step.key, false);
+    const operator = world.operators.get(email.toLowerCase());
+    if (step.action === "create") operator?.schedules.set(label2, dutyContent(body));
+    if (step.action === "delete") operator?.schedules.delete(label2);
+  }
+}
+function clone(world) {
+  return {
+    operators: new Map([...world.operators].map(([k, o]) => [k, { ...o, schedules: new Map(o.schedules) }])),
+    groups: new Map([...world.groups].map(([k, m]) => [k, new Set(m)]))
+  };
+}
+function onCallState(world) {
+  const display = (lower) => world.operators.get(lower)?.email ?? lower;
+  return {
+    operators: [...world.operators.values()].map((o) => ({ key: o.email, zone: o.zone, schedules: [...o.schedules.values()] })),
+    groups: [...world.groups].map(([key, members]) => ({ key, members: [...members].map(display) }))
+  };
+}
+function onCallOfPlan(desired, live, steps, now) {
+  if (live.perParent[DUTY_SCHEDULE_KIND.kind] === void 0 || desired.settings.manage[OPERATOR_KIND.section] === void 0) return void 0;
+  const zoneOf = zones(live, new Date(now).getUTCFullYear());
+  const before = liveWorld(live, zoneOf);
+  const after = clone(before);
+  for (const step of steps) applyStep(after, step, zoneOf);
+  const preview = previewOnCall({ now, before: onCallState(before), after: onCallState(after) });
+  return preview.subjects.length === 0 ? void 0 : preview;
 }
 
 // ../reconciler/src/plan/ignore.ts
@@ -67260,326 +69411,6 @@ function ignoreMatcher(patterns) {
       return rules.filter((rule) => !rule.hit && kinds.includes(rule.kind)).map((rule) => ({ pattern: rule.raw, kind: rule.kind, ...rule.caseOnly === void 0 ? {} : { caseOnly: rule.caseOnly } }));
     }
   };
-}
-
-// ../reconciler/src/plan/phases/state.ts
-var PerKind = class {
-  #maps = /* @__PURE__ */ new Map();
-  of(kind) {
-    let map = this.#maps.get(kind);
-    if (map === void 0) {
-      map = /* @__PURE__ */ new Map();
-      this.#maps.set(kind, map);
-    }
-    return map;
-  }
-  get(kind, id) {
-    return this.#maps.get(kind)?.get(id);
-  }
-  has(kind, id) {
-    return this.#maps.get(kind)?.has(id) === true;
-  }
-};
-function liveByGuid(live) {
-  const map = /* @__PURE__ */ new Map();
-  for (const entry of live) map.set(entry.guid, entry);
-  return map;
-}
-function liveGuidByKey(live) {
-  const map = /* @__PURE__ */ new Map();
-  for (const entry of live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
-  return map;
-}
-function desiredByLiveGuid(pairs) {
-  const map = /* @__PURE__ */ new Map();
-  for (const { desired, live } of pairs) map.set(live.guid, desired);
-  return map;
-}
-function liveGuidByDesiredKey(pairs) {
-  const map = /* @__PURE__ */ new Map();
-  for (const { desired, live } of pairs) map.set(desired.key, live.guid);
-  return map;
-}
-var KindLookup = class {
-  #live;
-  #pairs;
-  #creates = [];
-  #managed = false;
-  #liveByGuid;
-  /** `null`: two live objects share the key, so it names neither. */
-  #liveGuidByKey;
-  #desiredByGuid;
-  #guidByDesiredKey;
-  #created;
-  constructor(live) {
-    this.#live = live;
-  }
-  register(pairs, creates, managed) {
-    this.#pairs = pairs;
-    this.#creates = creates;
-    this.#managed = managed;
-  }
-  liveByGuid(guid) {
-    this.#liveByGuid ??= liveByGuid(this.#live);
-    return this.#liveByGuid.get(guid);
-  }
-  liveGuidByKey(key) {
-    this.#liveGuidByKey ??= liveGuidByKey(this.#live);
-    return this.#liveGuidByKey.get(key);
-  }
-  /** Before the kind is matched there are no pairs yet, and nothing is cached. */
-  desiredByGuid(guid) {
-    if (this.#pairs === void 0) return void 0;
-    this.#desiredByGuid ??= desiredByLiveGuid(this.#pairs);
-    return this.#desiredByGuid.get(guid);
-  }
-  guidByDesiredKey(key) {
-    if (this.#pairs === void 0) return void 0;
-    this.#guidByDesiredKey ??= liveGuidByDesiredKey(this.#pairs);
-    return this.#guidByDesiredKey.get(key);
-  }
-  isCreated(key) {
-    if (!this.#managed) return false;
-    this.#created ??= new Set(this.#creates.map((entry) => entry.key));
-    return this.#created.has(key);
-  }
-};
-var Resolution = class {
-  #kinds = /* @__PURE__ */ new Map();
-  #ignoredGuid = new PerKind();
-  #ignoredKey = new PerKind();
-  indexLive(kind, entries) {
-    this.#kinds.set(kind, new KindLookup(entries));
-  }
-  ignore(kind, entry) {
-    this.#ignoredKey.of(kind).set(entry.key, true);
-    if (entry.guid !== void 0) this.#ignoredGuid.of(kind).set(entry.guid, true);
-  }
-  isIgnoredKey(kind, key) {
-    return this.#ignoredKey.has(kind, key);
-  }
-  isIgnoredGuid(kind, guid) {
-    return this.#ignoredGuid.has(kind, guid);
-  }
-  register(kind, pairs, creates, managed) {
-    this.#kinds.get(kind)?.register(pairs, creates, managed);
-  }
-  keyOf(kind, guid) {
-    const lookup = this.#kinds.get(kind);
-    return lookup?.desiredByGuid(guid)?.key ?? lookup?.liveByGuid(guid)?.key;
-  }
-  guidOf(kind, key) {
-    const lookup = this.#kinds.get(kind);
-    if (lookup === void 0) return void 0;
-    const matched = lookup.guidByDesiredKey(key);
-    if (matched !== void 0) return matched;
-    if (lookup.isCreated(key)) return void 0;
-    return lookup.liveGuidByKey(key) ?? void 0;
-  }
-  desiredOf(kind, guid) {
-    return this.#kinds.get(kind)?.desiredByGuid(guid);
-  }
-  isCreated(kind, key) {
-    return this.#kinds.get(kind)?.isCreated(key) === true;
-  }
-};
-var KIND_ORDER = new Map(KINDS.map((m, i) => [m.kind, i]));
-function kindOrder(kind) {
-  return KIND_ORDER.get(kind) ?? KINDS.length;
-}
-function exactKey(key) {
-  return key;
-}
-var IDENTITY = new Map(KINDS.map((m) => [m.kind, m.identity ?? exactKey]));
-function identityOf(kind, key) {
-  const identity = IDENTITY.get(kind);
-  return identity === void 0 ? key : identity(key);
-}
-
-// ../reconciler/src/plan/phases/retire.ts
-var REVIVED = "revived: retired by monsync, declared again";
-function isRetired(spec, entry) {
-  return splitMarker(entry.fields[spec.field], "retired").marker !== void 0;
-}
-function matchableLive(mod, live) {
-  const spec = mod.retire;
-  if (spec === void 0) return { matchable: [...live], dormant: [] };
-  const identity = mod.identity ?? exactKey;
-  const activeKeys = /* @__PURE__ */ new Set();
-  for (const entry of live) if (!isRetired(spec, entry)) activeKeys.add(identity(entry.key));
-  const retiredTaken = /* @__PURE__ */ new Set();
-  const matchable = [];
-  const dormant = [];
-  const retiredFirst = [...live].sort((a, b) => compareStrings(a.guid, b.guid));
-  const keep = /* @__PURE__ */ new Set();
-  for (const entry of retiredFirst) {
-    if (!isRetired(spec, entry)) continue;
-    const id = identity(entry.key);
-    if (activeKeys.has(id) || retiredTaken.has(id)) continue;
-    retiredTaken.add(id);
-    keep.add(entry);
-  }
-  for (const entry of live) {
-    if (!isRetired(spec, entry) || keep.has(entry)) matchable.push(entry);
-    else dormant.push(entry);
-  }
-  return { matchable, dormant };
-}
-function revivedEntry(spec, desired, live) {
-  const fields = { ...spec.revived, ...desired.fields };
-  if (!(spec.field in desired.fields)) fields[spec.field] = splitMarker(live.fields[spec.field], "retired").text ?? "";
-  return { ...desired, fields };
-}
-function settleRetired(mod, pairs, orphans) {
-  const spec = mod.retire;
-  if (spec === void 0) return { pairs, orphans, dormant: [] };
-  const dormant = orphans.filter((entry) => isRetired(spec, entry));
-  if (dormant.length === 0 && !pairs.some((p) => isRetired(spec, p.live))) return { pairs, orphans, dormant };
-  return {
-    pairs: pairs.map((pair) => isRetired(spec, pair.live) ? { desired: revivedEntry(spec, pair.desired, pair.live), live: pair.live } : pair),
-    orphans: orphans.filter((entry) => !isRetired(spec, entry)),
-    dormant
-  };
-}
-function markRevived(drafts, states) {
-  const specs = new Map(states.filter((s) => s.mod.retire !== void 0).map((s) => [s.mod.kind, s.mod.retire]));
-  if (specs.size === 0) return;
-  for (const draft of drafts) {
-    const spec = specs.get(draft.step.kind);
-    if (spec === void 0 || draft.step.action !== "update" || draft.liveEntry === void 0 || !isRetired(spec, draft.liveEntry)) continue;
-    draft.step.reason = draft.step.reason === void 0 ? REVIVED : `${REVIVED}; ${draft.step.reason}`;
-  }
-}
-function retireBody(spec, live, removal) {
-  const text = splitMarker(live.fields[spec.field], "retired").text;
-  return { ...spec.retired, [spec.field]: withMarker(text, "retired", removal) };
-}
-
-// ../reconciler/src/plan/phases/deletes.ts
-var DUPLICATE_REASON = "duplicate (plan --dedupe): the account keeps";
-function draftDeletes(states) {
-  const drafts = [];
-  const unmanaged = [];
-  const deleted = new PerKind();
-  const gone = new PerKind();
-  let deletedAny = false;
-  for (const state of states) {
-    const { mod } = state;
-    if (!state.managed) continue;
-    const owned = mod.ownedBy ?? [];
-    const remove = (entry, reason) => {
-      deleted.of(mod.kind).set(entry.guid, true);
-      if (mod.retire === void 0 || state.removal === "delete") gone.of(mod.kind).set(entry.guid, true);
-      deletedAny = true;
-      const step = { action: "delete", kind: mod.kind, key: entry.key, guid: entry.guid, changes: [] };
-      if (reason !== void 0) step.reason = reason;
-      if (mod.retire !== void 0 && state.removal !== void 0) {
-        step.removal = state.removal;
-        if (state.removal !== "delete") step.desired = retireBody(mod.retire, entry, state.removal);
-      }
-      drafts.push({ step, liveEntry: entry, dependsOn: /* @__PURE__ */ new Set() });
-    };
-    for (const orphan of state.orphans) {
-      if (!state.prune && mod.relation !== true) {
-        unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
-        continue;
-      }
-      if (orphan.refs.some((r) => owned.includes(r.kind) && gone.has(r.kind, r.guid))) continue;
-      remove(orphan);
-    }
-    for (const copy of state.duplicates) remove(copy.entry, `${DUPLICATE_REASON} ${copy.kept.guid} (${copy.rule})`);
-  }
-  unmanaged.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-  return { drafts, unmanaged, deleted: deletedAny ? deleted : void 0 };
-}
-var SHOWN_REFERRERS = 5;
-function deletesRefused(deletes, states, resolution) {
-  const deleted = new PerKind();
-  for (const draft of deletes) if (draft.step.action === "delete" && draft.liveEntry !== void 0) deleted.of(draft.step.kind).set(draft.liveEntry.guid.toLowerCase(), draft);
-  if (deletes.length === 0) return [];
-  const keepers = keepersOf(deleted, states, resolution);
-  const problems = [];
-  const targets = [...keepers.keys()].sort(
-    (a, b) => kindOrder(a.step.kind) - kindOrder(b.step.kind) || compareStrings(a.step.key, b.step.key) || compareStrings(a.step.guid ?? "", b.step.guid ?? "")
-  );
-  for (const target of targets) {
-    const all2 = (keepers.get(target) ?? []).sort(
-      (a, b) => kindOrder(a.entry.kind) - kindOrder(b.entry.kind) || compareStrings(a.entry.key, b.entry.key) || compareStrings(a.entry.guid, b.entry.guid)
-    );
-    for (const relation of ["reference", "child"]) {
-      const group = all2.filter((k) => k.relation === relation);
-      if (group.length > 0) problems.push(refusal(target, relation, group, deleted));
-    }
-  }
-  return problems;
-}
-function keepersOf(deleted, states, resolution) {
-  const isDeleted = (kind, guid) => deleted.has(kind, guid.toLowerCase());
-  const keepers = /* @__PURE__ */ new Map();
-  for (const state of states) {
-    const { mod } = state;
-    const owners = mod.ownedBy ?? [];
-    const parents = mod.parents ?? [];
-    for (const entry of state.allLive) {
-      if (entry.refs.length === 0 || !entry.refs.some((r) => isDeleted(r.kind, r.guid))) continue;
-      if (isDeleted(mod.kind, entry.guid) || entry.refs.some((r) => owners.includes(r.kind) && isDeleted(r.kind, r.guid))) continue;
-      let refs = entry.refs;
-      const declared = state.managed && !resolution.isIgnoredGuid(mod.kind, entry.guid) ? resolution.desiredOf(mod.kind, entry.guid) : void 0;
-      if (declared !== void 0 && mod.references !== void 0) {
-        const kept = mod.references.after(entry, mod.resolve?.(declared, resolution) ?? declared.fields);
-        const named2 = new Set(declared.refs.map((r) => resolution.guidOf(r.kind, r.key)?.toLowerCase()));
-        refs = [...entry.refs.filter((r) => parents.includes(r.kind)), ...kept.filter((r) => !named2.has(r.guid.toLowerCase()))];
-      }
-      const seen = /* @__PURE__ */ new Set();
-      for (const ref of refs) {
-        const target = deleted.get(ref.kind, ref.guid.toLowerCase());
-        if (target === void 0 || seen.has(target)) continue;
-        seen.add(target);
-        const relation = parents.includes(ref.kind) ? "child" : "reference";
-        const list = keepers.get(target) ?? [];
-        list.push({ entry, relation, ...whyKept(state, entry, resolution, relation) });
-        keepers.set(target, list);
-      }
-    }
-  }
-  return keepers;
-}
-function refusal(target, relation, group, deleted) {
-  const { kind, key, guid } = target.step;
-  const keep = `Or keep ${kind} "${key}": declare it, or add "${kind}:${key}" to ignore.`;
-  const verb = relation === "reference" ? "refers to it" : "stays in it";
-  const shown = group.slice(0, SHOWN_REFERRERS).map((k) => `${k.entry.kind} "${k.entry.key}" (${k.entry.guid}) ${verb}: ${k.text}.`);
-  if (group.length > SHOWN_REFERRERS) shown.push(`And ${group.length - SHOWN_REFERRERS} more.`);
-  const source = group.find((k) => k.source !== void 0)?.source;
-  const head2 = `${kind} "${key}" (${guid ?? ""}) cannot be deleted: this plan prunes it because no file declares it, but the service refuses`;
-  if (relation === "child") {
-    return planProblem(
-      "DELETE_NOT_EMPTY",
-      `${head2} to delete it while it holds objects (400), and it still holds ${group.length === 1 ? "one" : group.length} after this plan. ${shown.join(" ")} ${keep}`,
-      source
-    );
-  }
-  const parents = (target.liveEntry?.refs ?? []).map((r) => deleted.get(r.kind, r.guid.toLowerCase())?.step).filter((p) => p !== void 0);
-  const also = parents.map((p) => ` (so ${p.kind} "${p.key}", which holds it, cannot be deleted either)`).join("");
-  return planProblem("DELETE_IN_USE", `${head2} to delete an object in use (400), and it stays in use after this plan${also}. ${shown.join(" ")} ${keep}`, source);
-}
-function whyKept(state, entry, resolution, relation) {
-  const { mod } = state;
-  const field = mod.references?.field ?? "its fields";
-  const declared = state.managed && !resolution.isIgnoredGuid(mod.kind, entry.guid) ? resolution.desiredOf(mod.kind, entry.guid) : void 0;
-  const ignored = resolution.isIgnoredGuid(mod.kind, entry.guid);
-  if (relation === "child") {
-    if (declared !== void 0) return { text: `it is declared at ${place(declared.source)}, so this plan keeps it; remove it from the config to delete it too`, source: declared.source };
-    if (ignored) return { text: "it matches an ignore pattern, so monsync leaves it as it is; delete it in the service, or stop ignoring it" };
-    return { text: state.managed ? `no file declares it and prune is off for ${mod.title.many}; delete it in the service` : `${mod.title.many} are not managed; delete it in the service` };
-  }
-  if (declared !== void 0) {
-    const where = place(declared.source);
-    return field in declared.fields ? { text: `its declared ${field} at ${where} still hold the reference; remove it there`, source: declared.source } : { text: `its declaration at ${where} leaves out ${field}, so the live value stays; declare ${field} there without the reference`, source: declared.source };
-  }
-  if (ignored) return { text: "it matches an ignore pattern, so monsync leaves it as it is; remove the reference in the service" };
-  if (state.managed) return { text: `no file declares it and prune is off for ${mod.title.many}; declare it with ${field} that leave the reference out, or remove the reference in the service` };
-  return { text: `${mod.title.many} are not managed; remove the reference in the service, or manage ${mod.title.many} and declare it with ${field} that leave the reference out` };
 }
 
 // ../../node_modules/.pnpm/fast-json-patch@3.1.1/node_modules/fast-json-patch/module/core.mjs
@@ -67649,12 +69480,12 @@ function _deepClone(obj) {
       return obj;
   }
 }
-function isInteger(str2) {
+function isInteger(str3) {
   var i = 0;
-  var len = str2.length;
+  var len = str3.length;
   var charCode;
   while (i < len) {
-    charCode = str2.charCodeAt(i);
+    charCode = str3.charCodeAt(i);
     if (charCode >= 48 && charCode <= 57) {
       i++;
       continue;
@@ -68238,13 +70069,13 @@ function isRecord(value) {
 function asId(value) {
   if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
   if (typeof value !== "string") return void 0;
-  const text = value.trim().replace(/^"(.*)"$/, "$1").replace(/^\{(.*)\}$/, "$1");
-  if (GUID.test(text)) return text;
-  if (INTEGER.test(text)) return Number(text);
+  const text2 = value.trim().replace(/^"(.*)"$/, "$1").replace(/^\{(.*)\}$/, "$1");
+  if (GUID.test(text2)) return text2;
+  if (INTEGER.test(text2)) return Number(text2);
   return void 0;
 }
 var OTHER_ID_NAMES = ["Guid", "guid", "Id", "id", "ID"];
-function readCreated(body, text, idField) {
+function readCreated(body, text2, idField) {
   if (isRecord(body)) {
     const direct = asId(body[idField]);
     if (direct !== void 0) return { object: body, id: direct };
@@ -68261,7 +70092,7 @@ function readCreated(body, text, idField) {
     if (isRecord(body.Data)) return readCreated(body.Data, void 0, idField);
     return {};
   }
-  const id = asId(body) ?? asId(text);
+  const id = asId(body) ?? asId(text2);
   return id === void 0 ? {} : { id };
 }
 function lastOf(items) {
@@ -68314,8 +70145,8 @@ function redactJson(value, secrets = /* @__PURE__ */ new Set()) {
   }
   return out;
 }
-function scrubText(text, secrets) {
-  let out = text;
+function scrubText(text2, secrets) {
+  let out = text2;
   const sorted = [...secrets].filter((s) => s.length >= MIN_SCRUB_LENGTH).sort((a, b) => b.length - a.length);
   for (const secret of sorted) out = out.split(secret).join(REDACTED2);
   return out;
@@ -68339,18 +70170,18 @@ function redactHeaders(headers) {
   }
   return out;
 }
-function truncate(text, max) {
-  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length - max} more characters)`;
+function truncate(text2, max) {
+  return text2.length <= max ? text2 : `${text2.slice(0, max)}... (${text2.length - max} more characters)`;
 }
 
 // ../client/src/errors.ts
 var BRAND = Symbol.for("monsync.ApiError");
 function defaultMessage(o) {
-  const head2 = `${o.method} ${o.path}`;
-  const status2 = o.status === 0 ? "no response" : `${o.status} ${STATUS_CODES[o.status] ?? "Unknown Status"}`;
+  const head3 = `${o.method} ${o.path}`;
+  const status3 = o.status === 0 ? "no response" : `${o.status} ${STATUS_CODES[o.status] ?? "Unknown Status"}`;
   const tries = o.attempts !== void 0 && o.attempts > 1 ? ` after ${o.attempts} attempts` : "";
   const detail = o.serviceMessage !== void 0 && o.serviceMessage !== "" ? `: ${o.serviceMessage}` : "";
-  return `${head2} failed with ${status2}${tries}${detail}`;
+  return `${head3} failed with ${status3}${tries}${detail}`;
 }
 var ApiError = class extends Error {
   /** Class identity used by the cross-install `instanceof`; each subclass overrides it. */
@@ -68493,8 +70324,8 @@ function messagesOf(value) {
   const parts = value.map((entry) => messageOf(entry) ?? JSON.stringify(entry));
   return parts.join("; ");
 }
-function extractServiceMessage(text, parsed) {
-  const trimmed = text.trim();
+function extractServiceMessage(text2, parsed) {
+  const trimmed = text2.trim();
   if (trimmed === "") return void 0;
   if (parsed === void 0) return truncate(trimmed, 500);
   if (typeof parsed === "string") return parsed;
@@ -68526,8 +70357,8 @@ function readPage(body) {
   return { items: data, cursors };
 }
 var CURSORS_AT_END = /,"Cursors":\{"Next":("(?:[^"\\]|\\.)+"),"Self":"(?:[^"\\]|\\.)*"\}\}\s*$/;
-function nextCursorAtEnd(text) {
-  const match2 = CURSORS_AT_END.exec(text.length > 4096 ? text.slice(-4096) : text);
+function nextCursorAtEnd(text2) {
+  const match2 = CURSORS_AT_END.exec(text2.length > 4096 ? text2.slice(-4096) : text2);
   if (match2?.[1] === void 0) return void 0;
   let next;
   try {
@@ -68622,14 +70453,14 @@ var Core = class {
   context(method, route, params) {
     return { method, route, path: this.transport.expandRoute(method, route, params) };
   }
-  #unexpected(call, status2, problem) {
+  #unexpected(call, status3, problem) {
     const path = call.path ?? this.transport.expandRoute(call.method, call.route, call.params);
     return new UnexpectedResponseError({
       method: call.method,
       path,
       route: call.route,
-      status: status2,
-      message: `${call.method} ${path} answered ${status2} with ${problem}`
+      status: status3,
+      message: `${call.method} ${path} answered ${status3} with ${problem}`
     });
   }
   /** A JSON object or array is required in the response. */
@@ -68712,8 +70543,8 @@ var Core = class {
       (cursor, seen) => {
         const query = cursor === void 0 ? baseQuery : { ...baseQuery, Cursor: cursor };
         if (seen === void 0) return this.page({ ...call, query }, options);
-        const peek = (text) => {
-          const next = nextCursorAtEnd(text);
+        const peek = (text2) => {
+          const next = nextCursorAtEnd(text2);
           if (next === void 0 || !seen(next)) return void 0;
           return new Promise((resolve4) => setImmediate(() => setImmediate(resolve4)));
         };
@@ -68744,7 +70575,7 @@ var AlertTypes = named(ALERT_TYPES);
 
 // ../client/src/query.ts
 var PRESETS = new Set(Object.values(PresetPeriods));
-var DAY = /^\d{4}-\d{2}-\d{2}$/;
+var DAY4 = /^\d{4}-\d{2}-\d{2}$/;
 var DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 function invalid(ctx, problem) {
   return new InvalidQueryError({
@@ -68787,10 +70618,10 @@ function checkPeriod(ctx, query, format) {
 function writeDate(ctx, name, value, format) {
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw invalid(ctx, `${name} is an invalid Date`);
-    const iso = value.toISOString();
-    return format === "day" ? iso.slice(0, 10) : iso.slice(0, 19);
+    const iso2 = value.toISOString();
+    return format === "day" ? iso2.slice(0, 10) : iso2.slice(0, 19);
   }
-  const pattern = format === "day" ? DAY : DATETIME;
+  const pattern = format === "day" ? DAY4 : DATETIME;
   if (typeof value !== "string" || !pattern.test(value)) {
     const expected = format === "day" ? "YYYY-MM-DD" : "YYYY-MM-DDTHH:MM:SS (no zone, no milliseconds)";
     throw invalid(ctx, `${name} must be ${expected}, got ${JSON.stringify(value)}`);
@@ -68970,7 +70801,7 @@ function operatorsApi(core) {
     listPage: () => core.page({ method: "GET", route: "/Operator" }),
     get: (operatorGuid) => core.json({ method: "GET", route: one, params: { operatorGuid } }),
     create: (body) => core.created(
-      { method: "POST", route: "/Operator", body },
+      { method: "POST", route: "/Operator", body: withSpecifiedCompanions(body) },
       {
         idField: "OperatorGuid",
         listKey: "GET /Operator",
@@ -68978,7 +70809,7 @@ function operatorsApi(core) {
         matches: (o) => typeof o.Email === "string" && o.Email.toLowerCase() === body.Email.toLowerCase()
       }
     ),
-    replace: (operatorGuid, body) => core.maybe({ method: "PUT", route: one, params: { operatorGuid }, body }),
+    replace: (operatorGuid, body) => core.maybe({ method: "PUT", route: one, params: { operatorGuid }, body: withSpecifiedCompanions(body) }),
     delete: (operatorGuid) => core.none({ method: "DELETE", route: one, params: { operatorGuid } }),
     dutySchedules: {
       list: (operatorGuid) => core.paged({ method: "GET", route: schedules, params: { operatorGuid } }),
@@ -69036,7 +70867,10 @@ function operatorGroupsApi(core) {
     },
     delete: (operatorGroupGuid) => core.none({ method: "DELETE", route: one, params: { operatorGroupGuid } }),
     members: (operatorGroupGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { operatorGroupGuid } }, { map: normaliseOperatorMember }),
+    addMember: (operatorGroupGuid, operatorGuid) => core.none({ method: "POST", route: `${one}/Member/{operatorGuid}`, params: { operatorGroupGuid, operatorGuid } }),
+    removeMember: (operatorGroupGuid, operatorGuid) => core.none({ method: "DELETE", route: `${one}/Member/{operatorGuid}`, params: { operatorGroupGuid, operatorGuid } }),
     dutySchedules: {
+      addForAllMembers: (operatorGroupGuid, body) => core.none({ method: "POST", route: `${one}/DutySchedule/AddDutyScheduleForAllMembers`, params: { operatorGroupGuid }, body }),
       create: (operatorGroupGuid, body) => core.maybe({ method: "POST", route: `${one}/DutySchedule`, params: { operatorGroupGuid }, body }),
       replace: (operatorGroupGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGroupGuid, dutyScheduleId }, body }),
       delete: (operatorGroupGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGroupGuid, dutyScheduleId } })
@@ -69171,23 +71005,16 @@ function vaultSectionsApi(core) {
     replace: (vaultSectionGuid, body) => core.maybe({ method: "PUT", route: one, params: { vaultSectionGuid }, body }),
     delete: (vaultSectionGuid) => core.none({ method: "DELETE", route: one, params: { vaultSectionGuid } }),
     authorizations: {
-      list: (vaultSectionGuid) => core.paged({ method: "GET", route: auth2, params: { vaultSectionGuid } }),
+      list: (vaultSectionGuid) => core.paged({ method: "GET", route: auth2, params: { vaultSectionGuid } }, { map: publishedReader("vaultAuthorization") }),
       create: async (vaultSectionGuid, body) => {
         const ctx = core.context("POST", auth2, { vaultSectionGuid });
-        if (body.ContextId !== void 0 && body.ContextId.toLowerCase() !== vaultSectionGuid.toLowerCase()) {
-          throw invalid(ctx, `ContextId ${JSON.stringify(body.ContextId)} differs from the section in the path; omit it or make them equal`);
-        }
         const hasOperator = typeof body.OperatorGuid === "string" && body.OperatorGuid !== "";
-        const hasGroup = typeof body.OperatorGroupId === "string" && body.OperatorGroupId !== "";
+        const hasGroup = typeof body.OperatorGroupGuid === "string" && body.OperatorGroupGuid !== "";
         if (hasOperator === hasGroup) {
-          throw invalid(ctx, "exactly one of OperatorGuid and OperatorGroupId must be set");
+          throw invalid(ctx, "exactly one of OperatorGuid and OperatorGroupGuid must be set");
         }
-        return core.maybe({
-          method: "POST",
-          route: auth2,
-          params: { vaultSectionGuid },
-          body: { ...body, ContextId: body.ContextId ?? vaultSectionGuid }
-        });
+        const created = await core.maybe({ method: "POST", route: auth2, params: { vaultSectionGuid }, body });
+        return created === void 0 ? void 0 : toPublished("vaultAuthorization", created);
       },
       delete: (vaultSectionGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${auth2}/{authorizationGuid}`, params: { vaultSectionGuid, authorizationGuid } })
     }
@@ -69226,8 +71053,8 @@ var RETRYABLE_STATUS = /* @__PURE__ */ new Set([429, 500, 502, 503, 504]);
 function isRetryableMethod(method) {
   return IDEMPOTENT.has(method.toUpperCase());
 }
-function isRetryableStatus(status2) {
-  return RETRYABLE_STATUS.has(status2);
+function isRetryableStatus(status3) {
+  return RETRYABLE_STATUS.has(status3);
 }
 var RETRYABLE_CODES = /* @__PURE__ */ new Set([
   "ECONNRESET",
@@ -69248,10 +71075,10 @@ function isRetryableNetworkCode(code) {
 }
 function parseRetryAfter(value, now) {
   if (value === void 0) return void 0;
-  const text = value.trim();
-  if (text === "") return void 0;
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1e3);
-  const date = Date.parse(text);
+  const text2 = value.trim();
+  if (text2 === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text2)) return Math.ceil(Number(text2) * 1e3);
+  const date = Date.parse(text2);
   if (Number.isNaN(date)) return void 0;
   return Math.max(0, date - now);
 }
@@ -69267,14 +71094,14 @@ function retryDecision(policy, method, outcome, attempt) {
     if (!worth2 || attempt >= policy.maxAttempts) return { retry: false };
     return { retry: true, delayMs: backoffDelay(policy, attempt), reason: outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK", retryAfter: false };
   }
-  const { status: status2 } = outcome;
-  if (status2 < 300) return { retry: false };
+  const { status: status3 } = outcome;
+  if (status3 < 300) return { retry: false };
   const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"], policy.now());
   const after = retryAfterMs === void 0 ? {} : { retryAfterMs };
-  const worth = status2 === 429 || idempotent && isRetryableStatus(status2);
+  const worth = status3 === 429 || idempotent && isRetryableStatus(status3);
   if (!worth || attempt >= policy.maxAttempts) return { retry: false, ...after };
   if (retryAfterMs !== void 0 && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
-  return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status2), retryAfter: retryAfterMs !== void 0, ...after };
+  return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status3), retryAfter: retryAfterMs !== void 0, ...after };
 }
 async function retrying(policy, method, dispatch, onRetry) {
   for (let attempt = 1; ; attempt += 1) {
@@ -69297,6 +71124,9 @@ var Limiter = class {
   /** The limit set by the last halving, and when; the limit then grows back with time. */
   #reducedTo;
   #reducedAt = 0;
+  /** Slots regained by answers since the last halving, and the answers counted towards the next one. */
+  #earned = 0;
+  #answered = 0;
   /** Bumped by every halving: a 429 to a task started in an older round is not halved for again. */
   #round = 0;
   constructor(limit, options = {}) {
@@ -69309,7 +71139,7 @@ var Limiter = class {
   /** Tasks allowed at once now: `limit`, or less while recovering from a 429. */
   get current() {
     if (this.#reducedTo >= this.limit) return this.limit;
-    const regained = Math.floor((this.#now() - this.#reducedAt) / this.#recoveryMs);
+    const regained = Math.max(Math.floor((this.#now() - this.#reducedAt) / this.#recoveryMs), this.#earned);
     const current = Math.min(this.limit, this.#reducedTo + Math.max(0, regained));
     if (current >= this.limit) this.#reducedTo = this.limit;
     return current;
@@ -69333,11 +71163,18 @@ var Limiter = class {
       this.#active += 1;
     }
     const round = this.#round;
-    const slot = { rateLimited: () => this.#rateLimited(round) };
+    let refused = false;
+    const slot2 = {
+      rateLimited: () => {
+        refused = true;
+        this.#rateLimited(round);
+      }
+    };
     try {
-      return await task(slot);
+      return await task(slot2);
     } finally {
       this.#active -= 1;
+      if (!refused) this.#answeredWithout429();
       this.#admit();
     }
   }
@@ -69346,6 +71183,18 @@ var Limiter = class {
     this.#round += 1;
     this.#reducedTo = Math.max(1, Math.floor(this.current / 2));
     this.#reducedAt = this.#now();
+    this.#earned = 0;
+    this.#answered = 0;
+  }
+  /** A request answered without a 429: a whole window of them regains a slot. */
+  #answeredWithout429() {
+    if (this.#reducedTo >= this.limit) return;
+    const current = this.current;
+    if (current >= this.limit) return;
+    this.#answered += 1;
+    if (this.#answered < current) return;
+    this.#answered = 0;
+    this.#earned = Math.max(this.#earned, Math.floor((this.#now() - this.#reducedAt) / this.#recoveryMs)) + 1;
   }
   /** Starts waiters, in arrival order, while the limit allows. */
   #admit() {
@@ -69390,8 +71239,8 @@ function encodeQueryValue(value) {
   if (value instanceof Date) return value.toISOString().slice(0, 19);
   return String(value);
 }
-function encodeQueryPart(text) {
-  return encodeURIComponent(text).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
+function encodeQueryPart(text2) {
+  return encodeURIComponent(text2).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
 }
 function encodeQuery(query) {
   if (!query) return "";
@@ -69409,10 +71258,10 @@ function normaliseHeaders(headers) {
   }
   return out;
 }
-function tryParseJson(text) {
-  if (text.trim() === "") return void 0;
+function tryParseJson(text2) {
+  if (text2.trim() === "") return void 0;
   try {
-    return JSON.parse(text);
+    return JSON.parse(text2);
   } catch {
     return void 0;
   }
@@ -69539,7 +71388,7 @@ var Transport = class {
     const { outcome, attempts, decision } = await retrying(
       this.#retry,
       request2.base.method,
-      (attempt) => this.#limiter.run((slot) => this.#dispatch(request2, attempt, slot)),
+      (attempt) => this.#limiter.run((slot2) => this.#dispatch(request2, attempt, slot2)),
       (_outcome, wait, attempt) => this.#emit(this.#onRetry, {
         ...request2.base,
         attempt,
@@ -69598,7 +71447,7 @@ var Transport = class {
     return { base: { method, path, route }, fullPath, headers, bodyText, redacted };
   }
   /** One attempt: sends and reads the whole body within the per-attempt deadline; a 429 slows the limiter down. */
-  async #dispatch(request2, attempt, slot) {
+  async #dispatch(request2, attempt, slot2) {
     const { base } = request2;
     if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
     const started = performance2.now();
@@ -69617,9 +71466,9 @@ var Transport = class {
         body: request2.bodyText ?? null,
         signal: deadline
       });
-      const text = await res.body.text();
-      if (res.statusCode === 429) slot.rateLimited();
-      const outcome = { kind: "response", status: res.statusCode, headers: normaliseHeaders(res.headers), text };
+      const text2 = await res.body.text();
+      if (res.statusCode === 429) slot2.rateLimited();
+      const outcome = { kind: "response", status: res.statusCode, headers: normaliseHeaders(res.headers), text: text2 };
       if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance2.now() - started });
       return outcome;
     } catch (cause) {
@@ -69643,31 +71492,31 @@ var Transport = class {
       const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
       throw this.#failureError(base, outcome, attempts, redactedRequest2, secrets2);
     }
-    const { status: status2, text } = outcome;
-    if (status2 >= 200 && status2 < 300) {
-      const peeking = options.peek?.(text);
+    const { status: status3, text: text2 } = outcome;
+    if (status3 >= 200 && status3 < 300) {
+      const peeking = options.peek?.(text2);
       if (peeking !== void 0) await peeking;
-      const parsed = tryParseJson(text);
-      if (parsed !== void 0 || text.trim() === "") return { status: status2, headers: outcome.headers, body: parsed };
-      if (options.acceptText === true) return { status: status2, headers: outcome.headers, body: void 0, text };
+      const parsed = tryParseJson(text2);
+      if (parsed !== void 0 || text2.trim() === "") return { status: status3, headers: outcome.headers, body: parsed };
+      if (options.acceptText === true) return { status: status3, headers: outcome.headers, body: void 0, text: text2 };
       const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
       throw new UnexpectedResponseError({
         ...base,
-        status: status2,
+        status: status3,
         attempts,
         request: redactedRequest2,
-        message: `${base.method} ${base.path} answered ${status2} with a body that is not JSON: ${truncate(scrubText(text.trim(), secrets2), 200)}`,
-        response: { url: redactedRequest2.url, status: status2, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text, secrets2), 2e3) }
+        message: `${base.method} ${base.path} answered ${status3} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets2), 200)}`,
+        response: { url: redactedRequest2.url, status: status3, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets2), 2e3) }
       });
     }
     const { request: redactedRequest, secrets } = request2.redacted();
     const errorOptions = this.#errorOptions(base, outcome, attempts, redactedRequest, secrets, retryAfterMs);
-    if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs && (status2 === 429 || isRetryableStatus(status2))) {
+    if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs && (status3 === 429 || isRetryableStatus(status3))) {
       const wait = Math.ceil(retryAfterMs / 1e3);
       const cap = Math.ceil(this.#retry.maxRetryAfterMs / 1e3);
       throw errorForStatus({
         ...errorOptions,
-        message: `${base.method} ${base.path} failed with ${status2}: the service asked to retry after ${wait} s, longer than the cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` + (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : "")
+        message: `${base.method} ${base.path} failed with ${status3}: the service asked to retry after ${wait} s, longer than the cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` + (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : "")
       });
     }
     throw errorForStatus(errorOptions);
@@ -69721,15 +71570,15 @@ var Transport = class {
 };
 function sanitiseCause(cause, secrets) {
   if (!(cause instanceof Error)) return cause;
-  const text = `${cause.message}
+  const text2 = `${cause.message}
 ${cause.stack ?? ""}`;
-  if (![...secrets].some((s) => s.length >= 4 && text.includes(s))) return cause;
-  const clean = new Error(scrubText(cause.message, secrets));
-  clean.name = cause.name;
-  clean.stack = scrubText(cause.stack ?? "", secrets);
+  if (![...secrets].some((s) => s.length >= 4 && text2.includes(s))) return cause;
+  const clean2 = new Error(scrubText(cause.message, secrets));
+  clean2.name = cause.name;
+  clean2.stack = scrubText(cause.stack ?? "", secrets);
   const code = errorCodeOf(cause);
-  if (code !== void 0) Object.assign(clean, { code });
-  return clean;
+  if (code !== void 0) Object.assign(clean2, { code });
+  return clean2;
 }
 
 // ../client/src/client.ts
@@ -69779,15 +71628,15 @@ var indexes = /* @__PURE__ */ new WeakMap();
 function indexOf(sets) {
   let index = indexes.get(sets);
   if (index === void 0) {
-    const at2 = /* @__PURE__ */ new Map();
+    const at3 = /* @__PURE__ */ new Map();
     const above = /* @__PURE__ */ new Set();
     for (const spec of sets) {
       const joined = spec.path.join("/");
-      if (!at2.has(joined)) at2.set(joined, spec);
+      if (!at3.has(joined)) at3.set(joined, spec);
       above.add(joined);
       for (let slash = joined.indexOf("/"); slash >= 0; slash = joined.indexOf("/", slash + 1)) above.add(joined.slice(0, slash));
     }
-    index = { at: at2, above };
+    index = { at: at3, above };
     indexes.set(sets, index);
   }
   return index;
@@ -69992,63 +71841,22 @@ function diffFields(desired, live, sets) {
         break;
       }
     }
-    const at2 = segments.slice(0, cut);
-    const path = pointerOf(at2);
+    const at3 = segments.slice(0, cut);
+    const path = pointerOf(at3);
     if (byPath.has(path)) continue;
-    const before = getAt(l, at2);
-    const after = getAt(d, at2);
+    const before = getAt(l, at3);
+    const after = getAt(d, at3);
     const change = before === void 0 ? { op: "add", path, after } : after === void 0 ? { op: "remove", path, before } : { op: "replace", path, before, after };
     byPath.set(path, change);
   }
   return [...byPath.values()].sort((a, b) => compareStrings(a.path, b.path));
 }
 
-// ../reconciler/src/plan/phases/digests.ts
-function configDigest(desired, states, fingerprints) {
-  const feed = new HashFeed();
-  const { manage, ignore, safety } = desired.settings;
-  feed.add(canonicalJson({ manage, ignore, safety }));
-  for (const state of states) {
-    if (!state.managed) continue;
-    feed.add(`
-${state.mod.kind}`);
-    addConfigLines(feed, state.desired, state.mod.setFields, fingerprints);
-  }
-  return feed.hex();
-}
-function addConfigLines(feed, entries, sets, fingerprints) {
-  for (const entry of entries) feed.add(configLine(entry, sets, fingerprints));
-}
-function configLine(entry, sets, fingerprints) {
-  const declared = hasSecret(entry.fields) ? replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ""}`) : entry.fields;
-  return `
-${JSON.stringify(entry.key)}	${entry.pinnedGuid ?? ""}	${entry.manages === void 0 ? "" : entry.manages.join(",")}	${JSON.stringify(toSetForm(declared, sets))}`;
-}
-function addLiveLines(feed, entries) {
-  for (const entry of entries) feed.add(liveLine(entry));
-}
-function liveLine(entry) {
-  return `
-${entry.guid}	${JSON.stringify(entry.fields)}`;
-}
-function byGuid(a, b) {
-  return compareStrings(a.guid, b.guid);
-}
-function liveDigest(states) {
-  const feed = new HashFeed();
-  for (const state of states) {
-    if (!state.managed || state.mod.ensureOnly === true) continue;
-    feed.add(state.mod.kind);
-    addLiveLines(feed, [...state.live].sort(byGuid));
-    feed.add("\n");
-  }
-  return feed.hex();
-}
-
 // ../reconciler/src/plan/types.ts
 var SENSITIVE = "(sensitive)";
 
 // ../reconciler/src/plan/phases/drafts.ts
+var ROTATION_REASON = "rotation (--rotate)";
 function draftRules(mod) {
   const dropOnWrite = /* @__PURE__ */ new Set([...mod.readOnlyFields, ...mod.guidField === "" ? [] : [mod.guidField]]);
   const immutable = mod.immutableFields ?? [];
@@ -70082,7 +71890,8 @@ var DraftContext = class {
       key: entry.key
     });
   }
-  secretsUntracked(mod, entry, pointers) {
+  secretsUntracked(mod, entry, all2) {
+    const pointers = mod.writeOnce === void 0 ? all2 : all2.filter((p) => !mod.writeOnce?.some((f) => p === `/${escapePointer(f)}` || p.startsWith(`/${escapePointer(f)}/`)));
     if (pointers.length === 0 || mod.marker?.name === "fp" || this.#secretWarned.has(entry)) return;
     this.#secretWarned.add(entry);
     const one = pointers.length === 1;
@@ -70137,6 +71946,10 @@ function withoutSecrets(fields, secretCount, replace) {
 function createDraft(context, rules, entry) {
   const { mod, markerField } = rules;
   context.readOnlyDeclared(mod, entry);
+  for (const field of mod.requiredOnCreate ?? []) {
+    if (entry.fields[field] !== void 0 && entry.fields[field] !== null) continue;
+    context.problems.push(planProblem("CREATE_FIELD_MISSING", `${mod.kind} "${entry.key}" does not exist yet and declares no ${field}: the service cannot create it without one; add \`${field}:\``, entry.source));
+  }
   const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
   const secrets = findSecrets(resolved);
   context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
@@ -70145,9 +71958,9 @@ function createDraft(context, rules, entry) {
   const body = withoutFields2(withoutSecrets(resolved, secrets.length, (p) => ({ sensitive: true, fingerprint: fpAt.get(p) ?? "" })), rules.dropOnWrite);
   const shown = withoutFields2(resolved, rules.dropOnWrite);
   if (markerField !== void 0 && mod.marker !== void 0) {
-    const text = typeof resolved[markerField] === "string" ? resolved[markerField] : void 0;
-    if (mod.marker.name === "fp" && fps.length > 0) body[markerField] = withMarker(text, "fp", combineFingerprints(fps));
-    if (mod.marker.name === "key") body[markerField] = withMarker(text, "key", entry.key);
+    const text2 = typeof resolved[markerField] === "string" ? resolved[markerField] : void 0;
+    if (mod.marker.name === "fp" && fps.length > 0) body[markerField] = withMarker(text2, "fp", combineFingerprints(fps) + (mod.marker.refs?.(resolved, secrets) ?? ""));
+    if (mod.marker.name === "key") body[markerField] = withMarker(text2, "key", entry.key);
   }
   return {
     step: { action: "create", kind: mod.kind, key: entry.key, changes: createChanges(shown), source: entry.source, desired: { ...body, ...mod.createExtras?.(entry, context.resolution) } },
@@ -70182,10 +71995,20 @@ function liveView(rules, resolved, current) {
   if (markerField in fields) fields[markerField] = split.text;
   return { fields, marker: split.marker, text: split.text };
 }
+function updateFields(context, mod, entry) {
+  const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
+  const once = mod.writeOnce;
+  if (once === void 0 || !once.some((f) => f in resolved)) return { resolved, rotated: [] };
+  if (context.options.rotates?.(mod.kind, entry.key) !== true) return { resolved: withoutFields2(resolved, new Set(once)), rotated: [] };
+  const rotated = findSecrets(withoutFields2(resolved, new Set(Object.keys(resolved).filter((f) => !once.includes(f))))).map(
+    (s) => ({ op: "replace", path: s.pointer, before: SENSITIVE, after: SENSITIVE, sensitive: true })
+  );
+  return { resolved, rotated };
+}
 function updateDraft(context, rules, { desired: entry, live: current }) {
   const { mod, markerField, immutable } = rules;
   context.readOnlyDeclared(mod, entry);
-  const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
+  const { resolved, rotated } = updateFields(context, mod, entry);
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
   if (secrets.length === 0 && markerField === void 0 && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === void 0)) {
@@ -70193,19 +72016,20 @@ function updateDraft(context, rules, { desired: entry, live: current }) {
   }
   const view = liveView(rules, resolved, current);
   const compared = withoutFields2(withoutSecrets(resolved, secrets.length, () => void 0), rules.dropOnUpdate);
-  const changes = diffFields(compared, view.fields, mod.setFields);
+  const changes = [...diffFields(compared, view.fields, mod.setFields), ...rotated];
   immutableWarnings(context, rules, entry, resolved, view.fields);
-  const reasons = [];
+  const reasons = rotated.length > 0 ? [ROTATION_REASON] : [];
   if (entry.key !== current.key && entry.pinnedGuid !== void 0 && mod.marker?.name !== "key") reasons.push("pinned GUID rename");
   let writeSecrets = false;
   const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s.pointer) }));
-  const expected = fps.length > 0 ? combineFingerprints(fps) : void 0;
+  const expected = fps.length > 0 ? combineFingerprints(fps) + (mod.marker?.refs?.(resolved, secrets) ?? "") : void 0;
   if (mod.marker?.name === "fp" && expected !== void 0 && view.marker !== expected) {
     reasons.push(view.marker === void 0 ? "no fingerprint marker" : "secret changed");
     changes.push(...fps.map((f) => ({ op: "replace", path: f.pointer, before: SENSITIVE, after: SENSITIVE, sensitive: true })));
     writeSecrets = true;
   }
-  if (mod.marker?.name === "key" && view.marker !== entry.key) {
+  const pinnedUnmarked = view.marker === void 0 && entry.pinnedGuid !== void 0;
+  if (mod.marker?.name === "key" && view.marker !== entry.key && !pinnedUnmarked) {
     reasons.push(view.marker === void 0 ? "no key marker" : "pinned GUID rename");
     changes.push(view.marker === void 0 ? { op: "add", path: "/key", after: entry.key } : { op: "replace", path: "/key", before: view.marker, after: entry.key });
   }
@@ -70217,9 +72041,9 @@ function updateDraft(context, rules, { desired: entry, live: current }) {
     rules.dropOnUpdate
   );
   if (markerField !== void 0 && mod.marker !== void 0) {
-    const text = markerField in resolved ? typeof resolved[markerField] === "string" ? resolved[markerField] : void 0 : view.text;
-    if (mod.marker.name === "fp" && expected !== void 0) body[markerField] = withMarker(text, "fp", expected);
-    if (mod.marker.name === "key") body[markerField] = withMarker(text, "key", entry.key);
+    const text2 = markerField in resolved ? typeof resolved[markerField] === "string" ? resolved[markerField] : void 0 : view.text;
+    if (mod.marker.name === "fp" && expected !== void 0) body[markerField] = withMarker(text2, "fp", expected);
+    if (mod.marker.name === "key") body[markerField] = withMarker(text2, "key", entry.key);
   }
   const drift = driftOf(mod, current, context.options);
   return {
@@ -70274,6 +72098,417 @@ function driftOf(mod, current, options) {
   };
 }
 
+// ../reconciler/src/plan/phases/state.ts
+var PerKind = class {
+  #maps = /* @__PURE__ */ new Map();
+  of(kind) {
+    let map = this.#maps.get(kind);
+    if (map === void 0) {
+      map = /* @__PURE__ */ new Map();
+      this.#maps.set(kind, map);
+    }
+    return map;
+  }
+  get(kind, id) {
+    return this.#maps.get(kind)?.get(id);
+  }
+  has(kind, id) {
+    return this.#maps.get(kind)?.has(id) === true;
+  }
+};
+function liveByGuid(live) {
+  const map = /* @__PURE__ */ new Map();
+  for (const entry of live) map.set(entry.guid, entry);
+  return map;
+}
+function liveGuidByKey(live) {
+  const map = /* @__PURE__ */ new Map();
+  for (const entry of live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
+  return map;
+}
+function desiredByLiveGuid(pairs) {
+  const map = /* @__PURE__ */ new Map();
+  for (const { desired, live } of pairs) map.set(live.guid, desired);
+  return map;
+}
+function liveGuidByDesiredKey(pairs) {
+  const map = /* @__PURE__ */ new Map();
+  for (const { desired, live } of pairs) map.set(desired.key, live.guid);
+  return map;
+}
+var KindLookup = class {
+  #live;
+  #pairs;
+  #creates = [];
+  #managed = false;
+  #liveByGuid;
+  /** `null`: two live objects share the key, so it names neither. */
+  #liveGuidByKey;
+  #desiredByGuid;
+  #guidByDesiredKey;
+  #created;
+  constructor(live) {
+    this.#live = live;
+  }
+  register(pairs, creates, managed) {
+    this.#pairs = pairs;
+    this.#creates = creates;
+    this.#managed = managed;
+  }
+  liveByGuid(guid) {
+    this.#liveByGuid ??= liveByGuid(this.#live);
+    return this.#liveByGuid.get(guid);
+  }
+  liveGuidByKey(key) {
+    this.#liveGuidByKey ??= liveGuidByKey(this.#live);
+    return this.#liveGuidByKey.get(key);
+  }
+  /** Before the kind is matched there are no pairs yet, and nothing is cached. */
+  desiredByGuid(guid) {
+    if (this.#pairs === void 0) return void 0;
+    this.#desiredByGuid ??= desiredByLiveGuid(this.#pairs);
+    return this.#desiredByGuid.get(guid);
+  }
+  guidByDesiredKey(key) {
+    if (this.#pairs === void 0) return void 0;
+    this.#guidByDesiredKey ??= liveGuidByDesiredKey(this.#pairs);
+    return this.#guidByDesiredKey.get(key);
+  }
+  isCreated(key) {
+    if (!this.#managed) return false;
+    this.#created ??= new Set(this.#creates.map((entry) => entry.key));
+    return this.#created.has(key);
+  }
+};
+var Resolution = class {
+  #kinds = /* @__PURE__ */ new Map();
+  #self;
+  /** `self`: the API account's own operators (`ownOperators`, `run/session.ts`). */
+  constructor(self = []) {
+    this.#self = new Set(self.map((guid) => guid.toLowerCase()));
+  }
+  isSelf(operatorGuid) {
+    return this.#self.has(operatorGuid.toLowerCase());
+  }
+  #ignoredGuid = new PerKind();
+  #ignoredKey = new PerKind();
+  indexLive(kind, entries) {
+    this.#kinds.set(kind, new KindLookup(entries));
+  }
+  ignore(kind, entry) {
+    this.#ignoredKey.of(kind).set(entry.key, true);
+    if (entry.guid !== void 0) this.#ignoredGuid.of(kind).set(entry.guid, true);
+  }
+  isIgnoredKey(kind, key) {
+    return this.#ignoredKey.has(kind, key);
+  }
+  isIgnoredGuid(kind, guid) {
+    return this.#ignoredGuid.has(kind, guid);
+  }
+  register(kind, pairs, creates, managed) {
+    this.#kinds.get(kind)?.register(pairs, creates, managed);
+  }
+  keyOf(kind, guid) {
+    const lookup = this.#kinds.get(kind);
+    return lookup?.desiredByGuid(guid)?.key ?? lookup?.liveByGuid(guid)?.key;
+  }
+  guidOf(kind, key) {
+    const lookup = this.#kinds.get(kind);
+    if (lookup === void 0) return void 0;
+    const matched = lookup.guidByDesiredKey(key);
+    if (matched !== void 0) return matched;
+    if (lookup.isCreated(key)) return void 0;
+    return lookup.liveGuidByKey(key) ?? void 0;
+  }
+  desiredOf(kind, guid) {
+    return this.#kinds.get(kind)?.desiredByGuid(guid);
+  }
+  isCreated(kind, key) {
+    return this.#kinds.get(kind)?.isCreated(key) === true;
+  }
+};
+var KIND_ORDER = new Map(KINDS.map((m, i) => [m.kind, i]));
+function kindOrder(kind) {
+  return KIND_ORDER.get(kind) ?? KINDS.length;
+}
+function exactKey(key) {
+  return key;
+}
+var IDENTITY = new Map(KINDS.map((m) => [m.kind, m.identity ?? exactKey]));
+function identityOf(kind, key) {
+  const identity = IDENTITY.get(kind);
+  return identity === void 0 ? key : identity(key);
+}
+
+// ../reconciler/src/plan/phases/retire.ts
+var REVIVED = "revived: retired by monsync, declared again";
+function isRetired(spec, entry) {
+  return splitMarker(entry.fields[spec.field], "retired").marker !== void 0;
+}
+function matchableLive(mod, live) {
+  const spec = mod.retire;
+  if (spec === void 0) return { matchable: [...live], dormant: [] };
+  const retired = live.filter((entry) => isRetired(spec, entry));
+  if (retired.length === 0) return { matchable: [...live], dormant: [] };
+  const identity = mod.identity ?? exactKey;
+  const activeKeys = /* @__PURE__ */ new Set();
+  for (const entry of live) if (!isRetired(spec, entry)) activeKeys.add(identity(entry.key));
+  const retiredTaken = /* @__PURE__ */ new Set();
+  const matchable = [];
+  const dormant = [];
+  const keep = /* @__PURE__ */ new Set();
+  for (const entry of retired.sort((a, b) => compareStrings(a.guid, b.guid))) {
+    const id = identity(entry.key);
+    if (activeKeys.has(id) || retiredTaken.has(id)) continue;
+    retiredTaken.add(id);
+    keep.add(entry);
+  }
+  for (const entry of live) {
+    if (!isRetired(spec, entry) || keep.has(entry)) matchable.push(entry);
+    else dormant.push(entry);
+  }
+  return { matchable, dormant };
+}
+function revivedEntry(spec, desired, live) {
+  const fields = { ...spec.revived, ...desired.fields };
+  if (!(spec.field in desired.fields)) fields[spec.field] = splitMarker(splitMarker(live.fields[spec.field], "retired").text, "fp").text ?? "";
+  return { ...desired, fields };
+}
+function settleRetired(mod, pairs, orphans) {
+  const spec = mod.retire;
+  if (spec === void 0) return { pairs, orphans, dormant: [] };
+  const dormant = orphans.filter((entry) => isRetired(spec, entry));
+  if (dormant.length === 0 && !pairs.some((p) => isRetired(spec, p.live))) return { pairs, orphans, dormant };
+  return {
+    pairs: pairs.map((pair) => isRetired(spec, pair.live) ? { desired: revivedEntry(spec, pair.desired, pair.live), live: pair.live } : pair),
+    orphans: orphans.filter((entry) => !isRetired(spec, entry)),
+    dormant
+  };
+}
+function markRevived(drafts, states) {
+  const specs = new Map(states.filter((s) => s.mod.retire !== void 0).map((s) => [s.mod.kind, s.mod.retire]));
+  if (specs.size === 0) return;
+  for (const draft of drafts) {
+    const spec = specs.get(draft.step.kind);
+    if (spec === void 0 || draft.step.action !== "update" || draft.liveEntry === void 0 || !isRetired(spec, draft.liveEntry)) continue;
+    draft.step.reason = draft.step.reason === void 0 ? REVIVED : `${REVIVED}; ${draft.step.reason}`;
+  }
+}
+function retireBody(spec, live, removal) {
+  const text2 = splitMarker(live.fields[spec.field], "retired").text;
+  return { ...spec.retired, [spec.field]: withMarker(text2, "retired", removal) };
+}
+
+// ../reconciler/src/plan/phases/deletes.ts
+var DUPLICATE_REASON = "duplicate (plan --dedupe): the account keeps";
+function draftDeletes(states, options) {
+  const drafts = [];
+  const unmanaged = [];
+  const deleted = new PerKind();
+  const gone = new PerKind();
+  let deletedAny = false;
+  for (const state of states) {
+    const { mod } = state;
+    if (!state.managed) continue;
+    const owned = mod.ownedBy ?? [];
+    const remove = (entry, reason) => {
+      deleted.of(mod.kind).set(entry.guid, true);
+      if (mod.retire === void 0 || state.removal === "delete") gone.of(mod.kind).set(entry.guid, true);
+      deletedAny = true;
+      const step = { action: "delete", kind: mod.kind, key: entry.key, guid: entry.guid, changes: [] };
+      if (reason !== void 0) step.reason = reason;
+      const drift = options === void 0 ? void 0 : driftOf(mod, entry, options);
+      if (drift !== void 0) step.drift = drift;
+      if (mod.retire !== void 0 && state.removal !== void 0) {
+        step.removal = state.removal;
+        if (state.removal !== "delete") step.desired = retireBody(mod.retire, entry, state.removal);
+      }
+      drafts.push({ step, liveEntry: entry, dependsOn: /* @__PURE__ */ new Set() });
+    };
+    for (const orphan of state.orphans) {
+      if (mod.system?.(orphan) === true) continue;
+      if (!state.prune && mod.relation !== true && mod.authoritative !== true) {
+        unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
+        continue;
+      }
+      if (orphan.refs.some((r) => owned.includes(r.kind) && gone.has(r.kind, r.guid))) continue;
+      remove(orphan);
+    }
+    for (const copy of state.duplicates) remove(copy.entry, `${DUPLICATE_REASON} ${copy.kept.guid} (${copy.rule})`);
+  }
+  unmanaged.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
+  return { drafts, unmanaged, deleted: deletedAny ? deleted : void 0 };
+}
+var SHOWN_REFERRERS = 5;
+function deletesRefused(deletes, states, resolution) {
+  const deleted = new PerKind();
+  for (const draft of deletes) if (draft.step.action === "delete" && draft.liveEntry !== void 0) deleted.of(draft.step.kind).set(draft.liveEntry.guid.toLowerCase(), draft);
+  if (deletes.length === 0) return [];
+  const keepers = keepersOf(deleted, states, resolution);
+  const problems = [];
+  const targets = [...keepers.keys()].sort(
+    (a, b) => kindOrder(a.step.kind) - kindOrder(b.step.kind) || compareStrings(a.step.key, b.step.key) || compareStrings(a.step.guid ?? "", b.step.guid ?? "")
+  );
+  for (const target of targets) {
+    const all2 = (keepers.get(target) ?? []).sort(
+      (a, b) => kindOrder(a.entry.kind) - kindOrder(b.entry.kind) || compareStrings(a.entry.key, b.entry.key) || compareStrings(a.entry.guid, b.entry.guid)
+    );
+    for (const relation of ["reference", "child"]) {
+      const group = all2.filter((k) => k.relation === relation);
+      if (group.length > 0) problems.push(refusal(target, relation, group, deleted));
+    }
+  }
+  return problems;
+}
+function keepersOf(deleted, states, resolution) {
+  const isDeleted = (kind, guid) => deleted.has(kind, guid.toLowerCase());
+  const keepers = /* @__PURE__ */ new Map();
+  for (const state of states) {
+    const { mod } = state;
+    const owners = mod.ownedBy ?? [];
+    const parents = mod.parents ?? [];
+    for (const entry of state.allLive) {
+      if (entry.refs.length === 0 || !entry.refs.some((r) => isDeleted(r.kind, r.guid))) continue;
+      if (isDeleted(mod.kind, entry.guid) || entry.refs.some((r) => owners.includes(r.kind) && isDeleted(r.kind, r.guid))) continue;
+      let refs = entry.refs;
+      const declared = state.managed && !resolution.isIgnoredGuid(mod.kind, entry.guid) ? resolution.desiredOf(mod.kind, entry.guid) : void 0;
+      if (declared !== void 0 && mod.references !== void 0) {
+        const kept = mod.references.after(entry, mod.resolve?.(declared, resolution) ?? declared.fields);
+        const named2 = new Set(declared.refs.map((r) => resolution.guidOf(r.kind, r.key)?.toLowerCase()));
+        refs = [...entry.refs.filter((r) => parents.includes(r.kind)), ...kept.filter((r) => !named2.has(r.guid.toLowerCase()))];
+      }
+      const seen = /* @__PURE__ */ new Set();
+      for (const ref of refs) {
+        const target = deleted.get(ref.kind, ref.guid.toLowerCase());
+        if (target === void 0 || seen.has(target)) continue;
+        seen.add(target);
+        const relation = parents.includes(ref.kind) ? "child" : "reference";
+        const list = keepers.get(target) ?? [];
+        list.push({ entry, relation, ...whyKept(state, entry, resolution, relation) });
+        keepers.set(target, list);
+      }
+    }
+  }
+  return keepers;
+}
+function refusal(target, relation, group, deleted) {
+  const { kind, key, guid } = target.step;
+  const keep = `Or keep ${kind} "${key}": declare it, or add "${kind}:${key}" to ignore.`;
+  const verb = relation === "reference" ? "refers to it" : "stays in it";
+  const shown = group.slice(0, SHOWN_REFERRERS).map((k) => `${k.entry.kind} "${k.entry.key}" (${k.entry.guid}) ${verb}: ${k.text}.`);
+  if (group.length > SHOWN_REFERRERS) shown.push(`And ${group.length - SHOWN_REFERRERS} more.`);
+  const source = group.find((k) => k.source !== void 0)?.source;
+  const head3 = `${kind} "${key}" (${guid ?? ""}) cannot be deleted: this plan prunes it because no file declares it, but the service refuses`;
+  if (relation === "child") {
+    return planProblem(
+      "DELETE_NOT_EMPTY",
+      `${head3} to delete it while it holds objects (400), and it still holds ${group.length === 1 ? "one" : group.length} after this plan. ${shown.join(" ")} ${keep}`,
+      source
+    );
+  }
+  const parents = (target.liveEntry?.refs ?? []).map((r) => deleted.get(r.kind, r.guid.toLowerCase())?.step).filter((p) => p !== void 0);
+  const also = parents.map((p) => ` (so ${p.kind} "${p.key}", which holds it, cannot be deleted either)`).join("");
+  return planProblem("DELETE_IN_USE", `${head3} to delete an object in use (400), and it stays in use after this plan${also}. ${shown.join(" ")} ${keep}`, source);
+}
+function whyKept(state, entry, resolution, relation) {
+  const { mod } = state;
+  const field = mod.references?.field ?? "its fields";
+  const declared = state.managed && !resolution.isIgnoredGuid(mod.kind, entry.guid) ? resolution.desiredOf(mod.kind, entry.guid) : void 0;
+  const ignored = resolution.isIgnoredGuid(mod.kind, entry.guid);
+  if (relation === "child") {
+    if (declared !== void 0) return { text: `it is declared at ${place(declared.source)}, so this plan keeps it; remove it from the config to delete it too`, source: declared.source };
+    if (ignored) return { text: "it matches an ignore pattern, so monsync leaves it as it is; delete it in the service, or stop ignoring it" };
+    return { text: state.managed ? `no file declares it and prune is off for ${mod.title.many}; delete it in the service` : `${mod.title.many} are not managed; delete it in the service` };
+  }
+  if (declared !== void 0) {
+    const where = place(declared.source);
+    return field in declared.fields ? { text: `its declared ${field} at ${where} still hold the reference; remove it there`, source: declared.source } : { text: `its declaration at ${where} leaves out ${field}, so the live value stays; declare ${field} there without the reference`, source: declared.source };
+  }
+  if (ignored) return { text: "it matches an ignore pattern, so monsync leaves it as it is; remove the reference in the service" };
+  if (state.managed) return { text: `no file declares it and prune is off for ${mod.title.many}; declare it with ${field} that leave the reference out, or remove the reference in the service` };
+  return { text: `${mod.title.many} are not managed; remove the reference in the service, or manage ${mod.title.many} and declare it with ${field} that leave the reference out` };
+}
+
+// ../reconciler/src/plan/phases/digests.ts
+function configDigest(desired, states, fingerprints) {
+  const feed = new HashFeed();
+  const { manage, ignore, safety, protect, policy } = desired.settings;
+  const guardrails2 = { ...protect === void 0 ? {} : { protect }, ...policy === void 0 ? {} : { policy: policy.map(({ rule, severity: severity2, params }) => ({ rule, severity: severity2, params })) } };
+  feed.add(canonicalJson({ manage, ignore, safety, ...guardrails2 }));
+  for (const state of states) {
+    if (!state.managed) continue;
+    feed.add(`
+${state.mod.kind}`);
+    addConfigLines(feed, state.desired, state.mod.setFields, fingerprints);
+  }
+  return feed.hex();
+}
+function addConfigLines(feed, entries, sets, fingerprints) {
+  for (const entry of entries) feed.add(configLine(entry, sets, fingerprints));
+}
+function configLine(entry, sets, fingerprints) {
+  const declared = hasSecret(entry.fields) ? replaceSecrets(entry.fields, (p) => `fingerprint:${fingerprints?.[secretAddress(entry.kind, entry.key, p)] ?? ""}`) : entry.fields;
+  return `
+${JSON.stringify(entry.key)}	${entry.pinnedGuid ?? ""}	${entry.manages === void 0 ? "" : entry.manages.join(",")}	${JSON.stringify(toSetForm(declared, sets))}`;
+}
+function addLiveLines(feed, entries) {
+  for (const entry of entries) feed.add(liveLine(entry));
+}
+function liveLine(entry) {
+  return `
+${entry.guid}	${JSON.stringify(entry.fields)}`;
+}
+function byGuid(a, b) {
+  return compareStrings(a.guid, b.guid);
+}
+function liveDigest(states) {
+  const feed = new HashFeed();
+  for (const state of states) {
+    if (!state.managed || state.mod.ensureOnly === true) continue;
+    feed.add(state.mod.kind);
+    addLiveLines(feed, [...state.live].sort(byGuid));
+    feed.add("\n");
+  }
+  return feed.hex();
+}
+var GUID_PATTERN2 = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;
+function guidNames(states) {
+  const names = /* @__PURE__ */ new Map();
+  for (const state of states) for (const entry of state.allLive) names.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);
+  return names;
+}
+function withoutGuids(value, names) {
+  if (typeof value === "string") return value.replace(GUID_PATTERN2, (guid) => names.get(guid.toLowerCase()) ?? guid);
+  if (Array.isArray(value)) return value.map((v) => withoutGuids(v, names));
+  if (isPlainObject(value)) {
+    const out = {};
+    for (const key of Object.keys(value)) out[key] = withoutGuids(value[key], names);
+    return out;
+  }
+  return value;
+}
+function sensitiveValue(step, pointer) {
+  const at3 = getAt(step.desired, segmentsOf(pointer));
+  return isPlainObject(at3) && typeof at3["fingerprint"] === "string" ? { fingerprint: at3["fingerprint"] } : { fingerprint: "" };
+}
+function normalChange(step, change, sets, names) {
+  if (change.op === "remove") return { op: change.op, path: change.path };
+  if (change.sensitive === true) return { op: change.op, path: change.path, after: sensitiveValue(step, change.path) };
+  const path = segmentsOf(change.path).join("/");
+  return { op: change.op, path: change.path, after: withoutGuids(toSetForm(change.after, sets, path), names) };
+}
+function normalizedStep(step, sets, names) {
+  const changes = step.changes.map((change) => normalChange(step, change, sets, names)).sort((a, b) => compareStrings(canonicalJson(a), canonicalJson(b)));
+  const asserted = step.action === "ensure" ? withoutGuids(toSetForm(step.desired ?? {}, sets), names) : void 0;
+  return { kind: step.kind, key: step.key, action: step.action, removal: step.removal, changes, asserted };
+}
+function stepDigest(step, sets, names) {
+  return sha256Hex(canonicalJson(normalizedStep(step, sets, names)));
+}
+function planDigestOf(stepDigests) {
+  return sha256Hex([...stepDigests].sort(compareStrings).join("\n"));
+}
+
 // ../reconciler/src/plan/phases/inputs.ts
 function inputProblems(desired, live, scope) {
   const problems = [];
@@ -70295,7 +72530,7 @@ function inputProblems(desired, live, scope) {
 // ../reconciler/src/plan/phases/match.ts
 function matchKinds(desired, live, scope, ignore, options = {}) {
   const settings = desired.settings;
-  const resolution = new Resolution();
+  const resolution = new Resolution(options.self);
   const states = [];
   const problems = [];
   const warnings = [];
@@ -70303,7 +72538,7 @@ function matchKinds(desired, live, scope, ignore, options = {}) {
   for (const mod of KINDS) {
     const managed = settings.manage[mod.section] !== void 0;
     if (!managed && !scope.kinds.includes(mod.kind)) continue;
-    const allLive = mod.live(live, resolution);
+    const allLive = mod.live(live, resolution, desired);
     resolution.indexLive(mod.kind, allLive);
     const liveEntries = liveInScope(mod, allLive, ignore, resolution, ignoredAny);
     const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, warnings);
@@ -70553,10 +72788,10 @@ function linkDependencies(drafts, states) {
     }
   }
 }
-function globMatches(pattern, text) {
+function globMatches2(pattern, text2) {
   let source = "";
   for (const ch of pattern) source += ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^${source}$`, "su").test(text);
+  return new RegExp(`^${source}$`, "su").test(text2);
 }
 function selectTargets(drafts, targets) {
   if (targets === void 0 || targets.length === 0) return { selected: drafts, warnings: [] };
@@ -70568,7 +72803,7 @@ function selectTargets(drafts, targets) {
     for (const dep of draft.dependsOn) visit2(dep);
   };
   for (const target of targets) {
-    const hits = drafts.filter((d) => globMatches(target, `${d.step.kind}:${d.step.key}`));
+    const hits = drafts.filter((d) => globMatches2(target, `${d.step.kind}:${d.step.key}`));
     if (hits.length === 0) warnings.push({ code: "TARGET_NOT_FOUND", message: `--target ${target} matches no step of this plan` });
     hits.forEach(visit2);
   }
@@ -70581,7 +72816,7 @@ function orderAndName(drafts) {
   ).map((x) => x.d);
   const ids = stepIds(ordered);
   return ordered.map((d) => {
-    const { action, kind, key, guid, changes, reason, removal, drift, source, desired } = d.step;
+    const { action, kind, key, guid, changes, reason, removal, drift, protectedBy: protectedBy2, source, desired } = d.step;
     const dependsOn = [...d.dependsOn].map((dep) => ids.get(dep)).filter((id) => id !== void 0).sort(compareStrings);
     const step = { id: ids.get(d) ?? "", action, kind, key };
     if (guid !== void 0) step.guid = guid;
@@ -70590,6 +72825,7 @@ function orderAndName(drafts) {
     if (reason !== void 0) step.reason = reason;
     if (removal !== void 0) step.removal = removal;
     if (drift !== void 0) step.drift = drift;
+    if (protectedBy2 !== void 0) step.protectedBy = protectedBy2;
     if (source !== void 0) step.source = source;
     if (desired !== void 0) step.desired = desired;
     return step;
@@ -70657,6 +72893,160 @@ function referencesToDeleted(states, resolution, deleted) {
   return problems;
 }
 
+// ../reconciler/src/plan/phases/protect.ts
+function matchers(protection) {
+  const byKind = /* @__PURE__ */ new Map();
+  for (const p of protection) {
+    const pattern = p.glob === void 0 ? void 0 : globToRegExp(p.glob);
+    const key = p.key === void 0 ? void 0 : identityOf(p.kind, p.key);
+    const test = (k) => pattern !== void 0 ? pattern.test(k) : identityOf(p.kind, k) === key;
+    byKind.set(p.kind, [...byKind.get(p.kind) ?? [], { protection: p, test }]);
+  }
+  return byKind;
+}
+function protectedBy(p) {
+  return { rule: p.rule, source: p.source };
+}
+function markProtected(drafts, states, resolution, protection) {
+  if (protection === void 0 || protection.length === 0) return 0;
+  const byKind = matchers(protection);
+  const parentsOf = new Map(states.map((state) => [state.mod.kind, state.mod.relation === true ? void 0 : state.mod.parents ?? []]));
+  let marked = 0;
+  for (const draft of drafts) {
+    const { step } = draft;
+    const parents = parentsOf.get(step.kind);
+    if (step.action !== "delete" || parents === void 0) continue;
+    const own = byKind.get(step.kind)?.find((m) => m.test(step.key));
+    let found = own?.protection;
+    for (const ref of draft.liveEntry?.refs ?? []) {
+      if (found !== void 0) break;
+      if (!parents.includes(ref.kind)) continue;
+      const parentKey = resolution.keyOf(ref.kind, ref.guid);
+      if (parentKey !== void 0) found = byKind.get(ref.kind)?.find((m) => m.test(parentKey))?.protection;
+    }
+    if (found === void 0) continue;
+    step.protectedBy = protectedBy(found);
+    marked += 1;
+  }
+  return marked;
+}
+
+// ../reconciler/src/plan/phases/policy.ts
+var MONITOR3 = MONITOR_KIND.kind;
+function monitorsAfterPlan(states, steps, resolution) {
+  const state = states.find((s) => s.mod.kind === MONITOR3);
+  if (state === void 0 || !state.managed) return void 0;
+  const removed = new Set(steps.filter((s) => s.kind === MONITOR3 && s.action === "delete" && s.guid !== void 0).map((s) => s.guid));
+  const inPlay = new Set(state.live);
+  const declared = new Map(state.pairs.map((pair) => [pair.live.guid, pair.desired]));
+  const monitors = [];
+  for (const entry of state.allLive) {
+    if (removed.has(entry.guid) || !inPlay.has(entry) && !resolution.isIgnoredGuid(MONITOR3, entry.guid)) continue;
+    const desired = declared.get(entry.guid);
+    const active = desired !== void 0 && "IsActive" in desired.fields ? desired.fields.IsActive : entry.fields.IsActive;
+    monitors.push({ key: entry.key, active: active !== false });
+  }
+  for (const create of state.creates) monitors.push({ key: create.key, active: create.fields.IsActive !== false });
+  return monitors;
+}
+function policyFindings(desired, states, steps, resolution) {
+  const entries = desired.settings.policy ?? [];
+  const findings = [...desired.policy ?? []];
+  const monitors = entries.length === 0 ? void 0 : monitorsAfterPlan(states, steps, resolution);
+  if (monitors !== void 0) findings.push(...checkAccountPolicy(entries, monitors));
+  return findings;
+}
+
+// ../reconciler/src/plan/phases/lock-out.ts
+var OPERATOR4 = OPERATOR_KIND.kind;
+var MEMBER2 = OPERATOR_GROUP_MEMBER_KIND.kind;
+var ACCESS = VAULT_ACCESS_KIND.kind;
+var UNKNOWN_SELF = "monsync cannot tell which operator the API account in use belongs to (the API does not say), so it refuses every operator delete and every change to the Administrators group; name it with MONSYNC_OPERATOR (or the action's `operators` input, or `apiOperator:` in monsync.yaml): its Email or OperatorGuid";
+function lockOutProblems(steps, states, live, self) {
+  const own = new Set(self.map((guid) => guid.toLowerCase()));
+  return [...operatorDeletes(steps, own), ...administratorsChanges(steps, live, own), ...lastChangeAccess(steps, states)];
+}
+function lockOut(step, what, byHand) {
+  return planProblem("LOCK_OUT", `${step.action} ${step.kind}:${step.key} would ${what}; monsync never does that, with or without --allow-deletes. If it is really meant, ${byHand}`, step.source);
+}
+var isOwn = (own, guid) => own.has(guid.toLowerCase());
+function operatorDeletes(steps, own) {
+  const problems = [];
+  for (const step of steps) {
+    if (step.kind !== OPERATOR4 || step.action !== "delete") continue;
+    if (own.size === 0) problems.push(lockOut(step, `delete an operator that may be the API account's own (${UNKNOWN_SELF})`, "delete the operator in the web application"));
+    else if (isOwn(own, step.guid ?? "")) {
+      problems.push(lockOut(step, "delete the operator of the API account in use (the service refuses it with 403)", "delete it in the web application signed in as another administrator, or run monsync with an API account of another administrator"));
+    }
+  }
+  return problems;
+}
+function administratorsChanges(steps, live, own) {
+  const admins = listed(live, OPERATOR_GROUP_KIND.kind).find(isAdministratorsGroup);
+  if (admins === void 0) return [];
+  const group = idOf(admins, "OperatorGroupGuid").toLowerCase();
+  const before = listedPerParent(live, MEMBER2)[idOf(admins, "OperatorGroupGuid")]?.map((m) => idOf(m, "OperatorGuid").toLowerCase());
+  const deletedOperators = new Set(steps.filter((s) => s.kind === OPERATOR4 && s.action === "delete").map((s) => (s.guid ?? "").toLowerCase()));
+  const problems = [];
+  const leaving = /* @__PURE__ */ new Set();
+  let joining = 0;
+  let last;
+  for (const step of steps) {
+    if (step.kind !== MEMBER2) continue;
+    const inAdmins = step.action === "delete" ? splitCompound(step.guid)[0].toLowerCase() === group : String(step.desired?.OperatorGroupGuid ?? "").toLowerCase() === group;
+    if (!inAdmins) continue;
+    last = step;
+    if (own.size === 0) {
+      problems.push(lockOut(step, `change the members of the Administrators group (${UNKNOWN_SELF})`, "change the group's members in the web application"));
+      continue;
+    }
+    if (step.action === "create") joining += 1;
+    if (step.action !== "delete") continue;
+    const operator = splitCompound(step.guid)[1];
+    leaving.add(operator.toLowerCase());
+    if (isOwn(own, operator)) {
+      problems.push(lockOut(step, "remove the API account's own operator from the Administrators group, after which monsync could manage nothing", "remove it in the web application signed in as another administrator"));
+    }
+  }
+  for (const guid of deletedOperators) if (before?.includes(guid) === true) leaving.add(guid);
+  if (before !== void 0 && before.length > 0 && before.every((m) => leaving.has(m)) && joining === 0) {
+    const step = last ?? steps.find((s) => s.kind === OPERATOR4 && s.action === "delete" && before.includes((s.guid ?? "").toLowerCase()));
+    if (step !== void 0) problems.push(lockOut(step, "leave the Administrators group with no member, so that nobody could administer the account", "add another administrator first, in a plan of its own"));
+  }
+  return problems;
+}
+function lastChangeAccess(steps, states) {
+  const state = states.find((s) => s.mod.kind === ACCESS);
+  if (state === void 0 || !state.managed) return [];
+  const removedBy = /* @__PURE__ */ new Map();
+  for (const step of steps) {
+    if (step.guid === void 0) continue;
+    if (step.kind === ACCESS && (step.action === "delete" || step.action === "update" && step.desired?.level !== "change")) removedBy.set(step.guid.toLowerCase(), step);
+  }
+  const deletedSections = new Set(steps.filter((s) => s.kind === VAULT_SECTION_KIND.kind && s.action === "delete").map((s) => (s.guid ?? "").toLowerCase()));
+  const deletedPrincipals = new Map(steps.filter((s) => s.action === "delete" && (s.kind === OPERATOR4 || s.kind === OPERATOR_GROUP_KIND.kind)).map((s) => [(s.guid ?? "").toLowerCase(), s]));
+  const granted = new Set(steps.filter((s) => s.kind === ACCESS && s.action === "create" && s.desired?.level === "change").map((s) => String(s.desired?.VaultSectionGuid ?? "").toLowerCase()));
+  const bySection = /* @__PURE__ */ new Map();
+  for (const entry of state.live) {
+    if (!String(entry.fields.level).startsWith("change")) continue;
+    const section = entry.guid.slice(0, entry.guid.indexOf("/")).toLowerCase();
+    const tally = bySection.get(section) ?? { kept: 0, removed: [] };
+    const principal = entry.refs.find((r) => r.kind !== VAULT_SECTION_KIND.kind);
+    const step = removedBy.get(entry.guid.toLowerCase()) ?? (principal === void 0 ? void 0 : deletedPrincipals.get(principal.guid.toLowerCase()));
+    if (step !== void 0) tally.removed.push(step);
+    else tally.kept += 1;
+    bySection.set(section, tally);
+  }
+  const problems = [];
+  for (const [section, tally] of bySection) {
+    if (tally.kept > 0 || granted.has(section) || deletedSections.has(section)) continue;
+    for (const step of tally.removed) {
+      problems.push(lockOut(step, "remove the last `change` access to the vault section, after which nobody could change or delete it", "give another operator or group `change` first, in a plan of its own"));
+    }
+  }
+  return problems;
+}
+
 // ../reconciler/src/plan/phases/safety.ts
 function percentOf(count, total) {
   return Math.round(count / total * 1e3) / 10;
@@ -70690,7 +73080,10 @@ function safetyViolations(states, steps, safety) {
 function liveScope(desired) {
   const manage = desired.settings.manage;
   const wanted = /* @__PURE__ */ new Set();
-  for (const mod of KINDS) if (manage[mod.section] !== void 0) for (const kind of mod.builtFrom) wanted.add(kind);
+  for (const mod of KINDS) {
+    if (manage[mod.section] === void 0 || mod.readWhen?.(desired) === false) continue;
+    for (const kind of mod.builtFrom) wanted.add(kind);
+  }
   if (manage[monitorKind.section] !== void 0 && desired.monitors.some(({ value }) => vaultReferencesIn(value).length > 0)) {
     for (const kind of vaultItemKind.builtFrom) wanted.add(kind);
   }
@@ -70701,6 +73094,13 @@ function liveScope(desired) {
 }
 
 // ../reconciler/src/plan/assemble.ts
+function rotation(patterns) {
+  if (patterns === void 0 || patterns.length === 0) return void 0;
+  return (kind, key) => patterns.some((p) => globMatches2(p, `${kind}:${key}`) || globMatches2(p.toLowerCase(), `${kind}:${key}`.toLowerCase()));
+}
+function selfGuids(options) {
+  return [...options.selfOperatorGuid === void 0 ? [] : [options.selfOperatorGuid], ...options.selfOperatorGuids ?? []];
+}
 function throwIfAny(problems) {
   if (problems.length > 0) throw new PlanError([...problems]);
 }
@@ -70709,13 +73109,14 @@ function assemblePlan(desired, live, options = {}) {
   throwIfAny(inputProblems(desired, live, scope));
   const ignore = ignoreMatcher(desired.settings.ignore);
   const warnings = unknownIgnoreKinds(ignore);
-  const { states, resolution, problems: matchProblems, warnings: matchWarnings } = matchKinds(desired, live, scope, ignore, { dedupe: options.dedupe });
+  const { states, resolution, problems: matchProblems, warnings: matchWarnings } = matchKinds(desired, live, scope, ignore, { dedupe: options.dedupe, self: selfGuids(options) });
   warnings.push(...matchWarnings, ...ignoreUnmatched(ignore, states));
   throwIfAny(matchProblems);
-  const drafted = draftChanges(states, resolution, { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators });
+  const draftOptions = { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators, rotates: rotation(options.rotate) };
+  const drafted = draftChanges(states, resolution, draftOptions);
   warnings.push(...drafted.warnings);
   markRevived(drafted.drafts, states);
-  const deletes = draftDeletes(states);
+  const deletes = draftDeletes(states, draftOptions);
   throwIfAny([
     ...unresolvedReferences(states, resolution),
     ...drafted.problems,
@@ -70723,17 +73124,25 @@ function assemblePlan(desired, live, options = {}) {
     ...deletesRefused(deletes.drafts, states, resolution)
   ]);
   const drafts = [...drafted.drafts, ...deletes.drafts];
+  markProtected(deletes.drafts, states, resolution, desired.protection);
   linkDependencies(drafts, states);
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);
   warnings.push(...targetWarnings);
   const steps = orderAndName(selected);
+  throwIfAny(lockOutProblems(steps, states, live, selfGuids(options)));
+  const names = guidNames(states);
+  const sets = new Map(states.map((state) => [state.mod.kind, state.mod.setFields]));
+  for (const step of steps) step.digest = stepDigest(step, sets.get(step.kind) ?? [], names);
   const summary2 = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: drafted.unchanged, unmanaged: deletes.unmanaged.length };
   for (const step of steps) summary2[step.action] += 1;
   const violations = safetyViolations(states, steps, desired.settings.safety);
-  return {
+  const policy = policyFindings(desired, states, steps, resolution);
+  const onCall = options.now === void 0 ? void 0 : onCallOfPlan(desired, live, steps, options.now);
+  const plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     configDigest: configDigest(desired, states, options.fingerprints),
     liveDigest: liveDigest(states),
+    planDigest: planDigestOf(steps.map((step) => step.digest ?? "")),
     summary: summary2,
     safe: violations.length === 0,
     violations,
@@ -70741,6 +73150,9 @@ function assemblePlan(desired, live, options = {}) {
     unmanaged: deletes.unmanaged,
     warnings
   };
+  if (policy.length > 0) plan.policy = policy;
+  if (onCall !== void 0) plan.onCall = onCall;
+  return plan;
 }
 
 // ../reconciler/src/plan/fingerprint.ts
@@ -70757,14 +73169,168 @@ function fingerprintDesiredSecrets(desired, key) {
   return out;
 }
 
+// ../reconciler/src/plan/refusals.ts
+function protectedSteps(plan) {
+  return plan.steps.filter((step) => step.protectedBy !== void 0);
+}
+function policyErrors(plan) {
+  return (plan.policy ?? []).filter((finding) => finding.severity === "error");
+}
+function at2(finding) {
+  return finding.file === void 0 ? "" : `${finding.file}:${finding.line ?? 1}:${finding.column ?? 1}: `;
+}
+function protectedLines(plan) {
+  return protectedSteps(plan).map((step) => {
+    const by = step.protectedBy;
+    const what = step.removal === "deactivate" ? "retire" : "delete";
+    return `  ${by?.source === void 0 ? "" : at2(by.source)}${what} ${step.kind} "${step.key}" refused: protected by ${by?.rule ?? "protect"}`;
+  });
+}
+function policyLines(findings) {
+  return findings.map((f) => `  ${at2(f)}${f.severity} ${f.rule}: ${f.message} (fix: ${f.fix})`);
+}
+function refusalLines(plan) {
+  const lines = [];
+  const steps = protectedLines(plan);
+  if (steps.length > 0) {
+    lines.push(`the plan deletes or retires ${steps.length === 1 ? "a protected object" : `${steps.length} protected objects`} (protect in monsync.yaml or protect: true), which no option allows:`, ...steps);
+    lines.push("  To delete it, first remove its protection in a reviewed change; to keep it, declare it again.");
+  }
+  const errors = policyErrors(plan);
+  if (errors.length > 0) lines.push(`the plan breaks ${errors.length === 1 ? "a policy rule" : `policy rules ${errors.length} times`} of severity error:`, ...policyLines(errors));
+  return lines;
+}
+
+// ../reconciler/src/on-call/grid.ts
+var HOUR2 = 36e5;
+var DAY5 = 864e5;
+var DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+var MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+var UNCOVERED_CELL = "!";
+var GRID_LEGEND = "# on duty, + part of the hour, . off duty, ! newly uncovered (nobody in the group on duty)";
+function zoneNamed(name) {
+  const fixed = /^UTC([+-])(\d{2}):(\d{2})$/.exec(name);
+  if (fixed !== null) return fixedZone((fixed[1] === "-" ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3])));
+  return name === "UTC" ? UTC : ianaZone(name);
+}
+function dayLabel(localMidnight) {
+  const date = new Date(localMidnight);
+  return `${DAY_NAMES[date.getUTCDay()]} ${String(date.getUTCDate()).padStart(2, "0")} ${MONTH_NAMES[date.getUTCMonth()]}`;
+}
+function localLabel(zone, utcMs) {
+  const local = toLocal(zone, utcMs);
+  const minutes = Math.floor(local % DAY5 / 6e4);
+  return `${dayLabel(Math.floor(local / DAY5) * DAY5)} ${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+}
+function place2(rows, day, hour, cell) {
+  let row = rows.get(day);
+  if (row === void 0) {
+    row = Array.from({ length: 24 }, () => " ");
+    rows.set(day, row);
+  }
+  const current = row[hour] ?? " ";
+  if (current === " " || current === cell || cell === UNCOVERED_CELL) row[hour] = cell;
+  else if (current !== UNCOVERED_CELL) row[hour] = "+";
+}
+function weekGrid(subject2) {
+  const zone = zoneNamed(subject2.timeZone);
+  const start = Date.parse(subject2.from);
+  const lost = /* @__PURE__ */ new Set();
+  for (const gap of subject2.uncovered ?? []) for (let at3 = Date.parse(gap.from); at3 < Date.parse(gap.to); at3 += HOUR2) lost.add(Math.round((at3 - start) / HOUR2));
+  const before = /* @__PURE__ */ new Map();
+  const after = /* @__PURE__ */ new Map();
+  for (let i = 0; i < subject2.before.length; i += 1) {
+    const local = toLocal(zone, start + i * HOUR2);
+    const day = Math.floor(local / DAY5) * DAY5;
+    const hour = Math.floor((local - day) / HOUR2);
+    place2(before, day, hour, subject2.before[i] ?? " ");
+    place2(after, day, hour, lost.has(i) ? UNCOVERED_CELL : subject2.after[i] ?? " ");
+  }
+  return [...before.keys()].sort((a, b) => a - b).map((day) => ({ day: dayLabel(day), before: (before.get(day) ?? []).join(""), after: (after.get(day) ?? []).join("") }));
+}
+function gapLabels(subject2) {
+  const zone = zoneNamed(subject2.timeZone);
+  return (subject2.uncovered ?? []).map((gap) => {
+    const end = localLabel(zone, Date.parse(gap.to));
+    const start = localLabel(zone, Date.parse(gap.from));
+    const sameDay = end.slice(0, 10) === start.slice(0, 10);
+    return `${start}-${sameDay ? end.slice(11) : end} (${gap.hours} ${gap.hours === 1 ? "hour" : "hours"})`;
+  });
+}
+
+// ../reconciler/src/render/on-call.ts
+var HOURS_HEADER = "00    06    12    18    ";
+var DAY_WIDTH = "Thu 26 Mar".length;
+function title(subject2) {
+  return `${subject2.kind === OPERATOR_GROUP_KIND.kind ? OPERATOR_GROUP_KIND.title.one : OPERATOR_KIND.title.one} ${JSON.stringify(subject2.key)} (${subject2.timeZone})`;
+}
+function uncoveredHours(subject2) {
+  return (subject2.uncovered ?? []).reduce((sum, gap) => sum + gap.hours, 0);
+}
+function gridLines(subject2) {
+  const pad2 = " ".repeat(DAY_WIDTH);
+  const lines = [`${pad2}  ${"before".padEnd(24)}   after`, `${pad2}  ${HOURS_HEADER}   ${HOURS_HEADER}`];
+  for (const row of weekGrid(subject2)) lines.push(`${row.day.padEnd(DAY_WIDTH)}  ${row.before}   ${row.after}`);
+  return lines.map((line) => line.trimEnd());
+}
+function opening(preview) {
+  const reading = preview.reading === "on-duty" ? "schedules are the hours an operator is on duty" : "schedules are the hours an operator is off duty";
+  return `who is on duty each hour of the next ${Math.round(preview.hours / 24)} days from ${preview.now.slice(0, 10)} ${preview.now.slice(11, 16)} UTC (${reading})`;
+}
+function onCallTextLines(preview, paint) {
+  if (preview === void 0 || preview.subjects.length === 0) return [];
+  const lines = ["", paint("bold", `On call: ${opening(preview)}.`), `  ${paint("dim", GRID_LEGEND)}`];
+  for (const subject2 of preview.subjects) {
+    lines.push("");
+    const lost = uncoveredHours(subject2);
+    const summary2 = lost === 0 ? "" : `: ${paint("red", `${lost} ${lost === 1 ? "hour" : "hours"} with nobody on duty`)}`;
+    lines.push(`  ${title(subject2)}${summary2}`);
+    for (const label2 of gapLabels(subject2)) lines.push(`    ${paint("red", "!")} uncovered ${label2}`);
+    for (const note2 of subject2.notes ?? []) lines.push(`    ${paint("dim", `note: ${note2}`)}`);
+    for (const line of gridLines(subject2)) lines.push(`    ${line}`);
+  }
+  return lines;
+}
+function onCallMarkdown(preview, escape2) {
+  if (preview === void 0 || preview.subjects.length === 0) return void 0;
+  const sentence = opening(preview);
+  const open2 = [`### On call
+
+${escape2(sentence.charAt(0).toUpperCase() + sentence.slice(1))}. ${escape2(GRID_LEGEND)}.
+`];
+  const gaps2 = preview.subjects.filter((s) => uncoveredHours(s) > 0);
+  if (gaps2.length > 0) {
+    open2.push("> [!WARNING]");
+    for (const subject2 of gaps2) open2.push(`> **${escape2(subject2.key)}** has nobody on duty in ${uncoveredHours(subject2)} hours it had someone before: ${escape2(gapLabels(subject2).join(", "))}.`);
+  }
+  const blocks = preview.subjects.map((subject2) => {
+    const lost = uncoveredHours(subject2);
+    const summary2 = lost === 0 ? "" : `: ${lost} ${lost === 1 ? "hour" : "hours"} uncovered`;
+    const notes = (subject2.notes ?? []).map((n) => `
+_${escape2(n)}_
+`).join("");
+    return `<details><summary>${escape2(title(subject2))}${summary2}</summary>
+${notes}
+\`\`\`text
+${gridLines(subject2).join("\n")}
+\`\`\`
+
+</details>
+`;
+  });
+  return { open: `${open2.join("\n")}
+
+`, blocks, close: "\n" };
+}
+
 // ../reconciler/src/render/format.ts
 var SYMBOL = { create: "+", update: "~", delete: "-", ensure: "=" };
 var CHANGE_SYMBOL = { add: "+", remove: "-", replace: "~" };
 var MAX_VALUE2 = 240;
 function formatValue(value) {
   if (value === void 0) return "(none)";
-  const text = JSON.stringify(value) ?? String(value);
-  const flat = text.replace(/[\r\n\t]/g, " ");
+  const text2 = JSON.stringify(value) ?? String(value);
+  const flat = text2.replace(/[\r\n\t]/g, " ");
   return flat.length > MAX_VALUE2 ? `${flat.slice(0, MAX_VALUE2 - 1)}…` : flat;
 }
 function formatPath(pointer) {
@@ -70817,13 +73383,22 @@ function summaryLine(plan) {
 function hasChanges(plan) {
   return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
 }
+function protectedLine(step) {
+  const by = step.protectedBy;
+  if (by === void 0) return void 0;
+  const where = by.source === void 0 ? "" : ` (${by.source.file}:${by.source.line}:${by.source.column})`;
+  return `REFUSED: protected by ${by.rule}${where}; no option allows it`;
+}
+function findingPlace(finding) {
+  return finding.file === void 0 ? void 0 : `${finding.file}:${finding.line ?? 1}:${finding.column ?? 1}`;
+}
 
 // ../reconciler/src/render/text.ts
 var CODES = { green: 32, yellow: 33, red: 31, cyan: 36, dim: 2, bold: 1, magenta: 35 };
 var ACTION_COLOUR = { create: "green", update: "yellow", delete: "red", ensure: "cyan" };
 var OP_COLOUR = { add: "green", remove: "red", replace: "yellow" };
 function renderText(plan, options = {}) {
-  const paint = (colour, text) => options.color === true ? `\x1B[${CODES[colour]}m${text}\x1B[0m` : text;
+  const paint = (colour, text2) => options.color === true ? `\x1B[${CODES[colour]}m${text2}\x1B[0m` : text2;
   const lines = [];
   if (plan.steps.length === 0) {
     lines.push(paint("bold", "No changes.") + " The account matches the configuration.");
@@ -70841,9 +73416,12 @@ function renderText(plan, options = {}) {
       if (removal !== void 0) lines.push(`      ${paint("dim", removal)}`);
       const drift = driftLine(step);
       if (drift !== void 0) lines.push(`      ${paint("magenta", `drift: ${drift}`)}`);
+      const refused2 = protectedLine(step);
+      if (refused2 !== void 0) lines.push(`      ${paint("red", refused2)}`);
       if (step.dependsOn.length > 0) lines.push(`      ${paint("dim", `after: ${afterList(step.dependsOn)}`)}`);
     }
   }
+  lines.push(...onCallTextLines(plan.onCall, paint));
   if (plan.unmanaged.length > 0) {
     lines.push("", paint("bold", "Unmanaged (in the account, declared by no file, prune is off):"));
     for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${JSON.stringify(u.key)} ${paint("dim", `[${u.guid}]`)}`);
@@ -70851,6 +73429,20 @@ function renderText(plan, options = {}) {
   if (plan.warnings.length > 0) {
     lines.push("", paint("bold", "Warnings:"));
     for (const w of plan.warnings) lines.push(`  ${paint("yellow", "!")} ${w.code}: ${w.message}`);
+  }
+  if (plan.policy !== void 0 && plan.policy.length > 0) {
+    lines.push("", paint("bold", "Policy:"));
+    for (const f of plan.policy) {
+      const where = findingPlace(f);
+      lines.push(`  ${paint(f.severity === "error" ? "red" : "yellow", f.severity === "error" ? "✗" : "!")} ${f.rule}: ${f.message}${where === void 0 ? "" : `  ${paint("dim", `(${where})`)}`}`);
+      lines.push(`      ${paint("dim", `fix: ${f.fix}`)}`);
+    }
+  }
+  const refused = protectedSteps(plan).length;
+  const policyErrors2 = (plan.policy ?? []).filter((f) => f.severity === "error").length;
+  if (refused + policyErrors2 > 0) {
+    const why = [refused > 0 ? `it deletes or retires ${refused} protected object${refused === 1 ? "" : "s"}` : "", policyErrors2 > 0 ? `it breaks ${policyErrors2} policy rule${policyErrors2 === 1 ? "" : "s"} of severity error` : ""];
+    lines.push("", paint("red", paint("bold", `REFUSED PLAN: ${why.filter((w) => w !== "").join(" and ")}; apply writes nothing, not even with --allow-deletes.`)));
   }
   if (!plan.safe) {
     lines.push("", paint("red", paint("bold", "UNSAFE PLAN (over the safety thresholds): apply refuses it without --allow-deletes.")));
@@ -70880,20 +73472,20 @@ function unsafeAdvice(violations, override = CLI_OVERRIDE) {
 // ../reconciler/src/render/markdown.ts
 var MARKDOWN_MARKER = "<!-- monsync:plan -->";
 var DEFAULT_MARKDOWN_BUDGET = 65e3;
-function markdownLength(text) {
-  return Buffer.byteLength(text, "utf8");
+function markdownLength(text2) {
+  return Buffer.byteLength(text2, "utf8");
 }
 var KIND_ORDER2 = KINDS.map((mod) => mod.kind);
 var ACTIONS = ["create", "update", "delete", "ensure"];
 var MAX_CHANGES_PER_STEP = 50;
-function escapeMarkdown(text) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|~])/g, "\\$1").replace(/\r?\n/g, " ");
+function escapeMarkdown(text2) {
+  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|~])/g, "\\$1").replace(/\r?\n/g, " ");
 }
 function stepLines(step) {
-  const head2 = { create: "+", update: "!", delete: "-", ensure: "=" }[step.action];
+  const head3 = { create: "+", update: "!", delete: "-", ensure: "=" }[step.action];
   const where = step.source === void 0 ? "" : `  (${step.source.file}:${step.source.line}:${step.source.column})`;
   const guid = step.guid !== void 0 && step.action !== "ensure" ? ` [${step.guid}]` : "";
-  const lines = [`${head2} ${actionWord(step)} ${step.kind} ${JSON.stringify(step.key)}${guid}${where}`];
+  const lines = [`${head3} ${actionWord(step)} ${step.kind} ${JSON.stringify(step.key)}${guid}${where}`];
   if (step.action === "ensure") lines.push(`=     ${ensureLine(step)}`);
   const shown = step.changes.slice(0, MAX_CHANGES_PER_STEP);
   for (const change of shown) {
@@ -70914,6 +73506,8 @@ function stepLines(step) {
   if (removal !== void 0) lines.push(`#     ${removal}`);
   const drift = driftLine(step);
   if (drift !== void 0) lines.push(`#     drift: ${drift}`);
+  const refused = protectedLine(step);
+  if (refused !== void 0) lines.push(`#     ${refused}`);
   return lines;
 }
 function fenceFor(lines) {
@@ -70936,38 +73530,94 @@ function unsafeBanner(plan, override) {
   out.push("");
   return out;
 }
-function header(plan, title, marker, intro, override) {
-  const out = [marker, `## ${escapeMarkdown(title)}`, ""];
-  if (intro !== void 0 && intro !== "") out.push(intro.replace(/^\n+|\n+$/g, ""), "");
-  const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
-  out.push(changes === 0 && plan.summary.ensure === 0 ? "**No changes.** The account matches the configuration." : `**${summaryLine(plan)}**`, "");
+var MAX_REMOVALS_NAMED = 100;
+function removalBlock(plan) {
+  const removals = plan.steps.filter((s) => s.action === "delete");
+  if (removals.length === 0) return [];
+  const retired = removals.filter((s) => s.removal === "deactivate").length;
+  const deleted = removals.length - retired;
+  const what = [deleted > 0 ? `deletes ${formatCount(deleted)} object${deleted === 1 ? "" : "s"}` : "", retired > 0 ? `retires ${formatCount(retired)}${deleted > 0 ? "" : ` object${retired === 1 ? "" : "s"}`}` : ""].filter((part) => part !== "").join(" and ");
+  const out = ["> [!WARNING]", `> **This plan ${what}:**`];
+  for (const step of removals.slice(0, MAX_REMOVALS_NAMED)) {
+    const verb = step.removal === "auto" ? "delete (retire where the service refuses)" : actionWord(step);
+    out.push(`> - ${verb} ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`);
+  }
+  if (removals.length > MAX_REMOVALS_NAMED) out.push(`> - … ${formatCount(removals.length - MAX_REMOVALS_NAMED)} more: see the steps below`);
+  out.push("");
+  return out;
+}
+function kindTable(plan) {
   const perKind = /* @__PURE__ */ new Map();
   for (const step of plan.steps) {
     const row = perKind.get(step.kind) ?? { create: 0, update: 0, delete: 0, ensure: 0 };
     row[step.action] += 1;
     perKind.set(step.kind, row);
   }
-  if (perKind.size > 0) {
-    out.push("| Kind | Create | Update | Delete | Ensure |", "|---|---:|---:|---:|---:|");
-    for (const kind of KIND_ORDER2) {
-      const row = perKind.get(kind);
-      if (row !== void 0) out.push(`| ${kind} | ${formatCount(row.create)} | ${formatCount(row.update)} | ${formatCount(row.delete)} | ${formatCount(row.ensure)} |`);
-    }
-    out.push(
-      `| **Total** | **${formatCount(plan.summary.create)}** | **${formatCount(plan.summary.update)}** | **${formatCount(plan.summary.delete)}** | **${formatCount(plan.summary.ensure)}** |`,
-      ""
-    );
+  if (perKind.size === 0) return [];
+  const out = ["| Kind | Create | Update | Delete | Ensure |", "|---|---:|---:|---:|---:|"];
+  for (const kind of KIND_ORDER2) {
+    const row = perKind.get(kind);
+    if (row !== void 0) out.push(`| ${kind} | ${formatCount(row.create)} | ${formatCount(row.update)} | ${formatCount(row.delete)} | ${formatCount(row.ensure)} |`);
   }
+  out.push(`| **Total** | **${formatCount(plan.summary.create)}** | **${formatCount(plan.summary.update)}** | **${formatCount(plan.summary.delete)}** | **${formatCount(plan.summary.ensure)}** |`, "");
+  return out;
+}
+function header(plan, title2, marker, intro, override) {
+  const out = [marker, `## ${escapeMarkdown(title2)}`, ""];
+  if (intro !== void 0 && intro !== "") out.push(intro.replace(/^\n+|\n+$/g, ""), "");
+  const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
+  out.push(changes === 0 && plan.summary.ensure === 0 ? "**No changes.** The account matches the configuration." : `**${summaryLine(plan)}**`, "");
+  out.push(...refusedBanner(plan));
   if (!plan.safe) out.push(...unsafeBanner(plan, override));
-  if (plan.summary.delete > 0) {
-    const kinds = KIND_ORDER2.map((kind) => [kind, perKind.get(kind)?.delete ?? 0]).filter(([, n]) => n > 0).map(([kind, n]) => `${kind} (${formatCount(n)})`);
-    out.push("> [!WARNING]", `> **This plan deletes ${formatCount(plan.summary.delete)} object${plan.summary.delete === 1 ? "" : "s"}:** ${kinds.join(", ")}.`, "");
-  }
+  out.push(...removalBlock(plan), ...kindTable(plan));
   return `${out.join("\n")}
 `;
 }
+function driftSection(drifted) {
+  return {
+    open: "### Drift: changed outside git\n\nWho changed each object is recorded **per object** (the service keeps who changed it last, not which field); the fields are those this plan sets back.\n\n| Object | Changed by | At | This plan |\n|---|---|---|---|\n",
+    close: "\n",
+    blocks: drifted.map((s) => {
+      const who = s.drift?.operatorName ?? s.drift?.lastModifiedByOperatorId ?? "unknown";
+      return `| ${s.kind} ${escapeMarkdown(JSON.stringify(s.key))} | ${escapeMarkdown(who)} | ${escapeMarkdown(s.drift?.lastModifiedDate ?? "")} | ${escapeMarkdown(driftWhat(s))} |
+`;
+    }),
+    unit: "drift"
+  };
+}
+function driftWhat(step) {
+  if (step.action === "delete") return `${actionWord(step)}s it: no file declares it`;
+  const fields = step.changes.map((c) => formatPath(c.path));
+  const shown = fields.slice(0, 8).join(", ");
+  return `sets back ${shown}${fields.length > 8 ? ` and ${formatCount(fields.length - 8)} more` : ""}`;
+}
+function refusedBanner(plan) {
+  const steps = protectedSteps(plan);
+  const errors = policyErrors(plan);
+  if (steps.length + errors.length === 0) return [];
+  const out = ["> [!CAUTION]", "> **Refused plan:** apply writes nothing, whatever allows deletes."];
+  for (const step of steps) out.push(`> - ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))} would be ${step.removal === "deactivate" ? "retired" : "deleted"}, but it is protected by \`${step.protectedBy?.rule ?? ""}\``);
+  if (steps.length > 0) out.push(">", "> To delete a protected object, first remove its protection in a reviewed change; to keep it, declare it again.");
+  if (errors.length > 0) out.push(`> - ${formatCount(errors.length)} policy finding${errors.length === 1 ? "" : "s"} of severity error (see Policy below)`);
+  out.push("");
+  return out;
+}
+function policySection(plan) {
+  const findings = plan.policy ?? [];
+  if (findings.length === 0) return [];
+  const blocks = findings.map((f) => {
+    const where = findingPlace(f);
+    const what = f.kind === void 0 ? "account" : `${f.kind} ${escapeMarkdown(JSON.stringify(f.key ?? ""))}`;
+    return `- **${f.severity}** \`${f.rule}\` ${what}${where === void 0 ? "" : ` (\`${where}\`)`}: ${escapeMarkdown(f.message)}. Fix: ${escapeMarkdown(f.fix)}.
+`;
+  });
+  const errors = findings.filter((f) => f.severity === "error").length;
+  return [{ open: `### Policy: ${formatCount(errors)} error${errors === 1 ? "" : "s"}, ${formatCount(findings.length - errors)} warning${findings.length - errors === 1 ? "" : "s"}
+
+`, close: "\n", blocks, unit: "policy" }];
+}
 function sections(plan) {
-  const out = [];
+  const out = [...policySection(plan)];
   for (const kind of KIND_ORDER2) {
     const steps = plan.steps.filter((s) => s.kind === kind);
     if (steps.length === 0) continue;
@@ -70984,19 +73634,10 @@ ${fence}diff
 
 `, blocks, unit: "step" });
   }
+  const onCall = onCallMarkdown(plan.onCall, escapeMarkdown);
+  if (onCall !== void 0) out.push({ ...onCall, unit: "onCall" });
   const drifted = plan.steps.filter((s) => s.drift !== void 0);
-  if (drifted.length > 0) {
-    out.push({
-      open: "### Drift: changed outside git\n\n| Object | Changed by | At |\n|---|---|---|\n",
-      close: "\n",
-      blocks: drifted.map((s) => {
-        const who = s.drift?.operatorName ?? s.drift?.lastModifiedByOperatorId ?? "unknown";
-        return `| ${s.kind} ${escapeMarkdown(JSON.stringify(s.key))} | ${escapeMarkdown(who)} | ${escapeMarkdown(s.drift?.lastModifiedDate ?? "")} |
-`;
-      }),
-      unit: "drift"
-    });
-  }
+  if (drifted.length > 0) out.push(driftSection(drifted));
   if (plan.unmanaged.length > 0) {
     out.push({
       open: `<details><summary><b>Unmanaged</b>: ${formatCount(plan.unmanaged.length)} in the account, declared by no file (prune is off)</summary>
@@ -71020,6 +73661,8 @@ function note(omitted, totalSteps, budget, hint) {
   if (omitted.drift > 0) parts.push(`${formatCount(omitted.drift)} drift entries`);
   if (omitted.unmanaged > 0) parts.push(`${formatCount(omitted.unmanaged)} unmanaged objects`);
   if (omitted.warning > 0) parts.push(`${formatCount(omitted.warning)} warnings`);
+  if (omitted.onCall > 0) parts.push(`${formatCount(omitted.onCall)} on-call grids`);
+  if (omitted.policy > 0) parts.push(`${formatCount(omitted.policy)} policy findings`);
   const where = hint === void 0 || hint === "" ? "Run `monsync plan` to see the full plan." : `The full plan: ${hint.replace(/\s*\r?\n\s*/g, " ")}`;
   return `> [!NOTE]
 > ${parts.join(", ")} are not shown: this comment is limited to ${formatCount(budget)} characters. ${where}
@@ -71028,14 +73671,15 @@ function note(omitted, totalSteps, budget, hint) {
 }
 function renderMarkdown(plan, options = {}) {
   const budget = options.budget ?? DEFAULT_MARKDOWN_BUDGET;
-  const head2 = header(plan, options.title ?? "monsync plan", options.marker ?? MARKDOWN_MARKER, options.intro, options.override);
+  const head3 = header(plan, options.title ?? "monsync plan", options.marker ?? MARKDOWN_MARKER, options.intro, options.override);
   const all2 = sections(plan);
-  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length }, plan.steps.length, budget, options.fullPlanHint);
+  const limit = options.limit ?? budget;
+  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0, policy: plan.policy?.length ?? 0 }, plan.steps.length, limit, options.fullPlanHint);
   const footer = options.footer === void 0 || options.footer === "" ? "" : `
 ${options.footer.replace(/^\n+|\n+$/g, "")}
 `;
-  const room = budget - markdownLength(head2) - markdownLength(worstNote) - markdownLength(footer);
-  const omitted = { step: 0, drift: 0, unmanaged: 0, warning: 0 };
+  const room = budget - markdownLength(head3) - markdownLength(worstNote) - markdownLength(footer);
+  const omitted = { step: 0, drift: 0, unmanaged: 0, warning: 0, onCall: 0, policy: 0 };
   let used = 0;
   let body = "";
   let full = true;
@@ -71060,8 +73704,30 @@ ${options.footer.replace(/^\n+|\n+$/g, "")}
       used += frame + keptSize;
     }
   }
-  const cutNote = full ? "" : note(omitted, plan.steps.length, budget, options.fullPlanHint);
-  return `${head2}${cutNote}${body}${footer}`.replace(/\n{3,}/g, "\n\n").replace(/\n*$/, "\n");
+  const cutNote = full ? "" : note(omitted, plan.steps.length, limit, options.fullPlanHint);
+  return `${head3}${cutNote}${body}${footer}`.replace(/\n{3,}/g, "\n\n").replace(/\n*$/, "\n");
+}
+function renderStepList(steps, budget, more) {
+  const blocks = steps.map((s) => `${stepLines(s).join("\n")}
+`);
+  const fence = fenceFor(blocks);
+  const frame = markdownLength(`${fence}diff
+${fence}
+`);
+  let body = "";
+  let used = frame;
+  for (const [i, block] of blocks.entries()) {
+    const size = markdownLength(block);
+    if (used + size + markdownLength(more(blocks.length - i)) > budget) return `${body === "" ? "" : `${fence}diff
+${body}${fence}
+`}${more(blocks.length - i)}
+`;
+    body += block;
+    used += size;
+  }
+  return body === "" ? "" : `${fence}diff
+${body}${fence}
+`;
 }
 
 // ../reconciler/src/render/json.ts
@@ -71097,6 +73763,15 @@ var SecretSourceError = class extends Error {
   constructor(message) {
     super(message);
     this.name = "SecretSourceError";
+  }
+};
+var PlanRefusedError = class extends Error {
+  code = "PLAN_REFUSED";
+  reasons;
+  constructor(reasons) {
+    super(`apply refused, nothing was changed: ${reasons.join("\n")}`);
+    this.name = "PlanRefusedError";
+    this.reasons = reasons;
   }
 };
 
@@ -71163,9 +73838,9 @@ function redactor(values) {
     forms.add(JSON.stringify(value).slice(1, -1));
   }
   const ordered = [...forms].sort((a, b) => b.length - a.length);
-  if (ordered.length === 0) return (text) => text;
-  return (text) => {
-    let out = text;
+  if (ordered.length === 0) return (text2) => text2;
+  return (text2) => {
+    let out = text2;
     for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED_TEXT);
     return out;
   };
@@ -71208,16 +73883,16 @@ function resolveSecrets(plan, source) {
     const entry = entryOf(step.kind, step.key);
     const declared = new Map((entry === void 0 ? [] : findSecrets(entry.fields)).map((s) => [s.pointer, s.secret]));
     const resolved = /* @__PURE__ */ new Map();
-    for (const slot of slots) {
-      const secret = declared.get(slot.pointer);
+    for (const slot2 of slots) {
+      const secret = declared.get(slot2.pointer);
       if (secret === void 0) {
         throw new SecretSourceError(
-          `step ${step.id} writes the secret ${slot.pointer}, which the config tree no longer declares; make a new plan (nothing was applied)`
+          `step ${step.id} writes the secret ${slot2.pointer}, which the config tree no longer declares; make a new plan (nothing was applied)`
         );
       }
       const value = secret.reveal();
-      if (fingerprintValue(value, source.key) !== slot.fingerprint) mismatches.push({ stepId: step.id, pointer: slot.pointer, source: secret.describe() });
-      resolved.set(slot.pointer, value);
+      if (fingerprintValue(value, source.key) !== slot2.fingerprint) mismatches.push({ stepId: step.id, pointer: slot2.pointer, source: secret.describe() });
+      resolved.set(slot2.pointer, value);
       if (value !== "") values.add(value);
     }
     byStep.set(step.id, resolved);
@@ -71256,6 +73931,8 @@ function replacementGates(steps) {
 function checkPlan(plan) {
   if (plan.formatVersion !== PLAN_FORMAT_VERSION) throw new InvalidPlanError(`plan formatVersion ${String(plan.formatVersion)} is not supported (expected ${PLAN_FORMAT_VERSION}); make the plan with this version of monsync`);
   if (!Array.isArray(plan.steps)) throw new InvalidPlanError("the plan has no steps array");
+  const refused = refusalLines(plan);
+  if (refused.length > 0) throw new PlanRefusedError(refused);
   const index = /* @__PURE__ */ new Map();
   plan.steps.forEach((step, i) => {
     if (index.has(step.id)) throw new InvalidPlanError(`step id ${step.id} appears twice in the plan`);
@@ -71312,7 +73989,7 @@ async function applyPlan(plan, client, options = {}) {
   const executor = new StepExecutor(client, placeholders, secrets, redact, options);
   const steps = plan.steps;
   const byId = new Map(steps.map((s) => [s.id, s]));
-  const status2 = new Map(steps.map((s) => [s.id, "pending"]));
+  const status3 = new Map(steps.map((s) => [s.id, "pending"]));
   const remaining = new Map(steps.map((s) => [s.id, new Set(s.dependsOn).size]));
   const dependents = /* @__PURE__ */ new Map();
   for (const step of steps) for (const dep of new Set(step.dependsOn)) dependents.set(dep, [...dependents.get(dep) ?? [], step.id]);
@@ -71351,15 +74028,15 @@ async function applyPlan(plan, client, options = {}) {
   const release = (id) => {
     const left = (remaining.get(id) ?? 0) - 1;
     remaining.set(id, left);
-    if (left === 0 && status2.get(id) === "pending") enqueue(id);
+    if (left === 0 && status3.get(id) === "pending") enqueue(id);
   };
   const skipDependents = (failed) => {
     const failedId = failed.id;
     const stack = waitingFor(failed).map((id) => ({ id, via: failedId }));
     while (stack.length > 0) {
       const { id, via } = stack.pop();
-      if (status2.get(id) !== "pending") continue;
-      status2.set(id, "skipped");
+      if (status3.get(id) !== "pending") continue;
+      status3.set(id, "skipped");
       const step = byId.get(id);
       const result = { ...refOf(step), waitedFor: failedId, ...via === failedId ? {} : { via } };
       report2.skipped.push(result);
@@ -71372,19 +74049,19 @@ async function applyPlan(plan, client, options = {}) {
     const pump = () => {
       while (!aborted() && inFlight < parallelism && ready.length > 0) {
         const step = steps[ready.shift()];
-        if (status2.get(step.id) !== "pending") continue;
-        status2.set(step.id, "running");
+        if (status3.get(step.id) !== "pending") continue;
+        status3.set(step.id, "running");
         inFlight += 1;
         emit({ type: "start", step, progress: progress() });
         void executor.run(step, (reason, attempt) => emit({ type: "retry", step, reason, attempt, progress: progress() })).then((outcome) => {
           inFlight -= 1;
           if ("error" in outcome) {
-            status2.set(step.id, "failed");
+            status3.set(step.id, "failed");
             report2.failed.push(outcome.error);
             emit({ type: "failed", step, result: outcome.error, progress: progress() });
             skipDependents(step);
           } else {
-            status2.set(step.id, "done");
+            status3.set(step.id, "done");
             const result = { ...refOf(step, outcome.guid), ...outcome.note === void 0 ? {} : { note: outcome.note } };
             report2.done.push(result);
             emit({ type: "done", step, result, progress: progress() });
@@ -71402,7 +74079,7 @@ async function applyPlan(plan, client, options = {}) {
     };
     pump();
   });
-  for (const step of steps) if (status2.get(step.id) === "pending") report2.notRun.push(refOf(step));
+  for (const step of steps) if (status3.get(step.id) === "pending") report2.notRun.push(refOf(step));
   report2.ok = report2.done.length === steps.length;
   report2.durationMs = performance.now() - started;
   return report2;
@@ -71524,9 +74201,9 @@ function printableUrl(raw) {
     if (url.protocol === "http:" || url.protocol === "https:") return `${url.protocol}//${url.host}${url.pathname}`;
   } catch {
   }
-  const head2 = raw.split(/[?#]/, 1)[0] ?? "";
-  const at2 = head2.lastIndexOf("@");
-  return at2 < 0 ? head2 : head2.slice(at2 + 1);
+  const head3 = raw.split(/[?#]/, 1)[0] ?? "";
+  const at3 = head3.lastIndexOf("@");
+  return at3 < 0 ? head3 : head3.slice(at3 + 1);
 }
 function checkApiUrlValue(rawUrl, names = ENV_CREDENTIAL_NAMES) {
   const raw = rawUrl?.trim();
@@ -71555,7 +74232,7 @@ function checkApiUrlValue(rawUrl, names = ENV_CREDENTIAL_NAMES) {
 var MAX_PARALLELISM = 64;
 function operatorValues(wanted) {
   const texts = wanted === void 0 ? [] : typeof wanted === "string" ? [wanted] : wanted;
-  return texts.flatMap((text) => text.split(/[\s,;]+/)).filter((value) => value !== "");
+  return texts.flatMap((text2) => text2.split(/[\s,;]+/)).filter((value) => value !== "");
 }
 function ownOperators(live, wanted) {
   const guids = [];
@@ -71583,17 +74260,20 @@ function openSession(desired, options) {
     apiUrl: options.client.baseUrl,
     close: () => closing ??= client.close(),
     plan(live, targets, extra) {
-      const own = ownOperators(live, options.operator);
+      const own = ownOperators(live, [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)]);
       for (const value of own.unmatched) {
+        const source = desired.settings.apiOperator !== void 0 && operatorValues(desired.settings.apiOperator).includes(value) ? "monsync.yaml apiOperator" : options.operatorSource ?? "MONSYNC_OPERATOR";
         options.onWarning?.(
-          `${options.operatorSource ?? "MONSYNC_OPERATOR"}: ${JSON.stringify(value)} matches no operator of the account (by GUID or e-mail), so the changes of that account are reported as drift`
+          `${source}: ${JSON.stringify(value)} matches no operator of the account (by GUID or e-mail), so the changes of that account are reported as drift`
         );
       }
       return assemblePlan(desired, live, {
         fingerprints,
         ...own.guids.length === 0 ? {} : { selfOperatorGuids: own.guids },
         ...targets === void 0 ? {} : { targets },
-        ...extra?.dedupe === true ? { dedupe: true } : {}
+        ...extra?.dedupe === true ? { dedupe: true } : {},
+        ...extra?.rotate === void 0 || extra.rotate.length === 0 ? {} : { rotate: extra.rotate },
+        now: (options.now ?? Date.now)()
       });
     }
   };
@@ -71604,7 +74284,7 @@ async function readAndPlan(session, options = {}) {
   const scope = liveScope(session.desired);
   const read = () => options.rereadOnUnclear === true ? readLiveAgainOnUnclear(session.client, scope) : readLive(session.client, scope);
   const live = await (options.around === void 0 ? read() : options.around(read, session));
-  const dedupe = { dedupe: options.dedupe === true };
+  const dedupe = { dedupe: options.dedupe === true, rotate: options.rotate };
   return { live, plan: session.plan(live, options.targets, dedupe), narrowed: (targets) => session.plan(live, targets, dedupe) };
 }
 
@@ -71785,6 +74465,968 @@ async function announce(client, record) {
   }
 }
 
+// ../reconciler/src/pull/yaml-writer.ts
+var FLOW_WIDTH = 100;
+var RESERVED = /^(?:true|false|null|yes|no|on|off|y|n|~)$/i;
+var NUMBER_LIKE = /^(?:[-+]?(?:[0-9][0-9_:.eE+-]*|\.[0-9][0-9_eE+-]*|\.inf|\.nan)|0[xob][0-9a-f_]+)$/i;
+var PLAIN = /^[\p{L}\p{N}_./()+=@!?%$;~'-]+(?: [\p{L}\p{N}_./()+=@!?%$;~'-]+)*$/u;
+var INDICATOR_START = /^[-?!%@'&*|>]/;
+function scalar(value) {
+  if (value === null) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new TypeError(`cannot write the number ${value} as YAML`);
+    return String(value);
+  }
+  const plain = value.length > 0 && PLAIN.test(value) && !RESERVED.test(value) && !NUMBER_LIKE.test(value) && !INDICATOR_START.test(value);
+  return plain ? value : JSON.stringify(value);
+}
+function isScalar5(value) {
+  return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+function toJson(value, path) {
+  if (isScalar5(value)) return value;
+  if (Array.isArray(value)) return value.map((item, i) => toJson(item, `${path}/${i}`));
+  if (typeof value === "object" && value !== null) {
+    const out = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item === void 0) continue;
+      out[key] = toJson(item, `${path}/${key}`);
+    }
+    return out;
+  }
+  throw new TypeError(`cannot write ${typeof value} at ${path || "/"} as YAML`);
+}
+function flow(value) {
+  if (isScalar5(value)) return scalar(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    if (!value.every(isScalar5)) return void 0;
+    return `[${value.map((item) => scalar(item)).join(", ")}]`;
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return "{}";
+  if (!entries.every(([, item]) => isScalar5(item))) return void 0;
+  return `{ ${entries.map(([key, item]) => `${scalar(key)}: ${scalar(item)}`).join(", ")} }`;
+}
+function writeMapping(value, indent, lines) {
+  for (const [key, item] of Object.entries(value)) {
+    const head3 = `${indent}${scalar(key)}:`;
+    const inline = Array.isArray(item) && item.some((entry) => !isScalar5(entry)) ? void 0 : flow(item);
+    if (inline !== void 0 && (isScalar5(item) || head3.length + 1 + inline.length <= FLOW_WIDTH)) {
+      lines.push(`${head3} ${inline}`);
+    } else if (Array.isArray(item)) {
+      lines.push(head3);
+      writeSequence(item, `${indent}  `, lines);
+    } else {
+      lines.push(head3);
+      writeMapping(item, `${indent}  `, lines);
+    }
+  }
+}
+function writeSequence(value, indent, lines) {
+  for (const item of value) {
+    const inline = flow(item);
+    if (inline !== void 0 && (isScalar5(item) || indent.length + 2 + inline.length <= FLOW_WIDTH)) {
+      lines.push(`${indent}- ${inline}`);
+      continue;
+    }
+    const nested = [];
+    if (Array.isArray(item)) writeSequence(item, `${indent}  `, nested);
+    else writeMapping(item, `${indent}  `, nested);
+    const first = nested[0] ?? "";
+    nested[0] = `${indent}- ${first.slice(indent.length + 2)}`;
+    lines.push(...nested);
+  }
+}
+function toYaml(value, comments = []) {
+  const lines = comments.map((line) => line === "" ? "#" : `# ${line}`);
+  const data = toJson(value, "");
+  if (Object.keys(data).length === 0) lines.push("{}");
+  else writeMapping(data, "", lines);
+  return `${lines.join("\n")}
+`;
+}
+function flowText(value) {
+  const data = toJson(value, "");
+  const write = (item) => {
+    if (isScalar5(item)) return scalar(item);
+    if (Array.isArray(item)) return `[${item.map(write).join(", ")}]`;
+    const entries = Object.entries(item);
+    return entries.length === 0 ? "{}" : `{ ${entries.map(([key, entry]) => `${scalar(key)}: ${write(entry)}`).join(", ")} }`;
+  };
+  return write(data);
+}
+function blockLines(value, indent, as) {
+  const data = toJson(value, "");
+  const lines = [];
+  if (as === "item") writeSequence([data], indent, lines);
+  else writeMapping(data, indent, lines);
+  return lines;
+}
+
+// ../reconciler/src/pull/pull-into.ts
+var import_yaml8 = __toESM(require_dist(), 1);
+
+// ../reconciler/src/pull/declarations.ts
+var import_yaml6 = __toESM(require_dist(), 1);
+function childField(child) {
+  const star = child.path.lastIndexOf("*");
+  return child.path.slice(star + 1);
+}
+function keyText(value) {
+  return typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : void 0;
+}
+function nodeAt(root, path) {
+  let node = root;
+  let owner;
+  const parents = [];
+  for (const segment of path) {
+    if (!(0, import_yaml6.isMap)(node)) return void 0;
+    const pair = node.items.find((item) => (0, import_yaml6.isScalar)(item.key) && keyText(item.key.value) === segment);
+    if (pair === void 0) return void 0;
+    parents.push(node);
+    owner = pair;
+    node = pair.value;
+  }
+  return node === null || node === void 0 ? void 0 : { node, owner, parents };
+}
+function entryKey(kind, item) {
+  if (kind.keyField === void 0) return (0, import_yaml6.isScalar)(item) ? keyText(item.value) : void 0;
+  if (!(0, import_yaml6.isMap)(item)) return void 0;
+  const pair = item.items.find((entry) => (0, import_yaml6.isScalar)(entry.key) && entry.key.value === kind.keyField);
+  return (0, import_yaml6.isScalar)(pair?.value) ? keyText(pair.value.value) : void 0;
+}
+function collect(out, file, kind, root, path, parent, above) {
+  const found = nodeAt(root, path);
+  if (found === void 0 || !(0, import_yaml6.isSeq)(found.node)) return;
+  const seq = found.node;
+  const parents = [...above, ...found.parents, seq];
+  for (const item of seq.items) {
+    const own = entryKey(kind, item);
+    if (own === void 0) continue;
+    const declaration = { kind, key: parent === void 0 ? own : `${parent.key}/${own}`, file, node: item, seq, owner: found.owner, parents, parent };
+    out.push(declaration);
+    for (const child of childKinds(kind)) collect(out, file, child, item, childField(child), declaration, [...parents, item]);
+  }
+}
+function declarationsOf(files) {
+  const out = [];
+  for (const file of files) {
+    for (const document of file.documents) {
+      const root = document.contents;
+      if (root === null) continue;
+      for (const kind of topLevelKinds()) collect(out, file, kind, root, kind.path, void 0, []);
+    }
+  }
+  return out;
+}
+function valueAt(root, path) {
+  let value = root;
+  for (const segment of path) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
+    value = value[segment];
+  }
+  return value;
+}
+function collectPulled(out, kind, root, path, parentKey) {
+  const list = valueAt(root, path);
+  if (!Array.isArray(list)) return;
+  for (const value of list) {
+    const own = kind.keyField === void 0 ? keyText(value) : keyText(valueAt(value, [kind.keyField]));
+    if (own === void 0) continue;
+    const key = parentKey === void 0 ? own : `${parentKey}/${own}`;
+    out.set(pulledId(kind.kind, key), { kind, key, value, parentKey });
+    for (const child of childKinds(kind)) collectPulled(out, child, value, childField(child), key);
+  }
+}
+function pulledId(kind, key) {
+  return `${kind}\0${key}`;
+}
+function pulledObjectsOf(data) {
+  const out = /* @__PURE__ */ new Map();
+  for (const kind of KINDS_AS_LISTED) if (kind.parent === void 0) collectPulled(out, kind, data, kind.path, void 0);
+  return out;
+}
+
+// ../reconciler/src/pull/yaml-edits.ts
+var import_yaml7 = __toESM(require_dist(), 1);
+function rangeOf(node) {
+  const range = node.range;
+  if (range === void 0 || range === null) throw new TypeError("a node of a parsed document has no range");
+  return range;
+}
+var EditableFile = class {
+  constructor(path, text2) {
+    this.path = path;
+    this.text = text2;
+    this.documents = (0, import_yaml7.parseAllDocuments)(text2, { version: "1.2", schema: "core", uniqueKeys: false });
+    this.newline = text2.includes("\r\n") ? "\r\n" : "\n";
+  }
+  documents;
+  newline;
+  #splices = [];
+  get changed() {
+    return this.#splices.length > 0;
+  }
+  /** The text with every edit made. */
+  result() {
+    const splices = [...this.#splices].sort((a, b) => b.start - a.start || b.order - a.order);
+    let out = this.text;
+    let floor = Number.POSITIVE_INFINITY;
+    for (const splice of splices) {
+      if (splice.end > floor) throw new Error(`overlapping edits in ${this.path} at offset ${splice.start}`);
+      out = out.slice(0, splice.start) + splice.text + out.slice(splice.end);
+      floor = splice.start;
+    }
+    return out;
+  }
+  #splice(start, end, text2) {
+    this.#splices.push({ start, end, text: text2.replace(/\r?\n/g, this.newline), order: this.#splices.length });
+  }
+  #lineStart(offset) {
+    return this.text.lastIndexOf("\n", offset - 1) + 1;
+  }
+  /** The offset after the end of the line `offset` is on (after its newline). */
+  #lineEnd(offset) {
+    if (offset > 0 && this.text[offset - 1] === "\n") return offset;
+    const newline = this.text.indexOf("\n", offset);
+    return newline < 0 ? this.text.length : newline + 1;
+  }
+  #column(offset) {
+    return offset - this.#lineStart(offset);
+  }
+  /** The start of the comment lines right above the line of `offset`, written at its indentation: they go with it. */
+  #withLeadingComments(offset) {
+    const column = this.#column(offset);
+    let start = this.#lineStart(offset);
+    while (start > 0) {
+      const previous = this.#lineStart(start - 1);
+      const line = this.text.slice(previous, start).replace(/\r?\n$/, "");
+      const indent = line.length - line.trimStart().length;
+      if (!line.trimStart().startsWith("#") || indent !== column) break;
+      start = previous;
+    }
+    return start;
+  }
+  /** Whether the node is written inside a flow collection (or is one), where only flow text fits. */
+  #inFlow(node, parents) {
+    return (0, import_yaml7.isCollection)(node) && node.flow === true || parents.some((parent) => (0, import_yaml7.isCollection)(parent) && parent.flow === true);
+  }
+  /**
+   * Replaces a node's value. A scalar keeps its quoting style where the new value allows it; a block collection is
+   * written again in block style at its indentation; anything else in flow style.
+   */
+  replace(node, value, parents) {
+    const [start, end] = rangeOf(node);
+    if ((0, import_yaml7.isScalar)(node) && isScalarValue(value)) {
+      this.#replaceKeepingComment(start, end, scalarLike(node, value));
+      return;
+    }
+    if ((0, import_yaml7.isCollection)(node) && !this.#inFlow(node, parents) && !isScalarValue(value)) {
+      const indent = " ".repeat(this.#column(start));
+      const lines = Array.isArray(value) ? value.flatMap((item) => blockLines(item, indent, "item")) : blockLines(value, indent, "pairs");
+      this.#splice(start, this.#lineEnd(end), `${lines.join("\n").slice(indent.length)}
+`);
+      return;
+    }
+    this.#splice(start, end, flowText(value));
+  }
+  /** Replaces text on one line; a comment after it on that line stays at its column where the padding allows. */
+  #replaceKeepingComment(start, end, text2) {
+    const padding = /^( +)#/.exec(this.text.slice(end, this.#lineEnd(end)));
+    const grow = text2.length - (end - start);
+    if (padding?.[1] === void 0 || grow === 0 || /[\r\n]/.test(this.text.slice(start, end))) {
+      this.#splice(start, end, text2);
+      return;
+    }
+    const spaces = Math.max(1, padding[1].length - grow);
+    this.#splice(start, end + padding[1].length, text2 + " ".repeat(spaces));
+  }
+  /**
+   * A removed block of lines between two blank lines takes one of them along, so that entries stay one blank line
+   * apart as they were.
+   */
+  #removeLines(start, end) {
+    const blank = (from) => /^[ \t]*\r?\n/.exec(this.text.slice(from, this.text.indexOf("\n", from) + 1));
+    const after = end < this.text.length ? blank(end) : null;
+    const before = start > 0 ? blank(this.#lineStart(start - 1)) : null;
+    this.#splice(start, after !== null && before !== null ? end + after[0].length : end, "");
+  }
+  /** Removes an entry of a sequence with the comment lines above it; an emptied block sequence becomes `[]`. */
+  removeItem(seq, item, owner, emptied) {
+    const index = seq.items.indexOf(item);
+    if (index < 0) return;
+    if (seq.flow === true) {
+      this.#removeFlowEntry(seq.items.map((entry) => rangeOf(entry)), index);
+      return;
+    }
+    const [start, end] = rangeOf(item);
+    this.#removeLines(this.#withLeadingComments(this.#dashOffset(start)), this.#lineEnd(end));
+    if (emptied && owner !== void 0) this.#afterColon(owner, " []");
+  }
+  /** Removes a field of a mapping (key, value and the comment lines above it). */
+  removePair(map, pair) {
+    const index = map.items.indexOf(pair);
+    if (index < 0) return;
+    const ranges = map.items.map((entry) => [rangeOf(entry.key)[0], rangeOf(entry.value ?? entry.key)[1]]);
+    if (map.flow === true) {
+      this.#removeFlowEntry(ranges, index);
+      return;
+    }
+    const [start, end] = ranges[index];
+    this.#removeLines(this.#withLeadingComments(start), this.#lineEnd(end));
+  }
+  /** Adds an entry at the end of a sequence, in the style of its last entry (flow `{ ... }` or block). */
+  appendItem(seq, value, parents) {
+    const last = seq.items[seq.items.length - 1];
+    if (seq.flow === true || this.#inFlow(seq, parents)) {
+      if (last === void 0) this.#splice(rangeOf(seq)[0] + 1, rangeOf(seq)[0] + 1, flowText(value));
+      else this.#splice(rangeOf(last)[1], rangeOf(last)[1], `, ${flowText(value)}`);
+      return;
+    }
+    if (last === void 0) return;
+    const dash = this.#dashOffset(rangeOf(last)[0]);
+    const indent = " ".repeat(this.#column(dash));
+    const flowSibling = (0, import_yaml7.isCollection)(last) && last.flow === true && !isScalarValue(value);
+    const lines = flowSibling ? [`${indent}- ${flowText(value)}`] : blockLines(value, indent, "item");
+    this.#insertLines(this.#lineEnd(rangeOf(last)[1]), lines);
+  }
+  /** Adds a field at the end of a mapping. */
+  appendPair(map, key, value, parents) {
+    const last = map.items[map.items.length - 1];
+    if (map.flow === true || this.#inFlow(map, parents)) {
+      const text2 = `${scalar(key)}: ${flowText(value)}`;
+      if (last === void 0) this.#splice(rangeOf(map)[0] + 1, rangeOf(map)[0] + 1, ` ${text2} `);
+      else this.#splice(rangeOf(last.value ?? last.key)[1], rangeOf(last.value ?? last.key)[1], `, ${text2}`);
+      return;
+    }
+    if (last === void 0) return;
+    const indent = " ".repeat(this.#column(rangeOf(last.key)[0]));
+    this.#insertLines(this.#lineEnd(rangeOf(last.value ?? last.key)[1]), blockLines({ [key]: value }, indent, "pairs"));
+  }
+  /** Appends text at the end of the file (a new top-level field), on a line of its own. */
+  appendText(lines) {
+    const end = this.text.length;
+    const lead = end === 0 || this.text.endsWith("\n") ? "" : "\n";
+    this.#splice(end, end, `${lead}${lines.join("\n")}
+`);
+  }
+  #insertLines(offset, lines) {
+    const lead = offset > 0 && this.text[offset - 1] !== "\n" ? "\n" : "";
+    this.#splice(offset, offset, `${lead}${lines.join("\n")}
+`);
+  }
+  /** The `-` of a block sequence entry whose node starts at `start`. */
+  #dashOffset(start) {
+    const lineStart = this.#lineStart(start);
+    const dash = this.text.lastIndexOf("-", start);
+    return dash >= lineStart ? dash : start;
+  }
+  #afterColon(pair, text2) {
+    const colon = this.text.indexOf(":", rangeOf(pair.key)[1]);
+    if (colon >= 0) this.#splice(colon + 1, colon + 1, text2);
+  }
+  /** Removes one entry of a flow collection with the comma that separated it from a neighbour. */
+  #removeFlowEntry(ranges, index) {
+    const own = ranges[index];
+    const next = ranges[index + 1];
+    const previous = ranges[index - 1];
+    if (next !== void 0) this.#splice(own[0], next[0], "");
+    else if (previous !== void 0) this.#splice(previous[1], own[1], "");
+    else this.#splice(own[0], own[1], "");
+  }
+};
+function isScalarValue(value) {
+  return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+function scalarLike(node, value) {
+  if (typeof value === "string" && node.type === "QUOTE_DOUBLE") return JSON.stringify(value);
+  if (typeof value === "string" && node.type === "QUOTE_SINGLE" && !/[\n\r]/.test(value)) return `'${value.replaceAll("'", "''")}'`;
+  return scalar(value);
+}
+
+// ../reconciler/src/pull/pull-into.ts
+var REFERENCE_KEYS = ["fromEnv", "fromFile"];
+function holdsSecretReference(value) {
+  if (Array.isArray(value)) return value.some(holdsSecretReference);
+  if (typeof value !== "object" || value === null) return false;
+  return Object.entries(value).some(([key, item]) => REFERENCE_KEYS.includes(key) || holdsSecretReference(item));
+}
+function nodeValue(node) {
+  return node === null || node === void 0 ? void 0 : node.toJSON();
+}
+function pairOf(map, key) {
+  if (!(0, import_yaml8.isMap)(map)) return void 0;
+  return map.items.find((item) => (0, import_yaml8.isScalar)(item.key) && String(item.key.value) === key);
+}
+function keyedEntry(seq, keyField, key) {
+  if (!(0, import_yaml8.isSeq)(seq)) return void 0;
+  return seq.items.find((item) => {
+    const pair = (0, import_yaml8.isMap)(item) ? pairOf(item, keyField) : void 0;
+    return (0, import_yaml8.isScalar)(pair?.value) && String(pair.value.value) === key;
+  });
+}
+function pulledEntry(list, keyField, key) {
+  if (!Array.isArray(list)) return void 0;
+  return list.find((item) => typeof item === "object" && item !== null && String(item[keyField]) === key);
+}
+function pulledField(value, key) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value[key] : void 0;
+}
+var PullInto = class {
+  constructor(options) {
+    this.options = options;
+    this.files = options.files.map((file) => new EditableFile(file.path, file.text));
+    this.declarations = declarationsOf(this.files);
+    this.pulled = pulledObjectsOf(options.pulled);
+  }
+  files;
+  declarations;
+  pulled;
+  edits = [];
+  notes = [];
+  #removed = /* @__PURE__ */ new Map();
+  /** New top-level objects for the new-objects file, by kind, in the order found. */
+  additions = /* @__PURE__ */ new Map();
+  declared(kind, key, source) {
+    const same2 = this.declarations.filter((entry) => entry.kind.kind === kind && entry.key === key);
+    const loose = same2.length > 0 ? same2 : this.declarations.filter((entry) => entry.kind.kind === kind && entry.key.trim().toLowerCase() === key.trim().toLowerCase());
+    return loose.find((entry) => entry.file.path === source?.file) ?? loose[0];
+  }
+  /** A field change of an update: the declared value takes the live one (or goes, when the live object lacks it). */
+  change(step, declaration, live, change) {
+    const what = `${step.kind} ${JSON.stringify(step.key)} ${change.path}`;
+    if (change.sensitive === true) {
+      this.notes.push(`${what}: a secret, which the API never returns; left as it is (change the value where the reference points)`);
+      return;
+    }
+    let node = declaration.node;
+    let value = live.value;
+    let holder;
+    const parents = [...declaration.parents];
+    const fields = [];
+    const segments = segmentsOf(change.path);
+    for (const [index, segment] of segments.entries()) {
+      const set = declaration.kind.setFields.find((spec) => spec.key !== void 0 && spec.path.join("/") === fields.join("/"));
+      let next;
+      if ((0, import_yaml8.isSeq)(node) && set?.key !== void 0) {
+        next = keyedEntry(node, set.key, segment);
+        value = pulledEntry(value, set.key, segment);
+        holder = next === void 0 ? void 0 : { seq: node, item: next };
+      } else {
+        const pair = pairOf(node, segment);
+        next = pair?.value ?? void 0;
+        value = pulledField(value, segment);
+        fields.push(segment);
+        holder = pair === void 0 ? void 0 : { map: node, pair };
+      }
+      if ((0, import_yaml8.isAlias)(next)) {
+        this.notes.push(`${what}: written as the alias *${next.source} in ${declaration.file.path}, a value shared with its anchor; left as it is (edit it by hand)`);
+        return;
+      }
+      if (next === void 0) {
+        if (value !== void 0 && index === segments.length - 1) this.#add(what, declaration.file, node, segment, value, parents);
+        else if (value !== void 0) this.notes.push(`${what}: not found in ${declaration.file.path}; left as it is`);
+        return;
+      }
+      parents.push(node);
+      node = next;
+    }
+    if (holdsSecretReference(value) || holdsSecretReference(nodeValue(node))) {
+      this.notes.push(`${what}: holds a secret reference; left as it is`);
+      return;
+    }
+    if (value === void 0 && holder !== void 0) {
+      if ("pair" in holder) declaration.file.removePair(holder.map, holder.pair);
+      else declaration.file.removeItem(holder.seq, holder.item, void 0, false);
+    } else declaration.file.replace(node, value, parents);
+    this.edits.push(`~ ${what}`);
+  }
+  #add(what, file, at3, key, value, parents) {
+    if (holdsSecretReference(value)) {
+      this.notes.push(`${what}: holds a secret, which the API never returns; left out`);
+      return;
+    }
+    if ((0, import_yaml8.isSeq)(at3)) file.appendItem(at3, value, parents);
+    else if ((0, import_yaml8.isMap)(at3)) file.appendPair(at3, key, value, parents);
+    else return;
+    this.edits.push(`~ ${what}`);
+  }
+  /** Removes a declaration the live account no longer has (with its children, which are inside it). */
+  remove(declaration) {
+    const removed = (this.#removed.get(declaration.seq) ?? 0) + 1;
+    this.#removed.set(declaration.seq, removed);
+    declaration.file.removeItem(declaration.seq, declaration.node, declaration.owner, removed === declaration.seq.items.length);
+  }
+  /** A live child object the tree lacks goes into its parent's declaration. */
+  addChild(kind, parent, live) {
+    const field = childField(kind);
+    const found = nodeAt(parent.node, field);
+    if (found !== void 0 && (0, import_yaml8.isSeq)(found.node)) {
+      parent.file.appendItem(found.node, live.value, [...parent.parents, parent.node, ...found.parents]);
+      return parent.file.path;
+    }
+    const [first = "", ...rest] = field;
+    const nested = rest.reduceRight((inner, segment) => ({ [segment]: inner }), [live.value]);
+    if ((0, import_yaml8.isMap)(parent.node)) parent.file.appendPair(parent.node, first, nested, parent.parents);
+    return parent.file.path;
+  }
+};
+function answerable(plan) {
+  return plan.steps.filter((step) => step.action !== "ensure" && step.reason?.startsWith(DUPLICATE_REASON) !== true);
+}
+function applySteps(state, steps) {
+  const removedKeys = new Set(steps.filter((step) => step.action === "create").map((step) => pulledId(step.kind, step.key)));
+  const addedKeys = new Set(steps.filter((step) => step.action === "delete").map((step) => pulledId(step.kind, step.key)));
+  const within = (kind, key, set) => {
+    const parent = kind.parent === void 0 ? void 0 : kindEntry(kind.parent);
+    if (parent === void 0) return false;
+    return [...set].some((id) => id.startsWith(`${parent.kind}\0`) && key.startsWith(`${id.slice(parent.kind.length + 1)}/`));
+  };
+  for (const step of steps) {
+    const kind = kindEntry(step.kind);
+    if (kind === void 0) continue;
+    const label2 = `${kind.title.one} ${JSON.stringify(step.key)}`;
+    if (step.action === "update") {
+      const declaration = state.declared(step.kind, step.key, step.source);
+      const live = state.pulled.get(pulledId(step.kind, step.key));
+      if (declaration === void 0 || live === void 0) {
+        state.notes.push(`${label2}: changed in the live account, but ${declaration === void 0 ? "its declaration was not found" : "it could not be read back"}; left as it is`);
+        continue;
+      }
+      for (const change of step.changes) state.change(step, declaration, live, change);
+    } else if (step.action === "create") {
+      if (within(kind, step.key, removedKeys)) continue;
+      const declaration = state.declared(step.kind, step.key, step.source);
+      if (declaration === void 0) state.notes.push(`${label2}: gone from the live account, but its declaration was not found; left as it is`);
+      else {
+        state.remove(declaration);
+        state.edits.push(`- ${label2} (${declaration.file.path})`);
+      }
+    } else if (step.action === "delete") {
+      if (within(kind, step.key, addedKeys)) continue;
+      addLive(state, kind, step, label2);
+    }
+  }
+}
+function addLive(state, kind, step, label2) {
+  const live = state.pulled.get(pulledId(step.kind, step.key));
+  if (live === void 0) {
+    state.notes.push(`${label2}: only in the live account, but it could not be read back in config form; left out`);
+    return;
+  }
+  if (kind.parent === void 0) {
+    const list = state.additions.get(kind) ?? [];
+    list.push(live.value);
+    state.additions.set(kind, list);
+    state.edits.push(`+ ${label2} (${state.options.newObjectsFile})`);
+    return;
+  }
+  const parent = live.parentKey === void 0 ? void 0 : state.declared(kind.parent, live.parentKey);
+  if (parent === void 0) {
+    state.notes.push(`${label2}: only in the live account, and its parent is declared nowhere; left out`);
+    return;
+  }
+  state.edits.push(`+ ${label2} (${state.addChild(kind, parent, live)})`);
+}
+function writeAdditions(state) {
+  if (state.additions.size === 0) return void 0;
+  const path = state.options.newObjectsFile;
+  const existing = state.files.find((file) => file.path === path);
+  if (existing === void 0) {
+    const data = {};
+    for (const [kind, values] of state.additions) {
+      const head3 = kind.path.slice(0, -1).reduce((map, segment) => map[segment] ??= {}, data);
+      head3[kind.path[kind.path.length - 1] ?? ""] = values;
+    }
+    const text2 = toYaml(data, ["Objects made in the live account outside git, written by `monsync pull --into`.", "Move them to the files where they belong, or keep them here."]);
+    return { path, text: text2, created: true };
+  }
+  const root = existing.documents[0]?.contents;
+  const ordered = [...state.additions].sort(([a], [b]) => Number(nodeAt(root, b.path) !== void 0) - Number(nodeAt(root, a.path) !== void 0));
+  for (const [kind, values] of ordered) {
+    let depth = kind.path.length;
+    while (depth > 0 && nodeAt(root, kind.path.slice(0, depth)) === void 0) depth -= 1;
+    const found = depth === 0 ? void 0 : nodeAt(root, kind.path.slice(0, depth));
+    const rest = kind.path.slice(depth);
+    if (found !== void 0 && rest.length === 0 && (0, import_yaml8.isSeq)(found.node)) {
+      for (const value of values) existing.appendItem(found.node, value, found.parents);
+      continue;
+    }
+    const [first = "", ...deeper] = rest;
+    const nested = deeper.reduceRight((inner, segment) => ({ [segment]: inner }), values);
+    const map = found?.node ?? root;
+    if ((0, import_yaml8.isMap)(map)) existing.appendPair(map, first, nested, found === void 0 ? [] : [...found.parents]);
+    else existing.appendText(toYaml({ [first]: nested }).trimEnd().split("\n"));
+  }
+  return void 0;
+}
+function pullInto(options) {
+  const state = new PullInto(options);
+  applySteps(state, answerable(options.plan));
+  const created = writeAdditions(state);
+  const files = state.files.filter((file) => file.changed).map((file) => ({ path: file.path, text: file.result(), created: false }));
+  if (created !== void 0) files.push(created);
+  for (const unmanaged of options.plan.unmanaged) {
+    const kind = kindEntry(unmanaged.kind);
+    state.notes.push(`${kind?.title.one ?? unmanaged.kind} ${JSON.stringify(unmanaged.key)} is only in the live account and unmanaged (prune: false); left out`);
+  }
+  return { files, edits: state.edits, notes: state.notes };
+}
+
+// ../reconciler/src/pull/pull-tree.ts
+var PULLED_KINDS = KINDS.filter((mod) => mod.read !== void 0).map((mod) => mod.kind);
+var FP_MARKER = /(?:^|\n)monsync:fp=[0-9a-f]+\s*$/;
+var KEY_MARKER = /(?:^|\n)monsync:key=([A-Za-z0-9][A-Za-z0-9._-]*)\s*$/;
+var VAULT_VALUE = /^\{\{vault:([^}]+)\}\}$/;
+function str2(value) {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : void 0;
+}
+function clean(object, kind, first) {
+  const skip = new Set(kind.readOnlyFields);
+  const out = {};
+  const keys = [...first.filter((key) => key in object), ...Object.keys(object).filter((key) => !first.includes(key))];
+  for (const key of keys) {
+    const value = object[key];
+    if (skip.has(key) || value === null || value === void 0 || value === "") continue;
+    out[key] = value;
+  }
+  return out;
+}
+function noteDuplicates(notes, keys, phrase) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const [key, count] of counts) {
+    if (count > 1) notes.push(`${count} live ${phrase} ${JSON.stringify(key)}: the key must be unique, so rename all but one in the web app`);
+  }
+}
+function byText(field) {
+  return (a, b) => (str2(a[field]) ?? "").localeCompare(str2(b[field]) ?? "", "en");
+}
+function notRetired(monitors, notes) {
+  const retired = monitors.filter((monitor) => splitMarker(monitor["Notes"], "retired").marker !== void 0);
+  if (retired.length === 0) return [...monitors];
+  const shown = retired.slice(0, 5).map((m) => JSON.stringify(str2(m["Name"]) ?? "")).join(", ");
+  notes.push(`${retired.length} monitor${retired.length === 1 ? "" : "s"} retired by monsync left out (${shown}${retired.length > 5 ? ", ..." : ""}); declare one to revive it`);
+  return monitors.filter((monitor) => !retired.includes(monitor));
+}
+var Pull = class {
+  constructor(live) {
+    this.live = live;
+  }
+  secrets = [];
+  notes = [];
+  #usedEnv = /* @__PURE__ */ new Set();
+  /** A reference monsync applied a secret from, written back as it was (and listed, so the run says what to set). */
+  reference(ref, where) {
+    if ("fromEnv" in ref) {
+      this.#usedEnv.add(ref.fromEnv);
+      this.secrets.push({ env: ref.fromEnv, where });
+      return { fromEnv: ref.fromEnv };
+    }
+    this.notes.push(`${where} is read from the file ${ref.fromFile} (relative to the YAML file that named it when it was applied)`);
+    return { fromFile: ref.fromFile };
+  }
+  placeholder(where, ...parts) {
+    let env = secretEnvName(...parts);
+    for (let n = 2; this.#usedEnv.has(env); n++) env = `${secretEnvName(...parts)}_${n}`;
+    this.#usedEnv.add(env);
+    this.secrets.push({ env, where });
+    return { fromEnv: env };
+  }
+  list(kind) {
+    return listed(this.live, kind.kind);
+  }
+  perParent(kind) {
+    return listedPerParent(this.live, kind.kind);
+  }
+};
+function itemSecrets(pull, out, type, where, section, itemName) {
+  delete out["Value"];
+  delete out["Password"];
+  delete out["CertificateArchive"];
+  if (type === "CredentialSet") out["Password"] = pull.placeholder(`${where} Password`, section, itemName, "PASSWORD");
+  else if (type === "CertificateArchive") {
+    out["CertificateArchive"] = {
+      ArchiveData: pull.placeholder(`${where} CertificateArchive.ArchiveData (base64)`, section, itemName, "ARCHIVE"),
+      Password: pull.placeholder(`${where} CertificateArchive.Password`, section, itemName, "ARCHIVE_PASSWORD")
+    };
+  } else if (type === "File") out["Value"] = pull.placeholder(`${where} Value (base64)`, section, itemName, "FILE");
+  else if (type === "OneTimePassword" || type === "Certificate") out["Value"] = pull.placeholder(`${where} Value`, section, itemName, "VALUE");
+}
+function peopleNames(pull) {
+  const emails = /* @__PURE__ */ new Map();
+  for (const o of pull.list(OPERATOR_KIND)) emails.set((str2(o["OperatorGuid"]) ?? "").toLowerCase(), str2(o["Email"]) ?? "");
+  const groups = /* @__PURE__ */ new Map();
+  for (const g of pull.list(OPERATOR_GROUP_KIND)) if (g["IsEveryone"] !== true) groups.set((str2(g["OperatorGroupGuid"]) ?? "").toLowerCase(), str2(g["Description"]) ?? "");
+  return { emails, groups };
+}
+function pullPeople(pull, people) {
+  noteDuplicates(pull.notes, pull.list(OPERATOR_KIND).map((o) => (str2(o["Email"]) ?? "").toLowerCase()), "operators have the Email");
+  const operators = [...pull.list(OPERATOR_KIND)].sort(byText("Email")).map((operator) => {
+    const out = clean(operator, OPERATOR_KIND, ["Email", "FullName"]);
+    for (const key of Object.keys(out)) if (key.endsWith("Specified")) delete out[key];
+    const email = str2(operator["Email"]) ?? "";
+    out["Password"] = pull.placeholder(`operators.yaml: ${email} Password`, email, "PASSWORD");
+    const schedules = pulledDutySchedules(pull.perParent(DUTY_SCHEDULE_KIND)[str2(operator["OperatorGuid"]) ?? ""]);
+    if (schedules !== void 0) out["dutySchedules"] = schedules;
+    return out;
+  });
+  const members = pull.perParent(OPERATOR_GROUP_MEMBER_KIND);
+  const authorizations = pull.perParent(OPERATOR_GROUP_AUTHORIZATION_KIND);
+  const live = pull.list(OPERATOR_GROUP_KIND).filter((group) => group["IsEveryone"] !== true);
+  noteDuplicates(pull.notes, live.map((group) => str2(group["Description"]) ?? ""), "operator groups are described");
+  const groups = live.sort(byText("Description")).map((group) => {
+    const guid = str2(group["OperatorGroupGuid"]) ?? "";
+    const out = clean(group, OPERATOR_GROUP_KIND, ["Description"]);
+    const emails = (members[guid] ?? []).flatMap((m) => {
+      const email = people.emails.get((str2(m["OperatorGuid"]) ?? "").toLowerCase());
+      return email === void 0 ? [] : [email];
+    });
+    if (emails.length > 0) out["members"] = [...new Set(emails)].sort((a, b) => a.localeCompare(b, "en"));
+    const types = (authorizations[guid] ?? []).map((a) => str2(a["AuthorizationType"]) ?? "").filter((t) => t !== "");
+    if (types.length > 0) out["authorizations"] = [...new Set(types)].sort((a, b) => a.localeCompare(b, "en"));
+    return out;
+  });
+  return { operators, groups };
+}
+function pulledAccess(pull, section, people) {
+  const listed2 = pull.perParent(VAULT_ACCESS_KIND)[str2(section["VaultSectionGuid"]) ?? ""];
+  if (listed2 === void 0 || listed2.length === 0) return void 0;
+  const OPERATOR5 = OPERATOR_KIND.kind;
+  const held = /* @__PURE__ */ new Map();
+  for (const a of listed2) {
+    const operator = str2(a["OperatorGuid"]);
+    const group = str2(a["OperatorGroupGuid"]) ?? str2(a["OperatorGroupId"]);
+    const who = operator !== void 0 && operator !== "" ? OPERATOR5 : "group";
+    const guid = (who === OPERATOR5 ? operator : group) ?? "";
+    const name = (who === OPERATOR5 ? people.emails : people.groups).get(guid.toLowerCase());
+    if (name === void 0) {
+      pull.notes.push(`vault section ${JSON.stringify(str2(section["Name"]) ?? "")}: access held by ${who} ${guid}, which a tree cannot declare (Everyone, or not listed); its access is left out of the tree`);
+      return void 0;
+    }
+    const entry = held.get(`${who}:${guid}`) ?? { who, name, types: /* @__PURE__ */ new Set() };
+    entry.types.add(str2(a["AuthorizationType"]) ?? "");
+    held.set(`${who}:${guid}`, entry);
+  }
+  return [...held.values()].sort((a, b) => a.who.localeCompare(b.who, "en") || a.name.localeCompare(b.name, "en")).map(({ who, name, types }) => ({ [who]: name, level: types.has("ChangeVaultSection") ? "change" : "view" }));
+}
+function pullVault(pull, people) {
+  const sectionNames = /* @__PURE__ */ new Map();
+  for (const section of pull.list(VAULT_SECTION_KIND)) {
+    const guid = str2(section["VaultSectionGuid"]);
+    const name = str2(section["Name"]);
+    if (guid !== void 0 && name !== void 0) sectionNames.set(guid, name);
+  }
+  const itemRefs = /* @__PURE__ */ new Map();
+  const itemsBySection = /* @__PURE__ */ new Map();
+  for (const item of [...pull.list(VAULT_ITEM_KIND)].sort(byText("Name"))) {
+    const sectionGuid = str2(item["VaultSectionGuid"]) ?? "";
+    const section = sectionNames.get(sectionGuid);
+    const itemName = str2(item["Name"]) ?? "";
+    if (section === void 0) {
+      pull.notes.push(`vault item ${itemName} is in a section this account cannot list; left out`);
+      continue;
+    }
+    const guid = str2(item["VaultItemGuid"]);
+    if (guid !== void 0) itemRefs.set(guid, `${section}/${itemName}`);
+    const out = clean(item, VAULT_ITEM_KIND, ["Name", "VaultItemType", "UserName", "Notes"]);
+    const itemNotes = str2(item["Notes"]);
+    if (itemNotes !== void 0) {
+      const stripped = itemNotes.replace(FP_MARKER, "");
+      if (stripped === "") delete out["Notes"];
+      else out["Notes"] = stripped;
+    }
+    itemSecrets(pull, out, str2(item["VaultItemType"]), `vault.yaml: ${section}/${itemName}`, section, itemName);
+    const list = itemsBySection.get(sectionGuid) ?? [];
+    list.push(out);
+    itemsBySection.set(sectionGuid, list);
+  }
+  noteDuplicates(pull.notes, pull.list(VAULT_SECTION_KIND).map((section) => str2(section["Name"]) ?? ""), "vault sections are named");
+  const itemKeys = /* @__PURE__ */ new Map();
+  for (const ref of itemRefs.values()) itemKeys.set(ref, (itemKeys.get(ref) ?? 0) + 1);
+  for (const [key, count] of itemKeys) {
+    if (count > 1) pull.notes.push(`${count} live vault items have the key ${JSON.stringify(key)} (a section or item name holds a slash): the key must be unique, so rename all but one in the web app`);
+  }
+  const sections2 = [...pull.list(VAULT_SECTION_KIND)].sort(byText("Name")).map((section) => {
+    const out = clean(section, VAULT_SECTION_KIND, ["Name"]);
+    const access2 = pulledAccess(pull, section, people);
+    if (access2 !== void 0) out["access"] = access2;
+    const items = itemsBySection.get(str2(section["VaultSectionGuid"]) ?? "") ?? [];
+    return items.length > 0 ? { ...out, items } : out;
+  });
+  return { sections: sections2, itemRefs };
+}
+var escapePointer2 = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+function bySecretName(pull, monitor, value, at3) {
+  const ref = monitor.refs.fields.get(at3.pointer);
+  if (ref !== void 0) {
+    monitor.written.add(at3.pointer);
+    return pull.reference(ref, `monitors.yaml: ${monitor.name} ${at3.field}`);
+  }
+  if (Array.isArray(value)) {
+    return value.map((entry, i) => bySecretName(pull, monitor, entry, { ...at3, field: `${at3.field}[${i}]`, words: [...at3.words, String(i)], pointer: `${at3.pointer}/${i}` }));
+  }
+  if (typeof value === "object" && value !== null) {
+    const kept = {};
+    for (const [key, child] of Object.entries(value)) {
+      const inner = { field: `${at3.field}.${key}`, words: [...at3.words, fieldWords(key)], keys: [...at3.keys, key], pointer: `${at3.pointer}/${escapePointer2(key)}`, inSecret: at3.inSecret || looksSecret(key) };
+      const scrubbed = bySecretName(pull, monitor, child, inner);
+      if (scrubbed !== void 0) kept[key] = scrubbed;
+    }
+    return kept;
+  }
+  if (!at3.inSecret && !(typeof value === "string" && isSecretLeaf(at3.keys))) return value;
+  if (value === null || value === "" || typeof value === "boolean") return void 0;
+  return pull.placeholder(`monitors.yaml: ${monitor.name} ${at3.field}`, monitor.name, ...at3.words);
+}
+function pulledVariables(pull, monitor, variables2, itemRefs) {
+  return variables2.map((variable) => {
+    if (typeof variable !== "object" || variable === null) return variable;
+    const entry = { ...variable };
+    const key = str2(entry["Key"]) ?? "";
+    const where = `monitors.yaml: ${monitor.name} PredefinedVariables[${key}].Value`;
+    const recorded = monitor.refs.variables.get(key);
+    const match2 = VAULT_VALUE.exec(str2(entry["Value"]) ?? "");
+    const ref = match2?.[1] === void 0 ? void 0 : itemRefs.get(match2[1]);
+    if (recorded !== void 0) entry["Value"] = pull.reference(recorded, where);
+    else if (ref !== void 0) entry["Value"] = { vault: ref };
+    else if (match2 !== null) pull.notes.push(`monitor ${monitor.name}: variable ${key || "?"} refers to a vault item this account cannot list; kept as written (validate asks for { vault: Section/Item })`);
+    else if (looksSecret(key) && entry["Value"] !== void 0 && entry["Value"] !== "") entry["Value"] = pull.placeholder(where, monitor.name, "VARIABLE", key);
+    return entry;
+  });
+}
+function pulledMonitor(pull, live, itemRefs) {
+  const name = str2(live["Name"]) ?? "";
+  const { text: text2, marker } = splitMarker(live["Notes"], "fp");
+  const monitor = { name, refs: parseSecretRefs(marker), written: /* @__PURE__ */ new Set() };
+  const out = clean({ ...live, Notes: text2 }, MONITOR_KIND, ["Name", "MonitorType", "MonitorMode", "IsActive", "GenerateAlert", "UserAgent"]);
+  delete out["Password"];
+  for (const [key, value] of Object.entries(out)) {
+    if (key === "PredefinedVariables") continue;
+    const scrubbed = bySecretName(pull, monitor, value, { field: key, words: [fieldWords(key)], keys: [key], pointer: `/${escapePointer2(key)}`, inSecret: looksSecret(key) });
+    if (scrubbed === void 0) delete out[key];
+    else out[key] = scrubbed;
+  }
+  for (const [pointer, ref] of monitor.refs.fields) {
+    const field = /^\/([^/]+)$/.exec(pointer)?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (field !== void 0 && !monitor.written.has(pointer) && !(field in out)) out[field] = pull.reference(ref, `monitors.yaml: ${name} ${field}`);
+  }
+  const variables2 = live["PredefinedVariables"];
+  if (Array.isArray(variables2)) out["PredefinedVariables"] = pulledVariables(pull, monitor, variables2, itemRefs);
+  return out;
+}
+function pullMonitors(pull, itemRefs) {
+  const monitorNames = /* @__PURE__ */ new Map();
+  const monitors = notRetired(pull.list(MONITOR_KIND), pull.notes).sort(byText("Name")).map((monitor) => {
+    const guid = str2(monitor["MonitorGuid"]);
+    if (guid !== void 0) monitorNames.set(guid, str2(monitor["Name"]) ?? "");
+    return pulledMonitor(pull, monitor, itemRefs);
+  });
+  const names = /* @__PURE__ */ new Map();
+  for (const name of monitorNames.values()) names.set(name, (names.get(name) ?? 0) + 1);
+  for (const [name, count] of names) {
+    if (count > 1) pull.notes.push(`${count} live monitors are named ${JSON.stringify(name)}: the key must be unique, so rename all but one in the web app (or in monitors.yaml after pinning MonitorGuid)`);
+  }
+  return { monitors, monitorNames };
+}
+function pullGroups(pull, monitorNames) {
+  const live = pull.list(MONITOR_GROUP_KIND).filter((group) => group["IsAll"] !== true);
+  const members = pull.perParent(GROUP_MEMBERSHIP_KIND);
+  noteDuplicates(pull.notes, live.map((group) => str2(group["Description"]) ?? ""), "monitor groups are described");
+  return live.filter((group) => {
+    const description = str2(group["Description"]) ?? "";
+    if (description.trim().toLowerCase() !== "all monitors") return true;
+    pull.notes.push(`monitor group ${JSON.stringify(description)} is named like the All Monitors group, which a tree cannot declare; left out (rename it in the web app to manage it)`);
+    return false;
+  }).sort(byText("Description")).map((group) => {
+    const out = clean(group, MONITOR_GROUP_KIND, ["Description"]);
+    const names = (members[str2(group["MonitorGroupGuid"]) ?? ""] ?? []).flatMap((member) => {
+      const name = monitorNames.get(str2(member["MonitorGuid"]) ?? "");
+      return name === void 0 ? [] : [name];
+    });
+    if (names.length > 0) out["members"] = [...new Set(names)].sort((a, b) => a.localeCompare(b, "en"));
+    return out;
+  });
+}
+function pullSlas(pull) {
+  const periodsBySla = pull.perParent(SLA_EXCLUSION_PERIOD_KIND);
+  return [...pull.list(SLA_KIND)].sort(byText("Description")).map((sla) => {
+    const out = clean(sla, SLA_KIND, ["Description"]);
+    const listed2 = periodsBySla[str2(sla["SlaGuid"]) ?? ""] ?? [];
+    const described = /* @__PURE__ */ new Map();
+    for (const period of listed2) described.set(str2(period["Description"]) ?? "", (described.get(str2(period["Description"]) ?? "") ?? 0) + 1);
+    for (const [description, count] of described) {
+      if (count > 1) pull.notes.push(`${count} exclusion periods of SLA ${JSON.stringify(str2(sla["Description"]) ?? "")} are described ${JSON.stringify(description)}: the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)`);
+    }
+    const periods = [...listed2].sort(byText("Description")).map((period) => clean(period, SLA_EXCLUSION_PERIOD_KIND, ["Description", "From", "Until"]));
+    if (periods.length > 0) out["exclusionPeriods"] = periods;
+    return out;
+  });
+}
+function pullReports(pull) {
+  let unnamed = 0;
+  const reports = [...pull.list(SCHEDULED_REPORT_KIND)].map((report2) => {
+    const out = clean(report2, SCHEDULED_REPORT_KIND, ["DashboardGuid", "FileType", "IsActive"]);
+    const internal = str2(report2["InternalNotes"]) ?? "";
+    const marker = KEY_MARKER.exec(internal);
+    let head3;
+    if (marker?.[1] !== void 0) {
+      head3 = { key: marker[1] };
+      const rest = internal.slice(0, marker.index);
+      if (rest === "") delete out["InternalNotes"];
+      else out["InternalNotes"] = rest;
+    } else {
+      unnamed += 1;
+      head3 = { key: `report-${unnamed}`, ScheduledReportGuid: str2(report2["ScheduledReportGuid"]) };
+    }
+    return { ...head3, ...out };
+  }).sort(byText("key"));
+  const markers = /* @__PURE__ */ new Map();
+  for (const report2 of reports) if (!("ScheduledReportGuid" in report2)) markers.set(String(report2.key), (markers.get(String(report2.key)) ?? 0) + 1);
+  for (const [key, count] of markers) {
+    if (count > 1) pull.notes.push(`${count} live scheduled reports carry the key marker monsync:key=${key}: the key must be unique, so change the marker in the InternalNotes of all but one in the web app (or delete the copies)`);
+  }
+  return reports;
+}
+function settingsFile(modeline) {
+  const manage = {};
+  for (const entry of KINDS_AS_LISTED) if (entry.parent === void 0 && PULLED_KINDS.includes(entry.kind)) manage[entry.section] = { prune: false };
+  return {
+    path: "monsync.yaml",
+    content: toYaml({ apiVersion: "monsync/v1", manage, safety: { maxDeletePercent: 30, maxUpdatePercent: 50 } }, [
+      ...modeline,
+      "Written by `monsync pull`. Every kind is managed with prune: false, so objects that later appear",
+      "only in the live account are listed as unmanaged, never deleted. Set prune: true once the tree is",
+      "the source of truth. Alert definitions cannot be read through the API: declare them in a file",
+      "with `alertDefinitions:` and add `alertDefinitions: { prune: false }` under manage."
+    ])
+  };
+}
+function pulledTree(live, options = {}) {
+  const modeline = options.schemaPath === void 0 ? [] : [`yaml-language-server: $schema=${options.schemaPath}`, ""];
+  const pull = new Pull(live);
+  const people = peopleNames(pull);
+  const { operators, groups: operatorGroups } = pullPeople(pull, people);
+  const { sections: sections2, itemRefs } = pullVault(pull, people);
+  const { monitors, monitorNames } = pullMonitors(pull, itemRefs);
+  const groups = pullGroups(pull, monitorNames);
+  const slas = pullSlas(pull);
+  const reports = pullReports(pull);
+  const header2 = (what) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
+  const files = [settingsFile(modeline)];
+  if (monitors.length > 0) files.push({ path: "monitors.yaml", content: toYaml({ monitors }, header2("Monitors (key: Name)")) });
+  if (groups.length > 0) files.push({ path: "monitor-groups.yaml", content: toYaml({ monitorGroups: groups }, header2("Monitor groups (key: Description); members are monitor Names")) });
+  if (sections2.length > 0) files.push({ path: "vault.yaml", content: toYaml({ vault: { sections: sections2 } }, header2("Vault sections and items; secrets are { fromEnv: ... } placeholders to fill")) });
+  if (slas.length > 0) files.push({ path: "slas.yaml", content: toYaml({ slas }, header2("SLAs (key: Description) with their exclusion periods")) });
+  if (operators.length > 0) files.push({ path: "operators.yaml", content: toYaml({ operators }, header2("Operators (key: Email); passwords are { fromEnv: ... } placeholders, sent only on create and with --rotate")) });
+  if (operatorGroups.length > 0) files.push({ path: "operator-groups.yaml", content: toYaml({ operatorGroups }, header2("Operator groups (key: Description); members are operator Emails")) });
+  if (reports.length > 0) files.push({ path: "scheduled-reports.yaml", content: toYaml({ scheduledReports: reports }, header2("Scheduled reports (key: the monsync:key marker in InternalNotes)")) });
+  const data = { monitors, monitorGroups: groups, vault: { sections: sections2 }, slas, scheduledReports: reports };
+  return { files, data, secrets: pull.secrets, notes: pull.notes };
+}
+
 // src/bodies.ts
 var COMMENT_BUDGET = 65e3;
 var SUMMARY_BUDGET = 1e6;
@@ -71815,17 +75457,17 @@ function boundedLines(lines, budget, more) {
   }
   return out;
 }
-function head(marker, title) {
+function head(marker, title2) {
   return `${marker === "" ? "" : `${marker}
-`}## ${escapeMarkdown(title)}
+`}## ${escapeMarkdown(title2)}
 
 `;
 }
-function planBody(plan, context, title = `monsync plan: ${context.label}`) {
-  return renderMarkdown(plan, { marker: context.marker, title, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(/^\n/, "");
+function planBody(plan, context, title2 = `monsync plan: ${context.label}`) {
+  return renderMarkdown(plan, { marker: context.marker, title: title2, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(/^\n/, "");
 }
-function codeCell(text) {
-  return text.replace(/`/g, "'").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+function codeCell(text2) {
+  return text2.replace(/`/g, "'").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 function validationBody(diagnostics, paths, context) {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
@@ -71847,13 +75489,63 @@ function validationBody(diagnostics, paths, context) {
 }
 var FAILURE_QUOTE_LIMIT = 4e3;
 function planFailedBody(message, sha, context) {
-  const at2 = sha === "" ? "" : ` at commit \`${sha.slice(0, 7)}\``;
+  const at3 = sha === "" ? "" : ` at commit \`${sha.slice(0, 7)}\``;
   const quoted2 = message.length > FAILURE_QUOTE_LIMIT ? `${message.slice(0, FAILURE_QUOTE_LIMIT)}… (the whole message is in the job log)` : message;
   return head(context.marker, `monsync plan: ${context.label}`) + `> [!CAUTION]
-> **The plan failed${at2}; no plan was made.** A plan shown here before is out of date. Fix the cause and run the workflow again.
+> **The plan failed${at3}; no plan was made.** A plan shown here before is out of date. Fix the cause and run the workflow again.
 >
 > ${escapeMarkdown(quoted2)}
 ${context.footer}`;
+}
+var HOW_TO_APPLY_UNREVIEWED = 'To apply them on purpose, run the apply workflow again (Actions tab, "Run workflow") with unreviewed: apply; or open a pull request whose plan shows them, and merge it once reviewed.';
+function holdReasonText(held) {
+  const { step, reason } = held;
+  const drift = step.drift === void 0 ? "" : `; changed outside git by ${step.drift.operatorName ?? step.drift.lastModifiedByOperatorId ?? "another operator"}${step.drift.lastModifiedDate === void 0 ? "" : ` at ${step.drift.lastModifiedDate}`}`;
+  switch (reason.why) {
+    case "new":
+      return `new since the review: the reviewed plan had no such step${drift}`;
+    case "changed":
+      return `changed since the review: it would write other values than the reviewed plan showed${drift}`;
+    case "waits":
+      return `waits for ${reason.on}, which is held`;
+    case "unreviewable":
+      return `not reviewed${drift}`;
+  }
+}
+function reviewSection(note2, applied, budget) {
+  if (note2 === void 0) return "";
+  let out = "";
+  const cut = (count) => `- … ${pluralCount(count, "more step")}: see the job summary`;
+  const line = (h) => `- ${stepName(h.step)} (${h.step.action}): ${escapeMarkdown(holdReasonText(h))}`;
+  if (note2.held.length > 0) {
+    const pr = note2.pr === void 0 ? "on the pull request" : `on pull request #${note2.pr}`;
+    const why = note2.why === void 0 ? `they were not in the plan reviewed ${pr}` : escapeMarkdown(note2.why);
+    out += `> [!CAUTION]
+> **${pluralCount(note2.held.length, "step")} held, not applied:** ${why}.${applied ? " The reviewed steps were applied." : " Nothing was applied."}
+>
+> ${escapeMarkdown(HOW_TO_APPLY_UNREVIEWED)}
+
+### Held
+
+${boundedLines(note2.held.map(line), Math.floor(budget * 0.15), cut)}
+`;
+  }
+  if (note2.unreviewedApplied.length > 0) {
+    out += `> [!WARNING]
+> **${pluralCount(note2.unreviewedApplied.length, "step")} nobody reviewed applied on purpose** (unreviewed: apply)${note2.why === void 0 ? "" : `: ${escapeMarkdown(note2.why)}`}.
+
+`;
+    out += `<details><summary>Applied without review</summary>
+
+${boundedLines(note2.unreviewedApplied.map(line), Math.floor(budget * 0.05), cut)}
+</details>
+
+`;
+  }
+  if (note2.gone.length > 0) out += `${pluralCount(note2.gone.length, "reviewed step")} no longer planned at merge (already in place): nothing to do for ${note2.gone.length === 1 ? "it" : "them"}.
+
+`;
+  return out;
 }
 function reportCounts(steps) {
   const by = { create: 0, update: 0, delete: 0, ensure: 0 };
@@ -71866,13 +75558,17 @@ function applyHeadline(report2) {
   return `${state}: ${formatCount(report2.done.length)} of ${formatCount(report2.total)} steps done${reportCounts(report2.done)}, ${formatCount(report2.failed.length)} failed, ${formatCount(report2.skipped.length)} skipped${report2.notRun.length > 0 ? `, ${formatCount(report2.notRun.length)} not run` : ""}, in ${(report2.durationMs / 1e3).toFixed(1)}s.`;
 }
 function applyBody(outcome, context) {
-  const title = `monsync apply: ${context.label}`;
+  const title2 = `monsync apply: ${context.label}`;
   if (outcome.kind === "nothing") {
-    return `${head(context.marker, title)}**Nothing to apply:** the account matches the configuration.
-${context.footer}`;
+    return `${head(context.marker, title2)}**Nothing to apply:** the account matches the configuration.
+
+${reviewSection(outcome.review, false, context.budget)}${context.footer}`;
   }
   let intro = "";
-  if (outcome.kind === "refused") {
+  if (outcome.kind === "held") {
+    intro = `${reviewSection(outcome.review, false, context.budget)}### The plan made at merge (not applied)
+`;
+  } else if (outcome.kind === "refused") {
     const plan = outcome.plan;
     intro = "> [!CAUTION]\n> **Apply refused: the plan is unsafe** (over the safety thresholds of monsync.yaml); nothing was changed.\n" + violationLines(plan.violations).map((line) => `> - ${escapeMarkdown(line.trim())}
 `).join("") + `>
@@ -71884,13 +75580,13 @@ ${context.footer}`;
     const { report: report2 } = outcome;
     intro = `**${applyHeadline(report2)}**
 
-`;
+${reviewSection(outcome.review, true, context.budget)}`;
     if (!report2.ok) intro += "Run the workflow again once the cause is fixed: what is done stays done, and only the rest is planned.\n\n";
     const failed = report2.failed.map((f) => `- ${stepName(f)} (${f.action}): ${escapeMarkdown(f.message)}`);
     const skipped = report2.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${escapeMarkdown(k.waitedFor)}${k.via === void 0 ? "" : ` through ${escapeMarkdown(k.via)}`}`);
     const done = report2.done.map((d) => `- ${stepName(d)}: ${PAST[d.action]}${d.guid !== void 0 && d.action === "create" ? ` (\`${d.guid}\`)` : ""}${d.note === void 0 ? "" : ` [${escapeMarkdown(d.note)}]`}`);
     const cut = (what) => (count) => `- … ${pluralCount(count, `more ${what}`)}: ${context.fullPlanHint}`;
-    const share = context.budget - markdownLength(head(context.marker, title)) - markdownLength(context.footer);
+    const share = context.budget - markdownLength(head(context.marker, title2)) - markdownLength(context.footer);
     if (failed.length > 0) intro += `### Failed
 
 ${boundedLines(failed, Math.floor(share * 0.3), cut("failed step"))}
@@ -71906,9 +75602,9 @@ ${boundedLines(skipped, Math.floor(share * 0.15), cut("skipped step"))}
       const close = "\n</details>\n";
       intro += `${open2}${boundedLines(done, Math.floor(share * 0.25) - markdownLength(open2 + close), cut("step"))}${close}`;
     }
-    intro += "\n### The plan applied\n";
+    intro += (outcome.review?.held.length ?? 0) > 0 ? "\n### The plan made at merge (held steps included, not applied)\n" : "\n### The plan applied\n";
   }
-  return renderMarkdown(outcome.plan, { marker: context.marker, title, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(/^\n/, "");
+  return renderMarkdown(outcome.plan, { marker: context.marker, title: title2, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(/^\n/, "");
 }
 function operatorLines(plan) {
   const byOperator = /* @__PURE__ */ new Map();
@@ -71917,8 +75613,8 @@ function operatorLines(plan) {
     const who = step.drift.operatorName ?? (step.drift.lastModifiedByOperatorId === void 0 ? "another operator" : `operator ${step.drift.lastModifiedByOperatorId}`);
     const entry = byOperator.get(who) ?? { count: 0, last: void 0 };
     entry.count += 1;
-    const at2 = step.drift.lastModifiedDate;
-    if (at2 !== void 0 && (entry.last === void 0 || at2 > entry.last)) entry.last = at2;
+    const at3 = step.drift.lastModifiedDate;
+    if (at3 !== void 0 && (entry.last === void 0 || at3 > entry.last)) entry.last = at3;
     byOperator.set(who, entry);
   }
   return [...byOperator.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([who, { count, last }]) => `- **${escapeMarkdown(who)}**: ${pluralCount(count, "object")} changed outside git${last === void 0 ? "" : `, last at ${escapeMarkdown(last)}`}`);
@@ -71927,6 +75623,7 @@ function driftBody(plan, context) {
   let intro = `The live account differs from \`${context.label}\`${context.sha === "" ? "" : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. Either apply the configuration again, or bring the changes made in the account into git. Each scheduled run updates this issue, and closes it once the drift is gone.
 
 `;
+  if (context.answers !== void 0) intro += context.answers;
   const operators = operatorLines(plan);
   if (operators.length > 0) {
     intro += `### Changed outside git
@@ -71945,6 +75642,37 @@ ${boundedLines(operators, 8e3, (count) => `- … ${pluralCount(count, "more oper
 function driftGoneComment(label2, sha, footer) {
   return `**Drift is gone:** the live account matches \`${label2}\`${sha === "" ? "" : ` at commit \`${sha.slice(0, 7)}\``}. Closing.
 ${footer}`;
+}
+function driftAnswers(label2, accept) {
+  const revert = `- **Keep git:** run the apply workflow again with unreviewed: apply (Actions tab, "Run workflow"); it puts the account back as \`${label2}\` says.`;
+  const keep = "number" in accept ? `- **Keep the account's changes:** review and merge [#${accept.number} Accept live changes](${accept.url}), which writes them into \`${label2}\`.` : `- **Keep the account's changes:** ${accept.reason}`;
+  return `### Two ways to answer
+
+${revert}
+${keep}
+
+Either way, the next drift run closes this issue once git and the account agree.
+
+`;
+}
+function acceptBody(marker, label2, edits, notes, footer) {
+  const list = (lines) => boundedLines(lines.map((line) => `- ${escapeMarkdown(line)}`), 2e4, (count) => `- … ${pluralCount(count, "more")}`);
+  let body = `${marker}
+## Accept live changes: \`${label2}\`
+
+`;
+  body += `The live account was changed outside git. Merging this pull request writes those changes into \`${label2}\` (only the lines that differ; comments and layout stay), so git and the account agree again and the next drift run closes the drift issue. To undo the changes in the account instead, run the apply workflow again with unreviewed: apply; this pull request is then closed by the next drift run.
+
+`;
+  body += `### Written into the tree
+
+${list(edits)}
+`;
+  if (notes.length > 0) body += `### Left as they are
+
+${list(notes)}
+`;
+  return `${body}${footer}`;
 }
 
 // src/markers.ts
@@ -71965,13 +75693,19 @@ function carriesMarker(body, marker) {
   const end = body.indexOf("\n");
   return (end === -1 ? body : body.slice(0, end)).trim() === marker;
 }
+function acceptMarker(label2) {
+  return `<!-- monsync:accept config=${folderValue(label2)} -->`;
+}
 
 // src/comment-upsert.ts
-async function upsertComment(gh, target, body) {
-  const { owner, repo, issueNumber, marker } = target;
+async function ownComments(gh, target) {
+  const { owner, repo, issueNumber, marker, author } = target;
   const comments = await gh.paginate(gh.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-  const mine = comments.filter((comment) => carriesMarker(comment.body, marker)).sort((a, b) => a.id - b.id);
-  const [first, ...extra] = mine;
+  return comments.filter((comment) => comment.user?.login === author && carriesMarker(comment.body, marker)).sort((a, b) => a.id - b.id).map((comment) => ({ id: comment.id, body: comment.body ?? "", url: comment.html_url }));
+}
+async function upsertComment(gh, target, body) {
+  const { owner, repo, issueNumber } = target;
+  const [first, ...extra] = await ownComments(gh, target);
   if (first === void 0) {
     const created = await gh.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
     return { url: created.data.html_url, action: "created", removed: 0 };
@@ -72033,8 +75767,8 @@ function pullRequestOf(payload, repository) {
   const number = pr?.number ?? payload.number;
   if (pr === void 0 || typeof number !== "number") return void 0;
   const base = pr.base?.repo?.full_name ?? payload.repository?.full_name ?? repository;
-  const head2 = pr.head?.repo?.full_name;
-  return { number, fork: head2 === void 0 || head2.toLowerCase() !== base.toLowerCase() };
+  const head3 = pr.head?.repo?.full_name;
+  return { number, fork: head3 === void 0 || head3.toLowerCase() !== base.toLowerCase(), headSha: pr.head?.sha ?? "" };
 }
 function readContext(env = process.env) {
   const value = (name) => env[name]?.trim() ?? "";
@@ -72066,6 +75800,19 @@ function runUrl(context) {
   return `${context.serverUrl}/${context.repository}/actions/runs/${context.runId}`;
 }
 
+// src/identity.ts
+var WORKFLOW_TOKEN_LOGIN = "github-actions[bot]";
+async function tokenLogin(gh) {
+  try {
+    const { data } = await gh.rest.users.getAuthenticated();
+    return data.login;
+  } catch (error2) {
+    const status3 = error2.status;
+    if (status3 === 403 || status3 === 404) return WORKFLOW_TOKEN_LOGIN;
+    throw error2;
+  }
+}
+
 // src/job-summary.ts
 async function writeJobSummary(markdown, redact) {
   const path = process.env["GITHUB_STEP_SUMMARY"];
@@ -72080,7 +75827,7 @@ async function writeJobSummary(markdown, redact) {
 // src/outputs.ts
 import { createHash as createHash3 } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join as join3 } from "node:path";
+import { basename, dirname as dirname2, join as join3 } from "node:path";
 function planFileSlug(label2) {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(label2)) return label2;
   const readable = label2 === "." ? "root" : label2.replace(/[^A-Za-z0-9._-]+/g, "_");
@@ -72100,15 +75847,167 @@ function setPlanOutputs(plan, planFile, report2) {
   setOutput("summary", JSON.stringify(counts));
   setOutput("plan-file", planFile);
 }
+function artifactName(planFile) {
+  return `monsync-${basename(planFile, ".json")}`;
+}
+function writeArtifactFiles(plan, planFile, label2, command, record) {
+  const dir = dirname2(planFile);
+  const text2 = join3(dir, `${command}-${planFileSlug(label2)}.txt`);
+  writeFileSync(text2, renderText(plan, { color: false }));
+  const paths = [planFile, text2];
+  if (record !== void 0) {
+    const recordFile = join3(dir, `reviewed-${planFileSlug(label2)}.json`);
+    writeFileSync(recordFile, `${JSON.stringify(record, null, 2)}
+`);
+    setOutput("record-file", recordFile);
+    paths.push(recordFile);
+  }
+  setOutput("plan-digest", plan.planDigest ?? "");
+  setOutput("artifact-name", artifactName(planFile));
+  setOutput("artifact-paths", paths.join("\n"));
+}
+
+// src/review-record.ts
+import { gunzipSync, gzipSync } from "node:zlib";
+var RECORD_VERSION = 1;
+var RECORD_BUDGET = 3e4;
+var PREFIX = "<!-- monsync:reviewed ";
+var SUFFIX = " -->";
+function recordOf(plan, config, head3) {
+  return {
+    version: RECORD_VERSION,
+    config,
+    head: head3,
+    planDigest: plan.planDigest ?? "",
+    steps: plan.steps.map((step) => ({ kind: step.kind, key: step.key, action: step.action, digest: step.digest ?? "" }))
+  };
+}
+function encode(record) {
+  return `${PREFIX}${gzipSync(JSON.stringify(record)).toString("base64")}${SUFFIX}`;
+}
+function recordLine(record) {
+  const line = encode(record);
+  if (line.length <= RECORD_BUDGET) return line;
+  const { steps: _steps, ...whole } = record;
+  return encode(whole);
+}
+function isRecord2(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const r = value;
+  const stepsOk = r["steps"] === void 0 || Array.isArray(r["steps"]) && r["steps"].every((s) => typeof s === "object" && s !== null && typeof s["digest"] === "string");
+  return r["version"] === RECORD_VERSION && typeof r["config"] === "string" && typeof r["head"] === "string" && typeof r["planDigest"] === "string" && stepsOk;
+}
+function readRecord(body) {
+  const lines = body.split("\n").filter((line) => line.startsWith(PREFIX) && line.endsWith(SUFFIX));
+  const last = lines.at(-1);
+  if (last === void 0) return void 0;
+  try {
+    const parsed = JSON.parse(gunzipSync(Buffer.from(last.slice(PREFIX.length, -SUFFIX.length), "base64")).toString("utf8"));
+    return isRecord2(parsed) ? parsed : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var slot = (s) => `${s.kind}\0${s.key}\0${s.action}`;
+function compareWithRecord(record, plan) {
+  if (record.steps === void 0) {
+    if (plan.planDigest === record.planDigest) return { reviewed: [...plan.steps], held: [], gone: [] };
+    return { reviewed: [], held: plan.steps.map((step) => ({ step, reason: { why: "unreviewable" } })), gone: [] };
+  }
+  const left = /* @__PURE__ */ new Map();
+  for (const step of record.steps) left.set(step.digest, (left.get(step.digest) ?? 0) + 1);
+  const reviewedSlots = new Set(record.steps.map(slot));
+  const held = /* @__PURE__ */ new Map();
+  const matched = [];
+  for (const step of plan.steps) {
+    const count = left.get(step.digest ?? "") ?? 0;
+    if (step.digest !== void 0 && count > 0) {
+      left.set(step.digest, count - 1);
+      matched.push(step);
+    } else held.set(step.id, { why: reviewedSlots.has(slot(step)) ? "changed" : "new" });
+  }
+  for (let more = true; more; ) {
+    more = false;
+    for (const step of matched) {
+      if (held.has(step.id)) continue;
+      const on = step.dependsOn.find((id) => held.has(id));
+      if (on !== void 0) {
+        held.set(step.id, { why: "waits", on });
+        more = true;
+      }
+    }
+  }
+  const gone = [];
+  const unused = new Map(left);
+  for (const step of record.steps) {
+    const count = unused.get(step.digest) ?? 0;
+    if (count > 0) {
+      unused.set(step.digest, count - 1);
+      gone.push(step);
+    }
+  }
+  return {
+    reviewed: plan.steps.filter((step) => !held.has(step.id)),
+    held: plan.steps.filter((step) => held.has(step.id)).map((step) => ({ step, reason: held.get(step.id) ?? { why: "new" } })),
+    gone
+  };
+}
+function planOf(plan, steps) {
+  const keep = new Set(steps.map((step) => step.id));
+  const kept = plan.steps.filter((step) => keep.has(step.id));
+  const summary2 = { ...plan.summary, create: 0, update: 0, delete: 0, ensure: 0 };
+  for (const step of kept) summary2[step.action] += 1;
+  return { ...plan, steps: kept, summary: summary2 };
+}
+
+// src/review-gate.ts
+async function mergedPullRequest(gh, context) {
+  if (context.sha === "") throw new GitHubContextError("GITHUB_SHA is not set: apply comments on the pull request merged as that commit");
+  const { owner, repo } = repoOf(context);
+  const pulls = await gh.paginate(gh.rest.repos.listPullRequestsAssociatedWithCommit, { owner, repo, commit_sha: context.sha, per_page: 100 });
+  const merged = pulls.filter((pr) => pr.merged_at !== null && pr.merged_at !== void 0);
+  const found = merged.find((pr) => pr.merge_commit_sha === context.sha) ?? merged[0];
+  return found === void 0 ? void 0 : { number: found.number, headSha: found.head.sha };
+}
+async function readReview(gh, context, label2, author) {
+  const pr = await mergedPullRequest(gh, context);
+  if (pr === void 0) return { kind: "none", why: `commit ${context.sha.slice(0, 7)} is not the merge of a pull request, so no plan of it was reviewed`, pr };
+  const comments = await ownComments(gh, { ...repoOf(context), issueNumber: pr.number, marker: planMarker(label2), author });
+  const record = comments.map((comment) => readRecord(comment.body)).filter((r) => r !== void 0).at(-1);
+  if (record === void 0) {
+    return {
+      kind: "none",
+      why: `pull request #${pr.number} has no reviewed-plan record of ${label2} by ${author} (its plan comment is missing, its last plan failed, or it was written by an older monsync or another token)`,
+      pr
+    };
+  }
+  if (record.head !== pr.headSha) {
+    return {
+      kind: "none",
+      why: `the plan comment of pull request #${pr.number} was made for commit ${record.head.slice(0, 7)}, but the pull request was merged at ${pr.headSha.slice(0, 7)}: its last push was never planned`,
+      pr
+    };
+  }
+  return { kind: "record", record, pr };
+}
+function gateOf(review, plan, unreviewed) {
+  if (review.kind === "none") {
+    const all2 = plan.steps.map((step) => ({ step, reason: { why: "unreviewable" } }));
+    return unreviewed === "apply" ? { apply: plan, held: [], unreviewedApplied: all2, gone: [] } : { apply: planOf(plan, []), held: all2, unreviewedApplied: [], gone: [] };
+  }
+  const compared = compareWithRecord(review.record, plan);
+  if (unreviewed === "apply") return { apply: plan, held: [], unreviewedApplied: compared.held, gone: compared.gone };
+  return { apply: planOf(plan, compared.reviewed), held: compared.held, unreviewedApplied: [], gone: compared.gone };
+}
 
 // src/annotations.ts
 import { join as join4, relative as relative3, sep as sep2 } from "node:path";
-function repoPath(diagnostic, configDir, workspace) {
-  const rel = relative3(workspace, join4(configDir, diagnostic.file));
+function repoPath(diagnostic2, configDir, workspace) {
+  const rel = relative3(workspace, join4(configDir, diagnostic2.file));
   return rel.split(sep2).join("/");
 }
-function annotationText(diagnostic) {
-  return `${diagnostic.code}: ${diagnostic.message}${diagnostic.hint === void 0 ? "" : ` (${diagnostic.hint})`}`;
+function annotationText(diagnostic2) {
+  return `${diagnostic2.code}: ${diagnostic2.message}${diagnostic2.hint === void 0 ? "" : ` (${diagnostic2.hint})`}`;
 }
 function annotate(diagnostics, configDir, workspace) {
   for (const d of diagnostics) {
@@ -72116,6 +76015,13 @@ function annotate(diagnostics, configDir, workspace) {
     if (d.endColumn !== void 0 && d.endColumn > d.column && (d.endLine === void 0 || d.endLine === d.line)) properties.endColumn = d.endColumn;
     if (d.severity === "error") error(annotationText(d), properties);
     else warning(annotationText(d), properties);
+  }
+}
+function annotateAccountPolicy(findings, configDir, workspace) {
+  for (const f of findings) {
+    if (f.kind !== void 0 || f.file === void 0) continue;
+    const d = { severity: f.severity, code: f.severity === "error" ? "POLICY_ERROR" : "POLICY_WARNING", message: `${f.rule}: ${f.message}`, hint: f.fix, file: f.file, line: f.line ?? 1, column: f.column ?? 1 };
+    annotate([d], configDir, workspace);
   }
 }
 
@@ -72187,8 +76093,9 @@ async function loadTree(folder, inputs, masker, workspace) {
   }
   annotate(diagnostics, folder.dir, workspace);
   const errors = diagnostics.filter((d) => d.severity === "error").length;
+  const policyErrors2 = diagnostics.filter((d) => d.severity === "error" && isPolicyFinding(d)).length;
   if (!hasErrors(diagnostics)) info(`${folder.label}: the configuration is valid${diagnostics.length > 0 ? ` (${diagnostics.length} warning${diagnostics.length === 1 ? "" : "s"})` : ""}`);
-  return { desired, diagnostics, errors };
+  return { desired, diagnostics, errors, policyErrors: policyErrors2 };
 }
 function actionSession(desired, inputs, masker, parallelism) {
   const session = openSession(desired, {
@@ -72432,16 +76339,16 @@ function omit(object, keysToOmit) {
   }
   return result;
 }
-function encodeReserved(str2) {
-  return str2.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
+function encodeReserved(str3) {
+  return str3.split(/(%[0-9A-Fa-f]{2})/g).map(function(part) {
     if (!/%[0-9A-Fa-f]/.test(part)) {
       part = encodeURI(part).replace(/%5B/g, "[").replace(/%5D/g, "]");
     }
     return part;
   }).join("");
 }
-function encodeUnreserved(str2) {
-  return encodeURIComponent(str2).replace(/[!'()*]/g, function(c) {
+function encodeUnreserved(str3) {
+  return encodeURIComponent(str3).replace(/[!'()*]/g, function(c) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
@@ -72813,15 +76720,15 @@ function parseParameters(header2, type, index, len, stopFlags) {
   }
   return { type, index, parameters };
 }
-function unescapeQuotedPairs(str2, start, end) {
+function unescapeQuotedPairs(str3, start, end) {
   let result = "";
   for (let index = start; index < end; index++) {
-    if (str2.charCodeAt(index) === BSLASH) {
-      result += str2.slice(start, index);
+    if (str3.charCodeAt(index) === BSLASH) {
+      result += str3.slice(start, index);
       start = ++index;
     }
   }
-  return result + str2.slice(start, end);
+  return result + str3.slice(start, end);
 }
 
 // ../../node_modules/.pnpm/json-with-bigint@3.5.12/node_modules/json-with-bigint/json-with-bigint.js
@@ -73066,8 +76973,8 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
   if (!hasUserReviver) return value;
   return userReviver(key, value, context);
 };
-var JSONParseV2 = (text, reviver) => {
-  return JSON.parse(text, (key, value, context) => {
+var JSONParseV2 = (text2, reviver) => {
+  return JSON.parse(text2, (key, value, context) => {
     const isNumber = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
@@ -73125,8 +77032,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
   }
   return rootHolder[""];
 };
-var serializeBigInts = (text) => {
-  return text.replace(
+var serializeBigInts = (text2) => {
+  return text2.replace(
     stringsOrLargeNumbers,
     (match2, digits, fractional, exponential) => {
       const isString = match2[0] === '"';
@@ -73140,18 +77047,18 @@ var serializeBigInts = (text) => {
     }
   );
 };
-var JSONParse = (text, reviver) => {
-  if (!text) return originalParse(text, reviver);
+var JSONParse = (text2, reviver) => {
+  if (!text2) return originalParse(text2, reviver);
   try {
-    if (isContextSourceSupported()) return JSONParseV2(text, reviver);
-    const serializedData = serializeBigInts(text);
+    if (isContextSourceSupported()) return JSONParseV2(text2, reviver);
+    const serializedData = serializeBigInts(text2);
     return originalParse(
       serializedData,
       (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
-      const serializedData = serializeBigInts(text);
+      const serializedData = serializeBigInts(text2);
       const parsed = originalParse(serializedData);
       return applyReviverIteratively(parsed, reviver);
     }
@@ -73264,7 +77171,7 @@ async function fetchWrapper(requestOptions) {
     requestError.cause = error2;
     throw requestError;
   }
-  const status2 = fetchResponse.status;
+  const status3 = fetchResponse.status;
   const url = fetchResponse.url;
   const responseHeaders = {};
   for (const [key, value] of fetchResponse.headers) {
@@ -73272,7 +77179,7 @@ async function fetchWrapper(requestOptions) {
   }
   const octokitResponse = {
     url,
-    status: status2,
+    status: status3,
     headers: responseHeaders,
     data: ""
   };
@@ -73283,28 +77190,28 @@ async function fetchWrapper(requestOptions) {
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
   }
-  if (status2 === 204 || status2 === 205) {
+  if (status3 === 204 || status3 === 205) {
     return octokitResponse;
   }
   if (requestOptions.method === "HEAD") {
-    if (status2 < 400) {
+    if (status3 < 400) {
       return octokitResponse;
     }
-    throw new RequestError(fetchResponse.statusText, status2, {
+    throw new RequestError(fetchResponse.statusText, status3, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status2 === 304) {
+  if (status3 === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status2, {
+    throw new RequestError("Not modified", status3, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status2 >= 400) {
+  if (status3 >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status2, {
+    throw new RequestError(toErrorMessage(octokitResponse.data), status3, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -73319,12 +77226,12 @@ async function getResponseData(response) {
   }
   const mimetype = parse2(contentType);
   if (isJSONResponse(mimetype)) {
-    let text = "";
+    let text2 = "";
     try {
-      text = await response.text();
-      return JSONParse(text);
+      text2 = await response.text();
+      return JSONParse(text2);
     } catch (err) {
-      return text;
+      return text2;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
@@ -76262,11 +80169,13 @@ var Octokit2 = Octokit.plugin(requestLog, legacyRestEndpointMethods, paginateRes
 
 // src/github-api.ts
 function gitHubClient(token, baseUrl) {
-  return new Octokit2({ auth: token, baseUrl, userAgent: ACTION_USER_AGENT });
+  const debug2 = (message) => debug(message);
+  return new Octokit2({ auth: token, baseUrl, userAgent: ACTION_USER_AGENT, log: { debug: debug2, info: debug2, warn: (message) => warning(message), error: debug2 } });
 }
 
 // src/inputs.ts
 var COMMANDS = ["plan", "apply", "drift"];
+var UNREVIEWED = ["hold", "apply"];
 var INPUT_NAMES = { url: "input api-url", username: "input api-username", password: "input api-password" };
 function readCredentials(env = process.env) {
   return {
@@ -76299,6 +80208,12 @@ function readInputs(credentials) {
   const comment = booleanInput("comment", true, problems);
   const allowDeletes = booleanInput("allow-deletes", false, problems);
   const lock = booleanInput("lock", true, problems);
+  const driftPr = booleanInput("drift-pr", false, problems);
+  const commentUnchanged = booleanInput("comment-unchanged", true, problems);
+  const rawUnreviewed = getInput("unreviewed") || "hold";
+  if (!UNREVIEWED.includes(rawUnreviewed)) {
+    problems.push(`input unreviewed: ${JSON.stringify(rawUnreviewed)} is not hold or apply; write unreviewed: hold (apply only reviewed steps) or unreviewed: apply`);
+  }
   const rawParallelism = getInput("parallelism");
   let parallelism = DEFAULT_PARALLELISM;
   if (rawParallelism !== "") {
@@ -76315,7 +80230,7 @@ function readInputs(credentials) {
   if (problems.length > 0) throw new ActionInputError(problems.length === 1 ? problems[0] ?? "" : `the step's inputs have ${problems.length} problems:
 - ${problems.join("\n- ")}`);
   const operators = getInput("operators");
-  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock };
+  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr, unreviewed: rawUnreviewed, commentUnchanged };
 }
 function missingApiInputs(inputs) {
   const missing = [];
@@ -76350,7 +80265,8 @@ function gitHubOrWarn(inputs, context, what) {
 function bodyContext(run2, marker, budget, planFile) {
   const link = runUrl(run2.context);
   const where = link === void 0 ? "the job summary" : `the [job summary](${link})`;
-  const hint = planFile === void 0 ? `${where}.` : `${where}, and the \`plan-file\` output of the step (JSON).`;
+  const artifact = planFile === void 0 ? "" : `, the artifact \`${artifactName(planFile)}\` of ${link === void 0 ? "the workflow run" : `the [workflow run](${link})`} (plan file and text)`;
+  const hint = planFile === void 0 ? `${where}.` : `${where}${artifact}, and the \`plan-file\` output of the step (JSON).`;
   return { marker, label: run2.folder.label, footer: footerLine(run2.context.sha, link), fullPlanHint: hint, budget };
 }
 
@@ -76363,39 +80279,41 @@ function logStep(event) {
   else if (event.type === "skipped") info(`  ! ${name}: ${event.step.action} skipped, it waits for ${event.result.waitedFor}, which failed`);
   else if (event.type === "retry") info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${event.reason})`);
 }
-async function mergedPullRequest(gh, context) {
-  if (context.sha === "") throw new GitHubContextError("GITHUB_SHA is not set: apply comments on the pull request merged as that commit");
-  const { owner, repo } = repoOf(context);
-  const pulls = await gh.paginate(gh.rest.repos.listPullRequestsAssociatedWithCommit, { owner, repo, commit_sha: context.sha, per_page: 100 });
-  const merged = pulls.filter((pr) => pr.merged_at !== null && pr.merged_at !== void 0);
-  const exact = merged.find((pr) => pr.merge_commit_sha === context.sha);
-  return (exact ?? merged[0])?.number;
+async function reviewContext(run2) {
+  const gh = gitHubOrWarn(run2.inputs, run2.context, "reading the reviewed plan and the comment on the merged pull request");
+  if (gh === void 0) return { gh, author: "", review: { kind: "none", why: "there is no github-token to read the reviewed plan on the pull request with", pr: void 0 } };
+  const author = await tokenLogin(gh);
+  return { gh, author, review: await readReview(gh, run2.context, run2.folder.label, author) };
 }
-async function commentResult(run2, body) {
-  if (!run2.inputs.comment) return;
-  const gh = gitHubOrWarn(run2.inputs, run2.context, "the comment on the merged pull request");
-  if (gh === void 0) return;
-  const number = await mergedPullRequest(gh, run2.context);
-  if (number === void 0) {
+async function commentResult(run2, github, body) {
+  const pr = github.review.pr;
+  if (!run2.inputs.comment || github.gh === void 0) return;
+  if (pr === void 0) {
     info(`no merged pull request found for commit ${run2.context.sha.slice(0, 7)}: the result is in the job summary only`);
     return;
   }
-  const result = await upsertComment(gh, { ...repoOf(run2.context), issueNumber: number, marker: applyMarker(run2.folder.label) }, run2.masker.redact()(body));
-  info(`apply comment ${result.action} on pull request #${number}: ${result.url}`);
+  const target = { ...repoOf(run2.context), issueNumber: pr.number, marker: applyMarker(run2.folder.label), author: github.author };
+  const result = await upsertComment(github.gh, target, run2.masker.redact()(body));
+  info(`apply comment ${result.action} on pull request #${pr.number}: ${result.url}`);
   setOutput("comment-url", result.url);
 }
-async function report(run2, outcome, planFile) {
+async function report(run2, github, outcome, planFile) {
   await writeJobSummary(applyBody(outcome, bodyContext(run2, "", SUMMARY_BUDGET, planFile)), run2.masker.redact());
   try {
-    await commentResult(run2, applyBody(outcome, bodyContext(run2, applyMarker(run2.folder.label), COMMENT_BUDGET, planFile)));
+    await commentResult(run2, github, applyBody(outcome, bodyContext(run2, applyMarker(run2.folder.label), COMMENT_BUDGET, planFile)));
   } catch (error2) {
     warning(`the result is in the job summary, but the comment on the merged pull request could not be written: ${run2.masker.redact()(failureMessage(error2))}`);
   }
 }
-async function applyUnderLock(run2, session, planned) {
+async function applyUnderLock(run2, session, planned, review) {
   const { inputs } = run2;
-  const go = (plan) => applyPlan(plan, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
-  if (!inputs.lock) return { plan: planned, applied: await go(planned), refused: false };
+  const go = async (plan) => {
+    const gate = gateOf(review, plan, inputs.unreviewed);
+    if (gate.apply.steps.length === 0) return { plan, gate, refused: false };
+    const applied = await applyPlan(gate.apply, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
+    return { plan, gate, applied, refused: false };
+  };
+  if (!inputs.lock) return go(planned);
   let shown;
   const lock = await acquireApplyLock(session.client, {
     owner: lockOwner(process.env, { host: hostname() }),
@@ -76408,9 +80326,8 @@ async function applyUnderLock(run2, session, planned) {
   try {
     const plan = await planNow(session, "apply");
     if (plan.liveDigest !== planned.liveDigest) info("the live account changed since the plan was made (another apply wrote to it first): applying the plan made now under the apply lock");
-    if (plan.steps.length === 0) return { plan, refused: false };
-    if (!plan.safe && !inputs.allowDeletes) return { plan, refused: true };
-    return { plan, applied: await go(plan), refused: false };
+    if (!plan.safe && !inputs.allowDeletes) return { plan, gate: gateOf(review, plan, inputs.unreviewed), refused: true };
+    return await go(plan);
   } finally {
     try {
       await lock.release();
@@ -76418,6 +80335,15 @@ async function applyUnderLock(run2, session, planned) {
       warning(failureMessage(error2));
     }
   }
+}
+function heldFailure(gate, review) {
+  const why = review.kind === "none" ? `${review.why}. ` : "";
+  const lines = gate.held.slice(0, 20).map((h) => `  ${h.step.kind} "${h.step.key}" (${h.step.action}): ${holdReasonText(h)}`);
+  const more = gate.held.length > 20 ? `
+  … ${gate.held.length - 20} more (listed on the pull request and in the job summary)` : "";
+  return `apply held ${gate.held.length} step${gate.held.length === 1 ? "" : "s"} nobody reviewed: ${why}they were not applied${gate.apply.steps.length > 0 ? " (the reviewed steps were)" : ""}:
+${lines.join("\n")}${more}
+${HOW_TO_APPLY_UNREVIEWED}`;
 }
 async function applyCommand(run2) {
   const { inputs, context, folder, masker } = run2;
@@ -76427,44 +80353,63 @@ async function applyCommand(run2) {
     return;
   }
   requireApiInputs(inputs);
+  const github = await reviewContext(run2);
   const session = actionSession(tree.desired, inputs, masker, Math.max(DEFAULT_PARALLELISM, inputs.parallelism));
+  let outcome;
   let plan;
-  let applied;
   let planFile;
   try {
     plan = await planNow(session, "apply");
     planFile = writePlanFile(plan, context.tempDir, folder.label, "apply");
+    writeArtifactFiles(plan, planFile, folder.label, "apply");
     if (plan.steps.length === 0) {
       info("Nothing to apply: the account matches the configuration.");
-    } else if (!plan.safe && !inputs.allowDeletes) {
+    } else if (refusalLines(plan).length > 0) {
       setPlanOutputs(plan, planFile);
-      await report(run2, { kind: "refused", plan }, planFile);
-      setFailed(`apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml); nothing was changed:
-${violationLines(plan.violations).join("\n")}
-${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
+      await report(run2, github, { kind: "refused", plan }, planFile);
+      setFailed(`apply refused, nothing was changed (allow-deletes does not change this):
+${refusalLines(plan).join("\n")}`);
       return;
+    } else if (!plan.safe && !inputs.allowDeletes) {
+      outcome = { plan, gate: gateOf(github.review, plan, inputs.unreviewed), refused: true };
+    } else if (github.review.kind === "none" && inputs.unreviewed === "hold") {
+      outcome = { plan, gate: gateOf(github.review, plan, "hold"), refused: false };
     } else {
-      const outcome = await applyUnderLock(run2, session, plan);
+      outcome = await applyUnderLock(run2, session, plan, github.review);
       plan = outcome.plan;
-      if (outcome.refused) {
-        setPlanOutputs(plan, planFile);
-        await report(run2, { kind: "refused", plan }, planFile);
-        setFailed(`apply refused: the plan made under the apply lock is unsafe (over the safety thresholds of monsync.yaml); nothing was changed:
-${violationLines(plan.violations).join("\n")}
-${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
-        return;
-      }
-      applied = outcome.applied;
-      if (applied !== void 0) info(applyHeadline(applied));
+      if (outcome.applied !== void 0) info(applyHeadline(outcome.applied));
     }
   } finally {
     await session.close();
   }
-  setPlanOutputs(plan, planFile, applied);
-  await report(run2, applied === void 0 ? { kind: "nothing", plan } : { kind: "applied", plan, report: applied }, planFile);
+  await finish(run2, github, plan, planFile, outcome);
+}
+async function finish(run2, github, plan, planFile, outcome) {
+  setPlanOutputs(plan, planFile, outcome?.applied);
+  if (outcome?.refused === true) {
+    await report(run2, github, { kind: "refused", plan }, planFile);
+    setFailed(`apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml); nothing was changed:
+${violationLines(plan.violations).join("\n")}
+${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`);
+    return;
+  }
+  const review = reviewNote(github.review, outcome?.gate);
+  if (outcome === void 0 || outcome.applied === void 0 && outcome.gate.held.length === 0) {
+    await report(run2, github, { kind: "nothing", plan, review }, planFile);
+    return;
+  }
+  const applied = outcome.applied;
+  await report(run2, github, applied === void 0 ? { kind: "held", plan, review } : { kind: "applied", plan, report: applied, review }, planFile);
   if (applied !== void 0 && !applied.ok) {
     setFailed(`${applyHeadline(applied)} Run the workflow again once the cause is fixed: what is done stays done.`);
+  } else if (outcome.gate.held.length > 0) {
+    setFailed(heldFailure(outcome.gate, github.review));
+  } else if (outcome.gate.unreviewedApplied.length > 0) {
+    warning(`unreviewed: apply: ${outcome.gate.unreviewedApplied.length} step(s) nobody reviewed were applied on purpose`);
   }
+}
+function reviewNote(review, gate) {
+  return { why: review.kind === "none" ? review.why : void 0, pr: review.pr?.number, held: gate?.held ?? [], unreviewedApplied: gate?.unreviewedApplied ?? [], gone: gate?.gone ?? [] };
 }
 
 // src/drift-issue.ts
@@ -76491,6 +80436,128 @@ async function closeDriftIssue(gh, target, comment) {
   return existing;
 }
 
+// src/commands/drift-accept.ts
+import { readFileSync as readFileSync4 } from "node:fs";
+import { join as join5 } from "node:path";
+
+// src/accept-pr.ts
+var ACCEPT_TITLE = "Accept live changes";
+function acceptBranch(label2) {
+  if (label2 === ".") return "monsync/accept-live-changes";
+  const slug = label2.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/^[-.]+|[-.]+$/g, "");
+  return `monsync/accept-live-changes-${slug === "" ? "tree" : slug}`;
+}
+function status2(error2) {
+  const value = error2.status;
+  return typeof value === "number" ? value : void 0;
+}
+async function branchHead(gh, target) {
+  const ref = `refs/heads/${target.branch}`;
+  const refs = await gh.rest.git.listMatchingRefs({ owner: target.owner, repo: target.repo, ref: `heads/${target.branch}` });
+  return refs.data.find((entry) => entry.ref === ref)?.object.sha;
+}
+async function pushAcceptBranch(gh, target, baseSha, files, message) {
+  const { owner, repo } = target;
+  const base = await gh.rest.git.getCommit({ owner, repo, commit_sha: baseSha });
+  const tree = await gh.rest.git.createTree({
+    owner,
+    repo,
+    base_tree: base.data.tree.sha,
+    tree: files.map((file) => ({ path: file.path, mode: "100644", type: "blob", content: file.text }))
+  });
+  const head3 = await branchHead(gh, target);
+  if (head3 !== void 0) {
+    const current = await gh.rest.git.getCommit({ owner, repo, commit_sha: head3 });
+    if (current.data.tree.sha === tree.data.sha && current.data.parents.map((parent) => parent.sha).join() === baseSha) return false;
+  }
+  const commit = await gh.rest.git.createCommit({ owner, repo, message, tree: tree.data.sha, parents: [baseSha] });
+  if (head3 === void 0) await gh.rest.git.createRef({ owner, repo, ref: `refs/heads/${target.branch}`, sha: commit.data.sha });
+  else await gh.rest.git.updateRef({ owner, repo, ref: `heads/${target.branch}`, sha: commit.data.sha, force: true });
+  return true;
+}
+async function findAcceptPullRequest(gh, target) {
+  const open2 = await gh.paginate(gh.rest.pulls.list, { owner: target.owner, repo: target.repo, state: "open", head: `${target.owner}:${target.branch}`, per_page: 100 });
+  const found = open2.filter((pull) => carriesMarker(pull.body, target.marker)).sort((a, b) => a.number - b.number)[0];
+  return found === void 0 ? void 0 : { number: found.number, url: found.html_url, body: found.body ?? "" };
+}
+async function openOrUpdateAcceptPullRequest(gh, target, body) {
+  const existing = await findAcceptPullRequest(gh, target);
+  if (existing === void 0) {
+    const created = await gh.rest.pulls.create({ owner: target.owner, repo: target.repo, title: ACCEPT_TITLE, head: target.branch, base: target.base, body });
+    return { number: created.data.number, url: created.data.html_url, action: "opened" };
+  }
+  if (existing.body === body) return { ...existing, action: "unchanged" };
+  await gh.rest.pulls.update({ owner: target.owner, repo: target.repo, pull_number: existing.number, body });
+  return { number: existing.number, url: existing.url, action: "updated" };
+}
+async function closeAcceptPullRequest(gh, target, comment) {
+  const existing = await findAcceptPullRequest(gh, target);
+  if (existing === void 0) return void 0;
+  const { owner, repo } = target;
+  await gh.rest.issues.createComment({ owner, repo, issue_number: existing.number, body: comment });
+  await gh.rest.pulls.update({ owner, repo, pull_number: existing.number, state: "closed" });
+  try {
+    await gh.rest.git.deleteRef({ owner, repo, ref: `heads/${target.branch}` });
+  } catch (error2) {
+    if (status2(error2) !== 404 && status2(error2) !== 422) throw error2;
+  }
+  return { number: existing.number, url: existing.url };
+}
+
+// src/commands/drift-accept.ts
+var NEW_OBJECTS_FILE = "new-objects.yaml";
+function acceptTarget(run2) {
+  const { context, folder } = run2;
+  const base = context.payload.repository?.default_branch ?? "main";
+  return { ...repoOf(context), branch: acceptBranch(folder.label), base, marker: acceptMarker(folder.label) };
+}
+async function offerAcceptPullRequest(run2, gh, plan, live, footer) {
+  const { folder, context, masker } = run2;
+  const files = discoverConfigFiles(folder.dir).map((path) => ({ path, text: readFileSync4(join5(folder.dir, path), "utf8") }));
+  const pulled = pulledTree(live);
+  const edited = pullInto({ files, plan, pulled: pulled.data, newObjectsFile: NEW_OBJECTS_FILE });
+  if (edited.files.length === 0) {
+    return { reason: "nothing of it can be written into git by monsync (a secret the API never returns, or an object it cannot place); change the tree by hand, or run monsync pull --into locally to see why." };
+  }
+  const texts = new Map(files.map((file) => [file.path, file.text]));
+  for (const file of edited.files) texts.set(file.path, file.text);
+  const reloaded = loadConfigTexts(folder.dir, [...texts].map(([file, text2]) => ({ file, text: text2 })), { env: process.env, resolveSecrets: false });
+  const faults = reloaded.diagnostics.filter((d) => !isPolicyFinding(d));
+  if (hasErrors(faults)) {
+    const first = faults.find((d) => d.severity === "error");
+    warning(`drift-pr: the live account written into ${folder.label} would not validate (${first?.file ?? ""}:${first?.line ?? ""}: ${first?.message ?? ""}); no pull request`);
+    return { reason: "the changes could not be written into the tree as a valid configuration (see the workflow run); change the tree by hand." };
+  }
+  const target = acceptTarget(run2);
+  const inRepo = (path) => folder.label === "." ? path : `${folder.label}/${path}`;
+  const message = `Accept live changes into ${folder.label}
+
+Written by the monsync drift job from the live account:
+${edited.edits.map((edit) => `${edit}
+`).join("")}`;
+  const redact = masker.redact();
+  const pushed = await pushAcceptBranch(gh, target, context.sha, edited.files.map((file) => ({ path: inRepo(file.path), text: file.text })), redact(message));
+  const pr = await openOrUpdateAcceptPullRequest(gh, target, redact(acceptBody(target.marker, folder.label, edited.edits, [...edited.notes, ...pulled.notes], footer)));
+  info(`drift-pr: branch ${target.branch} ${pushed ? "pushed" : "already up to date"}; pull request #${pr.number} ${pr.action}: ${pr.url}`);
+  return pr;
+}
+async function offerOrExplain(run2, gh, plan, live, footer) {
+  try {
+    return await offerAcceptPullRequest(run2, gh, plan, live, footer);
+  } catch (error2) {
+    const code = error2.status;
+    const message = run2.masker.redact()(error2 instanceof Error ? error2.message : String(error2));
+    warning(`drift-pr: the "Accept live changes" pull request could not be pushed or opened (${typeof code === "number" ? `HTTP ${code}: ` : ""}${message}); the workflow needs permissions contents: write and pull-requests: write`);
+    return { reason: "the drift job could not push its pull request this time (see the warning in the workflow run); run `monsync pull --into` locally instead." };
+  }
+}
+async function closeStaleAcceptPullRequest(run2, gh, footer) {
+  const comment = `**Git and the live account agree again** (the changes were reverted by an apply, or are in git already). Closing.
+${footer}`;
+  const closed = await closeAcceptPullRequest(gh, acceptTarget(run2), comment);
+  if (closed !== void 0) info(`drift-pr: pull request #${closed.number} closed: ${closed.url}`);
+}
+
 // src/commands/drift.ts
 async function driftCommand(run2) {
   const { inputs, context, folder, masker } = run2;
@@ -76502,8 +80569,11 @@ async function driftCommand(run2) {
   requireApiInputs(inputs);
   const session = actionSession(tree.desired, inputs, masker);
   let plan;
+  let live;
   try {
-    plan = await planNow(session, "plan");
+    info("reading live account...");
+    ({ plan, live } = await readAndPlan(session));
+    info(renderText(plan, { color: false }));
   } finally {
     await session.close();
   }
@@ -76516,15 +80586,75 @@ async function driftCommand(run2) {
   const gh = gitHubOrWarn(inputs, context, "the drift issue");
   if (gh === void 0) return;
   const target = { ...repoOf(context), marker: driftMarker(folder.label) };
+  const footer = bodyContext(run2, "", COMMENT_BUDGET, void 0).footer;
   if (drifted) {
-    const issue2 = await openOrUpdateDriftIssue(gh, target, redact(driftBody(plan, { ...bodyContext(run2, target.marker, COMMENT_BUDGET, planFile), sha: context.sha })));
+    const answers = inputs.driftPr ? driftAnswers(folder.label, await offerOrExplain(run2, gh, plan, live, footer)) : void 0;
+    const body = driftBody(plan, { ...bodyContext(run2, target.marker, COMMENT_BUDGET, planFile), sha: context.sha, ...answers === void 0 ? {} : { answers } });
+    const issue2 = await openOrUpdateDriftIssue(gh, target, redact(body));
     warning(`drift: the live account differs from ${folder.label}; issue #${issue2.number} ${issue2.action}: ${issue2.url}`);
     setOutput("comment-url", issue2.url);
   } else {
-    const closed = await closeDriftIssue(gh, target, redact(driftGoneComment(folder.label, context.sha, bodyContext(run2, "", COMMENT_BUDGET, void 0).footer)));
+    const closed = await closeDriftIssue(gh, target, redact(driftGoneComment(folder.label, context.sha, footer)));
+    if (inputs.driftPr) await closeStaleAcceptPullRequest(run2, gh, footer);
     info(closed === void 0 ? "no drift" : `no drift any more: issue #${closed.number} closed`);
     if (closed !== void 0) setOutput("comment-url", closed.url);
   }
+}
+
+// src/plan-comment.ts
+var SECTION_SHARE = 0.3;
+var notFromPullRequestSection = (view, room, context) => {
+  const steps = view.notFromPullRequest;
+  if (steps.length === 0) return "";
+  const open2 = `<details><summary><b>Not from this pull request</b>: ${pluralCount(steps.length, "step")} for objects declared in files it does not change</summary>
+
+The account differs from these declarations on the default branch: drift (changed in the account outside git), or a change merged but not applied yet. An apply after merging makes them too; each was changed last by the operator named in its \`drift:\` line, when the service records one.
+
+`;
+  const close = "\n</details>\n\n";
+  const list = renderStepList(steps, room - markdownLength(open2 + close), (count) => `
+… ${pluralCount(count, "more step")}: ${context.fullPlanHint}`);
+  return `${open2}${list}${close}`;
+};
+var COMMENT_SECTIONS = [notFromPullRequestSection];
+function viewOf(plan, changedFiles2, folder) {
+  if (changedFiles2 === void 0) return { plan, notFromPullRequest: [], split: false };
+  const settings = folder === "." ? "monsync.yaml" : `${folder}/monsync.yaml`;
+  if (changedFiles2.has(settings)) return { plan, notFromPullRequest: [], split: true };
+  const inRepo = (file) => folder === "." ? file : `${folder}/${file}`;
+  const others = plan.steps.filter((step) => (step.action === "create" || step.action === "update") && step.source !== void 0 && !changedFiles2.has(inRepo(step.source.file)));
+  return { plan, notFromPullRequest: others, split: true };
+}
+function head2(context, title2) {
+  return `${context.marker === "" ? "" : `${context.marker}
+`}## ${escapeMarkdown(title2)}
+
+`;
+}
+function planComment(view, context, title2 = `monsync plan: ${context.label}`) {
+  const record = context.record === "" ? "" : `
+${context.record}
+`;
+  const fixed = markdownLength(record) + markdownLength(context.footer) + 2;
+  let sections2 = "";
+  let room = Math.floor((context.budget - fixed) * SECTION_SHARE);
+  for (const section of COMMENT_SECTIONS) {
+    const text2 = section(view, room, context);
+    sections2 += text2;
+    room -= markdownLength(text2);
+  }
+  const own = view.notFromPullRequest.length === 0 ? view.plan : planOf(view.plan, view.plan.steps.filter((step) => !view.notFromPullRequest.includes(step)));
+  const ownBudget = context.budget - fixed - markdownLength(sections2);
+  let body;
+  if (!hasChanges(own) && own.violations.length === 0 && own.warnings.length === 0) {
+    const others = view.notFromPullRequest.length > 0 ? " The account differs from files it does not change: see below." : "";
+    body = `${head2(context, title2)}**No changes:** this pull request changes nothing in the account.${others}
+
+`;
+  } else {
+    body = renderMarkdown(own, { marker: context.marker, title: title2, budget: ownBudget, limit: context.budget, fullPlanHint: context.fullPlanHint, override: ACTION_OVERRIDE }).replace(/^\n/, "");
+  }
+  return `${body}${sections2}${record}${context.footer}`.replace(/\n{3,}/g, "\n\n");
 }
 
 // src/commands/plan.ts
@@ -76536,7 +80666,10 @@ async function commentOnPullRequest(run2, body) {
   if (gh === void 0) return;
   let result;
   try {
-    result = await upsertComment(gh, { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label) }, run2.masker.redact()(body));
+    const text2 = typeof body === "string" ? body : await body(gh);
+    if (text2 === void 0) return;
+    const target = { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label), author: await tokenLogin(gh) };
+    result = await upsertComment(gh, target, run2.masker.redact()(text2));
   } catch (error2) {
     if (pr.fork && error2.status === 403) {
       warning("the token of a fork pull request cannot comment: the plan is in the job summary and the plan-file output");
@@ -76556,6 +80689,31 @@ async function commentPlanFailure(run2, error2) {
     warning(`the pull request comment could not say that the plan failed: ${redact(failureMessage(commentError))}`);
   }
 }
+async function changedFiles(gh, run2, number) {
+  try {
+    const files = await gh.paginate(gh.rest.pulls.listFiles, { ...repoOf(run2.context), pull_number: number, per_page: 100 });
+    return new Set(files.flatMap((file) => file.previous_filename === void 0 ? [file.filename] : [file.filename, file.previous_filename]));
+  } catch (error2) {
+    warning(`the files of the pull request could not be listed (${run2.masker.redact()(failureMessage(error2))}): the comment shows every step as the pull request's`);
+    return void 0;
+  }
+}
+function planCommentFor(run2, plan, record, planFile) {
+  return async (gh) => {
+    const pr = run2.context.pullRequest;
+    if (pr === void 0) return void 0;
+    const view = viewOf(plan, await changedFiles(gh, run2, pr.number), run2.folder.label);
+    const own = view.plan.steps.filter((step) => !view.notFromPullRequest.includes(step) && step.action !== "ensure");
+    if (!run2.inputs.commentUnchanged && own.length === 0 && plan.safe) {
+      const target = { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label), author: await tokenLogin(gh) };
+      if ((await ownComments(gh, target)).length === 0) {
+        info("no changes from this pull request, and comment-unchanged is false: no comment");
+        return void 0;
+      }
+    }
+    return planComment(view, { ...bodyContext(run2, planMarker(run2.folder.label), COMMENT_BUDGET, planFile), record });
+  };
+}
 async function planCommand(run2) {
   const { inputs, context, folder, masker } = run2;
   if (context.pullRequest?.fork === true && missingApiInputs(inputs).length > 0) {
@@ -76563,7 +80721,7 @@ async function planCommand(run2) {
     return;
   }
   const tree = await loadTree(folder, inputs, masker, context.workspace);
-  if (tree.errors > 0) {
+  if (tree.errors - tree.policyErrors > 0) {
     const paths = (d) => repoPath(d, folder.dir, context.workspace);
     await writeJobSummary(validationBody(tree.diagnostics, paths, bodyContext(run2, "", SUMMARY_BUDGET, void 0)), masker.redact());
     await commentOnPullRequest(run2, validationBody(tree.diagnostics, paths, bodyContext(run2, planMarker(folder.label), COMMENT_BUDGET, void 0)));
@@ -76586,14 +80744,21 @@ async function planCommand(run2) {
   const planFile = writePlanFile(plan, context.tempDir, folder.label, "plan");
   info(`plan saved to ${planFile}`);
   setPlanOutputs(plan, planFile);
-  await writeJobSummary(planBody(plan, bodyContext(run2, "", SUMMARY_BUDGET, planFile)), masker.redact());
-  await commentOnPullRequest(run2, planBody(plan, bodyContext(run2, planMarker(folder.label), COMMENT_BUDGET, planFile)));
-  if (!plan.safe) {
-    const text = `the plan is unsafe (over the safety thresholds of monsync.yaml):
+  const record = recordOf(plan, folder.label, context.pullRequest?.headSha ?? context.sha);
+  writeArtifactFiles(plan, planFile, folder.label, "plan", record);
+  await writeJobSummary(planComment(viewOf(plan, void 0, folder.label), { ...bodyContext(run2, "", SUMMARY_BUDGET, planFile), record: "" }), masker.redact());
+  await commentOnPullRequest(run2, planCommentFor(run2, plan, recordLine(record), planFile));
+  annotateAccountPolicy(plan.policy ?? [], folder.dir, context.workspace);
+  const refused = refusalLines(plan);
+  if (refused.length > 0) {
+    setFailed(`the plan is refused (apply would write nothing):
+${refused.join("\n")}`);
+  } else if (!plan.safe) {
+    const text2 = `the plan is unsafe (over the safety thresholds of monsync.yaml):
 ${violationLines(plan.violations).join("\n")}
 ${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;
-    if (inputs.allowDeletes) warning(text);
-    else setFailed(text);
+    if (inputs.allowDeletes) warning(text2);
+    else setFailed(text2);
   } else if (!hasChanges(plan)) {
     info("no changes: the account matches the configuration");
   }
@@ -76601,13 +80766,13 @@ ${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;
 
 // src/config-folder.ts
 import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute3, join as join5, relative as relative4, resolve as resolve3, sep as sep4 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join6, relative as relative4, resolve as resolve3, sep as sep4 } from "node:path";
 function configFolder(config, workspace) {
   const dir = resolve3(workspace, config);
   if (!existsSync3(dir) || !statSync2(dir).isDirectory()) {
     throw new ActionInputError(`input config: ${JSON.stringify(config)} is not a folder of the checkout (${dir}); give the folder that holds ${SETTINGS_FILE}, relative to the repository root`);
   }
-  if (!existsSync3(join5(dir, SETTINGS_FILE))) {
+  if (!existsSync3(join6(dir, SETTINGS_FILE))) {
     throw new ActionInputError(`input config: ${JSON.stringify(config)} has no ${SETTINGS_FILE}; a config tree starts with ${SETTINGS_FILE} (apiVersion: monsync/v1) at its root`);
   }
   const rel = relative4(workspace, dir);

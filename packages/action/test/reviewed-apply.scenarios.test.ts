@@ -61,7 +61,8 @@ async function settle(workspace: string): Promise<void> {
   harness.emulator.control.clearLog();
 }
 
-const newMonitor = (name: string) => `monitors:\n  - Name: ${name}\n    MonitorType: Https\n    Url: https://shop.example.com/${name.replace(/\W+/g, '-')}\n    CheckInterval: 5\n`;
+// Within the demo tree's policy for Https monitors (configs/monsync.yaml): an interval and an HttpStatus condition.
+const newMonitor = (name: string) => `monitors:\n  - Name: ${name}\n    MonitorType: Https\n    Url: https://shop.example.com/${name.replace(/\W+/g, '-')}\n    CheckInterval: 5\n    ErrorConditions:\n      - { ErrorConditionType: HttpStatus, Value: "200" }\n`;
 
 describe('apply on merge applies what was reviewed', () => {
   it('review -> merge: every reviewed step is applied, from the record the plan job wrote', async () => {

@@ -78,7 +78,7 @@ try {
     MONSYNC_API_PASSWORD: 'demo-password',
     MONSYNC_OPERATOR: 'admin@example.com',
     DEMO_SHOP_PASSWORD: 'bench-password',
-    DEMO_SHOP_OTP_SECRET: 'JBSWY3DPEHPK3PXP',
+    DEMO_SHOP_OTP_SECRET: 'CANARYOTPSECRETA',
     DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('bench-pfx').toString('base64'),
     DEMO_CLIENT_CERT_PASSWORD: 'bench-pfx-password',
   };

@@ -5,7 +5,7 @@ import { copyOfDemoConfigs, monsync } from './helpers.js';
 
 const SECRETS = {
   DEMO_SHOP_PASSWORD: 'CANARY-operators-shop-password',
-  DEMO_SHOP_OTP_SECRET: 'JBSWY3DPEHPK3PXP',
+  DEMO_SHOP_OTP_SECRET: 'CANARYOTPSECRETA',
   DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('CANARY-operators-pfx').toString('base64'),
   DEMO_CLIENT_CERT_PASSWORD: 'CANARY-operators-pfx-password',
 };

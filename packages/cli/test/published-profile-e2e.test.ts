@@ -15,7 +15,7 @@ import { monsync, REPO_ROOT } from './helpers.js';
 
 const SECRETS = {
   DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-published-shop',
-  DEMO_SHOP_OTP_SECRET: 'JBSWY3DPEHPK3PXP',
+  DEMO_SHOP_OTP_SECRET: 'CANARYOTPSECRETA',
   DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('CANARY-7f3a9c-published-pfx').toString('base64'),
   DEMO_CLIENT_CERT_PASSWORD: 'CANARY-7f3a9c-published-pfx-password',
 };

@@ -104,7 +104,7 @@ describe('vault items', () => {
       Value: Buffer.from(CANARY).toString('base64'),
       CertificateArchive: { Issuer: 'CN=x', Password: CANARY, ArchiveData: Buffer.from(CANARY).toString('base64') },
     });
-    const otp = await item(api, { Name: 'otp', VaultItemType: 'OneTimePassword', Value: 'JBSWY3DPEHPK3PXP' });
+    const otp = await item(api, { Name: 'otp', VaultItemType: 'OneTimePassword', Value: 'CANARYOTPSECRETA' });
     expect(cred['Password']).toBe('');
     expect(cred['UserName']).toBe('robot');
     expect(cred['IsSensitive']).toBe(true);
@@ -116,7 +116,7 @@ describe('vault items', () => {
     for (const text of [list.text, one.text, JSON.stringify(cred), JSON.stringify(archive)]) {
       expect(text).not.toContain(CANARY);
       expect(text).not.toContain(Buffer.from(CANARY).toString('base64'));
-      expect(text).not.toContain('JBSWY3DPEHPK3PXP');
+      expect(text).not.toContain('CANARYOTPSECRETA');
     }
   });
 
@@ -203,7 +203,7 @@ describe('vault items', () => {
 
   it('accepts one-time-password secrets in Hex or Base32 and rejects a mismatch', async () => {
     const api = await emulator();
-    expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o1', VaultItemType: 'OneTimePassword', Value: 'JBSWY3DPEHPK3PXP' })).status).toBe(201);
+    expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o1', VaultItemType: 'OneTimePassword', Value: 'CANARYOTPSECRETA' })).status).toBe(201);
     expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o2', VaultItemType: 'OneTimePassword', Value: '48656c6c6f', SecretEncoding: 'Hex' })).status).toBe(201);
     expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o3', VaultItemType: 'OneTimePassword', Value: 'xyz!', SecretEncoding: 'Hex' })).status).toBe(400);
     expect((await api.post('/VaultItem', { VaultSectionGuid: DEFAULT, Name: 'o4', VaultItemType: 'OneTimePassword', Value: '0189', SecretEncoding: 'Base32' })).status).toBe(400);

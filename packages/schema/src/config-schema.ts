@@ -318,7 +318,7 @@ export const VaultItemSchema = def(
       VaultItemType: VaultItemTypeSchema,
       VaultItemGuid: Type.Optional(Guid('Pins the identity of an existing item.')),
       Value: Type.Optional(
-        use(SecretRefSchema, 'Content per type: CertificateArchive: the binary file (base-64); Certificate: public-key text; OneTimePassword: the secret; File: the file (at most 2 MB). Unused for CredentialSet.'),
+        use(SecretRefSchema, 'Content per type: CertificateArchive: the binary file (base-64); Certificate: the PEM certificate, a file or a variable holding PEM text or its base-64 (sent base-64 encoded, as the service expects); OneTimePassword: the secret; File: the file (at most 2 MB). Unused for CredentialSet.'),
       ),
       Notes: Type.Optional(Type.String({ description: 'Description. monsync appends its fingerprint marker `monsync:fp=<hex>`.' })),
       UserName: Type.Optional(Type.String({ description: 'User name of a CredentialSet.' })),

@@ -407,7 +407,7 @@ class Assembler {
     // protect and policyWaivers are monsync's own: never sent, never compared (kept beside the declaration).
     for (const key of Object.keys(item)) if (!fields.includes(key) && key !== 'protect' && key !== 'policyWaivers') own[key] = item[key];
     // Vault items decode their Value by type (base64 for files and archives): the one kind with a decoder of its own.
-    const value = (entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at) : this.decode(own, at, false)) as Mapping;
+    const value = (entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at) : this.decode(own, at, 'utf8')) as Mapping;
     const key = entry.keyField === undefined ? undefined : item[entry.keyField];
     children.forEach((child, c) => {
       const field = fields[c] ?? '';
@@ -424,29 +424,30 @@ class Assembler {
   }
 
   private decodeVaultItem(item: Mapping, at: Located): VaultItemConfig {
-    const binary = typeof item.VaultItemType === 'string' && BINARY_VAULT_TYPES.has(item.VaultItemType);
+    const type = item.VaultItemType;
+    // The published provider sends a Certificate as base-64 of its PEM file, not as the PEM text the spec describes.
+    const valueEncoding: SecretEncoding = type === 'Certificate' ? 'pem' : typeof type === 'string' && BINARY_VAULT_TYPES.has(type) ? 'base64' : 'utf8';
     const out: Mapping = {};
     for (const [key, v] of Object.entries(item)) {
       const fieldAt = { src: at.src, path: [...at.path, key] };
-      if (key === 'Value') out[key] = this.decode(v, fieldAt, binary, item.VaultItemType === 'File');
+      if (key === 'Value') out[key] = this.decode(v, fieldAt, valueEncoding, type === 'File');
       else if (key === 'CertificateArchive' && isMapping(v)) {
         const archive: Mapping = {};
-        for (const [k, w] of Object.entries(v)) archive[k] = this.decode(w, { src: at.src, path: [...fieldAt.path, k] }, k === 'ArchiveData');
+        for (const [k, w] of Object.entries(v)) archive[k] = this.decode(w, { src: at.src, path: [...fieldAt.path, k] }, k === 'ArchiveData' ? 'base64' : 'utf8');
         out[key] = archive;
-      } else out[key] = this.decode(v, fieldAt, false);
+      } else out[key] = this.decode(v, fieldAt, 'utf8');
     }
     return out as VaultItemConfig;
   }
 
   /** Copies a value, turning every `{ fromEnv }` / `{ fromFile }` mapping into a `Secret`. */
-  private decode(value: unknown, at: Located, binary: boolean, vaultFile = false): unknown {
-    if (Array.isArray(value)) return value.map((v, i) => this.decode(v, { src: at.src, path: [...at.path, i] }, binary));
+  private decode(value: unknown, at: Located, encoding: SecretEncoding, vaultFile = false): unknown {
+    if (Array.isArray(value)) return value.map((v, i) => this.decode(v, { src: at.src, path: [...at.path, i] }, encoding));
     if (!isMapping(value)) return value;
     const keys = Object.keys(value);
     const only = keys.length === 1 ? keys[0] : undefined;
     if ((only === 'fromEnv' || only === 'fromFile') && typeof value[only] === 'string' && value[only] !== '') {
       const ref = only === 'fromEnv' ? { fromEnv: value[only] as string } : { fromFile: value[only] as string };
-      const encoding: SecretEncoding = binary ? 'base64' : 'utf8';
       const secretOptions = { baseDir: dirname(join(this.root, at.src.file)), root: this.root, encoding, ...(this.options.env !== undefined ? { env: this.options.env } : {}) };
       const secret = new Secret(ref, this.sourceRef(at), secretOptions);
       const problem = 'fromFile' in ref ? fromFilePathProblem(ref.fromFile, secretOptions.baseDir, this.root) : undefined;
@@ -457,7 +458,7 @@ class Assembler {
       return secret;
     }
     const out: Mapping = {};
-    for (const key of keys) out[key] = this.decode(value[key], { src: at.src, path: [...at.path, key] }, binary);
+    for (const key of keys) out[key] = this.decode(value[key], { src: at.src, path: [...at.path, key] }, encoding);
     return out;
   }
 

@@ -12,7 +12,12 @@ export interface SourceRef {
 /** `{ fromEnv: NAME }` or `{ fromFile: path }` (path relative to the YAML file that holds the reference). */
 export type SecretRef = { fromEnv: string } | { fromFile: string };
 
-export type SecretEncoding = 'utf8' | 'base64';
+/**
+ * `utf8`: text as written. `base64`: binary content sent base-64 encoded (a file is encoded; a variable already holds
+ * base-64). `pem`: a certificate, sent as the service's own provider sends it, base-64 of the PEM text: a file or a
+ * variable holding PEM text is encoded, a variable already holding base-64 is sent as it is.
+ */
+export type SecretEncoding = 'utf8' | 'base64' | 'pem';
 
 export interface SecretOptions {
   /** Absolute folder that `fromFile` paths are relative to (the folder of the YAML file). */
@@ -22,7 +27,7 @@ export interface SecretOptions {
    * absolute or leads outside it (by `..` or a symbolic link) is never read.
    */
   root?: string;
-  /** `base64` for binary vault types (certificate archives, files); text otherwise. */
+  /** `base64` for binary vault types (certificate archives, files), `pem` for certificates; text otherwise. */
   encoding?: SecretEncoding;
   /** Environment read by `fromEnv` at `reveal()` time; `process.env` by default. */
   env?: Readonly<Record<string, string | undefined>>;
@@ -130,7 +135,8 @@ export class Secret {
           this.source,
         );
       }
-      return this.encoding === 'base64' ? value.replace(/\s+/g, '') : value;
+      if (this.encoding === 'pem' && value.includes('-----BEGIN')) return Buffer.from(value, 'utf8').toString('base64');
+      return this.encoding === 'utf8' ? value : value.replace(/\s+/g, '');
     }
     const path = resolve(this.#baseDir, this.ref.fromFile);
     if (this.#confined && (fromFilePathProblem(this.ref.fromFile, this.#baseDir, this.#root) !== undefined || !fromFileStaysInside(path, this.#root))) {
@@ -152,7 +158,7 @@ export class Secret {
         { cause: error },
       );
     }
-    if (this.encoding === 'base64') return content.toString('base64');
+    if (this.encoding !== 'utf8') return content.toString('base64');
     // Text secrets kept in files usually end with the editor's newline, which is not part of the value.
     return content.toString('utf8').replace(/\r?\n$/, '');
   }

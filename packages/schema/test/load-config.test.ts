@@ -230,6 +230,23 @@ describe('loadConfig: secrets', () => {
     expect(archive?.ArchiveData?.reveal()).toBe(pfx.toString('base64'));
   });
 
+  // Published definition, vault row "Certificate Value": the service's provider sends base-64 of the PEM file, not
+  // the public-key text the spec describes.
+  it('sends a Certificate as base-64 of its PEM, from a file or a variable, and a variable already in base-64 as it is', async () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n';
+    const encoded = Buffer.from(pem, 'utf8').toString('base64');
+    const item = (name: string, ref: string): string => `        - { Name: ${name}, VaultItemType: Certificate, Value: ${ref} }\n`;
+    const dir = tree({
+      'monsync.yaml': SETTINGS,
+      'vault.yaml': `vault:\n  sections:\n    - Name: S\n      items:\n${item('file', '{ fromFile: sso.pem }')}${item('pem', '{ fromEnv: PEM }')}${item('b64', '{ fromEnv: B64 }')}`,
+      'sso.pem': pem,
+    });
+    const { desired, diagnostics } = await loadConfig(dir, { env: { PEM: pem, B64: `${encoded.slice(0, 20)}\n${encoded.slice(20)}` } });
+    expect(diagnostics).toEqual([]);
+    const values = (desired.vaultSections[0]?.value.items ?? []).map((i) => i.value.Value?.reveal());
+    expect(values).toEqual([encoded, encoded, encoded]);
+  });
+
   it('refuses File vault items over 2 MB', async () => {
     const dir = tree({
       'monsync.yaml': SETTINGS,

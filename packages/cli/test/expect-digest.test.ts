@@ -45,6 +45,18 @@ describe('monsync apply --expect-digest', () => {
     expect((await planJson()).planDigest).toBe(plan.planDigest);
   });
 
+  it('prints the digest on the last line of the text plan, in the form --expect-digest takes', async () => {
+    const { planDigest } = await planJson();
+    const text = await monsync(['plan', '--config', 'configs'], { env });
+    expect(text.code).toBe(ExitCode.Ok);
+    const last = text.out.trimEnd().split('\n').at(-1) ?? '';
+    expect(last).toBe(`Plan digest: ${planDigest ?? ''} (pass it to monsync apply --expect-digest to apply this plan and no other)`);
+    const printed = /^Plan digest: ([0-9a-f]{64}) /.exec(last)?.[1] ?? '';
+    const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--expect-digest', printed], { env });
+    expect(applied.err).not.toContain('apply refused');
+    expect(applied.code).toBe(ExitCode.Ok);
+  });
+
   it('applies when the plan made now has the reviewed digest', async () => {
     const { planDigest } = await planJson();
     const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--expect-digest', planDigest ?? ''], { env });
@@ -71,7 +83,7 @@ describe('monsync apply --expect-digest', () => {
   it('says how to pass a digest when the value is not one', async () => {
     const bad = await monsync(['apply', '--config', 'configs', '--auto-approve', '--expect-digest', 'abc'], { env });
     expect(bad.code).toBe(ExitCode.Error);
-    expect(bad.err).toContain('--expect-digest "abc" is not a plan digest: pass the 64 hex digits of planDigest from monsync plan --format json');
+    expect(bad.err).toContain('--expect-digest "abc" is not a plan digest: pass the 64 hex digits of planDigest from monsync plan (its last line, or --format json)');
     expect(writes()).toEqual([]);
   });
 });

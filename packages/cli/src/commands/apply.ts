@@ -301,7 +301,7 @@ function applyFlags(values: CommandContext['values'], positionals: readonly stri
     expectDigest: stringOption(values, 'expect-digest')?.trim().toLowerCase(),
   };
   if (flags.expectDigest !== undefined && !/^[0-9a-f]{64}$/.test(flags.expectDigest)) {
-    throw new UsageError(`--expect-digest ${JSON.stringify(flags.expectDigest)} is not a plan digest: pass the 64 hex digits of planDigest from monsync plan --format json`, 'apply');
+    throw new UsageError(`--expect-digest ${JSON.stringify(flags.expectDigest)} is not a plan digest: pass the 64 hex digits of planDigest from monsync plan (its last line, or --format json)`, 'apply');
   }
   if (flags.replan && flags.planFile === undefined) throw new UsageError('--replan applies to a saved plan: monsync apply PLANFILE --replan', 'apply');
   return flags;
@@ -477,7 +477,7 @@ export const applyCommand: CommandSpec = {
     '(safety thresholds) is refused without --allow-deletes; a plan that deletes or retires a protected object\n' +
     '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
     'asks before changing anything; elsewhere --auto-approve is required. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +
-    'that planDigest (monsync plan --format json): the normalized change, so step order, GUIDs and read times do not count.\n' +
+    'that planDigest (the last line of monsync plan, or its --format json): the normalized change, so step order, GUIDs and read times do not count.\n' +
     'Before its first write apply takes the apply lock, an SLA named "monsync:lock ..." in the account that records\n' +
     'who holds it (host, user, MONSYNC_OPERATOR, CI run) and since when, so two applies never write at once. While\n' +
     'another apply holds it, apply waits (--lock-timeout) naming the holder, then reads the account again: when the\n' +
@@ -493,7 +493,7 @@ export const applyCommand: CommandSpec = {
   options: {
     'auto-approve': { type: 'boolean', description: 'apply without asking (required when not on a terminal, e.g. in CI)' },
     'allow-deletes': { type: 'boolean', description: 'apply a plan that is over the safety thresholds (safety.maxDeletePercent / maxUpdatePercent)' },
-    'expect-digest': { type: 'string', value: 'HEX', description: 'apply only a plan whose planDigest (monsync plan --format json) is HEX, the one reviewed; otherwise exit 3' },
+    'expect-digest': { type: 'string', value: 'HEX', description: 'apply only a plan whose planDigest (the last line of monsync plan) is HEX, the one reviewed; otherwise exit 3' },
     parallelism: { type: 'string', value: 'N', description: `steps run at once, 1 to ${MAX_PARALLELISM} (default ${DEFAULT_PARALLELISM})` },
     verify: { type: 'boolean', description: 'plan again after applying and fail (exit 1) if anything remains to change' },
     replan: { type: 'boolean', description: 'with PLANFILE: when the config tree or the live account changed since the plan, show and apply a fresh plan instead of refusing' },

@@ -71,6 +71,8 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     for (const v of plan.violations) lines.push(`  ${paint('red', '!')} ${v.message}`);
   }
   lines.push('', `${paint('bold', 'Plan:')} ${summaryLine(plan)}.`);
+  // The digest `monsync apply --expect-digest` takes: a reviewer of the text plan can pin what gets applied.
+  if (plan.steps.length > 0 && plan.planDigest !== undefined) lines.push(`${paint('bold', 'Plan digest:')} ${plan.planDigest} (pass it to monsync apply --expect-digest to apply this plan and no other)`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -188,6 +188,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
         'POST /Operator/{operatorGuid}/DutySchedule': created(201, 'none'),
         'POST /OperatorGroup/{operatorGroupGuid}/DutySchedule/AddDutyScheduleForAllMembers': NO_CONTENT,
         'POST /OperatorGroup/{operatorGroupGuid}/Authorization/{authorizationType}': created(201, 'none'),
+        'POST /Operator/{operatorGuid}/Authorization/{authorizationType}': created(201, 'none'),
         'POST /MonitorGroup/{monitorGroupGuid}/StopAllMonitors': NO_CONTENT,
         'POST /MonitorGroup/{monitorGroupGuid}/StartAllMonitors': NO_CONTENT,
         'POST /MonitorGroup/{monitorGroupGuid}/StopAllMonitorAlerts': NO_CONTENT,

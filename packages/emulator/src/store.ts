@@ -73,6 +73,8 @@ export interface EmulatorState {
   dutySchedules: DutyScheduleRec[];
   monitors: MonitorRec[];
   monitorViewPermissions: Record<string, string[]>;
+  /** operator GUID -> its authorization type names (absent: the `AccountAccess` every operator is given). */
+  operatorAuthorizations?: Record<string, string[]>;
   maintenancePeriods: Array<{ MonitorGuid: string; period: Obj }>;
   monitorGroups: Array<{ fields: Obj; members: string[] }>;
   vaultSections: Obj[];
@@ -141,6 +143,8 @@ export class Store {
   readonly #categoryCounts: Record<MonitorCategory, number> = { basic: 0, browser: 0, transaction: 0, api: 0 };
   /** operator GUID -> monitors it has view-data permission on. */
   readonly monitorViewPermissions = new Collection<string, Set<string>>(this.#changed);
+  /** operator GUID -> the authorization types assigned to it (`/Operator/{g}/Authorization`). */
+  readonly operatorAuthorizations = new Collection<string, Set<string>>(this.#changed);
   /** Maintenance periods by monitor GUID, so deleting a monitor does not scan every period of the account. */
   readonly #maintenancePeriods = new Map<string, Obj[]>();
   readonly monitorGroups = new Collection<string, MonitorGroupRec>(this.#changed);
@@ -433,6 +437,7 @@ export class Store {
       dutySchedules: [...this.dutySchedules.values()],
       monitors: this.#monitorOrder,
       monitorViewPermissions: Object.fromEntries([...this.monitorViewPermissions].map(([k, v]) => [k, [...v]])),
+      operatorAuthorizations: Object.fromEntries([...this.operatorAuthorizations].map(([k, v]) => [k, [...v]])),
       maintenancePeriods: [...this.#maintenancePeriods].flatMap(([MonitorGuid, periods]) => periods.map((period) => ({ MonitorGuid, period }))),
       monitorGroups: [...this.monitorGroups.values()].map((g) => ({ fields: g.fields, members: [...g.members] })),
       vaultSections: [...this.vaultSections.values()],
@@ -487,6 +492,7 @@ export class Store {
     for (const [op, list] of Object.entries(s.monitorViewPermissions ?? {})) {
       this.monitorViewPermissions.put(key(op), new Set(list.map(key)));
     }
+    for (const [op, list] of Object.entries(s.operatorAuthorizations ?? {})) this.operatorAuthorizations.put(key(op), new Set(list));
     for (const p of s.maintenancePeriods) this.addMaintenancePeriod(String(p.MonitorGuid), p.period);
     for (const g of s.monitorGroups) {
       this.monitorGroups.put(key(g.fields['MonitorGroupGuid']), { fields: g.fields, members: new Set(g.members.map(key)) });

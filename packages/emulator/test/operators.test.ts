@@ -251,3 +251,35 @@ describe('operator groups', () => {
     expect((await api.delete(`${base}/AllowInfra`)).status).toBe(404);
   });
 });
+
+describe('authorizations the service never lets a client assign', () => {
+  it.each([['legacy'], ['announced']] as const)('refuses Administrator and AccountAdministrator on an operator group (%s form) with 400 and says why', async (form) => {
+    const api = await emulator({ operatorGroupAuthorizationForm: form });
+    const base = `/OperatorGroup/${SEEDED.administratorsGroup}/Authorization`;
+    for (const type of ['Administrator', 'AccountAdministrator']) {
+      const res = form === 'legacy' ? await api.post(base, { AuthorizationType: type }) : await api.post(`${base}/${type}`);
+      expect(res.status).toBe(400);
+      expect(res.error).toBe(`AuthorizationType ${type} cannot be assigned: it comes with membership of the Administrators group; add the operator to that group instead.`);
+    }
+    expect((await api.get(base)).json).toEqual([]);
+  });
+
+  it('refuses them on an operator too, in the published form, where a new operator has AccountAccess by itself', async () => {
+    const api = await emulator({ profile: 'published' });
+    const guid = await newOperator(api);
+    const base = `/Operator/${guid}/Authorization`;
+    expect((await api.get(base)).json).toEqual(['AccountAccess']);
+    for (const type of ['AccountAdministrator', 'Administrator']) {
+      const res = await api.post(`${base}/${type}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ Messages: [{ Message: expect.stringContaining(`AuthorizationType ${type} cannot be assigned`) }] });
+    }
+    const added = await api.post(`${base}/FinancialOperator`);
+    expect([added.status, added.text]).toEqual([201, '']);
+    expect((await api.get(base)).json).toEqual(['AccountAccess', 'FinancialOperator']);
+    expect((await api.delete(`${base}/FinancialOperator`)).status).toBe(204);
+    // The account administrator's own right is listed, never assignable or removable.
+    expect((await api.get(`/Operator/${SEEDED.admin.guid}/Authorization`)).json).toEqual(['AccountAdministrator', 'AccountAccess']);
+    expect((await api.delete(`/Operator/${SEEDED.admin.guid}/Authorization/AccountAdministrator`)).status).toBe(400);
+  });
+});

@@ -111,6 +111,7 @@ function deleteOperator(ctx: RequestContext): Reply {
   s.dutySchedules.removeWhere((d) => d.ownerKind === 'operator' && d.ownerGuid === k);
   s.vaultAuthorizations.removeWhere((a) => sameGuid(a['OperatorGuid'], k));
   s.monitorViewPermissions.remove(k);
+  s.operatorAuthorizations.remove(k);
   s.scheduledReports.updateEach((r) => dropRecipient(r, 'Operators', k));
   return ok();
 }
@@ -273,14 +274,61 @@ function renderAuthorizations(ctx: RequestContext, g: OperatorGroupRec): unknown
   return list.map((a) => ({ AuthorizationId: a.AuthorizationId, AuthorizationType: a.AuthorizationType, OperatorGroupGuid: g.fields['OperatorGroupGuid'] }));
 }
 
-function grant(ctx: RequestContext, g: OperatorGroupRec, type: unknown): { AuthorizationId: string; AuthorizationType: string } {
+/**
+ * Types the published definition lists but marks "not assignable": the service derives them from membership of
+ * the Administrators group, so a client's request to assign one is refused (400, as its other invalid input).
+ */
+const UNASSIGNABLE = new Set(['Administrator', 'AccountAdministrator']);
+
+function checkAssignable(type: unknown): string {
   if (typeof type !== 'string' || !AUTH_TYPE.test(type)) {
     throw badRequest(`AuthorizationType ${JSON.stringify(type)} is not valid (e.g. FinancialOperator, AllowInfra).`);
   }
+  if (UNASSIGNABLE.has(type)) {
+    throw badRequest(`AuthorizationType ${type} cannot be assigned: it comes with membership of the Administrators group; add the operator to that group instead.`);
+  }
+  return type;
+}
+
+function grant(ctx: RequestContext, g: OperatorGroupRec, requested: unknown): { AuthorizationId: string; AuthorizationType: string } {
+  const type = checkAssignable(requested);
   for (const a of g.authorizations.values()) if (a.AuthorizationType === type) return a;
   const a = { AuthorizationId: Store.newGuid(), AuthorizationType: type };
   ctx.store.operatorGroups.update(groupGuid(g), (grp) => grp.authorizations.set(a.AuthorizationId, a));
   return a;
+}
+
+/** An operator's authorization types: what was assigned (`AccountAccess` from the start), and `AccountAdministrator` while it is an administrator. */
+function operatorAuthorizationTypes(ctx: RequestContext, guid: string): string[] {
+  const assigned = [...(ctx.store.operatorAuthorizations.get(guid) ?? ['AccountAccess'])];
+  return ctx.store.isAdmin(guid) ? ['AccountAdministrator', ...assigned] : assigned;
+}
+
+function registerOperatorAuthorizationRoutes(router: Router): void {
+  const target = (ctx: RequestContext): string => {
+    requireAdmin(ctx, 'changing operator authorizations');
+    return key(String(findOperator(ctx, ctx.params['operatorGuid'] ?? '')['OperatorGuid']));
+  };
+  router.add('GET', '/Operator/{operatorGuid}/Authorization', (ctx) => {
+    const op = findOperator(ctx, ctx.params['operatorGuid'] ?? '');
+    return ok(operatorAuthorizationTypes(ctx, key(String(op['OperatorGuid']))));
+  });
+  router.add('POST', '/Operator/{operatorGuid}/Authorization/{authorizationType}', (ctx) => {
+    const guid = target(ctx);
+    const type = checkAssignable(ctx.params['authorizationType']);
+    const set = new Set(ctx.store.operatorAuthorizations.get(guid) ?? ['AccountAccess']);
+    set.add(type);
+    ctx.store.operatorAuthorizations.put(guid, set);
+    return ok(operatorAuthorizationTypes(ctx, guid));
+  });
+  router.add('DELETE', '/Operator/{operatorGuid}/Authorization/{authorizationType}', (ctx) => {
+    const guid = target(ctx);
+    const type = checkAssignable(ctx.params['authorizationType']);
+    const set = new Set(ctx.store.operatorAuthorizations.get(guid) ?? ['AccountAccess']);
+    if (!set.delete(type)) throw notFound(`Operator ${guid} has no authorization ${type}.`);
+    ctx.store.operatorAuthorizations.put(guid, set);
+    return ok();
+  });
 }
 
 // ---- routes ---------------------------------------------------------------------------------
@@ -309,6 +357,8 @@ function registerOperatorCrud(router: Router): void {
     checkOperator(ctx, op, undefined);
     op['UserName'] = op['Email'];
     ctx.store.operators.put(guid, op);
+    // The service gives every new operator access to the account (the published definition, section 7).
+    ctx.store.operatorAuthorizations.put(key(guid), new Set(['AccountAccess']));
     return ok(renderOperator(ctx, op));
   });
   router.add('PUT', '/Operator/{operatorGuid}', (ctx) => {
@@ -453,4 +503,5 @@ export function registerOperatorRoutes(router: Router): void {
   registerDutyScheduleRoutes(router);
   registerOperatorGroupRoutes(router);
   registerGroupAuthorizationRoutes(router);
+  registerOperatorAuthorizationRoutes(router);
 }

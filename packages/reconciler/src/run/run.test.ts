@@ -60,6 +60,11 @@ describe('ownOperators', () => {
     expect(ownOperators(live, 'plan-bot@example.com,typo@example.com')).toEqual({ guids: ['op-1', 'typo@example.com'], unmatched: ['typo@example.com'] });
     expect(ownOperators({ operators: null }, 'op-9')).toEqual({ guids: ['op-9'], unmatched: [] });
   });
+
+  it('finds them in the operator listing when operators were not read for drift (a tree managing only people)', () => {
+    const people = { operators: null, lists: { operator: live.operators } };
+    expect(ownOperators(people, 'apply-bot@example.com, typo@example.com')).toEqual({ guids: ['op-2', 'typo@example.com'], unmatched: ['typo@example.com'] });
+  });
 });
 
 describe('unsafeAdvice', () => {

@@ -1,5 +1,5 @@
 import { createClient, type ClientOptions, type MonitoringClient } from '@monsync/client';
-import { deriveFingerprintKey } from '@monsync/schema';
+import { deriveFingerprintKey, OPERATOR_KIND } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { assemblePlan } from '../plan/assemble.js';
@@ -57,22 +57,24 @@ export function operatorValues(wanted: string | readonly string[] | undefined): 
  * read (the operator kind's listing, or the one drift reads). A value that matches no operator is kept as given (the
  * operators may be unreadable) and listed in `unmatched` when they were read.
  */
-export function ownOperators(live: Pick<LiveSnapshot, 'operators'>, wanted: string | readonly string[] | undefined): { guids: string[]; unmatched: string[] } {
+export function ownOperators(live: Pick<LiveSnapshot, 'operators'> & Partial<Pick<LiveSnapshot, 'lists'>>, wanted: string | readonly string[] | undefined): { guids: string[]; unmatched: string[] } {
   const guids: string[] = [];
   const unmatched: string[] = [];
+  // A tree managing operators but no kind with drift reads no operators for drift: the operator kind's listing has them.
+  const operators = live.operators ?? live.lists?.[OPERATOR_KIND.kind] ?? null;
   for (const value of operatorValues(wanted)) {
-    const match = (live.operators ?? []).find(
+    const match = (operators ?? []).find(
       (operator) => operator['OperatorGuid'] === value || (typeof operator['Email'] === 'string' && operator['Email'].toLowerCase() === value.toLowerCase()),
     );
     const guid = match?.['OperatorGuid'];
     guids.push(typeof guid === 'string' ? guid : value);
-    if (match === undefined && live.operators !== null && live.operators !== undefined) unmatched.push(value);
+    if (match === undefined && operators !== null) unmatched.push(value);
   }
   return { guids, unmatched };
 }
 
 /** The first of `ownOperators`: the one operator of a single API account. */
-export function selfOperatorGuid(live: Pick<LiveSnapshot, 'operators'>, wanted: string | undefined): string | undefined {
+export function selfOperatorGuid(live: Pick<LiveSnapshot, 'operators'> & Partial<Pick<LiveSnapshot, 'lists'>>, wanted: string | undefined): string | undefined {
   return ownOperators(live, wanted).guids[0];
 }
 

@@ -72,24 +72,30 @@ function setForm(value: unknown, index: SetIndex, path: Path): unknown {
   if (Array.isArray(value)) {
     const spec = index.at.get(path);
     if (spec === undefined) return value;
-    if (spec.key !== undefined) {
-      const keyField = spec.key;
-      const keyed = new Map<string, unknown>();
-      for (const element of value) {
-        const k = isPlainObject(element) ? element[keyField] : undefined;
-        if ((typeof k !== 'string' && typeof k !== 'number') || keyed.has(String(k))) return sortByContent(value);
-        keyed.set(String(k), element);
-      }
-      const out: Record<string, unknown> = {};
-      for (const k of [...keyed.keys()].sort(compareStrings)) out[k] = keyed.get(k);
-      return out;
-    }
-    return sortByContent(value);
+    return spec.key === undefined ? sortByContent(value) : keyedForm(value, spec.key);
   }
   return value;
 }
 
-function sortByContent(values: unknown[]): unknown[] {
+/**
+ * A keyed set as an object by key, keys in order; sorted by content when an element lacks the key or repeats it.
+ * Without a map of its own: this runs for each set of each declared object when the config digest is made.
+ */
+function keyedForm(value: readonly unknown[], keyField: string): unknown {
+  const keys: string[] = [];
+  for (const element of value) {
+    const k = isPlainObject(element) ? element[keyField] : undefined;
+    if (typeof k !== 'string' && typeof k !== 'number') return sortByContent(value);
+    keys.push(String(k));
+  }
+  const order = keys.map((_, i) => i).sort((a, b) => compareStrings(keys[a] as string, keys[b] as string));
+  for (let i = 1; i < order.length; i += 1) if (keys[order[i] as number] === keys[order[i - 1] as number]) return sortByContent(value);
+  const out: Record<string, unknown> = {};
+  for (const i of order) out[keys[i] as string] = value[i];
+  return out;
+}
+
+function sortByContent(values: readonly unknown[]): unknown[] {
   return values
     .map((v) => [canonicalJson(v), v] as const)
     .sort((a, b) => compareStrings(a[0], b[0]))
@@ -206,7 +212,7 @@ export function sameAsDeclared(d: unknown, l: unknown, sets: readonly SetField[]
  */
 export function declaredFieldsSame(declared: Record<string, unknown>, live: Record<string, unknown>, defaults: Record<string, unknown>, skip: ReadonlySet<string>, sets: readonly SetField[]): boolean {
   const index = indexOf(sets);
-  for (const key of Object.keys(declared)) {
+  for (const key in declared) {
     const value = declared[key];
     if (value === undefined || skip.has(key)) continue;
     if (!same(value, key in live ? live[key] : defaults[key], index, below(index, '', key))) return false;
@@ -230,7 +236,8 @@ function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boole
     // An empty declared object matches any empty live value, and a live object whatever it holds (no declared field
     // differs): the emptiness test, a walk of the object's keys, is needed only when the live value is no object.
     if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
-    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, below(index, path, key))) return false;
+    // `for...in`, not `Object.keys`: no key list per object (plain data objects inherit no enumerable key).
+    for (const key in d) if (!same(d[key], l[key], index, below(index, path, key))) return false;
     return true;
   }
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
@@ -270,11 +277,12 @@ function sameScalarSet(d: readonly unknown[], l: readonly unknown[]): boolean {
  */
 function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], spec: SetField, index: SetIndex, element: Path | null): boolean {
   const keyField = spec.key as string;
-  const seen = new Set<string>();
+  const seen: string[] = [];
   for (const entry of d) {
     const k = isPlainObject(entry) ? entry[keyField] : undefined;
-    if ((typeof k !== 'string' && typeof k !== 'number') || seen.has(String(k))) return false;
-    seen.add(String(k));
+    // Sets are short (a monitor's error conditions): a list of the keys seen is cheaper than a set of them.
+    if ((typeof k !== 'string' && typeof k !== 'number') || seen.includes(String(k))) return false;
+    seen.push(String(k));
     let match: unknown;
     let matches = 0;
     for (const candidate of l) {
@@ -287,7 +295,7 @@ function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], spec: SetFie
   }
   if (l.length === d.length) return true;
   const added = spec.serverAdded ?? [];
-  const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.has(String(candidate[keyField])));
+  const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.includes(String(candidate[keyField])));
   return extra.length === d.length;
 }
 

@@ -77,13 +77,31 @@ const GUID_PATTERN = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
  * Each live GUID of the read, as the kind and key it names. A resolved reference is hashed as the key it refers to,
  * so that a referenced object deleted and created again (same key, new GUID) leaves the step's digest alone.
  */
-export function guidNames(states: readonly KindState[]): Map<string, string> {
+export function guidNames(states: readonly KindState[]): GuidNames {
+  let names: Map<string, string> | undefined;
+  // Built on the first GUID a step's values hold: most plans at account scale hold none (a switched-off monitor).
+  return { get: (guid) => (names ??= guidNameMap(states)).get(guid) };
+}
+
+/** What `stepDigest` asks of `guidNames`: the name of a lower-case GUID. */
+export interface GuidNames {
+  get(guid: string): string | undefined;
+}
+
+function guidNameMap(states: readonly KindState[]): Map<string, string> {
   const names = new Map<string, string>();
-  for (const state of states) for (const entry of state.allLive) names.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);
+  for (const state of states) {
+    for (const entry of state.allLive) {
+      // A step GUID `<parent>/<id>` (a membership, a period) is never a whole GUID_PATTERN match.
+      if (entry.guid.length === GUID_LENGTH) names.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);
+    }
+  }
   return names;
 }
 
-function withoutGuids(value: unknown, names: ReadonlyMap<string, string>): unknown {
+const GUID_LENGTH = 36;
+
+function withoutGuids(value: unknown, names: GuidNames): unknown {
   if (typeof value === 'string') return value.replace(GUID_PATTERN, (guid) => names.get(guid.toLowerCase()) ?? guid);
   if (Array.isArray(value)) return value.map((v) => withoutGuids(v, names));
   if (isPlainObject(value)) {
@@ -101,7 +119,7 @@ function sensitiveValue(step: PlanStep, pointer: string): unknown {
 }
 
 /** One field change as reviewed: what is written where; the live value it replaces is not part of it. */
-function normalChange(step: PlanStep, change: PlanChange, sets: readonly SetField[], names: ReadonlyMap<string, string>): unknown {
+function normalChange(step: PlanStep, change: PlanChange, sets: readonly SetField[], names: GuidNames): unknown {
   if (change.op === 'remove') return { op: change.op, path: change.path };
   if (change.sensitive === true) return { op: change.op, path: change.path, after: sensitiveValue(step, change.path) };
   const path = segmentsOf(change.path).join('/');
@@ -113,14 +131,14 @@ function normalChange(step: PlanStep, change: PlanChange, sets: readonly SetFiel
  * desired values (sets in key order, secrets by fingerprint, references by key). No GUID of the step's own object,
  * no timestamp of the read, no position in the plan or the file: two plans that would write the same get the same.
  */
-export function normalizedStep(step: PlanStep, sets: readonly SetField[], names: ReadonlyMap<string, string>): unknown {
+export function normalizedStep(step: PlanStep, sets: readonly SetField[], names: GuidNames): unknown {
   const changes = step.changes.map((change) => normalChange(step, change, sets, names)).sort((a, b) => compareStrings(canonicalJson(a), canonicalJson(b)));
   // An ensure step has no changes: what it asserts is its body.
   const asserted = step.action === 'ensure' ? withoutGuids(toSetForm(step.desired ?? {}, sets), names) : undefined;
   return { kind: step.kind, key: step.key, action: step.action, removal: step.removal, changes, asserted };
 }
 
-export function stepDigest(step: PlanStep, sets: readonly SetField[], names: ReadonlyMap<string, string>): string {
+export function stepDigest(step: PlanStep, sets: readonly SetField[], names: GuidNames): string {
   return sha256Hex(canonicalJson(normalizedStep(step, sets, names)));
 }
 

@@ -233,8 +233,10 @@ function updateDraft(context: DraftContext, rules: DraftRules, { desired: entry,
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
   // The common case at account scale, decided without building the live view and the compared copy below:
-  // nothing secret, no marker, no immutable field, every declared field equal to the live one.
-  if (secrets.length === 0 && markerField === undefined && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === undefined)) {
+  // nothing secret, no marker to compare (a fingerprint marker counts only with secrets, and its field only when
+  // declared), no immutable field, every declared field equal to the live one.
+  const markerFree = markerField === undefined || (mod.marker?.name === 'fp' && !(markerField in resolved));
+  if (secrets.length === 0 && markerFree && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === undefined)) {
     if (declaredFieldsSame(resolved, current.fields, mod.serverDefaults, rules.dropOnUpdate, mod.setFields)) return undefined;
   }
   const view = liveView(rules, resolved, current);

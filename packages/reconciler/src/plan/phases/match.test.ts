@@ -33,4 +33,15 @@ describe('match phase (identity)', () => {
     expect(problems).toEqual([expect.objectContaining({ code: 'PINNED_GUID_NOT_FOUND', file: 'monitors.yaml', col: 5 })]);
     expect(problems[0]?.message.startsWith('monitor "x" pins')).toBe(true);
   });
+
+  it('reports keys declared twice before keys live twice, and leaves the unpaired copies as orphans', () => {
+    const desired = desiredState({ manage, monitors: [aMonitor({ Name: 'b' }), aMonitor({ Name: 'a' }), aMonitor({ Name: 'b' }), aMonitor({ Name: 'c' })] });
+    const copies = [aLiveMonitor({ Name: 'a' }), { ...aLiveMonitor({ Name: 'a' }), MonitorGuid: guidFor('monitor', 'a copy') }, aLiveMonitor({ Name: 'z' })];
+    const { states, problems } = matched(desired, liveSnapshot({ monitors: copies }));
+    const monitors = states.find((s) => s.mod.kind === 'monitor');
+    expect(problems.map((p) => p.code)).toEqual(['DUPLICATE_DESIRED_KEY', 'DUPLICATE_LIVE_KEY']);
+    expect(monitors?.pairs).toEqual([]);
+    expect(monitors?.creates.map((c) => c.key)).toEqual(['b', 'c']);
+    expect(monitors?.orphans.map((o) => o.key)).toEqual(['a', 'a', 'z']);
+  });
 });

@@ -224,6 +224,7 @@ export function match(
   };
   const pinKey = (owner: string, id: string): string => (owners.length === 0 ? id : `${owner}/${id}`);
   const pinned = desired.some((entry) => entry.pinnedGuid !== undefined);
+  if (!pinned && identity === exactKey && sortedByKey(desired) && sortedByKey(live)) return matchSorted(rules, desired, live, problems, copies);
   // Pins are looked up by GUID only when some entry pins one.
   const byGuid = new Map<string, LiveEntry>();
   const byKey: ByKey = new Map();
@@ -268,6 +269,71 @@ export function match(
   return { pairs, creates, orphans };
 }
 
+function sortedByKey(entries: readonly { key: string }[]): boolean {
+  for (let i = 1; i < entries.length; i += 1) if ((entries[i] as { key: string }).key < (entries[i - 1] as { key: string }).key) return false;
+  return true;
+}
+
+/**
+ * `match` for the common case at account scale, with the same result: no pins, keys compared exactly, both sides
+ * sorted by key (as `matchKinds` sorts them). One merge of the two lists instead of a map of every live key and a
+ * set of every claimed object (200,000 of each for 100,000 monitors in groups).
+ */
+function matchSorted(rules: MatchRules, desired: readonly DesiredEntry[], live: readonly LiveEntry[], problems: PlanProblem[], copies: Copies): KindMatch {
+  const pairs: Pair[] = [];
+  const creates: DesiredEntry[] = [];
+  const orphans: LiveEntry[] = [];
+  // As `match` reports them: every key declared twice first, then every key live more than once.
+  const declaredTwice: PlanProblem[] = [];
+  const liveTwice: PlanProblem[] = [];
+  let first: DesiredEntry | undefined;
+  let next = 0;
+  for (const entry of desired) {
+    if (first !== undefined && first.key === entry.key) {
+      declaredTwice.push(duplicateDeclaration(rules, entry, first));
+      continue;
+    }
+    first = entry;
+    while (next < live.length && (live[next] as LiveEntry).key < entry.key) orphans.push(live[next++] as LiveEntry);
+    let end = next;
+    while (end < live.length && (live[end] as LiveEntry).key === entry.key) end += 1;
+    if (end === next) creates.push(entry);
+    else if (end === next + 1) pairs.push({ desired: entry, live: live[next] as LiveEntry });
+    else {
+      const candidates = live.slice(next, end);
+      const matched = liveCopies(rules, entry, candidates, liveTwice, copies);
+      if (matched === undefined) orphans.push(...candidates);
+      else pairs.push({ desired: entry, live: matched });
+    }
+    next = end;
+  }
+  while (next < live.length) orphans.push(live[next++] as LiveEntry);
+  problems.push(...declaredTwice, ...liveTwice);
+  return { pairs, creates, orphans };
+}
+
+/**
+ * Several unclaimed live objects with one declared key: with `--dedupe`, the one kept (the others go to the deletes
+ * phase); otherwise a problem, and undefined (none of them is paired).
+ */
+function liveCopies(rules: MatchRules, entry: DesiredEntry, candidates: readonly LiveEntry[], problems: PlanProblem[], copies: Copies): LiveEntry | undefined {
+  const { kept, rule, others } = oldestCopy(candidates);
+  if (copies.dedupe) {
+    for (const other of others) copies.found.push({ entry: other, kept, rule });
+    return kept;
+  }
+  const listed = [kept, ...others].map((c) => describeCopy(c, copies.operators)).join('; ');
+  problems.push(
+    planProblem(
+      'DUPLICATE_LIVE_KEY',
+      `${candidates.length} live ${rules.title} have the key "${entry.key}": ${listed}. Run monsync plan --dedupe to plan keeping the oldest (${kept.guid}, ${rule}) and ` +
+        `deleting the others, or ${pinHint(rules, ownId(rules, kept))}`,
+      entry.source,
+    ),
+  );
+  return undefined;
+}
+
 function matchByKey(
   rules: MatchRules,
   entry: DesiredEntry,
@@ -293,22 +359,10 @@ function matchByKey(
     claimed.add(candidates[0]);
     pairs.push({ desired: entry, live: candidates[0] });
   } else {
-    const { kept, rule, others } = oldestCopy(candidates);
-    if (copies.dedupe) {
-      for (const candidate of candidates) claimed.add(candidate);
-      pairs.push({ desired: entry, live: kept });
-      for (const other of others) copies.found.push({ entry: other, kept, rule });
-      return;
-    }
-    const listed = [kept, ...others].map((c) => describeCopy(c, copies.operators)).join('; ');
-    problems.push(
-      planProblem(
-        'DUPLICATE_LIVE_KEY',
-        `${candidates.length} live ${rules.title} have the key "${entry.key}": ${listed}. Run monsync plan --dedupe to plan keeping the oldest (${kept.guid}, ${rule}) and ` +
-          `deleting the others, or ${pinHint(rules, ownId(rules, kept))}`,
-        entry.source,
-      ),
-    );
+    const kept = liveCopies(rules, entry, candidates, problems, copies);
+    if (kept === undefined) return;
+    for (const candidate of candidates) claimed.add(candidate);
+    pairs.push({ desired: entry, live: kept });
   }
 }
 
@@ -320,14 +374,16 @@ function uniqueDeclarations(rules: MatchRules, desired: readonly DesiredEntry[],
     const id = rules.identity(entry.key);
     const earlier = seenKeys.get(id);
     if (earlier !== undefined) {
-      const alike = earlier.key === entry.key ? '' : ` as "${earlier.key}", which the service does not tell apart from it`;
-      problems.push(
-        planProblem('DUPLICATE_DESIRED_KEY', `${rules.kind} "${entry.key}" is declared twice (also at ${place(earlier.source)}${alike}); keys must be unique, rename one`, entry.source),
-      );
+      problems.push(duplicateDeclaration(rules, entry, earlier));
       continue;
     }
     seenKeys.set(id, entry);
     unique.push(entry);
   }
   return unique;
+}
+
+function duplicateDeclaration(rules: MatchRules, entry: DesiredEntry, earlier: DesiredEntry): PlanProblem {
+  const alike = earlier.key === entry.key ? '' : ` as "${earlier.key}", which the service does not tell apart from it`;
+  return planProblem('DUPLICATE_DESIRED_KEY', `${rules.kind} "${entry.key}" is declared twice (also at ${place(earlier.source)}${alike}); keys must be unique, rename one`, entry.source);
 }

@@ -5,6 +5,7 @@
  * branch ref), so the runner needs no git and no write credentials of its own.
  */
 import type { GitHub } from './github-api.js';
+import { checkWrittenAs, sameLogin } from './identity.js';
 import { carriesMarker } from './markers.js';
 
 export const ACCEPT_TITLE = 'Accept live changes';
@@ -17,6 +18,8 @@ export interface AcceptTarget {
   /** The branch the pull request goes into: the repository's default branch. */
   base: string;
   marker: string;
+  /** The login the token writes as (`tokenLogin`): a pull request anyone else opened is never the action's. */
+  author: string;
 }
 
 export interface AcceptPullRequest {
@@ -71,10 +74,10 @@ export async function pushAcceptBranch(gh: GitHub, target: AcceptTarget, baseSha
   return true;
 }
 
-/** The open pull request of the branch that the action opened (its body starts with the marker). */
+/** The open pull request of the branch that the action opened (its author, and its body starts with the marker). */
 export async function findAcceptPullRequest(gh: GitHub, target: AcceptTarget): Promise<{ number: number; url: string; body: string } | undefined> {
   const open = await gh.paginate(gh.rest.pulls.list, { owner: target.owner, repo: target.repo, state: 'open', head: `${target.owner}:${target.branch}`, per_page: 100 });
-  const found = open.filter((pull) => carriesMarker(pull.body, target.marker)).sort((a, b) => a.number - b.number)[0];
+  const found = open.filter((pull) => sameLogin(pull.user?.login, target.author) && carriesMarker(pull.body, target.marker)).sort((a, b) => a.number - b.number)[0];
   return found === undefined ? undefined : { number: found.number, url: found.html_url, body: found.body ?? '' };
 }
 
@@ -83,6 +86,7 @@ export async function openOrUpdateAcceptPullRequest(gh: GitHub, target: AcceptTa
   const existing = await findAcceptPullRequest(gh, target);
   if (existing === undefined) {
     const created = await gh.rest.pulls.create({ owner: target.owner, repo: target.repo, title: ACCEPT_TITLE, head: target.branch, base: target.base, body });
+    checkWrittenAs(target.author, created.data.user?.login, 'pull request');
     return { number: created.data.number, url: created.data.html_url, action: 'opened' };
   }
   if (existing.body === body) return { ...existing, action: 'unchanged' };

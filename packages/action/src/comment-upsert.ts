@@ -1,4 +1,5 @@
 import type { GitHub } from './github-api.js';
+import { checkWrittenAs, sameLogin } from './identity.js';
 import { carriesMarker } from './markers.js';
 
 /** The comments of the thread that carry `marker` as their first line and were written by `author`, oldest first. */
@@ -6,7 +7,7 @@ export async function ownComments(gh: GitHub, target: UpsertTarget): Promise<Own
   const { owner, repo, issueNumber, marker, author } = target;
   const comments = await gh.paginate(gh.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
   return comments
-    .filter((comment) => comment.user?.login === author && carriesMarker(comment.body, marker))
+    .filter((comment) => sameLogin(comment.user?.login, author) && carriesMarker(comment.body, marker))
     .sort((a, b) => a.id - b.id)
     .map((comment) => ({ id: comment.id, body: comment.body ?? '', url: comment.html_url }));
 }
@@ -44,6 +45,7 @@ export async function upsertComment(gh: GitHub, target: UpsertTarget, body: stri
   const [first, ...extra] = await ownComments(gh, target);
   if (first === undefined) {
     const created = await gh.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
+    checkWrittenAs(target.author, created.data.user?.login, 'comment');
     return { url: created.data.html_url, action: 'created', removed: 0 };
   }
   const updated = await gh.rest.issues.updateComment({ owner, repo, comment_id: first.id, body });

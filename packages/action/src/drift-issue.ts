@@ -1,4 +1,5 @@
 import type { GitHub } from './github-api.js';
+import { checkWrittenAs, sameLogin } from './identity.js';
 import { carriesMarker } from './markers.js';
 
 export const DRIFT_TITLE = 'monsync drift';
@@ -7,6 +8,8 @@ export interface DriftIssueTarget {
   owner: string;
   repo: string;
   marker: string;
+  /** The login the token writes as (`tokenLogin`): an issue anyone else opened is never the action's. */
+  author: string;
 }
 
 export interface IssueRef {
@@ -14,11 +17,15 @@ export interface IssueRef {
   url: string;
 }
 
-/** The open drift issue of this folder: titled "monsync drift" and starting with its marker, on any page of open issues. */
+/**
+ * The open drift issue of this folder: opened by the action's own login, titled "monsync drift" and starting with its
+ * marker, on any page of open issues. An issue someone else opened with the same title and marker (a copy, a quote) is
+ * never edited or closed.
+ */
 export async function findDriftIssue(gh: GitHub, target: DriftIssueTarget): Promise<IssueRef | undefined> {
   const issues = await gh.paginate(gh.rest.issues.listForRepo, { owner: target.owner, repo: target.repo, state: 'open', per_page: 100 });
   const found = issues
-    .filter((issue) => issue.pull_request === undefined && issue.title === DRIFT_TITLE && carriesMarker(issue.body, target.marker))
+    .filter((issue) => issue.pull_request === undefined && sameLogin(issue.user?.login, target.author) && issue.title === DRIFT_TITLE && carriesMarker(issue.body, target.marker))
     .sort((a, b) => a.number - b.number)[0];
   return found === undefined ? undefined : { number: found.number, url: found.html_url };
 }
@@ -28,6 +35,7 @@ export async function openOrUpdateDriftIssue(gh: GitHub, target: DriftIssueTarge
   const existing = await findDriftIssue(gh, target);
   if (existing === undefined) {
     const created = await gh.rest.issues.create({ owner: target.owner, repo: target.repo, title: DRIFT_TITLE, body });
+    checkWrittenAs(target.author, created.data.user?.login, 'drift issue');
     return { number: created.data.number, url: created.data.html_url, action: 'opened' };
   }
   await gh.rest.issues.update({ owner: target.owner, repo: target.repo, issue_number: existing.number, body });

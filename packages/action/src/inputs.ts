@@ -32,6 +32,8 @@ export interface ActionInputs extends Credentials {
   unreviewed: Unreviewed;
   /** plan: comment (one line) on a pull request that changes nothing in the account. */
   commentUnchanged: boolean;
+  /** The login github-token writes as, when given (`tokenLogin` asks GitHub otherwise). */
+  githubLogin: string;
 }
 
 export const UNREVIEWED = ['hold', 'apply'] as const;
@@ -99,7 +101,8 @@ export function readInputs(credentials: Credentials): ActionInputs {
   }
   if (problems.length > 0) throw new ActionInputError(problems.length === 1 ? (problems[0] ?? '') : `the step's inputs have ${problems.length} problems:\n- ${problems.join('\n- ')}`);
   const operators = core.getInput('operators');
-  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr, unreviewed: rawUnreviewed as Unreviewed, commentUnchanged };
+  const githubLogin = core.getInput('github-login');
+  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr, unreviewed: rawUnreviewed as Unreviewed, commentUnchanged, githubLogin };
 }
 
 /** Which of the three API settings are empty, by input name. */

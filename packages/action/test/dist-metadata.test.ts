@@ -82,6 +82,7 @@ describe('action.yml', () => {
         'config',
         'drift-pr',
         'fingerprint-key',
+        'github-login',
         'github-token',
         'lock',
         'operators',

@@ -11,7 +11,7 @@ import { acceptBranch, ACCEPT_TITLE } from '../src/accept-pr.js';
 import { DRIFT_TITLE } from '../src/drift-issue.js';
 import { acceptMarker } from '../src/markers.js';
 import { FakeGit } from './fake-git.js';
-import { apiInputs, demoWorkspace, expectNoSecrets, FakeIssues, PUSH_EVENT, runAction, SCHEDULE_EVENT, SHA, useHarness, writeFile } from './harness.js';
+import { apiInputs, demoWorkspace, expectNoSecrets, expectDriftRun, FakeIssues, PUSH_EVENT, runAction, SCHEDULE_EVENT, SHA, useHarness, writeFile } from './harness.js';
 
 const harness = useHarness();
 const BRANCH = acceptBranch('configs');
@@ -61,7 +61,7 @@ async function firstDriftRun(workspace: string, issues: FakeIssues, git: FakeGit
   git.expectFirstPush(s, BRANCH);
   git.expectListPulls(s, BRANCH);
   git.expectCreatePull(s);
-  issues.expectListOpen(s);
+  expectDriftRun(s, issues);
   issues.expectCreate(s);
   const result = await runAction({ workspace, inputs: DRIFT(), event: SCHEDULE_EVENT });
   expect(result.failure).toBeUndefined();
@@ -102,7 +102,7 @@ describe('drift answered both ways (drift-pr)', () => {
     for (const [path, text] of files) writeFile(workspace, path, text);
     harness.emulator.control.clearLog();
     const s = harness.scope();
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectComment(s, issue.number);
     issues.expectUpdate(s, issue.number);
     pull.state = 'closed';
@@ -128,7 +128,7 @@ describe('drift answered both ways (drift-pr)', () => {
     const s = harness.scope();
     git.expectSamePush(s, BRANCH);
     git.expectListPulls(s, BRANCH);
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectUpdate(s, issue.number);
     const again = await runAction({ workspace, inputs: DRIFT(), event: SCHEDULE_EVENT });
     expect(again.failure).toBeUndefined();
@@ -150,7 +150,7 @@ describe('drift answered both ways (drift-pr)', () => {
     const reverted = await runAction({ workspace, inputs: { ...DRIFT(), command: 'apply', comment: 'false', unreviewed: 'apply', 'github-token': '' }, event: PUSH_EVENT });
     expect(reverted.failure).toBeUndefined();
     const s = harness.scope();
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectComment(s, issue.number);
     issues.expectUpdate(s, issue.number);
     git.expectListPulls(s, BRANCH);
@@ -166,12 +166,28 @@ describe('drift answered both ways (drift-pr)', () => {
     expect(git.refs.has(`heads/${BRANCH}`)).toBe(false);
   });
 
+  it("never updates a pull request someone else opened from the action's branch with its marker: it opens its own", async () => {
+    const workspace = await agreeingWorkspace();
+    await editInWebApp();
+    const issues = new FakeIssues();
+    const git = new FakeGit();
+    const body = `${acceptMarker('configs')}\nAccept live changes, copied by hand`;
+    git.pulls.push({ number: 499, title: ACCEPT_TITLE, head: BRANCH, base: 'main', body, state: 'open', html_url: `https://github.com/acme/monitoring/pull/499`, comments: [], user: { login: 'mallory' } });
+    await firstDriftRun(workspace, issues, git);
+    expect(git.pulls.map((pull) => [pull.number, pull.user.login, pull.state])).toEqual([
+      [499, 'mallory', 'open'],
+      [501, 'github-actions[bot]', 'open'],
+    ]);
+    expect(git.pulls[0]?.body).toBe(body);
+    expect(issues.titled(DRIFT_TITLE)[0]?.body).toContain('[#501 Accept live changes]');
+  });
+
   it('without drift-pr, opens no branch or pull request (only the issue)', async () => {
     const workspace = await agreeingWorkspace();
     await editInWebApp();
     const issues = new FakeIssues();
     const s = harness.scope();
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectCreate(s);
     const result = await runAction({ workspace, inputs: DRIFT({ 'drift-pr': 'false' }), event: SCHEDULE_EVENT });
     expect(result.failure).toBeUndefined();
@@ -185,7 +201,7 @@ describe('drift answered both ways (drift-pr)', () => {
     const issues = new FakeIssues();
     const s = harness.scope();
     s.get(`/repos/acme/monitoring/git/commits/${SHA}`).reply(403, { message: 'Resource not accessible by integration' });
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectCreate(s);
     const result = await runAction({ workspace, inputs: DRIFT(), event: SCHEDULE_EVENT });
     expect(result.failure).toBeUndefined();

@@ -2,7 +2,7 @@ import { seedGuid } from '@monsync/emulator';
 import { describe, expect, it } from 'vitest';
 import { DRIFT_TITLE } from '../src/drift-issue.js';
 import { driftMarker } from '../src/markers.js';
-import { apiInputs, demoWorkspace, expectNoSecrets, FakeIssues, PUSH_EVENT, runAction, SCHEDULE_EVENT, useHarness } from './harness.js';
+import { apiInputs, demoWorkspace, expectNoSecrets, expectDriftRun, FakeIssues, PUSH_EVENT, runAction, SCHEDULE_EVENT, useHarness } from './harness.js';
 
 const harness = useHarness();
 
@@ -14,9 +14,9 @@ describe('drift on a schedule', () => {
     const issues = new FakeIssues();
     // Look-alikes that are not ours: a pull request and an issue someone opened by hand with the same title.
     issues.add(DRIFT_TITLE, 'a pull request', { pullRequest: true });
-    issues.add(DRIFT_TITLE, 'opened by hand, without the marker');
+    issues.add(DRIFT_TITLE, 'opened by hand, without the marker', { author: 'someone' });
     let s = harness.scope();
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectCreate(s);
     const first = await runAction({ workspace, inputs: DRIFT(), event: SCHEDULE_EVENT });
     expect(first.failure).toBeUndefined();
@@ -41,7 +41,7 @@ describe('drift on a schedule', () => {
     issues.issues.push(issues.issues.splice(issues.issues.indexOf(issue), 1)[0] ?? issue);
     for (let run = 0; run < 2; run += 1) {
       s = harness.scope();
-      issues.expectListOpen(s);
+      expectDriftRun(s, issues);
       issues.expectUpdate(s, issue.number);
       const again = await runAction({ workspace, inputs: DRIFT(), event: SCHEDULE_EVENT });
       expect(again.failure).toBeUndefined();
@@ -54,7 +54,7 @@ describe('drift on a schedule', () => {
     const workspace = demoWorkspace();
     const issues = new FakeIssues();
     let s = harness.scope();
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectCreate(s);
     await runAction({ workspace, inputs: DRIFT(), event: SCHEDULE_EVENT });
     expect(s.isDone()).toBe(true);
@@ -65,7 +65,7 @@ describe('drift on a schedule', () => {
     expect(applied.failure).toBeUndefined();
 
     s = harness.scope();
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectComment(s, issue.number);
     issues.expectUpdate(s, issue.number);
     const gone = await runAction({ workspace, inputs: DRIFT(), event: SCHEDULE_EVENT });
@@ -77,7 +77,7 @@ describe('drift on a schedule', () => {
 
     // Quiet runs with nothing open only look.
     s = harness.scope();
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     const quiet = await runAction({ workspace, inputs: DRIFT(), event: SCHEDULE_EVENT });
     expect(quiet.failure).toBeUndefined();
     expect(s.isDone()).toBe(true);
@@ -85,7 +85,7 @@ describe('drift on a schedule', () => {
     const edit = await harness.emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${seedGuid('monitor:Shop homepage')}`, body: { CheckInterval: 15 } });
     expect(edit.status).toBeLessThan(300);
     s = harness.scope();
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectCreate(s);
     const again = await runAction({ workspace, inputs: DRIFT(), event: SCHEDULE_EVENT });
     expect(again.failure).toBeUndefined();

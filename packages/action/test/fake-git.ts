@@ -29,6 +29,7 @@ export interface FakePull {
   state: 'open' | 'closed';
   html_url: string;
   comments: string[];
+  user: { login: string };
 }
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
@@ -122,7 +123,8 @@ export class FakeGit {
     scope.post(`/repos/${REPOSITORY}/pulls`).reply(201, (_uri, body) => {
       const { title, head, base, body: text } = body as { title: string; head: string; base: string; body: string };
       const number = 500 + this.pulls.length;
-      const pull: FakePull = { number, title, head, base, body: text, state: 'open', html_url: `https://github.com/${REPOSITORY}/pull/${number}`, comments: [] };
+      // Opened with the workflow token: GitHub names github-actions[bot] as its author.
+      const pull: FakePull = { number, title, head, base, body: text, state: 'open', html_url: `https://github.com/${REPOSITORY}/pull/${number}`, comments: [], user: { login: 'github-actions[bot]' } };
       this.pulls.push(pull);
       return pull;
     });

@@ -218,7 +218,11 @@ export class FakeThread {
   readonly deleted: number[] = [];
   #next = 1000;
 
-  constructor(readonly number: number) {}
+  /** `writer`: the login GitHub gives what the step's token writes (the workflow token's, or an app's `<slug>[bot]`). */
+  constructor(
+    readonly number: number,
+    readonly writer = 'github-actions[bot]',
+  ) {}
 
   addOther(count: number, login = 'someone'): void {
     for (let i = 0; i < count; i += 1) this.add(`LGTM ${i}`, login);
@@ -248,7 +252,7 @@ export class FakeThread {
     scope.post(`/repos/${REPOSITORY}/issues/${this.number}/comments`).reply(201, (_uri, body) => {
       const text = (body as { body: string }).body;
       this.sentBodies.push(text);
-      return this.add(text);
+      return this.add(text, this.writer);
     });
   }
 
@@ -377,6 +381,7 @@ export interface FakeIssue {
   number: number;
   title: string;
   body: string;
+  user: { login: string };
   state: 'open' | 'closed';
   html_url: string;
   pull_request?: { url: string };
@@ -388,9 +393,13 @@ export class FakeIssues {
   readonly issues: FakeIssue[] = [];
   #next = 100;
 
-  add(title: string, body: string, options: { pullRequest?: boolean; state?: 'open' | 'closed' } = {}): FakeIssue {
+  /** `writer`: the login GitHub gives what the step's token opens (the workflow token's, or an app's `<slug>[bot]`). */
+  constructor(readonly writer = 'github-actions[bot]') {}
+
+  add(title: string, body: string, options: { pullRequest?: boolean; state?: 'open' | 'closed'; author?: string } = {}): FakeIssue {
     const number = (this.#next += 1);
-    const issue: FakeIssue = { number, title, body, state: options.state ?? 'open', html_url: `https://github.com/${REPOSITORY}/issues/${number}`, comments: [] };
+    const user = { login: options.author ?? this.writer };
+    const issue: FakeIssue = { number, title, body, user, state: options.state ?? 'open', html_url: `https://github.com/${REPOSITORY}/issues/${number}`, comments: [] };
     if (options.pullRequest === true) issue.pull_request = { url: `${GITHUB_API}/repos/${REPOSITORY}/pulls/${number}` };
     this.issues.push(issue);
     return issue;
@@ -441,9 +450,24 @@ export class FakeIssues {
   }
 }
 
-/** GET /user as GitHub answers it for the workflow token (it cannot ask who it is): the action comments as github-actions[bot]. */
-export function expectWorkflowTokenIdentity(scope: nock.Scope): void {
+/**
+ * Who an installation token is, as GitHub answers: GET /user is refused ("Resource not accessible by integration"),
+ * GraphQL's viewer names the bot it writes as (`github-actions[bot]` for the workflow token, `<slug>[bot]` for an app's).
+ */
+export function expectInstallationTokenIdentity(scope: nock.Scope, login: string): void {
   scope.get('/user').reply(403, { message: 'Resource not accessible by integration' });
+  scope.post('/graphql', (body: { query?: string }) => body.query?.includes('viewer') === true).reply(200, { data: { viewer: { login, __typename: 'Bot' } } });
+}
+
+/** Who the workflow token is: the action comments as github-actions[bot]. */
+export function expectWorkflowTokenIdentity(scope: nock.Scope): void {
+  expectInstallationTokenIdentity(scope, 'github-actions[bot]');
+}
+
+/** The GitHub requests of a drift run before it writes: who the token is (the issue must be its own), then the open issues. */
+export function expectDriftRun(scope: nock.Scope, issues: FakeIssues): void {
+  expectWorkflowTokenIdentity(scope);
+  issues.expectListOpen(scope);
 }
 
 /** GET /user for a personal token: its login. */

@@ -91,14 +91,43 @@ describe('comparing the plan made at merge with the record', () => {
 
 describe('the token login', () => {
   afterEach(() => nock.cleanAll());
+  const client = () => gitHubClient('t', 'https://api.github.com');
+  const github = () => nock('https://api.github.com');
+  const refused = () => github().get('/user').reply(403, { message: 'Resource not accessible by integration' });
+  const viewer = (answer: object, status = 200) => github().post('/graphql').reply(status, answer);
 
-  it('is the login GET /user names for a personal token, and github-actions[bot] for the workflow token', async () => {
-    const gh = gitHubClient('t', 'https://api.github.com');
-    nock('https://api.github.com').get('/user').reply(200, { login: 'release-bot' });
+  it('is the login GET /user names for a personal token', async () => {
+    github().get('/user').reply(200, { login: 'release-bot' });
+    expect(await tokenLogin(client())).toBe('release-bot');
+  });
+
+  it("is the bot GraphQL's viewer names for an installation token: the workflow token's, or a GitHub App's <slug>[bot]", async () => {
+    refused();
+    viewer({ data: { viewer: { login: 'github-actions[bot]', __typename: 'Bot' } } });
+    expect(await tokenLogin(client())).toBe(WORKFLOW_TOKEN_LOGIN);
+    refused();
+    viewer({ data: { viewer: { login: 'monsync-deployer[bot]', __typename: 'Bot' } } });
+    expect(await tokenLogin(client())).toBe('monsync-deployer[bot]');
+    // A Bot's login without the suffix REST puts on its comments gets it.
+    refused();
+    viewer({ data: { viewer: { login: 'monsync-deployer', __typename: 'Bot' } } });
+    expect(await tokenLogin(client())).toBe('monsync-deployer[bot]');
+  });
+
+  it('is github-actions[bot] when neither GET /user nor the viewer answers, and a refused token is an error', async () => {
+    refused();
+    viewer({ message: 'Not Found' }, 404);
+    expect(await tokenLogin(client())).toBe(WORKFLOW_TOKEN_LOGIN);
+    github().get('/user').reply(401, { message: 'Bad credentials' });
+    await expect(tokenLogin(client())).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('is the github-login input when given, without asking GitHub, and is asked once per client', async () => {
+    expect(await tokenLogin(client(), ' monsync-deployer[bot] ')).toBe('monsync-deployer[bot]');
+    const gh = client();
+    github().get('/user').reply(200, { login: 'release-bot' });
     expect(await tokenLogin(gh)).toBe('release-bot');
-    nock('https://api.github.com').get('/user').reply(403, { message: 'Resource not accessible by integration' });
-    expect(await tokenLogin(gh)).toBe(WORKFLOW_TOKEN_LOGIN);
-    nock('https://api.github.com').get('/user').reply(401, { message: 'Bad credentials' });
-    await expect(tokenLogin(gh)).rejects.toMatchObject({ status: 401 });
+    expect(await tokenLogin(gh)).toBe('release-bot');
+    expect(nock.pendingMocks()).toEqual([]);
   });
 });

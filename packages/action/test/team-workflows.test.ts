@@ -9,7 +9,28 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { DRIFT_TITLE } from '../src/drift-issue.js';
 import { driftMarker, planMarker } from '../src/markers.js';
-import { API_PASSWORD, apiInputs, TREE_SECRETS, writeFile, demoWorkspace, expectNoSecrets, FakeIssues, FakeThread, pullRequestEvent, REPO_ROOT, runAction, SCHEDULE_EVENT, useHarness, expectCommentRun, expectPlanRun } from './harness.js';
+import {
+  API_PASSWORD,
+  apiInputs,
+  TREE_SECRETS,
+  writeFile,
+  demoWorkspace,
+  expectNoSecrets,
+  expectDriftRun,
+  FakeIssues,
+  FakeThread,
+  pullRequestEvent,
+  PUSH_EVENT,
+  REPO_ROOT,
+  runAction,
+  SCHEDULE_EVENT,
+  useHarness,
+  expectCommentRun,
+  expectPlanRun,
+  expectInstallationTokenIdentity,
+  expectPullFiles,
+  demoFiles,
+} from './harness.js';
 
 const harness = useHarness();
 const PLAN = (extra: Record<string, string> = {}) => ({ command: 'plan', config: 'configs', ...apiInputs(harness.emulator.url), ...extra });
@@ -50,15 +71,118 @@ describe('comments of other people that quote the marker', () => {
 
   it('does not take over a "monsync drift" issue that only quotes the marker in its text', async () => {
     const issues = new FakeIssues();
-    const handmade = issues.add(DRIFT_TITLE, `Opened by hand. The bot's issues start with ${driftMarker('configs')}; where is it?`);
+    const handmade = issues.add(DRIFT_TITLE, `Opened by hand. The bot's issues start with ${driftMarker('configs')}; where is it?`, { author: 'carol' });
     const s = harness.scope();
-    issues.expectListOpen(s);
+    expectDriftRun(s, issues);
     issues.expectCreate(s);
     const result = await runAction({ workspace: demoWorkspace(), inputs: { ...PLAN(), command: 'drift' }, event: SCHEDULE_EVENT });
     expect(result.failure).toBeUndefined();
     expect(s.isDone()).toBe(true);
     expect(handmade.body).toMatch(/^Opened by hand\./);
     expect(issues.titled(DRIFT_TITLE)).toHaveLength(2);
+  });
+});
+
+describe('a "monsync drift" issue someone else opened with the marker as its first line', () => {
+  it('is never edited or closed: the action opens, updates and closes only the issue it opened itself', async () => {
+    const workspace = demoWorkspace();
+    const issues = new FakeIssues();
+    // A copy of the bot's issue, opened by a person: same title, the marker as its first line.
+    const copy = issues.add(DRIFT_TITLE, `${driftMarker('configs')}\n## monsync drift: configs\n\ncopied from the bot's issue`, { author: 'mallory' });
+    let s = harness.scope();
+    expectDriftRun(s, issues);
+    issues.expectCreate(s);
+    const first = await runAction({ workspace, inputs: { ...PLAN(), command: 'drift' }, event: SCHEDULE_EVENT });
+    expect(first.failure).toBeUndefined();
+    expect(s.isDone()).toBe(true);
+    const own = issues.titled(DRIFT_TITLE).find((issue) => issue.number !== copy.number);
+    if (own === undefined) throw new Error('the action opened no issue of its own');
+    expect(own.user.login).toBe('github-actions[bot]');
+    expect(first.outputs['comment-url']).toBe(own.html_url);
+
+    // Drift gone: only its own issue gets the comment and is closed (an interceptor for the copy would be unused).
+    const applied = await runAction({ workspace, inputs: { ...PLAN(), command: 'apply', comment: 'false', unreviewed: 'apply', 'github-token': '' }, event: PUSH_EVENT });
+    expect(applied.failure).toBeUndefined();
+    s = harness.scope();
+    expectDriftRun(s, issues);
+    issues.expectComment(s, own.number);
+    issues.expectUpdate(s, own.number);
+    const gone = await runAction({ workspace, inputs: { ...PLAN(), command: 'drift' }, event: SCHEDULE_EVENT });
+    expect(gone.failure).toBeUndefined();
+    expect(s.isDone()).toBe(true);
+    expect(own.state).toBe('closed');
+    expect(copy).toMatchObject({ state: 'open', comments: [], body: `${driftMarker('configs')}\n## monsync drift: configs\n\ncopied from the bot's issue` });
+  });
+});
+
+describe('a GitHub App token (github-token from actions/create-github-app-token)', () => {
+  const APP_BOT = 'monsync-deployer[bot]';
+
+  it("finds its own plan comment and drift issue by the app's bot login, which GraphQL's viewer names, and leaves github-actions[bot]'s alone", async () => {
+    const workspace = demoWorkspace();
+    const thread = new FakeThread(70, APP_BOT);
+    // Written before the workflow switched to the app's token: another author, so not the app's to edit.
+    const earlier = thread.add(`${planMarker('configs')}\n## monsync plan: configs\n\nan older plan`, 'github-actions[bot]');
+    for (let run = 0; run < 2; run += 1) {
+      const s = harness.scope();
+      expectInstallationTokenIdentity(s, APP_BOT);
+      expectPullFiles(s, 70, demoFiles());
+      thread.expectList(s);
+      const mine = thread.comments.find((c) => c.user.login === APP_BOT);
+      if (mine === undefined) thread.expectCreate(s);
+      else thread.expectUpdate(s, mine.id);
+      const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(70) });
+      expect(result.failure).toBeUndefined();
+      expect(s.isDone()).toBe(true);
+      expect(result.commands.filter((c) => c.command === 'warning' && c.message.includes('github-login'))).toEqual([]);
+    }
+    expect(thread.comments.map((c) => c.user.login)).toEqual(['github-actions[bot]', APP_BOT]);
+    expect(earlier.body).toContain('an older plan');
+    expect(thread.deleted).toEqual([]);
+
+    const issues = new FakeIssues(APP_BOT);
+    issues.add(DRIFT_TITLE, `${driftMarker('configs')}\n## monsync drift: configs\n\nfrom the workflow token`, { author: 'github-actions[bot]' });
+    for (let run = 0; run < 2; run += 1) {
+      const s = harness.scope();
+      expectInstallationTokenIdentity(s, APP_BOT);
+      issues.expectListOpen(s);
+      const mine = issues.issues.find((issue) => issue.user.login === APP_BOT);
+      if (mine === undefined) issues.expectCreate(s);
+      else issues.expectUpdate(s, mine.number);
+      const result = await runAction({ workspace, inputs: { ...PLAN(), command: 'drift' }, event: SCHEDULE_EVENT });
+      expect(result.failure).toBeUndefined();
+      expect(s.isDone()).toBe(true);
+    }
+    expect(issues.titled(DRIFT_TITLE).map((issue) => issue.user.login)).toEqual(['github-actions[bot]', APP_BOT]);
+  });
+
+  it('takes the login from the github-login input without asking GitHub who the token is', async () => {
+    const thread = new FakeThread(71, APP_BOT);
+    const s = harness.scope();
+    expectPullFiles(s, 71, demoFiles());
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ 'github-login': APP_BOT }), event: pullRequestEvent(71) });
+    expect(result.failure).toBeUndefined();
+    expect(s.isDone()).toBe(true);
+    expect(thread.comments.map((c) => c.user.login)).toEqual([APP_BOT]);
+  });
+
+  it('warns with the fix when GitHub names no login and the comment is written as another than the one looked for', async () => {
+    const thread = new FakeThread(72, APP_BOT);
+    const s = harness.scope();
+    s.get('/user').reply(403, { message: 'Resource not accessible by integration' });
+    s.post('/graphql').reply(403, { message: 'Resource not accessible by integration' });
+    expectPullFiles(s, 72, demoFiles());
+    thread.expectList(s);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(72) });
+    expect(result.failure).toBeUndefined();
+    expect(s.isDone()).toBe(true);
+    const warning = result.commands.find((c) => c.command === 'warning' && c.message.includes('github-login'));
+    expect(warning?.message).toBe(
+      `the comment was written as ${APP_BOT}, but the action looks for its own as github-actions[bot]: the next run will not find it and will write another. Set the input github-login: '${APP_BOT}' (a GitHub App token writes as <app-slug>[bot]).`,
+    );
   });
 });
 

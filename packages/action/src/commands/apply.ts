@@ -51,7 +51,7 @@ interface ReviewContext {
 async function reviewContext(run: CommandRun): Promise<ReviewContext> {
   const gh = gitHubOrWarn(run.inputs, run.context, 'reading the reviewed plan and the comment on the merged pull request');
   if (gh === undefined) return { gh, author: '', review: { kind: 'none', why: 'there is no github-token to read the reviewed plan on the pull request with', pr: undefined } };
-  const author = await tokenLogin(gh);
+  const author = await tokenLogin(gh, run.inputs.githubLogin);
   return { gh, author, review: await readReview(gh, run.context, run.folder.label, author) };
 }
 

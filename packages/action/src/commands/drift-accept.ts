@@ -7,16 +7,18 @@ import { acceptBranch, closeAcceptPullRequest, openOrUpdateAcceptPullRequest, pu
 import { acceptBody } from '../bodies.js';
 import type { GitHub } from '../github-api.js';
 import { repoOf } from '../github-context.js';
+import { tokenLogin } from '../identity.js';
 import { acceptMarker } from '../markers.js';
 import type { CommandRun } from './context.js';
 
 /** Where objects made in the account outside git go in the tree (as `monsync pull --into` does by default). */
 export const NEW_OBJECTS_FILE = 'new-objects.yaml';
 
-export function acceptTarget(run: CommandRun): AcceptTarget {
+/** The folder's branch and pull request, owned by the login the token writes as. */
+export async function acceptTarget(run: CommandRun, gh: GitHub): Promise<AcceptTarget> {
   const { context, folder } = run;
   const base = context.payload.repository?.default_branch ?? 'main';
-  return { ...repoOf(context), branch: acceptBranch(folder.label), base, marker: acceptMarker(folder.label) };
+  return { ...repoOf(context), branch: acceptBranch(folder.label), base, marker: acceptMarker(folder.label), author: await tokenLogin(gh, run.inputs.githubLogin) };
 }
 
 /**
@@ -41,7 +43,7 @@ export async function offerAcceptPullRequest(run: CommandRun, gh: GitHub, plan: 
     core.warning(`drift-pr: the live account written into ${folder.label} would not validate (${first?.file ?? ''}:${first?.line ?? ''}: ${first?.message ?? ''}); no pull request`);
     return { reason: 'the changes could not be written into the tree as a valid configuration (see the workflow run); change the tree by hand.' };
   }
-  const target = acceptTarget(run);
+  const target = await acceptTarget(run, gh);
   const inRepo = (path: string) => (folder.label === '.' ? path : `${folder.label}/${path}`);
   const message = `Accept live changes into ${folder.label}\n\nWritten by the monsync drift job from the live account:\n${edited.edits.map((edit) => `${edit}\n`).join('')}`;
   const redact = masker.redact();
@@ -66,6 +68,6 @@ export async function offerOrExplain(run: CommandRun, gh: GitHub, plan: Plan, li
 /** No drift: an open "Accept live changes" pull request describes nothing any more. */
 export async function closeStaleAcceptPullRequest(run: CommandRun, gh: GitHub, footer: string): Promise<void> {
   const comment = `**Git and the live account agree again** (the changes were reverted by an apply, or are in git already). Closing.\n${footer}`;
-  const closed = await closeAcceptPullRequest(gh, acceptTarget(run), comment);
+  const closed = await closeAcceptPullRequest(gh, await acceptTarget(run, gh), comment);
   if (closed !== undefined) core.info(`drift-pr: pull request #${closed.number} closed: ${closed.url}`);
 }

@@ -3,6 +3,7 @@ import { hasChanges, readAndPlan, renderText, type LiveSnapshot, type Plan } fro
 import { COMMENT_BUDGET, driftAnswers, driftBody, driftGoneComment, planBody, SUMMARY_BUDGET } from '../bodies.js';
 import { closeDriftIssue, openOrUpdateDriftIssue } from '../drift-issue.js';
 import { repoOf } from '../github-context.js';
+import { tokenLogin } from '../identity.js';
 import { writeJobSummary } from '../job-summary.js';
 import { driftMarker } from '../markers.js';
 import { setPlanOutputs, writePlanFile } from '../outputs.js';
@@ -44,7 +45,7 @@ export async function driftCommand(run: CommandRun): Promise<void> {
   if (!inputs.comment) return;
   const gh = gitHubOrWarn(inputs, context, 'the drift issue');
   if (gh === undefined) return;
-  const target = { ...repoOf(context), marker: driftMarker(folder.label) };
+  const target = { ...repoOf(context), marker: driftMarker(folder.label), author: await tokenLogin(gh, inputs.githubLogin) };
   const footer = bodyContext(run, '', COMMENT_BUDGET, undefined).footer;
   if (drifted) {
     const answers = inputs.driftPr ? driftAnswers(folder.label, await offerOrExplain(run, gh, plan, live, footer)) : undefined;

@@ -32,7 +32,7 @@ async function commentOnPullRequest(run: CommandRun, body: string | ((gh: GitHub
   try {
     const text = typeof body === 'string' ? body : await body(gh);
     if (text === undefined) return;
-    const target = { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label), author: await tokenLogin(gh) };
+    const target = { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label), author: await tokenLogin(gh, run.inputs.githubLogin) };
     result = await upsertComment(gh, target, run.masker.redact()(text));
   } catch (error) {
     // A fork's run gets a read-only token whatever the workflow asks for: the plan stands without its comment.
@@ -83,7 +83,7 @@ function planCommentFor(run: CommandRun, plan: Plan, record: string, planFile: s
     const view: PlanView = viewOf(plan, await changedFiles(gh, run, pr.number), run.folder.label);
     const own = view.plan.steps.filter((step) => !view.notFromPullRequest.includes(step) && step.action !== 'ensure');
     if (!run.inputs.commentUnchanged && own.length === 0 && plan.safe) {
-      const target = { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label), author: await tokenLogin(gh) };
+      const target = { ...repoOf(run.context), issueNumber: pr.number, marker: planMarker(run.folder.label), author: await tokenLogin(gh, run.inputs.githubLogin) };
       // An earlier comment must not go on showing changes the pull request no longer makes.
       if ((await ownComments(gh, target)).length === 0) {
         core.info('no changes from this pull request, and comment-unchanged is false: no comment');

@@ -82,8 +82,10 @@ export async function startGitHubMock(repository: string): Promise<GitHubMock> {
     const list = path === null ? null : /^\/issues\/(\d+)\/comments$/.exec(path);
     const one = path === null ? null : /^\/issues\/comments\/(\d+)$/.exec(path);
 
-    // The workflow token cannot ask who it is: the action then comments as github-actions[bot].
+    // The workflow token cannot ask GET /user who it is.
     if (url.pathname === '/user' && method === 'GET') return send(res, 403, { message: 'Resource not accessible by integration' });
+    // GraphQL's viewer does answer an installation token: the bot it writes as.
+    if (url.pathname === '/graphql' && method === 'POST') return send(res, 200, { data: { viewer: { login: 'github-actions[bot]', __typename: 'Bot' } } });
     const files = path === null ? null : /^\/pulls\/(\d+)\/files$/.exec(path);
     if (files !== null && method === 'GET') {
       return send(res, 200, (pullFiles.get(Number(files[1])) ?? []).map((filename) => ({ filename, status: 'modified' })));

@@ -26,13 +26,17 @@ export function annotate(diagnostics: readonly Diagnostic[], configDir: string, 
 }
 
 /**
- * The plan's policy findings about the whole account (`maxInactiveShare`), annotated on the rule in monsync.yaml.
- * Findings about one object came from the tree and were annotated with the tree's diagnostics already.
+ * The plan's policy findings about the whole account (`maxInactiveShare`), annotated on the rule in monsync.yaml, or
+ * on the run when a finding has no position (so no finding goes unseen in the pull request's checks). Findings about
+ * one object came from the tree and were annotated with the tree's diagnostics already.
  */
 export function annotateAccountPolicy(findings: readonly PolicyFinding[], configDir: string, workspace: string): void {
   for (const f of findings) {
-    if (f.kind !== undefined || f.file === undefined) continue;
-    const d: Diagnostic = { severity: f.severity, code: f.severity === 'error' ? 'POLICY_ERROR' : 'POLICY_WARNING', message: `${f.rule}: ${f.message}`, hint: f.fix, file: f.file, line: f.line ?? 1, column: f.column ?? 1 };
-    annotate([d], configDir, workspace);
+    if (f.kind !== undefined) continue;
+    const code = f.severity === 'error' ? 'POLICY_ERROR' : 'POLICY_WARNING';
+    const d: Diagnostic = { severity: f.severity, code, message: `${f.rule}: ${f.message}`, hint: f.fix, file: f.file ?? '', line: f.line ?? 1, column: f.column ?? 1 };
+    if (f.file !== undefined) annotate([d], configDir, workspace);
+    else if (f.severity === 'error') core.error(annotationText(d), { title: `monsync ${code}` });
+    else core.warning(annotationText(d), { title: `monsync ${code}` });
   }
 }

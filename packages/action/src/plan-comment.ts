@@ -11,7 +11,7 @@
  * To add a section, add a function to COMMENT_SECTIONS: it gets the plan view and the room left, and returns
  * Markdown (empty to leave the section out). Sections get room in order after the pull request's own changes.
  */
-import { escapeMarkdown, hasChanges, markdownLength, pluralCount as plural, renderMarkdown, renderStepList, type Plan, type PlanStep } from '@monsync/reconciler';
+import { escapeMarkdown, hasChanges, markdownLength, pluralCount as plural, renderMarkdown, renderPolicySection, renderStepList, type Plan, type PlanStep } from '@monsync/reconciler';
 import { ACTION_OVERRIDE, type BodyContext } from './bodies.js';
 import { planOf } from './review-record.js';
 
@@ -87,7 +87,10 @@ export function planComment(view: PlanView, context: PlanCommentContext, title =
   let body: string;
   if (!hasChanges(own) && own.violations.length === 0 && own.warnings.length === 0) {
     const others = view.notFromPullRequest.length > 0 ? ' The account differs from files it does not change: see below.' : '';
-    body = `${head(context, title)}**No changes:** this pull request changes nothing in the account.${others}\n\n`;
+    const line = `${head(context, title)}**No changes:** this pull request changes nothing in the account.${others}\n\n`;
+    // Policy findings (the account's among them) change nothing, but reviewers must see them: an error fails the check.
+    const more = (count: number) => `\n… ${plural(count, 'more finding')}: ${context.fullPlanHint}\n`;
+    body = `${line}${renderPolicySection(own, ownBudget - markdownLength(line), more)}`;
   } else {
     body = renderMarkdown(own, { marker: context.marker, title, budget: ownBudget, limit: context.budget, fullPlanHint: context.fullPlanHint, override: ACTION_OVERRIDE }).replace(/^\n/, '');
   }

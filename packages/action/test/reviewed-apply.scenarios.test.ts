@@ -233,7 +233,7 @@ describe('apply on merge applies what was reviewed', () => {
 });
 
 describe('a pull request that changes nothing in the account', () => {
-  it('gets no comment with comment-unchanged: false, and one line by default', async () => {
+  it('gets no comment with comment-unchanged: false, and one line by default (with the policy findings below it)', async () => {
     const workspace = demoWorkspace();
     await settle(workspace);
     const thread = new FakeThread(50);
@@ -247,9 +247,12 @@ describe('a pull request that changes nothing in the account', () => {
 
     expect((await planOnPullRequest(harness, thread, workspace)).failure).toBeUndefined();
     const body = thread.comments[0]?.body ?? '';
+    // The demo tree's one policy warning changes nothing, and is still for reviewers to see.
     expect(body.split('\n').filter((line) => line !== '' && !line.startsWith('<!--') && !line.startsWith('<sub>'))).toEqual([
       '## monsync plan: configs',
       '**No changes:** this pull request changes nothing in the account.',
+      '### Policy: 0 errors, 1 warning',
+      expect.stringMatching(/^- \*\*warning\*\* `checkInterval` monitor "Blog" \(`monitors\/marketing\.yaml:\d+:\d+`\): /),
     ]);
   });
 });

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { planJsonSchema } from '@monsync/schema';
 import { describe, expect, it } from 'vitest';
-import { markdownLength, MARKDOWN_MARKER, renderJson, renderMarkdown, renderText, type Plan } from '../src/index.js';
+import { markdownLength, MARKDOWN_MARKER, renderJson, renderMarkdown, renderPolicySection, renderText, type Plan } from '../src/index.js';
 import { aLiveItem, aLiveMonitor, aLiveSection, aMonitor, aSection, CANARY, desiredState, liveSnapshot, OTHER_OPERATOR, planFor, secret } from '../src/test-utils/index.js';
 import { scenario } from './scenario.js';
 
@@ -163,5 +163,29 @@ describe('secrets in renderings', () => {
     // Monitors keep a fingerprint of their secrets in Notes, so nothing is left uncompared.
     expect(plan.warnings.map((w) => w.code)).toEqual([]);
     expect(plan.steps.find((step) => step.key === 'Other')?.reason).toBe('no fingerprint marker');
+  });
+});
+
+describe('the Policy section alone', () => {
+  const finding = (n: number) => ({ rule: 'namePattern', severity: 'warning' as const, kind: 'monitor' as const, key: `m${n}`, message: `monitor \`m${n}\` does not match`, fix: 'rename it', file: 'monitors.yaml', line: n, column: 5 });
+  const more = (count: number) => `\n… ${count} more\n`;
+
+  it('lists every finding that fits, then says how many more', () => {
+    const plan = { policy: [finding(1), finding(2), finding(3)] };
+    const whole = renderPolicySection(plan, 10_000, more);
+    expect(whole).toBe(
+      '### Policy: 0 errors, 3 warnings\n\n' +
+        [1, 2, 3].map((n) => `- **warning** \`namePattern\` monitor "m${n}" (\`monitors.yaml:${n}:5\`): monitor \\\`m${n}\\\` does not match. Fix: rename it.\n`).join('') +
+        '\n',
+    );
+    const cut = renderPolicySection(plan, markdownLength(whole) - 10, more);
+    expect(cut).toContain('"m2"');
+    expect(cut).not.toContain('"m3"');
+    expect(cut).toContain('\n… 1 more\n');
+  });
+
+  it('is empty without findings', () => {
+    expect(renderPolicySection({ policy: [] }, 10_000, more)).toBe('');
+    expect(renderPolicySection({}, 10_000, more)).toBe('');
   });
 });

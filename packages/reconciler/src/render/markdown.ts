@@ -225,7 +225,7 @@ function refusedBanner(plan: Plan): string[] {
 }
 
 /** The policy's findings, first of the sections so that no budget cut hides them. */
-function policySection(plan: Plan): Section[] {
+function policySection(plan: Pick<Plan, 'policy'>): Section[] {
   const findings = plan.policy ?? [];
   if (findings.length === 0) return [];
   const blocks = findings.map((f) => {
@@ -316,6 +316,24 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   }
   const cutNote = full ? '' : note(omitted, plan.steps.length, limit, options.fullPlanHint);
   return `${head}${cutNote}${body}${footer}`.replace(/\n{3,}/g, '\n\n').replace(/\n*$/, '\n');
+}
+
+/**
+ * The Policy section alone, for a comment that shows no steps (a pull request that changes nothing in the account):
+ * whole findings while they fit in `budget` (UTF-8 bytes), then `more(count)` for the rest; '' without findings.
+ */
+export function renderPolicySection(plan: Pick<Plan, 'policy'>, budget: number, more: (count: number) => string): string {
+  const [section] = policySection(plan);
+  if (section === undefined) return '';
+  let body = '';
+  let shown = 0;
+  for (const block of section.blocks) {
+    if (markdownLength(section.open + body + block + section.close) > budget) break;
+    body += block;
+    shown += 1;
+  }
+  const rest = section.blocks.length - shown;
+  return `${section.open}${body}${rest > 0 ? more(rest) : ''}${section.close}`;
 }
 
 /**

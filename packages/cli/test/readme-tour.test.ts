@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PromptingIo } from '../src/commands/apply.js';
 import { bufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
-import { REPO_ROOT } from './helpers.js';
+import { monsync, REPO_ROOT, tempTree } from './helpers.js';
 
 /** The shell block of the root README's "Your own emulator" step, one command a line (continuations joined). */
 function tourLines(): string[] {
@@ -64,5 +64,31 @@ describe('the README tour, run as written against a fresh demo emulator', () => 
     expect(ran).toEqual(['validate', 'plan', 'apply', 'plan', 'pull']);
     expect(readFileSync(join(scratch, 'plan.md'), 'utf8')).toMatch(/^<!-- monsync:plan -->\n/);
     expect(existsSync(join(scratch, 'live-tree', 'monsync.yaml'))).toBe(true);
+  });
+});
+
+/** The ```yaml blocks of the root README's guardrails section, by the file their first line names. */
+function guardrailFiles(): Record<string, string> {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = /\n## Guardrails[^\n]*\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+  const files: Record<string, string> = {};
+  for (const match of section.matchAll(/```yaml\n# ([\w/.-]+\.yaml)[^\n]*\n([\s\S]*?)```/g)) files[match[1] ?? ''] = match[2] ?? '';
+  return files;
+}
+
+describe("the README's guardrails example", () => {
+  it('validates as written (its waiver used), and without the waiver the rule it excuses is a warning at its position', async () => {
+    const files = guardrailFiles();
+    expect(Object.keys(files).sort()).toEqual(['monitors/blog.yaml', 'monsync.yaml']);
+    const settings = `apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\n${files['monsync.yaml'] ?? ''}`;
+    const tree = tempTree({ 'monsync.yaml': settings, 'monitors/blog.yaml': files['monitors/blog.yaml'] ?? '' });
+    const valid = await monsync(['validate', '--config', tree]);
+    expect({ code: valid.code, err: valid.err.split('\n').filter((line) => /\b(error|warning) [A-Z_]+:/.test(line)) }).toEqual({ code: 0, err: [] });
+
+    const blog = (files['monitors/blog.yaml'] ?? '').replace(/ {4}policyWaivers:[^\n]*\n[^\n]*\n/, '');
+    const unwaived = tempTree({ 'monsync.yaml': settings, 'monitors/blog.yaml': blog });
+    const warned = await monsync(['validate', '--config', unwaived]);
+    expect(warned.code).toBe(0);
+    expect(warned.err).toMatch(/monitors\/blog\.yaml:\d+:\d+: warning POLICY_WARNING: checkInterval: monitor `Blog` checks every 30 minutes/);
   });
 });

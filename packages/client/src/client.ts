@@ -7,9 +7,11 @@ import { monitorChecksApi, monitorsApi, type MonitorChecksApi, type MonitorsApi 
 import {
   operatorGroupsApi,
   operatorsApi,
+  outgoingPhoneNumbersApi,
   timezonesApi,
   type OperatorGroupsApi,
   type OperatorsApi,
+  type OutgoingPhoneNumbersApi,
   type TimezonesApi,
 } from './families/operators.js';
 import { scheduledReportsApi, slasApi, type ScheduledReportsApi, type SlasApi } from './families/reports-slas.js';
@@ -43,6 +45,7 @@ export interface MonitoringClient {
   readonly operators: OperatorsApi;
   readonly operatorGroups: OperatorGroupsApi;
   readonly timezones: TimezonesApi;
+  readonly outgoingPhoneNumbers: OutgoingPhoneNumbersApi;
   readonly vaultItems: VaultItemsApi;
   readonly vaultSections: VaultSectionsApi;
   readonly scheduledReports: ScheduledReportsApi;
@@ -86,6 +89,7 @@ export function createClient(options: ClientOptions): MonitoringClient {
     operators: operatorsApi(core),
     operatorGroups: operatorGroupsApi(core),
     timezones: timezonesApi(core),
+    outgoingPhoneNumbers: outgoingPhoneNumbersApi(core),
     vaultItems: vaultItemsApi(core),
     vaultSections: vaultSectionsApi(core),
     scheduledReports: scheduledReportsApi(core),

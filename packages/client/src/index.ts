@@ -32,7 +32,7 @@ export type { AlertsApi, StatisticsApi } from './families/alerts.js';
 export type { CheckpointsApi } from './families/checkpoints.js';
 export type { MonitorGroupsApi } from './families/monitor-groups.js';
 export type { MonitorChecksApi, MonitorsApi } from './families/monitors.js';
-export type { OperatorGroupsApi, OperatorsApi, TimezonesApi } from './families/operators.js';
+export type { OperatorGroupsApi, OperatorsApi, OutgoingPhoneNumbersApi, TimezonesApi } from './families/operators.js';
 export type { ScheduledReportsApi, SlasApi } from './families/reports-slas.js';
 export type { VaultItemsApi, VaultSectionsApi } from './families/vault.js';
 export * from './enums.js';

@@ -541,7 +541,15 @@ export const OperatorSchema = def(
       ),
       FullName: Type.Optional(Type.String()),
       MobilePhone: Type.Optional(Type.String()),
-      OutgoingPhoneNumberId: Type.Optional(Type.Integer({ description: 'Number alerts are sent from: an `Id` of GET /OutgoingPhoneNumber.' })),
+      OutgoingPhoneNumberId: Type.Optional(Type.Integer({ description: 'Number alerts are sent from: an `Id` of GET /OutgoingPhoneNumber. Or name the number with `outgoingPhoneNumber`.' })),
+      outgoingPhoneNumber: Type.Optional(
+        Type.String({
+          minLength: 1,
+          description:
+            'Number alerts are sent from, by its `PhoneNumber` (spaces, dashes, dots and brackets ignored) or its `Description` (case ignored) in GET /OutgoingPhoneNumber; monsync sends its `OutgoingPhoneNumberId`. Not with `OutgoingPhoneNumberId`.',
+          examples: ['+31 20 123 4567', 'Amsterdam'],
+        }),
+      ),
       BackupEmail: Type.Optional(use(EmailSchema, 'Backup e-mail address.')),
       CultureName: Type.Optional(use(CultureNameSchema, 'Write-only: the service does not return it, so it is sent on create and with `--rotate`, never compared.')),
       TimeZoneId: Type.Optional(Type.Integer({ description: 'When unspecified the account time zone applies; values come from the Timezone endpoints.' })),

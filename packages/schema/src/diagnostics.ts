@@ -78,6 +78,7 @@ export const DIAGNOSTIC_CODES = {
   DUPLICATE_KEY: { severity: 'error', summary: 'Two declarations (possibly in different files) have the same key; names both places.' },
   DUPLICATE_GUID: { severity: 'error', summary: 'Two declarations pin the same GUID.' },
   OPERATOR_FIELD_REFUSED: { severity: 'error', summary: 'An operator declares `IsAccountAdministrator` or `UserName` (read-only) or `IsOnDuty` (operational state, never planned).' },
+  CONFLICTING_FIELDS: { severity: 'error', summary: 'Two fields that set the same thing are both declared (an operator\'s `outgoingPhoneNumber` and `OutgoingPhoneNumberId`).' },
   AUTHORIZATION_NOT_ASSIGNABLE: { severity: 'error', summary: 'A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign.' },
   EVERYONE_GROUP: { severity: 'error', summary: 'The system group Everyone is declared; every operator is in it and it cannot be changed.' },
   UNKNOWN_REFERENCE: { severity: 'error', summary: 'A group member or vault reference names nothing declared.' },

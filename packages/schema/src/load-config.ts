@@ -418,7 +418,9 @@ class Assembler {
       });
       if (list !== undefined) value[field] = declared;
     });
-    const declared = { value, source: this.sourceRef(at) };
+    const declared: Declared<Mapping> = { value, source: this.sourceRef(at) };
+    const resolvedLater = entry === OPERATOR_KIND && typeof item.outgoingPhoneNumber === 'string' ? ['outgoingPhoneNumber'] : [];
+    if (resolvedLater.length > 0) declared.fieldSources = Object.fromEntries(resolvedLater.map((f) => [f, this.sourceRef({ src: at.src, path: [...at.path, f] })]));
     this.of(entry).push({ ...at, key, parentKey, declared, protect: item.protect === true, waivers: Array.isArray(item.policyWaivers) ? item.policyWaivers : [] });
     return declared;
   }
@@ -708,8 +710,19 @@ class Assembler {
     }
   }
 
-  /** What the service never lets a client do to groups: change Everyone, assign Administrator. */
+  /** What the service never lets a client do to groups: change Everyone, assign Administrator; one way to name a phone number. */
   private checkPeople(): void {
+    for (const o of this.of(OPERATOR_KIND)) {
+      const value = o.declared.value as Mapping;
+      if (value.outgoingPhoneNumber === undefined || value.OutgoingPhoneNumberId === undefined) continue;
+      this.report(
+        'CONFLICTING_FIELDS',
+        '`outgoingPhoneNumber` and `OutgoingPhoneNumberId` both set the number alerts are sent from',
+        { src: o.src, path: [...o.path, 'outgoingPhoneNumber'] },
+        'key',
+        'keep one: `outgoingPhoneNumber` names the number, `OutgoingPhoneNumberId` is its id in GET /OutgoingPhoneNumber',
+      );
+    }
     for (const g of this.of(OPERATOR_GROUP_KIND)) {
       const value = g.declared.value as Mapping;
       if (typeof value.Description === 'string' && value.Description.trim().toLowerCase() === 'everyone') {

@@ -52,6 +52,11 @@ export type PassThrough = { [field: string]: unknown };
 export interface Declared<T> {
   value: T;
   source: SourceRef;
+  /**
+   * Where fields resolved only at plan time were written (an operator's `outgoingPhoneNumber`, looked up in the
+   * account's numbers), so the plan can point at the field itself.
+   */
+  fieldSources?: Record<string, SourceRef>;
 }
 
 export type UserAgent = (typeof USER_AGENTS)[number];

@@ -78,6 +78,14 @@ describe('people in a config tree', () => {
     ]);
   });
 
+  it('keeps where an outgoing phone number is named, and refuses naming it and giving its id at once', () => {
+    const named = load(['operators:', '  - Email: sam@example.com', '    outgoingPhoneNumber: "+31 20 123 4567"', ''].join('\n'));
+    expect(named.found).toEqual([]);
+    expect(named.desired.operators?.[0]).toMatchObject({ value: { outgoingPhoneNumber: '+31 20 123 4567' }, fieldSources: { outgoingPhoneNumber: { file: 'people.yaml', line: 3, column: 26 } } });
+    const both = load(['operators:', '  - Email: sam@example.com', '    OutgoingPhoneNumberId: 1', '    outgoingPhoneNumber: Amsterdam', ''].join('\n'));
+    expect(both.found).toEqual(['people.yaml:4:5 CONFLICTING_FIELDS `outgoingPhoneNumber` and `OutgoingPhoneNumberId` both set the number alerts are sent from']);
+  });
+
   it('refuses the Administrator authorization and the Everyone group', () => {
     const { found } = load(['operatorGroups:', '  - Description: Everyone', '  - Description: Ops', '    authorizations: [AllowInfra, Administrator]', ''].join('\n'));
     expect(found.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual(['people.yaml:2:18 EVERYONE_GROUP', 'people.yaml:4:34 AUTHORIZATION_NOT_ASSIGNABLE']);

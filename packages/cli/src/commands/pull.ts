@@ -59,7 +59,8 @@ export const pullCommand: CommandSpec = {
     const close = () => (closing ??= client.close());
     let live;
     try {
-      const read = () => readLive(client, { kinds: [...PULLED_KINDS], operators: false });
+      // Outgoing phone numbers too: an operator's is written by its number, not its id.
+      const read = () => readLive(client, { kinds: [...PULLED_KINDS], operators: false, outgoingPhoneNumbers: true });
       live = await readUnder(progress, 'reading live account', read, close);
     } finally {
       await close();

@@ -13,6 +13,7 @@ import type {
   OperatorGroupCreate,
   OperatorGroupReplace,
   OperatorReplace,
+  OutgoingPhoneNumber,
   Timezone,
 } from '../types.js';
 import type { OperatorGroupAuthorizationType, Open } from '../enums.js';
@@ -210,4 +211,13 @@ export function timezonesApi(core: Core): TimezonesApi {
     list: () => core.paged({ method: 'GET', route: '/Timezone' }, { map: normaliseTimezone }),
     get: async (timezoneId) => normaliseTimezone(await core.json<Timezone>({ method: 'GET', route: '/Timezone/{timezoneId}', params: { timezoneId } })),
   };
+}
+
+export interface OutgoingPhoneNumbersApi {
+  /** The numbers alerts may be sent from: an operator's `OutgoingPhoneNumberId` is one of their `Id`s. */
+  list(): Paged<OutgoingPhoneNumber>;
+}
+
+export function outgoingPhoneNumbersApi(core: Core): OutgoingPhoneNumbersApi {
+  return { list: () => core.paged({ method: 'GET', route: '/OutgoingPhoneNumber' }) };
 }

@@ -112,6 +112,10 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
     mod.read?.perParent === undefined ? reader.list(mod) : reader.listPerParent(mod),
   );
   if (scope.operators) tasks.push(reader.operators(wanted.find((mod) => mod.read?.operators === true)));
+  const phones = client.outgoingPhoneNumbers;
+  if (scope.outgoingPhoneNumbers === true && phones !== undefined) {
+    tasks.push(all('outgoing phone numbers', () => phones.list()).then((numbers) => (reader.snapshot.outgoingPhoneNumbers = numbers)));
+  }
   if (wanted.some((mod) => mod.read?.timezones === true)) {
     tasks.push(all('time zones', () => client.timezones.list()).then((zones) => (reader.snapshot.timezones = zones)));
   }

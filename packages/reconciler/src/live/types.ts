@@ -23,6 +23,8 @@ export interface LiveClient {
   operators: { list(): Listing<ApiObject>; dutySchedules: { list(operatorGuid: string): Listing<ApiObject> } };
   /** Time zones of operators (`TimeZoneId`), read for the on-call preview. */
   timezones: { list(): Listing<ApiObject> };
+  /** `GET /OutgoingPhoneNumber`, read when an operator names its number (`outgoingPhoneNumber`) and by `pull`. */
+  outgoingPhoneNumbers?: { list(): Listing<ApiObject> };
   operatorGroups: {
     list(): Listing<ApiObject>;
     members(operatorGroupGuid: string): Listing<ApiObject>;
@@ -122,6 +124,8 @@ export interface LiveScope {
   kinds: StepKind[];
   /** Read operators to name who changed an object outside git. */
   operators: boolean;
+  /** Read `GET /OutgoingPhoneNumber` (an operator names its number, or `pull` writes names for ids). */
+  outgoingPhoneNumbers?: boolean;
 }
 
 /**
@@ -139,4 +143,6 @@ export interface LiveSnapshot {
   operators: ApiObject[] | null;
   /** `GET /Timezone`, read with the duty schedules (the on-call preview counts hours on each operator's clock). */
   timezones?: ApiObject[];
+  /** `GET /OutgoingPhoneNumber`, when the scope asks for it. */
+  outgoingPhoneNumbers?: ApiObject[];
 }

@@ -9,6 +9,7 @@
  */
 import type { DesiredState } from '../desired.js';
 import type { LiveSnapshot } from '../live/types.js';
+import { resolveOutgoingPhoneNumbers } from '../kinds/outgoing-phone-number.js';
 import { onCallOfPlan } from '../on-call/of-plan.js';
 import { PlanError, type PlanProblem } from './errors.js';
 import { ignoreMatcher } from './ignore.js';
@@ -66,9 +67,12 @@ function throwIfAny(problems: readonly PlanProblem[]): void {
   if (problems.length > 0) throw new PlanError([...problems]);
 }
 
-export function assemblePlan(desired: DesiredState, live: LiveSnapshot, options: PlanOptions = {}): Plan {
-  const scope = liveScope(desired);
-  throwIfAny(inputProblems(desired, live, scope));
+export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options: PlanOptions = {}): Plan {
+  const scope = liveScope(declared);
+  throwIfAny(inputProblems(declared, live, scope));
+  // Names that only the live account can turn into ids (an operator's outgoing phone number), resolved first.
+  const { desired, problems: nameProblems } = resolveOutgoingPhoneNumbers(declared, live);
+  throwIfAny(nameProblems);
 
   const ignore = ignoreMatcher(desired.settings.ignore);
   const warnings = unknownIgnoreKinds(ignore);

@@ -1,6 +1,7 @@
 import type { DesiredState } from '../desired.js';
 import { KINDS, monitorKind, vaultItemKind } from '../kinds/index.js';
 import { vaultReferencesIn } from '../kinds/monitor.js';
+import { namesOutgoingPhoneNumbers } from '../kinds/outgoing-phone-number.js';
 import type { LiveScope } from '../live/types.js';
 import type { StepKind } from './types.js';
 
@@ -24,5 +25,8 @@ export function liveScope(desired: DesiredState): LiveScope {
   const pruned = new Set(KINDS.filter((mod) => manage[mod.section]?.prune === true).map((mod) => mod.kind));
   for (const mod of KINDS) if (mod.references?.kinds.some((kind) => pruned.has(kind)) === true) for (const kind of mod.builtFrom) wanted.add(kind);
   const operators = KINDS.some((mod) => manage[mod.section] !== undefined && mod.lastModified !== undefined);
-  return { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
+  const scope: LiveScope = { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
+  // Only when a number is named: a tree of ids costs no request.
+  if (namesOutgoingPhoneNumbers(desired)) scope.outgoingPhoneNumbers = true;
+  return scope;
 }

@@ -27,12 +27,13 @@ import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { splitMarker } from '../plan/markers.js';
 import { parseSecretRefs, type MonitorSecretRefs, type SecretRefWritten } from '../kinds/monitor-secret-refs.js';
+import { OUTGOING_PHONE_NUMBER, outgoingPhoneNumberName } from '../kinds/outgoing-phone-number.js';
 import { toYaml } from './yaml-writer.js';
 
 type ApiObject = Record<string, unknown>;
 
 /** The plain live data `readLive` returns, as far as `pull` reads it. */
-export type PulledSnapshot = Pick<LiveSnapshot, 'lists' | 'perParent'>;
+export type PulledSnapshot = Pick<LiveSnapshot, 'lists' | 'perParent'> & Partial<Pick<LiveSnapshot, 'outgoingPhoneNumbers'>>;
 
 export interface SecretPlaceholder {
   /** Environment variable the pulled tree reads the secret from. */
@@ -173,6 +174,11 @@ function pullPeople(pull: Pull, people: People): { operators: ApiObject[]; group
   const operators = [...pull.list(OPERATOR_KIND)].sort(byText('Email')).map((operator) => {
     const out = clean(operator, OPERATOR_KIND, ['Email', 'FullName']);
     for (const key of Object.keys(out)) if (key.endsWith('Specified')) delete out[key];
+    const phone = outgoingPhoneNumberName(out['OutgoingPhoneNumberId'], pull.live.outgoingPhoneNumbers);
+    if (phone !== undefined) {
+      delete out['OutgoingPhoneNumberId'];
+      out[OUTGOING_PHONE_NUMBER] = phone;
+    }
     const email = str(operator['Email']) ?? '';
     out['Password'] = pull.placeholder(`operators.yaml: ${email} Password`, email, 'PASSWORD');
     const schedules = pulledDutySchedules(pull.perParent(DUTY_SCHEDULE_KIND)[str(operator['OperatorGuid']) ?? '']);

@@ -64,6 +64,16 @@ const CASES: { name: string; people: string; message: string }[] = [
 ];
 
 describe('monsync apply refuses a plan that would lock the account out', () => {
+  it('treats an API operator that names no operator (a typo) as unknown: every operator delete is refused', async () => {
+    const settings = SETTINGS.replace('apiOperator: admin@example.com', 'apiOperator: admin@exmaple.com');
+    const root = tempTree({ 'monsync.yaml': settings, 'people.yaml': 'operators:\n  - Email: viewer@example.com\n' });
+    const { code, err } = await monsync(['apply', '--auto-approve', '--allow-deletes'], { env, cwd: root });
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toContain('warning: monsync.yaml apiOperator: "admin@exmaple.com" matches no operator of the account');
+    expect(err).toContain("delete operator:admin@example.com would delete an operator that may be the API account's own");
+    expect(emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
+  });
+
   describe.each(CASES)('a plan that $name', ({ people, message }) => {
     it.each([[['--auto-approve']], [['--auto-approve', '--allow-deletes']]])('exits 1 with LOCK_OUT, the step and the manual way (%j), and writes nothing', async (flags) => {
       const root = tempTree({ 'monsync.yaml': SETTINGS, 'people.yaml': people });

@@ -102,9 +102,12 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
           `${source}: ${JSON.stringify(value)} matches no operator of the account (by GUID or e-mail), so the changes of that account are reported as drift`,
         );
       }
+      // A value naming no operator of the account (a typo) is no operator: the lock-out guard then treats the API
+      // account's operator as unknown and refuses every operator delete, rather than protect a GUID nobody has.
+      const found = own.guids.filter((guid) => !own.unmatched.includes(guid));
       return assemblePlan(desired, live, {
         fingerprints,
-        ...(own.guids.length === 0 ? {} : { selfOperatorGuids: own.guids }),
+        ...(found.length === 0 ? {} : { selfOperatorGuids: found }),
         ...(targets === undefined ? {} : { targets }),
         ...(extra?.dedupe === true ? { dedupe: true } : {}),
         ...(extra?.rotate === undefined || extra.rotate.length === 0 ? {} : { rotate: extra.rotate }),

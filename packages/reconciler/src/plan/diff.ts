@@ -280,23 +280,32 @@ function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], spec: SetFie
   const seen: string[] = [];
   for (const entry of d) {
     const k = isPlainObject(entry) ? entry[keyField] : undefined;
+    if (typeof k !== 'string' && typeof k !== 'number') return false;
+    const key = String(k);
     // Sets are short (a monitor's error conditions): a list of the keys seen is cheaper than a set of them.
-    if ((typeof k !== 'string' && typeof k !== 'number') || seen.includes(String(k))) return false;
-    seen.push(String(k));
-    let match: unknown;
-    let matches = 0;
-    for (const candidate of l) {
-      if (isPlainObject(candidate) && candidate[keyField] !== undefined && String(candidate[keyField]) === String(k)) {
-        match = candidate;
-        matches += 1;
-      }
-    }
-    if (matches !== 1 || !same(entry, match, index, element)) return false;
+    if (seen.includes(key)) return false;
+    seen.push(key);
+    const match = onlyWithKey(l, keyField, key);
+    if (match === undefined || !same(entry, match, index, element)) return false;
   }
   if (l.length === d.length) return true;
   const added = spec.serverAdded ?? [];
   const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.includes(String(candidate[keyField])));
   return extra.length === d.length;
+}
+
+/** The one element of a keyed set with this key (compared as strings), or undefined when none or several have it. */
+function onlyWithKey(l: readonly unknown[], keyField: string, key: string): Record<string, unknown> | undefined {
+  let match: Record<string, unknown> | undefined;
+  for (const candidate of l) {
+    if (!isPlainObject(candidate)) continue;
+    const k = candidate[keyField];
+    // A string key is its own string form: no conversion for the usual case.
+    if (k === undefined || (typeof k === 'string' ? k !== key : String(k) !== key)) continue;
+    if (match !== undefined) return undefined;
+    match = candidate;
+  }
+  return match;
 }
 
 /**

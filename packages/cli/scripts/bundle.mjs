@@ -33,23 +33,34 @@ const precompiledValidator = {
 /**
  * The client needs only undici's Agent, but undici's index loads all of undici (fetch, WebSocket, caches, mocks):
  * about 100 ms of every start of a command that calls the API. The bundle takes the Agent's own module, and
- * the request methods undici's index adds to every dispatcher.
+ * the one request method of undici's index that the client calls (`request`; `close` is the Agent's own).
+ *
+ * And undici's HTTP/2 client is left out: it loads node:http2 (and with it node:tls) when undici loads, about 20 ms
+ * of a `monsync plan` against an http:// URL, and it is used only when a server agrees to HTTP/2, which undici offers
+ * only with `allowH2`, an option the client never sets (transport.ts).
  */
 const undiciAgentOnly = {
   name: 'monsync-undici-agent',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^undici$/ }, (args) => ({ path: args.resolveDir, namespace: 'undici-agent' }));
     pluginBuild.onLoad({ filter: /.*/, namespace: 'undici-agent' }, (args) => ({
-      // What undici's index does for every dispatcher: the request methods (request, stream, ...) on its prototype.
+      // What undici's index does for every dispatcher, for the method the client uses.
       contents: [
         "import Agent from 'undici/lib/dispatcher/agent.js';",
         "import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';",
-        "import api from 'undici/lib/api/index.js';",
-        'Object.assign(Dispatcher.prototype, api);',
+        "import request from 'undici/lib/api/api-request.js';",
+        'Dispatcher.prototype.request = request;',
         'export { Agent };',
       ].join('\n'),
       loader: 'js',
       resolveDir: args.path,
+    }));
+    pluginBuild.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) ? { path: 'client-h2', namespace: 'undici-no-h2' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'undici-no-h2' }, () => ({
+      contents: "module.exports = function connectH2() { throw new Error('monsync does not speak HTTP/2 (undici allowH2 is off)'); };",
+      loader: 'js',
     }));
   },
 };

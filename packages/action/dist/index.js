@@ -12423,21 +12423,21 @@ var require_response = __commonJS({
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
-      static redirect(url, status3 = 302) {
+      static redirect(url, status4 = 302) {
         webidl.argumentLengthCheck(arguments, 1, "Response.redirect");
         url = webidl.converters.USVString(url);
-        status3 = webidl.converters["unsigned short"](status3);
+        status4 = webidl.converters["unsigned short"](status4);
         let parsedURL;
         try {
           parsedURL = new URL(url, relevantRealm.settingsObject.baseUrl);
         } catch (err) {
           throw new TypeError(`Failed to parse URL from ${url}`, { cause: err });
         }
-        if (!redirectStatusSet.has(status3)) {
-          throw new RangeError(`Invalid status code ${status3}`);
+        if (!redirectStatusSet.has(status4)) {
+          throw new RangeError(`Invalid status code ${status4}`);
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
-        responseObject[kState].status = status3;
+        responseObject[kState].status = status4;
         const value = isomorphicEncode(URLSerializer(parsedURL));
         responseObject[kState].headersList.append("location", value, true);
         return responseObject;
@@ -14329,13 +14329,13 @@ var require_fetch = __commonJS({
         })();
       }
       try {
-        const { body, status: status3, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status: status4, statusText, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status: status3, statusText, headersList, socket });
+          response = makeResponse({ status: status4, statusText, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status: status3, statusText, headersList });
+          response = makeResponse({ status: status4, statusText, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -14459,8 +14459,8 @@ var require_fetch = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status3, rawHeaders, resume, statusText) {
-              if (status3 < 200) {
+            onHeaders(status4, rawHeaders, resume, statusText) {
+              if (status4 < 200) {
                 return;
               }
               let location = "";
@@ -14470,8 +14470,8 @@ var require_fetch = __commonJS({
               }
               location = headersList.get("location", true);
               const decoders = [];
-              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status3);
-              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status3) && !willFollow) {
+              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status4);
+              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status4) && !willFollow) {
                 const contentEncoding = headersList.get("content-encoding", true);
                 const codings = contentEncoding ? contentEncoding.toLowerCase().split(",") : [];
                 const maxContentEncodings = 5;
@@ -14509,7 +14509,7 @@ var require_fetch = __commonJS({
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
               resolve4({
-                status: status3,
+                status: status4,
                 statusText,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
@@ -14543,8 +14543,8 @@ var require_fetch = __commonJS({
               fetchParams.controller.terminate(error2);
               reject(error2);
             },
-            onUpgrade(status3, rawHeaders, socket) {
-              if (status3 !== 101) {
+            onUpgrade(status4, rawHeaders, socket) {
+              if (status4 !== 101) {
                 return;
               }
               const headersList = new HeadersList();
@@ -14552,8 +14552,8 @@ var require_fetch = __commonJS({
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
               resolve4({
-                status: status3,
-                statusText: STATUS_CODES2[status3],
+                status: status4,
+                statusText: STATUS_CODES2[status4],
                 headersList,
                 socket
               });
@@ -14659,11 +14659,11 @@ var require_progressevent = __commonJS({
 var require_encoding = __commonJS({
   "../../node_modules/.pnpm/undici@6.29.1/node_modules/undici/lib/web/fileapi/encoding.js"(exports, module) {
     "use strict";
-    function getEncoding(label2) {
-      if (!label2) {
+    function getEncoding(label3) {
+      if (!label3) {
         return "failure";
       }
-      switch (label2.trim().toLowerCase()) {
+      switch (label3.trim().toLowerCase()) {
         case "unicode-1-1-utf-8":
         case "unicode11utf8":
         case "unicode20utf8":
@@ -26900,9 +26900,9 @@ var require_codegen = __commonJS({
       }
     };
     var Label = class extends Node {
-      constructor(label2) {
+      constructor(label3) {
         super();
-        this.label = label2;
+        this.label = label3;
         this.names = {};
       }
       render({ _n }) {
@@ -26910,14 +26910,14 @@ var require_codegen = __commonJS({
       }
     };
     var Break = class extends Node {
-      constructor(label2) {
+      constructor(label3) {
         super();
-        this.label = label2;
+        this.label = label3;
         this.names = {};
       }
       render({ _n }) {
-        const label2 = this.label ? ` ${this.label}` : "";
-        return `break${label2};` + _n;
+        const label3 = this.label ? ` ${this.label}` : "";
+        return `break${label3};` + _n;
       }
     };
     var Throw2 = class extends Node {
@@ -27329,12 +27329,12 @@ var require_codegen = __commonJS({
         return this._endBlockNode(For);
       }
       // `label` statement
-      label(label2) {
-        return this._leafNode(new Label(label2));
+      label(label3) {
+        return this._leafNode(new Label(label3));
       }
       // `break` statement
-      break(label2) {
-        return this._leafNode(new Break(label2));
+      break(label3) {
+        return this._leafNode(new Break(label3));
       }
       // `return` statement
       return(value) {
@@ -44247,11 +44247,11 @@ var require_socks5_client = __commonJS({
           return;
         }
         const version = this.buffer[0];
-        const status3 = this.buffer[1];
+        const status4 = this.buffer[1];
         if (version !== 1) {
           throw new Socks5ProxyError(`Invalid auth sub-negotiation version: ${version}`, "UND_ERR_SOCKS5_AUTH_VERSION");
         }
-        if (status3 !== 0) {
+        if (status4 !== 0) {
           throw new Socks5ProxyError("Authentication failed", "UND_ERR_SOCKS5_AUTH_FAILED");
         }
         this.buffer = this.buffer.subarray(2);
@@ -53870,21 +53870,21 @@ var require_response2 = __commonJS({
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
-      static redirect(url, status3 = 302) {
+      static redirect(url, status4 = 302) {
         webidl.argumentLengthCheck(arguments, 1, "Response.redirect");
         url = webidl.converters.USVString(url);
-        status3 = webidl.converters["unsigned short"](status3);
+        status4 = webidl.converters["unsigned short"](status4);
         let parsedURL;
         try {
           parsedURL = new URL(url, relevantRealm.settingsObject.baseUrl);
         } catch (err) {
           throw new TypeError(`Failed to parse URL from ${url}`, { cause: err });
         }
-        if (!redirectStatusSet.has(status3)) {
-          throw new RangeError(`Invalid status code ${status3}`);
+        if (!redirectStatusSet.has(status4)) {
+          throw new RangeError(`Invalid status code ${status4}`);
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
-        responseObject.#state.status = status3;
+        responseObject.#state.status = status4;
         const value = isomorphicEncode(URLSerializer(parsedURL));
         responseObject.#state.headersList.append("location", value, true);
         return responseObject;
@@ -55993,13 +55993,13 @@ var require_fetch2 = __commonJS({
         })();
       }
       try {
-        const { body, status: status3, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status: status4, statusText, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status: status3, statusText, headersList, socket });
+          response = makeResponse({ status: status4, statusText, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status: status3, statusText, headersList });
+          response = makeResponse({ status: status4, statusText, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -56121,8 +56121,8 @@ var require_fetch2 = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status3, rawHeaders, resume, statusText) {
-              if (status3 < 200) {
+            onHeaders(status4, rawHeaders, resume, statusText) {
+              if (status4 < 200) {
                 return false;
               }
               const headersList = new HeadersList();
@@ -56138,9 +56138,9 @@ var require_fetch2 = __commonJS({
                 }
               }
               const location = headersList.get("location", true);
-              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status3);
+              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status4);
               const decoders = [];
-              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status3) && !willFollow) {
+              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status4) && !willFollow) {
                 const contentEncoding = headersList.get("content-encoding", true);
                 const codings = contentEncoding ? contentEncoding.toLowerCase().split(",") : [];
                 const maxContentEncodings = 5;
@@ -56183,7 +56183,7 @@ var require_fetch2 = __commonJS({
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
               resolve4({
-                status: status3,
+                status: status4,
                 statusText,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
@@ -56217,8 +56217,8 @@ var require_fetch2 = __commonJS({
               fetchParams.controller.terminate(error2);
               reject(error2);
             },
-            onRequestUpgrade(_controller, status3, headers, socket) {
-              if (socket.session != null && status3 !== 200 || socket.session == null && status3 !== 101) {
+            onRequestUpgrade(_controller, status4, headers, socket) {
+              if (socket.session != null && status4 !== 200 || socket.session == null && status4 !== 101) {
                 return false;
               }
               const headersList = new HeadersList();
@@ -56236,15 +56236,15 @@ var require_fetch2 = __commonJS({
                 }
               }
               resolve4({
-                status: status3,
-                statusText: STATUS_CODES2[status3],
+                status: status4,
+                statusText: STATUS_CODES2[status4],
                 headersList,
                 socket
               });
               return true;
             },
-            onUpgrade(status3, rawHeaders, socket) {
-              if (socket.session != null && status3 !== 200 || socket.session == null && status3 !== 101) {
+            onUpgrade(status4, rawHeaders, socket) {
+              if (socket.session != null && status4 !== 200 || socket.session == null && status4 !== 101) {
                 return false;
               }
               const headersList = new HeadersList();
@@ -56260,8 +56260,8 @@ var require_fetch2 = __commonJS({
                 }
               }
               resolve4({
-                status: status3,
-                statusText: STATUS_CODES2[status3],
+                status: status4,
+                statusText: STATUS_CODES2[status4],
                 headersList,
                 socket
               });
@@ -60956,8 +60956,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addDetails(label2, content) {
-    const element = this.wrap("details", this.wrap("summary", label2) + content);
+  addDetails(label3, content) {
+    const element = this.wrap("details", this.wrap("summary", label3) + content);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -64286,8 +64286,8 @@ var Type = type_exports2;
 var DEF_NAME = Symbol.for("monsync.schema.def");
 var registry = /* @__PURE__ */ new Map();
 function def(name, schema) {
-  const known = registry.get(name);
-  if (known !== void 0 && known !== schema) throw new Error(`schema definition ${name} is registered twice`);
+  const known2 = registry.get(name);
+  if (known2 !== void 0 && known2 !== schema) throw new Error(`schema definition ${name} is registered twice`);
   schema[DEF_NAME] = name;
   registry.set(name, schema);
   return schema;
@@ -64770,7 +64770,7 @@ var VaultItemSchema = def(
       VaultItemType: VaultItemTypeSchema,
       VaultItemGuid: Type.Optional(Guid("Pins the identity of an existing item.")),
       Value: Type.Optional(
-        use(SecretRefSchema, "Content per type: CertificateArchive: the binary file (base-64); Certificate: public-key text; OneTimePassword: the secret; File: the file (at most 2 MB). Unused for CredentialSet.")
+        use(SecretRefSchema, "Content per type: CertificateArchive: the binary file (base-64); Certificate: the PEM certificate, a file or a variable holding PEM text or its base-64 (sent base-64 encoded, as the service expects); OneTimePassword: the secret; File: the file (at most 2 MB). Unused for CredentialSet.")
       ),
       Notes: Type.Optional(Type.String({ description: "Description. monsync appends its fingerprint marker `monsync:fp=<hex>`." })),
       UserName: Type.Optional(Type.String({ description: "User name of a CredentialSet." })),
@@ -64952,7 +64952,14 @@ var OperatorSchema = def(
       ),
       FullName: Type.Optional(Type.String()),
       MobilePhone: Type.Optional(Type.String()),
-      OutgoingPhoneNumberId: Type.Optional(Type.Integer({ description: "Number alerts are sent from: an `Id` of GET /OutgoingPhoneNumber." })),
+      OutgoingPhoneNumberId: Type.Optional(Type.Integer({ description: "Number alerts are sent from: an `Id` of GET /OutgoingPhoneNumber. Or name the number with `outgoingPhoneNumber`." })),
+      outgoingPhoneNumber: Type.Optional(
+        Type.String({
+          minLength: 1,
+          description: "Number alerts are sent from, by its `PhoneNumber` (spaces, dashes, dots and brackets ignored) or its `Description` (case ignored) in GET /OutgoingPhoneNumber; monsync sends its `OutgoingPhoneNumberId`. Not with `OutgoingPhoneNumberId`.",
+          examples: ["+31 20 123 4567", "Amsterdam"]
+        })
+      ),
       BackupEmail: Type.Optional(use(EmailSchema, "Backup e-mail address.")),
       CultureName: Type.Optional(use(CultureNameSchema, "Write-only: the service does not return it, so it is sent on create and with `--rotate`, never compared.")),
       TimeZoneId: Type.Optional(Type.Integer({ description: "When unspecified the account time zone applies; values come from the Timezone endpoints." })),
@@ -65459,7 +65466,8 @@ var Secret = class {
           this.source
         );
       }
-      return this.encoding === "base64" ? value.replace(/\s+/g, "") : value;
+      if (this.encoding === "pem" && value.includes("-----BEGIN")) return Buffer.from(value, "utf8").toString("base64");
+      return this.encoding === "utf8" ? value : value.replace(/\s+/g, "");
     }
     const path = resolve(this.#baseDir, this.ref.fromFile);
     if (this.#confined && (fromFilePathProblem(this.ref.fromFile, this.#baseDir, this.#root) !== void 0 || !fromFileStaysInside(path, this.#root))) {
@@ -65481,7 +65489,7 @@ var Secret = class {
         { cause: error2 }
       );
     }
-    if (this.encoding === "base64") return content.toString("base64");
+    if (this.encoding !== "utf8") return content.toString("base64");
     return content.toString("utf8").replace(/\r?\n$/, "");
   }
   /** Keyed fingerprint of the value (HMAC-SHA-256 hex), for change detection without storing the value. */
@@ -65724,6 +65732,7 @@ var DIAGNOSTIC_CODES = {
   DUPLICATE_KEY: { severity: "error", summary: "Two declarations (possibly in different files) have the same key; names both places." },
   DUPLICATE_GUID: { severity: "error", summary: "Two declarations pin the same GUID." },
   OPERATOR_FIELD_REFUSED: { severity: "error", summary: "An operator declares `IsAccountAdministrator` or `UserName` (read-only) or `IsOnDuty` (operational state, never planned)." },
+  CONFLICTING_FIELDS: { severity: "error", summary: "Two fields that set the same thing are both declared (an operator's `outgoingPhoneNumber` and `OutgoingPhoneNumberId`)." },
   AUTHORIZATION_NOT_ASSIGNABLE: { severity: "error", summary: "A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign." },
   EVERYONE_GROUP: { severity: "error", summary: "The system group Everyone is declared; every operator is in it and it cannot be changed." },
   UNKNOWN_REFERENCE: { severity: "error", summary: "A group member or vault reference names nothing declared." },
@@ -66145,12 +66154,12 @@ function toDiagnostic(source, error2) {
     case "additionalProperties": {
       const key = String(error2.params.additionalProperty);
       const properties = parent.properties ?? {};
-      const known = Object.keys(properties).filter((k) => !(k in REMOVED_MONITOR_FIELDS2) && !isRefusedField(properties[k]));
-      const meant = likelyMeant(key, known);
+      const known2 = Object.keys(properties).filter((k) => !(k in REMOVED_MONITOR_FIELDS2) && !isRefusedField(properties[k]));
+      const meant = likelyMeant(key, known2);
       const where = path.length === 0 ? "at the top level" : `in ${name}`;
       const message = meant !== void 0 ? `unknown field \`${key}\` ${where}; did you mean \`${meant}\`?` : `unknown field \`${key}\` ${where}`;
       const passes = parent.patternProperties !== void 0;
-      const hint = passes ? `known fields here: ${known.join(", ")}; camelCase keys are monsync's own, PascalCase keys are API fields and unknown ones are passed through` : `known keys here: ${known.join(", ")}`;
+      const hint = passes ? `known fields here: ${known2.join(", ")}; camelCase keys are monsync's own, PascalCase keys are API fields and unknown ones are passed through` : `known keys here: ${known2.join(", ")}`;
       return make("UNKNOWN_FIELD", message, [...path, key], "key", hint);
     }
     case "not":
@@ -66799,7 +66808,7 @@ var Assembler = class {
     const fields = children.map((child) => child.path[child.path.length - 1] ?? "");
     const own = {};
     for (const key2 of Object.keys(item)) if (!fields.includes(key2) && key2 !== "protect" && key2 !== "policyWaivers") own[key2] = item[key2];
-    const value = entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at3) : this.decode(own, at3, false);
+    const value = entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at3) : this.decode(own, at3, "utf8");
     const key = entry.keyField === void 0 ? void 0 : item[entry.keyField];
     children.forEach((child, c) => {
       const field = fields[c] ?? "";
@@ -66811,32 +66820,34 @@ var Assembler = class {
       if (list !== void 0) value[field] = declared2;
     });
     const declared = { value, source: this.sourceRef(at3) };
+    const resolvedLater = entry === OPERATOR_KIND && typeof item.outgoingPhoneNumber === "string" ? ["outgoingPhoneNumber"] : [];
+    if (resolvedLater.length > 0) declared.fieldSources = Object.fromEntries(resolvedLater.map((f) => [f, this.sourceRef({ src: at3.src, path: [...at3.path, f] })]));
     this.of(entry).push({ ...at3, key, parentKey, declared, protect: item.protect === true, waivers: Array.isArray(item.policyWaivers) ? item.policyWaivers : [] });
     return declared;
   }
   decodeVaultItem(item, at3) {
-    const binary = typeof item.VaultItemType === "string" && BINARY_VAULT_TYPES.has(item.VaultItemType);
+    const type = item.VaultItemType;
+    const valueEncoding = type === "Certificate" ? "pem" : typeof type === "string" && BINARY_VAULT_TYPES.has(type) ? "base64" : "utf8";
     const out = {};
     for (const [key, v] of Object.entries(item)) {
       const fieldAt = { src: at3.src, path: [...at3.path, key] };
-      if (key === "Value") out[key] = this.decode(v, fieldAt, binary, item.VaultItemType === "File");
+      if (key === "Value") out[key] = this.decode(v, fieldAt, valueEncoding, type === "File");
       else if (key === "CertificateArchive" && isMapping2(v)) {
         const archive = {};
-        for (const [k, w] of Object.entries(v)) archive[k] = this.decode(w, { src: at3.src, path: [...fieldAt.path, k] }, k === "ArchiveData");
+        for (const [k, w] of Object.entries(v)) archive[k] = this.decode(w, { src: at3.src, path: [...fieldAt.path, k] }, k === "ArchiveData" ? "base64" : "utf8");
         out[key] = archive;
-      } else out[key] = this.decode(v, fieldAt, false);
+      } else out[key] = this.decode(v, fieldAt, "utf8");
     }
     return out;
   }
   /** Copies a value, turning every `{ fromEnv }` / `{ fromFile }` mapping into a `Secret`. */
-  decode(value, at3, binary, vaultFile = false) {
-    if (Array.isArray(value)) return value.map((v, i) => this.decode(v, { src: at3.src, path: [...at3.path, i] }, binary));
+  decode(value, at3, encoding, vaultFile = false) {
+    if (Array.isArray(value)) return value.map((v, i) => this.decode(v, { src: at3.src, path: [...at3.path, i] }, encoding));
     if (!isMapping2(value)) return value;
     const keys = Object.keys(value);
     const only = keys.length === 1 ? keys[0] : void 0;
     if ((only === "fromEnv" || only === "fromFile") && typeof value[only] === "string" && value[only] !== "") {
       const ref = only === "fromEnv" ? { fromEnv: value[only] } : { fromFile: value[only] };
-      const encoding = binary ? "base64" : "utf8";
       const secretOptions = { baseDir: dirname(join(this.root, at3.src.file)), root: this.root, encoding, ...this.options.env !== void 0 ? { env: this.options.env } : {} };
       const secret = new Secret(ref, this.sourceRef(at3), secretOptions);
       const problem = "fromFile" in ref ? fromFilePathProblem(ref.fromFile, secretOptions.baseDir, this.root) : void 0;
@@ -66846,7 +66857,7 @@ var Assembler = class {
       return secret;
     }
     const out = {};
-    for (const key of keys) out[key] = this.decode(value[key], { src: at3.src, path: [...at3.path, key] }, binary);
+    for (const key of keys) out[key] = this.decode(value[key], { src: at3.src, path: [...at3.path, key] }, encoding);
     return out;
   }
   reportOutside(what, at3) {
@@ -66874,7 +66885,7 @@ var Assembler = class {
     if (!isMapping2(value) || !isMapping2(s.properties)) return;
     const properties = s.properties;
     const passes = isMapping2(s.patternProperties);
-    const known = Object.keys(properties).filter((k) => !isMapping2(properties[k]) || !Object.hasOwn(properties[k], "not"));
+    const known2 = Object.keys(properties).filter((k) => !isMapping2(properties[k]) || !Object.hasOwn(properties[k], "not"));
     for (const key of Object.keys(value)) {
       if (Object.hasOwn(properties, key)) {
         this.walkPassThrough(src, value[key], properties[key], [...path, key]);
@@ -66887,7 +66898,7 @@ var Assembler = class {
         this.reportRenamedField(renamed, { src, path: [...path, key] });
         continue;
       }
-      const meant = likelyMeant(key, known);
+      const meant = likelyMeant(key, known2);
       if (meant !== void 0) {
         this.report(
           "LIKELY_TYPO",
@@ -67051,10 +67062,10 @@ var Assembler = class {
   /** Group members and vault access name declared operators (by Email, ignoring case) and groups (by Description). */
   checkPeopleReferences() {
     const emails = this.of(OPERATOR_KIND).map((o) => o.key).filter((k) => typeof k === "string");
-    const known = new Set(emails.map((e) => e.toLowerCase()));
+    const known2 = new Set(emails.map((e) => e.toLowerCase()));
     const groups = this.of(OPERATOR_GROUP_KIND).map((g) => g.key).filter((k) => typeof k === "string");
     const unknownOperator = (email, at3, what) => {
-      if (typeof email !== "string" || known.has(email.toLowerCase())) return;
+      if (typeof email !== "string" || known2.has(email.toLowerCase())) return;
       const meant = likelyMeant(email, emails);
       this.report("UNKNOWN_REFERENCE", `${what} \`${email}\` names no declared operator${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`, at3, "value", "declare the operator under operators: (key: Email)");
     };
@@ -67076,8 +67087,19 @@ var Assembler = class {
       });
     }
   }
-  /** What the service never lets a client do to groups: change Everyone, assign Administrator. */
+  /** What the service never lets a client do to groups: change Everyone, assign Administrator; one way to name a phone number. */
   checkPeople() {
+    for (const o of this.of(OPERATOR_KIND)) {
+      const value = o.declared.value;
+      if (value.outgoingPhoneNumber === void 0 || value.OutgoingPhoneNumberId === void 0) continue;
+      this.report(
+        "CONFLICTING_FIELDS",
+        "`outgoingPhoneNumber` and `OutgoingPhoneNumberId` both set the number alerts are sent from",
+        { src: o.src, path: [...o.path, "outgoingPhoneNumber"] },
+        "key",
+        "keep one: `outgoingPhoneNumber` names the number, `OutgoingPhoneNumberId` is its id in GET /OutgoingPhoneNumber"
+      );
+    }
     for (const g of this.of(OPERATOR_GROUP_KIND)) {
       const value = g.declared.value;
       if (typeof value.Description === "string" && value.Description.trim().toLowerCase() === "everyone") {
@@ -67115,10 +67137,10 @@ var Assembler = class {
         if (schedule.Id !== void 0) {
           this.report("SCHEDULE_FIELD_UNEXPECTED", "a duty schedule is known by its content, and `Id` is assigned by the service; remove it", { ...at3(i), path: [...at3(i).path, "Id"] }, "key");
         }
-        const label2 = dutyLabel(dutyContent(schedule));
-        const first = seen.get(label2);
-        if (first === void 0) seen.set(label2, i);
-        else this.report("DUPLICATE_ITEM", `the duty schedule ${label2} is declared twice in this list: here and at ${this.where(at3(first))}`, at3(i), "value", "a schedule is known by its content; keep one of them");
+        const label3 = dutyLabel(dutyContent(schedule));
+        const first = seen.get(label3);
+        if (first === void 0) seen.set(label3, i);
+        else this.report("DUPLICATE_ITEM", `the duty schedule ${label3} is declared twice in this list: here and at ${this.where(at3(first))}`, at3(i), "value", "a schedule is known by its content; keep one of them");
       });
       if (group && !Array.isArray(value.members)) {
         this.report(
@@ -67393,8 +67415,8 @@ function wantedSchedules(declared) {
       const map = of(member);
       for (const schedule of group.schedules) {
         const content = dutyContent(schedule);
-        const label2 = dutyLabel(content);
-        if (!map.has(label2)) map.set(label2, { content, origin: { group: group.name } });
+        const label3 = dutyLabel(content);
+        if (!map.has(label3)) map.set(label3, { content, origin: { group: group.name } });
       }
     }
   }
@@ -67404,10 +67426,10 @@ function heldSchedules(rows) {
   const byLabel = /* @__PURE__ */ new Map();
   for (const row of rows) {
     const content = dutyContent(row);
-    const label2 = dutyLabel(content);
+    const label3 = dutyLabel(content);
     const id = typeof row.Id === "number" || typeof row.Id === "string" ? String(row.Id) : "";
-    const held = byLabel.get(label2);
-    if (held === void 0) byLabel.set(label2, { label: label2, content, ids: [id] });
+    const held = byLabel.get(label3);
+    if (held === void 0) byLabel.set(label3, { label: label3, content, ids: [id] });
     else held.ids.push(id);
   }
   return [...byLabel.values()];
@@ -67419,8 +67441,8 @@ function managedHeld(email, held, declared, wanted, heldBy2) {
   const copies = /* @__PURE__ */ new Set();
   for (const group of declared.groups) {
     if (!group.members.includes(email) || group.members.length < COPY_MIN_MEMBERS) continue;
-    const holds = (member, label2) => wanted.get(member)?.has(label2) === true || heldBy2(member).some((h) => h.label === label2);
-    for (const { label: label2 } of held) if (group.members.every((m) => holds(m, label2))) copies.add(label2);
+    const holds = (member, label3) => wanted.get(member)?.has(label3) === true || heldBy2(member).some((h) => h.label === label3);
+    for (const { label: label3 } of held) if (group.members.every((m) => holds(m, label3))) copies.add(label3);
   }
   return held.filter((h) => should?.has(h.label) === true || copies.has(h.label));
 }
@@ -67468,9 +67490,9 @@ var dutyScheduleKind = {
     for (const [lower, schedules] of wantedSchedules(dutyDeclarations(state))) {
       const operator = operators.get(lower);
       if (operator === void 0) continue;
-      for (const [label2, { content, origin }] of schedules) {
+      for (const [label3, { content, origin }] of schedules) {
         const source = "group" in origin ? groupSources.get(origin.group) ?? operator.source : operator.source;
-        entries.push(desiredEntry(KIND, `${operator.email}/${label2}`, { ...content }, source, [{ kind: OPERATOR, key: operator.email }]));
+        entries.push(desiredEntry(KIND, `${operator.email}/${label3}`, { ...content }, source, [{ kind: OPERATOR, key: operator.email }]));
       }
     }
     return entries;
@@ -67516,9 +67538,9 @@ var dutyScheduleKind = {
     },
     async find(client, _step, body) {
       const operator = bodyString(body, "OperatorGuid");
-      const label2 = dutyLabel(dutyContent(body));
+      const label3 = dutyLabel(dutyContent(body));
       const rows = await client.operators.dutySchedules.list(operator).toArray();
-      const found = rows.filter((row) => dutyLabel(dutyContent(row)) === label2).map((row) => idOf(row, "Id"));
+      const found = rows.filter((row) => dutyLabel(dutyContent(row)) === label3).map((row) => idOf(row, "Id"));
       return found.length === 0 ? void 0 : `${operator}/${found[found.length - 1] ?? ""}`;
     }
   }
@@ -67951,21 +67973,21 @@ function vaultReferencesIn(fields) {
 }
 var MonitorDeleteRefusedError = class extends Error {
   code = "MONITOR_DELETE_REFUSED";
-  constructor(key, guid, status3) {
+  constructor(key, guid, status4) {
     super(
-      `the service refused DELETE /Monitor/${guid} (${status3}) for monitor ${JSON.stringify(key)}, and manage.monitors.removal is "delete". Set removal to "auto" (delete where the service allows it, retire where it refuses) or "deactivate" (always retire: IsActive and GenerateAlert off, marked monsync:retired= in Notes) in monsync.yaml, or delete the monitor in the web app`
+      `the service refused DELETE /Monitor/${guid} (${status4}) for monitor ${JSON.stringify(key)}, and manage.monitors.removal is "delete". Set removal to "auto" (delete where the service allows it, retire where it refuses) or "deactivate" (always retire: IsActive and GenerateAlert off, marked monsync:retired= in Notes) in monsync.yaml, or delete the monitor in the web app`
     );
     this.name = "MonitorDeleteRefusedError";
   }
 };
 function statusOf(error2) {
-  const status3 = typeof error2 === "object" && error2 !== null ? error2.status : void 0;
-  return typeof status3 === "number" ? status3 : void 0;
+  const status4 = typeof error2 === "object" && error2 !== null ? error2.status : void 0;
+  return typeof status4 === "number" ? status4 : void 0;
 }
 async function deleteRefused(client, guid, error2) {
-  const status3 = statusOf(error2);
-  if (status3 === 405) return 405;
-  if (status3 !== 404) return void 0;
+  const status4 = statusOf(error2);
+  if (status4 === 405) return 405;
+  if (status4 !== 404) return void 0;
   try {
     await client.monitors.get(guid);
     return 404;
@@ -68917,6 +68939,10 @@ async function readLive(client, scope) {
     (mod) => mod.read?.perParent === void 0 ? reader.list(mod) : reader.listPerParent(mod)
   );
   if (scope.operators) tasks.push(reader.operators(wanted.find((mod) => mod.read?.operators === true)));
+  const phones = client.outgoingPhoneNumbers;
+  if (scope.outgoingPhoneNumbers === true && phones !== void 0) {
+    tasks.push(all("outgoing phone numbers", () => phones.list()).then((numbers) => reader.snapshot.outgoingPhoneNumbers = numbers));
+  }
   if (wanted.some((mod) => mod.read?.timezones === true)) {
     tasks.push(all("time zones", () => client.timezones.list()).then((zones2) => reader.snapshot.timezones = zones2));
   }
@@ -68925,6 +68951,50 @@ async function readLive(client, scope) {
   for (const mod of wanted) mod.read?.check?.(snapshot, scope);
   snapshot.read = [...scope.kinds];
   return snapshot;
+}
+
+// ../reconciler/src/kinds/outgoing-phone-number.ts
+var OUTGOING_PHONE_NUMBER = "outgoingPhoneNumber";
+var ID_FIELD = "OutgoingPhoneNumberId";
+function namesOutgoingPhoneNumbers(desired) {
+  if (desired.settings.manage[OPERATOR_KIND.section] === void 0) return false;
+  return (desired.operators ?? []).some(({ value }) => typeof value[OUTGOING_PHONE_NUMBER] === "string");
+}
+var digitsOf = (text2) => text2.replace(/[\s\-.()/]/g, "");
+function numbersNamed(name, numbers) {
+  const digits = digitsOf(name);
+  const byNumber = numbers.filter((n) => typeof n["PhoneNumber"] === "string" && digits !== "" && digitsOf(n["PhoneNumber"]) === digits);
+  if (byNumber.length > 0) return byNumber;
+  const described = name.trim().toLowerCase();
+  return numbers.filter((n) => typeof n["Description"] === "string" && n["Description"].trim().toLowerCase() === described);
+}
+var label2 = (n) => `${String(n["PhoneNumber"] ?? "")}${typeof n["Description"] === "string" && n["Description"] !== "" ? ` (${n["Description"]})` : ""} = ${String(n["Id"])}`;
+function resolveOutgoingPhoneNumbers(desired, live) {
+  if (!namesOutgoingPhoneNumbers(desired)) return { desired, problems: [] };
+  const numbers = live.outgoingPhoneNumbers ?? [];
+  const known2 = numbers.length === 0 ? "the account lists none" : `the account's numbers: ${numbers.map(label2).join(", ")}`;
+  const problems = [];
+  const operators = (desired.operators ?? []).map((declared) => {
+    const name = declared.value[OUTGOING_PHONE_NUMBER];
+    if (typeof name !== "string") return declared;
+    const at3 = declared.fieldSources?.[OUTGOING_PHONE_NUMBER] ?? declared.source;
+    const found = numbersNamed(name, numbers);
+    if (found.length !== 1) {
+      const what = found.length === 0 ? "names no outgoing phone number of the account" : `names ${found.length} outgoing phone numbers; write the PhoneNumber, or OutgoingPhoneNumberId`;
+      problems.push(planProblem("UNRESOLVED_REFERENCE", `operator \`${declared.value.Email}\`: outgoingPhoneNumber "${name}" ${what} (${found.length === 0 ? known2 : found.map(label2).join(", ")})`, at3));
+      return declared;
+    }
+    const { [OUTGOING_PHONE_NUMBER]: _name, ...rest } = declared.value;
+    return { ...declared, value: { ...rest, [ID_FIELD]: found[0]?.["Id"] } };
+  });
+  return { desired: { ...desired, operators }, problems };
+}
+function outgoingPhoneNumberName(id, numbers) {
+  const number = (numbers ?? []).find((n) => n["Id"] === id);
+  const text2 = number?.["PhoneNumber"];
+  if (typeof text2 !== "string" || text2.trim() === "") return void 0;
+  const named2 = numbersNamed(text2, numbers ?? []);
+  return named2.length === 1 ? text2 : void 0;
 }
 
 // ../reconciler/src/on-call/intervals.ts
@@ -69334,10 +69404,10 @@ function applyStep(world, step, zoneOf) {
     if (step.action === "create") members.add(email.toLowerCase());
     if (step.action === "delete") members.delete(email.toLowerCase());
   } else if (step.kind === DUTY_SCHEDULE_KIND.kind) {
-    const [email, label2] = splitAt(step.key, false);
+    const [email, label3] = splitAt(step.key, false);
     const operator = world.operators.get(email.toLowerCase());
-    if (step.action === "create") operator?.schedules.set(label2, dutyContent(body));
-    if (step.action === "delete") operator?.schedules.delete(label2);
+    if (step.action === "create") operator?.schedules.set(label3, dutyContent(body));
+    if (step.action === "delete") operator?.schedules.delete(label3);
   }
 }
 function clone(world) {
@@ -70178,10 +70248,10 @@ function truncate(text2, max) {
 var BRAND = Symbol.for("monsync.ApiError");
 function defaultMessage(o) {
   const head3 = `${o.method} ${o.path}`;
-  const status3 = o.status === 0 ? "no response" : `${o.status} ${STATUS_CODES[o.status] ?? "Unknown Status"}`;
+  const status4 = o.status === 0 ? "no response" : `${o.status} ${STATUS_CODES[o.status] ?? "Unknown Status"}`;
   const tries = o.attempts !== void 0 && o.attempts > 1 ? ` after ${o.attempts} attempts` : "";
   const detail = o.serviceMessage !== void 0 && o.serviceMessage !== "" ? `: ${o.serviceMessage}` : "";
-  return `${head3} failed with ${status3}${tries}${detail}`;
+  return `${head3} failed with ${status4}${tries}${detail}`;
 }
 var ApiError = class extends Error {
   /** Class identity used by the cross-install `instanceof`; each subclass overrides it. */
@@ -70453,14 +70523,14 @@ var Core = class {
   context(method, route, params) {
     return { method, route, path: this.transport.expandRoute(method, route, params) };
   }
-  #unexpected(call, status3, problem) {
+  #unexpected(call, status4, problem) {
     const path = call.path ?? this.transport.expandRoute(call.method, call.route, call.params);
     return new UnexpectedResponseError({
       method: call.method,
       path,
       route: call.route,
-      status: status3,
-      message: `${call.method} ${path} answered ${status3} with ${problem}`
+      status: status4,
+      message: `${call.method} ${path} answered ${status4} with ${problem}`
     });
   }
   /** A JSON object or array is required in the response. */
@@ -70895,6 +70965,9 @@ function timezonesApi(core) {
     get: async (timezoneId) => normaliseTimezone(await core.json({ method: "GET", route: "/Timezone/{timezoneId}", params: { timezoneId } }))
   };
 }
+function outgoingPhoneNumbersApi(core) {
+  return { list: () => core.paged({ method: "GET", route: "/OutgoingPhoneNumber" }) };
+}
 
 // ../client/src/families/reports-slas.ts
 var asReport = publishedReader("scheduledReport");
@@ -71053,8 +71126,8 @@ var RETRYABLE_STATUS = /* @__PURE__ */ new Set([429, 500, 502, 503, 504]);
 function isRetryableMethod(method) {
   return IDEMPOTENT.has(method.toUpperCase());
 }
-function isRetryableStatus(status3) {
-  return RETRYABLE_STATUS.has(status3);
+function isRetryableStatus(status4) {
+  return RETRYABLE_STATUS.has(status4);
 }
 var RETRYABLE_CODES = /* @__PURE__ */ new Set([
   "ECONNRESET",
@@ -71094,14 +71167,14 @@ function retryDecision(policy, method, outcome, attempt) {
     if (!worth2 || attempt >= policy.maxAttempts) return { retry: false };
     return { retry: true, delayMs: backoffDelay(policy, attempt), reason: outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK", retryAfter: false };
   }
-  const { status: status3 } = outcome;
-  if (status3 < 300) return { retry: false };
+  const { status: status4 } = outcome;
+  if (status4 < 300) return { retry: false };
   const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"], policy.now());
   const after = retryAfterMs === void 0 ? {} : { retryAfterMs };
-  const worth = status3 === 429 || idempotent && isRetryableStatus(status3);
+  const worth = status4 === 429 || idempotent && isRetryableStatus(status4);
   if (!worth || attempt >= policy.maxAttempts) return { retry: false, ...after };
   if (retryAfterMs !== void 0 && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
-  return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status3), retryAfter: retryAfterMs !== void 0, ...after };
+  return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status4), retryAfter: retryAfterMs !== void 0, ...after };
 }
 async function retrying(policy, method, dispatch, onRetry) {
   for (let attempt = 1; ; attempt += 1) {
@@ -71492,31 +71565,31 @@ var Transport = class {
       const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
       throw this.#failureError(base, outcome, attempts, redactedRequest2, secrets2);
     }
-    const { status: status3, text: text2 } = outcome;
-    if (status3 >= 200 && status3 < 300) {
+    const { status: status4, text: text2 } = outcome;
+    if (status4 >= 200 && status4 < 300) {
       const peeking = options.peek?.(text2);
       if (peeking !== void 0) await peeking;
       const parsed = tryParseJson(text2);
-      if (parsed !== void 0 || text2.trim() === "") return { status: status3, headers: outcome.headers, body: parsed };
-      if (options.acceptText === true) return { status: status3, headers: outcome.headers, body: void 0, text: text2 };
+      if (parsed !== void 0 || text2.trim() === "") return { status: status4, headers: outcome.headers, body: parsed };
+      if (options.acceptText === true) return { status: status4, headers: outcome.headers, body: void 0, text: text2 };
       const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
       throw new UnexpectedResponseError({
         ...base,
-        status: status3,
+        status: status4,
         attempts,
         request: redactedRequest2,
-        message: `${base.method} ${base.path} answered ${status3} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets2), 200)}`,
-        response: { url: redactedRequest2.url, status: status3, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets2), 2e3) }
+        message: `${base.method} ${base.path} answered ${status4} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets2), 200)}`,
+        response: { url: redactedRequest2.url, status: status4, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets2), 2e3) }
       });
     }
     const { request: redactedRequest, secrets } = request2.redacted();
     const errorOptions = this.#errorOptions(base, outcome, attempts, redactedRequest, secrets, retryAfterMs);
-    if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs && (status3 === 429 || isRetryableStatus(status3))) {
+    if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs && (status4 === 429 || isRetryableStatus(status4))) {
       const wait = Math.ceil(retryAfterMs / 1e3);
       const cap = Math.ceil(this.#retry.maxRetryAfterMs / 1e3);
       throw errorForStatus({
         ...errorOptions,
-        message: `${base.method} ${base.path} failed with ${status3}: the service asked to retry after ${wait} s, longer than the cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` + (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : "")
+        message: `${base.method} ${base.path} failed with ${status4}: the service asked to retry after ${wait} s, longer than the cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` + (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : "")
       });
     }
     throw errorForStatus(errorOptions);
@@ -71605,6 +71678,7 @@ function createClient(options) {
     operators: operatorsApi(core),
     operatorGroups: operatorGroupsApi(core),
     timezones: timezonesApi(core),
+    outgoingPhoneNumbers: outgoingPhoneNumbersApi(core),
     vaultItems: vaultItemsApi(core),
     vaultSections: vaultSectionsApi(core),
     scheduledReports: scheduledReportsApi(core),
@@ -71662,21 +71736,22 @@ function setForm(value, index, path) {
   if (Array.isArray(value)) {
     const spec = index.at.get(path);
     if (spec === void 0) return value;
-    if (spec.key !== void 0) {
-      const keyField = spec.key;
-      const keyed = /* @__PURE__ */ new Map();
-      for (const element of value) {
-        const k = isPlainObject(element) ? element[keyField] : void 0;
-        if (typeof k !== "string" && typeof k !== "number" || keyed.has(String(k))) return sortByContent(value);
-        keyed.set(String(k), element);
-      }
-      const out = {};
-      for (const k of [...keyed.keys()].sort(compareStrings)) out[k] = keyed.get(k);
-      return out;
-    }
-    return sortByContent(value);
+    return spec.key === void 0 ? sortByContent(value) : keyedForm(value, spec.key);
   }
   return value;
+}
+function keyedForm(value, keyField) {
+  const keys = [];
+  for (const element of value) {
+    const k = isPlainObject(element) ? element[keyField] : void 0;
+    if (typeof k !== "string" && typeof k !== "number") return sortByContent(value);
+    keys.push(String(k));
+  }
+  const order = keys.map((_, i) => i).sort((a, b) => compareStrings(keys[a], keys[b]));
+  for (let i = 1; i < order.length; i += 1) if (keys[order[i]] === keys[order[i - 1]]) return sortByContent(value);
+  const out = {};
+  for (const i of order) out[keys[i]] = value[i];
+  return out;
 }
 function sortByContent(values) {
   return values.map((v) => [canonicalJson(v), v]).sort((a, b) => compareStrings(a[0], b[0])).map(([, v]) => v);
@@ -71763,7 +71838,7 @@ function sameAsDeclared(d, l, sets, path = "") {
 }
 function declaredFieldsSame(declared, live, defaults, skip, sets) {
   const index = indexOf(sets);
-  for (const key of Object.keys(declared)) {
+  for (const key in declared) {
     const value = declared[key];
     if (value === void 0 || skip.has(key)) continue;
     if (!same(value, key in live ? live[key] : defaults[key], index, below(index, "", key))) return false;
@@ -71779,7 +71854,7 @@ function same(d, l, index, path) {
   if (d === l && (typeof d !== "object" || d === null)) return true;
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
-    for (const key of Object.keys(d)) if (!same(d[key], l[key], index, below(index, path, key))) return false;
+    for (const key in d) if (!same(d[key], l[key], index, below(index, path, key))) return false;
     return true;
   }
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
@@ -71805,25 +71880,31 @@ function sameScalarSet(d, l) {
 }
 function sameKeyedSet(d, l, spec, index, element) {
   const keyField = spec.key;
-  const seen = /* @__PURE__ */ new Set();
+  const seen = [];
   for (const entry of d) {
     const k = isPlainObject(entry) ? entry[keyField] : void 0;
-    if (typeof k !== "string" && typeof k !== "number" || seen.has(String(k))) return false;
-    seen.add(String(k));
-    let match2;
-    let matches = 0;
-    for (const candidate of l) {
-      if (isPlainObject(candidate) && candidate[keyField] !== void 0 && String(candidate[keyField]) === String(k)) {
-        match2 = candidate;
-        matches += 1;
-      }
-    }
-    if (matches !== 1 || !same(entry, match2, index, element)) return false;
+    if (typeof k !== "string" && typeof k !== "number") return false;
+    const key = String(k);
+    if (seen.includes(key)) return false;
+    seen.push(key);
+    const match2 = onlyWithKey(l, keyField, key);
+    if (match2 === void 0 || !same(entry, match2, index, element)) return false;
   }
   if (l.length === d.length) return true;
   const added = spec.serverAdded ?? [];
-  const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.has(String(candidate[keyField])));
+  const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.includes(String(candidate[keyField])));
   return extra.length === d.length;
+}
+function onlyWithKey(l, keyField, key) {
+  let match2;
+  for (const candidate of l) {
+    if (!isPlainObject(candidate)) continue;
+    const k = candidate[keyField];
+    if (k === void 0 || (typeof k === "string" ? k !== key : String(k) !== key)) continue;
+    if (match2 !== void 0) return void 0;
+    match2 = candidate;
+  }
+  return match2;
 }
 function diffFields(desired, live, sets) {
   if (sameAsDeclared(desired, live, sets)) return [];
@@ -72011,7 +72092,8 @@ function updateDraft(context, rules, { desired: entry, live: current }) {
   const { resolved, rotated } = updateFields(context, mod, entry);
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
-  if (secrets.length === 0 && markerField === void 0 && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === void 0)) {
+  const markerFree = markerField === void 0 || mod.marker?.name === "fp" && !(markerField in resolved);
+  if (secrets.length === 0 && markerFree && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === void 0)) {
     if (declaredFieldsSame(resolved, current.fields, mod.serverDefaults, rules.dropOnUpdate, mod.setFields)) return void 0;
   }
   const view = liveView(rules, resolved, current);
@@ -72473,10 +72555,19 @@ function liveDigest(states) {
 }
 var GUID_PATTERN2 = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;
 function guidNames(states) {
+  let names;
+  return { get: (guid) => (names ??= guidNameMap(states)).get(guid) };
+}
+function guidNameMap(states) {
   const names = /* @__PURE__ */ new Map();
-  for (const state of states) for (const entry of state.allLive) names.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);
+  for (const state of states) {
+    for (const entry of state.allLive) {
+      if (entry.guid.length === GUID_LENGTH) names.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);
+    }
+  }
   return names;
 }
+var GUID_LENGTH = 36;
 function withoutGuids(value, names) {
   if (typeof value === "string") return value.replace(GUID_PATTERN2, (guid) => names.get(guid.toLowerCase()) ?? guid);
   if (Array.isArray(value)) return value.map((v) => withoutGuids(v, names));
@@ -72516,6 +72607,9 @@ function inputProblems(desired, live, scope) {
     if (!live.read.includes(kind)) {
       problems.push(planProblem("LIVE_NOT_READ", `the live snapshot does not include ${kind} objects; read them with readLive(client, liveScope(desired)) before planning`));
     }
+  }
+  if (scope.outgoingPhoneNumbers === true && live.outgoingPhoneNumbers === void 0) {
+    problems.push(planProblem("LIVE_NOT_READ", "an operator names its outgoingPhoneNumber, but the live snapshot has no outgoing phone numbers; read them with readLive(client, liveScope(desired)) before planning"));
   }
   for (const mod of KINDS) {
     if (mod.unmatchable === void 0 || desired.settings.manage[mod.section] === void 0) continue;
@@ -72657,6 +72751,7 @@ function match(rules, desired, live, problems, resolver, copies = { dedupe: fals
   };
   const pinKey = (owner, id) => owners.length === 0 ? id : `${owner}/${id}`;
   const pinned2 = desired.some((entry) => entry.pinnedGuid !== void 0);
+  if (!pinned2 && identity === exactKey && sortedByKey(desired) && sortedByKey(live)) return matchSorted(rules, desired, live, problems, copies);
   const byGuid2 = /* @__PURE__ */ new Map();
   const byKey2 = /* @__PURE__ */ new Map();
   for (const entry of live) {
@@ -72698,6 +72793,57 @@ function match(rules, desired, live, problems, resolver, copies = { dedupe: fals
   const orphans = live.filter((l) => !claimed.has(l));
   return { pairs, creates, orphans };
 }
+function sortedByKey(entries) {
+  for (let i = 1; i < entries.length; i += 1) if (entries[i].key < entries[i - 1].key) return false;
+  return true;
+}
+function matchSorted(rules, desired, live, problems, copies) {
+  const pairs = [];
+  const creates = [];
+  const orphans = [];
+  const declaredTwice = [];
+  const liveTwice = [];
+  let first;
+  let next = 0;
+  for (const entry of desired) {
+    if (first !== void 0 && first.key === entry.key) {
+      declaredTwice.push(duplicateDeclaration(rules, entry, first));
+      continue;
+    }
+    first = entry;
+    while (next < live.length && live[next].key < entry.key) orphans.push(live[next++]);
+    let end = next;
+    while (end < live.length && live[end].key === entry.key) end += 1;
+    if (end === next) creates.push(entry);
+    else if (end === next + 1) pairs.push({ desired: entry, live: live[next] });
+    else {
+      const candidates = live.slice(next, end);
+      const matched = liveCopies(rules, entry, candidates, liveTwice, copies);
+      if (matched === void 0) orphans.push(...candidates);
+      else pairs.push({ desired: entry, live: matched });
+    }
+    next = end;
+  }
+  while (next < live.length) orphans.push(live[next++]);
+  problems.push(...declaredTwice, ...liveTwice);
+  return { pairs, creates, orphans };
+}
+function liveCopies(rules, entry, candidates, problems, copies) {
+  const { kept, rule, others } = oldestCopy(candidates);
+  if (copies.dedupe) {
+    for (const other of others) copies.found.push({ entry: other, kept, rule });
+    return kept;
+  }
+  const listed2 = [kept, ...others].map((c) => describeCopy(c, copies.operators)).join("; ");
+  problems.push(
+    planProblem(
+      "DUPLICATE_LIVE_KEY",
+      `${candidates.length} live ${rules.title} have the key "${entry.key}": ${listed2}. Run monsync plan --dedupe to plan keeping the oldest (${kept.guid}, ${rule}) and deleting the others, or ${pinHint(rules, ownId(rules, kept))}`,
+      entry.source
+    )
+  );
+  return void 0;
+}
 function matchByKey(rules, entry, byKey2, claimed, pairs, creates, problems, copies) {
   const found = byKey2.get(rules.identity(entry.key));
   if (found !== void 0 && !Array.isArray(found)) {
@@ -72714,21 +72860,10 @@ function matchByKey(rules, entry, byKey2, claimed, pairs, creates, problems, cop
     claimed.add(candidates[0]);
     pairs.push({ desired: entry, live: candidates[0] });
   } else {
-    const { kept, rule, others } = oldestCopy(candidates);
-    if (copies.dedupe) {
-      for (const candidate of candidates) claimed.add(candidate);
-      pairs.push({ desired: entry, live: kept });
-      for (const other of others) copies.found.push({ entry: other, kept, rule });
-      return;
-    }
-    const listed2 = [kept, ...others].map((c) => describeCopy(c, copies.operators)).join("; ");
-    problems.push(
-      planProblem(
-        "DUPLICATE_LIVE_KEY",
-        `${candidates.length} live ${rules.title} have the key "${entry.key}": ${listed2}. Run monsync plan --dedupe to plan keeping the oldest (${kept.guid}, ${rule}) and deleting the others, or ${pinHint(rules, ownId(rules, kept))}`,
-        entry.source
-      )
-    );
+    const kept = liveCopies(rules, entry, candidates, problems, copies);
+    if (kept === void 0) return;
+    for (const candidate of candidates) claimed.add(candidate);
+    pairs.push({ desired: entry, live: kept });
   }
 }
 function uniqueDeclarations(rules, desired, problems) {
@@ -72738,16 +72873,17 @@ function uniqueDeclarations(rules, desired, problems) {
     const id = rules.identity(entry.key);
     const earlier = seenKeys.get(id);
     if (earlier !== void 0) {
-      const alike = earlier.key === entry.key ? "" : ` as "${earlier.key}", which the service does not tell apart from it`;
-      problems.push(
-        planProblem("DUPLICATE_DESIRED_KEY", `${rules.kind} "${entry.key}" is declared twice (also at ${place(earlier.source)}${alike}); keys must be unique, rename one`, entry.source)
-      );
+      problems.push(duplicateDeclaration(rules, entry, earlier));
       continue;
     }
     seenKeys.set(id, entry);
     unique.push(entry);
   }
   return unique;
+}
+function duplicateDeclaration(rules, entry, earlier) {
+  const alike = earlier.key === entry.key ? "" : ` as "${earlier.key}", which the service does not tell apart from it`;
+  return planProblem("DUPLICATE_DESIRED_KEY", `${rules.kind} "${entry.key}" is declared twice (also at ${place(earlier.source)}${alike}); keys must be unique, rename one`, entry.source);
 }
 
 // ../reconciler/src/plan/phases/order.ts
@@ -73090,7 +73226,9 @@ function liveScope(desired) {
   const pruned = new Set(KINDS.filter((mod) => manage[mod.section]?.prune === true).map((mod) => mod.kind));
   for (const mod of KINDS) if (mod.references?.kinds.some((kind) => pruned.has(kind)) === true) for (const kind of mod.builtFrom) wanted.add(kind);
   const operators = KINDS.some((mod) => manage[mod.section] !== void 0 && mod.lastModified !== void 0);
-  return { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
+  const scope = { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
+  if (namesOutgoingPhoneNumbers(desired)) scope.outgoingPhoneNumbers = true;
+  return scope;
 }
 
 // ../reconciler/src/plan/assemble.ts
@@ -73104,9 +73242,11 @@ function selfGuids(options) {
 function throwIfAny(problems) {
   if (problems.length > 0) throw new PlanError([...problems]);
 }
-function assemblePlan(desired, live, options = {}) {
-  const scope = liveScope(desired);
-  throwIfAny(inputProblems(desired, live, scope));
+function assemblePlan(declared, live, options = {}) {
+  const scope = liveScope(declared);
+  throwIfAny(inputProblems(declared, live, scope));
+  const { desired, problems: nameProblems } = resolveOutgoingPhoneNumbers(declared, live);
+  throwIfAny(nameProblems);
   const ignore = ignoreMatcher(desired.settings.ignore);
   const warnings = unknownIgnoreKinds(ignore);
   const { states, resolution, problems: matchProblems, warnings: matchWarnings } = matchKinds(desired, live, scope, ignore, { dedupe: options.dedupe, self: selfGuids(options) });
@@ -73285,7 +73425,7 @@ function onCallTextLines(preview, paint) {
     const lost = uncoveredHours(subject2);
     const summary2 = lost === 0 ? "" : `: ${paint("red", `${lost} ${lost === 1 ? "hour" : "hours"} with nobody on duty`)}`;
     lines.push(`  ${title(subject2)}${summary2}`);
-    for (const label2 of gapLabels(subject2)) lines.push(`    ${paint("red", "!")} uncovered ${label2}`);
+    for (const label3 of gapLabels(subject2)) lines.push(`    ${paint("red", "!")} uncovered ${label3}`);
     for (const note2 of subject2.notes ?? []) lines.push(`    ${paint("dim", `note: ${note2}`)}`);
     for (const line of gridLines(subject2)) lines.push(`    ${line}`);
   }
@@ -73449,6 +73589,7 @@ function renderText(plan, options = {}) {
     for (const v of plan.violations) lines.push(`  ${paint("red", "!")} ${v.message}`);
   }
   lines.push("", `${paint("bold", "Plan:")} ${summaryLine(plan)}.`);
+  if (plan.steps.length > 0 && plan.planDigest !== void 0) lines.push(`${paint("bold", "Plan digest:")} ${plan.planDigest} (pass it to monsync apply --expect-digest to apply this plan and no other)`);
   return `${lines.join("\n")}
 `;
 }
@@ -73706,6 +73847,19 @@ ${options.footer.replace(/^\n+|\n+$/g, "")}
   }
   const cutNote = full ? "" : note(omitted, plan.steps.length, limit, options.fullPlanHint);
   return `${head3}${cutNote}${body}${footer}`.replace(/\n{3,}/g, "\n\n").replace(/\n*$/, "\n");
+}
+function renderPolicySection(plan, budget, more) {
+  const [section] = policySection(plan);
+  if (section === void 0) return "";
+  let body = "";
+  let shown = 0;
+  for (const block of section.blocks) {
+    if (markdownLength(section.open + body + block + section.close) > budget) break;
+    body += block;
+    shown += 1;
+  }
+  const rest = section.blocks.length - shown;
+  return `${section.open}${body}${rest > 0 ? more(rest) : ""}${section.close}`;
 }
 function renderStepList(steps, budget, more) {
   const blocks = steps.map((s) => `${stepLines(s).join("\n")}
@@ -73989,7 +74143,7 @@ async function applyPlan(plan, client, options = {}) {
   const executor = new StepExecutor(client, placeholders, secrets, redact, options);
   const steps = plan.steps;
   const byId = new Map(steps.map((s) => [s.id, s]));
-  const status3 = new Map(steps.map((s) => [s.id, "pending"]));
+  const status4 = new Map(steps.map((s) => [s.id, "pending"]));
   const remaining = new Map(steps.map((s) => [s.id, new Set(s.dependsOn).size]));
   const dependents = /* @__PURE__ */ new Map();
   for (const step of steps) for (const dep of new Set(step.dependsOn)) dependents.set(dep, [...dependents.get(dep) ?? [], step.id]);
@@ -74028,15 +74182,15 @@ async function applyPlan(plan, client, options = {}) {
   const release = (id) => {
     const left = (remaining.get(id) ?? 0) - 1;
     remaining.set(id, left);
-    if (left === 0 && status3.get(id) === "pending") enqueue(id);
+    if (left === 0 && status4.get(id) === "pending") enqueue(id);
   };
   const skipDependents = (failed) => {
     const failedId = failed.id;
     const stack = waitingFor(failed).map((id) => ({ id, via: failedId }));
     while (stack.length > 0) {
       const { id, via } = stack.pop();
-      if (status3.get(id) !== "pending") continue;
-      status3.set(id, "skipped");
+      if (status4.get(id) !== "pending") continue;
+      status4.set(id, "skipped");
       const step = byId.get(id);
       const result = { ...refOf(step), waitedFor: failedId, ...via === failedId ? {} : { via } };
       report2.skipped.push(result);
@@ -74049,19 +74203,19 @@ async function applyPlan(plan, client, options = {}) {
     const pump = () => {
       while (!aborted() && inFlight < parallelism && ready.length > 0) {
         const step = steps[ready.shift()];
-        if (status3.get(step.id) !== "pending") continue;
-        status3.set(step.id, "running");
+        if (status4.get(step.id) !== "pending") continue;
+        status4.set(step.id, "running");
         inFlight += 1;
         emit({ type: "start", step, progress: progress() });
         void executor.run(step, (reason, attempt) => emit({ type: "retry", step, reason, attempt, progress: progress() })).then((outcome) => {
           inFlight -= 1;
           if ("error" in outcome) {
-            status3.set(step.id, "failed");
+            status4.set(step.id, "failed");
             report2.failed.push(outcome.error);
             emit({ type: "failed", step, result: outcome.error, progress: progress() });
             skipDependents(step);
           } else {
-            status3.set(step.id, "done");
+            status4.set(step.id, "done");
             const result = { ...refOf(step, outcome.guid), ...outcome.note === void 0 ? {} : { note: outcome.note } };
             report2.done.push(result);
             emit({ type: "done", step, result, progress: progress() });
@@ -74079,7 +74233,7 @@ async function applyPlan(plan, client, options = {}) {
     };
     pump();
   });
-  for (const step of steps) if (status3.get(step.id) === "pending") report2.notRun.push(refOf(step));
+  for (const step of steps) if (status4.get(step.id) === "pending") report2.notRun.push(refOf(step));
   report2.ok = report2.done.length === steps.length;
   report2.durationMs = performance.now() - started;
   return report2;
@@ -74237,13 +74391,14 @@ function operatorValues(wanted) {
 function ownOperators(live, wanted) {
   const guids = [];
   const unmatched = [];
+  const operators = live.operators ?? live.lists?.[OPERATOR_KIND.kind] ?? null;
   for (const value of operatorValues(wanted)) {
-    const match2 = (live.operators ?? []).find(
+    const match2 = (operators ?? []).find(
       (operator) => operator["OperatorGuid"] === value || typeof operator["Email"] === "string" && operator["Email"].toLowerCase() === value.toLowerCase()
     );
     const guid = match2?.["OperatorGuid"];
     guids.push(typeof guid === "string" ? guid : value);
-    if (match2 === void 0 && live.operators !== null && live.operators !== void 0) unmatched.push(value);
+    if (match2 === void 0 && operators !== null) unmatched.push(value);
   }
   return { guids, unmatched };
 }
@@ -74267,9 +74422,10 @@ function openSession(desired, options) {
           `${source}: ${JSON.stringify(value)} matches no operator of the account (by GUID or e-mail), so the changes of that account are reported as drift`
         );
       }
+      const found = own.guids.filter((guid) => !own.unmatched.includes(guid));
       return assemblePlan(desired, live, {
         fingerprints,
-        ...own.guids.length === 0 ? {} : { selfOperatorGuids: own.guids },
+        ...found.length === 0 ? {} : { selfOperatorGuids: found },
         ...targets === void 0 ? {} : { targets },
         ...extra?.dedupe === true ? { dedupe: true } : {},
         ...extra?.rotate === void 0 || extra.rotate.length === 0 ? {} : { rotate: extra.rotate },
@@ -74987,48 +75143,48 @@ function applySteps(state, steps) {
   for (const step of steps) {
     const kind = kindEntry(step.kind);
     if (kind === void 0) continue;
-    const label2 = `${kind.title.one} ${JSON.stringify(step.key)}`;
+    const label3 = `${kind.title.one} ${JSON.stringify(step.key)}`;
     if (step.action === "update") {
       const declaration = state.declared(step.kind, step.key, step.source);
       const live = state.pulled.get(pulledId(step.kind, step.key));
       if (declaration === void 0 || live === void 0) {
-        state.notes.push(`${label2}: changed in the live account, but ${declaration === void 0 ? "its declaration was not found" : "it could not be read back"}; left as it is`);
+        state.notes.push(`${label3}: changed in the live account, but ${declaration === void 0 ? "its declaration was not found" : "it could not be read back"}; left as it is`);
         continue;
       }
       for (const change of step.changes) state.change(step, declaration, live, change);
     } else if (step.action === "create") {
       if (within(kind, step.key, removedKeys)) continue;
       const declaration = state.declared(step.kind, step.key, step.source);
-      if (declaration === void 0) state.notes.push(`${label2}: gone from the live account, but its declaration was not found; left as it is`);
+      if (declaration === void 0) state.notes.push(`${label3}: gone from the live account, but its declaration was not found; left as it is`);
       else {
         state.remove(declaration);
-        state.edits.push(`- ${label2} (${declaration.file.path})`);
+        state.edits.push(`- ${label3} (${declaration.file.path})`);
       }
     } else if (step.action === "delete") {
       if (within(kind, step.key, addedKeys)) continue;
-      addLive(state, kind, step, label2);
+      addLive(state, kind, step, label3);
     }
   }
 }
-function addLive(state, kind, step, label2) {
+function addLive(state, kind, step, label3) {
   const live = state.pulled.get(pulledId(step.kind, step.key));
   if (live === void 0) {
-    state.notes.push(`${label2}: only in the live account, but it could not be read back in config form; left out`);
+    state.notes.push(`${label3}: only in the live account, but it could not be read back in config form; left out`);
     return;
   }
   if (kind.parent === void 0) {
     const list = state.additions.get(kind) ?? [];
     list.push(live.value);
     state.additions.set(kind, list);
-    state.edits.push(`+ ${label2} (${state.options.newObjectsFile})`);
+    state.edits.push(`+ ${label3} (${state.options.newObjectsFile})`);
     return;
   }
   const parent = live.parentKey === void 0 ? void 0 : state.declared(kind.parent, live.parentKey);
   if (parent === void 0) {
-    state.notes.push(`${label2}: only in the live account, and its parent is declared nowhere; left out`);
+    state.notes.push(`${label3}: only in the live account, and its parent is declared nowhere; left out`);
     return;
   }
-  state.edits.push(`+ ${label2} (${state.addChild(kind, parent, live)})`);
+  state.edits.push(`+ ${label3} (${state.addChild(kind, parent, live)})`);
 }
 function writeAdditions(state) {
   if (state.additions.size === 0) return void 0;
@@ -75167,6 +75323,11 @@ function pullPeople(pull, people) {
   const operators = [...pull.list(OPERATOR_KIND)].sort(byText("Email")).map((operator) => {
     const out = clean(operator, OPERATOR_KIND, ["Email", "FullName"]);
     for (const key of Object.keys(out)) if (key.endsWith("Specified")) delete out[key];
+    const phone = outgoingPhoneNumberName(out["OutgoingPhoneNumberId"], pull.live.outgoingPhoneNumbers);
+    if (phone !== void 0) {
+      delete out["OutgoingPhoneNumberId"];
+      out[OUTGOING_PHONE_NUMBER] = phone;
+    }
     const email = str2(operator["Email"]) ?? "";
     out["Password"] = pull.placeholder(`operators.yaml: ${email} Password`, email, "PASSWORD");
     const schedules = pulledDutySchedules(pull.perParent(DUTY_SCHEDULE_KIND)[str2(operator["OperatorGuid"]) ?? ""]);
@@ -75639,13 +75800,13 @@ ${boundedLines(operators, 8e3, (count) => `- … ${pluralCount(count, "more oper
     ""
   );
 }
-function driftGoneComment(label2, sha, footer) {
-  return `**Drift is gone:** the live account matches \`${label2}\`${sha === "" ? "" : ` at commit \`${sha.slice(0, 7)}\``}. Closing.
+function driftGoneComment(label3, sha, footer) {
+  return `**Drift is gone:** the live account matches \`${label3}\`${sha === "" ? "" : ` at commit \`${sha.slice(0, 7)}\``}. Closing.
 ${footer}`;
 }
-function driftAnswers(label2, accept) {
-  const revert = `- **Keep git:** run the apply workflow again with unreviewed: apply (Actions tab, "Run workflow"); it puts the account back as \`${label2}\` says.`;
-  const keep = "number" in accept ? `- **Keep the account's changes:** review and merge [#${accept.number} Accept live changes](${accept.url}), which writes them into \`${label2}\`.` : `- **Keep the account's changes:** ${accept.reason}`;
+function driftAnswers(label3, accept) {
+  const revert = `- **Keep git:** run the apply workflow again with unreviewed: apply (Actions tab, "Run workflow"); it puts the account back as \`${label3}\` says.`;
+  const keep = "number" in accept ? `- **Keep the account's changes:** review and merge [#${accept.number} Accept live changes](${accept.url}), which writes them into \`${label3}\`.` : `- **Keep the account's changes:** ${accept.reason}`;
   return `### Two ways to answer
 
 ${revert}
@@ -75655,13 +75816,13 @@ Either way, the next drift run closes this issue once git and the account agree.
 
 `;
 }
-function acceptBody(marker, label2, edits, notes, footer) {
+function acceptBody(marker, label3, edits, notes, footer) {
   const list = (lines) => boundedLines(lines.map((line) => `- ${escapeMarkdown(line)}`), 2e4, (count) => `- … ${pluralCount(count, "more")}`);
   let body = `${marker}
-## Accept live changes: \`${label2}\`
+## Accept live changes: \`${label3}\`
 
 `;
-  body += `The live account was changed outside git. Merging this pull request writes those changes into \`${label2}\` (only the lines that differ; comments and layout stay), so git and the account agree again and the next drift run closes the drift issue. To undo the changes in the account instead, run the apply workflow again with unreviewed: apply; this pull request is then closed by the next drift run.
+  body += `The live account was changed outside git. Merging this pull request writes those changes into \`${label3}\` (only the lines that differ; comments and layout stay), so git and the account agree again and the next drift run closes the drift issue. To undo the changes in the account instead, run the apply workflow again with unreviewed: apply; this pull request is then closed by the next drift run.
 
 `;
   body += `### Written into the tree
@@ -75675,39 +75836,88 @@ ${list(notes)}
   return `${body}${footer}`;
 }
 
+// src/identity.ts
+var WORKFLOW_TOKEN_LOGIN = "github-actions[bot]";
+var VIEWER_QUERY = "query { viewer { login __typename } }";
+function status2(error2) {
+  return error2.status;
+}
+async function viewerLogin(gh) {
+  try {
+    const { viewer } = await gh.graphql(VIEWER_QUERY);
+    if (typeof viewer?.login !== "string" || viewer.login === "") return void 0;
+    return viewer.__typename === "Bot" && !viewer.login.endsWith("[bot]") ? `${viewer.login}[bot]` : viewer.login;
+  } catch (error2) {
+    debug(`GraphQL viewer did not answer (${error2 instanceof Error ? error2.message : String(error2)})`);
+    return void 0;
+  }
+}
+async function askGitHub(gh) {
+  try {
+    const { data } = await gh.rest.users.getAuthenticated();
+    return data.login;
+  } catch (error2) {
+    if (status2(error2) !== 403 && status2(error2) !== 404) throw error2;
+  }
+  const viewer = await viewerLogin(gh);
+  if (viewer !== void 0) return viewer;
+  debug(`the token's login is unknown: assuming ${WORKFLOW_TOKEN_LOGIN}; set the input github-login when the token is another's`);
+  return WORKFLOW_TOKEN_LOGIN;
+}
+var known = /* @__PURE__ */ new WeakMap();
+function tokenLogin(gh, configured = "") {
+  if (configured.trim() !== "") return Promise.resolve(configured.trim());
+  let login = known.get(gh);
+  if (login === void 0) {
+    login = askGitHub(gh);
+    known.set(gh, login);
+  }
+  return login;
+}
+function sameLogin(login, author) {
+  return login !== void 0 && login.toLowerCase() === author.toLowerCase();
+}
+function checkWrittenAs(expected, written2, what) {
+  if (written2 === void 0 || written2 === "" || sameLogin(written2, expected)) return;
+  warning(
+    `the ${what} was written as ${written2}, but the action looks for its own as ${expected}: the next run will not find it and will write another. Set the input github-login: '${written2}' (a GitHub App token writes as <app-slug>[bot]).`
+  );
+}
+
 // src/markers.ts
-function folderValue(label2) {
-  return encodeURIComponent(label2).replace(/%2F/g, "/");
+function folderValue(label3) {
+  return encodeURIComponent(label3).replace(/%2F/g, "/");
 }
-function planMarker(label2) {
-  return `<!-- monsync:plan config=${folderValue(label2)} -->`;
+function planMarker(label3) {
+  return `<!-- monsync:plan config=${folderValue(label3)} -->`;
 }
-function applyMarker(label2) {
-  return `<!-- monsync:apply config=${folderValue(label2)} -->`;
+function applyMarker(label3) {
+  return `<!-- monsync:apply config=${folderValue(label3)} -->`;
 }
-function driftMarker(label2) {
-  return `<!-- monsync:drift config=${folderValue(label2)} -->`;
+function driftMarker(label3) {
+  return `<!-- monsync:drift config=${folderValue(label3)} -->`;
 }
 function carriesMarker(body, marker) {
   if (typeof body !== "string") return false;
   const end = body.indexOf("\n");
   return (end === -1 ? body : body.slice(0, end)).trim() === marker;
 }
-function acceptMarker(label2) {
-  return `<!-- monsync:accept config=${folderValue(label2)} -->`;
+function acceptMarker(label3) {
+  return `<!-- monsync:accept config=${folderValue(label3)} -->`;
 }
 
 // src/comment-upsert.ts
 async function ownComments(gh, target) {
   const { owner, repo, issueNumber, marker, author } = target;
   const comments = await gh.paginate(gh.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
-  return comments.filter((comment) => comment.user?.login === author && carriesMarker(comment.body, marker)).sort((a, b) => a.id - b.id).map((comment) => ({ id: comment.id, body: comment.body ?? "", url: comment.html_url }));
+  return comments.filter((comment) => sameLogin(comment.user?.login, author) && carriesMarker(comment.body, marker)).sort((a, b) => a.id - b.id).map((comment) => ({ id: comment.id, body: comment.body ?? "", url: comment.html_url }));
 }
 async function upsertComment(gh, target, body) {
   const { owner, repo, issueNumber } = target;
   const [first, ...extra] = await ownComments(gh, target);
   if (first === void 0) {
     const created = await gh.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
+    checkWrittenAs(target.author, created.data.user?.login, "comment");
     return { url: created.data.html_url, action: "created", removed: 0 };
   }
   const updated = await gh.rest.issues.updateComment({ owner, repo, comment_id: first.id, body });
@@ -75744,8 +75954,8 @@ function failureMessage(error2) {
   if (error2 instanceof ActionInputError || error2 instanceof GitHubContextError) return error2.message;
   if (error2 instanceof Error) {
     const code = error2.code;
-    const label2 = typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : "";
-    return `${isApiError(error2) ? "Monitoring API: " : ""}${label2}${error2.message}`;
+    const label3 = typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : "";
+    return `${isApiError(error2) ? "Monitoring API: " : ""}${label3}${error2.message}`;
   }
   return String(error2);
 }
@@ -75800,19 +76010,6 @@ function runUrl(context) {
   return `${context.serverUrl}/${context.repository}/actions/runs/${context.runId}`;
 }
 
-// src/identity.ts
-var WORKFLOW_TOKEN_LOGIN = "github-actions[bot]";
-async function tokenLogin(gh) {
-  try {
-    const { data } = await gh.rest.users.getAuthenticated();
-    return data.login;
-  } catch (error2) {
-    const status3 = error2.status;
-    if (status3 === 403 || status3 === 404) return WORKFLOW_TOKEN_LOGIN;
-    throw error2;
-  }
-}
-
 // src/job-summary.ts
 async function writeJobSummary(markdown, redact) {
   const path = process.env["GITHUB_STEP_SUMMARY"];
@@ -75828,13 +76025,13 @@ async function writeJobSummary(markdown, redact) {
 import { createHash as createHash3 } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname as dirname2, join as join3 } from "node:path";
-function planFileSlug(label2) {
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(label2)) return label2;
-  const readable = label2 === "." ? "root" : label2.replace(/[^A-Za-z0-9._-]+/g, "_");
-  return `${readable}-${createHash3("sha256").update(label2).digest("hex").slice(0, 8)}`;
+function planFileSlug(label3) {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(label3)) return label3;
+  const readable = label3 === "." ? "root" : label3.replace(/[^A-Za-z0-9._-]+/g, "_");
+  return `${readable}-${createHash3("sha256").update(label3).digest("hex").slice(0, 8)}`;
 }
-function writePlanFile(plan, tempDir, label2, command) {
-  const slug = planFileSlug(label2);
+function writePlanFile(plan, tempDir, label3, command) {
+  const slug = planFileSlug(label3);
   const dir = join3(tempDir, "monsync");
   mkdirSync(dir, { recursive: true });
   const path = join3(dir, `${command}-${slug}.json`);
@@ -75850,13 +76047,13 @@ function setPlanOutputs(plan, planFile, report2) {
 function artifactName(planFile) {
   return `monsync-${basename(planFile, ".json")}`;
 }
-function writeArtifactFiles(plan, planFile, label2, command, record) {
+function writeArtifactFiles(plan, planFile, label3, command, record) {
   const dir = dirname2(planFile);
-  const text2 = join3(dir, `${command}-${planFileSlug(label2)}.txt`);
+  const text2 = join3(dir, `${command}-${planFileSlug(label3)}.txt`);
   writeFileSync(text2, renderText(plan, { color: false }));
   const paths = [planFile, text2];
   if (record !== void 0) {
-    const recordFile = join3(dir, `reviewed-${planFileSlug(label2)}.json`);
+    const recordFile = join3(dir, `reviewed-${planFileSlug(label3)}.json`);
     writeFileSync(recordFile, `${JSON.stringify(record, null, 2)}
 `);
     setOutput("record-file", recordFile);
@@ -75969,15 +76166,15 @@ async function mergedPullRequest(gh, context) {
   const found = merged.find((pr) => pr.merge_commit_sha === context.sha) ?? merged[0];
   return found === void 0 ? void 0 : { number: found.number, headSha: found.head.sha };
 }
-async function readReview(gh, context, label2, author) {
+async function readReview(gh, context, label3, author) {
   const pr = await mergedPullRequest(gh, context);
   if (pr === void 0) return { kind: "none", why: `commit ${context.sha.slice(0, 7)} is not the merge of a pull request, so no plan of it was reviewed`, pr };
-  const comments = await ownComments(gh, { ...repoOf(context), issueNumber: pr.number, marker: planMarker(label2), author });
+  const comments = await ownComments(gh, { ...repoOf(context), issueNumber: pr.number, marker: planMarker(label3), author });
   const record = comments.map((comment) => readRecord(comment.body)).filter((r) => r !== void 0).at(-1);
   if (record === void 0) {
     return {
       kind: "none",
-      why: `pull request #${pr.number} has no reviewed-plan record of ${label2} by ${author} (its plan comment is missing, its last plan failed, or it was written by an older monsync or another token)`,
+      why: `pull request #${pr.number} has no reviewed-plan record of ${label3} by ${author} (its plan comment is missing, its last plan failed, or it was written by an older monsync or another token)`,
       pr
     };
   }
@@ -76019,9 +76216,12 @@ function annotate(diagnostics, configDir, workspace) {
 }
 function annotateAccountPolicy(findings, configDir, workspace) {
   for (const f of findings) {
-    if (f.kind !== void 0 || f.file === void 0) continue;
-    const d = { severity: f.severity, code: f.severity === "error" ? "POLICY_ERROR" : "POLICY_WARNING", message: `${f.rule}: ${f.message}`, hint: f.fix, file: f.file, line: f.line ?? 1, column: f.column ?? 1 };
-    annotate([d], configDir, workspace);
+    if (f.kind !== void 0) continue;
+    const code = f.severity === "error" ? "POLICY_ERROR" : "POLICY_WARNING";
+    const d = { severity: f.severity, code, message: `${f.rule}: ${f.message}`, hint: f.fix, file: f.file ?? "", line: f.line ?? 1, column: f.column ?? 1 };
+    if (f.file !== void 0) annotate([d], configDir, workspace);
+    else if (f.severity === "error") error(annotationText(d), { title: `monsync ${code}` });
+    else warning(annotationText(d), { title: `monsync ${code}` });
   }
 }
 
@@ -77171,7 +77371,7 @@ async function fetchWrapper(requestOptions) {
     requestError.cause = error2;
     throw requestError;
   }
-  const status3 = fetchResponse.status;
+  const status4 = fetchResponse.status;
   const url = fetchResponse.url;
   const responseHeaders = {};
   for (const [key, value] of fetchResponse.headers) {
@@ -77179,7 +77379,7 @@ async function fetchWrapper(requestOptions) {
   }
   const octokitResponse = {
     url,
-    status: status3,
+    status: status4,
     headers: responseHeaders,
     data: ""
   };
@@ -77190,28 +77390,28 @@ async function fetchWrapper(requestOptions) {
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
   }
-  if (status3 === 204 || status3 === 205) {
+  if (status4 === 204 || status4 === 205) {
     return octokitResponse;
   }
   if (requestOptions.method === "HEAD") {
-    if (status3 < 400) {
+    if (status4 < 400) {
       return octokitResponse;
     }
-    throw new RequestError(fetchResponse.statusText, status3, {
+    throw new RequestError(fetchResponse.statusText, status4, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status3 === 304) {
+  if (status4 === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status3, {
+    throw new RequestError("Not modified", status4, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status3 >= 400) {
+  if (status4 >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status3, {
+    throw new RequestError(toErrorMessage(octokitResponse.data), status4, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -80230,7 +80430,8 @@ function readInputs(credentials) {
   if (problems.length > 0) throw new ActionInputError(problems.length === 1 ? problems[0] ?? "" : `the step's inputs have ${problems.length} problems:
 - ${problems.join("\n- ")}`);
   const operators = getInput("operators");
-  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr, unreviewed: rawUnreviewed, commentUnchanged };
+  const githubLogin = getInput("github-login");
+  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr, unreviewed: rawUnreviewed, commentUnchanged, githubLogin };
 }
 function missingApiInputs(inputs) {
   const missing = [];
@@ -80282,7 +80483,7 @@ function logStep(event) {
 async function reviewContext(run2) {
   const gh = gitHubOrWarn(run2.inputs, run2.context, "reading the reviewed plan and the comment on the merged pull request");
   if (gh === void 0) return { gh, author: "", review: { kind: "none", why: "there is no github-token to read the reviewed plan on the pull request with", pr: void 0 } };
-  const author = await tokenLogin(gh);
+  const author = await tokenLogin(gh, run2.inputs.githubLogin);
   return { gh, author, review: await readReview(gh, run2.context, run2.folder.label, author) };
 }
 async function commentResult(run2, github, body) {
@@ -80416,13 +80617,14 @@ function reviewNote(review, gate) {
 var DRIFT_TITLE = "monsync drift";
 async function findDriftIssue(gh, target) {
   const issues = await gh.paginate(gh.rest.issues.listForRepo, { owner: target.owner, repo: target.repo, state: "open", per_page: 100 });
-  const found = issues.filter((issue2) => issue2.pull_request === void 0 && issue2.title === DRIFT_TITLE && carriesMarker(issue2.body, target.marker)).sort((a, b) => a.number - b.number)[0];
+  const found = issues.filter((issue2) => issue2.pull_request === void 0 && sameLogin(issue2.user?.login, target.author) && issue2.title === DRIFT_TITLE && carriesMarker(issue2.body, target.marker)).sort((a, b) => a.number - b.number)[0];
   return found === void 0 ? void 0 : { number: found.number, url: found.html_url };
 }
 async function openOrUpdateDriftIssue(gh, target, body) {
   const existing = await findDriftIssue(gh, target);
   if (existing === void 0) {
     const created = await gh.rest.issues.create({ owner: target.owner, repo: target.repo, title: DRIFT_TITLE, body });
+    checkWrittenAs(target.author, created.data.user?.login, "drift issue");
     return { number: created.data.number, url: created.data.html_url, action: "opened" };
   }
   await gh.rest.issues.update({ owner: target.owner, repo: target.repo, issue_number: existing.number, body });
@@ -80442,12 +80644,12 @@ import { join as join5 } from "node:path";
 
 // src/accept-pr.ts
 var ACCEPT_TITLE = "Accept live changes";
-function acceptBranch(label2) {
-  if (label2 === ".") return "monsync/accept-live-changes";
-  const slug = label2.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/^[-.]+|[-.]+$/g, "");
+function acceptBranch(label3) {
+  if (label3 === ".") return "monsync/accept-live-changes";
+  const slug = label3.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.{2,}/g, ".").replace(/^[-.]+|[-.]+$/g, "");
   return `monsync/accept-live-changes-${slug === "" ? "tree" : slug}`;
 }
-function status2(error2) {
+function status3(error2) {
   const value = error2.status;
   return typeof value === "number" ? value : void 0;
 }
@@ -80477,13 +80679,14 @@ async function pushAcceptBranch(gh, target, baseSha, files, message) {
 }
 async function findAcceptPullRequest(gh, target) {
   const open2 = await gh.paginate(gh.rest.pulls.list, { owner: target.owner, repo: target.repo, state: "open", head: `${target.owner}:${target.branch}`, per_page: 100 });
-  const found = open2.filter((pull) => carriesMarker(pull.body, target.marker)).sort((a, b) => a.number - b.number)[0];
+  const found = open2.filter((pull) => sameLogin(pull.user?.login, target.author) && carriesMarker(pull.body, target.marker)).sort((a, b) => a.number - b.number)[0];
   return found === void 0 ? void 0 : { number: found.number, url: found.html_url, body: found.body ?? "" };
 }
 async function openOrUpdateAcceptPullRequest(gh, target, body) {
   const existing = await findAcceptPullRequest(gh, target);
   if (existing === void 0) {
     const created = await gh.rest.pulls.create({ owner: target.owner, repo: target.repo, title: ACCEPT_TITLE, head: target.branch, base: target.base, body });
+    checkWrittenAs(target.author, created.data.user?.login, "pull request");
     return { number: created.data.number, url: created.data.html_url, action: "opened" };
   }
   if (existing.body === body) return { ...existing, action: "unchanged" };
@@ -80499,17 +80702,17 @@ async function closeAcceptPullRequest(gh, target, comment) {
   try {
     await gh.rest.git.deleteRef({ owner, repo, ref: `heads/${target.branch}` });
   } catch (error2) {
-    if (status2(error2) !== 404 && status2(error2) !== 422) throw error2;
+    if (status3(error2) !== 404 && status3(error2) !== 422) throw error2;
   }
   return { number: existing.number, url: existing.url };
 }
 
 // src/commands/drift-accept.ts
 var NEW_OBJECTS_FILE = "new-objects.yaml";
-function acceptTarget(run2) {
+async function acceptTarget(run2, gh) {
   const { context, folder } = run2;
   const base = context.payload.repository?.default_branch ?? "main";
-  return { ...repoOf(context), branch: acceptBranch(folder.label), base, marker: acceptMarker(folder.label) };
+  return { ...repoOf(context), branch: acceptBranch(folder.label), base, marker: acceptMarker(folder.label), author: await tokenLogin(gh, run2.inputs.githubLogin) };
 }
 async function offerAcceptPullRequest(run2, gh, plan, live, footer) {
   const { folder, context, masker } = run2;
@@ -80528,7 +80731,7 @@ async function offerAcceptPullRequest(run2, gh, plan, live, footer) {
     warning(`drift-pr: the live account written into ${folder.label} would not validate (${first?.file ?? ""}:${first?.line ?? ""}: ${first?.message ?? ""}); no pull request`);
     return { reason: "the changes could not be written into the tree as a valid configuration (see the workflow run); change the tree by hand." };
   }
-  const target = acceptTarget(run2);
+  const target = await acceptTarget(run2, gh);
   const inRepo = (path) => folder.label === "." ? path : `${folder.label}/${path}`;
   const message = `Accept live changes into ${folder.label}
 
@@ -80554,7 +80757,7 @@ async function offerOrExplain(run2, gh, plan, live, footer) {
 async function closeStaleAcceptPullRequest(run2, gh, footer) {
   const comment = `**Git and the live account agree again** (the changes were reverted by an apply, or are in git already). Closing.
 ${footer}`;
-  const closed = await closeAcceptPullRequest(gh, acceptTarget(run2), comment);
+  const closed = await closeAcceptPullRequest(gh, await acceptTarget(run2, gh), comment);
   if (closed !== void 0) info(`drift-pr: pull request #${closed.number} closed: ${closed.url}`);
 }
 
@@ -80585,7 +80788,7 @@ async function driftCommand(run2) {
   if (!inputs.comment) return;
   const gh = gitHubOrWarn(inputs, context, "the drift issue");
   if (gh === void 0) return;
-  const target = { ...repoOf(context), marker: driftMarker(folder.label) };
+  const target = { ...repoOf(context), marker: driftMarker(folder.label), author: await tokenLogin(gh, inputs.githubLogin) };
   const footer = bodyContext(run2, "", COMMENT_BUDGET, void 0).footer;
   if (drifted) {
     const answers = inputs.driftPr ? driftAnswers(folder.label, await offerOrExplain(run2, gh, plan, live, footer)) : void 0;
@@ -80648,9 +80851,13 @@ ${context.record}
   let body;
   if (!hasChanges(own) && own.violations.length === 0 && own.warnings.length === 0) {
     const others = view.notFromPullRequest.length > 0 ? " The account differs from files it does not change: see below." : "";
-    body = `${head2(context, title2)}**No changes:** this pull request changes nothing in the account.${others}
+    const line = `${head2(context, title2)}**No changes:** this pull request changes nothing in the account.${others}
 
 `;
+    const more = (count) => `
+… ${pluralCount(count, "more finding")}: ${context.fullPlanHint}
+`;
+    body = `${line}${renderPolicySection(own, ownBudget - markdownLength(line), more)}`;
   } else {
     body = renderMarkdown(own, { marker: context.marker, title: title2, budget: ownBudget, limit: context.budget, fullPlanHint: context.fullPlanHint, override: ACTION_OVERRIDE }).replace(/^\n/, "");
   }
@@ -80668,7 +80875,7 @@ async function commentOnPullRequest(run2, body) {
   try {
     const text2 = typeof body === "string" ? body : await body(gh);
     if (text2 === void 0) return;
-    const target = { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label), author: await tokenLogin(gh) };
+    const target = { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label), author: await tokenLogin(gh, run2.inputs.githubLogin) };
     result = await upsertComment(gh, target, run2.masker.redact()(text2));
   } catch (error2) {
     if (pr.fork && error2.status === 403) {
@@ -80705,7 +80912,7 @@ function planCommentFor(run2, plan, record, planFile) {
     const view = viewOf(plan, await changedFiles(gh, run2, pr.number), run2.folder.label);
     const own = view.plan.steps.filter((step) => !view.notFromPullRequest.includes(step) && step.action !== "ensure");
     if (!run2.inputs.commentUnchanged && own.length === 0 && plan.safe) {
-      const target = { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label), author: await tokenLogin(gh) };
+      const target = { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label), author: await tokenLogin(gh, run2.inputs.githubLogin) };
       if ((await ownComments(gh, target)).length === 0) {
         info("no changes from this pull request, and comment-unchanged is false: no comment");
         return void 0;
@@ -80776,8 +80983,8 @@ function configFolder(config, workspace) {
     throw new ActionInputError(`input config: ${JSON.stringify(config)} has no ${SETTINGS_FILE}; a config tree starts with ${SETTINGS_FILE} (apiVersion: monsync/v1) at its root`);
   }
   const rel = relative4(workspace, dir);
-  const label2 = rel === "" ? "." : isAbsolute3(rel) || rel.startsWith("..") ? dir.split(sep4).join("/") : rel.split(sep4).join("/");
-  return { dir, label: label2 };
+  const label3 = rel === "" ? "." : isAbsolute3(rel) || rel.startsWith("..") ? dir.split(sep4).join("/") : rel.split(sep4).join("/");
+  return { dir, label: label3 };
 }
 
 // src/main.ts

@@ -1,6 +1,7 @@
 import type { Dispatch } from './dispatch.js';
 import { ApiRequestError, EmulatorConfigError } from './errors.js';
 import type { FaultInjector, FaultSettings, FaultSettingsInput } from './faults.js';
+import type { HoldMatch, RequestHolds } from './hold.js';
 import type { RequestLog, RequestLogSnapshot } from './request-log.js';
 import { JsonText, type Caller, type Reply } from './router.js';
 import { seedStore, type SeedCredentials, type SeedName } from './seed.js';
@@ -32,6 +33,12 @@ export interface EmulatorControl {
   actAs(operator: string, request: ActAsRequest): Promise<ActAsResult>;
   /** Grants (or revokes) a non-administrator the view-data permission on monitors. */
   setMonitorView(operator: string, monitorGuids: string[], grant?: boolean): Promise<void>;
+  /** Holds the API requests `match` names before they are carried out, until `release()`. */
+  hold(match: HoldMatch): void;
+  /** How many API requests are held now. */
+  held(): number;
+  /** Lets every held request go on and holds no more; answers how many were held. */
+  release(): number;
 }
 
 /** What the control API needs of the running emulator. */
@@ -44,6 +51,7 @@ export interface ControlHost {
   /** The profile's dispatch without injected faults or rate limits: act-as is the web application, not the API. */
   dispatch: Dispatch;
   faults: FaultInjector;
+  holds: RequestHolds;
   setLatency(ms: number): void;
   log: RequestLog;
   seed: SeedName;
@@ -67,6 +75,9 @@ export function createControl(host: ControlHost): EmulatorControl {
     },
     requestLog: () => host.log.snapshot(),
     clearLog: () => host.log.clear(),
+    hold: (match) => host.holds.hold(match),
+    held: () => host.holds.held(),
+    release: () => host.holds.release(),
     async actAs(operatorRef, request) {
       const store = host.store();
       const op = store.findOperator(operatorRef);
@@ -116,6 +127,12 @@ export const CONTROL_ROUTES: Readonly<Record<string, ControlRoute>> = {
     control.setLatency(Number(fields['ms']));
     return noContent;
   },
+  'PUT /hold': (control, _host, _body, fields) => {
+    control.hold(fields as HoldMatch);
+    return noContent;
+  },
+  'GET /hold': (control) => ({ status: 200, body: { held: control.held() } }),
+  'DELETE /hold': (control) => ({ status: 200, body: { released: control.release() } }),
   'GET /log': (control) => ({ status: 200, body: control.requestLog() }),
   'DELETE /log': (control) => {
     control.clearLog();

@@ -4,6 +4,7 @@ import { controlReply, createControl, type ControlHost, type EmulatorControl } f
 import { createDispatch, errorBody, withFaults, withRateLimit, withReplyShapes, type ApiRequest, type Dispatch, type Outcome } from './dispatch.js';
 import { EmulatorConfigError, badRequest } from './errors.js';
 import { FaultInjector, type FaultKind } from './faults.js';
+import { RequestHolds } from './hold.js';
 import { Persister, readStateFile } from './persist.js';
 import { profileNamed, type Profile, type ProfileName, type RateLimit } from './profiles.js';
 import { RequestLog } from './request-log.js';
@@ -156,6 +157,7 @@ interface ApiDeps {
   host: ControlHost;
   settings: Settings;
   requestLog: RequestLog;
+  holds: RequestHolds;
   latencyMs: () => number;
   /** Given only when someone reads the lines: building one costs on every request. */
   log: ((line: string) => void) | undefined;
@@ -183,6 +185,8 @@ function apiHandler(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse, 
     }
     const latency = deps.latencyMs();
     if (latency > 0) await sleep(latency);
+    const held = deps.holds.wait(request.method, match.kind === 'found' ? match.route.template : undefined);
+    if (held !== undefined) await held;
     const outcome: Outcome = served(host.store(), request);
     if (outcome.fault) entry.fault = outcome.fault;
     if (outcome.caller) entry.operatorGuid = outcome.caller.operatorGuid;
@@ -266,6 +270,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let latencyMs = options.latencyMs ?? 0;
   const router = buildRouter();
   const faults = faultsOf(options);
+  const holds = new RequestHolds();
   const { profiled, served } = composeDispatch(router, settings, profile, faults, rateLimitOf(profile, options.rateLimit), log);
   const requestLog = new RequestLog((ms) => formatTimestamp(new Date(ms)));
 
@@ -286,6 +291,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     dispatch: profiled,
     faults,
+    holds,
     setLatency(ms) {
       latencyMs = ms;
     },
@@ -295,7 +301,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   const control = createControl(host);
   let apiUrl = '';
-  const handleApi = apiHandler({ router, served, host, settings, requestLog, latencyMs: () => latencyMs, log: options.log });
+  const handleApi = apiHandler({ router, served, host, settings, requestLog, holds, latencyMs: () => latencyMs, log: options.log });
   const handleControl = controlHandler(control, host, () => apiUrl);
 
   const server: Server = createServer((req, res) => {

@@ -1,4 +1,5 @@
 import { EmulatorConfigError } from './errors.js';
+import { matchesRoute } from './hold.js';
 
 export const FAULT_KINDS = ['500', '503', '429', 'reset', 'applied-then-reset', 'applied-then-500'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -110,9 +111,7 @@ export class FaultInjector {
 
   /** Decides the fault for one API request, if any. `template` is the matched route template. */
   decide(method: string, template: string, isWrite: boolean): FaultKind | null {
-    const scripted = this.settings.scripted.find(
-      (s) => (!s.method || s.method === method) && (!s.route || s.route === template || s.route === `${method} ${template}`),
-    );
+    const scripted = this.settings.scripted.find((s) => matchesRoute(s, method, template));
     this.lastScripted = undefined;
     if (scripted) {
       this.lastScripted = { method, route: template, count: 1, kind: scripted.kind };

@@ -162,6 +162,34 @@ describe('faults', () => {
   });
 });
 
+describe('held requests', () => {
+  it('holds the requests named before they are carried out, lets others through, and carries them out on release', async () => {
+    const api = await emulator();
+    api.control.hold({ method: 'POST', route: '/Monitor' });
+    const creating = api.post('/Monitor', { Name: 'held', MonitorType: 'Https' });
+    while (api.control.held() === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect((await api.get('/Monitor')).data).toEqual([]);
+    expect(api.control.release()).toBe(1);
+    expect((await creating).status).toBe(201);
+    expect((await api.get('/Monitor')).data.map((m) => m['Name'])).toEqual(['held']);
+    // Released, nothing is held any more.
+    expect((await api.post('/Monitor', { Name: 'not held', MonitorType: 'Https' })).status).toBe(201);
+    expect(api.control.held()).toBe(0);
+  });
+
+  it('is set, counted and released over HTTP, and refuses to hold every request', async () => {
+    const api = await emulator();
+    expect((await api.controlRequest('PUT', '/hold', { route: 'DELETE /Monitor/{monitorGuid}' })).status).toBe(204);
+    const monitor = await api.createMonitor();
+    const deleting = api.delete(`/Monitor/${String(monitor['MonitorGuid'])}`);
+    while ((await api.controlRequest('GET', '/hold')).body['held'] === 0) await new Promise((resolve) => setImmediate(resolve));
+    expect((await api.get('/Monitor')).data).toHaveLength(1);
+    expect((await api.controlRequest('DELETE', '/hold')).body).toEqual({ released: 1 });
+    expect((await deleting).status).toBe(204);
+    expect((await api.controlRequest('PUT', '/hold', {})).status).toBe(400);
+  });
+});
+
 describe('latency', () => {
   it('still answers normally with latency set, and rejects a negative latency', async () => {
     const api = await emulator({ latencyMs: 20 });

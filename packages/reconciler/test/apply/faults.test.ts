@@ -251,9 +251,13 @@ describe(`plan and apply at fault rate 0.4, over ${HEAVY_SEEDS} seeds`, () => {
     // The figures the suite quotes: how often a plan got through in one run, and how many runs each apply needed.
     const withinTwo = runsNeeded.filter((runs) => runs >= 1 && runs <= 2).length;
     console.log(`fault rate 0.4 over ${HEAVY_SEEDS} seeds: plan in one run ${planned}/${HEAVY_SEEDS}; converged within 2 runs ${withinTwo}/${HEAVY_SEEDS}, runs per seed ${JSON.stringify(runsNeeded)} (0: not within 3)`);
-    // The lean profile (creates answered with no body, found again by listing; monitors retired, not deleted) measured
-    // 8/10 and 8/10 here, 9/10 before the people kinds, policy and the retire step's release of vault references
-    // landed; which of them costs the extra failed run is not known yet. The target stays 9 for the other profiles.
+    // The lean profile measures 8/10 and 8/10 here ([3,2,1,1,3,1,1,1,2,2]), the others 9/10 and 9/10. No read goes
+    // unretried there: each plan that failed had one listing fail all 5 of its attempts. The seeded faults are drawn in
+    // the order requests arrive, and that order differs on lean (its plans send the same 12 listings; given the default
+    // profile's create answers instead of its empty ones, lean plans 9/10 too). Over 100 seeds a plan gets through in
+    // one run 87/100 on every profile, as 12 listings each failing 5 times in a row with probability 0.4^5 predict
+    // (88%): 9 of 10 holds for most sets of 10 seeds, not for all. Apply within 2 runs, over 100 seeds: 92 on the
+    // default, strict and published profiles, 89 on lean (its retires and look-ups send a few more requests).
     const floor = profileFromEnv() === 'lean' ? 8 : 9;
     expect(planned).toBeGreaterThanOrEqual(floor);
     expect(withinTwo, JSON.stringify(runsNeeded)).toBeGreaterThanOrEqual(floor);

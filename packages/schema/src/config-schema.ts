@@ -518,12 +518,17 @@ const DutySchedulesSchema = (description: string) =>
 
 /**
  * Operator fields a config must not declare, and why (the loader reports them with their position). The service
- * sets the first two; `IsOnDuty` is switched by people during an incident, operational state monsync never plans.
+ * sets the first two; `IsOnDuty` is switched by people during an incident, operational state monsync never plans;
+ * the last two are the spec's, absent from the service's published definition.
  */
 export const OPERATOR_REFUSED_FIELDS = {
   IsAccountAdministrator: 'is read-only: the service sets it for the account administrator; remove it',
   UserName: 'is read-only: the service sets it from Email; remove it',
   IsOnDuty: 'is operational state that people switch during an incident, not configuration, so monsync never plans it; remove it (on-call hours are duty schedules)',
+  // The spec lists these two; the service's published definition has neither, so it would drop them and every plan
+  // would show them again.
+  PhoneProvider: 'is not a field of the service (it drops it, so every plan would show it again); remove it: the account setting applies',
+  OutgoingPhoneNumber: 'is not a field of the service, which takes the number\'s id; name the number with `outgoingPhoneNumber` (monsync looks up its id) or give `OutgoingPhoneNumberId`',
 } as const;
 
 const refusedOperatorFields = Object.fromEntries(

@@ -77,7 +77,7 @@ export const DIAGNOSTIC_CODES = {
   SETTINGS_OUTSIDE_ROOT: { severity: 'error', summary: '`apiVersion`, `manage`, `ignore`, `safety`, `protect` or `policy` outside the root monsync.yaml.' },
   DUPLICATE_KEY: { severity: 'error', summary: 'Two declarations (possibly in different files) have the same key; names both places.' },
   DUPLICATE_GUID: { severity: 'error', summary: 'Two declarations pin the same GUID.' },
-  OPERATOR_FIELD_REFUSED: { severity: 'error', summary: 'An operator declares `IsAccountAdministrator` or `UserName` (read-only) or `IsOnDuty` (operational state, never planned).' },
+  OPERATOR_FIELD_REFUSED: { severity: 'error', summary: 'An operator declares `IsAccountAdministrator` or `UserName` (read-only), `IsOnDuty` (operational state, never planned), or `PhoneProvider` or `OutgoingPhoneNumber` (the spec\'s, not fields of the service).' },
   CONFLICTING_FIELDS: { severity: 'error', summary: 'Two fields that set the same thing are both declared (an operator\'s `outgoingPhoneNumber` and `OutgoingPhoneNumberId`).' },
   AUTHORIZATION_NOT_ASSIGNABLE: { severity: 'error', summary: 'A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign.' },
   EVERYONE_GROUP: { severity: 'error', summary: 'The system group Everyone is declared; every operator is in it and it cannot be changed.' },

@@ -200,7 +200,9 @@ export const ALERT_DEFINITION_KIND = {
 
 /**
  * Operators (people's accounts), keyed by e-mail (the login name; the service compares it ignoring case).
- * `IsOnDuty` is operational state people switch during an incident, never configuration: read-only here.
+ * `IsOnDuty` is operational state people switch during an incident, never configuration: read-only here. So are the
+ * spec's `PhoneProvider` and `OutgoingPhoneNumber`, which an account speaking the spec's form returns but the service's
+ * published definition does not have: never written, never pulled into a tree (where validate refuses them).
  */
 export const OPERATOR_KIND = {
   kind: 'operator',
@@ -210,7 +212,7 @@ export const OPERATOR_KIND = {
   keyField: 'Email',
   guidField: 'OperatorGuid',
   guidUnique: 'account',
-  readOnlyFields: ['OperatorGuid', 'IsAccountAdministrator', 'UserName', 'IsOnDuty', 'Hash'],
+  readOnlyFields: ['OperatorGuid', 'IsAccountAdministrator', 'UserName', 'IsOnDuty', 'Hash', 'PhoneProvider', 'OutgoingPhoneNumber'],
   secretFields: ['/Password'],
   setFields: [],
   title: { one: 'operator', many: 'operators' },

@@ -49,6 +49,16 @@ describe('people in a config tree', () => {
     ]);
   });
 
+  // Published definition, operator rows: no `PhoneProvider`; `OutgoingPhoneNumberId` (an id) instead of the spec's
+  // `OutgoingPhoneNumber` string. The service would drop both, so a plan would never converge.
+  it('refuses the spec-only PhoneProvider and OutgoingPhoneNumber, naming what to write instead', () => {
+    const { found } = load(['operators:', '  - Email: sam@example.com', '    PhoneProvider: UseAccountSetting', '    OutgoingPhoneNumber: "+31 20 123 4567"', ''].join('\n'));
+    expect(found).toEqual([
+      'people.yaml:3:5 OPERATOR_FIELD_REFUSED `PhoneProvider` is not a field of the service (it drops it, so every plan would show it again); remove it: the account setting applies',
+      'people.yaml:4:5 OPERATOR_FIELD_REFUSED `OutgoingPhoneNumber` is not a field of the service, which takes the number\'s id; name the number with `outgoingPhoneNumber` (monsync looks up its id) or give `OutgoingPhoneNumberId`',
+    ]);
+  });
+
   it('refuses a literal password', () => {
     const { found } = load(['operators:', '  - Email: sam@example.com', '    Password: hunter2', ''].join('\n'));
     expect(found.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual(['people.yaml:3:15 LITERAL_SECRET']);

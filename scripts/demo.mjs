@@ -116,6 +116,11 @@ try {
   heading('1. validate: schema, references, secrets by reference only; no API request');
   const validate = await monsync(['validate', '--config', 'configs']);
   if (validate.code !== 0) throw new Error(`monsync validate exited ${validate.code}`);
+  // configs/ breaks one warning-severity rule on purpose (the Blog's interval) and excuses the Blog from another with
+  // a waiver: the demo shows the warning, passes, and shows nothing for the waived rule.
+  if (!/warning POLICY_WARNING: checkInterval: monitor `Blog`/.test(validate.err)) throw new Error('monsync validate showed no policy warning for the Blog\'s interval');
+  if (/requiredErrorConditions: monitor `Blog`/.test(validate.err)) throw new Error('monsync validate reported the rule the Blog\'s waiver excuses');
+  console.log('As expected: a policy warning (the Blog checks less often than the policy asks), and nothing for the rule its waiver excuses.');
 
   heading('2. plan: what apply would change in the live account');
   const plan = await monsync(['plan', '--config', 'configs', '--out', show(jsonFile)]);

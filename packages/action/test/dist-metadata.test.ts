@@ -25,6 +25,8 @@ interface ActionMetadata {
   runs: { using?: string; main?: string };
 }
 interface Step {
+  id?: string;
+  if?: string;
   uses?: string;
   with?: Record<string, string>;
   env?: Record<string, string>;
@@ -153,6 +155,27 @@ describe('the example workflows (.github/examples)', () => {
     expect(flow.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', issues: 'write' });
     expect(actionSteps(flow)[0]?.with?.['drift-pr']).toBe('true');
     expect(actionSteps(flow).map((step) => step.with?.['command'])).toEqual(['drift']);
+  });
+
+  it('apply holds steps nobody reviewed on a push; "Run workflow" offers unreviewed: hold | apply, hold by default', () => {
+    const flow = workflow('monsync-apply.yml');
+    const dispatch = flow.on['workflow_dispatch'] as { inputs?: Record<string, { type?: string; options?: string[]; default?: string }> };
+    expect(dispatch.inputs?.['unreviewed']).toMatchObject({ type: 'choice', options: ['hold', 'apply'], default: 'hold' });
+    // A push has no inputs: the expression falls back to hold, as the action's own default does.
+    expect(actionSteps(flow)[0]?.with?.['unreviewed']).toBe("${{ inputs.unreviewed || 'hold' }}");
+    expect(action.inputs['unreviewed']?.default).toBe('hold');
+  });
+
+  it('plan and apply upload the plan file, its text and the reviewed-plan record as the artifact their comments link to, also when the step fails', () => {
+    for (const name of ['monsync-plan.yml', 'monsync-apply.yml']) {
+      const steps = Object.values(workflow(name).jobs).flatMap((job) => job.steps);
+      const monsync = steps.findIndex((step) => step.uses?.endsWith('/monsync/packages/action@v1') === true);
+      const upload = steps.findIndex((step) => step.uses?.startsWith('actions/upload-artifact@') === true);
+      expect(steps[monsync]?.id, name).toBe('monsync');
+      expect(upload, name).toBeGreaterThan(monsync);
+      expect(steps[upload]?.if, name).toContain('always()');
+      expect(steps[upload]?.with, name).toMatchObject({ name: '${{ steps.monsync.outputs.artifact-name }}', path: '${{ steps.monsync.outputs.artifact-paths }}' });
+    }
   });
 
   it('pass only declared inputs, and credentials and secret values only from secrets', () => {

@@ -135,4 +135,25 @@ describe('monsync pull --into', () => {
     const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env, cwd: root });
     expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.action !== 'ensure')).toEqual([]);
   });
+
+  it('writes new live objects to the file --new-objects-file names, and refuses one outside the tree before writing anything', async () => {
+    const root = await appliedDemoTree();
+    // Within the demo tree's policy for Https monitors (configs/monsync.yaml), so that the edited tree validates.
+    await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5, ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }] });
+    const shop = readFileSync(join(root, 'configs/monitors/shop.yaml'), 'utf8');
+
+    const outside = await monsync(['pull', '--into', 'configs', '--new-objects-file', 'from-web-app.yaml'], { env, cwd: root });
+    expect(outside.code).toBe(ExitCode.Error);
+    expect(outside.err).toContain('PULL_NEW_OBJECTS_FILE');
+    expect(existsSync(join(root, 'from-web-app.yaml'))).toBe(false);
+    expect(existsSync(join(root, 'configs/new-objects.yaml'))).toBe(false);
+
+    const pulled = await monsync(['pull', '--into', 'configs', '--new-objects-file', 'configs/monitors/from-web-app.yaml'], { env, cwd: root });
+    expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
+    expect(readFileSync(join(root, 'configs/monitors/from-web-app.yaml'), 'utf8')).toMatch(/^monitors:\n {2}- Name: Checkout latency\n/m);
+    expect(existsSync(join(root, 'configs/new-objects.yaml'))).toBe(false);
+    expect(readFileSync(join(root, 'configs/monitors/shop.yaml'), 'utf8')).toBe(shop);
+    const planned = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env, cwd: root });
+    expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.action !== 'ensure')).toEqual([]);
+  });
 });

@@ -121,4 +121,31 @@ describe('monsync pull and secrets', () => {
     const validated = await monsync(['validate', '--config', 'pulled'], { env, cwd: root });
     expect(validated.err).not.toContain('LITERAL_SECRET');
   });
+
+  it('pull --into keeps every secret a reference, also when the web app changed a secret with the field beside it', async () => {
+    const root = tempTree(TREE);
+    expect((await monsync(['apply', '--auto-approve'], { env, cwd: root })).code).toBe(ExitCode.Ok);
+    const listed = await emulator.control.actAs('admin@example.com', { method: 'GET', path: '/Monitor' });
+    const guid = (listed.body as { MonitorGuid: string; Name: string }[]).find((monitor) => monitor.Name === 'Checkout API')?.MonitorGuid;
+    if (guid === undefined) throw new Error('no live monitor Checkout API');
+    const typedInWebApp = 'CANARY-4e1d-typed-in-web-app';
+    const edited = await emulator.control.actAs('admin@example.com', {
+      method: 'PATCH',
+      path: `/Monitor/${guid}`,
+      body: { Notes: 'the checkout journey, v2', BearerToken: typedInWebApp, PredefinedVariables: [{ Key: 'baseUrl', Value: 'https://api.example.com' }, { Key: 'partnerCode', Value: typedInWebApp }] },
+    });
+    expect(edited.status).toBeLessThan(300);
+
+    const pulled = await monsync(['pull', '--into', '.'], { env, cwd: root });
+    expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
+    const files = everything(root);
+    for (const value of [...Object.values(CANARIES), typedInWebApp]) expect(files + pulled.out + pulled.err).not.toContain(value);
+    expect(files).toContain('Notes: "the checkout journey, v2"');
+    // The changed secret is not written: pull says so, and the plan still sends the tree's value.
+    expect(pulled.out).toContain('note: monitor "Checkout API" /BearerToken: a secret');
+    expect(pulled.out).toContain('The tree still differs from the live account in what pull cannot write:\n  update monitor "Checkout API"');
+    expect(files).toContain('Value: { fromEnv: CHECKOUT_API_KEY }');
+    expect(files).toContain('BearerToken: { fromEnv: CHECKOUT_BEARER }');
+    expect(files).toContain('ClientSecret: { fromEnv: CHECKOUT_CLIENT_SECRET }');
+  });
 });

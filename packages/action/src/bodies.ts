@@ -244,6 +244,17 @@ export function operatorLines(plan: Plan): string[] {
     .map(([who, { count, last }]) => `- **${escapeMarkdown(who)}**: ${plural(count, 'object')} changed outside git${last === undefined ? '' : `, last at ${escapeMarkdown(last)}`}`);
 }
 
+/**
+ * Objects the tree declares that the account lacks. The service keeps no record of a delete, so these cannot be
+ * attributed like changed objects; they are drift all the same (or a merge not applied yet) and named, not only counted.
+ */
+function goneLines(plan: Plan): string {
+  const gone = plan.steps.filter((step) => step.action === 'create').map((step) => `- ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`);
+  if (gone.length === 0) return '';
+  const heading = '### Declared in git, missing from the account\n\nDeleted outside git (the service does not record by whom), or merged and not applied yet; an apply creates them again.\n\n';
+  return `${heading}${boundedLines(gone, 4_000, (count) => `- … ${plural(count, 'more object')}`)}\n`;
+}
+
 /** The drift issue: what differs between git and the account, who changed it outside git, and the plan that would undo it. */
 export function driftBody(plan: Plan, context: BodyContext & { sha: string; answers?: string }): string {
   let intro =
@@ -256,6 +267,7 @@ export function driftBody(plan: Plan, context: BodyContext & { sha: string; answ
   } else {
     intro += 'No object records a change by another operator: the configuration changed, or the account was changed by the API account itself.\n\n';
   }
+  intro += goneLines(plan);
   intro += '### Plan\n';
   return renderMarkdown(plan, { marker: context.marker, title: `monsync drift: ${context.label}`, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(
     /^\n/,

@@ -94,6 +94,10 @@ describe('drift answered both ways (drift-pr)', () => {
     const [issue] = issues.titled(DRIFT_TITLE);
     if (issue === undefined) throw new Error('no drift issue');
     expect(issue.body).toContain('### Two ways to answer');
+    // Each web-app edit is named: the changed and the made monitor with who did it, the deleted one as missing.
+    expect(issue.body).toContain('| monitor "Shop homepage" | Sam Ops |');
+    expect(issue.body).toContain('| monitor "Checkout latency" | Sam Ops |');
+    expect(issue.body).toContain('### Declared in git, missing from the account\n\nDeleted outside git (the service does not record by whom), or merged and not applied yet; an apply creates them again.\n\n- monitor "Mail relay"\n- groupMembership "Platform/Mail relay"\n');
     expect(issue.body).toContain('- **Keep git:** run the apply workflow again');
     expect(issue.body).toContain(`review and merge [#${pull.number} Accept live changes](${pull.html_url})`);
     expectNoSecrets(first, [issue.body, pull.body, ...files.values()]);

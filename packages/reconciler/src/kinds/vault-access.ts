@@ -1,3 +1,4 @@
+import { isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
 import { OPERATOR_GROUP_KIND, OPERATOR_KIND, VAULT_ACCESS_KIND, VAULT_SECTION_KIND, type VaultAccessConfig } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import { listedPerParent } from '../live/snapshot.js';
@@ -51,7 +52,8 @@ export const vaultAccessKind: KindModule = {
   builtFrom: [SECTION, 'vaultAccess', OPERATOR, GROUP],
   authoritative: true,
   system: (entry) => entry.fields.self === true,
-  readWhen: (desired) => declaredAccess(desired).length > 0,
+  // A section declaring `access: []` manages its access too (nobody but the API account's operator keeps any).
+  readWhen: (desired) => desired.vaultSections.some(({ value }) => Array.isArray((value as { access?: unknown }).access)),
   read: {
     perParent: {
       parent: SECTION,
@@ -92,16 +94,17 @@ export const vaultAccessKind: KindModule = {
     async create(client, _step, body) {
       const section = bodyString(body, 'VaultSectionGuid');
       const principal = typeof body.OperatorGroupGuid === 'string' ? `group:${bodyString(body, 'OperatorGroupGuid')}` : `${OPERATOR}:${bodyString(body, 'OperatorGuid')}`;
-      await converge(client, section, principal, String(body.level));
+      // An unclear outcome goes to apply, which looks for the access by key (`find`) and says so.
+      await converge(client, section, principal, String(body.level), 'throw');
       return `${section}/${principal}`;
     },
     async update(client, step, body) {
       const [section, principal] = splitCompound(step.guid);
-      await converge(client, section, principal, String(body.level));
+      await converge(client, section, principal, String(body.level), 'look');
     },
     async delete(client, step) {
       const [section, principal] = splitCompound(step.guid);
-      await converge(client, section, principal, 'none');
+      await converge(client, section, principal, 'none', 'throw');
     },
     async find(client, _step, body) {
       const section = bodyString(body, 'VaultSectionGuid');
@@ -147,9 +150,10 @@ async function heldBy(client: WriteClient, sectionGuid: string, principal: strin
 
 /**
  * Brings one principal's authorizations on a section to `level` (`none` removes them): lists them, posts what is
- * missing (Change first: the service adds View with it) and deletes what is too much. Safe to repeat.
+ * missing (Change first: the service adds View with it) and deletes what is too much. Safe to repeat. `unclear`:
+ * what a POST with an unclear outcome does (see `grant`).
  */
-async function converge(client: WriteClient, sectionGuid: string, principal: string, level: string): Promise<void> {
+async function converge(client: WriteClient, sectionGuid: string, principal: string, level: string, unclear: 'throw' | 'look'): Promise<void> {
   const wanted = TYPES_OF_LEVEL[level] ?? [];
   const held = await heldBy(client, sectionGuid, principal);
   const types = new Set(held.map((a) => idOf(a, 'AuthorizationType')));
@@ -162,9 +166,39 @@ async function converge(client: WriteClient, sectionGuid: string, principal: str
       const again = await heldBy(client, sectionGuid, principal);
       if (again.some((a) => idOf(a, 'AuthorizationType') === VIEW)) continue;
     }
-    await client.vaultSections.authorizations.create(sectionGuid, { AuthorizationType: type, [field]: guid });
+    const body = { AuthorizationType: type, [field]: guid };
+    if (unclear === 'look') await grant(client, sectionGuid, principal, body);
+    else await client.vaultSections.authorizations.create(sectionGuid, body);
   }
   for (const authorization of held) {
-    if (!wanted.includes(idOf(authorization, 'AuthorizationType'))) await client.vaultSections.authorizations.delete(sectionGuid, idOf(authorization, 'AuthorizationId'));
+    if (wanted.includes(idOf(authorization, 'AuthorizationType'))) continue;
+    try {
+      await client.vaultSections.authorizations.delete(sectionGuid, idOf(authorization, 'AuthorizationId'));
+    } catch (error) {
+      // Gone already (a retry of a DELETE whose answer was lost): the others are still to go, so go on.
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+}
+
+/**
+ * One POST of an authorization for an update step, which the client never sends again on its own. After an unclear
+ * outcome (5xx, reset, timeout) the section's authorizations are listed: held, it is done; not held, it is sent
+ * again, until the sends reach the client's attempts (as apply does for a create, through `find`). Without this, a
+ * change of level would fail on any lost answer, where every other kind's update is a PUT the client retries.
+ */
+async function grant(client: WriteClient, sectionGuid: string, principal: string, body: { [field: string]: string; AuthorizationType: string }): Promise<void> {
+  const limit = Math.max(1, client.maxAttempts ?? 5);
+  for (let sent = 0; ; ) {
+    try {
+      await client.vaultSections.authorizations.create(sectionGuid, body);
+      return;
+    } catch (error) {
+      if (!isUnclearOutcome(error)) throw error;
+      sent += isApiError(error) ? Math.max(1, error.attempts) : 1;
+      const held = await heldBy(client, sectionGuid, principal);
+      if (held.some((a) => idOf(a, 'AuthorizationType') === body.AuthorizationType)) return;
+      if (sent >= limit) throw error;
+    }
   }
 }

@@ -1,28 +1,36 @@
 /**
  * Apply under the emulator's faults: a lost answer to an applied create, 5xx, resets, 429 bursts. Never a
- * duplicate, never a step run before what it depends on, and a rerun converges.
+ * duplicate, never a step run before what it depends on, and a rerun converges. The trees hold every kind, people
+ * (operators, their duty schedules, operator groups with members and authorizations, vault access) included.
  */
 import { describe, expect, it } from 'vitest';
 import { profileFromEnv, type FaultKind } from '@monsync/emulator';
 import type { ApplyReport, StepEvent } from '../../src/apply/types.js';
+import type { DesiredState } from '../../src/desired.js';
 import type { Plan } from '../../src/plan/types.js';
-import { aGroup, aMonitor, anItem, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
+import { aGroup, aMonitor, anItem, anOperator, anOperatorGroup, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
 import { applyWith, describeSteps, planAgainst, writeRequests, type Harness, useEmulatorHarness } from './harness.js';
-import { duplicates, fleet, PRUNE_ALL } from './trees.js';
+import { duplicates, fleet, PRUNE_ALL, PRUNE_ALL_WITH_PEOPLE, seededOperators } from './trees.js';
 
 let h: Harness;
 useEmulatorHarness((harness) => (h = harness));
 
 /** One object of every creatable kind, each created by its own POST route. */
-const oneOfEach = () =>
+/** `accessLevel` of sam on the Web section; `none-left`: the section declares an empty access list. */
+const oneOfEach = (accessLevel: 'view' | 'change' | 'none-left' = 'view') =>
   desiredState({
-    manage: PRUNE_ALL,
+    manage: PRUNE_ALL_WITH_PEOPLE,
     safety: { maxDeletePercent: 100, maxUpdatePercent: 100 },
-    vaultSections: [aSection({ Name: 'Web' }, [anItem({ Password: secret('CANARY-faults-1') })])],
+    vaultSections: [aSection({ Name: 'Web', access: accessLevel === 'none-left' ? [] : [{ operator: 'sam@example.com', level: accessLevel }] } as never, [anItem({ Password: secret('CANARY-faults-1') })])],
     monitors: [aMonitor({ PredefinedVariables: [{ Key: 'login', Value: { vault: 'Web/shop-login' } }] })],
     monitorGroups: [aGroup({ members: ['Shop homepage'] })],
     slas: [anSla({ exclusionPeriods: [aPeriod()] })],
     scheduledReports: [aReport()],
+    operators: [
+      ...seededOperators(),
+      anOperator({ Email: 'sam@example.com', Password: secret('CANARY-faults-operator', 'SAM_PASSWORD'), dutySchedules: [{ ScheduleMode: 'Daily', StartTime: '08:00', EndTime: '17:00' }] } as never),
+    ],
+    operatorGroups: [anOperatorGroup({ Description: 'On call', members: ['sam@example.com'], authorizations: ['AllowInfra'] } as never)],
   });
 
 const CREATE_ROUTES: [string, string][] = [
@@ -34,6 +42,12 @@ const CREATE_ROUTES: [string, string][] = [
   ['/Sla', 'sla:Gold'],
   ['/Sla/{slaGuid}/ExclusionPeriod', 'slaExclusionPeriod:Gold/Black Friday freeze'],
   ['/ScheduledReport', 'scheduledReport:weekly-exec'],
+  ['/Operator', 'operator:sam@example.com'],
+  ['/Operator/{operatorGuid}/DutySchedule', 'dutySchedule:sam@example.com/Daily 08:00-17:00'],
+  ['/OperatorGroup', 'operatorGroup:On call'],
+  ['/OperatorGroup/{operatorGroupGuid}/Member/{operatorGuid}', 'operatorGroupMember:On call/sam@example.com'],
+  ['/OperatorGroup/{operatorGroupGuid}/Authorization/{authorizationType}', 'operatorGroupAuthorization:On call/AllowInfra'],
+  ['/VaultSection/{vaultSectionGuid}/Authorization', 'vaultAccess:Web/operator:sam@example.com'],
 ];
 
 /** Every step ran only after all the steps it depends on were done (so nothing was deleted before its replacement). */
@@ -117,6 +131,34 @@ describe('apply when the answer to an applied create is lost', () => {
     expect(report.failed.map((f) => `${f.id} ${String(f.status)}`)).toEqual(['monitor:Shop homepage 503']);
     expect(report.skipped.map((s) => s.id)).toEqual(['groupMembership:Shop/Shop homepage']);
     expect(await h.client.monitors.list().toArray()).toEqual([]);
+  });
+});
+
+describe('apply when the answer to a change of vault access is lost', () => {
+  it.each<FaultKind>(['applied-then-reset', '500'])('changing a section\'s access level with its POST answered %s: done in the same apply, granted once', async (kind) => {
+    await applyWith(h, await planAgainst(h, oneOfEach('view')), oneOfEach('view'));
+    const desired = oneOfEach('change');
+    const plan = await planAgainst(h, desired);
+    expect(describeSteps(plan)).toEqual(['update vaultAccess:Web/operator:sam@example.com']);
+    h.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/VaultSection/{vaultSectionGuid}/Authorization', count: 1, kind }] });
+    const report = await applyWith(h, plan, desired);
+    expect(report.failed).toEqual([]);
+    expect(h.emulator.control.faults().scripted).toEqual([]);
+    expect(await duplicates(h)).toEqual([]);
+    expect(describeSteps(await planAgainst(h, desired))).toEqual([]);
+  });
+
+  it('taking a section\'s access away when the answer to its first DELETE is lost: every authorization goes, in the same apply', async () => {
+    await applyWith(h, await planAgainst(h, oneOfEach('change')), oneOfEach('change'));
+    const desired = oneOfEach('none-left');
+    const plan = await planAgainst(h, desired);
+    expect(describeSteps(plan)).toEqual(['delete vaultAccess:Web/operator:sam@example.com']);
+    // Applied, then a 500: the client sends the DELETE again and is told 404; the View authorization is still to go.
+    h.emulator.control.setFaults({ scripted: [{ method: 'DELETE', route: '/VaultSection/{vaultSectionGuid}/Authorization/{authorizationGuid}', count: 1, kind: 'applied-then-500' }] });
+    const report = await applyWith(h, plan, desired);
+    expect(report.failed).toEqual([]);
+    expect(h.emulator.control.faults().scripted).toEqual([]);
+    expect(describeSteps(await planAgainst(h, desired))).toEqual([]);
   });
 });
 
@@ -218,39 +260,53 @@ async function withoutFaults<T>(read: () => Promise<T>): Promise<T> {
 
 const HEAVY_SEEDS = 10;
 
+/**
+ * Each seed: the account set up as `before`, then at fault rate 0.4 (before a write: 500, 503, 429 and resets,
+ * nothing applied; after a write: applied, then a reset or a 500) up to 3 runs of what CI does: plan, then apply
+ * that plan (a plan that fails ends its run). Never a duplicate; a seed that converged plans nothing afterwards.
+ * Returns whether each seed planned in its first run, and the runs each needed (0: not within 3).
+ */
+async function heavyFaultRuns(before: DesiredState, after: DesiredState): Promise<{ planFirstTry: boolean[]; runsNeeded: number[] }> {
+  const planFirstTry: boolean[] = [];
+  const runsNeeded: number[] = [];
+  for (let seed = 1; seed <= HEAVY_SEEDS; seed += 1) {
+    h.emulator.control.setFaults({ rate: 0, scripted: [] });
+    await h.emulator.control.reset('empty');
+    const setup = await applyWith(h, await planAgainst(h, before), before);
+    expect(setup.ok).toBe(true);
+    h.emulator.control.setFaults({ rate: 0.4, seed, retryAfterSeconds: 0, kinds: ['500', '503', '429', 'reset', 'applied-then-reset', 'applied-then-500'] });
+    let converged = 0;
+    for (let run = 1; run <= 3 && converged === 0; run += 1) {
+      const plan = await planAgainst(h, after).catch(() => undefined);
+      if (run === 1) planFirstTry.push(plan !== undefined);
+      if (plan === undefined) continue;
+      if (describeSteps(plan).length === 0 || (await applyWith(h, plan, after)).ok) converged = run;
+    }
+    h.emulator.control.setFaults({ rate: 0, scripted: [] });
+    expect(await duplicates(h), `seed ${seed}`).toEqual([]);
+    if (converged > 0) expect(describeSteps(await planAgainst(h, after)), `seed ${seed}`).toEqual([]);
+    runsNeeded.push(converged);
+  }
+  const planned = planFirstTry.filter(Boolean).length;
+  const withinTwo = runsNeeded.filter((runs) => runs >= 1 && runs <= 2).length;
+  console.log(`fault rate 0.4 over ${HEAVY_SEEDS} seeds: plan in one run ${planned}/${HEAVY_SEEDS}; converged within 2 runs ${withinTwo}/${HEAVY_SEEDS}, runs per seed ${JSON.stringify(runsNeeded)} (0: not within 3)`);
+  return { planFirstTry, runsNeeded };
+}
+
 describe(`plan and apply at fault rate 0.4, over ${HEAVY_SEEDS} seeds`, () => {
   // The figures are a claim about fault rate 0.4. The rate-limited profile refuses another 10% of requests on top
   // (about 0.46 in all, and five sends a request fail together about three times as often), so they cannot hold there;
   // that profile's own suite is the rest of this file and the bench's rate-limited read.
+  // The floors are a claim about this tree, without people: people add about 18 listings to each plan (an operator's
+  // duty schedules, a group's members and authorizations, a section's access), each retried as every listing is, and
+  // a listing fails the plan when all 5 of its sends fail (0.4^5, about 1%). With people (the next test) measured: plan
+  // in one run 9/10 on default, strict, published and lean, within two runs 9, 9, 8 and 8/10, and on all but lean one
+  // seed whose plan failed in each of its 3 runs, so "3 in all" does not hold there.
   it.skipIf(profileFromEnv() === 'rate-limited')('plans in one run in at least 9 of 10 seeds and converges in at most 2 runs in at least 9 (3 in all), with 500s, 429s and resets before and after writes', async () => {
-    const before = fleet(0);
-    const after = fleet(1);
-    const planFirstTry: boolean[] = [];
-    const runsNeeded: number[] = [];
-    for (let seed = 1; seed <= HEAVY_SEEDS; seed += 1) {
-      h.emulator.control.setFaults({ rate: 0, scripted: [] });
-      await h.emulator.control.reset('empty');
-      const setup = await applyWith(h, await planAgainst(h, before), before);
-      expect(setup.ok).toBe(true);
-      // Before a write: 500, 503, 429 and resets (nothing applied); after a write: applied, then a reset or a 500.
-      h.emulator.control.setFaults({ rate: 0.4, seed, retryAfterSeconds: 0, kinds: ['500', '503', '429', 'reset', 'applied-then-reset', 'applied-then-500'] });
-      let converged = 0;
-      // A run is what CI does: plan, then apply that plan. A plan that fails ends its run.
-      for (let run = 1; run <= 3 && converged === 0; run += 1) {
-        const plan = await planAgainst(h, after).catch(() => undefined);
-        if (run === 1) planFirstTry.push(plan !== undefined);
-        if (plan === undefined) continue;
-        if (describeSteps(plan).length === 0 || (await applyWith(h, plan, after)).ok) converged = run;
-      }
-      h.emulator.control.setFaults({ rate: 0, scripted: [] });
-      expect(await duplicates(h), `seed ${seed}`).toEqual([]);
-      if (converged > 0) expect(describeSteps(await planAgainst(h, after)), `seed ${seed}`).toEqual([]);
-      runsNeeded.push(converged);
-    }
+    const { planFirstTry, runsNeeded } = await heavyFaultRuns(fleet(0, { people: false }), fleet(1, { people: false }));
     const planned = planFirstTry.filter(Boolean).length;
     // The figures the suite quotes: how often a plan got through in one run, and how many runs each apply needed.
     const withinTwo = runsNeeded.filter((runs) => runs >= 1 && runs <= 2).length;
-    console.log(`fault rate 0.4 over ${HEAVY_SEEDS} seeds: plan in one run ${planned}/${HEAVY_SEEDS}; converged within 2 runs ${withinTwo}/${HEAVY_SEEDS}, runs per seed ${JSON.stringify(runsNeeded)} (0: not within 3)`);
     // The lean profile measures 8/10 and 8/10 here ([3,2,1,1,3,1,1,1,2,2]), the others 9/10 and 9/10. No read goes
     // unretried there: each plan that failed had one listing fail all 5 of its attempts. The seeded faults are drawn in
     // the order requests arrive, and that order differs on lean (its plans send the same 12 listings; given the default
@@ -262,5 +318,11 @@ describe(`plan and apply at fault rate 0.4, over ${HEAVY_SEEDS} seeds`, () => {
     expect(planned).toBeGreaterThanOrEqual(floor);
     expect(withinTwo, JSON.stringify(runsNeeded)).toBeGreaterThanOrEqual(floor);
     expect(runsNeeded.every((runs) => runs >= 1), JSON.stringify(runsNeeded)).toBe(true);
+  });
+
+  it.skipIf(profileFromEnv() === 'rate-limited')('with people too: never a duplicate operator, group, duty schedule or access, and a seed that converged plans nothing after', async () => {
+    const { runsNeeded } = await heavyFaultRuns(fleet(0), fleet(1));
+    // Most seeds converge; those that do not within 3 runs are the ones whose plans kept failing (see the floors above).
+    expect(runsNeeded.filter((runs) => runs >= 1).length, JSON.stringify(runsNeeded)).toBeGreaterThan(HEAVY_SEEDS / 2);
   });
 });

@@ -1,7 +1,7 @@
 /** An emulator on a free port, a client for it, and the plan -> apply -> plan loop the apply tests share. */
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createClient, type MonitoringClient } from '@monsync/client';
-import { profileFromEnv, startEmulator, type RunningEmulator, type RequestLogEntry } from '@monsync/emulator';
+import { profileFromEnv, SEEDED, startEmulator, type RunningEmulator, type RequestLogEntry } from '@monsync/emulator';
 import type { DesiredState } from '../../src/desired.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import type { ApplyOptions, ApplyReport } from '../../src/apply/types.js';
@@ -41,9 +41,13 @@ export async function startHarness(options: { latencyMs?: number; clientParallel
   };
 }
 
-/** Reads the account as apply does (a listing failing with a 5xx is read again) and plans. */
+/**
+ * Reads the account as apply does (a listing failing with a 5xx is read again) and plans, knowing the API account's
+ * operator (the emulator's seeded administrator) as `monsync` is told it: the lock-out guard and the creator's
+ * vault access depend on it.
+ */
 export async function planAgainst(h: Harness, desired: DesiredState): Promise<Plan> {
-  return planFor(desired, await readLiveAgainOnUnclear(h.client, liveScope(desired)));
+  return planFor(desired, await readLiveAgainOnUnclear(h.client, liveScope(desired)), { selfOperatorGuid: SEEDED.admin.guid });
 }
 
 export function applyWith(h: Harness, plan: Plan, desired: DesiredState, options: ApplyOptions = {}): Promise<ApplyReport> {
@@ -53,6 +57,23 @@ export function applyWith(h: Harness, plan: Plan, desired: DesiredState, options
 /** Requests that change something (everything but GET), since the log was last cleared. */
 export function writeRequests(h: Harness): RequestLogEntry[] {
   return h.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET');
+}
+
+/**
+ * The convergence property of one tree against the account as it is: one apply does everything without a failure, the
+ * next plan is empty and applying it sends no write. Returns the first plan.
+ */
+export async function expectConvergesInOneApply(h: Harness, desired: DesiredState): Promise<Plan> {
+  const plan = await planAgainst(h, desired);
+  const report = await applyWith(h, plan, desired);
+  expect(report.failed).toEqual([]);
+  expect(report.ok).toBe(true);
+  const second = await planAgainst(h, desired);
+  expect(describeSteps(second)).toEqual([]);
+  h.emulator.control.clearLog();
+  expect((await applyWith(h, second, desired)).total).toBe(0);
+  expect(writeRequests(h)).toEqual([]);
+  return plan;
 }
 
 /** Steps that change objects: `ensure` steps re-assert alert-definition activation on every apply by design. */

@@ -132,4 +132,15 @@ describe('people as code, against the emulator', () => {
     expect((await h.client.operatorGroups.list().toArray()).map((g) => g.Description).sort()).toEqual(['Administrators', 'Everyone', 'On call']);
     expect(describeSteps(await plan(smaller))).toEqual([]);
   });
+
+  it('takes every access away but the API account\'s own when a section declares an empty access list', async () => {
+    await converge(team({ access: [{ group: 'On call', level: 'change' }, { operator: 'sam@example.com', level: 'view' }] }));
+    const emptied = team({ access: [] });
+    const second = await converge(emptied);
+    expect(describeSteps(second)).toEqual(['delete vaultAccess:Web/group:On call', 'delete vaultAccess:Web/operator:sam@example.com']);
+    const web = (await h.client.vaultSections.list().toArray()).find((s) => s.Name === 'Web');
+    const left = await h.client.vaultSections.authorizations.list(String(web?.VaultSectionGuid)).toArray();
+    expect(new Set(left.map((a) => String(a.OperatorGuid).toLowerCase()))).toEqual(new Set([ADMIN.guid.toLowerCase()]));
+    expect(describeSteps(await plan(emptied))).toEqual([]);
+  });
 });

@@ -1,16 +1,50 @@
 /** Config trees shared by the apply tests, and the checks they make on the account afterwards. */
 import type { DesiredState } from '../../src/desired.js';
 import { splitMarker } from '../../src/plan/markers.js';
-import { aGroup, aMonitor, anItem, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
+import { SEEDED } from '@monsync/emulator';
+import { aGroup, aMonitor, anItem, anOperator, anOperatorGroup, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
 import type { Harness } from './harness.js';
+import { peopleDuplicates } from './people-trees.js';
 
 export const PRUNE_ALL = { monitors: { prune: true }, monitorGroups: { prune: true }, vault: { prune: true }, slas: { prune: true }, scheduledReports: { prune: true } };
+/** Also operators and groups: a tree with this declares the seeded operators (`seededOperators`), or pruning would delete the API account's. */
+export const PRUNE_ALL_WITH_PEOPLE = { ...PRUNE_ALL, operators: { prune: true }, operatorGroups: { prune: true } };
 const NO_LIMITS = { maxDeletePercent: 100, maxUpdatePercent: 100 };
 
-/** A mid-sized account: every kind, vault references, memberships; `variant` changes fields, renames and drops some. */
-export function fleet(variant: 0 | 1, secretValue = 'CANARY-fleet-4d1e'): DesiredState {
+/** The operators every emulator account starts with (the API account's and a viewer's): declared, so pruning keeps them. */
+export const seededOperators = () => [anOperator({ Email: SEEDED.admin.email }), anOperator({ Email: SEEDED.viewer.email })];
+
+/**
+ * The people of the fleet: operators with their own duty schedules, a group with members, authorizations and a duty
+ * schedule (copied onto each member), access to the Web section. `variant` 1 renames and reschedules one operator,
+ * deletes another (and the group it alone was in), creates a third, changes the group's members, authorizations and
+ * schedule, and changes the section's access.
+ */
+function fleetPeople(variant: 0 | 1, secretValue: string) {
+  const operators = [
+    ...seededOperators(),
+    anOperator({ Email: 'ann@example.com', FullName: variant === 0 ? 'Ann' : 'Ann B.', TimeZoneId: 3, dutySchedules: [{ ScheduleMode: 'Daily', StartTime: `0${8 + variant}:00`, EndTime: '17:00' }] } as never),
+    variant === 0
+      ? anOperator({ Email: 'bob@example.com', dutySchedules: [{ ScheduleMode: 'Weekly', WeekDay: 'Saturday', StartTime: '00:00', EndTime: '00:00' }] } as never)
+      : anOperator({ Email: 'cat@example.com', FullName: 'Cat', Password: secret(`${secretValue}-cat`, 'CAT_PASSWORD') } as never),
+  ];
+  const night = anOperatorGroup({
+    Description: 'Night shift',
+    members: ['ann@example.com', variant === 0 ? 'bob@example.com' : 'cat@example.com'],
+    authorizations: variant === 0 ? ['AllowInfra'] : ['AllowInfra', 'FinancialOperator'],
+    dutySchedules: [{ ScheduleMode: 'Daily', StartTime: `2${2 + variant}:00`, EndTime: `0${6 + variant}:00` }],
+  } as never);
+  const weekend = anOperatorGroup({ Description: 'Weekend', members: ['bob@example.com'], authorizations: ['BasicOperator'] } as never);
+  const access = variant === 0 ? [{ group: 'Night shift', level: 'view' }, { operator: 'ann@example.com', level: 'change' }] : [{ group: 'Night shift', level: 'change' }];
+  return { operators, operatorGroups: variant === 0 ? [night, weekend] : [night], access };
+}
+
+/** A mid-sized account: every kind, vault references, memberships, people (unless `people: false`); `variant` changes fields, renames and drops some. */
+export function fleet(variant: 0 | 1, options: { people?: boolean } = {}): DesiredState {
+  const secretValue = 'CANARY-fleet-4d1e';
+  const people = options.people === false ? undefined : fleetPeople(variant, secretValue);
   const sections = ['Web', 'Api'].map((name) =>
-    aSection({ Name: name }, [0, 1, 2].filter((i) => variant === 0 || i !== 2).map((i) => anItem({ Name: `login-${i}`, UserName: `robot-${i}-${variant}`, Password: secret(`${secretValue}-${name}-${i}`) }))),
+    aSection({ Name: name, ...(name === 'Web' && people !== undefined ? { access: people.access } : {}) } as never, [0, 1, 2].filter((i) => variant === 0 || i !== 2).map((i) => anItem({ Name: `login-${i}`, UserName: `robot-${i}-${variant}`, Password: secret(`${secretValue}-${name}-${i}`) }))),
   );
   const monitors = Array.from({ length: 14 }, (_, i) => {
     const name = variant === 1 && i % 5 === 0 ? `renamed-${i}` : `monitor-${i}`;
@@ -24,7 +58,16 @@ export function fleet(variant: 0 | 1, secretValue = 'CANARY-fleet-4d1e'): Desire
     anSla({ Description: variant === 0 ? 'Silver' : 'Bronze', exclusionPeriods: variant === 0 ? [aPeriod()] : [] }),
   ];
   const reports = [aReport(), aReport({ key: variant === 0 ? 'daily' : 'monthly', Schedule: { ScheduleType: 'Daily', Time: `0${6 + variant}:00:00` } })];
-  return desiredState({ manage: PRUNE_ALL, safety: NO_LIMITS, vaultSections: sections, monitors, monitorGroups: groups, slas, scheduledReports: reports });
+  return desiredState({
+    manage: people === undefined ? PRUNE_ALL : PRUNE_ALL_WITH_PEOPLE,
+    safety: NO_LIMITS,
+    vaultSections: sections,
+    monitors,
+    monitorGroups: groups,
+    slas,
+    scheduledReports: reports,
+    ...(people === undefined ? {} : { operators: people.operators, operatorGroups: people.operatorGroups }),
+  });
 }
 
 /** Keys that appear more than once among the live objects of each kind (a duplicate is what apply must never make). */
@@ -42,5 +85,6 @@ export async function duplicates(h: Harness): Promise<string[]> {
     for (const p of await c.slas.exclusionPeriods.list(String(s.SlaGuid)).toArray()) add(`period:${String(s.Description)}/${String(p.Description)}`);
   }
   for (const r of await c.scheduledReports.list().toArray()) add(`report:${splitMarker(r.InternalNotes, 'key').marker ?? String(r.ScheduledReportGuid)}`);
+  await peopleDuplicates(c, add);
   return [...counts].filter(([, n]) => n > 1).map(([k, n]) => `${k} x${n}`);
 }

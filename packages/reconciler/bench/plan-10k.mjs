@@ -6,7 +6,9 @@
  * The emulator runs in a child process (`--latency 10`), and a second child builds the account, loads it through
  * the control API (`PUT /__emulator/state`) and hands back the config tree, so this process's peak RSS is what a
  * `monsync plan` holds: the client, the tree, the snapshot and the plan. The account: 10,000 monitors, 500 groups
- * of 20, 200 vault items in 5 sections, 100 SLAs with 3 exclusion periods each, 50 reports. Then:
+ * of 20, 200 vault items in 5 sections (each with its access declared), 100 SLAs with 3 exclusion periods each,
+ * 50 reports, and people: 500 operators with 2 duty schedules of their own, in 50 operator groups of 10, each
+ * group with 2 authorizations and a duty schedule copied onto its members. Then:
  *   0. the seeding child reads the account once with its own client, so the emulator is warm as a running service
  *      is (compiled code, full caches) while this process stays as cold as a fresh `monsync plan`;
  *   1. readLive with the client's default parallelism: requests against the minimum; wall time against the
@@ -14,7 +16,8 @@
  *      the median of --rounds reads (default 5), each in a fresh process as `monsync plan` makes it, taken in turns
  *      with the machine's floor (bare undici and a bare node:http server, the same requests, bodies and latency,
  *      `lib/http-floor.mjs`), with the host's CPU steal during each read;
- *   2. assemblePlan CPU time (process.cpuUsage) for a tree equal to the account but for 1% changed monitors;
+ *   2. assemblePlan CPU time (process.cpuUsage) for a tree equal to the account but for 1% changed monitors, 1%
+ *      renamed operators and one group's duty schedule moved by an hour (so the on-call preview has work);
  *   3. the same read while the service answers 429 to 10% of requests (the emulator's fault injection, Retry-After 0 so
  *      the figure is the client's own cost, not the wait a service asks for): requests against the minimum plus the
  *      rejected ones (each refused request is sent again, nothing else is), and the wall time against requests x
@@ -50,20 +53,72 @@ const SKIP_PER_OBJECT = args.includes('--skip-per-object') || SCALE !== undefine
 const SKIP_RATE_LIMITED = args.includes('--skip-rate-limited');
 const RATE_LIMITED_SHARE = 0.1;
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1] ?? 5) || 5;
-const SIZES = { monitors: SCALE ?? 10_000, groups: Math.floor((SCALE ?? 10_000) / 20), groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50 };
+/** People: the same at every --scale (an account's staff does not grow with its monitors). */
+const PEOPLE = { operators: 500, operatorGroups: 50, ownSchedules: 2, groupAuthorizations: ['BasicOperator', 'CreateAlertDefinition'] };
+const SIZES = { monitors: SCALE ?? 10_000, groups: Math.floor((SCALE ?? 10_000) / 20), groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50, ...PEOPLE };
 const PAGE = 100;
 
 const guid = (kind, i) => {
   const hex = (i + 1).toString(16).padStart(12, '0');
-  const tag = { monitor: '1', group: '2', section: '3', item: '4', sla: '5', report: '6' }[kind];
+  const tag = { monitor: '1', group: '2', section: '3', item: '4', sla: '5', report: '6', operator: '7', operatorGroup: '8', authorization: '9' }[kind];
   return `${tag}0000000-0000-4000-8000-${hex}`;
 };
+
+const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const hour = (h) => `${String(h % 24).padStart(2, '0')}:00`;
+/** Operator i's own duty schedules, and group g's (moved an hour later in the tree when `moved`). */
+const ownSchedules = (i) => Array.from({ length: SIZES.ownSchedules }, (_, k) => ({ ScheduleMode: 'Weekly', WeekDay: DAYS[(i + k) % 7], StartTime: '09:00', EndTime: '17:00' }));
+const groupSchedule = (g, moved = false) => ({ ScheduleMode: 'Daily', StartTime: hour(g + (moved ? 1 : 0)), EndTime: hour(g + 8) });
+const operatorEmail = (i) => `operator-${String(i).padStart(3, '0')}@example.com`;
+const groupSize = () => SIZES.operators / SIZES.operatorGroups;
+
+/** People as the service stores them: operators, groups with members and authorizations, each group's schedule as a copy on every member. */
+function peopleAccount(state) {
+  let scheduleId = state.counters.dutyScheduleId;
+  const addSchedule = (operatorGuid, content) => {
+    scheduleId += 1;
+    state.dutySchedules.push({ ownerKind: 'operator', ownerGuid: operatorGuid, fields: { Id: scheduleId, ...content } });
+  };
+  for (let i = 0; i < SIZES.operators; i += 1) {
+    const OperatorGuid = guid('operator', i);
+    const Email = operatorEmail(i);
+    state.operators.push({
+      OperatorGuid, Email, UserName: Email, Password: 'not-read', FullName: `Operator ${i}`, MobilePhone: '', OutgoingPhoneNumber: '', BackupEmail: '', IsOnDuty: true,
+      CultureName: 'en-US', TimeZoneId: 1 + (i % 7), SmsProvider: 'UseAccountSetting', UseNumericSender: false, PhoneProvider: 'UseAccountSetting', AllowNativeLogin: true, AllowSingleSignon: false,
+    });
+    for (const content of ownSchedules(i)) addSchedule(OperatorGuid, content);
+  }
+  for (let g = 0; g < SIZES.operatorGroups; g += 1) {
+    const members = Array.from({ length: groupSize() }, (_, k) => guid('operator', g * groupSize() + k));
+    const authorizations = SIZES.groupAuthorizations.map((AuthorizationType, a) => ({ AuthorizationId: guid('authorization', g * 10 + a), AuthorizationType }));
+    state.operatorGroups.push({ fields: { OperatorGroupGuid: guid('operatorGroup', g), Description: `team ${g}`, IsEveryone: false, IsAdministratorsGroup: false }, members, authorizations });
+    for (const member of members) addSchedule(member, groupSchedule(g));
+  }
+  state.counters.dutyScheduleId = scheduleId;
+}
+
+/** The people part of the tree, as `pull` writes it: 1% of the operators renamed, group 0's schedule an hour later. */
+function peopleTree(state, source) {
+  const emails = new Map(state.operators.map((o) => [o.OperatorGuid, o.Email]));
+  const operators = Array.from({ length: SIZES.operators }, (_, i) => ({
+    value: { Email: operatorEmail(i), FullName: i % 100 === 0 ? `Operator ${i} (renamed)` : `Operator ${i}`, TimeZoneId: 1 + (i % 7), dutySchedules: ownSchedules(i) },
+    source,
+  }));
+  const operatorGroups = state.operatorGroups
+    .filter((g) => g.fields.IsEveryone !== true && g.fields.IsAdministratorsGroup !== true)
+    .map(({ fields, members, authorizations }, g) => ({
+      value: { Description: fields.Description, members: members.map((m) => emails.get(m)), authorizations: authorizations.map((a) => a.AuthorizationType), dutySchedules: [groupSchedule(g, g === 0)] },
+      source,
+    }));
+  return { operators, operatorGroups };
+}
 
 /** The account: every object as the service stores it. */
 function account(state) {
   const admin = state.operators[0].OperatorGuid;
   const administrators = state.operatorGroups.find((g) => g.fields.IsAdministratorsGroup === true).fields.OperatorGroupGuid;
   const at = '2026-01-01T00:00:00';
+  peopleAccount(state);
   for (let i = 0; i < SIZES.monitors; i += 1) {
     const fields = {
       MonitorGuid: guid('monitor', i),
@@ -157,7 +212,7 @@ function tree(state) {
     root: '/bench',
     settings: {
       apiVersion: 'monsync/v1',
-      manage: { monitors: { prune: false }, monitorGroups: { prune: false }, vault: { prune: false }, slas: { prune: false }, scheduledReports: { prune: false } },
+      manage: { monitors: { prune: false }, monitorGroups: { prune: false }, vault: { prune: false }, slas: { prune: false }, scheduledReports: { prune: false }, operators: { prune: false }, operatorGroups: { prune: false } },
       ignore: [],
       safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
     },
@@ -166,6 +221,7 @@ function tree(state) {
     vaultSections: state.vaultSections.map((s) => ({
       value: {
         Name: s.Name,
+        access: [{ group: 'Administrators', level: 'change' }],
         items: state.vaultItems
           .filter((i) => i.VaultSectionGuid === s.VaultSectionGuid)
           .map((i) => ({ value: { Name: i.Name, VaultItemType: i.VaultItemType, UserName: i.UserName, Notes: i.Notes }, source })),
@@ -186,6 +242,7 @@ function tree(state) {
       source,
     })),
     alertDefinitions: [],
+    ...peopleTree(state, source),
   };
 }
 
@@ -205,7 +262,9 @@ if (args[0] === '--seed') {
   await readLive(warm, liveScope(desiredTree));
   await warm.close();
   // A pipe is written asynchronously: exit only once the tree is flushed.
-  process.stdout.write(JSON.stringify({ desired: desiredTree, self: state.operators[0].OperatorGuid }), () => process.exit(0));
+  // The live operators, groups and sections (the account's own besides the bench's) decide the per-parent listings.
+  const counts = { operators: state.operators.length, operatorGroups: state.operatorGroups.filter((g) => g.fields.IsEveryone !== true).length, sections: state.vaultSections.length };
+  process.stdout.write(JSON.stringify({ desired: desiredTree, self: state.operators[0].OperatorGuid, counts }), () => process.exit(0));
   await new Promise(() => {});
 }
 
@@ -236,7 +295,7 @@ if (args[0] === '--read') {
 const emulator = await startEmulatorProcess(LATENCY);
 try {
   const seeded = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--seed', emulator.control, ...(SCALE === undefined ? [] : ['--scale', String(SCALE)])], { maxBuffer: 256 * 1024 * 1024 });
-  const { desired, self } = JSON.parse(seeded.stdout);
+  const { desired, self, counts } = JSON.parse(seeded.stdout);
   const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
   const parallelism = client.parallelism;
 
@@ -251,8 +310,20 @@ try {
   const log = await control(emulator.control, 'GET', '/log');
 
   const monitorPages = Math.ceil(SIZES.monitors / PAGE);
-  const perParent = SIZES.groups + SIZES.slas;
-  const minimum = monitorPages + 1 /* groups */ + SIZES.groups + 1 /* sections */ + 1 /* items */ + 1 /* SLAs */ + SIZES.slas + 1 /* reports */ + 1; /* operators */
+  // The least a complete read can be: one listing per kind (monitors by pages), and one listing per parent object
+  // where the API has nothing wider (no account-wide duty schedule, member or authorization listing). Everyone's
+  // members are every operator and its authorizations cannot change, so it is not listed.
+  const LISTINGS = ['monitor groups', 'vault sections', 'vault items', 'SLAs', 'reports', 'operators', 'operator groups', 'time zones'];
+  const perParentLists = [
+    [SIZES.groups, 'monitor group member lists'],
+    [SIZES.slas, 'SLA period lists'],
+    [counts.operators, 'duty schedule lists (one per operator)'],
+    [counts.operatorGroups, 'operator group member lists'],
+    [counts.operatorGroups, 'operator group authorization lists'],
+    [counts.sections, 'vault section access lists'],
+  ];
+  const perParent = perParentLists.reduce((sum, [n]) => sum + n, 0);
+  const minimum = monitorPages + LISTINGS.length + perParent;
   const chain = monitorPages * LATENCY;
   const parents = (1 + Math.ceil(perParent / parallelism)) * LATENCY;
   const everything = Math.ceil(minimum / parallelism) * LATENCY;
@@ -265,15 +336,23 @@ try {
     return res.text();
   };
   const someGroup = snapshot.lists.monitorGroup.find((g) => g.IsAll !== true).MonitorGroupGuid;
-  // Real bodies for the floor: the first monitor page, one group's members, one SLA's exclusion periods.
+  const someOperator = guid('operator', 0);
+  const someTeam = guid('operatorGroup', 0);
+  // Real bodies for the floor: the first monitor page, and one listing of each per-parent kind.
   const floorOptions = {
     latency: LATENCY,
     parallelism,
     chain: { count: monitorPages, body: await raw('/Monitor') },
-    perParent: [
-      { count: SIZES.groups, body: await raw(`/MonitorGroup/${someGroup}/Member`) },
-      { count: SIZES.slas, body: await raw(`/SLA/${snapshot.lists.sla[0].SlaGuid}/ExclusionPeriod`) },
-    ],
+    perParent: await Promise.all(
+      [
+        `/MonitorGroup/${someGroup}/Member`,
+        `/SLA/${snapshot.lists.sla[0].SlaGuid}/ExclusionPeriod`,
+        `/Operator/${someOperator}/DutySchedule`,
+        `/OperatorGroup/${someTeam}/Member`,
+        `/OperatorGroup/${someTeam}/Authorization`,
+        `/VaultSection/${snapshot.lists.vaultSection[0].VaultSectionGuid}/Authorization`,
+      ].map(async (path, i) => ({ count: perParentLists[i][0], body: await raw(path) })),
+    ),
   };
   const dir = mkdtempSync(join(tmpdir(), 'monsync-plan-10k-'));
   const desiredFile = join(dir, 'desired.json');
@@ -318,9 +397,15 @@ try {
   const markdown = renderMarkdown(plan);
   const markdownCpu = process.cpuUsage(markdownStart);
 
-  console.log(`plan-10k: ${SIZES.monitors} monitors, ${SIZES.groups} groups of ${SIZES.groupSize}, ${SIZES.items} vault items in ${SIZES.sections} sections, ${SIZES.slas} SLAs x ${SIZES.periodsPerSla} periods, ${SIZES.reports} reports; latency ${LATENCY} ms; client parallelism ${parallelism}`);
+  console.log(
+    `plan-10k: ${SIZES.monitors} monitors, ${SIZES.groups} groups of ${SIZES.groupSize}, ${SIZES.items} vault items in ${SIZES.sections} sections, ${SIZES.slas} SLAs x ${SIZES.periodsPerSla} periods, ${SIZES.reports} reports; ` +
+      `${SIZES.operators} operators with ${SIZES.ownSchedules} duty schedules each, in ${SIZES.operatorGroups} operator groups of ${groupSize()} with ${SIZES.groupAuthorizations.length} authorizations and a duty schedule each; ` +
+      `latency ${LATENCY} ms; client parallelism ${parallelism}`,
+  );
   console.log('');
-  console.log(`readLive requests      ${log.total} (minimum ${minimum}: ${monitorPages} monitor pages + ${SIZES.groups} member lists + ${SIZES.slas} period lists + 7 listings)  ratio ${(log.total / minimum).toFixed(2)}`);
+  console.log(
+    `readLive requests      ${log.total} (minimum ${minimum}: ${monitorPages} monitor pages + ${perParentLists.map(([n, what]) => `${n} ${what}`).join(' + ')} + ${LISTINGS.length} listings)  ratio ${(log.total / minimum).toFixed(2)}`,
+  );
   const fresh = rounds.map((r) => r.wallMs);
   const floorCold = rounds.map((r) => r.floor.cold.wallMs);
   const range = (xs) => `${Math.min(...xs).toFixed(0)}-${ms(Math.max(...xs))}`;
@@ -382,6 +467,13 @@ try {
         ...(snapshot.perParent.slaExclusionPeriod?.[sla.SlaGuid] ?? []).map((p) => () => perObject.slas.exclusionPeriods.get(sla.SlaGuid, p.ExclusionPeriodId)),
       ]),
       ...snapshot.lists.scheduledReport.map((r) => () => perObject.scheduledReports.get(r.ScheduledReportGuid)),
+      // Duty schedules have no GET of one: a per-object refresh lists each operator's, as readLive does.
+      ...snapshot.lists.operator.flatMap((o) => [() => perObject.operators.get(o.OperatorGuid), () => perObject.operators.dutySchedules.list(o.OperatorGuid).toArray()]),
+      ...snapshot.lists.operatorGroup.filter((g) => g.IsEveryone !== true).flatMap((g) => [
+        () => perObject.operatorGroups.get(g.OperatorGroupGuid),
+        () => perObject.operatorGroups.members(g.OperatorGroupGuid).toArray(),
+        () => perObject.operatorGroups.authorizations.list(g.OperatorGroupGuid).toArray(),
+      ]),
     ];
     await Promise.all(gets.map((get) => get()));
     const perObjectWall = performance.now() - t1;

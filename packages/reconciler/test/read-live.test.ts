@@ -138,18 +138,29 @@ describe('readLive', () => {
     const broken = fakeClient({}, { '/Operator': 502 });
     await expect(readLive(broken.client, liveScope(desired))).rejects.toThrow(/reading operators/);
   });
-  it('keeps one of the client\'s slots free of per-parent listings, for the monitor cursor chain', async () => {
+  it('keeps one of the client\'s slots free of per-parent listings while the monitor cursor chain runs, and gives it back after', async () => {
     const groups = Array.from({ length: 12 }, (_, n) => aLiveGroup({ Description: `Group ${n}` }));
     const slas = Array.from({ length: 6 }, (_, n) => aLiveSla({ Description: `SLA ${n}` }));
+    let chainRunning = true;
+    let endChain = (): void => undefined;
+    const chain = new Promise<ApiObject[]>((resolve) => (endChain = () => resolve([])));
     let inFlight = 0;
-    let most = 0;
-    // Per-parent listings resolve only after a few turns of the event loop, so they overlap as much as they may.
+    let completed = 0;
+    const most = { duringChain: 0, afterChain: 0 };
+    // Per-parent listings resolve only after a few turns of the event loop, so they overlap as much as they may; the
+    // monitor listing (the chain) ends once six of them are done.
     const slow = (): Listing<ApiObject> => ({
       async toArray() {
         inFlight += 1;
-        most = Math.max(most, inFlight);
+        if (chainRunning) most.duringChain = Math.max(most.duringChain, inFlight);
+        else most.afterChain = Math.max(most.afterChain, inFlight);
         for (let turn = 0; turn < 5; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
         inFlight -= 1;
+        completed += 1;
+        if (completed === 6) {
+          chainRunning = false;
+          endChain();
+        }
         return [];
       },
     });
@@ -157,11 +168,13 @@ describe('readLive', () => {
     const limited: LiveClient = {
       ...client,
       parallelism: 4,
+      monitors: { list: () => ({ toArray: () => chain }) },
       monitorGroups: { list: client.monitorGroups.list, members: () => slow() },
       slas: { list: client.slas.list, exclusionPeriods: { list: () => slow() } },
     };
     const desired = desiredState({ manage: { monitors: { prune: false }, monitorGroups: { prune: false }, slas: { prune: false } }, monitors: [aMonitor()], monitorGroups: [aGroup({ members: ['Shop homepage'] })] });
     await readLive(limited, liveScope(desired));
-    expect(most).toBe(3);
+    expect(completed).toBe(18);
+    expect(most).toEqual({ duringChain: 3, afterChain: 4 });
   });
 });

@@ -67,7 +67,8 @@ async function client(optionsFile) {
     const parent = async () => {
       for (let path = queue.shift(); path !== undefined; path = queue.shift()) await get(path);
     };
-    await Promise.all([chain, ...Array.from({ length: Math.max(1, options.parallelism - 1) }, parent)]);
+    // Once the chain is done its connection takes per-parent listings too, as readLive gives the chain's slot back.
+    await Promise.all([chain.then(parent), ...Array.from({ length: Math.max(1, options.parallelism - 1) }, parent)]);
     const wallMs = performance.now() - t0;
     const used = process.cpuUsage(cpu);
     rounds[round] = { wallMs, clientCpuMs: (used.user + used.system) / 1000, serverCpuMs: childCpuMs(server.pid) - serverCpu };

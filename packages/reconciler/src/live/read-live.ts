@@ -20,24 +20,44 @@ async function all(what: string, listing: () => Listing<ApiObject>): Promise<Api
   }
 }
 
+interface FanOut {
+  run<T>(task: () => Promise<T>): Promise<T>;
+  /** One more task at once from now on: a cursor chain is done and gives its slot back. */
+  widen(): void;
+}
+
 /**
  * A counting semaphore for the per-parent listings. They are queued by the hundred; in the client's FIFO limiter
  * they would make every page of the monitor cursor chain (the read's critical path: each page needs the one before)
- * wait behind all of them. Holding them to one slot fewer than the client's limit keeps a slot for the chain.
+ * wait behind all of them. Holding them to one slot fewer than the client's limit keeps a slot for the chain, and
+ * the slot comes back when the chain ends: with people (a schedule listing per operator, two per operator group)
+ * hundreds of listings are still queued then, and a slot left idle would stretch them by 1/parallelism.
  */
-function fanOut(width: number): <T>(task: () => Promise<T>) => Promise<T> {
+function fanOut(initialWidth: number): FanOut {
+  let width = initialWidth;
   let active = 0;
   const waiting: Array<() => void> = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active >= width) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active += 1;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active -= 1;
-    }
+  const start = (): void => {
+    const next = waiting.shift();
+    if (next === undefined) return;
+    active += 1;
+    next();
+  };
+  return {
+    async run<T>(task: () => Promise<T>): Promise<T> {
+      if (active >= width) await new Promise<void>((resolve) => waiting.push(resolve));
+      else active += 1;
+      try {
+        return await task();
+      } finally {
+        active -= 1;
+        if (active < width) start();
+      }
+    },
+    widen() {
+      width += 1;
+      if (active < width) start();
+    },
   };
 }
 
@@ -49,13 +69,17 @@ function isForbidden(error: unknown): boolean {
 class Reader {
   readonly snapshot = emptySnapshot();
   readonly #lists = new Map<StepKind, Promise<ApiObject[]>>();
-  readonly #perParent: <T>(task: () => Promise<T>) => Promise<T>;
+  readonly #perParent: FanOut;
+  /** Whether the per-parent listings were held back a slot for a chain (given back when it ends). */
+  readonly #reserved: boolean;
 
   constructor(
     readonly client: LiveClient,
     chains: number,
   ) {
-    this.#perParent = fanOut(Math.max(1, (client.parallelism ?? 8) - chains));
+    const parallelism = client.parallelism ?? 8;
+    this.#perParent = fanOut(Math.max(1, parallelism - chains));
+    this.#reserved = chains > 0 && parallelism - chains >= 1;
   }
 
   /** The listing of a top-level kind, kept in the snapshot. */
@@ -65,6 +89,13 @@ class Reader {
     if (started === undefined && list !== undefined) {
       const own = mod.read?.own;
       started = all(mod.title.many, () => list(this.client)).then((items) => (this.snapshot.lists[mod.kind] = own === undefined ? items : items.filter((item) => !own(item))));
+      if (mod.read?.cursorChain === true && this.#reserved) {
+        // The chain's slot goes to the per-parent listings once the chain is done, whether it succeeded or not.
+        started.then(
+          () => this.#perParent.widen(),
+          () => this.#perParent.widen(),
+        );
+      }
       this.#lists.set(mod.kind, started);
     }
     return started ?? Promise.resolve([]);
@@ -77,7 +108,7 @@ class Reader {
     const parentMod = kindModule(spec.parent);
     const parents = (await this.list(parentMod)).filter((parent) => spec.of?.(parent) ?? true);
     const lists = await Promise.all(
-      parents.map((parent) => this.#perParent(() => all(spec.what(parent), () => spec.list(this.client, idOf(parent, parentMod.guidField))))),
+      parents.map((parent) => this.#perParent.run(() => all(spec.what(parent), () => spec.list(this.client, idOf(parent, parentMod.guidField))))),
     );
     const byParent: Record<string, ApiObject[]> = {};
     parents.forEach((parent, i) => {

@@ -61500,7 +61500,7 @@ var OPERATOR_KIND = {
   keyField: "Email",
   guidField: "OperatorGuid",
   guidUnique: "account",
-  readOnlyFields: ["OperatorGuid", "IsAccountAdministrator", "UserName", "IsOnDuty", "Hash"],
+  readOnlyFields: ["OperatorGuid", "IsAccountAdministrator", "UserName", "IsOnDuty", "Hash", "PhoneProvider", "OutgoingPhoneNumber"],
   secretFields: ["/Password"],
   setFields: [],
   title: { one: "operator", many: "operators" },
@@ -64936,7 +64936,11 @@ var DutySchedulesSchema = (description) => Type.Optional(
 var OPERATOR_REFUSED_FIELDS = {
   IsAccountAdministrator: "is read-only: the service sets it for the account administrator; remove it",
   UserName: "is read-only: the service sets it from Email; remove it",
-  IsOnDuty: "is operational state that people switch during an incident, not configuration, so monsync never plans it; remove it (on-call hours are duty schedules)"
+  IsOnDuty: "is operational state that people switch during an incident, not configuration, so monsync never plans it; remove it (on-call hours are duty schedules)",
+  // The spec lists these two; the service's published definition has neither, so it would drop them and every plan
+  // would show them again.
+  PhoneProvider: "is not a field of the service (it drops it, so every plan would show it again); remove it: the account setting applies",
+  OutgoingPhoneNumber: "is not a field of the service, which takes the number's id; name the number with `outgoingPhoneNumber` (monsync looks up its id) or give `OutgoingPhoneNumberId`"
 };
 var refusedOperatorFields = Object.fromEntries(
   Object.entries(OPERATOR_REFUSED_FIELDS).map(([field, why]) => [field, Type.Optional(Type.Never({ description: `Not allowed: \`${field}\` ${why}.` }))])
@@ -65731,7 +65735,7 @@ var DIAGNOSTIC_CODES = {
   SETTINGS_OUTSIDE_ROOT: { severity: "error", summary: "`apiVersion`, `manage`, `ignore`, `safety`, `protect` or `policy` outside the root monsync.yaml." },
   DUPLICATE_KEY: { severity: "error", summary: "Two declarations (possibly in different files) have the same key; names both places." },
   DUPLICATE_GUID: { severity: "error", summary: "Two declarations pin the same GUID." },
-  OPERATOR_FIELD_REFUSED: { severity: "error", summary: "An operator declares `IsAccountAdministrator` or `UserName` (read-only) or `IsOnDuty` (operational state, never planned)." },
+  OPERATOR_FIELD_REFUSED: { severity: "error", summary: "An operator declares `IsAccountAdministrator` or `UserName` (read-only), `IsOnDuty` (operational state, never planned), or `PhoneProvider` or `OutgoingPhoneNumber` (the spec's, not fields of the service)." },
   CONFLICTING_FIELDS: { severity: "error", summary: "Two fields that set the same thing are both declared (an operator's `outgoingPhoneNumber` and `OutgoingPhoneNumberId`)." },
   AUTHORIZATION_NOT_ASSIGNABLE: { severity: "error", summary: "A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign." },
   EVERYONE_GROUP: { severity: "error", summary: "The system group Everyone is declared; every operator is in it and it cannot be changed." },
@@ -68369,6 +68373,1584 @@ var operatorKind = {
   }
 };
 
+// ../client/src/timestamp.ts
+var TIMESTAMP2 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+function normalizeTimestamp(value) {
+  const m = TIMESTAMP2.exec(value);
+  if (!m) return void 0;
+  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
+}
+
+// ../client/src/created.ts
+var GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+var INTEGER = /^\d{1,15}$/;
+function isRecord(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+function asId(value) {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
+  if (typeof value !== "string") return void 0;
+  const text2 = value.trim().replace(/^"(.*)"$/, "$1").replace(/^\{(.*)\}$/, "$1");
+  if (GUID.test(text2)) return text2;
+  if (INTEGER.test(text2)) return Number(text2);
+  return void 0;
+}
+var OTHER_ID_NAMES = ["Guid", "guid", "Id", "id", "ID"];
+function readCreated(body, text2, idField) {
+  if (isRecord(body)) {
+    const direct = asId(body[idField]);
+    if (direct !== void 0) return { object: body, id: direct };
+    const lower = idField.toLowerCase();
+    for (const key of Object.keys(body)) {
+      if (key.toLowerCase() !== lower) continue;
+      const id2 = asId(body[key]);
+      if (id2 !== void 0) return { object: { ...body, [idField]: id2 }, id: id2 };
+    }
+    for (const key of OTHER_ID_NAMES) {
+      const id2 = asId(body[key]);
+      if (id2 !== void 0) return { object: { ...body, [idField]: id2 }, id: id2 };
+    }
+    if (isRecord(body.Data)) return readCreated(body.Data, void 0, idField);
+    return {};
+  }
+  const id = asId(body) ?? asId(text2);
+  return id === void 0 ? {} : { id };
+}
+function lastOf(items) {
+  return items[items.length - 1];
+}
+function sameContent(sent, listed2) {
+  if (!isRecord(listed2)) return false;
+  for (const [key, value] of Object.entries(sent)) {
+    if (value === void 0 || value === null || typeof value === "object") continue;
+    const other = listed2[key];
+    if (other === void 0 || other === null) continue;
+    if (String(other) !== String(value)) return false;
+  }
+  return true;
+}
+
+// ../client/src/errors.ts
+import { STATUS_CODES } from "node:http";
+
+// ../client/src/redact.ts
+var REDACTED2 = "[redacted]";
+var SECRET_KEY = /password|passphrase|secret|token|bearer|archivedata|authorization|apikey|api_key|cookie|^variablevalues$/i;
+function isSecretField(key, parent) {
+  if (SECRET_KEY.test(key)) return true;
+  if (/^value$/i.test(key)) return !("ErrorConditionType" in parent);
+  return false;
+}
+var MIN_SCRUB_LENGTH = 4;
+function collectStrings(value, into) {
+  if (typeof value === "string") {
+    if (value.length >= MIN_SCRUB_LENGTH) into.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) collectStrings(v, into);
+  } else if (value !== null && typeof value === "object") {
+    for (const v of Object.values(value)) collectStrings(v, into);
+  }
+}
+function redactJson(value, secrets = /* @__PURE__ */ new Set()) {
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, secrets));
+  if (value === null || typeof value !== "object") return value;
+  const source = value;
+  const out = {};
+  for (const [key, v] of Object.entries(source)) {
+    if (isSecretField(key, source) && v !== null && v !== void 0 && v !== "") {
+      collectStrings(v, secrets);
+      out[key] = REDACTED2;
+    } else {
+      out[key] = redactJson(v, secrets);
+    }
+  }
+  return out;
+}
+function scrubText(text2, secrets) {
+  let out = text2;
+  const sorted = [...secrets].filter((s) => s.length >= MIN_SCRUB_LENGTH).sort((a, b) => b.length - a.length);
+  for (const secret of sorted) out = out.split(secret).join(REDACTED2);
+  return out;
+}
+function scrubJson(value, secrets) {
+  const list = [...secrets];
+  const walk = (v) => {
+    if (typeof v === "string") return scrubText(v, list);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== "object") return v;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+  };
+  return walk(value);
+}
+function redactHeaders(headers) {
+  const out = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === void 0) continue;
+    const lower = name.toLowerCase();
+    out[lower] = SECRET_KEY.test(lower) ? REDACTED2 : Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+function truncate(text2, max) {
+  return text2.length <= max ? text2 : `${text2.slice(0, max)}... (${text2.length - max} more characters)`;
+}
+
+// ../client/src/errors.ts
+var BRAND = Symbol.for("monsync.ApiError");
+function defaultMessage(o) {
+  const head3 = `${o.method} ${o.path}`;
+  const status4 = o.status === 0 ? "no response" : `${o.status} ${STATUS_CODES[o.status] ?? "Unknown Status"}`;
+  const tries = o.attempts !== void 0 && o.attempts > 1 ? ` after ${o.attempts} attempts` : "";
+  const detail = o.serviceMessage !== void 0 && o.serviceMessage !== "" ? `: ${o.serviceMessage}` : "";
+  return `${head3} failed with ${status4}${tries}${detail}`;
+}
+var ApiError = class extends Error {
+  /** Class identity used by the cross-install `instanceof`; each subclass overrides it. */
+  static kind = "ApiError";
+  static [Symbol.hasInstance](value) {
+    if (typeof value !== "object" || value === null) return false;
+    const kinds = value[BRAND];
+    return Array.isArray(kinds) && kinds.includes(this.kind);
+  }
+  code = "API_ERROR";
+  method;
+  path;
+  route;
+  /** HTTP status, or 0 when no response arrived (network failure, timeout, or a request refused before sending). */
+  status;
+  /** The service's own message (`ErrorDescription`, joined when it is an array), or the raw body text. */
+  serviceMessage;
+  attempts;
+  retryAfterMs;
+  request;
+  response;
+  constructor(options) {
+    super(options.message ?? defaultMessage(options), options.cause === void 0 ? void 0 : { cause: options.cause });
+    const kinds = [];
+    for (let c = new.target; typeof c === "function" && c !== Error; c = Object.getPrototypeOf(c)) {
+      const kind = c.kind;
+      if (typeof kind === "string") kinds.push(kind);
+    }
+    Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
+    Object.defineProperty(this, "name", { value: new.target.name, enumerable: false, configurable: true, writable: true });
+    this.method = options.method;
+    this.path = options.path;
+    this.route = options.route;
+    this.status = options.status;
+    this.serviceMessage = options.serviceMessage;
+    this.attempts = options.attempts ?? 1;
+    this.retryAfterMs = options.retryAfterMs;
+    this.request = options.request;
+    this.response = options.response;
+  }
+  /** Only safe, useful fields: no request or response bodies, no headers. */
+  toJSON() {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      method: this.method,
+      path: this.path,
+      route: this.route,
+      status: this.status,
+      serviceMessage: this.serviceMessage,
+      attempts: this.attempts,
+      ...this.retryAfterMs === void 0 ? {} : { retryAfterMs: this.retryAfterMs }
+    };
+  }
+};
+var ValidationError = class extends ApiError {
+  static kind = "ValidationError";
+  code = "VALIDATION_FAILED";
+};
+var InvalidQueryError = class extends ValidationError {
+  static kind = "InvalidQueryError";
+  code = "INVALID_QUERY";
+};
+var AuthenticationError = class extends ApiError {
+  static kind = "AuthenticationError";
+  code = "AUTHENTICATION_FAILED";
+};
+var PermissionError = class extends ApiError {
+  static kind = "PermissionError";
+  code = "PERMISSION_DENIED";
+};
+var NotFoundError = class extends ApiError {
+  static kind = "NotFoundError";
+  code = "NOT_FOUND";
+};
+var ConflictError = class extends ApiError {
+  static kind = "ConflictError";
+  code = "CONFLICT";
+};
+var RateLimitError = class extends ApiError {
+  static kind = "RateLimitError";
+  code = "RATE_LIMITED";
+};
+var ServerError = class extends ApiError {
+  static kind = "ServerError";
+  code = "SERVER_ERROR";
+};
+var NetworkError = class extends ApiError {
+  static kind = "NetworkError";
+  code = "NETWORK_ERROR";
+};
+var TimeoutError = class extends ApiError {
+  static kind = "TimeoutError";
+  code = "TIMEOUT";
+};
+var UnexpectedResponseError = class extends ApiError {
+  static kind = "UnexpectedResponseError";
+  code = "UNEXPECTED_RESPONSE";
+};
+var ClientConfigError = class extends Error {
+  code = "CLIENT_CONFIG";
+  constructor(message) {
+    super(message);
+    this.name = "ClientConfigError";
+  }
+};
+function errorForStatus(options) {
+  const s = options.status;
+  if (s === 400) return new ValidationError(options);
+  if (s === 401) return new AuthenticationError(options);
+  if (s === 403) return new PermissionError(options);
+  if (s === 404) return new NotFoundError(options);
+  if (s === 409) return new ConflictError(options);
+  if (s === 429) return new RateLimitError(options);
+  if (s >= 500 && s <= 599) return new ServerError(options);
+  return new UnexpectedResponseError(options);
+}
+function isUnclearOutcome(error2) {
+  if (error2 instanceof NetworkError || error2 instanceof TimeoutError || error2 instanceof ServerError) return true;
+  return error2 instanceof UnexpectedResponseError && error2.status >= 200 && error2.status < 300;
+}
+function isApiError(error2) {
+  return error2 instanceof ApiError;
+}
+function messageOf(entry) {
+  if (typeof entry === "string") return entry === "" ? void 0 : entry;
+  if (entry !== null && typeof entry === "object" && !Array.isArray(entry)) {
+    const o = entry;
+    for (const key of ["Message", "message", "ErrorDescription", "Description"]) {
+      const v = o[key];
+      if (typeof v === "string" && v !== "") return v;
+    }
+  }
+  return void 0;
+}
+function messagesOf(value) {
+  if (typeof value === "string") return value === "" ? void 0 : value;
+  if (!Array.isArray(value) || value.length === 0) return void 0;
+  const parts = value.map((entry) => messageOf(entry) ?? JSON.stringify(entry));
+  return parts.join("; ");
+}
+function extractServiceMessage(text2, parsed) {
+  const trimmed = text2.trim();
+  if (trimmed === "") return void 0;
+  if (parsed === void 0) return truncate(trimmed, 500);
+  if (typeof parsed === "string") return parsed;
+  if (Array.isArray(parsed)) return messagesOf(parsed) ?? truncate(trimmed, 500);
+  if (parsed !== null && typeof parsed === "object") {
+    const o = parsed;
+    const nested = o.ResponseStatus !== null && typeof o.ResponseStatus === "object" ? o.ResponseStatus : {};
+    for (const candidate of [o.Messages, o.messages, o.ErrorDescription, o.errorDescription, o.Message, o.message, o.error, nested.Message]) {
+      const found = messagesOf(candidate);
+      if (found !== void 0) return found;
+    }
+  }
+  return truncate(trimmed, 500);
+}
+
+// ../client/src/paging.ts
+function readPage(body) {
+  if (Array.isArray(body)) return { items: body, cursors: {} };
+  if (body === null || typeof body !== "object") return void 0;
+  const data = body.Data;
+  if (!Array.isArray(data)) return void 0;
+  const cursors = {};
+  const raw = body.Cursors;
+  if (raw !== null && typeof raw === "object") {
+    const { Next, Self } = raw;
+    if (typeof Next === "string" && Next !== "") cursors.next = Next;
+    if (typeof Self === "string" && Self !== "") cursors.self = Self;
+  }
+  return { items: data, cursors };
+}
+var CURSORS_AT_END = /,"Cursors":\{"Next":("(?:[^"\\]|\\.)+"),"Self":"(?:[^"\\]|\\.)*"\}\}\s*$/;
+function nextCursorAtEnd(text2) {
+  const match2 = CURSORS_AT_END.exec(text2.length > 4096 ? text2.slice(-4096) : text2);
+  if (match2?.[1] === void 0) return void 0;
+  let next;
+  try {
+    next = JSON.parse(match2[1]);
+  } catch {
+    return void 0;
+  }
+  return typeof next === "string" && next !== "" ? next : void 0;
+}
+var Paged = class {
+  #fetchPage;
+  #repeatedCursor;
+  /**
+   * @param fetchPage fetches one batch; `toArray` passes it a `NextCursorSeen` it may call to have the next batch
+   *   requested while this one is still being read
+   * @param repeatedCursor builds the error raised when the service hands back a cursor twice
+   */
+  constructor(fetchPage, repeatedCursor = (c) => new Error(`the service returned cursor ${JSON.stringify(c)} twice`)) {
+    this.#fetchPage = fetchPage;
+    this.#repeatedCursor = repeatedCursor;
+  }
+  /** Every batch in order, each with its cursors. */
+  async *pages() {
+    const seen = /* @__PURE__ */ new Set();
+    let cursor;
+    for (; ; ) {
+      const page = await this.#fetchPage(cursor);
+      yield page;
+      const next = page.cursors.next;
+      if (next === void 0) return;
+      if (seen.has(next)) throw this.#repeatedCursor(next);
+      seen.add(next);
+      cursor = next;
+    }
+  }
+  async *[Symbol.asyncIterator]() {
+    for await (const page of this.pages()) yield* page.items;
+  }
+  /**
+   * The same walk as `pages()`, without an async generator's extra turns between one batch and the next request,
+   * and with the next batch requested as soon as the fetcher reports its cursor: a long cursor chain then overlaps
+   * reading each batch with waiting for the next, and makes exactly the requests the plain walk makes.
+   */
+  async toArray() {
+    const all2 = [];
+    const seen = /* @__PURE__ */ new Set();
+    let ahead;
+    const early = (next) => {
+      if (ahead !== void 0 || seen.has(next)) return false;
+      const entry = { cursor: next };
+      ahead = entry;
+      entry.page = this.#fetchPage(next, early);
+      entry.page.catch(() => void 0);
+      return true;
+    };
+    let pending = this.#fetchPage(void 0, early);
+    for (; ; ) {
+      const page = await pending;
+      for (const item of page.items) all2.push(item);
+      const next = page.cursors.next;
+      if (next === void 0) return all2;
+      if (seen.has(next)) throw this.#repeatedCursor(next);
+      seen.add(next);
+      pending = ahead?.cursor === next && ahead.page !== void 0 ? ahead.page : this.#fetchPage(next, early);
+      ahead = void 0;
+    }
+  }
+};
+
+// ../client/src/core.ts
+function describeShape(body) {
+  if (body === void 0) return "an empty body";
+  if (body === null) return "null";
+  if (Array.isArray(body)) return "an array";
+  if (typeof body === "object") return `an object with keys ${Object.keys(body).slice(0, 8).join(", ") || "(none)"}`;
+  return `a ${typeof body}`;
+}
+function singleObjectPage(body) {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return void 0;
+  const data = body.Data;
+  if (data !== null && typeof data === "object" && !Array.isArray(data)) return { items: [data], cursors: {} };
+  return { items: [body], cursors: {} };
+}
+var Core = class {
+  transport;
+  /** Listings waiting to be sent for creates whose answers did not name the new object, by listing. */
+  #lookups = /* @__PURE__ */ new Map();
+  constructor(transport) {
+    this.transport = transport;
+  }
+  /** Context for client-side validation errors; also validates the path parameters. */
+  context(method, route, params) {
+    return { method, route, path: this.transport.expandRoute(method, route, params) };
+  }
+  #unexpected(call, status4, problem) {
+    const path = call.path ?? this.transport.expandRoute(call.method, call.route, call.params);
+    return new UnexpectedResponseError({
+      method: call.method,
+      path,
+      route: call.route,
+      status: status4,
+      message: `${call.method} ${path} answered ${status4} with ${problem}`
+    });
+  }
+  /** A JSON object or array is required in the response. */
+  async json(call) {
+    const res = await this.transport.send(call);
+    if (res.body === void 0 || res.body === null || typeof res.body !== "object") {
+      throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON object`);
+    }
+    return res.body;
+  }
+  /**
+   * A create: any 2xx is a success. The new object comes from the answer when it names it (the object under its
+   * identifier or another plausible name, or the bare identifier, in which case the object is what was sent plus its
+   * identifier); otherwise from listing and matching on the object's key. When neither finds it, the outcome is unclear
+   * (`isUnclearOutcome`): the write may have happened, so whoever retries looks the object up before sending it again.
+   */
+  async created(call, lookup) {
+    const res = await this.transport.send({ ...call, acceptText: true });
+    const { object, id } = readCreated(res.body, res.text, lookup.idField);
+    if (object !== void 0) return object;
+    if (id !== void 0) {
+      const sent = call.body !== null && typeof call.body === "object" ? call.body : {};
+      return { ...sent, [lookup.idField]: id };
+    }
+    if (res.body === void 0 && res.text !== void 0) {
+      throw this.#unexpected(call, res.status, `a body that is neither JSON nor an identifier; the write may have happened`);
+    }
+    const matches = (await this.#listForLookup(lookup)).filter(lookup.matches);
+    if (matches.length > 0) return (lookup.pick ?? lastOf)(matches);
+    throw this.#unexpected(
+      call,
+      res.status,
+      `${describeShape(res.body)} that does not name the new object's ${lookup.idField}, and the listing does not hold it; the write may have happened`
+    );
+  }
+  /**
+   * The listing a create without an identifier in its answer is found in. Creates answered in the same turn of the
+   * event loop share one listing: it is sent only after every one of their answers arrived, so it holds all of them,
+   * and a burst of creates on a large account costs one listing rather than one each.
+   */
+  #listForLookup(lookup) {
+    const waiting = this.#lookups.get(lookup.listKey);
+    if (waiting !== void 0) return waiting;
+    const listing = new Promise((resolve4, reject) => {
+      setImmediate(() => {
+        this.#lookups.delete(lookup.listKey);
+        lookup.list().then(resolve4, reject);
+      });
+    });
+    this.#lookups.set(lookup.listKey, listing);
+    return listing;
+  }
+  /** The response body when there is one (writes whose response the spec does not show). */
+  async maybe(call) {
+    const res = await this.transport.send(call.method === "GET" ? call : { ...call, acceptText: true });
+    return res.body === void 0 || res.body === null ? void 0 : res.body;
+  }
+  /** Any body is ignored, JSON or not (204 answers, actions, member adds answered 201 with whatever text). */
+  async none(call) {
+    await this.transport.send({ ...call, acceptText: true });
+  }
+  async page(call, options = {}) {
+    const res = await this.transport.send(call);
+    let page = readPage(res.body);
+    if (!page && options.acceptSingleObject) page = singleObjectPage(res.body);
+    if (!page && res.body === void 0) page = { items: [], cursors: {} };
+    if (!page) throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON array or a {Data, Cursors} envelope`);
+    const map = options.map;
+    return { items: map ? page.items.map(map) : page.items, cursors: page.cursors };
+  }
+  /**
+   * Follows `Cursors.Next` by repeating the call with `Cursor=<next>` until no cursor comes back. When the response
+   * text ends with its cursors, the next batch is requested before this one is parsed, and the parse waits two event
+   * loop turns: undici writes a request on a reused keep-alive connection only after a setImmediate of its own, so
+   * the request goes out first and the parse overlaps the wait for its response.
+   */
+  paged(call, options = {}) {
+    const baseQuery = call.query ?? {};
+    return new Paged(
+      (cursor, seen) => {
+        const query = cursor === void 0 ? baseQuery : { ...baseQuery, Cursor: cursor };
+        if (seen === void 0) return this.page({ ...call, query }, options);
+        const peek = (text2) => {
+          const next = nextCursorAtEnd(text2);
+          if (next === void 0 || !seen(next)) return void 0;
+          return new Promise((resolve4) => setImmediate(() => setImmediate(resolve4)));
+        };
+        return this.page({ ...call, query, peek }, options);
+      },
+      (cursor) => this.#unexpected(call, 200, `cursor ${JSON.stringify(cursor)} a second time; stopped following cursors to avoid an endless loop`)
+    );
+  }
+};
+
+// ../client/src/enums.ts
+function named(values) {
+  return Object.fromEntries(values.map((value) => [value, value]));
+}
+var ErrorConditionTypes = named(ERROR_CONDITION_TYPES);
+var ErrorConditionLevels = named(ERROR_CONDITION_LEVELS);
+var MatchTypes = named(MATCH_TYPES);
+var MonitorModes = named(MONITOR_MODES);
+var MonitorTypes = named(MONITOR_TYPES);
+var Sortings = named(SORTINGS);
+var MaintenanceTypes = named(MAINTENANCE_TYPES);
+var Effects = named(EFFECTS);
+var FileTypes = named(FILE_TYPES);
+var SelectedPeriods = named(PRESET_PERIODS_WITH_EXCLUSIVE);
+var WeekDays = named(WEEK_DAYS);
+var PresetPeriods = named(PRESET_PERIODS);
+var AlertTypes = named(ALERT_TYPES);
+
+// ../client/src/query.ts
+var PRESETS = new Set(Object.values(PresetPeriods));
+var DAY2 = /^\d{4}-\d{2}-\d{2}$/;
+var DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+function invalid(ctx, problem) {
+  return new InvalidQueryError({
+    method: ctx.method,
+    path: ctx.path,
+    route: ctx.route,
+    status: 0,
+    message: `${ctx.method} ${ctx.path}: ${problem} (request not sent)`
+  });
+}
+function checkTake(ctx, take) {
+  if (take === void 0) return;
+  if (typeof take !== "number" || !Number.isInteger(take) || take < 1 || take > 100) {
+    throw invalid(ctx, `Take must be a whole number from 1 to 100, got ${JSON.stringify(take)}`);
+  }
+}
+function checkPeriod(ctx, query, format) {
+  const { Start, End, PresetPeriod } = query;
+  if (Start === void 0 !== (End === void 0)) {
+    throw invalid(ctx, `Start and End are used together: ${Start === void 0 ? "add Start" : "add End"} or remove ${Start === void 0 ? "End" : "Start"}`);
+  }
+  if (Start !== void 0 && PresetPeriod !== void 0) {
+    throw invalid(ctx, "PresetPeriod cannot be combined with Start/End: use one or the other");
+  }
+  const preset = valueRename("query", "PresetPeriod", PresetPeriod)?.to ?? PresetPeriod;
+  if (preset !== void 0 && !PRESETS.has(preset)) {
+    throw invalid(ctx, `unknown PresetPeriod ${JSON.stringify(PresetPeriod)}; use one of PresetPeriods (e.g. "Last24Hours", "PreviousDay")`);
+  }
+  const out = { ...query };
+  if (preset !== void 0) out.PresetPeriod = preset;
+  if (Start !== void 0 && End !== void 0) {
+    const start = writeDate(ctx, "Start", Start, format);
+    const end = writeDate(ctx, "End", End, format);
+    if (start > end) throw invalid(ctx, `Start (${start}) is after End (${end})`);
+    out.Start = start;
+    out.End = end;
+  }
+  return out;
+}
+function writeDate(ctx, name, value, format) {
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) throw invalid(ctx, `${name} is an invalid Date`);
+    const iso2 = value.toISOString();
+    return format === "day" ? iso2.slice(0, 10) : iso2.slice(0, 19);
+  }
+  const pattern = format === "day" ? DAY2 : DATETIME;
+  if (typeof value !== "string" || !pattern.test(value)) {
+    const expected = format === "day" ? "YYYY-MM-DD" : "YYYY-MM-DDTHH:MM:SS (no zone, no milliseconds)";
+    throw invalid(ctx, `${name} must be ${expected}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+// ../client/src/families/alert-definitions.ts
+var sameGuid = (a, b) => a.toLowerCase() === b.toLowerCase();
+function alertDefinitionsApi(core) {
+  const one = "/AlertDefinition/{alertDefinitionGuid}";
+  const integrations = `${one}/EscalationLevel/{escalationLevelId}/Integration`;
+  const check = (method, guid, bodyGuid) => {
+    if (bodyGuid === void 0) return;
+    if (typeof bodyGuid !== "string" || !sameGuid(bodyGuid, guid)) {
+      const ctx = core.context(method, one, { alertDefinitionGuid: guid });
+      throw invalid(ctx, `body AlertDefinitionGuid ${JSON.stringify(bodyGuid)} differs from the one in the path; remove it from the body or make them equal`);
+    }
+  };
+  const patch = async (alertDefinitionGuid, body) => {
+    check("PATCH", alertDefinitionGuid, body.AlertDefinitionGuid);
+    return core.maybe({ method: "PATCH", route: one, params: { alertDefinitionGuid }, body });
+  };
+  return {
+    replace: async (alertDefinitionGuid, body) => {
+      check("PUT", alertDefinitionGuid, body.AlertDefinitionGuid);
+      return core.maybe({
+        method: "PUT",
+        route: one,
+        params: { alertDefinitionGuid },
+        body: { ...body, AlertDefinitionGuid: body.AlertDefinitionGuid ?? alertDefinitionGuid }
+      });
+    },
+    patch,
+    setActive: (alertDefinitionGuid, isActive) => patch(alertDefinitionGuid, { IsActive: isActive }),
+    integrations: {
+      list: (alertDefinitionGuid, escalationLevelId) => core.paged({ method: "GET", route: integrations, params: { alertDefinitionGuid, escalationLevelId } }),
+      link: (alertDefinitionGuid, escalationLevelId, body) => core.maybe({ method: "POST", route: integrations, params: { alertDefinitionGuid, escalationLevelId }, body })
+    }
+  };
+}
+
+// ../client/src/families/alerts.ts
+function toResourceItem(raw) {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { Attributes: {}, Relationships: [] };
+  const { Id, Type: Type2, Attributes, Relationships, ...rest } = raw;
+  const item = {
+    Attributes: Attributes !== null && typeof Attributes === "object" && !Array.isArray(Attributes) ? Attributes : rest,
+    Relationships: Array.isArray(Relationships) ? Relationships : []
+  };
+  if (typeof Id === "string" || typeof Id === "number") item.Id = String(Id);
+  if (typeof Type2 === "string") item.Type = Type2;
+  return item;
+}
+function alertsApi(core) {
+  const call = (route, name, guid, query = {}) => {
+    const ctx = core.context("GET", route, { [name]: guid });
+    checkTake(ctx, query.Take);
+    const checked = checkPeriod(ctx, query, "day");
+    return { method: "GET", route, params: { [name]: guid }, query: checked };
+  };
+  const options = { map: toResourceItem, acceptSingleObject: true };
+  const byMonitor = (guid, query) => call("/Alert/Monitor/{monitorGuid}", "monitorGuid", guid, query);
+  const byGroup = (guid, query) => call("/Alert/MonitorGroup/{monitorGroupGuid}", "monitorGroupGuid", guid, query);
+  return {
+    byMonitor: (guid, query) => core.paged(byMonitor(guid, query), options),
+    byMonitorPage: async (guid, query) => core.page(byMonitor(guid, query), options),
+    byGroup: (guid, query) => core.paged(byGroup(guid, query), options),
+    byGroupPage: async (guid, query) => core.page(byGroup(guid, query), options)
+  };
+}
+function statisticsApi(core) {
+  const get = (route, name, guid, query = {}) => {
+    const checked = checkPeriod(core.context("GET", route, { [name]: guid }), query, "datetime");
+    return core.paged({ method: "GET", route, params: { [name]: guid }, query: checked }, { map: toResourceItem }).toArray();
+  };
+  return {
+    monitor: async (guid, query) => get("/Statistics/Monitor/{monitorGuid}", "monitorGuid", guid, query),
+    group: async (guid, query) => get("/Statistics/MonitorGroup/{monitorGroupGuid}", "monitorGroupGuid", guid, query)
+  };
+}
+
+// ../client/src/families/checkpoints.ts
+function normaliseServer(server) {
+  const v6 = server.IpV6Addresses;
+  if (!Array.isArray(v6)) return server;
+  const addresses = v6.map(
+    (a) => a !== null && typeof a === "object" && typeof a.IpAddress === "string" ? a.IpAddress : a
+  );
+  return { ...server, IpV6Addresses: addresses };
+}
+function checkpointsApi(core) {
+  return {
+    server: async (serverId) => normaliseServer(await core.json({ method: "GET", route: "/Checkpoint/Server/{serverId}", params: { serverId } })),
+    privateHealth: async () => (await core.page({ method: "GET", route: "/PrivateCheckpointHealth" }, { acceptSingleObject: true })).items
+  };
+}
+
+// ../client/src/families/monitor-groups.ts
+function normaliseMember(raw) {
+  return typeof raw === "string" ? { MonitorGuid: raw } : raw;
+}
+function monitorGroupsApi(core) {
+  const one = "/MonitorGroup/{monitorGroupGuid}";
+  const action = (name) => (monitorGroupGuid) => core.none({ method: "POST", route: `${one}/${name}`, params: { monitorGroupGuid } });
+  return {
+    list: () => core.paged({ method: "GET", route: "/MonitorGroup" }),
+    listPage: () => core.page({ method: "GET", route: "/MonitorGroup" }),
+    get: (monitorGroupGuid) => core.json({ method: "GET", route: one, params: { monitorGroupGuid } }),
+    create: (body) => core.created(
+      { method: "POST", route: "/MonitorGroup", body },
+      {
+        idField: "MonitorGroupGuid",
+        listKey: "GET /MonitorGroup",
+        list: () => core.paged({ method: "GET", route: "/MonitorGroup" }).toArray(),
+        matches: (g) => g.Description === body.Description && g.IsAll !== true
+      }
+    ),
+    replace: (monitorGroupGuid, body) => core.maybe({ method: "PUT", route: one, params: { monitorGroupGuid }, body }),
+    delete: (monitorGroupGuid) => core.none({ method: "DELETE", route: one, params: { monitorGroupGuid } }),
+    members: (monitorGroupGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { monitorGroupGuid } }, { map: normaliseMember }),
+    addMember: (monitorGroupGuid, monitorGuid) => core.none({ method: "POST", route: `${one}/Member/{monitorGuid}`, params: { monitorGroupGuid, monitorGuid } }),
+    removeMember: (monitorGroupGuid, monitorGuid) => core.none({ method: "DELETE", route: `${one}/Member/{monitorGuid}`, params: { monitorGroupGuid, monitorGuid } }),
+    startAllMonitors: action("StartAllMonitors"),
+    stopAllMonitors: action("StopAllMonitors"),
+    startAllMonitorAlerts: action("StartAllMonitorAlerts"),
+    stopAllMonitorAlerts: action("StopAllMonitorAlerts"),
+    addMaintenancePeriodToAllMembers: (monitorGroupGuid, body) => core.none({ method: "POST", route: `${one}/AddMaintenancePeriodToAllMembers`, params: { monitorGroupGuid }, body })
+  };
+}
+
+// ../client/src/families/monitors.ts
+var asMonitor = publishedReader("monitor");
+function monitorsApi(core) {
+  const byName = (body) => ({
+    idField: "MonitorGuid",
+    listKey: "GET /Monitor",
+    list: () => core.paged({ method: "GET", route: "/Monitor" }).toArray(),
+    matches: (m) => m.Name === body.Name
+  });
+  const listCall = (query = {}) => {
+    checkTake(core.context("GET", "/Monitor"), query.Take);
+    return { method: "GET", route: "/Monitor", query: { ...query } };
+  };
+  return {
+    list: (query) => core.paged(listCall(query), { map: asMonitor }),
+    listPage: async (query) => core.page(listCall(query), { map: asMonitor }),
+    get: async (monitorGuid) => asMonitor(await core.json({ method: "GET", route: "/Monitor/{monitorGuid}", params: { monitorGuid } })),
+    create: (body) => core.created({ method: "POST", route: "/Monitor", body }, byName(body)),
+    createInGroup: (monitorGroupGuid, body) => core.created({ method: "POST", route: "/Monitor/MonitorGroup/{monitorGroupGuid}", params: { monitorGroupGuid }, body }, byName(body)),
+    listInGroup: (monitorGroupGuid, query = {}) => {
+      const route = "/Monitor/MonitorGroup/{monitorGroupGuid}";
+      checkTake(core.context("GET", route, { monitorGroupGuid }), query.Take);
+      return core.paged({ method: "GET", route, params: { monitorGroupGuid }, query: { ...query } }, { map: asMonitor });
+    },
+    replace: (monitorGuid, body) => core.maybe({ method: "PUT", route: "/Monitor/{monitorGuid}", params: { monitorGuid }, body }),
+    patch: (monitorGuid, body) => core.maybe({ method: "PATCH", route: "/Monitor/{monitorGuid}", params: { monitorGuid }, body }),
+    delete: (monitorGuid) => core.none({ method: "DELETE", route: "/Monitor/{monitorGuid}", params: { monitorGuid } })
+  };
+}
+function monitorChecksApi(core) {
+  const get = (segment, monitorCheckId) => core.json({ method: "GET", route: `/MonitorCheck/{monitorCheckId}/${segment}`, params: { monitorCheckId } });
+  return {
+    waterfall: (id) => get("Waterfall", id),
+    multiStepApi: (id) => get("MultiStepAPI", id),
+    collectionApi: (id) => get("CollectionAPI", id)
+  };
+}
+
+// ../client/src/families/operators.ts
+function operatorsApi(core) {
+  const one = "/Operator/{operatorGuid}";
+  const schedules = `${one}/DutySchedule`;
+  const schedule = `${schedules}/{dutyScheduleId}`;
+  return {
+    list: () => core.paged({ method: "GET", route: "/Operator" }),
+    listPage: () => core.page({ method: "GET", route: "/Operator" }),
+    get: (operatorGuid) => core.json({ method: "GET", route: one, params: { operatorGuid } }),
+    create: (body) => core.created(
+      { method: "POST", route: "/Operator", body: withSpecifiedCompanions(body) },
+      {
+        idField: "OperatorGuid",
+        listKey: "GET /Operator",
+        list: () => core.paged({ method: "GET", route: "/Operator" }).toArray(),
+        matches: (o) => typeof o.Email === "string" && o.Email.toLowerCase() === body.Email.toLowerCase()
+      }
+    ),
+    replace: (operatorGuid, body) => core.maybe({ method: "PUT", route: one, params: { operatorGuid }, body: withSpecifiedCompanions(body) }),
+    delete: (operatorGuid) => core.none({ method: "DELETE", route: one, params: { operatorGuid } }),
+    dutySchedules: {
+      list: (operatorGuid) => core.paged({ method: "GET", route: schedules, params: { operatorGuid } }),
+      // The published definition answers 201 with no body: the new schedule is the newest one with the content sent.
+      create: (operatorGuid, body) => core.created(
+        { method: "POST", route: schedules, params: { operatorGuid }, body },
+        {
+          idField: "Id",
+          listKey: `GET /Operator/${operatorGuid}/DutySchedule`,
+          list: () => core.paged({ method: "GET", route: schedules, params: { operatorGuid } }).toArray(),
+          matches: (d) => sameContent(body, d),
+          pick: (found) => found.reduce((best, d) => Number(d.Id) > Number(best.Id) ? d : best)
+        }
+      ),
+      replace: (operatorGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGuid, dutyScheduleId }, body }),
+      delete: (operatorGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGuid, dutyScheduleId } })
+    }
+  };
+}
+function normaliseGroup(raw) {
+  const group = raw;
+  if (group.IsAdministratorsGroup === void 0 && typeof group.IsAdministratorGroup === "boolean") {
+    return { ...group, IsAdministratorsGroup: group.IsAdministratorGroup };
+  }
+  return group;
+}
+function normaliseOperatorMember(raw) {
+  return typeof raw === "string" ? { OperatorGuid: raw } : raw;
+}
+function normaliseAuthorization(raw) {
+  return typeof raw === "string" ? { AuthorizationType: raw } : raw;
+}
+function operatorGroupsApi(core) {
+  const one = "/OperatorGroup/{operatorGroupGuid}";
+  const auth2 = `${one}/Authorization`;
+  const schedule = `${one}/DutySchedule/{dutyScheduleId}`;
+  return {
+    list: () => core.paged({ method: "GET", route: "/OperatorGroup" }, { map: normaliseGroup }),
+    listPage: () => core.page({ method: "GET", route: "/OperatorGroup" }, { map: normaliseGroup }),
+    get: async (operatorGroupGuid) => normaliseGroup(await core.json({ method: "GET", route: one, params: { operatorGroupGuid } })),
+    create: async (body) => normaliseGroup(
+      await core.created(
+        { method: "POST", route: "/OperatorGroup", body },
+        {
+          idField: "OperatorGroupGuid",
+          listKey: "GET /OperatorGroup",
+          list: () => core.paged({ method: "GET", route: "/OperatorGroup" }).toArray(),
+          matches: (g) => g.Description === body.Description
+        }
+      )
+    ),
+    replace: async (operatorGroupGuid, body) => {
+      const res = await core.maybe({ method: "PUT", route: one, params: { operatorGroupGuid }, body });
+      return res === void 0 ? void 0 : normaliseGroup(res);
+    },
+    delete: (operatorGroupGuid) => core.none({ method: "DELETE", route: one, params: { operatorGroupGuid } }),
+    members: (operatorGroupGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { operatorGroupGuid } }, { map: normaliseOperatorMember }),
+    addMember: (operatorGroupGuid, operatorGuid) => core.none({ method: "POST", route: `${one}/Member/{operatorGuid}`, params: { operatorGroupGuid, operatorGuid } }),
+    removeMember: (operatorGroupGuid, operatorGuid) => core.none({ method: "DELETE", route: `${one}/Member/{operatorGuid}`, params: { operatorGroupGuid, operatorGuid } }),
+    dutySchedules: {
+      addForAllMembers: (operatorGroupGuid, body) => core.none({ method: "POST", route: `${one}/DutySchedule/AddDutyScheduleForAllMembers`, params: { operatorGroupGuid }, body }),
+      create: (operatorGroupGuid, body) => core.maybe({ method: "POST", route: `${one}/DutySchedule`, params: { operatorGroupGuid }, body }),
+      replace: (operatorGroupGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGroupGuid, dutyScheduleId }, body }),
+      delete: (operatorGroupGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGroupGuid, dutyScheduleId } })
+    },
+    authorizations: {
+      list: (operatorGroupGuid) => core.paged({ method: "GET", route: auth2, params: { operatorGroupGuid } }, { map: normaliseAuthorization }),
+      add: (operatorGroupGuid, authorizationType) => core.maybe({ method: "POST", route: auth2, params: { operatorGroupGuid }, body: { AuthorizationType: authorizationType } }),
+      remove: (operatorGroupGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${auth2}/{authorizationGuid}`, params: { operatorGroupGuid, authorizationGuid } }),
+      addByType: (operatorGroupGuid, authorizationType) => core.none({ method: "POST", route: `${auth2}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } }),
+      removeByType: (operatorGroupGuid, authorizationType) => core.none({ method: "DELETE", route: `${auth2}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } })
+    }
+  };
+}
+function normaliseTimezone(raw) {
+  const tz = raw;
+  if (tz.TimezoneId === void 0 && tz.TimeZoneId !== void 0) return { ...tz, TimezoneId: tz.TimeZoneId };
+  return tz;
+}
+function timezonesApi(core) {
+  return {
+    list: () => core.paged({ method: "GET", route: "/Timezone" }, { map: normaliseTimezone }),
+    get: async (timezoneId) => normaliseTimezone(await core.json({ method: "GET", route: "/Timezone/{timezoneId}", params: { timezoneId } }))
+  };
+}
+function outgoingPhoneNumbersApi(core) {
+  return { list: () => core.paged({ method: "GET", route: "/OutgoingPhoneNumber" }) };
+}
+
+// ../client/src/families/reports-slas.ts
+var asReport = publishedReader("scheduledReport");
+var asSla = publishedReader("sla");
+function scheduledReportsApi(core) {
+  const one = "/ScheduledReport/{scheduledReportGuid}";
+  return {
+    list: () => core.paged({ method: "GET", route: "/ScheduledReport" }, { map: asReport }),
+    listPage: () => core.page({ method: "GET", route: "/ScheduledReport" }, { map: asReport }),
+    get: async (scheduledReportGuid) => asReport(await core.json({ method: "GET", route: one, params: { scheduledReportGuid } })),
+    create: (body) => core.created(
+      { method: "POST", route: "/ScheduledReport", body },
+      {
+        idField: "ScheduledReportGuid",
+        listKey: "GET /ScheduledReport",
+        list: () => core.paged({ method: "GET", route: "/ScheduledReport" }).toArray(),
+        // Reports have no name: the InternalNotes the caller sent (monsync keeps its key marker there), else the content.
+        matches: (r) => typeof body.InternalNotes === "string" && body.InternalNotes !== "" ? r.InternalNotes === body.InternalNotes : sameContent(body, r) && r.DashboardGuid === body.DashboardGuid
+      }
+    ),
+    replace: (scheduledReportGuid, body) => core.none({ method: "PUT", route: one, params: { scheduledReportGuid }, body }),
+    patch: (scheduledReportGuid, body) => core.none({ method: "PATCH", route: one, params: { scheduledReportGuid }, body }),
+    delete: (scheduledReportGuid) => core.none({ method: "DELETE", route: one, params: { scheduledReportGuid } })
+  };
+}
+function highestId(periods) {
+  return periods.reduce((best, p) => Number(p.ExclusionPeriodId) > Number(best.ExclusionPeriodId) ? p : best);
+}
+function slasApi(core) {
+  const one = "/Sla/{slaGuid}";
+  const periods = `${one}/ExclusionPeriod`;
+  const period = `${periods}/{exclusionPeriodId}`;
+  return {
+    list: () => core.paged({ method: "GET", route: "/Sla" }, { map: asSla }),
+    listPage: () => core.page({ method: "GET", route: "/Sla" }, { map: asSla }),
+    get: async (slaGuid) => asSla(await core.json({ method: "GET", route: one, params: { slaGuid } })),
+    create: (body) => core.created(
+      { method: "POST", route: "/Sla", body },
+      {
+        idField: "SlaGuid",
+        listKey: "GET /Sla",
+        list: () => core.paged({ method: "GET", route: "/Sla" }).toArray(),
+        // The service tells SLA names apart ignoring case and surrounding spaces (a second one is a 409).
+        matches: (s) => typeof s.Description === "string" && s.Description.trim().toLowerCase() === body.Description.trim().toLowerCase()
+      }
+    ),
+    replace: (slaGuid, body) => core.none({ method: "PUT", route: one, params: { slaGuid }, body }),
+    patch: (slaGuid, body) => core.none({ method: "PATCH", route: one, params: { slaGuid }, body }),
+    delete: (slaGuid) => core.none({ method: "DELETE", route: one, params: { slaGuid } }),
+    exclusionPeriods: {
+      list: (slaGuid) => core.paged({ method: "GET", route: periods, params: { slaGuid } }),
+      get: (slaGuid, exclusionPeriodId) => core.json({ method: "GET", route: period, params: { slaGuid, exclusionPeriodId } }),
+      create: (slaGuid, body) => core.created(
+        { method: "POST", route: periods, params: { slaGuid }, body },
+        {
+          idField: "ExclusionPeriodId",
+          listKey: `GET /Sla/${slaGuid}/ExclusionPeriod`,
+          list: () => core.paged({ method: "GET", route: periods, params: { slaGuid } }).toArray(),
+          matches: (p) => p.Description === body.Description,
+          pick: highestId
+        }
+      ),
+      replace: (slaGuid, exclusionPeriodId, body) => core.none({ method: "PUT", route: period, params: { slaGuid, exclusionPeriodId }, body }),
+      patch: (slaGuid, exclusionPeriodId, body) => core.none({ method: "PATCH", route: period, params: { slaGuid, exclusionPeriodId }, body }),
+      delete: (slaGuid, exclusionPeriodId) => core.none({ method: "DELETE", route: period, params: { slaGuid, exclusionPeriodId } })
+    }
+  };
+}
+
+// ../client/src/families/vault.ts
+var sameGuid2 = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
+function vaultItemsApi(core) {
+  const one = "/VaultItem/{vaultItemGuid}";
+  return {
+    list: () => core.paged({ method: "GET", route: "/VaultItem" }),
+    listPage: () => core.page({ method: "GET", route: "/VaultItem" }),
+    get: (vaultItemGuid) => core.json({ method: "GET", route: one, params: { vaultItemGuid } }),
+    create: (body) => core.created(
+      { method: "POST", route: "/VaultItem", body },
+      {
+        idField: "VaultItemGuid",
+        listKey: "GET /VaultItem",
+        list: () => core.paged({ method: "GET", route: "/VaultItem" }).toArray(),
+        matches: (i) => i.Name === body.Name && sameGuid2(i.VaultSectionGuid, body.VaultSectionGuid)
+      }
+    ),
+    replace: (vaultItemGuid, body) => core.maybe({ method: "PUT", route: one, params: { vaultItemGuid }, body }),
+    patch: (vaultItemGuid, body) => core.maybe({ method: "PATCH", route: one, params: { vaultItemGuid }, body }),
+    delete: (vaultItemGuid) => core.none({ method: "DELETE", route: one, params: { vaultItemGuid } })
+  };
+}
+function vaultSectionsApi(core) {
+  const one = "/VaultSection/{vaultSectionGuid}";
+  const auth2 = `${one}/Authorization`;
+  return {
+    list: () => core.paged({ method: "GET", route: "/VaultSection" }),
+    listPage: () => core.page({ method: "GET", route: "/VaultSection" }),
+    get: (vaultSectionGuid) => core.json({ method: "GET", route: one, params: { vaultSectionGuid } }),
+    create: (body) => core.created(
+      { method: "POST", route: "/VaultSection", body },
+      {
+        idField: "VaultSectionGuid",
+        listKey: "GET /VaultSection",
+        list: () => core.paged({ method: "GET", route: "/VaultSection" }).toArray(),
+        matches: (s) => s.Name === body.Name
+      }
+    ),
+    replace: (vaultSectionGuid, body) => core.maybe({ method: "PUT", route: one, params: { vaultSectionGuid }, body }),
+    delete: (vaultSectionGuid) => core.none({ method: "DELETE", route: one, params: { vaultSectionGuid } }),
+    authorizations: {
+      list: (vaultSectionGuid) => core.paged({ method: "GET", route: auth2, params: { vaultSectionGuid } }, { map: publishedReader("vaultAuthorization") }),
+      create: async (vaultSectionGuid, body) => {
+        const ctx = core.context("POST", auth2, { vaultSectionGuid });
+        const hasOperator = typeof body.OperatorGuid === "string" && body.OperatorGuid !== "";
+        const hasGroup = typeof body.OperatorGroupGuid === "string" && body.OperatorGroupGuid !== "";
+        if (hasOperator === hasGroup) {
+          throw invalid(ctx, "exactly one of OperatorGuid and OperatorGroupGuid must be set");
+        }
+        const created = await core.maybe({ method: "POST", route: auth2, params: { vaultSectionGuid }, body });
+        return created === void 0 ? void 0 : toPublished("vaultAuthorization", created);
+      },
+      delete: (vaultSectionGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${auth2}/{authorizationGuid}`, params: { vaultSectionGuid, authorizationGuid } })
+    }
+  };
+}
+
+// ../client/src/transport.ts
+import { EventEmitter } from "node:events";
+var import_undici2 = __toESM(require_undici2(), 1);
+import { performance as performance2 } from "node:perf_hooks";
+
+// ../client/src/retry.ts
+var defaultSleep = (ms) => new Promise((resolve4) => {
+  setTimeout(resolve4, ms);
+});
+function resolveRetryPolicy(options = {}) {
+  const policy = {
+    maxAttempts: options.maxAttempts ?? 5,
+    maxReadAttempts: options.maxReadAttempts ?? options.maxAttempts ?? 8,
+    baseDelayMs: options.baseDelayMs ?? 500,
+    maxDelayMs: options.maxDelayMs ?? 2e4,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 12e4,
+    sleep: options.sleep ?? defaultSleep,
+    random: options.random ?? Math.random,
+    now: options.now ?? Date.now
+  };
+  for (const key of ["maxAttempts", "maxReadAttempts", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"]) {
+    const v = policy[key];
+    const count = key === "maxAttempts" || key === "maxReadAttempts";
+    if (!Number.isFinite(v) || v < 0 || count && (!Number.isInteger(v) || v < 1)) {
+      throw new RangeError(`retry.${key} must be ${count ? "an integer >= 1" : "a number >= 0"}, got ${String(v)}`);
+    }
+  }
+  return policy;
+}
+var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "PATCH", "DELETE"]);
+var RETRYABLE_STATUS = /* @__PURE__ */ new Set([429, 500, 502, 503, 504]);
+function isRetryableMethod(method) {
+  return IDEMPOTENT.has(method.toUpperCase());
+}
+function isRetryableStatus(status4) {
+  return RETRYABLE_STATUS.has(status4);
+}
+var RETRYABLE_CODES = /* @__PURE__ */ new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT"
+]);
+function isRetryableNetworkCode(code) {
+  return code !== void 0 && RETRYABLE_CODES.has(code);
+}
+function parseRetryAfter(value, now) {
+  if (value === void 0) return void 0;
+  const text2 = value.trim();
+  if (text2 === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text2)) return Math.ceil(Number(text2) * 1e3);
+  const date = Date.parse(text2);
+  if (Number.isNaN(date)) return void 0;
+  return Math.max(0, date - now);
+}
+function backoffDelay(policy, attempt) {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.floor(policy.random() * ceiling);
+}
+function retryDecision(policy, method, outcome, attempt) {
+  const idempotent = isRetryableMethod(method);
+  const upper = method.toUpperCase();
+  const limit = upper === "GET" || upper === "HEAD" ? policy.maxReadAttempts : policy.maxAttempts;
+  if (outcome.kind === "failure") {
+    const refused = outcome.code === "ECONNREFUSED";
+    const worth2 = refused || idempotent && (outcome.timedOut || isRetryableNetworkCode(outcome.code));
+    if (!worth2 || attempt >= limit) return { retry: false };
+    return { retry: true, delayMs: backoffDelay(policy, attempt), reason: outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK", retryAfter: false };
+  }
+  const { status: status4 } = outcome;
+  if (status4 < 300) return { retry: false };
+  const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"], policy.now());
+  const after = retryAfterMs === void 0 ? {} : { retryAfterMs };
+  const worth = status4 === 429 || idempotent && isRetryableStatus(status4);
+  if (!worth || attempt >= limit) return { retry: false, ...after };
+  if (retryAfterMs !== void 0 && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
+  return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status4), retryAfter: retryAfterMs !== void 0, ...after };
+}
+async function retrying(policy, method, dispatch, onRetry) {
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await dispatch(attempt);
+    const decision = retryDecision(policy, method, outcome, attempt);
+    if (!decision.retry) return { outcome, attempts: attempt, decision };
+    onRetry(outcome, decision, attempt);
+    await policy.sleep(decision.delayMs);
+  }
+}
+
+// ../client/src/limiter.ts
+var Limiter = class {
+  /** The configured parallelism: the limit when the service is not rate-limiting. */
+  limit;
+  #recoveryMs;
+  #now;
+  #active = 0;
+  #waiting = [];
+  /** The limit set by the last halving, and when; the limit then grows back with time. */
+  #reducedTo;
+  #reducedAt = 0;
+  /** Slots regained by answers since the last halving, and the answers counted towards the next one. */
+  #earned = 0;
+  #answered = 0;
+  /** Bumped by every halving: a 429 to a task started in an older round is not halved for again. */
+  #round = 0;
+  constructor(limit, options = {}) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`parallelism must be an integer >= 1, got ${String(limit)}`);
+    this.limit = limit;
+    this.#reducedTo = limit;
+    this.#recoveryMs = options.recoveryMs ?? 1e3;
+    this.#now = options.now ?? Date.now;
+  }
+  /** Tasks allowed at once now: `limit`, or less while recovering from a 429. */
+  get current() {
+    if (this.#reducedTo >= this.limit) return this.limit;
+    const regained = Math.max(Math.floor((this.#now() - this.#reducedAt) / this.#recoveryMs), this.#earned);
+    const current = Math.min(this.limit, this.#reducedTo + Math.max(0, regained));
+    if (current >= this.limit) this.#reducedTo = this.limit;
+    return current;
+  }
+  /** True while the limit is below the configured parallelism because of a 429. */
+  get throttled() {
+    return this.current < this.limit;
+  }
+  /** Tasks currently running. */
+  get active() {
+    return this.#active;
+  }
+  /** Tasks waiting for a slot. */
+  get pending() {
+    return this.#waiting.length;
+  }
+  async run(task) {
+    if (this.#active >= this.current || this.#waiting.length > 0) {
+      await new Promise((resolve4) => this.#waiting.push(resolve4));
+    } else {
+      this.#active += 1;
+    }
+    const round = this.#round;
+    let refused = false;
+    const slot2 = {
+      rateLimited: () => {
+        refused = true;
+        this.#rateLimited(round);
+      }
+    };
+    try {
+      return await task(slot2);
+    } finally {
+      this.#active -= 1;
+      if (!refused) this.#answeredWithout429();
+      this.#admit();
+    }
+  }
+  #rateLimited(round) {
+    if (round !== this.#round) return;
+    this.#round += 1;
+    this.#reducedTo = Math.max(1, Math.floor(this.current / 2));
+    this.#reducedAt = this.#now();
+    this.#earned = 0;
+    this.#answered = 0;
+  }
+  /** A request answered without a 429: a whole window of them regains a slot. */
+  #answeredWithout429() {
+    if (this.#reducedTo >= this.limit) return;
+    const current = this.current;
+    if (current >= this.limit) return;
+    this.#answered += 1;
+    if (this.#answered < current) return;
+    this.#answered = 0;
+    this.#earned = Math.max(this.#earned, Math.floor((this.#now() - this.#reducedAt) / this.#recoveryMs)) + 1;
+  }
+  /** Starts waiters, in arrival order, while the limit allows. */
+  #admit() {
+    const limit = this.current;
+    while (this.#active < limit && this.#waiting.length > 0) {
+      this.#active += 1;
+      const next = this.#waiting.shift();
+      next();
+    }
+  }
+};
+
+// ../client/src/transport.ts
+var VERSION = true ? "0.0.0" : (() => {
+  const pkg = createRequire(import.meta.url)("../package.json");
+  return typeof pkg === "object" && pkg !== null && typeof pkg.version === "string" ? pkg.version : "0.0.0";
+})();
+var DEFAULT_USER_AGENT = `monsync/${VERSION}`;
+function basicAuth(c) {
+  return `Basic ${Buffer.from(`${c.username}:${c.password}`, "utf8").toString("base64")}`;
+}
+function parseBaseUrl(baseUrl) {
+  let url;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ClientConfigError("baseUrl is not a valid URL (value not shown: it may hold credentials); expected the API root, e.g. http://127.0.0.1:8080/v4");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ClientConfigError(`baseUrl must use http or https, got ${url.protocol}; expected e.g. https://api.example.com/v4`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new ClientConfigError("baseUrl must not contain credentials; pass username and password as options instead");
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new ClientConfigError(`baseUrl must not have a query or fragment (not shown: it may hold a credential): ${url.origin}${url.pathname}`);
+  }
+  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
+}
+function encodeQueryValue(value) {
+  if (Array.isArray(value)) return value.map(String).join(",");
+  if (value instanceof Date) return value.toISOString().slice(0, 19);
+  return String(value);
+}
+function encodeQueryPart(text2) {
+  return encodeURIComponent(text2).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
+}
+function encodeQuery(query) {
+  if (!query) return "";
+  const parts = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (value === void 0 || value === null) continue;
+    parts.push(`${encodeQueryPart(key)}=${encodeQueryPart(encodeQueryValue(value))}`);
+  }
+  return parts.length === 0 ? "" : `?${parts.join("&")}`;
+}
+function normaliseHeaders(headers) {
+  const out = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== void 0) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  }
+  return out;
+}
+function tryParseJson(text2) {
+  if (text2.trim() === "") return void 0;
+  try {
+    return JSON.parse(text2);
+  } catch {
+    return void 0;
+  }
+}
+function errorCodeOf(error2) {
+  if (error2 !== null && typeof error2 === "object") {
+    const code = error2.code;
+    if (typeof code === "string") return code;
+    const cause = error2.cause;
+    if (cause !== void 0 && cause !== error2) return errorCodeOf(cause);
+  }
+  return void 0;
+}
+var Deadline = class extends EventEmitter {
+  aborted = false;
+  reason = void 0;
+  expire(reason) {
+    this.aborted = true;
+    this.reason = reason;
+    this.emit("abort");
+  }
+};
+var RequestTimeout = class extends Error {
+  constructor(ms) {
+    super(`no complete response within ${ms} ms`);
+    this.name = "RequestTimeout";
+  }
+};
+var ROUTE_PIECES = /* @__PURE__ */ new Map();
+function routePieces(route) {
+  let pieces = ROUTE_PIECES.get(route);
+  if (pieces === void 0) {
+    if (ROUTE_PIECES.size >= 512) ROUTE_PIECES.clear();
+    pieces = route.split(/\{(\w+)\}/);
+    ROUTE_PIECES.set(route, pieces);
+  }
+  return pieces;
+}
+var Transport = class {
+  #origin;
+  #basePath;
+  #dispatcher;
+  #ownsDispatcher;
+  #limiter;
+  #timeoutMs;
+  #retry;
+  #authorization;
+  /** Strings that must never appear in an error: the password and the encoded header. */
+  #ownSecrets;
+  #userAgent;
+  #onRequest;
+  #onResponse;
+  #onRetry;
+  constructor(options) {
+    const { origin, basePath } = parseBaseUrl(options.baseUrl);
+    if (typeof options.username !== "string" || options.username === "") throw new ClientConfigError("username is required (the API account user name)");
+    if (typeof options.password !== "string" || options.password === "") throw new ClientConfigError("password is required (the API account password)");
+    const timeoutMs = options.timeoutMs ?? 3e4;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ClientConfigError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
+    const parallelism = options.parallelism ?? 8;
+    if (!Number.isInteger(parallelism) || parallelism < 1) throw new ClientConfigError(`parallelism must be an integer >= 1, got ${String(parallelism)}`);
+    try {
+      this.#retry = resolveRetryPolicy(options.retry);
+    } catch (error2) {
+      throw new ClientConfigError(error2.message);
+    }
+    this.#origin = origin;
+    this.#basePath = basePath;
+    this.#limiter = new Limiter(parallelism, { now: this.#retry.now });
+    this.#timeoutMs = timeoutMs;
+    this.#authorization = basicAuth(options);
+    this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice("Basic ".length)];
+    this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.#onRequest = options.onRequest;
+    this.#onResponse = options.onResponse;
+    this.#onRetry = options.onRetry;
+    if (options.dispatcher) {
+      this.#dispatcher = options.dispatcher;
+      this.#ownsDispatcher = false;
+    } else {
+      this.#dispatcher = new import_undici2.Agent({ connections: parallelism, keepAliveTimeout: 1e4, keepAliveMaxTimeout: 6e4 });
+      this.#ownsDispatcher = true;
+    }
+  }
+  get baseUrl() {
+    return `${this.#origin}${this.#basePath}`;
+  }
+  get parallelism() {
+    return this.#limiter.limit;
+  }
+  get maxAttempts() {
+    return this.#retry.maxAttempts;
+  }
+  /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
+  async close() {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+  /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
+  expandRoute(method, route, params = {}) {
+    const pieces = routePieces(route);
+    let path = pieces[0] ?? "";
+    for (let i = 1; i < pieces.length; i += 2) {
+      const name = pieces[i] ?? "";
+      const value = params[name];
+      if (value === void 0 || value === "" || typeof value === "number" && !Number.isFinite(value)) {
+        throw new InvalidQueryError({
+          method,
+          path: route,
+          route,
+          status: 0,
+          message: `${method} ${route}: ${name} is required (got ${value === "" ? "an empty string" : String(value)})`
+        });
+      }
+      path += `${encodeURIComponent(String(value))}${pieces[i + 1] ?? ""}`;
+    }
+    return path;
+  }
+  /**
+   * build -> dispatch (with the one retry policy composed around it) -> classify. Nothing but `#build` throws before
+   * the first attempt, and only `#classify` turns an outcome into an error.
+   */
+  async send(options) {
+    const request2 = this.#build(options);
+    const { outcome, attempts, decision } = await retrying(
+      this.#retry,
+      request2.base.method,
+      (attempt) => this.#limiter.run((slot2) => this.#dispatch(request2, attempt, slot2)),
+      (_outcome, wait, attempt) => this.#emit(this.#onRetry, {
+        ...request2.base,
+        attempt,
+        delayMs: wait.delayMs,
+        reason: wait.reason,
+        retryAfter: wait.retryAfter,
+        parallelism: this.#limiter.current
+      })
+    );
+    return this.#classify(request2, outcome, attempts, decision.retryAfterMs, options);
+  }
+  /** The URL, headers and body of a request, checked; the redacted evidence an error needs is made on demand. */
+  #build(options) {
+    const { method, route } = options;
+    const path = options.path ?? this.expandRoute(method, route, options.params);
+    if (!path.startsWith("/") || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path)) {
+      throw new InvalidQueryError({
+        method,
+        path,
+        route,
+        status: 0,
+        message: `${method} ${path}: the path must start with /, have no . or .. segments and no spaces, and carry no query (use the query option)`
+      });
+    }
+    const fullPath = `${this.#basePath}${path}${encodeQuery(options.query)}`;
+    const authorization = options.auth ? basicAuth(options.auth) : this.#authorization;
+    const headers = {
+      authorization,
+      accept: "application/json",
+      "user-agent": this.#userAgent
+    };
+    let bodyText;
+    if (options.body !== void 0) {
+      bodyText = JSON.stringify(options.body);
+      headers["content-type"] = "application/json";
+    }
+    let evidence;
+    const redacted = () => {
+      if (evidence !== void 0) return evidence;
+      const secrets = new Set(this.#ownSecrets);
+      if (options.auth) {
+        secrets.add(options.auth.password);
+        secrets.add(authorization);
+        secrets.add(authorization.slice("Basic ".length));
+      }
+      const redactedBody = options.body === void 0 ? void 0 : redactJson(options.body, secrets);
+      const request2 = {
+        method,
+        url: `${this.#origin}${fullPath}`,
+        headers: redactHeaders(headers),
+        ...redactedBody === void 0 ? {} : { body: redactedBody }
+      };
+      return evidence = { request: request2, secrets };
+    };
+    if (options.body !== void 0) redacted();
+    return { base: { method, path, route }, fullPath, headers, bodyText, redacted };
+  }
+  /** One attempt: sends and reads the whole body within the per-attempt deadline; a 429 slows the limiter down. */
+  async #dispatch(request2, attempt, slot2) {
+    const { base } = request2;
+    if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
+    const started = performance2.now();
+    const deadline = new Deadline();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      deadline.expire(new RequestTimeout(this.#timeoutMs));
+    }, this.#timeoutMs);
+    try {
+      const res = await this.#dispatcher.request({
+        origin: this.#origin,
+        path: request2.fullPath,
+        method: base.method,
+        headers: request2.headers,
+        body: request2.bodyText ?? null,
+        signal: deadline
+      });
+      const text2 = await res.body.text();
+      if (res.statusCode === 429) slot2.rateLimited();
+      const outcome = { kind: "response", status: res.statusCode, headers: normaliseHeaders(res.headers), text: text2 };
+      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance2.now() - started });
+      return outcome;
+    } catch (cause) {
+      const code = timedOut ? "TIMEOUT" : errorCodeOf(cause);
+      this.#emit(this.#onResponse, {
+        ...base,
+        attempt,
+        status: 0,
+        durationMs: performance2.now() - started,
+        ...code === void 0 ? {} : { errorCode: code }
+      });
+      return { kind: "failure", timedOut, code, cause };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  /** The final outcome as a result (2xx) or as the one error class its status or failure maps to. */
+  async #classify(request2, outcome, attempts, retryAfterMs, options) {
+    const { base } = request2;
+    if (outcome.kind === "failure") {
+      const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
+      throw this.#failureError(base, outcome, attempts, redactedRequest2, secrets2);
+    }
+    const { status: status4, text: text2 } = outcome;
+    if (status4 >= 200 && status4 < 300) {
+      const peeking = options.peek?.(text2);
+      if (peeking !== void 0) await peeking;
+      const parsed = tryParseJson(text2);
+      if (parsed !== void 0 || text2.trim() === "") return { status: status4, headers: outcome.headers, body: parsed };
+      if (options.acceptText === true) return { status: status4, headers: outcome.headers, body: void 0, text: text2 };
+      const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
+      throw new UnexpectedResponseError({
+        ...base,
+        status: status4,
+        attempts,
+        request: redactedRequest2,
+        message: `${base.method} ${base.path} answered ${status4} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets2), 200)}`,
+        response: { url: redactedRequest2.url, status: status4, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets2), 2e3) }
+      });
+    }
+    const { request: redactedRequest, secrets } = request2.redacted();
+    const errorOptions = this.#errorOptions(base, outcome, attempts, redactedRequest, secrets, retryAfterMs);
+    if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs && (status4 === 429 || isRetryableStatus(status4))) {
+      const wait = Math.ceil(retryAfterMs / 1e3);
+      const cap = Math.ceil(this.#retry.maxRetryAfterMs / 1e3);
+      throw errorForStatus({
+        ...errorOptions,
+        message: `${base.method} ${base.path} failed with ${status4}: the service asked to retry after ${wait} s, longer than the cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` + (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : "")
+      });
+    }
+    throw errorForStatus(errorOptions);
+  }
+  #errorOptions(base, outcome, attempt, request2, secrets, retryAfterMs) {
+    const parsed = tryParseJson(outcome.text);
+    const message = extractServiceMessage(outcome.text, parsed);
+    const response = { url: request2.url, status: outcome.status, headers: redactHeaders(outcome.headers) };
+    if (parsed !== void 0) response.body = scrubJson(redactJson(parsed), secrets);
+    else if (outcome.text.trim() !== "") response.body = truncate(scrubText(outcome.text, secrets), 2e3);
+    return {
+      ...base,
+      status: outcome.status,
+      serviceMessage: message === void 0 ? void 0 : scrubText(message, secrets),
+      attempts: attempt,
+      request: request2,
+      response,
+      ...retryAfterMs === void 0 ? {} : { retryAfterMs }
+    };
+  }
+  #failureError(base, outcome, attempt, request2, secrets) {
+    const tries = attempt > 1 ? ` after ${attempt} attempts` : "";
+    const cause = sanitiseCause(outcome.cause, secrets);
+    if (outcome.timedOut) {
+      return new TimeoutError({
+        ...base,
+        status: 0,
+        attempts: attempt,
+        request: request2,
+        cause,
+        message: `${base.method} ${base.path} timed out${tries}: no complete response within ${this.#timeoutMs} ms (timeoutMs)`
+      });
+    }
+    const detail = outcome.code ?? (cause instanceof Error ? cause.message : "unknown error");
+    return new NetworkError({
+      ...base,
+      status: 0,
+      attempts: attempt,
+      request: request2,
+      cause,
+      message: `${base.method} ${base.path} failed${tries}: network error (${detail}) talking to ${this.#origin}`
+    });
+  }
+  #emit(listener, event) {
+    if (!listener) return;
+    try {
+      listener(event);
+    } catch {
+    }
+  }
+};
+function sanitiseCause(cause, secrets) {
+  if (!(cause instanceof Error)) return cause;
+  const text2 = `${cause.message}
+${cause.stack ?? ""}`;
+  if (![...secrets].some((s) => s.length >= 4 && text2.includes(s))) return cause;
+  const clean2 = new Error(scrubText(cause.message, secrets));
+  clean2.name = cause.name;
+  clean2.stack = scrubText(cause.stack ?? "", secrets);
+  const code = errorCodeOf(cause);
+  if (code !== void 0) Object.assign(clean2, { code });
+  return clean2;
+}
+
+// ../client/src/client.ts
+function createClient(options) {
+  const transport = new Transport(options);
+  const core = new Core(transport);
+  return {
+    get baseUrl() {
+      return transport.baseUrl;
+    },
+    get parallelism() {
+      return transport.parallelism;
+    },
+    get maxAttempts() {
+      return transport.maxAttempts;
+    },
+    monitors: monitorsApi(core),
+    monitorChecks: monitorChecksApi(core),
+    monitorGroups: monitorGroupsApi(core),
+    alerts: alertsApi(core),
+    statistics: statisticsApi(core),
+    alertDefinitions: alertDefinitionsApi(core),
+    checkpoints: checkpointsApi(core),
+    operators: operatorsApi(core),
+    operatorGroups: operatorGroupsApi(core),
+    timezones: timezonesApi(core),
+    outgoingPhoneNumbers: outgoingPhoneNumbersApi(core),
+    vaultItems: vaultItemsApi(core),
+    vaultSections: vaultSectionsApi(core),
+    scheduledReports: scheduledReportsApi(core),
+    slas: slasApi(core),
+    register: (body = {}, credentials) => core.json({ method: "POST", route: "/Register", body, ...credentials ? { auth: credentials } : {} }),
+    request: (method, path, raw = {}) => core.maybe({
+      method,
+      route: raw.route ?? path,
+      path,
+      ...raw.query === void 0 ? {} : { query: raw.query },
+      ...raw.body === void 0 ? {} : { body: raw.body },
+      ...raw.auth === void 0 ? {} : { auth: raw.auth }
+    }),
+    close: () => transport.close()
+  };
+}
+
 // ../reconciler/src/kinds/vault-access.ts
 var SECTION = VAULT_SECTION_KIND.kind;
 var OPERATOR3 = OPERATOR_KIND.kind;
@@ -68400,7 +69982,8 @@ var vaultAccessKind = {
   builtFrom: [SECTION, "vaultAccess", OPERATOR3, GROUP5],
   authoritative: true,
   system: (entry) => entry.fields.self === true,
-  readWhen: (desired) => declaredAccess(desired).length > 0,
+  // A section declaring `access: []` manages its access too (nobody but the API account's operator keeps any).
+  readWhen: (desired) => desired.vaultSections.some(({ value }) => Array.isArray(value.access)),
   read: {
     perParent: {
       parent: SECTION,
@@ -68436,16 +70019,16 @@ var vaultAccessKind = {
     async create(client, _step, body) {
       const section = bodyString(body, "VaultSectionGuid");
       const principal = typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR3}:${bodyString(body, "OperatorGuid")}`;
-      await converge(client, section, principal, String(body.level));
+      await converge(client, section, principal, String(body.level), "throw");
       return `${section}/${principal}`;
     },
     async update(client, step, body) {
       const [section, principal] = splitCompound(step.guid);
-      await converge(client, section, principal, String(body.level));
+      await converge(client, section, principal, String(body.level), "look");
     },
     async delete(client, step) {
       const [section, principal] = splitCompound(step.guid);
-      await converge(client, section, principal, "none");
+      await converge(client, section, principal, "none", "throw");
     },
     async find(client, _step, body) {
       const section = bodyString(body, "VaultSectionGuid");
@@ -68484,7 +70067,7 @@ async function heldBy(client, sectionGuid, principal) {
     return p !== void 0 && `${p.who}:${p.guid}`.toLowerCase() === principal.toLowerCase();
   });
 }
-async function converge(client, sectionGuid, principal, level) {
+async function converge(client, sectionGuid, principal, level, unclear) {
   const wanted = TYPES_OF_LEVEL[level] ?? [];
   const held = await heldBy(client, sectionGuid, principal);
   const types = new Set(held.map((a) => idOf(a, "AuthorizationType")));
@@ -68496,10 +70079,32 @@ async function converge(client, sectionGuid, principal, level) {
       const again = await heldBy(client, sectionGuid, principal);
       if (again.some((a) => idOf(a, "AuthorizationType") === VIEW)) continue;
     }
-    await client.vaultSections.authorizations.create(sectionGuid, { AuthorizationType: type, [field]: guid });
+    const body = { AuthorizationType: type, [field]: guid };
+    if (unclear === "look") await grant(client, sectionGuid, principal, body);
+    else await client.vaultSections.authorizations.create(sectionGuid, body);
   }
   for (const authorization of held) {
-    if (!wanted.includes(idOf(authorization, "AuthorizationType"))) await client.vaultSections.authorizations.delete(sectionGuid, idOf(authorization, "AuthorizationId"));
+    if (wanted.includes(idOf(authorization, "AuthorizationType"))) continue;
+    try {
+      await client.vaultSections.authorizations.delete(sectionGuid, idOf(authorization, "AuthorizationId"));
+    } catch (error2) {
+      if (!(error2 instanceof NotFoundError)) throw error2;
+    }
+  }
+}
+async function grant(client, sectionGuid, principal, body) {
+  const limit = Math.max(1, client.maxAttempts ?? 5);
+  for (let sent = 0; ; ) {
+    try {
+      await client.vaultSections.authorizations.create(sectionGuid, body);
+      return;
+    } catch (error2) {
+      if (!isUnclearOutcome(error2)) throw error2;
+      sent += isApiError(error2) ? Math.max(1, error2.attempts) : 1;
+      const held = await heldBy(client, sectionGuid, principal);
+      if (held.some((a) => idOf(a, "AuthorizationType") === body.AuthorizationType)) return;
+      if (sent >= limit) throw error2;
+    }
   }
 }
 
@@ -68864,18 +70469,30 @@ async function all(what, listing) {
     throw new LiveReadError(what, error2);
   }
 }
-function fanOut(width) {
+function fanOut(initialWidth) {
+  let width = initialWidth;
   let active = 0;
   const waiting = [];
-  return async (task) => {
-    if (active >= width) await new Promise((resolve4) => waiting.push(resolve4));
-    else active += 1;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active -= 1;
+  const start = () => {
+    const next = waiting.shift();
+    if (next === void 0) return;
+    active += 1;
+    next();
+  };
+  return {
+    async run(task) {
+      if (active >= width) await new Promise((resolve4) => waiting.push(resolve4));
+      else active += 1;
+      try {
+        return await task();
+      } finally {
+        active -= 1;
+        if (active < width) start();
+      }
+    },
+    widen() {
+      width += 1;
+      if (active < width) start();
     }
   };
 }
@@ -68885,11 +70502,15 @@ function isForbidden(error2) {
 var Reader = class {
   constructor(client, chains) {
     this.client = client;
-    this.#perParent = fanOut(Math.max(1, (client.parallelism ?? 8) - chains));
+    const parallelism = client.parallelism ?? 8;
+    this.#perParent = fanOut(Math.max(1, parallelism - chains));
+    this.#reserved = chains > 0 && parallelism - chains >= 1;
   }
   snapshot = emptySnapshot();
   #lists = /* @__PURE__ */ new Map();
   #perParent;
+  /** Whether the per-parent listings were held back a slot for a chain (given back when it ends). */
+  #reserved;
   /** The listing of a top-level kind, kept in the snapshot. */
   list(mod) {
     let started = this.#lists.get(mod.kind);
@@ -68897,6 +70518,12 @@ var Reader = class {
     if (started === void 0 && list !== void 0) {
       const own = mod.read?.own;
       started = all(mod.title.many, () => list(this.client)).then((items) => this.snapshot.lists[mod.kind] = own === void 0 ? items : items.filter((item) => !own(item)));
+      if (mod.read?.cursorChain === true && this.#reserved) {
+        started.then(
+          () => this.#perParent.widen(),
+          () => this.#perParent.widen()
+        );
+      }
       this.#lists.set(mod.kind, started);
     }
     return started ?? Promise.resolve([]);
@@ -68908,7 +70535,7 @@ var Reader = class {
     const parentMod = kindModule(spec.parent);
     const parents = (await this.list(parentMod)).filter((parent) => spec.of?.(parent) ?? true);
     const lists = await Promise.all(
-      parents.map((parent) => this.#perParent(() => all(spec.what(parent), () => spec.list(this.client, idOf(parent, parentMod.guidField)))))
+      parents.map((parent) => this.#perParent.run(() => all(spec.what(parent), () => spec.list(this.client, idOf(parent, parentMod.guidField)))))
     );
     const byParent = {};
     parents.forEach((parent, i) => {
@@ -69034,7 +70661,7 @@ function covered(intervals, from, to) {
 
 // ../reconciler/src/on-call/zone.ts
 var MINUTE = 6e4;
-var DAY2 = 864e5;
+var DAY3 = 864e5;
 var UTC = { name: "UTC", offsetAt: () => 0 };
 function fixedZone(offsetMinutes, approximate) {
   if (offsetMinutes === 0 && approximate === void 0) return UTC;
@@ -69129,8 +70756,8 @@ function toLocal(zone, utcMs) {
   return utcMs + zone.offsetAt(utcMs) * MINUTE;
 }
 function fromLocal(zone, localMs) {
-  const before = zone.offsetAt(localMs - DAY2);
-  const after = zone.offsetAt(localMs + DAY2);
+  const before = zone.offsetAt(localMs - DAY3);
+  const after = zone.offsetAt(localMs + DAY3);
   const valid = [.../* @__PURE__ */ new Set([before, after])].map((offset) => localMs - offset * MINUTE).filter((utc) => toLocal(zone, utc) === localMs);
   if (valid.length > 0) return Math.min(...valid);
   return localMs - before * MINUTE;
@@ -69143,7 +70770,7 @@ function pad(n) {
 var DUTY_SCHEDULE_READING = "on-duty";
 var WEEK_DAYS3 = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 var MINUTE2 = 6e4;
-var DAY3 = 864e5;
+var DAY4 = 864e5;
 var HH_MM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 var DATE_TIME2 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/;
 function minutesOf(time2) {
@@ -69181,9 +70808,9 @@ function scheduleIntervals(schedule, zone, from, to) {
   if (start === void 0 || end === void 0) return [];
   const length = (end > start ? end - start : end - start + 24 * 60) * MINUTE2;
   const out = [];
-  const firstDay = Math.floor(toLocal(zone, from) / DAY3) * DAY3 - DAY3;
-  const lastDay = Math.floor(toLocal(zone, to) / DAY3) * DAY3;
-  for (let day = firstDay; day <= lastDay; day += DAY3) {
+  const firstDay = Math.floor(toLocal(zone, from) / DAY4) * DAY4 - DAY4;
+  const lastDay = Math.floor(toLocal(zone, to) / DAY4) * DAY4;
+  for (let day = firstDay; day <= lastDay; day += DAY4) {
     if (!appliesOn(schedule, day)) continue;
     const localStart = day + start * MINUTE2;
     out.push([fromLocal(zone, localStart), fromLocal(zone, localStart + length)]);
@@ -70121,1580 +71748,6 @@ var fast_json_patch_default = Object.assign({}, core_exports, duplex_exports, {
   escapePathComponent,
   unescapePathComponent
 });
-
-// ../client/src/timestamp.ts
-var TIMESTAMP2 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-function normalizeTimestamp(value) {
-  const m = TIMESTAMP2.exec(value);
-  if (!m) return void 0;
-  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}`;
-}
-
-// ../client/src/created.ts
-var GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-var INTEGER = /^\d{1,15}$/;
-function isRecord(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-function asId(value) {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value !== "string") return void 0;
-  const text2 = value.trim().replace(/^"(.*)"$/, "$1").replace(/^\{(.*)\}$/, "$1");
-  if (GUID.test(text2)) return text2;
-  if (INTEGER.test(text2)) return Number(text2);
-  return void 0;
-}
-var OTHER_ID_NAMES = ["Guid", "guid", "Id", "id", "ID"];
-function readCreated(body, text2, idField) {
-  if (isRecord(body)) {
-    const direct = asId(body[idField]);
-    if (direct !== void 0) return { object: body, id: direct };
-    const lower = idField.toLowerCase();
-    for (const key of Object.keys(body)) {
-      if (key.toLowerCase() !== lower) continue;
-      const id2 = asId(body[key]);
-      if (id2 !== void 0) return { object: { ...body, [idField]: id2 }, id: id2 };
-    }
-    for (const key of OTHER_ID_NAMES) {
-      const id2 = asId(body[key]);
-      if (id2 !== void 0) return { object: { ...body, [idField]: id2 }, id: id2 };
-    }
-    if (isRecord(body.Data)) return readCreated(body.Data, void 0, idField);
-    return {};
-  }
-  const id = asId(body) ?? asId(text2);
-  return id === void 0 ? {} : { id };
-}
-function lastOf(items) {
-  return items[items.length - 1];
-}
-function sameContent(sent, listed2) {
-  if (!isRecord(listed2)) return false;
-  for (const [key, value] of Object.entries(sent)) {
-    if (value === void 0 || value === null || typeof value === "object") continue;
-    const other = listed2[key];
-    if (other === void 0 || other === null) continue;
-    if (String(other) !== String(value)) return false;
-  }
-  return true;
-}
-
-// ../client/src/errors.ts
-import { STATUS_CODES } from "node:http";
-
-// ../client/src/redact.ts
-var REDACTED2 = "[redacted]";
-var SECRET_KEY = /password|passphrase|secret|token|bearer|archivedata|authorization|apikey|api_key|cookie|^variablevalues$/i;
-function isSecretField(key, parent) {
-  if (SECRET_KEY.test(key)) return true;
-  if (/^value$/i.test(key)) return !("ErrorConditionType" in parent);
-  return false;
-}
-var MIN_SCRUB_LENGTH = 4;
-function collectStrings(value, into) {
-  if (typeof value === "string") {
-    if (value.length >= MIN_SCRUB_LENGTH) into.add(value);
-  } else if (Array.isArray(value)) {
-    for (const v of value) collectStrings(v, into);
-  } else if (value !== null && typeof value === "object") {
-    for (const v of Object.values(value)) collectStrings(v, into);
-  }
-}
-function redactJson(value, secrets = /* @__PURE__ */ new Set()) {
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, secrets));
-  if (value === null || typeof value !== "object") return value;
-  const source = value;
-  const out = {};
-  for (const [key, v] of Object.entries(source)) {
-    if (isSecretField(key, source) && v !== null && v !== void 0 && v !== "") {
-      collectStrings(v, secrets);
-      out[key] = REDACTED2;
-    } else {
-      out[key] = redactJson(v, secrets);
-    }
-  }
-  return out;
-}
-function scrubText(text2, secrets) {
-  let out = text2;
-  const sorted = [...secrets].filter((s) => s.length >= MIN_SCRUB_LENGTH).sort((a, b) => b.length - a.length);
-  for (const secret of sorted) out = out.split(secret).join(REDACTED2);
-  return out;
-}
-function scrubJson(value, secrets) {
-  const list = [...secrets];
-  const walk = (v) => {
-    if (typeof v === "string") return scrubText(v, list);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v === null || typeof v !== "object") return v;
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-  };
-  return walk(value);
-}
-function redactHeaders(headers) {
-  const out = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === void 0) continue;
-    const lower = name.toLowerCase();
-    out[lower] = SECRET_KEY.test(lower) ? REDACTED2 : Array.isArray(value) ? value.join(", ") : value;
-  }
-  return out;
-}
-function truncate(text2, max) {
-  return text2.length <= max ? text2 : `${text2.slice(0, max)}... (${text2.length - max} more characters)`;
-}
-
-// ../client/src/errors.ts
-var BRAND = Symbol.for("monsync.ApiError");
-function defaultMessage(o) {
-  const head3 = `${o.method} ${o.path}`;
-  const status4 = o.status === 0 ? "no response" : `${o.status} ${STATUS_CODES[o.status] ?? "Unknown Status"}`;
-  const tries = o.attempts !== void 0 && o.attempts > 1 ? ` after ${o.attempts} attempts` : "";
-  const detail = o.serviceMessage !== void 0 && o.serviceMessage !== "" ? `: ${o.serviceMessage}` : "";
-  return `${head3} failed with ${status4}${tries}${detail}`;
-}
-var ApiError = class extends Error {
-  /** Class identity used by the cross-install `instanceof`; each subclass overrides it. */
-  static kind = "ApiError";
-  static [Symbol.hasInstance](value) {
-    if (typeof value !== "object" || value === null) return false;
-    const kinds = value[BRAND];
-    return Array.isArray(kinds) && kinds.includes(this.kind);
-  }
-  code = "API_ERROR";
-  method;
-  path;
-  route;
-  /** HTTP status, or 0 when no response arrived (network failure, timeout, or a request refused before sending). */
-  status;
-  /** The service's own message (`ErrorDescription`, joined when it is an array), or the raw body text. */
-  serviceMessage;
-  attempts;
-  retryAfterMs;
-  request;
-  response;
-  constructor(options) {
-    super(options.message ?? defaultMessage(options), options.cause === void 0 ? void 0 : { cause: options.cause });
-    const kinds = [];
-    for (let c = new.target; typeof c === "function" && c !== Error; c = Object.getPrototypeOf(c)) {
-      const kind = c.kind;
-      if (typeof kind === "string") kinds.push(kind);
-    }
-    Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
-    Object.defineProperty(this, "name", { value: new.target.name, enumerable: false, configurable: true, writable: true });
-    this.method = options.method;
-    this.path = options.path;
-    this.route = options.route;
-    this.status = options.status;
-    this.serviceMessage = options.serviceMessage;
-    this.attempts = options.attempts ?? 1;
-    this.retryAfterMs = options.retryAfterMs;
-    this.request = options.request;
-    this.response = options.response;
-  }
-  /** Only safe, useful fields: no request or response bodies, no headers. */
-  toJSON() {
-    return {
-      name: this.name,
-      code: this.code,
-      message: this.message,
-      method: this.method,
-      path: this.path,
-      route: this.route,
-      status: this.status,
-      serviceMessage: this.serviceMessage,
-      attempts: this.attempts,
-      ...this.retryAfterMs === void 0 ? {} : { retryAfterMs: this.retryAfterMs }
-    };
-  }
-};
-var ValidationError = class extends ApiError {
-  static kind = "ValidationError";
-  code = "VALIDATION_FAILED";
-};
-var InvalidQueryError = class extends ValidationError {
-  static kind = "InvalidQueryError";
-  code = "INVALID_QUERY";
-};
-var AuthenticationError = class extends ApiError {
-  static kind = "AuthenticationError";
-  code = "AUTHENTICATION_FAILED";
-};
-var PermissionError = class extends ApiError {
-  static kind = "PermissionError";
-  code = "PERMISSION_DENIED";
-};
-var NotFoundError = class extends ApiError {
-  static kind = "NotFoundError";
-  code = "NOT_FOUND";
-};
-var ConflictError = class extends ApiError {
-  static kind = "ConflictError";
-  code = "CONFLICT";
-};
-var RateLimitError = class extends ApiError {
-  static kind = "RateLimitError";
-  code = "RATE_LIMITED";
-};
-var ServerError = class extends ApiError {
-  static kind = "ServerError";
-  code = "SERVER_ERROR";
-};
-var NetworkError = class extends ApiError {
-  static kind = "NetworkError";
-  code = "NETWORK_ERROR";
-};
-var TimeoutError = class extends ApiError {
-  static kind = "TimeoutError";
-  code = "TIMEOUT";
-};
-var UnexpectedResponseError = class extends ApiError {
-  static kind = "UnexpectedResponseError";
-  code = "UNEXPECTED_RESPONSE";
-};
-var ClientConfigError = class extends Error {
-  code = "CLIENT_CONFIG";
-  constructor(message) {
-    super(message);
-    this.name = "ClientConfigError";
-  }
-};
-function errorForStatus(options) {
-  const s = options.status;
-  if (s === 400) return new ValidationError(options);
-  if (s === 401) return new AuthenticationError(options);
-  if (s === 403) return new PermissionError(options);
-  if (s === 404) return new NotFoundError(options);
-  if (s === 409) return new ConflictError(options);
-  if (s === 429) return new RateLimitError(options);
-  if (s >= 500 && s <= 599) return new ServerError(options);
-  return new UnexpectedResponseError(options);
-}
-function isUnclearOutcome(error2) {
-  if (error2 instanceof NetworkError || error2 instanceof TimeoutError || error2 instanceof ServerError) return true;
-  return error2 instanceof UnexpectedResponseError && error2.status >= 200 && error2.status < 300;
-}
-function isApiError(error2) {
-  return error2 instanceof ApiError;
-}
-function messageOf(entry) {
-  if (typeof entry === "string") return entry === "" ? void 0 : entry;
-  if (entry !== null && typeof entry === "object" && !Array.isArray(entry)) {
-    const o = entry;
-    for (const key of ["Message", "message", "ErrorDescription", "Description"]) {
-      const v = o[key];
-      if (typeof v === "string" && v !== "") return v;
-    }
-  }
-  return void 0;
-}
-function messagesOf(value) {
-  if (typeof value === "string") return value === "" ? void 0 : value;
-  if (!Array.isArray(value) || value.length === 0) return void 0;
-  const parts = value.map((entry) => messageOf(entry) ?? JSON.stringify(entry));
-  return parts.join("; ");
-}
-function extractServiceMessage(text2, parsed) {
-  const trimmed = text2.trim();
-  if (trimmed === "") return void 0;
-  if (parsed === void 0) return truncate(trimmed, 500);
-  if (typeof parsed === "string") return parsed;
-  if (Array.isArray(parsed)) return messagesOf(parsed) ?? truncate(trimmed, 500);
-  if (parsed !== null && typeof parsed === "object") {
-    const o = parsed;
-    const nested = o.ResponseStatus !== null && typeof o.ResponseStatus === "object" ? o.ResponseStatus : {};
-    for (const candidate of [o.Messages, o.messages, o.ErrorDescription, o.errorDescription, o.Message, o.message, o.error, nested.Message]) {
-      const found = messagesOf(candidate);
-      if (found !== void 0) return found;
-    }
-  }
-  return truncate(trimmed, 500);
-}
-
-// ../client/src/paging.ts
-function readPage(body) {
-  if (Array.isArray(body)) return { items: body, cursors: {} };
-  if (body === null || typeof body !== "object") return void 0;
-  const data = body.Data;
-  if (!Array.isArray(data)) return void 0;
-  const cursors = {};
-  const raw = body.Cursors;
-  if (raw !== null && typeof raw === "object") {
-    const { Next, Self } = raw;
-    if (typeof Next === "string" && Next !== "") cursors.next = Next;
-    if (typeof Self === "string" && Self !== "") cursors.self = Self;
-  }
-  return { items: data, cursors };
-}
-var CURSORS_AT_END = /,"Cursors":\{"Next":("(?:[^"\\]|\\.)+"),"Self":"(?:[^"\\]|\\.)*"\}\}\s*$/;
-function nextCursorAtEnd(text2) {
-  const match2 = CURSORS_AT_END.exec(text2.length > 4096 ? text2.slice(-4096) : text2);
-  if (match2?.[1] === void 0) return void 0;
-  let next;
-  try {
-    next = JSON.parse(match2[1]);
-  } catch {
-    return void 0;
-  }
-  return typeof next === "string" && next !== "" ? next : void 0;
-}
-var Paged = class {
-  #fetchPage;
-  #repeatedCursor;
-  /**
-   * @param fetchPage fetches one batch; `toArray` passes it a `NextCursorSeen` it may call to have the next batch
-   *   requested while this one is still being read
-   * @param repeatedCursor builds the error raised when the service hands back a cursor twice
-   */
-  constructor(fetchPage, repeatedCursor = (c) => new Error(`the service returned cursor ${JSON.stringify(c)} twice`)) {
-    this.#fetchPage = fetchPage;
-    this.#repeatedCursor = repeatedCursor;
-  }
-  /** Every batch in order, each with its cursors. */
-  async *pages() {
-    const seen = /* @__PURE__ */ new Set();
-    let cursor;
-    for (; ; ) {
-      const page = await this.#fetchPage(cursor);
-      yield page;
-      const next = page.cursors.next;
-      if (next === void 0) return;
-      if (seen.has(next)) throw this.#repeatedCursor(next);
-      seen.add(next);
-      cursor = next;
-    }
-  }
-  async *[Symbol.asyncIterator]() {
-    for await (const page of this.pages()) yield* page.items;
-  }
-  /**
-   * The same walk as `pages()`, without an async generator's extra turns between one batch and the next request,
-   * and with the next batch requested as soon as the fetcher reports its cursor: a long cursor chain then overlaps
-   * reading each batch with waiting for the next, and makes exactly the requests the plain walk makes.
-   */
-  async toArray() {
-    const all2 = [];
-    const seen = /* @__PURE__ */ new Set();
-    let ahead;
-    const early = (next) => {
-      if (ahead !== void 0 || seen.has(next)) return false;
-      const entry = { cursor: next };
-      ahead = entry;
-      entry.page = this.#fetchPage(next, early);
-      entry.page.catch(() => void 0);
-      return true;
-    };
-    let pending = this.#fetchPage(void 0, early);
-    for (; ; ) {
-      const page = await pending;
-      for (const item of page.items) all2.push(item);
-      const next = page.cursors.next;
-      if (next === void 0) return all2;
-      if (seen.has(next)) throw this.#repeatedCursor(next);
-      seen.add(next);
-      pending = ahead?.cursor === next && ahead.page !== void 0 ? ahead.page : this.#fetchPage(next, early);
-      ahead = void 0;
-    }
-  }
-};
-
-// ../client/src/core.ts
-function describeShape(body) {
-  if (body === void 0) return "an empty body";
-  if (body === null) return "null";
-  if (Array.isArray(body)) return "an array";
-  if (typeof body === "object") return `an object with keys ${Object.keys(body).slice(0, 8).join(", ") || "(none)"}`;
-  return `a ${typeof body}`;
-}
-function singleObjectPage(body) {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return void 0;
-  const data = body.Data;
-  if (data !== null && typeof data === "object" && !Array.isArray(data)) return { items: [data], cursors: {} };
-  return { items: [body], cursors: {} };
-}
-var Core = class {
-  transport;
-  /** Listings waiting to be sent for creates whose answers did not name the new object, by listing. */
-  #lookups = /* @__PURE__ */ new Map();
-  constructor(transport) {
-    this.transport = transport;
-  }
-  /** Context for client-side validation errors; also validates the path parameters. */
-  context(method, route, params) {
-    return { method, route, path: this.transport.expandRoute(method, route, params) };
-  }
-  #unexpected(call, status4, problem) {
-    const path = call.path ?? this.transport.expandRoute(call.method, call.route, call.params);
-    return new UnexpectedResponseError({
-      method: call.method,
-      path,
-      route: call.route,
-      status: status4,
-      message: `${call.method} ${path} answered ${status4} with ${problem}`
-    });
-  }
-  /** A JSON object or array is required in the response. */
-  async json(call) {
-    const res = await this.transport.send(call);
-    if (res.body === void 0 || res.body === null || typeof res.body !== "object") {
-      throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON object`);
-    }
-    return res.body;
-  }
-  /**
-   * A create: any 2xx is a success. The new object comes from the answer when it names it (the object under its
-   * identifier or another plausible name, or the bare identifier, in which case the object is what was sent plus its
-   * identifier); otherwise from listing and matching on the object's key. When neither finds it, the outcome is unclear
-   * (`isUnclearOutcome`): the write may have happened, so whoever retries looks the object up before sending it again.
-   */
-  async created(call, lookup) {
-    const res = await this.transport.send({ ...call, acceptText: true });
-    const { object, id } = readCreated(res.body, res.text, lookup.idField);
-    if (object !== void 0) return object;
-    if (id !== void 0) {
-      const sent = call.body !== null && typeof call.body === "object" ? call.body : {};
-      return { ...sent, [lookup.idField]: id };
-    }
-    if (res.body === void 0 && res.text !== void 0) {
-      throw this.#unexpected(call, res.status, `a body that is neither JSON nor an identifier; the write may have happened`);
-    }
-    const matches = (await this.#listForLookup(lookup)).filter(lookup.matches);
-    if (matches.length > 0) return (lookup.pick ?? lastOf)(matches);
-    throw this.#unexpected(
-      call,
-      res.status,
-      `${describeShape(res.body)} that does not name the new object's ${lookup.idField}, and the listing does not hold it; the write may have happened`
-    );
-  }
-  /**
-   * The listing a create without an identifier in its answer is found in. Creates answered in the same turn of the
-   * event loop share one listing: it is sent only after every one of their answers arrived, so it holds all of them,
-   * and a burst of creates on a large account costs one listing rather than one each.
-   */
-  #listForLookup(lookup) {
-    const waiting = this.#lookups.get(lookup.listKey);
-    if (waiting !== void 0) return waiting;
-    const listing = new Promise((resolve4, reject) => {
-      setImmediate(() => {
-        this.#lookups.delete(lookup.listKey);
-        lookup.list().then(resolve4, reject);
-      });
-    });
-    this.#lookups.set(lookup.listKey, listing);
-    return listing;
-  }
-  /** The response body when there is one (writes whose response the spec does not show). */
-  async maybe(call) {
-    const res = await this.transport.send(call.method === "GET" ? call : { ...call, acceptText: true });
-    return res.body === void 0 || res.body === null ? void 0 : res.body;
-  }
-  /** Any body is ignored, JSON or not (204 answers, actions, member adds answered 201 with whatever text). */
-  async none(call) {
-    await this.transport.send({ ...call, acceptText: true });
-  }
-  async page(call, options = {}) {
-    const res = await this.transport.send(call);
-    let page = readPage(res.body);
-    if (!page && options.acceptSingleObject) page = singleObjectPage(res.body);
-    if (!page && res.body === void 0) page = { items: [], cursors: {} };
-    if (!page) throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON array or a {Data, Cursors} envelope`);
-    const map = options.map;
-    return { items: map ? page.items.map(map) : page.items, cursors: page.cursors };
-  }
-  /**
-   * Follows `Cursors.Next` by repeating the call with `Cursor=<next>` until no cursor comes back. When the response
-   * text ends with its cursors, the next batch is requested before this one is parsed, and the parse waits two event
-   * loop turns: undici writes a request on a reused keep-alive connection only after a setImmediate of its own, so
-   * the request goes out first and the parse overlaps the wait for its response.
-   */
-  paged(call, options = {}) {
-    const baseQuery = call.query ?? {};
-    return new Paged(
-      (cursor, seen) => {
-        const query = cursor === void 0 ? baseQuery : { ...baseQuery, Cursor: cursor };
-        if (seen === void 0) return this.page({ ...call, query }, options);
-        const peek = (text2) => {
-          const next = nextCursorAtEnd(text2);
-          if (next === void 0 || !seen(next)) return void 0;
-          return new Promise((resolve4) => setImmediate(() => setImmediate(resolve4)));
-        };
-        return this.page({ ...call, query, peek }, options);
-      },
-      (cursor) => this.#unexpected(call, 200, `cursor ${JSON.stringify(cursor)} a second time; stopped following cursors to avoid an endless loop`)
-    );
-  }
-};
-
-// ../client/src/enums.ts
-function named(values) {
-  return Object.fromEntries(values.map((value) => [value, value]));
-}
-var ErrorConditionTypes = named(ERROR_CONDITION_TYPES);
-var ErrorConditionLevels = named(ERROR_CONDITION_LEVELS);
-var MatchTypes = named(MATCH_TYPES);
-var MonitorModes = named(MONITOR_MODES);
-var MonitorTypes = named(MONITOR_TYPES);
-var Sortings = named(SORTINGS);
-var MaintenanceTypes = named(MAINTENANCE_TYPES);
-var Effects = named(EFFECTS);
-var FileTypes = named(FILE_TYPES);
-var SelectedPeriods = named(PRESET_PERIODS_WITH_EXCLUSIVE);
-var WeekDays = named(WEEK_DAYS);
-var PresetPeriods = named(PRESET_PERIODS);
-var AlertTypes = named(ALERT_TYPES);
-
-// ../client/src/query.ts
-var PRESETS = new Set(Object.values(PresetPeriods));
-var DAY4 = /^\d{4}-\d{2}-\d{2}$/;
-var DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
-function invalid(ctx, problem) {
-  return new InvalidQueryError({
-    method: ctx.method,
-    path: ctx.path,
-    route: ctx.route,
-    status: 0,
-    message: `${ctx.method} ${ctx.path}: ${problem} (request not sent)`
-  });
-}
-function checkTake(ctx, take) {
-  if (take === void 0) return;
-  if (typeof take !== "number" || !Number.isInteger(take) || take < 1 || take > 100) {
-    throw invalid(ctx, `Take must be a whole number from 1 to 100, got ${JSON.stringify(take)}`);
-  }
-}
-function checkPeriod(ctx, query, format) {
-  const { Start, End, PresetPeriod } = query;
-  if (Start === void 0 !== (End === void 0)) {
-    throw invalid(ctx, `Start and End are used together: ${Start === void 0 ? "add Start" : "add End"} or remove ${Start === void 0 ? "End" : "Start"}`);
-  }
-  if (Start !== void 0 && PresetPeriod !== void 0) {
-    throw invalid(ctx, "PresetPeriod cannot be combined with Start/End: use one or the other");
-  }
-  const preset = valueRename("query", "PresetPeriod", PresetPeriod)?.to ?? PresetPeriod;
-  if (preset !== void 0 && !PRESETS.has(preset)) {
-    throw invalid(ctx, `unknown PresetPeriod ${JSON.stringify(PresetPeriod)}; use one of PresetPeriods (e.g. "Last24Hours", "PreviousDay")`);
-  }
-  const out = { ...query };
-  if (preset !== void 0) out.PresetPeriod = preset;
-  if (Start !== void 0 && End !== void 0) {
-    const start = writeDate(ctx, "Start", Start, format);
-    const end = writeDate(ctx, "End", End, format);
-    if (start > end) throw invalid(ctx, `Start (${start}) is after End (${end})`);
-    out.Start = start;
-    out.End = end;
-  }
-  return out;
-}
-function writeDate(ctx, name, value, format) {
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw invalid(ctx, `${name} is an invalid Date`);
-    const iso2 = value.toISOString();
-    return format === "day" ? iso2.slice(0, 10) : iso2.slice(0, 19);
-  }
-  const pattern = format === "day" ? DAY4 : DATETIME;
-  if (typeof value !== "string" || !pattern.test(value)) {
-    const expected = format === "day" ? "YYYY-MM-DD" : "YYYY-MM-DDTHH:MM:SS (no zone, no milliseconds)";
-    throw invalid(ctx, `${name} must be ${expected}, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-// ../client/src/families/alert-definitions.ts
-var sameGuid = (a, b) => a.toLowerCase() === b.toLowerCase();
-function alertDefinitionsApi(core) {
-  const one = "/AlertDefinition/{alertDefinitionGuid}";
-  const integrations = `${one}/EscalationLevel/{escalationLevelId}/Integration`;
-  const check = (method, guid, bodyGuid) => {
-    if (bodyGuid === void 0) return;
-    if (typeof bodyGuid !== "string" || !sameGuid(bodyGuid, guid)) {
-      const ctx = core.context(method, one, { alertDefinitionGuid: guid });
-      throw invalid(ctx, `body AlertDefinitionGuid ${JSON.stringify(bodyGuid)} differs from the one in the path; remove it from the body or make them equal`);
-    }
-  };
-  const patch = async (alertDefinitionGuid, body) => {
-    check("PATCH", alertDefinitionGuid, body.AlertDefinitionGuid);
-    return core.maybe({ method: "PATCH", route: one, params: { alertDefinitionGuid }, body });
-  };
-  return {
-    replace: async (alertDefinitionGuid, body) => {
-      check("PUT", alertDefinitionGuid, body.AlertDefinitionGuid);
-      return core.maybe({
-        method: "PUT",
-        route: one,
-        params: { alertDefinitionGuid },
-        body: { ...body, AlertDefinitionGuid: body.AlertDefinitionGuid ?? alertDefinitionGuid }
-      });
-    },
-    patch,
-    setActive: (alertDefinitionGuid, isActive) => patch(alertDefinitionGuid, { IsActive: isActive }),
-    integrations: {
-      list: (alertDefinitionGuid, escalationLevelId) => core.paged({ method: "GET", route: integrations, params: { alertDefinitionGuid, escalationLevelId } }),
-      link: (alertDefinitionGuid, escalationLevelId, body) => core.maybe({ method: "POST", route: integrations, params: { alertDefinitionGuid, escalationLevelId }, body })
-    }
-  };
-}
-
-// ../client/src/families/alerts.ts
-function toResourceItem(raw) {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { Attributes: {}, Relationships: [] };
-  const { Id, Type: Type2, Attributes, Relationships, ...rest } = raw;
-  const item = {
-    Attributes: Attributes !== null && typeof Attributes === "object" && !Array.isArray(Attributes) ? Attributes : rest,
-    Relationships: Array.isArray(Relationships) ? Relationships : []
-  };
-  if (typeof Id === "string" || typeof Id === "number") item.Id = String(Id);
-  if (typeof Type2 === "string") item.Type = Type2;
-  return item;
-}
-function alertsApi(core) {
-  const call = (route, name, guid, query = {}) => {
-    const ctx = core.context("GET", route, { [name]: guid });
-    checkTake(ctx, query.Take);
-    const checked = checkPeriod(ctx, query, "day");
-    return { method: "GET", route, params: { [name]: guid }, query: checked };
-  };
-  const options = { map: toResourceItem, acceptSingleObject: true };
-  const byMonitor = (guid, query) => call("/Alert/Monitor/{monitorGuid}", "monitorGuid", guid, query);
-  const byGroup = (guid, query) => call("/Alert/MonitorGroup/{monitorGroupGuid}", "monitorGroupGuid", guid, query);
-  return {
-    byMonitor: (guid, query) => core.paged(byMonitor(guid, query), options),
-    byMonitorPage: async (guid, query) => core.page(byMonitor(guid, query), options),
-    byGroup: (guid, query) => core.paged(byGroup(guid, query), options),
-    byGroupPage: async (guid, query) => core.page(byGroup(guid, query), options)
-  };
-}
-function statisticsApi(core) {
-  const get = (route, name, guid, query = {}) => {
-    const checked = checkPeriod(core.context("GET", route, { [name]: guid }), query, "datetime");
-    return core.paged({ method: "GET", route, params: { [name]: guid }, query: checked }, { map: toResourceItem }).toArray();
-  };
-  return {
-    monitor: async (guid, query) => get("/Statistics/Monitor/{monitorGuid}", "monitorGuid", guid, query),
-    group: async (guid, query) => get("/Statistics/MonitorGroup/{monitorGroupGuid}", "monitorGroupGuid", guid, query)
-  };
-}
-
-// ../client/src/families/checkpoints.ts
-function normaliseServer(server) {
-  const v6 = server.IpV6Addresses;
-  if (!Array.isArray(v6)) return server;
-  const addresses = v6.map(
-    (a) => a !== null && typeof a === "object" && typeof a.IpAddress === "string" ? a.IpAddress : a
-  );
-  return { ...server, IpV6Addresses: addresses };
-}
-function checkpointsApi(core) {
-  return {
-    server: async (serverId) => normaliseServer(await core.json({ method: "GET", route: "/Checkpoint/Server/{serverId}", params: { serverId } })),
-    privateHealth: async () => (await core.page({ method: "GET", route: "/PrivateCheckpointHealth" }, { acceptSingleObject: true })).items
-  };
-}
-
-// ../client/src/families/monitor-groups.ts
-function normaliseMember(raw) {
-  return typeof raw === "string" ? { MonitorGuid: raw } : raw;
-}
-function monitorGroupsApi(core) {
-  const one = "/MonitorGroup/{monitorGroupGuid}";
-  const action = (name) => (monitorGroupGuid) => core.none({ method: "POST", route: `${one}/${name}`, params: { monitorGroupGuid } });
-  return {
-    list: () => core.paged({ method: "GET", route: "/MonitorGroup" }),
-    listPage: () => core.page({ method: "GET", route: "/MonitorGroup" }),
-    get: (monitorGroupGuid) => core.json({ method: "GET", route: one, params: { monitorGroupGuid } }),
-    create: (body) => core.created(
-      { method: "POST", route: "/MonitorGroup", body },
-      {
-        idField: "MonitorGroupGuid",
-        listKey: "GET /MonitorGroup",
-        list: () => core.paged({ method: "GET", route: "/MonitorGroup" }).toArray(),
-        matches: (g) => g.Description === body.Description && g.IsAll !== true
-      }
-    ),
-    replace: (monitorGroupGuid, body) => core.maybe({ method: "PUT", route: one, params: { monitorGroupGuid }, body }),
-    delete: (monitorGroupGuid) => core.none({ method: "DELETE", route: one, params: { monitorGroupGuid } }),
-    members: (monitorGroupGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { monitorGroupGuid } }, { map: normaliseMember }),
-    addMember: (monitorGroupGuid, monitorGuid) => core.none({ method: "POST", route: `${one}/Member/{monitorGuid}`, params: { monitorGroupGuid, monitorGuid } }),
-    removeMember: (monitorGroupGuid, monitorGuid) => core.none({ method: "DELETE", route: `${one}/Member/{monitorGuid}`, params: { monitorGroupGuid, monitorGuid } }),
-    startAllMonitors: action("StartAllMonitors"),
-    stopAllMonitors: action("StopAllMonitors"),
-    startAllMonitorAlerts: action("StartAllMonitorAlerts"),
-    stopAllMonitorAlerts: action("StopAllMonitorAlerts"),
-    addMaintenancePeriodToAllMembers: (monitorGroupGuid, body) => core.none({ method: "POST", route: `${one}/AddMaintenancePeriodToAllMembers`, params: { monitorGroupGuid }, body })
-  };
-}
-
-// ../client/src/families/monitors.ts
-var asMonitor = publishedReader("monitor");
-function monitorsApi(core) {
-  const byName = (body) => ({
-    idField: "MonitorGuid",
-    listKey: "GET /Monitor",
-    list: () => core.paged({ method: "GET", route: "/Monitor" }).toArray(),
-    matches: (m) => m.Name === body.Name
-  });
-  const listCall = (query = {}) => {
-    checkTake(core.context("GET", "/Monitor"), query.Take);
-    return { method: "GET", route: "/Monitor", query: { ...query } };
-  };
-  return {
-    list: (query) => core.paged(listCall(query), { map: asMonitor }),
-    listPage: async (query) => core.page(listCall(query), { map: asMonitor }),
-    get: async (monitorGuid) => asMonitor(await core.json({ method: "GET", route: "/Monitor/{monitorGuid}", params: { monitorGuid } })),
-    create: (body) => core.created({ method: "POST", route: "/Monitor", body }, byName(body)),
-    createInGroup: (monitorGroupGuid, body) => core.created({ method: "POST", route: "/Monitor/MonitorGroup/{monitorGroupGuid}", params: { monitorGroupGuid }, body }, byName(body)),
-    listInGroup: (monitorGroupGuid, query = {}) => {
-      const route = "/Monitor/MonitorGroup/{monitorGroupGuid}";
-      checkTake(core.context("GET", route, { monitorGroupGuid }), query.Take);
-      return core.paged({ method: "GET", route, params: { monitorGroupGuid }, query: { ...query } }, { map: asMonitor });
-    },
-    replace: (monitorGuid, body) => core.maybe({ method: "PUT", route: "/Monitor/{monitorGuid}", params: { monitorGuid }, body }),
-    patch: (monitorGuid, body) => core.maybe({ method: "PATCH", route: "/Monitor/{monitorGuid}", params: { monitorGuid }, body }),
-    delete: (monitorGuid) => core.none({ method: "DELETE", route: "/Monitor/{monitorGuid}", params: { monitorGuid } })
-  };
-}
-function monitorChecksApi(core) {
-  const get = (segment, monitorCheckId) => core.json({ method: "GET", route: `/MonitorCheck/{monitorCheckId}/${segment}`, params: { monitorCheckId } });
-  return {
-    waterfall: (id) => get("Waterfall", id),
-    multiStepApi: (id) => get("MultiStepAPI", id),
-    collectionApi: (id) => get("CollectionAPI", id)
-  };
-}
-
-// ../client/src/families/operators.ts
-function operatorsApi(core) {
-  const one = "/Operator/{operatorGuid}";
-  const schedules = `${one}/DutySchedule`;
-  const schedule = `${schedules}/{dutyScheduleId}`;
-  return {
-    list: () => core.paged({ method: "GET", route: "/Operator" }),
-    listPage: () => core.page({ method: "GET", route: "/Operator" }),
-    get: (operatorGuid) => core.json({ method: "GET", route: one, params: { operatorGuid } }),
-    create: (body) => core.created(
-      { method: "POST", route: "/Operator", body: withSpecifiedCompanions(body) },
-      {
-        idField: "OperatorGuid",
-        listKey: "GET /Operator",
-        list: () => core.paged({ method: "GET", route: "/Operator" }).toArray(),
-        matches: (o) => typeof o.Email === "string" && o.Email.toLowerCase() === body.Email.toLowerCase()
-      }
-    ),
-    replace: (operatorGuid, body) => core.maybe({ method: "PUT", route: one, params: { operatorGuid }, body: withSpecifiedCompanions(body) }),
-    delete: (operatorGuid) => core.none({ method: "DELETE", route: one, params: { operatorGuid } }),
-    dutySchedules: {
-      list: (operatorGuid) => core.paged({ method: "GET", route: schedules, params: { operatorGuid } }),
-      // The published definition answers 201 with no body: the new schedule is the newest one with the content sent.
-      create: (operatorGuid, body) => core.created(
-        { method: "POST", route: schedules, params: { operatorGuid }, body },
-        {
-          idField: "Id",
-          listKey: `GET /Operator/${operatorGuid}/DutySchedule`,
-          list: () => core.paged({ method: "GET", route: schedules, params: { operatorGuid } }).toArray(),
-          matches: (d) => sameContent(body, d),
-          pick: (found) => found.reduce((best, d) => Number(d.Id) > Number(best.Id) ? d : best)
-        }
-      ),
-      replace: (operatorGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGuid, dutyScheduleId }, body }),
-      delete: (operatorGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGuid, dutyScheduleId } })
-    }
-  };
-}
-function normaliseGroup(raw) {
-  const group = raw;
-  if (group.IsAdministratorsGroup === void 0 && typeof group.IsAdministratorGroup === "boolean") {
-    return { ...group, IsAdministratorsGroup: group.IsAdministratorGroup };
-  }
-  return group;
-}
-function normaliseOperatorMember(raw) {
-  return typeof raw === "string" ? { OperatorGuid: raw } : raw;
-}
-function normaliseAuthorization(raw) {
-  return typeof raw === "string" ? { AuthorizationType: raw } : raw;
-}
-function operatorGroupsApi(core) {
-  const one = "/OperatorGroup/{operatorGroupGuid}";
-  const auth2 = `${one}/Authorization`;
-  const schedule = `${one}/DutySchedule/{dutyScheduleId}`;
-  return {
-    list: () => core.paged({ method: "GET", route: "/OperatorGroup" }, { map: normaliseGroup }),
-    listPage: () => core.page({ method: "GET", route: "/OperatorGroup" }, { map: normaliseGroup }),
-    get: async (operatorGroupGuid) => normaliseGroup(await core.json({ method: "GET", route: one, params: { operatorGroupGuid } })),
-    create: async (body) => normaliseGroup(
-      await core.created(
-        { method: "POST", route: "/OperatorGroup", body },
-        {
-          idField: "OperatorGroupGuid",
-          listKey: "GET /OperatorGroup",
-          list: () => core.paged({ method: "GET", route: "/OperatorGroup" }).toArray(),
-          matches: (g) => g.Description === body.Description
-        }
-      )
-    ),
-    replace: async (operatorGroupGuid, body) => {
-      const res = await core.maybe({ method: "PUT", route: one, params: { operatorGroupGuid }, body });
-      return res === void 0 ? void 0 : normaliseGroup(res);
-    },
-    delete: (operatorGroupGuid) => core.none({ method: "DELETE", route: one, params: { operatorGroupGuid } }),
-    members: (operatorGroupGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { operatorGroupGuid } }, { map: normaliseOperatorMember }),
-    addMember: (operatorGroupGuid, operatorGuid) => core.none({ method: "POST", route: `${one}/Member/{operatorGuid}`, params: { operatorGroupGuid, operatorGuid } }),
-    removeMember: (operatorGroupGuid, operatorGuid) => core.none({ method: "DELETE", route: `${one}/Member/{operatorGuid}`, params: { operatorGroupGuid, operatorGuid } }),
-    dutySchedules: {
-      addForAllMembers: (operatorGroupGuid, body) => core.none({ method: "POST", route: `${one}/DutySchedule/AddDutyScheduleForAllMembers`, params: { operatorGroupGuid }, body }),
-      create: (operatorGroupGuid, body) => core.maybe({ method: "POST", route: `${one}/DutySchedule`, params: { operatorGroupGuid }, body }),
-      replace: (operatorGroupGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGroupGuid, dutyScheduleId }, body }),
-      delete: (operatorGroupGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGroupGuid, dutyScheduleId } })
-    },
-    authorizations: {
-      list: (operatorGroupGuid) => core.paged({ method: "GET", route: auth2, params: { operatorGroupGuid } }, { map: normaliseAuthorization }),
-      add: (operatorGroupGuid, authorizationType) => core.maybe({ method: "POST", route: auth2, params: { operatorGroupGuid }, body: { AuthorizationType: authorizationType } }),
-      remove: (operatorGroupGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${auth2}/{authorizationGuid}`, params: { operatorGroupGuid, authorizationGuid } }),
-      addByType: (operatorGroupGuid, authorizationType) => core.none({ method: "POST", route: `${auth2}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } }),
-      removeByType: (operatorGroupGuid, authorizationType) => core.none({ method: "DELETE", route: `${auth2}/{authorizationType}`, params: { operatorGroupGuid, authorizationType } })
-    }
-  };
-}
-function normaliseTimezone(raw) {
-  const tz = raw;
-  if (tz.TimezoneId === void 0 && tz.TimeZoneId !== void 0) return { ...tz, TimezoneId: tz.TimeZoneId };
-  return tz;
-}
-function timezonesApi(core) {
-  return {
-    list: () => core.paged({ method: "GET", route: "/Timezone" }, { map: normaliseTimezone }),
-    get: async (timezoneId) => normaliseTimezone(await core.json({ method: "GET", route: "/Timezone/{timezoneId}", params: { timezoneId } }))
-  };
-}
-function outgoingPhoneNumbersApi(core) {
-  return { list: () => core.paged({ method: "GET", route: "/OutgoingPhoneNumber" }) };
-}
-
-// ../client/src/families/reports-slas.ts
-var asReport = publishedReader("scheduledReport");
-var asSla = publishedReader("sla");
-function scheduledReportsApi(core) {
-  const one = "/ScheduledReport/{scheduledReportGuid}";
-  return {
-    list: () => core.paged({ method: "GET", route: "/ScheduledReport" }, { map: asReport }),
-    listPage: () => core.page({ method: "GET", route: "/ScheduledReport" }, { map: asReport }),
-    get: async (scheduledReportGuid) => asReport(await core.json({ method: "GET", route: one, params: { scheduledReportGuid } })),
-    create: (body) => core.created(
-      { method: "POST", route: "/ScheduledReport", body },
-      {
-        idField: "ScheduledReportGuid",
-        listKey: "GET /ScheduledReport",
-        list: () => core.paged({ method: "GET", route: "/ScheduledReport" }).toArray(),
-        // Reports have no name: the InternalNotes the caller sent (monsync keeps its key marker there), else the content.
-        matches: (r) => typeof body.InternalNotes === "string" && body.InternalNotes !== "" ? r.InternalNotes === body.InternalNotes : sameContent(body, r) && r.DashboardGuid === body.DashboardGuid
-      }
-    ),
-    replace: (scheduledReportGuid, body) => core.none({ method: "PUT", route: one, params: { scheduledReportGuid }, body }),
-    patch: (scheduledReportGuid, body) => core.none({ method: "PATCH", route: one, params: { scheduledReportGuid }, body }),
-    delete: (scheduledReportGuid) => core.none({ method: "DELETE", route: one, params: { scheduledReportGuid } })
-  };
-}
-function highestId(periods) {
-  return periods.reduce((best, p) => Number(p.ExclusionPeriodId) > Number(best.ExclusionPeriodId) ? p : best);
-}
-function slasApi(core) {
-  const one = "/Sla/{slaGuid}";
-  const periods = `${one}/ExclusionPeriod`;
-  const period = `${periods}/{exclusionPeriodId}`;
-  return {
-    list: () => core.paged({ method: "GET", route: "/Sla" }, { map: asSla }),
-    listPage: () => core.page({ method: "GET", route: "/Sla" }, { map: asSla }),
-    get: async (slaGuid) => asSla(await core.json({ method: "GET", route: one, params: { slaGuid } })),
-    create: (body) => core.created(
-      { method: "POST", route: "/Sla", body },
-      {
-        idField: "SlaGuid",
-        listKey: "GET /Sla",
-        list: () => core.paged({ method: "GET", route: "/Sla" }).toArray(),
-        // The service tells SLA names apart ignoring case and surrounding spaces (a second one is a 409).
-        matches: (s) => typeof s.Description === "string" && s.Description.trim().toLowerCase() === body.Description.trim().toLowerCase()
-      }
-    ),
-    replace: (slaGuid, body) => core.none({ method: "PUT", route: one, params: { slaGuid }, body }),
-    patch: (slaGuid, body) => core.none({ method: "PATCH", route: one, params: { slaGuid }, body }),
-    delete: (slaGuid) => core.none({ method: "DELETE", route: one, params: { slaGuid } }),
-    exclusionPeriods: {
-      list: (slaGuid) => core.paged({ method: "GET", route: periods, params: { slaGuid } }),
-      get: (slaGuid, exclusionPeriodId) => core.json({ method: "GET", route: period, params: { slaGuid, exclusionPeriodId } }),
-      create: (slaGuid, body) => core.created(
-        { method: "POST", route: periods, params: { slaGuid }, body },
-        {
-          idField: "ExclusionPeriodId",
-          listKey: `GET /Sla/${slaGuid}/ExclusionPeriod`,
-          list: () => core.paged({ method: "GET", route: periods, params: { slaGuid } }).toArray(),
-          matches: (p) => p.Description === body.Description,
-          pick: highestId
-        }
-      ),
-      replace: (slaGuid, exclusionPeriodId, body) => core.none({ method: "PUT", route: period, params: { slaGuid, exclusionPeriodId }, body }),
-      patch: (slaGuid, exclusionPeriodId, body) => core.none({ method: "PATCH", route: period, params: { slaGuid, exclusionPeriodId }, body }),
-      delete: (slaGuid, exclusionPeriodId) => core.none({ method: "DELETE", route: period, params: { slaGuid, exclusionPeriodId } })
-    }
-  };
-}
-
-// ../client/src/families/vault.ts
-var sameGuid2 = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
-function vaultItemsApi(core) {
-  const one = "/VaultItem/{vaultItemGuid}";
-  return {
-    list: () => core.paged({ method: "GET", route: "/VaultItem" }),
-    listPage: () => core.page({ method: "GET", route: "/VaultItem" }),
-    get: (vaultItemGuid) => core.json({ method: "GET", route: one, params: { vaultItemGuid } }),
-    create: (body) => core.created(
-      { method: "POST", route: "/VaultItem", body },
-      {
-        idField: "VaultItemGuid",
-        listKey: "GET /VaultItem",
-        list: () => core.paged({ method: "GET", route: "/VaultItem" }).toArray(),
-        matches: (i) => i.Name === body.Name && sameGuid2(i.VaultSectionGuid, body.VaultSectionGuid)
-      }
-    ),
-    replace: (vaultItemGuid, body) => core.maybe({ method: "PUT", route: one, params: { vaultItemGuid }, body }),
-    patch: (vaultItemGuid, body) => core.maybe({ method: "PATCH", route: one, params: { vaultItemGuid }, body }),
-    delete: (vaultItemGuid) => core.none({ method: "DELETE", route: one, params: { vaultItemGuid } })
-  };
-}
-function vaultSectionsApi(core) {
-  const one = "/VaultSection/{vaultSectionGuid}";
-  const auth2 = `${one}/Authorization`;
-  return {
-    list: () => core.paged({ method: "GET", route: "/VaultSection" }),
-    listPage: () => core.page({ method: "GET", route: "/VaultSection" }),
-    get: (vaultSectionGuid) => core.json({ method: "GET", route: one, params: { vaultSectionGuid } }),
-    create: (body) => core.created(
-      { method: "POST", route: "/VaultSection", body },
-      {
-        idField: "VaultSectionGuid",
-        listKey: "GET /VaultSection",
-        list: () => core.paged({ method: "GET", route: "/VaultSection" }).toArray(),
-        matches: (s) => s.Name === body.Name
-      }
-    ),
-    replace: (vaultSectionGuid, body) => core.maybe({ method: "PUT", route: one, params: { vaultSectionGuid }, body }),
-    delete: (vaultSectionGuid) => core.none({ method: "DELETE", route: one, params: { vaultSectionGuid } }),
-    authorizations: {
-      list: (vaultSectionGuid) => core.paged({ method: "GET", route: auth2, params: { vaultSectionGuid } }, { map: publishedReader("vaultAuthorization") }),
-      create: async (vaultSectionGuid, body) => {
-        const ctx = core.context("POST", auth2, { vaultSectionGuid });
-        const hasOperator = typeof body.OperatorGuid === "string" && body.OperatorGuid !== "";
-        const hasGroup = typeof body.OperatorGroupGuid === "string" && body.OperatorGroupGuid !== "";
-        if (hasOperator === hasGroup) {
-          throw invalid(ctx, "exactly one of OperatorGuid and OperatorGroupGuid must be set");
-        }
-        const created = await core.maybe({ method: "POST", route: auth2, params: { vaultSectionGuid }, body });
-        return created === void 0 ? void 0 : toPublished("vaultAuthorization", created);
-      },
-      delete: (vaultSectionGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${auth2}/{authorizationGuid}`, params: { vaultSectionGuid, authorizationGuid } })
-    }
-  };
-}
-
-// ../client/src/transport.ts
-import { EventEmitter } from "node:events";
-var import_undici2 = __toESM(require_undici2(), 1);
-import { performance as performance2 } from "node:perf_hooks";
-
-// ../client/src/retry.ts
-var defaultSleep = (ms) => new Promise((resolve4) => {
-  setTimeout(resolve4, ms);
-});
-function resolveRetryPolicy(options = {}) {
-  const policy = {
-    maxAttempts: options.maxAttempts ?? 5,
-    baseDelayMs: options.baseDelayMs ?? 500,
-    maxDelayMs: options.maxDelayMs ?? 2e4,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? 12e4,
-    sleep: options.sleep ?? defaultSleep,
-    random: options.random ?? Math.random,
-    now: options.now ?? Date.now
-  };
-  for (const key of ["maxAttempts", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"]) {
-    const v = policy[key];
-    if (!Number.isFinite(v) || v < 0 || key === "maxAttempts" && (!Number.isInteger(v) || v < 1)) {
-      throw new RangeError(`retry.${key} must be ${key === "maxAttempts" ? "an integer >= 1" : "a number >= 0"}, got ${String(v)}`);
-    }
-  }
-  return policy;
-}
-var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "PATCH", "DELETE"]);
-var RETRYABLE_STATUS = /* @__PURE__ */ new Set([429, 500, 502, 503, 504]);
-function isRetryableMethod(method) {
-  return IDEMPOTENT.has(method.toUpperCase());
-}
-function isRetryableStatus(status4) {
-  return RETRYABLE_STATUS.has(status4);
-}
-var RETRYABLE_CODES = /* @__PURE__ */ new Set([
-  "ECONNRESET",
-  "ECONNREFUSED",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_SOCKET",
-  "UND_ERR_CLOSED",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT"
-]);
-function isRetryableNetworkCode(code) {
-  return code !== void 0 && RETRYABLE_CODES.has(code);
-}
-function parseRetryAfter(value, now) {
-  if (value === void 0) return void 0;
-  const text2 = value.trim();
-  if (text2 === "") return void 0;
-  if (/^\d+(\.\d+)?$/.test(text2)) return Math.ceil(Number(text2) * 1e3);
-  const date = Date.parse(text2);
-  if (Number.isNaN(date)) return void 0;
-  return Math.max(0, date - now);
-}
-function backoffDelay(policy, attempt) {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.floor(policy.random() * ceiling);
-}
-function retryDecision(policy, method, outcome, attempt) {
-  const idempotent = isRetryableMethod(method);
-  if (outcome.kind === "failure") {
-    const refused = outcome.code === "ECONNREFUSED";
-    const worth2 = refused || idempotent && (outcome.timedOut || isRetryableNetworkCode(outcome.code));
-    if (!worth2 || attempt >= policy.maxAttempts) return { retry: false };
-    return { retry: true, delayMs: backoffDelay(policy, attempt), reason: outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK", retryAfter: false };
-  }
-  const { status: status4 } = outcome;
-  if (status4 < 300) return { retry: false };
-  const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"], policy.now());
-  const after = retryAfterMs === void 0 ? {} : { retryAfterMs };
-  const worth = status4 === 429 || idempotent && isRetryableStatus(status4);
-  if (!worth || attempt >= policy.maxAttempts) return { retry: false, ...after };
-  if (retryAfterMs !== void 0 && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
-  return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status4), retryAfter: retryAfterMs !== void 0, ...after };
-}
-async function retrying(policy, method, dispatch, onRetry) {
-  for (let attempt = 1; ; attempt += 1) {
-    const outcome = await dispatch(attempt);
-    const decision = retryDecision(policy, method, outcome, attempt);
-    if (!decision.retry) return { outcome, attempts: attempt, decision };
-    onRetry(outcome, decision, attempt);
-    await policy.sleep(decision.delayMs);
-  }
-}
-
-// ../client/src/limiter.ts
-var Limiter = class {
-  /** The configured parallelism: the limit when the service is not rate-limiting. */
-  limit;
-  #recoveryMs;
-  #now;
-  #active = 0;
-  #waiting = [];
-  /** The limit set by the last halving, and when; the limit then grows back with time. */
-  #reducedTo;
-  #reducedAt = 0;
-  /** Slots regained by answers since the last halving, and the answers counted towards the next one. */
-  #earned = 0;
-  #answered = 0;
-  /** Bumped by every halving: a 429 to a task started in an older round is not halved for again. */
-  #round = 0;
-  constructor(limit, options = {}) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`parallelism must be an integer >= 1, got ${String(limit)}`);
-    this.limit = limit;
-    this.#reducedTo = limit;
-    this.#recoveryMs = options.recoveryMs ?? 1e3;
-    this.#now = options.now ?? Date.now;
-  }
-  /** Tasks allowed at once now: `limit`, or less while recovering from a 429. */
-  get current() {
-    if (this.#reducedTo >= this.limit) return this.limit;
-    const regained = Math.max(Math.floor((this.#now() - this.#reducedAt) / this.#recoveryMs), this.#earned);
-    const current = Math.min(this.limit, this.#reducedTo + Math.max(0, regained));
-    if (current >= this.limit) this.#reducedTo = this.limit;
-    return current;
-  }
-  /** True while the limit is below the configured parallelism because of a 429. */
-  get throttled() {
-    return this.current < this.limit;
-  }
-  /** Tasks currently running. */
-  get active() {
-    return this.#active;
-  }
-  /** Tasks waiting for a slot. */
-  get pending() {
-    return this.#waiting.length;
-  }
-  async run(task) {
-    if (this.#active >= this.current || this.#waiting.length > 0) {
-      await new Promise((resolve4) => this.#waiting.push(resolve4));
-    } else {
-      this.#active += 1;
-    }
-    const round = this.#round;
-    let refused = false;
-    const slot2 = {
-      rateLimited: () => {
-        refused = true;
-        this.#rateLimited(round);
-      }
-    };
-    try {
-      return await task(slot2);
-    } finally {
-      this.#active -= 1;
-      if (!refused) this.#answeredWithout429();
-      this.#admit();
-    }
-  }
-  #rateLimited(round) {
-    if (round !== this.#round) return;
-    this.#round += 1;
-    this.#reducedTo = Math.max(1, Math.floor(this.current / 2));
-    this.#reducedAt = this.#now();
-    this.#earned = 0;
-    this.#answered = 0;
-  }
-  /** A request answered without a 429: a whole window of them regains a slot. */
-  #answeredWithout429() {
-    if (this.#reducedTo >= this.limit) return;
-    const current = this.current;
-    if (current >= this.limit) return;
-    this.#answered += 1;
-    if (this.#answered < current) return;
-    this.#answered = 0;
-    this.#earned = Math.max(this.#earned, Math.floor((this.#now() - this.#reducedAt) / this.#recoveryMs)) + 1;
-  }
-  /** Starts waiters, in arrival order, while the limit allows. */
-  #admit() {
-    const limit = this.current;
-    while (this.#active < limit && this.#waiting.length > 0) {
-      this.#active += 1;
-      const next = this.#waiting.shift();
-      next();
-    }
-  }
-};
-
-// ../client/src/transport.ts
-var VERSION = true ? "0.0.0" : (() => {
-  const pkg = createRequire(import.meta.url)("../package.json");
-  return typeof pkg === "object" && pkg !== null && typeof pkg.version === "string" ? pkg.version : "0.0.0";
-})();
-var DEFAULT_USER_AGENT = `monsync/${VERSION}`;
-function basicAuth(c) {
-  return `Basic ${Buffer.from(`${c.username}:${c.password}`, "utf8").toString("base64")}`;
-}
-function parseBaseUrl(baseUrl) {
-  let url;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new ClientConfigError("baseUrl is not a valid URL (value not shown: it may hold credentials); expected the API root, e.g. http://127.0.0.1:8080/v4");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ClientConfigError(`baseUrl must use http or https, got ${url.protocol}; expected e.g. https://api.example.com/v4`);
-  }
-  if (url.username !== "" || url.password !== "") {
-    throw new ClientConfigError("baseUrl must not contain credentials; pass username and password as options instead");
-  }
-  if (url.search !== "" || url.hash !== "") {
-    throw new ClientConfigError(`baseUrl must not have a query or fragment (not shown: it may hold a credential): ${url.origin}${url.pathname}`);
-  }
-  return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, "") };
-}
-function encodeQueryValue(value) {
-  if (Array.isArray(value)) return value.map(String).join(",");
-  if (value instanceof Date) return value.toISOString().slice(0, 19);
-  return String(value);
-}
-function encodeQueryPart(text2) {
-  return encodeURIComponent(text2).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
-}
-function encodeQuery(query) {
-  if (!query) return "";
-  const parts = [];
-  for (const [key, value] of Object.entries(query)) {
-    if (value === void 0 || value === null) continue;
-    parts.push(`${encodeQueryPart(key)}=${encodeQueryPart(encodeQueryValue(value))}`);
-  }
-  return parts.length === 0 ? "" : `?${parts.join("&")}`;
-}
-function normaliseHeaders(headers) {
-  const out = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v !== void 0) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
-  }
-  return out;
-}
-function tryParseJson(text2) {
-  if (text2.trim() === "") return void 0;
-  try {
-    return JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-}
-function errorCodeOf(error2) {
-  if (error2 !== null && typeof error2 === "object") {
-    const code = error2.code;
-    if (typeof code === "string") return code;
-    const cause = error2.cause;
-    if (cause !== void 0 && cause !== error2) return errorCodeOf(cause);
-  }
-  return void 0;
-}
-var Deadline = class extends EventEmitter {
-  aborted = false;
-  reason = void 0;
-  expire(reason) {
-    this.aborted = true;
-    this.reason = reason;
-    this.emit("abort");
-  }
-};
-var RequestTimeout = class extends Error {
-  constructor(ms) {
-    super(`no complete response within ${ms} ms`);
-    this.name = "RequestTimeout";
-  }
-};
-var ROUTE_PIECES = /* @__PURE__ */ new Map();
-function routePieces(route) {
-  let pieces = ROUTE_PIECES.get(route);
-  if (pieces === void 0) {
-    if (ROUTE_PIECES.size >= 512) ROUTE_PIECES.clear();
-    pieces = route.split(/\{(\w+)\}/);
-    ROUTE_PIECES.set(route, pieces);
-  }
-  return pieces;
-}
-var Transport = class {
-  #origin;
-  #basePath;
-  #dispatcher;
-  #ownsDispatcher;
-  #limiter;
-  #timeoutMs;
-  #retry;
-  #authorization;
-  /** Strings that must never appear in an error: the password and the encoded header. */
-  #ownSecrets;
-  #userAgent;
-  #onRequest;
-  #onResponse;
-  #onRetry;
-  constructor(options) {
-    const { origin, basePath } = parseBaseUrl(options.baseUrl);
-    if (typeof options.username !== "string" || options.username === "") throw new ClientConfigError("username is required (the API account user name)");
-    if (typeof options.password !== "string" || options.password === "") throw new ClientConfigError("password is required (the API account password)");
-    const timeoutMs = options.timeoutMs ?? 3e4;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new ClientConfigError(`timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}`);
-    const parallelism = options.parallelism ?? 8;
-    if (!Number.isInteger(parallelism) || parallelism < 1) throw new ClientConfigError(`parallelism must be an integer >= 1, got ${String(parallelism)}`);
-    try {
-      this.#retry = resolveRetryPolicy(options.retry);
-    } catch (error2) {
-      throw new ClientConfigError(error2.message);
-    }
-    this.#origin = origin;
-    this.#basePath = basePath;
-    this.#limiter = new Limiter(parallelism, { now: this.#retry.now });
-    this.#timeoutMs = timeoutMs;
-    this.#authorization = basicAuth(options);
-    this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice("Basic ".length)];
-    this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
-    this.#onRequest = options.onRequest;
-    this.#onResponse = options.onResponse;
-    this.#onRetry = options.onRetry;
-    if (options.dispatcher) {
-      this.#dispatcher = options.dispatcher;
-      this.#ownsDispatcher = false;
-    } else {
-      this.#dispatcher = new import_undici2.Agent({ connections: parallelism, keepAliveTimeout: 1e4, keepAliveMaxTimeout: 6e4 });
-      this.#ownsDispatcher = true;
-    }
-  }
-  get baseUrl() {
-    return `${this.#origin}${this.#basePath}`;
-  }
-  get parallelism() {
-    return this.#limiter.limit;
-  }
-  get maxAttempts() {
-    return this.#retry.maxAttempts;
-  }
-  /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
-  async close() {
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
-  }
-  /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
-  expandRoute(method, route, params = {}) {
-    const pieces = routePieces(route);
-    let path = pieces[0] ?? "";
-    for (let i = 1; i < pieces.length; i += 2) {
-      const name = pieces[i] ?? "";
-      const value = params[name];
-      if (value === void 0 || value === "" || typeof value === "number" && !Number.isFinite(value)) {
-        throw new InvalidQueryError({
-          method,
-          path: route,
-          route,
-          status: 0,
-          message: `${method} ${route}: ${name} is required (got ${value === "" ? "an empty string" : String(value)})`
-        });
-      }
-      path += `${encodeURIComponent(String(value))}${pieces[i + 1] ?? ""}`;
-    }
-    return path;
-  }
-  /**
-   * build -> dispatch (with the one retry policy composed around it) -> classify. Nothing but `#build` throws before
-   * the first attempt, and only `#classify` turns an outcome into an error.
-   */
-  async send(options) {
-    const request2 = this.#build(options);
-    const { outcome, attempts, decision } = await retrying(
-      this.#retry,
-      request2.base.method,
-      (attempt) => this.#limiter.run((slot2) => this.#dispatch(request2, attempt, slot2)),
-      (_outcome, wait, attempt) => this.#emit(this.#onRetry, {
-        ...request2.base,
-        attempt,
-        delayMs: wait.delayMs,
-        reason: wait.reason,
-        retryAfter: wait.retryAfter,
-        parallelism: this.#limiter.current
-      })
-    );
-    return this.#classify(request2, outcome, attempts, decision.retryAfterMs, options);
-  }
-  /** The URL, headers and body of a request, checked; the redacted evidence an error needs is made on demand. */
-  #build(options) {
-    const { method, route } = options;
-    const path = options.path ?? this.expandRoute(method, route, options.params);
-    if (!path.startsWith("/") || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path)) {
-      throw new InvalidQueryError({
-        method,
-        path,
-        route,
-        status: 0,
-        message: `${method} ${path}: the path must start with /, have no . or .. segments and no spaces, and carry no query (use the query option)`
-      });
-    }
-    const fullPath = `${this.#basePath}${path}${encodeQuery(options.query)}`;
-    const authorization = options.auth ? basicAuth(options.auth) : this.#authorization;
-    const headers = {
-      authorization,
-      accept: "application/json",
-      "user-agent": this.#userAgent
-    };
-    let bodyText;
-    if (options.body !== void 0) {
-      bodyText = JSON.stringify(options.body);
-      headers["content-type"] = "application/json";
-    }
-    let evidence;
-    const redacted = () => {
-      if (evidence !== void 0) return evidence;
-      const secrets = new Set(this.#ownSecrets);
-      if (options.auth) {
-        secrets.add(options.auth.password);
-        secrets.add(authorization);
-        secrets.add(authorization.slice("Basic ".length));
-      }
-      const redactedBody = options.body === void 0 ? void 0 : redactJson(options.body, secrets);
-      const request2 = {
-        method,
-        url: `${this.#origin}${fullPath}`,
-        headers: redactHeaders(headers),
-        ...redactedBody === void 0 ? {} : { body: redactedBody }
-      };
-      return evidence = { request: request2, secrets };
-    };
-    if (options.body !== void 0) redacted();
-    return { base: { method, path, route }, fullPath, headers, bodyText, redacted };
-  }
-  /** One attempt: sends and reads the whole body within the per-attempt deadline; a 429 slows the limiter down. */
-  async #dispatch(request2, attempt, slot2) {
-    const { base } = request2;
-    if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
-    const started = performance2.now();
-    const deadline = new Deadline();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      deadline.expire(new RequestTimeout(this.#timeoutMs));
-    }, this.#timeoutMs);
-    try {
-      const res = await this.#dispatcher.request({
-        origin: this.#origin,
-        path: request2.fullPath,
-        method: base.method,
-        headers: request2.headers,
-        body: request2.bodyText ?? null,
-        signal: deadline
-      });
-      const text2 = await res.body.text();
-      if (res.statusCode === 429) slot2.rateLimited();
-      const outcome = { kind: "response", status: res.statusCode, headers: normaliseHeaders(res.headers), text: text2 };
-      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance2.now() - started });
-      return outcome;
-    } catch (cause) {
-      const code = timedOut ? "TIMEOUT" : errorCodeOf(cause);
-      this.#emit(this.#onResponse, {
-        ...base,
-        attempt,
-        status: 0,
-        durationMs: performance2.now() - started,
-        ...code === void 0 ? {} : { errorCode: code }
-      });
-      return { kind: "failure", timedOut, code, cause };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  /** The final outcome as a result (2xx) or as the one error class its status or failure maps to. */
-  async #classify(request2, outcome, attempts, retryAfterMs, options) {
-    const { base } = request2;
-    if (outcome.kind === "failure") {
-      const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
-      throw this.#failureError(base, outcome, attempts, redactedRequest2, secrets2);
-    }
-    const { status: status4, text: text2 } = outcome;
-    if (status4 >= 200 && status4 < 300) {
-      const peeking = options.peek?.(text2);
-      if (peeking !== void 0) await peeking;
-      const parsed = tryParseJson(text2);
-      if (parsed !== void 0 || text2.trim() === "") return { status: status4, headers: outcome.headers, body: parsed };
-      if (options.acceptText === true) return { status: status4, headers: outcome.headers, body: void 0, text: text2 };
-      const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
-      throw new UnexpectedResponseError({
-        ...base,
-        status: status4,
-        attempts,
-        request: redactedRequest2,
-        message: `${base.method} ${base.path} answered ${status4} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets2), 200)}`,
-        response: { url: redactedRequest2.url, status: status4, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets2), 2e3) }
-      });
-    }
-    const { request: redactedRequest, secrets } = request2.redacted();
-    const errorOptions = this.#errorOptions(base, outcome, attempts, redactedRequest, secrets, retryAfterMs);
-    if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs && (status4 === 429 || isRetryableStatus(status4))) {
-      const wait = Math.ceil(retryAfterMs / 1e3);
-      const cap = Math.ceil(this.#retry.maxRetryAfterMs / 1e3);
-      throw errorForStatus({
-        ...errorOptions,
-        message: `${base.method} ${base.path} failed with ${status4}: the service asked to retry after ${wait} s, longer than the cap of ${cap} s (retry.maxRetryAfterMs); try again later or raise the cap` + (errorOptions.serviceMessage ? `: ${errorOptions.serviceMessage}` : "")
-      });
-    }
-    throw errorForStatus(errorOptions);
-  }
-  #errorOptions(base, outcome, attempt, request2, secrets, retryAfterMs) {
-    const parsed = tryParseJson(outcome.text);
-    const message = extractServiceMessage(outcome.text, parsed);
-    const response = { url: request2.url, status: outcome.status, headers: redactHeaders(outcome.headers) };
-    if (parsed !== void 0) response.body = scrubJson(redactJson(parsed), secrets);
-    else if (outcome.text.trim() !== "") response.body = truncate(scrubText(outcome.text, secrets), 2e3);
-    return {
-      ...base,
-      status: outcome.status,
-      serviceMessage: message === void 0 ? void 0 : scrubText(message, secrets),
-      attempts: attempt,
-      request: request2,
-      response,
-      ...retryAfterMs === void 0 ? {} : { retryAfterMs }
-    };
-  }
-  #failureError(base, outcome, attempt, request2, secrets) {
-    const tries = attempt > 1 ? ` after ${attempt} attempts` : "";
-    const cause = sanitiseCause(outcome.cause, secrets);
-    if (outcome.timedOut) {
-      return new TimeoutError({
-        ...base,
-        status: 0,
-        attempts: attempt,
-        request: request2,
-        cause,
-        message: `${base.method} ${base.path} timed out${tries}: no complete response within ${this.#timeoutMs} ms (timeoutMs)`
-      });
-    }
-    const detail = outcome.code ?? (cause instanceof Error ? cause.message : "unknown error");
-    return new NetworkError({
-      ...base,
-      status: 0,
-      attempts: attempt,
-      request: request2,
-      cause,
-      message: `${base.method} ${base.path} failed${tries}: network error (${detail}) talking to ${this.#origin}`
-    });
-  }
-  #emit(listener, event) {
-    if (!listener) return;
-    try {
-      listener(event);
-    } catch {
-    }
-  }
-};
-function sanitiseCause(cause, secrets) {
-  if (!(cause instanceof Error)) return cause;
-  const text2 = `${cause.message}
-${cause.stack ?? ""}`;
-  if (![...secrets].some((s) => s.length >= 4 && text2.includes(s))) return cause;
-  const clean2 = new Error(scrubText(cause.message, secrets));
-  clean2.name = cause.name;
-  clean2.stack = scrubText(cause.stack ?? "", secrets);
-  const code = errorCodeOf(cause);
-  if (code !== void 0) Object.assign(clean2, { code });
-  return clean2;
-}
-
-// ../client/src/client.ts
-function createClient(options) {
-  const transport = new Transport(options);
-  const core = new Core(transport);
-  return {
-    get baseUrl() {
-      return transport.baseUrl;
-    },
-    get parallelism() {
-      return transport.parallelism;
-    },
-    get maxAttempts() {
-      return transport.maxAttempts;
-    },
-    monitors: monitorsApi(core),
-    monitorChecks: monitorChecksApi(core),
-    monitorGroups: monitorGroupsApi(core),
-    alerts: alertsApi(core),
-    statistics: statisticsApi(core),
-    alertDefinitions: alertDefinitionsApi(core),
-    checkpoints: checkpointsApi(core),
-    operators: operatorsApi(core),
-    operatorGroups: operatorGroupsApi(core),
-    timezones: timezonesApi(core),
-    outgoingPhoneNumbers: outgoingPhoneNumbersApi(core),
-    vaultItems: vaultItemsApi(core),
-    vaultSections: vaultSectionsApi(core),
-    scheduledReports: scheduledReportsApi(core),
-    slas: slasApi(core),
-    register: (body = {}, credentials) => core.json({ method: "POST", route: "/Register", body, ...credentials ? { auth: credentials } : {} }),
-    request: (method, path, raw = {}) => core.maybe({
-      method,
-      route: raw.route ?? path,
-      path,
-      ...raw.query === void 0 ? {} : { query: raw.query },
-      ...raw.body === void 0 ? {} : { body: raw.body },
-      ...raw.auth === void 0 ? {} : { auth: raw.auth }
-    }),
-    close: () => transport.close()
-  };
-}
 
 // ../reconciler/src/plan/diff.ts
 var join2 = (path, key) => path === "" ? key : `${path}/${key}`;
@@ -75780,6 +75833,13 @@ function operatorLines(plan) {
   }
   return [...byOperator.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([who, { count, last }]) => `- **${escapeMarkdown(who)}**: ${pluralCount(count, "object")} changed outside git${last === void 0 ? "" : `, last at ${escapeMarkdown(last)}`}`);
 }
+function goneLines(plan) {
+  const gone = plan.steps.filter((step) => step.action === "create").map((step) => `- ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`);
+  if (gone.length === 0) return "";
+  const heading = "### Declared in git, missing from the account\n\nDeleted outside git (the service does not record by whom), or merged and not applied yet; an apply creates them again.\n\n";
+  return `${heading}${boundedLines(gone, 4e3, (count) => `- … ${pluralCount(count, "more object")}`)}
+`;
+}
 function driftBody(plan, context) {
   let intro = `The live account differs from \`${context.label}\`${context.sha === "" ? "" : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. Either apply the configuration again, or bring the changes made in the account into git. Each scheduled run updates this issue, and closes it once the drift is gone.
 
@@ -75794,6 +75854,7 @@ ${boundedLines(operators, 8e3, (count) => `- … ${pluralCount(count, "more oper
   } else {
     intro += "No object records a change by another operator: the configuration changed, or the account was changed by the API account itself.\n\n";
   }
+  intro += goneLines(plan);
   intro += "### Plan\n";
   return renderMarkdown(plan, { marker: context.marker, title: `monsync drift: ${context.label}`, intro, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(
     /^\n/,

@@ -75107,7 +75107,7 @@ var PullInto = class {
   change(step, declaration, live, change) {
     const what = `${step.kind} ${JSON.stringify(step.key)} ${change.path}`;
     if (change.sensitive === true) {
-      this.notes.push(`${what}: a secret, which the API never returns; left as it is (change the value where the reference points)`);
+      this.notes.push(`${what}: a secret, which monsync never writes into a tree; left as it is (change the value where the reference points)`);
       return;
     }
     let node = declaration.node;
@@ -75154,7 +75154,7 @@ var PullInto = class {
   }
   #add(what, file, at3, key, value, parents) {
     if (holdsSecretReference(value)) {
-      this.notes.push(`${what}: holds a secret, which the API never returns; left out`);
+      this.notes.push(`${what}: holds a secret, which monsync never writes into a tree; left out`);
       return;
     }
     if ((0, import_yaml8.isSeq)(at3)) file.appendItem(at3, value, parents);

@@ -137,7 +137,7 @@ describe('pullInto', () => {
       { vault: { sections: [{ Name: 'Web', items: [{ Name: 'shop-login', Password: { fromEnv: 'MONSYNC_SECRET_X' } }] }] } },
     );
     expect(result.files).toEqual([]);
-    expect(result.notes[0]).toMatch(/vaultItem "Web\/shop-login" \/Password: a secret, which the API never returns; left as it is/);
+    expect(result.notes[0]).toMatch(/vaultItem "Web\/shop-login" \/Password: a secret, which monsync never writes into a tree; left as it is/);
   });
 
   it('leaves a value written as an alias alone (it is shared with its anchor) and says so', () => {

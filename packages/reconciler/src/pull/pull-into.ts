@@ -103,7 +103,7 @@ class PullInto {
   change(step: PlanStep, declaration: Declaration, live: PulledObject, change: PlanChange): void {
     const what = `${step.kind} ${JSON.stringify(step.key)} ${change.path}`;
     if (change.sensitive === true) {
-      this.notes.push(`${what}: a secret, which the API never returns; left as it is (change the value where the reference points)`);
+      this.notes.push(`${what}: a secret, which monsync never writes into a tree; left as it is (change the value where the reference points)`);
       return;
     }
     let node: Node = declaration.node;
@@ -151,7 +151,7 @@ class PullInto {
 
   #add(what: string, file: EditableFile, at: Node, key: string, value: unknown, parents: readonly Node[]): void {
     if (holdsSecretReference(value)) {
-      this.notes.push(`${what}: holds a secret, which the API never returns; left out`);
+      this.notes.push(`${what}: holds a secret, which monsync never writes into a tree; left out`);
       return;
     }
     if (isSeq(at)) file.appendItem(at as EditableSeq, value, parents);

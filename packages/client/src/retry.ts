@@ -12,12 +12,6 @@
 export interface RetryOptions {
   /** Total attempts including the first (default 5; 1 disables retries). */
   maxAttempts?: number;
-  /**
-   * Total attempts of a read (GET, HEAD). Default: `maxAttempts` when that is given, else 8. A read is harmless to
-   * repeat, and a plan fails on the first listing that runs out of attempts while it sends dozens of them: at a 40%
-   * fault rate a listing runs out of 5 attempts 1% of the time (0.4^5), of 8 about 0.07%.
-   */
-  maxReadAttempts?: number;
   /** First backoff ceiling in ms (default 500); doubles per attempt. */
   baseDelayMs?: number;
   /** Largest backoff ceiling in ms (default 20 000). Does not limit Retry-After, see `maxRetryAfterMs`. */
@@ -34,7 +28,6 @@ export interface RetryOptions {
 
 export interface RetryPolicy {
   maxAttempts: number;
-  maxReadAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
   maxRetryAfterMs: number;
@@ -51,7 +44,6 @@ const defaultSleep = (ms: number): Promise<void> =>
 export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
   const policy: RetryPolicy = {
     maxAttempts: options.maxAttempts ?? 5,
-    maxReadAttempts: options.maxReadAttempts ?? options.maxAttempts ?? 8,
     baseDelayMs: options.baseDelayMs ?? 500,
     maxDelayMs: options.maxDelayMs ?? 20_000,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
@@ -59,11 +51,10 @@ export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,
   };
-  for (const key of ['maxAttempts', 'maxReadAttempts', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+  for (const key of ['maxAttempts', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
     const v = policy[key];
-    const count = key === 'maxAttempts' || key === 'maxReadAttempts';
-    if (!Number.isFinite(v) || v < 0 || (count && (!Number.isInteger(v) || v < 1))) {
-      throw new RangeError(`retry.${key} must be ${count ? 'an integer >= 1' : 'a number >= 0'}, got ${String(v)}`);
+    if (!Number.isFinite(v) || v < 0 || (key === 'maxAttempts' && (!Number.isInteger(v) || v < 1))) {
+      throw new RangeError(`retry.${key} must be ${key === 'maxAttempts' ? 'an integer >= 1' : 'a number >= 0'}, got ${String(v)}`);
     }
   }
   return policy;
@@ -137,12 +128,10 @@ export type RetryDecision =
  */
 export function retryDecision(policy: RetryPolicy, method: string, outcome: AttemptResult, attempt: number): RetryDecision {
   const idempotent = isRetryableMethod(method);
-  const upper = method.toUpperCase();
-  const limit = upper === 'GET' || upper === 'HEAD' ? policy.maxReadAttempts : policy.maxAttempts;
   if (outcome.kind === 'failure') {
     const refused = outcome.code === 'ECONNREFUSED';
     const worth = refused || (idempotent && (outcome.timedOut || isRetryableNetworkCode(outcome.code)));
-    if (!worth || attempt >= limit) return { retry: false };
+    if (!worth || attempt >= policy.maxAttempts) return { retry: false };
     return { retry: true, delayMs: backoffDelay(policy, attempt), reason: outcome.timedOut ? 'TIMEOUT' : (outcome.code ?? 'NETWORK'), retryAfter: false };
   }
   const { status } = outcome;
@@ -150,7 +139,7 @@ export function retryDecision(policy: RetryPolicy, method: string, outcome: Atte
   const retryAfterMs = parseRetryAfter(outcome.headers['retry-after'], policy.now());
   const after = retryAfterMs === undefined ? {} : { retryAfterMs };
   const worth = status === 429 || (idempotent && isRetryableStatus(status));
-  if (!worth || attempt >= limit) return { retry: false, ...after };
+  if (!worth || attempt >= policy.maxAttempts) return { retry: false, ...after };
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
   return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status), retryAfter: retryAfterMs !== undefined, ...after };
 }

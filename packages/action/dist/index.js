@@ -69357,7 +69357,6 @@ var defaultSleep = (ms) => new Promise((resolve4) => {
 function resolveRetryPolicy(options = {}) {
   const policy = {
     maxAttempts: options.maxAttempts ?? 5,
-    maxReadAttempts: options.maxReadAttempts ?? options.maxAttempts ?? 8,
     baseDelayMs: options.baseDelayMs ?? 500,
     maxDelayMs: options.maxDelayMs ?? 2e4,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 12e4,
@@ -69365,11 +69364,10 @@ function resolveRetryPolicy(options = {}) {
     random: options.random ?? Math.random,
     now: options.now ?? Date.now
   };
-  for (const key of ["maxAttempts", "maxReadAttempts", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"]) {
+  for (const key of ["maxAttempts", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"]) {
     const v = policy[key];
-    const count = key === "maxAttempts" || key === "maxReadAttempts";
-    if (!Number.isFinite(v) || v < 0 || count && (!Number.isInteger(v) || v < 1)) {
-      throw new RangeError(`retry.${key} must be ${count ? "an integer >= 1" : "a number >= 0"}, got ${String(v)}`);
+    if (!Number.isFinite(v) || v < 0 || key === "maxAttempts" && (!Number.isInteger(v) || v < 1)) {
+      throw new RangeError(`retry.${key} must be ${key === "maxAttempts" ? "an integer >= 1" : "a number >= 0"}, got ${String(v)}`);
     }
   }
   return policy;
@@ -69414,12 +69412,10 @@ function backoffDelay(policy, attempt) {
 }
 function retryDecision(policy, method, outcome, attempt) {
   const idempotent = isRetryableMethod(method);
-  const upper = method.toUpperCase();
-  const limit = upper === "GET" || upper === "HEAD" ? policy.maxReadAttempts : policy.maxAttempts;
   if (outcome.kind === "failure") {
     const refused = outcome.code === "ECONNREFUSED";
     const worth2 = refused || idempotent && (outcome.timedOut || isRetryableNetworkCode(outcome.code));
-    if (!worth2 || attempt >= limit) return { retry: false };
+    if (!worth2 || attempt >= policy.maxAttempts) return { retry: false };
     return { retry: true, delayMs: backoffDelay(policy, attempt), reason: outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK", retryAfter: false };
   }
   const { status: status4 } = outcome;
@@ -69427,7 +69423,7 @@ function retryDecision(policy, method, outcome, attempt) {
   const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"], policy.now());
   const after = retryAfterMs === void 0 ? {} : { retryAfterMs };
   const worth = status4 === 429 || idempotent && isRetryableStatus(status4);
-  if (!worth || attempt >= limit) return { retry: false, ...after };
+  if (!worth || attempt >= policy.maxAttempts) return { retry: false, ...after };
   if (retryAfterMs !== void 0 && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
   return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status4), retryAfter: retryAfterMs !== void 0, ...after };
 }

@@ -2,8 +2,9 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type RunningEmulator, type SeedName } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
+import { afterAll, beforeAll } from 'vitest';
 import { bufferedIo, type BufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
 
@@ -17,6 +18,28 @@ export function tempTree(files: Record<string, string>): string {
     writeFileSync(join(root, path), text);
   }
   return root;
+}
+
+/** An emulator for one test file and the environment that points `monsync` at it. */
+export interface FileEmulator {
+  readonly emulator: RunningEmulator;
+  readonly env: Record<string, string>;
+}
+
+/**
+ * Starts an emulator (on the profile under test, `seed` state, no Retry-After waits) before the file's tests and
+ * closes it after them; `extraEnv` joins the API variables (e.g. the secrets a tree references).
+ */
+export function emulatorForFile(seed: SeedName = 'empty', extraEnv: Record<string, string> = {}): FileEmulator {
+  const file = {} as { emulator: RunningEmulator; env: Record<string, string> };
+  beforeAll(async () => {
+    file.emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed, retryAfterSeconds: 0 });
+    file.env = { MONSYNC_API_URL: file.emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', ...extraEnv };
+  });
+  afterAll(async () => {
+    await file.emulator.close();
+  });
+  return file;
 }
 
 /** A copy of the demo tree `configs/`, so tests can change it. */

@@ -4,24 +4,14 @@
  * emulator's request log shows not one write. The reconciler's tests cover the guard's rules; these cover what a
  * user sees and that the command stops before writing.
  */
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, tempTree } from './helpers.js';
+import { emulatorForFile, monsync, tempTree } from './helpers.js';
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty', retryAfterSeconds: 0 });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' };
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const suite = emulatorForFile('empty');
 beforeEach(async () => {
-  await emulator.control.reset('empty');
-  emulator.control.clearLog();
+  await suite.emulator.control.reset('empty');
+  suite.emulator.control.clearLog();
 });
 
 // Every safety share lifted, so the only thing that can stop these plans is the guard.
@@ -67,22 +57,22 @@ describe('monsync apply refuses a plan that would lock the account out', () => {
   it('treats an API operator that names no operator (a typo) as unknown: every operator delete is refused', async () => {
     const settings = SETTINGS.replace('apiOperator: admin@example.com', 'apiOperator: admin@exmaple.com');
     const root = tempTree({ 'monsync.yaml': settings, 'people.yaml': 'operators:\n  - Email: viewer@example.com\n' });
-    const { code, err } = await monsync(['apply', '--auto-approve', '--allow-deletes'], { env, cwd: root });
+    const { code, err } = await monsync(['apply', '--auto-approve', '--allow-deletes'], { env: suite.env, cwd: root });
     expect(code).toBe(ExitCode.Error);
     expect(err).toContain('warning: monsync.yaml apiOperator: "admin@exmaple.com" matches no operator of the account');
     expect(err).toContain("delete operator:admin@example.com would delete an operator that may be the API account's own");
-    expect(emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(suite.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
   });
 
   describe.each(CASES)('a plan that $name', ({ people, message }) => {
     it.each([[['--auto-approve']], [['--auto-approve', '--allow-deletes']]])('exits 1 with LOCK_OUT, the step and the manual way (%j), and writes nothing', async (flags) => {
       const root = tempTree({ 'monsync.yaml': SETTINGS, 'people.yaml': people });
-      const { code, out, err } = await monsync(['apply', ...flags], { env, cwd: root });
+      const { code, out, err } = await monsync(['apply', ...flags], { env: suite.env, cwd: root });
       expect(code).toBe(ExitCode.Error);
       expect(err).toContain('LOCK_OUT');
       expect(err).toContain(message);
       expect(out).not.toContain('Apply complete');
-      const log = emulator.control.requestLog().entries;
+      const log = suite.emulator.control.requestLog().entries;
       expect(log.length).toBeGreaterThan(0);
       expect(log.filter((e) => e.method !== 'GET')).toEqual([]);
     });

@@ -5,10 +5,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, tempTree, type Outcome } from './helpers.js';
+import { emulatorForFile, monsync, tempTree, type Outcome } from './helpers.js';
 
 const FROM_ENV = 'CANARY-5b1e-operator-env-password';
 const FROM_FILE = 'CANARY-5b1e-operator-file-password';
@@ -42,19 +41,10 @@ const TREE = {
   'secrets/file-password.txt': `${FROM_FILE}\n`,
 };
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty', retryAfterSeconds: 0 });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', OPS_PASSWORD: FROM_ENV };
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const suite = emulatorForFile('empty', { OPS_PASSWORD: FROM_ENV });
 beforeEach(async () => {
-  emulator.control.setFaults({ rate: 0, scripted: [] });
-  await emulator.control.reset('empty');
+  suite.emulator.control.setFaults({ rate: 0, scripted: [] });
+  await suite.emulator.control.reset('empty');
 });
 
 /** No canary, nor its base64 form, in any of the texts. */
@@ -76,36 +66,36 @@ function filesUnder(dir: string): string {
 }
 
 function storedPassword(email: string): unknown {
-  return emulator.control.dump().operators.find((o) => o['Email'] === email)?.['Password'];
+  return suite.emulator.control.dump().operators.find((o) => o['Email'] === email)?.['Password'];
 }
 
 describe('an operator password never appears in any output', () => {
   it('is in no plan: text, markdown, JSON, or the saved plan file', async () => {
     const root = tempTree(TREE);
-    const text = await monsync(['plan', '--out', 'plan.json', '--detailed-exitcode'], { env, cwd: root });
+    const text = await monsync(['plan', '--out', 'plan.json', '--detailed-exitcode'], { env: suite.env, cwd: root });
     expect(text.code).toBe(ExitCode.Changes);
     expect(text.out).toContain('+ create operator "env@example.com"');
-    const markdown = await monsync(['plan', '--format', 'markdown'], { env, cwd: root });
+    const markdown = await monsync(['plan', '--format', 'markdown'], { env: suite.env, cwd: root });
     expect(markdown.out).toContain('file@example.com');
-    const json = await monsync(['plan', '--format', 'json'], { env, cwd: root });
+    const json = await monsync(['plan', '--format', 'json'], { env: suite.env, cwd: root });
     expect(json.out).toContain('"sensitive": true');
     expectNoPassword(printed(text), printed(markdown), printed(json), readFileSync(join(root, 'plan.json'), 'utf8'));
   });
 
   it('is in no output of apply (of a saved plan), pull, or --rotate, while the service receives each value', async () => {
     const root = tempTree(TREE);
-    const planned = await monsync(['plan', '--out', 'plan.json'], { env, cwd: root });
-    const applied = await monsync(['apply', 'plan.json', '--auto-approve', '--verbose'], { env, cwd: root });
+    const planned = await monsync(['plan', '--out', 'plan.json'], { env: suite.env, cwd: root });
+    const applied = await monsync(['apply', 'plan.json', '--auto-approve', '--verbose'], { env: suite.env, cwd: root });
     expect(applied.code).toBe(ExitCode.Ok);
     expect([storedPassword('env@example.com'), storedPassword('file@example.com')]).toEqual([FROM_ENV, FROM_FILE]);
 
     // Outside the tree, which would otherwise read the pulled files as part of it.
     const pulledDir = join(tempTree({}), 'pulled');
-    const pulled = await monsync(['pull', '--out', pulledDir], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', pulledDir], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     expect(filesUnder(pulledDir)).toMatch(/Password: \{ fromEnv: MONSYNC_SECRET_\w+ \}/);
 
-    const rotateEnv = { ...env, OPS_PASSWORD: ROTATED };
+    const rotateEnv = { ...suite.env, OPS_PASSWORD: ROTATED };
     const rotatePlan = await monsync(['plan', '--rotate', 'operator:*@example.com', '--format', 'json'], { env: rotateEnv, cwd: root });
     expect(rotatePlan.out, rotatePlan.err).toContain('rotation (--rotate)');
     const rotateText = await monsync(['plan', '--rotate', 'operator:env@example.com'], { env: rotateEnv, cwd: root });
@@ -118,15 +108,15 @@ describe('an operator password never appears in any output', () => {
 
   it('is in no error of a create the service refuses or fails', async () => {
     const root = tempTree(TREE);
-    emulator.control.setFaults({ rate: 0, scripted: [{ method: 'POST', route: '/Operator', count: 20, kind: '500' }] });
-    const failed = await monsync(['apply', '--auto-approve', '--verbose'], { env, cwd: root });
+    suite.emulator.control.setFaults({ rate: 0, scripted: [{ method: 'POST', route: '/Operator', count: 20, kind: '500' }] });
+    const failed = await monsync(['apply', '--auto-approve', '--verbose'], { env: suite.env, cwd: root });
     expect(failed.code).toBe(ExitCode.Error);
     expect(failed.err).toContain('operator "env@example.com"');
     expect(failed.err).toContain('500');
 
-    emulator.control.setFaults({ rate: 0, scripted: [] });
+    suite.emulator.control.setFaults({ rate: 0, scripted: [] });
     const refusedTree = tempTree({ ...TREE, 'people.yaml': TREE['people.yaml'].replace('    FullName: From Env\n', '    FullName: From Env\n    TimeZoneId: 999\n') });
-    const refused = await monsync(['apply', '--auto-approve', '--verbose'], { env, cwd: refusedTree });
+    const refused = await monsync(['apply', '--auto-approve', '--verbose'], { env: suite.env, cwd: refusedTree });
     expect(refused.code).toBe(ExitCode.Error);
     expect(refused.err).toContain('TimeZoneId 999');
     expectNoPassword(printed(failed), printed(refused));

@@ -5,50 +5,40 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, tempTree } from './helpers.js';
+import { emulatorForFile, monsync, tempTree } from './helpers.js';
 
 const SETTINGS = 'apiVersion: monsync/v1\napiOperator: admin@example.com\nmanage:\n  operators: { prune: false }\n';
 const people = (phone: string) => `operators:\n  - Email: admin@example.com\n  - Email: sam@example.com\n    FullName: Sam\n    outgoingPhoneNumber: "${phone}"\n`;
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty', retryAfterSeconds: 0 });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' };
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const suite = emulatorForFile('empty');
 
 describe('outgoingPhoneNumber: an operator names the number alerts are sent from', () => {
   it('refuses a name the account does not have, at its position, before any write', async () => {
-    emulator.control.clearLog();
+    suite.emulator.control.clearLog();
     const root = tempTree({ 'monsync.yaml': SETTINGS, 'people.yaml': people('+31 20 999 9999') });
-    const { code, err } = await monsync(['apply', '--auto-approve'], { env, cwd: root });
+    const { code, err } = await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: root });
     expect(code).toBe(ExitCode.Error);
     expect(err).toContain('people.yaml:5:26: operator `sam@example.com`: outgoingPhoneNumber "+31 20 999 9999" names no outgoing phone number of the account');
     expect(err).toContain('+31201234567 (Amsterdam) = 1');
-    expect(emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(suite.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
   });
 
   it('sends the id of the number named; pull writes the number, and the pulled tree plans nothing', async () => {
     const root = tempTree({ 'monsync.yaml': SETTINGS, 'people.yaml': people('+31 20 123 4567') });
-    const applied = await monsync(['apply', '--auto-approve'], { env, cwd: root });
+    const applied = await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: root });
     expect(applied.code).toBe(ExitCode.Ok);
-    expect(emulator.control.dump().operators.find((o) => o['Email'] === 'sam@example.com')).toMatchObject({ OutgoingPhoneNumberId: 1 });
-    expect((await monsync(['plan', '--detailed-exitcode'], { env, cwd: root })).code).toBe(ExitCode.Ok);
+    expect(suite.emulator.control.dump().operators.find((o) => o['Email'] === 'sam@example.com')).toMatchObject({ OutgoingPhoneNumberId: 1 });
+    expect((await monsync(['plan', '--detailed-exitcode'], { env: suite.env, cwd: root })).code).toBe(ExitCode.Ok);
 
     const out = join(tempTree({}), 'pulled');
-    expect((await monsync(['pull', '--out', out], { env, cwd: root })).code).toBe(ExitCode.Ok);
+    expect((await monsync(['pull', '--out', out], { env: suite.env, cwd: root })).code).toBe(ExitCode.Ok);
     const operators = readFileSync(join(out, 'operators.yaml'), 'utf8');
     expect(operators).toContain('outgoingPhoneNumber: "+31201234567"');
     expect(operators).not.toContain('OutgoingPhoneNumberId');
     const passwords = Object.fromEntries([...operators.matchAll(/fromEnv: (MONSYNC_SECRET_\w+)/g)].map((m) => [m[1] ?? '', 'any']));
-    const again = await monsync(['plan', '--config', out, '--detailed-exitcode'], { env: { ...env, ...passwords }, cwd: root });
+    const again = await monsync(['plan', '--config', out, '--detailed-exitcode'], { env: { ...suite.env, ...passwords }, cwd: root });
     expect(again.out).toContain('No changes.');
     expect(again.code).toBe(ExitCode.Ok);
   });

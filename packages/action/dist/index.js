@@ -73900,37 +73900,32 @@ ${options.footer.replace(/^\n+|\n+$/g, "")}
 function renderPolicySection(plan, budget, more) {
   const [section] = policySection(plan);
   if (section === void 0) return "";
-  let body = "";
-  let shown = 0;
-  for (const block of section.blocks) {
-    if (markdownLength(section.open + body + block + section.close) > budget) break;
-    body += block;
-    shown += 1;
-  }
+  const shown = blocksThatFit(section.blocks, markdownLength(section.open + section.close), budget, more);
   const rest = section.blocks.length - shown;
-  return `${section.open}${body}${rest > 0 ? more(rest) : ""}${section.close}`;
+  return `${section.open}${section.blocks.slice(0, shown).join("")}${rest > 0 ? more(rest) : ""}${section.close}`;
+}
+function blocksThatFit(blocks, frame, budget, more) {
+  let used = frame;
+  for (const [i, block] of blocks.entries()) {
+    const size = markdownLength(block);
+    if (used + size + markdownLength(more(blocks.length - i)) > budget) return i;
+    used += size;
+  }
+  return blocks.length;
 }
 function renderStepList(steps, budget, more) {
   const blocks = steps.map((s) => `${stepLines(s).join("\n")}
 `);
   const fence = fenceFor(blocks);
-  const frame = markdownLength(`${fence}diff
+  const shown = blocksThatFit(blocks, markdownLength(`${fence}diff
 ${fence}
-`);
-  let body = "";
-  let used = frame;
-  for (const [i, block] of blocks.entries()) {
-    const size = markdownLength(block);
-    if (used + size + markdownLength(more(blocks.length - i)) > budget) return `${body === "" ? "" : `${fence}diff
-${body}${fence}
-`}${more(blocks.length - i)}
-`;
-    body += block;
-    used += size;
-  }
-  return body === "" ? "" : `${fence}diff
+`), budget, more);
+  const body = blocks.slice(0, shown).join("");
+  const fenced = body === "" ? "" : `${fence}diff
 ${body}${fence}
 `;
+  return shown < blocks.length ? `${fenced}${more(blocks.length - shown)}
+` : fenced;
 }
 
 // ../reconciler/src/render/json.ts

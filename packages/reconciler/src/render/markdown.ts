@@ -325,15 +325,23 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
 export function renderPolicySection(plan: Pick<Plan, 'policy'>, budget: number, more: (count: number) => string): string {
   const [section] = policySection(plan);
   if (section === undefined) return '';
-  let body = '';
-  let shown = 0;
-  for (const block of section.blocks) {
-    if (markdownLength(section.open + body + block + section.close) > budget) break;
-    body += block;
-    shown += 1;
-  }
+  const shown = blocksThatFit(section.blocks, markdownLength(section.open + section.close), budget, more);
   const rest = section.blocks.length - shown;
-  return `${section.open}${body}${rest > 0 ? more(rest) : ''}${section.close}`;
+  return `${section.open}${section.blocks.slice(0, shown).join('')}${rest > 0 ? more(rest) : ''}${section.close}`;
+}
+
+/**
+ * How many of `blocks`, from the first, fit whole in `budget` (UTF-8 bytes) beside `frame` bytes, with room left for
+ * `more(count)` of the blocks left out.
+ */
+function blocksThatFit(blocks: readonly string[], frame: number, budget: number, more: (count: number) => string): number {
+  let used = frame;
+  for (const [i, block] of blocks.entries()) {
+    const size = markdownLength(block);
+    if (used + size + markdownLength(more(blocks.length - i)) > budget) return i;
+    used += size;
+  }
+  return blocks.length;
 }
 
 /**
@@ -344,14 +352,8 @@ export function renderPolicySection(plan: Pick<Plan, 'policy'>, budget: number, 
 export function renderStepList(steps: readonly PlanStep[], budget: number, more: (count: number) => string): string {
   const blocks = steps.map((s) => `${stepLines(s).join('\n')}\n`);
   const fence = fenceFor(blocks);
-  const frame = markdownLength(`${fence}diff\n${fence}\n`);
-  let body = '';
-  let used = frame;
-  for (const [i, block] of blocks.entries()) {
-    const size = markdownLength(block);
-    if (used + size + markdownLength(more(blocks.length - i)) > budget) return `${body === '' ? '' : `${fence}diff\n${body}${fence}\n`}${more(blocks.length - i)}\n`;
-    body += block;
-    used += size;
-  }
-  return body === '' ? '' : `${fence}diff\n${body}${fence}\n`;
+  const shown = blocksThatFit(blocks, markdownLength(`${fence}diff\n${fence}\n`), budget, more);
+  const body = blocks.slice(0, shown).join('');
+  const fenced = body === '' ? '' : `${fence}diff\n${body}${fence}\n`;
+  return shown < blocks.length ? `${fenced}${more(blocks.length - shown)}\n` : fenced;
 }

@@ -300,8 +300,13 @@ function grant(ctx: RequestContext, g: OperatorGroupRec, requested: unknown): { 
 
 /** An operator's authorization types: what was assigned (`AccountAccess` from the start), and `AccountAdministrator` while it is an administrator. */
 function operatorAuthorizationTypes(ctx: RequestContext, guid: string): string[] {
-  const assigned = [...(ctx.store.operatorAuthorizations.get(guid) ?? ['AccountAccess'])];
+  const assigned = [...assignedTypes(ctx, guid)];
   return ctx.store.isAdmin(guid) ? ['AccountAdministrator', ...assigned] : assigned;
+}
+
+/** The types assigned to an operator, as a set to change; an operator stored before they were kept has `AccountAccess`. */
+function assignedTypes(ctx: RequestContext, guid: string): Set<string> {
+  return new Set(ctx.store.operatorAuthorizations.get(guid) ?? ['AccountAccess']);
 }
 
 function registerOperatorAuthorizationRoutes(router: Router): void {
@@ -316,7 +321,7 @@ function registerOperatorAuthorizationRoutes(router: Router): void {
   router.add('POST', '/Operator/{operatorGuid}/Authorization/{authorizationType}', (ctx) => {
     const guid = target(ctx);
     const type = checkAssignable(ctx.params['authorizationType']);
-    const set = new Set(ctx.store.operatorAuthorizations.get(guid) ?? ['AccountAccess']);
+    const set = assignedTypes(ctx, guid);
     set.add(type);
     ctx.store.operatorAuthorizations.put(guid, set);
     return ok(operatorAuthorizationTypes(ctx, guid));
@@ -324,7 +329,7 @@ function registerOperatorAuthorizationRoutes(router: Router): void {
   router.add('DELETE', '/Operator/{operatorGuid}/Authorization/{authorizationType}', (ctx) => {
     const guid = target(ctx);
     const type = checkAssignable(ctx.params['authorizationType']);
-    const set = new Set(ctx.store.operatorAuthorizations.get(guid) ?? ['AccountAccess']);
+    const set = assignedTypes(ctx, guid);
     if (!set.delete(type)) throw notFound(`Operator ${guid} has no authorization ${type}.`);
     ctx.store.operatorAuthorizations.put(guid, set);
     return ok();

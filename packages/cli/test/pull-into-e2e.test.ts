@@ -136,6 +136,37 @@ describe('monsync pull --into', () => {
     expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.action !== 'ensure')).toEqual([]);
   });
 
+  it('writes web-app changes to people into the file that declares them: operator fields and an own duty schedule removed', async () => {
+    const root = await appliedDemoTree();
+    cpSync(join(root, 'configs'), join(root, 'edited'), { recursive: true });
+    const operator = async (email: string) => {
+      const guid = await idOf('/Operator', 'Email', email, 'OperatorGuid');
+      return { guid, fields: (await webApp('GET', `/Operator/${guid}`)) as Record<string, unknown> };
+    };
+    const nina = await operator('nina@example.com');
+    await webApp('PUT', `/Operator/${nina.guid}`, { ...nina.fields, FullName: 'Nina Day' });
+    const viewer = await operator('viewer@example.com');
+    await webApp('PUT', `/Operator/${viewer.guid}`, { ...viewer.fields, TimeZoneId: 4 });
+    const sam = await operator('sam.ops@example.com');
+    const monthly = ((await webApp('GET', `/Operator/${sam.guid}/DutySchedule`)) as Record<string, unknown>[]).find((schedule) => schedule['ScheduleMode'] === 'Monthly');
+    await webApp('DELETE', `/Operator/${sam.guid}/DutySchedule/${String(monthly?.['Id'])}`);
+
+    const pulled = await monsync(['pull', '--into', 'edited'], { env, cwd: root });
+    expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
+    expect(pulled.out).toContain('The tree now plans no changes against the live account.');
+    const before = readFileSync(join(root, 'configs', 'people.yaml'), 'utf8');
+    expect(readFileSync(join(root, 'edited', 'people.yaml'), 'utf8')).toBe(
+      before
+        .replace('FullName: Nina Night', 'FullName: Nina Day')
+        .replace(/(Email: viewer@example.com\n {4}TimeZoneId: )3/, '$14')
+        // Sam still declares own schedules, now none: an empty list, so the tree stays authoritative for what Sam holds.
+        .replace(/( {4}dutySchedules:)( +# Sam's own.*\n).*\n/, '$1 []$2'),
+    );
+    const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env, cwd: root });
+    expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.action !== 'ensure')).toEqual([]);
+    expect(pulled.out + pulled.err).not.toMatch(/CANARY/);
+  });
+
   it('writes new live objects to the file --new-objects-file names, and refuses one outside the tree before writing anything', async () => {
     const root = await appliedDemoTree();
     // Within the demo tree's policy for Https monitors (configs/monsync.yaml), so that the edited tree validates.

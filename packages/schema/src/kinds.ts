@@ -8,6 +8,7 @@
  * listed by config section instead (`KINDS_AS_LISTED`): the order of `manage` in `monsync.yaml`.
  */
 import { serverAddedKeys } from '@monsync/client/wire';
+import { dutyContent, dutyLabel } from './duty-schedule.js';
 
 /** The `manage` entries of `monsync.yaml`, one per config section, in the order people see kinds listed in. */
 export const MANAGED_KINDS = ['monitors', 'monitorGroups', 'vault', 'slas', 'scheduledReports', 'alertDefinitions', 'operators', 'operatorGroups'] as const;
@@ -42,6 +43,12 @@ export interface KindEntry {
   readonly parent?: string;
   /** Field naming an object within its parent or the account. None: the list entry is itself the key (a member name). */
   readonly keyField?: string;
+  /**
+   * For a kind whose entries are objects named by their content rather than by one field (a duty schedule, a vault
+   * access): an entry's own key as plans write it. Where entries of a tree or a pulled account are matched to plan
+   * steps (`pull --into`), this is how they are found.
+   */
+  readonly contentKey?: (entry: Readonly<Record<string, unknown>>) => string | undefined;
   /** The object's own identifier field: written in the config, it pins identity (adoption, rename). Empty: none. */
   readonly guidField: string;
   /** Where identifiers are unique: the account, or only among the children of one parent (exclusion period ids). */
@@ -281,9 +288,16 @@ export const DUTY_SCHEDULE_KIND = {
   readOnlyFields: ['Id'],
   secretFields: [],
   setFields: [],
+  contentKey: (entry) => dutyLabel(dutyContent(entry)),
   title: { one: 'duty schedule', many: 'duty schedules', inParent: { one: 'duty schedule', many: 'duty schedules' } },
   ignorable: false,
 } as const satisfies KindEntry;
+
+/** `operator:<Email>` or `group:<Description>`: whom a vault section's `access` entry names. */
+function vaultAccessKey(entry: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof entry['operator'] === 'string') return `operator:${entry['operator']}`;
+  return typeof entry['group'] === 'string' ? `group:${entry['group']}` : undefined;
+}
 
 /**
  * Access of an operator or a group to a vault section (`access:` of the section), keyed
@@ -299,6 +313,7 @@ export const VAULT_ACCESS_KIND = {
   readOnlyFields: [],
   secretFields: [],
   setFields: [],
+  contentKey: (entry) => vaultAccessKey(entry),
   title: { one: 'vault access', many: 'vault accesses' },
   ignorable: true,
 } as const satisfies KindEntry;

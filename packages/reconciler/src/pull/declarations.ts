@@ -47,6 +47,7 @@ export function nodeAt(root: Node | null | undefined, path: readonly string[]): 
 }
 
 function entryKey(kind: KindEntry, item: unknown): string | undefined {
+  if (kind.contentKey !== undefined) return isMap(item) ? kind.contentKey(item.toJSON() as Record<string, unknown>) : undefined;
   if (kind.keyField === undefined) return isScalar(item) ? keyText(item.value) : undefined;
   if (!isMap(item)) return undefined;
   const pair = item.items.find((entry) => isScalar(entry.key) && entry.key.value === kind.keyField);
@@ -97,11 +98,16 @@ function valueAt(root: unknown, path: readonly string[]): unknown {
   return value;
 }
 
+function pulledKey(kind: KindEntry, value: unknown): string | undefined {
+  if (kind.contentKey !== undefined) return typeof value === 'object' && value !== null && !Array.isArray(value) ? kind.contentKey(value as Record<string, unknown>) : undefined;
+  return kind.keyField === undefined ? keyText(value) : keyText(valueAt(value, [kind.keyField]));
+}
+
 function collectPulled(out: Map<string, PulledObject>, kind: KindEntry, root: unknown, path: readonly string[], parentKey: string | undefined): void {
   const list = valueAt(root, path);
   if (!Array.isArray(list)) return;
   for (const value of list) {
-    const own = kind.keyField === undefined ? keyText(value) : keyText(valueAt(value, [kind.keyField]));
+    const own = pulledKey(kind, value);
     if (own === undefined) continue;
     const key = parentKey === undefined ? own : `${parentKey}/${own}`;
     out.set(pulledId(kind.kind, key), { kind, key, value, parentKey });

@@ -180,4 +180,33 @@ describe('pullInto', () => {
     expect(result.files).toEqual([]);
     expect(result.notes).toEqual(['scheduled report "monthly-ops" is only in the live account and unmanaged (prune: false); left out']);
   });
+
+  it('finds entries named by their content: a duty schedule and a vault access, removed or added where they are declared', () => {
+    const people = `operators:
+  - Email: sam@example.com
+    dutySchedules:
+      - { ScheduleMode: Daily, StartTime: "23:00", EndTime: "07:00" }
+      - { ScheduleMode: Monthly, MonthDay: 31, StartTime: "09:00", EndTime: "17:00" }
+`;
+    const vault = `vault:
+  sections:
+    - Name: Shop
+      access:
+        - { operator: sam@example.com, level: view }
+`;
+    const result = pulled(
+      [{ path: 'people.yaml', text: people }, { path: 'vault.yaml', text: vault }],
+      [
+        step('create', 'dutySchedule', 'sam@example.com/Monthly day 31 09:00-17:00'),
+        step('delete', 'vaultAccess', 'Shop/group:Night shift'),
+      ],
+      {
+        operators: [{ Email: 'sam@example.com', dutySchedules: [{ ScheduleMode: 'Daily', StartTime: '23:00', EndTime: '07:00' }] }],
+        vault: { sections: [{ Name: 'Shop', access: [{ operator: 'sam@example.com', level: 'view' }, { group: 'Night shift', level: 'change' }] }] },
+      },
+    );
+    expect(result.notes).toEqual([]);
+    expect(text(result, 'people.yaml')).toBe(people.replace(/ {6}- \{ ScheduleMode: Monthly.*\n/, ''));
+    expect(text(result, 'vault.yaml')).toBe(`${vault}        - { group: Night shift, level: change }\n`);
+  });
 });

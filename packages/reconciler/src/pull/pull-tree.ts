@@ -509,6 +509,6 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   if (operators.length > 0) files.push({ path: 'operators.yaml', content: toYaml({ operators }, header('Operators (key: Email); passwords are { fromEnv: ... } placeholders, sent only on create and with --rotate')) });
   if (operatorGroups.length > 0) files.push({ path: 'operator-groups.yaml', content: toYaml({ operatorGroups }, header('Operator groups (key: Description); members are operator Emails')) });
   if (reports.length > 0) files.push({ path: 'scheduled-reports.yaml', content: toYaml({ scheduledReports: reports }, header('Scheduled reports (key: the monsync:key marker in InternalNotes)')) });
-  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports };
+  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, operators, operatorGroups };
   return { files, data, secrets: pull.secrets, notes: pull.notes };
 }

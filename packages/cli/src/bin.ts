@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 import { dropLeadingSeparator, splitCommand } from './args.js';
+import { COMMANDS } from './commands/index.js';
 import { processIo } from './io.js';
 import { run } from './main.js';
+import { deferWasmTierUp } from './wasm-tiering.js';
 
 const argv = process.argv.slice(2);
 const io = processIo();
+const { command } = splitCommand(dropLeadingSeparator(argv));
+// In the command's process only: `run` is also called in-process (tests, the library entry), where V8 is not ours to tune.
+if (COMMANDS.some((entry) => entry.name === command && entry.callsApi === true)) await deferWasmTierUp();
 // Only the long-running emulator takes over Ctrl-C (to close cleanly); any other command keeps Node's default.
-if (splitCommand(dropLeadingSeparator(argv)).command === 'emulator') {
+if (command === 'emulator') {
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);

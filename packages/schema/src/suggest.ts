@@ -25,8 +25,12 @@ export function likelyMeant(word: string, candidates: Iterable<string>): string 
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
     if (candidate === word) return undefined;
-    const distance = candidate.toLowerCase() === lower ? 0 : editDistance(lower, candidate.toLowerCase());
     const limit = Math.min(word.length, candidate.length) <= 4 ? 1 : 2;
+    const other = candidate.toLowerCase();
+    // The distance is at least the difference in length: most candidates are ruled out without computing it (the
+    // loader asks about every pass-through field of every declaration).
+    if (Math.abs(other.length - lower.length) > limit) continue;
+    const distance = other === lower ? 0 : editDistance(lower, other);
     if (distance <= limit && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -135,8 +135,13 @@ export function zoneOfRecord(record: TimezoneRecord, year: number): Zone {
     .split(',')
     .map((place) => place.trim().toLowerCase())
     .filter((place) => place !== '');
-  const candidates = [...names.map(zoneOfPlace), ...REGION_ZONES.filter(([pattern]) => pattern.test(description)).map(([, zone]) => zone)];
-  for (const candidate of candidates) {
+  // Places are looked up one at a time, in order, up to the first that agrees: a place that names no zone
+  // (`edinburgh`) costs a failed Intl lookup per region, and places after the first that agrees are never used.
+  const places = function* (): Generator<string | undefined> {
+    for (const name of names) yield zoneOfPlace(name);
+    for (const [pattern, zone] of REGION_ZONES) if (pattern.test(description)) yield zone;
+  };
+  for (const candidate of places()) {
     if (candidate === undefined) continue;
     const zone = candidate === 'UTC' ? UTC : ianaZone(candidate);
     if (agrees(zone, record, year)) return zone;

@@ -14,7 +14,7 @@ import { onCallOfPlan } from '../on-call/of-plan.js';
 import { PlanError, type PlanProblem } from './errors.js';
 import { ignoreMatcher } from './ignore.js';
 import { deletesRefused, draftDeletes } from './phases/deletes.js';
-import { configDigest, guidNames, liveDigest, planDigestOf, stepDigest } from './phases/digests.js';
+import { digestsOnFirstRead, guidNames, planDigestOf, stepDigest } from './phases/digests.js';
 import { draftChanges } from './phases/drafts.js';
 import { inputProblems } from './phases/inputs.js';
 import { ignoreUnmatched, matchKinds, unknownIgnoreKinds } from './phases/match.js';
@@ -112,8 +112,8 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
   const onCall = options.now === undefined ? undefined : onCallOfPlan(desired, live, steps, options.now);
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
-    configDigest: configDigest(desired, states, options.fingerprints),
-    liveDigest: liveDigest(states),
+    configDigest: '',
+    liveDigest: '',
     planDigest: planDigestOf(steps.map((step) => step.digest ?? '')),
     summary,
     safe: violations.length === 0,
@@ -122,6 +122,7 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
     unmanaged: deletes.unmanaged,
     warnings,
   };
+  digestsOnFirstRead(plan, desired, states, options.fingerprints);
   if (policy.length > 0) plan.policy = policy;
   if (onCall !== undefined) plan.onCall = onCall;
   return plan;

@@ -25,4 +25,14 @@ describe('plan digests', () => {
     const lines = names.map((Name, i) => `${JSON.stringify(Name)}\t\t\t${JSON.stringify({ Name, MonitorType: 'Https', Url: url(i) })}`);
     expect(plan.configDigest).toBe(sha256(`${settings}\nmonitor\n${lines.join('\n')}`));
   });
+
+  it('are made when first read, and a plan written as JSON holds them in their place, as a plan read back does', () => {
+    const desired = desiredState({ manage: { monitors: { prune: false } }, monitors: [aMonitor({ Name: 'a' })] });
+    const plan = planFor(desired, liveSnapshot({ monitors: [aLiveMonitor({ Name: 'a' })] }));
+    const written = JSON.parse(JSON.stringify(plan)) as Record<string, unknown>;
+    expect(Object.keys(written).slice(0, 4)).toEqual(['formatVersion', 'configDigest', 'liveDigest', 'planDigest']);
+    expect(written).toEqual(plan);
+    expect(plan.configDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(plan.liveDigest).toMatch(/^[0-9a-f]{64}$/);
+  });
 });

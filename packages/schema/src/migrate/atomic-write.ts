@@ -1,6 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+/** Random hex for a temporary name; node:crypto is loaded here, not when the schema package loads (see secret.ts). */
+function randomSuffix(): string {
+  return process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
+}
 
 /**
  * Writes through a temporary file in the same folder and renames it over the target, so a crash or a full
@@ -11,7 +15,7 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     (stats) => stats.mode & 0o777,
     () => 0o644,
   );
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomSuffix()}.tmp`);
   const handle = await open(temp, 'wx', mode);
   try {
     try {

@@ -107,7 +107,8 @@ export function deletesRefused(deletes: readonly Draft[], states: readonly KindS
 }
 
 function keepersOf(deleted: PerKind<Draft>, states: readonly KindState[], resolution: Resolution): Map<Draft, Keeper[]> {
-  const isDeleted = (kind: StepKind, guid: string): boolean => deleted.has(kind, guid.toLowerCase());
+  // The kind first: most references name a kind the plan deletes nothing of, and need no lower-cased GUID.
+  const isDeleted = (kind: StepKind, guid: string): boolean => deleted.hasAny(kind) && deleted.has(kind, guid.toLowerCase());
   const keepers = new Map<Draft, Keeper[]>();
   for (const state of states) {
     const { mod } = state;

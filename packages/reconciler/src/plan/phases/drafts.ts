@@ -10,7 +10,7 @@ import type { ApiObject } from '../../live/types.js';
 import { comparable, declaredFieldsSame, diffFields } from '../diff.js';
 import { at, planProblem, type PlanProblem } from '../errors.js';
 import { splitMarker, withMarker } from '../markers.js';
-import { combineFingerprints, findSecrets, replaceSecrets, secretAddress, type SecretFingerprints } from '../secrets.js';
+import { combineFingerprints, findSecrets, replaceSecrets, secretAddress, type SecretAt, type SecretFingerprints } from '../secrets.js';
 import { SENSITIVE, type PlanChange, type PlanDrift, type PlanWarning } from '../types.js';
 import { canonicalJson, compareStrings, escapePointer, isPlainObject } from '../values.js';
 import type { Draft, KindState, Pair, Resolution } from './state.js';
@@ -226,19 +226,33 @@ function updateFields(context: DraftContext, mod: KindModule, entry: DesiredEntr
 }
 
 /** An update of a pair, or undefined when the declared fields, markers and fingerprints all match the live object. */
-function updateDraft(context: DraftContext, rules: DraftRules, { desired: entry, live: current }: Pair): Draft | undefined {
-  const { mod, markerField, immutable } = rules;
-  context.readOnlyDeclared(mod, entry);
-  const { resolved, rotated } = updateFields(context, mod, entry);
+function updateDraft(context: DraftContext, rules: DraftRules, pair: Pair): Draft | undefined {
+  const { desired: entry, live: current } = pair;
+  context.readOnlyDeclared(rules.mod, entry);
+  const { resolved, rotated } = updateFields(context, rules.mod, entry);
   const secrets = findSecrets(resolved);
-  if (secrets.length > 0) context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
-  // The common case at account scale, decided without building the live view and the compared copy below:
-  // nothing secret, no marker to compare (a fingerprint marker counts only with secrets, and its field only when
-  // declared), no immutable field, every declared field equal to the live one.
+  if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
+  if (secrets.length === 0 && plainlyUnchanged(rules, entry, current, resolved)) return undefined;
+  // The rest runs for the few pairs that may differ: a function of its own, so that the optimiser, which compiles
+  // this one for the tens of thousands of unchanged pairs, does not compile (and recompile, kind after kind) it too.
+  return changedDraft(context, rules, pair, resolved, rotated, secrets);
+}
+
+/**
+ * The common case at account scale, decided without building the live view and the compared copy of
+ * `changedDraft`: (nothing secret, checked by the caller,) no marker to compare (a fingerprint marker counts only
+ * with secrets, and its field only when declared), no immutable field, every declared field equal to the live one.
+ */
+function plainlyUnchanged(rules: DraftRules, entry: DesiredEntry, current: LiveEntry, resolved: ApiObject): boolean {
+  const { mod, markerField } = rules;
   const markerFree = markerField === undefined || (mod.marker?.name === 'fp' && !(markerField in resolved));
-  if (secrets.length === 0 && markerFree && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === undefined)) {
-    if (declaredFieldsSame(resolved, current.fields, mod.serverDefaults, rules.dropOnUpdate, mod.setFields)) return undefined;
-  }
+  if (!markerFree || rules.immutable.length > 0 || (entry.key !== current.key && entry.pinnedGuid !== undefined)) return false;
+  return declaredFieldsSame(resolved, current.fields, mod.serverDefaults, rules.dropOnUpdate, mod.setFields);
+}
+
+/** `updateDraft` for a pair that may differ: the changes, markers and fingerprints, or undefined when none. */
+function changedDraft(context: DraftContext, rules: DraftRules, { desired: entry, live: current }: Pair, resolved: ApiObject, rotated: PlanChange[], secrets: SecretAt[]): Draft | undefined {
+  const { mod, markerField } = rules;
   const view = liveView(rules, resolved, current);
   const compared = withoutFields(withoutSecrets(resolved, secrets.length, () => undefined), rules.dropOnUpdate);
   const changes = [...diffFields(compared, view.fields, mod.setFields), ...rotated];

@@ -37,6 +37,8 @@ export function referencesToDeleted(states: readonly KindState[], resolution: Re
     if (!state.managed) continue;
     for (const entry of state.desired) {
       for (const ref of entry.refs) {
+        // Most references name a kind the plan deletes nothing of (a membership's monitor): no look-up.
+        if (!deleted.hasAny(ref.kind)) continue;
         const guid = resolution.guidOf(ref.kind, ref.key);
         if (guid !== undefined && deleted.has(ref.kind, guid)) {
           problems.push(

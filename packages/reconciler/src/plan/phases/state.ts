@@ -67,6 +67,12 @@ export class PerKind<V> {
   has(kind: StepKind, id: string): boolean {
     return this.#maps.get(kind)?.has(id) === true;
   }
+
+  /** Whether anything of the kind is held: asked first where most look-ups name a kind with nothing (no delete). */
+  hasAny(kind: StepKind): boolean {
+    const map = this.#maps.get(kind);
+    return map !== undefined && map.size > 0;
+  }
 }
 
 // The maps are built by functions of their own, so the getters asked tens of thousands of times stay small to compile.

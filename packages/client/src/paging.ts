@@ -45,8 +45,11 @@ export type NextCursorSeen = (next: string) => boolean;
 const CURSORS_AT_END = /,"Cursors":\{"Next":("(?:[^"\\]|\\.)+"),"Self":"(?:[^"\\]|\\.)*"\}\}\s*$/;
 
 export function nextCursorAtEnd(text: string): string | undefined {
-  // Only the tail is searched: the regular expression would otherwise try every comma of a 50 KB batch.
-  const match = CURSORS_AT_END.exec(text.length > 4096 ? text.slice(-4096) : text);
+  // Only the tail is searched: the regular expression would otherwise try every comma of a 50 KB batch. A body that
+  // does not end with an object in an object (a bare array: every per-parent listing) is not searched at all.
+  const tail = text.length > 4096 ? text.slice(-4096) : text;
+  if (!tail.trimEnd().endsWith('}}')) return undefined;
+  const match = CURSORS_AT_END.exec(tail);
   if (match?.[1] === undefined) return undefined;
   let next: unknown;
   try {

@@ -121,12 +121,16 @@ export type RetryDecision =
   | { retry: false; retryAfterMs?: number }
   | { retry: true; delayMs: number; reason: string; retryAfter: boolean; retryAfterMs?: number };
 
+const FINAL: RetryDecision = Object.freeze({ retry: false });
+
 /**
  * Whether the outcome of attempt `attempt` of a `method` request is worth another attempt, and after which wait: the
  * service's Retry-After when it gave one (not when it is above `maxRetryAfterMs`: that fails at once), else
  * exponential backoff with full jitter.
  */
 export function retryDecision(policy: RetryPolicy, method: string, outcome: AttemptResult, attempt: number): RetryDecision {
+  // The answer to nearly every request, decided before anything else is looked at.
+  if (outcome.kind === 'response' && outcome.status < 300) return FINAL;
   const idempotent = isRetryableMethod(method);
   if (outcome.kind === 'failure') {
     const refused = outcome.code === 'ECONNREFUSED';
@@ -135,7 +139,6 @@ export function retryDecision(policy: RetryPolicy, method: string, outcome: Atte
     return { retry: true, delayMs: backoffDelay(policy, attempt), reason: outcome.timedOut ? 'TIMEOUT' : (outcome.code ?? 'NETWORK'), retryAfter: false };
   }
   const { status } = outcome;
-  if (status < 300) return { retry: false };
   const retryAfterMs = parseRetryAfter(outcome.headers['retry-after'], policy.now());
   const after = retryAfterMs === undefined ? {} : { retryAfterMs };
   const worth = status === 429 || (idempotent && isRetryableStatus(status));

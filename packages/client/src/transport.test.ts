@@ -101,11 +101,27 @@ describe('path and query encoding', () => {
     expect(api.calls()).toHaveLength(0);
   });
 
+  it('refuses a path parameter that makes a . or .. segment without sending anything', async () => {
+    const api = mockApi();
+    for (const guid of ['..', '.']) {
+      await expect(api.client.monitors.get(guid)).rejects.toBeInstanceOf(InvalidQueryError);
+    }
+    expect(api.calls()).toHaveLength(0);
+  });
+
   it('writes booleans as true/false and skips undefined values', async () => {
     const api = mockApi();
     api.reply('GET', `/Alert/Monitor/${GUID}`, 200, { Data: [] });
     await api.client.alerts.byMonitorPage(GUID, { PresetPeriod: 'PreviousDay', IncludeReminders: true, Take: 10 });
     expect(api.last().url).toBe(`/v4/Alert/Monitor/${GUID}?PresetPeriod=PreviousDay&IncludeReminders=true&Take=10`);
+  });
+});
+
+describe('response bodies', () => {
+  it('reads a JSON answer that starts with a byte order mark', async () => {
+    const api = mockApi();
+    api.reply('GET', '/Timezone', 200, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[{"TimezoneId":1}]')]), { 'content-type': 'application/json' });
+    await expect(api.client.timezones.list().toArray()).resolves.toMatchObject([{ TimezoneId: 1 }]);
   });
 });
 

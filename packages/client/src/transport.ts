@@ -3,10 +3,10 @@
  * the shared limiter, applies the per-request timeout, retries what is safe to retry, and turns every failure
  * into an `ApiError` holding only redacted data.
  */
-import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
+import { exchange } from './exchange.js';
 import {
   ClientConfigError,
   InvalidQueryError,
@@ -162,19 +162,13 @@ function encodeQueryPart(text: string): string {
 export function encodeQuery(query: Query | undefined): string {
   if (!query) return '';
   const parts: string[] = [];
-  for (const [key, value] of Object.entries(query)) {
+  for (const key in query) {
+    if (!Object.hasOwn(query, key)) continue;
+    const value = query[key];
     if (value === undefined || value === null) continue;
     parts.push(`${encodeQueryPart(key)}=${encodeQueryPart(encodeQueryValue(value))}`);
   }
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
-}
-
-function normaliseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
 }
 
 function tryParseJson(text: string): unknown {
@@ -209,24 +203,9 @@ interface Evidence {
 interface PreparedRequest {
   base: { method: HttpMethod; path: string; route: string };
   fullPath: string;
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   bodyText: string | undefined;
   redacted: () => Evidence;
-}
-
-/**
- * The per-attempt deadline, given to undici as its `signal`: undici takes an EventEmitter with `aborted` and `reason`
- * as well as an AbortSignal, and one is far cheaper to set up and tear down on every request.
- */
-class Deadline extends EventEmitter {
-  aborted = false;
-  reason: unknown = undefined;
-
-  expire(reason: Error): void {
-    this.aborted = true;
-    this.reason = reason;
-    this.emit('abort');
-  }
 }
 
 /** Thrown as the abort reason, so the cause chain says what happened without a stack from undici internals. */
@@ -237,18 +216,35 @@ class RequestTimeout extends Error {
   }
 }
 
-/** Route templates split once into literal text and `{name}` placeholders (odd indexes): every request expands one. */
-const ROUTE_PIECES = new Map<string, readonly string[]>();
+/** What a request path must not be: relative, with `.`/`..` segments, a query, a fragment or white space. */
+function isUnsafePath(path: string): boolean {
+  return !path.startsWith('/') || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path);
+}
 
-function routePieces(route: string): readonly string[] {
-  let pieces = ROUTE_PIECES.get(route);
-  if (pieces === undefined) {
+interface RouteTemplate {
+  /** Literal text and `{name}` placeholders (odd indexes). */
+  pieces: readonly string[];
+  /**
+   * The template's own text passes the path check whatever its values are: each value is percent-encoded (no `/`,
+   * `?`, `#` or white space survives), so an expanded path can only fail through a value of `.` or `..`.
+   */
+  safe: boolean;
+}
+
+/** Route templates split once: every request expands one. */
+const ROUTE_TEMPLATES = new Map<string, RouteTemplate>();
+
+function routeTemplate(route: string): RouteTemplate {
+  let template = ROUTE_TEMPLATES.get(route);
+  if (template === undefined) {
     // Bounded: raw requests may name any number of distinct routes.
-    if (ROUTE_PIECES.size >= 512) ROUTE_PIECES.clear();
-    pieces = route.split(/\{(\w+)\}/);
-    ROUTE_PIECES.set(route, pieces);
+    if (ROUTE_TEMPLATES.size >= 512) ROUTE_TEMPLATES.clear();
+    const pieces = route.split(/\{(\w+)\}/);
+    const literal = pieces.filter((_, i) => i % 2 === 0);
+    template = { pieces, safe: (pieces[0] ?? '').startsWith('/') && !isUnsafePath(literal.join('x')) && !literal.join('').includes('/.') };
+    ROUTE_TEMPLATES.set(route, template);
   }
-  return pieces;
+  return template;
 }
 
 export class Transport {
@@ -263,6 +259,8 @@ export class Transport {
   /** Strings that must never appear in an error: the password and the encoded header. */
   readonly #ownSecrets: string[];
   readonly #userAgent: string;
+  /** The headers of a request without a body, sent with the client's own credentials. */
+  readonly #plainHeaders: Readonly<Record<string, string>>;
   readonly #onRequest: ((e: RequestEvent) => void) | undefined;
   readonly #onResponse: ((e: ResponseEvent) => void) | undefined;
   readonly #onRetry: ((e: RetryEvent) => void) | undefined;
@@ -287,6 +285,7 @@ export class Transport {
     this.#authorization = basicAuth(options);
     this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice('Basic '.length)];
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.#plainHeaders = Object.freeze({ authorization: this.#authorization, accept: 'application/json', 'user-agent': this.#userAgent });
     this.#onRequest = options.onRequest;
     this.#onResponse = options.onResponse;
     this.#onRetry = options.onRetry;
@@ -318,7 +317,7 @@ export class Transport {
 
   /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
   expandRoute(method: HttpMethod, route: string, params: Readonly<Record<string, string | number>> = {}): string {
-    const pieces = routePieces(route);
+    const { pieces } = routeTemplate(route);
     let path = pieces[0] ?? '';
     for (let i = 1; i < pieces.length; i += 2) {
       const name = pieces[i] ?? '';
@@ -364,7 +363,9 @@ export class Transport {
   #build(options: SendOptions): PreparedRequest {
     const { method, route } = options;
     const path = options.path ?? this.expandRoute(method, route, options.params);
-    if (!path.startsWith('/') || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path)) {
+    // A path expanded from a safe template needs the full check only when a value made a segment of dots.
+    const checked = options.path === undefined && routeTemplate(route).safe && !path.includes('/.');
+    if (!checked && isUnsafePath(path)) {
       throw new InvalidQueryError({
         method,
         path,
@@ -375,15 +376,14 @@ export class Transport {
     }
     const fullPath = `${this.#basePath}${path}${encodeQuery(options.query)}`;
     const authorization = options.auth ? basicAuth(options.auth) : this.#authorization;
-    const headers: Record<string, string> = {
-      authorization,
-      accept: 'application/json',
-      'user-agent': this.#userAgent,
-    };
+    let headers: Readonly<Record<string, string>>;
     let bodyText: string | undefined;
     if (options.body !== undefined) {
       bodyText = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
+      headers = { authorization, accept: 'application/json', 'user-agent': this.#userAgent, 'content-type': 'application/json' };
+    } else {
+      // A read sends hundreds of requests with the same headers: they share one (frozen) object.
+      headers = options.auth ? { authorization, accept: 'application/json', 'user-agent': this.#userAgent } : this.#plainHeaders;
     }
     // What an error keeps of the request, and the secrets to scrub from any message the service echoes: built when
     // an error needs them (a read sends hundreds of requests that succeed), at once for a request with a body, so
@@ -415,26 +415,23 @@ export class Transport {
     const { base } = request;
     if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
     const started = performance.now();
-    const deadline = new Deadline();
+    const sent = exchange(this.#dispatcher, {
+      origin: this.#origin,
+      path: request.fullPath,
+      method: base.method,
+      headers: request.headers,
+      body: request.bodyText ?? null,
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      deadline.expire(new RequestTimeout(this.#timeoutMs));
+      sent.abort(new RequestTimeout(this.#timeoutMs));
     }, this.#timeoutMs);
     try {
-      const res = await this.#dispatcher.request({
-        origin: this.#origin,
-        path: request.fullPath,
-        method: base.method,
-        headers: request.headers,
-        body: request.bodyText ?? null,
-        signal: deadline,
-      });
-      const text = await res.body.text();
-      if (res.statusCode === 429) slot.rateLimited();
-      const outcome: AttemptOutcome = { kind: 'response', status: res.statusCode, headers: normaliseHeaders(res.headers), text };
-      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance.now() - started });
-      return outcome;
+      const { status, headers, text } = await sent.done;
+      if (status === 429) slot.rateLimited();
+      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status, durationMs: performance.now() - started });
+      return { kind: 'response', status, headers, text };
     } catch (cause) {
       const code = timedOut ? 'TIMEOUT' : errorCodeOf(cause);
       this.#emit(this.#onResponse, {

@@ -12,11 +12,12 @@ import type { StepKind } from '../plan/types.js';
 import { emptySnapshot } from './snapshot.js';
 import type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing } from './types.js';
 
-async function all(what: string, listing: () => Listing<ApiObject>): Promise<ApiObject[]> {
+/** `what` names the listing in an error; a per-parent listing names it only when one is raised (hundreds succeed). */
+async function all(what: string | (() => string), listing: () => Listing<ApiObject>): Promise<ApiObject[]> {
   try {
     return await listing().toArray();
   } catch (error) {
-    throw new LiveReadError(what, error);
+    throw new LiveReadError(typeof what === 'string' ? what : what(), error);
   }
 }
 
@@ -107,13 +108,14 @@ class Reader {
     if (spec === undefined) return;
     const parentMod = kindModule(spec.parent);
     const parents = (await this.list(parentMod)).filter((parent) => spec.of?.(parent) ?? true);
+    const ids = parents.map((parent) => idOf(parent, parentMod.guidField));
     const lists = await Promise.all(
-      parents.map((parent) => this.#perParent.run(() => all(spec.what(parent), () => spec.list(this.client, idOf(parent, parentMod.guidField))))),
+      parents.map((parent, i) => this.#perParent.run(() => all(() => spec.what(parent), () => spec.list(this.client, ids[i] as string)))),
     );
     const byParent: Record<string, ApiObject[]> = {};
-    parents.forEach((parent, i) => {
+    ids.forEach((id, i) => {
       const children = lists[i] ?? [];
-      byParent[idOf(parent, parentMod.guidField)] = spec.keep === undefined ? children : children.map(spec.keep);
+      byParent[id] = spec.keep === undefined ? children : children.map(spec.keep);
     });
     this.snapshot.perParent[mod.kind] = byParent;
   }

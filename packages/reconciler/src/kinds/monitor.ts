@@ -224,7 +224,12 @@ function checkMembersListed(snapshot: LiveSnapshot, monitors: readonly ApiObject
   const missing = new Set<string>();
   for (const group of listed(snapshot, MONITOR_GROUP_KIND.kind)) {
     const groupGuid = idOf(group, 'MonitorGroupGuid');
-    const absent = (members[groupGuid] ?? []).map((m) => idOf(m, 'MonitorGuid')).filter((guid) => !isListed(guid));
+    // A loop, not map/filter: ten thousand members are checked and nearly all are listed.
+    const absent: string[] = [];
+    for (const member of members[groupGuid] ?? []) {
+      const guid = idOf(member, 'MonitorGuid');
+      if (!isListed(guid)) absent.push(guid);
+    }
     if (absent.length === 0) continue;
     for (const guid of absent) missing.add(guid.toLowerCase());
     groups += 1;

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from '@monsync/client';
+import { createClient, DEFAULT_READ_ATTEMPTS, DEFAULT_WRITE_ATTEMPTS } from '@monsync/client';
 import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -150,8 +150,8 @@ describe('monsync apply (plan, then apply)', () => {
   });
 
   it('reports a failed step with the service message, skips what depends on it, exits 1, and a rerun converges', async () => {
-    // 5: the client's attempts; a create answered 500 is looked up and sent again until they are used up.
-    emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: 5, kind: '500' }] });
+    // A create answered 500 is looked up and sent again until the client's attempts of a write are used up.
+    emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: DEFAULT_WRITE_ATTEMPTS, kind: '500' }] });
     const failed = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '1'], { env });
     expect(failed.code).toBe(ExitCode.Error);
     expect(failed.out).toContain('Apply finished with failures');
@@ -194,8 +194,8 @@ describe('monsync apply (plan, then apply)', () => {
   });
 
   it('ends the read with "failed after N requests" when a listing keeps failing with a 500, and writes nothing', async () => {
-    // The client sends a GET answered 500 again, 5 times in all (its one retry policy): the fault outlasts them.
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 5, kind: '500' }] });
+    // A read that fails every attempt the client makes of it (its one retry policy): the fault outlasts them.
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: DEFAULT_READ_ATTEMPTS, kind: '500' }] });
     const { code, err } = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verbose'], { env });
     expect(code).toBe(ExitCode.Error);
     expect(expectReadFailureLast(err, 'apply')).toBe(emulator.control.requestLog().total);

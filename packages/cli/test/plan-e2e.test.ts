@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_READ_ATTEMPTS } from '@monsync/client';
 import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -255,8 +256,8 @@ describe('monsync plan when the service refuses', () => {
     expect(out).toContain('+ create slaExclusionPeriod "Gold/Platform migration"');
   });
 
-  it('fails the plan, printing none, when a listing fails: it is never read as empty', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/VaultItem', count: 5, kind: '500' }] });
+  it('fails the plan, printing none, when a listing fails every attempt: it is never read as empty', async () => {
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/VaultItem', count: DEFAULT_READ_ATTEMPTS, kind: '500' }] });
     const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env });
     emulator.control.setFaults({ scripted: [] });
     expect(code).toBe(ExitCode.Error);
@@ -266,7 +267,7 @@ describe('monsync plan when the service refuses', () => {
 
   it('ends the read with "failed after N requests" when a listing fails after its retries (500, 503)', async () => {
     for (const [kind, isTTY] of [['500', false], ['500', true], ['503', false]] as const) {
-      emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 5, kind }] });
+      emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: DEFAULT_READ_ATTEMPTS, kind }] });
       emulator.control.clearLog();
       const { code, err } = await monsync(['plan', '--config', 'configs'], { env, isTTY });
       emulator.control.setFaults({ scripted: [] });

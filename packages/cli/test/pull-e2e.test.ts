@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_READ_ATTEMPTS } from '@monsync/client';
 import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -136,8 +137,8 @@ describe('monsync pull', () => {
     expect(readFileSync(join(root, 'accounts', 'prod', 'slas.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../../schemas/config.schema.json');
   });
 
-  it('ends the read with "failed after N requests" when a listing fails with a 500, exit 1, writing nothing', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: 5, kind: '500' }] });
+  it('ends the read with "failed after N requests" when a listing fails every attempt with a 500, exit 1, writing nothing', async () => {
+    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: DEFAULT_READ_ATTEMPTS, kind: '500' }] });
     const root = tempTree({});
     const { code, out, err } = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
     emulator.control.setFaults({ scripted: [] });

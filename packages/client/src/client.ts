@@ -33,8 +33,10 @@ export interface RawRequestOptions {
 export interface MonitoringClient {
   readonly baseUrl: string;
   readonly parallelism: number;
-  /** Attempts of one request in all (`retry.maxAttempts`): the client's one retry policy per request. */
+  /** Attempts of one write in all (`retry.maxAttempts`): the client's one retry policy per request. */
   readonly maxAttempts: number;
+  /** Attempts of one read (GET) in all (`retry.maxReadAttempts`). */
+  readonly maxReadAttempts: number;
   readonly monitors: MonitorsApi;
   readonly monitorChecks: MonitorChecksApi;
   readonly monitorGroups: MonitorGroupsApi;
@@ -78,6 +80,9 @@ export function createClient(options: ClientOptions): MonitoringClient {
     },
     get maxAttempts() {
       return transport.maxAttempts;
+    },
+    get maxReadAttempts() {
+      return transport.maxReadAttempts;
     },
     monitors: monitorsApi(core),
     monitorChecks: monitorChecksApi(core),

@@ -25,7 +25,7 @@ export {
 } from './errors.js';
 export { Paged, type Cursors, type Page } from './paging.js';
 export { REDACTED, redactJson } from './redact.js';
-export { backoffDelay, parseRetryAfter, type RetryOptions } from './retry.js';
+export { backoffDelay, DEFAULT_READ_ATTEMPTS, DEFAULT_WRITE_ATTEMPTS, parseRetryAfter, type RetryOptions } from './retry.js';
 export { DEFAULT_USER_AGENT, encodeQuery, type HttpMethod, type Query, type QueryValue, type RequestEvent, type ResponseEvent, type RetryEvent } from './transport.js';
 export type { AlertDefinitionsApi } from './families/alert-definitions.js';
 export type { AlertsApi, StatisticsApi } from './families/alerts.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError, NotFoundError, RateLimitError, ServerError, TimeoutError, ValidationError, type ApiError } from './errors.js';
-import { backoffDelay, parseRetryAfter, resolveRetryPolicy } from './retry.js';
+import { backoffDelay, DEFAULT_READ_ATTEMPTS, DEFAULT_WRITE_ATTEMPTS, parseRetryAfter, resolveRetryPolicy } from './retry.js';
 import type { RetryEvent } from './transport.js';
 import { mockApi } from './test-utils/mock-api.js';
 
@@ -197,15 +197,59 @@ describe('retries', () => {
     expect(api.sleeps).toEqual([300_000]);
   });
 
-  it('stops after 5 attempts by default and says how many were made', async () => {
+  it('stops a read after DEFAULT_READ_ATTEMPTS (8) by default and says how many were made', async () => {
     const api = mockApi();
     api.reply('GET', '/Sla', 503, { ErrorDescription: 'down' }).persist();
     const error = (await api.client.slas.listPage().catch((e: unknown) => e)) as ApiError;
+    expect(DEFAULT_READ_ATTEMPTS).toBe(8);
+    expect(api.client.maxReadAttempts).toBe(DEFAULT_READ_ATTEMPTS);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.attempts).toBe(8);
+    expect(error.message).toContain('after 8 attempts');
+    expect(api.calls()).toHaveLength(8);
+    expect(api.sleeps).toHaveLength(7);
+  });
+
+  it('stops a write after DEFAULT_WRITE_ATTEMPTS (5) by default', async () => {
+    const api = mockApi();
+    api.reply('PUT', `/Sla/${GUID}`, 503, { ErrorDescription: 'down' }).persist();
+    const error = (await api.client.slas.replace(GUID, { Description: 'x' }).catch((e: unknown) => e)) as ApiError;
+    expect(DEFAULT_WRITE_ATTEMPTS).toBe(5);
+    expect(api.client.maxAttempts).toBe(DEFAULT_WRITE_ATTEMPTS);
     expect(error).toBeInstanceOf(ServerError);
     expect(error.attempts).toBe(5);
-    expect(error.message).toContain('after 5 attempts');
     expect(api.calls()).toHaveLength(5);
-    expect(api.sleeps).toHaveLength(4);
+  });
+
+  it('waits at most 1 s between the attempts of a read, 6.5 s in all, where a write waits up to 7.5 s', async () => {
+    const read = mockApi({ retry: { random: () => 0.999999 } });
+    read.reply('GET', '/Sla', 503).persist();
+    await expect(read.client.slas.listPage()).rejects.toBeInstanceOf(ServerError);
+    expect(read.sleeps).toEqual([499, 999, 999, 999, 999, 999, 999]);
+    const write = mockApi({ retry: { random: () => 0.999999 } });
+    write.reply('DELETE', `/Sla/${GUID}`, 503).persist();
+    await expect(write.client.slas.delete(GUID)).rejects.toBeInstanceOf(ServerError);
+    expect(write.sleeps).toEqual([499, 999, 1999, 3999]);
+  });
+
+  it('honours a Retry-After longer than a read\'s backoff ceiling', async () => {
+    const api = mockApi();
+    api.reply('GET', '/Sla', 429, '', { 'retry-after': '5' });
+    api.reply('GET', '/Sla', 200, []);
+    await api.client.slas.list().toArray();
+    expect(api.sleeps).toEqual([5000]);
+  });
+
+  it('gives reads the configured maxAttempts too, unless maxReadAttempts says otherwise', async () => {
+    const same = mockApi({ retry: { maxAttempts: 2 } });
+    same.reply('GET', '/Sla', 503, { ErrorDescription: 'down' }).persist();
+    await expect(same.client.slas.listPage()).rejects.toMatchObject({ attempts: 2 });
+    const own = mockApi({ retry: { maxAttempts: 2, maxReadAttempts: 3, maxReadDelayMs: 100 } });
+    own.reply('GET', '/Sla', 503, { ErrorDescription: 'down' }).persist();
+    await expect(own.client.slas.listPage()).rejects.toMatchObject({ attempts: 3 });
+    expect(own.sleeps).toEqual([50, 50]);
+    expect(() => resolveRetryPolicy({ maxReadAttempts: 0 })).toThrow(/maxReadAttempts/);
+    expect(() => resolveRetryPolicy({ maxReadDelayMs: -1 })).toThrow(/maxReadDelayMs/);
   });
 
   it('stops after the configured number of attempts for resets too', async () => {
@@ -244,6 +288,13 @@ describe('timeouts', () => {
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'TIMEOUT', status: 0, attempts: 2 });
     expect(error.message).toMatch(/timed out after 2 attempts: no complete response within 20 ms/);
+    expect(api.calls()).toHaveLength(2);
+  });
+
+  it('holds a read that keeps timing out to a write\'s attempts: each one already waited timeoutMs', async () => {
+    const api = mockApi({ timeoutMs: 20, retry: { maxAttempts: 2, maxReadAttempts: 4 } });
+    api.reply('GET', '/Sla', 200, []).delay(5_000).times(4);
+    await expect(api.client.slas.listPage()).rejects.toMatchObject({ code: 'TIMEOUT', attempts: 2 });
     expect(api.calls()).toHaveLength(2);
   });
 

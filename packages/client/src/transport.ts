@@ -310,6 +310,10 @@ export class Transport {
     return this.#retry.maxAttempts;
   }
 
+  get maxReadAttempts(): number {
+    return this.#retry.maxReadAttempts;
+  }
+
   /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
   async close(): Promise<void> {
     if (this.#ownsDispatcher) await this.#dispatcher.close();

@@ -10,7 +10,7 @@
  * transitively; independent steps finish. A delete also waits for the creates that may replace its object
  * (`replacementGates`) and is skipped when one of them does not succeed. Running the same config again converges.
  */
-import { isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
+import { DEFAULT_WRITE_ATTEMPTS, isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
 import { kindModule, replacedBy } from '../kinds/index.js';
 import type { WriteClient } from '../live/types.js';
 import { PLAN_FORMAT_VERSION, type Plan, type PlanStep, type StepKind } from '../plan/types.js';
@@ -240,7 +240,7 @@ class StepExecutor {
     this.#placeholders = placeholders;
     this.#secrets = secrets;
     this.#redact = redact;
-    this.#maxSends = Math.max(1, options.maxUnclearAttempts ?? client.maxAttempts ?? 5);
+    this.#maxSends = Math.max(1, options.maxUnclearAttempts ?? client.maxAttempts ?? DEFAULT_WRITE_ATTEMPTS);
   }
 
   async run(step: PlanStep, onRetry: (reason: string, attempt: number) => void): Promise<Outcome | { error: FailedStep }> {

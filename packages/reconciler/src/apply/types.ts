@@ -18,9 +18,9 @@ export interface ApplyOptions {
   /** Stops starting steps; those already running finish. The rest are reported as not run. */
   signal?: AbortSignal;
   /**
-   * POSTs a create may send in all (default: the client's `retry.maxAttempts`, else 5), counting the client's own
-   * retries of a 429: after an unclear outcome (no response, timeout, 5xx) a create is sent again only when looking
-   * it up by key does not find it. Updates and deletes are sent as the client's retry policy allows, never more.
+   * POSTs a create may send in all (default: the client's `retry.maxAttempts`, else `DEFAULT_WRITE_ATTEMPTS`, 5),
+   * counting the client's own retries of a 429: after an unclear outcome (no response, timeout, 5xx) a create is sent
+   * again only when looking it up by key does not find it. Updates and deletes are sent as the client's retry policy allows, never more.
    */
   maxUnclearAttempts?: number;
 }

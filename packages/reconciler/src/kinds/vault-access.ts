@@ -1,4 +1,4 @@
-import { isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
+import { DEFAULT_WRITE_ATTEMPTS, isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
 import { OPERATOR_GROUP_KIND, OPERATOR_KIND, VAULT_ACCESS_KIND, VAULT_SECTION_KIND, type VaultAccessConfig } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import { listedPerParent } from '../live/snapshot.js';
@@ -188,7 +188,7 @@ async function converge(client: WriteClient, sectionGuid: string, principal: str
  * change of level would fail on any lost answer, where every other kind's update is a PUT the client retries.
  */
 async function grant(client: WriteClient, sectionGuid: string, principal: string, body: { [field: string]: string; AuthorizationType: string }): Promise<void> {
-  const limit = Math.max(1, client.maxAttempts ?? 5);
+  const limit = Math.max(1, client.maxAttempts ?? DEFAULT_WRITE_ATTEMPTS);
   for (let sent = 0; ; ) {
     try {
       await client.vaultSections.authorizations.create(sectionGuid, body);

@@ -258,7 +258,9 @@ async function withoutFaults<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-const HEAVY_SEEDS = 10;
+// 10 seeds in CI; MONSYNC_HEAVY_FAULT_SEEDS=100 measures the figures quoted below (the floors scale: 9 in 10).
+const HEAVY_SEEDS = Number(process.env.MONSYNC_HEAVY_FAULT_SEEDS ?? 10);
+const HEAVY_FLOOR = Math.ceil(HEAVY_SEEDS * 0.9);
 
 /**
  * Each seed: the account set up as `before`, then at fault rate 0.4 (before a write: 500, 503, 429 and resets,
@@ -294,35 +296,29 @@ async function heavyFaultRuns(before: DesiredState, after: DesiredState): Promis
 }
 
 describe(`plan and apply at fault rate 0.4, over ${HEAVY_SEEDS} seeds`, () => {
-  // The figures are a claim about fault rate 0.4. The rate-limited profile refuses another 10% of requests on top
-  // (about 0.46 in all, and five sends a request fail together about three times as often), so they cannot hold there;
-  // that profile's own suite is the rest of this file and the bench's rate-limited read.
-  // The floors are a claim about this tree, without people: people add about 18 listings to each plan (an operator's
-  // duty schedules, a group's members and authorizations, a section's access), each retried as every listing is, and
-  // a listing fails the plan when all 5 of its sends fail (0.4^5, about 1%). With people (the next test) measured: plan
-  // in one run 9/10 on default, strict, published and lean, within two runs 9, 9, 8 and 8/10, and on all but lean one
-  // seed whose plan failed in each of its 3 runs, so "3 in all" does not hold there.
+  // A plan sends a dozen listings (about 30 with people) and fails when one of them fails every attempt: at 5 attempts
+  // (0.4^5, about 1% a listing) a plan got through in one run 87 of 100 seeds, as (1 - 0.4^5)^12 predicts. Reads now
+  // get DEFAULT_READ_ATTEMPTS (8: 0.4^8, under 0.1% a listing). Measured over 100 seeds (MONSYNC_HEAVY_FAULT_SEEDS),
+  // plan in one run / converged within 2 runs, without people and with: default 99/99 and 99/98, strict 99/99 and
+  // 99/98, published 99/99 and 99/100, lean 98/98 and 99/98, every seed within 3 runs.
+  // The figures are a claim about fault rate 0.4. The rate-limited profile refuses another 10% of requests with a 429 on
+  // top (about 0.46 in all) and measures 96/96 without people, 94/88 with (a write keeps 5 attempts, and people double
+  // an apply's writes), one seed not within 3 runs. Its 429s come from one sequence drawn since the emulator started, so
+  // which seeds fail depends on the tests run before (this file's run: 9/10 and 9/10); at 96 in 100, ten seeds fall to 8
+  // about one time in ten, so the floor is no claim there. That profile's own suite is the rest of this file and the
+  // bench's rate-limited read.
   it.skipIf(profileFromEnv() === 'rate-limited')('plans in one run in at least 9 of 10 seeds and converges in at most 2 runs in at least 9 (3 in all), with 500s, 429s and resets before and after writes', async () => {
     const { planFirstTry, runsNeeded } = await heavyFaultRuns(fleet(0, { people: false }), fleet(1, { people: false }));
-    const planned = planFirstTry.filter(Boolean).length;
     // The figures the suite quotes: how often a plan got through in one run, and how many runs each apply needed.
-    const withinTwo = runsNeeded.filter((runs) => runs >= 1 && runs <= 2).length;
-    // The lean profile measures 8/10 and 8/10 here ([3,2,1,1,3,1,1,1,2,2]), the others 9/10 and 9/10. No read goes
-    // unretried there: each plan that failed had one listing fail all 5 of its attempts. The seeded faults are drawn in
-    // the order requests arrive, and that order differs on lean (its plans send the same 12 listings; given the default
-    // profile's create answers instead of its empty ones, lean plans 9/10 too). Over 100 seeds a plan gets through in
-    // one run 87/100 on every profile, as 12 listings each failing 5 times in a row with probability 0.4^5 predict
-    // (88%): 9 of 10 holds for most sets of 10 seeds, not for all. Apply within 2 runs, over 100 seeds: 92 on the
-    // default, strict and published profiles, 89 on lean (its retires and look-ups send a few more requests).
-    const floor = profileFromEnv() === 'lean' ? 8 : 9;
-    expect(planned).toBeGreaterThanOrEqual(floor);
-    expect(withinTwo, JSON.stringify(runsNeeded)).toBeGreaterThanOrEqual(floor);
+    expect(planFirstTry.filter(Boolean).length).toBeGreaterThanOrEqual(HEAVY_FLOOR);
+    expect(runsNeeded.filter((runs) => runs >= 1 && runs <= 2).length, JSON.stringify(runsNeeded)).toBeGreaterThanOrEqual(HEAVY_FLOOR);
     expect(runsNeeded.every((runs) => runs >= 1), JSON.stringify(runsNeeded)).toBe(true);
   });
 
-  it.skipIf(profileFromEnv() === 'rate-limited')('with people too: never a duplicate operator, group, duty schedule or access, and a seed that converged plans nothing after', async () => {
-    const { runsNeeded } = await heavyFaultRuns(fleet(0), fleet(1));
-    // Most seeds converge; those that do not within 3 runs are the ones whose plans kept failing (see the floors above).
-    expect(runsNeeded.filter((runs) => runs >= 1).length, JSON.stringify(runsNeeded)).toBeGreaterThan(HEAVY_SEEDS / 2);
+  it.skipIf(profileFromEnv() === 'rate-limited')('with people too: the same figures, never a duplicate operator, group, duty schedule or access, and a seed that converged plans nothing after', async () => {
+    const { planFirstTry, runsNeeded } = await heavyFaultRuns(fleet(0), fleet(1));
+    expect(planFirstTry.filter(Boolean).length).toBeGreaterThanOrEqual(HEAVY_FLOOR);
+    expect(runsNeeded.filter((runs) => runs >= 1 && runs <= 2).length, JSON.stringify(runsNeeded)).toBeGreaterThanOrEqual(HEAVY_FLOOR);
+    expect(runsNeeded.every((runs) => runs >= 1), JSON.stringify(runsNeeded)).toBe(true);
   });
 });

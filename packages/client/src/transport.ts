@@ -321,7 +321,10 @@ export class Transport {
 
   /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
   expandRoute(method: HttpMethod, route: string, params: Readonly<Record<string, string | number>> = {}): string {
-    const { pieces } = routeTemplate(route);
+    return this.#expand(method, route, routeTemplate(route), params);
+  }
+
+  #expand(method: HttpMethod, route: string, { pieces }: RouteTemplate, params: Readonly<Record<string, string | number>> = {}): string {
     let path = pieces[0] ?? '';
     for (let i = 1; i < pieces.length; i += 2) {
       const name = pieces[i] ?? '';
@@ -366,9 +369,10 @@ export class Transport {
   /** The URL, headers and body of a request, checked; the redacted evidence an error needs is made on demand. */
   #build(options: SendOptions): PreparedRequest {
     const { method, route } = options;
-    const path = options.path ?? this.expandRoute(method, route, options.params);
+    const template = options.path === undefined ? routeTemplate(route) : undefined;
+    const path = template === undefined ? (options.path as string) : this.#expand(method, route, template, options.params);
     // A path expanded from a safe template needs the full check only when a value made a segment of dots.
-    const checked = options.path === undefined && routeTemplate(route).safe && !path.includes('/.');
+    const checked = template !== undefined && template.safe && !path.includes('/.');
     if (!checked && isUnsafePath(path)) {
       throw new InvalidQueryError({
         method,

@@ -218,7 +218,7 @@ function checkMembersListed(snapshot: LiveSnapshot, monitors: readonly ApiObject
   // case-insensitive set is built only for one that does not (this runs on the read's critical path, at its end).
   const exact = new Set(monitors.map((m) => idOf(m, 'MonitorGuid')));
   let lower: Set<string> | undefined;
-  const isListed = (guid: string): boolean => exact.has(guid) || (lower ??= new Set([...exact].map((g) => g.toLowerCase()))).has(guid.toLowerCase());
+  const isListedLoosely = (guid: string): boolean => (lower ??= new Set([...exact].map((g) => g.toLowerCase()))).has(guid.toLowerCase());
   const shown: string[] = [];
   let groups = 0;
   const missing = new Set<string>();
@@ -228,7 +228,7 @@ function checkMembersListed(snapshot: LiveSnapshot, monitors: readonly ApiObject
     const absent: string[] = [];
     for (const member of members[groupGuid] ?? []) {
       const guid = idOf(member, 'MonitorGuid');
-      if (!isListed(guid)) absent.push(guid);
+      if (!exact.has(guid) && !isListedLoosely(guid)) absent.push(guid);
     }
     if (absent.length === 0) continue;
     for (const guid of absent) missing.add(guid.toLowerCase());

@@ -2051,8 +2051,8 @@ var require_request = __commonJS({
 var require_dispatcher = __commonJS({
   "../../node_modules/.pnpm/undici@6.29.1/node_modules/undici/lib/dispatcher/dispatcher.js"(exports, module) {
     "use strict";
-    var EventEmitter2 = __require("node:events");
-    var Dispatcher = class extends EventEmitter2 {
+    var EventEmitter = __require("node:events");
+    var Dispatcher = class extends EventEmitter {
       dispatch() {
         throw new Error("not implemented");
       }
@@ -15068,7 +15068,7 @@ var require_util4 = __commonJS({
           if (encoding === "failure") {
             encoding = "UTF-8";
           }
-          return decode2(bytes, encoding);
+          return decode3(bytes, encoding);
         }
         case "ArrayBuffer": {
           const sequence = combineByteSequences(bytes);
@@ -15085,7 +15085,7 @@ var require_util4 = __commonJS({
         }
       }
     }
-    function decode2(ioQueue, encoding) {
+    function decode3(ioQueue, encoding) {
       const bytes = combineByteSequences(ioQueue);
       const BOMEncoding = BOMSniffing(bytes);
       let slice = 0;
@@ -36519,10 +36519,10 @@ var require_wrap_handler = __commonJS({
 var require_dispatcher2 = __commonJS({
   "../../node_modules/.pnpm/undici@7.30.2/node_modules/undici/lib/dispatcher/dispatcher.js"(exports, module) {
     "use strict";
-    var EventEmitter2 = __require("node:events");
+    var EventEmitter = __require("node:events");
     var WrapHandler = require_wrap_handler();
     var wrapInterceptor = (dispatch) => (opts, handler2) => dispatch(opts, WrapHandler.wrap(handler2));
-    var Dispatcher = class extends EventEmitter2 {
+    var Dispatcher = class extends EventEmitter {
       dispatch() {
         throw new Error("not implemented");
       }
@@ -44056,7 +44056,7 @@ var require_socks5_utils = __commonJS({
 var require_socks5_client = __commonJS({
   "../../node_modules/.pnpm/undici@7.30.2/node_modules/undici/lib/core/socks5-client.js"(exports, module) {
     "use strict";
-    var { EventEmitter: EventEmitter2 } = __require("node:events");
+    var { EventEmitter } = __require("node:events");
     var { Buffer: Buffer2 } = __require("node:buffer");
     var { InvalidArgumentError, Socks5ProxyError } = require_errors4();
     var { debuglog } = __require("node:util");
@@ -44101,7 +44101,7 @@ var require_socks5_client = __commonJS({
       ERROR: "error",
       CLOSED: "closed"
     };
-    var Socks5Client = class extends EventEmitter2 {
+    var Socks5Client = class extends EventEmitter {
       constructor(socket, options = {}) {
         super();
         if (!socket) {
@@ -51242,9 +51242,9 @@ var require_memory_cache_store = __commonJS({
   "../../node_modules/.pnpm/undici@7.30.2/node_modules/undici/lib/cache/memory-cache-store.js"(exports, module) {
     "use strict";
     var { Writable } = __require("node:stream");
-    var { EventEmitter: EventEmitter2 } = __require("node:events");
+    var { EventEmitter } = __require("node:events");
     var { assertCacheKey, assertCacheValue } = require_cache2();
-    var MemoryCacheStore = class extends EventEmitter2 {
+    var MemoryCacheStore = class extends EventEmitter {
       #maxCount = 1024;
       #maxSize = 104857600;
       // 100MB
@@ -61361,6 +61361,52 @@ function withSpecifiedCompanions(body) {
 // ../schema/src/migrate/rename-wire.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 
+// ../schema/src/duty-schedule.ts
+var TIME = /^(\d{2}):(\d{2})/;
+var DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?/;
+function time(value) {
+  const match2 = typeof value === "string" ? TIME.exec(value) : null;
+  return match2 === null ? void 0 : `${match2[1]}:${match2[2]}`;
+}
+function dateTime(value) {
+  const match2 = typeof value === "string" ? DATE_TIME.exec(value) : null;
+  return match2 === null ? void 0 : `${match2[1]}T${match2[2]}:${match2[3] ?? "00"}`;
+}
+function dutyContent(schedule) {
+  const fields = schedule;
+  const mode = typeof fields.ScheduleMode === "string" ? fields.ScheduleMode : "";
+  const out = { ScheduleMode: mode };
+  if (mode === "OneTime") {
+    const start2 = dateTime(fields.StartDateTime);
+    const end2 = dateTime(fields.EndDateTime);
+    if (start2 !== void 0) out.StartDateTime = start2;
+    if (end2 !== void 0) out.EndDateTime = end2;
+    return out;
+  }
+  if (mode === "Weekly" && typeof fields.WeekDay === "string") out.WeekDay = fields.WeekDay;
+  if (mode === "Monthly" && fields.MonthDay !== void 0 && fields.MonthDay !== null) out.MonthDay = Number(fields.MonthDay);
+  const start = time(fields.StartTime);
+  const end = time(fields.EndTime);
+  if (start !== void 0) out.StartTime = start;
+  if (end !== void 0) out.EndTime = end;
+  return out;
+}
+function dutyLabel(content) {
+  const times = `${content.StartTime ?? "?"}-${content.EndTime ?? "?"}`;
+  switch (content.ScheduleMode) {
+    case "Daily":
+      return `Daily ${times}`;
+    case "Weekly":
+      return `Weekly ${content.WeekDay ?? "?"} ${times}`;
+    case "Monthly":
+      return `Monthly day ${content.MonthDay ?? "?"} ${times}`;
+    case "OneTime":
+      return `OneTime ${content.StartDateTime ?? "?"}..${content.EndDateTime ?? "?"}`;
+    default:
+      return `${content.ScheduleMode} ${JSON.stringify(content)}`;
+  }
+}
+
 // ../schema/src/kinds.ts
 var MANAGED_KINDS = ["monitors", "monitorGroups", "vault", "slas", "scheduledReports", "alertDefinitions", "operators", "operatorGroups"];
 var VAULT_SECTION_KIND = {
@@ -61556,9 +61602,14 @@ var DUTY_SCHEDULE_KIND = {
   readOnlyFields: ["Id"],
   secretFields: [],
   setFields: [],
+  contentKey: (entry) => dutyLabel(dutyContent(entry)),
   title: { one: "duty schedule", many: "duty schedules", inParent: { one: "duty schedule", many: "duty schedules" } },
   ignorable: false
 };
+function vaultAccessKey(entry) {
+  if (typeof entry["operator"] === "string") return `operator:${entry["operator"]}`;
+  return typeof entry["group"] === "string" ? `group:${entry["group"]}` : void 0;
+}
 var VAULT_ACCESS_KIND = {
   kind: "vaultAccess",
   section: "vault",
@@ -61569,6 +61620,7 @@ var VAULT_ACCESS_KIND = {
   readOnlyFields: [],
   secretFields: [],
   setFields: [],
+  contentKey: (entry) => vaultAccessKey(entry),
   title: { one: "vault access", many: "vault accesses" },
   ignorable: true
 };
@@ -64175,14 +64227,14 @@ var TransformDecodeBuilder = class {
   constructor(schema) {
     this.schema = schema;
   }
-  Decode(decode2) {
-    return new TransformEncodeBuilder(this.schema, decode2);
+  Decode(decode3) {
+    return new TransformEncodeBuilder(this.schema, decode3);
   }
 };
 var TransformEncodeBuilder = class {
-  constructor(schema, decode2) {
+  constructor(schema, decode3) {
     this.schema = schema;
-    this.decode = decode2;
+    this.decode = decode3;
   }
   EncodeTransform(encode2, schema) {
     const Encode = (value) => schema[TransformKind].Encode(encode2(value));
@@ -65388,7 +65440,6 @@ function configJsonSchema() {
 }
 
 // ../schema/src/secret.ts
-import { createHmac } from "node:crypto";
 import { readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep, win32 } from "node:path";
 var REDACTED = "[redacted]";
@@ -65521,6 +65572,9 @@ var Secret = class {
 function isSecret(value) {
   return value instanceof Secret;
 }
+function createHmac(algorithm, key) {
+  return process.getBuiltinModule("node:crypto").createHmac(algorithm, key);
+}
 function fingerprintSecret(value, key) {
   return createHmac("sha256", key).update(value).digest("hex");
 }
@@ -65628,52 +65682,6 @@ function checkExclusionPeriod(period) {
     findings.push({ code: "EXCLUSION_PERIOD_ORDER", message: `the period must end after it starts (Until ${until} is not after From ${from})`, field: "Until" });
   }
   return findings;
-}
-
-// ../schema/src/duty-schedule.ts
-var TIME = /^(\d{2}):(\d{2})/;
-var DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::(\d{2}))?/;
-function time(value) {
-  const match2 = typeof value === "string" ? TIME.exec(value) : null;
-  return match2 === null ? void 0 : `${match2[1]}:${match2[2]}`;
-}
-function dateTime(value) {
-  const match2 = typeof value === "string" ? DATE_TIME.exec(value) : null;
-  return match2 === null ? void 0 : `${match2[1]}T${match2[2]}:${match2[3] ?? "00"}`;
-}
-function dutyContent(schedule) {
-  const fields = schedule;
-  const mode = typeof fields.ScheduleMode === "string" ? fields.ScheduleMode : "";
-  const out = { ScheduleMode: mode };
-  if (mode === "OneTime") {
-    const start2 = dateTime(fields.StartDateTime);
-    const end2 = dateTime(fields.EndDateTime);
-    if (start2 !== void 0) out.StartDateTime = start2;
-    if (end2 !== void 0) out.EndDateTime = end2;
-    return out;
-  }
-  if (mode === "Weekly" && typeof fields.WeekDay === "string") out.WeekDay = fields.WeekDay;
-  if (mode === "Monthly" && fields.MonthDay !== void 0 && fields.MonthDay !== null) out.MonthDay = Number(fields.MonthDay);
-  const start = time(fields.StartTime);
-  const end = time(fields.EndTime);
-  if (start !== void 0) out.StartTime = start;
-  if (end !== void 0) out.EndTime = end;
-  return out;
-}
-function dutyLabel(content) {
-  const times = `${content.StartTime ?? "?"}-${content.EndTime ?? "?"}`;
-  switch (content.ScheduleMode) {
-    case "Daily":
-      return `Daily ${times}`;
-    case "Weekly":
-      return `Weekly ${content.WeekDay ?? "?"} ${times}`;
-    case "Monthly":
-      return `Monthly day ${content.MonthDay ?? "?"} ${times}`;
-    case "OneTime":
-      return `OneTime ${content.StartDateTime ?? "?"}..${content.EndDateTime ?? "?"}`;
-    default:
-      return `${content.ScheduleMode} ${JSON.stringify(content)}`;
-  }
 }
 
 // ../schema/src/diagnostics.ts
@@ -65791,8 +65799,10 @@ function likelyMeant(word, candidates) {
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
     if (candidate === word) return void 0;
-    const distance = candidate.toLowerCase() === lower ? 0 : editDistance(lower, candidate.toLowerCase());
     const limit = Math.min(word.length, candidate.length) <= 4 ? 1 : 2;
+    const other = candidate.toLowerCase();
+    if (Math.abs(other.length - lower.length) > limit) continue;
+    const distance = other === lower ? 0 : editDistance(lower, other);
     if (distance <= limit && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
@@ -68126,13 +68136,17 @@ function checkMembersListed(snapshot, monitors) {
   const members = listedPerParent(snapshot, GROUP_MEMBERSHIP_KIND.kind);
   const exact = new Set(monitors.map((m) => idOf(m, "MonitorGuid")));
   let lower;
-  const isListed = (guid) => exact.has(guid) || (lower ??= new Set([...exact].map((g) => g.toLowerCase()))).has(guid.toLowerCase());
+  const isListedLoosely = (guid) => (lower ??= new Set([...exact].map((g) => g.toLowerCase()))).has(guid.toLowerCase());
   const shown = [];
   let groups = 0;
   const missing = /* @__PURE__ */ new Set();
   for (const group of listed(snapshot, MONITOR_GROUP_KIND.kind)) {
     const groupGuid = idOf(group, "MonitorGroupGuid");
-    const absent = (members[groupGuid] ?? []).map((m) => idOf(m, "MonitorGuid")).filter((guid) => !isListed(guid));
+    const absent = [];
+    for (const member of members[groupGuid] ?? []) {
+      const guid = idOf(member, "MonitorGuid");
+      if (!exact.has(guid) && !isListedLoosely(guid)) absent.push(guid);
+    }
     if (absent.length === 0) continue;
     for (const guid of absent) missing.add(guid.toLowerCase());
     groups += 1;
@@ -68679,7 +68693,9 @@ function readPage(body) {
 }
 var CURSORS_AT_END = /,"Cursors":\{"Next":("(?:[^"\\]|\\.)+"),"Self":"(?:[^"\\]|\\.)*"\}\}\s*$/;
 function nextCursorAtEnd(text2) {
-  const match2 = CURSORS_AT_END.exec(text2.length > 4096 ? text2.slice(-4096) : text2);
+  const tail = text2.length > 4096 ? text2.slice(-4096) : text2;
+  if (!tail.trimEnd().endsWith("}}")) return void 0;
+  const match2 = CURSORS_AT_END.exec(tail);
   if (match2?.[1] === void 0) return void 0;
   let next;
   try {
@@ -69346,28 +69362,100 @@ function vaultSectionsApi(core) {
 }
 
 // ../client/src/transport.ts
-import { EventEmitter } from "node:events";
 var import_undici2 = __toESM(require_undici2(), 1);
 import { performance as performance2 } from "node:perf_hooks";
 
+// ../client/src/exchange.ts
+function normaliseHeaders(headers) {
+  const out = {};
+  for (const k in headers) {
+    const v = headers[k];
+    if (v !== void 0) out[k.toLowerCase()] = typeof v === "string" ? v : v.join(", ");
+  }
+  return out;
+}
+var NO_HEADERS = Object.freeze({});
+function decode(chunks, length) {
+  if (length === 0) return "";
+  const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length);
+  const start = buffer.length > 2 && buffer[0] === 239 && buffer[1] === 187 && buffer[2] === 191 ? 3 : 0;
+  return buffer.toString("utf8", start);
+}
+var Collector = class {
+  done;
+  #resolve;
+  #reject;
+  #status = 0;
+  #headers = NO_HEADERS;
+  #chunks = [];
+  #length = 0;
+  #controller;
+  #abortReason;
+  constructor() {
+    this.done = new Promise((resolve4, reject) => {
+      this.#resolve = resolve4;
+      this.#reject = reject;
+    });
+  }
+  abort(reason) {
+    if (this.#controller === void 0) this.#abortReason = reason;
+    else this.#controller.abort(reason);
+  }
+  onRequestStart(controller) {
+    this.#controller = controller;
+    if (this.#abortReason !== void 0) controller.abort(this.#abortReason);
+  }
+  onResponseStart(_controller, statusCode, headers) {
+    if (statusCode < 200) return;
+    this.#status = statusCode;
+    this.#headers = normaliseHeaders(headers);
+    this.#chunks = [];
+    this.#length = 0;
+  }
+  onResponseData(_controller, chunk) {
+    this.#chunks.push(chunk);
+    this.#length += chunk.length;
+  }
+  onResponseEnd() {
+    this.#resolve({ status: this.#status, headers: this.#headers, text: decode(this.#chunks, this.#length) });
+  }
+  onResponseError(_controller, error2) {
+    this.#reject(error2);
+  }
+};
+function exchange(dispatcher, options) {
+  const collector = new Collector();
+  try {
+    dispatcher.dispatch(options, collector);
+  } catch (error2) {
+    collector.onResponseError(void 0, error2 instanceof Error ? error2 : new Error(String(error2)));
+  }
+  return collector;
+}
+
 // ../client/src/retry.ts
+var DEFAULT_WRITE_ATTEMPTS = 5;
+var DEFAULT_READ_ATTEMPTS = 8;
 var defaultSleep = (ms) => new Promise((resolve4) => {
   setTimeout(resolve4, ms);
 });
 function resolveRetryPolicy(options = {}) {
   const policy = {
-    maxAttempts: options.maxAttempts ?? 5,
+    maxAttempts: options.maxAttempts ?? DEFAULT_WRITE_ATTEMPTS,
+    maxReadAttempts: options.maxReadAttempts ?? options.maxAttempts ?? DEFAULT_READ_ATTEMPTS,
     baseDelayMs: options.baseDelayMs ?? 500,
     maxDelayMs: options.maxDelayMs ?? 2e4,
+    maxReadDelayMs: options.maxReadDelayMs ?? 1e3,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 12e4,
     sleep: options.sleep ?? defaultSleep,
     random: options.random ?? Math.random,
     now: options.now ?? Date.now
   };
-  for (const key of ["maxAttempts", "baseDelayMs", "maxDelayMs", "maxRetryAfterMs"]) {
+  for (const key of ["maxAttempts", "maxReadAttempts", "baseDelayMs", "maxDelayMs", "maxReadDelayMs", "maxRetryAfterMs"]) {
     const v = policy[key];
-    if (!Number.isFinite(v) || v < 0 || key === "maxAttempts" && (!Number.isInteger(v) || v < 1)) {
-      throw new RangeError(`retry.${key} must be ${key === "maxAttempts" ? "an integer >= 1" : "a number >= 0"}, got ${String(v)}`);
+    const count = key === "maxAttempts" || key === "maxReadAttempts";
+    if (!Number.isFinite(v) || v < 0 || count && (!Number.isInteger(v) || v < 1)) {
+      throw new RangeError(`retry.${key} must be ${count ? "an integer >= 1" : "a number >= 0"}, got ${String(v)}`);
     }
   }
   return policy;
@@ -69376,6 +69464,10 @@ var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "PUT", "PATCH", "DELETE
 var RETRYABLE_STATUS = /* @__PURE__ */ new Set([429, 500, 502, 503, 504]);
 function isRetryableMethod(method) {
   return IDEMPOTENT.has(method.toUpperCase());
+}
+function isReadMethod(method) {
+  const upper = method.toUpperCase();
+  return upper === "GET" || upper === "HEAD";
 }
 function isRetryableStatus(status4) {
   return RETRYABLE_STATUS.has(status4);
@@ -69406,26 +69498,35 @@ function parseRetryAfter(value, now) {
   if (Number.isNaN(date)) return void 0;
   return Math.max(0, date - now);
 }
-function backoffDelay(policy, attempt) {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+function backoffDelay(policy, attempt, method) {
+  const maxDelay = method !== void 0 && isReadMethod(method) ? Math.min(policy.maxDelayMs, policy.maxReadDelayMs) : policy.maxDelayMs;
+  const ceiling = Math.min(maxDelay, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.floor(policy.random() * ceiling);
 }
+var SLOW_CODES = /* @__PURE__ */ new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+function attemptLimit(policy, method, outcome) {
+  if (!isReadMethod(method)) return policy.maxAttempts;
+  const slow = outcome.kind === "failure" && (outcome.timedOut || outcome.code !== void 0 && SLOW_CODES.has(outcome.code));
+  return slow ? Math.min(policy.maxAttempts, policy.maxReadAttempts) : policy.maxReadAttempts;
+}
+var FINAL = Object.freeze({ retry: false });
 function retryDecision(policy, method, outcome, attempt) {
+  if (outcome.kind === "response" && outcome.status < 300) return FINAL;
   const idempotent = isRetryableMethod(method);
+  const limit = attemptLimit(policy, method, outcome);
   if (outcome.kind === "failure") {
     const refused = outcome.code === "ECONNREFUSED";
     const worth2 = refused || idempotent && (outcome.timedOut || isRetryableNetworkCode(outcome.code));
-    if (!worth2 || attempt >= policy.maxAttempts) return { retry: false };
-    return { retry: true, delayMs: backoffDelay(policy, attempt), reason: outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK", retryAfter: false };
+    if (!worth2 || attempt >= limit) return { retry: false };
+    return { retry: true, delayMs: backoffDelay(policy, attempt, method), reason: outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK", retryAfter: false };
   }
   const { status: status4 } = outcome;
-  if (status4 < 300) return { retry: false };
   const retryAfterMs = parseRetryAfter(outcome.headers["retry-after"], policy.now());
   const after = retryAfterMs === void 0 ? {} : { retryAfterMs };
   const worth = status4 === 429 || idempotent && isRetryableStatus(status4);
-  if (!worth || attempt >= policy.maxAttempts) return { retry: false, ...after };
+  if (!worth || attempt >= limit) return { retry: false, ...after };
   if (retryAfterMs !== void 0 && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
-  return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt), reason: String(status4), retryAfter: retryAfterMs !== void 0, ...after };
+  return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt, method), reason: String(status4), retryAfter: retryAfterMs !== void 0, ...after };
 }
 async function retrying(policy, method, dispatch, onRetry) {
   for (let attempt = 1; ; attempt += 1) {
@@ -69569,18 +69670,13 @@ function encodeQueryPart(text2) {
 function encodeQuery(query) {
   if (!query) return "";
   const parts = [];
-  for (const [key, value] of Object.entries(query)) {
+  for (const key in query) {
+    if (!Object.hasOwn(query, key)) continue;
+    const value = query[key];
     if (value === void 0 || value === null) continue;
     parts.push(`${encodeQueryPart(key)}=${encodeQueryPart(encodeQueryValue(value))}`);
   }
   return parts.length === 0 ? "" : `?${parts.join("&")}`;
-}
-function normaliseHeaders(headers) {
-  const out = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v !== void 0) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
-  }
-  return out;
 }
 function tryParseJson(text2) {
   if (text2.trim() === "") return void 0;
@@ -69599,30 +69695,26 @@ function errorCodeOf(error2) {
   }
   return void 0;
 }
-var Deadline = class extends EventEmitter {
-  aborted = false;
-  reason = void 0;
-  expire(reason) {
-    this.aborted = true;
-    this.reason = reason;
-    this.emit("abort");
-  }
-};
 var RequestTimeout = class extends Error {
   constructor(ms) {
     super(`no complete response within ${ms} ms`);
     this.name = "RequestTimeout";
   }
 };
-var ROUTE_PIECES = /* @__PURE__ */ new Map();
-function routePieces(route) {
-  let pieces = ROUTE_PIECES.get(route);
-  if (pieces === void 0) {
-    if (ROUTE_PIECES.size >= 512) ROUTE_PIECES.clear();
-    pieces = route.split(/\{(\w+)\}/);
-    ROUTE_PIECES.set(route, pieces);
+function isUnsafePath(path) {
+  return !path.startsWith("/") || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path);
+}
+var ROUTE_TEMPLATES = /* @__PURE__ */ new Map();
+function routeTemplate(route) {
+  let template = ROUTE_TEMPLATES.get(route);
+  if (template === void 0) {
+    if (ROUTE_TEMPLATES.size >= 512) ROUTE_TEMPLATES.clear();
+    const pieces = route.split(/\{(\w+)\}/);
+    const literal = pieces.filter((_, i) => i % 2 === 0);
+    template = { pieces, safe: (pieces[0] ?? "").startsWith("/") && !isUnsafePath(literal.join("x")) && !literal.join("").includes("/.") };
+    ROUTE_TEMPLATES.set(route, template);
   }
-  return pieces;
+  return template;
 }
 var Transport = class {
   #origin;
@@ -69636,6 +69728,8 @@ var Transport = class {
   /** Strings that must never appear in an error: the password and the encoded header. */
   #ownSecrets;
   #userAgent;
+  /** The headers of a request without a body, sent with the client's own credentials. */
+  #plainHeaders;
   #onRequest;
   #onResponse;
   #onRetry;
@@ -69659,6 +69753,7 @@ var Transport = class {
     this.#authorization = basicAuth(options);
     this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice("Basic ".length)];
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.#plainHeaders = Object.freeze({ authorization: this.#authorization, accept: "application/json", "user-agent": this.#userAgent });
     this.#onRequest = options.onRequest;
     this.#onResponse = options.onResponse;
     this.#onRetry = options.onRetry;
@@ -69679,13 +69774,18 @@ var Transport = class {
   get maxAttempts() {
     return this.#retry.maxAttempts;
   }
+  get maxReadAttempts() {
+    return this.#retry.maxReadAttempts;
+  }
   /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
   async close() {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
   /** Expands `{name}` placeholders, percent-encoding each value; a missing or empty value is refused. */
   expandRoute(method, route, params = {}) {
-    const pieces = routePieces(route);
+    return this.#expand(method, route, routeTemplate(route), params);
+  }
+  #expand(method, route, { pieces }, params = {}) {
     let path = pieces[0] ?? "";
     for (let i = 1; i < pieces.length; i += 2) {
       const name = pieces[i] ?? "";
@@ -69727,8 +69827,10 @@ var Transport = class {
   /** The URL, headers and body of a request, checked; the redacted evidence an error needs is made on demand. */
   #build(options) {
     const { method, route } = options;
-    const path = options.path ?? this.expandRoute(method, route, options.params);
-    if (!path.startsWith("/") || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path)) {
+    const template = options.path === void 0 ? routeTemplate(route) : void 0;
+    const path = template === void 0 ? options.path : this.#expand(method, route, template, options.params);
+    const checked = template !== void 0 && template.safe && !path.includes("/.");
+    if (!checked && isUnsafePath(path)) {
       throw new InvalidQueryError({
         method,
         path,
@@ -69739,15 +69841,13 @@ var Transport = class {
     }
     const fullPath = `${this.#basePath}${path}${encodeQuery(options.query)}`;
     const authorization = options.auth ? basicAuth(options.auth) : this.#authorization;
-    const headers = {
-      authorization,
-      accept: "application/json",
-      "user-agent": this.#userAgent
-    };
+    let headers;
     let bodyText;
     if (options.body !== void 0) {
       bodyText = JSON.stringify(options.body);
-      headers["content-type"] = "application/json";
+      headers = { authorization, accept: "application/json", "user-agent": this.#userAgent, "content-type": "application/json" };
+    } else {
+      headers = options.auth ? { authorization, accept: "application/json", "user-agent": this.#userAgent } : this.#plainHeaders;
     }
     let evidence;
     const redacted = () => {
@@ -69775,26 +69875,23 @@ var Transport = class {
     const { base } = request2;
     if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
     const started = performance2.now();
-    const deadline = new Deadline();
+    const sent = exchange(this.#dispatcher, {
+      origin: this.#origin,
+      path: request2.fullPath,
+      method: base.method,
+      headers: request2.headers,
+      body: request2.bodyText ?? null
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      deadline.expire(new RequestTimeout(this.#timeoutMs));
+      sent.abort(new RequestTimeout(this.#timeoutMs));
     }, this.#timeoutMs);
     try {
-      const res = await this.#dispatcher.request({
-        origin: this.#origin,
-        path: request2.fullPath,
-        method: base.method,
-        headers: request2.headers,
-        body: request2.bodyText ?? null,
-        signal: deadline
-      });
-      const text2 = await res.body.text();
-      if (res.statusCode === 429) slot2.rateLimited();
-      const outcome = { kind: "response", status: res.statusCode, headers: normaliseHeaders(res.headers), text: text2 };
-      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: res.statusCode, durationMs: performance2.now() - started });
-      return outcome;
+      const { status: status4, headers, text: text2 } = await sent.done;
+      if (status4 === 429) slot2.rateLimited();
+      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: status4, durationMs: performance2.now() - started });
+      return { kind: "response", status: status4, headers, text: text2 };
     } catch (cause) {
       const code = timedOut ? "TIMEOUT" : errorCodeOf(cause);
       this.#emit(this.#onResponse, {
@@ -69918,6 +70015,9 @@ function createClient(options) {
     },
     get maxAttempts() {
       return transport.maxAttempts;
+    },
+    get maxReadAttempts() {
+      return transport.maxReadAttempts;
     },
     monitors: monitorsApi(core),
     monitorChecks: monitorChecksApi(core),
@@ -70089,7 +70189,7 @@ async function converge(client, sectionGuid, principal, level, unclear) {
   }
 }
 async function grant(client, sectionGuid, principal, body) {
-  const limit = Math.max(1, client.maxAttempts ?? 5);
+  const limit = Math.max(1, client.maxAttempts ?? DEFAULT_WRITE_ATTEMPTS);
   for (let sent = 0; ; ) {
     try {
       await client.vaultSections.authorizations.create(sectionGuid, body);
@@ -70250,7 +70350,7 @@ function encodeLock(record) {
   }
   return `${LOCK_PREFIX}${parts.join(" ")}`;
 }
-function decode(value) {
+function decode2(value) {
   try {
     return decodeURIComponent(value);
   } catch {
@@ -70262,7 +70362,7 @@ function parseLock(description) {
   const fields = /* @__PURE__ */ new Map();
   for (const part of description.slice(LOCK_PREFIX.length).split(" ")) {
     const eq = part.indexOf("=");
-    if (eq > 0) fields.set(part.slice(0, eq), decode(part.slice(eq + 1)));
+    if (eq > 0) fields.set(part.slice(0, eq), decode2(part.slice(eq + 1)));
   }
   const record = { id: fields.get("id") ?? "", since: fields.get("since") ?? "", expires: fields.get("expires") ?? "" };
   for (const field of OWNER_FIELDS) {
@@ -70462,7 +70562,7 @@ async function all(what, listing) {
   try {
     return await listing().toArray();
   } catch (error2) {
-    throw new LiveReadError(what, error2);
+    throw new LiveReadError(typeof what === "string" ? what : what(), error2);
   }
 }
 function fanOut(initialWidth) {
@@ -70530,13 +70630,14 @@ var Reader = class {
     if (spec === void 0) return;
     const parentMod = kindModule(spec.parent);
     const parents = (await this.list(parentMod)).filter((parent) => spec.of?.(parent) ?? true);
+    const ids = parents.map((parent) => idOf(parent, parentMod.guidField));
     const lists = await Promise.all(
-      parents.map((parent) => this.#perParent.run(() => all(spec.what(parent), () => spec.list(this.client, idOf(parent, parentMod.guidField)))))
+      parents.map((parent, i) => this.#perParent.run(() => all(() => spec.what(parent), () => spec.list(this.client, ids[i]))))
     );
     const byParent = {};
-    parents.forEach((parent, i) => {
+    ids.forEach((id, i) => {
       const children = lists[i] ?? [];
-      byParent[idOf(parent, parentMod.guidField)] = spec.keep === void 0 ? children : children.map(spec.keep);
+      byParent[id] = spec.keep === void 0 ? children : children.map(spec.keep);
     });
     this.snapshot.perParent[mod.kind] = byParent;
   }
@@ -70738,8 +70839,11 @@ function agrees(zone, record, year) {
 function zoneOfRecord(record, year) {
   const description = record.Description ?? "";
   const names = description.replace(/^\s*\([^)]*\)\s*/, "").split(",").map((place3) => place3.trim().toLowerCase()).filter((place3) => place3 !== "");
-  const candidates = [...names.map(zoneOfPlace), ...REGION_ZONES.filter(([pattern]) => pattern.test(description)).map(([, zone]) => zone)];
-  for (const candidate of candidates) {
+  const places = function* () {
+    for (const name of names) yield zoneOfPlace(name);
+    for (const [pattern, zone] of REGION_ZONES) if (pattern.test(description)) yield zone;
+  };
+  for (const candidate of places()) {
     if (candidate === void 0) continue;
     const zone = candidate === "UTC" ? UTC : ianaZone(candidate);
     if (agrees(zone, record, year)) return zone;
@@ -72135,16 +72239,23 @@ function updateFields(context, mod, entry) {
   );
   return { resolved, rotated };
 }
-function updateDraft(context, rules, { desired: entry, live: current }) {
-  const { mod, markerField, immutable } = rules;
-  context.readOnlyDeclared(mod, entry);
-  const { resolved, rotated } = updateFields(context, mod, entry);
+function updateDraft(context, rules, pair) {
+  const { desired: entry, live: current } = pair;
+  context.readOnlyDeclared(rules.mod, entry);
+  const { resolved, rotated } = updateFields(context, rules.mod, entry);
   const secrets = findSecrets(resolved);
-  if (secrets.length > 0) context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
+  if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
+  if (secrets.length === 0 && plainlyUnchanged(rules, entry, current, resolved)) return void 0;
+  return changedDraft(context, rules, pair, resolved, rotated, secrets);
+}
+function plainlyUnchanged(rules, entry, current, resolved) {
+  const { mod, markerField } = rules;
   const markerFree = markerField === void 0 || mod.marker?.name === "fp" && !(markerField in resolved);
-  if (secrets.length === 0 && markerFree && immutable.length === 0 && (entry.key === current.key || entry.pinnedGuid === void 0)) {
-    if (declaredFieldsSame(resolved, current.fields, mod.serverDefaults, rules.dropOnUpdate, mod.setFields)) return void 0;
-  }
+  if (!markerFree || rules.immutable.length > 0 || entry.key !== current.key && entry.pinnedGuid !== void 0) return false;
+  return declaredFieldsSame(resolved, current.fields, mod.serverDefaults, rules.dropOnUpdate, mod.setFields);
+}
+function changedDraft(context, rules, { desired: entry, live: current }, resolved, rotated, secrets) {
+  const { mod, markerField } = rules;
   const view = liveView(rules, resolved, current);
   const compared = withoutFields2(withoutSecrets(resolved, secrets.length, () => void 0), rules.dropOnUpdate);
   const changes = [...diffFields(compared, view.fields, mod.setFields), ...rotated];
@@ -72245,6 +72356,11 @@ var PerKind = class {
   }
   has(kind, id) {
     return this.#maps.get(kind)?.has(id) === true;
+  }
+  /** Whether anything of the kind is held: asked first where most look-ups name a kind with nothing (no delete). */
+  hasAny(kind) {
+    const map = this.#maps.get(kind);
+    return map !== void 0 && map.size > 0;
   }
 };
 function liveByGuid(live) {
@@ -72492,7 +72608,7 @@ function deletesRefused(deletes, states, resolution) {
   return problems;
 }
 function keepersOf(deleted, states, resolution) {
-  const isDeleted = (kind, guid) => deleted.has(kind, guid.toLowerCase());
+  const isDeleted = (kind, guid) => deleted.hasAny(kind) && deleted.has(kind, guid.toLowerCase());
   const keepers = /* @__PURE__ */ new Map();
   for (const state of states) {
     const { mod } = state;
@@ -72601,6 +72717,23 @@ function liveDigest(states) {
     feed.add("\n");
   }
   return feed.hex();
+}
+function digestsOnFirstRead(plan, desired, states, fingerprints) {
+  onFirstRead(plan, "configDigest", () => configDigest(desired, states, fingerprints));
+  onFirstRead(plan, "liveDigest", () => liveDigest(states));
+}
+function onFirstRead(plan, name, compute) {
+  const settle = (value) => void Object.defineProperty(plan, name, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(plan, name, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = compute();
+      settle(value);
+      return value;
+    },
+    set: settle
+  });
 }
 var GUID_PATTERN2 = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;
 function guidNames(states) {
@@ -73062,6 +73195,7 @@ function referencesToDeleted(states, resolution, deleted) {
     if (!state.managed) continue;
     for (const entry of state.desired) {
       for (const ref of entry.refs) {
+        if (!deleted.hasAny(ref.kind)) continue;
         const guid = resolution.guidOf(ref.kind, ref.key);
         if (guid !== void 0 && deleted.has(ref.kind, guid)) {
           problems.push(
@@ -73329,8 +73463,8 @@ function assemblePlan(declared, live, options = {}) {
   const onCall = options.now === void 0 ? void 0 : onCallOfPlan(desired, live, steps, options.now);
   const plan = {
     formatVersion: PLAN_FORMAT_VERSION,
-    configDigest: configDigest(desired, states, options.fingerprints),
-    liveDigest: liveDigest(states),
+    configDigest: "",
+    liveDigest: "",
     planDigest: planDigestOf(steps.map((step) => step.digest ?? "")),
     summary: summary2,
     safe: violations.length === 0,
@@ -73339,6 +73473,7 @@ function assemblePlan(declared, live, options = {}) {
     unmanaged: deletes.unmanaged,
     warnings
   };
+  digestsOnFirstRead(plan, desired, states, options.fingerprints);
   if (policy.length > 0) plan.policy = policy;
   if (onCall !== void 0) plan.onCall = onCall;
   return plan;
@@ -74294,7 +74429,7 @@ var StepExecutor = class {
     this.#placeholders = placeholders;
     this.#secrets = secrets;
     this.#redact = redact;
-    this.#maxSends = Math.max(1, options.maxUnclearAttempts ?? client.maxAttempts ?? 5);
+    this.#maxSends = Math.max(1, options.maxUnclearAttempts ?? client.maxAttempts ?? DEFAULT_WRITE_ATTEMPTS);
   }
   async run(step, onRetry) {
     try {
@@ -74792,6 +74927,7 @@ function nodeAt(root, path) {
   return node === null || node === void 0 ? void 0 : { node, owner, parents };
 }
 function entryKey(kind, item) {
+  if (kind.contentKey !== void 0) return (0, import_yaml6.isMap)(item) ? kind.contentKey(item.toJSON()) : void 0;
   if (kind.keyField === void 0) return (0, import_yaml6.isScalar)(item) ? keyText(item.value) : void 0;
   if (!(0, import_yaml6.isMap)(item)) return void 0;
   const pair = item.items.find((entry) => (0, import_yaml6.isScalar)(entry.key) && entry.key.value === kind.keyField);
@@ -74829,11 +74965,15 @@ function valueAt(root, path) {
   }
   return value;
 }
+function pulledKey(kind, value) {
+  if (kind.contentKey !== void 0) return typeof value === "object" && value !== null && !Array.isArray(value) ? kind.contentKey(value) : void 0;
+  return kind.keyField === void 0 ? keyText(value) : keyText(valueAt(value, [kind.keyField]));
+}
 function collectPulled(out, kind, root, path, parentKey) {
   const list = valueAt(root, path);
   if (!Array.isArray(list)) return;
   for (const value of list) {
-    const own = kind.keyField === void 0 ? keyText(value) : keyText(valueAt(value, [kind.keyField]));
+    const own = pulledKey(kind, value);
     if (own === void 0) continue;
     const key = parentKey === void 0 ? own : `${parentKey}/${own}`;
     out.set(pulledId(kind.kind, key), { kind, key, value, parentKey });
@@ -75628,7 +75768,7 @@ function pulledTree(live, options = {}) {
   if (operators.length > 0) files.push({ path: "operators.yaml", content: toYaml({ operators }, header2("Operators (key: Email); passwords are { fromEnv: ... } placeholders, sent only on create and with --rotate")) });
   if (operatorGroups.length > 0) files.push({ path: "operator-groups.yaml", content: toYaml({ operatorGroups }, header2("Operator groups (key: Description); members are operator Emails")) });
   if (reports.length > 0) files.push({ path: "scheduled-reports.yaml", content: toYaml({ scheduledReports: reports }, header2("Scheduled reports (key: the monsync:key marker in InternalNotes)")) });
-  const data = { monitors, monitorGroups: groups, vault: { sections: sections2 }, slas, scheduledReports: reports };
+  const data = { monitors, monitorGroups: groups, vault: { sections: sections2 }, slas, scheduledReports: reports, operators, operatorGroups };
   return { files, data, secrets: pull.secrets, notes: pull.notes };
 }
 

@@ -215,7 +215,9 @@ export function declaredFieldsSame(declared: Record<string, unknown>, live: Reco
   for (const key in declared) {
     const value = declared[key];
     if (value === undefined || skip.has(key)) continue;
-    if (!same(value, key in live ? live[key] : defaults[key], index, below(index, '', key))) return false;
+    // One keyed load for the usual case, a field the live object has; `in` only tells a missing one from one unset.
+    const current = live[key];
+    if (!same(value, current !== undefined || key in live ? current : defaults[key], index, below(index, '', key))) return false;
   }
   return true;
 }
@@ -277,6 +279,10 @@ function sameScalarSet(d: readonly unknown[], l: readonly unknown[]): boolean {
  */
 function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], spec: SetField, index: SetIndex, element: Path | null): boolean {
   const keyField = spec.key as string;
+  if (sameKeysInOrder(d, l, keyField)) {
+    for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
+    return true;
+  }
   const seen: string[] = [];
   for (const entry of d) {
     const k = isPlainObject(entry) ? entry[keyField] : undefined;
@@ -292,6 +298,24 @@ function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], spec: SetFie
   const added = spec.serverAdded ?? [];
   const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.includes(String(candidate[keyField])));
   return extra.length === d.length;
+}
+
+/**
+ * Whether both sets hold the same distinct string keys at the same positions (the service returns a set as it was
+ * written, so this is the usual case): then each declared entry's only live entry with its key is the one at its
+ * position, and the search by key, the list of keys seen and the count of extra entries are not needed.
+ */
+function sameKeysInOrder(d: readonly unknown[], l: readonly unknown[], keyField: string): boolean {
+  if (d.length !== l.length) return false;
+  for (let i = 0; i < d.length; i += 1) {
+    const entry = d[i];
+    const candidate = l[i];
+    if (!isPlainObject(entry) || !isPlainObject(candidate)) return false;
+    const key = entry[keyField];
+    if (typeof key !== 'string' || candidate[keyField] !== key) return false;
+    for (let j = 0; j < i; j += 1) if ((d[j] as Record<string, unknown>)[keyField] === key) return false;
+  }
+  return true;
 }
 
 /** The one element of a keyed set with this key (compared as strings), or undefined when none or several have it. */

@@ -17,6 +17,11 @@ describe('zoneOfRecord', () => {
     expect(zoneOfRecord(record, 2026).name).toBe('America/New_York');
   });
 
+  it('matches a UTC record without daylight saving to a zone only where the place names one (Timbuktu, not Edinburgh)', () => {
+    expect(zoneOfRecord({ TimezoneId: 10, Description: '(UTC+00:00) Edinburgh, Timbuktu', OffsetFromUtc: 0, HasDaylightSaving: false }, 2026).name).toBe('Africa/Timbuktu');
+    expect(zoneOfRecord({ TimezoneId: 11, Description: '(UTC+00:00) Edinburgh', OffsetFromUtc: 0, HasDaylightSaving: false }, 2026).name).toBe('UTC');
+  });
+
   it('refuses a place whose offset disagrees with the record', () => {
     const record = { TimezoneId: 9, Description: '(UTC+02:00) Amsterdam', OffsetFromUtc: 120, HasDaylightSaving: false };
     expect(zoneOfRecord(record, 2026).name).toBe('UTC+02:00');
@@ -48,5 +53,34 @@ describe('fromLocal', () => {
       // Only the repeated hour in October maps two instants to one wall-clock time.
       if (back !== at) expect(toLocal(amsterdam, back)).toBe(local);
     }
+  });
+});
+
+describe('ianaZone', () => {
+  it('reads summer and winter offsets of a zone with daylight saving', () => {
+    const amsterdam = ianaZone('Europe/Amsterdam');
+    expect(amsterdam.offsetAt(Date.UTC(2026, 0, 15))).toBe(60);
+    expect(amsterdam.offsetAt(Date.UTC(2026, 6, 15))).toBe(120);
+  });
+
+  it('changes offset at the quarter hour of the change, not at the start of its day', () => {
+    const amsterdam = ianaZone('Europe/Amsterdam');
+    expect(amsterdam.offsetAt(Date.UTC(2026, 2, 29, 0, 59))).toBe(60);
+    expect(amsterdam.offsetAt(Date.UTC(2026, 2, 29, 1, 0))).toBe(120);
+  });
+
+  it('accepts a name the runtime lists under another spelling (an alias, other letter case)', () => {
+    expect(ianaZone('Asia/Calcutta').offsetAt(Date.UTC(2026, 0, 1))).toBe(330);
+    expect(ianaZone('america/new_york').offsetAt(Date.UTC(2026, 0, 1))).toBe(-300);
+  });
+
+  it('refuses a name that is no zone', () => {
+    expect(() => ianaZone('Nowhere/Atlantis')).toThrow(RangeError);
+  });
+
+  it('leaves the process time zone as it found it', () => {
+    const before = process.env['TZ'];
+    ianaZone('Australia/Lord_Howe').offsetAt(Date.UTC(2026, 0, 1));
+    expect(process.env['TZ']).toBe(before);
   });
 });

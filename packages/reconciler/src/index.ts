@@ -20,6 +20,7 @@ export { placeholder } from './kinds/contract.js';
 export { KINDS, kindModule } from './kinds/index.js';
 export type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing, WriteClient } from './live/types.js';
 export { readLive } from './live/read-live.js';
+export { readZonesBySwitchingTz } from './on-call/zone.js';
 export { emptySnapshot, listed, listedPerParent } from './live/snapshot.js';
 export { NON_ADMINISTRATOR_MONITOR_FIELDS } from './kinds/monitor.js';
 export { parseSecretRefs, type MonitorSecretRefs, type SecretRefWritten } from './kinds/monitor-secret-refs.js';

@@ -11,4 +11,4 @@ export {
   type OnCallSubject,
 } from './preview.js';
 export { DUTY_SCHEDULE_READING, minutesOf, onDutyIntervals, scheduleIntervals, type DutyScheduleContent, type DutyScheduleReading } from './schedule.js';
-export { fixedZone, ianaZone, UTC, zoneOfRecord, type TimezoneRecord, type Zone } from './zone.js';
+export { fixedZone, ianaZone, readZonesBySwitchingTz, UTC, zoneOfRecord, type TimezoneRecord, type Zone } from './zone.js';

@@ -108,12 +108,27 @@ function readZone(name: string, tz: string): Zone {
 const readAhead = new WeakMap<Zone, (instants: readonly number[]) => void>();
 
 let tzWorks: boolean | undefined;
+let tzSwitching = false;
 
 /**
- * Whether setting `process.env.TZ` changes the zone `Date` reads local time in (Node documents zone names in `TZ`, and
+ * Whether the on-call preview may read zone offsets by switching `process.env.TZ` for a moment (see readZone) rather
+ * than through Intl, whose first date format costs 17-26 ms of CPU. Off by default: `TZ` is the whole process's, and
+ * while it is switched, local time read by any other thread of the process (a worker of a program that embeds this
+ * library) is in that zone. Only a program that owns its process turns it on: the monsync command and the action.
+ */
+export function readZonesBySwitchingTz(enabled: boolean): void {
+  if (enabled === tzSwitching) return;
+  tzSwitching = enabled;
+  // Zones already read stay right, but each reading mode is kept to the zones it read itself.
+  ianaCache.clear();
+}
+
+/**
+ * Whether zones are read with `TZ` switched: allowed (readZonesBySwitchingTz), and setting `process.env.TZ` changes the zone `Date` reads local time in (Node documents zone names in `TZ`, and
  * tests them on Linux and macOS); where it does not, zones are read with Intl as before.
  */
 function tzSwitchWorks(): boolean {
+  if (!tzSwitching) return false;
   const reads = (tz: string, utcMs: number, minutes: number): boolean => {
     let offset = NaN;
     withTz(tz, () => (offset = -new Date(utcMs).getTimezoneOffset()));

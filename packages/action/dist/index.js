@@ -68268,8 +68268,8 @@ var operatorGroupAuthorizationKind = {
     async find(client, _step, body) {
       const group = bodyString(body, "OperatorGroupGuid");
       const type = bodyString(body, "AuthorizationType");
-      const listed2 = await client.operatorGroups.authorizations.list(group).toArray();
-      return listed2.some((a) => idOf(a, "AuthorizationType") === type) ? `${group}/${type}` : void 0;
+      const listed3 = await client.operatorGroups.authorizations.list(group).toArray();
+      return listed3.some((a) => idOf(a, "AuthorizationType") === type) ? `${group}/${type}` : void 0;
     }
   }
 };
@@ -68433,11 +68433,11 @@ function readCreated(body, text2, idField) {
 function lastOf(items) {
   return items[items.length - 1];
 }
-function sameContent(sent, listed2) {
-  if (!isRecord(listed2)) return false;
+function sameContent(sent, listed3) {
+  if (!isRecord(listed3)) return false;
   for (const [key, value] of Object.entries(sent)) {
     if (value === void 0 || value === null || typeof value === "object") continue;
-    const other = listed2[key];
+    const other = listed3[key];
     if (other === void 0 || other === null) continue;
     if (String(other) !== String(value)) return false;
   }
@@ -70157,8 +70157,8 @@ function accessOfSection(sectionGuid, sectionKey, authorizations, resolver) {
   return entries;
 }
 async function heldBy(client, sectionGuid, principal) {
-  const listed2 = await client.vaultSections.authorizations.list(sectionGuid).toArray();
-  return listed2.filter((a) => {
+  const listed3 = await client.vaultSections.authorizations.list(sectionGuid).toArray();
+  return listed3.filter((a) => {
     const p = principalOf(a);
     return p !== void 0 && `${p.who}:${p.guid}`.toLowerCase() === principal.toLowerCase();
   });
@@ -70677,6 +70677,190 @@ async function readLive(client, scope) {
   return snapshot;
 }
 
+// ../reconciler/src/on-call/zone.ts
+var MINUTE = 6e4;
+var DAY3 = 864e5;
+var UTC = { name: "UTC", offsetAt: () => 0 };
+function fixedZone(offsetMinutes, approximate) {
+  if (offsetMinutes === 0 && approximate === void 0) return UTC;
+  const sign = offsetMinutes < 0 ? "-" : "+";
+  const abs = Math.abs(offsetMinutes);
+  const name = `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return approximate === void 0 ? { name, offsetAt: () => offsetMinutes } : { name, offsetAt: () => offsetMinutes, approximate };
+}
+var ianaCache = /* @__PURE__ */ new Map();
+function ianaZone(name) {
+  const cached = ianaCache.get(name);
+  if (cached !== void 0) return cached;
+  const zone = !tzSwitchWorks() ? intlZone(name) : readZone(name, listedZones().has(name) ? name : new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone);
+  ianaCache.set(name, zone);
+  return zone;
+}
+var listed2;
+function listedZones() {
+  listed2 ??= new Set(Intl.supportedValuesOf("timeZone"));
+  return listed2;
+}
+var QUARTER = 15 * MINUTE;
+var SIX_HOURS = 24;
+var QUARTERS_A_WEEK = 7 * DAY3 / QUARTER;
+function readZone(name, tz) {
+  const byQuarter = /* @__PURE__ */ new Map();
+  const read = (quarters) => withTz(tz, () => {
+    for (const q of quarters) if (!byQuarter.has(q)) byQuarter.set(q, 0 - Math.round(new Date(q * QUARTER).getTimezoneOffset()));
+  });
+  const offsetAt = (utcMs) => {
+    const quarter = Math.floor(utcMs / QUARTER);
+    const hit = byQuarter.get(quarter);
+    if (hit !== void 0) return hit;
+    const first = Math.floor(quarter / QUARTERS_A_WEEK) * QUARTERS_A_WEEK;
+    const probes = Array.from({ length: QUARTERS_A_WEEK / SIX_HOURS + 1 }, (_, i) => first + i * SIX_HOURS);
+    read(probes);
+    const changes = [];
+    for (const start of probes.slice(0, -1)) {
+      const offset = byQuarter.get(start);
+      if (offset !== void 0 && offset === byQuarter.get(start + SIX_HOURS)) for (let q = start + 1; q < start + SIX_HOURS; q += 1) byQuarter.set(q, offset);
+      else for (let q = start + 1; q < start + SIX_HOURS; q += 1) changes.push(q);
+    }
+    if (changes.length > 0) read(changes);
+    return byQuarter.get(quarter) ?? 0;
+  };
+  const zone = { name, offsetAt };
+  readAhead.set(zone, (instants) => read(instants.map((utcMs) => Math.floor(utcMs / QUARTER))));
+  return zone;
+}
+var readAhead = /* @__PURE__ */ new WeakMap();
+var tzWorks;
+var tzSwitching = false;
+function tzSwitchWorks() {
+  if (!tzSwitching) return false;
+  const reads = (tz, utcMs, minutes) => {
+    let offset = NaN;
+    withTz(tz, () => offset = -new Date(utcMs).getTimezoneOffset());
+    return offset === minutes;
+  };
+  tzWorks ??= reads("Asia/Kolkata", 0, 330) && reads("America/New_York", 0, -300);
+  return tzWorks;
+}
+function intlZone(name) {
+  const format = new Intl.DateTimeFormat("en-US", { timeZone: name, hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" });
+  const byQuarter = /* @__PURE__ */ new Map();
+  const offsetAt = (utcMs) => {
+    const quarter = Math.floor(utcMs / QUARTER);
+    const hit = byQuarter.get(quarter);
+    if (hit !== void 0) return hit;
+    const parts = {};
+    for (const part of format.formatToParts(new Date(quarter * QUARTER))) if (part.type !== "literal") parts[part.type] = Number(part.value);
+    const local = Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0);
+    const offset = Math.round((local - quarter * QUARTER) / MINUTE);
+    byQuarter.set(quarter, offset);
+    return offset;
+  };
+  return { name, offsetAt };
+}
+function withTz(tz, read) {
+  const before = process.env["TZ"];
+  process.env["TZ"] = tz;
+  try {
+    read();
+  } finally {
+    if (before === void 0) delete process.env["TZ"];
+    else process.env["TZ"] = before;
+  }
+}
+var REGION_ZONES = [
+  [/\bEastern Time \(US/i, "America/New_York"],
+  [/\bCentral Time \(US/i, "America/Chicago"],
+  [/\bMountain Time \(US/i, "America/Denver"],
+  [/\bPacific Time \(US/i, "America/Los_Angeles"],
+  [/\bAtlantic Time \(Canada/i, "America/Halifax"],
+  [/\bAlaska\b/i, "America/Anchorage"],
+  [/\bHawaii\b/i, "Pacific/Honolulu"],
+  [/\bCoordinated Universal Time\b/i, "UTC"]
+];
+var placeIndex;
+var REGIONS = ["Europe", "America", "Asia", "Africa", "Australia", "Pacific", "Atlantic", "Indian"];
+function zoneOfPlace(place3, record, year) {
+  if (placeIndex === void 0) {
+    placeIndex = /* @__PURE__ */ new Map();
+    for (const name of listedZones()) {
+      const key = name.slice(name.lastIndexOf("/") + 1).replace(/_/g, " ").toLowerCase();
+      if (!placeIndex.has(key)) placeIndex.set(key, name);
+    }
+  }
+  const listedName = placeIndex.get(place3);
+  if (listedName !== void 0) {
+    const zone = ianaZone(listedName);
+    return agrees(zone, record, year) ? zone : void 0;
+  }
+  const tail = place3.replace(/(^|\s)\S/g, (c) => c.toUpperCase()).replace(/ /g, "_");
+  for (const region of REGIONS) {
+    const name = `${region}/${tail}`;
+    if (!tzSwitchWorks() || /[\d,]/.test(name)) {
+      if (!isZone(name)) continue;
+      const zone2 = ianaZone(name);
+      return agrees(zone2, record, year) ? zone2 : void 0;
+    }
+    const zone = ianaCache.get(name) ?? readZone(name, name);
+    if (!agrees(zone, record, year)) continue;
+    if (utcAllYear(zone, year) && zone.offsetAt(LOCAL_MEAN_TIME) === 0) continue;
+    ianaCache.set(name, zone);
+    return zone;
+  }
+  return void 0;
+}
+var LOCAL_MEAN_TIME = Date.UTC(1800, 0, 1);
+function utcAllYear(zone, year) {
+  return [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].every((month) => zone.offsetAt(Date.UTC(year, month, 15)) === 0);
+}
+function isZone(name) {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+function agrees(zone, record, year) {
+  const instants = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((month) => Date.UTC(year, month, 15));
+  readAhead.get(zone)?.(instants);
+  const offsets = instants.map((at3) => zone.offsetAt(at3));
+  const standard = Math.min(...offsets);
+  const saving = Math.max(...offsets) - standard;
+  if (record.OffsetFromUtc !== void 0 && standard !== record.OffsetFromUtc) return false;
+  if (record.HasDaylightSaving === true) return saving === (record.DaylightSavingOffset ?? saving) && saving > 0;
+  return saving === 0;
+}
+function zoneOfRecord(record, year) {
+  const description = record.Description ?? "";
+  const names = description.replace(/^\s*\([^)]*\)\s*/, "").split(",").map((place3) => place3.trim().toLowerCase()).filter((place3) => place3 !== "");
+  for (const name of names) {
+    const zone = zoneOfPlace(name, record, year);
+    if (zone !== void 0) return zone;
+  }
+  for (const [pattern, name] of REGION_ZONES) {
+    if (!pattern.test(description)) continue;
+    const zone = name === "UTC" ? UTC : ianaZone(name);
+    if (agrees(zone, record, year)) return zone;
+  }
+  const offset = record.OffsetFromUtc ?? 0;
+  if (record.HasDaylightSaving !== true) return fixedZone(offset);
+  return fixedZone(offset, `time zone ${record.TimezoneId} ("${description}") names no place whose daylight-saving rules are known: its standard offset is used all year`);
+}
+function toLocal(zone, utcMs) {
+  return utcMs + zone.offsetAt(utcMs) * MINUTE;
+}
+function fromLocal(zone, localMs) {
+  const before = zone.offsetAt(localMs - DAY3);
+  const after = zone.offsetAt(localMs + DAY3);
+  const valid = [.../* @__PURE__ */ new Set([before, after])].map((offset) => localMs - offset * MINUTE).filter((utc) => toLocal(zone, utc) === localMs);
+  if (valid.length > 0) return Math.min(...valid);
+  return localMs - before * MINUTE;
+}
+function pad(n) {
+  return String(n).padStart(2, "0");
+}
+
 // ../reconciler/src/kinds/outgoing-phone-number.ts
 var OUTGOING_PHONE_NUMBER = "outgoingPhoneNumber";
 var ID_FIELD = "OutgoingPhoneNumberId";
@@ -70754,116 +70938,6 @@ function covered(intervals, from, to) {
     if (e > s) total += e - s;
   }
   return total;
-}
-
-// ../reconciler/src/on-call/zone.ts
-var MINUTE = 6e4;
-var DAY3 = 864e5;
-var UTC = { name: "UTC", offsetAt: () => 0 };
-function fixedZone(offsetMinutes, approximate) {
-  if (offsetMinutes === 0 && approximate === void 0) return UTC;
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const abs = Math.abs(offsetMinutes);
-  const name = `UTC${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-  return approximate === void 0 ? { name, offsetAt: () => offsetMinutes } : { name, offsetAt: () => offsetMinutes, approximate };
-}
-var ianaCache = /* @__PURE__ */ new Map();
-function ianaZone(name) {
-  const cached = ianaCache.get(name);
-  if (cached !== void 0) return cached;
-  const format = new Intl.DateTimeFormat("en-US", {
-    timeZone: name,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric"
-  });
-  const byHour = /* @__PURE__ */ new Map();
-  const offsetAt = (utcMs) => {
-    const quarter = Math.floor(utcMs / (15 * MINUTE));
-    const hit = byHour.get(quarter);
-    if (hit !== void 0) return hit;
-    const parts = {};
-    for (const part of format.formatToParts(new Date(quarter * 15 * MINUTE))) if (part.type !== "literal") parts[part.type] = Number(part.value);
-    const local = Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0);
-    const offset = Math.round((local - quarter * 15 * MINUTE) / MINUTE);
-    byHour.set(quarter, offset);
-    return offset;
-  };
-  const zone = { name, offsetAt };
-  ianaCache.set(name, zone);
-  return zone;
-}
-var REGION_ZONES = [
-  [/\bEastern Time \(US/i, "America/New_York"],
-  [/\bCentral Time \(US/i, "America/Chicago"],
-  [/\bMountain Time \(US/i, "America/Denver"],
-  [/\bPacific Time \(US/i, "America/Los_Angeles"],
-  [/\bAtlantic Time \(Canada/i, "America/Halifax"],
-  [/\bAlaska\b/i, "America/Anchorage"],
-  [/\bHawaii\b/i, "Pacific/Honolulu"],
-  [/\bCoordinated Universal Time\b/i, "UTC"]
-];
-var placeIndex;
-var REGIONS = ["Europe", "America", "Asia", "Africa", "Australia", "Pacific", "Atlantic", "Indian"];
-function zoneOfPlace(place3) {
-  if (placeIndex === void 0) {
-    placeIndex = /* @__PURE__ */ new Map();
-    for (const name of Intl.supportedValuesOf("timeZone")) {
-      const key = name.slice(name.lastIndexOf("/") + 1).replace(/_/g, " ").toLowerCase();
-      if (!placeIndex.has(key)) placeIndex.set(key, name);
-    }
-  }
-  const listed2 = placeIndex.get(place3);
-  if (listed2 !== void 0) return listed2;
-  const tail = place3.replace(/(^|\s)\S/g, (c) => c.toUpperCase()).replace(/ /g, "_");
-  for (const region of REGIONS) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: `${region}/${tail}` });
-      return `${region}/${tail}`;
-    } catch {
-    }
-  }
-  return void 0;
-}
-function agrees(zone, record, year) {
-  const offsets = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((month) => zone.offsetAt(Date.UTC(year, month, 15)));
-  const standard = Math.min(...offsets);
-  const saving = Math.max(...offsets) - standard;
-  if (record.OffsetFromUtc !== void 0 && standard !== record.OffsetFromUtc) return false;
-  if (record.HasDaylightSaving === true) return saving === (record.DaylightSavingOffset ?? saving) && saving > 0;
-  return saving === 0;
-}
-function zoneOfRecord(record, year) {
-  const description = record.Description ?? "";
-  const names = description.replace(/^\s*\([^)]*\)\s*/, "").split(",").map((place3) => place3.trim().toLowerCase()).filter((place3) => place3 !== "");
-  const places = function* () {
-    for (const name of names) yield zoneOfPlace(name);
-    for (const [pattern, zone] of REGION_ZONES) if (pattern.test(description)) yield zone;
-  };
-  for (const candidate of places()) {
-    if (candidate === void 0) continue;
-    const zone = candidate === "UTC" ? UTC : ianaZone(candidate);
-    if (agrees(zone, record, year)) return zone;
-  }
-  const offset = record.OffsetFromUtc ?? 0;
-  if (record.HasDaylightSaving !== true) return fixedZone(offset);
-  return fixedZone(offset, `time zone ${record.TimezoneId} ("${description}") names no place whose daylight-saving rules are known: its standard offset is used all year`);
-}
-function toLocal(zone, utcMs) {
-  return utcMs + zone.offsetAt(utcMs) * MINUTE;
-}
-function fromLocal(zone, localMs) {
-  const before = zone.offsetAt(localMs - DAY3);
-  const after = zone.offsetAt(localMs + DAY3);
-  const valid = [.../* @__PURE__ */ new Set([before, after])].map((offset) => localMs - offset * MINUTE).filter((utc) => toLocal(zone, utc) === localMs);
-  if (valid.length > 0) return Math.min(...valid);
-  return localMs - before * MINUTE;
-}
-function pad(n) {
-  return String(n).padStart(2, "0");
 }
 
 // ../reconciler/src/on-call/schedule.ts
@@ -71994,7 +72068,8 @@ function declaredFieldsSame(declared, live, defaults, skip, sets) {
   for (const key in declared) {
     const value = declared[key];
     if (value === void 0 || skip.has(key)) continue;
-    if (!same(value, key in live ? live[key] : defaults[key], index, below(index, "", key))) return false;
+    const current = live[key];
+    if (!same(value, current !== void 0 || key in live ? current : defaults[key], index, below(index, "", key))) return false;
   }
   return true;
 }
@@ -72033,6 +72108,10 @@ function sameScalarSet(d, l) {
 }
 function sameKeyedSet(d, l, spec, index, element) {
   const keyField = spec.key;
+  if (sameKeysInOrder(d, l, keyField)) {
+    for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
+    return true;
+  }
   const seen = [];
   for (const entry of d) {
     const k = isPlainObject(entry) ? entry[keyField] : void 0;
@@ -72047,6 +72126,18 @@ function sameKeyedSet(d, l, spec, index, element) {
   const added = spec.serverAdded ?? [];
   const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.includes(String(candidate[keyField])));
   return extra.length === d.length;
+}
+function sameKeysInOrder(d, l, keyField) {
+  if (d.length !== l.length) return false;
+  for (let i = 0; i < d.length; i += 1) {
+    const entry = d[i];
+    const candidate = l[i];
+    if (!isPlainObject(entry) || !isPlainObject(candidate)) return false;
+    const key = entry[keyField];
+    if (typeof key !== "string" || candidate[keyField] !== key) return false;
+    for (let j = 0; j < i; j += 1) if (d[j][keyField] === key) return false;
+  }
+  return true;
 }
 function onlyWithKey(l, keyField, key) {
   let match2;
@@ -73016,11 +73107,11 @@ function liveCopies(rules, entry, candidates, problems, copies) {
     for (const other of others) copies.found.push({ entry: other, kept, rule });
     return kept;
   }
-  const listed2 = [kept, ...others].map((c) => describeCopy(c, copies.operators)).join("; ");
+  const listed3 = [kept, ...others].map((c) => describeCopy(c, copies.operators)).join("; ");
   problems.push(
     planProblem(
       "DUPLICATE_LIVE_KEY",
-      `${candidates.length} live ${rules.title} have the key "${entry.key}": ${listed2}. Run monsync plan --dedupe to plan keeping the oldest (${kept.guid}, ${rule}) and deleting the others, or ${pinHint(rules, ownId(rules, kept))}`,
+      `${candidates.length} live ${rules.title} have the key "${entry.key}": ${listed3}. Run monsync plan --dedupe to plan keeping the oldest (${kept.guid}, ${rule}) and deleting the others, or ${pinHint(rules, ownId(rules, kept))}`,
       entry.source
     )
   );
@@ -75537,11 +75628,11 @@ function pullPeople(pull, people) {
   return { operators, groups };
 }
 function pulledAccess(pull, section, people) {
-  const listed2 = pull.perParent(VAULT_ACCESS_KIND)[str2(section["VaultSectionGuid"]) ?? ""];
-  if (listed2 === void 0 || listed2.length === 0) return void 0;
+  const listed3 = pull.perParent(VAULT_ACCESS_KIND)[str2(section["VaultSectionGuid"]) ?? ""];
+  if (listed3 === void 0 || listed3.length === 0) return void 0;
   const OPERATOR5 = OPERATOR_KIND.kind;
   const held = /* @__PURE__ */ new Map();
-  for (const a of listed2) {
+  for (const a of listed3) {
     const operator = str2(a["OperatorGuid"]);
     const group = str2(a["OperatorGroupGuid"]) ?? str2(a["OperatorGroupId"]);
     const who = operator !== void 0 && operator !== "" ? OPERATOR5 : "group";
@@ -75699,13 +75790,13 @@ function pullSlas(pull) {
   const periodsBySla = pull.perParent(SLA_EXCLUSION_PERIOD_KIND);
   return [...pull.list(SLA_KIND)].sort(byText("Description")).map((sla) => {
     const out = clean(sla, SLA_KIND, ["Description"]);
-    const listed2 = periodsBySla[str2(sla["SlaGuid"]) ?? ""] ?? [];
+    const listed3 = periodsBySla[str2(sla["SlaGuid"]) ?? ""] ?? [];
     const described = /* @__PURE__ */ new Map();
-    for (const period of listed2) described.set(str2(period["Description"]) ?? "", (described.get(str2(period["Description"]) ?? "") ?? 0) + 1);
+    for (const period of listed3) described.set(str2(period["Description"]) ?? "", (described.get(str2(period["Description"]) ?? "") ?? 0) + 1);
     for (const [description, count] of described) {
       if (count > 1) pull.notes.push(`${count} exclusion periods of SLA ${JSON.stringify(str2(sla["Description"]) ?? "")} are described ${JSON.stringify(description)}: the key must be unique, so rename all but one in the web app (or in slas.yaml after pinning ExclusionPeriodId)`);
     }
-    const periods = [...listed2].sort(byText("Description")).map((period) => clean(period, SLA_EXCLUSION_PERIOD_KIND, ["Description", "From", "Until"]));
+    const periods = [...listed3].sort(byText("Description")).map((period) => clean(period, SLA_EXCLUSION_PERIOD_KIND, ["Description", "From", "Until"]));
     if (periods.length > 0) out["exclusionPeriods"] = periods;
     return out;
   });

@@ -69753,7 +69753,7 @@ var Transport = class {
     this.#authorization = basicAuth(options);
     this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice("Basic ".length)];
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
-    this.#plainHeaders = Object.freeze({ authorization: this.#authorization, accept: "application/json", "user-agent": this.#userAgent });
+    this.#plainHeaders = Object.freeze(this.#headersFor(this.#authorization));
     this.#onRequest = options.onRequest;
     this.#onResponse = options.onResponse;
     this.#onRetry = options.onRetry;
@@ -69776,6 +69776,10 @@ var Transport = class {
   }
   get maxReadAttempts() {
     return this.#retry.maxReadAttempts;
+  }
+  /** The headers of a request without a body. */
+  #headersFor(authorization) {
+    return { authorization, accept: "application/json", "user-agent": this.#userAgent };
   }
   /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
   async close() {
@@ -69841,14 +69845,9 @@ var Transport = class {
     }
     const fullPath = `${this.#basePath}${path}${encodeQuery(options.query)}`;
     const authorization = options.auth ? basicAuth(options.auth) : this.#authorization;
-    let headers;
-    let bodyText;
-    if (options.body !== void 0) {
-      bodyText = JSON.stringify(options.body);
-      headers = { authorization, accept: "application/json", "user-agent": this.#userAgent, "content-type": "application/json" };
-    } else {
-      headers = options.auth ? { authorization, accept: "application/json", "user-agent": this.#userAgent } : this.#plainHeaders;
-    }
+    const plain = options.auth ? this.#headersFor(authorization) : this.#plainHeaders;
+    const bodyText = options.body === void 0 ? void 0 : JSON.stringify(options.body);
+    const headers = bodyText === void 0 ? plain : { ...plain, "content-type": "application/json" };
     let evidence;
     const redacted = () => {
       if (evidence !== void 0) return evidence;

@@ -285,7 +285,7 @@ export class Transport {
     this.#authorization = basicAuth(options);
     this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice('Basic '.length)];
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
-    this.#plainHeaders = Object.freeze({ authorization: this.#authorization, accept: 'application/json', 'user-agent': this.#userAgent });
+    this.#plainHeaders = Object.freeze(this.#headersFor(this.#authorization));
     this.#onRequest = options.onRequest;
     this.#onResponse = options.onResponse;
     this.#onRetry = options.onRetry;
@@ -312,6 +312,11 @@ export class Transport {
 
   get maxReadAttempts(): number {
     return this.#retry.maxReadAttempts;
+  }
+
+  /** The headers of a request without a body. */
+  #headersFor(authorization: string): Record<string, string> {
+    return { authorization, accept: 'application/json', 'user-agent': this.#userAgent };
   }
 
   /** Closes the connection pool when the client created it; an injected dispatcher is left to its owner. */
@@ -384,15 +389,10 @@ export class Transport {
     }
     const fullPath = `${this.#basePath}${path}${encodeQuery(options.query)}`;
     const authorization = options.auth ? basicAuth(options.auth) : this.#authorization;
-    let headers: Readonly<Record<string, string>>;
-    let bodyText: string | undefined;
-    if (options.body !== undefined) {
-      bodyText = JSON.stringify(options.body);
-      headers = { authorization, accept: 'application/json', 'user-agent': this.#userAgent, 'content-type': 'application/json' };
-    } else {
-      // A read sends hundreds of requests with the same headers: they share one (frozen) object.
-      headers = options.auth ? { authorization, accept: 'application/json', 'user-agent': this.#userAgent } : this.#plainHeaders;
-    }
+    // A read sends hundreds of requests with the same headers: they share one (frozen) object.
+    const plain = options.auth ? this.#headersFor(authorization) : this.#plainHeaders;
+    const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const headers: Readonly<Record<string, string>> = bodyText === undefined ? plain : { ...plain, 'content-type': 'application/json' };
     // What an error keeps of the request, and the secrets to scrub from any message the service echoes: built when
     // an error needs them (a read sends hundreds of requests that succeed), at once for a request with a body, so
     // the secrets in it are known before anything else happens.

@@ -201,11 +201,7 @@ describe(`apply with fault rate 0.1 and 429 bursts, over ${SEEDS} seeds`, () => 
     const after = fleet(1);
     const runsNeeded: number[] = [];
     for (let seed = 1; seed <= SEEDS; seed += 1) {
-      h.emulator.control.setFaults({ rate: 0, scripted: [] });
-      await h.emulator.control.reset('empty');
-      // The account starts as an earlier version of the tree, so the faulty apply creates, updates, renames and deletes.
-      const setup = await applyWith(h, await planAgainst(h, before), before);
-      expect(setup.ok).toBe(true);
+      await startFrom(before);
       h.emulator.control.setFaults({
         rate: 0.1,
         seed,
@@ -246,6 +242,17 @@ describe(`apply with fault rate 0.1 and 429 bursts, over ${SEEDS} seeds`, () => 
   });
 });
 
+/**
+ * An empty account, faults off, brought to `before` (an earlier version of the tree), so the faulty runs that follow
+ * create, update, rename and delete.
+ */
+async function startFrom(before: DesiredState): Promise<void> {
+  h.emulator.control.setFaults({ rate: 0, scripted: [] });
+  await h.emulator.control.reset('empty');
+  const setup = await applyWith(h, await planAgainst(h, before), before);
+  expect(setup.ok).toBe(true);
+}
+
 /** Reads the account with faults paused, so a check itself cannot fail. */
 async function withoutFaults<T>(read: () => Promise<T>): Promise<T> {
   const saved = h.emulator.control.faults();
@@ -272,10 +279,7 @@ async function heavyFaultRuns(before: DesiredState, after: DesiredState): Promis
   const planFirstTry: boolean[] = [];
   const runsNeeded: number[] = [];
   for (let seed = 1; seed <= HEAVY_SEEDS; seed += 1) {
-    h.emulator.control.setFaults({ rate: 0, scripted: [] });
-    await h.emulator.control.reset('empty');
-    const setup = await applyWith(h, await planAgainst(h, before), before);
-    expect(setup.ok).toBe(true);
+    await startFrom(before);
     h.emulator.control.setFaults({ rate: 0.4, seed, retryAfterSeconds: 0, kinds: ['500', '503', '429', 'reset', 'applied-then-reset', 'applied-then-500'] });
     let converged = 0;
     for (let run = 1; run <= 3 && converged === 0; run += 1) {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DEFAULT_READ_ATTEMPTS } from '@monsync/client';
 import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { copyOfDemoConfigs, expectReadFailureLast, monsync, REPO_ROOT, stageFingerprints, tempTree } from './helpers.js';
 
@@ -111,6 +111,10 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
   });
 
   it('colours the text plan on a terminal, and not with NO_COLOR', async () => {
+    // Both runs start the on-call preview from the same minute: the clock is set to the start of the next hour and
+    // moves on in real time from there (set forward, so nothing waiting on the real clock waits longer).
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, now: Math.ceil(Date.now() / 3_600_000) * 3_600_000 });
+    onTestFinished(() => void vi.useRealTimers());
     const coloured = await monsync(['plan', '--config', 'configs'], { env, isTTY: true });
     expect(coloured.out).toContain('\u001b[');
     const plain = await monsync(['plan', '--config', 'configs'], { env: { ...env, NO_COLOR: '1' }, isTTY: true });

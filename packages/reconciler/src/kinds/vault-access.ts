@@ -22,11 +22,16 @@ export function levelOf(types: ReadonlySet<string>): string {
 }
 
 /** `operator:<guid>` or `group:<guid>` of an authorization, read in the published form or the spec's. */
-function principalOf(authorization: ApiObject): { who: typeof OPERATOR | 'group'; guid: string } | undefined {
+export function principalOf(authorization: ApiObject): { who: typeof OPERATOR | 'group'; guid: string } | undefined {
   const operator = str(authorization, 'OperatorGuid');
   if (operator !== undefined && operator !== '') return { who: OPERATOR, guid: operator };
   const group = str(authorization, 'OperatorGroupGuid') ?? str(authorization, 'OperatorGroupId');
   return group !== undefined && group !== '' ? { who: 'group', guid: group } : undefined;
+}
+
+/** `operator:<guid>` or `group:<guid>` of a step's body (`resolve` writes one of the two fields). */
+function principalOfBody(body: ApiObject): string {
+  return typeof body.OperatorGroupGuid === 'string' ? `group:${bodyString(body, 'OperatorGroupGuid')}` : `${OPERATOR}:${bodyString(body, 'OperatorGuid')}`;
 }
 
 function declaredAccess(state: DesiredState): { section: string; access: VaultAccessConfig; source: Parameters<typeof desiredEntry>[3] }[] {
@@ -93,7 +98,7 @@ export const vaultAccessKind: KindModule = {
   requests: {
     async create(client, _step, body) {
       const section = bodyString(body, 'VaultSectionGuid');
-      const principal = typeof body.OperatorGroupGuid === 'string' ? `group:${bodyString(body, 'OperatorGroupGuid')}` : `${OPERATOR}:${bodyString(body, 'OperatorGuid')}`;
+      const principal = principalOfBody(body);
       // An unclear outcome goes to apply, which looks for the access by key (`find`) and says so.
       await converge(client, section, principal, String(body.level), 'throw');
       return `${section}/${principal}`;
@@ -108,7 +113,7 @@ export const vaultAccessKind: KindModule = {
     },
     async find(client, _step, body) {
       const section = bodyString(body, 'VaultSectionGuid');
-      const principal = typeof body.OperatorGroupGuid === 'string' ? `group:${bodyString(body, 'OperatorGroupGuid')}` : `${OPERATOR}:${bodyString(body, 'OperatorGuid')}`;
+      const principal = principalOfBody(body);
       const held = await heldBy(client, section, principal);
       return held.length > 0 ? `${section}/${principal}` : undefined;
     },

@@ -22,6 +22,7 @@ import {
   type NamedKindEntry,
 } from '@monsync/schema';
 import { pulledDutySchedules } from '../kinds/duty-schedule.js';
+import { principalOf } from '../kinds/vault-access.js';
 import { KINDS } from '../kinds/index.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
@@ -212,14 +213,10 @@ function pulledAccess(pull: Pull, section: ApiObject, people: People): ApiObject
   const listed = pull.perParent(VAULT_ACCESS_KIND)[str(section['VaultSectionGuid']) ?? ''];
   if (listed === undefined || listed.length === 0) return undefined;
   // An operator's access is declared under the kind's name (`operator: <Email>`), a group's under `group:`.
-  const OPERATOR = OPERATOR_KIND.kind;
-  const held = new Map<string, { who: typeof OPERATOR | 'group'; name: string; types: Set<string> }>();
+  const held = new Map<string, { who: string; name: string; types: Set<string> }>();
   for (const a of listed) {
-    const operator = str(a['OperatorGuid']);
-    const group = str(a['OperatorGroupGuid']) ?? str(a['OperatorGroupId']);
-    const who = operator !== undefined && operator !== '' ? OPERATOR : 'group';
-    const guid = (who === OPERATOR ? operator : group) ?? '';
-    const name = (who === OPERATOR ? people.emails : people.groups).get(guid.toLowerCase());
+    const { who, guid } = principalOf(a) ?? { who: 'group', guid: '' };
+    const name = (who === OPERATOR_KIND.kind ? people.emails : people.groups).get(guid.toLowerCase());
     if (name === undefined) {
       pull.notes.push(`vault section ${JSON.stringify(str(section['Name']) ?? '')}: access held by ${who} ${guid}, which a tree cannot declare (Everyone, or not listed); its access is left out of the tree`);
       return undefined;

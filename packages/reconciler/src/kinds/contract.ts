@@ -88,6 +88,23 @@ export interface RetireSpec {
   revived: Readonly<ApiObject>;
 }
 
+/**
+ * A relation declared as a list of member keys under its parent (`members` of a monitor group): its entry keys are
+ * `<parent key>/<member key>` and its step GUIDs `<parent GUID>/<member GUID>`, and its entries refer to the parent
+ * and the member only. What `desired` and `live` build one entry at a time, as lists: when each parent's declared
+ * list is what is live, the kind is matched list by list (phases/match-sets.ts) and no entry is built.
+ */
+export interface MemberSets {
+  parent: StepKind;
+  member: StepKind;
+  /** The parents that declare the list, each with the member keys declared (in the order `desired` builds entries). */
+  declared(state: DesiredState): { parent: string; members: readonly unknown[] }[];
+  /** The listed members per parent GUID, as `live` reads them (`listedPerParent`). */
+  listed(snapshot: LiveSnapshot): Record<string, readonly ApiObject[]>;
+  /** A listed member's GUID. */
+  memberGuid(member: ApiObject): string;
+}
+
 /** Lookups across kinds, filled by the engine kind after kind in dependency order. */
 export interface Resolver {
   /** Final key of a live object: the desired key when matched (renames), else its live key. */
@@ -177,6 +194,8 @@ export interface KindModule extends NamedKindEntry {
   references?: ReferenceSpec;
   /** Relations (memberships) have nothing to update, only create and delete; a declared list of them is authoritative. */
   relation?: boolean;
+  /** A relation declared as a list under its parent (a group's `members`): matched one list at a time when it can be (phases/match-sets.ts). */
+  memberSets?: MemberSets;
   /** Kinds with no read (alert definitions): every declaration is re-asserted as an `ensure` step. */
   ensureOnly?: boolean;
   /** Kinds of this object's parents: ignoring a parent ignores its children too. */

@@ -30,6 +30,13 @@ export const groupMembershipKind: KindModule = {
   },
   // A membership that exists is all there is to it: nothing to compare.
   diff: () => [],
+  memberSets: {
+    parent: GROUP,
+    member: MONITOR,
+    declared: (state) => state.monitorGroups.filter(({ value }) => Array.isArray(value.members)).map(({ value }) => ({ parent: value.Description, members: value.members ?? [] })),
+    listed: (snapshot) => listedPerParent(snapshot, 'groupMembership'),
+    memberGuid: (member) => idOf(member, 'MonitorGuid'),
+  },
 
   desired(state) {
     return state.monitorGroups.flatMap(({ value, source }) =>

@@ -12,6 +12,8 @@ export interface UnmatchedPattern {
 
 export interface IgnoreMatcher {
   matches(kind: StepKind, key: string): boolean;
+  /** Whether some pattern names the kind: without one, `matches` is false for every key of it. */
+  names(kind: StepKind): boolean;
   /** Patterns whose kind names no kind, for a warning. */
   unknown: string[];
   /** Patterns of the given kinds that matched no key passed to `matches`, in the order written. */
@@ -64,6 +66,9 @@ export function ignoreMatcher(patterns: readonly string[]): IgnoreMatcher {
   }
   return {
     unknown,
+    names(kind) {
+      return byKind.has(kind);
+    },
     matches(kind, key) {
       const kindRules = byKind.get(kind);
       // Asked for every entry of every kind: most kinds have no pattern at all.

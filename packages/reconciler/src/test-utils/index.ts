@@ -25,7 +25,7 @@ import type { ApiObject, LiveSnapshot } from '../live/types.js';
 import { KINDS } from '../kinds/index.js';
 import { assemblePlan, type PlanOptions } from '../plan/assemble.js';
 import { ignoreMatcher } from '../plan/ignore.js';
-import { matchKinds, type Matched } from '../plan/phases/match.js';
+import { matchKinds, type Matched, type MatchOptions } from '../plan/phases/match.js';
 import { liveScope } from '../plan/scope.js';
 import { fingerprintDesiredSecrets } from '../plan/fingerprint.js';
 import type { Plan, StepKind } from '../plan/types.js';
@@ -329,6 +329,6 @@ export function planFor(desired: DesiredState, live: LiveSnapshot, options: Omit
 }
 
 /** The kinds of a plan matched, as `assemblePlan`'s first phase leaves them: what the tests of the later phases start from. */
-export function matched(desired: DesiredState, live: LiveSnapshot): Matched {
-  return matchKinds(desired, live, liveScope(desired), ignoreMatcher(desired.settings.ignore));
+export function matched(desired: DesiredState, live: LiveSnapshot, options: MatchOptions = {}): Matched {
+  return matchKinds(desired, live, liveScope(desired), ignoreMatcher(desired.settings.ignore), options);
 }

@@ -8,6 +8,7 @@ import { place, planProblem, type PlanProblem } from '../errors.js';
 import type { Plan, StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
 import { driftOf, type DraftOptions } from './drafts.js';
+import { nothingDeletedOf } from './references.js';
 import { retireBody } from './retire.js';
 import { kindOrder, PerKind, type Draft, type KindState, type Resolution } from './state.js';
 
@@ -111,6 +112,7 @@ function keepersOf(deleted: PerKind<Draft>, states: readonly KindState[], resolu
   const isDeleted = (kind: StepKind, guid: string): boolean => deleted.hasAny(kind) && deleted.has(kind, guid.toLowerCase());
   const keepers = new Map<Draft, Keeper[]>();
   for (const state of states) {
+    if (nothingDeletedOf(state, deleted)) continue;
     const { mod } = state;
     const owners = mod.ownedBy ?? [];
     const parents = mod.parents ?? [];

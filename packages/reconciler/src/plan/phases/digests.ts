@@ -117,6 +117,8 @@ export interface GuidNames {
 function guidNameMap(states: readonly KindState[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const state of states) {
+    // Nor is one of a kind matched as sets (`<parent>/<member>`): its entries need not be built for nothing.
+    if (state.sets !== undefined) continue;
     for (const entry of state.allLive) {
       // A step GUID `<parent>/<id>` (a membership, a period) is never a whole GUID_PATTERN match.
       if (entry.guid.length === GUID_LENGTH) names.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);

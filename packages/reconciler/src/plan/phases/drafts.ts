@@ -116,7 +116,8 @@ export function draftChanges(states: readonly KindState[], resolution: Resolutio
     for (const entry of state.creates) drafts.push(createDraft(context, rules, entry));
     // A relation that exists is all there is to it: nothing to compare.
     if (mod.relation === true) {
-      unchanged += state.pairs.length;
+      // Matched as sets (match-sets.ts), its pairs are counted without being built.
+      unchanged += state.sets?.paired ?? state.pairs.length;
       continue;
     }
     for (const pair of state.pairs) {

@@ -12,7 +12,8 @@ import type { IgnoreMatcher } from '../ignore.js';
 import type { PlanWarning, StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
 import { matchableLive, settleRetired } from './retire.js';
-import { exactKey, Resolution, type Duplicate, type KindState, type Pair } from './state.js';
+import { matchedAsSets, pairedAsSets } from './match-sets.js';
+import { exactKey, Resolution, type Duplicate, type KindBase, type KindState, type Pair } from './state.js';
 
 export interface Matched {
   states: KindState[];
@@ -21,48 +22,73 @@ export interface Matched {
   warnings: PlanWarning[];
 }
 
+/** What matching a kind reads and adds to: the inputs, the resolution so far, and the findings. */
+interface MatchContext {
+  desired: DesiredState;
+  live: LiveSnapshot;
+  resolution: Resolution;
+  ignore: IgnoreMatcher;
+  /** Until something is ignored, no parent can be: the per-reference lookups are skipped (20,000 entries at scale). */
+  ignoredAny: { value: boolean };
+  problems: PlanProblem[];
+  warnings: PlanWarning[];
+  dedupe: boolean;
+}
+
+export interface MatchOptions {
+  dedupe?: boolean | undefined;
+  self?: readonly string[] | undefined;
+  /** Match relations declared as lists entry by entry even where list by list would do (match-sets.ts): what tests compare it with. */
+  perEntry?: boolean | undefined;
+}
+
 /** Every kind that is managed or read, matched; ignored objects are recorded in the resolution and left out. */
-export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: LiveScope, ignore: IgnoreMatcher, options: { dedupe?: boolean | undefined; self?: readonly string[] | undefined } = {}): Matched {
+export function matchKinds(desired: DesiredState, live: LiveSnapshot, scope: LiveScope, ignore: IgnoreMatcher, options: MatchOptions = {}): Matched {
   const settings: Settings = desired.settings;
-  const resolution = new Resolution(options.self);
+  const context: MatchContext = { desired, live, resolution: new Resolution(options.self), ignore, ignoredAny: { value: false }, problems: [], warnings: [], dedupe: options.dedupe === true };
   const states: KindState[] = [];
-  const problems: PlanProblem[] = [];
-  const warnings: PlanWarning[] = [];
-  // Until something is ignored, no parent can be: the per-reference lookups are skipped (20,000 entries at scale).
-  const ignoredAny = { value: false };
   for (const mod of KINDS) {
     const managed = settings.manage[mod.section] !== undefined;
     if (!managed && !scope.kinds.includes(mod.kind)) continue;
-    const allLive = mod.live(live, resolution, desired);
-    resolution.indexLive(mod.kind, allLive);
-    const liveEntries = liveInScope(mod, allLive, ignore, resolution, ignoredAny);
-    const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, warnings);
-    desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
-    liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-    // Retired objects (phases/retire.ts): only one per key takes part in matching, and unpaired ones are dormant.
-    const { matchable, dormant: shadowed } = matchableLive(mod, liveEntries);
-    const copies: Copies = { dedupe: options.dedupe === true, operators: live.operators, found: [] };
-    const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution, copies);
-    const settled = settleRetired(mod, matched.pairs, matched.orphans);
-    resolution.register(mod.kind, settled.pairs, matched.creates, managed);
-    const dormant = new Set([...shadowed, ...settled.dormant]);
-    const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry) => !dormant.has(entry));
     const entry = settings.manage[mod.section];
-    states.push({
-      mod,
-      managed,
-      prune: entry?.prune === true,
-      ...(mod.retire === undefined ? {} : { removal: entry?.removal ?? 'auto' }),
-      live: inPlay,
-      allLive,
-      desired: desiredEntries,
-      pairs: settled.pairs,
-      creates: matched.creates,
-      orphans: settled.orphans,
-      duplicates: copies.found,
-    });
+    const base: KindBase = { mod, managed, prune: entry?.prune === true, ...(mod.retire === undefined ? {} : { removal: entry?.removal ?? 'auto' }) };
+    // Lists are compared whole only where matching entry by entry would find nothing to report: nothing ignored
+    // (an ignored parent or entry leaves entries out) and no problem so far (a parent declared twice pairs neither).
+    const asSets = mod.memberSets !== undefined && options.perEntry !== true && context.problems.length === 0 && !context.ignoredAny.value && !ignore.names(mod.kind);
+    const paired = asSets && mod.memberSets !== undefined ? pairedAsSets(mod.memberSets, mod.kind, desired, live, context.resolution) : undefined;
+    states.push(paired === undefined ? matchKind(base, context) : matchedAsSets(base, paired, context.resolution, () => matchKind(base, { ...context, ignoredAny: { value: false }, problems: [], warnings: [] })));
   }
-  return { states, resolution, problems, warnings };
+  return { states, resolution: context.resolution, problems: context.problems, warnings: context.warnings };
+}
+
+/** One kind matched entry by entry: its declarations and live objects in scope, paired, with what is left over. */
+function matchKind(base: KindBase, context: MatchContext): KindState {
+  const { mod, managed } = base;
+  const { desired, live, resolution, ignore, ignoredAny, problems } = context;
+  const allLive = mod.live(live, resolution, desired);
+  resolution.indexLive(mod.kind, allLive);
+  const liveEntries = liveInScope(mod, allLive, ignore, resolution, ignoredAny);
+  const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, context.warnings);
+  desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
+  liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
+  // Retired objects (phases/retire.ts): only one per key takes part in matching, and unpaired ones are dormant.
+  const { matchable, dormant: shadowed } = matchableLive(mod, liveEntries);
+  const copies: Copies = { dedupe: context.dedupe, operators: live.operators, found: [] };
+  const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution, copies);
+  const settled = settleRetired(mod, matched.pairs, matched.orphans);
+  resolution.register(mod.kind, settled.pairs, matched.creates, managed);
+  const dormant = new Set([...shadowed, ...settled.dormant]);
+  const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry) => !dormant.has(entry));
+  return {
+    ...base,
+    live: inPlay,
+    allLive,
+    desired: desiredEntries,
+    pairs: settled.pairs,
+    creates: matched.creates,
+    orphans: settled.orphans,
+    duplicates: copies.found,
+  };
 }
 
 function liveInScope(mod: KindModule, allLive: readonly LiveEntry[], ignore: IgnoreMatcher, resolution: Resolution, ignoredAny: { value: boolean }): LiveEntry[] {

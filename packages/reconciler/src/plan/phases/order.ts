@@ -7,6 +7,7 @@
 import { KINDS } from '../../kinds/index.js';
 import type { PlanStep, PlanWarning } from '../types.js';
 import { compareStrings } from '../values.js';
+import { nothingDeletedOf } from './references.js';
 import { identityOf, kindOrder, PerKind, type Draft, type KindState } from './state.js';
 
 /** Adds the `dependsOn` edges between drafts (in place: drafts are the phase's own objects until they are named). */
@@ -41,6 +42,7 @@ export function linkDependencies(drafts: readonly Draft[], states: readonly Kind
   // Without a delete nothing waits (and the references of every live object, 30,000 at scale, need no look-up).
   const anyDeleted = drafts.some((draft) => draft.step.action === 'delete');
   for (const state of anyDeleted ? states : []) {
+    if (nothingDeletedOf(state, deleted)) continue;
     for (const entry of state.live) {
       for (const ref of entry.refs) {
         const target = deleted.get(ref.kind, ref.guid.toLowerCase());

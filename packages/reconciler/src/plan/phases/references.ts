@@ -8,7 +8,8 @@ import type { PerKind, KindState, Resolution } from './state.js';
 export function unresolvedReferences(states: readonly KindState[], resolution: Resolution): PlanProblem[] {
   const problems: PlanProblem[] = [];
   for (const state of states) {
-    if (!state.managed) continue;
+    // Matched as sets (match-sets.ts), every declaration refers to a paired parent and a paired member.
+    if (!state.managed || state.sets !== undefined) continue;
     for (const entry of state.desired) {
       for (const ref of entry.refs) {
         if (resolution.guidOf(ref.kind, ref.key) === undefined && !resolution.isCreated(ref.kind, ref.key)) {
@@ -34,7 +35,7 @@ export function referencesToDeleted(states: readonly KindState[], resolution: Re
   const problems: PlanProblem[] = [];
   if (deleted === undefined) return problems;
   for (const state of states) {
-    if (!state.managed) continue;
+    if (!state.managed || nothingDeletedOf(state, deleted)) continue;
     for (const entry of state.desired) {
       for (const ref of entry.refs) {
         // Most references name a kind the plan deletes nothing of (a membership's monitor): no look-up.
@@ -53,4 +54,12 @@ export function referencesToDeleted(states: readonly KindState[], resolution: Re
     }
   }
   return problems;
+}
+
+/**
+ * A kind matched as sets (match-sets.ts) refers to its parents only, and to paired ones: while the plan deletes
+ * none of their kinds, its entries need not be built to know that none refers to a deleted object.
+ */
+export function nothingDeletedOf(state: KindState, deleted: Pick<PerKind<unknown>, 'hasAny'>): boolean {
+  return state.sets !== undefined && !(state.mod.parents ?? []).some((kind) => deleted.hasAny(kind));
 }

@@ -15,8 +15,9 @@ export function safetyViolations(states: readonly KindState[], steps: readonly P
   const violations: PlanViolation[] = [];
   const limits = { delete: safety.maxDeletePercent, update: safety.maxUpdatePercent } as const;
   for (const state of states) {
-    if (!state.managed || state.mod.ensureOnly === true || state.live.length === 0) continue;
-    const total = state.live.length;
+    // A kind matched as sets (match-sets.ts) has one live object per declaration, counted without building them.
+    const total = state.sets?.paired ?? state.live.length;
+    if (!state.managed || state.mod.ensureOnly === true || total === 0) continue;
     for (const action of ['delete', 'update'] as const) {
       const count = steps.filter((s) => s.kind === state.mod.kind && s.action === action).length;
       const percent = percentOf(count, total);

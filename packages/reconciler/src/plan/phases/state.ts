@@ -12,13 +12,17 @@ export interface Pair {
   live: LiveEntry;
 }
 
-/** One kind after matching: what is declared, what is live, and how they pair up. */
-export interface KindState {
+/** A kind and how its settings manage it. */
+export interface KindBase {
   mod: KindModule;
   managed: boolean;
   prune: boolean;
   /** How pruned objects leave, for kinds that can be retired (`manage.monitors.removal`). */
   removal?: RemovalStrategy;
+}
+
+/** One kind after matching: what is declared, what is live, and how they pair up. */
+export interface KindState extends KindBase {
   /** Live objects of the kind in the managed scope, ignored and dormant retired ones left out, sorted by key then GUID. */
   live: LiveEntry[];
   /** Every live object of the kind read, ignored ones too: they can keep an object the plan deletes in use. */
@@ -30,6 +34,13 @@ export interface KindState {
   duplicates: Duplicate[];
   /** Declarations not ignored, sorted by key. */
   desired: DesiredEntry[];
+  /**
+   * Set when the kind was matched list by list (`KindModule.memberSets`, match-sets.ts): every declaration is paired,
+   * nothing is created or left over, and `desired`, `live`, `allLive` and `pairs` are built only when a phase reads
+   * them. The phases every plan runs read these counts instead; the rarer ones (a delete of a parent or member
+   * object, the digests) read the entries.
+   */
+  sets?: { paired: number };
 }
 
 /** A live object sharing its key with the one kept (`kept`, chosen by `rule`). */
@@ -103,8 +114,9 @@ function liveGuidByDesiredKey(pairs: readonly Pair[]): Map<string, string> {
 
 /** One kind's objects as the resolver knows them; the lookup maps are built from them on first use. */
 class KindLookup {
-  readonly #live: readonly LiveEntry[];
-  #pairs: readonly Pair[] | undefined;
+  /** The live objects, or how to build them: a kind matched as sets builds its entries only when asked (match-sets.ts). */
+  #live: readonly LiveEntry[] | (() => readonly LiveEntry[]);
+  #pairs: readonly Pair[] | (() => readonly Pair[]) | undefined;
   #creates: readonly DesiredEntry[] = [];
   #managed = false;
   #liveByGuid: Map<string, LiveEntry> | undefined;
@@ -114,36 +126,52 @@ class KindLookup {
   #guidByDesiredKey: Map<string, string> | undefined;
   #created: Set<string> | undefined;
 
-  constructor(live: readonly LiveEntry[]) {
+  constructor(live: readonly LiveEntry[] | (() => readonly LiveEntry[])) {
     this.#live = live;
   }
 
-  register(pairs: readonly Pair[], creates: readonly DesiredEntry[], managed: boolean): void {
+  register(pairs: readonly Pair[] | (() => readonly Pair[]), creates: readonly DesiredEntry[], managed: boolean): void {
     this.#pairs = pairs;
     this.#creates = creates;
     this.#managed = managed;
   }
 
+  #liveEntries(): readonly LiveEntry[] {
+    if (typeof this.#live === 'function') this.#live = this.#live();
+    return this.#live;
+  }
+
+  #pairList(): readonly Pair[] | undefined {
+    if (typeof this.#pairs === 'function') this.#pairs = this.#pairs();
+    return this.#pairs;
+  }
+
   liveByGuid(guid: string): LiveEntry | undefined {
-    this.#liveByGuid ??= liveByGuid(this.#live);
+    this.#liveByGuid ??= liveByGuid(this.#liveEntries());
     return this.#liveByGuid.get(guid);
   }
 
   liveGuidByKey(key: string): string | null | undefined {
-    this.#liveGuidByKey ??= liveGuidByKey(this.#live);
+    this.#liveGuidByKey ??= liveGuidByKey(this.#liveEntries());
     return this.#liveGuidByKey.get(key);
   }
 
   /** Before the kind is matched there are no pairs yet, and nothing is cached. */
   desiredByGuid(guid: string): DesiredEntry | undefined {
-    if (this.#pairs === undefined) return undefined;
-    this.#desiredByGuid ??= desiredByLiveGuid(this.#pairs);
+    if (this.#desiredByGuid === undefined) {
+      const pairs = this.#pairList();
+      if (pairs === undefined) return undefined;
+      this.#desiredByGuid = desiredByLiveGuid(pairs);
+    }
     return this.#desiredByGuid.get(guid);
   }
 
   guidByDesiredKey(key: string): string | undefined {
-    if (this.#pairs === undefined) return undefined;
-    this.#guidByDesiredKey ??= liveGuidByDesiredKey(this.#pairs);
+    if (this.#guidByDesiredKey === undefined) {
+      const pairs = this.#pairList();
+      if (pairs === undefined) return undefined;
+      this.#guidByDesiredKey = liveGuidByDesiredKey(pairs);
+    }
     return this.#guidByDesiredKey.get(key);
   }
 
@@ -174,7 +202,8 @@ export class Resolution implements Resolver {
   readonly #ignoredGuid = new PerKind<true>();
   readonly #ignoredKey = new PerKind<true>();
 
-  indexLive(kind: StepKind, entries: readonly LiveEntry[]): void {
+  /** A kind's live objects, or how to build them when first asked (a kind matched as sets, match-sets.ts). */
+  indexLive(kind: StepKind, entries: readonly LiveEntry[] | (() => readonly LiveEntry[])): void {
     this.#kinds.set(kind, new KindLookup(entries));
   }
 
@@ -191,7 +220,7 @@ export class Resolution implements Resolver {
     return this.#ignoredGuid.has(kind, guid);
   }
 
-  register(kind: StepKind, pairs: readonly Pair[], creates: readonly DesiredEntry[], managed: boolean): void {
+  register(kind: StepKind, pairs: readonly Pair[] | (() => readonly Pair[]), creates: readonly DesiredEntry[], managed: boolean): void {
     this.#kinds.get(kind)?.register(pairs, creates, managed);
   }
 

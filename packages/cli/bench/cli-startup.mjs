@@ -6,15 +6,18 @@
  * (`node -e 0`): `monsync --version`, `monsync validate` on the demo tree (configs/), and `monsync plan` on the
  * demo tree against an emulator (a child process, `--seed demo --latency 0`). The four are run in turns (one of
  * each per round), so a busy moment of a shared machine stretches all of them alike and the ratios stay fair.
- * Printed: each median, its ratio to `node -e 0`, the target ratio, and the host steal of the run.
+ * Printed: each median, its ratio to `node -e 0`, the target ratio, and the host steal of the run. The commands run
+ * with V8's code cache (src/code-cache.ts) in a fresh folder, which the warm-up round fills, as a user's second run
+ * would find it; `validate` also runs without it (NODE_DISABLE_COMPILE_CACHE), as a first run or a cache-less CI job.
  *
  * Runs the command as users get it: `packages/cli/bin/monsync.js` (the package's bin, running the bundle `pnpm build` writes), or the file
  * given with `--bin FILE` (e.g. the bin of an installed package).
  * Usage: node packages/cli/bench/cli-startup.mjs [--rounds N] [--bin FILE]
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { machineCpu, stealShare } from '../../reconciler/bench/lib/emulator-process.mjs';
@@ -69,9 +72,11 @@ function startEmulator() {
 }
 
 const emulator = await startEmulator();
+const cacheDir = mkdtempSync(join(tmpdir(), 'monsync-bench-code-cache-'));
 try {
   const env = {
     ...process.env,
+    MONSYNC_CACHE_DIR: cacheDir,
     NO_COLOR: '1',
     MONSYNC_API_URL: emulator.url,
     MONSYNC_API_USERNAME: 'demo',
@@ -87,14 +92,15 @@ try {
     { name: 'node -e 0', argv: ['-e', '0'], codes: [0], target: undefined },
     { name: 'monsync --version', argv: [bin, '--version'], codes: [0], target: 1.5 },
     { name: 'monsync validate (demo tree)', argv: [bin, 'validate', '--config', 'configs'], codes: [0], target: 2.5 },
+    { name: 'monsync validate, no code cache', argv: [bin, 'validate', '--config', 'configs'], codes: [0], target: undefined, env: { NODE_DISABLE_COMPILE_CACHE: '1' } },
     { name: 'monsync plan (demo tree, emulator at latency 0)', argv: [bin, 'plan', '--config', 'configs'], codes: [0, 2, 3], target: 4 },
   ];
   // One warm-up round: the first start of each reads its files from disk.
-  for (const c of cases) await timed(c.argv, env, c.codes);
+  for (const c of cases) await timed(c.argv, { ...env, ...c.env }, c.codes);
   const times = cases.map(() => []);
   const cpuBefore = machineCpu();
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [i, c] of cases.entries()) times[i].push(await timed(c.argv, env, c.codes));
+    for (const [i, c] of cases.entries()) times[i].push(await timed(c.argv, { ...env, ...c.env }, c.codes));
   }
   const steal = stealShare(cpuBefore, machineCpu());
   const floor = median(times[0]);
@@ -108,4 +114,5 @@ try {
   console.log(`  host steal during the run: ${steal === undefined ? 'unknown' : `${(steal * 100).toFixed(1)}%`}`);
 } finally {
   emulator.child.kill();
+  rmSync(cacheDir, { recursive: true, force: true });
 }

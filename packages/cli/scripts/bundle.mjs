@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { chunkScripts } from './chunk-scripts.mjs';
 
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
@@ -77,6 +78,9 @@ const workflowTemplates = {
   },
 };
 
+/** src/code-cache.ts, which runs the large chunks as scripts through V8's code cache (scripts/chunk-scripts.mjs). */
+const CODE_CACHE = 'dist/chunks/code-cache.js';
+
 const REQUIRE_SHIM = "import { createRequire as __monsyncCreateRequire } from 'node:module';\nconst require = __monsyncCreateRequire(import.meta.url);";
 
 /**
@@ -98,7 +102,8 @@ async function main() {
   rmSync(join(outdir, 'chunks'), { recursive: true, force: true });
   const result = await build({
     absWorkingDir: PACKAGE_DIR,
-    entryPoints: { bin: 'src/bin.ts', index: 'src/index.ts' },
+    // The code cache's runner has a name of its own: the modules chunk-scripts.mjs writes import it.
+    entryPoints: { bin: 'src/bin.ts', index: 'src/index.ts', [CODE_CACHE.slice('dist/'.length, -'.js'.length)]: 'src/code-cache.ts' },
     outdir: 'dist',
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
@@ -123,7 +128,7 @@ async function main() {
     metafile: true,
     write: false,
   });
-  for (const file of result.outputFiles) {
+  for (const file of chunkScripts(result.outputFiles, result.metafile, PACKAGE_DIR, CODE_CACHE, REQUIRE_SHIM)) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.path.endsWith('.js') ? withoutUnusedShim(file.text) : file.contents);
   }

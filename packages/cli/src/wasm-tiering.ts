@@ -9,5 +9,8 @@
 export async function deferWasmTierUp(): Promise<void> {
   // Imported here, not at the top of bin.ts: `node:v8` costs a few ms that commands without HTTP need not pay.
   const { setFlagsFromString } = await import('node:v8');
-  setFlagsFromString('--wasm-tiering-budget=180000000');
+  const flags = '--wasm-tiering-budget=180000000';
+  setFlagsFromString(flags);
+  // V8 refuses a code cache made under other flags: these commands keep theirs apart from validate's.
+  (await import('./code-cache.js')).noteV8FlagsChanged(flags);
 }

@@ -12,6 +12,7 @@ import { parse } from 'espree';
 export const SCRIPT_MIN_BYTES = 64 * 1024;
 
 const CHUNK_URL = '__monsyncChunkUrl';
+const IMPORT = '__monsyncImport';
 
 /**
  * The exports of a chunk, as [local name, exported name]. The module left in the chunk's place exports the values the
@@ -19,8 +20,7 @@ const CHUNK_URL = '__monsyncChunkUrl';
  * function (where it could change after the chunk ran) is refused, rather than bundled into a command that would
  * read a stale value.
  */
-function exportsOf(text, chunk) {
-  const ast = parse(text, { ecmaVersion: 'latest', sourceType: 'module', range: true });
+function exportsOf(ast, chunk) {
   const moduleScope = analyze(ast, { ecmaVersion: 2022, sourceType: 'module' }).globalScope.childScopes.find((scope) => scope.type === 'module');
   const exported = [];
   for (const node of ast.body) {
@@ -47,8 +47,29 @@ function exportsOf(text, chunk) {
 }
 
 /**
- * The chunk as a function of (exports, require, module, its URL), on one line with the code's first line. Without the
- * bundle's `requireShim` (a require function of the chunk's own): the script's `require` serves as well.
+ * The chunk's code with each import() made a call of the script's `IMPORT` (code-cache.ts imports for it): V8 drops
+ * the import() callback of a script compiled from its code cache (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on Node 20).
+ */
+function withoutImportExpressions(ast, text) {
+  const starts = [];
+  const walk = (node) => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node.type === 'ImportExpression') starts.push(node.range[0]);
+    for (const [key, value] of Object.entries(node)) if (key !== 'range' && typeof value === 'object') walk(value);
+  };
+  walk(ast);
+  let out = text;
+  for (const at of starts.sort((a, b) => b - a)) {
+    if (out.slice(at, at + 'import'.length) !== 'import') throw new Error(`no import() at offset ${at}`);
+    out = out.slice(0, at) + IMPORT + out.slice(at + 'import'.length);
+  }
+  return out;
+}
+
+/**
+ * The chunk as a function of (exports, require, module, its URL, import), on one line with the code's first line.
+ * Without the bundle's `requireShim` (a require function of the chunk's own): the script's `require` serves as well.
  */
 function scriptOf(text, requireShim) {
   const { code } = transformSync(text.startsWith(requireShim) ? text.slice(requireShim.length) : text, {
@@ -60,10 +81,13 @@ function scriptOf(text, requireShim) {
     minifySyntax: true,
     define: { 'import.meta.url': CHUNK_URL },
     legalComments: 'eof',
-    charset: 'utf8',
+    // Characters beyond ASCII escaped: code-cache.ts reads the script as latin1, into a one-byte string.
+    charset: 'ascii',
   });
+  // esbuild escapes them in code but not in comments (licence notices): there they are written as \u escapes too.
+  const ascii = code.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
   // A module's code is strict; a script's only when it says so.
-  return `(function(exports,require,module,${CHUNK_URL}){"use strict";${code}\n})\n`;
+  return `(function(exports,require,module,${CHUNK_URL},${IMPORT}){"use strict";${ascii}\n})\n`;
 }
 
 /** The module in the chunk's place. `imports` are the specifiers of the chunks it imports, in the chunk's order. */
@@ -95,8 +119,9 @@ export function chunkScripts(outputFiles, metafile, packageDir, codeCache, requi
     const imports = [...new Set(output.imports
       .filter((entry) => entry.kind === 'import-statement' && !entry.external)
       .map((entry) => `./${relative(dirname(path), entry.path).split('\\').join('/')}`))];
-    files.push({ path: file.path, text: moduleOf(imports, exportsOf(file.text, path)) });
-    files.push({ path: file.path.replace(/\.js$/, '.script.js'), text: scriptOf(file.text, requireShim) });
+    const ast = parse(file.text, { ecmaVersion: 'latest', sourceType: 'module', range: true });
+    files.push({ path: file.path, text: moduleOf(imports, exportsOf(ast, path)) });
+    files.push({ path: file.path.replace(/\.js$/, '.script.js'), text: scriptOf(withoutImportExpressions(ast, file.text), requireShim) });
   }
   return files;
 }

@@ -90,6 +90,20 @@ describe('the bundled monsync', () => {
   });
 });
 
+describe('the bundled monsync, a chunk importing another from its code cache', () => {
+  it('checks a saved plan the same on every run (its validator is imported when first needed)', () => {
+    const cacheDir = newCacheDir();
+    const planFile = join(cacheDir, 'not-a-plan.json');
+    writeFileSync(planFile, '{ "formatVersion": 1 }\n');
+    const env = { MONSYNC_CACHE_DIR: cacheDir, MONSYNC_API_URL: 'http://127.0.0.1:9/v4', MONSYNC_API_USERNAME: 'canary-user', MONSYNC_API_PASSWORD: 'canary-password' };
+    const runs = [1, 2, 3].map(() => bundled(['apply', planFile, '--auto-approve'], env));
+    expect(runs[0]?.err).toContain('error PLAN_FILE_INVALID');
+    expect(runs[0]?.code).toBe(1);
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[2]).toEqual(runs[0]);
+  });
+});
+
 describe('the bundled monsync against the API', () => {
   const suite = emulatorForFile('demo', { DEMO_SHOP_PASSWORD: 'canary-shop-password', DEMO_SHOP_OTP_SECRET: 'CANARYOTPSECRETA', DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('canary-pfx').toString('base64'), DEMO_CLIENT_CERT_PASSWORD: 'canary-pfx-password' });
 

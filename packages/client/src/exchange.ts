@@ -7,17 +7,31 @@
  */
 import type { Dispatcher } from 'undici';
 
-export interface Exchanged {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
+/**
+ * How an attempt ended: an answer (any status), or no answer (`code` is `TIMEOUT` when the deadline passed, else the
+ * network error's code when it has one).
+ */
+export type Exchanged =
+  | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
+  | { kind: 'failure'; timedOut: boolean; code: string | undefined; cause: unknown };
+
+/** Thrown as the abort reason, so the cause chain says what happened without a stack from undici internals. */
+class RequestTimeout extends Error {
+  constructor(ms: number) {
+    super(`no complete response within ${ms} ms`);
+    this.name = 'RequestTimeout';
+  }
 }
 
-export interface Exchange {
-  /** Settles when the body is complete, or with the error that ended the exchange (the abort reason included). */
-  readonly done: Promise<Exchanged>;
-  /** Ends the exchange with `reason`: at once when it is under way, as soon as undici starts it otherwise. */
-  abort(reason: Error): void;
+/** The error's `code`, or its cause's (undici wraps socket errors). */
+export function errorCodeOf(error: unknown): string | undefined {
+  if (error !== null && typeof error === 'object') {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause !== undefined && cause !== error) return errorCodeOf(cause);
+  }
+  return undefined;
 }
 
 export function normaliseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -39,10 +53,22 @@ function decode(chunks: readonly Buffer[], length: number): string {
   return buffer.toString('utf8', start);
 }
 
-class Collector implements Dispatcher.DispatchHandler, Exchange {
+/** A timer callback without a closure per exchange: the collector comes as the timer's argument. */
+function timeUp(collector: Collector): void {
+  collector.timeUp();
+}
+
+/**
+ * One exchange's handler and its deadline. The promise it settles is the one the transport awaits: nothing is
+ * layered between an answer and the request that waits for it.
+ */
+class Collector implements Dispatcher.DispatchHandler {
   readonly done: Promise<Exchanged>;
   #resolve!: (value: Exchanged) => void;
-  #reject!: (error: Error) => void;
+  readonly #timeoutMs: number;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  #timedOut = false;
+  #settled = false;
   #status = 0;
   #headers = NO_HEADERS;
   #chunks: Buffer[] = [];
@@ -50,14 +76,19 @@ class Collector implements Dispatcher.DispatchHandler, Exchange {
   #controller: Dispatcher.DispatchController | undefined;
   #abortReason: Error | undefined;
 
-  constructor() {
-    this.done = new Promise<Exchanged>((resolve, reject) => {
+  constructor(timeoutMs: number) {
+    this.done = new Promise<Exchanged>((resolve) => {
       this.#resolve = resolve;
-      this.#reject = reject;
     });
+    this.#timeoutMs = timeoutMs;
+    this.#timer = setTimeout(timeUp, timeoutMs, this);
   }
 
-  abort(reason: Error): void {
+  /** The deadline passed: the exchange ends with a `RequestTimeout`, at once or as soon as undici starts it. */
+  timeUp(): void {
+    if (this.#settled) return;
+    this.#timedOut = true;
+    const reason = new RequestTimeout(this.#timeoutMs);
     if (this.#controller === undefined) this.#abortReason = reason;
     else this.#controller.abort(reason);
   }
@@ -82,22 +113,33 @@ class Collector implements Dispatcher.DispatchHandler, Exchange {
   }
 
   onResponseEnd(): void {
-    this.#resolve({ status: this.#status, headers: this.#headers, text: decode(this.#chunks, this.#length) });
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    this.#resolve({ kind: 'response', status: this.#status, headers: this.#headers, text: decode(this.#chunks, this.#length) });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
-    this.#reject(error);
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    const timedOut = this.#timedOut;
+    this.#resolve({ kind: 'failure', timedOut, code: timedOut ? 'TIMEOUT' : errorCodeOf(error), cause: error });
   }
 }
 
-/** Starts one exchange on `dispatcher`; undici's own argument checks fail the exchange, as `request()` would. */
-export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions): Exchange {
-  const collector = new Collector();
+/**
+ * Starts one exchange on `dispatcher`, ended with a `RequestTimeout` when it is not complete within `timeoutMs`.
+ * Never rejects: a failure is an outcome like an answer. undici's own argument checks fail the exchange, as
+ * `request()` would.
+ */
+export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, timeoutMs: number): Promise<Exchanged> {
+  const collector = new Collector(timeoutMs);
   try {
     dispatcher.dispatch(options, collector);
   } catch (error) {
     // undici's dispatchers hand their own failures to the handler; another dispatcher may throw instead.
     collector.onResponseError(undefined, error instanceof Error ? error : new Error(String(error)));
   }
-  return collector;
+  return collector.done;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter, type LimiterSlot } from './limiter.js';
+import { Limiter, type LimiterSlot, type LimiterTicket } from './limiter.js';
 import { mockApi } from './test-utils/mock-api.js';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -41,6 +41,26 @@ describe('Limiter', () => {
     const limiter = new Limiter(1);
     await expect(limiter.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+  });
+
+  it('hands a free slot out at once, and a released one to the first waiter, never past one', async () => {
+    const limiter = new Limiter(1);
+    const first = limiter.take();
+    expect(first).toBeDefined();
+    expect(limiter.take()).toBeUndefined();
+    const order: string[] = [];
+    const waiters = ['a', 'b'].map((name) => limiter.wait().then((ticket) => (order.push(name), ticket)));
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    limiter.release(first as LimiterTicket);
+    // Freed for a waiter: a newcomer does not jump the queue.
+    expect(limiter.take()).toBeUndefined();
+    const a = await waiters[0];
+    expect(order).toEqual(['a']);
+    limiter.release(a as LimiterTicket);
+    limiter.release((await waiters[1]) as LimiterTicket);
+    expect(order).toEqual(['a', 'b']);
+    expect(limiter.active).toBe(0);
   });
 
   it('rejects a limit below 1', () => {

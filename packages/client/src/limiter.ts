@@ -26,6 +26,17 @@ export interface LimiterSlot {
   rateLimited(): void;
 }
 
+/**
+ * A slot as `take()` and `wait()` hand it out, given back with `release()`. Plain data rather than a `LimiterSlot`
+ * with its own closures: the transport takes one for every request, and a read sends them by the thousand.
+ */
+export interface LimiterTicket {
+  /** The round the slot was taken in: a 429 to a request of an older round is not halved for again. */
+  readonly round: number;
+  /** Set by `rateLimited()`: the request was answered 429. */
+  refused: boolean;
+}
+
 export class Limiter {
   /** The configured parallelism: the limit when the service is not rate-limiting. */
   readonly limit: number;
@@ -74,26 +85,39 @@ export class Limiter {
     return this.#waiting.length;
   }
 
+  /** A slot now, when one is free and nobody waits for one; undefined otherwise (then `wait()`). */
+  take(): LimiterTicket | undefined {
+    if (this.#active >= this.current || this.#waiting.length > 0) return undefined;
+    this.#active += 1;
+    return { round: this.#round, refused: false };
+  }
+
+  /** A slot once one is free, after every task that waited before this one. */
+  async wait(): Promise<LimiterTicket> {
+    // #admit counts the slot as taken before it wakes this waiter.
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    return { round: this.#round, refused: false };
+  }
+
+  /** The request holding `ticket` was answered 429. */
+  rateLimited(ticket: LimiterTicket): void {
+    ticket.refused = true;
+    this.#rateLimited(ticket.round);
+  }
+
+  /** Gives the slot back (once per ticket) and starts waiters the limit now allows. */
+  release(ticket: LimiterTicket): void {
+    this.#active -= 1;
+    if (!ticket.refused) this.#answeredWithout429();
+    this.#admit();
+  }
+
   async run<T>(task: (slot: LimiterSlot) => Promise<T>): Promise<T> {
-    if (this.#active >= this.current || this.#waiting.length > 0) {
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    } else {
-      this.#active += 1;
-    }
-    const round = this.#round;
-    let refused = false;
-    const slot: LimiterSlot = {
-      rateLimited: () => {
-        refused = true;
-        this.#rateLimited(round);
-      },
-    };
+    const ticket = this.take() ?? (await this.wait());
     try {
-      return await task(slot);
+      return await task({ rateLimited: () => this.rateLimited(ticket) });
     } finally {
-      this.#active -= 1;
-      if (!refused) this.#answeredWithout429();
-      this.#admit();
+      this.release(ticket);
     }
   }
 

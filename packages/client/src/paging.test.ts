@@ -93,6 +93,18 @@ describe('Paged.toArray', () => {
     await expect(looping.toArray()).rejects.toThrow(/c2.*twice/);
     expect(fetched).toEqual([undefined, 'elsewhere', 'c2']);
   });
+
+  it('hands back an array of its own, whether the list is one batch or several', async () => {
+    const shared = [1, 2];
+    const single = new Paged<number>(async () => ({ items: shared, cursors: {} }));
+    const list = await single.toArray();
+    list.push(3);
+    expect(shared).toEqual([1, 2]);
+    expect(await single.toArray()).toEqual([1, 2]);
+    const chained = new Paged<number>(async (cursor) => ({ items: shared, cursors: cursor === undefined ? { next: 'c2' } : {} }));
+    expect(await chained.toArray()).toEqual([1, 2, 1, 2]);
+    expect(shared).toEqual([1, 2]);
+  });
 });
 
 describe('nextCursorAtEnd', () => {

@@ -105,16 +105,18 @@ export class Paged<T> implements AsyncIterable<T> {
   /**
    * The same walk as `pages()`, without an async generator's extra turns between one batch and the next request,
    * and with the next batch requested as soon as the fetcher reports its cursor: a long cursor chain then overlaps
-   * reading each batch with waiting for the next, and makes exactly the requests the plain walk makes.
+   * reading each batch with waiting for the next, and makes exactly the requests the plain walk makes. The batches
+   * are joined once at the end, not item by item: a read lists ten thousand monitors, and most listings are one batch.
    */
   async toArray(): Promise<T[]> {
-    const all: T[] = [];
-    const seen = new Set<string>();
+    const batches: T[][] = [];
+    // Created with the first cursor: most listings have none.
+    let seen: Set<string> | undefined;
     // At most one batch ahead; taken before its fetch starts, so a fetcher reporting at once cannot start another.
     let ahead: { cursor: string; page?: Promise<Page<T>> } | undefined;
     const early: NextCursorSeen = (next) => {
       // A repeated cursor is never requested: the walk below stops on it.
-      if (ahead !== undefined || seen.has(next)) return false;
+      if (ahead !== undefined || seen?.has(next) === true) return false;
       const entry: { cursor: string; page?: Promise<Page<T>> } = { cursor: next };
       ahead = entry;
       entry.page = this.#fetchPage(next, early);
@@ -125,9 +127,11 @@ export class Paged<T> implements AsyncIterable<T> {
     let pending = this.#fetchPage(undefined, early);
     for (;;) {
       const page = await pending;
-      for (const item of page.items) all.push(item);
+      batches.push(page.items);
       const next = page.cursors.next;
-      if (next === undefined) return all;
+      // A fresh array either way: the fetcher's own may be shared (a caller's fetchPage can return the same one twice).
+      if (next === undefined) return batches.length === 1 ? (batches[0] as T[]).slice() : (batches.flat() as T[]);
+      seen ??= new Set();
       if (seen.has(next)) throw this.#repeatedCursor(next);
       seen.add(next);
       pending = ahead?.cursor === next && ahead.page !== undefined ? ahead.page : this.#fetchPage(next, early);

@@ -1,7 +1,7 @@
 /**
  * The one retry policy of a request, composed around its dispatch (as undici's retry interceptor wraps a dispatch):
- * `retrying()` sends, asks `retryDecision()` whether the outcome is worth another attempt, waits, and sends again,
- * never more than its attempts in all (`maxAttempts`, a read's `maxReadAttempts`). What is retried:
+ * the transport's `send()` sends, asks `retryDecision()` whether the outcome is worth another attempt, waits, and
+ * sends again, never more than its attempts in all (`maxAttempts`, a read's `maxReadAttempts`). What is retried:
  * - 429, for every method: the service refused the request without processing it;
  * - 500, 502, 503, 504, resets and timeouts, for idempotent methods only (GET, PUT, DELETE, and PATCH, which in this
  *   API sets absolute values): the request may have been processed, and repeating it is harmless;
@@ -193,23 +193,4 @@ export function retryDecision(policy: RetryPolicy, method: string, outcome: Atte
   if (!worth || attempt >= limit) return { retry: false, ...after };
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
   return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt, method), reason: String(status), retryAfter: retryAfterMs !== undefined, ...after };
-}
-
-/**
- * Sends with `dispatch` until an outcome is final or the attempts are used up; `onRetry` hears of each wait before it
- * starts. Resolves to the last outcome and the number of attempts made.
- */
-export async function retrying<O extends AttemptResult>(
-  policy: RetryPolicy,
-  method: string,
-  dispatch: (attempt: number) => Promise<O>,
-  onRetry: (outcome: O, decision: Extract<RetryDecision, { retry: true }>, attempt: number) => void,
-): Promise<{ outcome: O; attempts: number; decision: RetryDecision }> {
-  for (let attempt = 1; ; attempt += 1) {
-    const outcome = await dispatch(attempt);
-    const decision = retryDecision(policy, method, outcome, attempt);
-    if (!decision.retry) return { outcome, attempts: attempt, decision };
-    onRetry(outcome, decision, attempt);
-    await policy.sleep(decision.delayMs);
-  }
 }

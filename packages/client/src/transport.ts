@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
-import { exchange } from './exchange.js';
+import { errorCodeOf, exchange, type Exchanged } from './exchange.js';
 import {
   ClientConfigError,
   InvalidQueryError,
@@ -21,8 +21,8 @@ import {
   type RedactedResponse,
 } from './errors.js';
 import { redactHeaders, redactJson, scrubJson, scrubText, truncate } from './redact.js';
-import { isRetryableStatus, resolveRetryPolicy, retrying, type RetryOptions, type RetryPolicy } from './retry.js';
-import { Limiter, type LimiterSlot } from './limiter.js';
+import { isRetryableStatus, resolveRetryPolicy, retryDecision, type RetryOptions, type RetryPolicy } from './retry.js';
+import { Limiter, type LimiterTicket } from './limiter.js';
 import type { Credentials } from './types.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -180,19 +180,8 @@ function tryParseJson(text: string): unknown {
   }
 }
 
-function errorCodeOf(error: unknown): string | undefined {
-  if (error !== null && typeof error === 'object') {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    const cause = (error as { cause?: unknown }).cause;
-    if (cause !== undefined && cause !== error) return errorCodeOf(cause);
-  }
-  return undefined;
-}
-
-type AttemptOutcome =
-  | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
-  | { kind: 'failure'; timedOut: boolean; code: string | undefined; cause: unknown };
+/** What one attempt came to. */
+type AttemptOutcome = Exchanged;
 
 interface Evidence {
   request: RedactedRequest;
@@ -204,16 +193,12 @@ interface PreparedRequest {
   base: { method: HttpMethod; path: string; route: string };
   fullPath: string;
   headers: Readonly<Record<string, string>>;
-  bodyText: string | undefined;
-  redacted: () => Evidence;
-}
-
-/** Thrown as the abort reason, so the cause chain says what happened without a stack from undici internals. */
-class RequestTimeout extends Error {
-  constructor(ms: number) {
-    super(`no complete response within ${ms} ms`);
-    this.name = 'RequestTimeout';
-  }
+  /** What undici is handed, the same object for every attempt. */
+  dispatch: Dispatcher.DispatchOptions;
+  options: SendOptions;
+  authorization: string;
+  /** What an error keeps of the request: made by `#evidence` when first needed. */
+  evidence: Evidence | undefined;
 }
 
 /** What a request path must not be: relative, with `.`/`..` segments, a query, a fragment or white space. */
@@ -350,25 +335,30 @@ export class Transport {
 
   /**
    * build -> dispatch (with the one retry policy composed around it) -> classify. Nothing but `#build` throws before
-   * the first attempt, and only `#classify` turns an outcome into an error.
+   * the first attempt, and only `#classify` turns an outcome into an error. One loop in one async function: a read
+   * sends a thousand requests, and each layer of promises around an attempt cost every one of them CPU.
    */
   async send(options: SendOptions): Promise<SendResult> {
     const request = this.#build(options);
-    const { outcome, attempts, decision } = await retrying(
-      this.#retry,
-      request.base.method,
-      (attempt) => this.#limiter.run((slot) => this.#dispatch(request, attempt, slot)),
-      (_outcome, wait, attempt) =>
-        this.#emit(this.#onRetry, {
-          ...request.base,
-          attempt,
-          delayMs: wait.delayMs,
-          reason: wait.reason,
-          retryAfter: wait.retryAfter,
-          parallelism: this.#limiter.current,
-        }),
-    );
-    return this.#classify(request, outcome, attempts, decision.retryAfterMs, options);
+    const { method } = request.base;
+    for (let attempt = 1; ; attempt += 1) {
+      const ticket = this.#limiter.take() ?? (await this.#limiter.wait());
+      if (this.#onRequest) this.#emit(this.#onRequest, { ...request.base, attempt });
+      const started = this.#onResponse === undefined ? 0 : performance.now();
+      const outcome = await exchange(this.#dispatcher, request.dispatch, this.#timeoutMs);
+      this.#answered(request, attempt, ticket, outcome, started);
+      const decision = retryDecision(this.#retry, method, outcome, attempt);
+      if (!decision.retry) return this.#classify(request, outcome, attempt, decision.retryAfterMs);
+      this.#emit(this.#onRetry, {
+        ...request.base,
+        attempt,
+        delayMs: decision.delayMs,
+        reason: decision.reason,
+        retryAfter: decision.retryAfter,
+        parallelism: this.#limiter.current,
+      });
+      await this.#retry.sleep(decision.delayMs);
+    }
   }
 
   /** The URL, headers and body of a request, checked; the redacted evidence an error needs is made on demand. */
@@ -393,93 +383,61 @@ export class Transport {
     const plain = options.auth ? this.#headersFor(authorization) : this.#plainHeaders;
     const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: Readonly<Record<string, string>> = bodyText === undefined ? plain : { ...plain, 'content-type': 'application/json' };
-    // What an error keeps of the request, and the secrets to scrub from any message the service echoes: built when
-    // an error needs them (a read sends hundreds of requests that succeed), at once for a request with a body, so
-    // the secrets in it are known before anything else happens.
-    let evidence: Evidence | undefined;
-    const redacted = (): Evidence => {
-      if (evidence !== undefined) return evidence;
-      const secrets = new Set(this.#ownSecrets);
-      if (options.auth) {
-        secrets.add(options.auth.password);
-        secrets.add(authorization);
-        secrets.add(authorization.slice('Basic '.length));
-      }
-      const redactedBody = options.body === undefined ? undefined : redactJson(options.body, secrets);
-      const request: RedactedRequest = {
-        method,
-        url: `${this.#origin}${fullPath}`,
-        headers: redactHeaders(headers),
-        ...(redactedBody === undefined ? {} : { body: redactedBody }),
-      };
-      return (evidence = { request, secrets });
-    };
-    if (options.body !== undefined) redacted();
-    return { base: { method, path, route }, fullPath, headers, bodyText, redacted };
+    const dispatch: Dispatcher.DispatchOptions = { origin: this.#origin, path: fullPath, method, headers, body: bodyText ?? null };
+    const request: PreparedRequest = { base: { method, path, route }, fullPath, headers, dispatch, options, authorization, evidence: undefined };
+    // The secrets in a body are known before anything else happens; for the hundreds of requests without one that
+    // succeed, what an error would keep of them is never made.
+    if (options.body !== undefined) this.#evidence(request);
+    return request;
   }
 
-  /** One attempt: sends and reads the whole body within the per-attempt deadline; a 429 slows the limiter down. */
-  async #dispatch(request: PreparedRequest, attempt: number, slot: LimiterSlot): Promise<AttemptOutcome> {
-    const { base } = request;
-    if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
-    const started = performance.now();
-    const sent = exchange(this.#dispatcher, {
-      origin: this.#origin,
-      path: request.fullPath,
-      method: base.method,
-      headers: request.headers,
-      body: request.bodyText ?? null,
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      sent.abort(new RequestTimeout(this.#timeoutMs));
-    }, this.#timeoutMs);
-    try {
-      const { status, headers, text } = await sent.done;
-      if (status === 429) slot.rateLimited();
-      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status, durationMs: performance.now() - started });
-      return { kind: 'response', status, headers, text };
-    } catch (cause) {
-      const code = timedOut ? 'TIMEOUT' : errorCodeOf(cause);
-      this.#emit(this.#onResponse, {
-        ...base,
-        attempt,
-        status: 0,
-        durationMs: performance.now() - started,
-        ...(code === undefined ? {} : { errorCode: code }),
-      });
-      return { kind: 'failure', timedOut, code, cause };
-    } finally {
-      clearTimeout(timer);
+  /** What an error keeps of the request, and the secrets to scrub from any message the service echoes. */
+  #evidence(request: PreparedRequest): Evidence {
+    if (request.evidence !== undefined) return request.evidence;
+    const { options, authorization } = request;
+    const secrets = new Set(this.#ownSecrets);
+    if (options.auth) {
+      secrets.add(options.auth.password);
+      secrets.add(authorization);
+      secrets.add(authorization.slice('Basic '.length));
     }
+    const redactedBody = options.body === undefined ? undefined : redactJson(options.body, secrets);
+    const redacted: RedactedRequest = {
+      method: options.method,
+      url: `${this.#origin}${request.fullPath}`,
+      headers: redactHeaders(request.headers),
+      ...(redactedBody === undefined ? {} : { body: redactedBody }),
+    };
+    return (request.evidence = { request: redacted, secrets });
   }
 
-  /** The final outcome as a result (2xx) or as the one error class its status or failure maps to. */
-  async #classify(request: PreparedRequest, outcome: AttemptOutcome, attempts: number, retryAfterMs: number | undefined, options: SendOptions): Promise<SendResult> {
+  /** After an attempt: its slot back to the limiter (a 429 slows the limiter down), and the response event. */
+  #answered(request: PreparedRequest, attempt: number, ticket: LimiterTicket, outcome: AttemptOutcome, started: number): void {
+    if (outcome.kind === 'response' && outcome.status === 429) this.#limiter.rateLimited(ticket);
+    if (this.#onResponse !== undefined) {
+      const durationMs = performance.now() - started;
+      if (outcome.kind === 'response') this.#emit(this.#onResponse, { ...request.base, attempt, status: outcome.status, durationMs });
+      else this.#emit(this.#onResponse, { ...request.base, attempt, status: 0, durationMs, ...(outcome.code === undefined ? {} : { errorCode: outcome.code }) });
+    }
+    this.#limiter.release(ticket);
+  }
+
+  /**
+   * The final outcome as a result (2xx) or as the one error class its status or failure maps to. Not async: a 2xx
+   * nobody peeks at is parsed and handed back without another promise.
+   */
+  #classify(request: PreparedRequest, outcome: AttemptOutcome, attempts: number, retryAfterMs: number | undefined): SendResult | Promise<SendResult> {
     const { base } = request;
     if (outcome.kind === 'failure') {
-      const { request: redactedRequest, secrets } = request.redacted();
+      const { request: redactedRequest, secrets } = this.#evidence(request);
       throw this.#failureError(base, outcome, attempts, redactedRequest, secrets);
     }
-    const { status, text } = outcome;
-    if (status >= 200 && status < 300) {
-      const peeking = options.peek?.(text);
-      if (peeking !== undefined) await peeking;
-      const parsed = tryParseJson(text);
-      if (parsed !== undefined || text.trim() === '') return { status, headers: outcome.headers, body: parsed };
-      if (options.acceptText === true) return { status, headers: outcome.headers, body: undefined, text };
-      const { request: redactedRequest, secrets } = request.redacted();
-      throw new UnexpectedResponseError({
-        ...base,
-        status,
-        attempts,
-        request: redactedRequest,
-        message: `${base.method} ${base.path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text.trim(), secrets), 200)}`,
-        response: { url: redactedRequest.url, status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text, secrets), 2000) },
-      });
+    if (outcome.status >= 200 && outcome.status < 300) {
+      const peeking = request.options.peek?.(outcome.text);
+      return peeking === undefined ? this.#success(request, outcome, attempts) : peeking.then(() => this.#success(request, outcome, attempts));
     }
-    const { request: redactedRequest, secrets } = request.redacted();
+    const { status } = outcome;
+    const { request: redactedRequest, secrets } = this.#evidence(request);
     const errorOptions = this.#errorOptions(base, outcome, attempts, redactedRequest, secrets, retryAfterMs);
     if (retryAfterMs !== undefined && retryAfterMs > this.#retry.maxRetryAfterMs && (status === 429 || isRetryableStatus(status))) {
       const wait = Math.ceil(retryAfterMs / 1000);
@@ -493,6 +451,24 @@ export class Transport {
       });
     }
     throw errorForStatus(errorOptions);
+  }
+
+  /** A 2xx answer: its body parsed, or its text when the caller accepts text; any other body is an error. */
+  #success(request: PreparedRequest, outcome: { status: number; headers: Record<string, string>; text: string }, attempts: number): SendResult {
+    const { status, text } = outcome;
+    const parsed = tryParseJson(text);
+    if (parsed !== undefined || text.trim() === '') return { status, headers: outcome.headers, body: parsed };
+    if (request.options.acceptText === true) return { status, headers: outcome.headers, body: undefined, text };
+    const { base } = request;
+    const { request: redactedRequest, secrets } = this.#evidence(request);
+    throw new UnexpectedResponseError({
+      ...base,
+      status,
+      attempts,
+      request: redactedRequest,
+      message: `${base.method} ${base.path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text.trim(), secrets), 200)}`,
+      response: { url: redactedRequest.url, status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text, secrets), 2000) },
+    });
   }
 
   #errorOptions(

@@ -4,7 +4,7 @@
  * listings (group members, SLA exclusion periods) all started at once and bounded by the client's own concurrency
  * limit, and never one GET per object.
  */
-import type { KindModule } from '../kinds/contract.js';
+import type { KindModule, PerParentRead } from '../kinds/contract.js';
 import { KINDS, kindModule } from '../kinds/index.js';
 import { idOf } from '../kinds/shared.js';
 import { LiveReadError } from '../plan/errors.js';
@@ -12,19 +12,13 @@ import type { StepKind } from '../plan/types.js';
 import { emptySnapshot } from './snapshot.js';
 import type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing } from './types.js';
 
-/** `what` names the listing in an error; a per-parent listing names it only when one is raised (hundreds succeed). */
-async function all(what: string | (() => string), listing: () => Listing<ApiObject>): Promise<ApiObject[]> {
+/** `what` names the listing in an error. */
+async function all(what: string, listing: () => Listing<ApiObject>): Promise<ApiObject[]> {
   try {
     return await listing().toArray();
   } catch (error) {
-    throw new LiveReadError(typeof what === 'string' ? what : what(), error);
+    throw new LiveReadError(what, error);
   }
-}
-
-interface FanOut {
-  run<T>(task: () => Promise<T>): Promise<T>;
-  /** One more task at once from now on: a cursor chain is done and gives its slot back. */
-  widen(): void;
 }
 
 /**
@@ -32,34 +26,48 @@ interface FanOut {
  * they would make every page of the monitor cursor chain (the read's critical path: each page needs the one before)
  * wait behind all of them. Holding them to one slot fewer than the client's limit keeps a slot for the chain, and
  * the slot comes back when the chain ends: with people (a schedule listing per operator, two per operator group)
- * hundreds of listings are still queued then, and a slot left idle would stretch them by 1/parallelism.
+ * hundreds of listings are still queued then, and a slot left idle would stretch them by 1/parallelism. A slot is
+ * taken without a promise when one is free: a read makes a thousand of these listings.
  */
-function fanOut(initialWidth: number): FanOut {
-  let width = initialWidth;
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  const start = (): void => {
-    const next = waiting.shift();
+class FanOut {
+  #width: number;
+  #active = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(width: number) {
+    this.#width = width;
+  }
+
+  /** A slot now when one is free (true); otherwise `wait()`. */
+  take(): boolean {
+    if (this.#active >= this.#width) return false;
+    this.#active += 1;
+    return true;
+  }
+
+  /** A slot once one is free, in arrival order (counted as taken by whoever frees it). */
+  wait(): Promise<void> {
+    return new Promise<void>((resolve) => this.#waiting.push(resolve));
+  }
+
+  release(): void {
+    this.#active -= 1;
+    this.#start();
+  }
+
+  /** One more listing at once from now on: a cursor chain is done and gives its slot back. */
+  widen(): void {
+    this.#width += 1;
+    this.#start();
+  }
+
+  #start(): void {
+    if (this.#active >= this.#width) return;
+    const next = this.#waiting.shift();
     if (next === undefined) return;
-    active += 1;
+    this.#active += 1;
     next();
-  };
-  return {
-    async run<T>(task: () => Promise<T>): Promise<T> {
-      if (active >= width) await new Promise<void>((resolve) => waiting.push(resolve));
-      else active += 1;
-      try {
-        return await task();
-      } finally {
-        active -= 1;
-        if (active < width) start();
-      }
-    },
-    widen() {
-      width += 1;
-      if (active < width) start();
-    },
-  };
+  }
 }
 
 function isForbidden(error: unknown): boolean {
@@ -79,7 +87,7 @@ class Reader {
     chains: number,
   ) {
     const parallelism = client.parallelism ?? 8;
-    this.#perParent = fanOut(Math.max(1, parallelism - chains));
+    this.#perParent = new FanOut(Math.max(1, parallelism - chains));
     this.#reserved = chains > 0 && parallelism - chains >= 1;
   }
 
@@ -109,15 +117,27 @@ class Reader {
     const parentMod = kindModule(spec.parent);
     const parents = (await this.list(parentMod)).filter((parent) => spec.of?.(parent) ?? true);
     const ids = parents.map((parent) => idOf(parent, parentMod.guidField));
-    const lists = await Promise.all(
-      parents.map((parent, i) => this.#perParent.run(() => all(() => spec.what(parent), () => spec.list(this.client, ids[i] as string)))),
-    );
+    const lists = await Promise.all(parents.map((parent, i) => this.#children(spec, parent, ids[i] as string)));
     const byParent: Record<string, ApiObject[]> = {};
     ids.forEach((id, i) => {
-      const children = lists[i] ?? [];
-      byParent[id] = spec.keep === undefined ? children : children.map(spec.keep);
+      byParent[id] = lists[i] ?? [];
     });
     this.snapshot.perParent[mod.kind] = byParent;
+  }
+
+  /** One parent's children, as kept; the listing names the parent only when it fails (hundreds succeed). */
+  async #children(spec: PerParentRead, parent: ApiObject, id: string): Promise<ApiObject[]> {
+    if (!this.#perParent.take()) await this.#perParent.wait();
+    let children: ApiObject[];
+    try {
+      children = await spec.list(this.client, id).toArray();
+    } catch (error) {
+      throw new LiveReadError(spec.what(parent), error);
+    } finally {
+      // The slot goes to the next listing before this one's children are mapped.
+      this.#perParent.release();
+    }
+    return spec.keep === undefined ? children : children.map(spec.keep);
   }
 
   /** Operators, to name who changed what: the operator kind's own listing when it is read anyway. */

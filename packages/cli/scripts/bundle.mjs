@@ -6,9 +6,12 @@
 //
 //   node scripts/bundle.mjs [--metafile FILE]
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { analyze } from 'eslint-scope';
+import { parse } from 'espree';
 import { chunkScripts } from './chunk-scripts.mjs';
 
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,6 +69,28 @@ const undiciAgentOnly = {
   },
 };
 
+/**
+ * A Node built-in that bundled CommonJS code require()s (undici, yaml) is taken with `process.getBuiltinModule`
+ * (Node 20.16+): through esbuild's require shim it would go through Node's CommonJS loader, whose first use costs a
+ * few milliseconds and each further built-in some more (undici requires about twenty). Built-ins that ES modules import
+ * stay imports.
+ */
+const builtinsWithoutLoader = {
+  name: 'monsync-builtins-without-loader',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => (args.kind === 'require-call' && (isBuiltin(args.path) || args.path.startsWith('node:')) ? { path: args.path, namespace: 'node-builtin' } : undefined));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+      contents: [
+        `const builtin = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+        // As require() would fail (node:sqlite on Node 20, which undici requires only when asked to cache in it).
+        `if (builtin === undefined) throw Object.assign(new Error(${JSON.stringify(`No such built-in module: ${args.path}`)}), { code: 'ERR_UNKNOWN_BUILTIN_MODULE' });`,
+        'module.exports = builtin;',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 /** The example workflows `monsync init` writes, inlined: an installed package has no .github/examples beside it. */
 const workflowTemplates = {
   name: 'monsync-workflow-templates',
@@ -85,14 +110,17 @@ const REQUIRE_SHIM = "import { createRequire as __monsyncCreateRequire } from 'n
 
 /**
  * The banner goes on every file esbuild writes, but only the chunk holding esbuild's `__require` helper (and any
- * other file naming `require`) uses it; a createRequire per loaded chunk is about 0.4 ms of every start. A file that
- * never names `require` after the banner is written without it.
+ * other file reading the `require` it declares) uses it; a createRequire per loaded chunk is about 1 ms of a start.
+ * A file that never reads it (a string such as ajv's 'require("ajv/dist/runtime/equal")' does not count) is written
+ * without it.
  */
 function withoutUnusedShim(text) {
   const at = text.indexOf(REQUIRE_SHIM);
   if (at < 0) return text;
-  const rest = text.slice(at + REQUIRE_SHIM.length);
-  return /\brequire\b/.test(rest) ? text : text.slice(0, at) + rest.replace(/^\n/, '');
+  const ast = parse(text, { ecmaVersion: 'latest', sourceType: 'module', range: true });
+  const moduleScope = analyze(ast, { ecmaVersion: 2022, sourceType: 'module' }).globalScope.childScopes.find((scope) => scope.type === 'module');
+  const read = moduleScope?.set.get('require')?.references.some((reference) => reference.isRead()) ?? true;
+  return read ? text : text.slice(0, at) + text.slice(at + REQUIRE_SHIM.length).replace(/^\n/, '');
 }
 
 async function main() {
@@ -115,7 +143,7 @@ async function main() {
     conditions: ['source'],
     mainFields: ['module', 'main'],
     define: { __MONSYNC_VERSION__: JSON.stringify(version) },
-    plugins: [precompiledValidator, undiciAgentOnly, workflowTemplates],
+    plugins: [precompiledValidator, undiciAgentOnly, workflowTemplates, builtinsWithoutLoader],
     banner: { js: REQUIRE_SHIM },
     // Whitespace and local names too: Node 20 parses every byte of a chunk it loads (no compile cache before 22.1),
     // and parsing is most of a command's start. keepNames: error and class names stay as written.

@@ -5,6 +5,7 @@
  */
 import jsonPatch from 'fast-json-patch';
 import { normalizeTimestamp } from '@monsync/client';
+import { isSecretValue } from '../desired.js';
 import type { SetField } from '../kinds/contract.js';
 import type { PlanChange } from './types.js';
 import { canonicalJson, compareStrings, getAt, isEmptyValue, isPlainObject, pointerOf, segmentsOf } from './values.js';
@@ -198,7 +199,8 @@ function scalarEqual(d: unknown, l: unknown): boolean {
 /**
  * Whether the live value already matches the declared one, with the semantics of `diffFields` but without
  * building anything: the common, unchanged case at account scale. `false` only means "not proven equal"
- * (unusual shapes fall through to the full comparison), so callers must run `diffFields` then.
+ * (unusual shapes fall through to the full comparison), so callers must run `diffFields` then. A declared value
+ * holding a secret (`SecretValue`) is never the same: the drafts phase looks for secrets only when this is false.
  */
 export function sameAsDeclared(d: unknown, l: unknown, sets: readonly SetField[], path: Path = ''): boolean {
   const index = indexOf(sets);
@@ -235,6 +237,8 @@ function below(index: SetIndex, path: Path | null, key: string): Path | null {
 function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boolean {
   if (d === l && (typeof d !== 'object' || d === null)) return true;
   if (isPlainObject(d)) {
+    // A secret is compared by its fingerprint, never as a value: one shaped as a plain object is no exception.
+    if (isSecretValue(d)) return false;
     // An empty declared object matches any empty live value, and a live object whatever it holds (no declared field
     // differs): the emptiness test, a walk of the object's keys, is needed only when the live value is no object.
     if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
@@ -338,7 +342,17 @@ function onlyWithKey(l: readonly unknown[], keyField: string, key: string): Reco
  */
 export function diffFields(desired: Record<string, unknown>, live: Record<string, unknown>, sets: readonly SetField[]): PlanChange[] {
   if (sameAsDeclared(desired, live, sets)) return [];
-  const { desired: d, live: l } = comparable(desired, live, sets);
+  // Only the declared fields that differ are compared in full: each top-level field's changes are its own, and a
+  // changed object usually differs in one of its dozen fields.
+  const index = indexOf(sets);
+  const differing: Record<string, unknown> = {};
+  const before: Record<string, unknown> = {};
+  for (const key of Object.keys(desired)) {
+    if (same(desired[key], live[key], index, below(index, '', key))) continue;
+    differing[key] = desired[key];
+    if (key in live) before[key] = live[key];
+  }
+  const { desired: d, live: l } = comparable(differing, before, sets);
   const operations = jsonPatch.compare(l, d);
   const byPath = new Map<string, PlanChange>();
   for (const operation of operations) {

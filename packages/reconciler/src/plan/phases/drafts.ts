@@ -10,7 +10,7 @@ import type { ApiObject } from '../../live/types.js';
 import { comparable, declaredFieldsSame, diffFields } from '../diff.js';
 import { at, planProblem, type PlanProblem } from '../errors.js';
 import { splitMarker, withMarker } from '../markers.js';
-import { combineFingerprints, findSecrets, replaceSecrets, secretAddress, type SecretAt, type SecretFingerprints } from '../secrets.js';
+import { combineFingerprints, findSecrets, hasSecret, replaceSecrets, secretAddress, type SecretAt, type SecretFingerprints } from '../secrets.js';
 import { SENSITIVE, type PlanChange, type PlanDrift, type PlanWarning } from '../types.js';
 import { canonicalJson, compareStrings, escapePointer, isPlainObject } from '../values.js';
 import type { Draft, KindState, Pair, Resolution } from './state.js';
@@ -43,6 +43,8 @@ interface DraftRules {
   dropOnWrite: ReadonlySet<string>;
   /** Those, and the fields that cannot change after creation. */
   dropOnUpdate: ReadonlySet<string>;
+  /** `dropOnUpdate` as a list, to look for secrets in (`plainlyUnchanged` leaves them out). */
+  notCompared: readonly string[];
   immutable: readonly string[];
   markerField: string | undefined;
 }
@@ -50,7 +52,8 @@ interface DraftRules {
 function draftRules(mod: KindModule): DraftRules {
   const dropOnWrite = new Set<string>([...mod.readOnlyFields, ...(mod.guidField === '' ? [] : [mod.guidField])]);
   const immutable = mod.immutableFields ?? [];
-  return { mod, dropOnWrite, dropOnUpdate: new Set<string>([...dropOnWrite, ...immutable]), immutable, markerField: mod.marker?.field };
+  const dropOnUpdate = new Set<string>([...dropOnWrite, ...immutable]);
+  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], immutable, markerField: mod.marker?.field };
 }
 
 /** The findings of the drafting so far, and what it needs to look up. */
@@ -231,17 +234,24 @@ function updateDraft(context: DraftContext, rules: DraftRules, pair: Pair): Draf
   const { desired: entry, live: current } = pair;
   context.readOnlyDeclared(rules.mod, entry);
   const { resolved, rotated } = updateFields(context, rules.mod, entry);
+  // Unchanged and holding no secret: most pairs at account scale. A declared field holding a secret is never the
+  // same as the live one (`sameAsDeclared`), so only the fields `plainlyUnchanged` does not compare are searched.
+  if (plainlyUnchanged(rules, entry, current, resolved) && !secretIn(resolved, rules.notCompared)) return undefined;
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
-  if (secrets.length === 0 && plainlyUnchanged(rules, entry, current, resolved)) return undefined;
   // The rest runs for the few pairs that may differ: a function of its own, so that the optimiser, which compiles
   // this one for the tens of thousands of unchanged pairs, does not compile (and recompile, kind after kind) it too.
   return changedDraft(context, rules, pair, resolved, rotated, secrets);
 }
 
+function secretIn(fields: ApiObject, names: readonly string[]): boolean {
+  for (const name of names) if (hasSecret(fields[name])) return true;
+  return false;
+}
+
 /**
  * The common case at account scale, decided without building the live view and the compared copy of
- * `changedDraft`: (nothing secret, checked by the caller,) no marker to compare (a fingerprint marker counts only
+ * `changedDraft`: (nothing secret: a compared field holding one is never the same,) no marker to compare (a fingerprint marker counts only
  * with secrets, and its field only when declared), no immutable field, every declared field equal to the live one.
  */
 function plainlyUnchanged(rules: DraftRules, entry: DesiredEntry, current: LiveEntry, resolved: ApiObject): boolean {

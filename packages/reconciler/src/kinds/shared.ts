@@ -18,7 +18,7 @@ export function apiFields(value: ApiFields, without: readonly string[] = []): Ap
 
 function isApiField(value: ApiFields, key: string, without: readonly string[]): boolean {
   const first = key.charCodeAt(0);
-  return first >= 65 && first <= 90 && value[key] !== undefined && !without.includes(key);
+  return first >= 65 && first <= 90 && value[key] !== undefined && (without.length === 0 || !without.includes(key));
 }
 
 export function pinned(value: ApiFields, guidField: string): string | undefined {

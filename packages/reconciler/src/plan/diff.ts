@@ -216,9 +216,11 @@ export function declaredFieldsSame(declared: Record<string, unknown>, live: Reco
   const index = indexOf(sets);
   for (const key in declared) {
     const value = declared[key];
-    if (value === undefined || skip.has(key)) continue;
     // One keyed load for the usual case, a field the live object has; `in` only tells a missing one from one unset.
     const current = live[key];
+    // Most fields of most objects: the same scalar (as `same` would find first), with no path to work out.
+    if (value === current && (typeof value !== 'object' || value === null)) continue;
+    if (value === undefined || skip.has(key)) continue;
     if (!same(value, current !== undefined || key in live ? current : defaults[key], index, below(index, '', key))) return false;
   }
   return true;
@@ -242,8 +244,14 @@ function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boole
     // An empty declared object matches any empty live value, and a live object whatever it holds (no declared field
     // differs): the emptiness test, a walk of the object's keys, is needed only when the live value is no object.
     if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
-    // `for...in`, not `Object.keys`: no key list per object (plain data objects inherit no enumerable key).
-    for (const key in d) if (!same(d[key], l[key], index, below(index, path, key))) return false;
+    // `for...in`, not `Object.keys`: no key list per object (plain data objects inherit no enumerable key). The same
+    // scalar is settled before the path below is built (a string per field of each set entry otherwise).
+    for (const key in d) {
+      const a = d[key];
+      const b = l[key];
+      if (a === b && (typeof a !== 'object' || a === null)) continue;
+      if (!same(a, b, index, below(index, path, key))) return false;
+    }
     return true;
   }
   if (isEmptyValue(d) && isEmptyValue(l)) return true;

@@ -7,7 +7,7 @@
  * delete of a group or a monitor, the digests). Any other case is matched entry by entry (match.ts).
  */
 import type { DesiredState } from '../../desired.js';
-import type { MemberSets, Resolver } from '../../kinds/contract.js';
+import type { DesiredEntry, MemberSets } from '../../kinds/contract.js';
 import type { LiveSnapshot } from '../../live/types.js';
 import type { StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
@@ -18,8 +18,9 @@ import type { KindBase, KindState, Resolution } from './state.js';
  * (or when matching entry by entry could read a key two ways, or find a problem). Parents are matched first, and
  * a member's live key is its desired key (`Resolver.keyOf`): each list is compared as keys, sorted.
  */
-export function pairedAsSets(sets: MemberSets, kind: StepKind, desired: DesiredState, live: LiveSnapshot, resolver: Resolver): number | undefined {
+export function pairedAsSets(sets: MemberSets, kind: StepKind, desired: DesiredState, live: LiveSnapshot, resolver: Resolution): number | undefined {
   const listed = sets.listed(live);
+  const memberOf = resolver.desiredOfKind(sets.member);
   let paired = 0;
   for (const { parent, members } of sets.declared(desired)) {
     // Entry keys are `<parent>/<member>`: a parent key with a slash could make two parents' keys one.
@@ -32,7 +33,7 @@ export function pairedAsSets(sets: MemberSets, kind: StepKind, desired: DesiredS
       if (members.length === 0) continue;
       return undefined;
     }
-    if (!sameMembers(sets, members, listed[guid] ?? [], resolver)) return undefined;
+    if (!sameMembers(sets, members, listed[guid] ?? [], memberOf)) return undefined;
     paired += members.length;
   }
   return paired;
@@ -42,7 +43,7 @@ export function pairedAsSets(sets: MemberSets, kind: StepKind, desired: DesiredS
  * Whether the declared member keys are the live members' keys, each once. Only members paired with a declaration
  * count (their live key is then the declared key, and a reference to them resolves); any other makes the lists differ.
  */
-function sameMembers(sets: MemberSets, declared: readonly unknown[], listed: readonly Record<string, unknown>[], resolver: Resolver): boolean {
+function sameMembers(sets: MemberSets, declared: readonly unknown[], listed: readonly Record<string, unknown>[], memberOf: (guid: string) => DesiredEntry | undefined): boolean {
   if (declared.length !== listed.length) return false;
   const wanted: string[] = [];
   for (const member of declared) {
@@ -51,7 +52,7 @@ function sameMembers(sets: MemberSets, declared: readonly unknown[], listed: rea
   }
   const found: string[] = [];
   for (const member of listed) {
-    const key = resolver.desiredOf(sets.member, sets.memberGuid(member))?.key;
+    const key = memberOf(sets.memberGuid(member))?.key;
     if (key === undefined) return false;
     found.push(key);
   }

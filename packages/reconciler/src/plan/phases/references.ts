@@ -11,6 +11,8 @@ export function unresolvedReferences(states: readonly KindState[], resolution: R
     // Matched as sets (match-sets.ts), every declaration refers to a paired parent and a paired member.
     if (!state.managed || state.sets !== undefined) continue;
     for (const entry of state.desired) {
+      // Most entries refer to nothing (a monitor without vault references): no iterator for them.
+      if (entry.refs.length === 0) continue;
       for (const ref of entry.refs) {
         if (resolution.guidOf(ref.kind, ref.key) === undefined && !resolution.isCreated(ref.kind, ref.key)) {
           problems.push(
@@ -37,6 +39,7 @@ export function referencesToDeleted(states: readonly KindState[], resolution: Re
   for (const state of states) {
     if (!state.managed || nothingDeletedOf(state, deleted)) continue;
     for (const entry of state.desired) {
+      if (entry.refs.length === 0) continue;
       for (const ref of entry.refs) {
         // Most references name a kind the plan deletes nothing of (a membership's monitor): no look-up.
         if (!deleted.hasAny(ref.kind)) continue;

@@ -242,6 +242,12 @@ export class Resolution implements Resolver {
     return this.#kinds.get(kind)?.desiredByGuid(guid);
   }
 
+  /** `desiredOf` for one kind, for a caller asking it of every member of a list (match-sets.ts). */
+  desiredOfKind(kind: StepKind): (guid: string) => DesiredEntry | undefined {
+    const lookup = this.#kinds.get(kind);
+    return lookup === undefined ? () => undefined : (guid) => lookup.desiredByGuid(guid);
+  }
+
   isCreated(kind: StepKind, key: string): boolean {
     return this.#kinds.get(kind)?.isCreated(key) === true;
   }

@@ -139,17 +139,23 @@ export class Core {
    * Follows `Cursors.Next` by repeating the call with `Cursor=<next>` until no cursor comes back. When the response
    * text ends with its cursors, the next batch is requested before this one is parsed, and the parse waits two event
    * loop turns: undici writes a request on a reused keep-alive connection only after a setImmediate of its own, so
-   * the request goes out first and the parse overlaps the wait for its response.
+   * the request goes out first and the parse overlaps the wait for its response. The answer to a last batch does
+   * the same for whatever its caller starts in `answered` (`toArray`'s option).
    */
   paged<T>(call: Call, options: ListOptions<T> = {}): Paged<T> {
     const baseQuery: Query = call.query ?? {};
     return new Paged<T>(
-      (cursor, seen) => {
+      (cursor, seen, answered) => {
         const query = cursor === undefined ? baseQuery : { ...baseQuery, Cursor: cursor };
         if (seen === undefined) return this.page<T>({ ...call, query }, options);
         const peek = (text: string): Promise<void> | undefined => {
           const next = nextCursorAtEnd(text);
-          if (next === undefined || !seen(next)) return undefined;
+          if (next === undefined) {
+            if (answered === undefined) return undefined;
+            answered();
+          } else if (!seen(next)) {
+            return undefined;
+          }
           return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
         };
         return this.page<T>({ ...call, query, peek }, options);

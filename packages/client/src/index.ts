@@ -23,7 +23,7 @@ export {
   type RedactedRequest,
   type RedactedResponse,
 } from './errors.js';
-export { Paged, type Cursors, type Page } from './paging.js';
+export { Paged, type Cursors, type Page, type ToArrayOptions } from './paging.js';
 export { REDACTED, redactJson } from './redact.js';
 export { backoffDelay, DEFAULT_READ_ATTEMPTS, DEFAULT_WRITE_ATTEMPTS, parseRetryAfter, type RetryOptions } from './retry.js';
 export { DEFAULT_USER_AGENT, encodeQuery, type HttpMethod, type Query, type QueryValue, type RequestEvent, type ResponseEvent, type RetryEvent } from './transport.js';

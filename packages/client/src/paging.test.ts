@@ -145,6 +145,24 @@ describe('cursor following through the client', () => {
     expect(api.calls()).toHaveLength(3);
   });
 
+  it("tells toArray's answered when the last batch has arrived, and sends a request started there before that batch is parsed", async () => {
+    const events: string[] = [];
+    const api = mockApi({ onRequest: (e) => events.push(`request ${e.path}`) });
+    api.reply('GET', '/MonitorGroup/g1/Member', 200, { Data: [monitor(1)], Cursors: { Next: 'a', Self: 's' } });
+    api.reply('GET', '/MonitorGroup/g1/Member', 200, [monitor(2)]);
+    api.reply('GET', '/MonitorGroup/g2/Member', 200, [monitor(3)]);
+    let next: Promise<unknown> | undefined;
+    const answered = () => {
+      events.push('answered');
+      next ??= api.client.monitorGroups.members('g2').toArray();
+    };
+    const first = await api.client.monitorGroups.members('g1').toArray({ answered });
+    events.push('g1 parsed');
+    expect(first.map((m) => m.MonitorGuid)).toEqual(['m-1', 'm-2']);
+    expect(await next).toEqual([{ ...monitor(3) }]);
+    expect(events).toEqual(['request /MonitorGroup/g1/Member', 'request /MonitorGroup/g1/Member', 'answered', 'request /MonitorGroup/g2/Member', 'g1 parsed']);
+  });
+
   it('reads a bare-array list in one request', async () => {
     const api = mockApi();
     api.reply('GET', '/Monitor', 200, [monitor(1), monitor(2), monitor(3)]);

@@ -36,6 +36,16 @@ export function readPage<T>(body: unknown): Page<T> | undefined {
  */
 export type NextCursorSeen = (next: string) => boolean;
 
+export interface ToArrayOptions {
+  /**
+   * Called when the answer to what looks like the last batch (no cursor at the end of its text) has arrived, before
+   * it is parsed; the parse then waits until requests started from this call have gone out. A reader with more
+   * listings queued than it lets run starts the next one here, so its request overlaps this batch's parse rather than
+   * waiting for it. May be called again if a batch turns out to name a next cursor after all.
+   */
+  answered?: () => void;
+}
+
 /**
  * The cursors at the very end of a list response, `..."Cursors":{"Next":"<cursor>","Self":"<cursor>"}}`, as the
  * service serialises the envelope; undefined for any other form (which is then simply parsed first). When the text
@@ -66,16 +76,16 @@ export function nextCursorAtEnd(text: string): string | undefined {
  * up. Each iteration starts again from the first batch.
  */
 export class Paged<T> implements AsyncIterable<T> {
-  readonly #fetchPage: (cursor: string | undefined, seen?: NextCursorSeen) => Promise<Page<T>>;
+  readonly #fetchPage: (cursor: string | undefined, seen?: NextCursorSeen, answered?: () => void) => Promise<Page<T>>;
   readonly #repeatedCursor: (cursor: string) => Error;
 
   /**
    * @param fetchPage fetches one batch; `toArray` passes it a `NextCursorSeen` it may call to have the next batch
-   *   requested while this one is still being read
+   *   requested while this one is still being read, and its caller's `answered`
    * @param repeatedCursor builds the error raised when the service hands back a cursor twice
    */
   constructor(
-    fetchPage: (cursor: string | undefined, seen?: NextCursorSeen) => Promise<Page<T>>,
+    fetchPage: (cursor: string | undefined, seen?: NextCursorSeen, answered?: () => void) => Promise<Page<T>>,
     repeatedCursor: (cursor: string) => Error = (c) => new Error(`the service returned cursor ${JSON.stringify(c)} twice`),
   ) {
     this.#fetchPage = fetchPage;
@@ -108,7 +118,8 @@ export class Paged<T> implements AsyncIterable<T> {
    * reading each batch with waiting for the next, and makes exactly the requests the plain walk makes. The batches
    * are joined once at the end, not item by item: a read lists ten thousand monitors, and most listings are one batch.
    */
-  async toArray(): Promise<T[]> {
+  async toArray(options: ToArrayOptions = {}): Promise<T[]> {
+    const { answered } = options;
     const batches: T[][] = [];
     // Created with the first cursor: most listings have none.
     let seen: Set<string> | undefined;
@@ -119,12 +130,12 @@ export class Paged<T> implements AsyncIterable<T> {
       if (ahead !== undefined || seen?.has(next) === true) return false;
       const entry: { cursor: string; page?: Promise<Page<T>> } = { cursor: next };
       ahead = entry;
-      entry.page = this.#fetchPage(next, early);
+      entry.page = this.#fetchPage(next, early, answered);
       // Observed when it is used; unused only if the batch before it failed, and then its outcome does not matter.
       entry.page.catch(() => undefined);
       return true;
     };
-    let pending = this.#fetchPage(undefined, early);
+    let pending = this.#fetchPage(undefined, early, answered);
     for (;;) {
       const page = await pending;
       batches.push(page.items);
@@ -134,7 +145,7 @@ export class Paged<T> implements AsyncIterable<T> {
       seen ??= new Set();
       if (seen.has(next)) throw this.#repeatedCursor(next);
       seen.add(next);
-      pending = ahead?.cursor === next && ahead.page !== undefined ? ahead.page : this.#fetchPage(next, early);
+      pending = ahead?.cursor === next && ahead.page !== undefined ? ahead.page : this.#fetchPage(next, early, answered);
       ahead = undefined;
     }
   }

@@ -112,6 +112,16 @@ describe('readLive', () => {
     await expect(read).rejects.toThrow(/use the API account of an account administrator and run again$/);
   });
 
+  it('checks the members as soon as they are listed: LIVE_INCOMPLETE does not wait for the rest of the read', async () => {
+    const monitors = ['a', 'b'].map((name) => aLiveMonitor({ Name: name }));
+    const { client } = fakeClient({ monitors: monitors.slice(0, 1), groups: [shop], members: { [String(shop.MonitorGroupGuid)]: monitors } });
+    // The operator listing (who changed what) never answers: the check must not wait for it.
+    client.operators.list = () => ({ toArray: () => new Promise<ApiObject[]>(() => undefined) });
+    const desired = desiredState({ manage: { monitors: { prune: true }, monitorGroups: { prune: true } }, monitors: [aMonitor({ Name: 'a' })], monitorGroups: [aGroup({ members: ['a'] })] });
+    expect(liveScope(desired).operators).toBe(true);
+    await expect(readLive(client, liveScope(desired))).rejects.toMatchObject({ code: 'LIVE_INCOMPLETE', listing: 'monitors' });
+  });
+
   it('accepts member GUIDs that differ from the listing only in case', async () => {
     const monitor = aLiveMonitor();
     const upper = { MonitorGuid: String(monitor.MonitorGuid).toUpperCase() };

@@ -156,6 +156,11 @@ export interface KindRead {
   timezones?: boolean;
   /** Throws `LiveReadError` when the listings read cannot be planned from (a partial view of the account). */
   check?(snapshot: LiveSnapshot, scope: LiveScope): void;
+  /**
+   * The other kinds whose listings `check` reads. With it, the check runs as soon as those in scope and this kind's
+   * own listing are in, while the rest of the read is under way; without it, after the last listing.
+   */
+  checkReads?: readonly StepKind[];
 }
 
 export interface KindModule extends NamedKindEntry {

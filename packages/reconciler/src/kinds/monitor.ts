@@ -94,6 +94,9 @@ export const monitorKind: KindModule = {
     list: (client) => client.monitors.list(),
     cursorChain: true,
     check: (snapshot, scope) => checkMonitorsWhole(snapshot, scope.kinds.includes(GROUP_MEMBERSHIP_KIND.kind)),
+    // Ten thousand members checked after the last listing would be the read's last work: they are checked as soon as
+    // the member listings are in, while the people's listings (queued after them) are still under way.
+    checkReads: [MONITOR_GROUP_KIND.kind, GROUP_MEMBERSHIP_KIND.kind],
   },
   // The spec lists no DELETE /Monitor/{guid}: where the service refuses it, a pruned monitor is retired instead.
   // Retired, it also lets go of its PredefinedVariables: a {{vault:...}} reference would keep the service from deleting

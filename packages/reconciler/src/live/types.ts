@@ -9,7 +9,11 @@ export type ApiObject = Record<string, unknown>;
 
 /** What a `Paged<T>` (or a bare-array list) offers: every item, following cursors. */
 export interface Listing<T> {
-  toArray(): Promise<T[]>;
+  /**
+   * `answered`, when the listing supports it, is called as soon as the last batch's answer has arrived, before it is
+   * parsed (readLive starts the next per-parent listing there, so its request overlaps this parse).
+   */
+  toArray(options?: { answered?: () => void }): Promise<T[]>;
 }
 
 /** The read side: one listing per kind plus the per-parent listings. */

@@ -92,6 +92,8 @@ function matchKind(base: KindBase, context: MatchContext): KindState {
 }
 
 function liveInScope(mod: KindModule, allLive: readonly LiveEntry[], ignore: IgnoreMatcher, resolution: Resolution, ignoredAny: { value: boolean }): LiveEntry[] {
+  // No pattern for the kind and nothing ignored yet, so no parent either: every entry stays.
+  if (!ignoredAny.value && !ignore.names(mod.kind)) return allLive.slice();
   const parents = mod.parents ?? [];
   const kept: LiveEntry[] = [];
   for (const entry of allLive) {
@@ -112,6 +114,7 @@ function declaredInScope(
   ignoredAny: { value: boolean },
   warnings: PlanWarning[],
 ): DesiredEntry[] {
+  if (!ignoredAny.value && !ignore.names(mod.kind)) return entries.slice();
   const parents = mod.parents ?? [];
   const kept: DesiredEntry[] = [];
   for (const entry of entries) {

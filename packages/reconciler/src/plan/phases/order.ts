@@ -44,6 +44,7 @@ export function linkDependencies(drafts: readonly Draft[], states: readonly Kind
   for (const state of anyDeleted ? states : []) {
     if (nothingDeletedOf(state, deleted)) continue;
     for (const entry of state.live) {
+      if (entry.refs.length === 0) continue;
       for (const ref of entry.refs) {
         const target = deleted.get(ref.kind, ref.guid.toLowerCase());
         if (target === undefined) continue;

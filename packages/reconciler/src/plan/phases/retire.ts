@@ -13,8 +13,13 @@ import { exactKey, type Draft, type KindState, type Pair } from './state.js';
 
 export const REVIVED = 'revived: retired by monsync, declared again';
 
+/** What every retired marker line holds (markers.ts). */
+const RETIRED_MARKER = 'monsync:retired=';
+
 export function isRetired(spec: RetireSpec, entry: LiveEntry): boolean {
-  return splitMarker(entry.fields[spec.field], 'retired').marker !== undefined;
+  const text = entry.fields[spec.field];
+  // Asked of every monitor, twice: most have no marker text at all, and need no split.
+  return typeof text === 'string' && text.includes(RETIRED_MARKER) && splitMarker(text, 'retired').marker !== undefined;
 }
 
 /**

@@ -67323,7 +67323,7 @@ function apiFields(value, without = []) {
 }
 function isApiField(value, key, without) {
   const first = key.charCodeAt(0);
-  return first >= 65 && first <= 90 && value[key] !== void 0 && !without.includes(key);
+  return first >= 65 && first <= 90 && value[key] !== void 0 && (without.length === 0 || !without.includes(key));
 }
 function pinned(value, guidField) {
   const guid = value[guidField];
@@ -67586,6 +67586,13 @@ var groupMembershipKind = {
   },
   // A membership that exists is all there is to it: nothing to compare.
   diff: () => [],
+  memberSets: {
+    parent: GROUP2,
+    member: MONITOR2,
+    declared: (state) => state.monitorGroups.filter(({ value }) => Array.isArray(value.members)).map(({ value }) => ({ parent: value.Description, members: value.members ?? [] })),
+    listed: (snapshot) => listedPerParent(snapshot, "groupMembership"),
+    memberGuid: (member) => idOf(member, "MonitorGuid")
+  },
   desired(state) {
     return state.monitorGroups.flatMap(
       ({ value, source }) => (value.members ?? []).map(
@@ -68033,7 +68040,10 @@ var monitorKind = {
   read: {
     list: (client) => client.monitors.list(),
     cursorChain: true,
-    check: (snapshot, scope) => checkMonitorsWhole(snapshot, scope.kinds.includes(GROUP_MEMBERSHIP_KIND.kind))
+    check: (snapshot, scope) => checkMonitorsWhole(snapshot, scope.kinds.includes(GROUP_MEMBERSHIP_KIND.kind)),
+    // Ten thousand members checked after the last listing would be the read's last work: they are checked as soon as
+    // the member listings are in, while the people's listings (queued after them) are still under way.
+    checkReads: [MONITOR_GROUP_KIND.kind, GROUP_MEMBERSHIP_KIND.kind]
   },
   // The spec lists no DELETE /Monitor/{guid}: where the service refuses it, a pruned monitor is retired instead.
   // Retired, it also lets go of its PredefinedVariables: a {{vault:...}} reference would keep the service from deleting
@@ -68710,7 +68720,7 @@ var Paged = class {
   #repeatedCursor;
   /**
    * @param fetchPage fetches one batch; `toArray` passes it a `NextCursorSeen` it may call to have the next batch
-   *   requested while this one is still being read
+   *   requested while this one is still being read, and its caller's `answered`
    * @param repeatedCursor builds the error raised when the service hands back a cursor twice
    */
   constructor(fetchPage, repeatedCursor = (c) => new Error(`the service returned cursor ${JSON.stringify(c)} twice`)) {
@@ -68737,29 +68747,32 @@ var Paged = class {
   /**
    * The same walk as `pages()`, without an async generator's extra turns between one batch and the next request,
    * and with the next batch requested as soon as the fetcher reports its cursor: a long cursor chain then overlaps
-   * reading each batch with waiting for the next, and makes exactly the requests the plain walk makes.
+   * reading each batch with waiting for the next, and makes exactly the requests the plain walk makes. The batches
+   * are joined once at the end, not item by item: a read lists ten thousand monitors, and most listings are one batch.
    */
-  async toArray() {
-    const all2 = [];
-    const seen = /* @__PURE__ */ new Set();
+  async toArray(options = {}) {
+    const { answered } = options;
+    const batches = [];
+    let seen;
     let ahead;
     const early = (next) => {
-      if (ahead !== void 0 || seen.has(next)) return false;
+      if (ahead !== void 0 || seen?.has(next) === true) return false;
       const entry = { cursor: next };
       ahead = entry;
-      entry.page = this.#fetchPage(next, early);
+      entry.page = this.#fetchPage(next, early, answered);
       entry.page.catch(() => void 0);
       return true;
     };
-    let pending = this.#fetchPage(void 0, early);
+    let pending = this.#fetchPage(void 0, early, answered);
     for (; ; ) {
       const page = await pending;
-      for (const item of page.items) all2.push(item);
+      batches.push(page.items);
       const next = page.cursors.next;
-      if (next === void 0) return all2;
+      if (next === void 0) return batches.length === 1 ? batches[0].slice() : batches.flat();
+      seen ??= /* @__PURE__ */ new Set();
       if (seen.has(next)) throw this.#repeatedCursor(next);
       seen.add(next);
-      pending = ahead?.cursor === next && ahead.page !== void 0 ? ahead.page : this.#fetchPage(next, early);
+      pending = ahead?.cursor === next && ahead.page !== void 0 ? ahead.page : this.#fetchPage(next, early, answered);
       ahead = void 0;
     }
   }
@@ -68872,17 +68885,23 @@ var Core = class {
    * Follows `Cursors.Next` by repeating the call with `Cursor=<next>` until no cursor comes back. When the response
    * text ends with its cursors, the next batch is requested before this one is parsed, and the parse waits two event
    * loop turns: undici writes a request on a reused keep-alive connection only after a setImmediate of its own, so
-   * the request goes out first and the parse overlaps the wait for its response.
+   * the request goes out first and the parse overlaps the wait for its response. The answer to a last batch does
+   * the same for whatever its caller starts in `answered` (`toArray`'s option).
    */
   paged(call, options = {}) {
     const baseQuery = call.query ?? {};
     return new Paged(
-      (cursor, seen) => {
+      (cursor, seen, answered) => {
         const query = cursor === void 0 ? baseQuery : { ...baseQuery, Cursor: cursor };
         if (seen === void 0) return this.page({ ...call, query }, options);
         const peek = (text2) => {
           const next = nextCursorAtEnd(text2);
-          if (next === void 0 || !seen(next)) return void 0;
+          if (next === void 0) {
+            if (answered === void 0) return void 0;
+            answered();
+          } else if (!seen(next)) {
+            return void 0;
+          }
           return new Promise((resolve4) => setImmediate(() => setImmediate(resolve4)));
         };
         return this.page({ ...call, query, peek }, options);
@@ -69366,6 +69385,21 @@ var import_undici2 = __toESM(require_undici2(), 1);
 import { performance as performance2 } from "node:perf_hooks";
 
 // ../client/src/exchange.ts
+var RequestTimeout = class extends Error {
+  constructor(ms) {
+    super(`no complete response within ${ms} ms`);
+    this.name = "RequestTimeout";
+  }
+};
+function errorCodeOf(error2) {
+  if (error2 !== null && typeof error2 === "object") {
+    const code = error2.code;
+    if (typeof code === "string") return code;
+    const cause = error2.cause;
+    if (cause !== void 0 && cause !== error2) return errorCodeOf(cause);
+  }
+  return void 0;
+}
 function normaliseHeaders(headers) {
   const out = {};
   for (const k in headers) {
@@ -69381,23 +69415,34 @@ function decode(chunks, length) {
   const start = buffer.length > 2 && buffer[0] === 239 && buffer[1] === 187 && buffer[2] === 191 ? 3 : 0;
   return buffer.toString("utf8", start);
 }
+function timeUp(collector) {
+  collector.timeUp();
+}
 var Collector = class {
   done;
   #resolve;
-  #reject;
+  #timeoutMs;
+  #timer;
+  #timedOut = false;
+  #settled = false;
   #status = 0;
   #headers = NO_HEADERS;
   #chunks = [];
   #length = 0;
   #controller;
   #abortReason;
-  constructor() {
-    this.done = new Promise((resolve4, reject) => {
+  constructor(timeoutMs) {
+    this.done = new Promise((resolve4) => {
       this.#resolve = resolve4;
-      this.#reject = reject;
     });
+    this.#timeoutMs = timeoutMs;
+    this.#timer = setTimeout(timeUp, timeoutMs, this);
   }
-  abort(reason) {
+  /** The deadline passed: the exchange ends with a `RequestTimeout`, at once or as soon as undici starts it. */
+  timeUp() {
+    if (this.#settled) return;
+    this.#timedOut = true;
+    const reason = new RequestTimeout(this.#timeoutMs);
     if (this.#controller === void 0) this.#abortReason = reason;
     else this.#controller.abort(reason);
   }
@@ -69417,20 +69462,27 @@ var Collector = class {
     this.#length += chunk.length;
   }
   onResponseEnd() {
-    this.#resolve({ status: this.#status, headers: this.#headers, text: decode(this.#chunks, this.#length) });
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    this.#resolve({ kind: "response", status: this.#status, headers: this.#headers, text: decode(this.#chunks, this.#length) });
   }
   onResponseError(_controller, error2) {
-    this.#reject(error2);
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    const timedOut = this.#timedOut;
+    this.#resolve({ kind: "failure", timedOut, code: timedOut ? "TIMEOUT" : errorCodeOf(error2), cause: error2 });
   }
 };
-function exchange(dispatcher, options) {
-  const collector = new Collector();
+function exchange(dispatcher, options, timeoutMs) {
+  const collector = new Collector(timeoutMs);
   try {
     dispatcher.dispatch(options, collector);
   } catch (error2) {
     collector.onResponseError(void 0, error2 instanceof Error ? error2 : new Error(String(error2)));
   }
-  return collector;
+  return collector.done;
 }
 
 // ../client/src/retry.ts
@@ -69528,15 +69580,6 @@ function retryDecision(policy, method, outcome, attempt) {
   if (retryAfterMs !== void 0 && retryAfterMs > policy.maxRetryAfterMs) return { retry: false, ...after };
   return { retry: true, delayMs: retryAfterMs ?? backoffDelay(policy, attempt, method), reason: String(status4), retryAfter: retryAfterMs !== void 0, ...after };
 }
-async function retrying(policy, method, dispatch, onRetry) {
-  for (let attempt = 1; ; attempt += 1) {
-    const outcome = await dispatch(attempt);
-    const decision = retryDecision(policy, method, outcome, attempt);
-    if (!decision.retry) return { outcome, attempts: attempt, decision };
-    onRetry(outcome, decision, attempt);
-    await policy.sleep(decision.delayMs);
-  }
-}
 
 // ../client/src/limiter.ts
 var Limiter = class {
@@ -69581,26 +69624,34 @@ var Limiter = class {
   get pending() {
     return this.#waiting.length;
   }
+  /** A slot now, when one is free and nobody waits for one; undefined otherwise (then `wait()`). */
+  take() {
+    if (this.#active >= this.current || this.#waiting.length > 0) return void 0;
+    this.#active += 1;
+    return { round: this.#round, refused: false };
+  }
+  /** A slot once one is free, after every task that waited before this one. */
+  async wait() {
+    await new Promise((resolve4) => this.#waiting.push(resolve4));
+    return { round: this.#round, refused: false };
+  }
+  /** The request holding `ticket` was answered 429. */
+  rateLimited(ticket) {
+    ticket.refused = true;
+    this.#rateLimited(ticket.round);
+  }
+  /** Gives the slot back (once per ticket) and starts waiters the limit now allows. */
+  release(ticket) {
+    this.#active -= 1;
+    if (!ticket.refused) this.#answeredWithout429();
+    this.#admit();
+  }
   async run(task) {
-    if (this.#active >= this.current || this.#waiting.length > 0) {
-      await new Promise((resolve4) => this.#waiting.push(resolve4));
-    } else {
-      this.#active += 1;
-    }
-    const round = this.#round;
-    let refused = false;
-    const slot2 = {
-      rateLimited: () => {
-        refused = true;
-        this.#rateLimited(round);
-      }
-    };
+    const ticket = this.take() ?? await this.wait();
     try {
-      return await task(slot2);
+      return await task({ rateLimited: () => this.rateLimited(ticket) });
     } finally {
-      this.#active -= 1;
-      if (!refused) this.#answeredWithout429();
-      this.#admit();
+      this.release(ticket);
     }
   }
   #rateLimited(round) {
@@ -69686,21 +69737,6 @@ function tryParseJson(text2) {
     return void 0;
   }
 }
-function errorCodeOf(error2) {
-  if (error2 !== null && typeof error2 === "object") {
-    const code = error2.code;
-    if (typeof code === "string") return code;
-    const cause = error2.cause;
-    if (cause !== void 0 && cause !== error2) return errorCodeOf(cause);
-  }
-  return void 0;
-}
-var RequestTimeout = class extends Error {
-  constructor(ms) {
-    super(`no complete response within ${ms} ms`);
-    this.name = "RequestTimeout";
-  }
-};
 function isUnsafePath(path) {
   return !path.startsWith("/") || /(^|\/)\.\.?(\/|$)/.test(path) || /[?#\s]/.test(path);
 }
@@ -69809,24 +69845,30 @@ var Transport = class {
   }
   /**
    * build -> dispatch (with the one retry policy composed around it) -> classify. Nothing but `#build` throws before
-   * the first attempt, and only `#classify` turns an outcome into an error.
+   * the first attempt, and only `#classify` turns an outcome into an error. One loop in one async function: a read
+   * sends a thousand requests, and each layer of promises around an attempt cost every one of them CPU.
    */
   async send(options) {
     const request2 = this.#build(options);
-    const { outcome, attempts, decision } = await retrying(
-      this.#retry,
-      request2.base.method,
-      (attempt) => this.#limiter.run((slot2) => this.#dispatch(request2, attempt, slot2)),
-      (_outcome, wait, attempt) => this.#emit(this.#onRetry, {
+    const { method } = request2.base;
+    for (let attempt = 1; ; attempt += 1) {
+      const ticket = this.#limiter.take() ?? await this.#limiter.wait();
+      if (this.#onRequest) this.#emit(this.#onRequest, { ...request2.base, attempt });
+      const started = this.#onResponse === void 0 ? 0 : performance2.now();
+      const outcome = await exchange(this.#dispatcher, request2.dispatch, this.#timeoutMs);
+      this.#answered(request2, attempt, ticket, outcome, started);
+      const decision = retryDecision(this.#retry, method, outcome, attempt);
+      if (!decision.retry) return this.#classify(request2, outcome, attempt, decision.retryAfterMs);
+      this.#emit(this.#onRetry, {
         ...request2.base,
         attempt,
-        delayMs: wait.delayMs,
-        reason: wait.reason,
-        retryAfter: wait.retryAfter,
+        delayMs: decision.delayMs,
+        reason: decision.reason,
+        retryAfter: decision.retryAfter,
         parallelism: this.#limiter.current
-      })
-    );
-    return this.#classify(request2, outcome, attempts, decision.retryAfterMs, options);
+      });
+      await this.#retry.sleep(decision.delayMs);
+    }
   }
   /** The URL, headers and body of a request, checked; the redacted evidence an error needs is made on demand. */
   #build(options) {
@@ -69848,88 +69890,56 @@ var Transport = class {
     const plain = options.auth ? this.#headersFor(authorization) : this.#plainHeaders;
     const bodyText = options.body === void 0 ? void 0 : JSON.stringify(options.body);
     const headers = bodyText === void 0 ? plain : { ...plain, "content-type": "application/json" };
-    let evidence;
-    const redacted = () => {
-      if (evidence !== void 0) return evidence;
-      const secrets = new Set(this.#ownSecrets);
-      if (options.auth) {
-        secrets.add(options.auth.password);
-        secrets.add(authorization);
-        secrets.add(authorization.slice("Basic ".length));
-      }
-      const redactedBody = options.body === void 0 ? void 0 : redactJson(options.body, secrets);
-      const request2 = {
-        method,
-        url: `${this.#origin}${fullPath}`,
-        headers: redactHeaders(headers),
-        ...redactedBody === void 0 ? {} : { body: redactedBody }
-      };
-      return evidence = { request: request2, secrets };
-    };
-    if (options.body !== void 0) redacted();
-    return { base: { method, path, route }, fullPath, headers, bodyText, redacted };
+    const dispatch = { origin: this.#origin, path: fullPath, method, headers, body: bodyText ?? null };
+    const request2 = { base: { method, path, route }, fullPath, headers, dispatch, options, authorization, evidence: void 0 };
+    if (options.body !== void 0) this.#evidence(request2);
+    return request2;
   }
-  /** One attempt: sends and reads the whole body within the per-attempt deadline; a 429 slows the limiter down. */
-  async #dispatch(request2, attempt, slot2) {
-    const { base } = request2;
-    if (this.#onRequest) this.#emit(this.#onRequest, { ...base, attempt });
-    const started = performance2.now();
-    const sent = exchange(this.#dispatcher, {
-      origin: this.#origin,
-      path: request2.fullPath,
-      method: base.method,
-      headers: request2.headers,
-      body: request2.bodyText ?? null
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      sent.abort(new RequestTimeout(this.#timeoutMs));
-    }, this.#timeoutMs);
-    try {
-      const { status: status4, headers, text: text2 } = await sent.done;
-      if (status4 === 429) slot2.rateLimited();
-      if (this.#onResponse) this.#emit(this.#onResponse, { ...base, attempt, status: status4, durationMs: performance2.now() - started });
-      return { kind: "response", status: status4, headers, text: text2 };
-    } catch (cause) {
-      const code = timedOut ? "TIMEOUT" : errorCodeOf(cause);
-      this.#emit(this.#onResponse, {
-        ...base,
-        attempt,
-        status: 0,
-        durationMs: performance2.now() - started,
-        ...code === void 0 ? {} : { errorCode: code }
-      });
-      return { kind: "failure", timedOut, code, cause };
-    } finally {
-      clearTimeout(timer);
+  /** What an error keeps of the request, and the secrets to scrub from any message the service echoes. */
+  #evidence(request2) {
+    if (request2.evidence !== void 0) return request2.evidence;
+    const { options, authorization } = request2;
+    const secrets = new Set(this.#ownSecrets);
+    if (options.auth) {
+      secrets.add(options.auth.password);
+      secrets.add(authorization);
+      secrets.add(authorization.slice("Basic ".length));
     }
+    const redactedBody = options.body === void 0 ? void 0 : redactJson(options.body, secrets);
+    const redacted = {
+      method: options.method,
+      url: `${this.#origin}${request2.fullPath}`,
+      headers: redactHeaders(request2.headers),
+      ...redactedBody === void 0 ? {} : { body: redactedBody }
+    };
+    return request2.evidence = { request: redacted, secrets };
   }
-  /** The final outcome as a result (2xx) or as the one error class its status or failure maps to. */
-  async #classify(request2, outcome, attempts, retryAfterMs, options) {
+  /** After an attempt: its slot back to the limiter (a 429 slows the limiter down), and the response event. */
+  #answered(request2, attempt, ticket, outcome, started) {
+    if (outcome.kind === "response" && outcome.status === 429) this.#limiter.rateLimited(ticket);
+    if (this.#onResponse !== void 0) {
+      const durationMs = performance2.now() - started;
+      if (outcome.kind === "response") this.#emit(this.#onResponse, { ...request2.base, attempt, status: outcome.status, durationMs });
+      else this.#emit(this.#onResponse, { ...request2.base, attempt, status: 0, durationMs, ...outcome.code === void 0 ? {} : { errorCode: outcome.code } });
+    }
+    this.#limiter.release(ticket);
+  }
+  /**
+   * The final outcome as a result (2xx) or as the one error class its status or failure maps to. Not async: a 2xx
+   * nobody peeks at is parsed and handed back without another promise.
+   */
+  #classify(request2, outcome, attempts, retryAfterMs) {
     const { base } = request2;
     if (outcome.kind === "failure") {
-      const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
+      const { request: redactedRequest2, secrets: secrets2 } = this.#evidence(request2);
       throw this.#failureError(base, outcome, attempts, redactedRequest2, secrets2);
     }
-    const { status: status4, text: text2 } = outcome;
-    if (status4 >= 200 && status4 < 300) {
-      const peeking = options.peek?.(text2);
-      if (peeking !== void 0) await peeking;
-      const parsed = tryParseJson(text2);
-      if (parsed !== void 0 || text2.trim() === "") return { status: status4, headers: outcome.headers, body: parsed };
-      if (options.acceptText === true) return { status: status4, headers: outcome.headers, body: void 0, text: text2 };
-      const { request: redactedRequest2, secrets: secrets2 } = request2.redacted();
-      throw new UnexpectedResponseError({
-        ...base,
-        status: status4,
-        attempts,
-        request: redactedRequest2,
-        message: `${base.method} ${base.path} answered ${status4} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets2), 200)}`,
-        response: { url: redactedRequest2.url, status: status4, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets2), 2e3) }
-      });
+    if (outcome.status >= 200 && outcome.status < 300) {
+      const peeking = request2.options.peek?.(outcome.text);
+      return peeking === void 0 ? this.#success(request2, outcome, attempts) : peeking.then(() => this.#success(request2, outcome, attempts));
     }
-    const { request: redactedRequest, secrets } = request2.redacted();
+    const { status: status4 } = outcome;
+    const { request: redactedRequest, secrets } = this.#evidence(request2);
     const errorOptions = this.#errorOptions(base, outcome, attempts, redactedRequest, secrets, retryAfterMs);
     if (retryAfterMs !== void 0 && retryAfterMs > this.#retry.maxRetryAfterMs && (status4 === 429 || isRetryableStatus(status4))) {
       const wait = Math.ceil(retryAfterMs / 1e3);
@@ -69940,6 +69950,23 @@ var Transport = class {
       });
     }
     throw errorForStatus(errorOptions);
+  }
+  /** A 2xx answer: its body parsed, or its text when the caller accepts text; any other body is an error. */
+  #success(request2, outcome, attempts) {
+    const { status: status4, text: text2 } = outcome;
+    const parsed = tryParseJson(text2);
+    if (parsed !== void 0 || text2.trim() === "") return { status: status4, headers: outcome.headers, body: parsed };
+    if (request2.options.acceptText === true) return { status: status4, headers: outcome.headers, body: void 0, text: text2 };
+    const { base } = request2;
+    const { request: redactedRequest, secrets } = this.#evidence(request2);
+    throw new UnexpectedResponseError({
+      ...base,
+      status: status4,
+      attempts,
+      request: redactedRequest,
+      message: `${base.method} ${base.path} answered ${status4} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets), 200)}`,
+      response: { url: redactedRequest.url, status: status4, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets), 2e3) }
+    });
   }
   #errorOptions(base, outcome, attempt, request2, secrets, retryAfterMs) {
     const parsed = tryParseJson(outcome.text);
@@ -70063,6 +70090,9 @@ function principalOf(authorization) {
   const group = str(authorization, "OperatorGroupGuid") ?? str(authorization, "OperatorGroupId");
   return group !== void 0 && group !== "" ? { who: "group", guid: group } : void 0;
 }
+function principalOfBody(body) {
+  return typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR3}:${bodyString(body, "OperatorGuid")}`;
+}
 function declaredAccess(state) {
   return state.vaultSections.flatMap(({ value, source }) => {
     const access2 = value.access;
@@ -70113,7 +70143,7 @@ var vaultAccessKind = {
   requests: {
     async create(client, _step, body) {
       const section = bodyString(body, "VaultSectionGuid");
-      const principal = typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR3}:${bodyString(body, "OperatorGuid")}`;
+      const principal = principalOfBody(body);
       await converge(client, section, principal, String(body.level), "throw");
       return `${section}/${principal}`;
     },
@@ -70127,7 +70157,7 @@ var vaultAccessKind = {
     },
     async find(client, _step, body) {
       const section = bodyString(body, "VaultSectionGuid");
-      const principal = typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR3}:${bodyString(body, "OperatorGuid")}`;
+      const principal = principalOfBody(body);
       const held = await heldBy(client, section, principal);
       return held.length > 0 ? `${section}/${principal}` : void 0;
     }
@@ -70561,36 +70591,43 @@ async function all(what, listing) {
   try {
     return await listing().toArray();
   } catch (error2) {
-    throw new LiveReadError(typeof what === "string" ? what : what(), error2);
+    throw new LiveReadError(what, error2);
   }
 }
-function fanOut(initialWidth) {
-  let width = initialWidth;
-  let active = 0;
-  const waiting = [];
-  const start = () => {
-    const next = waiting.shift();
+var FanOut = class {
+  #width;
+  #active = 0;
+  #waiting = [];
+  constructor(width) {
+    this.#width = width;
+  }
+  /** A slot now when one is free (true); otherwise `wait()`. */
+  take() {
+    if (this.#active >= this.#width) return false;
+    this.#active += 1;
+    return true;
+  }
+  /** A slot once one is free, in arrival order (counted as taken by whoever frees it). */
+  wait() {
+    return new Promise((resolve4) => this.#waiting.push(resolve4));
+  }
+  release() {
+    this.#active -= 1;
+    this.#start();
+  }
+  /** One more listing at once from now on: a cursor chain is done and gives its slot back. */
+  widen() {
+    this.#width += 1;
+    this.#start();
+  }
+  #start() {
+    if (this.#active >= this.#width) return;
+    const next = this.#waiting.shift();
     if (next === void 0) return;
-    active += 1;
+    this.#active += 1;
     next();
-  };
-  return {
-    async run(task) {
-      if (active >= width) await new Promise((resolve4) => waiting.push(resolve4));
-      else active += 1;
-      try {
-        return await task();
-      } finally {
-        active -= 1;
-        if (active < width) start();
-      }
-    },
-    widen() {
-      width += 1;
-      if (active < width) start();
-    }
-  };
-}
+  }
+};
 function isForbidden(error2) {
   return typeof error2 === "object" && error2 !== null && error2.status === 403;
 }
@@ -70598,7 +70635,7 @@ var Reader = class {
   constructor(client, chains) {
     this.client = client;
     const parallelism = client.parallelism ?? 8;
-    this.#perParent = fanOut(Math.max(1, parallelism - chains));
+    this.#perParent = new FanOut(Math.max(1, parallelism - chains));
     this.#reserved = chains > 0 && parallelism - chains >= 1;
   }
   snapshot = emptySnapshot();
@@ -70630,15 +70667,31 @@ var Reader = class {
     const parentMod = kindModule(spec.parent);
     const parents = (await this.list(parentMod)).filter((parent) => spec.of?.(parent) ?? true);
     const ids = parents.map((parent) => idOf(parent, parentMod.guidField));
-    const lists = await Promise.all(
-      parents.map((parent, i) => this.#perParent.run(() => all(() => spec.what(parent), () => spec.list(this.client, ids[i]))))
-    );
+    const lists = await Promise.all(parents.map((parent, i) => this.#children(spec, parent, ids[i])));
     const byParent = {};
     ids.forEach((id, i) => {
-      const children = lists[i] ?? [];
-      byParent[id] = spec.keep === void 0 ? children : children.map(spec.keep);
+      byParent[id] = lists[i] ?? [];
     });
     this.snapshot.perParent[mod.kind] = byParent;
+  }
+  /** One parent's children, as kept; the listing names the parent only when it fails (hundreds succeed). */
+  async #children(spec, parent, id) {
+    if (!this.#perParent.take()) await this.#perParent.wait();
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.#perParent.release();
+    };
+    let children;
+    try {
+      children = await spec.list(this.client, id).toArray({ answered: release });
+    } catch (error2) {
+      throw new LiveReadError(spec.what(parent), error2);
+    } finally {
+      release();
+    }
+    return spec.keep === void 0 ? children : children.map(spec.keep);
   }
   /** Operators, to name who changed what: the operator kind's own listing when it is read anyway. */
   async operators(listing) {
@@ -70658,9 +70711,11 @@ async function readLive(client, scope) {
   const wanted = KINDS.filter((mod) => mod.read !== void 0 && scope.kinds.includes(mod.kind));
   const chains = wanted.filter((mod) => mod.read?.cursorChain === true);
   const reader = new Reader(client, chains.length > 0 ? 1 : 0);
-  const tasks = [...chains, ...wanted.filter((mod) => mod.read?.cursorChain !== true)].map(
-    (mod) => mod.read?.perParent === void 0 ? reader.list(mod) : reader.listPerParent(mod)
-  );
+  const byKind = /* @__PURE__ */ new Map();
+  for (const mod of [...chains, ...wanted.filter((mod2) => mod2.read?.cursorChain !== true)]) {
+    byKind.set(mod.kind, mod.read?.perParent === void 0 ? reader.list(mod) : reader.listPerParent(mod));
+  }
+  const tasks = [...byKind.values()];
   if (scope.operators) tasks.push(reader.operators(wanted.find((mod) => mod.read?.operators === true)));
   const phones = client.outgoingPhoneNumbers;
   if (scope.outgoingPhoneNumbers === true && phones !== void 0) {
@@ -70669,9 +70724,21 @@ async function readLive(client, scope) {
   if (wanted.some((mod) => mod.read?.timezones === true)) {
     tasks.push(all("time zones", () => client.timezones.list()).then((zones2) => reader.snapshot.timezones = zones2));
   }
-  await Promise.all(tasks);
   const snapshot = reader.snapshot;
-  for (const mod of wanted) mod.read?.check?.(snapshot, scope);
+  const atEnd = [];
+  for (const mod of wanted) {
+    const check = mod.read?.check;
+    if (check === void 0) continue;
+    const reads = mod.read?.checkReads;
+    if (reads === void 0) {
+      atEnd.push(mod);
+      continue;
+    }
+    const inputs = [mod.kind, ...reads].flatMap((kind) => byKind.get(kind) ?? []);
+    tasks.push(Promise.all(inputs).then(() => check(snapshot, scope)));
+  }
+  await Promise.all(tasks);
+  for (const mod of atEnd) mod.read?.check?.(snapshot, scope);
   snapshot.read = [...scope.kinds];
   return snapshot;
 }
@@ -71263,6 +71330,9 @@ function ignoreMatcher(patterns) {
   }
   return {
     unknown,
+    names(kind) {
+      return byKind.has(kind);
+    },
     matches(kind, key) {
       const kindRules = byKind.get(kind);
       if (kindRules === void 0) return false;
@@ -72066,8 +72136,9 @@ function declaredFieldsSame(declared, live, defaults, skip, sets) {
   const index = indexOf(sets);
   for (const key in declared) {
     const value = declared[key];
-    if (value === void 0 || skip.has(key)) continue;
     const current = live[key];
+    if (value === current && (typeof value !== "object" || value === null)) continue;
+    if (value === void 0 || skip.has(key)) continue;
     if (!same(value, current !== void 0 || key in live ? current : defaults[key], index, below(index, "", key))) return false;
   }
   return true;
@@ -72080,8 +72151,14 @@ function below(index, path, key) {
 function same(d, l, index, path) {
   if (d === l && (typeof d !== "object" || d === null)) return true;
   if (isPlainObject(d)) {
+    if (isSecretValue(d)) return false;
     if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
-    for (const key in d) if (!same(d[key], l[key], index, below(index, path, key))) return false;
+    for (const key in d) {
+      const a = d[key];
+      const b = l[key];
+      if (a === b && (typeof a !== "object" || a === null)) continue;
+      if (!same(a, b, index, below(index, path, key))) return false;
+    }
     return true;
   }
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
@@ -72151,7 +72228,15 @@ function onlyWithKey(l, keyField, key) {
 }
 function diffFields(desired, live, sets) {
   if (sameAsDeclared(desired, live, sets)) return [];
-  const { desired: d, live: l } = comparable(desired, live, sets);
+  const index = indexOf(sets);
+  const differing = {};
+  const before = {};
+  for (const key of Object.keys(desired)) {
+    if (same(desired[key], live[key], index, below(index, "", key))) continue;
+    differing[key] = desired[key];
+    if (key in live) before[key] = live[key];
+  }
+  const { desired: d, live: l } = comparable(differing, before, sets);
   const operations = fast_json_patch_default.compare(l, d);
   const byPath = /* @__PURE__ */ new Map();
   for (const operation of operations) {
@@ -72168,9 +72253,9 @@ function diffFields(desired, live, sets) {
     const at3 = segments.slice(0, cut);
     const path = pointerOf(at3);
     if (byPath.has(path)) continue;
-    const before = getAt(l, at3);
+    const before2 = getAt(l, at3);
     const after = getAt(d, at3);
-    const change = before === void 0 ? { op: "add", path, after } : after === void 0 ? { op: "remove", path, before } : { op: "replace", path, before, after };
+    const change = before2 === void 0 ? { op: "add", path, after } : after === void 0 ? { op: "remove", path, before: before2 } : { op: "replace", path, before: before2, after };
     byPath.set(path, change);
   }
   return [...byPath.values()].sort((a, b) => compareStrings(a.path, b.path));
@@ -72184,7 +72269,8 @@ var ROTATION_REASON = "rotation (--rotate)";
 function draftRules(mod) {
   const dropOnWrite = /* @__PURE__ */ new Set([...mod.readOnlyFields, ...mod.guidField === "" ? [] : [mod.guidField]]);
   const immutable = mod.immutableFields ?? [];
-  return { mod, dropOnWrite, dropOnUpdate: /* @__PURE__ */ new Set([...dropOnWrite, ...immutable]), immutable, markerField: mod.marker?.field };
+  const dropOnUpdate = /* @__PURE__ */ new Set([...dropOnWrite, ...immutable]);
+  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], immutable, markerField: mod.marker?.field };
 }
 var DraftContext = class {
   constructor(resolution, options) {
@@ -72241,7 +72327,7 @@ function draftChanges(states, resolution, options) {
     const rules = draftRules(mod);
     for (const entry of state.creates) drafts.push(createDraft(context, rules, entry));
     if (mod.relation === true) {
-      unchanged += state.pairs.length;
+      unchanged += state.sets?.paired ?? state.pairs.length;
       continue;
     }
     for (const pair of state.pairs) {
@@ -72333,10 +72419,14 @@ function updateDraft(context, rules, pair) {
   const { desired: entry, live: current } = pair;
   context.readOnlyDeclared(rules.mod, entry);
   const { resolved, rotated } = updateFields(context, rules.mod, entry);
+  if (plainlyUnchanged(rules, entry, current, resolved) && !secretIn(resolved, rules.notCompared)) return void 0;
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
-  if (secrets.length === 0 && plainlyUnchanged(rules, entry, current, resolved)) return void 0;
   return changedDraft(context, rules, pair, resolved, rotated, secrets);
+}
+function secretIn(fields, names) {
+  for (const name of names) if (hasSecret(fields[name])) return true;
+  return false;
 }
 function plainlyUnchanged(rules, entry, current, resolved) {
   const { mod, markerField } = rules;
@@ -72430,6 +72520,56 @@ function driftOf(mod, current, options) {
   };
 }
 
+// ../reconciler/src/plan/phases/references.ts
+function unresolvedReferences(states, resolution) {
+  const problems = [];
+  for (const state of states) {
+    if (!state.managed || state.sets !== void 0) continue;
+    for (const entry of state.desired) {
+      if (entry.refs.length === 0) continue;
+      for (const ref of entry.refs) {
+        if (resolution.guidOf(ref.kind, ref.key) === void 0 && !resolution.isCreated(ref.kind, ref.key)) {
+          problems.push(
+            planProblem(
+              "UNRESOLVED_REFERENCE",
+              `${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which is neither declared in a managed kind nor in the account; declare it or fix the reference`,
+              entry.source
+            )
+          );
+        }
+      }
+    }
+  }
+  return problems;
+}
+function referencesToDeleted(states, resolution, deleted) {
+  const problems = [];
+  if (deleted === void 0) return problems;
+  for (const state of states) {
+    if (!state.managed || nothingDeletedOf(state, deleted)) continue;
+    for (const entry of state.desired) {
+      if (entry.refs.length === 0) continue;
+      for (const ref of entry.refs) {
+        if (!deleted.hasAny(ref.kind)) continue;
+        const guid = resolution.guidOf(ref.kind, ref.key);
+        if (guid !== void 0 && deleted.has(ref.kind, guid)) {
+          problems.push(
+            planProblem(
+              "REFERENCE_TO_DELETED",
+              `${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which this plan deletes because no file declares it; declare it, or remove the reference`,
+              entry.source
+            )
+          );
+        }
+      }
+    }
+  }
+  return problems;
+}
+function nothingDeletedOf(state, deleted) {
+  return state.sets !== void 0 && !(state.mod.parents ?? []).some((kind) => deleted.hasAny(kind));
+}
+
 // ../reconciler/src/plan/phases/state.ts
 var PerKind = class {
   #maps = /* @__PURE__ */ new Map();
@@ -72474,6 +72614,7 @@ function liveGuidByDesiredKey(pairs) {
   return map;
 }
 var KindLookup = class {
+  /** The live objects, or how to build them: a kind matched as sets builds its entries only when asked (match-sets.ts). */
   #live;
   #pairs;
   #creates = [];
@@ -72492,23 +72633,37 @@ var KindLookup = class {
     this.#creates = creates;
     this.#managed = managed;
   }
+  #liveEntries() {
+    if (typeof this.#live === "function") this.#live = this.#live();
+    return this.#live;
+  }
+  #pairList() {
+    if (typeof this.#pairs === "function") this.#pairs = this.#pairs();
+    return this.#pairs;
+  }
   liveByGuid(guid) {
-    this.#liveByGuid ??= liveByGuid(this.#live);
+    this.#liveByGuid ??= liveByGuid(this.#liveEntries());
     return this.#liveByGuid.get(guid);
   }
   liveGuidByKey(key) {
-    this.#liveGuidByKey ??= liveGuidByKey(this.#live);
+    this.#liveGuidByKey ??= liveGuidByKey(this.#liveEntries());
     return this.#liveGuidByKey.get(key);
   }
   /** Before the kind is matched there are no pairs yet, and nothing is cached. */
   desiredByGuid(guid) {
-    if (this.#pairs === void 0) return void 0;
-    this.#desiredByGuid ??= desiredByLiveGuid(this.#pairs);
+    if (this.#desiredByGuid === void 0) {
+      const pairs = this.#pairList();
+      if (pairs === void 0) return void 0;
+      this.#desiredByGuid = desiredByLiveGuid(pairs);
+    }
     return this.#desiredByGuid.get(guid);
   }
   guidByDesiredKey(key) {
-    if (this.#pairs === void 0) return void 0;
-    this.#guidByDesiredKey ??= liveGuidByDesiredKey(this.#pairs);
+    if (this.#guidByDesiredKey === void 0) {
+      const pairs = this.#pairList();
+      if (pairs === void 0) return void 0;
+      this.#guidByDesiredKey = liveGuidByDesiredKey(pairs);
+    }
     return this.#guidByDesiredKey.get(key);
   }
   isCreated(key) {
@@ -72529,6 +72684,7 @@ var Resolution = class {
   }
   #ignoredGuid = new PerKind();
   #ignoredKey = new PerKind();
+  /** A kind's live objects, or how to build them when first asked (a kind matched as sets, match-sets.ts). */
   indexLive(kind, entries) {
     this.#kinds.set(kind, new KindLookup(entries));
   }
@@ -72560,6 +72716,11 @@ var Resolution = class {
   desiredOf(kind, guid) {
     return this.#kinds.get(kind)?.desiredByGuid(guid);
   }
+  /** `desiredOf` for one kind, for a caller asking it of every member of a list (match-sets.ts). */
+  desiredOfKind(kind) {
+    const lookup = this.#kinds.get(kind);
+    return lookup === void 0 ? () => void 0 : (guid) => lookup.desiredByGuid(guid);
+  }
   isCreated(kind, key) {
     return this.#kinds.get(kind)?.isCreated(key) === true;
   }
@@ -72579,8 +72740,10 @@ function identityOf(kind, key) {
 
 // ../reconciler/src/plan/phases/retire.ts
 var REVIVED = "revived: retired by monsync, declared again";
+var RETIRED_MARKER = "monsync:retired=";
 function isRetired(spec, entry) {
-  return splitMarker(entry.fields[spec.field], "retired").marker !== void 0;
+  const text2 = entry.fields[spec.field];
+  return typeof text2 === "string" && text2.includes(RETIRED_MARKER) && splitMarker(text2, "retired").marker !== void 0;
 }
 function matchableLive(mod, live) {
   const spec = mod.retire;
@@ -72701,6 +72864,7 @@ function keepersOf(deleted, states, resolution) {
   const isDeleted = (kind, guid) => deleted.hasAny(kind) && deleted.has(kind, guid.toLowerCase());
   const keepers = /* @__PURE__ */ new Map();
   for (const state of states) {
+    if (nothingDeletedOf(state, deleted)) continue;
     const { mod } = state;
     const owners = mod.ownedBy ?? [];
     const parents = mod.parents ?? [];
@@ -72833,6 +72997,7 @@ function guidNames(states) {
 function guidNameMap(states) {
   const names = /* @__PURE__ */ new Map();
   for (const state of states) {
+    if (state.sets !== void 0) continue;
     for (const entry of state.allLive) {
       if (entry.guid.length === GUID_LENGTH) names.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);
     }
@@ -72893,48 +73058,115 @@ function inputProblems(desired, live, scope) {
   return problems;
 }
 
+// ../reconciler/src/plan/phases/match-sets.ts
+function pairedAsSets(sets, kind, desired, live, resolver) {
+  const listed3 = sets.listed(live);
+  const memberOf = resolver.desiredOfKind(sets.member);
+  let paired = 0;
+  for (const { parent, members } of sets.declared(desired)) {
+    if (typeof parent !== "string" || parent.includes("/")) return void 0;
+    const guid = resolver.guidOf(sets.parent, parent);
+    const owner = guid === void 0 ? void 0 : resolver.desiredOf(sets.parent, guid);
+    if (guid === void 0 || owner?.key !== parent || owner.manages?.includes(kind) !== true) {
+      if (members.length === 0) continue;
+      return void 0;
+    }
+    if (!sameMembers2(sets, members, listed3[guid] ?? [], memberOf)) return void 0;
+    paired += members.length;
+  }
+  return paired;
+}
+function sameMembers2(sets, declared, listed3, memberOf) {
+  if (declared.length !== listed3.length) return false;
+  const wanted = [];
+  for (const member of declared) {
+    if (typeof member !== "string") return false;
+    wanted.push(member);
+  }
+  const found = [];
+  for (const member of listed3) {
+    const key = memberOf(sets.memberGuid(member))?.key;
+    if (key === void 0) return false;
+    found.push(key);
+  }
+  wanted.sort(compareStrings);
+  found.sort(compareStrings);
+  for (let i = 0; i < wanted.length; i += 1) {
+    if (wanted[i] !== found[i] || i > 0 && wanted[i] === wanted[i - 1]) return false;
+  }
+  return true;
+}
+function matchedAsSets(base, paired, resolution, match2) {
+  let full;
+  const entries = () => full ??= match2();
+  resolution.indexLive(base.mod.kind, () => entries().allLive);
+  resolution.register(base.mod.kind, () => entries().pairs, [], base.managed);
+  return {
+    ...base,
+    get live() {
+      return entries().live;
+    },
+    get allLive() {
+      return entries().allLive;
+    },
+    get desired() {
+      return entries().desired;
+    },
+    get pairs() {
+      return entries().pairs;
+    },
+    creates: [],
+    orphans: [],
+    duplicates: [],
+    sets: { paired }
+  };
+}
+
 // ../reconciler/src/plan/phases/match.ts
 function matchKinds(desired, live, scope, ignore, options = {}) {
   const settings = desired.settings;
-  const resolution = new Resolution(options.self);
+  const context = { desired, live, resolution: new Resolution(options.self), ignore, ignoredAny: { value: false }, problems: [], warnings: [], dedupe: options.dedupe === true };
   const states = [];
-  const problems = [];
-  const warnings = [];
-  const ignoredAny = { value: false };
   for (const mod of KINDS) {
     const managed = settings.manage[mod.section] !== void 0;
     if (!managed && !scope.kinds.includes(mod.kind)) continue;
-    const allLive = mod.live(live, resolution, desired);
-    resolution.indexLive(mod.kind, allLive);
-    const liveEntries = liveInScope(mod, allLive, ignore, resolution, ignoredAny);
-    const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, warnings);
-    desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
-    liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-    const { matchable, dormant: shadowed } = matchableLive(mod, liveEntries);
-    const copies = { dedupe: options.dedupe === true, operators: live.operators, found: [] };
-    const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution, copies);
-    const settled = settleRetired(mod, matched.pairs, matched.orphans);
-    resolution.register(mod.kind, settled.pairs, matched.creates, managed);
-    const dormant = /* @__PURE__ */ new Set([...shadowed, ...settled.dormant]);
-    const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry2) => !dormant.has(entry2));
     const entry = settings.manage[mod.section];
-    states.push({
-      mod,
-      managed,
-      prune: entry?.prune === true,
-      ...mod.retire === void 0 ? {} : { removal: entry?.removal ?? "auto" },
-      live: inPlay,
-      allLive,
-      desired: desiredEntries,
-      pairs: settled.pairs,
-      creates: matched.creates,
-      orphans: settled.orphans,
-      duplicates: copies.found
-    });
+    const base = { mod, managed, prune: entry?.prune === true, ...mod.retire === void 0 ? {} : { removal: entry?.removal ?? "auto" } };
+    const asSets = mod.memberSets !== void 0 && options.perEntry !== true && context.problems.length === 0 && !context.ignoredAny.value && !ignore.names(mod.kind);
+    const paired = asSets && mod.memberSets !== void 0 ? pairedAsSets(mod.memberSets, mod.kind, desired, live, context.resolution) : void 0;
+    states.push(paired === void 0 ? matchKind(base, context) : matchedAsSets(base, paired, context.resolution, () => matchKind(base, { ...context, ignoredAny: { value: false }, problems: [], warnings: [] })));
   }
-  return { states, resolution, problems, warnings };
+  return { states, resolution: context.resolution, problems: context.problems, warnings: context.warnings };
+}
+function matchKind(base, context) {
+  const { mod, managed } = base;
+  const { desired, live, resolution, ignore, ignoredAny, problems } = context;
+  const allLive = mod.live(live, resolution, desired);
+  resolution.indexLive(mod.kind, allLive);
+  const liveEntries = liveInScope(mod, allLive, ignore, resolution, ignoredAny);
+  const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, context.warnings);
+  desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
+  liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
+  const { matchable, dormant: shadowed } = matchableLive(mod, liveEntries);
+  const copies = { dedupe: context.dedupe, operators: live.operators, found: [] };
+  const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution, copies);
+  const settled = settleRetired(mod, matched.pairs, matched.orphans);
+  resolution.register(mod.kind, settled.pairs, matched.creates, managed);
+  const dormant = /* @__PURE__ */ new Set([...shadowed, ...settled.dormant]);
+  const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry) => !dormant.has(entry));
+  return {
+    ...base,
+    live: inPlay,
+    allLive,
+    desired: desiredEntries,
+    pairs: settled.pairs,
+    creates: matched.creates,
+    orphans: settled.orphans,
+    duplicates: copies.found
+  };
 }
 function liveInScope(mod, allLive, ignore, resolution, ignoredAny) {
+  if (!ignoredAny.value && !ignore.names(mod.kind)) return allLive.slice();
   const parents = mod.parents ?? [];
   const kept = [];
   for (const entry of allLive) {
@@ -72946,6 +73178,7 @@ function liveInScope(mod, allLive, ignore, resolution, ignoredAny) {
   return kept;
 }
 function declaredInScope(mod, entries, managed, ignore, resolution, ignoredAny, warnings) {
+  if (!ignoredAny.value && !ignore.names(mod.kind)) return entries.slice();
   const parents = mod.parents ?? [];
   const kept = [];
   for (const entry of entries) {
@@ -73186,7 +73419,9 @@ function linkDependencies(drafts, states) {
   }
   const anyDeleted = drafts.some((draft) => draft.step.action === "delete");
   for (const state of anyDeleted ? states : []) {
+    if (nothingDeletedOf(state, deleted)) continue;
     for (const entry of state.live) {
+      if (entry.refs.length === 0) continue;
       for (const ref of entry.refs) {
         const target = deleted.get(ref.kind, ref.guid.toLowerCase());
         if (target === void 0) continue;
@@ -73255,51 +73490,6 @@ function stepIds(ordered) {
     ids.set(d, id);
   }
   return ids;
-}
-
-// ../reconciler/src/plan/phases/references.ts
-function unresolvedReferences(states, resolution) {
-  const problems = [];
-  for (const state of states) {
-    if (!state.managed) continue;
-    for (const entry of state.desired) {
-      for (const ref of entry.refs) {
-        if (resolution.guidOf(ref.kind, ref.key) === void 0 && !resolution.isCreated(ref.kind, ref.key)) {
-          problems.push(
-            planProblem(
-              "UNRESOLVED_REFERENCE",
-              `${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which is neither declared in a managed kind nor in the account; declare it or fix the reference`,
-              entry.source
-            )
-          );
-        }
-      }
-    }
-  }
-  return problems;
-}
-function referencesToDeleted(states, resolution, deleted) {
-  const problems = [];
-  if (deleted === void 0) return problems;
-  for (const state of states) {
-    if (!state.managed) continue;
-    for (const entry of state.desired) {
-      for (const ref of entry.refs) {
-        if (!deleted.hasAny(ref.kind)) continue;
-        const guid = resolution.guidOf(ref.kind, ref.key);
-        if (guid !== void 0 && deleted.has(ref.kind, guid)) {
-          problems.push(
-            planProblem(
-              "REFERENCE_TO_DELETED",
-              `${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which this plan deletes because no file declares it; declare it, or remove the reference`,
-              entry.source
-            )
-          );
-        }
-      }
-    }
-  }
-  return problems;
 }
 
 // ../reconciler/src/plan/phases/protect.ts
@@ -73464,8 +73654,8 @@ function safetyViolations(states, steps, safety) {
   const violations = [];
   const limits = { delete: safety.maxDeletePercent, update: safety.maxUpdatePercent };
   for (const state of states) {
-    if (!state.managed || state.mod.ensureOnly === true || state.live.length === 0) continue;
-    const total = state.live.length;
+    const total = state.sets?.paired ?? state.live.length;
+    if (!state.managed || state.mod.ensureOnly === true || total === 0) continue;
     for (const action of ["delete", "update"]) {
       const count = steps.filter((s) => s.kind === state.mod.kind && s.action === action).length;
       const percent = percentOf(count, total);
@@ -75629,14 +75819,10 @@ function pullPeople(pull, people) {
 function pulledAccess(pull, section, people) {
   const listed3 = pull.perParent(VAULT_ACCESS_KIND)[str2(section["VaultSectionGuid"]) ?? ""];
   if (listed3 === void 0 || listed3.length === 0) return void 0;
-  const OPERATOR5 = OPERATOR_KIND.kind;
   const held = /* @__PURE__ */ new Map();
   for (const a of listed3) {
-    const operator = str2(a["OperatorGuid"]);
-    const group = str2(a["OperatorGroupGuid"]) ?? str2(a["OperatorGroupId"]);
-    const who = operator !== void 0 && operator !== "" ? OPERATOR5 : "group";
-    const guid = (who === OPERATOR5 ? operator : group) ?? "";
-    const name = (who === OPERATOR5 ? people.emails : people.groups).get(guid.toLowerCase());
+    const { who, guid } = principalOf(a) ?? { who: "group", guid: "" };
+    const name = (who === OPERATOR_KIND.kind ? people.emails : people.groups).get(guid.toLowerCase());
     if (name === void 0) {
       pull.notes.push(`vault section ${JSON.stringify(str2(section["Name"]) ?? "")}: access held by ${who} ${guid}, which a tree cannot declare (Everyone, or not listed); its access is left out of the tree`);
       return void 0;

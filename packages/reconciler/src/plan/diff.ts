@@ -20,6 +20,12 @@ interface SetIndex {
   readonly at: ReadonlyMap<Path, SetField>;
   /** Every path at or above a set field: elsewhere values are used as they are. */
   readonly above: ReadonlySet<Path>;
+  /**
+   * `below`'s answers by path, then key: the comparison asks for the same few child paths of every object, and a
+   * joined string each time is an allocation, and a hash of a new string, per field per object at account scale.
+   * Only paths in `above` are ever asked about, so the keys held are the declared field names below set fields.
+   */
+  readonly children: Map<Path, Map<string, Path | null>>;
 }
 
 /**
@@ -39,7 +45,7 @@ function indexOf(sets: readonly SetField[]): SetIndex {
       // Prefixes at every `/`, as a `startsWith(path + '/')` test would find them.
       for (let slash = joined.indexOf('/'); slash >= 0; slash = joined.indexOf('/', slash + 1)) above.add(joined.slice(0, slash));
     }
-    index = { at, above };
+    index = { at, above, children: new Map() };
     indexes.set(sets, index);
   }
   return index;
@@ -232,8 +238,18 @@ export function declaredFieldsSame(declared: Record<string, unknown>, live: Reco
  */
 function below(index: SetIndex, path: Path | null, key: string): Path | null {
   if (path === null) return null;
-  const child = join(path, key);
-  return index.above.has(child) ? child : null;
+  let known = index.children.get(path);
+  if (known === undefined) {
+    known = new Map();
+    index.children.set(path, known);
+  }
+  let child = known.get(key);
+  if (child === undefined) {
+    const joined = join(path, key);
+    child = index.above.has(joined) ? joined : null;
+    known.set(key, child);
+  }
+  return child;
 }
 
 function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boolean {

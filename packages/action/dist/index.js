@@ -72006,7 +72006,7 @@ function indexOf(sets) {
       above.add(joined);
       for (let slash = joined.indexOf("/"); slash >= 0; slash = joined.indexOf("/", slash + 1)) above.add(joined.slice(0, slash));
     }
-    index = { at: at3, above };
+    index = { at: at3, above, children: /* @__PURE__ */ new Map() };
     indexes.set(sets, index);
   }
   return index;
@@ -72145,8 +72145,18 @@ function declaredFieldsSame(declared, live, defaults, skip, sets) {
 }
 function below(index, path, key) {
   if (path === null) return null;
-  const child = join2(path, key);
-  return index.above.has(child) ? child : null;
+  let known2 = index.children.get(path);
+  if (known2 === void 0) {
+    known2 = /* @__PURE__ */ new Map();
+    index.children.set(path, known2);
+  }
+  let child = known2.get(key);
+  if (child === void 0) {
+    const joined = join2(path, key);
+    child = index.above.has(joined) ? joined : null;
+    known2.set(key, child);
+  }
+  return child;
 }
 function same(d, l, index, path) {
   if (d === l && (typeof d !== "object" || d === null)) return true;

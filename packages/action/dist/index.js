@@ -69646,14 +69646,6 @@ var Limiter = class {
     if (!ticket.refused) this.#answeredWithout429();
     this.#admit();
   }
-  async run(task) {
-    const ticket = this.take() ?? await this.wait();
-    try {
-      return await task({ rateLimited: () => this.rateLimited(ticket) });
-    } finally {
-      this.release(ticket);
-    }
-  }
   #rateLimited(round) {
     if (round !== this.#round) return;
     this.#round += 1;

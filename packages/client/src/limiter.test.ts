@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter, type LimiterSlot, type LimiterTicket } from './limiter.js';
+import { Limiter, type LimiterTicket } from './limiter.js';
 import { mockApi } from './test-utils/mock-api.js';
+
+/** What a task running in a slot may tell the limiter about its request. */
+interface LimiterSlot {
+  rateLimited(): void;
+}
+
+/** A task in a slot, as the transport runs each attempt: take (or wait for) a ticket, run, release. */
+async function run<T>(limiter: Limiter, task: (slot: LimiterSlot) => Promise<T>): Promise<T> {
+  const ticket = limiter.take() ?? (await limiter.wait());
+  try {
+    return await task({ rateLimited: () => limiter.rateLimited(ticket) });
+  } finally {
+    limiter.release(ticket);
+  }
+}
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve = () => {};
@@ -16,7 +31,7 @@ describe('Limiter', () => {
     const gates = [deferred(), deferred(), deferred(), deferred()];
     const started: number[] = [];
     const runs = gates.map((gate, i) =>
-      limiter.run(async () => {
+      run(limiter, async () => {
         started.push(i);
         await gate.promise;
         return i;
@@ -39,8 +54,8 @@ describe('Limiter', () => {
 
   it('frees the slot when a task fails', async () => {
     const limiter = new Limiter(1);
-    await expect(limiter.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+    await expect(run(limiter, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(run(limiter, async () => 'next')).resolves.toBe('next');
   });
 
   it('hands a free slot out at once, and a released one to the first waiter, never past one', async () => {
@@ -101,7 +116,7 @@ describe('Limiter under rate limiting (injected clock)', () => {
     return { now: () => t, advance: (ms: number) => void (t += ms) };
   };
   /** Runs a task that reports a 429 and ends at once. */
-  const limited = (limiter: Limiter) => limiter.run(async (slot) => slot.rateLimited());
+  const limited = (limiter: Limiter) => run(limiter, async (slot) => slot.rateLimited());
 
   it('halves its limit on a 429, down to 1 and never below', async () => {
     const c = clock();
@@ -123,7 +138,7 @@ describe('Limiter under rate limiting (injected clock)', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const running = Array.from({ length: 8 }, () =>
-      limiter.run(async (slot) => {
+      run(limiter, async (slot) => {
         slots.push(slot);
         await gate;
       }),
@@ -157,7 +172,7 @@ describe('Limiter under rate limiting (injected clock)', () => {
   it('regains one slot for every window of answers without a 429 (as many as its limit), long before the clock would', async () => {
     const c = clock();
     const limiter = new Limiter(8, { now: c.now, recoveryMs: 1000 });
-    const answered = () => limiter.run(async () => undefined);
+    const answered = () => run(limiter, async () => undefined);
     await limited(limiter);
     await limited(limiter);
     expect(limiter.current).toBe(2);
@@ -184,7 +199,7 @@ describe('Limiter under rate limiting (injected clock)', () => {
     await limited(limiter);
     c.advance(2000);
     expect(limiter.current).toBe(4);
-    for (let i = 0; i < 4; i += 1) await limiter.run(async () => undefined);
+    for (let i = 0; i < 4; i += 1) await run(limiter, async () => undefined);
     expect(limiter.current).toBe(5);
   });
 
@@ -194,7 +209,7 @@ describe('Limiter under rate limiting (injected clock)', () => {
     await limited(limiter);
     expect(limiter.current).toBe(2);
     const releases: (() => void)[] = [];
-    const tasks = Array.from({ length: 4 }, () => limiter.run(() => new Promise<void>((resolve) => releases.push(resolve))));
+    const tasks = Array.from({ length: 4 }, () => run(limiter, () => new Promise<void>((resolve) => releases.push(resolve))));
     await new Promise((resolve) => setImmediate(resolve));
     expect([limiter.active, limiter.pending]).toEqual([2, 2]);
     c.advance(200);

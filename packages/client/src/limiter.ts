@@ -20,14 +20,8 @@ export interface LimiterOptions {
   now?: () => number;
 }
 
-/** What a running task may tell the limiter about its request. */
-export interface LimiterSlot {
-  /** The service answered 429. */
-  rateLimited(): void;
-}
-
 /**
- * A slot as `take()` and `wait()` hand it out, given back with `release()`. Plain data rather than a `LimiterSlot`
+ * A slot as `take()` and `wait()` hand it out, given back with `release()`. Plain data rather than an object
  * with its own closures: the transport takes one for every request, and a read sends them by the thousand.
  */
 export interface LimiterTicket {
@@ -110,15 +104,6 @@ export class Limiter {
     this.#active -= 1;
     if (!ticket.refused) this.#answeredWithout429();
     this.#admit();
-  }
-
-  async run<T>(task: (slot: LimiterSlot) => Promise<T>): Promise<T> {
-    const ticket = this.take() ?? (await this.wait());
-    try {
-      return await task({ rateLimited: () => this.rateLimited(ticket) });
-    } finally {
-      this.release(ticket);
-    }
   }
 
   #rateLimited(round: number): void {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { comparable, diffFields, sameAsDeclared } from '../src/plan/diff.js';
-import { canonicalJson } from '../src/plan/values.js';
+import type { PlanChange } from '../src/plan/types.js';
+import { canonicalJson, segmentsOf } from '../src/plan/values.js';
 
 const sets = [
   { path: ['ErrorConditions'], key: 'ErrorConditionType' },
@@ -35,7 +36,34 @@ const object = objectWith(fc.array(condition, { maxLength: 3 }));
 /** As the schema guarantees: at most one error condition per type. */
 const validObject = objectWith(fc.uniqueArray(condition, { maxLength: 3, selector: (c) => c.ErrorConditionType }));
 
+/** The comparable live form with the changes made to it: each sets or removes the value at its path. */
+function applied(live: Record<string, unknown>, changes: readonly PlanChange[]): unknown {
+  const out = structuredClone(live);
+  for (const change of changes) {
+    const segments = segmentsOf(change.path);
+    let parent: Record<string, unknown> = out;
+    for (const segment of segments.slice(0, -1)) parent = (parent[segment] ??= {}) as Record<string, unknown>;
+    const last = segments.at(-1) as string;
+    if (change.op === 'remove') delete parent[last];
+    else parent[last] = change.after;
+  }
+  return out;
+}
+
 describe('field comparison', () => {
+  it('lists changes that turn the live value into the declared one, each path once, in path order', () => {
+    fc.assert(
+      fc.property(object, object, (desired, live) => {
+        const changes = diffFields(desired, live, sets);
+        const { desired: d, live: l } = comparable(desired, live, sets);
+        expect(canonicalJson(applied(l, changes))).toBe(canonicalJson(d));
+        const paths = changes.map((c) => c.path);
+        expect(paths).toEqual([...new Set(paths)].sort());
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('proves equality quickly only when the full comparison finds no change', () => {
     fc.assert(
       fc.property(object, object, (desired, live) => {

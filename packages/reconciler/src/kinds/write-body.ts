@@ -28,15 +28,28 @@ interface Walk {
  * Declared values always win; array order and length are the declared ones, so secret pointers stay valid.
  */
 export function withLiveOmissions(declared: ApiObject, live: ApiObject, rules: WriteBodyRules): ApiObject {
-  const walk: Walk = { sets: new Map(rules.setFields.map((s) => [s.path.join('/'), s])), writeOnly: new Set(rules.secretFields) };
+  const walk = walkOf(rules);
   const out: ApiObject = {};
-  for (const [key, value] of Object.entries(declared)) out[key] = fill(value, live[key], key, `/${escapePointer(key)}`, walk);
+  // `for...in`, not `Object.entries`: no pair list per object (plain data objects inherit no enumerable key).
+  for (const key in declared) out[key] = fill(declared[key], live[key], key, `/${escapePointer(key)}`, walk);
   if (rules.updateReplaces === true) {
-    for (const [key, value] of Object.entries(live)) {
+    for (const key in live) {
+      const value = live[key];
       if (declared[key] === undefined && value !== undefined && !walk.writeOnly.has(`/${escapePointer(key)}`)) out[key] = value;
     }
   }
   return out;
+}
+
+/** A kind's rules as `fill` looks them up, built once per kind: a body is made for every update of the kind. */
+const walks = new WeakMap<WriteBodyRules, Walk>();
+function walkOf(rules: WriteBodyRules): Walk {
+  let walk = walks.get(rules);
+  if (walk === undefined) {
+    walk = { sets: new Map(rules.setFields.map((s) => [s.path.join('/'), s])), writeOnly: new Set(rules.secretFields) };
+    walks.set(rules, walk);
+  }
+  return walk;
 }
 
 /** `path` names fields as set specs do (`Recipients/Operators`, `*` for array elements); `pointer` as write-only specs do. */
@@ -60,8 +73,9 @@ function fill(d: unknown, l: unknown, path: string, pointer: string, walk: Walk)
   if (isPlainObject(d)) {
     if (!isPlainObject(l) || hasSecret(d)) return d;
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(d)) out[key] = fill(value, l[key], `${path}/${key}`, `${pointer}/${escapePointer(key)}`, walk);
-    for (const [key, value] of Object.entries(l)) {
+    for (const key in d) out[key] = fill(d[key], l[key], `${path}/${key}`, `${pointer}/${escapePointer(key)}`, walk);
+    for (const key in l) {
+      const value = l[key];
       if (d[key] === undefined && value !== undefined && !walk.writeOnly.has(`${pointer}/${escapePointer(key)}`)) out[key] = value;
     }
     return out;

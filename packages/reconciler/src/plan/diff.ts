@@ -8,7 +8,7 @@ import { normalizeTimestamp } from '@monsync/client';
 import { isSecretValue } from '../desired.js';
 import type { SetField } from '../kinds/contract.js';
 import type { PlanChange } from './types.js';
-import { canonicalJson, compareStrings, getAt, isEmptyValue, isPlainObject, pointerOf, segmentsOf } from './values.js';
+import { canonicalJson, compareStrings, escapePointer, getAt, isEmptyValue, isPlainObject, pointerOf, segmentsOf } from './values.js';
 
 /** Paths are `/`-joined field names (`Recipients/Operators`); array elements add `*`. */
 type Path = string;
@@ -365,17 +365,43 @@ function onlyWithKey(l: readonly unknown[], keyField: string, key: string): Reco
  * of the whole array: index-by-index operations on a shifted list are noise to a reviewer.
  */
 export function diffFields(desired: Record<string, unknown>, live: Record<string, unknown>, sets: readonly SetField[]): PlanChange[] {
-  if (sameAsDeclared(desired, live, sets)) return [];
   // Only the declared fields that differ are compared in full: each top-level field's changes are its own, and a
-  // changed object usually differs in one of its dozen fields.
+  // changed object usually differs in one of its dozen fields, most often a scalar one.
   const index = indexOf(sets);
-  const differing: Record<string, unknown> = {};
+  const scalars: PlanChange[] = [];
+  let differing: Record<string, unknown> | undefined;
   const before: Record<string, unknown> = {};
   for (const key of Object.keys(desired)) {
-    if (same(desired[key], live[key], index, below(index, '', key))) continue;
-    differing[key] = desired[key];
-    if (key in live) before[key] = live[key];
+    const value = desired[key];
+    const current = live[key];
+    if (same(value, current, index, below(index, '', key))) continue;
+    if (isScalar(value) && isScalar(current) && key in live) {
+      scalars.push(scalarReplace(key, value, current));
+      continue;
+    }
+    (differing ??= {})[key] = value;
+    if (key in live) before[key] = current;
   }
+  if (differing === undefined) return scalars.sort((a, b) => compareStrings(a.path, b.path));
+  return [...scalars, ...patchChanges(differing, before, sets)].sort((a, b) => compareStrings(a.path, b.path));
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/**
+ * The change of a top-level scalar field that differs from its live scalar, as the patch of the comparable forms
+ * would show it (`align` of two scalars is `alignScalar`), without building them: the usual change at account scale,
+ * in code that runs too seldom to be optimised.
+ */
+function scalarReplace(key: string, desired: string | number | boolean, live: string | number | boolean): PlanChange {
+  const [after, before] = alignScalar(desired, live);
+  return { op: 'replace', path: `/${escapePointer(key)}`, before, after };
+}
+
+/** The changes of the differing declared fields, from a JSON patch of their comparable forms; not sorted. */
+function patchChanges(differing: Record<string, unknown>, before: Record<string, unknown>, sets: readonly SetField[]): PlanChange[] {
   const { desired: d, live: l } = comparable(differing, before, sets);
   const operations = jsonPatch.compare(l, d);
   const byPath = new Map<string, PlanChange>();
@@ -403,5 +429,5 @@ export function diffFields(desired: Record<string, unknown>, live: Record<string
           : { op: 'replace', path, before, after };
     byPath.set(path, change);
   }
-  return [...byPath.values()].sort((a, b) => compareStrings(a.path, b.path));
+  return [...byPath.values()];
 }

@@ -45,6 +45,8 @@ interface DraftRules {
   dropOnUpdate: ReadonlySet<string>;
   /** `dropOnUpdate` as a list, to look for secrets in (`plainlyUnchanged` leaves them out). */
   notCompared: readonly string[];
+  /** Read-only fields a declaration may hold by mistake (the GUID field is a pin, not a mistake). */
+  readOnlyDeclarable: readonly string[];
   immutable: readonly string[];
   markerField: string | undefined;
 }
@@ -53,7 +55,8 @@ function draftRules(mod: KindModule): DraftRules {
   const dropOnWrite = new Set<string>([...mod.readOnlyFields, ...(mod.guidField === '' ? [] : [mod.guidField])]);
   const immutable = mod.immutableFields ?? [];
   const dropOnUpdate = new Set<string>([...dropOnWrite, ...immutable]);
-  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], immutable, markerField: mod.marker?.field };
+  const readOnlyDeclarable = mod.readOnlyFields.filter((f) => f !== mod.guidField);
+  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], readOnlyDeclarable, immutable, markerField: mod.marker?.field };
 }
 
 /** The findings of the drafting so far, and what it needs to look up. */
@@ -76,9 +79,13 @@ class DraftContext {
     return '';
   }
 
-  readOnlyDeclared(mod: KindModule, entry: DesiredEntry): void {
+  readOnlyDeclared({ mod, readOnlyDeclarable }: DraftRules, entry: DesiredEntry): void {
     let declared: string[] | undefined;
-    for (const f of mod.readOnlyFields) if (f !== mod.guidField && f in entry.fields) (declared ??= []).push(f);
+    // An indexed loop: this runs for every declared object, and an iterator per call is garbage at account scale.
+    for (let i = 0; i < readOnlyDeclarable.length; i += 1) {
+      const f = readOnlyDeclarable[i] as string;
+      if (f in entry.fields) (declared ??= []).push(f);
+    }
     if (declared === undefined) return;
     const them = declared.length === 1 ? 'it' : 'them';
     this.warnings.push({
@@ -123,8 +130,9 @@ export function draftChanges(states: readonly KindState[], resolution: Resolutio
       unchanged += state.sets?.paired ?? state.pairs.length;
       continue;
     }
-    for (const pair of state.pairs) {
-      const draft = updateDraft(context, rules, pair);
+    const { pairs } = state;
+    for (let i = 0; i < pairs.length; i += 1) {
+      const draft = updateDraft(context, rules, pairs[i] as Pair);
       if (draft === undefined) unchanged += 1;
       else drafts.push(draft);
     }
@@ -152,7 +160,7 @@ function withoutSecrets(fields: ApiObject, secretCount: number, replace: (pointe
 
 function createDraft(context: DraftContext, rules: DraftRules, entry: DesiredEntry): Draft {
   const { mod, markerField } = rules;
-  context.readOnlyDeclared(mod, entry);
+  context.readOnlyDeclared(rules, entry);
   for (const field of mod.requiredOnCreate ?? []) {
     if (entry.fields[field] !== undefined && entry.fields[field] !== null) continue;
     context.problems.push(planProblem('CREATE_FIELD_MISSING', `${mod.kind} "${entry.key}" does not exist yet and declares no ${field}: the service cannot create it without one; add \`${field}:\``, entry.source));
@@ -214,26 +222,35 @@ function liveView(rules: DraftRules, resolved: ApiObject, current: LiveEntry): L
   return { fields, marker: split.marker, text: split.text };
 }
 
-/**
- * The declared fields an update works from: write-once fields (`KindModule.writeOnce`) are left out, unless the plan
- * rotates the object; then they are kept, and the secrets among them are shown as replaced.
- */
-function updateFields(context: DraftContext, mod: KindModule, entry: DesiredEntry): { resolved: ApiObject; rotated: PlanChange[] } {
+/** Whether an update sends the object's write-once fields (`KindModule.writeOnce`) again: when the plan rotates it. */
+function rotating(context: DraftContext, mod: KindModule, entry: DesiredEntry, resolved: ApiObject): boolean {
+  const once = mod.writeOnce;
+  return once !== undefined && once.some((f) => f in resolved) && context.options.rotates?.(mod.kind, entry.key) === true;
+}
+
+/** The declared fields an update works from: write-once fields are left out, unless the plan rotates the object. */
+function updateFields(context: DraftContext, mod: KindModule, entry: DesiredEntry): ApiObject {
   const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
   const once = mod.writeOnce;
-  if (once === undefined || !once.some((f) => f in resolved)) return { resolved, rotated: [] };
-  if (context.options.rotates?.(mod.kind, entry.key) !== true) return { resolved: withoutFields(resolved, new Set(once)), rotated: [] };
-  const rotated = findSecrets(withoutFields(resolved, new Set(Object.keys(resolved).filter((f) => !once.includes(f))))).map(
+  if (once === undefined || !once.some((f) => f in resolved) || rotating(context, mod, entry, resolved)) return resolved;
+  return withoutFields(resolved, new Set(once));
+}
+
+/** The secrets among the write-once fields of an object the plan rotates, shown as replaced; none otherwise. */
+function rotatedChanges(context: DraftContext, mod: KindModule, entry: DesiredEntry, resolved: ApiObject): PlanChange[] {
+  const once = mod.writeOnce;
+  if (once === undefined || !rotating(context, mod, entry, resolved)) return [];
+  return findSecrets(withoutFields(resolved, new Set(Object.keys(resolved).filter((f) => !once.includes(f))))).map(
     (s): PlanChange => ({ op: 'replace', path: s.pointer, before: SENSITIVE, after: SENSITIVE, sensitive: true }),
   );
-  return { resolved, rotated };
 }
 
 /** An update of a pair, or undefined when the declared fields, markers and fingerprints all match the live object. */
 function updateDraft(context: DraftContext, rules: DraftRules, pair: Pair): Draft | undefined {
   const { desired: entry, live: current } = pair;
-  context.readOnlyDeclared(rules.mod, entry);
-  const { resolved, rotated } = updateFields(context, rules.mod, entry);
+  context.readOnlyDeclared(rules, entry);
+  // The fields alone, no result object: the unchanged pairs, most of them at account scale, then allocate nothing here.
+  const resolved = updateFields(context, rules.mod, entry);
   // Unchanged and holding no secret: most pairs at account scale. A declared field holding a secret is never the
   // same as the live one (`sameAsDeclared`), so only the fields `plainlyUnchanged` does not compare are searched.
   if (plainlyUnchanged(rules, entry, current, resolved) && !secretIn(resolved, rules.notCompared)) return undefined;
@@ -241,11 +258,11 @@ function updateDraft(context: DraftContext, rules: DraftRules, pair: Pair): Draf
   if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
   // The rest runs for the few pairs that may differ: a function of its own, so that the optimiser, which compiles
   // this one for the tens of thousands of unchanged pairs, does not compile (and recompile, kind after kind) it too.
-  return changedDraft(context, rules, pair, resolved, rotated, secrets);
+  return changedDraft(context, rules, pair, resolved, rotatedChanges(context, rules.mod, entry, resolved), secrets);
 }
 
 function secretIn(fields: ApiObject, names: readonly string[]): boolean {
-  for (const name of names) if (hasSecret(fields[name])) return true;
+  for (let i = 0; i < names.length; i += 1) if (hasSecret(fields[names[i] as string])) return true;
   return false;
 }
 
@@ -266,7 +283,9 @@ function changedDraft(context: DraftContext, rules: DraftRules, { desired: entry
   const { mod, markerField } = rules;
   const view = liveView(rules, resolved, current);
   const compared = withoutFields(withoutSecrets(resolved, secrets.length, () => undefined), rules.dropOnUpdate);
-  const changes = [...diffFields(compared, view.fields, mod.setFields), ...rotated];
+  // `diffFields` returns a list of its own: added to, not copied.
+  const changes = diffFields(compared, view.fields, mod.setFields);
+  if (rotated.length > 0) changes.push(...rotated);
   immutableWarnings(context, rules, entry, resolved, view.fields);
   const reasons: string[] = rotated.length > 0 ? [ROTATION_REASON] : [];
   if (entry.key !== current.key && entry.pinnedGuid !== undefined && mod.marker?.name !== 'key') reasons.push('pinned GUID rename');
@@ -333,9 +352,21 @@ function immutableWarnings(context: DraftContext, rules: DraftRules, entry: Desi
   }
 }
 
+/**
+ * Operators by GUID (the first listed, as a search of the list finds it), built once per listing: every update of an
+ * object changed outside git names its operator, a search of hundreds of operators each otherwise.
+ */
+const operatorsByGuid = new WeakMap<readonly ApiObject[], ReadonlyMap<unknown, ApiObject>>();
+
 function operatorName(operators: readonly ApiObject[] | null, guid: string): string | undefined {
   if (operators === null) return undefined;
-  const found = operators.find((o) => o.OperatorGuid === guid);
+  let byGuid = operatorsByGuid.get(operators);
+  if (byGuid === undefined) {
+    const built = new Map<unknown, ApiObject>();
+    for (const operator of operators) if (!built.has(operator.OperatorGuid)) built.set(operator.OperatorGuid, operator);
+    operatorsByGuid.set(operators, (byGuid = built));
+  }
+  const found = byGuid.get(guid);
   if (found === undefined) return undefined;
   for (const field of ['FullName', 'Email', 'UserName']) {
     const value = found[field];

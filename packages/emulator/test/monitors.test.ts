@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SEEDED } from '../src/index.js';
-import { emulator, TIMESTAMP } from './helpers.js';
+import { emulator, TIMESTAMP, VIEWER } from './helpers.js';
 
 const FIXED = new Date('2026-03-04T05:06:07.891Z');
 
@@ -385,6 +385,40 @@ describe('monitor list paging (strict: paged with Cursor, as the spec says)', ()
     const next = String((await api.get('/Monitor?Take=2')).cursors?.Next);
     const res = await api.get(`/Monitor/MonitorGroup/${SEEDED.allMonitorsGroup}?Cursor=${encodeURIComponent(next)}`);
     expect(res.status).toBe(400);
+  });
+
+  it('answers a batch asked for again with what the monitors are now: a change, a delete and a create since it was first answered all show', async () => {
+    const api = await emulator({ pageSize: 2, profile: 'strict' });
+    const guids: string[] = [];
+    for (let i = 0; i < 5; i++) guids.push(String((await api.createMonitor({ Name: `m${i}` }))['MonitorGuid']));
+    const first = await api.get('/Monitor');
+    const second = await api.get(`/Monitor?Cursor=${encodeURIComponent(String(first.cursors?.Next))}`);
+    const self = encodeURIComponent(String(second.cursors?.Self));
+    expect(second.data.map((m) => m['Name'])).toEqual(['m2', 'm3']);
+
+    expect((await api.patch(`/Monitor/${guids[2] ?? ''}`, { Name: 'm2 renamed' })).status).toBeLessThan(300);
+    expect((await api.get(`/Monitor?Cursor=${self}`)).data.map((m) => m['Name'])).toEqual(['m2 renamed', 'm3']);
+
+    expect((await api.delete(`/Monitor/${guids[3] ?? ''}`)).status).toBeLessThan(300);
+    const afterDelete = await api.get(`/Monitor?Cursor=${self}`);
+    expect(afterDelete.data.map((m) => m['Name'])).toEqual(['m2 renamed', 'm4']);
+    expect(afterDelete.cursors?.Next).toBeUndefined();
+
+    await api.createMonitor({ Name: 'm5' });
+    const afterCreate = await api.get(`/Monitor?Cursor=${self}`);
+    expect(afterCreate.data.map((m) => m['Name'])).toEqual(['m2 renamed', 'm4']);
+    const last = await api.get(`/Monitor?Cursor=${encodeURIComponent(String(afterCreate.cursors?.Next))}`);
+    expect(last.data.map((m) => m['Name'])).toEqual(['m5']);
+  });
+
+  it("gives a non-administrator only the monitors it may view, batch by batch, after an administrator's walk of the same listing", async () => {
+    const api = await emulator({ seed: 'demo', pageSize: 2, profile: 'strict' });
+    const admin = await api.listAllMonitors();
+    expect(admin.items).toHaveLength(13);
+    const viewer = await api.listAllMonitors('/Monitor', VIEWER);
+    expect(viewer.items.map((m) => m['Name'])).toEqual(['Shop homepage', 'Marketing site', 'Blog']);
+    expect(Object.keys(viewer.items[0] ?? {}).sort()).toEqual(['GenerateAlert', 'IsActive', 'MonitorGuid', 'MonitorMode', 'MonitorType', 'Name']);
+    expect((await api.listAllMonitors()).items).toEqual(admin.items);
   });
 
   it('keeps paging stable when a monitor of an earlier page is deleted meanwhile', async () => {

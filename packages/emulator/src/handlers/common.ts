@@ -110,6 +110,68 @@ export function findMonitorGroup(ctx: RequestContext, guid: string): MonitorGrou
 }
 
 /**
+ * A batch's `{"Data":[...]` text as last answered to an administrator, with the fields objects it was rendered from.
+ * It stands while the same fields objects are at the same places of the listing: a monitor is changed only by
+ * replacing its fields object, and an added or removed monitor moves the others. A read of 100,000 monitors walks a
+ * chain of 1,000 batches, each waiting for the one before, so the text a batch costs to build is on that chain's
+ * critical path every time; kept, a batch costs the same deep into a listing as at its start, and little at either.
+ */
+interface BatchText {
+  fields: readonly Obj[];
+  data: Buffer;
+}
+
+/** Cached batch texts per profile (their rendering depends on its rules), by listing, position and size. */
+const batchTexts = new WeakMap<Rules, { bytes: number; batches: Map<string, BatchText> }>();
+/** Enough for every batch of a 100,000-monitor listing (about 51 MB); past it the cache starts again. */
+const MAX_BATCH_BYTES = 96 * 1024 * 1024;
+
+function batchCache(ctx: RequestContext): { bytes: number; batches: Map<string, BatchText> } {
+  let cache = batchTexts.get(ctx.settings.rules);
+  if (!cache) batchTexts.set(ctx.settings.rules, (cache = { bytes: 0, batches: new Map() }));
+  return cache;
+}
+
+/** The batch of `take` monitors from index `start` as an administrator sees it (every monitor is visible to one). */
+function adminBatch(ctx: RequestContext, key: string, candidates: readonly MonitorRec[], start: number, take: number): BatchText {
+  const cache = batchCache(ctx);
+  const end = Math.min(candidates.length, start + take);
+  const kept = cache.batches.get(key);
+  if (kept !== undefined && kept.fields.length === end - start && kept.fields.every((fields, k) => candidates[start + k]?.fields === fields)) return kept;
+  const fields: Obj[] = [];
+  const texts: string[] = [];
+  const rendered = renderCache(ctx);
+  for (let i = start; i < end; i++) {
+    const rec = candidates[i] as MonitorRec;
+    fields.push(rec.fields);
+    texts.push(monitorJson(ctx, rec, rendered));
+  }
+  const batch: BatchText = { fields, data: Buffer.from(`{"Data":[${texts.join(',')}]`) };
+  if (kept !== undefined) cache.bytes -= kept.data.length;
+  if (cache.bytes + batch.data.length > MAX_BATCH_BYTES) {
+    cache.batches.clear();
+    cache.bytes = 0;
+  }
+  cache.batches.set(key, batch);
+  cache.bytes += batch.data.length;
+  return batch;
+}
+
+/** A non-administrator's batch: the monitors it may view, from index `start`; `next` is where the batch stopped. */
+function visibleBatch(ctx: RequestContext, candidates: readonly MonitorRec[], start: number, take: number, after: number): { data: Buffer; lastSeq: number; next: number } {
+  const data: string[] = [];
+  let lastSeq = after;
+  let i = start;
+  for (; i < candidates.length && data.length < take; i++) {
+    const rec = candidates[i];
+    if (!rec || !canViewMonitor(ctx, String(rec.fields['MonitorGuid']))) continue;
+    data.push(monitorJson(ctx, rec));
+    lastSeq = rec.seq;
+  }
+  return { data: Buffer.from(`{"Data":[${data.join(',')}]`), lastSeq, next: i };
+}
+
+/**
  * One cursor-paged batch of monitors: `{ Data, Cursors }`. Cursors come with every batch of a listing that takes
  * more than one (`Next` while more data follows, `Self` always); a listing whose first batch holds everything gets
  * none (spec, Cursor rules).
@@ -123,35 +185,33 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: rea
     after = typeof payload['after'] === 'number' ? payload['after'] : 0;
     if (getParam(ctx.query, 'Take') === undefined && typeof payload['take'] === 'number') take = payload['take'];
   }
-  let i = firstAfter(candidates, after);
-  const data: string[] = [];
-  const cache = renderCache(ctx);
-  let lastSeq = after;
-  const visible = (rec: MonitorRec): boolean => canViewMonitor(ctx, String(rec.fields['MonitorGuid']));
-  for (; i < candidates.length && data.length < take; i++) {
-    const rec = candidates[i];
-    if (!rec || !visible(rec)) continue;
-    data.push(monitorJson(ctx, rec, cache));
-    lastSeq = rec.seq;
+  const start = firstAfter(candidates, after);
+  let batch: { data: Buffer; lastSeq: number; next: number };
+  if (ctx.caller.isAdmin) {
+    const kept = adminBatch(ctx, `${scope}\n${after}\n${take}`, candidates, start, take);
+    const next = start + kept.fields.length;
+    batch = { data: kept.data, lastSeq: next > start ? (candidates[next - 1] as MonitorRec).seq : after, next };
+  } else {
+    batch = visibleBatch(ctx, candidates, start, take, after);
   }
   let more = false;
-  for (; i < candidates.length; i++) {
+  for (let i = batch.next; i < candidates.length; i++) {
     const rec = candidates[i];
-    if (rec && visible(rec)) {
+    if (rec && canViewMonitor(ctx, String(rec.fields['MonitorGuid']))) {
       more = true;
       break;
     }
   }
   // The same text JSON.stringify({ Data, Cursors }) gives, from the cached renderings.
-  let text = `{"Data":[${data.join(',')}]`;
+  let tail = '';
   if (more || cursor) {
     const secret = ctx.store.cursorSecret;
     const cursors: Obj = {};
-    if (more) cursors['Next'] = encodeCursor(secret, scope, { after: lastSeq, take });
+    if (more) cursors['Next'] = encodeCursor(secret, scope, { after: batch.lastSeq, take });
     if (ctx.settings.rules.cursorsSelf) cursors['Self'] = encodeCursor(secret, scope, { after, take });
-    if (Object.keys(cursors).length > 0) text += `,"Cursors":${JSON.stringify(cursors)}`;
+    if (Object.keys(cursors).length > 0) tail = `,"Cursors":${JSON.stringify(cursors)}`;
   }
-  return ok(new JsonText(`${text}}`));
+  return ok(new JsonText(Buffer.concat([batch.data, Buffer.from(`${tail}}`)])));
 }
 
 /** A JSON array of monitors from the cached renderings (the group member listing). */

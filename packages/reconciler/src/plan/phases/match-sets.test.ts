@@ -46,6 +46,8 @@ describe('match phase, relations declared as lists', () => {
     const { states, problems } = matched(desired, live);
     expect(memberships(states)?.sets).toBeUndefined();
     expect(problems.map((p) => p.code)).toEqual(['DUPLICATE_DESIRED_KEY']);
+    const listedTwice = liveSnapshot({ monitors: liveMonitors, monitorGroups: [aLiveGroup({ Description: 'Shop' })], members: { Shop: ['a', 'a'].map((n) => guidFor('monitor', n)) } });
+    expect(memberships(matched(desired, listedTwice).states)?.sets).toBeUndefined();
   });
 
   it('matches entry by entry when an ignore pattern names the kind, or a group key holds a slash', () => {

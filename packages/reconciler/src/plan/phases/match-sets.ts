@@ -7,22 +7,23 @@
  * delete of a group or a monitor, the digests). Any other case is matched entry by entry (match.ts).
  */
 import type { DesiredState } from '../../desired.js';
-import type { DesiredEntry, MemberSets } from '../../kinds/contract.js';
+import type { MemberSets } from '../../kinds/contract.js';
 import type { LiveSnapshot } from '../../live/types.js';
 import type { StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
-import type { KindBase, KindState, Resolution } from './state.js';
+import type { KindBase, KindState, PairFinder, Resolution } from './state.js';
 
 /**
  * How many declarations there are, when each parent's declared list is its live list; undefined when any is not
  * (or when matching entry by entry could read a key two ways, or find a problem). Parents are matched first, and
- * a member's live key is its desired key (`Resolver.keyOf`): each list is compared as keys, sorted.
+ * a member's live key is its desired key (`Resolver.keyOf`): each declared key is turned into the GUID of the live
+ * object paired with it, and compared with the GUIDs listed.
  */
 export function pairedAsSets(sets: MemberSets, kind: StepKind, desired: DesiredState, live: LiveSnapshot, resolver: Resolution): number | undefined {
   const listed = sets.listed(live);
-  const memberOf = resolver.desiredOfKind(sets.member);
+  const members = resolver.pairFinder(sets.member);
   let paired = 0;
-  for (const { parent, members } of sets.declared(desired)) {
+  for (const { parent, members: declared } of sets.declared(desired)) {
     // Entry keys are `<parent>/<member>`: a parent key with a slash could make two parents' keys one.
     if (typeof parent !== 'string' || parent.includes('/')) return undefined;
     const guid = resolver.guidOf(sets.parent, parent);
@@ -30,38 +31,42 @@ export function pairedAsSets(sets: MemberSets, kind: StepKind, desired: DesiredS
     const owner = guid === undefined ? undefined : resolver.desiredOf(sets.parent, guid);
     if (guid === undefined || owner?.key !== parent || owner.manages?.includes(kind) !== true) {
       // An empty list of a parent with no live object of its own (one created) has no entry on either side.
-      if (members.length === 0) continue;
+      if (declared.length === 0) continue;
       return undefined;
     }
-    if (!sameMembers(sets, members, listed[guid] ?? [], memberOf)) return undefined;
-    paired += members.length;
+    if (!sameMembers(sets, declared, listed[guid] ?? [], members)) return undefined;
+    paired += declared.length;
   }
   return paired;
 }
 
 /**
- * Whether the declared member keys are the live members' keys, each once. Only members paired with a declaration
- * count (their live key is then the declared key, and a reference to them resolves); any other makes the lists differ.
+ * Whether the live objects paired with the declared member keys, each declared once, are the members listed. A
+ * listed member paired with no declaration is no declared key's object, so the lists then differ. Nearly always
+ * the members are declared in key order and listed in the order declared: the pairs then come in order (no key can
+ * be declared twice) and each GUID is the one listed at its place, with nothing sorted.
  */
-function sameMembers(sets: MemberSets, declared: readonly unknown[], listed: readonly Record<string, unknown>[], memberOf: (guid: string) => DesiredEntry | undefined): boolean {
+function sameMembers(sets: MemberSets, declared: readonly unknown[], listed: readonly Record<string, unknown>[], members: PairFinder): boolean {
   if (declared.length !== listed.length) return false;
   const wanted: string[] = [];
-  for (const member of declared) {
+  let inOrder = true;
+  let last = -1;
+  for (let i = 0; i < declared.length; i += 1) {
+    const member = declared[i];
     if (typeof member !== 'string') return false;
-    wanted.push(member);
+    const place = members.placeOf(member);
+    if (place < 0) return false;
+    const guid = members.guidAt(place);
+    wanted.push(guid);
+    inOrder &&= place > last && guid === sets.memberGuid(listed[i] as Record<string, unknown>);
+    last = place;
   }
-  const found: string[] = [];
-  for (const member of listed) {
-    const key = memberOf(sets.memberGuid(member))?.key;
-    if (key === undefined) return false;
-    found.push(key);
-  }
+  if (inOrder) return true;
+  const found = listed.map((member) => sets.memberGuid(member));
   wanted.sort(compareStrings);
   found.sort(compareStrings);
-  for (let i = 0; i < wanted.length; i += 1) {
-    if (wanted[i] !== found[i] || (i > 0 && wanted[i] === wanted[i - 1])) return false;
-  }
-  return true;
+  // A key declared twice is one pair, so its GUID would come twice.
+  return wanted.every((guid, i) => guid === found[i] && guid !== wanted[i - 1]);
 }
 
 /**

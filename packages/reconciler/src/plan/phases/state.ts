@@ -106,9 +106,9 @@ function desiredByLiveGuid(pairs: readonly Pair[]): Map<string, DesiredEntry> {
   return map;
 }
 
-function liveGuidByDesiredKey(pairs: readonly Pair[]): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const { desired, live } of pairs) map.set(desired.key, live.guid);
+function placeByDesiredKey(pairs: readonly Pair[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (let i = 0; i < pairs.length; i += 1) map.set((pairs[i] as Pair).desired.key, i);
   return map;
 }
 
@@ -123,7 +123,8 @@ class KindLookup {
   /** `null`: two live objects share the key, so it names neither. */
   #liveGuidByKey: Map<string, string | null> | undefined;
   #desiredByGuid: Map<string, DesiredEntry> | undefined;
-  #guidByDesiredKey: Map<string, string> | undefined;
+  /** Where each declared key's pair is in the pairs. */
+  #placeByDesiredKey: Map<string, number> | undefined;
   #created: Set<string> | undefined;
 
   constructor(live: readonly LiveEntry[] | (() => readonly LiveEntry[])) {
@@ -167,12 +168,22 @@ class KindLookup {
   }
 
   guidByDesiredKey(key: string): string | undefined {
-    if (this.#guidByDesiredKey === undefined) {
-      const pairs = this.#pairList();
-      if (pairs === undefined) return undefined;
-      this.#guidByDesiredKey = liveGuidByDesiredKey(pairs);
-    }
-    return this.#guidByDesiredKey.get(key);
+    const place = this.placeOfDesiredKey(key, -1);
+    return place < 0 ? undefined : this.pairAt(place).live.guid;
+  }
+
+  /** Where the pair of a declared key is in the pairs, tried at `hint` first; -1 when the key is paired with nothing. */
+  placeOfDesiredKey(key: string, hint: number): number {
+    const pairs = this.#pairList();
+    if (pairs === undefined) return -1;
+    if (pairs[hint]?.desired.key === key) return hint;
+    this.#placeByDesiredKey ??= placeByDesiredKey(pairs);
+    return this.#placeByDesiredKey.get(key) ?? -1;
+  }
+
+  /** A pair at a place `placeOfDesiredKey` returned. */
+  pairAt(place: number): Pair {
+    return (this.#pairList() as readonly Pair[])[place] as Pair;
   }
 
   isCreated(key: string): boolean {
@@ -242,14 +253,40 @@ export class Resolution implements Resolver {
     return this.#kinds.get(kind)?.desiredByGuid(guid);
   }
 
-  /** `desiredOf` for one kind, for a caller asking it of every member of a list (match-sets.ts). */
-  desiredOfKind(kind: StepKind): (guid: string) => DesiredEntry | undefined {
-    const lookup = this.#kinds.get(kind);
-    return lookup === undefined ? () => undefined : (guid) => lookup.desiredByGuid(guid);
+  /** One kind's pairs found by declared key, for a caller asking it of every member of every list (match-sets.ts). */
+  pairFinder(kind: StepKind): PairFinder {
+    return new PairFinder(this.#kinds.get(kind));
   }
 
   isCreated(kind: StepKind, key: string): boolean {
     return this.#kinds.get(kind)?.isCreated(key) === true;
+  }
+}
+
+/**
+ * A kind's pairs found by declared key, each key looked for first just past the pair found last: keys asked in the
+ * order of the pairs (declared keys in order, as matching sorts them; members are usually declared so) are found
+ * without hashing one. At 100,000 group members, hashing each declared key into a map of every pair, and each member
+ * into it, was most of the cost of comparing the lists; keys asked in any other order are looked up in that map.
+ */
+export class PairFinder {
+  readonly #lookup: KindLookup | undefined;
+  #next = 0;
+
+  constructor(lookup: KindLookup | undefined) {
+    this.#lookup = lookup;
+  }
+
+  /** Where the pair of a declared key is among the kind's pairs; -1 when the key is paired with no live object. */
+  placeOf(key: string): number {
+    const place = this.#lookup === undefined ? -1 : this.#lookup.placeOfDesiredKey(key, this.#next);
+    if (place >= 0) this.#next = place + 1;
+    return place;
+  }
+
+  /** The GUID of the live object paired at a place `placeOf` returned. */
+  guidAt(place: number): string {
+    return (this.#lookup as KindLookup).pairAt(place).live.guid;
   }
 }
 

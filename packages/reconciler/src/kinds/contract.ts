@@ -31,7 +31,7 @@ export interface DesiredEntry {
   fields: ApiObject;
   source: SourceRef;
   /** Objects this one needs to exist first (parent section, SLA, group, monitor, referenced vault items). */
-  refs: KeyRef[];
+  refs: readonly KeyRef[];
   /** Child kinds whose live objects under this one are reconciled (a group declaring `members`). */
   manages?: StepKind[];
 }
@@ -45,7 +45,7 @@ export interface LiveEntry {
   guid: string;
   fields: ApiObject;
   /** Objects this one references or belongs to; deletes wait for the steps that drop these references. */
-  refs: GuidRef[];
+  refs: readonly GuidRef[];
 }
 
 /** Set-like arrays: compared as sets, by `key` for arrays of objects, by value for arrays of scalars. */
@@ -62,7 +62,7 @@ export interface ReferenceSpec {
   /** Kinds referenced: when one of them is pruned, this kind is read even if not managed, to see what keeps it in use. */
   kinds: readonly StepKind[];
   /** References the object keeps after an update declaring `declared` (resolved fields); an update not declaring `field` keeps the live ones. */
-  after(live: LiveEntry, declared: ApiObject): GuidRef[];
+  after(live: LiveEntry, declared: ApiObject): readonly GuidRef[];
 }
 
 /** A marker line monsync keeps at the end of a text field (docs/architecture.md, "Markers"). */
@@ -252,18 +252,21 @@ export function desiredEntry(
   key: string,
   fields: ApiObject,
   source: SourceRef,
-  refs: KeyRef[],
-  optional: { pinnedGuid?: string | undefined; manages?: StepKind[] | undefined } = {},
+  refs: readonly KeyRef[],
+  optional?: { pinnedGuid?: string | undefined; manages?: StepKind[] | undefined },
 ): DesiredEntry {
   const entry: DesiredEntry = { kind, key, fields, source, refs };
-  if (optional.pinnedGuid !== undefined) entry.pinnedGuid = optional.pinnedGuid;
-  if (optional.manages !== undefined) entry.manages = optional.manages;
+  if (optional?.pinnedGuid !== undefined) entry.pinnedGuid = optional.pinnedGuid;
+  if (optional?.manages !== undefined) entry.manages = optional.manages;
   return entry;
 }
 
-export function liveEntry(kind: StepKind, key: string, guid: string, fields: ApiObject, refs: GuidRef[]): LiveEntry {
+export function liveEntry(kind: StepKind, key: string, guid: string, fields: ApiObject, refs: readonly GuidRef[]): LiveEntry {
   return { kind, key, guid, fields, refs };
 }
+
+/** The references of an object that has none: one list for all of them (most monitors, at account scale). */
+export const NO_REFS: readonly never[] = [];
 
 /** Placeholder for the GUID of an object created earlier in the same plan; apply substitutes it. */
 export function placeholder(kind: StepKind, key: string): string {

@@ -1,19 +1,27 @@
 import type { ApiFields } from '../desired.js';
 import type { ApiObject, Listing } from '../live/types.js';
 
+const NONE: readonly string[] = [];
+
 /**
  * Rule of case (docs/architecture.md, The config format): PascalCase keys are API fields, camelCase keys are monsync's own. When every key of the
  * value is a defined API field (most declarations: monitors have no keys of monsync's own), the value itself is
  * returned rather than a copy of it; nothing downstream modifies declared fields.
  */
-export function apiFields(value: ApiFields, without: readonly string[] = []): ApiObject {
-  const keys = Object.keys(value);
-  let keep = 0;
-  while (keep < keys.length && isApiField(value, keys[keep] as string, without)) keep += 1;
-  if (keep === keys.length) return value;
+export function apiFields(value: ApiFields, without: readonly string[] = NONE): ApiObject {
+  if (allApiFields(value, without)) return value;
   const out: ApiObject = {};
-  for (const key of keys) if (isApiField(value, key, without)) out[key] = value[key];
+  for (const key of Object.keys(value)) if (isApiField(value, key, without)) out[key] = value[key];
   return out;
+}
+
+/**
+ * Asked of each of 100,000 monitors at account scale: `for...in` reads the keys without the array `Object.keys`
+ * allocates for each object (a tenth of what matching a monitor allocates).
+ */
+function allApiFields(value: ApiFields, without: readonly string[]): boolean {
+  for (const key in value) if (!isApiField(value, key, without)) return false;
+  return true;
 }
 
 function isApiField(value: ApiFields, key: string, without: readonly string[]): boolean {

@@ -42,31 +42,40 @@ export function pairedAsSets(sets: MemberSets, kind: StepKind, desired: DesiredS
 
 /**
  * Whether the live objects paired with the declared member keys, each declared once, are the members listed. A
- * listed member paired with no declaration is no declared key's object, so the lists then differ. Nearly always
- * the members are declared in key order and listed in the order declared: the pairs then come in order (no key can
- * be declared twice) and each GUID is the one listed at its place, with nothing sorted.
+ * listed member paired with no declaration is no declared key's object, so the lists then differ.
  */
 function sameMembers(sets: MemberSets, declared: readonly unknown[], listed: readonly Record<string, unknown>[], members: PairFinder): boolean {
   if (declared.length !== listed.length) return false;
+  const inOrder = listedInOrder(sets, declared, listed, members);
+  if (inOrder !== undefined) return inOrder;
   const wanted: string[] = [];
-  let inOrder = true;
-  let last = -1;
-  for (let i = 0; i < declared.length; i += 1) {
-    const member = declared[i];
-    if (typeof member !== 'string') return false;
-    const place = members.placeOf(member);
+  for (const member of declared) {
+    const place = typeof member === 'string' ? members.placeOf(member) : -1;
     if (place < 0) return false;
-    const guid = members.guidAt(place);
-    wanted.push(guid);
-    inOrder &&= place > last && guid === sets.memberGuid(listed[i] as Record<string, unknown>);
-    last = place;
+    wanted.push(members.guidAt(place));
   }
-  if (inOrder) return true;
   const found = listed.map((member) => sets.memberGuid(member));
   wanted.sort(compareStrings);
   found.sort(compareStrings);
   // A key declared twice is one pair, so its GUID would come twice.
   return wanted.every((guid, i) => guid === found[i] && guid !== wanted[i - 1]);
+}
+
+/**
+ * Nearly always members are declared in key order and listed in the order declared: their pairs then come in
+ * order (so no key is declared twice) and each is the member listed at its place, which needs nothing sorted nor
+ * stored. True when so, false when a member is no declared key's object, undefined when the orders differ.
+ */
+function listedInOrder(sets: MemberSets, declared: readonly unknown[], listed: readonly Record<string, unknown>[], members: PairFinder): boolean | undefined {
+  let last = -1;
+  for (let i = 0; i < declared.length; i += 1) {
+    const member = declared[i];
+    const place = typeof member === 'string' ? members.placeOf(member) : -1;
+    if (place < 0) return false;
+    if (place <= last || members.guidAt(place) !== sets.memberGuid(listed[i] as Record<string, unknown>)) return undefined;
+    last = place;
+  }
+  return true;
 }
 
 /**

@@ -60,6 +60,24 @@ describe('monitor groups', () => {
     expect((await api.get(`/Monitor/${m}`)).status).toBe(200);
   });
 
+  it('lists a group\'s members as they are now when asked again: a renamed, an added, a removed and a deleted member all show', async () => {
+    const api = await emulator();
+    const g = String((await api.post('/MonitorGroup', { Description: 'G' })).body['MonitorGroupGuid']);
+    const [a, b, c] = [String((await api.createMonitor({ Name: 'a' }))['MonitorGuid']), String((await api.createMonitor({ Name: 'b' }))['MonitorGuid']), String((await api.createMonitor({ Name: 'c' }))['MonitorGuid'])];
+    await api.post(`/MonitorGroup/${g}/Member/${a}`);
+    await api.post(`/MonitorGroup/${g}/Member/${b}`);
+    const names = async (): Promise<unknown[]> => (await api.get(`/MonitorGroup/${g}/Member`)).list.map((m) => m['Name'] ?? m['MonitorGuid']);
+    expect(await names()).toEqual(['a', 'b']);
+    await api.patch(`/Monitor/${a}`, { Name: 'a renamed' });
+    expect(await names()).toEqual(['a renamed', 'b']);
+    await api.post(`/MonitorGroup/${g}/Member/${c}`);
+    expect(await names()).toEqual(['a renamed', 'b', 'c']);
+    await api.delete(`/MonitorGroup/${g}/Member/${b}`);
+    expect(await names()).toEqual(['a renamed', 'c']);
+    await api.delete(`/Monitor/${c}`);
+    expect(await names()).toEqual(['a renamed']);
+  });
+
   it('answers 404 adding a monitor that does not exist', async () => {
     const api = await emulator();
     const g = String((await api.post('/MonitorGroup', { Description: 'G' })).body['MonitorGroupGuid']);

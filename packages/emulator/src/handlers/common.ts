@@ -88,9 +88,12 @@ export function listMonitors(ctx: RequestContext, scope: string, candidates: rea
   return ctx.settings.rules.monitorList === 'bare' ? monitorArray(ctx, candidates) : pageMonitors(ctx, scope, candidates);
 }
 
-/** A group's members: whole monitors, or `{MonitorGuid}` items. */
-export function memberList(ctx: RequestContext, recs: readonly MonitorRec[]): Reply {
-  if (ctx.settings.rules.memberItems === 'monitor') return monitorArray(ctx, recs);
+/** A group's members (`group` names it): whole monitors, or `{MonitorGuid}` items. */
+export function memberList(ctx: RequestContext, group: string, recs: readonly MonitorRec[]): Reply {
+  if (ctx.settings.rules.memberItems === 'monitor') {
+    if (ctx.caller.isAdmin && recs.length <= MAX_KEPT_MEMBERS) return ok(new JsonText(adminText(ctx, `members\n${group}`, recs, 0, recs.length, '[').data));
+    return monitorArray(ctx, recs);
+  }
   const items: Obj[] = [];
   for (const rec of recs) if (canViewMonitor(ctx, String(rec.fields['MonitorGuid']))) items.push({ MonitorGuid: rec.fields['MonitorGuid'] });
   return ok(items);
@@ -110,51 +113,56 @@ export function findMonitorGroup(ctx: RequestContext, guid: string): MonitorGrou
 }
 
 /**
- * A batch's `{"Data":[...]` text as last answered to an administrator, with the fields objects it was rendered from.
- * It stands while the same fields objects are at the same places of the listing: a monitor is changed only by
- * replacing its fields object, and an added or removed monitor moves the others. A read of 100,000 monitors walks a
- * chain of 1,000 batches, each waiting for the one before, so the text a batch costs to build is on that chain's
- * critical path every time; kept, a batch costs the same deep into a listing as at its start, and little at either.
+ * A listing's text as last answered to an administrator (a batch's `{"Data":[...]`, a group's member array), with the
+ * fields objects it was rendered from. It stands while the same fields objects are at the same places: a monitor is
+ * changed only by replacing its fields object, and an added or removed monitor moves the others. A read of 100,000
+ * monitors walks a chain of 1,000 batches, each waiting for the one before, so the text a batch costs to build is on
+ * that chain's critical path every time; kept, a batch costs the same deep into a listing as at its start, and little
+ * at either. The 5,000 member listings beside the chain cost the same process less for the same reason.
  */
-interface BatchText {
+interface KeptText {
   fields: readonly Obj[];
   data: Buffer;
 }
 
-/** Cached batch texts per profile (their rendering depends on its rules), by listing, position and size. */
-const batchTexts = new WeakMap<Rules, { bytes: number; batches: Map<string, BatchText> }>();
-/** Enough for every batch of a 100,000-monitor listing (about 51 MB); past it the cache starts again. */
-const MAX_BATCH_BYTES = 96 * 1024 * 1024;
+/** Kept texts per profile (their rendering depends on its rules), by listing and position. */
+const keptTexts = new WeakMap<Rules, { bytes: number; texts: Map<string, KeptText> }>();
+/** Every batch and member listing of a 100,000-monitor account in groups of 20 (about 51 MB each); past it the cache starts again. */
+const MAX_KEPT_BYTES = 192 * 1024 * 1024;
+/** Member listings longer than this (the All Monitors group's) are built each time: one request, on no chain. */
+const MAX_KEPT_MEMBERS = 1000;
 
-function batchCache(ctx: RequestContext): { bytes: number; batches: Map<string, BatchText> } {
-  let cache = batchTexts.get(ctx.settings.rules);
-  if (!cache) batchTexts.set(ctx.settings.rules, (cache = { bytes: 0, batches: new Map() }));
+function keptCache(ctx: RequestContext): { bytes: number; texts: Map<string, KeptText> } {
+  let cache = keptTexts.get(ctx.settings.rules);
+  if (!cache) keptTexts.set(ctx.settings.rules, (cache = { bytes: 0, texts: new Map() }));
   return cache;
 }
 
-/** The batch of `take` monitors from index `start` as an administrator sees it (every monitor is visible to one). */
-function adminBatch(ctx: RequestContext, key: string, candidates: readonly MonitorRec[], start: number, take: number): BatchText {
-  const cache = batchCache(ctx);
-  const end = Math.min(candidates.length, start + take);
-  const kept = cache.batches.get(key);
-  if (kept !== undefined && kept.fields.length === end - start && kept.fields.every((fields, k) => candidates[start + k]?.fields === fields)) return kept;
+/**
+ * The monitors `recs[start..end)` as an administrator sees them (every monitor is visible to one), in `open` and `]`,
+ * kept under `key`.
+ */
+function adminText(ctx: RequestContext, key: string, recs: readonly MonitorRec[], start: number, end: number, open: string): KeptText {
+  const cache = keptCache(ctx);
+  const kept = cache.texts.get(key);
+  if (kept !== undefined && kept.fields.length === end - start && kept.fields.every((fields, k) => recs[start + k]?.fields === fields)) return kept;
   const fields: Obj[] = [];
   const texts: string[] = [];
   const rendered = renderCache(ctx);
   for (let i = start; i < end; i++) {
-    const rec = candidates[i] as MonitorRec;
+    const rec = recs[i] as MonitorRec;
     fields.push(rec.fields);
     texts.push(monitorJson(ctx, rec, rendered));
   }
-  const batch: BatchText = { fields, data: Buffer.from(`{"Data":[${texts.join(',')}]`) };
+  const text: KeptText = { fields, data: Buffer.from(`${open}${texts.join(',')}]`) };
   if (kept !== undefined) cache.bytes -= kept.data.length;
-  if (cache.bytes + batch.data.length > MAX_BATCH_BYTES) {
-    cache.batches.clear();
+  if (cache.bytes + text.data.length > MAX_KEPT_BYTES) {
+    cache.texts.clear();
     cache.bytes = 0;
   }
-  cache.batches.set(key, batch);
-  cache.bytes += batch.data.length;
-  return batch;
+  cache.texts.set(key, text);
+  cache.bytes += text.data.length;
+  return text;
 }
 
 /** A non-administrator's batch: the monitors it may view, from index `start`; `next` is where the batch stopped. */
@@ -188,7 +196,7 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: rea
   const start = firstAfter(candidates, after);
   let batch: { data: Buffer; lastSeq: number; next: number };
   if (ctx.caller.isAdmin) {
-    const kept = adminBatch(ctx, `${scope}\n${after}\n${take}`, candidates, start, take);
+    const kept = adminText(ctx, `${scope}\n${after}\n${take}`, candidates, start, Math.min(candidates.length, start + take), '{"Data":[');
     const next = start + kept.fields.length;
     batch = { data: kept.data, lastSeq: next > start ? (candidates[next - 1] as MonitorRec).seq : after, next };
   } else {

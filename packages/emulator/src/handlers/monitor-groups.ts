@@ -133,7 +133,7 @@ export function registerMonitorGroupRoutes(router: Router): void {
   });
   router.add('GET', '/MonitorGroup/{monitorGroupGuid}/Member', (ctx) => {
     const group = findMonitorGroup(ctx, ctx.params['monitorGroupGuid'] ?? '');
-    return memberList(ctx, ctx.store.groupMonitors(group));
+    return memberList(ctx, key(String(group.fields['MonitorGroupGuid'])), ctx.store.groupMonitors(group));
   });
   router.add('POST', '/MonitorGroup/{monitorGroupGuid}/Member/{monitorGuid}', (ctx) => {
     requireAdmin(ctx, 'changing group membership');

@@ -226,6 +226,8 @@ export function declaredFieldsSame(declared: Record<string, unknown>, live: Reco
     const current = live[key];
     // Most fields of most objects: the same scalar (as `same` would find first), with no path to work out.
     if (value === current && (typeof value !== 'object' || value === null)) continue;
+    // Two empty lists (a monitor's variables, most often): the same, as `same` finds them, without its walk.
+    if (Array.isArray(value) && value.length === 0 && Array.isArray(current) && current.length === 0) continue;
     if (value === undefined || skip.has(key)) continue;
     if (!same(value, current !== undefined || key in live ? current : defaults[key], index, below(index, '', key))) return false;
   }
@@ -254,22 +256,7 @@ function below(index: SetIndex, path: Path | null, key: string): Path | null {
 
 function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boolean {
   if (d === l && (typeof d !== 'object' || d === null)) return true;
-  if (isPlainObject(d)) {
-    // A secret is compared by its fingerprint, never as a value: one shaped as a plain object is no exception.
-    if (isSecretValue(d)) return false;
-    // An empty declared object matches any empty live value, and a live object whatever it holds (no declared field
-    // differs): the emptiness test, a walk of the object's keys, is needed only when the live value is no object.
-    if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
-    // `for...in`, not `Object.keys`: no key list per object (plain data objects inherit no enumerable key). The same
-    // scalar is settled before the path below is built (a string per field of each set entry otherwise).
-    for (const key in d) {
-      const a = d[key];
-      const b = l[key];
-      if (a === b && (typeof a !== 'object' || a === null)) continue;
-      if (!same(a, b, index, below(index, path, key))) return false;
-    }
-    return true;
-  }
+  if (isPlainObject(d)) return sameFields(d, l, index, path);
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
     if (!Array.isArray(l)) return false;
@@ -285,6 +272,24 @@ function same(d: unknown, l: unknown, index: SetIndex, path: Path | null): boole
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;
   return scalarEqual(d, l);
+}
+
+/** `same` for a declared plain object: each of its fields as the live object holds it. */
+function sameFields(d: Record<string, unknown>, l: unknown, index: SetIndex, path: Path | null): boolean {
+  // A secret is compared by its fingerprint, never as a value: one shaped as a plain object is no exception.
+  if (isSecretValue(d)) return false;
+  // An empty declared object matches any empty live value, and a live object whatever it holds (no declared field
+  // differs): the emptiness test, a walk of the object's keys, is needed only when the live value is no object.
+  if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
+  // `for...in`, not `Object.keys`: no key list per object (plain data objects inherit no enumerable key). The same
+  // scalar is settled before the path below is built (a string per field of each set entry otherwise).
+  for (const key in d) {
+    const a = d[key];
+    const b = l[key];
+    if (a === b && (typeof a !== 'object' || a === null)) continue;
+    if (!same(a, b, index, below(index, path, key))) return false;
+  }
+  return true;
 }
 
 // The set comparisons are functions of their own: `same` runs for every field of every object and is compiled
@@ -307,10 +312,8 @@ function sameScalarSet(d: readonly unknown[], l: readonly unknown[]): boolean {
  */
 function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], spec: SetField, index: SetIndex, element: Path | null): boolean {
   const keyField = spec.key as string;
-  if (sameKeysInOrder(d, l, keyField)) {
-    for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
-    return true;
-  }
+  const inOrder = sameInOrder(d, l, keyField, index, element);
+  if (inOrder !== undefined) return inOrder;
   const seen: string[] = [];
   for (const entry of d) {
     const k = isPlainObject(entry) ? entry[keyField] : undefined;
@@ -329,19 +332,22 @@ function sameKeyedSet(d: readonly unknown[], l: readonly unknown[], spec: SetFie
 }
 
 /**
- * Whether both sets hold the same distinct string keys at the same positions (the service returns a set as it was
- * written, so this is the usual case): then each declared entry's only live entry with its key is the one at its
- * position, and the search by key, the list of keys seen and the count of extra entries are not needed.
+ * A keyed set in the usual case (the service returns a set as it was written), settled in one pass: both sets hold
+ * the same distinct string keys at the same positions, so each declared entry's only live entry with its key is the
+ * one at its position, and the search by key, the list of keys seen and the count of extra entries are not needed.
+ * `undefined` as soon as the keys are not so: the search decides then. An entry that differs from the live one at its
+ * position settles the set as different whatever follows: the search would pair the two, or find the key twice.
  */
-function sameKeysInOrder(d: readonly unknown[], l: readonly unknown[], keyField: string): boolean {
-  if (d.length !== l.length) return false;
+function sameInOrder(d: readonly unknown[], l: readonly unknown[], keyField: string, index: SetIndex, element: Path | null): boolean | undefined {
+  if (d.length !== l.length) return undefined;
   for (let i = 0; i < d.length; i += 1) {
     const entry = d[i];
     const candidate = l[i];
-    if (!isPlainObject(entry) || !isPlainObject(candidate)) return false;
+    if (!isPlainObject(entry) || !isPlainObject(candidate)) return undefined;
     const key = entry[keyField];
-    if (typeof key !== 'string' || candidate[keyField] !== key) return false;
-    for (let j = 0; j < i; j += 1) if ((d[j] as Record<string, unknown>)[keyField] === key) return false;
+    if (typeof key !== 'string' || candidate[keyField] !== key) return undefined;
+    for (let j = 0; j < i; j += 1) if ((d[j] as Record<string, unknown>)[keyField] === key) return undefined;
+    if (!sameFields(entry, candidate, index, element)) return false;
   }
   return true;
 }

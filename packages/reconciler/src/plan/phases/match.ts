@@ -72,10 +72,10 @@ function matchKind(base: KindBase, context: MatchContext): KindState {
   if (!sortedByKey(desiredEntries)) desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
   if (!sortedByKeyAndGuid(liveEntries)) liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
   // Retired objects (phases/retire.ts): only one per key takes part in matching, and unpaired ones are dormant.
-  const { matchable, dormant: shadowed } = matchableLive(mod, liveEntries);
+  const { matchable, dormant: shadowed, retiredAny } = matchableLive(mod, liveEntries);
   const copies: Copies = { dedupe: context.dedupe, operators: live.operators, found: [] };
   const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution, copies);
-  const settled = settleRetired(mod, matched.pairs, matched.orphans);
+  const settled = settleRetired(mod, matched.pairs, matched.orphans, retiredAny);
   resolution.register(mod.kind, settled.pairs, matched.creates, managed);
   const dormant = new Set([...shadowed, ...settled.dormant]);
   const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry) => !dormant.has(entry));

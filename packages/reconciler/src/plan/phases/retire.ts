@@ -27,12 +27,12 @@ export function isRetired(spec: RetireSpec, entry: LiveEntry): boolean {
  * object (or retired one with a lower GUID) has its key, so that declaring a key again revives one object and
  * never meets an old retired copy as a duplicate. The rest are dormant.
  */
-export function matchableLive(mod: KindModule, live: readonly LiveEntry[]): { matchable: LiveEntry[]; dormant: LiveEntry[] } {
+export function matchableLive(mod: KindModule, live: readonly LiveEntry[]): { matchable: readonly LiveEntry[]; dormant: LiveEntry[]; retiredAny: boolean } {
   const spec = mod.retire;
-  if (spec === undefined) return { matchable: [...live], dormant: [] };
+  if (spec === undefined) return { matchable: live, dormant: [], retiredAny: false };
   // Retired objects are few: an account of 100,000 monitors with none pays one pass, not a sort of all of them.
   const retired = live.filter((entry) => isRetired(spec, entry));
-  if (retired.length === 0) return { matchable: [...live], dormant: [] };
+  if (retired.length === 0) return { matchable: live, dormant: [], retiredAny: false };
   const identity = mod.identity ?? exactKey;
   const activeKeys = new Set<string>();
   for (const entry of live) if (!isRetired(spec, entry)) activeKeys.add(identity(entry.key));
@@ -50,7 +50,7 @@ export function matchableLive(mod: KindModule, live: readonly LiveEntry[]): { ma
     if (!isRetired(spec, entry) || keep.has(entry)) matchable.push(entry);
     else dormant.push(entry);
   }
-  return { matchable, dormant };
+  return { matchable, dormant, retiredAny: true };
 }
 
 /** The declaration of a revived object: what the config says, plus switching it back on and dropping the marker. */
@@ -61,10 +61,14 @@ function revivedEntry(spec: RetireSpec, desired: DesiredEntry, live: LiveEntry):
   return { ...desired, fields };
 }
 
-/** After matching: retired objects left unpaired are dormant; paired ones are revived. */
-export function settleRetired(mod: KindModule, pairs: Pair[], orphans: LiveEntry[]): { pairs: Pair[]; orphans: LiveEntry[]; dormant: LiveEntry[] } {
+/**
+ * After matching: retired objects left unpaired are dormant; paired ones are revived. `retiredAny` is what
+ * `matchableLive` found: without a retired object among those matched, nothing is to settle (and 100,000 pairs
+ * need not be asked).
+ */
+export function settleRetired(mod: KindModule, pairs: Pair[], orphans: LiveEntry[], retiredAny: boolean): { pairs: Pair[]; orphans: LiveEntry[]; dormant: LiveEntry[] } {
   const spec = mod.retire;
-  if (spec === undefined) return { pairs, orphans, dormant: [] };
+  if (spec === undefined || !retiredAny) return { pairs, orphans, dormant: [] };
   const dormant = orphans.filter((entry) => isRetired(spec, entry));
   if (dormant.length === 0 && !pairs.some((p) => isRetired(spec, p.live))) return { pairs, orphans, dormant };
   return {

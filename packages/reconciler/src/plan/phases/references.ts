@@ -2,6 +2,7 @@
  * Phase 2 of `assemblePlan`, references: every reference a managed declaration makes must name an object that
  * exists or that this plan creates, and none may name an object this plan deletes.
  */
+import type { DesiredEntry } from '../../kinds/contract.js';
 import { planProblem, type PlanProblem } from '../errors.js';
 import type { PerKind, KindState, Resolution } from './state.js';
 
@@ -10,7 +11,11 @@ export function unresolvedReferences(states: readonly KindState[], resolution: R
   for (const state of states) {
     // Matched as sets (match-sets.ts), every declaration refers to a paired parent and a paired member.
     if (!state.managed || state.sets !== undefined) continue;
-    for (const entry of state.desired) {
+    // By index, as in every loop over a kind's entries here: these run once per plan over 100,000 monitors, and a
+    // for...of allocates for each step until the loop is optimised (about 5 MB a loop at that scale).
+    const entries = state.desired;
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i] as DesiredEntry;
       // Most entries refer to nothing (a monitor without vault references): no iterator for them.
       if (entry.refs.length === 0) continue;
       for (const ref of entry.refs) {
@@ -38,7 +43,9 @@ export function referencesToDeleted(states: readonly KindState[], resolution: Re
   if (deleted === undefined) return problems;
   for (const state of states) {
     if (!state.managed || nothingDeletedOf(state, deleted)) continue;
-    for (const entry of state.desired) {
+    const entries = state.desired;
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i] as DesiredEntry;
       if (entry.refs.length === 0) continue;
       for (const ref of entry.refs) {
         // Most references name a kind the plan deletes nothing of (a membership's monitor): no look-up.

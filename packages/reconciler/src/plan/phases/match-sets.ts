@@ -62,9 +62,10 @@ function sameMembers(sets: MemberSets, declared: readonly unknown[], listed: rea
 }
 
 /**
- * Nearly always members are declared in key order and listed in the order declared: their pairs then come in
- * order (so no key is declared twice) and each is the member listed at its place, which needs nothing sorted nor
- * stored. True when so, false when a member is no declared key's object, undefined when the orders differ.
+ * Members declared in key order (as the pairs are) and listed in the order declared (the emulator lists a group's
+ * members in the order they were added): their pairs then come in order (so no key is declared twice) and each is
+ * the member listed at its place, which needs nothing sorted nor stored. True when so, false when a member is no
+ * declared key's object, undefined when the orders differ (the lists are then compared sorted).
  */
 function listedInOrder(sets: MemberSets, declared: readonly unknown[], listed: readonly Record<string, unknown>[], members: PairFinder): boolean | undefined {
   let last = -1;

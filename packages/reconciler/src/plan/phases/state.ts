@@ -265,9 +265,10 @@ export class Resolution implements Resolver {
 
 /**
  * A kind's pairs found by declared key, each key looked for first just past the pair found last: keys asked in the
- * order of the pairs (declared keys in order, as matching sorts them; members are usually declared so) are found
- * without hashing one. At 100,000 group members, hashing each declared key into a map of every pair, and each member
- * into it, was most of the cost of comparing the lists; keys asked in any other order are looked up in that map.
+ * order of the pairs (declared key order when no declaration pins a GUID, as matching sorts them) are found without
+ * hashing one. At 100,000 group members, hashing each declared key into a map of every pair, and each member into
+ * it, was most of the cost of comparing the lists. Keys asked in any other order (members not written sorted by
+ * name) are looked up in that map, built on the first of them: as costly as before, never more.
  */
 export class PairFinder {
   readonly #lookup: KindLookup | undefined;

@@ -19166,7 +19166,7 @@ var require_identity = __commonJS({
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
     var isMap9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isScalar10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
     var isSeq9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection2(node) {
       if (node && typeof node === "object")
@@ -19188,7 +19188,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar9(node) || isCollection2(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar10(node) || isCollection2(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -19203,7 +19203,7 @@ var require_identity = __commonJS({
     exports.isMap = isMap9;
     exports.isNode = isNode;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar9;
+    exports.isScalar = isScalar10;
     exports.isSeq = isSeq9;
   }
 });
@@ -24748,7 +24748,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection2 = (token) => !!token && "items" in token;
-    var isScalar9 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar10 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -24832,7 +24832,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection2;
-    exports.isScalar = isScalar9;
+    exports.isScalar = isScalar10;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -61103,15 +61103,16 @@ function info(message) {
 import { hostname } from "node:os";
 
 // ../reconciler/src/kinds/contract.ts
-function desiredEntry(kind, key, fields, source, refs, optional = {}) {
+function desiredEntry(kind, key, fields, source, refs, optional) {
   const entry = { kind, key, fields, source, refs };
-  if (optional.pinnedGuid !== void 0) entry.pinnedGuid = optional.pinnedGuid;
-  if (optional.manages !== void 0) entry.manages = optional.manages;
+  if (optional?.pinnedGuid !== void 0) entry.pinnedGuid = optional.pinnedGuid;
+  if (optional?.manages !== void 0) entry.manages = optional.manages;
   return entry;
 }
 function liveEntry(kind, key, guid, fields, refs) {
   return { kind, key, guid, fields, refs };
 }
+var NO_REFS = [];
 function placeholder(kind, key) {
   return `{{${kind}:${key}}}`;
 }
@@ -67312,14 +67313,16 @@ function assemble(root, texts, options, diagnostics, files) {
 }
 
 // ../reconciler/src/kinds/shared.ts
-function apiFields(value, without = []) {
-  const keys = Object.keys(value);
-  let keep = 0;
-  while (keep < keys.length && isApiField(value, keys[keep], without)) keep += 1;
-  if (keep === keys.length) return value;
+var NONE = [];
+function apiFields(value, without = NONE) {
+  if (allApiFields(value, without)) return value;
   const out = {};
-  for (const key of keys) if (isApiField(value, key, without)) out[key] = value[key];
+  for (const key of Object.keys(value)) if (isApiField(value, key, without)) out[key] = value[key];
   return out;
+}
+function allApiFields(value, without) {
+  for (const key in value) if (!isApiField(value, key, without)) return false;
+  return true;
 }
 function isApiField(value, key, without) {
   const first = key.charCodeAt(0);
@@ -67923,15 +67926,25 @@ function replaceSecrets(value, replace, pointer = "") {
 
 // ../reconciler/src/kinds/write-body.ts
 function withLiveOmissions(declared, live, rules) {
-  const walk = { sets: new Map(rules.setFields.map((s) => [s.path.join("/"), s])), writeOnly: new Set(rules.secretFields) };
+  const walk = walkOf(rules);
   const out = {};
-  for (const [key, value] of Object.entries(declared)) out[key] = fill(value, live[key], key, `/${escapePointer(key)}`, walk);
+  for (const key in declared) out[key] = fill(declared[key], live[key], key, `/${escapePointer(key)}`, walk);
   if (rules.updateReplaces === true) {
-    for (const [key, value] of Object.entries(live)) {
+    for (const key in live) {
+      const value = live[key];
       if (declared[key] === void 0 && value !== void 0 && !walk.writeOnly.has(`/${escapePointer(key)}`)) out[key] = value;
     }
   }
   return out;
+}
+var walks = /* @__PURE__ */ new WeakMap();
+function walkOf(rules) {
+  let walk = walks.get(rules);
+  if (walk === void 0) {
+    walk = { sets: new Map(rules.setFields.map((s) => [s.path.join("/"), s])), writeOnly: new Set(rules.secretFields) };
+    walks.set(rules, walk);
+  }
+  return walk;
 }
 function fill(d, l, path, pointer, walk) {
   if (Array.isArray(d)) {
@@ -67950,8 +67963,9 @@ function fill(d, l, path, pointer, walk) {
   if (isPlainObject(d)) {
     if (!isPlainObject(l) || hasSecret(d)) return d;
     const out = {};
-    for (const [key, value] of Object.entries(d)) out[key] = fill(value, l[key], `${path}/${key}`, `${pointer}/${escapePointer(key)}`, walk);
-    for (const [key, value] of Object.entries(l)) {
+    for (const key in d) out[key] = fill(d[key], l[key], `${path}/${key}`, `${pointer}/${escapePointer(key)}`, walk);
+    for (const key in l) {
+      const value = l[key];
       if (d[key] === void 0 && value !== void 0 && !walk.writeOnly.has(`${pointer}/${escapePointer(key)}`)) out[key] = value;
     }
     return out;
@@ -67976,13 +67990,23 @@ function byKey(list, field) {
 // ../reconciler/src/kinds/monitor.ts
 var VAULT_IN_VALUE = /\{\{vault:([^}]+)\}\}/g;
 var VAULT_ITEM = VAULT_ITEM_KIND.kind;
+var NO_VARIABLES = [];
 function variables(fields) {
   const value = fields.PredefinedVariables;
-  return Array.isArray(value) ? value : [];
+  return Array.isArray(value) ? value : NO_VARIABLES;
+}
+function holdsVaultRef(list) {
+  for (let i = 0; i < list.length; i += 1) {
+    const variable = list[i];
+    if (isPlainObject(variable) && isVaultRef(variable.Value)) return true;
+  }
+  return false;
 }
 function vaultReferencesIn(fields) {
   const found = [];
-  for (const variable of variables(fields)) {
+  const list = variables(fields);
+  for (let i = 0; i < list.length; i += 1) {
+    const variable = list[i];
     if (!isPlainObject(variable)) continue;
     const value = variable.Value;
     if (isVaultRef(value)) found.push(value.vault);
@@ -67991,6 +68015,19 @@ function vaultReferencesIn(fields) {
     }
   }
   return found;
+}
+function vaultGuidRefs(fields) {
+  if (variables(fields).length === 0) return NO_REFS;
+  return vaultReferencesIn(fields).map((guid) => ({ kind: VAULT_ITEM, guid }));
+}
+function vaultKeyRefs(fields) {
+  const list = variables(fields);
+  let refs;
+  for (let i = 0; i < list.length; i += 1) {
+    const variable = list[i];
+    if (isPlainObject(variable) && isVaultRef(variable.Value)) (refs ??= []).push({ kind: VAULT_ITEM, key: variable.Value.vault });
+  }
+  return refs ?? NO_REFS;
 }
 var MonitorDeleteRefusedError = class extends Error {
   code = "MONITOR_DELETE_REFUSED";
@@ -68064,29 +68101,17 @@ var monitorKind = {
   desired(state) {
     return state.monitors.map(({ value, source }) => {
       const fields = apiFields(value);
-      const refs = [];
-      for (const variable of variables(fields)) {
-        if (isPlainObject(variable) && isVaultRef(variable.Value)) refs.push({ kind: VAULT_ITEM, key: variable.Value.vault });
-      }
       const guid = pinned(value, "MonitorGuid");
-      return desiredEntry("monitor", value.Name, fields, source, refs, { pinnedGuid: guid });
+      return desiredEntry("monitor", value.Name, fields, source, vaultKeyRefs(fields), guid === void 0 ? void 0 : { pinnedGuid: guid });
     });
   },
   live(snapshot) {
-    return listed(snapshot, "monitor").map(
-      (fields) => liveEntry(
-        "monitor",
-        str(fields, "Name") ?? "",
-        idOf(fields, "MonitorGuid"),
-        fields,
-        vaultReferencesIn(fields).map((guid) => ({ kind: VAULT_ITEM, guid }))
-      )
-    );
+    return listed(snapshot, "monitor").map((fields) => liveEntry("monitor", str(fields, "Name") ?? "", idOf(fields, "MonitorGuid"), fields, vaultGuidRefs(fields)));
   },
   /** `{ vault: 'Section/Item' }` becomes `{{vault:<guid>}}`, or `{{vault:Section/Item}}` when the item is created in this plan. */
   resolve(entry, resolver) {
     const list = entry.fields.PredefinedVariables;
-    if (!Array.isArray(list) || !list.some((v) => isPlainObject(v) && isVaultRef(v.Value))) return entry.fields;
+    if (!Array.isArray(list) || !holdsVaultRef(list)) return entry.fields;
     const resolved = list.map((variable) => {
       if (!isPlainObject(variable) || !isVaultRef(variable.Value)) return variable;
       const guid = resolver.guidOf(VAULT_ITEM, variable.Value.vault);
@@ -68095,9 +68120,12 @@ var monitorKind = {
     return { ...entry.fields, PredefinedVariables: resolved };
   },
   lastModified(live) {
+    const modified = {};
     const date = str(live.fields, "LastModifiedDate");
     const operatorId = str(live.fields, "LastModifiedByOperatorId");
-    return { ...date === void 0 ? {} : { date }, ...operatorId === void 0 ? {} : { operatorId } };
+    if (date !== void 0) modified.date = date;
+    if (operatorId !== void 0) modified.operatorId = operatorId;
+    return modified;
   },
   requests: {
     async create(client, _step, body) {
@@ -72120,16 +72148,13 @@ function scalarEqual(d, l) {
   const [a, b] = alignScalar(d, l);
   return a === b;
 }
-function sameAsDeclared(d, l, sets, path = "") {
-  const index = indexOf(sets);
-  return same(d, l, index, index.above.has(path) || path === "" ? path : null);
-}
 function declaredFieldsSame(declared, live, defaults, skip, sets) {
   const index = indexOf(sets);
   for (const key in declared) {
     const value = declared[key];
     const current = live[key];
     if (value === current && (typeof value !== "object" || value === null)) continue;
+    if (Array.isArray(value) && value.length === 0 && Array.isArray(current) && current.length === 0) continue;
     if (value === void 0 || skip.has(key)) continue;
     if (!same(value, current !== void 0 || key in live ? current : defaults[key], index, below(index, "", key))) return false;
   }
@@ -72152,17 +72177,7 @@ function below(index, path, key) {
 }
 function same(d, l, index, path) {
   if (d === l && (typeof d !== "object" || d === null)) return true;
-  if (isPlainObject(d)) {
-    if (isSecretValue(d)) return false;
-    if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
-    for (const key in d) {
-      const a = d[key];
-      const b = l[key];
-      if (a === b && (typeof a !== "object" || a === null)) continue;
-      if (!same(a, b, index, below(index, path, key))) return false;
-    }
-    return true;
-  }
+  if (isPlainObject(d)) return sameFields(d, l, index, path);
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
     if (!Array.isArray(l)) return false;
@@ -72178,6 +72193,17 @@ function same(d, l, index, path) {
   if (isPlainObject(l) || Array.isArray(l)) return false;
   return scalarEqual(d, l);
 }
+function sameFields(d, l, index, path) {
+  if (isSecretValue(d)) return false;
+  if (!isPlainObject(l)) return isEmptyValue(d) && isEmptyValue(l);
+  for (const key in d) {
+    const a = d[key];
+    const b = l[key];
+    if (a === b && (typeof a !== "object" || a === null)) continue;
+    if (!same(a, b, index, below(index, path, key))) return false;
+  }
+  return true;
+}
 function sameScalarSet(d, l) {
   if (!d.every((v) => typeof v === "string") || !l.every((v) => typeof v === "string")) return false;
   const a = [...d].sort(compareStrings);
@@ -72186,10 +72212,8 @@ function sameScalarSet(d, l) {
 }
 function sameKeyedSet(d, l, spec, index, element) {
   const keyField = spec.key;
-  if (sameKeysInOrder(d, l, keyField)) {
-    for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
-    return true;
-  }
+  const inOrder = sameInOrder(d, l, keyField, index, element);
+  if (inOrder !== void 0) return inOrder;
   const seen = [];
   for (const entry of d) {
     const k = isPlainObject(entry) ? entry[keyField] : void 0;
@@ -72205,15 +72229,16 @@ function sameKeyedSet(d, l, spec, index, element) {
   const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.includes(String(candidate[keyField])));
   return extra.length === d.length;
 }
-function sameKeysInOrder(d, l, keyField) {
-  if (d.length !== l.length) return false;
+function sameInOrder(d, l, keyField, index, element) {
+  if (d.length !== l.length) return void 0;
   for (let i = 0; i < d.length; i += 1) {
     const entry = d[i];
     const candidate = l[i];
-    if (!isPlainObject(entry) || !isPlainObject(candidate)) return false;
+    if (!isPlainObject(entry) || !isPlainObject(candidate)) return void 0;
     const key = entry[keyField];
-    if (typeof key !== "string" || candidate[keyField] !== key) return false;
-    for (let j = 0; j < i; j += 1) if (d[j][keyField] === key) return false;
+    if (typeof key !== "string" || candidate[keyField] !== key) return void 0;
+    for (let j = 0; j < i; j += 1) if (d[j][keyField] === key) return void 0;
+    if (!sameFields(entry, candidate, index, element)) return false;
   }
   return true;
 }
@@ -72229,15 +72254,32 @@ function onlyWithKey(l, keyField, key) {
   return match2;
 }
 function diffFields(desired, live, sets) {
-  if (sameAsDeclared(desired, live, sets)) return [];
   const index = indexOf(sets);
-  const differing = {};
+  const scalars = [];
+  let differing;
   const before = {};
   for (const key of Object.keys(desired)) {
-    if (same(desired[key], live[key], index, below(index, "", key))) continue;
-    differing[key] = desired[key];
-    if (key in live) before[key] = live[key];
+    const value = desired[key];
+    const current = live[key];
+    if (same(value, current, index, below(index, "", key))) continue;
+    if (isScalar5(value) && isScalar5(current) && key in live) {
+      scalars.push(scalarReplace(key, value, current));
+      continue;
+    }
+    (differing ??= {})[key] = value;
+    if (key in live) before[key] = current;
   }
+  if (differing === void 0) return scalars.sort((a, b) => compareStrings(a.path, b.path));
+  return [...scalars, ...patchChanges(differing, before, sets)].sort((a, b) => compareStrings(a.path, b.path));
+}
+function isScalar5(value) {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+function scalarReplace(key, desired, live) {
+  const [after, before] = alignScalar(desired, live);
+  return { op: "replace", path: `/${escapePointer(key)}`, before, after };
+}
+function patchChanges(differing, before, sets) {
   const { desired: d, live: l } = comparable(differing, before, sets);
   const operations = fast_json_patch_default.compare(l, d);
   const byPath = /* @__PURE__ */ new Map();
@@ -72260,7 +72302,7 @@ function diffFields(desired, live, sets) {
     const change = before2 === void 0 ? { op: "add", path, after } : after === void 0 ? { op: "remove", path, before: before2 } : { op: "replace", path, before: before2, after };
     byPath.set(path, change);
   }
-  return [...byPath.values()].sort((a, b) => compareStrings(a.path, b.path));
+  return [...byPath.values()];
 }
 
 // ../reconciler/src/plan/types.ts
@@ -72272,7 +72314,8 @@ function draftRules(mod) {
   const dropOnWrite = /* @__PURE__ */ new Set([...mod.readOnlyFields, ...mod.guidField === "" ? [] : [mod.guidField]]);
   const immutable = mod.immutableFields ?? [];
   const dropOnUpdate = /* @__PURE__ */ new Set([...dropOnWrite, ...immutable]);
-  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], immutable, markerField: mod.marker?.field };
+  const readOnlyDeclarable = mod.readOnlyFields.filter((f) => f !== mod.guidField);
+  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], readOnlyDeclarable, immutable, markerField: mod.marker?.field };
 }
 var DraftContext = class {
   constructor(resolution, options) {
@@ -72290,9 +72333,12 @@ var DraftContext = class {
     );
     return "";
   }
-  readOnlyDeclared(mod, entry) {
+  readOnlyDeclared({ mod, readOnlyDeclarable }, entry) {
     let declared;
-    for (const f of mod.readOnlyFields) if (f !== mod.guidField && f in entry.fields) (declared ??= []).push(f);
+    for (let i = 0; i < readOnlyDeclarable.length; i += 1) {
+      const f = readOnlyDeclarable[i];
+      if (f in entry.fields) (declared ??= []).push(f);
+    }
     if (declared === void 0) return;
     const them = declared.length === 1 ? "it" : "them";
     this.warnings.push({
@@ -72332,8 +72378,9 @@ function draftChanges(states, resolution, options) {
       unchanged += state.sets?.paired ?? state.pairs.length;
       continue;
     }
-    for (const pair of state.pairs) {
-      const draft = updateDraft(context, rules, pair);
+    const { pairs } = state;
+    for (let i = 0; i < pairs.length; i += 1) {
+      const draft = updateDraft(context, rules, pairs[i]);
       if (draft === void 0) unchanged += 1;
       else drafts.push(draft);
     }
@@ -72357,7 +72404,7 @@ function withoutSecrets(fields, secretCount, replace) {
 }
 function createDraft(context, rules, entry) {
   const { mod, markerField } = rules;
-  context.readOnlyDeclared(mod, entry);
+  context.readOnlyDeclared(rules, entry);
   for (const field of mod.requiredOnCreate ?? []) {
     if (entry.fields[field] !== void 0 && entry.fields[field] !== null) continue;
     context.problems.push(planProblem("CREATE_FIELD_MISSING", `${mod.kind} "${entry.key}" does not exist yet and declares no ${field}: the service cannot create it without one; add \`${field}:\``, entry.source));
@@ -72407,27 +72454,34 @@ function liveView(rules, resolved, current) {
   if (markerField in fields) fields[markerField] = split.text;
   return { fields, marker: split.marker, text: split.text };
 }
+function rotating(context, mod, entry, resolved) {
+  const once = mod.writeOnce;
+  return once !== void 0 && once.some((f) => f in resolved) && context.options.rotates?.(mod.kind, entry.key) === true;
+}
 function updateFields(context, mod, entry) {
   const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
   const once = mod.writeOnce;
-  if (once === void 0 || !once.some((f) => f in resolved)) return { resolved, rotated: [] };
-  if (context.options.rotates?.(mod.kind, entry.key) !== true) return { resolved: withoutFields2(resolved, new Set(once)), rotated: [] };
-  const rotated = findSecrets(withoutFields2(resolved, new Set(Object.keys(resolved).filter((f) => !once.includes(f))))).map(
+  if (once === void 0 || !once.some((f) => f in resolved) || rotating(context, mod, entry, resolved)) return resolved;
+  return withoutFields2(resolved, new Set(once));
+}
+function rotatedChanges(context, mod, entry, resolved) {
+  const once = mod.writeOnce;
+  if (once === void 0 || !rotating(context, mod, entry, resolved)) return [];
+  return findSecrets(withoutFields2(resolved, new Set(Object.keys(resolved).filter((f) => !once.includes(f))))).map(
     (s) => ({ op: "replace", path: s.pointer, before: SENSITIVE, after: SENSITIVE, sensitive: true })
   );
-  return { resolved, rotated };
 }
 function updateDraft(context, rules, pair) {
   const { desired: entry, live: current } = pair;
-  context.readOnlyDeclared(rules.mod, entry);
-  const { resolved, rotated } = updateFields(context, rules.mod, entry);
+  context.readOnlyDeclared(rules, entry);
+  const resolved = updateFields(context, rules.mod, entry);
   if (plainlyUnchanged(rules, entry, current, resolved) && !secretIn(resolved, rules.notCompared)) return void 0;
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
-  return changedDraft(context, rules, pair, resolved, rotated, secrets);
+  return changedDraft(context, rules, pair, resolved, rotatedChanges(context, rules.mod, entry, resolved), secrets);
 }
 function secretIn(fields, names) {
-  for (const name of names) if (hasSecret(fields[name])) return true;
+  for (let i = 0; i < names.length; i += 1) if (hasSecret(fields[names[i]])) return true;
   return false;
 }
 function plainlyUnchanged(rules, entry, current, resolved) {
@@ -72440,7 +72494,8 @@ function changedDraft(context, rules, { desired: entry, live: current }, resolve
   const { mod, markerField } = rules;
   const view = liveView(rules, resolved, current);
   const compared = withoutFields2(withoutSecrets(resolved, secrets.length, () => void 0), rules.dropOnUpdate);
-  const changes = [...diffFields(compared, view.fields, mod.setFields), ...rotated];
+  const changes = diffFields(compared, view.fields, mod.setFields);
+  if (rotated.length > 0) changes.push(...rotated);
   immutableWarnings(context, rules, entry, resolved, view.fields);
   const reasons = rotated.length > 0 ? [ROTATION_REASON] : [];
   if (entry.key !== current.key && entry.pinnedGuid !== void 0 && mod.marker?.name !== "key") reasons.push("pinned GUID rename");
@@ -72501,9 +72556,16 @@ function immutableWarnings(context, rules, entry, resolved, live) {
     });
   }
 }
+var operatorsByGuid = /* @__PURE__ */ new WeakMap();
 function operatorName(operators, guid) {
   if (operators === null) return void 0;
-  const found = operators.find((o) => o.OperatorGuid === guid);
+  let byGuid2 = operatorsByGuid.get(operators);
+  if (byGuid2 === void 0) {
+    const built = /* @__PURE__ */ new Map();
+    for (const operator of operators) if (!built.has(operator.OperatorGuid)) built.set(operator.OperatorGuid, operator);
+    operatorsByGuid.set(operators, byGuid2 = built);
+  }
+  const found = byGuid2.get(guid);
   if (found === void 0) return void 0;
   for (const field of ["FullName", "Email", "UserName"]) {
     const value = found[field];
@@ -72527,7 +72589,9 @@ function unresolvedReferences(states, resolution) {
   const problems = [];
   for (const state of states) {
     if (!state.managed || state.sets !== void 0) continue;
-    for (const entry of state.desired) {
+    const entries = state.desired;
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i];
       if (entry.refs.length === 0) continue;
       for (const ref of entry.refs) {
         if (resolution.guidOf(ref.kind, ref.key) === void 0 && !resolution.isCreated(ref.kind, ref.key)) {
@@ -72549,7 +72613,9 @@ function referencesToDeleted(states, resolution, deleted) {
   if (deleted === void 0) return problems;
   for (const state of states) {
     if (!state.managed || nothingDeletedOf(state, deleted)) continue;
-    for (const entry of state.desired) {
+    const entries = state.desired;
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i];
       if (entry.refs.length === 0) continue;
       for (const ref of entry.refs) {
         if (!deleted.hasAny(ref.kind)) continue;
@@ -72610,9 +72676,9 @@ function desiredByLiveGuid(pairs) {
   for (const { desired, live } of pairs) map.set(live.guid, desired);
   return map;
 }
-function liveGuidByDesiredKey(pairs) {
+function placeByDesiredKey(pairs) {
   const map = /* @__PURE__ */ new Map();
-  for (const { desired, live } of pairs) map.set(desired.key, live.guid);
+  for (let i = 0; i < pairs.length; i += 1) map.set(pairs[i].desired.key, i);
   return map;
 }
 var KindLookup = class {
@@ -72625,7 +72691,8 @@ var KindLookup = class {
   /** `null`: two live objects share the key, so it names neither. */
   #liveGuidByKey;
   #desiredByGuid;
-  #guidByDesiredKey;
+  /** Where each declared key's pair is in the pairs. */
+  #placeByDesiredKey;
   #created;
   constructor(live) {
     this.#live = live;
@@ -72661,12 +72728,20 @@ var KindLookup = class {
     return this.#desiredByGuid.get(guid);
   }
   guidByDesiredKey(key) {
-    if (this.#guidByDesiredKey === void 0) {
-      const pairs = this.#pairList();
-      if (pairs === void 0) return void 0;
-      this.#guidByDesiredKey = liveGuidByDesiredKey(pairs);
-    }
-    return this.#guidByDesiredKey.get(key);
+    const place3 = this.placeOfDesiredKey(key, -1);
+    return place3 < 0 ? void 0 : this.pairAt(place3).live.guid;
+  }
+  /** Where the pair of a declared key is in the pairs, tried at `hint` first; -1 when the key is paired with nothing. */
+  placeOfDesiredKey(key, hint) {
+    const pairs = this.#pairList();
+    if (pairs === void 0) return -1;
+    if (pairs[hint]?.desired.key === key) return hint;
+    this.#placeByDesiredKey ??= placeByDesiredKey(pairs);
+    return this.#placeByDesiredKey.get(key) ?? -1;
+  }
+  /** A pair at a place `placeOfDesiredKey` returned. */
+  pairAt(place3) {
+    return this.#pairList()[place3];
   }
   isCreated(key) {
     if (!this.#managed) return false;
@@ -72718,13 +72793,29 @@ var Resolution = class {
   desiredOf(kind, guid) {
     return this.#kinds.get(kind)?.desiredByGuid(guid);
   }
-  /** `desiredOf` for one kind, for a caller asking it of every member of a list (match-sets.ts). */
-  desiredOfKind(kind) {
-    const lookup = this.#kinds.get(kind);
-    return lookup === void 0 ? () => void 0 : (guid) => lookup.desiredByGuid(guid);
+  /** One kind's pairs found by declared key, for a caller asking it of every member of every list (match-sets.ts). */
+  pairFinder(kind) {
+    return new PairFinder(this.#kinds.get(kind));
   }
   isCreated(kind, key) {
     return this.#kinds.get(kind)?.isCreated(key) === true;
+  }
+};
+var PairFinder = class {
+  #lookup;
+  #next = 0;
+  constructor(lookup) {
+    this.#lookup = lookup;
+  }
+  /** Where the pair of a declared key is among the kind's pairs; -1 when the key is paired with no live object. */
+  placeOf(key) {
+    const place3 = this.#lookup === void 0 ? -1 : this.#lookup.placeOfDesiredKey(key, this.#next);
+    if (place3 >= 0) this.#next = place3 + 1;
+    return place3;
+  }
+  /** The GUID of the live object paired at a place `placeOf` returned. */
+  guidAt(place3) {
+    return this.#lookup.pairAt(place3).live.guid;
   }
 };
 var KIND_ORDER = new Map(KINDS.map((m, i) => [m.kind, i]));
@@ -72749,9 +72840,9 @@ function isRetired(spec, entry) {
 }
 function matchableLive(mod, live) {
   const spec = mod.retire;
-  if (spec === void 0) return { matchable: [...live], dormant: [] };
+  if (spec === void 0) return { matchable: live, dormant: [], retiredAny: false };
   const retired = live.filter((entry) => isRetired(spec, entry));
-  if (retired.length === 0) return { matchable: [...live], dormant: [] };
+  if (retired.length === 0) return { matchable: live, dormant: [], retiredAny: false };
   const identity = mod.identity ?? exactKey;
   const activeKeys = /* @__PURE__ */ new Set();
   for (const entry of live) if (!isRetired(spec, entry)) activeKeys.add(identity(entry.key));
@@ -72769,16 +72860,16 @@ function matchableLive(mod, live) {
     if (!isRetired(spec, entry) || keep.has(entry)) matchable.push(entry);
     else dormant.push(entry);
   }
-  return { matchable, dormant };
+  return { matchable, dormant, retiredAny: true };
 }
 function revivedEntry(spec, desired, live) {
   const fields = { ...spec.revived, ...desired.fields };
   if (!(spec.field in desired.fields)) fields[spec.field] = splitMarker(splitMarker(live.fields[spec.field], "retired").text, "fp").text ?? "";
   return { ...desired, fields };
 }
-function settleRetired(mod, pairs, orphans) {
+function settleRetired(mod, pairs, orphans, retiredAny) {
   const spec = mod.retire;
-  if (spec === void 0) return { pairs, orphans, dormant: [] };
+  if (spec === void 0 || !retiredAny) return { pairs, orphans, dormant: [] };
   const dormant = orphans.filter((entry) => isRetired(spec, entry));
   if (dormant.length === 0 && !pairs.some((p) => isRetired(spec, p.live))) return { pairs, orphans, dormant };
   return {
@@ -72870,7 +72961,9 @@ function keepersOf(deleted, states, resolution) {
     const { mod } = state;
     const owners = mod.ownedBy ?? [];
     const parents = mod.parents ?? [];
-    for (const entry of state.allLive) {
+    const entries = state.allLive;
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i];
       if (entry.refs.length === 0 || !entry.refs.some((r) => isDeleted(r.kind, r.guid))) continue;
       if (isDeleted(mod.kind, entry.guid) || entry.refs.some((r) => owners.includes(r.kind) && isDeleted(r.kind, r.guid))) continue;
       let refs = entry.refs;
@@ -73063,38 +73156,44 @@ function inputProblems(desired, live, scope) {
 // ../reconciler/src/plan/phases/match-sets.ts
 function pairedAsSets(sets, kind, desired, live, resolver) {
   const listed3 = sets.listed(live);
-  const memberOf = resolver.desiredOfKind(sets.member);
+  const members = resolver.pairFinder(sets.member);
   let paired = 0;
-  for (const { parent, members } of sets.declared(desired)) {
+  for (const { parent, members: declared } of sets.declared(desired)) {
     if (typeof parent !== "string" || parent.includes("/")) return void 0;
     const guid = resolver.guidOf(sets.parent, parent);
     const owner = guid === void 0 ? void 0 : resolver.desiredOf(sets.parent, guid);
     if (guid === void 0 || owner?.key !== parent || owner.manages?.includes(kind) !== true) {
-      if (members.length === 0) continue;
+      if (declared.length === 0) continue;
       return void 0;
     }
-    if (!sameMembers2(sets, members, listed3[guid] ?? [], memberOf)) return void 0;
-    paired += members.length;
+    if (!sameMembers2(sets, declared, listed3[guid] ?? [], members)) return void 0;
+    paired += declared.length;
   }
   return paired;
 }
-function sameMembers2(sets, declared, listed3, memberOf) {
+function sameMembers2(sets, declared, listed3, members) {
   if (declared.length !== listed3.length) return false;
+  const inOrder = listedInOrder(sets, declared, listed3, members);
+  if (inOrder !== void 0) return inOrder;
   const wanted = [];
   for (const member of declared) {
-    if (typeof member !== "string") return false;
-    wanted.push(member);
+    const place3 = typeof member === "string" ? members.placeOf(member) : -1;
+    if (place3 < 0) return false;
+    wanted.push(members.guidAt(place3));
   }
-  const found = [];
-  for (const member of listed3) {
-    const key = memberOf(sets.memberGuid(member))?.key;
-    if (key === void 0) return false;
-    found.push(key);
-  }
+  const found = listed3.map((member) => sets.memberGuid(member));
   wanted.sort(compareStrings);
   found.sort(compareStrings);
-  for (let i = 0; i < wanted.length; i += 1) {
-    if (wanted[i] !== found[i] || i > 0 && wanted[i] === wanted[i - 1]) return false;
+  return wanted.every((guid, i) => guid === found[i] && guid !== wanted[i - 1]);
+}
+function listedInOrder(sets, declared, listed3, members) {
+  let last = -1;
+  for (let i = 0; i < declared.length; i += 1) {
+    const member = declared[i];
+    const place3 = typeof member === "string" ? members.placeOf(member) : -1;
+    if (place3 < 0) return false;
+    if (place3 <= last || members.guidAt(place3) !== sets.memberGuid(listed3[i])) return void 0;
+    last = place3;
   }
   return true;
 }
@@ -73147,12 +73246,12 @@ function matchKind(base, context) {
   resolution.indexLive(mod.kind, allLive);
   const liveEntries = liveInScope(mod, allLive, ignore, resolution, ignoredAny);
   const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, context.warnings);
-  desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
-  liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-  const { matchable, dormant: shadowed } = matchableLive(mod, liveEntries);
+  if (!sortedByKey(desiredEntries)) desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
+  if (!sortedByKeyAndGuid(liveEntries)) liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
+  const { matchable, dormant: shadowed, retiredAny } = matchableLive(mod, liveEntries);
   const copies = { dedupe: context.dedupe, operators: live.operators, found: [] };
   const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution, copies);
-  const settled = settleRetired(mod, matched.pairs, matched.orphans);
+  const settled = settleRetired(mod, matched.pairs, matched.orphans, retiredAny);
   resolution.register(mod.kind, settled.pairs, matched.creates, managed);
   const dormant = /* @__PURE__ */ new Set([...shadowed, ...settled.dormant]);
   const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry) => !dormant.has(entry));
@@ -73304,6 +73403,14 @@ function sortedByKey(entries) {
   for (let i = 1; i < entries.length; i += 1) if (entries[i].key < entries[i - 1].key) return false;
   return true;
 }
+function sortedByKeyAndGuid(entries) {
+  for (let i = 1; i < entries.length; i += 1) {
+    const { key, guid } = entries[i];
+    const before = entries[i - 1];
+    if (key < before.key || key === before.key && guid < before.guid) return false;
+  }
+  return true;
+}
 function matchSorted(rules, desired, live, problems, copies) {
   const pairs = [];
   const creates = [];
@@ -73312,7 +73419,8 @@ function matchSorted(rules, desired, live, problems, copies) {
   const liveTwice = [];
   let first;
   let next = 0;
-  for (const entry of desired) {
+  for (let i = 0; i < desired.length; i += 1) {
+    const entry = desired[i];
     if (first !== void 0 && first.key === entry.key) {
       declaredTwice.push(duplicateDeclaration(rules, entry, first));
       continue;
@@ -73422,7 +73530,9 @@ function linkDependencies(drafts, states) {
   const anyDeleted = drafts.some((draft) => draft.step.action === "delete");
   for (const state of anyDeleted ? states : []) {
     if (nothingDeletedOf(state, deleted)) continue;
-    for (const entry of state.live) {
+    const entries = state.live;
+    for (let i = 0; i < entries.length; i += 1) {
+      const entry = entries[i];
       if (entry.refs.length === 0) continue;
       for (const ref of entry.refs) {
         const target = deleted.get(ref.kind, ref.guid.toLowerCase());
@@ -75098,11 +75208,11 @@ function scalar(value) {
   const plain = value.length > 0 && PLAIN.test(value) && !RESERVED.test(value) && !NUMBER_LIKE.test(value) && !INDICATOR_START.test(value);
   return plain ? value : JSON.stringify(value);
 }
-function isScalar5(value) {
+function isScalar6(value) {
   return value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 function toJson(value, path) {
-  if (isScalar5(value)) return value;
+  if (isScalar6(value)) return value;
   if (Array.isArray(value)) return value.map((item, i) => toJson(item, `${path}/${i}`));
   if (typeof value === "object" && value !== null) {
     const out = {};
@@ -75115,22 +75225,22 @@ function toJson(value, path) {
   throw new TypeError(`cannot write ${typeof value} at ${path || "/"} as YAML`);
 }
 function flow(value) {
-  if (isScalar5(value)) return scalar(value);
+  if (isScalar6(value)) return scalar(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return "[]";
-    if (!value.every(isScalar5)) return void 0;
+    if (!value.every(isScalar6)) return void 0;
     return `[${value.map((item) => scalar(item)).join(", ")}]`;
   }
   const entries = Object.entries(value);
   if (entries.length === 0) return "{}";
-  if (!entries.every(([, item]) => isScalar5(item))) return void 0;
+  if (!entries.every(([, item]) => isScalar6(item))) return void 0;
   return `{ ${entries.map(([key, item]) => `${scalar(key)}: ${scalar(item)}`).join(", ")} }`;
 }
 function writeMapping(value, indent, lines) {
   for (const [key, item] of Object.entries(value)) {
     const head3 = `${indent}${scalar(key)}:`;
-    const inline = Array.isArray(item) && item.some((entry) => !isScalar5(entry)) ? void 0 : flow(item);
-    if (inline !== void 0 && (isScalar5(item) || head3.length + 1 + inline.length <= FLOW_WIDTH)) {
+    const inline = Array.isArray(item) && item.some((entry) => !isScalar6(entry)) ? void 0 : flow(item);
+    if (inline !== void 0 && (isScalar6(item) || head3.length + 1 + inline.length <= FLOW_WIDTH)) {
       lines.push(`${head3} ${inline}`);
     } else if (Array.isArray(item)) {
       lines.push(head3);
@@ -75144,7 +75254,7 @@ function writeMapping(value, indent, lines) {
 function writeSequence(value, indent, lines) {
   for (const item of value) {
     const inline = flow(item);
-    if (inline !== void 0 && (isScalar5(item) || indent.length + 2 + inline.length <= FLOW_WIDTH)) {
+    if (inline !== void 0 && (isScalar6(item) || indent.length + 2 + inline.length <= FLOW_WIDTH)) {
       lines.push(`${indent}- ${inline}`);
       continue;
     }
@@ -75167,7 +75277,7 @@ function toYaml(value, comments = []) {
 function flowText(value) {
   const data = toJson(value, "");
   const write = (item) => {
-    if (isScalar5(item)) return scalar(item);
+    if (isScalar6(item)) return scalar(item);
     if (Array.isArray(item)) return `[${item.map(write).join(", ")}]`;
     const entries = Object.entries(item);
     return entries.length === 0 ? "{}" : `{ ${entries.map(([key, entry]) => `${scalar(key)}: ${write(entry)}`).join(", ")} }`;

@@ -86,7 +86,8 @@ function printGrowth(small, large) {
     ['requests', 'requests', ''],
     ['readLiveMs', 'readLive wall (median)', ' ms'],
     ['floorMs', 'machine floor (median)', ' ms'],
-    ['planFirstMs', 'assemblePlan first call', ' ms'],
+    ['planFirstMs', 'assemblePlan first, CPU', ' ms'],
+    ['planFirstWallMs', 'assemblePlan first, wall', ' ms'],
     ['planMedianMs', 'assemblePlan median of 5', ' ms'],
     ['rssMb', 'peak RSS, fresh plan', ' MB'],
   ];

@@ -24,6 +24,28 @@ export function dutyDeclarations(state: DesiredState): DutyDeclarations {
   return { own: new Map([...own].map(([email, schedules]) => [email, schedules.map(dutyContent)])), groups };
 }
 
+/** The declarations and what they ask each operator to hold: `desired` and `live` both read them. */
+interface DutyWanted {
+  declared: DutyDeclarations;
+  wanted: ReturnType<typeof wantedSchedules>;
+}
+
+/**
+ * Built once per desired state, not once by `desired` and again by `live` (a plan's first call runs them in code not
+ * yet optimised). A desired state is not modified once loaded; its lists are compared as well, so one given the
+ * state with other operators or groups is built anew.
+ */
+const wantedByState = new WeakMap<DesiredState, DutyWanted & { operators: unknown; groups: unknown }>();
+
+function dutyWanted(state: DesiredState): DutyWanted {
+  const known = wantedByState.get(state);
+  if (known !== undefined && known.operators === state.operators && known.groups === state.operatorGroups) return known;
+  const declared = dutyDeclarations(state);
+  const built = { declared, wanted: wantedSchedules(declared), operators: state.operators, groups: state.operatorGroups };
+  wantedByState.set(state, built);
+  return built;
+}
+
 /** Whether any operator or group declares duty schedules or members: only then are schedules read. */
 export function declaresDuty(state: DesiredState): boolean {
   return (state.operators ?? []).some(({ value }) => Array.isArray(value.dutySchedules)) || (state.operatorGroups ?? []).some(({ value }) => Array.isArray(value.dutySchedules) || Array.isArray(value.members));
@@ -65,7 +87,7 @@ export const dutyScheduleKind: KindModule = {
     const operators = declaredOperators(state);
     const groupSources = new Map((state.operatorGroups ?? []).map(({ value, source }) => [value.Description, source]));
     const entries: DesiredEntry[] = [];
-    for (const [lower, schedules] of wantedSchedules(dutyDeclarations(state))) {
+    for (const [lower, schedules] of dutyWanted(state).wanted) {
       const operator = operators.get(lower);
       // A member naming no declared operator is the loader's error; nothing to plan for it.
       if (operator === undefined) continue;
@@ -78,8 +100,7 @@ export const dutyScheduleKind: KindModule = {
   },
 
   live(snapshot, resolver, state) {
-    const declared = dutyDeclarations(state);
-    const wanted = wantedSchedules(declared);
+    const { declared, wanted } = dutyWanted(state);
     const rows = listedPerParent(snapshot, KIND);
     const held = new Map<string, { guid: string; key: string; held: HeldSchedule[] }>();
     for (const operatorGuid of Object.keys(rows)) {

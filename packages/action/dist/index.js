@@ -67476,6 +67476,15 @@ function dutyDeclarations(state) {
   const groups = (state.operatorGroups ?? []).filter(({ value }) => Array.isArray(value.dutySchedules) && Array.isArray(value.members)).map(({ value }) => ({ name: value.Description, members: (value.members ?? []).map((m) => m.toLowerCase()), schedules: (value.dutySchedules ?? []).map(dutyContent) }));
   return { own: new Map([...own].map(([email, schedules]) => [email, schedules.map(dutyContent)])), groups };
 }
+var wantedByState = /* @__PURE__ */ new WeakMap();
+function dutyWanted(state) {
+  const known2 = wantedByState.get(state);
+  if (known2 !== void 0 && known2.operators === state.operators && known2.groups === state.operatorGroups) return known2;
+  const declared = dutyDeclarations(state);
+  const built = { declared, wanted: wantedSchedules(declared), operators: state.operators, groups: state.operatorGroups };
+  wantedByState.set(state, built);
+  return built;
+}
 function declaresDuty(state) {
   return (state.operators ?? []).some(({ value }) => Array.isArray(value.dutySchedules)) || (state.operatorGroups ?? []).some(({ value }) => Array.isArray(value.dutySchedules) || Array.isArray(value.members));
 }
@@ -67504,7 +67513,7 @@ var dutyScheduleKind = {
     const operators = declaredOperators(state);
     const groupSources = new Map((state.operatorGroups ?? []).map(({ value, source }) => [value.Description, source]));
     const entries = [];
-    for (const [lower, schedules] of wantedSchedules(dutyDeclarations(state))) {
+    for (const [lower, schedules] of dutyWanted(state).wanted) {
       const operator = operators.get(lower);
       if (operator === void 0) continue;
       for (const [label3, { content, origin }] of schedules) {
@@ -67515,8 +67524,7 @@ var dutyScheduleKind = {
     return entries;
   },
   live(snapshot, resolver, state) {
-    const declared = dutyDeclarations(state);
-    const wanted = wantedSchedules(declared);
+    const { declared, wanted } = dutyWanted(state);
     const rows = listedPerParent(snapshot, KIND);
     const held = /* @__PURE__ */ new Map();
     for (const operatorGuid of Object.keys(rows)) {

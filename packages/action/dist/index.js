@@ -68003,11 +68003,11 @@ function variables(fields) {
   const value = fields.PredefinedVariables;
   return Array.isArray(value) ? value : NO_VARIABLES;
 }
+function vaultKeyOf(variable) {
+  return isPlainObject(variable) && isVaultRef(variable.Value) ? variable.Value.vault : void 0;
+}
 function holdsVaultRef(list) {
-  for (let i = 0; i < list.length; i += 1) {
-    const variable = list[i];
-    if (isPlainObject(variable) && isVaultRef(variable.Value)) return true;
-  }
+  for (let i = 0; i < list.length; i += 1) if (vaultKeyOf(list[i]) !== void 0) return true;
   return false;
 }
 function vaultReferencesIn(fields) {
@@ -68032,8 +68032,8 @@ function vaultKeyRefs(fields) {
   const list = variables(fields);
   let refs;
   for (let i = 0; i < list.length; i += 1) {
-    const variable = list[i];
-    if (isPlainObject(variable) && isVaultRef(variable.Value)) (refs ??= []).push({ kind: VAULT_ITEM, key: variable.Value.vault });
+    const key = vaultKeyOf(list[i]);
+    if (key !== void 0) (refs ??= []).push({ kind: VAULT_ITEM, key });
   }
   return refs ?? NO_REFS;
 }

@@ -165,18 +165,22 @@ function adminText(ctx: RequestContext, key: string, recs: readonly MonitorRec[]
   return text;
 }
 
-/** A non-administrator's batch: the monitors it may view, from index `start`; `next` is where the batch stopped. */
-function visibleBatch(ctx: RequestContext, candidates: readonly MonitorRec[], start: number, take: number, after: number): { data: Buffer; lastSeq: number; next: number } {
+/**
+ * Up to `take` of the monitors the caller may view, from index `start`, in `open` and `]`; `next` is where it stopped.
+ * A non-administrator's batch, and any caller's whole array (the bare listing, a group's members).
+ */
+function visibleText(ctx: RequestContext, candidates: readonly MonitorRec[], start: number, take: number, after: number, open: string): { data: Buffer; lastSeq: number; next: number } {
   const data: string[] = [];
+  const rendered = renderCache(ctx);
   let lastSeq = after;
   let i = start;
   for (; i < candidates.length && data.length < take; i++) {
     const rec = candidates[i];
     if (!rec || !canViewMonitor(ctx, String(rec.fields['MonitorGuid']))) continue;
-    data.push(monitorJson(ctx, rec));
+    data.push(monitorJson(ctx, rec, rendered));
     lastSeq = rec.seq;
   }
-  return { data: Buffer.from(`{"Data":[${data.join(',')}]`), lastSeq, next: i };
+  return { data: Buffer.from(`${open}${data.join(',')}]`), lastSeq, next: i };
 }
 
 /**
@@ -200,7 +204,7 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: rea
     const next = start + kept.fields.length;
     batch = { data: kept.data, lastSeq: next > start ? (candidates[next - 1] as MonitorRec).seq : after, next };
   } else {
-    batch = visibleBatch(ctx, candidates, start, take, after);
+    batch = visibleText(ctx, candidates, start, take, after, '{"Data":[');
   }
   let more = false;
   for (let i = batch.next; i < candidates.length; i++) {
@@ -224,10 +228,7 @@ export function pageMonitors(ctx: RequestContext, scope: string, candidates: rea
 
 /** A JSON array of monitors from the cached renderings (the group member listing). */
 export function monitorArray(ctx: RequestContext, recs: readonly MonitorRec[]): Reply {
-  const texts: string[] = [];
-  const cache = renderCache(ctx);
-  for (const rec of recs) if (canViewMonitor(ctx, String(rec.fields['MonitorGuid']))) texts.push(monitorJson(ctx, rec, cache));
-  return ok(new JsonText(`[${texts.join(',')}]`));
+  return ok(new JsonText(visibleText(ctx, recs, 0, recs.length, 0, '[').data));
 }
 
 function firstAfter(list: readonly MonitorRec[], seq: number): number {

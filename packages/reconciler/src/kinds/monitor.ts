@@ -20,15 +20,17 @@ function variables(fields: ApiObject): readonly unknown[] {
   return Array.isArray(value) ? value : NO_VARIABLES;
 }
 
+/** The vault item a declared variable's value names (`{ vault: 'Section/Item' }`), if it names one. */
+function vaultKeyOf(variable: unknown): string | undefined {
+  return isPlainObject(variable) && isVaultRef(variable.Value) ? variable.Value.vault : undefined;
+}
+
 /**
- * Whether a variable's value is a `{ vault: ... }` reference. A loop, not `some` with an arrow: this runs for every
+ * Whether any variable's value is a `{ vault: ... }` reference. A loop, not `some` with an arrow: this runs for every
  * monitor of every plan, and nearly all of them hold none (a closure per call is garbage at account scale).
  */
 function holdsVaultRef(list: readonly unknown[]): boolean {
-  for (let i = 0; i < list.length; i += 1) {
-    const variable = list[i];
-    if (isPlainObject(variable) && isVaultRef(variable.Value)) return true;
-  }
+  for (let i = 0; i < list.length; i += 1) if (vaultKeyOf(list[i]) !== undefined) return true;
   return false;
 }
 
@@ -59,8 +61,8 @@ function vaultKeyRefs(fields: ApiObject): readonly KeyRef[] {
   const list = variables(fields);
   let refs: KeyRef[] | undefined;
   for (let i = 0; i < list.length; i += 1) {
-    const variable = list[i];
-    if (isPlainObject(variable) && isVaultRef(variable.Value)) (refs ??= []).push({ kind: VAULT_ITEM, key: variable.Value.vault });
+    const key = vaultKeyOf(list[i]);
+    if (key !== undefined) (refs ??= []).push({ kind: VAULT_ITEM, key });
   }
   return refs ?? NO_REFS;
 }

@@ -501,7 +501,12 @@ try {
   };
   console.log(`figures ${JSON.stringify(figures)}`);
   console.log('');
-  console.log('targets: requests = minimum; wall <= 1.5 x lower bound; assemblePlan <= 1 s; RSS <= 300 MB; >= 5x faster than one GET per object');
+  // A large account has targets of its own: its read is held to the machine's floor, its memory to twice the 10k target.
+  console.log(
+    SCALE === undefined
+      ? 'targets: requests = minimum; wall <= 1.5 x lower bound; assemblePlan <= 1 s; RSS <= 300 MB; >= 5x faster than one GET per object'
+      : 'targets: requests = minimum; readLive <= 1.05 x the machine floor; assemblePlan first call <= 1 s CPU; peak RSS of a fresh plan <= 600 MB',
+  );
   await client.close();
 } finally {
   emulator.child.kill('SIGTERM');

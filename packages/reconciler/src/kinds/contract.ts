@@ -225,6 +225,13 @@ export interface KindModule extends NamedKindEntry {
   /** Replaces references in declared fields by GUIDs or placeholders (`{{vault:Section/Item}}`). */
   resolve?(entry: DesiredEntry, resolver: Resolver): ApiObject;
   /**
+   * The fields `resolve` may rewrite (it keeps every key and leaves the other values as they are, secrets included),
+   * and whether the declared value of one, once resolved, is the live one as the generic comparison finds it, decided
+   * without building the resolved copy: most pairs at account scale are unchanged, and the copy of each declaration
+   * was most of what drafting them allocated. `false` only means "not proven": the full comparison decides then.
+   */
+  resolvedSame?: { fields: readonly string[]; same(field: string, declared: unknown, live: unknown, resolver: Resolver): boolean };
+  /**
    * The changes of a matched pair, where the generic comparison of declared fields does not apply (a membership that
    * exists is all there is to it); an empty list is no update.
    */

@@ -6,7 +6,7 @@ import { LiveReadError } from '../plan/errors.js';
 import type { PlanStep } from '../plan/types.js';
 import { isPlainObject } from '../plan/values.js';
 import { describeSecretRefs } from './monitor-secret-refs.js';
-import { desiredEntry, liveEntry, NO_REFS, str, type GuidRef, type KeyRef, type KindModule } from './contract.js';
+import { desiredEntry, liveEntry, NO_REFS, str, type GuidRef, type KeyRef, type KindModule, type Resolver } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 import { withLiveOmissions } from './write-body.js';
 
@@ -32,6 +32,43 @@ function vaultKeyOf(variable: unknown): string | undefined {
 function holdsVaultRef(list: readonly unknown[]): boolean {
   for (let i = 0; i < list.length; i += 1) if (vaultKeyOf(list[i]) !== undefined) return true;
   return false;
+}
+
+/**
+ * The key of a monitor's variables as a keyed set (`Key`): `variablesSame` compares them by it, as the generic
+ * comparison of sets does; undefined would leave every comparison to the generic one.
+ */
+const VARIABLE_KEY = MONITOR_KIND.setFields.find((set) => set.path.length === 1 && set.path[0] === 'PredefinedVariables')?.key;
+
+/** Whether a live variable's value is the text `resolve` writes for a vault reference: `{{vault:<target>}}`, built for no comparison. */
+function isVaultText(value: unknown, target: string): boolean {
+  return typeof value === 'string' && value.length === target.length + 10 && value.startsWith('{{vault:') && value.startsWith(target, 8) && value.endsWith('}}');
+}
+
+/**
+ * `resolvedSame` of `PredefinedVariables`, for the usual case only: the declared variables in the live order and with
+ * distinct keys, each holding the live scalars, a vault reference the live `{{vault:<guid>}}` text. That is what the
+ * generic comparison of the resolved copy finds equal first (`sameInOrder`). Anything else (another order, a
+ * placeholder, a missing variable) is "not proven", left to the full comparison.
+ */
+function variablesSame(declared: unknown, live: unknown, resolver: Resolver): boolean {
+  if (VARIABLE_KEY === undefined || !Array.isArray(declared) || !Array.isArray(live) || declared.length !== live.length) return false;
+  for (let i = 0; i < declared.length; i += 1) {
+    const variable: unknown = declared[i];
+    const candidate: unknown = live[i];
+    if (!isPlainObject(variable) || !isPlainObject(candidate)) return false;
+    const key = variable[VARIABLE_KEY];
+    if (typeof key !== 'string' || candidate[VARIABLE_KEY] !== key) return false;
+    for (let j = 0; j < i; j += 1) if ((declared[j] as ApiObject)[VARIABLE_KEY] === key) return false;
+    for (const field in variable) {
+      const value = variable[field];
+      const current = candidate[field];
+      if (value === current && (typeof value !== 'object' || value === null)) continue;
+      const vault = field === 'Value' ? vaultKeyOf(variable) : undefined;
+      if (vault === undefined || !isVaultText(current, resolver.guidOf(VAULT_ITEM, vault) ?? vault)) return false;
+    }
+  }
+  return true;
 }
 
 // Matching builds an entry for each of 100,000 monitors at account scale, most without variables: the loops below
@@ -175,6 +212,8 @@ export const monitorKind: KindModule = {
     });
     return { ...entry.fields, PredefinedVariables: resolved };
   },
+
+  resolvedSame: { fields: ['PredefinedVariables'], same: (_field, declared, live, resolver) => variablesSame(declared, live, resolver) },
 
   lastModified(live) {
     // Properties set, not spread: this runs for each monitor an update is planned for, mostly in code not yet optimised.

@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fingerprintDesiredSecrets } from '../fingerprint.js';
-import { aLiveMonitor, aMonitor, anItem, aSection, aLiveItem, aLiveSection, CANARY, desiredState, FINGERPRINT_KEY, liveSnapshot, OTHER_OPERATOR, secret } from '../../test-utils/index.js';
-import { draftChanges } from './drafts.js';
+import { aLiveMonitor, aMonitor, anItem, aSection, aLiveItem, aLiveSection, CANARY, desiredState, FINGERPRINT_KEY, guidFor, liveSnapshot, OTHER_OPERATOR, secret } from '../../test-utils/index.js';
+import { draftChanges, type DraftOptions } from './drafts.js';
+import type { KindState } from './state.js';
 import { matched } from '../../test-utils/index.js';
 
 describe('drafts phase', () => {
@@ -29,5 +31,83 @@ describe('drafts phase', () => {
     const desired = desiredState({ manage: { vault: { prune: false } }, vaultSections: [aSection({ Name: 'Web' }, [anItem({ Name: 'otp', VaultItemType: 'OneTimePassword', Value: secret(CANARY) })])] });
     const { states, resolution } = matched(desired, liveSnapshot({ vaultSections: [aLiveSection()] }));
     expect(draftChanges(states, resolution, { operators: null }).problems.map((p) => p.code)).toEqual(['MISSING_FINGERPRINT']);
+  });
+
+  describe("a monitor's variables, compared without resolving its vault references first", () => {
+    const itemA = guidFor('vaultItem', 'Web/a');
+    const itemB = guidFor('vaultItem', 'Web/b');
+    /** As `resolve` writes them: the live item's GUID, or a placeholder for Web/c, which the plan creates. */
+    const resolvedText: Record<string, string> = { 'Web/a': `{{vault:${itemA}}}`, 'Web/b': `{{vault:${itemB}}}`, 'Web/c': '{{vault:Web/c}}' };
+
+    function drafted(declared: Record<string, unknown>, live: Record<string, unknown>, withResolvedSame = true) {
+      const desired = desiredState({
+        manage: { monitors: { prune: false } },
+        monitors: [aMonitor(declared)],
+        vaultSections: [aSection({}, [anItem({ Name: 'a' }), anItem({ Name: 'b' }), anItem({ Name: 'c' })])],
+      });
+      const snapshot = liveSnapshot({ monitors: [aLiveMonitor(live)], vaultSections: [aLiveSection()], vaultItems: [aLiveItem('Web', { Name: 'a' }), aLiveItem('Web', { Name: 'b' })] });
+      const { states, resolution } = matched(desired, snapshot);
+      // The same drafting with the kind's shortcut taken away: every pair is resolved and compared in full.
+      const full = (state: KindState): KindState => {
+        const { resolvedSame: _taken, ...mod } = state.mod;
+        return { ...state, mod };
+      };
+      const options: DraftOptions = { fingerprints: fingerprintDesiredSecrets(desired, FINGERPRINT_KEY), operators: null };
+      return draftChanges(withResolvedSame ? states : states.map(full), resolution, options);
+    }
+
+    const changesOf = (declared: Record<string, unknown>, live: Record<string, unknown>) => {
+      const result = drafted(declared, live);
+      expect(result).toEqual(drafted(declared, live, false));
+      return result.drafts.map((d) => [d.step.action, d.step.changes]);
+    };
+
+    it('finds the live GUID text of a declared reference unchanged, and a different item, key or value changed', () => {
+      const login = (value: unknown, more: Record<string, unknown> = {}) => ({ PredefinedVariables: [{ Key: 'login', Value: value, ...more }] });
+      expect(changesOf(login({ vault: 'Web/a' }), login(resolvedText['Web/a']))).toEqual([]);
+      expect(changesOf(login({ vault: 'Web/a' }), login(resolvedText['Web/b']))).toEqual([
+        ['update', [{ op: 'replace', path: '/PredefinedVariables/login/Value', before: resolvedText['Web/b'], after: resolvedText['Web/a'] }]],
+      ]);
+      expect(changesOf(login({ vault: 'Web/a' }), login(`${resolvedText['Web/a']} `))).toHaveLength(1);
+      expect(changesOf(login({ vault: 'Web/a' }), login(`{{vault:${itemA.toUpperCase()}}}`))).toHaveLength(1);
+      expect(changesOf(login({ vault: 'Web/a' }), { PredefinedVariables: [{ Key: 'user', Value: resolvedText['Web/a'] }] })).toHaveLength(1);
+      expect(changesOf(login({ vault: 'Web/a' }, { Sensitive: true }), login(resolvedText['Web/a'], { Sensitive: false }))).toHaveLength(1);
+      expect(changesOf({ ...login({ vault: 'Web/a' }), Url: 'https://b.example.com/' }, { ...login(resolvedText['Web/a']), Url: 'https://a.example.com/' })).toHaveLength(1);
+    });
+
+    it('pairs reordered or repeated variables by key, and never takes a secret value for the live one', () => {
+      const both = [
+        { Key: 'login', Value: { vault: 'Web/a' } },
+        { Key: 'path', Value: '/shop' },
+      ];
+      expect(changesOf({ PredefinedVariables: both }, { PredefinedVariables: [{ Key: 'path', Value: '/shop' }, { Key: 'login', Value: resolvedText['Web/a'] }] })).toEqual([]);
+      const twice = [{ Key: 'login', Value: { vault: 'Web/a' } }, { Key: 'login', Value: { vault: 'Web/a' } }];
+      // A repeated key is compared as the full comparison compares it (as a list sorted by content): the same here.
+      expect(changesOf({ PredefinedVariables: twice }, { PredefinedVariables: twice.map(() => ({ Key: 'login', Value: resolvedText['Web/a'] })) })).toEqual([]);
+      expect(changesOf({ PredefinedVariables: twice }, { PredefinedVariables: [{ Key: 'login', Value: resolvedText['Web/a'] }, { Key: 'login', Value: resolvedText['Web/b'] }] })).toHaveLength(1);
+      const result = drafted({ PredefinedVariables: [{ Key: 'apiKey', Value: secret(CANARY) }] }, { PredefinedVariables: [{ Key: 'apiKey', Value: CANARY }] });
+      expect(result.drafts.map((d) => d.step.reason)).toEqual(['no fingerprint marker']);
+      expect(JSON.stringify(result.drafts.map((d) => d.step))).not.toContain(CANARY);
+    });
+
+    it('drafts exactly what resolving every declaration first drafts, for any variables declared and live', () => {
+      const key = fc.constantFrom('login', 'path', 'token');
+      const declaredValue = fc.oneof(fc.constantFrom({ vault: 'Web/a' }, { vault: 'Web/b' }, { vault: 'Web/c' }), fc.constantFrom('/shop', resolvedText['Web/a'] as string, ''));
+      const liveValue = fc.constantFrom(...Object.values(resolvedText), `{{vault:${itemA.toUpperCase()}}}`, '{{vault:Web/a}}', '/shop', '');
+      const variable = (value: fc.Arbitrary<unknown>) => fc.record({ Key: key, Value: value, Sensitive: fc.boolean() }, { requiredKeys: ['Key'] });
+      /** The live list: unrelated, or the declared one as the service would return it once applied, maybe reordered. */
+      const scenario = fc.array(variable(declaredValue), { maxLength: 3 }).chain((declared) => {
+        const applied = declared.map((v) => (typeof v.Value === 'object' ? { ...v, Value: resolvedText[(v.Value as { vault: string }).vault] } : v));
+        const live = fc.oneof(fc.constant(applied), fc.shuffledSubarray(applied, { minLength: applied.length }), fc.array(variable(liveValue), { maxLength: 3 }), fc.constant(undefined));
+        return fc.tuple(fc.option(fc.constant(declared), { nil: undefined }), live);
+      });
+      fc.assert(
+        fc.property(scenario, ([declared, live]) => {
+          const result = drafted(declared === undefined ? {} : { PredefinedVariables: declared }, live === undefined ? {} : { PredefinedVariables: live });
+          expect(result).toEqual(drafted(declared === undefined ? {} : { PredefinedVariables: declared }, live === undefined ? {} : { PredefinedVariables: live }, false));
+        }),
+        { numRuns: 300 },
+      );
+    });
   });
 });

@@ -49,6 +49,8 @@ interface DraftRules {
   readOnlyDeclarable: readonly string[];
   immutable: readonly string[];
   markerField: string | undefined;
+  /** `dropOnUpdate` and the fields `resolve` rewrites, for a kind that can compare them unresolved (`resolvedSame`). */
+  skipUnresolved: ReadonlySet<string> | undefined;
 }
 
 function draftRules(mod: KindModule): DraftRules {
@@ -56,7 +58,8 @@ function draftRules(mod: KindModule): DraftRules {
   const immutable = mod.immutableFields ?? [];
   const dropOnUpdate = new Set<string>([...dropOnWrite, ...immutable]);
   const readOnlyDeclarable = mod.readOnlyFields.filter((f) => f !== mod.guidField);
-  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], readOnlyDeclarable, immutable, markerField: mod.marker?.field };
+  const skipUnresolved = mod.resolvedSame === undefined ? undefined : new Set([...dropOnUpdate, ...mod.resolvedSame.fields]);
+  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], readOnlyDeclarable, immutable, markerField: mod.marker?.field, skipUnresolved };
 }
 
 /** The findings of the drafting so far, and what it needs to look up. */
@@ -249,11 +252,12 @@ function rotatedChanges(context: DraftContext, mod: KindModule, entry: DesiredEn
 function updateDraft(context: DraftContext, rules: DraftRules, pair: Pair): Draft | undefined {
   const { desired: entry, live: current } = pair;
   context.readOnlyDeclared(rules, entry);
+  if (unchangedUnresolved(context, rules, entry, current)) return undefined;
   // The fields alone, no result object: the unchanged pairs, most of them at account scale, then allocate nothing here.
   const resolved = updateFields(context, rules.mod, entry);
   // Unchanged and holding no secret: most pairs at account scale. A declared field holding a secret is never the
   // same as the live one (`sameAsDeclared`), so only the fields `plainlyUnchanged` does not compare are searched.
-  if (plainlyUnchanged(rules, entry, current, resolved) && !secretIn(resolved, rules.notCompared)) return undefined;
+  if (plainlyUnchanged(rules, entry, current, resolved, rules.dropOnUpdate) && !secretIn(resolved, rules.notCompared)) return undefined;
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
   // The rest runs for the few pairs that may differ: a function of its own, so that the optimiser, which compiles
@@ -271,11 +275,38 @@ function secretIn(fields: ApiObject, names: readonly string[]): boolean {
  * `changedDraft`: (nothing secret: a compared field holding one is never the same,) no marker to compare (a fingerprint marker counts only
  * with secrets, and its field only when declared), no immutable field, every declared field equal to the live one.
  */
-function plainlyUnchanged(rules: DraftRules, entry: DesiredEntry, current: LiveEntry, resolved: ApiObject): boolean {
+function plainlyUnchanged(rules: DraftRules, entry: DesiredEntry, current: LiveEntry, resolved: ApiObject, skip: ReadonlySet<string>): boolean {
   const { mod, markerField } = rules;
   const markerFree = markerField === undefined || (mod.marker?.name === 'fp' && !(markerField in resolved));
   if (!markerFree || rules.immutable.length > 0 || (entry.key !== current.key && entry.pinnedGuid !== undefined)) return false;
-  return declaredFieldsSame(resolved, current.fields, mod.serverDefaults, rules.dropOnUpdate, mod.setFields);
+  return declaredFieldsSame(resolved, current.fields, mod.serverDefaults, skip, mod.setFields);
+}
+
+/**
+ * The test of `updateDraft` for an unchanged pair (`plainlyUnchanged`, no secret in the fields it leaves out), decided
+ * on the declared fields as they are for a kind whose `resolve` rewrites references (a monitor's vault variables): the
+ * fields it rewrites by the kind's `resolvedSame`, the others as `plainlyUnchanged` compares them. Most monitors at
+ * account scale hold a vault reference, and their resolved copies were most of what drafting allocated. `false` when
+ * not proven: the resolved copy is compared then.
+ */
+function unchangedUnresolved(context: DraftContext, rules: DraftRules, entry: DesiredEntry, current: LiveEntry): boolean {
+  const { mod, skipUnresolved } = rules;
+  const resolving = mod.resolvedSame;
+  // Write-once fields are compared only as `updateFields` leaves them: a kind with some takes the full path.
+  if (resolving === undefined || skipUnresolved === undefined || mod.writeOnce !== undefined) return false;
+  // `resolve` keeps every key: the marker field is declared in the fields as they are when it is in the resolved ones.
+  if (!plainlyUnchanged(rules, entry, current, entry.fields, skipUnresolved)) return false;
+  const { fields } = resolving;
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i] as string;
+    const declared = entry.fields[field];
+    if (declared === undefined || rules.dropOnUpdate.has(field)) continue;
+    // The live view of the field, as `declaredFieldsSame` takes it: the service's default when the object lacks it.
+    const live = current.fields[field];
+    if (!resolving.same(field, declared, live !== undefined || field in current.fields ? live : mod.serverDefaults[field], context.resolution)) return false;
+  }
+  // `resolve` replaces references, never secrets: the fields as they are hold the same ones.
+  return !secretIn(entry.fields, rules.notCompared);
 }
 
 /** `updateDraft` for a pair that may differ: the changes, markers and fingerprints, or undefined when none. */

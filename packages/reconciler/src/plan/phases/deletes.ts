@@ -10,7 +10,7 @@ import { compareStrings } from '../values.js';
 import { driftOf, type DraftOptions } from './drafts.js';
 import { nothingDeletedOf } from './references.js';
 import { retireBody } from './retire.js';
-import { kindOrder, PerKind, type Draft, type KindState, type Resolution } from './state.js';
+import { entriesWithRefs, kindOrder, PerKind, type Draft, type KindState, type Resolution } from './state.js';
 
 /** The reason of a delete `plan --dedupe` planned; `apply` recognises a saved plan made with it by this. */
 export const DUPLICATE_REASON = 'duplicate (plan --dedupe): the account keeps';
@@ -116,11 +116,8 @@ function keepersOf(deleted: PerKind<Draft>, states: readonly KindState[], resolu
     const { mod } = state;
     const owners = mod.ownedBy ?? [];
     const parents = mod.parents ?? [];
-    // By index: a for...of allocates for each step until the loop is optimised (phases/references.ts).
-    const entries = state.allLive;
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i] as LiveEntry;
-      if (entry.refs.length === 0 || !entry.refs.some((r) => isDeleted(r.kind, r.guid))) continue;
+    for (const entry of entriesWithRefs(state.allLive)) {
+      if (!entry.refs.some((r) => isDeleted(r.kind, r.guid))) continue;
       // It goes first (the delete waits for it), or it goes with its owner.
       if (isDeleted(mod.kind, entry.guid) || entry.refs.some((r) => owners.includes(r.kind) && isDeleted(r.kind, r.guid))) continue;
       let refs = entry.refs;

@@ -15,6 +15,26 @@ describe('match phase (identity)', () => {
     expect(monitors?.orphans.map((o) => o.key)).toEqual(['old']);
   });
 
+  it('pairs, creates and leaves orphans alike whether the keys come in order or not', () => {
+    const names = ['a', 'c', 'd', 'f', 'h'];
+    const liveNames = ['b', 'c', 'e', 'f', 'g', 'i'];
+    const inOrder = matched(desiredState({ manage, monitors: names.map((Name) => aMonitor({ Name })) }), liveSnapshot({ monitors: liveNames.map((Name) => aLiveMonitor({ Name })) }));
+    const shuffled = matched(
+      desiredState({ manage, monitors: [...names].reverse().map((Name) => aMonitor({ Name })) }),
+      liveSnapshot({ monitors: [...liveNames].reverse().map((Name) => aLiveMonitor({ Name })) }),
+    );
+    for (const { states } of [inOrder, shuffled]) {
+      const monitors = states.find((s) => s.mod.kind === 'monitor');
+      expect(monitors?.pairs.map((p) => [p.desired.key, p.live.key])).toEqual([
+        ['c', 'c'],
+        ['f', 'f'],
+      ]);
+      expect(monitors?.pairs.every((p) => p.live.guid === guidFor('monitor', p.desired.key))).toBe(true);
+      expect(monitors?.creates.map((c) => c.key)).toEqual(['a', 'd', 'h']);
+      expect(monitors?.orphans.map((o) => o.key)).toEqual(['b', 'e', 'g', 'i']);
+    }
+  });
+
   it('pairs a pinned GUID first, so a rename is the same object', () => {
     const desired = desiredState({ manage, monitors: [aMonitor({ Name: 'new name', MonitorGuid: guidFor('monitor', 'old') })] });
     const { states } = matched(desired, liveSnapshot({ monitors: [aLiveMonitor({ Name: 'old' })] }));

@@ -4,12 +4,11 @@
  * `--target` selection, then the plan order: creates, updates and ensures kind by kind, deletes in reverse kind
  * order, keys sorted within a kind; step ids `<kind>:<key>`, made unique where needed.
  */
-import type { LiveEntry } from '../../kinds/contract.js';
 import { KINDS } from '../../kinds/index.js';
 import type { PlanStep, PlanWarning } from '../types.js';
 import { compareStrings } from '../values.js';
 import { nothingDeletedOf } from './references.js';
-import { identityOf, kindOrder, PerKind, type Draft, type KindState } from './state.js';
+import { entriesWithRefs, identityOf, kindOrder, PerKind, type Draft, type KindState } from './state.js';
 
 /** Adds the `dependsOn` edges between drafts (in place: drafts are the phase's own objects until they are named). */
 export function linkDependencies(drafts: readonly Draft[], states: readonly KindState[]): void {
@@ -44,11 +43,7 @@ export function linkDependencies(drafts: readonly Draft[], states: readonly Kind
   const anyDeleted = drafts.some((draft) => draft.step.action === 'delete');
   for (const state of anyDeleted ? states : []) {
     if (nothingDeletedOf(state, deleted)) continue;
-    // By index: a for...of allocates for each step until the loop is optimised (phases/references.ts).
-    const entries = state.live;
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i] as LiveEntry;
-      if (entry.refs.length === 0) continue;
+    for (const entry of entriesWithRefs(state.live)) {
       for (const ref of entry.refs) {
         const target = deleted.get(ref.kind, ref.guid.toLowerCase());
         if (target === undefined) continue;

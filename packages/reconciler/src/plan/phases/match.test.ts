@@ -35,6 +35,23 @@ describe('match phase (identity)', () => {
     }
   });
 
+  it('finds a key declared twice or live twice, and live keys out of order, after other keys in order were paired', () => {
+    const names = (list: string[]) => list.map((Name) => aMonitor({ Name }));
+    const live = ['a', 'b', 'c'].map((Name) => aLiveMonitor({ Name }));
+    const declaredTwice = matched(desiredState({ manage, monitors: names(['a', 'b', 'c', 'c']) }), liveSnapshot({ monitors: live }));
+    expect(declaredTwice.problems.map((p) => p.code)).toEqual(['DUPLICATE_DESIRED_KEY']);
+
+    const copy = { ...aLiveMonitor({ Name: 'b' }), MonitorGuid: guidFor('monitor', 'b copy') };
+    const liveTwice = matched(desiredState({ manage, monitors: names(['a', 'b', 'c']) }), liveSnapshot({ monitors: [live[0], live[1], copy, live[2]] }));
+    expect(liveTwice.problems.map((p) => p.code)).toEqual(['DUPLICATE_LIVE_KEY']);
+    expect(liveTwice.states.find((s) => s.mod.kind === 'monitor')?.pairs.map((p) => p.desired.key)).toEqual(['a', 'c']);
+
+    const lastOutOfOrder = matched(desiredState({ manage, monitors: names(['a']) }), liveSnapshot({ monitors: ['a', 'z', 'y'].map((Name) => aLiveMonitor({ Name })) }));
+    const state = lastOutOfOrder.states.find((s) => s.mod.kind === 'monitor');
+    expect(state?.orphans.map((o) => o.key)).toEqual(['y', 'z']);
+    expect(state?.live.map((o) => o.key)).toEqual(['a', 'y', 'z']);
+  });
+
   it('pairs a pinned GUID first, so a rename is the same object', () => {
     const desired = desiredState({ manage, monitors: [aMonitor({ Name: 'new name', MonitorGuid: guidFor('monitor', 'old') })] });
     const { states } = matched(desired, liveSnapshot({ monitors: [aLiveMonitor({ Name: 'old' })] }));

@@ -31,7 +31,7 @@ export function withLiveOmissions(declared: ApiObject, live: ApiObject, rules: W
   const walk = walkOf(rules);
   const out: ApiObject = {};
   // `for...in`, not `Object.entries`: no pair list per object (plain data objects inherit no enumerable key).
-  for (const key in declared) out[key] = fill(declared[key], live[key], key, `/${escapePointer(key)}`, walk);
+  for (const key in declared) out[key] = fillField(declared[key], live[key], '', '/', key, walk);
   if (rules.updateReplaces === true) {
     for (const key in live) {
       const value = live[key];
@@ -50,6 +50,15 @@ function walkOf(rules: WriteBodyRules): Walk {
     walks.set(rules, walk);
   }
   return walk;
+}
+
+/**
+ * `fill` of the field `key` of an object (`under` and `at`: its path and pointer, each ending in `/` but at the top,
+ * where the path is empty): a scalar is sent as declared. Only the few objects and lists among the fields of a body
+ * are walked, with paths built for them alone: two strings for each field of each updated object otherwise.
+ */
+function fillField(d: unknown, l: unknown, under: string, at: string, key: string, walk: Walk): unknown {
+  return typeof d === 'object' && d !== null ? fill(d, l, `${under}${key}`, `${at}${escapePointer(key)}`, walk) : d;
 }
 
 /** `path` names fields as set specs do (`Recipients/Operators`, `*` for array elements); `pointer` as write-only specs do. */
@@ -73,10 +82,12 @@ function fill(d: unknown, l: unknown, path: string, pointer: string, walk: Walk)
   if (isPlainObject(d)) {
     if (!isPlainObject(l) || hasSecret(d)) return d;
     const out: Record<string, unknown> = {};
-    for (const key in d) out[key] = fill(d[key], l[key], `${path}/${key}`, `${pointer}/${escapePointer(key)}`, walk);
+    const under = `${path}/`;
+    const at = `${pointer}/`;
+    for (const key in d) out[key] = fillField(d[key], l[key], under, at, key, walk);
     for (const key in l) {
       const value = l[key];
-      if (d[key] === undefined && value !== undefined && !walk.writeOnly.has(`${pointer}/${escapePointer(key)}`)) out[key] = value;
+      if (d[key] === undefined && value !== undefined && !walk.writeOnly.has(`${at}${escapePointer(key)}`)) out[key] = value;
     }
     return out;
   }

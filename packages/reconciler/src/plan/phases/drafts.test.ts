@@ -33,6 +33,22 @@ describe('drafts phase', () => {
     expect(draftChanges(states, resolution, { operators: null }).problems.map((p) => p.code)).toEqual(['MISSING_FINGERPRINT']);
   });
 
+  it('warns of a declared read-only field, and still compares the secret it holds by its fingerprint', () => {
+    for (const variables of [[], [{ Key: 'login', Value: { vault: 'Web/shop-login' } }]]) {
+      const desired = desiredState({
+        manage: { monitors: { prune: false } },
+        monitors: [aMonitor({ CreatedDate: secret(CANARY), PredefinedVariables: variables })],
+        vaultSections: [aSection({}, [anItem()])],
+      });
+      const live = variables.map(() => ({ Key: 'login', Value: `{{vault:${guidFor('vaultItem', 'Web/shop-login')}}}` }));
+      const { states, resolution } = matched(desired, liveSnapshot({ monitors: [aLiveMonitor({ PredefinedVariables: live })], vaultSections: [aLiveSection()], vaultItems: [aLiveItem('Web')] }));
+      const { drafts, warnings } = draftChanges(states, resolution, { fingerprints: fingerprintDesiredSecrets(desired, FINGERPRINT_KEY), operators: null });
+      expect(warnings.map((w) => w.code)).toEqual(['READ_ONLY_FIELD']);
+      expect(drafts.map((d) => [d.step.action, d.step.reason])).toEqual([['update', 'no fingerprint marker']]);
+      expect(JSON.stringify(drafts.map((d) => d.step))).not.toContain(CANARY);
+    }
+  });
+
   describe("a monitor's variables, compared without resolving its vault references first", () => {
     const itemA = guidFor('vaultItem', 'Web/a');
     const itemB = guidFor('vaultItem', 'Web/b');

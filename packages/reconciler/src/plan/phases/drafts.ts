@@ -46,7 +46,7 @@ interface DraftRules {
   /** `dropOnUpdate` as a list, to look for secrets in (`plainlyUnchanged` leaves them out). */
   notCompared: readonly string[];
   /** Read-only fields a declaration may hold by mistake (the GUID field is a pin, not a mistake). */
-  readOnlyDeclarable: readonly string[];
+  readOnlyDeclarable: ReadonlySet<string>;
   immutable: readonly string[];
   markerField: string | undefined;
   /** `dropOnUpdate` and the fields `resolve` rewrites, for a kind that can compare them unresolved (`resolvedSame`). */
@@ -57,7 +57,7 @@ function draftRules(mod: KindModule): DraftRules {
   const dropOnWrite = new Set<string>([...mod.readOnlyFields, ...(mod.guidField === '' ? [] : [mod.guidField])]);
   const immutable = mod.immutableFields ?? [];
   const dropOnUpdate = new Set<string>([...dropOnWrite, ...immutable]);
-  const readOnlyDeclarable = mod.readOnlyFields.filter((f) => f !== mod.guidField);
+  const readOnlyDeclarable = new Set(mod.readOnlyFields.filter((f) => f !== mod.guidField));
   const skipUnresolved = mod.resolvedSame === undefined ? undefined : new Set([...dropOnUpdate, ...mod.resolvedSame.fields]);
   return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], readOnlyDeclarable, immutable, markerField: mod.marker?.field, skipUnresolved };
 }
@@ -82,14 +82,23 @@ class DraftContext {
     return '';
   }
 
-  readOnlyDeclared({ mod, readOnlyDeclarable }: DraftRules, entry: DesiredEntry): void {
+  /**
+   * Warns of the read-only fields a declaration holds, and tells whether it declares any field the comparison leaves
+   * out (`notCompared`, read-only ones among them): only then are those searched for secrets. One pass for both, as
+   * this runs for every declared object and nearly none declares such a field.
+   */
+  notComparedDeclared({ mod, notCompared, readOnlyDeclarable }: DraftRules, entry: DesiredEntry): boolean {
+    let any = false;
     let declared: string[] | undefined;
-    // An indexed loop: this runs for every declared object, and an iterator per call is garbage at account scale.
-    for (let i = 0; i < readOnlyDeclarable.length; i += 1) {
-      const f = readOnlyDeclarable[i] as string;
-      if (f in entry.fields) (declared ??= []).push(f);
+    // An indexed loop: an iterator per call is garbage at account scale. `notCompared` lists the read-only fields
+    // first, in their order: the warning names them as `readOnlyFields` does.
+    for (let i = 0; i < notCompared.length; i += 1) {
+      const f = notCompared[i] as string;
+      if (!(f in entry.fields)) continue;
+      any = true;
+      if (readOnlyDeclarable.has(f)) (declared ??= []).push(f);
     }
-    if (declared === undefined) return;
+    if (declared === undefined) return any;
     const them = declared.length === 1 ? 'it' : 'them';
     this.warnings.push({
       code: 'READ_ONLY_FIELD',
@@ -97,6 +106,7 @@ class DraftContext {
       kind: mod.kind,
       key: entry.key,
     });
+    return any;
   }
 
   secretsUntracked(mod: KindModule, entry: DesiredEntry, all: readonly string[]): void {
@@ -163,7 +173,7 @@ function withoutSecrets(fields: ApiObject, secretCount: number, replace: (pointe
 
 function createDraft(context: DraftContext, rules: DraftRules, entry: DesiredEntry): Draft {
   const { mod, markerField } = rules;
-  context.readOnlyDeclared(rules, entry);
+  context.notComparedDeclared(rules, entry);
   for (const field of mod.requiredOnCreate ?? []) {
     if (entry.fields[field] !== undefined && entry.fields[field] !== null) continue;
     context.problems.push(planProblem('CREATE_FIELD_MISSING', `${mod.kind} "${entry.key}" does not exist yet and declares no ${field}: the service cannot create it without one; add \`${field}:\``, entry.source));
@@ -251,13 +261,14 @@ function rotatedChanges(context: DraftContext, mod: KindModule, entry: DesiredEn
 /** An update of a pair, or undefined when the declared fields, markers and fingerprints all match the live object. */
 function updateDraft(context: DraftContext, rules: DraftRules, pair: Pair): Draft | undefined {
   const { desired: entry, live: current } = pair;
-  context.readOnlyDeclared(rules, entry);
-  if (unchangedUnresolved(context, rules, entry, current)) return undefined;
+  // Resolving keeps or drops keys, never adds one: a field not compared that is not declared is not resolved either.
+  const uncompared = context.notComparedDeclared(rules, entry);
+  if (unchangedUnresolved(context, rules, entry, current, uncompared)) return undefined;
   // The fields alone, no result object: the unchanged pairs, most of them at account scale, then allocate nothing here.
   const resolved = updateFields(context, rules.mod, entry);
   // Unchanged and holding no secret: most pairs at account scale. A declared field holding a secret is never the
   // same as the live one (`sameAsDeclared`), so only the fields `plainlyUnchanged` does not compare are searched.
-  if (plainlyUnchanged(rules, entry, current, resolved, rules.dropOnUpdate) && !secretIn(resolved, rules.notCompared)) return undefined;
+  if (plainlyUnchanged(rules, entry, current, resolved, rules.dropOnUpdate) && !(uncompared && secretIn(resolved, rules.notCompared))) return undefined;
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
   // The rest runs for the few pairs that may differ: a function of its own, so that the optimiser, which compiles
@@ -289,7 +300,7 @@ function plainlyUnchanged(rules: DraftRules, entry: DesiredEntry, current: LiveE
  * account scale hold a vault reference, and their resolved copies were most of what drafting allocated. `false` when
  * not proven: the resolved copy is compared then.
  */
-function unchangedUnresolved(context: DraftContext, rules: DraftRules, entry: DesiredEntry, current: LiveEntry): boolean {
+function unchangedUnresolved(context: DraftContext, rules: DraftRules, entry: DesiredEntry, current: LiveEntry, uncompared: boolean): boolean {
   const { mod, skipUnresolved } = rules;
   const resolving = mod.resolvedSame;
   // Write-once fields are compared only as `updateFields` leaves them: a kind with some takes the full path.
@@ -306,7 +317,7 @@ function unchangedUnresolved(context: DraftContext, rules: DraftRules, entry: De
     if (!resolving.same(field, declared, live !== undefined || field in current.fields ? live : mod.serverDefaults[field], context.resolution)) return false;
   }
   // `resolve` replaces references, never secrets: the fields as they are hold the same ones.
-  return !secretIn(entry.fields, rules.notCompared);
+  return !(uncompared && secretIn(entry.fields, rules.notCompared));
 }
 
 /** `updateDraft` for a pair that may differ: the changes, markers and fingerprints, or undefined when none. */

@@ -76,8 +76,10 @@ function fill(d: unknown, l: unknown, path: string, pointer: string, walk: Walk)
     const filled = d.map((entry, i) => fill(entry, theirs.get(keyOf(entry, spec.key as string) as string), element, `${pointer}/${i}`, walk));
     // Entries the service added by itself and the config leaves out stay as they are (a list without them would
     // make the service add them again with its defaults, undoing a value changed in the web app).
-    const kept = [...theirs].filter(([key]) => spec.serverAdded?.includes(key) === true && !mine.has(key)).map(([, entry]) => entry);
-    return kept.length === 0 ? filled : [...filled, ...kept];
+    // Added to the list just built, not spread into a new one: the spread of lists of differing element kinds (a
+    // monitor's conditions, some with and some without entries kept) made the optimised walk be thrown away.
+    for (const [key, entry] of theirs) if (spec.serverAdded?.includes(key) === true && !mine.has(key)) filled.push(entry);
+    return filled;
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l) || hasSecret(d)) return d;

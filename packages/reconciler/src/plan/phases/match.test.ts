@@ -37,12 +37,13 @@ describe('match phase (identity)', () => {
 
   it('finds a key declared twice or live twice, and live keys out of order, after other keys in order were paired', () => {
     const names = (list: string[]) => list.map((Name) => aMonitor({ Name }));
-    const live = ['a', 'b', 'c'].map((Name) => aLiveMonitor({ Name }));
+    const [a, b, c] = [aLiveMonitor({ Name: 'a' }), aLiveMonitor({ Name: 'b' }), aLiveMonitor({ Name: 'c' })];
+    const live = [a, b, c];
     const declaredTwice = matched(desiredState({ manage, monitors: names(['a', 'b', 'c', 'c']) }), liveSnapshot({ monitors: live }));
     expect(declaredTwice.problems.map((p) => p.code)).toEqual(['DUPLICATE_DESIRED_KEY']);
 
     const copy = { ...aLiveMonitor({ Name: 'b' }), MonitorGuid: guidFor('monitor', 'b copy') };
-    const liveTwice = matched(desiredState({ manage, monitors: names(['a', 'b', 'c']) }), liveSnapshot({ monitors: [live[0], live[1], copy, live[2]] }));
+    const liveTwice = matched(desiredState({ manage, monitors: names(['a', 'b', 'c']) }), liveSnapshot({ monitors: [a, b, copy, c] }));
     expect(liveTwice.problems.map((p) => p.code)).toEqual(['DUPLICATE_LIVE_KEY']);
     expect(liveTwice.states.find((s) => s.mod.kind === 'monitor')?.pairs.map((p) => p.desired.key)).toEqual(['a', 'c']);
 

@@ -227,8 +227,9 @@ export interface KindModule extends NamedKindEntry {
   /**
    * The fields `resolve` may rewrite (it keeps every key and leaves the other values as they are, secrets included),
    * and whether the declared value of one, once resolved, is the live one as the generic comparison finds it, decided
-   * without building the resolved copy: most pairs at account scale are unchanged, and the copy of each declaration
-   * was most of what drafting them allocated. `false` only means "not proven": the full comparison decides then.
+   * without building the resolved copy (of each declaration that holds a reference) or walking the field as the generic
+   * comparison does: most pairs at account scale are unchanged. `false` only means "not proven": the full comparison
+   * decides then.
    */
   resolvedSame?: { fields: readonly string[]; same(field: string, declared: unknown, live: unknown, resolver: Resolver): boolean };
   /**

@@ -296,9 +296,10 @@ function plainlyUnchanged(rules: DraftRules, entry: DesiredEntry, current: LiveE
 /**
  * The test of `updateDraft` for an unchanged pair (`plainlyUnchanged`, no secret in the fields it leaves out), decided
  * on the declared fields as they are for a kind whose `resolve` rewrites references (a monitor's vault variables): the
- * fields it rewrites by the kind's `resolvedSame`, the others as `plainlyUnchanged` compares them. Most monitors at
- * account scale hold a vault reference, and their resolved copies were most of what drafting allocated. `false` when
- * not proven: the resolved copy is compared then.
+ * fields it rewrites by the kind's `resolvedSame`, the others as `plainlyUnchanged` compares them. Most pairs at
+ * account scale are unchanged: each is settled here without a resolved copy of a declaration that holds a reference,
+ * and a monitor's variables in one loop rather than the generic walk of a keyed set. `false` when not proven: the
+ * resolved copy is compared then.
  */
 function unchangedUnresolved(context: DraftContext, rules: DraftRules, entry: DesiredEntry, current: LiveEntry, uncompared: boolean): boolean {
   const { mod, skipUnresolved } = rules;

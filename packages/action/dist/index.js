@@ -67936,7 +67936,7 @@ function replaceSecrets(value, replace, pointer = "") {
 function withLiveOmissions(declared, live, rules) {
   const walk = walkOf(rules);
   const out = {};
-  for (const key in declared) out[key] = fill(declared[key], live[key], key, `/${escapePointer(key)}`, walk);
+  for (const key in declared) out[key] = fillField(declared[key], live[key], "", "/", key, walk);
   if (rules.updateReplaces === true) {
     for (const key in live) {
       const value = live[key];
@@ -67954,6 +67954,9 @@ function walkOf(rules) {
   }
   return walk;
 }
+function fillField(d, l, under, at3, key, walk) {
+  return typeof d === "object" && d !== null ? fill(d, l, `${under}${key}`, `${at3}${escapePointer(key)}`, walk) : d;
+}
 function fill(d, l, path, pointer, walk) {
   if (Array.isArray(d)) {
     if (!Array.isArray(l)) return d;
@@ -67965,16 +67968,18 @@ function fill(d, l, path, pointer, walk) {
     const theirs = byKey(l, spec.key);
     if (mine === void 0 || theirs === void 0) return d;
     const filled = d.map((entry, i) => fill(entry, theirs.get(keyOf(entry, spec.key)), element, `${pointer}/${i}`, walk));
-    const kept = [...theirs].filter(([key]) => spec.serverAdded?.includes(key) === true && !mine.has(key)).map(([, entry]) => entry);
-    return kept.length === 0 ? filled : [...filled, ...kept];
+    for (const [key, entry] of theirs) if (spec.serverAdded?.includes(key) === true && !mine.has(key)) filled.push(entry);
+    return filled;
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l) || hasSecret(d)) return d;
     const out = {};
-    for (const key in d) out[key] = fill(d[key], l[key], `${path}/${key}`, `${pointer}/${escapePointer(key)}`, walk);
+    const under = `${path}/`;
+    const at3 = `${pointer}/`;
+    for (const key in d) out[key] = fillField(d[key], l[key], under, at3, key, walk);
     for (const key in l) {
       const value = l[key];
-      if (d[key] === void 0 && value !== void 0 && !walk.writeOnly.has(`${pointer}/${escapePointer(key)}`)) out[key] = value;
+      if (d[key] === void 0 && value !== void 0 && !walk.writeOnly.has(`${at3}${escapePointer(key)}`)) out[key] = value;
     }
     return out;
   }
@@ -68009,6 +68014,29 @@ function vaultKeyOf(variable) {
 function holdsVaultRef(list) {
   for (let i = 0; i < list.length; i += 1) if (vaultKeyOf(list[i]) !== void 0) return true;
   return false;
+}
+var VARIABLE_KEY = MONITOR_KIND.setFields.find((set) => set.path.length === 1 && set.path[0] === "PredefinedVariables")?.key;
+function isVaultText(value, target) {
+  return typeof value === "string" && value.length === target.length + 10 && value.startsWith("{{vault:") && value.startsWith(target, 8) && value.endsWith("}}");
+}
+function variablesSame(declared, live, resolver) {
+  if (VARIABLE_KEY === void 0 || !Array.isArray(declared) || !Array.isArray(live) || declared.length !== live.length) return false;
+  for (let i = 0; i < declared.length; i += 1) {
+    const variable = declared[i];
+    const candidate = live[i];
+    if (!isPlainObject(variable) || !isPlainObject(candidate)) return false;
+    const key = variable[VARIABLE_KEY];
+    if (typeof key !== "string" || candidate[VARIABLE_KEY] !== key) return false;
+    for (let j = 0; j < i; j += 1) if (declared[j][VARIABLE_KEY] === key) return false;
+    for (const field in variable) {
+      const value = variable[field];
+      const current = candidate[field];
+      if (value === current && (typeof value !== "object" || value === null)) continue;
+      const vault = field === "Value" ? vaultKeyOf(variable) : void 0;
+      if (vault === void 0 || !isVaultText(current, resolver.guidOf(VAULT_ITEM, vault) ?? vault)) return false;
+    }
+  }
+  return true;
 }
 function vaultReferencesIn(fields) {
   const found = [];
@@ -68127,6 +68155,7 @@ var monitorKind = {
     });
     return { ...entry.fields, PredefinedVariables: resolved };
   },
+  resolvedSame: { fields: ["PredefinedVariables"], same: (_field, declared, live, resolver) => variablesSame(declared, live, resolver) },
   lastModified(live) {
     const modified = {};
     const date = str(live.fields, "LastModifiedDate");
@@ -72322,8 +72351,9 @@ function draftRules(mod) {
   const dropOnWrite = /* @__PURE__ */ new Set([...mod.readOnlyFields, ...mod.guidField === "" ? [] : [mod.guidField]]);
   const immutable = mod.immutableFields ?? [];
   const dropOnUpdate = /* @__PURE__ */ new Set([...dropOnWrite, ...immutable]);
-  const readOnlyDeclarable = mod.readOnlyFields.filter((f) => f !== mod.guidField);
-  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], readOnlyDeclarable, immutable, markerField: mod.marker?.field };
+  const readOnlyDeclarable = new Set(mod.readOnlyFields.filter((f) => f !== mod.guidField));
+  const skipUnresolved = mod.resolvedSame === void 0 ? void 0 : /* @__PURE__ */ new Set([...dropOnUpdate, ...mod.resolvedSame.fields]);
+  return { mod, dropOnWrite, dropOnUpdate, notCompared: [...dropOnUpdate], readOnlyDeclarable, immutable, markerField: mod.marker?.field, skipUnresolved };
 }
 var DraftContext = class {
   constructor(resolution, options) {
@@ -72341,13 +72371,21 @@ var DraftContext = class {
     );
     return "";
   }
-  readOnlyDeclared({ mod, readOnlyDeclarable }, entry) {
+  /**
+   * Warns of the read-only fields a declaration holds, and tells whether it declares any field the comparison leaves
+   * out (`notCompared`, read-only ones among them): only then are those searched for secrets. One pass for both, as
+   * this runs for every declared object and nearly none declares such a field.
+   */
+  notComparedDeclared({ mod, notCompared, readOnlyDeclarable }, entry) {
+    let any = false;
     let declared;
-    for (let i = 0; i < readOnlyDeclarable.length; i += 1) {
-      const f = readOnlyDeclarable[i];
-      if (f in entry.fields) (declared ??= []).push(f);
+    for (let i = 0; i < notCompared.length; i += 1) {
+      const f = notCompared[i];
+      if (!(f in entry.fields)) continue;
+      any = true;
+      if (readOnlyDeclarable.has(f)) (declared ??= []).push(f);
     }
-    if (declared === void 0) return;
+    if (declared === void 0) return any;
     const them = declared.length === 1 ? "it" : "them";
     this.warnings.push({
       code: "READ_ONLY_FIELD",
@@ -72355,6 +72393,7 @@ var DraftContext = class {
       kind: mod.kind,
       key: entry.key
     });
+    return any;
   }
   secretsUntracked(mod, entry, all2) {
     const pointers = mod.writeOnce === void 0 ? all2 : all2.filter((p) => !mod.writeOnce?.some((f) => p === `/${escapePointer(f)}` || p.startsWith(`/${escapePointer(f)}/`)));
@@ -72412,7 +72451,7 @@ function withoutSecrets(fields, secretCount, replace) {
 }
 function createDraft(context, rules, entry) {
   const { mod, markerField } = rules;
-  context.readOnlyDeclared(rules, entry);
+  context.notComparedDeclared(rules, entry);
   for (const field of mod.requiredOnCreate ?? []) {
     if (entry.fields[field] !== void 0 && entry.fields[field] !== null) continue;
     context.problems.push(planProblem("CREATE_FIELD_MISSING", `${mod.kind} "${entry.key}" does not exist yet and declares no ${field}: the service cannot create it without one; add \`${field}:\``, entry.source));
@@ -72481,9 +72520,10 @@ function rotatedChanges(context, mod, entry, resolved) {
 }
 function updateDraft(context, rules, pair) {
   const { desired: entry, live: current } = pair;
-  context.readOnlyDeclared(rules, entry);
+  const uncompared = context.notComparedDeclared(rules, entry);
+  if (unchangedUnresolved(context, rules, entry, current, uncompared)) return void 0;
   const resolved = updateFields(context, rules.mod, entry);
-  if (plainlyUnchanged(rules, entry, current, resolved) && !secretIn(resolved, rules.notCompared)) return void 0;
+  if (plainlyUnchanged(rules, entry, current, resolved, rules.dropOnUpdate) && !(uncompared && secretIn(resolved, rules.notCompared))) return void 0;
   const secrets = findSecrets(resolved);
   if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
   return changedDraft(context, rules, pair, resolved, rotatedChanges(context, rules.mod, entry, resolved), secrets);
@@ -72492,11 +72532,26 @@ function secretIn(fields, names) {
   for (let i = 0; i < names.length; i += 1) if (hasSecret(fields[names[i]])) return true;
   return false;
 }
-function plainlyUnchanged(rules, entry, current, resolved) {
+function plainlyUnchanged(rules, entry, current, resolved, skip) {
   const { mod, markerField } = rules;
   const markerFree = markerField === void 0 || mod.marker?.name === "fp" && !(markerField in resolved);
   if (!markerFree || rules.immutable.length > 0 || entry.key !== current.key && entry.pinnedGuid !== void 0) return false;
-  return declaredFieldsSame(resolved, current.fields, mod.serverDefaults, rules.dropOnUpdate, mod.setFields);
+  return declaredFieldsSame(resolved, current.fields, mod.serverDefaults, skip, mod.setFields);
+}
+function unchangedUnresolved(context, rules, entry, current, uncompared) {
+  const { mod, skipUnresolved } = rules;
+  const resolving = mod.resolvedSame;
+  if (resolving === void 0 || skipUnresolved === void 0 || mod.writeOnce !== void 0) return false;
+  if (!plainlyUnchanged(rules, entry, current, entry.fields, skipUnresolved)) return false;
+  const { fields } = resolving;
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i];
+    const declared = entry.fields[field];
+    if (declared === void 0 || rules.dropOnUpdate.has(field)) continue;
+    const live = current.fields[field];
+    if (!resolving.same(field, declared, live !== void 0 || field in current.fields ? live : mod.serverDefaults[field], context.resolution)) return false;
+  }
+  return !(uncompared && secretIn(entry.fields, rules.notCompared));
 }
 function changedDraft(context, rules, { desired: entry, live: current }, resolved, rotated, secrets) {
   const { mod, markerField } = rules;
@@ -72590,60 +72645,6 @@ function driftOf(mod, current, options) {
     lastModifiedByOperatorId: modified.operatorId,
     ...name === void 0 ? {} : { operatorName: name }
   };
-}
-
-// ../reconciler/src/plan/phases/references.ts
-function unresolvedReferences(states, resolution) {
-  const problems = [];
-  for (const state of states) {
-    if (!state.managed || state.sets !== void 0) continue;
-    const entries = state.desired;
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i];
-      if (entry.refs.length === 0) continue;
-      for (const ref of entry.refs) {
-        if (resolution.guidOf(ref.kind, ref.key) === void 0 && !resolution.isCreated(ref.kind, ref.key)) {
-          problems.push(
-            planProblem(
-              "UNRESOLVED_REFERENCE",
-              `${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which is neither declared in a managed kind nor in the account; declare it or fix the reference`,
-              entry.source
-            )
-          );
-        }
-      }
-    }
-  }
-  return problems;
-}
-function referencesToDeleted(states, resolution, deleted) {
-  const problems = [];
-  if (deleted === void 0) return problems;
-  for (const state of states) {
-    if (!state.managed || nothingDeletedOf(state, deleted)) continue;
-    const entries = state.desired;
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i];
-      if (entry.refs.length === 0) continue;
-      for (const ref of entry.refs) {
-        if (!deleted.hasAny(ref.kind)) continue;
-        const guid = resolution.guidOf(ref.kind, ref.key);
-        if (guid !== void 0 && deleted.has(ref.kind, guid)) {
-          problems.push(
-            planProblem(
-              "REFERENCE_TO_DELETED",
-              `${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which this plan deletes because no file declares it; declare it, or remove the reference`,
-              entry.source
-            )
-          );
-        }
-      }
-    }
-  }
-  return problems;
-}
-function nothingDeletedOf(state, deleted) {
-  return state.sets !== void 0 && !(state.mod.parents ?? []).some((kind) => deleted.hasAny(kind));
 }
 
 // ../reconciler/src/plan/phases/state.ts
@@ -72826,6 +72827,14 @@ var PairFinder = class {
     return this.#lookup.pairAt(place3).live.guid;
   }
 };
+function entriesWithRefs(entries) {
+  const found = [];
+  for (let i = 0; i < entries.length; i += 1) {
+    const entry = entries[i];
+    if (entry.refs.length > 0) found.push(entry);
+  }
+  return found;
+}
 var KIND_ORDER = new Map(KINDS.map((m, i) => [m.kind, i]));
 function kindOrder(kind) {
   return KIND_ORDER.get(kind) ?? KINDS.length;
@@ -72837,6 +72846,54 @@ var IDENTITY = new Map(KINDS.map((m) => [m.kind, m.identity ?? exactKey]));
 function identityOf(kind, key) {
   const identity = IDENTITY.get(kind);
   return identity === void 0 ? key : identity(key);
+}
+
+// ../reconciler/src/plan/phases/references.ts
+function unresolvedReferences(states, resolution) {
+  const problems = [];
+  for (const state of states) {
+    if (!state.managed || state.sets !== void 0) continue;
+    for (const entry of entriesWithRefs(state.desired)) {
+      for (const ref of entry.refs) {
+        if (resolution.guidOf(ref.kind, ref.key) === void 0 && !resolution.isCreated(ref.kind, ref.key)) {
+          problems.push(
+            planProblem(
+              "UNRESOLVED_REFERENCE",
+              `${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which is neither declared in a managed kind nor in the account; declare it or fix the reference`,
+              entry.source
+            )
+          );
+        }
+      }
+    }
+  }
+  return problems;
+}
+function referencesToDeleted(states, resolution, deleted) {
+  const problems = [];
+  if (deleted === void 0) return problems;
+  for (const state of states) {
+    if (!state.managed || nothingDeletedOf(state, deleted)) continue;
+    for (const entry of entriesWithRefs(state.desired)) {
+      for (const ref of entry.refs) {
+        if (!deleted.hasAny(ref.kind)) continue;
+        const guid = resolution.guidOf(ref.kind, ref.key);
+        if (guid !== void 0 && deleted.has(ref.kind, guid)) {
+          problems.push(
+            planProblem(
+              "REFERENCE_TO_DELETED",
+              `${state.mod.kind} "${entry.key}" refers to ${ref.kind} "${ref.key}", which this plan deletes because no file declares it; declare it, or remove the reference`,
+              entry.source
+            )
+          );
+        }
+      }
+    }
+  }
+  return problems;
+}
+function nothingDeletedOf(state, deleted) {
+  return state.sets !== void 0 && !(state.mod.parents ?? []).some((kind) => deleted.hasAny(kind));
 }
 
 // ../reconciler/src/plan/phases/retire.ts
@@ -72969,10 +73026,8 @@ function keepersOf(deleted, states, resolution) {
     const { mod } = state;
     const owners = mod.ownedBy ?? [];
     const parents = mod.parents ?? [];
-    const entries = state.allLive;
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i];
-      if (entry.refs.length === 0 || !entry.refs.some((r) => isDeleted(r.kind, r.guid))) continue;
+    for (const entry of entriesWithRefs(state.allLive)) {
+      if (!entry.refs.some((r) => isDeleted(r.kind, r.guid))) continue;
       if (isDeleted(mod.kind, entry.guid) || entry.refs.some((r) => owners.includes(r.kind) && isDeleted(r.kind, r.guid))) continue;
       let refs = entry.refs;
       const declared = state.managed && !resolution.isIgnoredGuid(mod.kind, entry.guid) ? resolution.desiredOf(mod.kind, entry.guid) : void 0;
@@ -73254,11 +73309,15 @@ function matchKind(base, context) {
   resolution.indexLive(mod.kind, allLive);
   const liveEntries = liveInScope(mod, allLive, ignore, resolution, ignoredAny);
   const desiredEntries = declaredInScope(mod, mod.desired(desired), managed, ignore, resolution, ignoredAny, context.warnings);
-  if (!sortedByKey(desiredEntries)) desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
-  if (!sortedByKeyAndGuid(liveEntries)) liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
+  const desiredAscending = ascendingKeys(desiredEntries);
+  if (!desiredAscending && !sortedByKey(desiredEntries)) desiredEntries.sort((a, b) => compareStrings(a.key, b.key));
+  const liveAscending = ascendingKeys(liveEntries);
+  if (!liveAscending && !sortedByKeyAndGuid(liveEntries)) liveEntries.sort((a, b) => compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
   const { matchable, dormant: shadowed, retiredAny } = matchableLive(mod, liveEntries);
   const copies = { dedupe: context.dedupe, operators: live.operators, found: [] };
-  const matched = match(matchRules(mod), desiredEntries, matchable, problems, resolution, copies);
+  const rules = matchRules(mod);
+  const unique = desiredAscending && liveAscending && rules.identity === exactKey && !pinsAny(desiredEntries);
+  const matched = unique ? matchAscending(desiredEntries, matchable) : match(rules, desiredEntries, matchable, problems, resolution, copies);
   const settled = settleRetired(mod, matched.pairs, matched.orphans, retiredAny);
   resolution.register(mod.kind, settled.pairs, matched.creates, managed);
   const dormant = /* @__PURE__ */ new Set([...shadowed, ...settled.dormant]);
@@ -73411,6 +73470,14 @@ function sortedByKey(entries) {
   for (let i = 1; i < entries.length; i += 1) if (entries[i].key < entries[i - 1].key) return false;
   return true;
 }
+function ascendingKeys(entries) {
+  for (let i = 1; i < entries.length; i += 1) if (!(entries[i - 1].key < entries[i].key)) return false;
+  return true;
+}
+function pinsAny(entries) {
+  for (let i = 0; i < entries.length; i += 1) if (entries[i].pinnedGuid !== void 0) return true;
+  return false;
+}
 function sortedByKeyAndGuid(entries) {
   for (let i = 1; i < entries.length; i += 1) {
     const { key, guid } = entries[i];
@@ -73449,6 +73516,31 @@ function matchSorted(rules, desired, live, problems, copies) {
   }
   while (next < live.length) orphans.push(live[next++]);
   problems.push(...declaredTwice, ...liveTwice);
+  return { pairs, creates, orphans };
+}
+function matchAscending(desired, live) {
+  const pairs = [];
+  const creates = [];
+  const orphans = [];
+  let next = 0;
+  for (let i = 0; i < desired.length; i += 1) {
+    const entry = desired[i];
+    let paired = false;
+    while (next < live.length) {
+      const other = live[next];
+      if (other.key === entry.key) {
+        pairs.push({ desired: entry, live: other });
+        next += 1;
+        paired = true;
+        break;
+      }
+      if (entry.key < other.key) break;
+      orphans.push(other);
+      next += 1;
+    }
+    if (!paired) creates.push(entry);
+  }
+  while (next < live.length) orphans.push(live[next++]);
   return { pairs, creates, orphans };
 }
 function liveCopies(rules, entry, candidates, problems, copies) {
@@ -73538,10 +73630,7 @@ function linkDependencies(drafts, states) {
   const anyDeleted = drafts.some((draft) => draft.step.action === "delete");
   for (const state of anyDeleted ? states : []) {
     if (nothingDeletedOf(state, deleted)) continue;
-    const entries = state.live;
-    for (let i = 0; i < entries.length; i += 1) {
-      const entry = entries[i];
-      if (entry.refs.length === 0) continue;
+    for (const entry of entriesWithRefs(state.live)) {
       for (const ref of entry.refs) {
         const target = deleted.get(ref.kind, ref.guid.toLowerCase());
         if (target === void 0) continue;

@@ -23,7 +23,7 @@ export interface ParsedArgs {
 
 /** Options every command accepts, before or after the command name. */
 export const GLOBAL_OPTIONS = {
-  config: { type: 'string', short: 'c', value: 'DIR', description: 'config folder (default: the nearest folder upwards holding monsync.yaml)' },
+  config: { type: 'string', short: 'c', value: 'DIR', description: 'config folder (default: the nearest folder upwards holding monsync.yaml, or ./configs)' },
   verbose: { type: 'boolean', description: 'log every API request and response (method, path, status, time; no bodies, no credentials) to stderr' },
   help: { type: 'boolean', short: 'h', description: 'show help for the command' },
   version: { type: 'boolean', description: 'print the monsync version' },

@@ -19,6 +19,23 @@ describe('config folder discovery', () => {
     expect(resolveConfigDir(join(root, 'configs'), undefined)).toBe(join(root, 'configs'));
   });
 
+  it('takes configs/ below the working directory, where init writes the tree, when no folder upwards holds monsync.yaml', () => {
+    const root = tree();
+    expect(resolveConfigDir(root, undefined)).toBe(join(root, 'configs'));
+  });
+
+  it('prefers a monsync.yaml in the working directory to one in its configs/ folder', () => {
+    const root = tree();
+    writeFileSync(join(root, 'monsync.yaml'), 'apiVersion: monsync/v1\n');
+    expect(resolveConfigDir(root, undefined)).toBe(root);
+  });
+
+  it('looks in configs/ of the working directory only, not of the folders above it', () => {
+    const root = tree();
+    mkdirSync(join(root, 'elsewhere'));
+    expect(() => resolveConfigDir(join(root, 'elsewhere'), undefined)).toThrow(/no monsync\.yaml in .*elsewhere, its configs\/ folder or any folder above it/);
+  });
+
   it('takes --config relative to the working directory, as the folder or its monsync.yaml', () => {
     const root = tree();
     expect(resolveConfigDir(root, 'configs')).toBe(join(root, 'configs'));

@@ -102,7 +102,7 @@ describe('monsync command line', () => {
     const empty = tempTree({ 'README.md': 'no tree here\n' });
     const { code, err } = await monsync(['validate'], { cwd: empty });
     expect(code).toBe(ExitCode.Error);
-    expect(err).toMatch(/^monsync validate: error CONFIG_ROOT_MISSING: no monsync\.yaml in .* or any folder above it\. Run monsync inside a config tree or pass --config DIR\.\n$/);
+    expect(err).toMatch(/^monsync validate: error CONFIG_ROOT_MISSING: no monsync\.yaml in .* or any folder above it\. Run monsync inside a config tree or pass --config DIR \(monsync init starts one\)\.\n$/);
   });
 });
 

@@ -11,7 +11,7 @@ export const emulatorCommand: CommandSpec = {
     '--profile picks the reading of the service it speaks: default, strict, published, lean or rate-limited\n' +
     '(--rate-limit R sets the share of 429 answers of rate-limited).\n' +
     'Further flags: --user NAME, --password PW, --page-size N, --verbose (prints the seeded accounts and one\n' +
-    'line per request); they are passed to the emulator as given (packages/emulator/README.md).',
+    'line per request); they are passed to the emulator as given (the @monsync/emulator README lists them).',
   options: {},
   passThrough: true,
   examples: ['monsync emulator --port 8080 --seed demo'],

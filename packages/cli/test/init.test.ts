@@ -38,6 +38,19 @@ describe('monsync init', () => {
     }
     expect(readFileSync(join(root, '.gitignore'), 'utf8')).toContain('.emulator.json\n');
     expect((await monsync(['validate'], { cwd: join(root, 'configs') })).code).toBe(ExitCode.Ok);
+    // Where a user is after init: the repository root, whose configs/ is found without --config.
+    const atRoot = await monsync(['validate'], { cwd: root });
+    expect({ code: atRoot.code, err: atRoot.err }).toEqual({ code: ExitCode.Ok, err: '' });
+    expect(atRoot.out).toMatch(/^configs: valid /);
+    expect(out).toContain('Add the secrets the workflows name');
+  });
+
+  it('with --no-workflows, names no workflow secrets among the next steps', async () => {
+    const root = emptyRepository();
+    const { code, out } = await monsync(['init', '--kinds', 'monitors', '--no-workflows'], { cwd: root });
+    expect(code).toBe(ExitCode.Ok);
+    expect(out).toContain('monsync plan --config configs');
+    expect(out).not.toContain('workflows');
   });
 
   it('never overwrites: a second run fails naming the files and writes nothing; --force overwrites', async () => {

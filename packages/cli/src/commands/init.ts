@@ -176,7 +176,7 @@ export const initCommand: CommandSpec = {
     }
     const added = ensureGitignore(join(root, '.gitignore'));
     if (added > 0) io.stdout.write(`added ${added} line${added === 1 ? '' : 's'} to ${displayPath(cwd, join(root, '.gitignore'))}\n`);
-    io.stdout.write(nextSteps(displayPath(cwd, dir)));
+    io.stdout.write(nextSteps(displayPath(cwd, dir), !booleanOption(values, 'no-workflows')));
     return ExitCode.Ok;
   },
 };
@@ -192,14 +192,15 @@ function ensureGitignore(path: string): number {
   return entries.length;
 }
 
-function nextSteps(label: string): string {
+/** What to do after `init`; the workflows' secrets are named only when the workflows were written. */
+function nextSteps(label: string, workflows: boolean): string {
   return [
     '',
     'Next:',
     `  monsync validate --config ${label}                 # offline: schema, references, secrets by reference`,
     '  export MONSYNC_API_URL=... MONSYNC_API_USERNAME=... MONSYNC_API_PASSWORD=...',
     `  monsync plan --config ${label}                     # what apply would change`,
-    '  Add the secrets the workflows name (Settings > Secrets and variables > Actions) and commit.',
+    workflows ? '  Add the secrets the workflows name (Settings > Secrets and variables > Actions) and commit.' : '  Commit the tree.',
     '',
   ].join('\n');
 }

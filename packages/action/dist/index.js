@@ -25431,7 +25431,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
-    var LineCounter5 = class {
+    var LineCounter6 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -25454,7 +25454,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter5;
+    exports.LineCounter = LineCounter6;
   }
 });
 
@@ -26362,7 +26362,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument4(source, options = {}) {
+    function parseDocument5(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -26388,7 +26388,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument4(src, options);
+      const doc = parseDocument5(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -26424,7 +26424,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments3;
-    exports.parseDocument = parseDocument4;
+    exports.parseDocument = parseDocument5;
     exports.stringify = stringify;
   }
 });
@@ -65399,6 +65399,9 @@ var PlanDocumentSchema = ClosedObject(
   }
 );
 
+// ../schema/src/plan-file.ts
+var import_yaml5 = __toESM(require_dist(), 1);
+
 // ../schema/src/render-schemas.ts
 var JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 var CONFIG_SCHEMA_ID = "https://monsync.dev/schemas/config.schema.json";
@@ -66300,7 +66303,7 @@ function patternMismatch(make, error2, path, name, parent) {
 }
 
 // ../schema/src/yaml-source.ts
-var import_yaml5 = __toESM(require_dist(), 1);
+var import_yaml6 = __toESM(require_dist(), 1);
 var MAX_FILE_BYTES = 5 * 1024 * 1024;
 var MAX_NESTING = 64;
 var PLAIN_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((t) => `tag:yaml.org,2002:${t}`));
@@ -66313,7 +66316,7 @@ var YamlSource = class {
   /** Start offsets of refused nodes (aliases): schema findings about their stand-in value are noise. */
   refusedOffsets = /* @__PURE__ */ new Set();
   aliasCount = 0;
-  #lineCounter = new import_yaml5.LineCounter();
+  #lineCounter = new import_yaml6.LineCounter();
   #doc;
   constructor(file, raw) {
     this.file = file;
@@ -66327,7 +66330,7 @@ var YamlSource = class {
       this.value = void 0;
       return;
     }
-    const docs = (0, import_yaml5.parseAllDocuments)(text2, {
+    const docs = (0, import_yaml6.parseAllDocuments)(text2, {
       lineCounter: this.#lineCounter,
       uniqueKeys: true,
       merge: false,
@@ -66361,7 +66364,7 @@ var YamlSource = class {
     }
     for (const warning2 of this.#doc.warnings) if (warning2.code !== "TAG_RESOLVE_FAILED") this.report("YAML_WARNING", firstLine(warning2.message), warning2.pos[0], warning2.pos[1]);
     const contents = this.#doc.contents;
-    if (contents !== null && !(0, import_yaml5.isMap)(contents) && !((0, import_yaml5.isScalar)(contents) && contents.value === null)) {
+    if (contents !== null && !(0, import_yaml6.isMap)(contents) && !((0, import_yaml6.isScalar)(contents) && contents.value === null)) {
       this.reportNode("ROOT_NOT_MAPPING", "a config file must be a mapping of top-level keys (monitors:, slas:, ...)", contents);
     }
     const deep = contents === null ? void 0 : deepNode(contents);
@@ -66385,7 +66388,7 @@ var YamlSource = class {
   /** Converts the AST by hand so that positions stay known and hazardous constructs are refused, not resolved. */
   toValue(node) {
     if (node === null) return null;
-    if (!(0, import_yaml5.isAlias)(node) && node.tag !== void 0 && !PLAIN_TAGS.has(node.tag)) {
+    if (!(0, import_yaml6.isAlias)(node) && node.tag !== void 0 && !PLAIN_TAGS.has(node.tag)) {
       const shown = node.tag.startsWith("tag:yaml.org,2002:") ? `!!${node.tag.slice("tag:yaml.org,2002:".length)}` : node.tag;
       const start = node.range?.[0] ?? 0;
       let from = start;
@@ -66398,7 +66401,7 @@ var YamlSource = class {
       this.refusedOffsets.add(node.range?.[0] ?? -1);
       return null;
     }
-    if ((0, import_yaml5.isAlias)(node)) {
+    if ((0, import_yaml6.isAlias)(node)) {
       this.aliasCount += 1;
       if (this.aliasCount === 1) {
         this.reportNode("YAML_ALIAS", `aliases are not allowed (here *${node.source}); write the value out`, node, {
@@ -66408,7 +66411,7 @@ var YamlSource = class {
       this.refusedOffsets.add(node.range?.[0] ?? -1);
       return null;
     }
-    if ((0, import_yaml5.isScalar)(node)) {
+    if ((0, import_yaml6.isScalar)(node)) {
       if (typeof node.value === "number" && !Number.isFinite(node.value)) {
         const range = node.range ?? [0, 0, 0];
         const written2 = this.text.slice(range[0], range[1]).trim();
@@ -66420,12 +66423,12 @@ var YamlSource = class {
       }
       return node.value;
     }
-    if ((0, import_yaml5.isSeq)(node)) return node.items.map((item) => this.toValue(item));
-    if ((0, import_yaml5.isMap)(node)) {
+    if ((0, import_yaml6.isSeq)(node)) return node.items.map((item) => this.toValue(item));
+    if ((0, import_yaml6.isMap)(node)) {
       const out = {};
       for (const pair of node.items) {
         const key = pair.key;
-        if (!(0, import_yaml5.isScalar)(key) || key.value === null || typeof key.value === "object") {
+        if (!(0, import_yaml6.isScalar)(key) || key.value === null || typeof key.value === "object") {
           this.reportNode("NON_STRING_KEY", "mapping keys must be plain names", key ?? node);
           continue;
         }
@@ -66484,17 +66487,17 @@ var YamlSource = class {
     let last = node ?? void 0;
     for (const segment of path) {
       keyNode = void 0;
-      if ((0, import_yaml5.isMap)(node)) {
-        const pair = node.items.find((item) => (0, import_yaml5.isPair)(item) && (0, import_yaml5.isScalar)(item.key) && String(item.key.value) === String(segment));
+      if ((0, import_yaml6.isMap)(node)) {
+        const pair = node.items.find((item) => (0, import_yaml6.isPair)(item) && (0, import_yaml6.isScalar)(item.key) && String(item.key.value) === String(segment));
         if (pair === void 0) break;
         keyNode = pair.key;
         node = pair.value;
         last = pair.value ?? keyNode;
-        if (pair.value === null || (0, import_yaml5.isScalar)(pair.value) && pair.value.range?.[0] === pair.value.range?.[1]) {
+        if (pair.value === null || (0, import_yaml6.isScalar)(pair.value) && pair.value.range?.[0] === pair.value.range?.[1]) {
           node = null;
           last = keyNode;
         }
-      } else if ((0, import_yaml5.isSeq)(node) && typeof segment === "number") {
+      } else if ((0, import_yaml6.isSeq)(node) && typeof segment === "number") {
         const item = node.items[segment];
         if (item === void 0) break;
         node = item;
@@ -66538,11 +66541,11 @@ function deepNode(root) {
   const stack = [{ node: root, depth: 0 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop();
-    if (!(0, import_yaml5.isMap)(node) && !(0, import_yaml5.isSeq)(node)) continue;
+    if (!(0, import_yaml6.isMap)(node) && !(0, import_yaml6.isSeq)(node)) continue;
     if (depth >= MAX_NESTING) return node;
     for (const item of node.items) {
-      const child = (0, import_yaml5.isPair)(item) ? item.value : item;
-      if (child !== null && typeof child === "object" && ((0, import_yaml5.isMap)(child) || (0, import_yaml5.isSeq)(child))) stack.push({ node: child, depth: depth + 1 });
+      const child = (0, import_yaml6.isPair)(item) ? item.value : item;
+      if (child !== null && typeof child === "object" && ((0, import_yaml6.isMap)(child) || (0, import_yaml6.isSeq)(child))) stack.push({ node: child, depth: depth + 1 });
     }
   }
   return void 0;
@@ -75390,10 +75393,10 @@ function blockLines(value, indent, as) {
 }
 
 // ../reconciler/src/pull/pull-into.ts
-var import_yaml8 = __toESM(require_dist(), 1);
+var import_yaml9 = __toESM(require_dist(), 1);
 
 // ../reconciler/src/pull/declarations.ts
-var import_yaml6 = __toESM(require_dist(), 1);
+var import_yaml7 = __toESM(require_dist(), 1);
 function childField(child) {
   const star = child.path.lastIndexOf("*");
   return child.path.slice(star + 1);
@@ -75406,8 +75409,8 @@ function nodeAt(root, path) {
   let owner;
   const parents = [];
   for (const segment of path) {
-    if (!(0, import_yaml6.isMap)(node)) return void 0;
-    const pair = node.items.find((item) => (0, import_yaml6.isScalar)(item.key) && keyText(item.key.value) === segment);
+    if (!(0, import_yaml7.isMap)(node)) return void 0;
+    const pair = node.items.find((item) => (0, import_yaml7.isScalar)(item.key) && keyText(item.key.value) === segment);
     if (pair === void 0) return void 0;
     parents.push(node);
     owner = pair;
@@ -75416,15 +75419,15 @@ function nodeAt(root, path) {
   return node === null || node === void 0 ? void 0 : { node, owner, parents };
 }
 function entryKey(kind, item) {
-  if (kind.contentKey !== void 0) return (0, import_yaml6.isMap)(item) ? kind.contentKey(item.toJSON()) : void 0;
-  if (kind.keyField === void 0) return (0, import_yaml6.isScalar)(item) ? keyText(item.value) : void 0;
-  if (!(0, import_yaml6.isMap)(item)) return void 0;
-  const pair = item.items.find((entry) => (0, import_yaml6.isScalar)(entry.key) && entry.key.value === kind.keyField);
-  return (0, import_yaml6.isScalar)(pair?.value) ? keyText(pair.value.value) : void 0;
+  if (kind.contentKey !== void 0) return (0, import_yaml7.isMap)(item) ? kind.contentKey(item.toJSON()) : void 0;
+  if (kind.keyField === void 0) return (0, import_yaml7.isScalar)(item) ? keyText(item.value) : void 0;
+  if (!(0, import_yaml7.isMap)(item)) return void 0;
+  const pair = item.items.find((entry) => (0, import_yaml7.isScalar)(entry.key) && entry.key.value === kind.keyField);
+  return (0, import_yaml7.isScalar)(pair?.value) ? keyText(pair.value.value) : void 0;
 }
 function collect(out, file, kind, root, path, parent, above) {
   const found = nodeAt(root, path);
-  if (found === void 0 || !(0, import_yaml6.isSeq)(found.node)) return;
+  if (found === void 0 || !(0, import_yaml7.isSeq)(found.node)) return;
   const seq = found.node;
   const parents = [...above, ...found.parents, seq];
   for (const item of seq.items) {
@@ -75479,7 +75482,7 @@ function pulledObjectsOf(data) {
 }
 
 // ../reconciler/src/pull/yaml-edits.ts
-var import_yaml7 = __toESM(require_dist(), 1);
+var import_yaml8 = __toESM(require_dist(), 1);
 function rangeOf(node) {
   const range = node.range;
   if (range === void 0 || range === null) throw new TypeError("a node of a parsed document has no range");
@@ -75489,7 +75492,7 @@ var EditableFile = class {
   constructor(path, text2) {
     this.path = path;
     this.text = text2;
-    this.documents = (0, import_yaml7.parseAllDocuments)(text2, { version: "1.2", schema: "core", uniqueKeys: false });
+    this.documents = (0, import_yaml8.parseAllDocuments)(text2, { version: "1.2", schema: "core", uniqueKeys: false });
     this.newline = text2.includes("\r\n") ? "\r\n" : "\n";
   }
   documents;
@@ -75540,7 +75543,7 @@ var EditableFile = class {
   }
   /** Whether the node is written inside a flow collection (or is one), where only flow text fits. */
   #inFlow(node, parents) {
-    return (0, import_yaml7.isCollection)(node) && node.flow === true || parents.some((parent) => (0, import_yaml7.isCollection)(parent) && parent.flow === true);
+    return (0, import_yaml8.isCollection)(node) && node.flow === true || parents.some((parent) => (0, import_yaml8.isCollection)(parent) && parent.flow === true);
   }
   /**
    * Replaces a node's value. A scalar keeps its quoting style where the new value allows it; a block collection is
@@ -75548,11 +75551,11 @@ var EditableFile = class {
    */
   replace(node, value, parents) {
     const [start, end] = rangeOf(node);
-    if ((0, import_yaml7.isScalar)(node) && isScalarValue(value)) {
+    if ((0, import_yaml8.isScalar)(node) && isScalarValue(value)) {
       this.#replaceKeepingComment(start, end, scalarLike(node, value));
       return;
     }
-    if ((0, import_yaml7.isCollection)(node) && !this.#inFlow(node, parents) && !isScalarValue(value)) {
+    if ((0, import_yaml8.isCollection)(node) && !this.#inFlow(node, parents) && !isScalarValue(value)) {
       const indent = " ".repeat(this.#column(start));
       const lines = Array.isArray(value) ? value.flatMap((item) => blockLines(item, indent, "item")) : blockLines(value, indent, "pairs");
       this.#splice(start, this.#lineEnd(end), `${lines.join("\n").slice(indent.length)}
@@ -75617,7 +75620,7 @@ var EditableFile = class {
     if (last === void 0) return;
     const dash = this.#dashOffset(rangeOf(last)[0]);
     const indent = " ".repeat(this.#column(dash));
-    const flowSibling = (0, import_yaml7.isCollection)(last) && last.flow === true && !isScalarValue(value);
+    const flowSibling = (0, import_yaml8.isCollection)(last) && last.flow === true && !isScalarValue(value);
     const lines = flowSibling ? [`${indent}- ${flowText(value)}`] : blockLines(value, indent, "item");
     this.#insertLines(this.#lineEnd(rangeOf(last)[1]), lines);
   }
@@ -75686,14 +75689,14 @@ function nodeValue(node) {
   return node === null || node === void 0 ? void 0 : node.toJSON();
 }
 function pairOf(map, key) {
-  if (!(0, import_yaml8.isMap)(map)) return void 0;
-  return map.items.find((item) => (0, import_yaml8.isScalar)(item.key) && String(item.key.value) === key);
+  if (!(0, import_yaml9.isMap)(map)) return void 0;
+  return map.items.find((item) => (0, import_yaml9.isScalar)(item.key) && String(item.key.value) === key);
 }
 function keyedEntry(seq, keyField, key) {
-  if (!(0, import_yaml8.isSeq)(seq)) return void 0;
+  if (!(0, import_yaml9.isSeq)(seq)) return void 0;
   return seq.items.find((item) => {
-    const pair = (0, import_yaml8.isMap)(item) ? pairOf(item, keyField) : void 0;
-    return (0, import_yaml8.isScalar)(pair?.value) && String(pair.value.value) === key;
+    const pair = (0, import_yaml9.isMap)(item) ? pairOf(item, keyField) : void 0;
+    return (0, import_yaml9.isScalar)(pair?.value) && String(pair.value.value) === key;
   });
 }
 function pulledEntry(list, keyField, key) {
@@ -75739,7 +75742,7 @@ var PullInto = class {
     for (const [index, segment] of segments.entries()) {
       const set = declaration.kind.setFields.find((spec) => spec.key !== void 0 && spec.path.join("/") === fields.join("/"));
       let next;
-      if ((0, import_yaml8.isSeq)(node) && set?.key !== void 0) {
+      if ((0, import_yaml9.isSeq)(node) && set?.key !== void 0) {
         next = keyedEntry(node, set.key, segment);
         value = pulledEntry(value, set.key, segment);
         holder = next === void 0 ? void 0 : { seq: node, item: next };
@@ -75750,7 +75753,7 @@ var PullInto = class {
         fields.push(segment);
         holder = pair === void 0 ? void 0 : { map: node, pair };
       }
-      if ((0, import_yaml8.isAlias)(next)) {
+      if ((0, import_yaml9.isAlias)(next)) {
         this.notes.push(`${what}: written as the alias *${next.source} in ${declaration.file.path}, a value shared with its anchor; left as it is (edit it by hand)`);
         return;
       }
@@ -75777,8 +75780,8 @@ var PullInto = class {
       this.notes.push(`${what}: holds a secret, which monsync never writes into a tree; left out`);
       return;
     }
-    if ((0, import_yaml8.isSeq)(at3)) file.appendItem(at3, value, parents);
-    else if ((0, import_yaml8.isMap)(at3)) file.appendPair(at3, key, value, parents);
+    if ((0, import_yaml9.isSeq)(at3)) file.appendItem(at3, value, parents);
+    else if ((0, import_yaml9.isMap)(at3)) file.appendPair(at3, key, value, parents);
     else return;
     this.edits.push(`~ ${what}`);
   }
@@ -75792,13 +75795,13 @@ var PullInto = class {
   addChild(kind, parent, live) {
     const field = childField(kind);
     const found = nodeAt(parent.node, field);
-    if (found !== void 0 && (0, import_yaml8.isSeq)(found.node)) {
+    if (found !== void 0 && (0, import_yaml9.isSeq)(found.node)) {
       parent.file.appendItem(found.node, live.value, [...parent.parents, parent.node, ...found.parents]);
       return parent.file.path;
     }
     const [first = "", ...rest] = field;
     const nested = rest.reduceRight((inner, segment) => ({ [segment]: inner }), [live.value]);
-    if ((0, import_yaml8.isMap)(parent.node)) parent.file.appendPair(parent.node, first, nested, parent.parents);
+    if ((0, import_yaml9.isMap)(parent.node)) parent.file.appendPair(parent.node, first, nested, parent.parents);
     return parent.file.path;
   }
 };
@@ -75879,14 +75882,14 @@ function writeAdditions(state) {
     while (depth > 0 && nodeAt(root, kind.path.slice(0, depth)) === void 0) depth -= 1;
     const found = depth === 0 ? void 0 : nodeAt(root, kind.path.slice(0, depth));
     const rest = kind.path.slice(depth);
-    if (found !== void 0 && rest.length === 0 && (0, import_yaml8.isSeq)(found.node)) {
+    if (found !== void 0 && rest.length === 0 && (0, import_yaml9.isSeq)(found.node)) {
       for (const value of values) existing.appendItem(found.node, value, found.parents);
       continue;
     }
     const [first = "", ...deeper] = rest;
     const nested = deeper.reduceRight((inner, segment) => ({ [segment]: inner }), values);
     const map = found?.node ?? root;
-    if ((0, import_yaml8.isMap)(map)) existing.appendPair(map, first, nested, found === void 0 ? [] : [...found.parents]);
+    if ((0, import_yaml9.isMap)(map)) existing.appendPair(map, first, nested, found === void 0 ? [] : [...found.parents]);
     else existing.appendText(toYaml({ [first]: nested }).trimEnd().split("\n"));
   }
   return void 0;

@@ -357,7 +357,8 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
     const tree = tempTree({ 'plan.json': '{"formatVersion": 1,' });
     const broken = await monsync(['apply', 'plan.json', '--config', join(REPO_ROOT, 'configs'), '--auto-approve'], { env, cwd: tree });
     expect(broken.code).toBe(ExitCode.Error);
-    expect(broken.err).toMatch(/PLAN_FILE_INVALID: plan\.json: not valid JSON \(.+\); pass a file written by monsync plan --out FILE/);
+    // Placed where the text stops, as an editor counts: line 1, just past its 20 characters.
+    expect(broken.err).toMatch(/PLAN_FILE_INVALID: plan\.json:1:21: not valid JSON \(.+\); pass a file written by monsync plan --out FILE/);
     expect(emulator.control.requestLog().total).toBe(0);
   });
 });

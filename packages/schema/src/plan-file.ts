@@ -4,16 +4,27 @@
  * or hand-edited file is refused with the first thing wrong in it, never half-applied.
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { LineCounter, parseDocument } from 'yaml';
 import { PLAN_FORMAT_VERSION, type Plan } from './plan-schema.js';
 import { planJsonSchema } from './render-schemas.js';
 
 export type PlanFileErrorCode = 'PLAN_FILE_INVALID' | 'PLAN_FILE_VERSION';
 
-/** The text is not a plan this version of monsync can apply; `message` says what is wrong and where. */
+/** Where in the file a problem is: 1-based, as an editor counts lines and columns. */
+export interface PlanFilePosition {
+  line: number;
+  col: number;
+}
+
+/**
+ * The text is not a plan this version of monsync can apply; `message` says what is wrong, and `position` where, when
+ * the problem has a place in the text (`file:line:col` in the CLI's message).
+ */
 export class PlanFileError extends Error {
   constructor(
     readonly code: PlanFileErrorCode,
     message: string,
+    readonly position?: PlanFilePosition,
   ) {
     super(message);
     this.name = 'PlanFileError';
@@ -52,19 +63,77 @@ function describe(error: ErrorObject): string {
   return `${at} ${error.message ?? 'is not valid'}`;
 }
 
-/** Parses and validates a plan file's text; rejects with `PlanFileError` naming the first problem. */
+/** The line and column of a character offset of the text. */
+function positionAt(text: string, offset: number): PlanFilePosition {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, col: before.length - lineStart + 1 };
+}
+
+/**
+ * Where JSON.parse stopped. V8 names the offset of most errors ("at position 500"), and a truncated file stops at
+ * its end ("Unexpected end of JSON input"); Node 20's "Unexpected token" names none, so the shortest prefix of the
+ * text that fails for a reason other than ending early is searched for: it ends just past the offending character.
+ */
+function syntaxErrorPosition(text: string, message: string): PlanFilePosition {
+  const stated = /at position (\d+)/.exec(message)?.[1];
+  if (stated !== undefined) return positionAt(text, Number(stated));
+  if (message.includes('end of JSON input')) return positionAt(text, text.length);
+  // Invariant: the prefix of length `low` fails only by ending early, the one of length `high` fails inside.
+  let low = 0;
+  let high = text.length;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (failsInside(text.slice(0, middle))) high = middle;
+    else low = middle;
+  }
+  return positionAt(text, high - 1);
+}
+
+function failsInside(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return false;
+  } catch (error) {
+    const { message } = error as Error;
+    if (message.includes('end of JSON input')) return false;
+    const at = /at position (\d+)/.exec(message)?.[1];
+    return at === undefined || Number(at) < prefix.length;
+  }
+}
+
+/**
+ * Where the value at a JSON pointer (ajv's `instancePath`) starts in the text. JSON is YAML, so the YAML parser the
+ * config loader uses finds it with its source range; this runs only for a file already refused.
+ */
+function valuePosition(text: string, pointer: string): PlanFilePosition | undefined {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, keepSourceTokens: false });
+  const path = pointer === '' ? [] : pointer.slice(1).split('/').map((segment) => {
+    const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+    return /^(0|[1-9]\d*)$/.test(key) ? Number(key) : key;
+  });
+  const node: unknown = path.length === 0 ? document.contents : document.getIn(path, true);
+  const start = (node as { range?: readonly number[] } | null | undefined)?.range?.[0];
+  if (start === undefined) return undefined;
+  const { line, col } = lineCounter.linePos(start);
+  return { line, col };
+}
+
+/** Parses and validates a plan file's text; rejects with `PlanFileError` naming the first problem and where it is. */
 export async function parsePlanFile(text: string): Promise<Plan> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new PlanFileError('PLAN_FILE_INVALID', `not valid JSON (${(error as Error).message})`);
+    const { message } = error as Error;
+    throw new PlanFileError('PLAN_FILE_INVALID', `not valid JSON (${message})`, syntaxErrorPosition(text, message));
   }
   const version = typeof parsed === 'object' && parsed !== null ? (parsed as { formatVersion?: unknown }).formatVersion : undefined;
   if (version !== undefined && version !== PLAN_FORMAT_VERSION) {
     throw new PlanFileError('PLAN_FILE_VERSION', `plan formatVersion ${JSON.stringify(version)} is not supported by this monsync (expected ${PLAN_FORMAT_VERSION}); make the plan again with this version`);
   }
   const [first] = await validatePlan(parsed);
-  if (first !== undefined) throw new PlanFileError('PLAN_FILE_INVALID', `not a monsync plan: ${describe(first)} (schemas/plan.schema.json)`);
+  if (first !== undefined) throw new PlanFileError('PLAN_FILE_INVALID', `not a monsync plan: ${describe(first)} (schemas/plan.schema.json)`, valuePosition(text, first.instancePath));
   return parsed as Plan;
 }

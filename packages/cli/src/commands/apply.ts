@@ -86,7 +86,8 @@ async function readPlanFile(io: CliIo, file: string): Promise<Plan> {
   } catch (error) {
     if (!(error instanceof PlanFileError)) throw error;
     const advice = error.code === 'PLAN_FILE_VERSION' ? '' : '; pass a file written by monsync plan --out FILE';
-    throw new CliError('PLAN_FILE_INVALID', `${file}: ${error.message}${advice}`);
+    const at = error.position === undefined ? '' : `:${error.position.line}:${error.position.col}`;
+    throw new CliError('PLAN_FILE_INVALID', `${file}${at}: ${error.message}${advice}`);
   }
 }
 

@@ -97,6 +97,20 @@ async function isInternal(error: Error, label: string): Promise<boolean> {
   return !(isApiError(error) || error instanceof ClientConfigError);
 }
 
+/**
+ * What to check when the service refused the credentials or could not be reached: the answer is in the user's
+ * environment, which the error itself cannot name. Found by code along the `cause` chain (a failed listing wraps the
+ * client's error), so the client need not be loaded to tell.
+ */
+function connectionHint(error: Error): string | undefined {
+  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth += 1) {
+    const code = (at as { code?: unknown }).code;
+    if (code === 'AUTHENTICATION_FAILED') return 'the service refused MONSYNC_API_USERNAME and MONSYNC_API_PASSWORD: check that they are the API account\'s user name and password (not a web login), for the service MONSYNC_API_URL names';
+    if (code === 'NETWORK_ERROR' || code === 'TIMEOUT') return 'check MONSYNC_API_URL (the API root, e.g. https://api.example.com/v4) and that the service is reachable from this machine';
+  }
+  return undefined;
+}
+
 async function reportError(error: unknown, io: CliIo, command: string | undefined, verbose: boolean): Promise<number> {
   if (error instanceof UsageError) {
     const helpCommand = error.command !== undefined && error.command !== '' ? `monsync ${error.command} --help` : 'monsync --help';
@@ -107,6 +121,8 @@ async function reportError(error: unknown, io: CliIo, command: string | undefine
     const code = (error as { code?: unknown }).code;
     const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? ` ${code}` : '';
     io.stderr.write(`monsync${command !== undefined ? ` ${command}` : ''}: error${label}: ${error.message}\n`);
+    const hint = connectionHint(error);
+    if (hint !== undefined) io.stderr.write(`hint: ${hint}\n`);
     if (verbose && (await isInternal(error, label)) && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
     return ExitCode.Error;
   }

@@ -281,6 +281,18 @@ describe('--verbose and errors', () => {
   });
 });
 
+describe('a service that cannot be reached', () => {
+  it('fails the plan naming what to check: MONSYNC_API_URL and the way to the service', async () => {
+    const tree = tempTree({ 'monsync.yaml': SETTINGS });
+    // Port 9 (discard) refuses connections on a machine that runs no such service: every attempt fails at once.
+    const { code, err } = await monsync(['plan', '--config', tree], { env: { MONSYNC_API_URL: 'http://127.0.0.1:9/v4', MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'CANARY-unreached-password' } });
+    expect(code).toBe(ExitCode.Error);
+    expect(err).toMatch(/error LIVE_READ_FAILED: .*network error/);
+    expect(err).toMatch(/\nhint: check MONSYNC_API_URL \(the API root, e\.g\. https:\/\/api\.example\.com\/v4\) and that the service is reachable from this machine\n$/);
+    expect(err).not.toContain('CANARY-unreached-password');
+  });
+});
+
 describe('credentials and secrets are checked before the live account is read', () => {
   const credentials = { MONSYNC_API_URL: 'http://127.0.0.1:9/v4', MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' };
 

@@ -293,5 +293,7 @@ describe('monsync plan when the service refuses', () => {
     // An ApiError is an answer of the service, not a fault of monsync: --verbose logs requests, not a stack trace.
     expect(err).toMatch(/error [A-Z_]+: .*401 Unauthorized/);
     expect(err).not.toMatch(/^ {4}at /m);
+    // What to check is in the user's environment: the message names the variables, never their values.
+    expect(err).toMatch(/\nhint: the service refused MONSYNC_API_USERNAME and MONSYNC_API_PASSWORD: check that they are the API account's/);
   });
 });

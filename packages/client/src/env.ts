@@ -9,7 +9,7 @@ export const ENV_VARIABLES = {
 
 const HINTS: Record<keyof typeof ENV_VARIABLES, string> = {
   baseUrl: 'the API root, e.g. http://127.0.0.1:8080/v4',
-  username: 'the API account user name (from /Register or the API management tab)',
+  username: 'the API account user name, from /Register or the API management tab',
   password: 'the API account password',
 };
 

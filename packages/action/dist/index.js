@@ -68720,6 +68720,13 @@ function isUnclearOutcome(error2) {
 function isApiError(error2) {
   return error2 instanceof ApiError;
 }
+function connectionProblemOf(error2) {
+  for (let at3 = error2, depth = 0; at3 instanceof Error && depth < 8; at3 = at3.cause, depth += 1) {
+    if (at3 instanceof AuthenticationError) return "credentials";
+    if (at3 instanceof NetworkError || at3 instanceof TimeoutError) return "unreachable";
+  }
+  return void 0;
+}
 function messageOf(entry) {
   if (typeof entry === "string") return entry === "" ? void 0 : entry;
   if (entry !== null && typeof entry === "object" && !Array.isArray(entry)) {
@@ -76625,6 +76632,12 @@ var GitHubContextError = class extends Error {
 function isOctokitError(error2) {
   return error2 instanceof Error && error2.name === "HttpError" && typeof error2.status === "number";
 }
+function connectionHint(error2) {
+  const problem = connectionProblemOf(error2);
+  if (problem === "credentials") return "; check the api-username and api-password inputs: the API account's user name and password (not a web login), for the service api-url names";
+  if (problem === "unreachable") return "; check the api-url input (the API root, e.g. https://api.example.com/v4) and that the service is reachable from the runner";
+  return "";
+}
 function failureMessage(error2) {
   if (isOctokitError(error2)) {
     const where = error2.request?.url === void 0 ? "" : ` (${error2.request.method ?? "GET"} ${error2.request.url.split("?")[0] ?? ""})`;
@@ -76635,7 +76648,7 @@ function failureMessage(error2) {
   if (error2 instanceof Error) {
     const code = error2.code;
     const label3 = typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : "";
-    return `${isApiError(error2) ? "Monitoring API: " : ""}${label3}${error2.message}`;
+    return `${isApiError(error2) ? "Monitoring API: " : ""}${label3}${error2.message}${connectionHint(error2)}`;
   }
   return String(error2);
 }

@@ -1,4 +1,4 @@
-import { isApiError } from '@monsync/client';
+import { connectionProblemOf, isApiError } from '@monsync/client';
 import { ActionInputError, GitHubContextError } from './errors.js';
 
 /** A GitHub REST failure as thrown by Octokit: status and request, never its headers (the token is in them). */
@@ -9,6 +9,14 @@ interface OctokitRequestError extends Error {
 
 function isOctokitError(error: unknown): error is OctokitRequestError {
   return error instanceof Error && error.name === 'HttpError' && typeof (error as { status?: unknown }).status === 'number';
+}
+
+/** What to check when the service refused the login or could not be reached, in the words of the action's inputs. */
+function connectionHint(error: Error): string {
+  const problem = connectionProblemOf(error);
+  if (problem === 'credentials') return '; check the api-username and api-password inputs: the API account\'s user name and password (not a web login), for the service api-url names';
+  if (problem === 'unreachable') return '; check the api-url input (the API root, e.g. https://api.example.com/v4) and that the service is reachable from the runner';
+  return '';
 }
 
 /** One line for the log: the error's code and message, never a stack (it may hold values of the failed call). */
@@ -23,7 +31,7 @@ export function failureMessage(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : '';
-    return `${isApiError(error) ? 'Monitoring API: ' : ''}${label}${error.message}`;
+    return `${isApiError(error) ? 'Monitoring API: ' : ''}${label}${error.message}${connectionHint(error)}`;
   }
   return String(error);
 }

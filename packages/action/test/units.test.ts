@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AuthenticationError, NetworkError } from '@monsync/client';
 import { Secret } from '@monsync/schema';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Plan } from '@monsync/reconciler';
@@ -157,5 +158,14 @@ describe('failureMessage', () => {
     expect(failureMessage(http)).toBe('GitHub API request failed with 404 (GET https://api.github.com/repos/o/r/issues): Not Found; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)');
     expect(failureMessage(Object.assign(new Error('boom'), { code: 'SOME_CODE' }))).toBe('SOME_CODE: boom');
     expect(failureMessage('plain')).toBe('plain');
+  });
+
+  it("names the inputs to check when the service refused the login or could not be reached, never their values", () => {
+    const refused = new AuthenticationError({ method: 'GET', path: '/Monitor', status: 401, serviceMessage: 'Invalid API credentials.' });
+    const plan = new Error('reading monitors from the service failed', { cause: refused });
+    expect(failureMessage(plan)).toMatch(/; check the api-username and api-password inputs: the API account's user name and password \(not a web login\), for the service api-url names$/);
+    const unreachable = new NetworkError({ method: 'GET', path: '/Monitor', status: 0 });
+    expect(failureMessage(unreachable)).toMatch(/; check the api-url input \(the API root, e\.g\. https:\/\/api\.example\.com\/v4\) and that the service is reachable from the runner$/);
+    expect(failureMessage(Object.assign(new Error('boom'), { code: 'SOME_CODE' }))).toBe('SOME_CODE: boom');
   });
 });

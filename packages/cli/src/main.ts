@@ -99,16 +99,23 @@ async function isInternal(error: Error, label: string): Promise<boolean> {
 
 /**
  * What to check when the service refused the credentials or could not be reached: the answer is in the user's
- * environment, which the error itself cannot name. Found by code along the `cause` chain (a failed listing wraps the
- * client's error), so the client need not be loaded to tell.
+ * environment, which the error itself cannot name. Such an error came from the client, so it is loaded already.
  */
-function connectionHint(error: Error): string | undefined {
-  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth += 1) {
-    const code = (at as { code?: unknown }).code;
-    if (code === 'AUTHENTICATION_FAILED') return 'the service refused MONSYNC_API_USERNAME and MONSYNC_API_PASSWORD: check that they are the API account\'s user name and password (not a web login), for the service MONSYNC_API_URL names';
-    if (code === 'NETWORK_ERROR' || code === 'TIMEOUT') return 'check MONSYNC_API_URL (the API root, e.g. https://api.example.com/v4) and that the service is reachable from this machine';
-  }
+async function connectionHint(error: Error): Promise<string | undefined> {
+  if (!isFromService(error)) return undefined;
+  const { connectionProblemOf } = await import('@monsync/client');
+  const problem = connectionProblemOf(error);
+  if (problem === 'credentials') return 'the service refused MONSYNC_API_USERNAME and MONSYNC_API_PASSWORD: check that they are the API account\'s user name and password (not a web login), for the service MONSYNC_API_URL names';
+  if (problem === 'unreachable') return 'check MONSYNC_API_URL (the API root, e.g. https://api.example.com/v4) and that the service is reachable from this machine';
   return undefined;
+}
+
+/** Whether an error came from a request (its own or a wrapped one has a status): validate and migrate never load the client. */
+function isFromService(error: Error): boolean {
+  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth += 1) {
+    if (typeof (at as { status?: unknown }).status === 'number') return true;
+  }
+  return false;
 }
 
 async function reportError(error: unknown, io: CliIo, command: string | undefined, verbose: boolean): Promise<number> {
@@ -121,7 +128,7 @@ async function reportError(error: unknown, io: CliIo, command: string | undefine
     const code = (error as { code?: unknown }).code;
     const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? ` ${code}` : '';
     io.stderr.write(`monsync${command !== undefined ? ` ${command}` : ''}: error${label}: ${error.message}\n`);
-    const hint = connectionHint(error);
+    const hint = await connectionHint(error);
     if (hint !== undefined) io.stderr.write(`hint: ${hint}\n`);
     if (verbose && (await isInternal(error, label)) && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
     return ExitCode.Error;

@@ -12,6 +12,7 @@ import {
   TimeoutError,
   UnexpectedResponseError,
   ValidationError,
+  connectionProblemOf,
   isUnclearOutcome,
 } from './errors.js';
 import type * as ErrorsModule from './errors.js';
@@ -194,6 +195,23 @@ describe('isUnclearOutcome', () => {
     expect(isUnclearOutcome(new ConflictError({ ...base, status: 409 }))).toBe(false);
     expect(isUnclearOutcome(new InvalidQueryError({ ...base, status: 0 }))).toBe(false);
     expect(isUnclearOutcome(new Error('boom'))).toBe(false);
+  });
+});
+
+describe('connectionProblemOf', () => {
+  const base = { method: 'GET', path: '/Monitor' };
+  it('tells a refused login and an unreachable service apart, also when wrapped as the cause of another error', () => {
+    expect(connectionProblemOf(new AuthenticationError({ ...base, status: 401 }))).toBe('credentials');
+    expect(connectionProblemOf(new NetworkError({ ...base, status: 0 }))).toBe('unreachable');
+    expect(connectionProblemOf(new TimeoutError({ ...base, status: 0 }))).toBe('unreachable');
+    const wrapped = new Error('reading monitors failed', { cause: new Error('listing', { cause: new AuthenticationError({ ...base, status: 401 }) }) });
+    expect(connectionProblemOf(wrapped)).toBe('credentials');
+  });
+  it('is undefined for every other answer and for errors of no request', () => {
+    expect(connectionProblemOf(new PermissionError({ ...base, status: 403 }))).toBeUndefined();
+    expect(connectionProblemOf(new ServerError({ ...base, status: 503 }))).toBeUndefined();
+    expect(connectionProblemOf(new Error('boom'))).toBeUndefined();
+    expect(connectionProblemOf('plain')).toBeUndefined();
   });
 });
 

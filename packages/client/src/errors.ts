@@ -211,6 +211,19 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/**
+ * Whether an error, or one along its `cause` chain (a failed plan wraps the client's error), says the service refused
+ * the credentials (`'credentials'`, 401) or could not be reached (`'unreachable'`: no answer, or none in time). What
+ * to check then is in the caller's configuration, which each front end names in its own words.
+ */
+export function connectionProblemOf(error: unknown): 'credentials' | 'unreachable' | undefined {
+  for (let at: unknown = error, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth += 1) {
+    if (at instanceof AuthenticationError) return 'credentials';
+    if (at instanceof NetworkError || at instanceof TimeoutError) return 'unreachable';
+  }
+  return undefined;
+}
+
 /** One entry of a message list: `{Message}` (the published MessageList item), a bare string, or anything else. */
 function messageOf(entry: unknown): string | undefined {
   if (typeof entry === 'string') return entry === '' ? undefined : entry;

@@ -5,6 +5,7 @@ export {
   ApiError,
   AuthenticationError,
   ClientConfigError,
+  connectionProblemOf,
   ConflictError,
   InvalidQueryError,
   NetworkError,

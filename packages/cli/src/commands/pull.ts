@@ -17,10 +17,11 @@ export const pullCommand: CommandSpec = {
   summary: 'write the live account as a new config tree, or into an existing one in place (--into)',
   usage: 'pull --out DIR | pull --into DIR [--new-objects-file FILE]',
   description:
-    'Reads monitors, monitor groups and their members, the vault, SLAs with exclusion periods and scheduled\n' +
-    'reports, and writes them to DIR (which must be empty or absent). The tree validates, and planning it against\n' +
-    'the same account shows no changes apart from secrets: the API never returns them, so each is written as a\n' +
-    '{ fromEnv: ... } placeholder, listed at the end. Reports keep their monsync:key marker as key.\n' +
+    'Reads monitors, monitor groups and their members, the vault, SLAs with exclusion periods, scheduled reports,\n' +
+    'and operators and operator groups with their members, authorizations and duty schedules, and writes them to\n' +
+    'DIR (which must be empty or absent). The tree validates, and planning it against the same account shows no\n' +
+    'changes apart from secrets: the API never returns them, so each is written as a { fromEnv: ... } placeholder,\n' +
+    'listed at the end. Reports keep their monsync:key marker as key.\n' +
     'With --into DIR, the live account is written into an existing tree in place, to accept changes made in the\n' +
     'web app: only the fields that differ are edited (comments, key order and layout stay); declarations of objects\n' +
     'gone from the account are removed with the comment lines above them; objects made outside git that the tree\n' +

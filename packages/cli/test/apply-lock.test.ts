@@ -1,10 +1,9 @@
 import { createClient } from '@monsync/client';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { bufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
-import { monsync, tempTree } from './helpers.js';
+import { monsync, tempTree, useEmulator } from './helpers.js';
 
 // Two applies of one tree that creates monitors and an SLA: without the lock both plan the creates and both send them.
 const TREE = {
@@ -15,24 +14,16 @@ const TREE = {
     'slas:\n  - { Description: Lock test SLA, UptimeErrorThreshold: 99, UptimeWarningThreshold: 99.5 }\n',
 };
 
-let emulator: RunningEmulator;
+const suite = useEmulator({ start: { latencyMs: 20 }, eachTest: { reset: true, clearLog: true } });
 let tree: string;
-const envOf = (operator: string) => ({ MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: operator });
+const envOf = (operator: string) => ({ ...suite.env, MONSYNC_OPERATOR: operator });
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty', latencyMs: 20 });
+beforeAll(() => {
   tree = tempTree(TREE);
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await emulator.control.reset('empty');
-  emulator.control.clearLog();
 });
 
 async function liveNames(): Promise<{ monitors: string[]; slas: string[] }> {
-  const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
+  const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
   try {
     const monitors = await client.monitors.list().toArray();
     const slas = await client.slas.list().toArray();
@@ -66,12 +57,12 @@ async function twoApplies(extra: string[] = [], options: { holdUntilOneWaits?: b
   const argv = ['apply', '--auto-approve', ...extra];
   const alice = bufferedIo({ cwd: tree, env: envOf('alice@example.com'), isTTY: false });
   const bob = bufferedIo({ cwd: tree, env: envOf('bob@example.com'), isTTY: false });
-  if (options.holdUntilOneWaits === true) emulator.control.hold({ method: 'POST', route: '/Monitor' });
+  if (options.holdUntilOneWaits === true) suite.emulator.control.hold({ method: 'POST', route: '/Monitor' });
   const running = Promise.all([run(argv, alice), run(argv, bob)]);
   try {
     if (options.holdUntilOneWaits === true) await until(() => [alice, bob].some((io) => io.err().includes('waiting for the apply lock')));
   } finally {
-    emulator.control.release();
+    suite.emulator.control.release();
   }
   const [aliceCode, bobCode] = await running;
   return [
@@ -83,7 +74,7 @@ async function twoApplies(extra: string[] = [], options: { holdUntilOneWaits?: b
 describe('two applies started together', () => {
   it('never duplicate an object: 20 of 20 tries, and the one that waits names the holder', { timeout: 240_000 }, async () => {
     for (let attempt = 1; attempt <= 20; attempt += 1) {
-      await emulator.control.reset('empty');
+      await suite.emulator.control.reset('empty');
       const [alice, bob] = await twoApplies([], { holdUntilOneWaits: true });
       expect([alice.code, bob.code], `try ${attempt}: ${alice.err}\n${bob.err}`).toEqual([ExitCode.Ok, ExitCode.Ok]);
       const live = await liveNames();
@@ -104,7 +95,7 @@ describe('two applies started together', () => {
   it('with --no-lock do duplicate objects, so it is the lock that prevents it', { timeout: 120_000 }, async () => {
     let duplicated: string[] = [];
     for (let attempt = 1; attempt <= 5 && duplicated.length === 0; attempt += 1) {
-      await emulator.control.reset('empty');
+      await suite.emulator.control.reset('empty');
       await twoApplies(['--no-lock']);
       duplicated = duplicates((await liveNames()).monitors);
     }
@@ -114,35 +105,35 @@ describe('two applies started together', () => {
 
 describe('--lock-timeout', () => {
   it('fails with exit 1 naming the holder when another apply keeps the lock longer', async () => {
-    const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
+    const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
     const expires = new Date(Date.now() + 10 * 60_000).toISOString().slice(0, 19);
     try {
       await client.slas.create({ Description: `monsync:lock id=other since=2026-01-01T00:00:00Z expires=${expires}Z host=ci-runner-7 user=runner run=https%3A%2F%2Fgithub.com%2Facme%2Fmon%2Factions%2Fruns%2F42` });
     } finally {
       await client.close();
     }
-    emulator.control.clearLog();
+    suite.emulator.control.clearLog();
     const result = await monsync(['apply', '--auto-approve', '--lock-timeout', '1s'], { cwd: tree, env: envOf('alice@example.com') });
     expect(result.code).toBe(ExitCode.Error);
     expect(result.err).toContain('waiting for the apply lock, held by runner@ci-runner-7 (run https://github.com/acme/mon/actions/runs/42) since 2026-01-01T00:00:00Z');
     expect(result.err).toMatch(/error LOCK_HELD: another apply holds the apply lock: runner@ci-runner-7 \(run https:\/\/github\.com\/acme\/mon\/actions\/runs\/42\) since 2026-01-01T00:00:00Z \(lease until [^)]+\); gave up after \ds\. Run apply again once it is done, or wait longer with --lock-timeout/);
     // Nothing but its own lock object was written, and that is gone again.
-    const writes = emulator.control.requestLog().entries.filter((e) => e.method !== 'GET').map((e) => e.route);
+    const writes = suite.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET').map((e) => e.route);
     expect(writes.every((route) => route === 'POST /Sla' || route === 'DELETE /Sla/{slaGuid}')).toBe(true);
     expect((await liveNames()).slas).toHaveLength(1);
     expect((await liveNames()).monitors).toEqual([]);
   });
 
   it('applies once the holder releases the lock within the timeout', async () => {
-    const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
+    const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
     const expires = new Date(Date.now() + 10 * 60_000).toISOString().slice(0, 19);
     try {
       await client.slas.create({ Description: `monsync:lock id=other since=2026-01-01T00:00:00Z expires=${expires}Z host=laptop user=sam` });
       const [lock] = (await client.slas.list().toArray()).filter((s) => String(s.Description).startsWith('monsync:lock'));
-      emulator.control.clearLog();
+      suite.emulator.control.clearLog();
       const applying = monsync(['apply', '--auto-approve', '--lock-timeout', '1m'], { cwd: tree, env: envOf('alice@example.com') });
       // The plan lists SLAs once, then the lock lists them and finds the holder: from then on the apply waits.
-      await until(() => emulator.control.requestLog().entries.filter((e) => e.route === 'GET /Sla').length >= 2);
+      await until(() => suite.emulator.control.requestLog().entries.filter((e) => e.route === 'GET /Sla').length >= 2);
       await client.slas.delete(String(lock?.SlaGuid));
       const result = await applying;
       expect(result.err).toContain('waiting for the apply lock, held by sam@laptop since 2026-01-01T00:00:00Z');
@@ -158,13 +149,13 @@ describe('--lock-timeout', () => {
     const result = await monsync(['apply', '--auto-approve', '--lock-timeout', '30'], { cwd: tree, env: envOf('alice@example.com') });
     expect(result.code).toBe(ExitCode.Error);
     expect(result.err).toContain("option --lock-timeout: '30' is not a length of time; write it with a unit, e.g. 30s, 5m or 1h");
-    expect(emulator.control.requestLog().total).toBe(0);
+    expect(suite.emulator.control.requestLog().total).toBe(0);
   });
 });
 
 describe('monsync unlock', () => {
   async function plantLock(expires: Date): Promise<string> {
-    const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
+    const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
     try {
       await client.slas.create({ Description: `monsync:lock id=crashed since=2026-01-01T00:00:00Z expires=${expires.toISOString().slice(0, 19)}Z host=build-3 user=jenkins` });
       const [lock] = (await client.slas.list().toArray()).filter((s) => String(s.Description).startsWith('monsync:lock'));

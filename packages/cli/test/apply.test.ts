@@ -1,14 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, DEFAULT_READ_ATTEMPTS, DEFAULT_WRITE_ATTEMPTS } from '@monsync/client';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PromptingIo } from '../src/commands/apply.js';
 import { ExitCode } from '../src/exit-codes.js';
 import { bufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
-import { copyOfDemoConfigs, expectReadFailureLast, monsync, REPO_ROOT, stageFingerprints, tempTree } from './helpers.js';
+import { copyOfDemoConfigs, expectReadFailureLast, monsync, REPO_ROOT, stageFingerprints, tempTree, useEmulator } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-apply-shop-password',
@@ -18,33 +17,24 @@ const CANARIES = {
 };
 const API_PASSWORD = 'demo-password';
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo', retryAfterSeconds: 0 });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: API_PASSWORD, MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  emulator.control.setFaults({ rate: 0, scripted: [] });
-  await emulator.control.reset('demo');
-  await stageFingerprints(emulator, env);
-  emulator.control.clearLog();
+const suite = useEmulator({
+  seed: 'demo',
+  start: { retryAfterSeconds: 0 },
+  operator: 'admin@example.com',
+  env: { MONSYNC_API_PASSWORD: API_PASSWORD, ...CANARIES },
+  eachTest: { faultsOff: true, reset: true, stageFingerprints: true, clearLog: true },
 });
 
 function expectNoSecrets(...texts: string[]): void {
   for (const text of texts) for (const value of [...Object.values(CANARIES), API_PASSWORD, 'CANARYROTATED']) expect(text).not.toContain(value);
 }
 
-const writes = () => emulator.control.requestLog().entries.filter((e) => e.method !== 'GET');
+const writes = () => suite.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET');
 
 /** Runs monsync on a terminal whose user answers `answer` (and may do something first, like a colleague would). */
 async function onTerminal(argv: string[], answer: string, before?: () => Promise<void>) {
   const questions: string[] = [];
-  const io: PromptingIo & ReturnType<typeof bufferedIo> = Object.assign(bufferedIo({ env, isTTY: true, cwd: REPO_ROOT }), {
+  const io: PromptingIo & ReturnType<typeof bufferedIo> = Object.assign(bufferedIo({ env: suite.env, isTTY: true, cwd: REPO_ROOT }), {
     prompt: async (question: string) => {
       questions.push(question);
       await before?.();
@@ -56,7 +46,7 @@ async function onTerminal(argv: string[], answer: string, before?: () => Promise
 }
 
 async function monitorGuid(name: string): Promise<string> {
-  const client = createClient({ baseUrl: emulator.url, username: 'demo', password: API_PASSWORD });
+  const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: API_PASSWORD });
   try {
     const found = (await client.monitors.list().toArray()).find((m) => m.Name === name);
     return String(found?.MonitorGuid);
@@ -67,7 +57,7 @@ async function monitorGuid(name: string): Promise<string> {
 
 describe('monsync apply (plan, then apply)', () => {
   it('applies the demo tree with --auto-approve, after which plan shows no changes', async () => {
-    const { code, out, err } = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
+    const { code, out, err } = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env: suite.env });
     expect(err).not.toContain('error');
     expect(code).toBe(ExitCode.Ok);
     expect(out).toContain('+ create monitor "Status page"');
@@ -76,15 +66,15 @@ describe('monsync apply (plan, then apply)', () => {
     expect(err).toContain('  + monitor "Status page" created (');
     expect(err).toContain('  - monitor "Old status page" deleted');
     expect(err).toContain('  = alert definition "57e060fa-e070-4f1a-9a8d-02785f8502d3" ensured');
-    const again = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env });
+    const again = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env: suite.env });
     expect(again.code).toBe(ExitCode.Ok);
     expectNoSecrets(out, err, again.out, again.err);
   });
 
   it('re-asserts only the alert definitions on a second apply, inside the apply lock', async () => {
-    await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
-    emulator.control.clearLog();
-    const second = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
+    await monsync(['apply', '--config', 'configs', '--auto-approve'], { env: suite.env });
+    suite.emulator.control.clearLog();
+    const second = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env: suite.env });
     expect(second.code).toBe(ExitCode.Ok);
     // The writes the service carried out: the lock taken, the two activations, the lock released. On the rate-limited
     // profile a request it refused with 429 was never carried out, and the client sends it again.
@@ -93,11 +83,11 @@ describe('monsync apply (plan, then apply)', () => {
   });
 
   it('requires --auto-approve when not on a terminal, before reading or writing anything', async () => {
-    const { code, err } = await monsync(['apply', '--config', 'configs'], { env });
+    const { code, err } = await monsync(['apply', '--config', 'configs'], { env: suite.env });
     expect(code).toBe(ExitCode.Error);
     expect(err).toContain('not on a terminal, so there is nobody to confirm');
     expect(err).toContain('--auto-approve');
-    expect(emulator.control.requestLog().total).toBe(0);
+    expect(suite.emulator.control.requestLog().total).toBe(0);
   });
 
   it('asks on a terminal and changes nothing unless the answer is yes', async () => {
@@ -115,17 +105,17 @@ describe('monsync apply (plan, then apply)', () => {
   });
 
   it('--verify plans again after applying and fails when something remains', async () => {
-    const ok = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verify'], { env });
+    const ok = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verify'], { env: suite.env });
     expect(ok.code).toBe(ExitCode.Ok);
     expect(ok.out).toContain('Verified: a new plan shows no changes.');
 
-    await emulator.control.reset('demo');
-    await stageFingerprints(emulator, env);
+    await suite.emulator.control.reset('demo');
+    await stageFingerprints(suite.emulator, suite.env);
     const guid = await monitorGuid('Marketing site');
     // A colleague changes a monitor in the web app while the plan is on screen: not in this plan, found by --verify
     // (without the lock: under it, the account is read again before the first write and the change is planned).
     const raced = await onTerminal(['apply', '--config', 'configs', '--verify', '--no-lock'], 'yes', async () => {
-      const result = await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 60 } });
+      const result = await suite.emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 60 } });
       // 200 in the spec's reading, 204 as the published definition answers a PATCH.
       expect([200, 204]).toContain(result.status);
     });
@@ -140,7 +130,7 @@ describe('monsync apply (plan, then apply)', () => {
     const raced = await onTerminal(['apply', '--config', 'configs', '--verify'], 'yes', async () => {
       asked += 1;
       if (asked > 1) return;
-      const result = await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 60 } });
+      const result = await suite.emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 60 } });
       expect([200, 204]).toContain(result.status);
     });
     expect(raced.err).toContain('the live account changed since the plan was made (another apply wrote to it before this one took the apply lock); the plan made now:');
@@ -151,15 +141,15 @@ describe('monsync apply (plan, then apply)', () => {
 
   it('reports a failed step with the service message, skips what depends on it, exits 1, and a rerun converges', async () => {
     // A create answered 500 is looked up and sent again until the client's attempts of a write are used up.
-    emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: DEFAULT_WRITE_ATTEMPTS, kind: '500' }] });
-    const failed = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '1'], { env });
+    suite.emulator.control.setFaults({ scripted: [{ method: 'POST', route: '/Monitor', count: DEFAULT_WRITE_ATTEMPTS, kind: '500' }] });
+    const failed = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '1'], { env: suite.env });
     expect(failed.code).toBe(ExitCode.Error);
     expect(failed.out).toContain('Apply finished with failures');
     expect(failed.out).toContain('monitor "Status page" (create): POST /Monitor failed with 500 Internal Server Error: Internal server error (injected fault).');
     expect(failed.out).toContain('group membership "Marketing/Status page" (create): waited for monitor:Status page');
     expect(failed.err).toContain('  ! monitor "Status page": create failed: POST /Monitor failed with 500');
     expect(failed.out).toContain('Run monsync apply again once the cause is fixed');
-    const rerun = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verify'], { env });
+    const rerun = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verify'], { env: suite.env });
     expect(rerun.code).toBe(ExitCode.Ok);
     expect(await monitorGuid('Status page')).toMatch(/^[0-9a-f-]{36}$/);
     expectNoSecrets(failed.out, failed.err, rerun.out, rerun.err);
@@ -170,21 +160,21 @@ describe('monsync apply (plan, then apply)', () => {
       'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\nignore: ["monitor:legacy-*"]\n',
       'monitors.yaml': 'monitors:\n  - { Name: Shop homepage, MonitorType: Https }\n',
     });
-    const refused = await monsync(['apply', '--auto-approve'], { env, cwd: tree });
+    const refused = await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: tree });
     expect(refused.code).toBe(ExitCode.UnsafeOrStale);
     expect(refused.err).toMatch(/apply refused: the plan is unsafe[^\n]*\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), limit 30%/);
     expect(refused.err).toContain('--allow-deletes');
     expect(writes()).toEqual([]);
-    const allowed = await monsync(['apply', '--auto-approve', '--allow-deletes'], { env, cwd: tree });
+    const allowed = await monsync(['apply', '--auto-approve', '--allow-deletes'], { env: suite.env, cwd: tree });
     expect(allowed.code).toBe(ExitCode.Ok);
     expect(allowed.out).toMatch(/Apply complete: \d+ of \d+ steps done \(\d+ deleted\)/);
   });
 
   it('refuses a plan over the update threshold saying what was exceeded and both ways on', async () => {
     // Without fingerprint markers every vault item plans an update: 2 of 2, over configs/' maxUpdatePercent of 50.
-    await emulator.control.reset('demo');
-    emulator.control.clearLog();
-    const refused = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env });
+    await suite.emulator.control.reset('demo');
+    suite.emulator.control.clearLog();
+    const refused = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env: suite.env });
     expect(refused.code).toBe(ExitCode.UnsafeOrStale);
     expect(refused.err).toContain('  vaultItem: updates 2 of 2 (100%), limit 50% (safety.maxUpdatePercent)');
     expect(refused.err).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes');
@@ -195,25 +185,25 @@ describe('monsync apply (plan, then apply)', () => {
 
   it('ends the read with "failed after N requests" when a listing keeps failing with a 500, and writes nothing', async () => {
     // A read that fails every attempt the client makes of it (its one retry policy): the fault outlasts them.
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: DEFAULT_READ_ATTEMPTS, kind: '500' }] });
-    const { code, err } = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verbose'], { env });
+    suite.emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: DEFAULT_READ_ATTEMPTS, kind: '500' }] });
+    const { code, err } = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verbose'], { env: suite.env });
     expect(code).toBe(ExitCode.Error);
-    expect(expectReadFailureLast(err, 'apply')).toBe(emulator.control.requestLog().total);
+    expect(expectReadFailureLast(err, 'apply')).toBe(suite.emulator.control.requestLog().total);
     expect(writes()).toEqual([]);
   });
 
   it('logs a retried listing with --verbose, as plan does', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Sla', count: 1, kind: '503' }] });
-    const { code, err } = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verbose'], { env });
+    suite.emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Sla', count: 1, kind: '503' }] });
+    const { code, err } = await monsync(['apply', '--config', 'configs', '--auto-approve', '--verbose'], { env: suite.env });
     expect(code).toBe(ExitCode.Ok);
     expect(err).toMatch(/^ {3}retrying GET \/Sla in [0-9.]+s \(503\)$/m);
   });
 
   it('rejects a bad --parallelism and --replan without a plan file', async () => {
-    const bad = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '0'], { env });
+    const bad = await monsync(['apply', '--config', 'configs', '--auto-approve', '--parallelism', '0'], { env: suite.env });
     expect(bad.code).toBe(ExitCode.Error);
     expect(bad.err).toContain("option --parallelism: '0' is not a whole number from 1 to 64");
-    const replan = await monsync(['apply', '--config', 'configs', '--auto-approve', '--replan'], { env });
+    const replan = await monsync(['apply', '--config', 'configs', '--auto-approve', '--replan'], { env: suite.env });
     expect(replan.code).toBe(ExitCode.Error);
     expect(replan.err).toContain('--replan applies to a saved plan');
   });
@@ -222,21 +212,21 @@ describe('monsync apply (plan, then apply)', () => {
 describe('monsync apply PLANFILE (a saved plan)', () => {
   it('applies a plan saved by plan --out when the account has not changed', async () => {
     const tree = copyOfDemoConfigs();
-    expect((await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree })).code).toBe(ExitCode.Ok);
+    expect((await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env: suite.env, cwd: tree })).code).toBe(ExitCode.Ok);
     const saved = JSON.parse(readFileSync(join(tree, 'plan.json'), 'utf8')) as Plan;
-    const { code, out } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    const { code, out } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.Ok);
     expect(out).toContain(`Apply complete: ${saved.steps.length} of ${saved.steps.length} steps done`);
-    expect((await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env, cwd: tree })).code).toBe(ExitCode.Ok);
+    expect((await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env: suite.env, cwd: tree })).code).toBe(ExitCode.Ok);
   });
 
   it('refuses with exit 3 when the live account changed since, naming the object, and writes nothing', async () => {
     const tree = copyOfDemoConfigs();
-    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env: suite.env, cwd: tree });
     const guid = await monitorGuid('Blog');
-    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 30 } });
-    emulator.control.clearLog();
-    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    await suite.emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 30 } });
+    suite.emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(err).toContain('apply refused: the live account changed since plan.json was made');
     expect(err).toMatch(/ {2}monitor "Blog": its update differs from the saved plan's \(changed outside git by Sam Ops at \d{4}-\d\d-\d\dT/);
@@ -246,21 +236,21 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
 
   it('says so when the change is to something the plan does not touch', async () => {
     const tree = copyOfDemoConfigs();
-    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env: suite.env, cwd: tree });
     const guid = await monitorGuid('Marketing site');
     // Timeout is not declared in configs/, so the plan stays the same while the live digest does not.
-    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { Timeout: 45 } });
-    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    await suite.emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { Timeout: 45 } });
+    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(err).toContain('objects or fields the plan does not touch');
   });
 
   it('--replan shows and applies a fresh plan instead', async () => {
     const tree = copyOfDemoConfigs();
-    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env: suite.env, cwd: tree });
     const guid = await monitorGuid('Blog');
-    await emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 30 } });
-    const { code, out, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve', '--replan', '--verify'], { env, cwd: tree });
+    await suite.emulator.control.actAs('sam.ops@example.com', { method: 'PATCH', path: `/Monitor/${guid}`, body: { CheckInterval: 30 } });
+    const { code, out, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve', '--replan', '--verify'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.Ok);
     expect(err).toContain('applying a fresh plan instead (--replan)');
     expect(out).toContain('CheckInterval: 30 -> 15');
@@ -269,10 +259,10 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
 
   it('refuses with exit 3 when a secret changed since the plan was made, and names its source, not its value', async () => {
     const tree = copyOfDemoConfigs();
-    const planned = await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    const planned = await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env: suite.env, cwd: tree });
     expect(planned.out).toContain('+ create vaultItem "Web/shop-otp"');
-    emulator.control.clearLog();
-    const rotated = { ...env, DEMO_SHOP_OTP_SECRET: 'CANARYROTATEDAFTERREVIEW' };
+    suite.emulator.control.clearLog();
+    const rotated = { ...suite.env, DEMO_SHOP_OTP_SECRET: 'CANARYROTATEDAFTERREVIEW' };
     const { code, out, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env: rotated, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(err).toContain('apply refused: a secret has changed since the plan was made, so nothing was applied');
@@ -283,16 +273,16 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
 
   it('refuses with exit 3 when the config tree changed since the plan was made, suggesting --replan, and writes nothing', async () => {
     const tree = copyOfDemoConfigs();
-    expect((await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree })).code).toBe(ExitCode.Ok);
+    expect((await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env: suite.env, cwd: tree })).code).toBe(ExitCode.Ok);
     const file = join(tree, 'configs', 'monitors', 'marketing.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('Url: https://status.example.com/', 'Url: https://status.example.net/'));
-    emulator.control.clearLog();
-    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    suite.emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(err).toContain('apply refused: the config tree configs changed since plan.json was made');
     expect(err).toContain('monsync apply plan.json --replan');
     expect(writes()).toEqual([]);
-    const replanned = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve', '--replan', '--verify'], { env, cwd: tree });
+    const replanned = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve', '--replan', '--verify'], { env: suite.env, cwd: tree });
     expect(replanned.code).toBe(ExitCode.Ok);
     expect(replanned.err).toContain('applying a fresh plan instead (--replan)');
     expect(replanned.out).toContain('+ Url: "https://status.example.net/"');
@@ -303,9 +293,9 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
       'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\n',
       'monitors.yaml': 'monitors:\n  - { Name: Elsewhere, MonitorType: Https, Url: "https://elsewhere.example.com/" }\n',
     });
-    expect((await monsync(['plan', '--out', 'plan.json'], { env, cwd: other })).code).toBe(ExitCode.Ok);
-    emulator.control.clearLog();
-    const { code, err } = await monsync(['apply', join(other, 'plan.json'), '--config', 'configs', '--auto-approve'], { env });
+    expect((await monsync(['plan', '--out', 'plan.json'], { env: suite.env, cwd: other })).code).toBe(ExitCode.Ok);
+    suite.emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', join(other, 'plan.json'), '--config', 'configs', '--auto-approve'], { env: suite.env });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(err).toMatch(/apply refused: the config tree configs changed since \S*plan\.json was made/);
     expect(writes()).toEqual([]);
@@ -313,14 +303,14 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
 
   it('refuses a plan file whose steps were edited after planning, naming the step', async () => {
     const tree = copyOfDemoConfigs();
-    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env, cwd: tree });
+    await monsync(['plan', '--config', 'configs', '--out', 'plan.json'], { env: suite.env, cwd: tree });
     const saved = JSON.parse(readFileSync(join(tree, 'plan.json'), 'utf8')) as Plan;
     const step = saved.steps.find((s) => s.action === 'create' && s.kind === 'monitor' && s.key === 'Status page');
     expect(step?.desired).toBeDefined();
     if (step?.desired !== undefined) step.desired['Url'] = 'https://attacker.example.com/';
     writeFileSync(join(tree, 'plan.json'), JSON.stringify(saved));
-    emulator.control.clearLog();
-    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    suite.emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(err).toContain('apply refused: the steps of plan.json do not match a fresh plan of the same config tree and live account');
     expect(err).toContain('monitor "Status page": its create differs from the saved plan\'s');
@@ -332,11 +322,11 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
       'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\nignore: ["monitor:legacy-*"]\n',
       'monitors.yaml': 'monitors:\n  - { Name: Shop homepage, MonitorType: Https }\n',
     });
-    expect((await monsync(['plan', '--out', 'plan.json'], { env, cwd: tree })).code).toBe(ExitCode.UnsafeOrStale);
+    expect((await monsync(['plan', '--out', 'plan.json'], { env: suite.env, cwd: tree })).code).toBe(ExitCode.UnsafeOrStale);
     const saved = JSON.parse(readFileSync(join(tree, 'plan.json'), 'utf8')) as Plan;
     writeFileSync(join(tree, 'plan.json'), JSON.stringify({ ...saved, safe: true, violations: [] }));
-    emulator.control.clearLog();
-    const { code, err } = await monsync(['apply', 'plan.json', '--auto-approve'], { env, cwd: tree });
+    suite.emulator.control.clearLog();
+    const { code, err } = await monsync(['apply', 'plan.json', '--auto-approve'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(err).toContain('do not match a fresh plan');
     expect(writes()).toEqual([]);
@@ -344,10 +334,10 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
 
   it('applies a saved plan narrowed with --target, and only its steps', async () => {
     const tree = copyOfDemoConfigs();
-    expect((await monsync(['plan', '--config', 'configs', '--target', 'groupMembership:Marketing/Status page', '--out', 'plan.json'], { env, cwd: tree })).code).toBe(ExitCode.Ok);
+    expect((await monsync(['plan', '--config', 'configs', '--target', 'groupMembership:Marketing/Status page', '--out', 'plan.json'], { env: suite.env, cwd: tree })).code).toBe(ExitCode.Ok);
     const saved = JSON.parse(readFileSync(join(tree, 'plan.json'), 'utf8')) as Plan;
     expect(saved.steps.map((s) => s.id)).toEqual(['monitor:Status page', 'groupMembership:Marketing/Status page']);
-    const { code, out, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env, cwd: tree });
+    const { code, out, err } = await monsync(['apply', 'plan.json', '--config', 'configs', '--auto-approve'], { env: suite.env, cwd: tree });
     expect(err).not.toContain('refused');
     expect(code).toBe(ExitCode.Ok);
     expect(out).toContain('Apply complete: 2 of 2 steps done (2 created)');
@@ -355,10 +345,10 @@ describe('monsync apply PLANFILE (a saved plan)', () => {
 
   it('names the file when it is not a plan', async () => {
     const tree = tempTree({ 'plan.json': '{"formatVersion": 1,' });
-    const broken = await monsync(['apply', 'plan.json', '--config', join(REPO_ROOT, 'configs'), '--auto-approve'], { env, cwd: tree });
+    const broken = await monsync(['apply', 'plan.json', '--config', join(REPO_ROOT, 'configs'), '--auto-approve'], { env: suite.env, cwd: tree });
     expect(broken.code).toBe(ExitCode.Error);
     // Placed where the text stops, as an editor counts: line 1, just past its 20 characters.
     expect(broken.err).toMatch(/PLAN_FILE_INVALID: plan\.json:1:21: not valid JSON \(.+\); pass a file written by monsync plan --out FILE/);
-    expect(emulator.control.requestLog().total).toBe(0);
+    expect(suite.emulator.control.requestLog().total).toBe(0);
   });
 });

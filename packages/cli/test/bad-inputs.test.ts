@@ -8,11 +8,10 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync } from './helpers.js';
+import { monsync, useEmulator } from './helpers.js';
 
 const CORPUS = join(import.meta.dirname, 'bad-inputs');
 const COMMANDS = ['validate', 'plan', 'apply'] as const;
@@ -53,16 +52,7 @@ const cases = readdirSync(CORPUS, { withFileTypes: true })
   .map((entry) => entry.name)
   .sort();
 
-let emulator: RunningEmulator;
-let credentials: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
-  credentials = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com' };
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const suite = useEmulator({ seed: 'demo', operator: 'admin@example.com' });
 
 describe('the bad-input corpus', () => {
   it('holds at least 80 cases, each with a tree and a hand-written expected.yaml, no two trees alike', () => {
@@ -83,15 +73,15 @@ describe('the bad-input corpus', () => {
     it('is refused with its code at its position by validate, plan and apply, with no write to the API', async () => {
       const expected = readCase(name);
       const root = treeOf(name, expected);
-      const env = { ...credentials, ...expected.env };
+      const env = { ...suite.env, ...expected.env };
       for (const command of COMMANDS) {
-        emulator.control.clearLog();
+        suite.emulator.control.clearLog();
         const argv = command === 'apply' ? ['apply', '--config', 'tree', '--auto-approve'] : [command, '--config', 'tree'];
         const { code, err, out } = await monsync(argv, { env, cwd: root });
         const said = `${out}\n${err}`;
         // A crash is an exit with a stack or an internal error, whatever the code.
         expect(said, `${command} crashed`).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n|internal error|Maximum call stack|\b(Type|Range|Reference|Syntax)Error\b/i);
-        const writes = emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET');
+        const writes = suite.emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET');
         expect(writes.map((entry) => `${entry.method} ${entry.path}`), `${command} wrote to the API`).toEqual([]);
         if (expected.refusedBy !== undefined && !expected.refusedBy.includes(command)) {
           expect([ExitCode.Ok, ExitCode.Error, ExitCode.UnsafeOrStale], `${command} exit`).toContain(code);

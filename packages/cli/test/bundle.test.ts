@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emulatorForFile, monsync, REPO_ROOT } from './helpers.js';
+import { monsync, REPO_ROOT, useEmulator } from './helpers.js';
 
 /** The installed command: the bundle `pnpm build` writes (scripts/bundle.mjs), run through the package's bin. */
 const BIN = join(REPO_ROOT, 'packages', 'cli', 'bin', 'monsync.js');
@@ -105,7 +105,11 @@ describe('the bundled monsync, a chunk importing another from its code cache', (
 });
 
 describe('the bundled monsync against the API', () => {
-  const suite = emulatorForFile('demo', { DEMO_SHOP_PASSWORD: 'canary-shop-password', DEMO_SHOP_OTP_SECRET: 'CANARYOTPSECRETA', DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('canary-pfx').toString('base64'), DEMO_CLIENT_CERT_PASSWORD: 'canary-pfx-password' });
+  const suite = useEmulator({
+    seed: 'demo',
+    start: { retryAfterSeconds: 0 },
+    env: { DEMO_SHOP_PASSWORD: 'canary-shop-password', DEMO_SHOP_OTP_SECRET: 'CANARYOTPSECRETA', DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('canary-pfx').toString('base64'), DEMO_CLIENT_CERT_PASSWORD: 'canary-pfx-password' },
+  });
 
   it('plans the same from its code cache as without one', async () => {
     const cacheDir = newCacheDir();

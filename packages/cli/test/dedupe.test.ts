@@ -1,27 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@monsync/client';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, tempTree } from './helpers.js';
+import { monsync, tempTree, useEmulator } from './helpers.js';
 
 // The emulator's clock, moved by the test, so that the copies of a monitor have creation dates an hour apart.
 let clock = Date.parse('2026-03-01T09:00:00Z');
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty', now: () => new Date(clock) });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' };
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await emulator.control.reset('empty');
-});
+const suite = useEmulator({ start: { now: () => new Date(clock) }, eachTest: { reset: true } });
 
 const TREE = {
   'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\n',
@@ -29,7 +16,7 @@ const TREE = {
 };
 
 async function withClient<T>(work: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
-  const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
+  const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
   try {
     return await work(client);
   } finally {
@@ -54,7 +41,7 @@ describe('live objects sharing a declared key', () => {
   it('fail the plan with each copy listed, its GUID, creation date and last editor, and the way out', async () => {
     const { older, newer } = await twins();
     const tree = tempTree(TREE);
-    const plan = await monsync(['plan'], { cwd: tree, env });
+    const plan = await monsync(['plan'], { cwd: tree, env: suite.env });
     expect(plan.code).toBe(ExitCode.Error);
     expect(plan.err).toContain('DUPLICATE_LIVE_KEY');
     expect(plan.err).toContain(`2 live monitors have the key "Twin": ${older} (created 2026-03-01T10:00:00, last changed by `);
@@ -65,32 +52,32 @@ describe('live objects sharing a declared key', () => {
   it('plan --dedupe keeps the oldest and deletes the rest, and the saved plan applies and converges', async () => {
     const { older, newer } = await twins();
     const tree = tempTree(TREE);
-    const planned = await monsync(['plan', '--dedupe', '--out', 'plan.json', '--format', 'json'], { cwd: tree, env });
+    const planned = await monsync(['plan', '--dedupe', '--out', 'plan.json', '--format', 'json'], { cwd: tree, env: suite.env });
     expect(planned.code).toBe(ExitCode.Ok);
     const plan = JSON.parse(planned.out) as Plan;
     expect(plan.steps).toMatchObject([
       { action: 'delete', kind: 'monitor', key: 'Twin', guid: newer, removal: 'auto', reason: `duplicate (plan --dedupe): the account keeps ${older} (the oldest by CreatedDate)` },
     ]);
-    const applied = await monsync(['apply', 'plan.json', '--auto-approve'], { cwd: tree, env });
+    const applied = await monsync(['apply', 'plan.json', '--auto-approve'], { cwd: tree, env: suite.env });
     expect(applied.code, applied.err).toBe(ExitCode.Ok);
     const left = await withClient((client) => client.monitors.list().toArray());
     const twinsLeft = left.filter((m) => m.Name === 'Twin');
     // Deleted, or, on a profile without DELETE /Monitor (lean), retired: either way only the oldest is active.
     expect(twinsLeft.filter((m) => !String(m.Notes ?? '').includes('monsync:retired=')).map((m) => m.MonitorGuid)).toEqual([older]);
     expect(twinsLeft.filter((m) => m.MonitorGuid !== older).every((m) => m.IsActive === false)).toBe(true);
-    expect((await monsync(['plan', '--detailed-exitcode'], { cwd: tree, env })).code).toBe(ExitCode.Ok);
+    expect((await monsync(['plan', '--detailed-exitcode'], { cwd: tree, env: suite.env })).code).toBe(ExitCode.Ok);
   });
 
   it('plan --dedupe stays under the safety thresholds: removing half the monitors is refused without --allow-deletes', async () => {
     await twins();
     const tree = tempTree(TREE);
     writeFileSync(join(tree, 'monsync.yaml'), 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\nsafety:\n  maxDeletePercent: 20\n');
-    const unsafe = await monsync(['plan', '--dedupe'], { cwd: tree, env });
+    const unsafe = await monsync(['plan', '--dedupe'], { cwd: tree, env: suite.env });
     expect(unsafe.code).toBe(ExitCode.UnsafeOrStale);
     expect(unsafe.err).toContain('monitor: deletes 1 of 4 (25%), limit 20%');
-    const refused = await monsync(['apply', '--dedupe', '--auto-approve'], { cwd: tree, env });
+    const refused = await monsync(['apply', '--dedupe', '--auto-approve'], { cwd: tree, env: suite.env });
     expect(refused.code).toBe(ExitCode.UnsafeOrStale);
-    const allowed = await monsync(['apply', '--dedupe', '--auto-approve', '--allow-deletes'], { cwd: tree, env });
+    const allowed = await monsync(['apply', '--dedupe', '--auto-approve', '--allow-deletes'], { cwd: tree, env: suite.env });
     expect(allowed.code, allowed.err).toBe(ExitCode.Ok);
     expect(allowed.err).toMatch(/- monitor "Twin" deleted/);
   });

@@ -2,9 +2,9 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { profileFromEnv, startEmulator, type RunningEmulator, type SeedName } from '@monsync/emulator';
+import { profileFromEnv, startEmulator, type EmulatorOptions, type ProfileName, type RunningEmulator, type SeedName } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { bufferedIo, type BufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
 
@@ -20,26 +20,70 @@ export function tempTree(files: Record<string, string>): string {
   return root;
 }
 
-/** An emulator for one test file and the environment that points `monsync` at it. */
+/** An emulator for one test file (or describe block) and the environment that points `monsync` at it. */
 export interface FileEmulator {
   readonly emulator: RunningEmulator;
   readonly env: Record<string, string>;
 }
 
+/** What `useEmulator` starts, and what it puts back before each test. */
+export interface EmulatorUse {
+  /** The state the emulator starts from, and the one `reset` returns to (default `empty`). */
+  seed?: SeedName;
+  /** Default: the profile under test (`MONSYNC_EMULATOR_PROFILE`). A file that needs one reading of the service names it. */
+  profile?: ProfileName;
+  /** Emulator options besides port, profile and seed: `retryAfterSeconds: 0` for no Retry-After waits, latency, a clock. */
+  start?: Pick<EmulatorOptions, 'retryAfterSeconds' | 'latencyMs' | 'now'>;
+  /** `MONSYNC_OPERATOR`, when the file's runs act as one operator. */
+  operator?: string;
+  /** Variables joining the API ones, e.g. the secrets (canaries) a tree references. */
+  env?: Record<string, string>;
+  /**
+   * Before each test, in this order: no faults (one a failed test scripted stays otherwise), the seed state again, the
+   * fingerprints an apply of configs/ would leave (see `stageFingerprints`), an empty request log.
+   */
+  eachTest?: { faultsOff?: boolean; reset?: boolean; stageFingerprints?: boolean; clearLog?: boolean };
+}
+
 /**
- * Starts an emulator (on the profile under test, `seed` state, no Retry-After waits) before the file's tests and
- * closes it after them; `extraEnv` joins the API variables (e.g. the secrets a tree references).
+ * Starts an emulator before the tests of the enclosing file or describe block and closes it after them, with the
+ * environment for `monsync` (API URL, the seeded administrator's credentials, `operator`, `env`); `eachTest` resets
+ * what a test may have changed, before the hooks a file declares after the call (vitest runs them in that order).
+ * Read `emulator` and `env` inside hooks and tests: they exist once `beforeAll` ran.
  */
-export function emulatorForFile(seed: SeedName = 'empty', extraEnv: Record<string, string> = {}): FileEmulator {
-  const file = {} as { emulator: RunningEmulator; env: Record<string, string> };
+export function useEmulator(use: EmulatorUse = {}): FileEmulator {
+  const seed = use.seed ?? 'empty';
+  let running: FileEmulator | undefined;
+  const started = (): FileEmulator => {
+    if (running === undefined) throw new Error('useEmulator: the emulator starts in beforeAll; read it inside a hook or a test');
+    return running;
+  };
   beforeAll(async () => {
-    file.emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed, retryAfterSeconds: 0 });
-    file.env = { MONSYNC_API_URL: file.emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', ...extraEnv };
+    const emulator = await startEmulator({ ...use.start, port: 0, profile: use.profile ?? profileFromEnv(), seed });
+    const operator = use.operator === undefined ? {} : { MONSYNC_OPERATOR: use.operator };
+    running = { emulator, env: { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', ...operator, ...use.env } };
   });
   afterAll(async () => {
-    await file.emulator.close();
+    await running?.emulator.close();
   });
-  return file;
+  const eachTest = use.eachTest ?? {};
+  if (Object.values(eachTest).some(Boolean)) {
+    beforeEach(async () => {
+      const { emulator, env } = started();
+      if (eachTest.faultsOff === true) emulator.control.setFaults({ rate: 0, scripted: [] });
+      if (eachTest.reset === true) await emulator.control.reset(seed);
+      if (eachTest.stageFingerprints === true) await stageFingerprints(emulator, env);
+      if (eachTest.clearLog === true) emulator.control.clearLog();
+    });
+  }
+  return {
+    get emulator() {
+      return started().emulator;
+    },
+    get env() {
+      return started().env;
+    },
+  };
 }
 
 /** A copy of the demo tree `configs/`, so tests can change it. */

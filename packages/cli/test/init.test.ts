@@ -1,14 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INIT_KINDS, pinnedWorkflow } from '../src/commands/init.js';
 import { ExitCode } from '../src/exit-codes.js';
 import { bufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
 import { cliVersion } from '../src/version.js';
 import { workflowTemplates } from '../src/workflow-templates.js';
-import { monsync, tempTree } from './helpers.js';
+import { monsync, tempTree, useEmulator } from './helpers.js';
 
 /** The kinds a written monsync.yaml manages, in order. */
 function managed(file: string): string[] {
@@ -107,17 +106,11 @@ describe('monsync init', () => {
   });
 
   describe('--from-live', () => {
-    let emulator: RunningEmulator;
-    beforeAll(async () => {
-      emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
-    });
-    afterAll(async () => {
-      await emulator.close();
-    });
+    const suite = useEmulator({ seed: 'demo' });
 
     it('pulls the live account into the config folder, and the tree validates', async () => {
       const root = emptyRepository();
-      const env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' };
+      const { env } = suite;
       const { code, out, err } = await monsync(['init', '--from-live'], { cwd: root, env });
       expect(err).not.toContain('error');
       expect(code).toBe(ExitCode.Ok);

@@ -4,15 +4,11 @@
  * emulator's request log shows not one write. The reconciler's tests cover the guard's rules; these cover what a
  * user sees and that the command stops before writing.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { emulatorForFile, monsync, tempTree } from './helpers.js';
+import { monsync, tempTree, useEmulator } from './helpers.js';
 
-const suite = emulatorForFile('empty');
-beforeEach(async () => {
-  await suite.emulator.control.reset('empty');
-  suite.emulator.control.clearLog();
-});
+const suite = useEmulator({ start: { retryAfterSeconds: 0 }, eachTest: { reset: true, clearLog: true } });
 
 // Every safety share lifted, so the only thing that can stop these plans is the guard.
 const SETTINGS = [

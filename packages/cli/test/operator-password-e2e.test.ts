@@ -5,9 +5,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { emulatorForFile, monsync, tempTree, type Outcome } from './helpers.js';
+import { monsync, type Outcome, tempTree, useEmulator } from './helpers.js';
 
 const FROM_ENV = 'CANARY-5b1e-operator-env-password';
 const FROM_FILE = 'CANARY-5b1e-operator-file-password';
@@ -41,11 +41,7 @@ const TREE = {
   'secrets/file-password.txt': `${FROM_FILE}\n`,
 };
 
-const suite = emulatorForFile('empty', { OPS_PASSWORD: FROM_ENV });
-beforeEach(async () => {
-  suite.emulator.control.setFaults({ rate: 0, scripted: [] });
-  await suite.emulator.control.reset('empty');
-});
+const suite = useEmulator({ start: { retryAfterSeconds: 0 }, env: { OPS_PASSWORD: FROM_ENV }, eachTest: { faultsOff: true, reset: true } });
 
 /** No canary, nor its base64 form, in any of the texts. */
 function expectNoPassword(...texts: string[]): void {

@@ -1,7 +1,6 @@
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyOfDemoConfigs, monsync } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { copyOfDemoConfigs, monsync, useEmulator } from './helpers.js';
 
 const SECRETS = {
   DEMO_SHOP_PASSWORD: 'CANARY-operators-shop-password',
@@ -10,16 +9,10 @@ const SECRETS = {
   DEMO_CLIENT_CERT_PASSWORD: 'CANARY-operators-pfx-password',
 };
 
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const suite = useEmulator({ seed: 'demo', env: SECRETS });
 
 async function planWith(operators: string): Promise<{ plan: Plan; err: string }> {
-  const env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: operators, ...SECRETS };
+  const env = { ...suite.env, MONSYNC_OPERATOR: operators };
   const { out, err } = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env, cwd: copyOfDemoConfigs() });
   return { plan: JSON.parse(out) as Plan, err };
 }

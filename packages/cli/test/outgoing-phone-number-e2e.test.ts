@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { emulatorForFile, monsync, tempTree } from './helpers.js';
+import { monsync, tempTree, useEmulator } from './helpers.js';
 
 const SETTINGS = 'apiVersion: monsync/v1\napiOperator: admin@example.com\nmanage:\n  operators: { prune: false }\n';
 const people = (phone: string) => `operators:\n  - Email: admin@example.com\n  - Email: sam@example.com\n    FullName: Sam\n    outgoingPhoneNumber: "${phone}"\n`;
 
-const suite = emulatorForFile('empty');
+const suite = useEmulator({ start: { retryAfterSeconds: 0 } });
 
 describe('outgoingPhoneNumber: an operator names the number alerts are sent from', () => {
   it('refuses a name the account does not have, at its position, before any write', async () => {

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_READ_ATTEMPTS } from '@monsync/client';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { copyOfDemoConfigs, expectReadFailureLast, monsync, REPO_ROOT, stageFingerprints, tempTree } from './helpers.js';
+import { copyOfDemoConfigs, expectReadFailureLast, monsync, REPO_ROOT, tempTree, useEmulator } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-shop-password',
@@ -15,20 +14,11 @@ const CANARIES = {
 };
 const API_PASSWORD = 'demo-password';
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: API_PASSWORD, MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await emulator.control.reset('demo');
-  await stageFingerprints(emulator, env);
-  emulator.control.clearLog();
+const suite = useEmulator({
+  seed: 'demo',
+  operator: 'admin@example.com',
+  env: { MONSYNC_API_PASSWORD: API_PASSWORD, ...CANARIES },
+  eachTest: { reset: true, stageFingerprints: true, clearLog: true },
 });
 
 function expectNoSecrets(...texts: string[]): void {
@@ -41,7 +31,7 @@ const stepIds = (plan: Plan) => plan.steps.map((step) => `${step.action} ${step.
 
 describe('monsync plan against the emulator (demo account, configs/)', () => {
   it('prints the text plan: creates, updates, drift by another operator, a delete and unmanaged objects', async () => {
-    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env });
+    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env: suite.env });
     expect(err).not.toContain('error');
     expect(code).toBe(ExitCode.Ok);
     expect(out).toContain('+ create monitor "Status page"');
@@ -57,8 +47,8 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
   });
 
   it('reads the live account with one listing per kind and per parent, and writes nothing', async () => {
-    await monsync(['plan', '--config', 'configs'], { env });
-    const log = emulator.control.requestLog();
+    await monsync(['plan', '--config', 'configs'], { env: suite.env });
+    const log = suite.emulator.control.requestLog();
     expect(log.entries.every((entry) => entry.method === 'GET')).toBe(true);
     // Requests the rate-limited profile refused (429) are sent again; the distinct requests are what is counted.
     const counts: Record<string, number> = {};
@@ -69,7 +59,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
 
   it('emits JSON per the plan contract, and --out saves the same plan', async () => {
     const tree = copyOfDemoConfigs();
-    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--format', 'json', '--out', 'saved/plan.json'], { env, cwd: tree });
+    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--format', 'json', '--out', 'saved/plan.json'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.Ok);
     const plan = JSON.parse(out) as Plan;
     expect(plan.formatVersion).toBe(1);
@@ -88,7 +78,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     const tree = copyOfDemoConfigs();
     const outputs: string[] = [];
     for (const format of ['text', 'json']) {
-      const { code, out, err } = await monsync(['plan', '--verbose', '--format', format, '--out', `plan-${format}.json`], { env, cwd: join(tree, 'configs') });
+      const { code, out, err } = await monsync(['plan', '--verbose', '--format', format, '--out', `plan-${format}.json`], { env: suite.env, cwd: join(tree, 'configs') });
       expect(code).toBe(ExitCode.Ok);
       outputs.push(out, err, readFileSync(join(tree, 'configs', `plan-${format}.json`), 'utf8'));
     }
@@ -99,7 +89,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
 
   it('renders markdown for a pull-request comment: marker, summary table, deletions called out, drift section', async () => {
     const tree = copyOfDemoConfigs();
-    const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'markdown', '--out', 'plan.json'], { env, cwd: tree });
+    const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'markdown', '--out', 'plan.json'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.Ok);
     expect(out.startsWith('<!-- monsync:plan -->\n')).toBe(true);
     expect(out).toContain('| Kind | Create | Update | Delete | Ensure |');
@@ -115,9 +105,9 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     // moves on in real time from there (set forward, so nothing waiting on the real clock waits longer).
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, now: Math.ceil(Date.now() / 3_600_000) * 3_600_000 });
     onTestFinished(() => void vi.useRealTimers());
-    const coloured = await monsync(['plan', '--config', 'configs'], { env, isTTY: true });
+    const coloured = await monsync(['plan', '--config', 'configs'], { env: suite.env, isTTY: true });
     expect(coloured.out).toContain('\u001b[');
-    const plain = await monsync(['plan', '--config', 'configs'], { env: { ...env, NO_COLOR: '1' }, isTTY: true });
+    const plain = await monsync(['plan', '--config', 'configs'], { env: { ...suite.env, NO_COLOR: '1' }, isTTY: true });
     expect(plain.out).not.toContain('\u001b[');
     const stripped = coloured.out.split('\u001b').map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, ''))).join('');
     expect(plain.out).toBe(stripped);
@@ -131,7 +121,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expect(original).toContain(entry);
     const { writeFileSync } = await import('node:fs');
     const planned = async (): Promise<Plan['steps'][number] | undefined> => {
-      const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env, cwd: tree });
+      const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env: suite.env, cwd: tree });
       expect(code).toBe(ExitCode.Ok);
       return (JSON.parse(out) as Plan).steps.find((step) => step.id === 'monitor:Shop product images');
     };
@@ -144,7 +134,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
   });
 
   it('--detailed-exitcode: 2 when the plan has changes', async () => {
-    const { code } = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env });
+    const { code } = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env: suite.env });
     expect(code).toBe(ExitCode.Changes);
   });
 
@@ -154,14 +144,14 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
       'slas.yaml': readFileSync(join(REPO_ROOT, 'configs', 'slas.yaml'), 'utf8').replace(/^ {6}- \{ Description: Platform migration.*\n/m, ''),
       'alerts.yaml': 'alertDefinitions:\n  - { AlertDefinitionGuid: 57e060fa-e070-4f1a-9a8d-02785f8502d3, IsActive: true }\n',
     });
-    const { code, out } = await monsync(['plan', '--detailed-exitcode', '--format', 'json'], { env, cwd: tree });
+    const { code, out } = await monsync(['plan', '--detailed-exitcode', '--format', 'json'], { env: suite.env, cwd: tree });
     const plan = JSON.parse(out) as Plan;
     expect(plan.summary).toMatchObject({ create: 0, update: 0, delete: 0, ensure: 1 });
     expect(code).toBe(ExitCode.Ok);
   });
 
   it('--target narrows the plan to the matching steps and what they depend on', async () => {
-    const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'json', '--target', 'monitor:Shop checkout', '--target', 'slaExclusionPeriod:Gold/*'], { env });
+    const { code, out } = await monsync(['plan', '--config', 'configs', '--format', 'json', '--target', 'monitor:Shop checkout', '--target', 'slaExclusionPeriod:Gold/*'], { env: suite.env });
     expect(code).toBe(ExitCode.Ok);
     const plan = JSON.parse(out) as Plan;
     expect(stepIds(plan)).toEqual(['create vaultItem:Web/shop-otp', 'update monitor:Shop checkout', 'create slaExclusionPeriod:Gold/Platform migration']);
@@ -169,10 +159,10 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
   });
 
   it('rejects a --target with an unknown kind before any request', async () => {
-    const { code, err } = await monsync(['plan', '--config', 'configs', '--target', 'monitors:Blog'], { env });
+    const { code, err } = await monsync(['plan', '--config', 'configs', '--target', 'monitors:Blog'], { env: suite.env });
     expect(code).toBe(ExitCode.Error);
     expect(err).toContain('--target monitors:Blog: expected kind:key with kind one of monitor,');
-    expect(emulator.control.requestLog().total).toBe(0);
+    expect(suite.emulator.control.requestLog().total).toBe(0);
   });
 
   it('exits 3 on an unsafe plan (deletes past safety.maxDeletePercent), still printing it', async () => {
@@ -180,7 +170,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
       'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\n',
       'monitors.yaml': 'monitors:\n  - { Name: Blog, MonitorType: Https }\n',
     });
-    const { code, out, err } = await monsync(['plan'], { env, cwd: tree });
+    const { code, out, err } = await monsync(['plan'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(out).toContain('- delete monitor "Shop homepage"');
     expect(err).toMatch(/plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), limit 30% \(safety\.maxDeletePercent\)\n/);
@@ -194,12 +184,12 @@ describe('monsync plan refuses before any API request', () => {
     const groups = join(tree, 'configs', 'groups.yaml');
     const text = readFileSync(groups, 'utf8').replace('members: [Marketing site, Blog, Status page]', 'members: [Marketing site, Blgo, Status page]');
     (await import('node:fs')).writeFileSync(groups, text);
-    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env, cwd: tree });
+    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.Error);
     expect(out).toBe('');
     expect(err).toMatch(/^configs\/groups\.yaml:12:31: error UNKNOWN_REFERENCE: member `Blgo` of group `Marketing` names no declared monitor; did you mean `Blog`\?$/m);
     expect(err).toContain('nothing was sent to the API');
-    expect(emulator.control.requestLog().total).toBe(0);
+    expect(suite.emulator.control.requestLog().total).toBe(0);
   });
 
   it('on a pinned GUID that cannot be a GUID: validate and plan point at the value, exit 1, zero requests', async () => {
@@ -208,39 +198,39 @@ describe('monsync plan refuses before any API request', () => {
     const text = readFileSync(shop, 'utf8').replace('  - Name: Shop homepage\n', '  - Name: Shop homepage\n    MonitorGuid: not-a-guid\n');
     (await import('node:fs')).writeFileSync(shop, text);
     const at = /^configs\/monitors\/shop\.yaml:9:18: error INVALID_GUID: `MonitorGuid` must be a GUID \(8-4-4-4-12 hexadecimal digits\), not `not-a-guid`$/m;
-    const validate = await monsync(['validate', '--config', 'configs'], { env, cwd: tree });
+    const validate = await monsync(['validate', '--config', 'configs'], { env: suite.env, cwd: tree });
     expect(validate.code).toBe(ExitCode.Error);
     expect(validate.err).toMatch(at);
     expect(validate.err).toContain('hint: a pin is the GUID of an existing object as the API returns it (e.g. 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c); remove `MonitorGuid` to match by key instead');
-    const plan = await monsync(['plan', '--config', 'configs'], { env, cwd: tree });
+    const plan = await monsync(['plan', '--config', 'configs'], { env: suite.env, cwd: tree });
     expect(plan.code).toBe(ExitCode.Error);
     expect(plan.out).toBe('');
     expect(plan.err).toMatch(at);
-    expect(emulator.control.requestLog().total).toBe(0);
+    expect(suite.emulator.control.requestLog().total).toBe(0);
   });
 
   it('when a secret variable is unset: names it, never a value, exit 1, zero requests', async () => {
-    const { DEMO_SHOP_OTP_SECRET: _unset, ...partial } = env;
+    const { DEMO_SHOP_OTP_SECRET: _unset, ...partial } = suite.env;
     const { code, err } = await monsync(['plan', '--config', 'configs'], { env: partial });
     expect(code).toBe(ExitCode.Error);
     expect(err).toContain('DEMO_SHOP_OTP_SECRET');
     expectNoSecrets(err);
-    expect(emulator.control.requestLog().total).toBe(0);
+    expect(suite.emulator.control.requestLog().total).toBe(0);
   });
 
   it('when credentials are missing: names the variables, exit 1, zero requests', async () => {
-    const { MONSYNC_API_URL: _url, MONSYNC_API_PASSWORD: _pw, ...partial } = env;
+    const { MONSYNC_API_URL: _url, MONSYNC_API_PASSWORD: _pw, ...partial } = suite.env;
     const { code, err } = await monsync(['plan', '--config', 'configs'], { env: partial });
     expect(code).toBe(ExitCode.Error);
     expect(err).toMatch(/MONSYNC_API_URL.*MONSYNC_API_PASSWORD/);
-    expect(emulator.control.requestLog().total).toBe(0);
+    expect(suite.emulator.control.requestLog().total).toBe(0);
   });
 });
 
 describe('monsync plan over the safety thresholds', () => {
   it('exits 3 naming the exceeded update threshold, --allow-deletes and the setting to raise', async () => {
-    await emulator.control.reset('demo');
-    const { code, err } = await monsync(['plan', '--config', 'configs'], { env });
+    await suite.emulator.control.reset('demo');
+    const { code, err } = await monsync(['plan', '--config', 'configs'], { env: suite.env });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(err).toContain('plan is unsafe (over the safety thresholds of monsync.yaml):\n  vaultItem: updates 2 of 2 (100%), limit 50% (safety.maxUpdatePercent)\n');
     expect(err).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes');
@@ -251,9 +241,9 @@ describe('monsync plan over the safety thresholds', () => {
 
 describe('monsync plan when the service refuses', () => {
   it('retries a listing the service answers 503, logging the retry with --verbose, and plans as usual', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Sla', count: 1, kind: '503' }] });
-    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--verbose'], { env });
-    emulator.control.setFaults({ scripted: [] });
+    suite.emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Sla', count: 1, kind: '503' }] });
+    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--verbose'], { env: suite.env });
+    suite.emulator.control.setFaults({ scripted: [] });
     expect(code).toBe(ExitCode.Ok);
     expect(err).toMatch(/^<- 503 GET \/Sla \d+ms$/m);
     expect(err).toMatch(/^ {3}retrying GET \/Sla in [0-9.]+s \(503\)$/m);
@@ -261,9 +251,9 @@ describe('monsync plan when the service refuses', () => {
   });
 
   it('fails the plan, printing none, when a listing fails every attempt: it is never read as empty', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/VaultItem', count: DEFAULT_READ_ATTEMPTS, kind: '500' }] });
-    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env });
-    emulator.control.setFaults({ scripted: [] });
+    suite.emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/VaultItem', count: DEFAULT_READ_ATTEMPTS, kind: '500' }] });
+    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { env: suite.env });
+    suite.emulator.control.setFaults({ scripted: [] });
     expect(code).toBe(ExitCode.Error);
     expect(out).toBe('');
     expect(err).toContain('monsync plan: error LIVE_READ_FAILED: reading vault items from the service failed, so no plan was made');
@@ -271,20 +261,20 @@ describe('monsync plan when the service refuses', () => {
 
   it('ends the read with "failed after N requests" when a listing fails after its retries (500, 503)', async () => {
     for (const [kind, isTTY] of [['500', false], ['500', true], ['503', false]] as const) {
-      emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: DEFAULT_READ_ATTEMPTS, kind }] });
-      emulator.control.clearLog();
-      const { code, err } = await monsync(['plan', '--config', 'configs'], { env, isTTY });
-      emulator.control.setFaults({ scripted: [] });
+      suite.emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: DEFAULT_READ_ATTEMPTS, kind }] });
+      suite.emulator.control.clearLog();
+      const { code, err } = await monsync(['plan', '--config', 'configs'], { env: suite.env, isTTY });
+      suite.emulator.control.setFaults({ scripted: [] });
       expect(code).toBe(ExitCode.Error);
       const requests = expectReadFailureLast(err, 'plan');
       // Counted once every request still in flight has ended, so it is every request the read made.
-      expect(requests).toBe(emulator.control.requestLog().total);
+      expect(requests).toBe(suite.emulator.control.requestLog().total);
     }
   });
 
   it('reports a wrong password as an authentication error without echoing it, exit 1', async () => {
     const wrong = 'CANARY-7f3a9c-wrong-api-password';
-    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--verbose'], { env: { ...env, MONSYNC_API_PASSWORD: wrong } });
+    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--verbose'], { env: { ...suite.env, MONSYNC_API_PASSWORD: wrong } });
     expect(code).toBe(ExitCode.Error);
     expect(out).toBe('');
     expect(err).toMatch(/401/);

@@ -1,38 +1,30 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient } from '@monsync/client';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, tempTree } from './helpers.js';
+import { monsync, tempTree, useEmulator } from './helpers.js';
 
-let emulator: RunningEmulator;
-const env = () => ({ MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password' });
+const suite = useEmulator({ eachTest: { reset: true } });
 const SETTINGS = 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\nsafety: { maxDeletePercent: 100, maxUpdatePercent: 100 }\n';
-const writes = () => emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET');
+const writes = () => suite.emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET');
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'empty' });
-});
-afterAll(async () => {
-  await emulator.close();
-});
+// Declared after useEmulator, so it runs after the reset: the live monitors the protect and policy rules match.
 beforeEach(async () => {
-  await emulator.control.reset('empty');
-  const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
+  const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
   try {
     for (const name of ['prod-db', 'test-db']) await client.monitors.create({ Name: name, MonitorType: 'Https', Url: `https://${name}.example.com/`, CheckInterval: 5 });
   } finally {
     await client.close();
   }
-  emulator.control.clearLog();
+  suite.emulator.control.clearLog();
 });
 
 describe('protect, end to end', () => {
   it('plan shows the protected delete as refused and exits 1; apply --allow-deletes writes nothing and exits 1', async () => {
     const tree = tempTree({ 'monsync.yaml': `${SETTINGS}protect:\n  - "monitor:prod-*"\n`, 'monitors.yaml': 'monitors: []\n' });
-    const plan = await monsync(['plan', '--config', tree, '--format', 'json'], { env: env() });
+    const plan = await monsync(['plan', '--config', tree, '--format', 'json'], { env: suite.env });
     expect(plan.code).toBe(ExitCode.Error);
     const json = JSON.parse(plan.out) as Plan;
     expect(json.steps.filter((s) => s.action === 'delete').map((s) => [s.key, s.protectedBy])).toEqual([
@@ -41,7 +33,7 @@ describe('protect, end to end', () => {
     ]);
     expect(plan.err).toContain('monsync.yaml:6:5: delete monitor "prod-db" refused: protected by monitor:prod-*');
 
-    const apply = await monsync(['apply', '--config', tree, '--auto-approve', '--allow-deletes'], { env: env() });
+    const apply = await monsync(['apply', '--config', tree, '--auto-approve', '--allow-deletes'], { env: suite.env });
     expect(apply.code).toBe(ExitCode.Error);
     expect(apply.err).toContain('apply refused, nothing was changed');
     expect(writes()).toEqual([]);
@@ -53,15 +45,15 @@ describe('protect, end to end', () => {
     writeFileSync(join(tree, 'monsync.yaml'), `${SETTINGS}protect: ["monitor:prod-*"]\n`);
     writeFileSync(join(tree, 'monitors.yaml'), 'monitors:\n  - { Name: test-db }\n');
     const planFile = join(tree, 'plan.json');
-    expect((await monsync(['plan', '--config', tree, '--out', planFile], { env: env() })).code).toBe(ExitCode.Error);
-    const apply = await monsync(['apply', planFile, '--config', tree, '--auto-approve', '--allow-deletes'], { env: env() });
+    expect((await monsync(['plan', '--config', tree, '--out', planFile], { env: suite.env })).code).toBe(ExitCode.Error);
+    const apply = await monsync(['apply', planFile, '--config', tree, '--auto-approve', '--allow-deletes'], { env: suite.env });
     expect(apply.code).toBe(ExitCode.Error);
     expect(writes()).toEqual([]);
   });
 
   it('once the protection is removed in a reviewed change, the delete goes through', async () => {
     const tree = tempTree({ 'monsync.yaml': SETTINGS, 'monitors.yaml': 'monitors:\n  - { Name: test-db }\n' });
-    const apply = await monsync(['apply', '--config', tree, '--auto-approve'], { env: env() });
+    const apply = await monsync(['apply', '--config', tree, '--auto-approve'], { env: suite.env });
     expect(apply.code).toBe(ExitCode.Ok);
     expect(writes().map((w) => w.route)).toEqual(expect.arrayContaining(['DELETE /Monitor/{monitorGuid}']));
   });
@@ -84,17 +76,17 @@ describe('policy, end to end', () => {
 
   it('plan shows the findings with the plan and exits 1 on an error, 0 on warnings; apply refuses with no write', async () => {
     const tree = tempTree({ 'monsync.yaml': `${SETTINGS}${POLICY}`, 'monitors.yaml': MONITORS });
-    const plan = await monsync(['plan', '--config', tree], { env: env() });
+    const plan = await monsync(['plan', '--config', tree], { env: suite.env });
     expect(plan.code).toBe(ExitCode.Error);
     expect(plan.out).toMatch(/Policy:\n {2}! checkInterval: monitor `prod-db`[^\n]*\(monitors\.yaml:2:94\)/);
     expect(plan.out).toContain('✗ activeMonitorsAlert: monitor `test-db`');
     expect(plan.err).toContain('the plan breaks a policy rule of severity error:');
-    const apply = await monsync(['apply', '--config', tree, '--auto-approve', '--allow-deletes'], { env: env() });
+    const apply = await monsync(['apply', '--config', tree, '--auto-approve', '--allow-deletes'], { env: suite.env });
     expect(apply.code).toBe(ExitCode.Error);
     expect(writes()).toEqual([]);
 
     const warningsOnly = tempTree({ 'monsync.yaml': `${SETTINGS}${POLICY.replace('  activeMonitorsAlert: {}\n', '')}`, 'monitors.yaml': MONITORS });
-    const json = await monsync(['plan', '--config', warningsOnly, '--format', 'json', '--detailed-exitcode'], { env: env() });
+    const json = await monsync(['plan', '--config', warningsOnly, '--format', 'json', '--detailed-exitcode'], { env: suite.env });
     expect(json.code).toBe(ExitCode.Ok);
     expect((JSON.parse(json.out) as Plan).policy?.map((f) => [f.rule, f.severity, f.key])).toEqual([
       ['checkInterval', 'warning', 'prod-db'],

@@ -7,11 +7,10 @@
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, REPO_ROOT } from './helpers.js';
+import { monsync, REPO_ROOT, useEmulator } from './helpers.js';
 
 const SECRETS = {
   DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-published-shop',
@@ -20,19 +19,7 @@ const SECRETS = {
   DEMO_CLIENT_CERT_PASSWORD: 'CANARY-7f3a9c-published-pfx-password',
 };
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, seed: 'demo', profile: 'published' });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com', ...SECRETS };
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await emulator.control.reset('demo');
-});
+const suite = useEmulator({ seed: 'demo', profile: 'published', operator: 'admin@example.com', env: SECRETS, eachTest: { reset: true } });
 
 /** A copy of the fixture tree, as `<root>/tree`. */
 function fixtureCopy(): string {
@@ -42,7 +29,7 @@ function fixtureCopy(): string {
 }
 
 async function planOf(root: string, config: string, extraEnv: Record<string, string> = {}): Promise<Plan> {
-  const planned = await monsync(['plan', '--config', config, '--format', 'json'], { env: { ...env, ...extraEnv }, cwd: root });
+  const planned = await monsync(['plan', '--config', config, '--format', 'json'], { env: { ...suite.env, ...extraEnv }, cwd: root });
   expect(planned.err).not.toMatch(/error/);
   return JSON.parse(planned.out) as Plan;
 }
@@ -53,34 +40,34 @@ const changing = (plan: Plan) => plan.steps.filter((step) => step.action !== 'en
 describe('the demo tree of before the published names, against the published profile', () => {
   it('migrates, validates, applies, then plans empty, and pull gives a tree that plans empty too', async () => {
     const root = fixtureCopy();
-    const before = await monsync(['validate', '--config', 'tree'], { env, cwd: root });
+    const before = await monsync(['validate', '--config', 'tree'], { env: suite.env, cwd: root });
     expect(before.err).toContain('RENAMED_FIELD');
 
-    const migrated = await monsync(['migrate', '--config', 'tree'], { env, cwd: root });
+    const migrated = await monsync(['migrate', '--config', 'tree'], { env: suite.env, cwd: root });
     expect(migrated.code).toBe(ExitCode.Ok);
     expect(migrated.out).toContain('renamed CheckFrequency -> CheckInterval');
     expect(migrated.out).toContain('renamed OperatorResponseTimeThreshold -> OperatorReponseTimeThreshold');
     expect(readFileSync(join(root, 'tree', 'slas.yaml'), 'utf8')).toContain('OperatorReponseTimeThreshold: 15');
 
-    const validated = await monsync(['validate', '--config', 'tree'], { env, cwd: root });
+    const validated = await monsync(['validate', '--config', 'tree'], { env: suite.env, cwd: root });
     expect(validated.code).toBe(ExitCode.Ok);
     expect(validated.err).not.toContain('RENAMED_');
 
-    const applied = await monsync(['apply', '--config', 'tree', '--auto-approve', '--allow-deletes'], { env, cwd: root });
+    const applied = await monsync(['apply', '--config', 'tree', '--auto-approve', '--allow-deletes'], { env: suite.env, cwd: root });
     expect(applied.err).not.toMatch(/failed/);
     expect(applied.code).toBe(ExitCode.Ok);
 
     // The service added LoadTimeLimit1/2 to every monitor; the tree declares them on some, not on others.
     const again = await planOf(root, 'tree');
     expect(changing(again)).toEqual([]);
-    const live = emulator.control.dump();
+    const live = suite.emulator.control.dump();
     const homepage = live.monitors.find((m) => m.fields['Name'] === 'Shop homepage')?.fields;
     expect(homepage?.['ErrorConditions']).toEqual(expect.arrayContaining([expect.objectContaining({ ErrorConditionType: 'LoadTimeLimit1', Value: '3' })]));
     expect(homepage?.['ErrorConditions']).toEqual(expect.arrayContaining([expect.objectContaining({ ErrorConditionType: 'LoadTimeLimit2' })]));
     const gold = live.slas.find((s) => s.fields['Description'] === 'Gold')?.fields;
     expect(gold?.['OperatorReponseTimeThreshold']).toBe(15);
 
-    const pulled = await monsync(['pull', '--out', 'pulled'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'pulled'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     const pulledSecrets = Object.fromEntries(
       [...pulled.out.matchAll(/^ {2}(MONSYNC_SECRET_[A-Z0-9_]+) /gm)].map((m) => m[1] ?? '').map((name) => [name, secretFor(name)]),
@@ -88,14 +75,14 @@ describe('the demo tree of before the published names, against the published pro
     const monitors = readFileSync(join(root, 'pulled', 'monitors.yaml'), 'utf8');
     expect(monitors).toContain('CheckInterval:');
     expect(monitors).not.toContain('CheckFrequency');
-    const pulledValidate = await monsync(['validate', '--config', 'pulled'], { env: { ...env, ...pulledSecrets }, cwd: root });
+    const pulledValidate = await monsync(['validate', '--config', 'pulled'], { env: { ...suite.env, ...pulledSecrets }, cwd: root });
     expect(pulledValidate.code).toBe(ExitCode.Ok);
     expect(changing(await planOf(root, 'pulled', pulledSecrets))).toEqual([]);
   });
 
   it('not migrated, never converges: the service drops CheckFrequency and the misspelled SLA field', async () => {
     const root = fixtureCopy();
-    await monsync(['apply', '--config', 'tree', '--auto-approve', '--allow-deletes'], { env, cwd: root });
+    await monsync(['apply', '--config', 'tree', '--auto-approve', '--allow-deletes'], { env: suite.env, cwd: root });
     const second = changing(await planOf(root, 'tree'));
     const paths = second.flatMap((step) => step.changes.map((change) => `${step.id} ${change.op} ${change.path}`));
     expect(paths).toContain('monitor:Shop homepage add /CheckFrequency');

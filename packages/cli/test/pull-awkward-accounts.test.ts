@@ -1,24 +1,12 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
+import { profileFromEnv } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, tempTree } from './helpers.js';
+import { monsync, tempTree, useEmulator } from './helpers.js';
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com' };
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await emulator.control.reset('demo');
-});
+const suite = useEmulator({ seed: 'demo', operator: 'admin@example.com', eachTest: { reset: true } });
 
 interface StateMonitor {
   fields: Record<string, unknown>;
@@ -26,17 +14,17 @@ interface StateMonitor {
 
 /** Changes the live monitor named `name` through the control API (fields the web app can set, unknown to us). */
 async function withMonitorFields(name: string, fields: Record<string, unknown>): Promise<void> {
-  const state = emulator.control.dump() as unknown as { monitors: StateMonitor[] };
+  const state = suite.emulator.control.dump() as unknown as { monitors: StateMonitor[] };
   const monitor = state.monitors.find((m) => m.fields['Name'] === name);
   if (monitor === undefined) throw new Error(`no live monitor ${name}`);
   Object.assign(monitor.fields, fields);
-  await emulator.control.load(state);
+  await suite.emulator.control.load(state);
 }
 
 /** Loads `state` into the emulator and pulls it into a fresh folder; the pull itself must succeed. */
 async function pullOf(state: unknown): Promise<Awaited<ReturnType<typeof monsync>>> {
-  await emulator.control.load(state);
-  const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: tempTree({}) });
+  await suite.emulator.control.load(state);
+  const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: tempTree({}) });
   expect(pulled.code).toBe(ExitCode.Ok);
   return pulled;
 }
@@ -52,7 +40,7 @@ describe('monsync pull on awkward live data', () => {
     const canary = 'CANARY-7f3a9c-proxy';
     await withMonitorFields('Mail relay', { ProxyPassword: canary, AuthToken: `${canary}-token` });
     const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     const written = readdirSync(join(root, 'tree')).map((file) => readFileSync(join(root, 'tree', file), 'utf8')).join('\n');
     expect(written + pulled.out + pulled.err).not.toContain(canary);
@@ -60,7 +48,7 @@ describe('monsync pull on awkward live data', () => {
     expect(secrets).toEqual(expect.arrayContaining(['MONSYNC_SECRET_MAIL_RELAY_PROXY_PASSWORD', 'MONSYNC_SECRET_MAIL_RELAY_AUTH_TOKEN']));
     expect(readFileSync(join(root, 'tree', 'monitors.yaml'), 'utf8')).toContain('    ProxyPassword: { fromEnv: MONSYNC_SECRET_MAIL_RELAY_PROXY_PASSWORD }\n');
 
-    const withSecrets = { ...env, ...Object.fromEntries(secrets.map((name) => [name, `value-of-${name}`])) };
+    const withSecrets = { ...suite.env, ...Object.fromEntries(secrets.map((name) => [name, `value-of-${name}`])) };
     const validate = await monsync(['validate', '--config', 'tree'], { env: withSecrets, cwd: root });
     expect(validate.err).toBe('');
     const planned = await monsync(['plan', '--config', 'tree', '--format', 'json'], { env: withSecrets, cwd: root });
@@ -73,13 +61,13 @@ describe('monsync pull on awkward live data', () => {
 
   it('says which folder it means when --out names a file, instead of a bare ENOTDIR', async () => {
     const root = tempTree({ 'taken.txt': 'x\n' });
-    const { code, err } = await monsync(['pull', '--out', 'taken.txt'], { env, cwd: root });
+    const { code, err } = await monsync(['pull', '--out', 'taken.txt'], { env: suite.env, cwd: root });
     expect(code).toBe(ExitCode.Error);
     expect(err).toBe('monsync pull: error PULL_TARGET_NOT_A_FOLDER: taken.txt is a file, not a folder; give pull a new or empty folder\n');
   });
 
   it('notes exclusion periods of one SLA that share a Description (the key), as it notes monitors that share a Name', async () => {
-    const state = emulator.control.dump() as unknown as { slas: { fields: Record<string, unknown>; exclusionPeriods: Record<string, unknown>[] }[] };
+    const state = suite.emulator.control.dump() as unknown as { slas: { fields: Record<string, unknown>; exclusionPeriods: Record<string, unknown>[] }[] };
     const gold = state.slas.find((sla) => sla.fields['Description'] === 'Gold');
     if (gold === undefined) throw new Error('no Gold SLA');
     gold.exclusionPeriods.push({ ExclusionPeriodId: 90, Hash: 'abc', Description: 'Black Friday freeze', From: '2027-11-26T00:00:00', Until: '2027-11-27T00:00:00' });
@@ -88,7 +76,7 @@ describe('monsync pull on awkward live data', () => {
   });
 
   it('notes scheduled reports that carry the same monsync:key marker, instead of writing two entries of one key silently', async () => {
-    const state = emulator.control.dump() as unknown as { scheduledReports: Record<string, unknown>[] };
+    const state = suite.emulator.control.dump() as unknown as { scheduledReports: Record<string, unknown>[] };
     const weekly = state.scheduledReports.find((report) => String(report['InternalNotes']).endsWith('monsync:key=weekly-exec'));
     if (weekly === undefined) throw new Error('no weekly-exec report');
     state.scheduledReports.push({ ...weekly, ScheduledReportGuid: '0f6d2c1e-5b7a-4c3d-9e8f-1a2b3c4d5e6f', Notes: 'a copy made in the web app' });
@@ -97,7 +85,7 @@ describe('monsync pull on awkward live data', () => {
   });
 
   it('notes vault items whose Section/Item keys collide because a name holds a slash (section A item B/c, section A/B item c)', async () => {
-    const state = emulator.control.dump() as unknown as { vaultSections: Record<string, unknown>[]; vaultItems: Record<string, unknown>[]; vaultAuthorizations: Record<string, unknown>[] };
+    const state = suite.emulator.control.dump() as unknown as { vaultSections: Record<string, unknown>[]; vaultItems: Record<string, unknown>[]; vaultAuthorizations: Record<string, unknown>[] };
     const web = state.vaultItems.find((item) => item['Name'] === 'shop-login');
     if (web === undefined) throw new Error('no shop-login item');
     const sections = [
@@ -120,9 +108,9 @@ describe('monsync pull on awkward live data', () => {
     const awkward = 'Blog\nline\u001b[2J';
     await withMonitorFields('Blog', { Name: awkward });
     const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
-    const withSecrets = { ...env, ...Object.fromEntries(placeholders(pulled.out).map((name) => [name, `value-of-${name}`])) };
+    const withSecrets = { ...suite.env, ...Object.fromEntries(placeholders(pulled.out).map((name) => [name, `value-of-${name}`])) };
     const monitors = join(root, 'tree', 'monitors.yaml');
     const text = readFileSync(monitors, 'utf8');
     const at = text.indexOf('  - Name: "Blog\\nline\\u001b[2J"');
@@ -138,14 +126,14 @@ describe('monsync pull on awkward live data', () => {
   });
 
   it('leaves out, with a note, a live group named like the All Monitors group (a tree cannot declare one), so the tree validates', async () => {
-    const created = await emulator.control.actAs('admin@example.com', { method: 'POST', path: '/MonitorGroup', body: { Description: 'all monitors' } });
+    const created = await suite.emulator.control.actAs('admin@example.com', { method: 'POST', path: '/MonitorGroup', body: { Description: 'all monitors' } });
     expect(Math.floor(created.status / 100)).toBe(2);
     const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     expect(pulled.out).toContain('note: monitor group "all monitors" is named like the All Monitors group, which a tree cannot declare; left out (rename it in the web app to manage it)\n');
     expect(readFileSync(join(root, 'tree', 'monitor-groups.yaml'), 'utf8')).not.toContain('all monitors');
-    const withSecrets = { ...env, ...Object.fromEntries(placeholders(pulled.out).map((name) => [name, `value-of-${name}`])) };
+    const withSecrets = { ...suite.env, ...Object.fromEntries(placeholders(pulled.out).map((name) => [name, `value-of-${name}`])) };
     const validate = await monsync(['validate', '--config', 'tree'], { env: withSecrets, cwd: root });
     expect(validate.err).toBe('');
     expect(validate.code).toBe(ExitCode.Ok);
@@ -153,11 +141,11 @@ describe('monsync pull on awkward live data', () => {
 
   it('notes live monitor groups and vault sections that share their key (the API allows both), as it notes monitors', async () => {
     for (const [path, body] of [['/VaultSection', { Name: 'Web' }], ['/MonitorGroup', { Description: 'Shop' }]] as const) {
-      const created = await emulator.control.actAs('admin@example.com', { method: 'POST', path, body });
+      const created = await suite.emulator.control.actAs('admin@example.com', { method: 'POST', path, body });
       expect(Math.floor(created.status / 100)).toBe(2);
     }
     const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     expect(pulled.out).toContain('note: 2 live monitor groups are described "Shop": the key must be unique, so rename all but one in the web app\n');
     expect(pulled.out).toContain('note: 2 live vault sections are named "Web": the key must be unique, so rename all but one in the web app\n');

@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_READ_ATTEMPTS } from '@monsync/client';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { copyOfDemoConfigs, expectReadFailureLast, monsync, stageFingerprints, tempTree } from './helpers.js';
+import { copyOfDemoConfigs, expectReadFailureLast, monsync, stageFingerprints, tempTree, useEmulator } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-pull-shop',
@@ -14,20 +13,7 @@ const CANARIES = {
   DEMO_CLIENT_CERT_PASSWORD: 'CANARY-7f3a9c-pull-pfx-password',
 };
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await emulator.control.reset('demo');
-  emulator.control.clearLog();
-});
+const suite = useEmulator({ seed: 'demo', operator: 'admin@example.com', env: CANARIES, eachTest: { reset: true, clearLog: true } });
 
 /** The password placeholders of the demo account's operators. */
 const OPERATOR_PASSWORDS = ['MONSYNC_SECRET_ADMIN_EXAMPLE_COM_PASSWORD', 'MONSYNC_SECRET_SAM_OPS_EXAMPLE_COM_PASSWORD', 'MONSYNC_SECRET_VIEWER_EXAMPLE_COM_PASSWORD'];
@@ -40,12 +26,12 @@ function placeholders(out: string): string[] {
 describe('monsync pull', () => {
   it('writes one file per kind that validates and plans no change apart from secrets without fingerprints', async () => {
     const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     expect(pulled.out).toMatch(
       /^Wrote 8 files to tree: monsync\.yaml, monitors\.yaml, monitor-groups\.yaml, vault\.yaml, slas\.yaml, operators\.yaml, operator-groups\.yaml, scheduled-reports\.yaml\n/,
     );
-    expect(emulator.control.requestLog().entries.every((entry) => entry.method === 'GET')).toBe(true);
+    expect(suite.emulator.control.requestLog().entries.every((entry) => entry.method === 'GET')).toBe(true);
     const secrets = placeholders(pulled.out);
     expect(secrets).toEqual([
       ...OPERATOR_PASSWORDS,
@@ -64,7 +50,7 @@ describe('monsync pull', () => {
     expect(reports).toContain('  - key: monthly-ops\n');
     expect(readFileSync(join(root, 'tree', 'monitors.yaml'), 'utf8')).toContain('Value: { vault: Web/shop-login }');
 
-    const withSecrets = { ...env, ...Object.fromEntries(secrets.map((name) => [name, `CANARY-7f3a9c-${name}`])) };
+    const withSecrets = { ...suite.env, ...Object.fromEntries(secrets.map((name) => [name, `CANARY-7f3a9c-${name}`])) };
     const validate = await monsync(['validate', '--config', 'tree'], { env: withSecrets, cwd: root });
     expect(validate.err).toBe('');
     expect(validate.code).toBe(ExitCode.Ok);
@@ -80,9 +66,9 @@ describe('monsync pull', () => {
   });
 
   it('round-trips to an empty plan once the secrets carry fingerprints (--detailed-exitcode 0)', async () => {
-    await stageFingerprints(emulator, env);
+    await stageFingerprints(suite.emulator, suite.env);
     const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
     // The same secret values under the pulled names: their fingerprints match the markers.
     const same: Record<string, string> = {
       // Operators' passwords are written once (on create): any value plans no change.
@@ -93,25 +79,25 @@ describe('monsync pull', () => {
     };
     expect(placeholders(pulled.out)).toEqual(Object.keys(same));
     expect(readFileSync(join(root, 'tree', 'vault.yaml'), 'utf8')).not.toContain('monsync:fp=');
-    const planned = await monsync(['plan', '--config', 'tree', '--detailed-exitcode'], { env: { ...env, ...same }, cwd: root });
+    const planned = await monsync(['plan', '--config', 'tree', '--detailed-exitcode'], { env: { ...suite.env, ...same }, cwd: root });
     expect(planned.out).toContain('No changes.');
     expect(planned.code).toBe(ExitCode.Ok);
     for (const value of Object.values(CANARIES)) expect(pulled.out + pulled.err + planned.out + planned.err).not.toContain(value);
   });
 
   it('pins the GUID of a report without a key marker, names it report-<n>, and the pulled tree plans nothing for it', async () => {
-    const weekly = emulator.control.dump().scheduledReports.find((report) => String(report['InternalNotes']).includes('weekly-exec'));
+    const weekly = suite.emulator.control.dump().scheduledReports.find((report) => String(report['InternalNotes']).includes('weekly-exec'));
     const guid = String(weekly?.['ScheduledReportGuid']);
-    const result = await emulator.control.actAs('admin@example.com', { method: 'PATCH', path: `/ScheduledReport/${guid}`, body: { InternalNotes: 'made in the web app' } });
+    const result = await suite.emulator.control.actAs('admin@example.com', { method: 'PATCH', path: `/ScheduledReport/${guid}`, body: { InternalNotes: 'made in the web app' } });
     expect(result.status).toBeLessThan(300);
     const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     const reports = readFileSync(join(root, 'tree', 'scheduled-reports.yaml'), 'utf8');
     expect(reports).toContain(`  - key: report-1\n    ScheduledReportGuid: ${guid}\n`);
     expect(reports).toContain('InternalNotes: made in the web app\n');
     // Planned back, the report made in the web app is matched by its pin and needs nothing.
-    const planned = await monsync(['plan', '--config', 'tree', '--format', 'json'], { env: { ...env, ...Object.fromEntries(placeholders(pulled.out).map((name) => [name, 'x'])) }, cwd: root });
+    const planned = await monsync(['plan', '--config', 'tree', '--format', 'json'], { env: { ...suite.env, ...Object.fromEntries(placeholders(pulled.out).map((name) => [name, 'x'])) }, cwd: root });
     // Vault items without fingerprint markers make the plan unsafe (3), which is not what this is about.
     expect(planned.code).not.toBe(ExitCode.Error);
     expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.kind === 'scheduledReport')).toEqual([]);
@@ -119,11 +105,11 @@ describe('monsync pull', () => {
 
   it('refuses a folder that is not empty, and needs --out', async () => {
     const root = copyOfDemoConfigs();
-    const busy = await monsync(['pull', '--out', 'configs'], { env, cwd: root });
+    const busy = await monsync(['pull', '--out', 'configs'], { env: suite.env, cwd: root });
     expect(busy.code).toBe(ExitCode.Error);
     expect(busy.err).toContain('configs is not empty; pull writes a fresh tree');
-    expect(emulator.control.requestLog().total).toBe(0);
-    const missing = await monsync(['pull'], { env, cwd: root });
+    expect(suite.emulator.control.requestLog().total).toBe(0);
+    const missing = await monsync(['pull'], { env: suite.env, cwd: root });
     expect(missing.code).toBe(ExitCode.Error);
     expect(missing.err).toContain('pull needs --out DIR');
   });
@@ -132,19 +118,19 @@ describe('monsync pull', () => {
     const root = tempTree({ 'schemas/config.schema.json': '{}\n' });
     mkdirSync(join(root, 'accounts'));
     writeFileSync(join(root, 'accounts', '.keep'), '');
-    expect((await monsync(['pull', '--out', 'accounts/prod'], { env, cwd: root })).code).toBe(ExitCode.Ok);
+    expect((await monsync(['pull', '--out', 'accounts/prod'], { env: suite.env, cwd: root })).code).toBe(ExitCode.Ok);
     expect(existsSync(join(root, 'accounts', 'prod', 'monsync.yaml'))).toBe(true);
     expect(readFileSync(join(root, 'accounts', 'prod', 'slas.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../../schemas/config.schema.json');
   });
 
   it('ends the read with "failed after N requests" when a listing fails every attempt with a 500, exit 1, writing nothing', async () => {
-    emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: DEFAULT_READ_ATTEMPTS, kind: '500' }] });
+    suite.emulator.control.setFaults({ scripted: [{ method: 'GET', route: '/Monitor', count: DEFAULT_READ_ATTEMPTS, kind: '500' }] });
     const root = tempTree({});
-    const { code, out, err } = await monsync(['pull', '--out', 'tree'], { env, cwd: root });
-    emulator.control.setFaults({ scripted: [] });
+    const { code, out, err } = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
+    suite.emulator.control.setFaults({ scripted: [] });
     expect(code).toBe(ExitCode.Error);
     expect(out).toBe('');
-    expect(expectReadFailureLast(err, 'pull')).toBe(emulator.control.requestLog().total);
+    expect(expectReadFailureLast(err, 'pull')).toBe(suite.emulator.control.requestLog().total);
     expect(existsSync(join(root, 'tree'))).toBe(false);
   });
 });

@@ -2,11 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
 import type { Plan } from '@monsync/reconciler';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, REPO_ROOT } from './helpers.js';
+import { monsync, REPO_ROOT, useEmulator } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-5d1e-pullinto-shop',
@@ -16,32 +15,20 @@ const CANARIES = {
 };
 const GOLDEN = join(REPO_ROOT, 'packages/cli/test/fixtures/pull-into/demo-three-edits.diff');
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await emulator.control.reset('demo');
-});
+const suite = useEmulator({ seed: 'demo', operator: 'admin@example.com', env: CANARIES, eachTest: { reset: true } });
 
 /** A copy of configs/ applied to the emulator: git and the account agree before the web app edits. */
 async function appliedDemoTree(): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'monsync-pull-into-'));
   cpSync(join(REPO_ROOT, 'configs'), join(root, 'configs'), { recursive: true });
-  const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--allow-deletes'], { env, cwd: root });
+  const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--allow-deletes'], { env: suite.env, cwd: root });
   expect(applied.code, applied.err).toBe(ExitCode.Ok);
   expect(applied.code).toBe(ExitCode.Ok);
   return root;
 }
 
 async function webApp(method: string, path: string, body?: unknown): Promise<unknown> {
-  const result = await emulator.control.actAs('admin@example.com', { method, path, ...(body === undefined ? {} : { body }) });
+  const result = await suite.emulator.control.actAs('admin@example.com', { method, path, ...(body === undefined ? {} : { body }) });
   expect(result.status, `${method} ${path}`).toBeLessThan(300);
   return result.body;
 }
@@ -80,7 +67,7 @@ describe('monsync pull --into', () => {
     await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5, ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }] });
     await webApp('DELETE', `/Monitor/${await monitorGuid('Mail relay')}`);
 
-    const pulled = await monsync(['pull', '--into', 'edited'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--into', 'edited'], { env: suite.env, cwd: root });
     // The demo tree's own policy warning (the Blog's interval) is said by every command that reads the tree.
     expect(pulled.err.replace(/^\S+marketing\.yaml:\d+:\d+: warning POLICY_WARNING: checkInterval: monitor `Blog`[^\n]*\n(?:[^\n]*\n){3}/m, '')).not.toMatch(/error|warning/);
     expect(pulled.code).toBe(ExitCode.Ok);
@@ -96,9 +83,9 @@ describe('monsync pull --into', () => {
     for (const file of ['monitors/shop.yaml', 'monitors/marketing.yaml', 'groups.yaml', 'monsync.yaml', 'vault.yaml']) {
       expect(comments(readFileSync(join(root, 'edited', file), 'utf8')), file).toEqual(comments(readFileSync(join(root, 'configs', file), 'utf8')));
     }
-    const validate = await monsync(['validate', '--config', 'edited'], { env, cwd: root });
+    const validate = await monsync(['validate', '--config', 'edited'], { env: suite.env, cwd: root });
     expect(validate.code).toBe(ExitCode.Ok);
-    const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env, cwd: root });
+    const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env: suite.env, cwd: root });
     const plan = JSON.parse(planned.out) as Plan;
     expect(plan.steps.filter((step) => step.action !== 'ensure')).toEqual([]);
     expect(pulled.out + pulled.err).not.toMatch(/CANARY/);
@@ -118,7 +105,7 @@ describe('monsync pull --into', () => {
     await webApp('PATCH', `/VaultItem/${await idOf('/VaultItem', 'Name', 'shop-login', 'VaultItemGuid')}`, { UserName: 'checkout-robot' });
     await webApp('DELETE', `/MonitorGroup/${await idOf('/MonitorGroup', 'Description', 'Marketing', 'MonitorGroupGuid')}/Member/${await monitorGuid('Blog')}`);
 
-    const pulled = await monsync(['pull', '--into', 'edited'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--into', 'edited'], { env: suite.env, cwd: root });
     expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
     expect(pulled.out).toContain('The tree now plans no changes against the live account.');
     const read = (file: string) => readFileSync(join(root, 'edited', file), 'utf8');
@@ -132,7 +119,7 @@ describe('monsync pull --into', () => {
     expect(read('reports.yaml')).toBe(before('reports.yaml').replace('[ops@example.com, exec-team@example.com]', '[ops@example.com, exec-team@example.com, cfo@example.com]'));
     expect(read('vault.yaml')).toBe(before('vault.yaml').replace('UserName: robot', 'UserName: checkout-robot'));
     expect(read('groups.yaml')).toBe(before('groups.yaml').replace('[Marketing site, Blog, Status page]', '[Marketing site, Status page]'));
-    const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env, cwd: root });
+    const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env: suite.env, cwd: root });
     expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.action !== 'ensure')).toEqual([]);
   });
 
@@ -151,7 +138,7 @@ describe('monsync pull --into', () => {
     const monthly = ((await webApp('GET', `/Operator/${sam.guid}/DutySchedule`)) as Record<string, unknown>[]).find((schedule) => schedule['ScheduleMode'] === 'Monthly');
     await webApp('DELETE', `/Operator/${sam.guid}/DutySchedule/${String(monthly?.['Id'])}`);
 
-    const pulled = await monsync(['pull', '--into', 'edited'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--into', 'edited'], { env: suite.env, cwd: root });
     expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
     expect(pulled.out).toContain('The tree now plans no changes against the live account.');
     const before = readFileSync(join(root, 'configs', 'people.yaml'), 'utf8');
@@ -162,7 +149,7 @@ describe('monsync pull --into', () => {
         // Sam still declares own schedules, now none: an empty list, so the tree stays authoritative for what Sam holds.
         .replace(/( {4}dutySchedules:)( +# Sam's own.*\n).*\n/, '$1 []$2'),
     );
-    const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env, cwd: root });
+    const planned = await monsync(['plan', '--config', 'edited', '--format', 'json'], { env: suite.env, cwd: root });
     expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.action !== 'ensure')).toEqual([]);
     expect(pulled.out + pulled.err).not.toMatch(/CANARY/);
   });
@@ -173,18 +160,18 @@ describe('monsync pull --into', () => {
     await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5, ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }] });
     const shop = readFileSync(join(root, 'configs/monitors/shop.yaml'), 'utf8');
 
-    const outside = await monsync(['pull', '--into', 'configs', '--new-objects-file', 'from-web-app.yaml'], { env, cwd: root });
+    const outside = await monsync(['pull', '--into', 'configs', '--new-objects-file', 'from-web-app.yaml'], { env: suite.env, cwd: root });
     expect(outside.code).toBe(ExitCode.Error);
     expect(outside.err).toContain('PULL_NEW_OBJECTS_FILE');
     expect(existsSync(join(root, 'from-web-app.yaml'))).toBe(false);
     expect(existsSync(join(root, 'configs/new-objects.yaml'))).toBe(false);
 
-    const pulled = await monsync(['pull', '--into', 'configs', '--new-objects-file', 'configs/monitors/from-web-app.yaml'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--into', 'configs', '--new-objects-file', 'configs/monitors/from-web-app.yaml'], { env: suite.env, cwd: root });
     expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
     expect(readFileSync(join(root, 'configs/monitors/from-web-app.yaml'), 'utf8')).toMatch(/^monitors:\n {2}- Name: Checkout latency\n/m);
     expect(existsSync(join(root, 'configs/new-objects.yaml'))).toBe(false);
     expect(readFileSync(join(root, 'configs/monitors/shop.yaml'), 'utf8')).toBe(shop);
-    const planned = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env, cwd: root });
+    const planned = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env: suite.env, cwd: root });
     expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.action !== 'ensure')).toEqual([]);
   });
 });

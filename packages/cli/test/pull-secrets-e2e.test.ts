@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '@monsync/emulator';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, tempTree } from './helpers.js';
+import { monsync, tempTree, useEmulator } from './helpers.js';
 
 const CANARIES = {
   CHECKOUT_API_KEY: 'CANARY-4e1d-variable',
@@ -34,20 +33,8 @@ const TREE = {
   ].join('\n'),
 };
 
-let emulator: RunningEmulator;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  // The default profile keeps fields outside the published model (BearerToken, Auth), as a service adding them would.
-  emulator = await startEmulator({ port: 0, seed: 'empty' });
-  env = { MONSYNC_API_URL: emulator.url, MONSYNC_API_USERNAME: 'demo', MONSYNC_API_PASSWORD: 'demo-password', MONSYNC_OPERATOR: 'admin@example.com', ...CANARIES };
-});
-afterAll(async () => {
-  await emulator.close();
-});
-beforeEach(async () => {
-  await emulator.control.reset('empty');
-});
+// The default profile keeps fields outside the published model (BearerToken, Auth), as a service adding them would.
+const suite = useEmulator({ profile: 'default', operator: 'admin@example.com', env: CANARIES, eachTest: { reset: true } });
 
 function everything(dir: string): string {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -59,13 +46,13 @@ function everything(dir: string): string {
 describe('monsync pull and secrets', () => {
   it('writes the references a monitor was applied from, never a value, and the pulled tree plans nothing', async () => {
     const root = tempTree(TREE);
-    const applied = await monsync(['apply', '--auto-approve'], { env, cwd: root });
+    const applied = await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: root });
     expect(applied.err).not.toContain('failed');
     expect(applied.code).toBe(ExitCode.Ok);
     // The service returns the variable's value in clear: pull must not write what it reads.
-    expect(JSON.stringify(emulator.control.dump().monitors)).toContain(CANARIES.CHECKOUT_API_KEY);
+    expect(JSON.stringify(suite.emulator.control.dump().monitors)).toContain(CANARIES.CHECKOUT_API_KEY);
 
-    const pulled = await monsync(['pull', '--out', 'pulled'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'pulled'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     const files = everything(join(root, 'pulled'));
     for (const value of Object.values(CANARIES)) expect(files + pulled.out + pulled.err).not.toContain(value);
@@ -76,18 +63,18 @@ describe('monsync pull and secrets', () => {
 
     // Operators' passwords are placeholders too; written once (on create), any value plans no change.
     const passwords = [...pulled.out.matchAll(/^ {2}(MONSYNC_SECRET_[A-Z0-9_]+) +operators\.yaml/gm)].map((m) => [m[1] ?? '', 'any']);
-    const planned = await monsync(['plan', '--config', 'pulled', '--detailed-exitcode'], { env: { ...env, ...Object.fromEntries(passwords) }, cwd: root });
+    const planned = await monsync(['plan', '--config', 'pulled', '--detailed-exitcode'], { env: { ...suite.env, ...Object.fromEntries(passwords) }, cwd: root });
     expect(planned.out).toContain('No changes.');
     expect(planned.code).toBe(ExitCode.Ok);
   });
 
   it('plans an update when a secret rotates after apply', async () => {
     const root = tempTree(TREE);
-    expect((await monsync(['apply', '--auto-approve'], { env, cwd: root })).code).toBe(ExitCode.Ok);
-    const same = await monsync(['plan', '--detailed-exitcode'], { env, cwd: root });
+    expect((await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: root })).code).toBe(ExitCode.Ok);
+    const same = await monsync(['plan', '--detailed-exitcode'], { env: suite.env, cwd: root });
     expect(same.code).toBe(ExitCode.Ok);
     for (const name of Object.keys(CANARIES)) {
-      const rotated = await monsync(['plan', '--detailed-exitcode'], { env: { ...env, [name]: 'CANARY-4e1d-rotated' }, cwd: root });
+      const rotated = await monsync(['plan', '--detailed-exitcode'], { env: { ...suite.env, [name]: 'CANARY-4e1d-rotated' }, cwd: root });
       expect(rotated.out).toContain('~ update monitor "Checkout API"');
       expect(rotated.out).toContain('secret changed');
       expect(rotated.code).toBe(ExitCode.Changes);
@@ -96,7 +83,7 @@ describe('monsync pull and secrets', () => {
   });
 
   it('writes placeholders for secrets of a monitor made in the web app: variables named like secrets, tokens, nested auth', async () => {
-    const created = await emulator.control.actAs('admin@example.com', {
+    const created = await suite.emulator.control.actAs('admin@example.com', {
       method: 'POST',
       path: '/Monitor',
       body: {
@@ -112,31 +99,31 @@ describe('monsync pull and secrets', () => {
     });
     expect(created.status).toBeLessThan(300);
     const root = tempTree({});
-    const pulled = await monsync(['pull', '--out', 'pulled'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--out', 'pulled'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     const files = everything(join(root, 'pulled'));
     for (const value of Object.values(HAND_MADE)) expect(files + pulled.out + pulled.err).not.toContain(value);
     expect(files).toContain('Value: eu');
     expect(files).toMatch(/Key: access_token\n\s+Value: \{ fromEnv: MONSYNC_SECRET_HAND_MADE_VARIABLE_ACCESS_TOKEN \}/);
-    const validated = await monsync(['validate', '--config', 'pulled'], { env, cwd: root });
+    const validated = await monsync(['validate', '--config', 'pulled'], { env: suite.env, cwd: root });
     expect(validated.err).not.toContain('LITERAL_SECRET');
   });
 
   it('pull --into keeps every secret a reference, also when the web app changed a secret with the field beside it', async () => {
     const root = tempTree(TREE);
-    expect((await monsync(['apply', '--auto-approve'], { env, cwd: root })).code).toBe(ExitCode.Ok);
-    const listed = await emulator.control.actAs('admin@example.com', { method: 'GET', path: '/Monitor' });
+    expect((await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: root })).code).toBe(ExitCode.Ok);
+    const listed = await suite.emulator.control.actAs('admin@example.com', { method: 'GET', path: '/Monitor' });
     const guid = (listed.body as { MonitorGuid: string; Name: string }[]).find((monitor) => monitor.Name === 'Checkout API')?.MonitorGuid;
     if (guid === undefined) throw new Error('no live monitor Checkout API');
     const typedInWebApp = 'CANARY-4e1d-typed-in-web-app';
-    const edited = await emulator.control.actAs('admin@example.com', {
+    const edited = await suite.emulator.control.actAs('admin@example.com', {
       method: 'PATCH',
       path: `/Monitor/${guid}`,
       body: { Notes: 'the checkout journey, v2', BearerToken: typedInWebApp, PredefinedVariables: [{ Key: 'baseUrl', Value: 'https://api.example.com' }, { Key: 'partnerCode', Value: typedInWebApp }] },
     });
     expect(edited.status).toBeLessThan(300);
 
-    const pulled = await monsync(['pull', '--into', '.'], { env, cwd: root });
+    const pulled = await monsync(['pull', '--into', '.'], { env: suite.env, cwd: root });
     expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
     const files = everything(root);
     for (const value of [...Object.values(CANARIES), typedInWebApp]) expect(files + pulled.out + pulled.err).not.toContain(value);

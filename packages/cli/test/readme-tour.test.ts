@@ -2,12 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { profileFromEnv, startEmulator, type RunningEmulator } from '@monsync/emulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PromptingIo } from '../src/commands/apply.js';
 import { bufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
-import { monsync, REPO_ROOT, tempTree } from './helpers.js';
+import { monsync, REPO_ROOT, tempTree, useEmulator } from './helpers.js';
 
 /** The shell block of the root README's "Your own emulator" step, one command a line (continuations joined). */
 function tourLines(): string[] {
@@ -21,19 +20,13 @@ function tourLines(): string[] {
     .filter((line) => line !== '');
 }
 
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, profile: profileFromEnv(), seed: 'demo' });
-});
-afterAll(async () => {
-  await emulator.close();
-});
+const suite = useEmulator({ seed: 'demo' });
 
 describe('the README tour, run as written against a fresh demo emulator', () => {
   it('validates, plans (exit 3 as it says), applies the saved plan, re-plans to exit 0 and pulls', async () => {
     const lines = tourLines();
     const scratch = mkdtempSync(join(tmpdir(), 'monsync-tour-'));
-    const port = new URL(emulator.url).port;
+    const port = new URL(suite.emulator.url).port;
     // The export lines run in a real shell, so `$(printf pfx | base64)` means what it means to a reader.
     const exports = lines.filter((line) => line.startsWith('export ')).map((line) => line.replaceAll('<port>', port));
     expect(exports.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import type { Plan } from '@monsync/reconciler';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, useEmulator } from './helpers.js';
+import { listedRows, monsync, useEmulator } from './helpers.js';
 
 const SECRETS = {
   DEMO_SHOP_PASSWORD: 'CANARY-digest-shop-password',
@@ -60,7 +60,7 @@ describe('monsync apply --expect-digest', () => {
     const { planDigest } = await planJson();
     // Someone edits a managed monitor in the web app after the plan was reviewed.
     const monitors = await suite.emulator.control.actAs('admin@example.com', { method: 'GET', path: '/Monitor' });
-    const shop = (monitors.body as { MonitorGuid: string; Name: string }[]).find((m) => m.Name === 'Shop homepage');
+    const shop = listedRows<{ MonitorGuid: string; Name: string }>(monitors.body).find((m) => m.Name === 'Shop homepage');
     expect(shop).toBeDefined();
     const edited = await suite.emulator.control.actAs('admin@example.com', { method: 'PATCH', path: `/Monitor/${shop?.MonitorGuid ?? ''}`, body: { CheckInterval: 15 } });
     expect(edited.status).toBeLessThan(300);

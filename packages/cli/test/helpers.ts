@@ -10,6 +10,19 @@ import { run } from '../src/main.js';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
+/**
+ * The rows of a listing as the emulator's profile answers it (test code reading the wire, as the web app would): a
+ * bare array, or one batch of a cursor-paged listing (`{ Data, Cursors }` under the strict profile; `Items` in the
+ * spec's older shape). The demo account's listings fit in one batch.
+ */
+export function listedRows<T = Record<string, unknown>>(body: unknown): T[] {
+  if (Array.isArray(body)) return body as T[];
+  const batch = body as { Data?: unknown; Items?: unknown } | null;
+  const rows = batch?.Data ?? batch?.Items;
+  if (!Array.isArray(rows)) throw new Error(`not a listing: ${JSON.stringify(body).slice(0, 200)}`);
+  return rows as T[];
+}
+
 /** A fresh folder holding the given files (paths relative to it). */
 export function tempTree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'monsync-cli-test-'));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Plan } from '@monsync/reconciler';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, REPO_ROOT, useEmulator } from './helpers.js';
+import { listedRows, monsync, REPO_ROOT, useEmulator } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-5d1e-pullinto-shop',
@@ -14,6 +14,11 @@ const CANARIES = {
   DEMO_CLIENT_CERT_PASSWORD: 'CANARY-5d1e-pullinto-pfx-password',
 };
 const GOLDEN = join(REPO_ROOT, 'packages/cli/test/fixtures/pull-into/demo-three-edits.diff');
+const CHECKOUT_CONDITIONS = [
+  { ErrorConditionType: 'HttpStatus', Value: '200' },
+  { ErrorConditionType: 'LoadTimeLimit1', Value: '8', Effect: 'Indicate' },
+  { ErrorConditionType: 'LoadTimeLimit2', Value: '16', Effect: 'Indicate' },
+];
 
 const suite = useEmulator({ seed: 'demo', operator: 'admin@example.com', env: CANARIES, eachTest: { reset: true } });
 
@@ -36,7 +41,7 @@ async function webApp(method: string, path: string, body?: unknown): Promise<unk
 /** The identifier of the live object at `path` whose `field` is `value`, as the web app lists it. */
 async function idOf(path: string, field: string, value: string, idField: string): Promise<string> {
   const listed = (await webApp('GET', path)) as unknown;
-  const rows = (Array.isArray(listed) ? listed : ((listed as { Items?: unknown[] }).Items ?? [])) as Record<string, unknown>[];
+  const rows = listedRows(listed);
   const found = rows.find((row) => row[field] === value)?.[idField];
   if (typeof found !== 'string' && typeof found !== 'number') throw new Error(`no live ${path} ${value}`);
   return String(found);
@@ -64,8 +69,11 @@ describe('monsync pull --into', () => {
     cpSync(join(root, 'configs'), join(root, 'edited'), { recursive: true });
     await webApp('PATCH', `/Monitor/${await monitorGuid('Shop homepage')}`, { CheckInterval: 10 });
     // Within the demo tree's policy for Https monitors (configs/monsync.yaml), so that the edited tree validates.
-    await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5, ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }] });
-    await webApp('DELETE', `/Monitor/${await monitorGuid('Mail relay')}`);
+    // With the load-time conditions a service may add by itself to a monitor made without them (the published and lean
+    // profiles do): the object made is then the same under every profile, and so is what pull writes of it.
+    await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5, ErrorConditions: CHECKOUT_CONDITIONS });
+    // As the web app deletes it: also where the API has no DELETE /Monitor (the lean profile, as the spec lists none).
+    await suite.emulator.control.removeMonitor(await monitorGuid('Mail relay'));
 
     const pulled = await monsync(['pull', '--into', 'edited'], { env: suite.env, cwd: root });
     // The demo tree's own policy warning (the Blog's interval) is said by every command that reads the tree.
@@ -133,7 +141,8 @@ describe('monsync pull --into', () => {
     const nina = await operator('nina@example.com');
     await webApp('PUT', `/Operator/${nina.guid}`, { ...nina.fields, FullName: 'Nina Day' });
     const viewer = await operator('viewer@example.com');
-    await webApp('PUT', `/Operator/${viewer.guid}`, { ...viewer.fields, TimeZoneId: 4 });
+    // As the web app sends it: the published service applies a time zone only with its `TimeZoneIdSpecified` companion.
+    await webApp('PUT', `/Operator/${viewer.guid}`, { ...viewer.fields, TimeZoneId: 4, TimeZoneIdSpecified: true });
     const sam = await operator('sam.ops@example.com');
     const monthly = ((await webApp('GET', `/Operator/${sam.guid}/DutySchedule`)) as Record<string, unknown>[]).find((schedule) => schedule['ScheduleMode'] === 'Monthly');
     await webApp('DELETE', `/Operator/${sam.guid}/DutySchedule/${String(monthly?.['Id'])}`);
@@ -157,7 +166,7 @@ describe('monsync pull --into', () => {
   it('writes new live objects to the file --new-objects-file names, and refuses one outside the tree before writing anything', async () => {
     const root = await appliedDemoTree();
     // Within the demo tree's policy for Https monitors (configs/monsync.yaml), so that the edited tree validates.
-    await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5, ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }] });
+    await webApp('POST', '/Monitor', { Name: 'Checkout latency', MonitorType: 'Https', Url: 'https://shop.example.com/checkout', CheckInterval: 5, ErrorConditions: CHECKOUT_CONDITIONS });
     const shop = readFileSync(join(root, 'configs/monitors/shop.yaml'), 'utf8');
 
     const outside = await monsync(['pull', '--into', 'configs', '--new-objects-file', 'from-web-app.yaml'], { env: suite.env, cwd: root });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { monsync, tempTree, useEmulator } from './helpers.js';
+import { listedRows, monsync, tempTree, useEmulator } from './helpers.js';
 
 const CANARIES = {
   CHECKOUT_API_KEY: 'CANARY-4e1d-variable',
@@ -113,7 +113,7 @@ describe('monsync pull and secrets', () => {
     const root = tempTree(TREE);
     expect((await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: root })).code).toBe(ExitCode.Ok);
     const listed = await suite.emulator.control.actAs('admin@example.com', { method: 'GET', path: '/Monitor' });
-    const guid = (listed.body as { MonitorGuid: string; Name: string }[]).find((monitor) => monitor.Name === 'Checkout API')?.MonitorGuid;
+    const guid = listedRows<{ MonitorGuid: string; Name: string }>(listed.body).find((monitor) => monitor.Name === 'Checkout API')?.MonitorGuid;
     if (guid === undefined) throw new Error('no live monitor Checkout API');
     const typedInWebApp = 'CANARY-4e1d-typed-in-web-app';
     const edited = await suite.emulator.control.actAs('admin@example.com', {

@@ -33,6 +33,12 @@ export interface EmulatorControl {
   actAs(operator: string, request: ActAsRequest): Promise<ActAsResult>;
   /** Grants (or revokes) a non-administrator the view-data permission on monitors. */
   setMonitorView(operator: string, monitorGuids: string[], grant?: boolean): Promise<void>;
+  /**
+   * Deletes a monitor as the web application does, with its group memberships, view permissions and maintenance
+   * periods: also under a profile whose API has no `DELETE /Monitor/{guid}` (lean, as the spec lists none), where
+   * act-as is refused with 405 as the API is.
+   */
+  removeMonitor(monitorGuid: string): Promise<void>;
   /** Holds the API requests `match` names before they are carried out, until `release()`. */
   hold(match: HoldMatch): void;
   /** How many API requests are held now. */
@@ -90,6 +96,12 @@ export function createControl(host: ControlHost): EmulatorControl {
       const body = reply.body === undefined ? null : reply.body instanceof JsonText ? (JSON.parse(reply.body.text.toString()) as unknown) : structuredClone(reply.body);
       return { status: reply.status, body };
     },
+    async removeMonitor(monitorGuid) {
+      const store = host.store();
+      if (!store.monitors.has(monitorGuid.toLowerCase())) throw new EmulatorConfigError(`remove-monitor: no monitor ${monitorGuid}.`);
+      store.removeMonitor(monitorGuid);
+      await host.persist();
+    },
     async setMonitorView(operatorRef, monitorGuids, grant = true) {
       const store = host.store();
       const op = store.findOperator(operatorRef);
@@ -143,6 +155,11 @@ export const CONTROL_ROUTES: Readonly<Record<string, ControlRoute>> = {
       throw new EmulatorConfigError('act-as: body needs "operator" (e-mail or GUID), "method", "path" and optionally "body".');
     }
     return { status: 200, body: await control.actAs(operator, { method, path, body }) };
+  },
+  'POST /remove-monitor': async (control, _host, _body, { monitorGuid }) => {
+    if (typeof monitorGuid !== 'string') throw new EmulatorConfigError('remove-monitor: body needs "monitorGuid".');
+    await control.removeMonitor(monitorGuid);
+    return noContent;
   },
   'POST /monitor-view': async (control, _host, _body, { operator, monitorGuids, grant }) => {
     if (typeof operator !== 'string' || !Array.isArray(monitorGuids) || !monitorGuids.every((g) => typeof g === 'string')) {

@@ -70,6 +70,27 @@ describe('control API', () => {
     expect(api.control.requestLog().counts['PATCH /Monitor/{monitorGuid}']).toBeUndefined();
   });
 
+  it('deletes a monitor as the web application does, with its memberships, also where the API has no DELETE /Monitor', async () => {
+    const api = await emulator({ profile: 'lean', seed: 'demo' });
+    const monitors = (await api.get('/Monitor')).data;
+    const blog = String(monitors.find((x) => x['Name'] === 'Blog')?.['MonitorGuid']);
+    const memberGuids = async (): Promise<string[]> => {
+      const found: string[] = [];
+      for (const group of (await api.get('/MonitorGroup')).data) {
+        for (const m of (await api.get(`/MonitorGroup/${String(group['MonitorGroupGuid'])}/Member`)).data) found.push(String(m['MonitorGuid']));
+      }
+      return found;
+    };
+    expect(await memberGuids()).toContain(blog);
+    // The lean profile follows the spec, which lists no DELETE /Monitor: act-as is the API, refused as it is.
+    expect((await api.control.actAs(SEEDED.admin.email, { method: 'DELETE', path: `/Monitor/${blog}` })).status).toBe(405);
+    const removed = await api.controlRequest('POST', '/remove-monitor', { monitorGuid: blog });
+    expect(removed.status).toBe(204);
+    expect((await api.get('/Monitor')).data.map((x) => x['Name'])).toEqual(monitors.map((x) => x['Name']).filter((name) => name !== 'Blog'));
+    expect(await memberGuids()).not.toContain(blog);
+    expect((await api.controlRequest('POST', '/remove-monitor', { monitorGuid: blog })).status).toBe(400);
+  });
+
   it('grants view-data permission over HTTP', async () => {
     const api = await emulator();
     const m = await api.createMonitor();

@@ -76634,9 +76634,13 @@ function isOctokitError(error2) {
 }
 function connectionHint(error2) {
   const problem = connectionProblemOf(error2);
-  if (problem === "credentials") return "; check the api-username and api-password inputs: the API account's user name and password (not a web login), for the service api-url names";
-  if (problem === "unreachable") return "; check the api-url input (the API root, e.g. https://api.example.com/v4) and that the service is reachable from the runner";
+  if (problem === "credentials") return "Check the api-username and api-password inputs: the API account's user name and password (not a web login), for the service api-url names.";
+  if (problem === "unreachable") return "Check the api-url input (the API root, e.g. https://api.example.com/v4) and that the service is reachable from the runner.";
   return "";
+}
+function withHint(message, hint) {
+  if (hint === "") return message;
+  return `${message}${/[.!?]$/.test(message) ? "" : "."} ${hint}`;
 }
 function failureMessage(error2) {
   if (isOctokitError(error2)) {
@@ -76648,7 +76652,7 @@ function failureMessage(error2) {
   if (error2 instanceof Error) {
     const code = error2.code;
     const label3 = typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : "";
-    return `${isApiError(error2) ? "Monitoring API: " : ""}${label3}${error2.message}${connectionHint(error2)}`;
+    return withHint(`${isApiError(error2) ? "Monitoring API: " : ""}${label3}${error2.message}`, connectionHint(error2));
   }
   return String(error2);
 }

@@ -14,9 +14,15 @@ function isOctokitError(error: unknown): error is OctokitRequestError {
 /** What to check when the service refused the login or could not be reached, in the words of the action's inputs. */
 function connectionHint(error: Error): string {
   const problem = connectionProblemOf(error);
-  if (problem === 'credentials') return '; check the api-username and api-password inputs: the API account\'s user name and password (not a web login), for the service api-url names';
-  if (problem === 'unreachable') return '; check the api-url input (the API root, e.g. https://api.example.com/v4) and that the service is reachable from the runner';
+  if (problem === 'credentials') return 'Check the api-username and api-password inputs: the API account\'s user name and password (not a web login), for the service api-url names.';
+  if (problem === 'unreachable') return 'Check the api-url input (the API root, e.g. https://api.example.com/v4) and that the service is reachable from the runner.';
   return '';
+}
+
+/** The message, then the hint as a sentence of its own. */
+function withHint(message: string, hint: string): string {
+  if (hint === '') return message;
+  return `${message}${/[.!?]$/.test(message) ? '' : '.'} ${hint}`;
 }
 
 /** One line for the log: the error's code and message, never a stack (it may hold values of the failed call). */
@@ -31,7 +37,7 @@ export function failureMessage(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : '';
-    return `${isApiError(error) ? 'Monitoring API: ' : ''}${label}${error.message}${connectionHint(error)}`;
+    return withHint(`${isApiError(error) ? 'Monitoring API: ' : ''}${label}${error.message}`, connectionHint(error));
   }
   return String(error);
 }

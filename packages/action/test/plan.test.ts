@@ -330,7 +330,8 @@ describe('unsafe plans, inputs and failures', () => {
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ 'api-password': wrong }), event: pullRequestEvent(21) });
     expect(result.failed).toBe(true);
     expect(result.failure).toBe(
-      'LIVE_READ_FAILED: reading monitors from the service failed, so no plan was made (a failed listing is never read as empty): GET /Monitor failed with 401 Unauthorized: Invalid API credentials.',
+      'LIVE_READ_FAILED: reading monitors from the service failed, so no plan was made (a failed listing is never read as empty): GET /Monitor failed with 401 Unauthorized: Invalid API credentials. ' +
+        "Check the api-username and api-password inputs: the API account's user name and password (not a web login), for the service api-url names.",
     );
     expect(result.commands.filter((c) => c.command === 'add-mask').map((c) => c.message)).toContain(wrong);
     expect(result.lines.filter((line) => !line.startsWith('::add-mask::')).join('\n')).not.toContain(wrong);

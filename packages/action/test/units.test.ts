@@ -163,9 +163,9 @@ describe('failureMessage', () => {
   it("names the inputs to check when the service refused the login or could not be reached, never their values", () => {
     const refused = new AuthenticationError({ method: 'GET', path: '/Monitor', status: 401, serviceMessage: 'Invalid API credentials.' });
     const plan = new Error('reading monitors from the service failed', { cause: refused });
-    expect(failureMessage(plan)).toMatch(/; check the api-username and api-password inputs: the API account's user name and password \(not a web login\), for the service api-url names$/);
+    expect(failureMessage(plan)).toBe("reading monitors from the service failed. Check the api-username and api-password inputs: the API account's user name and password (not a web login), for the service api-url names.");
     const unreachable = new NetworkError({ method: 'GET', path: '/Monitor', status: 0 });
-    expect(failureMessage(unreachable)).toMatch(/; check the api-url input \(the API root, e\.g\. https:\/\/api\.example\.com\/v4\) and that the service is reachable from the runner$/);
+    expect(failureMessage(unreachable)).toMatch(/^Monitoring API: NETWORK_ERROR: .+\. Check the api-url input \(the API root, e\.g\. https:\/\/api\.example\.com\/v4\) and that the service is reachable from the runner\.$/);
     expect(failureMessage(Object.assign(new Error('boom'), { code: 'SOME_CODE' }))).toBe('SOME_CODE: boom');
   });
 });

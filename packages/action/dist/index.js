@@ -25431,7 +25431,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "../../node_modules/.pnpm/yaml@2.9.1/node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
-    var LineCounter6 = class {
+    var LineCounter5 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -25454,7 +25454,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter6;
+    exports.LineCounter = LineCounter5;
   }
 });
 
@@ -26362,7 +26362,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument5(source, options = {}) {
+    function parseDocument4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -26388,7 +26388,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument5(src, options);
+      const doc = parseDocument4(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning2) => log.warn(doc.options.logLevel, warning2));
@@ -26424,7 +26424,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments3;
-    exports.parseDocument = parseDocument5;
+    exports.parseDocument = parseDocument4;
     exports.stringify = stringify;
   }
 });
@@ -65399,9 +65399,6 @@ var PlanDocumentSchema = ClosedObject(
   }
 );
 
-// ../schema/src/plan-file.ts
-var import_yaml5 = __toESM(require_dist(), 1);
-
 // ../schema/src/render-schemas.ts
 var JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 var CONFIG_SCHEMA_ID = "https://monsync.dev/schemas/config.schema.json";
@@ -65441,6 +65438,357 @@ var configDocument;
 function configJsonSchema() {
   configDocument ??= renderDocument(ConfigFileSchema, CONFIG_SCHEMA_ID, EXTRA_CONFIG_DEFS);
   return configDocument;
+}
+
+// ../schema/src/yaml-source.ts
+var import_yaml5 = __toESM(require_dist(), 1);
+
+// ../schema/src/diagnostics.ts
+var DIAGNOSTIC_CODES = {
+  // Files and YAML
+  CONFIG_DIR_UNREADABLE: { severity: "error", summary: "The config folder (or a folder below it) does not exist or cannot be read." },
+  MISSING_SETTINGS_FILE: { severity: "error", summary: "The config folder has no monsync.yaml at its root." },
+  FILE_TOO_LARGE: { severity: "error", summary: "A YAML file is larger than 5 MB." },
+  FILE_UNREADABLE: { severity: "error", summary: "A YAML file cannot be read." },
+  CONFIG_FILE_OUTSIDE_TREE: { severity: "error", summary: "A YAML file is a symbolic link that leads outside the config tree; it is not read (its lines would be quoted)." },
+  YAML_SYNTAX: { severity: "error", summary: "The file is not valid YAML." },
+  YAML_WARNING: { severity: "warning", summary: "The YAML parser warns about something (e.g. an unresolved tag)." },
+  DUPLICATE_YAML_KEY: { severity: "error", summary: "The same key appears twice in one mapping." },
+  MULTIPLE_DOCUMENTS: { severity: "error", summary: "A file holds more than one YAML document (`---`)." },
+  YAML_ALIAS: { severity: "error", summary: "An alias (`*name`) is used; aliases are off (alias bombs, hidden sharing)." },
+  MERGE_KEY: { severity: "error", summary: "A merge key (`<<`) is used; merge keys are off." },
+  FORBIDDEN_KEY: { severity: "error", summary: "A `__proto__`, `constructor` or `prototype` key." },
+  NON_STRING_KEY: { severity: "error", summary: "A mapping key is not a plain scalar (e.g. a list or a null key)." },
+  ROOT_NOT_MAPPING: { severity: "error", summary: "The document is not a mapping of top-level keys." },
+  YAML_TAG: { severity: "error", summary: "A YAML tag other than the plain-data ones (`!!binary`, `!!timestamp`, `!!set`, a custom `!tag`): its value would be sent as something else." },
+  YAML_TOO_DEEP: { severity: "error", summary: "Mappings and lists nested more than 64 levels deep." },
+  INVALID_UTF8: { severity: "error", summary: "The file is not valid UTF-8 (a byte sequence would be replaced, changing the value silently)." },
+  FILE_PARSED_EMPTY: { severity: "error", summary: "A file with content (not only comments) parses to nothing, e.g. a line-ending style the parser misreads." },
+  NON_FINITE_NUMBER: { severity: "error", summary: "A YAML special float (`.nan`, `.inf`, or a number too large for a double): not a JSON number, it cannot be sent." },
+  EMPTY_FILE: { severity: "warning", summary: "A resource file declares nothing (empty, only comments, `null` or `{}`): what it used to declare would be planned as deletes in pruned kinds." },
+  // Schema
+  UNKNOWN_FIELD: { severity: "error", summary: "An unknown camelCase (monsync) key; names the likely field when there is one." },
+  LIKELY_TYPO: { severity: "warning", summary: "An unknown PascalCase field that passes through but is a near miss of a known one." },
+  MISSING_FIELD: { severity: "error", summary: "A required field is missing (reported at the mapping that lacks it)." },
+  TYPE_MISMATCH: { severity: "error", summary: "A value has the wrong type (e.g. a string where a boolean is expected)." },
+  INVALID_ENUM: { severity: "error", summary: "A value is not one of the values the spec allows." },
+  INVALID_VALUE: { severity: "error", summary: "A value matches none of the accepted forms." },
+  INVALID_FORMAT: { severity: "error", summary: "A string does not have the expected format." },
+  INVALID_TIMESTAMP: { severity: "error", summary: "A timestamp is not `YYYY-MM-DDTHH:MM:SS` or not a real date and time." },
+  INVALID_TIME: { severity: "error", summary: "A time of day is not `HH:MM:SS` (reports) or `HH:mm` (duty schedules)." },
+  INVALID_EMAIL: { severity: "error", summary: "An e-mail address is not valid." },
+  INVALID_IGNORE_PATTERN: { severity: "error", summary: "An ignore or protect pattern is not `kind:glob` with a singular kind." },
+  INVALID_REFERENCE: { severity: "error", summary: "A vault reference is not `Section/Item`, or an env var name is not valid." },
+  INVALID_GUID: { severity: "error", summary: "A GUID field (a pin such as `MonitorGuid`, or a reference such as `DashboardGuid` or a report recipient) is not 8-4-4-4-12 hexadecimal digits; caught before any request." },
+  INVALID_KEY: { severity: "error", summary: "A scheduled report `key` has characters other than letters, digits, `.`, `_`, `-`." },
+  OUT_OF_RANGE: { severity: "error", summary: "A number is out of its range (e.g. a percentage outside 0..100)." },
+  EMPTY_VALUE: { severity: "error", summary: "A name or identifier is empty." },
+  VALUE_TOO_LONG: { severity: "error", summary: "A value is longer than allowed." },
+  DUPLICATE_ITEM: { severity: "error", summary: "A list that must not repeat an entry repeats one." },
+  REMOVED_FIELD: { severity: "error", summary: "A monitor field removed on 2025-08-27; names the ErrorConditions type that replaces it (run `monsync migrate`)." },
+  RENAMED_FIELD: { severity: "warning", summary: "A field spelled as the spec or the v3 API spells it, which the service drops (`CheckFrequency`, `OperatorResponseTimeThreshold`); names the published field (run `monsync migrate`)." },
+  RENAMED_VALUE: { severity: "warning", summary: "A value spelled as the spec spells it (`PDFDownloadLink`, `Previous Week`), which the service refuses; names the published value (run `monsync migrate`)." },
+  OBSOLETE_FIELD: { severity: "error", summary: "A field the API says is obsolete and must not be sent (`Sensitive` on a monitor variable)." },
+  LITERAL_SECRET: { severity: "error", summary: "A secret written as a literal where a `{ fromEnv }` / `{ fromFile }` reference is required." },
+  // Guardrails
+  POLICY_ERROR: { severity: "error", summary: "An object breaks a policy rule of severity error (`policy:` in monsync.yaml); names the rule and how to fix it, or to waive it with `policyWaivers`." },
+  POLICY_WARNING: { severity: "warning", summary: "An object breaks a policy rule of severity warning." },
+  INVALID_POLICY: { severity: "error", summary: "A policy rule's parameters cannot be used (e.g. a namePattern that is not a valid regular expression, or min above max)." },
+  INVALID_WAIVER: { severity: "error", summary: "A policy waiver names no known rule, a rule about the whole account, or a rule that does not check its kind, or its reason is blank, or its date is not a real day." },
+  WAIVER_EXPIRED: { severity: "error", summary: "A policy waiver is past its `until` date: fix the object or renew the waiver in a reviewed change." },
+  UNUSED_WAIVER: { severity: "warning", summary: "A policy waiver silences nothing: its rule is not in `policy:`, or the object keeps the rule." },
+  // Tree
+  MISSING_API_VERSION: { severity: "error", summary: "monsync.yaml has no `apiVersion: monsync/v1`." },
+  SETTINGS_OUTSIDE_ROOT: { severity: "error", summary: "`apiVersion`, `manage`, `ignore`, `safety`, `protect` or `policy` outside the root monsync.yaml." },
+  DUPLICATE_KEY: { severity: "error", summary: "Two declarations (possibly in different files) have the same key; names both places." },
+  DUPLICATE_GUID: { severity: "error", summary: "Two declarations pin the same GUID." },
+  OPERATOR_FIELD_REFUSED: { severity: "error", summary: "An operator declares `IsAccountAdministrator` or `UserName` (read-only), `IsOnDuty` (operational state, never planned), or `PhoneProvider` or `OutgoingPhoneNumber` (the spec's, not fields of the service)." },
+  CONFLICTING_FIELDS: { severity: "error", summary: "Two fields that set the same thing are both declared (an operator's `outgoingPhoneNumber` and `OutgoingPhoneNumberId`)." },
+  AUTHORIZATION_NOT_ASSIGNABLE: { severity: "error", summary: "A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign." },
+  EVERYONE_GROUP: { severity: "error", summary: "The system group Everyone is declared; every operator is in it and it cannot be changed." },
+  UNKNOWN_REFERENCE: { severity: "error", summary: "A group member or vault reference names nothing declared." },
+  ALL_MONITORS_GROUP: { severity: "error", summary: "The All Monitors group is declared; its membership cannot be changed." },
+  DUTY_SCHEDULES_WITHOUT_MEMBERS: { severity: "error", summary: "An operator group declares `dutySchedules` but not `members`: its schedules are copies on its members, so monsync needs the member list." },
+  SCHEDULE_FIELD_MISSING: { severity: "error", summary: "A schedule lacks a field its ScheduleType / ScheduleMode needs." },
+  SCHEDULE_FIELD_UNEXPECTED: { severity: "error", summary: "A schedule has a field its ScheduleType / ScheduleMode does not use." },
+  SLA_THRESHOLD_ORDER: { severity: "error", summary: "UptimeWarningThreshold is below UptimeErrorThreshold." },
+  EXCLUSION_PERIOD_ORDER: { severity: "error", summary: "An exclusion period does not end after it starts." },
+  VAULT_FILE_TOO_LARGE: { severity: "error", summary: "A `File` vault item is larger than 2 MB." },
+  VAULT_VALUE_MISSING: { severity: "warning", summary: "A vault item has no value for its type (nothing would be written)." },
+  KIND_NOT_MANAGED: { severity: "warning", summary: "Resources of a kind are declared but the kind is not in `manage`: they will not be planned." },
+  ENV_VAR_UNSET: { severity: "warning", summary: "A `fromEnv` variable is unset (an error when values are needed)." },
+  SECRET_FILE_MISSING: { severity: "warning", summary: "A `fromFile` file does not exist (an error when values are needed)." },
+  SECRET_FILE_OUTSIDE_TREE: { severity: "error", summary: "A `fromFile` path is absolute or leads outside the config tree (by `..` or a symbolic link)." },
+  SECRET_FILE_NOT_REGULAR: { severity: "error", summary: "A `fromFile` path names a folder, a named pipe, a socket or a device, not a file." },
+  VAULT_PLACEHOLDER_WRITTEN: { severity: "error", summary: "A `{{vault:...}}` placeholder written by hand; reference a declared item with `{ vault: Section/Item }`." },
+  SECRET_UNAVAILABLE: { severity: "error", summary: "A secret is needed (resolveSecrets) but its variable is unset or its file unreadable." }
+};
+function isPolicyFinding(d) {
+  return d.code === "POLICY_ERROR" || d.code === "POLICY_WARNING";
+}
+function hasErrors(diagnostics) {
+  return diagnostics.some((d) => d.severity === "error");
+}
+var compare = (a, b) => a < b ? -1 : a > b ? 1 : 0;
+function sortDiagnostics(diagnostics) {
+  return [...diagnostics].sort(
+    (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.code, b.code) || compare(a.message, b.message)
+  );
+}
+
+// ../schema/src/yaml-source.ts
+var MAX_FILE_BYTES = 5 * 1024 * 1024;
+var MAX_NESTING = 64;
+var PLAIN_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((t) => `tag:yaml.org,2002:${t}`));
+var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
+function pointerToPath(pointer) {
+  if (pointer === "") return [];
+  return pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~")).map((segment) => /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment);
+}
+var YamlSource = class {
+  file;
+  text;
+  value;
+  diagnostics = [];
+  /** Start offsets of refused nodes (aliases): schema findings about their stand-in value are noise. */
+  refusedOffsets = /* @__PURE__ */ new Set();
+  aliasCount = 0;
+  #lineCounter = new import_yaml5.LineCounter();
+  #doc;
+  constructor(file, raw) {
+    this.file = file;
+    const text2 = raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
+    this.text = text2;
+    const tooDeep = flowTooDeep(text2);
+    if (tooDeep !== void 0) {
+      this.#lineCounter.addNewLine(0);
+      for (let i = text2.indexOf("\n"); i >= 0; i = text2.indexOf("\n", i + 1)) this.#lineCounter.addNewLine(i + 1);
+      this.report("YAML_TOO_DEEP", nestedMessage(), tooDeep, tooDeep + 1, { hint: NESTED_HINT });
+      this.value = void 0;
+      return;
+    }
+    const docs = (0, import_yaml5.parseAllDocuments)(text2, {
+      lineCounter: this.#lineCounter,
+      uniqueKeys: true,
+      merge: false,
+      prettyErrors: false,
+      strict: true,
+      version: "1.2",
+      schema: "core",
+      keepSourceTokens: false
+    });
+    const list = Array.isArray(docs) ? docs : [];
+    this.#doc = list[0];
+    for (const extra of list.slice(1)) {
+      this.report("MULTIPLE_DOCUMENTS", "a config file holds exactly one YAML document; this is a second one", extra.range[0], extra.range[1], {
+        hint: "move the second document into its own file, or remove the `---` separator"
+      });
+    }
+    if (this.#doc === void 0) {
+      this.value = void 0;
+      return;
+    }
+    for (const error2 of this.#doc.errors) {
+      if (/call stack/i.test(error2.message)) {
+        this.report("YAML_TOO_DEEP", nestedMessage(), error2.pos[0], error2.pos[1], { hint: NESTED_HINT });
+        continue;
+      }
+      const code = error2.code === "DUPLICATE_KEY" ? "DUPLICATE_YAML_KEY" : "YAML_SYNTAX";
+      const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(this.text.slice(error2.pos[0], error2.pos[0] + 200))?.[1]?.trim() ?? "";
+      const named2 = key === "" || key.length > 80 || /[\r\n]/.test(key) ? "this key" : `the key ${JSON.stringify(key)}`;
+      const message = code === "DUPLICATE_YAML_KEY" ? `${named2} appears twice in the same mapping` : firstLine(error2.message);
+      this.report(code, message, error2.pos[0], error2.pos[1], code === "DUPLICATE_YAML_KEY" ? { hint: "keep one of the two entries" } : {});
+    }
+    for (const warning2 of this.#doc.warnings) if (warning2.code !== "TAG_RESOLVE_FAILED") this.report("YAML_WARNING", firstLine(warning2.message), warning2.pos[0], warning2.pos[1]);
+    const contents = this.#doc.contents;
+    if (contents !== null && !(0, import_yaml5.isMap)(contents) && !((0, import_yaml5.isScalar)(contents) && contents.value === null)) {
+      this.reportNode("ROOT_NOT_MAPPING", "a config file must be a mapping of top-level keys (monitors:, slas:, ...)", contents);
+    }
+    const deep = contents === null ? void 0 : deepNode(contents);
+    if (deep !== void 0) {
+      this.reportNode("YAML_TOO_DEEP", nestedMessage(), deep, { hint: NESTED_HINT });
+      this.value = void 0;
+      return;
+    }
+    this.value = contents === null ? void 0 : this.toValue(contents);
+    const first = this.diagnostics.find((d) => d.code === "YAML_ALIAS");
+    if (first !== void 0 && this.aliasCount > 1) first.message += ` (${this.aliasCount} aliases in this file)`;
+  }
+  /** Whether a diagnostic sits on a node that was refused and replaced by a stand-in. */
+  isRefused(line, column) {
+    for (const offset of this.refusedOffsets) {
+      const pos = this.linePos(offset);
+      if (pos.line === line && pos.column === column) return true;
+    }
+    return false;
+  }
+  /** Converts the AST by hand so that positions stay known and hazardous constructs are refused, not resolved. */
+  toValue(node) {
+    if (node === null) return null;
+    if (!(0, import_yaml5.isAlias)(node) && node.tag !== void 0 && !PLAIN_TAGS.has(node.tag)) {
+      const shown = node.tag.startsWith("tag:yaml.org,2002:") ? `!!${node.tag.slice("tag:yaml.org,2002:".length)}` : node.tag;
+      const start = node.range?.[0] ?? 0;
+      let from = start;
+      while (from > 0 && /\s/.test(this.text[from - 1] ?? "")) from -= 1;
+      while (from > 0 && !/\s/.test(this.text[from - 1] ?? "")) from -= 1;
+      if (this.text[from] !== "!") from = start;
+      this.report("YAML_TAG", `the tag ${shown} is not allowed: a config file holds plain strings, numbers, booleans, mappings and lists`, from, node.range?.[1] ?? start, {
+        hint: "remove the tag; quote the value to keep it a string"
+      });
+      this.refusedOffsets.add(node.range?.[0] ?? -1);
+      return null;
+    }
+    if ((0, import_yaml5.isAlias)(node)) {
+      this.aliasCount += 1;
+      if (this.aliasCount === 1) {
+        this.reportNode("YAML_ALIAS", `aliases are not allowed (here *${node.source}); write the value out`, node, {
+          hint: "aliases are refused so that a small file cannot expand into a huge one (alias bombs)"
+        });
+      }
+      this.refusedOffsets.add(node.range?.[0] ?? -1);
+      return null;
+    }
+    if ((0, import_yaml5.isScalar)(node)) {
+      if (typeof node.value === "number" && !Number.isFinite(node.value)) {
+        const range = node.range ?? [0, 0, 0];
+        const written2 = this.text.slice(range[0], range[1]).trim();
+        this.reportNode("NON_FINITE_NUMBER", `\`${written2}\` is not a finite number: YAML special floats (.nan, .inf) and numbers beyond the range of a double are not JSON numbers, so the API cannot receive them`, node, {
+          hint: "write a finite number, or quote the value if a string is meant"
+        });
+        this.refusedOffsets.add(range[0]);
+        return null;
+      }
+      return node.value;
+    }
+    if ((0, import_yaml5.isSeq)(node)) return node.items.map((item) => this.toValue(item));
+    if ((0, import_yaml5.isMap)(node)) {
+      const out = {};
+      for (const pair of node.items) {
+        const key = pair.key;
+        if (!(0, import_yaml5.isScalar)(key) || key.value === null || typeof key.value === "object") {
+          this.reportNode("NON_STRING_KEY", "mapping keys must be plain names", key ?? node);
+          continue;
+        }
+        const name = String(key.value);
+        if (name === "<<") {
+          this.reportNode("MERGE_KEY", "merge keys (<<) are not allowed; write the fields out", key);
+          continue;
+        }
+        if (FORBIDDEN_KEYS.has(name)) {
+          this.reportNode("FORBIDDEN_KEY", `the key \`${name}\` is not allowed`, key, { hint: "it could alter object prototypes in tools that read the file" });
+          continue;
+        }
+        out[name] = this.toValue(pair.value);
+      }
+      return out;
+    }
+    return null;
+  }
+  report(code, message, start, end, extra = {}) {
+    const from = this.linePos(start);
+    const to = this.linePos(Math.max(start, end));
+    const diagnostic2 = {
+      severity: extra.severity ?? DIAGNOSTIC_CODES[code].severity,
+      code,
+      message,
+      file: this.file,
+      line: from.line,
+      column: from.column,
+      endLine: to.line,
+      endColumn: to.column
+    };
+    if (extra.hint !== void 0) diagnostic2.hint = extra.hint;
+    this.diagnostics.push(diagnostic2);
+  }
+  reportNode(code, message, node, extra = {}) {
+    const range = node.range ?? [0, 0, 0];
+    this.report(code, message, range[0], range[1], extra);
+  }
+  linePos(offset) {
+    const { line, col } = this.#lineCounter.linePos(offset);
+    return { line: Math.max(1, line), column: Math.max(1, col) };
+  }
+  rangePosition(range) {
+    const [start, end] = range ?? [0, 0];
+    const from = this.linePos(start);
+    const to = this.linePos(Math.max(start, end));
+    return { line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+  }
+  /**
+   * Position of the value at `path`, or of its key (`at: 'key'`). When the path does not exist, the position of
+   * the deepest node that does.
+   */
+  position(path, at3 = "value") {
+    let node = this.#doc?.contents ?? null;
+    let keyNode;
+    let last = node ?? void 0;
+    for (const segment of path) {
+      keyNode = void 0;
+      if ((0, import_yaml5.isMap)(node)) {
+        const pair = node.items.find((item) => (0, import_yaml5.isPair)(item) && (0, import_yaml5.isScalar)(item.key) && String(item.key.value) === String(segment));
+        if (pair === void 0) break;
+        keyNode = pair.key;
+        node = pair.value;
+        last = pair.value ?? keyNode;
+        if (pair.value === null || (0, import_yaml5.isScalar)(pair.value) && pair.value.range?.[0] === pair.value.range?.[1]) {
+          node = null;
+          last = keyNode;
+        }
+      } else if ((0, import_yaml5.isSeq)(node) && typeof segment === "number") {
+        const item = node.items[segment];
+        if (item === void 0) break;
+        node = item;
+        last = item;
+      } else {
+        break;
+      }
+    }
+    if (at3 === "key" && keyNode !== void 0) return this.rangePosition(keyNode.range);
+    return this.rangePosition(last?.range);
+  }
+};
+var NESTED_HINT = `flatten the structure; config files nest mappings and lists at most ${MAX_NESTING} deep`;
+var nestedMessage = () => `mappings and lists are nested more than ${MAX_NESTING} levels deep here`;
+function flowTooDeep(text2) {
+  if (!/[[{]/.test(text2)) return void 0;
+  let depth = 0;
+  let quote;
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2[i];
+    if (quote !== void 0) {
+      if (c === "\\" && quote === '"') i += 1;
+      else if (c === quote) quote = void 0;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      const before = i === 0 ? " " : text2[i - 1];
+      if (before === void 0 || /[\s,[{:]/.test(before)) quote = c;
+    } else if (c === "#" && (i === 0 || /\s/.test(text2[i - 1] ?? " "))) {
+      const end = text2.indexOf("\n", i);
+      if (end < 0) break;
+      i = end;
+    } else if (c === "[" || c === "{") {
+      depth += 1;
+      if (depth > MAX_NESTING) return i;
+    } else if ((c === "]" || c === "}") && depth > 0) depth -= 1;
+  }
+  return void 0;
+}
+function deepNode(root) {
+  const stack = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop();
+    if (!(0, import_yaml5.isMap)(node) && !(0, import_yaml5.isSeq)(node)) continue;
+    if (depth >= MAX_NESTING) return node;
+    for (const item of node.items) {
+      const child = (0, import_yaml5.isPair)(item) ? item.value : item;
+      if (child !== null && typeof child === "object" && ((0, import_yaml5.isMap)(child) || (0, import_yaml5.isSeq)(child))) stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return void 0;
+}
+function firstLine(message) {
+  return (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "").trim();
 }
 
 // ../schema/src/secret.ts
@@ -65686,99 +66034,6 @@ function checkExclusionPeriod(period) {
     findings.push({ code: "EXCLUSION_PERIOD_ORDER", message: `the period must end after it starts (Until ${until} is not after From ${from})`, field: "Until" });
   }
   return findings;
-}
-
-// ../schema/src/diagnostics.ts
-var DIAGNOSTIC_CODES = {
-  // Files and YAML
-  CONFIG_DIR_UNREADABLE: { severity: "error", summary: "The config folder (or a folder below it) does not exist or cannot be read." },
-  MISSING_SETTINGS_FILE: { severity: "error", summary: "The config folder has no monsync.yaml at its root." },
-  FILE_TOO_LARGE: { severity: "error", summary: "A YAML file is larger than 5 MB." },
-  FILE_UNREADABLE: { severity: "error", summary: "A YAML file cannot be read." },
-  CONFIG_FILE_OUTSIDE_TREE: { severity: "error", summary: "A YAML file is a symbolic link that leads outside the config tree; it is not read (its lines would be quoted)." },
-  YAML_SYNTAX: { severity: "error", summary: "The file is not valid YAML." },
-  YAML_WARNING: { severity: "warning", summary: "The YAML parser warns about something (e.g. an unresolved tag)." },
-  DUPLICATE_YAML_KEY: { severity: "error", summary: "The same key appears twice in one mapping." },
-  MULTIPLE_DOCUMENTS: { severity: "error", summary: "A file holds more than one YAML document (`---`)." },
-  YAML_ALIAS: { severity: "error", summary: "An alias (`*name`) is used; aliases are off (alias bombs, hidden sharing)." },
-  MERGE_KEY: { severity: "error", summary: "A merge key (`<<`) is used; merge keys are off." },
-  FORBIDDEN_KEY: { severity: "error", summary: "A `__proto__`, `constructor` or `prototype` key." },
-  NON_STRING_KEY: { severity: "error", summary: "A mapping key is not a plain scalar (e.g. a list or a null key)." },
-  ROOT_NOT_MAPPING: { severity: "error", summary: "The document is not a mapping of top-level keys." },
-  YAML_TAG: { severity: "error", summary: "A YAML tag other than the plain-data ones (`!!binary`, `!!timestamp`, `!!set`, a custom `!tag`): its value would be sent as something else." },
-  YAML_TOO_DEEP: { severity: "error", summary: "Mappings and lists nested more than 64 levels deep." },
-  INVALID_UTF8: { severity: "error", summary: "The file is not valid UTF-8 (a byte sequence would be replaced, changing the value silently)." },
-  FILE_PARSED_EMPTY: { severity: "error", summary: "A file with content (not only comments) parses to nothing, e.g. a line-ending style the parser misreads." },
-  NON_FINITE_NUMBER: { severity: "error", summary: "A YAML special float (`.nan`, `.inf`, or a number too large for a double): not a JSON number, it cannot be sent." },
-  EMPTY_FILE: { severity: "warning", summary: "A resource file declares nothing (empty, only comments, `null` or `{}`): what it used to declare would be planned as deletes in pruned kinds." },
-  // Schema
-  UNKNOWN_FIELD: { severity: "error", summary: "An unknown camelCase (monsync) key; names the likely field when there is one." },
-  LIKELY_TYPO: { severity: "warning", summary: "An unknown PascalCase field that passes through but is a near miss of a known one." },
-  MISSING_FIELD: { severity: "error", summary: "A required field is missing (reported at the mapping that lacks it)." },
-  TYPE_MISMATCH: { severity: "error", summary: "A value has the wrong type (e.g. a string where a boolean is expected)." },
-  INVALID_ENUM: { severity: "error", summary: "A value is not one of the values the spec allows." },
-  INVALID_VALUE: { severity: "error", summary: "A value matches none of the accepted forms." },
-  INVALID_FORMAT: { severity: "error", summary: "A string does not have the expected format." },
-  INVALID_TIMESTAMP: { severity: "error", summary: "A timestamp is not `YYYY-MM-DDTHH:MM:SS` or not a real date and time." },
-  INVALID_TIME: { severity: "error", summary: "A time of day is not `HH:MM:SS` (reports) or `HH:mm` (duty schedules)." },
-  INVALID_EMAIL: { severity: "error", summary: "An e-mail address is not valid." },
-  INVALID_IGNORE_PATTERN: { severity: "error", summary: "An ignore or protect pattern is not `kind:glob` with a singular kind." },
-  INVALID_REFERENCE: { severity: "error", summary: "A vault reference is not `Section/Item`, or an env var name is not valid." },
-  INVALID_GUID: { severity: "error", summary: "A GUID field (a pin such as `MonitorGuid`, or a reference such as `DashboardGuid` or a report recipient) is not 8-4-4-4-12 hexadecimal digits; caught before any request." },
-  INVALID_KEY: { severity: "error", summary: "A scheduled report `key` has characters other than letters, digits, `.`, `_`, `-`." },
-  OUT_OF_RANGE: { severity: "error", summary: "A number is out of its range (e.g. a percentage outside 0..100)." },
-  EMPTY_VALUE: { severity: "error", summary: "A name or identifier is empty." },
-  VALUE_TOO_LONG: { severity: "error", summary: "A value is longer than allowed." },
-  DUPLICATE_ITEM: { severity: "error", summary: "A list that must not repeat an entry repeats one." },
-  REMOVED_FIELD: { severity: "error", summary: "A monitor field removed on 2025-08-27; names the ErrorConditions type that replaces it (run `monsync migrate`)." },
-  RENAMED_FIELD: { severity: "warning", summary: "A field spelled as the spec or the v3 API spells it, which the service drops (`CheckFrequency`, `OperatorResponseTimeThreshold`); names the published field (run `monsync migrate`)." },
-  RENAMED_VALUE: { severity: "warning", summary: "A value spelled as the spec spells it (`PDFDownloadLink`, `Previous Week`), which the service refuses; names the published value (run `monsync migrate`)." },
-  OBSOLETE_FIELD: { severity: "error", summary: "A field the API says is obsolete and must not be sent (`Sensitive` on a monitor variable)." },
-  LITERAL_SECRET: { severity: "error", summary: "A secret written as a literal where a `{ fromEnv }` / `{ fromFile }` reference is required." },
-  // Guardrails
-  POLICY_ERROR: { severity: "error", summary: "An object breaks a policy rule of severity error (`policy:` in monsync.yaml); names the rule and how to fix it, or to waive it with `policyWaivers`." },
-  POLICY_WARNING: { severity: "warning", summary: "An object breaks a policy rule of severity warning." },
-  INVALID_POLICY: { severity: "error", summary: "A policy rule's parameters cannot be used (e.g. a namePattern that is not a valid regular expression, or min above max)." },
-  INVALID_WAIVER: { severity: "error", summary: "A policy waiver names no known rule, a rule about the whole account, or a rule that does not check its kind, or its reason is blank, or its date is not a real day." },
-  WAIVER_EXPIRED: { severity: "error", summary: "A policy waiver is past its `until` date: fix the object or renew the waiver in a reviewed change." },
-  UNUSED_WAIVER: { severity: "warning", summary: "A policy waiver silences nothing: its rule is not in `policy:`, or the object keeps the rule." },
-  // Tree
-  MISSING_API_VERSION: { severity: "error", summary: "monsync.yaml has no `apiVersion: monsync/v1`." },
-  SETTINGS_OUTSIDE_ROOT: { severity: "error", summary: "`apiVersion`, `manage`, `ignore`, `safety`, `protect` or `policy` outside the root monsync.yaml." },
-  DUPLICATE_KEY: { severity: "error", summary: "Two declarations (possibly in different files) have the same key; names both places." },
-  DUPLICATE_GUID: { severity: "error", summary: "Two declarations pin the same GUID." },
-  OPERATOR_FIELD_REFUSED: { severity: "error", summary: "An operator declares `IsAccountAdministrator` or `UserName` (read-only), `IsOnDuty` (operational state, never planned), or `PhoneProvider` or `OutgoingPhoneNumber` (the spec's, not fields of the service)." },
-  CONFLICTING_FIELDS: { severity: "error", summary: "Two fields that set the same thing are both declared (an operator's `outgoingPhoneNumber` and `OutgoingPhoneNumberId`)." },
-  AUTHORIZATION_NOT_ASSIGNABLE: { severity: "error", summary: "A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign." },
-  EVERYONE_GROUP: { severity: "error", summary: "The system group Everyone is declared; every operator is in it and it cannot be changed." },
-  UNKNOWN_REFERENCE: { severity: "error", summary: "A group member or vault reference names nothing declared." },
-  ALL_MONITORS_GROUP: { severity: "error", summary: "The All Monitors group is declared; its membership cannot be changed." },
-  DUTY_SCHEDULES_WITHOUT_MEMBERS: { severity: "error", summary: "An operator group declares `dutySchedules` but not `members`: its schedules are copies on its members, so monsync needs the member list." },
-  SCHEDULE_FIELD_MISSING: { severity: "error", summary: "A schedule lacks a field its ScheduleType / ScheduleMode needs." },
-  SCHEDULE_FIELD_UNEXPECTED: { severity: "error", summary: "A schedule has a field its ScheduleType / ScheduleMode does not use." },
-  SLA_THRESHOLD_ORDER: { severity: "error", summary: "UptimeWarningThreshold is below UptimeErrorThreshold." },
-  EXCLUSION_PERIOD_ORDER: { severity: "error", summary: "An exclusion period does not end after it starts." },
-  VAULT_FILE_TOO_LARGE: { severity: "error", summary: "A `File` vault item is larger than 2 MB." },
-  VAULT_VALUE_MISSING: { severity: "warning", summary: "A vault item has no value for its type (nothing would be written)." },
-  KIND_NOT_MANAGED: { severity: "warning", summary: "Resources of a kind are declared but the kind is not in `manage`: they will not be planned." },
-  ENV_VAR_UNSET: { severity: "warning", summary: "A `fromEnv` variable is unset (an error when values are needed)." },
-  SECRET_FILE_MISSING: { severity: "warning", summary: "A `fromFile` file does not exist (an error when values are needed)." },
-  SECRET_FILE_OUTSIDE_TREE: { severity: "error", summary: "A `fromFile` path is absolute or leads outside the config tree (by `..` or a symbolic link)." },
-  SECRET_FILE_NOT_REGULAR: { severity: "error", summary: "A `fromFile` path names a folder, a named pipe, a socket or a device, not a file." },
-  VAULT_PLACEHOLDER_WRITTEN: { severity: "error", summary: "A `{{vault:...}}` placeholder written by hand; reference a declared item with `{ vault: Section/Item }`." },
-  SECRET_UNAVAILABLE: { severity: "error", summary: "A secret is needed (resolveSecrets) but its variable is unset or its file unreadable." }
-};
-function isPolicyFinding(d) {
-  return d.code === "POLICY_ERROR" || d.code === "POLICY_WARNING";
-}
-function hasErrors(diagnostics) {
-  return diagnostics.some((d) => d.severity === "error");
-}
-var compare = (a, b) => a < b ? -1 : a > b ? 1 : 0;
-function sortDiagnostics(diagnostics) {
-  return [...diagnostics].sort(
-    (a, b) => compare(a.file, b.file) || a.line - b.line || a.column - b.column || compare(a.code, b.code) || compare(a.message, b.message)
-  );
 }
 
 // ../schema/src/suggest.ts
@@ -66055,10 +66310,6 @@ function configValidator() {
   compiled ??= compileConfigValidator();
   return compiled;
 }
-function pointerToPath(pointer) {
-  if (pointer === "") return [];
-  return pointer.slice(1).split("/").map((raw) => raw.replace(/~1/g, "/").replace(/~0/g, "~")).map((segment) => /^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment);
-}
 function jsonType(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
@@ -66300,258 +66551,6 @@ function patternMismatch(make, error2, path, name, parent) {
   if (name === "fromEnv") return make("INVALID_REFERENCE", "`fromEnv` must be an environment variable name (letters, digits, _)", path);
   if (name === "vault") return make("INVALID_REFERENCE", `vault reference \`${String(error2.data)}\` must be Section/Item`, path, "value", "the section Name, a slash, the item Name");
   return make("INVALID_FORMAT", `\`${name}\` does not have the expected format`, path, "value", typeof parent.description === "string" ? parent.description : void 0);
-}
-
-// ../schema/src/yaml-source.ts
-var import_yaml6 = __toESM(require_dist(), 1);
-var MAX_FILE_BYTES = 5 * 1024 * 1024;
-var MAX_NESTING = 64;
-var PLAIN_TAGS = new Set(["str", "int", "float", "bool", "null", "map", "seq"].map((t) => `tag:yaml.org,2002:${t}`));
-var FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
-var YamlSource = class {
-  file;
-  text;
-  value;
-  diagnostics = [];
-  /** Start offsets of refused nodes (aliases): schema findings about their stand-in value are noise. */
-  refusedOffsets = /* @__PURE__ */ new Set();
-  aliasCount = 0;
-  #lineCounter = new import_yaml6.LineCounter();
-  #doc;
-  constructor(file, raw) {
-    this.file = file;
-    const text2 = raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
-    this.text = text2;
-    const tooDeep = flowTooDeep(text2);
-    if (tooDeep !== void 0) {
-      this.#lineCounter.addNewLine(0);
-      for (let i = text2.indexOf("\n"); i >= 0; i = text2.indexOf("\n", i + 1)) this.#lineCounter.addNewLine(i + 1);
-      this.report("YAML_TOO_DEEP", nestedMessage(), tooDeep, tooDeep + 1, { hint: NESTED_HINT });
-      this.value = void 0;
-      return;
-    }
-    const docs = (0, import_yaml6.parseAllDocuments)(text2, {
-      lineCounter: this.#lineCounter,
-      uniqueKeys: true,
-      merge: false,
-      prettyErrors: false,
-      strict: true,
-      version: "1.2",
-      schema: "core",
-      keepSourceTokens: false
-    });
-    const list = Array.isArray(docs) ? docs : [];
-    this.#doc = list[0];
-    for (const extra of list.slice(1)) {
-      this.report("MULTIPLE_DOCUMENTS", "a config file holds exactly one YAML document; this is a second one", extra.range[0], extra.range[1], {
-        hint: "move the second document into its own file, or remove the `---` separator"
-      });
-    }
-    if (this.#doc === void 0) {
-      this.value = void 0;
-      return;
-    }
-    for (const error2 of this.#doc.errors) {
-      if (/call stack/i.test(error2.message)) {
-        this.report("YAML_TOO_DEEP", nestedMessage(), error2.pos[0], error2.pos[1], { hint: NESTED_HINT });
-        continue;
-      }
-      const code = error2.code === "DUPLICATE_KEY" ? "DUPLICATE_YAML_KEY" : "YAML_SYNTAX";
-      const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(this.text.slice(error2.pos[0], error2.pos[0] + 200))?.[1]?.trim() ?? "";
-      const named2 = key === "" || key.length > 80 || /[\r\n]/.test(key) ? "this key" : `the key ${JSON.stringify(key)}`;
-      const message = code === "DUPLICATE_YAML_KEY" ? `${named2} appears twice in the same mapping` : firstLine(error2.message);
-      this.report(code, message, error2.pos[0], error2.pos[1], code === "DUPLICATE_YAML_KEY" ? { hint: "keep one of the two entries" } : {});
-    }
-    for (const warning2 of this.#doc.warnings) if (warning2.code !== "TAG_RESOLVE_FAILED") this.report("YAML_WARNING", firstLine(warning2.message), warning2.pos[0], warning2.pos[1]);
-    const contents = this.#doc.contents;
-    if (contents !== null && !(0, import_yaml6.isMap)(contents) && !((0, import_yaml6.isScalar)(contents) && contents.value === null)) {
-      this.reportNode("ROOT_NOT_MAPPING", "a config file must be a mapping of top-level keys (monitors:, slas:, ...)", contents);
-    }
-    const deep = contents === null ? void 0 : deepNode(contents);
-    if (deep !== void 0) {
-      this.reportNode("YAML_TOO_DEEP", nestedMessage(), deep, { hint: NESTED_HINT });
-      this.value = void 0;
-      return;
-    }
-    this.value = contents === null ? void 0 : this.toValue(contents);
-    const first = this.diagnostics.find((d) => d.code === "YAML_ALIAS");
-    if (first !== void 0 && this.aliasCount > 1) first.message += ` (${this.aliasCount} aliases in this file)`;
-  }
-  /** Whether a diagnostic sits on a node that was refused and replaced by a stand-in. */
-  isRefused(line, column) {
-    for (const offset of this.refusedOffsets) {
-      const pos = this.linePos(offset);
-      if (pos.line === line && pos.column === column) return true;
-    }
-    return false;
-  }
-  /** Converts the AST by hand so that positions stay known and hazardous constructs are refused, not resolved. */
-  toValue(node) {
-    if (node === null) return null;
-    if (!(0, import_yaml6.isAlias)(node) && node.tag !== void 0 && !PLAIN_TAGS.has(node.tag)) {
-      const shown = node.tag.startsWith("tag:yaml.org,2002:") ? `!!${node.tag.slice("tag:yaml.org,2002:".length)}` : node.tag;
-      const start = node.range?.[0] ?? 0;
-      let from = start;
-      while (from > 0 && /\s/.test(this.text[from - 1] ?? "")) from -= 1;
-      while (from > 0 && !/\s/.test(this.text[from - 1] ?? "")) from -= 1;
-      if (this.text[from] !== "!") from = start;
-      this.report("YAML_TAG", `the tag ${shown} is not allowed: a config file holds plain strings, numbers, booleans, mappings and lists`, from, node.range?.[1] ?? start, {
-        hint: "remove the tag; quote the value to keep it a string"
-      });
-      this.refusedOffsets.add(node.range?.[0] ?? -1);
-      return null;
-    }
-    if ((0, import_yaml6.isAlias)(node)) {
-      this.aliasCount += 1;
-      if (this.aliasCount === 1) {
-        this.reportNode("YAML_ALIAS", `aliases are not allowed (here *${node.source}); write the value out`, node, {
-          hint: "aliases are refused so that a small file cannot expand into a huge one (alias bombs)"
-        });
-      }
-      this.refusedOffsets.add(node.range?.[0] ?? -1);
-      return null;
-    }
-    if ((0, import_yaml6.isScalar)(node)) {
-      if (typeof node.value === "number" && !Number.isFinite(node.value)) {
-        const range = node.range ?? [0, 0, 0];
-        const written2 = this.text.slice(range[0], range[1]).trim();
-        this.reportNode("NON_FINITE_NUMBER", `\`${written2}\` is not a finite number: YAML special floats (.nan, .inf) and numbers beyond the range of a double are not JSON numbers, so the API cannot receive them`, node, {
-          hint: "write a finite number, or quote the value if a string is meant"
-        });
-        this.refusedOffsets.add(range[0]);
-        return null;
-      }
-      return node.value;
-    }
-    if ((0, import_yaml6.isSeq)(node)) return node.items.map((item) => this.toValue(item));
-    if ((0, import_yaml6.isMap)(node)) {
-      const out = {};
-      for (const pair of node.items) {
-        const key = pair.key;
-        if (!(0, import_yaml6.isScalar)(key) || key.value === null || typeof key.value === "object") {
-          this.reportNode("NON_STRING_KEY", "mapping keys must be plain names", key ?? node);
-          continue;
-        }
-        const name = String(key.value);
-        if (name === "<<") {
-          this.reportNode("MERGE_KEY", "merge keys (<<) are not allowed; write the fields out", key);
-          continue;
-        }
-        if (FORBIDDEN_KEYS.has(name)) {
-          this.reportNode("FORBIDDEN_KEY", `the key \`${name}\` is not allowed`, key, { hint: "it could alter object prototypes in tools that read the file" });
-          continue;
-        }
-        out[name] = this.toValue(pair.value);
-      }
-      return out;
-    }
-    return null;
-  }
-  report(code, message, start, end, extra = {}) {
-    const from = this.linePos(start);
-    const to = this.linePos(Math.max(start, end));
-    const diagnostic2 = {
-      severity: extra.severity ?? DIAGNOSTIC_CODES[code].severity,
-      code,
-      message,
-      file: this.file,
-      line: from.line,
-      column: from.column,
-      endLine: to.line,
-      endColumn: to.column
-    };
-    if (extra.hint !== void 0) diagnostic2.hint = extra.hint;
-    this.diagnostics.push(diagnostic2);
-  }
-  reportNode(code, message, node, extra = {}) {
-    const range = node.range ?? [0, 0, 0];
-    this.report(code, message, range[0], range[1], extra);
-  }
-  linePos(offset) {
-    const { line, col } = this.#lineCounter.linePos(offset);
-    return { line: Math.max(1, line), column: Math.max(1, col) };
-  }
-  rangePosition(range) {
-    const [start, end] = range ?? [0, 0];
-    const from = this.linePos(start);
-    const to = this.linePos(Math.max(start, end));
-    return { line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
-  }
-  /**
-   * Position of the value at `path`, or of its key (`at: 'key'`). When the path does not exist, the position of
-   * the deepest node that does.
-   */
-  position(path, at3 = "value") {
-    let node = this.#doc?.contents ?? null;
-    let keyNode;
-    let last = node ?? void 0;
-    for (const segment of path) {
-      keyNode = void 0;
-      if ((0, import_yaml6.isMap)(node)) {
-        const pair = node.items.find((item) => (0, import_yaml6.isPair)(item) && (0, import_yaml6.isScalar)(item.key) && String(item.key.value) === String(segment));
-        if (pair === void 0) break;
-        keyNode = pair.key;
-        node = pair.value;
-        last = pair.value ?? keyNode;
-        if (pair.value === null || (0, import_yaml6.isScalar)(pair.value) && pair.value.range?.[0] === pair.value.range?.[1]) {
-          node = null;
-          last = keyNode;
-        }
-      } else if ((0, import_yaml6.isSeq)(node) && typeof segment === "number") {
-        const item = node.items[segment];
-        if (item === void 0) break;
-        node = item;
-        last = item;
-      } else {
-        break;
-      }
-    }
-    if (at3 === "key" && keyNode !== void 0) return this.rangePosition(keyNode.range);
-    return this.rangePosition(last?.range);
-  }
-};
-var NESTED_HINT = `flatten the structure; config files nest mappings and lists at most ${MAX_NESTING} deep`;
-var nestedMessage = () => `mappings and lists are nested more than ${MAX_NESTING} levels deep here`;
-function flowTooDeep(text2) {
-  if (!/[[{]/.test(text2)) return void 0;
-  let depth = 0;
-  let quote;
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2[i];
-    if (quote !== void 0) {
-      if (c === "\\" && quote === '"') i += 1;
-      else if (c === quote) quote = void 0;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      const before = i === 0 ? " " : text2[i - 1];
-      if (before === void 0 || /[\s,[{:]/.test(before)) quote = c;
-    } else if (c === "#" && (i === 0 || /\s/.test(text2[i - 1] ?? " "))) {
-      const end = text2.indexOf("\n", i);
-      if (end < 0) break;
-      i = end;
-    } else if (c === "[" || c === "{") {
-      depth += 1;
-      if (depth > MAX_NESTING) return i;
-    } else if ((c === "]" || c === "}") && depth > 0) depth -= 1;
-  }
-  return void 0;
-}
-function deepNode(root) {
-  const stack = [{ node: root, depth: 0 }];
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop();
-    if (!(0, import_yaml6.isMap)(node) && !(0, import_yaml6.isSeq)(node)) continue;
-    if (depth >= MAX_NESTING) return node;
-    for (const item of node.items) {
-      const child = (0, import_yaml6.isPair)(item) ? item.value : item;
-      if (child !== null && typeof child === "object" && ((0, import_yaml6.isMap)(child) || (0, import_yaml6.isSeq)(child))) stack.push({ node: child, depth: depth + 1 });
-    }
-  }
-  return void 0;
-}
-function firstLine(message) {
-  return (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "").trim();
 }
 
 // ../schema/src/load-config.ts
@@ -75400,10 +75399,10 @@ function blockLines(value, indent, as) {
 }
 
 // ../reconciler/src/pull/pull-into.ts
-var import_yaml9 = __toESM(require_dist(), 1);
+var import_yaml8 = __toESM(require_dist(), 1);
 
 // ../reconciler/src/pull/declarations.ts
-var import_yaml7 = __toESM(require_dist(), 1);
+var import_yaml6 = __toESM(require_dist(), 1);
 function childField(child) {
   const star = child.path.lastIndexOf("*");
   return child.path.slice(star + 1);
@@ -75416,8 +75415,8 @@ function nodeAt(root, path) {
   let owner;
   const parents = [];
   for (const segment of path) {
-    if (!(0, import_yaml7.isMap)(node)) return void 0;
-    const pair = node.items.find((item) => (0, import_yaml7.isScalar)(item.key) && keyText(item.key.value) === segment);
+    if (!(0, import_yaml6.isMap)(node)) return void 0;
+    const pair = node.items.find((item) => (0, import_yaml6.isScalar)(item.key) && keyText(item.key.value) === segment);
     if (pair === void 0) return void 0;
     parents.push(node);
     owner = pair;
@@ -75426,15 +75425,15 @@ function nodeAt(root, path) {
   return node === null || node === void 0 ? void 0 : { node, owner, parents };
 }
 function entryKey(kind, item) {
-  if (kind.contentKey !== void 0) return (0, import_yaml7.isMap)(item) ? kind.contentKey(item.toJSON()) : void 0;
-  if (kind.keyField === void 0) return (0, import_yaml7.isScalar)(item) ? keyText(item.value) : void 0;
-  if (!(0, import_yaml7.isMap)(item)) return void 0;
-  const pair = item.items.find((entry) => (0, import_yaml7.isScalar)(entry.key) && entry.key.value === kind.keyField);
-  return (0, import_yaml7.isScalar)(pair?.value) ? keyText(pair.value.value) : void 0;
+  if (kind.contentKey !== void 0) return (0, import_yaml6.isMap)(item) ? kind.contentKey(item.toJSON()) : void 0;
+  if (kind.keyField === void 0) return (0, import_yaml6.isScalar)(item) ? keyText(item.value) : void 0;
+  if (!(0, import_yaml6.isMap)(item)) return void 0;
+  const pair = item.items.find((entry) => (0, import_yaml6.isScalar)(entry.key) && entry.key.value === kind.keyField);
+  return (0, import_yaml6.isScalar)(pair?.value) ? keyText(pair.value.value) : void 0;
 }
 function collect(out, file, kind, root, path, parent, above) {
   const found = nodeAt(root, path);
-  if (found === void 0 || !(0, import_yaml7.isSeq)(found.node)) return;
+  if (found === void 0 || !(0, import_yaml6.isSeq)(found.node)) return;
   const seq = found.node;
   const parents = [...above, ...found.parents, seq];
   for (const item of seq.items) {
@@ -75489,7 +75488,7 @@ function pulledObjectsOf(data) {
 }
 
 // ../reconciler/src/pull/yaml-edits.ts
-var import_yaml8 = __toESM(require_dist(), 1);
+var import_yaml7 = __toESM(require_dist(), 1);
 function rangeOf(node) {
   const range = node.range;
   if (range === void 0 || range === null) throw new TypeError("a node of a parsed document has no range");
@@ -75499,7 +75498,7 @@ var EditableFile = class {
   constructor(path, text2) {
     this.path = path;
     this.text = text2;
-    this.documents = (0, import_yaml8.parseAllDocuments)(text2, { version: "1.2", schema: "core", uniqueKeys: false });
+    this.documents = (0, import_yaml7.parseAllDocuments)(text2, { version: "1.2", schema: "core", uniqueKeys: false });
     this.newline = text2.includes("\r\n") ? "\r\n" : "\n";
   }
   documents;
@@ -75550,7 +75549,7 @@ var EditableFile = class {
   }
   /** Whether the node is written inside a flow collection (or is one), where only flow text fits. */
   #inFlow(node, parents) {
-    return (0, import_yaml8.isCollection)(node) && node.flow === true || parents.some((parent) => (0, import_yaml8.isCollection)(parent) && parent.flow === true);
+    return (0, import_yaml7.isCollection)(node) && node.flow === true || parents.some((parent) => (0, import_yaml7.isCollection)(parent) && parent.flow === true);
   }
   /**
    * Replaces a node's value. A scalar keeps its quoting style where the new value allows it; a block collection is
@@ -75558,11 +75557,11 @@ var EditableFile = class {
    */
   replace(node, value, parents) {
     const [start, end] = rangeOf(node);
-    if ((0, import_yaml8.isScalar)(node) && isScalarValue(value)) {
+    if ((0, import_yaml7.isScalar)(node) && isScalarValue(value)) {
       this.#replaceKeepingComment(start, end, scalarLike(node, value));
       return;
     }
-    if ((0, import_yaml8.isCollection)(node) && !this.#inFlow(node, parents) && !isScalarValue(value)) {
+    if ((0, import_yaml7.isCollection)(node) && !this.#inFlow(node, parents) && !isScalarValue(value)) {
       const indent = " ".repeat(this.#column(start));
       const lines = Array.isArray(value) ? value.flatMap((item) => blockLines(item, indent, "item")) : blockLines(value, indent, "pairs");
       this.#splice(start, this.#lineEnd(end), `${lines.join("\n").slice(indent.length)}
@@ -75627,7 +75626,7 @@ var EditableFile = class {
     if (last === void 0) return;
     const dash = this.#dashOffset(rangeOf(last)[0]);
     const indent = " ".repeat(this.#column(dash));
-    const flowSibling = (0, import_yaml8.isCollection)(last) && last.flow === true && !isScalarValue(value);
+    const flowSibling = (0, import_yaml7.isCollection)(last) && last.flow === true && !isScalarValue(value);
     const lines = flowSibling ? [`${indent}- ${flowText(value)}`] : blockLines(value, indent, "item");
     this.#insertLines(this.#lineEnd(rangeOf(last)[1]), lines);
   }
@@ -75696,14 +75695,14 @@ function nodeValue(node) {
   return node === null || node === void 0 ? void 0 : node.toJSON();
 }
 function pairOf(map, key) {
-  if (!(0, import_yaml9.isMap)(map)) return void 0;
-  return map.items.find((item) => (0, import_yaml9.isScalar)(item.key) && String(item.key.value) === key);
+  if (!(0, import_yaml8.isMap)(map)) return void 0;
+  return map.items.find((item) => (0, import_yaml8.isScalar)(item.key) && String(item.key.value) === key);
 }
 function keyedEntry(seq, keyField, key) {
-  if (!(0, import_yaml9.isSeq)(seq)) return void 0;
+  if (!(0, import_yaml8.isSeq)(seq)) return void 0;
   return seq.items.find((item) => {
-    const pair = (0, import_yaml9.isMap)(item) ? pairOf(item, keyField) : void 0;
-    return (0, import_yaml9.isScalar)(pair?.value) && String(pair.value.value) === key;
+    const pair = (0, import_yaml8.isMap)(item) ? pairOf(item, keyField) : void 0;
+    return (0, import_yaml8.isScalar)(pair?.value) && String(pair.value.value) === key;
   });
 }
 function pulledEntry(list, keyField, key) {
@@ -75749,7 +75748,7 @@ var PullInto = class {
     for (const [index, segment] of segments.entries()) {
       const set = declaration.kind.setFields.find((spec) => spec.key !== void 0 && spec.path.join("/") === fields.join("/"));
       let next;
-      if ((0, import_yaml9.isSeq)(node) && set?.key !== void 0) {
+      if ((0, import_yaml8.isSeq)(node) && set?.key !== void 0) {
         next = keyedEntry(node, set.key, segment);
         value = pulledEntry(value, set.key, segment);
         holder = next === void 0 ? void 0 : { seq: node, item: next };
@@ -75760,7 +75759,7 @@ var PullInto = class {
         fields.push(segment);
         holder = pair === void 0 ? void 0 : { map: node, pair };
       }
-      if ((0, import_yaml9.isAlias)(next)) {
+      if ((0, import_yaml8.isAlias)(next)) {
         this.notes.push(`${what}: written as the alias *${next.source} in ${declaration.file.path}, a value shared with its anchor; left as it is (edit it by hand)`);
         return;
       }
@@ -75787,8 +75786,8 @@ var PullInto = class {
       this.notes.push(`${what}: holds a secret, which monsync never writes into a tree; left out`);
       return;
     }
-    if ((0, import_yaml9.isSeq)(at3)) file.appendItem(at3, value, parents);
-    else if ((0, import_yaml9.isMap)(at3)) file.appendPair(at3, key, value, parents);
+    if ((0, import_yaml8.isSeq)(at3)) file.appendItem(at3, value, parents);
+    else if ((0, import_yaml8.isMap)(at3)) file.appendPair(at3, key, value, parents);
     else return;
     this.edits.push(`~ ${what}`);
   }
@@ -75802,13 +75801,13 @@ var PullInto = class {
   addChild(kind, parent, live) {
     const field = childField(kind);
     const found = nodeAt(parent.node, field);
-    if (found !== void 0 && (0, import_yaml9.isSeq)(found.node)) {
+    if (found !== void 0 && (0, import_yaml8.isSeq)(found.node)) {
       parent.file.appendItem(found.node, live.value, [...parent.parents, parent.node, ...found.parents]);
       return parent.file.path;
     }
     const [first = "", ...rest] = field;
     const nested = rest.reduceRight((inner, segment) => ({ [segment]: inner }), [live.value]);
-    if ((0, import_yaml9.isMap)(parent.node)) parent.file.appendPair(parent.node, first, nested, parent.parents);
+    if ((0, import_yaml8.isMap)(parent.node)) parent.file.appendPair(parent.node, first, nested, parent.parents);
     return parent.file.path;
   }
 };
@@ -75889,14 +75888,14 @@ function writeAdditions(state) {
     while (depth > 0 && nodeAt(root, kind.path.slice(0, depth)) === void 0) depth -= 1;
     const found = depth === 0 ? void 0 : nodeAt(root, kind.path.slice(0, depth));
     const rest = kind.path.slice(depth);
-    if (found !== void 0 && rest.length === 0 && (0, import_yaml9.isSeq)(found.node)) {
+    if (found !== void 0 && rest.length === 0 && (0, import_yaml8.isSeq)(found.node)) {
       for (const value of values) existing.appendItem(found.node, value, found.parents);
       continue;
     }
     const [first = "", ...deeper] = rest;
     const nested = deeper.reduceRight((inner, segment) => ({ [segment]: inner }), values);
     const map = found?.node ?? root;
-    if ((0, import_yaml9.isMap)(map)) existing.appendPair(map, first, nested, found === void 0 ? [] : [...found.parents]);
+    if ((0, import_yaml8.isMap)(map)) existing.appendPair(map, first, nested, found === void 0 ? [] : [...found.parents]);
     else existing.appendText(toYaml({ [first]: nested }).trimEnd().split("\n"));
   }
   return void 0;

@@ -1,4 +1,4 @@
-import { createClient } from '@monsync/client';
+import { clientFromEnv } from '@monsync/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { bufferedIo } from '../src/io.js';
@@ -23,7 +23,7 @@ beforeAll(() => {
 });
 
 async function liveNames(): Promise<{ monitors: string[]; slas: string[] }> {
-  const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
+  const client = clientFromEnv(suite.env);
   try {
     const monitors = await client.monitors.list().toArray();
     const slas = await client.slas.list().toArray();
@@ -105,7 +105,7 @@ describe('two applies started together', () => {
 
 describe('--lock-timeout', () => {
   it('fails with exit 1 naming the holder when another apply keeps the lock longer', async () => {
-    const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
+    const client = clientFromEnv(suite.env);
     const expires = new Date(Date.now() + 10 * 60_000).toISOString().slice(0, 19);
     try {
       await client.slas.create({ Description: `monsync:lock id=other since=2026-01-01T00:00:00Z expires=${expires}Z host=ci-runner-7 user=runner run=https%3A%2F%2Fgithub.com%2Facme%2Fmon%2Factions%2Fruns%2F42` });
@@ -125,7 +125,7 @@ describe('--lock-timeout', () => {
   });
 
   it('applies once the holder releases the lock within the timeout', async () => {
-    const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
+    const client = clientFromEnv(suite.env);
     const expires = new Date(Date.now() + 10 * 60_000).toISOString().slice(0, 19);
     try {
       await client.slas.create({ Description: `monsync:lock id=other since=2026-01-01T00:00:00Z expires=${expires}Z host=laptop user=sam` });
@@ -155,7 +155,7 @@ describe('--lock-timeout', () => {
 
 describe('monsync unlock', () => {
   async function plantLock(expires: Date): Promise<string> {
-    const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
+    const client = clientFromEnv(suite.env);
     try {
       await client.slas.create({ Description: `monsync:lock id=crashed since=2026-01-01T00:00:00Z expires=${expires.toISOString().slice(0, 19)}Z host=build-3 user=jenkins` });
       const [lock] = (await client.slas.list().toArray()).filter((s) => String(s.Description).startsWith('monsync:lock'));

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient, DEFAULT_READ_ATTEMPTS, DEFAULT_WRITE_ATTEMPTS } from '@monsync/client';
+import { clientFromEnv, DEFAULT_READ_ATTEMPTS, DEFAULT_WRITE_ATTEMPTS } from '@monsync/client';
 import type { Plan } from '@monsync/reconciler';
 import { describe, expect, it } from 'vitest';
 import type { PromptingIo } from '../src/commands/apply.js';
@@ -46,7 +46,7 @@ async function onTerminal(argv: string[], answer: string, before?: () => Promise
 }
 
 async function monitorGuid(name: string): Promise<string> {
-  const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: API_PASSWORD });
+  const client = clientFromEnv(suite.env);
   try {
     const found = (await client.monitors.list().toArray()).find((m) => m.Name === name);
     return String(found?.MonitorGuid);

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from '@monsync/client';
+import { clientFromEnv, type MonitoringClient } from '@monsync/client';
 import type { Plan } from '@monsync/reconciler';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
@@ -15,8 +15,8 @@ const TREE = {
   'monitors.yaml': 'monitors:\n' + ['Twin', 'Solo', 'Third'].map((n) => `  - { Name: ${n}, MonitorType: Https, Url: "https://${n.toLowerCase()}.example.com/" }\n`).join(''),
 };
 
-async function withClient<T>(work: (client: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
-  const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
+async function withClient<T>(work: (client: MonitoringClient) => Promise<T>): Promise<T> {
+  const client = clientFromEnv(suite.env);
   try {
     return await work(client);
   } finally {

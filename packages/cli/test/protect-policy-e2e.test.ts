@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from '@monsync/client';
+import { clientFromEnv } from '@monsync/client';
 import type { Plan } from '@monsync/reconciler';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
@@ -12,7 +12,7 @@ const writes = () => suite.emulator.control.requestLog().entries.filter((entry) 
 
 // Declared after useEmulator, so it runs after the reset: the live monitors the protect and policy rules match.
 beforeEach(async () => {
-  const client = createClient({ baseUrl: suite.emulator.url, username: 'demo', password: 'demo-password' });
+  const client = clientFromEnv(suite.env);
   try {
     for (const name of ['prod-db', 'test-db']) await client.monitors.create({ Name: name, MonitorType: 'Https', Url: `https://${name}.example.com/`, CheckInterval: 5 });
   } finally {

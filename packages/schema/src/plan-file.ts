@@ -4,9 +4,9 @@
  * or hand-edited file is refused with the first thing wrong in it, never half-applied.
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { LineCounter, parseDocument } from 'yaml';
 import { PLAN_FORMAT_VERSION, type Plan } from './plan-schema.js';
 import { planJsonSchema } from './render-schemas.js';
+import { pointerToPath, YamlSource } from './yaml-source.js';
 
 export type PlanFileErrorCode = 'PLAN_FILE_INVALID' | 'PLAN_FILE_VERSION';
 
@@ -76,9 +76,9 @@ function positionAt(text: string, offset: number): PlanFilePosition {
  * text that fails for a reason other than ending early is searched for: it ends just past the offending character.
  */
 function syntaxErrorPosition(text: string, message: string): PlanFilePosition {
-  const stated = /at position (\d+)/.exec(message)?.[1];
-  if (stated !== undefined) return positionAt(text, Number(stated));
-  if (message.includes('end of JSON input')) return positionAt(text, text.length);
+  const stated = statedOffset(message);
+  if (stated !== undefined) return positionAt(text, stated);
+  if (endedEarly(message)) return positionAt(text, text.length);
   // Invariant: the prefix of length `low` fails only by ending early, the one of length `high` fails inside.
   let low = 0;
   let high = text.length;
@@ -96,28 +96,29 @@ function failsInside(prefix: string): boolean {
     return false;
   } catch (error) {
     const { message } = error as Error;
-    if (message.includes('end of JSON input')) return false;
-    const at = /at position (\d+)/.exec(message)?.[1];
-    return at === undefined || Number(at) < prefix.length;
+    if (endedEarly(message)) return false;
+    const at = statedOffset(message);
+    return at === undefined || at < prefix.length;
   }
 }
 
+/** The offset V8's JSON.parse message names ("... in JSON at position 500"), if it names one. */
+function statedOffset(message: string): number | undefined {
+  const at = /at position (\d+)/.exec(message)?.[1];
+  return at === undefined ? undefined : Number(at);
+}
+
+function endedEarly(message: string): boolean {
+  return message.includes('end of JSON input');
+}
+
 /**
- * Where the value at a JSON pointer (ajv's `instancePath`) starts in the text. JSON is YAML, so the YAML parser the
- * config loader uses finds it with its source range; this runs only for a file already refused.
+ * Where the value at a JSON pointer (ajv's `instancePath`) starts in the text. JSON is YAML, so the config loader's
+ * `YamlSource` finds it as it finds a config value; this runs only for a file already refused.
  */
-function valuePosition(text: string, pointer: string): PlanFilePosition | undefined {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, keepSourceTokens: false });
-  const path = pointer === '' ? [] : pointer.slice(1).split('/').map((segment) => {
-    const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
-    return /^(0|[1-9]\d*)$/.test(key) ? Number(key) : key;
-  });
-  const node: unknown = path.length === 0 ? document.contents : document.getIn(path, true);
-  const start = (node as { range?: readonly number[] } | null | undefined)?.range?.[0];
-  if (start === undefined) return undefined;
-  const { line, col } = lineCounter.linePos(start);
-  return { line, col };
+function valuePosition(text: string, pointer: string): PlanFilePosition {
+  const { line, column } = new YamlSource('plan', text).position(pointerToPath(pointer));
+  return { line, col: column };
 }
 
 /** Parses and validates a plan file's text; rejects with `PlanFileError` naming the first problem and where it is. */

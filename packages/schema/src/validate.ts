@@ -7,7 +7,7 @@ import { configJsonSchema } from './render-schemas.js';
 import { likelyMeant } from './suggest.js';
 import { wireKindAt } from './wire-kinds.js';
 import { valueRename } from '@monsync/client/wire';
-import type { PathSegment, YamlSource } from './yaml-source.js';
+import { pointerToPath, type PathSegment, type YamlSource } from './yaml-source.js';
 
 let compiled: ValidateFunction | undefined;
 
@@ -18,15 +18,6 @@ export function configValidator(): ValidateFunction {
 }
 
 type SchemaNode = Record<string, unknown>;
-
-function pointerToPath(pointer: string): PathSegment[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
-}
 
 function jsonType(value: unknown): string {
   if (value === null) return 'null';

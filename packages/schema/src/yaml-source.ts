@@ -20,6 +20,16 @@ export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 export type PathSegment = string | number;
 
+/** The path a JSON pointer (ajv's `instancePath`) names, array indexes as numbers, as `YamlSource.position` takes it. */
+export function pointerToPath(pointer: string): PathSegment[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
+}
+
 export interface Position {
   line: number;
   column: number;

@@ -503,7 +503,7 @@ export const applyCommand: CommandSpec = {
     rotate: ROTATE_OPTION,
     'no-lock': { type: 'boolean', description: 'apply without the apply lock (when the API account may not create SLAs); nothing then stops two applies from duplicating objects' },
   },
-  positionals: { min: 0, max: 1, names: 'PLANFILE' },
+  positionals: { min: 0, max: 1, names: 'PLANFILE', complete: 'file' },
   examples: ['monsync apply --auto-approve --verify', 'monsync plan --out plan.json && monsync apply plan.json --auto-approve', 'monsync apply --auto-approve --lock-timeout 15m'],
   async run(context) {
     const { io, values, positionals } = context;

@@ -18,6 +18,6 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   0: 'success; for plan, no changes (or changes, without --detailed-exitcode)',
   1: 'an error: bad arguments, an invalid tree, a missing secret, an API failure, a plan refused by a guardrail; migrate --check with work to do',
-  2: 'plan --detailed-exitcode: the plan has changes',
-  3: 'the plan is unsafe (past the safety thresholds, refused without --allow-deletes), stale (the account or the tree changed since it was made), or not the reviewed one (apply --expect-digest); nothing was applied',
+  2: 'plan --detailed-exitcode: the plan has creates, updates or deletes (ensure steps do not count)',
+  3: 'the plan is unsafe (past the safety thresholds, refused without --allow-unsafe), stale (the account or the tree changed since it was made), or not the reviewed one (apply --expect-digest); nothing was applied',
 };

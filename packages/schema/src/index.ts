@@ -9,6 +9,7 @@ export * from './types.js';
 export { renderSchemas, configJsonSchema, planJsonSchema, CONFIG_SCHEMA_ID, PLAN_SCHEMA_ID, JSON_SCHEMA_DIALECT } from './render-schemas.js';
 export type { JsonSchemaDocument } from './render-schemas.js';
 export { loadConfig, loadConfigSync, loadConfigTexts, discoverConfigFiles, SETTINGS_FILE, MAX_VAULT_FILE_BYTES, DEFAULT_SAFETY } from './load-config.js';
+export { readConfigTree, type TreeRead } from './tree-files.js';
 export type { LoadOptions, LoadResult, ConfigText } from './load-config.js';
 export { DIAGNOSTIC_CODES, diagnosticLine, formatDiagnostic, hasErrors, isPolicyFinding, sortDiagnostics } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';

@@ -28,6 +28,7 @@ const SUITES = [
   'packages/cli/test/operator-password-e2e.test.ts',
   'packages/cli/test/outgoing-phone-number-e2e.test.ts',
   'packages/cli/test/apply.test.ts',
+  'packages/cli/test/apply-target-e2e.test.ts',
   'packages/cli/test/apply-lock.test.ts',
   'packages/cli/test/removal.test.ts',
   'packages/cli/test/dedupe.test.ts',

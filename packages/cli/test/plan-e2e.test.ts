@@ -100,7 +100,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expectNoSecrets(out, readFileSync(join(tree, 'plan.json'), 'utf8'));
   });
 
-  it('colours the text plan on a terminal, and not with NO_COLOR', async () => {
+  it('colours the text plan on a terminal, and not with NO_COLOR or --no-color (before or after the command)', async () => {
     // Both runs start the on-call preview from the same minute: the clock is set to the start of the next hour and
     // moves on in real time from there (set forward, so nothing waiting on the real clock waits longer).
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, now: Math.ceil(Date.now() / 3_600_000) * 3_600_000 });
@@ -111,6 +111,11 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expect(plain.out).not.toContain('\u001b[');
     const stripped = coloured.out.split('\u001b').map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, ''))).join('');
     expect(plain.out).toBe(stripped);
+    for (const argv of [['plan', '--no-color', '--config', 'configs'], ['--no-color', 'plan', '--config', 'configs']]) {
+      const flagged = await monsync(argv, { env: suite.env, isTTY: true });
+      expect(flagged.out, argv.join(' ')).toBe(stripped);
+      expect(flagged.err, argv.join(' ')).not.toContain('\u001b[3');
+    }
   });
 
   it('plans nothing when an ErrorConditions entry drops its Effect (an omitted field is left as it is live), and plans a written Effect', async () => {

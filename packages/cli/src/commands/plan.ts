@@ -20,10 +20,18 @@ export const ROTATE_OPTION = {
     'send the write-once fields of the matching objects again (globs * and ?): an operator\'s Password and the settings the service does not return (CultureName, UseNumericSender, AllowNativeLogin, AllowSingleSignon), e.g. "operator:sam@example.com"',
 } as const;
 
+/** `--target`, for plan and apply alike. */
+export const TARGET_OPTION = {
+  type: 'string',
+  multiple: true,
+  value: 'KIND:KEY',
+  description: 'only the matching steps (globs * and ?) and the steps they depend on, e.g. "monitor:Shop *" or "groupMembership:Shop/*"',
+} as const;
+
 /** `monsync plan`'s run of the pipeline (`planPipeline`): findings on stderr, progress while reading, the client closed after it. */
 export async function computePlan(context: CommandContext, targets: readonly string[], dedupe = false, rotate: readonly string[] = []): Promise<{ plan: Plan } | { exitCode: number }> {
   const { io, global } = context;
-  targets.forEach(parseTarget);
+  for (const target of targets) parseTarget(target);
   const dir = resolveConfigDir(io.cwd, global.config);
   // Credentials, then secrets, then the client, before the read is announced: a missing variable fails fast and offline.
   const relay = hookRelay();
@@ -75,12 +83,7 @@ export const planCommand: CommandSpec = {
     format: { type: 'string', value: 'FORMAT', choices: ['text', 'markdown', 'json'], description: 'output on stdout: text (default), markdown (for a PR comment) or json (schemas/plan.schema.json)' },
     out: { type: 'string', value: 'FILE', description: 'also save the plan as JSON to FILE (for review, or for `monsync apply FILE`)' },
     'detailed-exitcode': { type: 'boolean', description: 'exit 2 when the plan has changes (create, update or delete), 0 when it has none' },
-    target: {
-      type: 'string',
-      multiple: true,
-      value: 'KIND:KEY',
-      description: 'plan only the matching steps (globs * and ?) and the steps they depend on, e.g. "monitor:Shop *" or "groupMembership:Shop/*"',
-    },
+    target: TARGET_OPTION,
     dedupe: { type: 'boolean', description: 'where live objects share a declared key, keep the oldest and delete (or retire) the others, instead of failing' },
     rotate: ROTATE_OPTION,
   },

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import {
@@ -32,11 +31,12 @@ import {
   type StepEvent,
 } from '@monsync/reconciler';
 import { parseDuration, takeApplyLock } from '../apply-lock.js';
-import { KIND_ENTRIES, parsePlanFile, PlanFileError } from '@monsync/schema';
+import { KIND_ENTRIES } from '@monsync/schema';
+import { readPlanFile } from '../plan-file.js';
 import { booleanOption, listOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
-import { CliError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
@@ -71,25 +71,6 @@ function parseParallelism(raw: string | undefined): number {
     throw new UsageError(`option --parallelism: '${raw}' is not a whole number from 1 to ${MAX_PARALLELISM}`, 'apply');
   }
   return n;
-}
-
-/** The plan JSON written by `plan --out`, validated against the plan schema (a truncated or edited file is refused). */
-async function readPlanFile(io: CliIo, file: string): Promise<Plan> {
-  const path = resolve(io.cwd, file);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new CliError('PLAN_FILE_UNREADABLE', `${file}: cannot read the plan file (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass a file written by monsync plan --out FILE`);
-  }
-  try {
-    return await parsePlanFile(text);
-  } catch (error) {
-    if (!(error instanceof PlanFileError)) throw error;
-    const advice = error.code === 'PLAN_FILE_VERSION' ? '' : '; pass a file written by monsync plan --out FILE';
-    const at = error.position === undefined ? '' : `:${error.position.line}:${error.position.col}`;
-    throw new CliError('PLAN_FILE_INVALID', `${file}${at}: ${error.message}${advice}`);
-  }
 }
 
 /** Who changed the object outside git, from the fresh step's drift. */

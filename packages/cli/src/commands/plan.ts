@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkedClientOptions, hasChanges, openSession, planPipeline, refusalLines, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
-import { booleanOption, listOption, stringOption } from '../args.js';
+import { booleanOption, jsonOption, listOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
 import { ExitCode } from '../exit-codes.js';
 import { style, useColor } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
-import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
+import { planFormat, planJson, renderPlan } from '../renderers.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { parseTarget } from '../targets.js';
 
@@ -65,7 +65,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
 export const planCommand: CommandSpec = {
   name: 'plan',
   summary: 'compare the config tree with the live account and show what apply would change',
-  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--target kind:key ...] [--dedupe] [--rotate kind:key ...]',
+  usage: 'plan [--format text|markdown|json | --json] [--out FILE] [--detailed-exitcode] [--target kind:key ...] [--dedupe] [--rotate kind:key ...]',
   description:
     'Validates the tree (any error: exit 1, no API request), reads the live account, and prints the plan:\n' +
     '+ create, ~ update (field before -> after), - delete, = ensure, plus drift made outside git and unmanaged\n' +
@@ -81,6 +81,7 @@ export const planCommand: CommandSpec = {
     'Exit codes: 0 ok, 1 error (also a refused plan), 2 changes present (with --detailed-exitcode), 3 plan unsafe (safety thresholds).',
   options: {
     format: { type: 'string', value: 'FORMAT', choices: ['text', 'markdown', 'json'], description: 'output on stdout: text (default), markdown (for a PR comment) or json (schemas/plan.schema.json)' },
+    json: { ...jsonOption('plan'), description: 'the same as --format json (schemas/plan.schema.json in @monsync/schema)' },
     out: { type: 'string', value: 'FILE', description: 'also save the plan as JSON to FILE (for review, or for `monsync apply FILE`)' },
     'detailed-exitcode': { type: 'boolean', description: 'exit 2 when the plan has changes (create, update or delete), 0 when it has none' },
     target: TARGET_OPTION,
@@ -90,7 +91,7 @@ export const planCommand: CommandSpec = {
   examples: ['monsync plan --format markdown --out plan.json --detailed-exitcode > plan.md', 'monsync plan --target "monitor:Shop *"', 'monsync plan --dedupe --out plan.json'],
   async run(context) {
     const { io, values } = context;
-    const format = (stringOption(values, 'format') ?? 'text') as PlanFormat;
+    const format = planFormat(values, 'plan');
     const out = stringOption(values, 'out');
     const result = await computePlan(context, listOption(values, 'target'), booleanOption(values, 'dedupe'), listOption(values, 'rotate'));
     if ('exitCode' in result) return result.exitCode;

@@ -24,6 +24,7 @@ const SUITES = [
   'packages/cli/test/pull-into-e2e.test.ts',
   'packages/cli/test/expect-digest.test.ts',
   'packages/cli/test/protect-policy-e2e.test.ts',
+  'packages/cli/test/safety-e2e.test.ts',
   'packages/cli/test/lock-out-e2e.test.ts',
   'packages/cli/test/operator-password-e2e.test.ts',
   'packages/cli/test/outgoing-phone-number-e2e.test.ts',

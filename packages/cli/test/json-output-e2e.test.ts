@@ -101,7 +101,7 @@ describe('--json', () => {
   it('apply --json says a plan was refused, exit 3, when it is over the safety thresholds', async () => {
     const tree = copyOfDemoConfigs();
     const settings = join(tree, 'configs', 'monsync.yaml');
-    writeFileSync(settings, readFileSync(settings, 'utf8').replace(/maxDeletePercent: *\d+/, 'maxDeletePercent: 0'));
+    writeFileSync(settings, readFileSync(settings, 'utf8').replace(/maxDeletePercent: *\d+/, 'maxDeletePercent: 0').replace(/minDeleteCount: *\d+/, 'minDeleteCount: 1'));
     const { code, out } = await monsync(['apply', '--config', 'configs', '--auto-approve', '--json'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     const result = conforms(applyJsonSchema(), out) as { outcome: string; report?: unknown; summary: { delete: number } };

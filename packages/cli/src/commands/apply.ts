@@ -34,6 +34,7 @@ import { parseDuration, takeApplyLock } from '../apply-lock.js';
 import { KIND_ENTRIES, OUTPUT_FORMAT_VERSION, type ApplyOutcome, type ApplyResult } from '@monsync/schema';
 import { readPlanFile } from '../plan-file.js';
 import { booleanOption, jsonOption, listOption, stringOption } from '../args.js';
+import { ALLOW_UNSAFE_OPTIONS, allowUnsafe } from '../allow-unsafe.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
 import { UsageError } from '../errors.js';
@@ -270,7 +271,7 @@ interface ApplyFlags {
   planFile: string | undefined;
   parallelism: number;
   autoApprove: boolean;
-  allowDeletes: boolean;
+  allowUnsafe: boolean;
   replan: boolean;
   verify: boolean;
   noLock: boolean;
@@ -282,7 +283,7 @@ interface ApplyFlags {
   expectDigest: string | undefined;
 }
 
-function applyFlags(values: CommandContext['values'], positionals: readonly string[]): ApplyFlags {
+function applyFlags(values: CommandContext['values'], positionals: readonly string[], io: CommandContext['io']): ApplyFlags {
   const raw = stringOption(values, 'lock-timeout');
   const noLock = booleanOption(values, 'no-lock');
   if (noLock && raw !== undefined) throw new UsageError('--lock-timeout and --no-lock cannot be used together: without the lock there is nothing to wait for', 'apply');
@@ -290,7 +291,7 @@ function applyFlags(values: CommandContext['values'], positionals: readonly stri
     planFile: positionals[0],
     parallelism: parseParallelism(stringOption(values, 'parallelism')),
     autoApprove: booleanOption(values, 'auto-approve'),
-    allowDeletes: booleanOption(values, 'allow-deletes'),
+    allowUnsafe: allowUnsafe(values, io),
     replan: booleanOption(values, 'replan'),
     verify: booleanOption(values, 'verify'),
     noLock,
@@ -384,10 +385,10 @@ async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyF
   }
   const refused = refusalLines(plan);
   if (refused.length > 0) {
-    io.stderr.write(s.red('apply refused, nothing was changed (no option allows this, not --allow-deletes either):') + `\n${refused.join('\n')}\n`);
+    io.stderr.write(s.red('apply refused, nothing was changed (no option allows this, not --allow-unsafe either):') + `\n${refused.join('\n')}\n`);
     return ExitCode.Error;
   }
-  if (!plan.safe && !flags.allowDeletes) {
+  if (!plan.safe && !flags.allowUnsafe) {
     const lines = violationLines(plan.violations);
     io.stderr.write(s.red('apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${lines.join('\n')}\n${unsafeAdvice(plan.violations)}\n`);
     return ExitCode.UnsafeOrStale;
@@ -501,7 +502,7 @@ function applyResult(code: number, record: Recorded): ApplyResult {
 async function applyRun(context: CommandContext): Promise<{ code: number; record?: Recorded }> {
   const { io, values, positionals } = context;
   const s = style(useColor(io));
-  const flags = applyFlags(values, positionals);
+  const flags = applyFlags(values, positionals, io);
   if (!io.isTTY && !flags.autoApprove) {
     io.stderr.write(s.red('monsync apply: not on a terminal, so there is nobody to confirm; review the plan (monsync plan) and pass --auto-approve to apply without asking.') + '\n');
     return { code: ExitCode.Error };
@@ -536,14 +537,14 @@ async function applyRun(context: CommandContext): Promise<{ code: number; record
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out',
-  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--target kind:key ...] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--rotate kind:key ...] [--lock-timeout DURATION | --no-lock] [--json]',
+  usage: 'apply [PLANFILE] [--auto-approve] [--allow-unsafe] [--target kind:key ...] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--rotate kind:key ...] [--lock-timeout DURATION | --no-lock] [--json]',
   description:
     'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
     'when either changed since the plan was made (naming what changed in the account), or when the file\'s steps do\n' +
     'not match a fresh plan of the same tree and account (an edited file); --replan shows and applies a fresh plan\n' +
     'instead. Secrets are read again from their sources and must match the fingerprints in the plan. An unsafe plan\n' +
-    '(safety thresholds) is refused without --allow-deletes; a plan that deletes or retires a protected object\n' +
+    '(safety thresholds) is refused without --allow-unsafe; a plan that deletes or retires a protected object\n' +
     '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
     'asks before changing anything; elsewhere --auto-approve is required. --target narrows the plan as plan --target\n' +
     'does (the matching steps and the steps they depend on); a narrowed plan that would leave a live object referring to\n' +
@@ -566,7 +567,7 @@ export const applyCommand: CommandSpec = {
     'stale, not the expected digest, or a secret changed.',
   options: {
     'auto-approve': { type: 'boolean', description: 'apply without asking (required when not on a terminal, e.g. in CI)' },
-    'allow-deletes': { type: 'boolean', description: 'apply a plan that is over the safety thresholds (safety.maxDeletePercent / maxUpdatePercent)' },
+    ...ALLOW_UNSAFE_OPTIONS,
     target: TARGET_OPTION,
     'expect-digest': { type: 'string', value: 'HEX', description: 'apply only a plan whose planDigest (the last line of monsync plan) is HEX, the one reviewed; otherwise exit 3' },
     parallelism: { type: 'string', value: 'N', description: `steps run at once, 1 to ${MAX_PARALLELISM} (default ${DEFAULT_PARALLELISM})` },

@@ -31,9 +31,9 @@ import {
   type StepEvent,
 } from '@monsync/reconciler';
 import { parseDuration, takeApplyLock } from '../apply-lock.js';
-import { KIND_ENTRIES } from '@monsync/schema';
+import { KIND_ENTRIES, OUTPUT_FORMAT_VERSION, type ApplyOutcome, type ApplyResult } from '@monsync/schema';
 import { readPlanFile } from '../plan-file.js';
-import { booleanOption, listOption, stringOption } from '../args.js';
+import { booleanOption, jsonOption, listOption, stringOption } from '../args.js';
 import { ALLOW_UNSAFE_OPTIONS, allowUnsafe } from '../allow-unsafe.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -183,6 +183,16 @@ interface Session extends PlanSession {
   rotate: readonly string[];
   /** `--target` patterns: every plan of the run (under the lock, --verify) is narrowed the same way. */
   targets: readonly string[];
+  /** What the run did, for `--json`. */
+  record: Recorded;
+}
+
+/** What `--json` reports, filled in as the run goes. */
+interface Recorded {
+  plan?: Plan;
+  report?: ApplyReport;
+  remaining?: number;
+  cancelled?: boolean;
 }
 
 /**
@@ -214,6 +224,7 @@ async function openAndPlan(context: CommandContext, flags: ApplyFlags, saved: Pl
         dedupe,
         rotate,
         targets: flags.targets,
+        record: {},
       }),
     },
     readOptions(io, 'reading live account', dedupe, rotate, flags.targets),
@@ -366,6 +377,7 @@ function changedLines(changed: readonly string[]): string {
 
 /** Shows the plan and lets it through, or says why not: nothing to do (exit 0), unsafe (exit 3), not confirmed (exit 1). */
 async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyFlags, plan: Plan): Promise<number | undefined> {
+  session.record.plan = plan;
   io.stdout.write(renderText(plan, { color: useColor(io) }));
   if (plan.steps.length === 0) {
     io.stdout.write('Nothing to apply: the account matches the config.\n');
@@ -385,6 +397,7 @@ async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyF
     const changes = changeSteps(plan).length;
     const answer = await ask(io, `\nApply ${changes} change${changes === 1 ? '' : 's'}${counts(plan.steps)} to ${session.apiUrl}?\nOnly 'yes' is accepted: `);
     if (answer.trim() !== 'yes') {
+      session.record.cancelled = true;
       io.stderr.write('Apply cancelled; nothing was changed.\n');
       return ExitCode.Error;
     }
@@ -433,11 +446,14 @@ async function execute(io: PromptingIo, s: Style, session: Session, flags: Apply
   } finally {
     display.done();
   }
+  session.record.plan = plan;
+  session.record.report = report;
   io.stdout.write(summary(report, s));
   if (!report.ok) return ExitCode.Error;
   if (!flags.verify) return ExitCode.Ok;
   const after = (await planNow(io, session, 'verifying: reading live account')).plan;
   const remaining = changeSteps(after);
+  session.record.remaining = remaining.length;
   if (remaining.length > 0) {
     io.stdout.write(renderText(after, { color: useColor(io) }));
     io.stderr.write(s.red(`verify failed: ${remaining.length} change${remaining.length === 1 ? '' : 's'} remain after apply: ${remaining.map((r) => `${r.action} ${label(r)}`).join(', ')}`) + '\n');
@@ -458,10 +474,70 @@ async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
   }
 }
 
+/** What apply --json prints (schemas/apply.schema.json), from the exit code and what the run recorded. */
+function applyResult(code: number, record: Recorded): ApplyResult {
+  const outcome: ApplyOutcome =
+    code === ExitCode.Ok
+      ? record.report === undefined
+        ? 'no-changes'
+        : 'applied'
+      : record.cancelled === true
+        ? 'cancelled'
+        : record.report !== undefined && (!record.report.ok || (record.remaining ?? 0) > 0 || code === ExitCode.Error)
+          ? 'failed'
+          : 'refused';
+  const { plan, report, remaining } = record;
+  return {
+    formatVersion: OUTPUT_FORMAT_VERSION,
+    outcome,
+    exitCode: code,
+    ...(plan?.planDigest !== undefined ? { planDigest: plan.planDigest } : {}),
+    ...(plan !== undefined ? { summary: plan.summary } : {}),
+    ...(report !== undefined ? { report: { ok: report.ok, total: report.total, durationMs: Math.round(report.durationMs), done: report.done, failed: report.failed.map(({ serviceMessage: _said, ...failed }) => failed), skipped: report.skipped, notRun: report.notRun.length } } : {}),
+    ...(remaining !== undefined ? { remaining } : {}),
+  };
+}
+
+/** One apply; `record` is undefined when it stopped before a plan (an invalid tree). */
+async function applyRun(context: CommandContext): Promise<{ code: number; record?: Recorded }> {
+  const { io, values, positionals } = context;
+  const s = style(useColor(io));
+  const flags = applyFlags(values, positionals, io);
+  if (!io.isTTY && !flags.autoApprove) {
+    io.stderr.write(s.red('monsync apply: not on a terminal, so there is nobody to confirm; review the plan (monsync plan) and pass --auto-approve to apply without asking.') + '\n');
+    return { code: ExitCode.Error };
+  }
+  const saved = flags.planFile === undefined ? undefined : await readPlanFile(io, flags.planFile);
+
+  const opened = await openAndPlan(context, flags, saved);
+  if (opened === undefined) return { code: ExitCode.Error };
+  const { session, fresh } = opened;
+  session.record.plan = saved ?? fresh.plan;
+  const done = (code: number) => ({ code, record: session.record });
+  try {
+    const chosen = choosePlan(io, s, session, flags, saved, fresh);
+    if (typeof chosen === 'number') return done(chosen);
+    const refused = digestRefusal(io, s, flags, chosen) ?? (await review(io, s, session, flags, chosen));
+    if (refused !== undefined) return done(refused);
+    if (flags.noLock) return done(await execute(io, s, session, flags, chosen));
+    const lock = await takeApplyLock(io, s, session.client, flags.lockTimeoutMs);
+    let code: number = ExitCode.Error;
+    try {
+      const plan = await recheckUnderLock(io, s, session, flags, saved, chosen);
+      code = typeof plan === 'number' ? plan : (digestRefusal(io, s, flags, plan) ?? (await execute(io, s, session, flags, plan)));
+    } finally {
+      if (!(await release(io, s, lock)) && code === ExitCode.Ok) code = ExitCode.Error;
+    }
+    return done(code);
+  } finally {
+    await session.close();
+  }
+}
+
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out',
-  usage: 'apply [PLANFILE] [--auto-approve] [--allow-unsafe] [--target kind:key ...] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--rotate kind:key ...] [--lock-timeout DURATION | --no-lock]',
+  usage: 'apply [PLANFILE] [--auto-approve] [--allow-unsafe] [--target kind:key ...] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--rotate kind:key ...] [--lock-timeout DURATION | --no-lock] [--json]',
   description:
     'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
@@ -484,6 +560,9 @@ export const applyCommand: CommandSpec = {
     'finishes the job without duplicating anything.\n' +
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR;\n' +
     'MONSYNC_FINGERPRINT_KEY (as for monsync plan).\n' +
+    'With --json, stdout is one JSON document (schemas/apply.schema.json): the outcome (applied, no-changes, refused,\n' +
+    'cancelled, failed), the exit code, the plan\'s digest and summary, and the report of every step; the plan and the\n' +
+    'progress go to stderr.\n' +
     'Exit codes: 0 applied (or nothing to do), 1 error, a refused plan, a step failed, or the lock is held; 3 plan unsafe,\n' +
     'stale, not the expected digest, or a secret changed.',
   options: {
@@ -498,39 +577,16 @@ export const applyCommand: CommandSpec = {
     dedupe: { type: 'boolean', description: 'plan as monsync plan --dedupe does: where live objects share a declared key, keep the oldest and delete (or retire) the others' },
     rotate: ROTATE_OPTION,
     'no-lock': { type: 'boolean', description: 'apply without the apply lock (when the API account may not create SLAs); nothing then stops two applies from duplicating objects' },
+    json: jsonOption('apply'),
   },
   positionals: { min: 0, max: 1, names: 'PLANFILE', complete: 'file' },
   examples: ['monsync apply --auto-approve --verify', 'monsync apply --target "monitor:Shop *"', 'monsync plan --out plan.json && monsync apply plan.json --auto-approve', 'monsync apply --auto-approve --lock-timeout 15m'],
   async run(context) {
-    const { io, values, positionals } = context;
-    const s = style(useColor(io));
-    const flags = applyFlags(values, positionals, io);
-    if (!io.isTTY && !flags.autoApprove) {
-      io.stderr.write(s.red('monsync apply: not on a terminal, so there is nobody to confirm; review the plan (monsync plan) and pass --auto-approve to apply without asking.') + '\n');
-      return ExitCode.Error;
-    }
-    const saved = flags.planFile === undefined ? undefined : await readPlanFile(io, flags.planFile);
-
-    const opened = await openAndPlan(context, flags, saved);
-    if (opened === undefined) return ExitCode.Error;
-    const { session, fresh } = opened;
-    try {
-      const chosen = choosePlan(io, s, session, flags, saved, fresh);
-      if (typeof chosen === 'number') return chosen;
-      const refused = digestRefusal(io, s, flags, chosen) ?? (await review(io, s, session, flags, chosen));
-      if (refused !== undefined) return refused;
-      if (flags.noLock) return await execute(io, s, session, flags, chosen);
-      const lock = await takeApplyLock(io, s, session.client, flags.lockTimeoutMs);
-      let code: number = ExitCode.Error;
-      try {
-        const plan = await recheckUnderLock(io, s, session, flags, saved, chosen);
-        code = typeof plan === 'number' ? plan : (digestRefusal(io, s, flags, plan) ?? (await execute(io, s, session, flags, plan)));
-      } finally {
-        if (!(await release(io, s, lock)) && code === ExitCode.Ok) code = ExitCode.Error;
-      }
-      return code;
-    } finally {
-      await session.close();
-    }
+    if (!booleanOption(context.values, 'json')) return (await applyRun(context)).code;
+    // With --json everything for people (the plan, progress, the summary) goes to stderr: stdout is one JSON document.
+    const human: PromptingIo = { ...context.io, stdout: context.io.stderr };
+    const { code, record } = await applyRun({ ...context, io: human });
+    if (record !== undefined) context.io.stdout.write(`${JSON.stringify(applyResult(code, record), null, 2)}\n`);
+    return code;
   },
 };

@@ -1,14 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkedClientOptions, hasChanges, openSession, planPipeline, refusalLines, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
-import { booleanOption, listOption, stringOption } from '../args.js';
+import { booleanOption, jsonOption, listOption, stringOption } from '../args.js';
 import { ALLOW_UNSAFE_OPTIONS, allowUnsafe } from '../allow-unsafe.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
 import { ExitCode } from '../exit-codes.js';
 import { style, useColor } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
-import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
+import { planFormat, planJson, renderPlan } from '../renderers.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { parseTarget } from '../targets.js';
 
@@ -66,7 +66,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
 export const planCommand: CommandSpec = {
   name: 'plan',
   summary: 'compare the config tree with the live account and show what apply would change',
-  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--allow-unsafe] [--target kind:key ...] [--dedupe] [--rotate kind:key ...]',
+  usage: 'plan [--format text|markdown|json | --json] [--out FILE] [--detailed-exitcode] [--allow-unsafe] [--target kind:key ...] [--dedupe] [--rotate kind:key ...]',
   description:
     'Validates the tree (any error: exit 1, no API request), reads the live account, and prints the plan:\n' +
     '+ create, ~ update (field before -> after), - delete, = ensure, plus drift made outside git and unmanaged\n' +
@@ -83,6 +83,7 @@ export const planCommand: CommandSpec = {
     'thresholds; with --allow-unsafe the plan is shown as unsafe and exits as a safe one would).',
   options: {
     format: { type: 'string', value: 'FORMAT', choices: ['text', 'markdown', 'json'], description: 'output on stdout: text (default), markdown (for a PR comment) or json (schemas/plan.schema.json)' },
+    json: { ...jsonOption('plan'), description: 'the same as --format json (schemas/plan.schema.json in @monsync/schema)' },
     out: { type: 'string', value: 'FILE', description: 'also save the plan as JSON to FILE (for review, or for `monsync apply FILE`)' },
     'detailed-exitcode': { type: 'boolean', description: 'exit 2 when the plan has changes (create, update or delete), 0 when it has none' },
     target: TARGET_OPTION,
@@ -94,7 +95,7 @@ export const planCommand: CommandSpec = {
   async run(context) {
     const { io, values } = context;
     const accepted = allowUnsafe(values, io);
-    const format = (stringOption(values, 'format') ?? 'text') as PlanFormat;
+    const format = planFormat(values, 'plan');
     const out = stringOption(values, 'out');
     const result = await computePlan(context, listOption(values, 'target'), booleanOption(values, 'dedupe'), listOption(values, 'rotate'));
     if ('exitCode' in result) return result.exitCode;

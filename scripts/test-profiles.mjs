@@ -36,6 +36,7 @@ const SUITES = [
   'packages/cli/test/operators.test.ts',
   'packages/cli/test/init.test.ts',
   'packages/cli/test/acceptance/emulator.test.ts',
+  'packages/cli/test/malformed-listing-e2e.test.ts',
 ];
 
 function parseProfiles(argv) {

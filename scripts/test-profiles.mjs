@@ -36,6 +36,7 @@ const SUITES = [
   'packages/cli/test/operators.test.ts',
   'packages/cli/test/init.test.ts',
   'packages/cli/test/acceptance/emulator.test.ts',
+  'packages/cli/test/hostile-text.test.ts',
 ];
 
 function parseProfiles(argv) {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { childKinds, formatDiagnostic, hasErrors, isPolicyFinding, loadConfig, topLevelKinds, type DesiredState, type Diagnostic } from '@monsync/schema';
 import { style, useColor, type CliIo } from './io.js';
+import { plainLines, plainName, plainText } from '@monsync/reconciler/escape';
 
 export interface LoadedTree {
   /** Undefined when the tree has errors (they have been printed). */
@@ -35,10 +36,12 @@ export function printDiagnostics(io: CliIo, root: string, label: string, diagnos
   };
   for (const diagnostic of diagnostics) {
     // Printed relative to the working directory, so that editors and terminals open the right file.
-    const shown = label === '.' ? diagnostic : { ...diagnostic, file: `${label}/${diagnostic.file}` };
+    // File names, messages quoting config values and the quoted source line are shown with the terminal's escapes.
+    const file = plainName(label === '.' ? diagnostic.file : `${label}/${diagnostic.file}`);
+    const shown = { ...diagnostic, file, message: plainText(diagnostic.message), ...(diagnostic.hint === undefined ? {} : { hint: plainText(diagnostic.hint) }) };
     // A literal secret sits on the very line a snippet would quote: print the position without the line.
     const text = diagnostic.code === 'LITERAL_SECRET' ? undefined : source(diagnostic.file);
-    const [head = '', ...rest] = formatDiagnostic(shown, text === undefined ? {} : { source: text }).split('\n');
+    const [head = '', ...rest] = plainLines(formatDiagnostic(shown, text === undefined ? {} : { source: text })).split('\n');
     const paint = diagnostic.severity === 'error' ? s.red : s.yellow;
     io.stderr.write(`${[paint(head), ...rest].join('\n')}\n`);
   }

@@ -25,7 +25,7 @@ export const COMMENT_BUDGET = 65_000;
 export const SUMMARY_BUDGET = 1_000_000;
 
 /** How the action accepts an unsafe plan, in the wording of `unsafeAdvice`. */
-export const ACTION_OVERRIDE = { name: 'the input allow-deletes: true', example: 'set it on the apply step' };
+export const ACTION_OVERRIDE = { name: 'the input allow-unsafe: true', example: 'set it on the apply step' };
 
 export interface BodyContext {
   /** The hidden first line; empty for the job summary, which nobody searches. */
@@ -243,7 +243,7 @@ export function operatorLines(plan: Plan): string[] {
  * attributed like changed objects; they are drift all the same (or a merge not applied yet) and named, not only counted.
  */
 function goneLines(plan: Plan): string {
-  const gone = plan.steps.filter((step) => step.action === 'create').map((step) => `- ${step.kind} ${markdownText(JSON.stringify(step.key))}`);
+  const gone = plan.steps.filter((step) => step.action === 'create').map((step) => `- ${markdownText(stepTitle(step))}`);
   if (gone.length === 0) return '';
   const heading = '### Declared in git, missing from the account\n\nDeleted outside git (the service does not record by whom), or merged and not applied yet; an apply creates them again.\n\n';
   return `${heading}${boundedLines(gone, 4_000, (count) => `- … ${plural(count, 'more object')}`)}\n`;

@@ -1,10 +1,20 @@
 import { markdownCode, renderJson, renderMarkdown, renderText, type Plan } from '@monsync/reconciler';
+import { stringOption, booleanOption, type ParsedValues } from './args.js';
+import { UsageError } from './errors.js';
 
 export type PlanFormat = 'text' | 'markdown' | 'json';
 
 /** The plan JSON, as saved by `--out` and printed by `--format json` (schemas/plan.schema.json). */
 export function planJson(plan: Plan): string {
   return renderJson(plan);
+}
+
+/** `--format`, where `--json` is `--format json` (as a Terraform user reaches for it). */
+export function planFormat(values: ParsedValues, command: string): PlanFormat {
+  const format = stringOption(values, 'format') as PlanFormat | undefined;
+  if (!booleanOption(values, 'json')) return format ?? 'text';
+  if (format !== undefined && format !== 'json') throw new UsageError(`--json is --format json; it cannot go with --format ${format}`, command);
+  return 'json';
 }
 
 export function renderPlan(plan: Plan, format: PlanFormat, options: { color: boolean; planFile?: string }): string {

@@ -3,7 +3,7 @@
  * the service's error message) through `run()` as a runner would: the exact lines of the comment, the job summary
  * and the log. Nothing forges a line of the plan, opens HTML or a heading, or reaches the log as a workflow command.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureMessage } from '../src/main.js';
@@ -169,19 +169,11 @@ function insideFence(lines: readonly string[], index: number): boolean {
 
 describe('a hostile error message from the service', () => {
   const MESSAGE = 'refused\n::error ::forged\n## heading <img src=x> \u001b[2J`tick`';
-  let server: Server;
+  // A service that refuses every request with MESSAGE as its ErrorDescription.
+  const server = createServer((_request, response) => response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ ErrorDescription: MESSAGE })));
   let url = '';
-  beforeAll(async () => {
-    server = createServer((_request, response) => {
-      response.writeHead(400, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ ErrorDescription: MESSAGE }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v4`;
-  });
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve(void (url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v4`)))));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('is one escaped line in the failure, the comment that says the plan failed, and the job summary', async () => {
     const thread = new FakeThread(9);

@@ -3,7 +3,7 @@
  * service's error message) through `monsync` in-process: the exact lines on stdout and stderr. Nothing reaches the
  * terminal as a control character, forges a line of the plan, or starts a line an Actions runner obeys.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -83,19 +83,11 @@ describe('hostile text in what monsync prints', () => {
 
 describe('a hostile error message from the service', () => {
   const MESSAGE = 'refused\n::error ::forged\n+ create monitor "x" \u001b]52;c;ZXZpbA==\u0007';
-  let server: Server;
+  // A service that refuses every request with MESSAGE as its ErrorDescription.
+  const server = createServer((_request, response) => response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ ErrorDescription: MESSAGE })));
   let url = '';
-  beforeAll(async () => {
-    server = createServer((_request, response) => {
-      response.writeHead(400, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ ErrorDescription: MESSAGE }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v4`;
-  });
-  afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve(void (url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v4`)))));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('is printed on one line, escaped', async () => {
     const { code, err } = await monsync(['plan', '--config', 'configs'], { env: { ...suite.env, MONSYNC_API_URL: url } });

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { childKinds, formatDiagnostic, hasErrors, isPolicyFinding, loadConfig, topLevelKinds, type DesiredState, type Diagnostic } from '@monsync/schema';
 import { style, useColor, type CliIo } from './io.js';
 import { plainLines, plainName, plainText } from '@monsync/reconciler/escape';
@@ -25,28 +24,19 @@ export function displayPath(cwd: string, path: string): string {
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
 }
 
-/** `file:line:col: severity CODE: message` plus the caret snippet from the file's text, coloured on a terminal. */
-export function printDiagnostics(io: CliIo, root: string, label: string, diagnostics: readonly Diagnostic[]): void {
+/**
+ * `file:line:col: severity CODE: message` plus the caret snippet from the file's text as the loader read it (`sources`),
+ * coloured on a terminal. Nothing is read again: a file the loader refused (a link out of the tree, a device) is
+ * never opened to quote it.
+ */
+export function printDiagnostics(io: CliIo, label: string, diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void {
   const s = style(useColor(io));
-  const sources = new Map<string, string | undefined>();
-  const source = (file: string) => {
-    if (!sources.has(file)) {
-      let text: string | undefined;
-      try {
-        text = readFileSync(join(root, file), 'utf8');
-      } catch {
-        text = undefined;
-      }
-      sources.set(file, text);
-    }
-    return sources.get(file);
-  };
   for (const diagnostic of diagnostics) {
     // File names, messages quoting config values and the quoted source line are shown with the terminal's escapes.
     const named = shownFile(label, diagnostic);
     const shown = { ...named, file: plainName(named.file), message: plainText(diagnostic.message), ...(diagnostic.hint === undefined ? {} : { hint: plainText(diagnostic.hint) }) };
     // A literal secret sits on the very line a snippet would quote: print the position without the line.
-    const text = diagnostic.code === 'LITERAL_SECRET' ? undefined : source(diagnostic.file);
+    const text = diagnostic.code === 'LITERAL_SECRET' ? undefined : sources.get(diagnostic.file);
     const [head = '', ...rest] = plainLines(formatDiagnostic(shown, text === undefined ? {} : { source: text })).split('\n');
     const paint = diagnostic.severity === 'error' ? s.red : s.yellow;
     io.stderr.write(`${[paint(head), ...rest].join('\n')}\n`);
@@ -63,12 +53,12 @@ function plural(count: number, one: string, many = `${one}s`): string {
  */
 export async function loadTree(dir: string, io: CliIo, options: { needSecrets: boolean; policyErrorsBlock?: boolean; quiet?: boolean }): Promise<LoadedTree> {
   const label = displayPath(io.cwd, dir);
-  const { desired, diagnostics } = await loadConfig(dir, { env: io.env, resolveSecrets: options.needSecrets });
+  const { desired, diagnostics, sources } = await loadConfig(dir, { env: io.env, resolveSecrets: options.needSecrets });
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const shown = diagnostics.map((diagnostic) => shownFile(label, diagnostic));
   // quiet: the caller reports them itself (validate --json).
-  if (options.quiet !== true) printDiagnostics(io, dir, label, diagnostics);
+  if (options.quiet !== true) printDiagnostics(io, label, diagnostics, sources);
   // plan goes on past policy findings, to show them with the plan they belong to (and then exits 1).
   const blocking = options.policyErrorsBlock === false ? diagnostics.filter((d) => !isPolicyFinding(d)) : diagnostics;
   if (hasErrors(blocking)) {

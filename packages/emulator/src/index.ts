@@ -1,7 +1,7 @@
 export { startEmulator } from './emulator.js';
 export type { ActAsRequest, ActAsResult, EmulatorControl, EmulatorOptions, RunningEmulator } from './emulator.js';
 export { PROFILE_NAMES, profileFromEnv, isProfileName } from './profiles.js';
-export type { ProfileName, RateLimit } from './profiles.js';
+export type { ProfileName, RateLimit, RequestRate } from './profiles.js';
 export { runEmulatorCli, parseEmulatorArgs, EMULATOR_USAGE } from './cli.js';
 export type { CliIo, ParsedEmulatorArgs } from './cli.js';
 export { FAULT_KINDS } from './faults.js';

@@ -10,6 +10,7 @@ export { renderSchemas, configJsonSchema, planJsonSchema, validateJsonSchema, ap
 export { OUTPUT_FORMAT_VERSION, APPLY_OUTCOMES, type ValidateResult, type ApplyResult, type ApplyOutcome } from './output-schemas.js';
 export type { JsonSchemaDocument } from './render-schemas.js';
 export { loadConfig, loadConfigSync, loadConfigTexts, discoverConfigFiles, SETTINGS_FILE, MAX_VAULT_FILE_BYTES, DEFAULT_SAFETY } from './load-config.js';
+export { readConfigTree, type TreeRead } from './tree-files.js';
 export type { LoadOptions, LoadResult, ConfigText } from './load-config.js';
 export { DIAGNOSTIC_CODES, diagnosticLine, formatDiagnostic, hasErrors, isPolicyFinding, sortDiagnostics } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';

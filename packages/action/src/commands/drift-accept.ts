@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as core from '@actions/core';
 import { plainName, plainText, pulledTree, pullInto, type LiveSnapshot, type Plan } from '@monsync/reconciler';
-import { discoverConfigFiles, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
+import { readConfigTree, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
 import { acceptBranch, closeAcceptPullRequest, openOrUpdateAcceptPullRequest, pushAcceptBranch, type AcceptTarget } from '../accept-pr.js';
 import { acceptBody } from '../bodies.js';
 import type { GitHub } from '../github-api.js';
@@ -27,7 +25,7 @@ export async function acceptTarget(run: CommandRun, gh: GitHub): Promise<AcceptT
  */
 export async function offerAcceptPullRequest(run: CommandRun, gh: GitHub, plan: Plan, live: LiveSnapshot, footer: string): Promise<{ number: number; url: string } | { reason: string }> {
   const { folder, context, masker } = run;
-  const files = discoverConfigFiles(folder.dir).map((path) => ({ path, text: readFileSync(join(folder.dir, path), 'utf8') }));
+  const files = readConfigTree(folder.dir).texts.map(({ file, text }) => ({ path: file, text }));
   const pulled = pulledTree(live);
   const edited = pullInto({ files, plan, pulled: pulled.data, newObjectsFile: NEW_OBJECTS_FILE });
   if (edited.files.length === 0) {

@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkedClientOptions, hasChanges, openSession, planPipeline, pulledTree, pullInto, type Plan } from '@monsync/reconciler';
-import { discoverConfigFiles, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
+import { readConfigTree, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
 import type { CommandContext } from '../command.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -61,7 +61,7 @@ export async function runPullInto(context: CommandContext, into: string, newObje
     return ExitCode.Ok;
   }
   const pulled = pulledTree(result.live);
-  const files = discoverConfigFiles(dir).map((path) => ({ path, text: readFileSync(join(dir, path), 'utf8') }));
+  const files = readConfigTree(dir).texts.map(({ file, text }) => ({ path: file, text }));
   const edited = pullInto({ files, plan: result.plan, pulled: pulled.data, newObjectsFile: target });
   const texts = new Map(files.map((file) => [file.path, file.text]));
   for (const file of edited.files) texts.set(file.path, file.text);
@@ -69,7 +69,7 @@ export async function runPullInto(context: CommandContext, into: string, newObje
   // The account may break the team's policy: that is for validate and plan to say, not a reason to keep it out of the tree.
   const faults = reloaded.diagnostics.filter((d) => !isPolicyFinding(d));
   if (hasErrors(faults)) {
-    printDiagnostics(io, dir, label, faults.filter((d) => d.severity === 'error'));
+    printDiagnostics(io, label, faults.filter((d) => d.severity === 'error'), reloaded.sources);
     throw new CliError('PULL_INTO_INVALID', `the edited tree would not validate (above); nothing was written to ${label}. Please report this, with the plan (monsync plan --format json)`);
   }
   for (const file of edited.files) {

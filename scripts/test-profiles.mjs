@@ -32,6 +32,7 @@ const SUITES = [
   'packages/cli/test/apply-target-e2e.test.ts',
   'packages/cli/test/show-e2e.test.ts',
   'packages/cli/test/json-output-e2e.test.ts',
+  'packages/cli/test/import-e2e.test.ts',
   'packages/cli/test/apply-lock.test.ts',
   'packages/cli/test/removal.test.ts',
   'packages/cli/test/dedupe.test.ts',

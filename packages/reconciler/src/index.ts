@@ -25,6 +25,7 @@ export { emptySnapshot, listed, listedPerParent } from './live/snapshot.js';
 export { NON_ADMINISTRATOR_MONITOR_FIELDS } from './kinds/monitor.js';
 export { parseSecretRefs, type MonitorSecretRefs, type SecretRefWritten } from './kinds/monitor-secret-refs.js';
 export { assemblePlan, type PlanOptions } from './plan/assemble.js';
+export { globMatches } from './plan/phases/order.js';
 export { DUPLICATE_REASON } from './plan/phases/deletes.js';
 export { ROTATION_REASON } from './plan/phases/drafts.js';
 export { LiveReadError, PlanError, type LiveReadErrorCode, type PlanProblem, type PlanProblemCode } from './plan/errors.js';

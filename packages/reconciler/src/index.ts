@@ -33,7 +33,7 @@ export { fingerprintDesiredSecrets } from './plan/fingerprint.js';
 export { splitMarker, withMarker } from './plan/markers.js';
 export { liveScope } from './plan/scope.js';
 export { combineFingerprints, fingerprintValue, secretAddress, type SecretFingerprints } from './plan/secrets.js';
-export type { Plan, PlanChange, PlanDrift, PlanProtection, PlanStep, PlanSummary, PlanViolation, PlanWarning, PolicyFinding, StepAction, StepKind } from './plan/types.js';
+export type { Plan, PlanChange, PlanDrift, PlanProtection, PlanStep, PlanSummary, PlanTarget, PlanViolation, PlanWarning, PolicyFinding, StepAction, StepKind } from './plan/types.js';
 export { policyErrors, policyLines, protectedLines, protectedSteps, refusalLines } from './plan/refusals.js';
 export { SENSITIVE } from './plan/types.js';
 export { renderText, type TextOptions } from './render/text.js';

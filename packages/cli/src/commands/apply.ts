@@ -6,9 +6,11 @@ import {
   compareSavedPlan,
   expectedPlan,
   planPipeline,
+  planTarget,
   readAndPlan,
   refusalLines,
   stepDifferences,
+  targetMismatch,
   type FreshPlan,
   type ReadAndPlanOptions,
   type StepDifference,
@@ -314,6 +316,32 @@ function applyFlags(values: CommandContext['values'], positionals: readonly stri
 }
 
 /**
+ * A saved plan made against another service or with another API account is refused before anything is read: its
+ * digests may match another account in the same state, and planning again (`--replan`) would not make it the plan
+ * that was reviewed. Exit 1: the environment is wrong, not the plan stale. Credentials that cannot be read are left to
+ * the session, which names every missing variable.
+ */
+function targetRefusal(io: CliIo, s: Style, planFile: string, saved: Plan): number | undefined {
+  if (saved.target === undefined) return undefined;
+  let options: ReturnType<typeof checkedClientOptions>;
+  try {
+    options = checkedClientOptions(io.env);
+  } catch {
+    return undefined;
+  }
+  const why = targetMismatch(saved.target, planTarget(options.baseUrl, options.username));
+  if (why === undefined) return undefined;
+  const shown = displayPath(io.cwd, resolve(io.cwd, planFile));
+  io.stderr.write(
+    s.red(`apply refused: ${shown} is a plan for another target: ${why}.`) +
+      `
+Check MONSYNC_API_URL and MONSYNC_API_USERNAME, or make and review a plan for this account (monsync plan --out ${shown}). Nothing was read or changed.
+`,
+  );
+  return ExitCode.Error;
+}
+
+/**
  * The plan to apply: the fresh one, or the saved one when the config tree and the account are unchanged since it
  * was made and its steps match a fresh plan. An exit code when apply refuses.
  */
@@ -509,6 +537,8 @@ async function applyRun(context: CommandContext): Promise<{ code: number; record
     return { code: ExitCode.Error };
   }
   const saved = flags.planFile === undefined ? undefined : await readPlanFile(io, flags.planFile);
+  const wrongTarget = saved === undefined || flags.planFile === undefined ? undefined : targetRefusal(io, s, flags.planFile, saved);
+  if (wrongTarget !== undefined) return { code: wrongTarget };
 
   const opened = await openAndPlan(context, flags, saved);
   if (opened === undefined) return { code: ExitCode.Error };
@@ -544,9 +574,10 @@ export const applyCommand: CommandSpec = {
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
     'when either changed since the plan was made (naming what changed in the account), or when the file\'s steps do\n' +
     'not match a fresh plan of the same tree and account (an edited file); --replan shows and applies a fresh plan\n' +
-    'instead. Secrets are read again from their sources and must match the fingerprints in the plan. An unsafe plan\n' +
-    '(safety thresholds) is refused without --allow-unsafe; a plan that deletes or retires a protected object\n' +
-    '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
+    'instead. A saved plan records the API URL and (hashed) API account it was made with, and is refused with exit 1,\n' +
+    '--replan or not, when MONSYNC_API_URL or MONSYNC_API_USERNAME name another. Secrets are read again from their\n' +
+    'sources and must match the fingerprints in the plan. An unsafe plan\n' +
+    '(safety thresholds) is refused without --allow-unsafe; a plan that deletes or retires a protected object\n' +    '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
     'asks before changing anything; elsewhere --auto-approve is required. --target narrows the plan as plan --target\n' +
     'does (the matching steps and the steps they depend on); a narrowed plan that would leave a live object referring to\n' +
     'one it deletes is refused (TARGET_ORPHANS), naming the targets to add. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +

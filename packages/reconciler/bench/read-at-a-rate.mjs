@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-/* global performance */
 /**
  * Benchmark read-at-a-rate (issue 32): figures, not assertions.
  *

@@ -8,6 +8,7 @@ import type { CommandContext } from '../command.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { displayPath, loadTree, printDiagnostics } from '../load.js';
+import { plainName, plainText } from '@monsync/reconciler/escape';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
 
@@ -78,9 +79,9 @@ export async function writeIntoTree(io: CommandContext['io'], dir: string, plann
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
     writeFileSync(join(dir, file.path), file.text);
   }
-  io.stdout.write(`Wrote ${what} into ${label} (${edited.files.map((file) => `${file.path}${file.created ? ' (new)' : ''}`).join(', ') || 'no file'}):\n`);
-  for (const edit of edited.edits) io.stdout.write(`  ${edit}\n`);
-  for (const note of [...edited.notes, ...pulled.notes]) io.stdout.write(`note: ${note}\n`);
+  io.stdout.write(`Wrote ${what} into ${label} (${edited.files.map((file) => `${plainName(file.path)}${file.created ? ' (new)' : ''}`).join(', ') || 'no file'}):\n`);
+  for (const edit of edited.edits) io.stdout.write(`  ${plainText(edit)}\n`);
+  for (const note of [...edited.notes, ...pulled.notes]) io.stdout.write(`note: ${plainText(note)}\n`);
   const written = edited.files.map((file) => file.text).join('\n');
   const secrets = pulled.secrets.filter((secret) => new RegExp(`fromEnv: ${secret.env}\\b`).test(written));
   writeSecretPlaceholders(io, secrets);
@@ -93,7 +94,7 @@ export async function writeIntoTree(io: CommandContext['io'], dir: string, plann
   } catch {
     left = ['(a secret of the edited tree cannot be read yet: set the variables above, then run monsync plan)'];
   }
-  if (left.length > 0) io.stdout.write(`\nThe tree still differs from the live account in what pull cannot write:\n${left.map((line) => `  ${line}\n`).join('')}`);
+  if (left.length > 0) io.stdout.write(`\nThe tree still differs from the live account in what pull cannot write:\n${left.map((line) => `  ${plainText(line)}\n`).join('')}`);
   else io.stdout.write(`\nThe tree now plans no changes against the live account.\n`);
   return {
     config: label,

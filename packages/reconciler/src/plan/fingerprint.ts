@@ -1,4 +1,4 @@
-import type { DesiredState } from '../desired.js';
+import type { DesiredState, SecretValue } from '../desired.js';
 import { KINDS } from '../kinds/index.js';
 import { findSecrets, fingerprintValue, secretAddress, type SecretFingerprints } from './secrets.js';
 
@@ -17,10 +17,21 @@ export function fingerprintDesiredSecrets(desired: DesiredState, key: string | U
         const address = secretAddress(entry.kind, entry.key, pointer);
         // A value is needed only where the plan sends or compares it (drafts.ts says where): without it, the address
         // is recorded, and the plan refuses only a step that would send it.
-        if (unavailable !== undefined && !secret.isAvailable()) unavailable.add(address);
-        else out[address] = fingerprintValue(secret.reveal(), key);
+        const value = unavailable === undefined ? secret.reveal() : readable(secret);
+        if (value === undefined) unavailable?.add(address);
+        else out[address] = fingerprintValue(value, key);
       }
     }
   }
   return out;
+}
+
+/** The value, or undefined when it cannot be read (the schema's `SecretUnavailableError`, code SECRET_UNAVAILABLE). */
+function readable(secret: SecretValue): string | undefined {
+  try {
+    return secret.reveal();
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'SECRET_UNAVAILABLE') return undefined;
+    throw error;
+  }
 }

@@ -85,8 +85,9 @@ class DraftContext {
     const found = this.options.fingerprints?.[secretAddress(entry.kind, entry.key, pointer)];
     if (found !== undefined) return found;
     if (this.unavailable(entry, pointer)) {
-      const hint = 'fromEnv' in secret.ref ? `set ${secret.ref.fromEnv} in the environment of monsync` : 'the path is relative to the YAML file that names it';
-      this.problems.push(planProblem('SECRET_UNAVAILABLE', `${secret.describe()} cannot be read, and this plan sends its value (${sending} ${entry.kind} "${entry.key}" ${pointer}); ${hint}`, secret.source));
+      const described = secret.describe();
+      const hint = described.startsWith('env ') ? `set ${described.slice('env '.length)} in the environment of monsync` : 'the path is relative to the YAML file that names it';
+      this.problems.push(planProblem('SECRET_UNAVAILABLE', `${described} cannot be read, and this plan sends its value (${sending} ${entry.kind} "${entry.key}" ${pointer}); ${hint}`, secret.source ?? entry.source));
       return '';
     }
     this.problems.push(

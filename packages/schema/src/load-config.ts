@@ -11,6 +11,7 @@ import { Secret, fromFilePathProblem, fromFileStaysInside, type SecretEncoding, 
 import { isSecretLeaf } from './secret-fields.js';
 import { likelyMeant } from './suggest.js';
 import {
+  ALERT_DEFINITION_KIND,
   KINDS_AS_LISTED,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,
@@ -409,12 +410,15 @@ class Assembler {
     // Vault items decode their Value by type (base64 for files and archives): the one kind with a decoder of its own.
     const value = (entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at) : this.decode(own, at, 'utf8')) as Mapping;
     const key = entry.keyField === undefined ? undefined : item[entry.keyField];
+    // A child's parent key is the whole way down (`<definition>/<level>` for an integration of an escalation level).
+    const ownKey = typeof key === 'string' ? key : typeof key === 'number' ? String(key) : '';
+    const childParentKey = parentKey === '' ? ownKey : `${parentKey}/${ownKey}`;
     children.forEach((child, c) => {
       const field = fields[c] ?? '';
       const list = item[field];
       const declared: Declared<Mapping>[] = [];
       (Array.isArray(list) ? list : []).forEach((childItem, j) => {
-        if (isMapping(childItem)) declared.push(this.readDeclaration(child, childItem, { src: at.src, path: [...at.path, field, j] }, typeof key === 'string' ? key : ''));
+        if (isMapping(childItem)) declared.push(this.readDeclaration(child, childItem, { src: at.src, path: [...at.path, field, j] }, childParentKey));
       });
       if (list !== undefined) value[field] = declared;
     });
@@ -550,6 +554,7 @@ class Assembler {
     this.checkWritten();
     this.checkPeople();
     this.checkDutySchedules();
+    this.checkAlertDefinitions();
     this.checkSecrets();
     this.checkManaged();
     const desired: DesiredState = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [] };
@@ -603,7 +608,9 @@ class Assembler {
       // A GUID names one object whatever the case of its hex digits (the service's paths ignore it).
       const caseless = keyField === entry.guidField;
       const keyOf = (key: string) => (caseless ? key.toLowerCase() : entry.keyIgnoresCase === true ? key.trim().toLowerCase() : key);
-      this.unique(this.of(entry), entry.title.one, keyField, (r) => (typeof r.key !== 'string' ? undefined : entry.parent !== undefined ? `${r.parentKey}/${r.key}` : keyOf(r.key)), entry.keyIgnoresCase === true ? ' (the service compares them ignoring case and surrounding spaces)' : '');
+      // Keys are names, or numbers (an escalation level's Id).
+      const written = (r: Declaration): string | undefined => (typeof r.key === 'string' ? r.key : typeof r.key === 'number' ? String(r.key) : undefined);
+      this.unique(this.of(entry), entry.title.one, keyField, (r) => { const k = written(r); return k === undefined ? undefined : entry.parent !== undefined ? `${r.parentKey}/${k}` : keyOf(k); }, entry.keyIgnoresCase === true ? ' (the service compares them ignoring case and surrounding spaces)' : '');
     }
     for (const entry of KINDS_AS_LISTED) {
       if (entry.guidField === '' || entry.guidField === entry.keyField || entry.guidUnique !== 'account') continue;
@@ -775,6 +782,21 @@ class Assembler {
           'add `members:` with the e-mails of the operators who take these schedules',
         );
       }
+    }
+  }
+
+  /** A definition is named (`AlertName`) or, in the older form, pinned by its GUID alone. */
+  private checkAlertDefinitions(): void {
+    for (const d of this.of(ALERT_DEFINITION_KIND)) {
+      const value = d.declared.value as Mapping;
+      if (value.AlertName !== undefined || value.AlertDefinitionGuid !== undefined) continue;
+      this.report(
+        'MISSING_FIELD',
+        'an alert definition needs `AlertName` (its key), or, in the older form, `AlertDefinitionGuid`',
+        d,
+        'value',
+        'add `AlertName:` with the name the web app shows; `monsync pull --into` writes the named form of an existing definition',
+      );
     }
   }
 

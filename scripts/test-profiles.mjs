@@ -24,11 +24,15 @@ const SUITES = [
   'packages/cli/test/pull-into-e2e.test.ts',
   'packages/cli/test/expect-digest.test.ts',
   'packages/cli/test/protect-policy-e2e.test.ts',
+  'packages/cli/test/safety-e2e.test.ts',
   'packages/cli/test/lock-out-e2e.test.ts',
   'packages/cli/test/operator-password-e2e.test.ts',
   'packages/cli/test/outgoing-phone-number-e2e.test.ts',
   'packages/cli/test/apply.test.ts',
   'packages/cli/test/apply-target-e2e.test.ts',
+  'packages/cli/test/show-e2e.test.ts',
+  'packages/cli/test/json-output-e2e.test.ts',
+  'packages/cli/test/import-e2e.test.ts',
   'packages/cli/test/apply-lock.test.ts',
   'packages/cli/test/removal.test.ts',
   'packages/cli/test/dedupe.test.ts',
@@ -37,6 +41,9 @@ const SUITES = [
   'packages/cli/test/operators.test.ts',
   'packages/cli/test/init.test.ts',
   'packages/cli/test/acceptance/emulator.test.ts',
+  'packages/cli/test/hostile-text.test.ts',
+  'packages/cli/test/malformed-listing-e2e.test.ts',
+  'packages/cli/test/plan-target-e2e.test.ts',
 ];
 
 function parseProfiles(argv) {

@@ -1,5 +1,6 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { markdownLength, type Plan } from '@monsync/reconciler';
 import { describe, expect, it } from 'vitest';
 import { FORK_NOTICE } from '../src/commands/plan.js';
@@ -262,9 +263,9 @@ describe('secrets that cannot be read', () => {
 });
 
 describe('unsafe plans, inputs and failures', () => {
-  it('calls out an unsafe plan at the top of the comment and fails the check, unless allow-deletes', async () => {
+  it('calls out an unsafe plan at the top of the comment and fails the check, unless allow-unsafe', async () => {
     const workspace = demoWorkspace();
-    const settings = readFileSync(join(workspace, 'configs/monsync.yaml'), 'utf8').replace('maxDeletePercent: 30', 'maxDeletePercent: 0');
+    const settings = readFileSync(join(workspace, 'configs/monsync.yaml'), 'utf8').replace('maxDeletePercent: 30', 'maxDeletePercent: 0').replace('minDeleteCount: 3', 'minDeleteCount: 1');
     writeFile(workspace, 'configs/monsync.yaml', settings);
     const thread = new FakeThread(16);
     let s = scope();
@@ -273,7 +274,7 @@ describe('unsafe plans, inputs and failures', () => {
     const refused = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(16) });
     expect(s.isDone()).toBe(true);
     expect(refused.failed).toBe(true);
-    expect(refused.failure).toMatch(/^the plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes 1 of \d+ \([\d.]+%\), limit 0% \(safety\.maxDeletePercent\)\nReview the plan\. If it is what you want: the input allow-deletes: true accepts any unsafe plan/);
+    expect(refused.failure).toMatch(/^the plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes 1 of \d+ \([\d.]+%\), over 0% and at least 1 \(safety\.maxDeletePercent, safety\.minDeleteCount\)\nReview the plan\. If it is what you want: the input allow-unsafe: true accepts it/);
     const body = thread.sentBodies[0] ?? '';
     const caution = body.indexOf('> **Unsafe plan:**');
     expect(caution).toBeGreaterThan(0);
@@ -281,7 +282,7 @@ describe('unsafe plans, inputs and failures', () => {
     s = scope();
     expectPlanRun(s, thread);
     thread.expectUpdate(s, thread.comments[0]?.id ?? 0);
-    const allowed = await runAction({ workspace, inputs: PLAN({ 'allow-deletes': 'true' }), event: pullRequestEvent(16) });
+    const allowed = await runAction({ workspace, inputs: PLAN({ 'allow-unsafe': 'true' }), event: pullRequestEvent(16) });
     expect(s.isDone()).toBe(true);
     expect(allowed.failed).toBe(false);
     expect(allowed.commands.some((c) => c.command === 'warning' && c.message.startsWith('the plan is unsafe'))).toBe(true);
@@ -322,7 +323,7 @@ describe('unsafe plans, inputs and failures', () => {
   it('fails with a clear message when the config folder is not there', async () => {
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ config: 'monitoring' }), event: pullRequestEvent(20) });
     expect(result.failed).toBe(true);
-    expect(result.failure).toMatch(/^input config: "monitoring" is not a folder of the checkout \(.*\); give the folder that holds monsync\.yaml, relative to the repository root$/);
+    expect(result.failure).toBe('input config: "monitoring" is not a folder of the checkout; give the folder that holds monsync.yaml, relative to the repository root');
   });
 
   it('reports a refused API login without the password', async () => {
@@ -354,5 +355,57 @@ describe('unsafe plans, inputs and failures', () => {
       'GitHub API request failed with 403 (POST https://api.github.com/repos/acme/monitoring/issues/22/comments): Resource not accessible by integration - https://docs.github.com/rest; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)',
     );
     expectNoSecrets(result);
+  });
+});
+
+describe('the config input and the workspace', () => {
+  /** A config tree outside the checkout, next to it: what `..` or a link would reach. */
+  function outsideTree(): string {
+    const outside = mkdtempSync(join(tmpdir(), 'monsync-action-outside-'));
+    writeFile(outside, 'monsync.yaml', 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\n');
+    return outside;
+  }
+
+  it.each<[string, (workspace: string, outside: string) => string, string]>([
+    ['a path up and out with ..', (workspace, outside) => join('..', basename(outside)), 'is outside the checkout'],
+    ['a path that climbs out and back in elsewhere', (workspace, outside) => `configs/../../${basename(outside)}`, 'is outside the checkout'],
+    ['an absolute path elsewhere on the runner', (workspace, outside) => outside, 'is outside the checkout'],
+    [
+      'a link inside the checkout to a folder outside it',
+      (workspace, outside) => {
+        symlinkSync(outside, join(workspace, 'linked'));
+        return 'linked';
+      },
+      'is a symbolic link (or passes through one) to a folder outside the checkout',
+    ],
+  ])('refuses %s before anything is read or sent, naming no absolute path', async (_, configOf, why) => {
+    const workspace = demoWorkspace();
+    const outside = outsideTree();
+    // Both next to each other in the same temporary folder, so that `..` reaches the other.
+    expect(dirname(outside)).toBe(dirname(workspace));
+    const config = configOf(workspace, outside);
+    const result = await runAction({ workspace, inputs: PLAN({ config }), event: pullRequestEvent(22) });
+    expect(result.failed).toBe(true);
+    expect(result.failure).toMatch(new RegExp(`^input config: ${JSON.stringify(config).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ${why.replace(/[()]/g, '\\$&')}; give `));
+    const shownAbsolute = (text: string): boolean => text.includes(workspace) || (config !== outside && text.includes(outside));
+    expect(shownAbsolute(result.stdout)).toBe(false);
+    expect(shownAbsolute(result.summary)).toBe(false);
+    expect(harness.emulator.control.requestLog().entries).toEqual([]);
+  });
+
+  it('follows a link that stays inside the checkout, and names the folder by its path in the repository', async () => {
+    const workspace = demoWorkspace();
+    symlinkSync(join(workspace, 'configs'), join(workspace, 'monitoring'));
+    const thread = new FakeThread(23);
+    const s = scope();
+    expectPlanRun(s, thread);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace, inputs: PLAN({ config: './monitoring/../monitoring/' }), event: pullRequestEvent(23) });
+    expect(result.failure).toBeUndefined();
+    const [body = ''] = thread.sentBodies;
+    expect(body.split('\n')[0]).toBe('<!-- monsync:plan config=monitoring -->');
+    expect(body).toContain('## monsync plan: monitoring');
+    expect(body).not.toContain(workspace);
+    expect(result.stdout).not.toContain(`${workspace}/`);
   });
 });

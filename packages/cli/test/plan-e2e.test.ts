@@ -179,7 +179,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     const { code, out, err } = await monsync(['plan'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(out).toContain('- delete monitor "Shop homepage"');
-    expect(err).toMatch(/plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), limit 30% \(safety\.maxDeletePercent\)\n/);
+    expect(err).toMatch(/plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), over 30% and at least 3 \(safety\.maxDeletePercent, safety\.minDeleteCount\)\n/);
     expect(err).toContain('or raise safety.maxDeletePercent in monsync.yaml');
   });
 });
@@ -234,14 +234,14 @@ describe('monsync plan refuses before any API request', () => {
 });
 
 describe('monsync plan over the safety thresholds', () => {
-  it('exits 3 naming the exceeded update threshold, --allow-deletes and the setting to raise', async () => {
+  it("is safe for the demo's first plan: 2 vault items updated (no fingerprint marker yet) are under the count of 10", async () => {
     await suite.emulator.control.reset('demo');
-    const { code, err } = await monsync(['plan', '--config', 'configs'], { env: suite.env });
-    expect(code).toBe(ExitCode.UnsafeOrStale);
-    expect(err).toContain('plan is unsafe (over the safety thresholds of monsync.yaml):\n  vaultItem: updates 2 of 2 (100%), limit 50% (safety.maxUpdatePercent)\n');
-    expect(err).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes');
-    expect(err).toContain('raise safety.maxUpdatePercent in monsync.yaml');
-    expect(err).not.toContain('then apply with --allow-deletes');
+    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env: suite.env });
+    expect(code, err).toBe(ExitCode.Ok);
+    const plan = JSON.parse(out) as Plan;
+    expect(plan.steps.filter((step) => step.kind === 'vaultItem' && step.action === 'update')).toHaveLength(2);
+    expect(plan).toMatchObject({ safe: true, violations: [] });
+    expect(err).not.toContain('unsafe');
   });
 });
 

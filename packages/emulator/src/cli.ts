@@ -15,6 +15,9 @@ Options:
   --profile NAME     which reading of the service to speak: default, strict, published, lean or
                      rate-limited (default: default; README, Profiles)
   --rate-limit R     share of API requests the rate-limited profile answers 429, 0..1 (default 0.1)
+  --rate N           limit API requests to N a second in any profile, as a service does: a token bucket;
+                     an empty bucket answers 429 with the Retry-After it implies (default: no limit)
+  --burst B          requests the --rate bucket lets through at once (default: N, one second's worth)
   --user NAME        API account user name of the administrator (default demo)
   --password PW      its password (default demo-password)
   --latency MS       delay every API response by MS milliseconds (default 0)
@@ -45,7 +48,7 @@ export interface CliIo {
   onListening?: (url: string) => void;
 }
 
-const VALUE_FLAGS = ['--port', '--host', '--state', '--seed', '--profile', '--rate-limit', '--user', '--password', '--latency', '--fault-rate', '--fault-seed', '--page-size'] as const;
+const VALUE_FLAGS = ['--port', '--host', '--state', '--seed', '--profile', '--rate-limit', '--rate', '--burst', '--user', '--password', '--latency', '--fault-rate', '--fault-seed', '--page-size'] as const;
 
 function fail(message: string): never {
   throw new EmulatorConfigError(`${message}\nRun monsync-emulator --help for the list of options.`);
@@ -114,6 +117,15 @@ export function parseEmulatorArgs(input: readonly string[]): ParsedEmulatorArgs 
         options.rateLimit = { share };
         break;
       }
+      case '--rate': {
+        const perSecond = Number(value);
+        if (value.trim() === '' || !Number.isFinite(perSecond) || perSecond <= 0) fail(`--rate "${value}" must be a number of requests per second above 0.`);
+        options.requestRate = { perSecond, burst: options.requestRate?.burst ?? Math.max(1, Math.round(perSecond)) };
+        break;
+      }
+      case '--burst':
+        options.requestRate = { perSecond: options.requestRate?.perSecond ?? 0, burst: integer(flag, value, 1, 1_000_000) };
+        break;
       case '--user':
         if (value === '' || value.includes(':')) fail('--user must be non-empty and contain no colon.');
         options.user = value;
@@ -139,6 +151,7 @@ export function parseEmulatorArgs(input: readonly string[]): ParsedEmulatorArgs 
         break;
     }
   }
+  if (options.requestRate && options.requestRate.perSecond === 0) fail('--burst limits the --rate bucket: give --rate N too.');
   return { options, verbose, help };
 }
 

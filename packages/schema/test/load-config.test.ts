@@ -3,9 +3,36 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MAX_VAULT_FILE_BYTES, Secret, diagnosticLine, hasErrors, loadConfig, loadConfigSync } from '../src/index.js';
+import { DEFAULT_SAFETY, MAX_VAULT_FILE_BYTES, Secret, diagnosticLine, hasErrors, loadConfig, loadConfigSync } from '../src/index.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}/`, import.meta.url));
+
+describe('safety settings', () => {
+  it('fill what monsync.yaml leaves out from the defaults, relations apart from objects', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'monsync-safety-'));
+    writeFileSync(join(root, 'monsync.yaml'), 'apiVersion: monsync/v1\nsafety:\n  minDeleteCount: 5\n  relations: { maxDeletePercent: 60 }\n');
+    const { desired, diagnostics } = await loadConfig(root);
+    expect(diagnostics).toEqual([]);
+    expect(desired.settings.safety).toEqual({
+      maxDeletePercent: 30,
+      maxUpdatePercent: 50,
+      minDeleteCount: 5,
+      minUpdateCount: 10,
+      relations: { maxDeletePercent: 60, maxUpdatePercent: 50, minDeleteCount: 10, minUpdateCount: 10 },
+    });
+  });
+
+  it('refuse a count that is not a whole number of at least 1, and an unknown field of relations', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'monsync-safety-'));
+    writeFileSync(join(root, 'monsync.yaml'), 'apiVersion: monsync/v1\nsafety:\n  minDeleteCount: 0\n  relations: { minUpdateCount: 2.5, maxDeletePercnt: 10 }\n');
+    const { diagnostics } = await loadConfig(root);
+    expect(diagnostics.map(diagnosticLine)).toEqual([
+      'monsync.yaml:3:19 error OUT_OF_RANGE `minDeleteCount` must be at least 1 (got 0)',
+      'monsync.yaml:4:32 error TYPE_MISMATCH `minUpdateCount` must be an integer, not a number',
+      'monsync.yaml:4:37 error UNKNOWN_FIELD unknown field `maxDeletePercnt` in relations; did you mean `maxDeletePercent`?',
+    ]);
+  });
+});
 
 describe('loadConfig', () => {
   it('accepts the example tree verbatim and returns the desired state', async () => {
@@ -21,7 +48,7 @@ describe('loadConfig', () => {
         scheduledReports: { prune: false },
       },
       ignore: ['monitor:legacy-*'],
-      safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+      safety: DEFAULT_SAFETY,
     });
     expect(desired.monitors.map((m) => m.value.Name)).toEqual(['Shop homepage']);
     expect(desired.monitors[0]?.source).toEqual({ file: 'monitors/shop.yaml', line: 3, column: 5 });
@@ -70,7 +97,6 @@ describe('loadConfig: files', () => {
       'a/a.yaml': 'monitors: [{ Name: a }]\n',
       '.hidden/h.yaml': 'monitors: [{ Name: hidden }]\n',
       'node_modules/pkg/n.yaml': 'monitors: [{ Name: module }]\n',
-      'notes.yml': 'monitors: [{ Name: yml }]\n',
       'readme.md': '# not config',
     });
     const { files, desired, diagnostics } = await loadConfig(dir);
@@ -139,7 +165,7 @@ describe('loadConfig: files', () => {
       apiVersion: 'monsync/v1',
       manage: { monitors: { prune: false, removal: 'auto' }, slas: { prune: false } },
       ignore: [],
-      safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+      safety: DEFAULT_SAFETY,
     });
     expect(desired.settingsSource).toEqual({ file: 'monsync.yaml', line: 1, column: 1 });
   });
@@ -318,7 +344,11 @@ describe('loadConfig: secrets', () => {
     writeFileSync(join(dir, 'vault', 'v.yaml'), source);
     for (const resolveSecrets of [false, true]) {
       const { diagnostics, desired } = await loadConfig(dir, { resolveSecrets });
-      expect(diagnostics.map((d) => `${d.line} ${d.code}`)).toEqual([5, 6, 7, 8].map((line) => `${line} SECRET_FILE_OUTSIDE_TREE`));
+      // The linked folder is refused as a folder of the tree too: its files would be config if it held *.yaml.
+      expect(diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`)).toEqual([
+        'secrets/linked-dir:1 CONFIG_FILE_OUTSIDE_TREE',
+        ...[5, 6, 7, 8].map((line) => `vault/v.yaml:${line} SECRET_FILE_OUTSIDE_TREE`),
+      ]);
       expect(JSON.stringify(diagnostics)).not.toContain(CANARY);
       const items = desired.vaultSections[0]?.value.items ?? [];
       const values = items.map((i) => i.value.Value).filter((v): v is Secret => v instanceof Secret);

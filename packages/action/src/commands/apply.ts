@@ -7,6 +7,9 @@ import {
   DEFAULT_PARALLELISM,
   describeHolder,
   lockOwner,
+  plainName,
+  plainText,
+  stepTitle,
   unsafeAdvice,
   violationLines,
   type ApplyReport,
@@ -32,13 +35,13 @@ const SIGN: Record<string, string> = { create: '+', update: '~', delete: '-', en
 
 /** One log line per finished step and per create tried again, as `monsync apply` prints in CI. */
 export function logStep(event: StepEvent): void {
-  const name = `${event.step.kind} ${JSON.stringify(event.step.key)}`;
-  if (event.type === 'done') core.info(`  ${SIGN[event.step.action] ?? ''} ${name}: ${event.step.action} done${event.result.note === undefined ? '' : ` [${event.result.note}]`}`);
-  else if (event.type === 'failed') core.info(`  ! ${name}: ${event.step.action} failed: ${event.result.message}`);
-  else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${event.result.waitedFor}, which failed`);
+  const name = stepTitle(event.step);
+  if (event.type === 'done') core.info(`  ${SIGN[event.step.action] ?? ''} ${name}: ${event.step.action} done${event.result.note === undefined ? '' : ` [${plainText(event.result.note)}]`}`);
+  else if (event.type === 'failed') core.info(`  ! ${name}: ${event.step.action} failed: ${plainText(event.result.message)}`);
+  else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${plainName(event.result.waitedFor)}, which failed`);
   // A create sent again (after 429, or after an unclear outcome when a lookup did not find the object): the client's
   // own retries never repeat a POST, so without this line the log would show one attempt.
-  else if (event.type === 'retry') core.info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${event.reason})`);
+  else if (event.type === 'retry') core.info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${plainText(event.reason)})`);
 }
 
 /** The GitHub side of an apply: the client and its login, and what the review of the merged pull request allows. */
@@ -105,7 +108,7 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
   const lock = await acquireApplyLock(session.client, {
     owner: lockOwner(process.env, { host: hostname() }),
     onWait: (holder) => {
-      if (shown !== holder.guid) core.info(`waiting for the apply lock, held by ${describeHolder(holder)}`);
+      if (shown !== holder.guid) core.info(`waiting for the apply lock, held by ${plainText(describeHolder(holder))}`);
       shown = holder.guid;
     },
     onRenewFailed: (error) => core.warning(`renewing the apply lock's lease failed (${failureMessage(error)}); trying again later`),
@@ -113,7 +116,7 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
   try {
     const plan = await planNow(session, 'apply');
     if (plan.liveDigest !== planned.liveDigest) core.info('the live account changed since the plan was made (another apply wrote to it first): applying the plan made now under the apply lock');
-    if (!plan.safe && !inputs.allowDeletes) return { plan, gate: gateOf(review, plan, inputs.unreviewed), refused: true };
+    if (!plan.safe && !inputs.allowUnsafe) return { plan, gate: gateOf(review, plan, inputs.unreviewed), refused: true };
     return await go(plan);
   } finally {
     try {
@@ -138,7 +141,7 @@ function heldFailure(gate: Gate, review: Review): string {
 /**
  * apply, on a push to the default branch: plan again, and apply of it what was reviewed on the merged pull request
  * (steps new or changed since its plan comment are held, unless unreviewed: apply); refuse an unsafe plan unless
- * allow-deletes; report what was done, held, failed and skipped in the job summary and on the merged pull request.
+ * allow-unsafe; report what was done, held, failed and skipped in the job summary and on the merged pull request.
  */
 export async function applyCommand(run: CommandRun): Promise<void> {
   const { inputs, context, folder, masker } = run;
@@ -160,12 +163,12 @@ export async function applyCommand(run: CommandRun): Promise<void> {
     if (plan.steps.length === 0) {
       core.info('Nothing to apply: the account matches the configuration.');
     } else if (refusalLines(plan).length > 0) {
-      // Before the apply lock is taken: a refused plan writes nothing at all, allow-deletes or not.
+      // Before the apply lock is taken: a refused plan writes nothing at all, allow-unsafe or not.
       setPlanOutputs(plan, planFile);
       await report(run, github, { kind: 'refused', plan }, planFile);
-      core.setFailed(`apply refused, nothing was changed (allow-deletes does not change this):\n${refusalLines(plan).join('\n')}`);
+      core.setFailed(`apply refused, nothing was changed (allow-unsafe does not change this):\n${refusalLines(plan).join('\n')}`);
       return;
-    } else if (!plan.safe && !inputs.allowDeletes) {
+    } else if (!plan.safe && !inputs.allowUnsafe) {
       outcome = { plan, gate: gateOf(github.review, plan, inputs.unreviewed), refused: true };
     } else if (github.review.kind === 'none' && inputs.unreviewed === 'hold') {
       // Nothing reviewed: nothing is written, and the lock is not taken.

@@ -131,7 +131,7 @@ describe('alert definitions by name, against the emulator', () => {
   it('deletes a pruned definition after its members, in one DELETE', async () => {
     await expectConvergesInOneApply(h, tree(SHOP));
     const desired = tree('alertDefinitions: []\n', { 'monsync.yaml': SETTINGS.replace('alertDefinitions: { prune: false }', 'alertDefinitions: { prune: true }') });
-    const plan = await planAgainst(h, { ...desired, settings: { ...desired.settings, safety: { maxDeletePercent: 100, maxUpdatePercent: 100 } } });
+    const plan = await planAgainst(h, { ...desired, settings: { ...desired.settings, safety: { ...desired.settings.safety, maxDeletePercent: 100, maxUpdatePercent: 100 } } });
     expect(describeSteps(plan)).toEqual(['delete alertDefinition:Default alerting', 'delete alertDefinition:Shop on-call']);
   });
 

@@ -32,6 +32,7 @@ const SUITES = [
   'packages/cli/test/apply-target-e2e.test.ts',
   'packages/cli/test/show-e2e.test.ts',
   'packages/cli/test/json-output-e2e.test.ts',
+  'packages/cli/test/import-e2e.test.ts',
   'packages/cli/test/apply-lock.test.ts',
   'packages/cli/test/removal.test.ts',
   'packages/cli/test/dedupe.test.ts',
@@ -40,6 +41,9 @@ const SUITES = [
   'packages/cli/test/operators.test.ts',
   'packages/cli/test/init.test.ts',
   'packages/cli/test/acceptance/emulator.test.ts',
+  'packages/cli/test/hostile-text.test.ts',
+  'packages/cli/test/malformed-listing-e2e.test.ts',
+  'packages/cli/test/plan-target-e2e.test.ts',
 ];
 
 function parseProfiles(argv) {

@@ -1,4 +1,4 @@
-import { renderJson, renderMarkdown, renderText, type Plan } from '@monsync/reconciler';
+import { markdownCode, renderJson, renderMarkdown, renderText, type Plan } from '@monsync/reconciler';
 import { stringOption, booleanOption, type ParsedValues } from './args.js';
 import { UsageError } from './errors.js';
 
@@ -22,7 +22,7 @@ export function renderPlan(plan: Plan, format: PlanFormat, options: { color: boo
   if (format === 'markdown') {
     // A cut comment says where the whole plan is: the saved plan file, when there is one. The renderer already
     // leads in with "The full plan:", so the hint says only where.
-    return renderMarkdown(plan, options.planFile === undefined ? {} : { fullPlanHint: `saved as \`${options.planFile}\`` });
+    return renderMarkdown(plan, options.planFile === undefined ? {} : { fullPlanHint: `saved as ${markdownCode(options.planFile)}` });
   }
   return renderText(plan, { color: options.color });
 }

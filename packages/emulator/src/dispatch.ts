@@ -1,6 +1,6 @@
 import { authenticate } from './auth.js';
 import { ApiRequestError } from './errors.js';
-import { mulberry32, type FaultInjector } from './faults.js';
+import { ANSWER_FAULT, mulberry32, type FaultInjector } from './faults.js';
 import type { RateLimit, ReplyShapes, RequestRate, Rules } from './profiles.js';
 import { JsonText, type Caller, type Reply, type RouteMatch, type Router, type Settings } from './router.js';
 import type { Store } from './store.js';
@@ -160,9 +160,12 @@ export function withFaults(faults: FaultInjector, router: Router, rules: Rules):
   return (next) => (store, request, caller) => {
     const match = matchOf(router, request);
     if (match.kind !== 'found') return next(store, request, caller);
-    const fault = faults.decide(request.method, match.route.template, match.route.write);
-    if (!fault) return next(store, request, caller);
+    const decision = faults.decide(request.method, match.route.template, match.route.write);
+    if (!decision) return next(store, request, caller);
+    const fault = decision.kind;
     const route = match.route.key;
+    // Not carried out: what a request gets from a service that answers what it should not.
+    if (fault === ANSWER_FAULT) return { reply: { status: 200, headers: {}, body: decision.body }, route, write: match.route.write, fault };
     if (fault === 'applied-then-reset' || fault === 'applied-then-500') {
       const outcome = next(store, request, caller);
       // Refused by the rate limit, the request was never carried out: its answer stands, and the scripted fault

@@ -7,6 +7,9 @@ import {
   DEFAULT_PARALLELISM,
   describeHolder,
   lockOwner,
+  plainName,
+  plainText,
+  stepTitle,
   unsafeAdvice,
   violationLines,
   type ApplyReport,
@@ -32,13 +35,13 @@ const SIGN: Record<string, string> = { create: '+', update: '~', delete: '-', en
 
 /** One log line per finished step and per create tried again, as `monsync apply` prints in CI. */
 export function logStep(event: StepEvent): void {
-  const name = `${event.step.kind} ${JSON.stringify(event.step.key)}`;
-  if (event.type === 'done') core.info(`  ${SIGN[event.step.action] ?? ''} ${name}: ${event.step.action} done${event.result.note === undefined ? '' : ` [${event.result.note}]`}`);
-  else if (event.type === 'failed') core.info(`  ! ${name}: ${event.step.action} failed: ${event.result.message}`);
-  else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${event.result.waitedFor}, which failed`);
+  const name = stepTitle(event.step);
+  if (event.type === 'done') core.info(`  ${SIGN[event.step.action] ?? ''} ${name}: ${event.step.action} done${event.result.note === undefined ? '' : ` [${plainText(event.result.note)}]`}`);
+  else if (event.type === 'failed') core.info(`  ! ${name}: ${event.step.action} failed: ${plainText(event.result.message)}`);
+  else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${plainName(event.result.waitedFor)}, which failed`);
   // A create sent again (after 429, or after an unclear outcome when a lookup did not find the object): the client's
   // own retries never repeat a POST, so without this line the log would show one attempt.
-  else if (event.type === 'retry') core.info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${event.reason})`);
+  else if (event.type === 'retry') core.info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${plainText(event.reason)})`);
 }
 
 /** The GitHub side of an apply: the client and its login, and what the review of the merged pull request allows. */
@@ -105,7 +108,7 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
   const lock = await acquireApplyLock(session.client, {
     owner: lockOwner(process.env, { host: hostname() }),
     onWait: (holder) => {
-      if (shown !== holder.guid) core.info(`waiting for the apply lock, held by ${describeHolder(holder)}`);
+      if (shown !== holder.guid) core.info(`waiting for the apply lock, held by ${plainText(describeHolder(holder))}`);
       shown = holder.guid;
     },
     onRenewFailed: (error) => core.warning(`renewing the apply lock's lease failed (${failureMessage(error)}); trying again later`),

@@ -6,9 +6,11 @@ import {
   compareSavedPlan,
   expectedPlan,
   planPipeline,
+  planTarget,
   readAndPlan,
   refusalLines,
   stepDifferences,
+  targetMismatch,
   type FreshPlan,
   type ReadAndPlanOptions,
   type StepDifference,
@@ -41,6 +43,7 @@ import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
+import { plainLines, plainName, plainText, shownValue } from '@monsync/reconciler/escape';
 import { ROTATE_OPTION, TARGET_OPTION } from './plan.js';
 import { parseTarget } from '../targets.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
@@ -58,7 +61,7 @@ const SIGN: Record<PlanStep['action'], string> = { create: '+', update: '~', del
 
 function label(step: { kind: PlanStep['kind']; key: string }): string {
   // Escaped as the plan shows it: a key from the live account may hold a newline or a terminal escape.
-  return `${TITLES.get(step.kind) ?? step.kind} ${JSON.stringify(step.key)}`;
+  return `${TITLES.get(step.kind) ?? step.kind} ${shownValue(step.key)}`;
 }
 
 function changeSteps(plan: Plan): PlanStep[] {
@@ -116,13 +119,13 @@ function applyDisplay(io: CliIo, s: Style, total: number) {
   };
   const stepLine = (e: StepEvent): string | undefined => {
     if (e.type === 'done') {
-      const guid = e.step.action === 'create' && e.result.guid !== undefined ? ` (${e.result.guid})` : '';
-      const note = e.result.note === undefined ? '' : s.dim(` [${e.result.note}]`);
+      const guid = e.step.action === 'create' && e.result.guid !== undefined ? ` (${plainName(e.result.guid)})` : '';
+      const note = e.result.note === undefined ? '' : s.dim(` [${plainText(e.result.note)}]`);
       return `  ${SIGN[e.step.action]} ${label(e.step)} ${PAST[e.step.action]}${guid}${note}`;
     }
-    if (e.type === 'failed') return s.red(`  ! ${label(e.step)}: ${e.step.action} failed: ${e.result.message}`);
-    if (e.type === 'skipped') return s.yellow(`  ! ${label(e.step)}: ${e.step.action} skipped, it waits for ${e.result.waitedFor}, which failed`);
-    if (e.type === 'retry') return s.dim(`  ${label(e.step)}: ${e.step.action} tried again (${e.reason})`);
+    if (e.type === 'failed') return s.red(`  ! ${label(e.step)}: ${e.step.action} failed: ${plainText(e.result.message)}`);
+    if (e.type === 'skipped') return s.yellow(`  ! ${label(e.step)}: ${e.step.action} skipped, it waits for ${plainName(e.result.waitedFor)}, which failed`);
+    if (e.type === 'retry') return s.dim(`  ${label(e.step)}: ${e.step.action} tried again (${plainText(e.reason)})`);
     return undefined;
   };
   return {
@@ -162,11 +165,11 @@ function summary(report: ApplyReport, s: Style): string {
   ];
   if (report.failed.length > 0) {
     lines.push('Failed:');
-    for (const f of report.failed) lines.push(`  ${label(f)} (${f.action}): ${f.message}`);
+    for (const f of report.failed) lines.push(`  ${label(f)} (${f.action}): ${plainText(f.message)}`);
   }
   if (report.skipped.length > 0) {
     lines.push('Skipped, because a step they depend on failed:');
-    for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${k.waitedFor}${k.via === undefined ? '' : ` through ${k.via}`}`);
+    for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${plainName(k.waitedFor)}${k.via === undefined ? '' : ` through ${plainName(k.via)}`}`);
   }
   if (report.notRun.length > 0) lines.push(`Not run: ${report.notRun.length} steps (the apply was stopped).`);
   if (!report.ok) lines.push('Run monsync apply again once the cause is fixed: what is done stays done, and only the rest is planned.');
@@ -217,7 +220,7 @@ async function openAndPlan(context: CommandContext, flags: ApplyFlags, saved: Pl
           client: checkedClientOptions(io.env, { parallelism: Math.max(DEFAULT_PARALLELISM, flags.parallelism), ...relay.client }),
           fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
           operator: io.env['MONSYNC_OPERATOR'],
-          onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
+          onWarning: (message) => void io.stderr.write(`warning: ${plainText(message)}\n`),
         }),
         configDir: dir,
         setHooks: (extra) => relay.listen(combineHooks(extra, verbose)),
@@ -313,6 +316,32 @@ function applyFlags(values: CommandContext['values'], positionals: readonly stri
 }
 
 /**
+ * A saved plan made against another service or with another API account is refused before anything is read: its
+ * digests may match another account in the same state, and planning again (`--replan`) would not make it the plan
+ * that was reviewed. Exit 1: the environment is wrong, not the plan stale. Credentials that cannot be read are left to
+ * the session, which names every missing variable.
+ */
+function targetRefusal(io: CliIo, s: Style, planFile: string, saved: Plan): number | undefined {
+  if (saved.target === undefined) return undefined;
+  let options: ReturnType<typeof checkedClientOptions>;
+  try {
+    options = checkedClientOptions(io.env);
+  } catch {
+    return undefined;
+  }
+  const why = targetMismatch(saved.target, planTarget(options.baseUrl, options.username));
+  if (why === undefined) return undefined;
+  const shown = displayPath(io.cwd, resolve(io.cwd, planFile));
+  io.stderr.write(
+    s.red(`apply refused: ${shown} is a plan for another target: ${why}.`) +
+      `
+Check MONSYNC_API_URL and MONSYNC_API_USERNAME, or make and review a plan for this account (monsync plan --out ${shown}). Nothing was read or changed.
+`,
+  );
+  return ExitCode.Error;
+}
+
+/**
  * The plan to apply: the fresh one, or the saved one when the config tree and the account are unchanged since it
  * was made and its steps match a fresh plan. An exit code when apply refuses.
  */
@@ -338,7 +367,7 @@ function choosePlan(io: CliIo, s: Style, session: Session, flags: ApplyFlags, sa
       const secret = changedSecret(saved, session);
       if (flags.replan) return instead(secret === undefined ? `the config tree ${configLabel} changed` : 'a secret changed');
       if (secret !== undefined) {
-        io.stderr.write(s.red(`apply refused: ${secret.message}`) + '\n');
+        io.stderr.write(s.red(`apply refused: ${plainLines(secret.message)}`) + '\n');
         return ExitCode.UnsafeOrStale;
       }
       return refuse(`the config tree ${configLabel} changed since ${shown} was made (or the plan was made from another tree), so it is not the plan that was reviewed.`, '');
@@ -439,7 +468,7 @@ async function execute(io: PromptingIo, s: Style, session: Session, flags: Apply
     });
   } catch (error) {
     if (error instanceof SecretChangedError) {
-      io.stderr.write(s.red(`apply refused: ${error.message}`) + '\n');
+      io.stderr.write(s.red(`apply refused: ${plainLines(error.message)}`) + '\n');
       return ExitCode.UnsafeOrStale;
     }
     throw error;
@@ -469,7 +498,7 @@ async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
     await lock.release();
     return true;
   } catch (error) {
-    io.stderr.write(s.red(`monsync apply: ${error instanceof Error ? error.message : String(error)}`) + '\n');
+    io.stderr.write(s.red(`monsync apply: ${plainText(error instanceof Error ? error.message : String(error))}`) + '\n');
     return false;
   }
 }
@@ -508,6 +537,8 @@ async function applyRun(context: CommandContext): Promise<{ code: number; record
     return { code: ExitCode.Error };
   }
   const saved = flags.planFile === undefined ? undefined : await readPlanFile(io, flags.planFile);
+  const wrongTarget = saved === undefined || flags.planFile === undefined ? undefined : targetRefusal(io, s, flags.planFile, saved);
+  if (wrongTarget !== undefined) return { code: wrongTarget };
 
   const opened = await openAndPlan(context, flags, saved);
   if (opened === undefined) return { code: ExitCode.Error };
@@ -543,9 +574,10 @@ export const applyCommand: CommandSpec = {
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
     'when either changed since the plan was made (naming what changed in the account), or when the file\'s steps do\n' +
     'not match a fresh plan of the same tree and account (an edited file); --replan shows and applies a fresh plan\n' +
-    'instead. Secrets are read again from their sources and must match the fingerprints in the plan. An unsafe plan\n' +
-    '(safety thresholds) is refused without --allow-unsafe; a plan that deletes or retires a protected object\n' +
-    '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
+    'instead. A saved plan records the API URL and (hashed) API account it was made with, and is refused with exit 1,\n' +
+    '--replan or not, when MONSYNC_API_URL or MONSYNC_API_USERNAME name another. Secrets are read again from their\n' +
+    'sources and must match the fingerprints in the plan. An unsafe plan\n' +
+    '(safety thresholds) is refused without --allow-unsafe; a plan that deletes or retires a protected object\n' +    '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
     'asks before changing anything; elsewhere --auto-approve is required. --target narrows the plan as plan --target\n' +
     'does (the matching steps and the steps they depend on); a narrowed plan that would leave a live object referring to\n' +
     'one it deletes is refused (TARGET_ORPHANS), naming the targets to add. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +

@@ -8,6 +8,7 @@ import { resolveConfigDir } from '../config-dir.js';
 import { ExitCode } from '../exit-codes.js';
 import { style, useColor } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
+import { plainText } from '@monsync/reconciler/escape';
 import { planFormat, planJson, renderPlan } from '../renderers.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { parseTarget } from '../targets.js';
@@ -44,7 +45,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
           client: checkedClientOptions(io.env, relay.client),
           fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
           operator: io.env['MONSYNC_OPERATOR'],
-          onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
+          onWarning: (message) => void io.stderr.write(`warning: ${plainText(message)}\n`),
         }),
     },
     {

@@ -8,6 +8,7 @@ import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
 import { displayPath } from '../load.js';
+import { plainName, plainText } from '@monsync/reconciler/escape';
 import { schemaReference } from '../schema-reference.js';
 import { DEFAULT_NEW_OBJECTS_FILE, runPullInto } from './pull-into.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
@@ -70,8 +71,8 @@ export const pullCommand: CommandSpec = {
     mkdirSync(dir, { recursive: true });
     for (const file of tree.files) writeFileSync(join(dir, file.path), file.content);
     const label = displayPath(io.cwd, dir);
-    io.stdout.write(`Wrote ${tree.files.length} files to ${label}: ${tree.files.map((file) => file.path).join(', ')}\n`);
-    for (const note of tree.notes) io.stdout.write(`note: ${note}\n`);
+    io.stdout.write(`Wrote ${tree.files.length} files to ${label}: ${tree.files.map((file) => plainName(file.path)).join(', ')}\n`);
+    for (const note of tree.notes) io.stdout.write(`note: ${plainText(note)}\n`);
     writeSecretPlaceholders(io, tree.secrets);
     return ExitCode.Ok;
   },

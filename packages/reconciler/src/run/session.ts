@@ -1,11 +1,12 @@
 import { createClient, type ClientOptions, type MonitoringClient } from '@monsync/client';
-import { deriveFingerprintKey, OPERATOR_KIND } from '@monsync/schema';
+import { deriveFingerprintKey, OPERATOR_KIND, type PlanTarget } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { assemblePlan } from '../plan/assemble.js';
 import { fingerprintDesiredSecrets } from '../plan/fingerprint.js';
 import type { SecretFingerprints } from '../plan/secrets.js';
 import type { Plan } from '../plan/types.js';
+import { planTarget } from './plan-target.js';
 
 /** Steps at once an apply may be asked for: more would only queue in the client and crowd the service. */
 export const MAX_PARALLELISM = 64;
@@ -37,6 +38,8 @@ export interface PlanSession {
   readonly client: MonitoringClient;
   /** The API root the client talks to. */
   readonly apiUrl: string;
+  /** The service and API account every plan of the session records (`Plan.target`), and a saved plan must name. */
+  readonly target: PlanTarget;
   /** Closes the client, once however often it is called (a failed read closes it early). */
   close(): Promise<void>;
   /** Assembles the plan of the tree against `live` (pure), attributing drift to anyone but the session's operator. */
@@ -86,6 +89,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
   const key = deriveFingerprintKey({ fingerprintKey: options.fingerprintKey, apiUser: options.client.username, apiPassword: options.client.password });
   const fingerprints = fingerprintDesiredSecrets(desired, key);
   const client = createClient(options.client);
+  const target = planTarget(options.client.baseUrl, options.client.username);
   let closing: Promise<void> | undefined;
   return {
     desired,
@@ -93,6 +97,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
     fingerprints,
     client,
     apiUrl: options.client.baseUrl,
+    target,
     close: () => (closing ??= client.close()),
     plan(live, targets, extra) {
       const own = ownOperators(live, [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)]);
@@ -105,7 +110,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
       // A value naming no operator of the account (a typo) is no operator: the lock-out guard then treats the API
       // account's operator as unknown and refuses every operator delete, rather than protect a GUID nobody has.
       const found = own.guids.filter((guid) => !own.unmatched.includes(guid));
-      return assemblePlan(desired, live, {
+      const plan = assemblePlan(desired, live, {
         fingerprints,
         ...(found.length === 0 ? {} : { selfOperatorGuids: found }),
         ...(targets === undefined ? {} : { targets }),
@@ -113,6 +118,8 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
         ...(extra?.rotate === undefined || extra.rotate.length === 0 ? {} : { rotate: extra.rotate }),
         now: (options.now ?? Date.now)(),
       });
+      plan.target = target;
+      return plan;
     },
   };
 }

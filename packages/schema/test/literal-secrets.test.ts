@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Secret, formatDiagnostic, loadConfig, namesSecret, secretShape } from '../src/index.js';
+import { formatDiagnostic, loadConfig, namesSecret, secretShape, type Secret } from '../src/index.js';
 
 const SETTINGS = 'apiVersion: monsync/v1\nmanage:\n  monitors: {}\n';
 const CANARY = 'Canary7f3a9c0d';

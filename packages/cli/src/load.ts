@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { childKinds, formatDiagnostic, hasErrors, isPolicyFinding, loadConfig, topLevelKinds, type DesiredState, type Diagnostic } from '@monsync/schema';
 import { style, useColor, type CliIo } from './io.js';
-import { plainLines, plainName, plainText } from '@monsync/reconciler/escape';
+import { plainLines, plainText } from '@monsync/reconciler/escape';
 
 export interface LoadedTree {
   /** Undefined when the tree has errors (they have been printed). */
@@ -34,7 +34,7 @@ export function printDiagnostics(io: CliIo, label: string, diagnostics: readonly
   for (const diagnostic of diagnostics) {
     // File names, messages quoting config values and the quoted source line are shown with the terminal's escapes.
     const named = shownFile(label, diagnostic);
-    const shown = { ...named, file: plainName(named.file), message: plainText(diagnostic.message), ...(diagnostic.hint === undefined ? {} : { hint: plainText(diagnostic.hint) }) };
+    const shown = { ...named, file: plainText(named.file), message: plainText(diagnostic.message), ...(diagnostic.hint === undefined ? {} : { hint: plainText(diagnostic.hint) }) };
     // A literal secret sits on the very line a snippet would quote: print the position without the line.
     const text = diagnostic.code === 'LITERAL_SECRET' ? undefined : sources.get(diagnostic.file);
     const [head = '', ...rest] = plainLines(formatDiagnostic(shown, text === undefined ? {} : { source: text })).split('\n');

@@ -38,7 +38,7 @@ export { policyErrors, policyLines, protectedLines, protectedSteps, refusalLines
 export { SENSITIVE } from './plan/types.js';
 export { renderText, type TextOptions } from './render/text.js';
 export { DEFAULT_MARKDOWN_BUDGET, MARKDOWN_MARKER, markdownLength, renderMarkdown, renderPolicySection, renderStepList, type MarkdownOptions } from './render/markdown.js';
-export { errorText, markdownCode, markdownText, plainLines, plainName, plainText, shownValue } from './render/escape.js';
+export { errorText, markdownCode, markdownText, plainLines, plainText, shownValue } from './render/escape.js';
 export { stepTitle } from './render/format.js';
 export { renderJson } from './render/json.js';
 export * from './apply/index.js';

@@ -4,7 +4,7 @@
  * a workflow command, or acts as Markdown. The same strings go through the action and the CLI in their own suites.
  */
 import { describe, expect, it } from 'vitest';
-import { renderJson, renderMarkdown, renderPolicySection, renderStepList, renderText, type Plan } from '../src/index.js';
+import { describeHolder, renderJson, renderMarkdown, renderPolicySection, renderStepList, renderText, type Plan } from '../src/index.js';
 import { aLiveMonitor, aMonitor, at, desiredState, guidFor, liveSnapshot, OTHER_OPERATOR, planFor } from '../src/test-utils/index.js';
 
 /** An operator's FullName as anyone with web-app access can set it. */
@@ -129,5 +129,12 @@ describe('the JSON plan', () => {
     expect(step?.source?.file).toBe(FILE);
     expect(step?.drift?.operatorName).toBe(OPERATOR);
     expect(step?.changes.find((c) => c.path === '/Url')?.after).toBe(`https://example.com/${'a'.repeat(400)}z`);
+  });
+});
+
+describe('the apply lock\'s holder', () => {
+  it('is shown on one line, escaped: its fields are the text of an SLA in the account', () => {
+    const holder = { id: 'x', since: '2026-01-01T00:00:00Z', expires: '2026-01-01T00:10:00Z', host: 'ci\n::warning ::forged', user: '\u001b]52;c;ZXZpbA==\u0007sam', run: 'https://evil\u202E' };
+    expect(describeHolder(holder)).toBe('\\u001b]52;c;ZXZpbA==\\u0007sam@ci\\n::warning ::forged (run https://evil\\u202e) since 2026-01-01T00:00:00Z (lease until 2026-01-01T00:10:00Z)');
   });
 });

@@ -1,22 +1,6 @@
 import * as core from '@actions/core';
 import { hostname } from 'node:os';
-import {
-  acquireApplyLock,
-  applyPlan,
-  refusalLines,
-  DEFAULT_PARALLELISM,
-  describeHolder,
-  lockOwner,
-  plainName,
-  plainText,
-  stepTitle,
-  unsafeAdvice,
-  violationLines,
-  type ApplyReport,
-  type Plan,
-  type PlanSession,
-  type StepEvent,
-} from '@monsync/reconciler';
+import { acquireApplyLock, applyPlan, refusalLines, DEFAULT_PARALLELISM, describeHolder, lockOwner, plainText, stepTitle, unsafeAdvice, violationLines, type ApplyReport, type Plan, type PlanSession, type StepEvent } from '@monsync/reconciler';
 import { ACTION_OVERRIDE, applyBody, applyHeadline, COMMENT_BUDGET, HOW_TO_APPLY_UNREVIEWED, holdReasonText, SUMMARY_BUDGET, type ApplyOutcome, type ReviewNote } from '../bodies.js';
 import { upsertComment } from '../comment-upsert.js';
 import { failureMessage } from '../failure.js';
@@ -38,7 +22,7 @@ export function logStep(event: StepEvent): void {
   const name = stepTitle(event.step);
   if (event.type === 'done') core.info(`  ${SIGN[event.step.action] ?? ''} ${name}: ${event.step.action} done${event.result.note === undefined ? '' : ` [${plainText(event.result.note)}]`}`);
   else if (event.type === 'failed') core.info(`  ! ${name}: ${event.step.action} failed: ${plainText(event.result.message)}`);
-  else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${plainName(event.result.waitedFor)}, which failed`);
+  else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${plainText(event.result.waitedFor)}, which failed`);
   // A create sent again (after 429, or after an unclear outcome when a lookup did not find the object): the client's
   // own retries never repeat a POST, so without this line the log would show one attempt.
   else if (event.type === 'retry') core.info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${plainText(event.reason)})`);
@@ -108,7 +92,7 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
   const lock = await acquireApplyLock(session.client, {
     owner: lockOwner(process.env, { host: hostname() }),
     onWait: (holder) => {
-      if (shown !== holder.guid) core.info(`waiting for the apply lock, held by ${plainText(describeHolder(holder))}`);
+      if (shown !== holder.guid) core.info(`waiting for the apply lock, held by ${describeHolder(holder)}`);
       shown = holder.guid;
     },
     onRenewFailed: (error) => core.warning(`renewing the apply lock's lease failed (${failureMessage(error)}); trying again later`),

@@ -43,7 +43,7 @@ import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
-import { plainLines, plainName, plainText, shownValue } from '@monsync/reconciler/escape';
+import { plainLines, plainText, shownValue } from '@monsync/reconciler/escape';
 import { ROTATE_OPTION, TARGET_OPTION } from './plan.js';
 import { parseTarget } from '../targets.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
@@ -119,12 +119,12 @@ function applyDisplay(io: CliIo, s: Style, total: number) {
   };
   const stepLine = (e: StepEvent): string | undefined => {
     if (e.type === 'done') {
-      const guid = e.step.action === 'create' && e.result.guid !== undefined ? ` (${plainName(e.result.guid)})` : '';
+      const guid = e.step.action === 'create' && e.result.guid !== undefined ? ` (${plainText(e.result.guid)})` : '';
       const note = e.result.note === undefined ? '' : s.dim(` [${plainText(e.result.note)}]`);
       return `  ${SIGN[e.step.action]} ${label(e.step)} ${PAST[e.step.action]}${guid}${note}`;
     }
     if (e.type === 'failed') return s.red(`  ! ${label(e.step)}: ${e.step.action} failed: ${plainText(e.result.message)}`);
-    if (e.type === 'skipped') return s.yellow(`  ! ${label(e.step)}: ${e.step.action} skipped, it waits for ${plainName(e.result.waitedFor)}, which failed`);
+    if (e.type === 'skipped') return s.yellow(`  ! ${label(e.step)}: ${e.step.action} skipped, it waits for ${plainText(e.result.waitedFor)}, which failed`);
     if (e.type === 'retry') return s.dim(`  ${label(e.step)}: ${e.step.action} tried again (${plainText(e.reason)})`);
     return undefined;
   };
@@ -169,7 +169,7 @@ function summary(report: ApplyReport, s: Style): string {
   }
   if (report.skipped.length > 0) {
     lines.push('Skipped, because a step they depend on failed:');
-    for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${plainName(k.waitedFor)}${k.via === undefined ? '' : ` through ${plainName(k.via)}`}`);
+    for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${plainText(k.waitedFor)}${k.via === undefined ? '' : ` through ${plainText(k.via)}`}`);
   }
   if (report.notRun.length > 0) lines.push(`Not run: ${report.notRun.length} steps (the apply was stopped).`);
   if (!report.ok) lines.push('Run monsync apply again once the cause is fixed: what is done stays done, and only the rest is planned.');

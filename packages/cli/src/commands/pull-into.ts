@@ -8,7 +8,7 @@ import type { CommandContext } from '../command.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { displayPath, loadTree, printDiagnostics } from '../load.js';
-import { plainName, plainText } from '@monsync/reconciler/escape';
+import { plainText } from '@monsync/reconciler/escape';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
 
@@ -79,7 +79,7 @@ export async function writeIntoTree(io: CommandContext['io'], dir: string, plann
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
     writeFileSync(join(dir, file.path), file.text);
   }
-  io.stdout.write(`Wrote ${what} into ${label} (${edited.files.map((file) => `${plainName(file.path)}${file.created ? ' (new)' : ''}`).join(', ') || 'no file'}):\n`);
+  io.stdout.write(`Wrote ${what} into ${label} (${edited.files.map((file) => `${plainText(file.path)}${file.created ? ' (new)' : ''}`).join(', ') || 'no file'}):\n`);
   for (const edit of edited.edits) io.stdout.write(`  ${plainText(edit)}\n`);
   for (const note of [...edited.notes, ...pulled.notes]) io.stdout.write(`note: ${plainText(note)}\n`);
   const written = edited.files.map((file) => file.text).join('\n');

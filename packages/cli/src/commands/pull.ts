@@ -7,7 +7,7 @@ import type { CommandContext, CommandSpec } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
 import { displayPath } from '../load.js';
-import { plainName, plainText } from '@monsync/reconciler/escape';
+import { plainText } from '@monsync/reconciler/escape';
 import { schemaReference } from '../schema-reference.js';
 import { DEFAULT_NEW_OBJECTS_FILE, runPullInto, withPullResult, type TreeWritten } from './pull-into.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
@@ -77,7 +77,7 @@ async function pullOut(context: CommandContext, dir: string): Promise<TreeWritte
   mkdirSync(dir, { recursive: true });
   for (const file of tree.files) writeFileSync(join(dir, file.path), file.content);
   const label = displayPath(io.cwd, dir);
-  io.stdout.write(`Wrote ${tree.files.length} files to ${label}: ${tree.files.map((file) => plainName(file.path)).join(', ')}\n`);
+  io.stdout.write(`Wrote ${tree.files.length} files to ${label}: ${tree.files.map((file) => plainText(file.path)).join(', ')}\n`);
   for (const note of tree.notes) io.stdout.write(`note: ${plainText(note)}\n`);
   writeSecretPlaceholders(io, tree.secrets);
   return { config: label, files: tree.files.map((file) => ({ path: file.path, created: true })), edits: [], notes: tree.notes, secrets: tree.secrets.map(({ env, where }) => ({ env, where })), remaining: [] };

@@ -1,5 +1,5 @@
 import type { SourceRef } from '../desired.js';
-import { plainName } from '../render/escape.js';
+import { plainText } from '../render/escape.js';
 
 export type PlanProblemCode =
   | 'DUPLICATE_LIVE_KEY'
@@ -16,7 +16,9 @@ export type PlanProblemCode =
   | 'LIVE_NOT_READ'
   | 'LIVE_RESTRICTED'
   | 'LOCK_OUT'
-  | 'TARGET_ORPHANS';
+  | 'TARGET_ORPHANS'
+  | 'UNKNOWN_ESCALATION_LEVEL'
+  | 'INTEGRATION_SETTING_REFUSED';
 
 /**
  * Why a plan cannot be made, as data: the position of the declaration at fault (when one is), a code, and a
@@ -37,7 +39,7 @@ export function planProblem(code: PlanProblemCode, message: string, source?: Sou
 
 /** `file:line:col`, for a message naming another declaration. */
 export function place(source: SourceRef): string {
-  return `${plainName(source.file)}:${source.line}:${source.column}`;
+  return `${plainText(source.file)}:${source.line}:${source.column}`;
 }
 
 /** `file:line:col: ` before a warning's message (warnings are plan JSON, where the position is part of the text). */
@@ -47,7 +49,7 @@ export function at(source: SourceRef | undefined): string {
 
 /** The problem as one line: `file:line:col: message`, or the message alone. */
 export function problemLine(problem: PlanProblem): string {
-  return problem.file === undefined ? problem.message : `${plainName(problem.file)}:${problem.line ?? 1}:${problem.col ?? 1}: ${problem.message}`;
+  return problem.file === undefined ? problem.message : `${plainText(problem.file)}:${problem.line ?? 1}:${problem.col ?? 1}: ${problem.message}`;
 }
 
 /**

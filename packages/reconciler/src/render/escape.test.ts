@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markdownCode, markdownText, plainLines, plainName, plainText, shownValue } from './escape.js';
+import { markdownCode, markdownText, plainLines, plainText, shownValue } from './escape.js';
 import { formatChange, formatValue, formatValues } from './format.js';
 
 /**
@@ -39,8 +39,9 @@ describe('terminal and Actions log text (plainText)', () => {
     expect(plainText('x ##[add-mask]y')).toBe('x ##\\u005badd-mask]y');
   });
 
-  it('keeps printable text as it is: accents, scripts, emoji, NBSP in free text', () => {
-    expect(plainText('Café 監視 🚀 Jean\u00A0Dupont')).toBe('Café 監視 🚀 Jean\u00A0Dupont');
+  it('keeps printable text as it is (accents, scripts, emoji), and shows look-alike spaces escaped even in free text', () => {
+    expect(plainText('Café 監視 🚀 Jean Dupont')).toBe('Café 監視 🚀 Jean Dupont');
+    expect(plainText('key "Site\u00A0" is declared twice')).toBe('key "Site\\u00a0" is declared twice');
   });
 
   it('keeps the line breaks of a message monsync composed, and escapes the rest on each line', () => {
@@ -59,11 +60,11 @@ describe('terminal and Actions log text (plainText)', () => {
   });
 });
 
-describe('names and values (plainName, shownValue)', () => {
+describe('names and values (plainText, shownValue)', () => {
   it('shows look-alike keys differently: zero-width, NBSP and other spaces, combining marks not in NFC', () => {
     const shown = ['Site', 'Si\u200Bte', 'Site\u00A0', 'Site\u2009', 'Site ', 'Caf\u00E9', 'Cafe\u0301'].map(shownValue);
     expect(shown).toEqual(['"Site"', '"Si\\u200bte"', '"Site\\u00a0"', '"Site\\u2009"', '"Site "', '"Café"', '"Cafe\\u0301"']);
-    expect(plainName('PredefinedVariables/Si\u200Bte/Value')).toBe('PredefinedVariables/Si\\u200bte/Value');
+    expect(plainText('PredefinedVariables/Si\u200Bte/Value')).toBe('PredefinedVariables/Si\\u200bte/Value');
   });
 
   it('is the JSON text of the same value: any string reads back as itself, so two strings never read the same', () => {

@@ -3,14 +3,14 @@
  * (names and fields from the service, its error messages, file names, config values) goes through one of these
  * before it reaches a terminal, an Actions log or Markdown. JSON output is never escaped: it holds values exactly.
  *
- * - Terminal and Actions log (`plainText`, `plainName`, `shownValue`, `plainLines`): no control character, format
+ * - Terminal and Actions log (`plainText`, `shownValue`, `plainLines`, `errorText`): no control character, format
  *   character (bidi overrides, zero-width) or line separator is written raw; each is shown as a JSON-style escape
  *   (`\u001b`, `\n`). So such text never spans lines, and it can never start one with a workflow command (`::`), nor
  *   carry the runner's older `##[` command form anywhere in a line.
  * - Markdown (`markdownText`, `markdownCode`): the same escapes first, then no HTML, no emphasis or link, no heading,
  *   list or quote at the start of a line, and code spans whose backticks cannot be closed from inside.
- * - Names and values (`plainName`, `shownValue`) also show look-alikes escaped: spaces other than U+0020 (NBSP, ...),
- *   and combining marks in text that is not in NFC, so `"Site"`, `"Si\u200bte"`, `"Site\u00a0"` read differently.
+ * - Every rule also shows look-alikes escaped: spaces other than U+0020 (NBSP, ...), and combining marks in text
+ *   that is not in NFC, so `"Site"`, `"Si\u200bte"`, `"Site\u00a0"` read differently wherever a key is shown.
  */
 
 /** Controls (C0, DEL, C1), format characters (bidi, zero-width, soft hyphen, BOM, tags), line/paragraph separators, lone surrogates. */
@@ -46,15 +46,11 @@ function lookAlikesShown(shown: string, text: string): string {
 }
 
 /**
- * Free text for a terminal or a log line (an operator's name, a service's error message): on one line, with every
- * invisible character shown escaped.
+ * Text for a terminal or a log line (an operator's name, a file name, a field path, a service's error message): on
+ * one line, with every invisible character and look-alike shown escaped. Messages quote keys, so the look-alike rule
+ * holds for all text, not only for names shown alone.
  */
 export function plainText(text: string): string {
-  return commandFree(text.replace(INVISIBLE, unicodeEscape));
-}
-
-/** A name shown without quotes (a field path, a step id, a file name): `plainText` with look-alikes escaped too. */
-export function plainName(text: string): string {
   return commandFree(lookAlikesShown(text.replace(INVISIBLE, unicodeEscape), text));
 }
 
@@ -108,11 +104,11 @@ export function markdownText(text: string): string {
 }
 
 /**
- * A code span holding `text` (`plainName` escapes first): delimited by one backtick more than the longest run inside,
+ * A code span holding `text` (`plainText` escapes first): delimited by one backtick more than the longest run inside,
  * padded when the text starts or ends with one. In a table cell `|` is escaped, which GitHub honours inside code.
  */
 export function markdownCode(text: string, options: { inTable?: boolean } = {}): string {
-  let shown = plainName(text);
+  let shown = plainText(text);
   if (options.inTable === true) shown = shown.replace(/\|/g, '\\|');
   let longest = 0;
   for (const run of shown.match(/`+/g) ?? []) longest = Math.max(longest, run.length);

@@ -1,6 +1,6 @@
 /** Shared wording of the renderers, so text and markdown say the same thing. */
 import { SENSITIVE, type Plan, type PlanChange, type PlanDrift, type PlanStep, type PolicyFinding } from '../plan/types.js';
-import { plainName, plainText, shownValue } from './escape.js';
+import { plainText, shownValue } from './escape.js';
 
 export const SYMBOL: Record<PlanStep['action'], string> = { create: '+', update: '~', delete: '-', ensure: '=' };
 
@@ -52,9 +52,9 @@ export function formatValues(before: unknown, after: unknown): [string, string] 
   return [cut(a, first), cut(b, first)];
 }
 
-/** `ErrorConditions/HttpStatus/Value` rather than the JSON pointer's leading slash; names in it shown with `plainName`. */
+/** `ErrorConditions/HttpStatus/Value` rather than the JSON pointer's leading slash; names in it shown with `plainText`. */
 export function formatPath(pointer: string): string {
-  return plainName(pointer.startsWith('/') ? pointer.slice(1) : pointer);
+  return plainText(pointer.startsWith('/') ? pointer.slice(1) : pointer);
 }
 
 /** A change as `path: before -> after`; a sensitive change never shows a value, whatever the plan holds. */
@@ -74,12 +74,12 @@ export function stepTitle(step: { kind: string; key: string }): string {
 
 /** `[guid]` of a step that has one, the GUID shown as the service's text is. */
 export function guidTag(step: Pick<PlanStep, 'guid' | 'action'>): string {
-  return step.guid !== undefined && step.action !== 'ensure' ? `[${plainName(step.guid)}]` : '';
+  return step.guid !== undefined && step.action !== 'ensure' ? `[${plainText(step.guid)}]` : '';
 }
 
-/** `monitors.yaml:4:5`: a source position, the file name shown with `plainName`. */
+/** `monitors.yaml:4:5`: a source position, the file name shown with `plainText`. */
 export function sourcePlace(source: { file: string; line: number; column: number }): string {
-  return `${plainName(source.file)}:${source.line}:${source.column}`;
+  return `${plainText(source.file)}:${source.line}:${source.column}`;
 }
 
 export function driftLine(step: PlanStep): string | undefined {
@@ -98,7 +98,7 @@ export function ensureLine(step: PlanStep): string {
   const fields = step.desired ?? {};
   return Object.keys(fields)
     .sort()
-    .map((k) => `${plainName(k)}: ${formatValue(fields[k])}`)
+    .map((k) => `${plainText(k)}: ${formatValue(fields[k])}`)
     .join(', ');
 }
 

@@ -6,7 +6,7 @@
 import { OPERATOR_GROUP_KIND, OPERATOR_KIND } from '@monsync/schema';
 import { gapLabels, GRID_LEGEND, weekGrid } from '../on-call/grid.js';
 import type { OnCallPreview, OnCallSubject } from '../on-call/preview.js';
-import { plainName, plainText, shownValue } from './escape.js';
+import { plainText, shownValue } from './escape.js';
 
 const HOURS_HEADER = '00    06    12    18    ';
 const DAY_WIDTH = 'Thu 26 Mar'.length;
@@ -56,7 +56,7 @@ export function onCallMarkdown(preview: OnCallPreview | undefined, escape: (text
   const gaps = preview.subjects.filter((s) => uncoveredHours(s) > 0);
   if (gaps.length > 0) {
     open.push('> [!WARNING]');
-    for (const subject of gaps) open.push(`> **${escape(plainName(subject.key))}** has nobody on duty in ${uncoveredHours(subject)} hours it had someone before: ${escape(gapLabels(subject).join(', '))}.`);
+    for (const subject of gaps) open.push(`> **${escape(plainText(subject.key))}** has nobody on duty in ${uncoveredHours(subject)} hours it had someone before: ${escape(gapLabels(subject).join(', '))}.`);
   }
   const blocks = preview.subjects.map((subject) => {
     const lost = uncoveredHours(subject);

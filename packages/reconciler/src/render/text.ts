@@ -7,7 +7,7 @@ import type { Plan, PlanStep } from '../plan/types.js';
 import { onCallTextLines } from './on-call.js';
 import { protectedSteps } from '../plan/refusals.js';
 import { actionWord, CHANGE_SYMBOL, driftLine, ensureLine, findingPlace, formatChange, guidTag, protectedLine, removalLine, sourcePlace, stepTitle, summaryLine, SYMBOL } from './format.js';
-import { plainName, plainText, shownValue } from './escape.js';
+import { plainText, shownValue } from './escape.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -49,7 +49,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   lines.push(...onCallTextLines(plan.onCall, paint));
   if (plan.unmanaged.length > 0) {
     lines.push('', paint('bold', 'Unmanaged (in the account, declared by no file, prune is off):'));
-    for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${shownValue(u.key)} ${paint('dim', `[${plainName(u.guid)}]`)}`);
+    for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${shownValue(u.key)} ${paint('dim', `[${plainText(u.guid)}]`)}`);
   }
   if (plan.warnings.length > 0) {
     lines.push('', paint('bold', 'Warnings:'));
@@ -83,6 +83,6 @@ const SHOWN_DEPENDENCIES = 5;
 
 /** A delete waits for every create of its kind, which can be many: the text names a few (the JSON holds all). */
 function afterList(ids: readonly string[]): string {
-  const shown = ids.slice(0, SHOWN_DEPENDENCIES).map(plainName).join(', ');
+  const shown = ids.slice(0, SHOWN_DEPENDENCIES).map(plainText).join(', ');
   return ids.length <= SHOWN_DEPENDENCIES ? shown : `${shown} and ${ids.length - SHOWN_DEPENDENCIES} more`;
 }

@@ -124,7 +124,7 @@ function account(state) {
       MonitorGuid: guid('monitor', i),
       Name: `monitor ${String(i).padStart(5, '0')}`,
       MonitorType: 'Https',
-      MonitorMode: 'Default',
+      MonitorMode: 'Production',
       IsActive: true,
       GenerateAlert: true,
       UserAgent: 'ChromeLatest',

@@ -32,8 +32,8 @@ beforeAll(async () => {
   const shop = join(tree, 'monitors', 'shop.yaml');
   const text = readFileSync(shop, 'utf8');
   const edited = text
-    .replace('{ ErrorConditionType: LoadTimeLimit1, Value: "3", Effect: Error }', '{ ErrorConditionType: LoadTimeLimit1, Value: "3" }')
-    .replace('{ ErrorConditionType: LoadTimeLimit1, Value: "10", Effect: Error }', '{ ErrorConditionType: LoadTimeLimit1, Value: "10" }');
+    .replace('{ ErrorConditionType: LoadTimeLimit1, Value: "3000", Effect: Error }', '{ ErrorConditionType: LoadTimeLimit1, Value: "3000" }')
+    .replace('{ ErrorConditionType: LoadTimeLimit1, Value: "10000", Effect: Error }', '{ ErrorConditionType: LoadTimeLimit1, Value: "10000" }');
   expect(edited.match(/LoadTimeLimit1, Value: "(3|10)" \}/g)).toHaveLength(2);
   writeFileSync(shop, edited);
 });

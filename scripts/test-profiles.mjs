@@ -41,6 +41,7 @@ const SUITES = [
   'packages/cli/test/operators.test.ts',
   'packages/cli/test/init.test.ts',
   'packages/cli/test/acceptance/emulator.test.ts',
+  'packages/cli/test/hostile-text.test.ts',
   'packages/cli/test/malformed-listing-e2e.test.ts',
   'packages/cli/test/plan-target-e2e.test.ts',
 ];

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { childKinds, formatDiagnostic, hasErrors, isPolicyFinding, loadConfig, topLevelKinds, type DesiredState, type Diagnostic } from '@monsync/schema';
 import { style, useColor, type CliIo } from './io.js';
+import { plainLines, plainText } from '@monsync/reconciler/escape';
 
 export interface LoadedTree {
   /** Undefined when the tree has errors (they have been printed). */
@@ -31,10 +32,12 @@ export function displayPath(cwd: string, path: string): string {
 export function printDiagnostics(io: CliIo, label: string, diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void {
   const s = style(useColor(io));
   for (const diagnostic of diagnostics) {
-    const shown = shownFile(label, diagnostic);
+    // File names, messages quoting config values and the quoted source line are shown with the terminal's escapes.
+    const named = shownFile(label, diagnostic);
+    const shown = { ...named, file: plainText(named.file), message: plainText(diagnostic.message), ...(diagnostic.hint === undefined ? {} : { hint: plainText(diagnostic.hint) }) };
     // A literal secret sits on the very line a snippet would quote: print the position without the line.
     const text = diagnostic.code === 'LITERAL_SECRET' ? undefined : sources.get(diagnostic.file);
-    const [head = '', ...rest] = formatDiagnostic(shown, text === undefined ? {} : { source: text }).split('\n');
+    const [head = '', ...rest] = plainLines(formatDiagnostic(shown, text === undefined ? {} : { source: text })).split('\n');
     const paint = diagnostic.severity === 'error' ? s.red : s.yellow;
     io.stderr.write(`${[paint(head), ...rest].join('\n')}\n`);
   }

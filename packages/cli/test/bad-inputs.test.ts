@@ -29,6 +29,10 @@ interface Expected {
   env?: Record<string, string>;
   /** Files that git cannot hold, made before the run: named pipes. */
   fifos?: string[];
+  /** How many errors the loader reports, when one cause must give exactly that many. */
+  errors?: number;
+  /** Codes that must not be reported (what would follow from the one cause). */
+  notReported?: string[];
   /**
    * Symbolic links made before the run (name -> target), for links no tool of the repository should meet: to a device,
    * out of the tree, or in a loop.
@@ -107,6 +111,8 @@ describe('the bad-input corpus', () => {
         // Loader diagnostics name the file as given (tree/...), plan problems relative to the tree.
         expect(err, `${command} named no ${expected.code} at ${expected.at}`).toMatch(new RegExp(`(^|\\s|tree/)${expected.at.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `, 'm'));
         expect(err, `${command} named no ${expected.code}`).toContain(expected.code);
+        for (const other of expected.notReported ?? []) expect(err, `${command} reported ${other}`).not.toMatch(new RegExp(`: (error|warning) ${other}:`));
+        if (expected.errors !== undefined) expect(err.match(/^\S+:\d+:\d+: error [A-Z_]+:/gm) ?? [], `${command} errors`).toHaveLength(expected.errors);
       }
     });
   });

@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyJsonSchema, planJsonSchema, validateJsonSchema, type JsonSchemaDocument } from '@monsync/schema';
+import { applyJsonSchema, planJsonSchema, pullJsonSchema, validateJsonSchema, type JsonSchemaDocument } from '@monsync/schema';
 import { ExitCode } from '../src/exit-codes.js';
 import { copyOfDemoConfigs, monsync, REPO_ROOT, tempTree, useEmulator } from './helpers.js';
 
@@ -109,5 +110,26 @@ describe('--json', () => {
     expect(result.report).toBeUndefined();
     expect(result.summary.delete).toBeGreaterThan(0);
     expect(suite.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
+  });
+
+  it('pull --json lists the files written and the secret placeholders, as pull.schema.json says, the text for people on stderr', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'monsync-json-pull-')), 'tree');
+    const { code, out, err } = await monsync(['pull', '--out', dir, '--json'], { env: suite.env });
+    expect(code).toBe(ExitCode.Ok);
+    expect(err).toContain('Wrote 8 files to');
+    const result = conforms(pullJsonSchema(), out) as { command: string; files: { path: string; created: boolean }[]; secrets: { env: string }[] };
+    expect(result.command).toBe('pull');
+    expect(result.files).toHaveLength(8);
+    for (const file of result.files) expect(existsSync(join(dir, file.path)), file.path).toBe(true);
+    expect(result.secrets.map((secret) => secret.env)).toContain('MONSYNC_SECRET_WEB_SHOP_LOGIN_PASSWORD');
+    expectNoSecrets(out + err);
+  });
+
+  it('import --json names the edits and the file written, as pull.schema.json says', async () => {
+    const root = tempTree({ 'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\n' });
+    const { code, out } = await monsync(['import', 'monitor', 'Blog', '--json'], { env: suite.env, cwd: root });
+    expect(code).toBe(ExitCode.Ok);
+    const result = conforms(pullJsonSchema(), out);
+    expect(result).toMatchObject({ command: 'import', config: '.', files: [{ path: 'new-objects.yaml', created: true }], edits: ['+ monitor "Blog" (new-objects.yaml)'], remaining: [] });
   });
 });

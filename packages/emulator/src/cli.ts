@@ -46,12 +46,14 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Called once the emulator listens (tests use it to learn the URL). */
   onListening?: (url: string) => void;
+  /** The command as the user typed it, for its errors: `monsync emulator` (default `monsync-emulator`). */
+  command?: string;
 }
 
 const VALUE_FLAGS = ['--port', '--host', '--state', '--seed', '--profile', '--rate-limit', '--rate', '--burst', '--user', '--password', '--latency', '--fault-rate', '--fault-seed', '--page-size'] as const;
 
 function fail(message: string): never {
-  throw new EmulatorConfigError(`${message}\nRun monsync-emulator --help for the list of options.`);
+  throw new EmulatorConfigError(message);
 }
 
 function integer(flag: string, raw: string, min: number, max: number): number {
@@ -162,11 +164,12 @@ export function parseEmulatorArgs(input: readonly string[]): ParsedEmulatorArgs 
 export async function runEmulatorCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
   const out = io.stdout ?? ((t: string): void => void process.stdout.write(t));
   const err = io.stderr ?? ((t: string): void => void process.stderr.write(t));
+  const command = io.command ?? 'monsync-emulator';
   let parsed: ParsedEmulatorArgs;
   try {
     parsed = parseEmulatorArgs(argv);
   } catch (e) {
-    err(`monsync-emulator: ${(e as Error).message}\n`);
+    err(`${command}: ${(e as Error).message}\nRun '${command} --help' for the list of options.\n`);
     return 1;
   }
   if (parsed.help) {
@@ -180,7 +183,7 @@ export async function runEmulatorCli(argv: readonly string[], io: CliIo = {}): P
     running = await startEmulator(options);
   } catch (e) {
     const reason = e instanceof EmulatorConfigError ? e.message : `cannot start: ${(e as Error).message}`;
-    err(`monsync-emulator: ${reason}\n`);
+    err(`${command}: ${reason}\n`);
     return 1;
   }
   out(`monsync emulator listening on ${running.url}\n`);

@@ -37,7 +37,9 @@ export type { Plan, PlanChange, PlanDrift, PlanProtection, PlanStep, PlanSummary
 export { policyErrors, policyLines, protectedLines, protectedSteps, refusalLines } from './plan/refusals.js';
 export { SENSITIVE } from './plan/types.js';
 export { renderText, type TextOptions } from './render/text.js';
-export { DEFAULT_MARKDOWN_BUDGET, escapeMarkdown, MARKDOWN_MARKER, markdownLength, renderMarkdown, renderPolicySection, renderStepList, type MarkdownOptions } from './render/markdown.js';
+export { DEFAULT_MARKDOWN_BUDGET, MARKDOWN_MARKER, markdownLength, renderMarkdown, renderPolicySection, renderStepList, type MarkdownOptions } from './render/markdown.js';
+export { errorText, markdownCode, markdownText, plainLines, plainText, shownValue } from './render/escape.js';
+export { stepTitle } from './render/format.js';
 export { renderJson } from './render/json.js';
 export * from './apply/index.js';
 export * from './run/index.js';

@@ -88,6 +88,7 @@ export const DIAGNOSTIC_CODES = {
   AUTHORIZATION_NOT_ASSIGNABLE: { severity: 'error', summary: 'A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign.' },
   EVERYONE_GROUP: { severity: 'error', summary: 'The system group Everyone is declared; every operator is in it and it cannot be changed.' },
   UNKNOWN_REFERENCE: { severity: 'error', summary: 'A group member or vault reference names nothing declared.' },
+  UNCHECKED_REFERENCE: { severity: 'warning', summary: 'A reference names nothing declared in the files that parsed; another file failed to parse (its syntax error is reported) and may declare it.' },
   ALL_MONITORS_GROUP: { severity: 'error', summary: 'The All Monitors group is declared; its membership cannot be changed.' },
   DUTY_SCHEDULES_WITHOUT_MEMBERS: { severity: 'error', summary: 'An operator group declares `dutySchedules` but not `members`: its schedules are copies on its members, so monsync needs the member list.' },
   SCHEDULE_FIELD_MISSING: { severity: 'error', summary: 'A schedule lacks a field its ScheduleType / ScheduleMode needs.' },

@@ -143,6 +143,8 @@ class Assembler {
   settingsSource: SourceRef | undefined;
   settingsRead = false;
   readonly policy = new PolicyReader();
+  /** Files with a syntax error: nothing of them is declared, so a reference may name what one of them holds. */
+  readonly unparsed: string[] = [];
 
   constructor(
     readonly root: string,
@@ -159,6 +161,21 @@ class Assembler {
     this.diagnostics.push(d);
   }
 
+  /**
+   * A reference (`subject`) that names nothing declared (`missing`: "no declared monitor"): an error with the closest
+   * declared name (`meant`), unless a file failed to parse, which may declare it; then the reference is reported as
+   * not checked, and the syntax error is the one error.
+   */
+  unresolved(subject: string, missing: string, meant: string | undefined, at: Located, hint: string): void {
+    const first = this.unparsed[0];
+    if (first === undefined) {
+      this.report('UNKNOWN_REFERENCE', `${subject} names ${missing}${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at, 'value', hint);
+      return;
+    }
+    const files = this.unparsed.length === 1 ? first : `${first} and ${this.unparsed.length - 1} other file${this.unparsed.length === 2 ? '' : 's'}`;
+    this.report('UNCHECKED_REFERENCE', `${subject} was not checked: it names ${missing} in the files that parsed, and ${files} failed to parse`, at, 'value', `fix the syntax error in ${files}; validate then checks this reference`);
+  }
+
   sourceRef(at: Located): SourceRef {
     const { line, column } = at.src.position(at.path);
     return { file: at.src.file, line, column };
@@ -167,9 +184,15 @@ class Assembler {
   addFile(src: YamlSource): void {
     this.diagnostics.push(...src.diagnostics);
     const syntaxBroken = src.diagnostics.some((d) => d.code === 'YAML_SYNTAX');
+    if (syntaxBroken) {
+      // What the parser made of the rest of the file is a guess: checking it would report errors that follow from
+      // the syntax error (a monitor without the list the error cut off), and what it lost would be missing.
+      this.unparsed.push(src.file);
+      return;
+    }
     const refused = src.diagnostics.some((d) => d.severity === 'error');
     // Zero bytes, only comments, `null` or `{}`: nothing is declared, whatever the reason.
-    const empty = !syntaxBroken && !refused && (src.value === undefined || src.value === null || (isMapping(src.value) && Object.keys(src.value).length === 0));
+    const empty = !refused && (src.value === undefined || src.value === null || (isMapping(src.value) && Object.keys(src.value).length === 0));
     if (empty && hasContent(src.text)) {
       // Bytes that are neither comments nor an explicit empty value, read as nothing: the parser misread the file.
       this.diagnostics.push(
@@ -195,7 +218,7 @@ class Assembler {
       return;
     }
     const value = src.value;
-    if (!syntaxBroken) this.diagnostics.push(...schemaDiagnostics(src));
+    this.diagnostics.push(...schemaDiagnostics(src));
     this.walkPassThrough(src, value, configJsonSchema(), []);
 
     if (src.file === SETTINGS_FILE) this.readSettings(src, value);
@@ -507,14 +530,7 @@ class Assembler {
       if (!Array.isArray(members)) continue;
       members.forEach((member, i) => {
         if (typeof member !== 'string' || monitorSet.has(member)) return;
-        const meant = likelyMeant(member, monitorNames);
-        this.report(
-          'UNKNOWN_REFERENCE',
-          `member \`${member}\` of group \`${String(g.key)}\` names no declared monitor${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`,
-          { src: g.src, path: [...g.path, 'members', i] },
-          'value',
-          'members are monitor Names declared in this config tree',
-        );
+        this.unresolved(`member \`${member}\` of group \`${String(g.key)}\``, 'no declared monitor', likelyMeant(member, monitorNames), { src: g.src, path: [...g.path, 'members', i] }, 'members are monitor Names declared in this config tree');
       });
     }
 
@@ -536,11 +552,10 @@ class Assembler {
         const at = { src: m.src, path: [...m.path, 'PredefinedVariables', i, 'Value', 'vault'] };
         const items = itemsBySection.get(sectionName);
         if (items === undefined) {
-          const meant = likelyMeant(sectionName, itemsBySection.keys());
-          this.report('UNKNOWN_REFERENCE', `vault reference \`${ref}\` names no declared vault section \`${sectionName}\`${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at, 'value', 'declare the section under vault.sections');
+          this.unresolved(`vault reference \`${ref}\``, `no declared vault section \`${sectionName}\``, likelyMeant(sectionName, itemsBySection.keys()), at, 'declare the section under vault.sections');
         } else if (!items.includes(itemName)) {
           const meant = likelyMeant(itemName, items);
-          this.report('UNKNOWN_REFERENCE', `vault reference \`${ref}\` names no item \`${itemName}\` in section \`${sectionName}\`${meant !== undefined ? `; did you mean \`${sectionName}/${meant}\`?` : ''}`, at, 'value', 'declare the item under the section\'s items');
+          this.unresolved(`vault reference \`${ref}\``, `no item \`${itemName}\` in section \`${sectionName}\``, meant === undefined ? undefined : `${sectionName}/${meant}`, at, 'declare the item under the section\'s items');
         }
       });
     }
@@ -553,8 +568,7 @@ class Assembler {
     const groups = this.of(OPERATOR_GROUP_KIND).map((g) => g.key).filter((k): k is string => typeof k === 'string');
     const unknownOperator = (email: unknown, at: Located, what: string): void => {
       if (typeof email !== 'string' || known.has(email.toLowerCase())) return;
-      const meant = likelyMeant(email, emails);
-      this.report('UNKNOWN_REFERENCE', `${what} \`${email}\` names no declared operator${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at, 'value', 'declare the operator under operators: (key: Email)');
+      this.unresolved(`${what} \`${email}\``, 'no declared operator', likelyMeant(email, emails), at, 'declare the operator under operators: (key: Email)');
     };
     for (const g of this.of(OPERATOR_GROUP_KIND)) {
       const members = (g.declared.value as Mapping).members;
@@ -569,8 +583,7 @@ class Assembler {
         // The key of an operator's access is the kind's name (`operator: <Email>`).
         unknownOperator(a.operator, at(OPERATOR_KIND.kind), `access to vault section \`${String(s.key)}\` of operator`);
         if (typeof a.group === 'string' && !groups.includes(a.group)) {
-          const meant = likelyMeant(a.group, groups);
-          this.report('UNKNOWN_REFERENCE', `access to vault section \`${String(s.key)}\` of group \`${a.group}\` names no declared operator group${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at('group'), 'value', 'declare the group under operatorGroups: (key: Description)');
+          this.unresolved(`access to vault section \`${String(s.key)}\` of group \`${a.group}\``, 'no declared operator group', likelyMeant(a.group, groups), at('group'), 'declare the group under operatorGroups: (key: Description)');
         }
       });
     }

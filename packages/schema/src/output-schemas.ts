@@ -110,6 +110,27 @@ export const ApplyResultSchema = ClosedObject(
   },
 );
 
+export const PULL_COMMANDS = ['pull', 'pull --into', 'import'] as const;
+
+export const PullResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: 'Version of this format.' }),
+    command: StringEnum(PULL_COMMANDS, { description: 'What wrote the tree: a new one (`pull --out`), the account\'s changes into one (`pull --into`), chosen objects (`import`).' }),
+    config: Type.String({ description: 'The tree written to, as the user would write it.' }),
+    files: Type.Array(ClosedObject({ path: Type.String({ description: 'Relative to the tree.' }), created: Type.Boolean({ description: 'True for a new file.' }) }), {
+      description: 'Files written.',
+    }),
+    edits: Type.Array(Type.String(), { description: 'What was changed, one line each (`~ monitor "Blog" /IsActive`, `+ monitor "Status page" (new-objects.yaml)`).' }),
+    notes: Type.Array(Type.String(), { description: 'What was left as it is, and why.' }),
+    secrets: Type.Array(ClosedObject({ env: Type.String({ description: 'The variable a `{ fromEnv }` placeholder names.' }), where: Type.String({ description: 'File and field of the placeholder.' }) }), {
+      description: 'Placeholders written for secrets the API never returns: set these variables before planning. Names only, never values.',
+    }),
+    remaining: Type.Array(Type.String(), { description: 'Steps a plan of the written tree still shows against the same read (what pull cannot write); empty when it plans no changes.' }),
+  },
+  { title: 'monsync pull --json', description: 'The result of `monsync pull --json` (`--out` or `--into`) and `monsync import --json`; what is printed for people goes to stderr.' },
+);
+
 export type ValidateResult = Static<typeof ValidateResultSchema>;
+export type PullResult = Static<typeof PullResultSchema>;
 export type ApplyResult = Static<typeof ApplyResultSchema>;
 export type ApplyOutcome = (typeof APPLY_OUTCOMES)[number];

@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { pulledTree, pullInto, type LiveSnapshot, type Plan } from '@monsync/reconciler';
+import { plainText, pulledTree, pullInto, type LiveSnapshot, type Plan } from '@monsync/reconciler';
 import { readConfigTree, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
 import { acceptBranch, closeAcceptPullRequest, openOrUpdateAcceptPullRequest, pushAcceptBranch, type AcceptTarget } from '../accept-pr.js';
 import { acceptBody } from '../bodies.js';
@@ -38,7 +38,7 @@ export async function offerAcceptPullRequest(run: CommandRun, gh: GitHub, plan: 
   const faults = reloaded.diagnostics.filter((d) => !isPolicyFinding(d));
   if (hasErrors(faults)) {
     const first = faults.find((d) => d.severity === 'error');
-    core.warning(`drift-pr: the live account written into ${folder.label} would not validate (${first?.file ?? ''}:${first?.line ?? ''}: ${first?.message ?? ''}); no pull request`);
+    core.warning(`drift-pr: the live account written into ${folder.label} would not validate (${plainText(first?.file ?? '')}:${first?.line ?? ''}: ${plainText(first?.message ?? '')}); no pull request`);
     return { reason: 'the changes could not be written into the tree as a valid configuration (see the workflow run); change the tree by hand.' };
   }
   const target = await acceptTarget(run, gh);
@@ -57,7 +57,7 @@ export async function offerOrExplain(run: CommandRun, gh: GitHub, plan: Plan, li
     return await offerAcceptPullRequest(run, gh, plan, live, footer);
   } catch (error) {
     const code = (error as { status?: unknown }).status;
-    const message = run.masker.redact()(error instanceof Error ? error.message : String(error));
+    const message = run.masker.redact()(plainText(error instanceof Error ? error.message : String(error)));
     core.warning(`drift-pr: the "Accept live changes" pull request could not be pushed or opened (${typeof code === 'number' ? `HTTP ${code}: ` : ''}${message}); the workflow needs permissions contents: write and pull-requests: write`);
     return { reason: 'the drift job could not push its pull request this time (see the warning in the workflow run); run `monsync pull --into` locally instead.' };
   }

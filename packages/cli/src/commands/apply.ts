@@ -43,6 +43,7 @@ import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
+import { plainLines, plainText, shownValue } from '@monsync/reconciler/escape';
 import { ROTATE_OPTION, TARGET_OPTION } from './plan.js';
 import { parseTarget } from '../targets.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
@@ -60,7 +61,7 @@ const SIGN: Record<PlanStep['action'], string> = { create: '+', update: '~', del
 
 function label(step: { kind: PlanStep['kind']; key: string }): string {
   // Escaped as the plan shows it: a key from the live account may hold a newline or a terminal escape.
-  return `${TITLES.get(step.kind) ?? step.kind} ${JSON.stringify(step.key)}`;
+  return `${TITLES.get(step.kind) ?? step.kind} ${shownValue(step.key)}`;
 }
 
 function changeSteps(plan: Plan): PlanStep[] {
@@ -118,13 +119,13 @@ function applyDisplay(io: CliIo, s: Style, total: number) {
   };
   const stepLine = (e: StepEvent): string | undefined => {
     if (e.type === 'done') {
-      const guid = e.step.action === 'create' && e.result.guid !== undefined ? ` (${e.result.guid})` : '';
-      const note = e.result.note === undefined ? '' : s.dim(` [${e.result.note}]`);
+      const guid = e.step.action === 'create' && e.result.guid !== undefined ? ` (${plainText(e.result.guid)})` : '';
+      const note = e.result.note === undefined ? '' : s.dim(` [${plainText(e.result.note)}]`);
       return `  ${SIGN[e.step.action]} ${label(e.step)} ${PAST[e.step.action]}${guid}${note}`;
     }
-    if (e.type === 'failed') return s.red(`  ! ${label(e.step)}: ${e.step.action} failed: ${e.result.message}`);
-    if (e.type === 'skipped') return s.yellow(`  ! ${label(e.step)}: ${e.step.action} skipped, it waits for ${e.result.waitedFor}, which failed`);
-    if (e.type === 'retry') return s.dim(`  ${label(e.step)}: ${e.step.action} tried again (${e.reason})`);
+    if (e.type === 'failed') return s.red(`  ! ${label(e.step)}: ${e.step.action} failed: ${plainText(e.result.message)}`);
+    if (e.type === 'skipped') return s.yellow(`  ! ${label(e.step)}: ${e.step.action} skipped, it waits for ${plainText(e.result.waitedFor)}, which failed`);
+    if (e.type === 'retry') return s.dim(`  ${label(e.step)}: ${e.step.action} tried again (${plainText(e.reason)})`);
     return undefined;
   };
   return {
@@ -164,11 +165,11 @@ function summary(report: ApplyReport, s: Style): string {
   ];
   if (report.failed.length > 0) {
     lines.push('Failed:');
-    for (const f of report.failed) lines.push(`  ${label(f)} (${f.action}): ${f.message}`);
+    for (const f of report.failed) lines.push(`  ${label(f)} (${f.action}): ${plainText(f.message)}`);
   }
   if (report.skipped.length > 0) {
     lines.push('Skipped, because a step they depend on failed:');
-    for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${k.waitedFor}${k.via === undefined ? '' : ` through ${k.via}`}`);
+    for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${plainText(k.waitedFor)}${k.via === undefined ? '' : ` through ${plainText(k.via)}`}`);
   }
   if (report.notRun.length > 0) lines.push(`Not run: ${report.notRun.length} steps (the apply was stopped).`);
   if (!report.ok) lines.push('Run monsync apply again once the cause is fixed: what is done stays done, and only the rest is planned.');
@@ -219,7 +220,7 @@ async function openAndPlan(context: CommandContext, flags: ApplyFlags, saved: Pl
           client: checkedClientOptions(io.env, { parallelism: Math.max(DEFAULT_PARALLELISM, flags.parallelism), ...relay.client }),
           fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
           operator: io.env['MONSYNC_OPERATOR'],
-          onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
+          onWarning: (message) => void io.stderr.write(`warning: ${plainText(message)}\n`),
         }),
         configDir: dir,
         setHooks: (extra) => relay.listen(combineHooks(extra, verbose)),
@@ -366,7 +367,7 @@ function choosePlan(io: CliIo, s: Style, session: Session, flags: ApplyFlags, sa
       const secret = changedSecret(saved, session);
       if (flags.replan) return instead(secret === undefined ? `the config tree ${configLabel} changed` : 'a secret changed');
       if (secret !== undefined) {
-        io.stderr.write(s.red(`apply refused: ${secret.message}`) + '\n');
+        io.stderr.write(s.red(`apply refused: ${plainLines(secret.message)}`) + '\n');
         return ExitCode.UnsafeOrStale;
       }
       return refuse(`the config tree ${configLabel} changed since ${shown} was made (or the plan was made from another tree), so it is not the plan that was reviewed.`, '');
@@ -467,7 +468,7 @@ async function execute(io: PromptingIo, s: Style, session: Session, flags: Apply
     });
   } catch (error) {
     if (error instanceof SecretChangedError) {
-      io.stderr.write(s.red(`apply refused: ${error.message}`) + '\n');
+      io.stderr.write(s.red(`apply refused: ${plainLines(error.message)}`) + '\n');
       return ExitCode.UnsafeOrStale;
     }
     throw error;
@@ -497,7 +498,7 @@ async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
     await lock.release();
     return true;
   } catch (error) {
-    io.stderr.write(s.red(`monsync apply: ${error instanceof Error ? error.message : String(error)}`) + '\n');
+    io.stderr.write(s.red(`monsync apply: ${plainText(error instanceof Error ? error.message : String(error))}`) + '\n');
     return false;
   }
 }

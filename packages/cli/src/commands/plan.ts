@@ -1,14 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkedClientOptions, hasChanges, openSession, planPipeline, refusalLines, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
-import { booleanOption, jsonOption, listOption, stringOption } from '../args.js';
+import { booleanOption, listOption, stringOption } from '../args.js';
 import { ALLOW_UNSAFE_OPTIONS, allowUnsafe } from '../allow-unsafe.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
 import { ExitCode } from '../exit-codes.js';
 import { style, useColor } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
-import { planFormat, planJson, renderPlan } from '../renderers.js';
+import { plainText } from '@monsync/reconciler/escape';
+import { PLAN_FORMAT_OPTIONS, planFormat, planJson, renderPlan } from '../renderers.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { parseTarget } from '../targets.js';
 
@@ -44,7 +45,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
           client: checkedClientOptions(io.env, relay.client),
           fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
           operator: io.env['MONSYNC_OPERATOR'],
-          onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
+          onWarning: (message) => void io.stderr.write(`warning: ${plainText(message)}\n`),
         }),
     },
     {
@@ -82,8 +83,7 @@ export const planCommand: CommandSpec = {
     'Exit codes: 0 ok, 1 error (also a refused plan), 2 changes present (with --detailed-exitcode), 3 plan unsafe (safety\n' +
     'thresholds; with --allow-unsafe the plan is shown as unsafe and exits as a safe one would).',
   options: {
-    format: { type: 'string', value: 'FORMAT', choices: ['text', 'markdown', 'json'], description: 'output on stdout: text (default), markdown (for a PR comment) or json (schemas/plan.schema.json)' },
-    json: { ...jsonOption('plan'), description: 'the same as --format json (schemas/plan.schema.json in @monsync/schema)' },
+    ...PLAN_FORMAT_OPTIONS,
     out: { type: 'string', value: 'FILE', description: 'also save the plan as JSON to FILE (for review, or for `monsync apply FILE`)' },
     'detailed-exitcode': { type: 'boolean', description: 'exit 2 when the plan has changes (create, update or delete), 0 when it has none' },
     target: TARGET_OPTION,

@@ -2,10 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkedClientOptions, hasChanges, openSession, planPipeline, pulledTree, pullInto, type Plan } from '@monsync/reconciler';
 import { readConfigTree, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
+import { OUTPUT_FORMAT_VERSION, type PullResult } from '@monsync/schema';
+import { booleanOption } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { displayPath, loadTree, printDiagnostics } from '../load.js';
+import { plainText } from '@monsync/reconciler/escape';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
 
@@ -58,7 +61,7 @@ type Planned = NonNullable<Awaited<ReturnType<typeof planForPull>>>;
  * validates (otherwise nothing is written), and plans the edited tree again against the same read: what is left is
  * what pull cannot write. `plan` is the plan pulled from: the whole one (pull --into) or the chosen objects (import).
  */
-export async function writeIntoTree(io: CommandContext['io'], dir: string, planned: Planned, plan: Plan, target: string, what: string): Promise<number> {
+export async function writeIntoTree(io: CommandContext['io'], dir: string, planned: Planned, plan: Plan, target: string, what: string): Promise<TreeWritten> {
   const label = displayPath(io.cwd, dir);
   const pulled = pulledTree(planned.live);
   const files = readConfigTree(dir).texts.map(({ file, text }) => ({ path: file, text }));
@@ -76,11 +79,12 @@ export async function writeIntoTree(io: CommandContext['io'], dir: string, plann
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
     writeFileSync(join(dir, file.path), file.text);
   }
-  io.stdout.write(`Wrote ${what} into ${label} (${edited.files.map((file) => `${file.path}${file.created ? ' (new)' : ''}`).join(', ') || 'no file'}):\n`);
-  for (const edit of edited.edits) io.stdout.write(`  ${edit}\n`);
-  for (const note of [...edited.notes, ...pulled.notes]) io.stdout.write(`note: ${note}\n`);
+  io.stdout.write(`Wrote ${what} into ${label} (${edited.files.map((file) => `${plainText(file.path)}${file.created ? ' (new)' : ''}`).join(', ') || 'no file'}):\n`);
+  for (const edit of edited.edits) io.stdout.write(`  ${plainText(edit)}\n`);
+  for (const note of [...edited.notes, ...pulled.notes]) io.stdout.write(`note: ${plainText(note)}\n`);
   const written = edited.files.map((file) => file.text).join('\n');
-  writeSecretPlaceholders(io, pulled.secrets.filter((secret) => new RegExp(`fromEnv: ${secret.env}\\b`).test(written)));
+  const secrets = pulled.secrets.filter((secret) => new RegExp(`fromEnv: ${secret.env}\\b`).test(written));
+  writeSecretPlaceholders(io, secrets);
   // The same read, planned again from the edited tree: what is left is what pull cannot write (secrets, above).
   let left: string[] = [];
   try {
@@ -90,8 +94,35 @@ export async function writeIntoTree(io: CommandContext['io'], dir: string, plann
   } catch {
     left = ['(a secret of the edited tree cannot be read yet: set the variables above, then run monsync plan)'];
   }
-  if (left.length > 0) io.stdout.write(`\nThe tree still differs from the live account in what pull cannot write:\n${left.map((line) => `  ${line}\n`).join('')}`);
+  if (left.length > 0) io.stdout.write(`\nThe tree still differs from the live account in what pull cannot write:\n${left.map((line) => `  ${plainText(line)}\n`).join('')}`);
   else io.stdout.write(`\nThe tree now plans no changes against the live account.\n`);
+  return {
+    config: label,
+    files: edited.files.map((file) => ({ path: file.path, created: file.created })),
+    edits: edited.edits,
+    notes: [...edited.notes, ...pulled.notes],
+    secrets: secrets.map(({ env, where }) => ({ env, where })),
+    remaining: left,
+  };
+}
+
+/** What a pull or an import wrote: `--json` prints it (schemas/pull.schema.json). */
+export type TreeWritten = Omit<PullResult, 'formatVersion' | 'command'>;
+
+/**
+ * Runs `write` with the text for people on stdout, or, with `--json`, on stderr and the result as one JSON document
+ * on stdout (schemas/pull.schema.json).
+ */
+export async function withPullResult(context: CommandContext, command: PullResult['command'], write: (io: CommandContext['io']) => Promise<TreeWritten | number>): Promise<number> {
+  const { io, values } = context;
+  if (!booleanOption(values, 'json')) {
+    const done = await write(io);
+    return typeof done === 'number' ? done : ExitCode.Ok;
+  }
+  const done = await write({ ...io, stdout: io.stderr });
+  if (typeof done === 'number') return done;
+  const result: PullResult = { formatVersion: OUTPUT_FORMAT_VERSION, command, ...done };
+  io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return ExitCode.Ok;
 }
 
@@ -101,14 +132,16 @@ export async function writeIntoTree(io: CommandContext['io'], dir: string, plann
  * only when the result is a valid tree.
  */
 export async function runPullInto(context: CommandContext, into: string, newObjectsFile: string | undefined): Promise<number> {
-  const { io } = context;
-  const dir = resolve(io.cwd, into);
-  const target = relativeFile(io, dir, newObjectsFile ?? join(dir, DEFAULT_NEW_OBJECTS_FILE));
-  const planned = await planForPull(context, dir);
-  if (planned === undefined) return ExitCode.Error;
-  if (!hasChanges(planned.plan)) {
-    io.stdout.write(`${displayPath(io.cwd, dir)} already matches the live account: nothing to write\n`);
-    return ExitCode.Ok;
-  }
-  return writeIntoTree(io, dir, planned, planned.plan, target, "the live account's changes");
+  const dir = resolve(context.io.cwd, into);
+  const target = relativeFile(context.io, dir, newObjectsFile ?? join(dir, DEFAULT_NEW_OBJECTS_FILE));
+  return withPullResult(context, 'pull --into', async (io) => {
+    const planned = await planForPull({ ...context, io }, dir);
+    if (planned === undefined) return ExitCode.Error;
+    if (!hasChanges(planned.plan)) {
+      const config = displayPath(io.cwd, dir);
+      io.stdout.write(`${config} already matches the live account: nothing to write\n`);
+      return { config, files: [], edits: [], notes: [], secrets: [], remaining: [] };
+    }
+    return writeIntoTree(io, dir, planned, planned.plan, target, "the live account's changes");
+  });
 }

@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
-import { jsonOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { useColor } from '../io.js';
 import { displayPath } from '../load.js';
 import { readPlanFile } from '../plan-file.js';
-import { planFormat, renderPlan } from '../renderers.js';
+import { PLAN_FORMAT_OPTIONS, planFormat, renderPlan } from '../renderers.js';
 
 export const showCommand: CommandSpec = {
   name: 'show',
@@ -18,8 +17,7 @@ export const showCommand: CommandSpec = {
     'shown, secrets only as (sensitive). Whether the plan still applies is for monsync apply PLANFILE to say.\n' +
     'Exit codes: 0 shown, 1 the file is missing or not a monsync plan.',
   options: {
-    format: { type: 'string', value: 'FORMAT', choices: ['text', 'markdown', 'json'], description: 'output on stdout: text (default), markdown (for a PR comment) or json (schemas/plan.schema.json)' },
-    json: { ...jsonOption('plan'), description: 'the same as --format json (schemas/plan.schema.json in @monsync/schema)' },
+    ...PLAN_FORMAT_OPTIONS,
   },
   positionals: { min: 1, max: 1, names: 'PLANFILE', complete: 'file' },
   examples: ['monsync show plan.json', 'monsync show plan.json --format markdown > plan.md'],

@@ -1,4 +1,5 @@
 import type { SourceRef } from '../desired.js';
+import { plainText } from '../render/escape.js';
 
 export type PlanProblemCode =
   | 'DUPLICATE_LIVE_KEY'
@@ -35,7 +36,7 @@ export function planProblem(code: PlanProblemCode, message: string, source?: Sou
 
 /** `file:line:col`, for a message naming another declaration. */
 export function place(source: SourceRef): string {
-  return `${source.file}:${source.line}:${source.column}`;
+  return `${plainText(source.file)}:${source.line}:${source.column}`;
 }
 
 /** `file:line:col: ` before a warning's message (warnings are plan JSON, where the position is part of the text). */
@@ -45,7 +46,7 @@ export function at(source: SourceRef | undefined): string {
 
 /** The problem as one line: `file:line:col: message`, or the message alone. */
 export function problemLine(problem: PlanProblem): string {
-  return problem.file === undefined ? problem.message : `${problem.file}:${problem.line ?? 1}:${problem.col ?? 1}: ${problem.message}`;
+  return problem.file === undefined ? problem.message : `${plainText(problem.file)}:${problem.line ?? 1}:${problem.col ?? 1}: ${problem.message}`;
 }
 
 /**

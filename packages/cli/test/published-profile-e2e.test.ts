@@ -34,7 +34,7 @@ async function planOf(root: string, config: string, extraEnv: Record<string, str
   return JSON.parse(planned.out) as Plan;
 }
 
-/** Steps that change something: alert-definition activations are re-asserted on every plan by design. */
+/** Steps that change something (`ensure` steps, which change nothing, left out). */
 const changing = (plan: Plan) => plan.steps.filter((step) => step.action !== 'ensure');
 
 describe('the demo tree of before the published names, against the published profile', () => {

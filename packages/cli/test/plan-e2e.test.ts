@@ -36,7 +36,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expect(code).toBe(ExitCode.Ok);
     expect(out).toContain('+ create monitor "Status page"');
     expect(out).toContain('~ update monitor "Shop homepage"');
-    expect(out).toContain('~ ErrorConditions/LoadTimeLimit1/Value: "4" -> "3"');
+    expect(out).toContain('~ ErrorConditions/LoadTimeLimit1/Value: "4000" -> "3000"');
     expect(out).toContain('drift: changed outside git by Sam Ops at 2026-01-12T16:42:00');
     expect(out).toContain('- delete monitor "Old status page"');
     expect(out).toContain('? scheduledReport "monthly-ops"');

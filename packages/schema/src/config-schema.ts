@@ -49,7 +49,10 @@ export const ErrorConditionTypeSchema = def(
   'ErrorConditionType',
   StringEnum(ERROR_CONDITION_TYPES, {
     description:
-      'Kind of error condition. The service adds LoadTimeLimit1 and LoadTimeLimit2 to every monitor; monsync leaves them alone unless you declare them.',
+      'Kind of error condition. The service adds LoadTimeLimit1 and LoadTimeLimit2 to every monitor; monsync leaves them alone unless you declare them. ' +
+      'Units of `Value`: LoadTimeLimit1/LoadTimeLimit2 milliseconds (the vendor\'s provider writes "3500" for 3.5 s; the v3 limits counted milliseconds too); ' +
+      'TotalMinBytes/TotalMaxBytes bytes; HttpStatus an HTTP status code; PageElementFailedWithPercentage a percentage. The published sources state no unit for the ' +
+      'other types: check the web application before relying on one.',
   }),
 );
 export const EffectSchema = def('Effect', StringEnum(EFFECTS, { description: 'What the condition causes: `Error` raises an error, `Indicate` only marks the check. Omitted for some types.' }));
@@ -216,7 +219,11 @@ export const ErrorConditionSchema = def(
   ApiObject(
     {
       ErrorConditionType: use(ErrorConditionTypeSchema, 'Kind of condition (set key: at most one entry per type).'),
-      Value: Type.String({ description: 'Limit value, as a string (e.g. a time in ms, a byte count, an HTTP status code).' }),
+      Value: Type.String({
+        description:
+          'Limit value, as a string. LoadTimeLimit1/LoadTimeLimit2: milliseconds ("3000" is 3 seconds; a value under 100 is warned about, LOAD_TIME_IN_SECONDS); ' +
+          'TotalMinBytes/TotalMaxBytes: bytes; HttpStatus: an HTTP status code (e.g. "200").',
+      }),
       Percentage: Type.Optional(Type.String({ description: 'Percentage, as a string; used by PageElementMaxSizeWithPercentage and PageElementFailedWithPercentage.' })),
       Effect: Type.Optional(EffectSchema),
       Level: Type.Optional(ErrorConditionLevelSchema),

@@ -717,6 +717,30 @@ class Assembler {
     for (const f of findings) this.report(f.code, f.message, f.field === undefined ? at : { src: at.src, path: [...at.path, f.field] }, f.code === 'SCHEDULE_FIELD_UNEXPECTED' ? 'key' : 'value');
   }
 
+  /**
+   * A load-time limit counts milliseconds (the vendor's provider: `"3500"`); one under 100 was almost surely written
+   * in seconds, and would alert on every check. A warning, not an error: a limit of 50 ms may be meant.
+   */
+  private checkLoadTimes(m: Declaration): void {
+    const conditions = (m.declared.value as Mapping).ErrorConditions;
+    if (!Array.isArray(conditions)) return;
+    conditions.forEach((condition, i) => {
+      if (!isMapping(condition)) return;
+      const type = condition.ErrorConditionType;
+      const value = condition.Value;
+      if ((type !== 'LoadTimeLimit1' && type !== 'LoadTimeLimit2') || typeof value !== 'string' || !/^\d+(\.\d+)?$/.test(value.trim())) return;
+      const ms = Number(value);
+      if (ms >= 100) return;
+      this.report(
+        'LOAD_TIME_IN_SECONDS',
+        `${type} Value "${value}" is ${value} milliseconds: the service reads load-time limits in milliseconds, so this alerts whenever a page takes longer than ${value} ms`,
+        { src: m.src, path: [...m.path, 'ErrorConditions', i, 'Value'] },
+        'value',
+        `write the limit in milliseconds, e.g. Value: "${Math.round(ms * 1000)}" for ${value} seconds`,
+      );
+    });
+  }
+
   private checkResources(): void {
     for (const g of this.of(MONITOR_GROUP_KIND)) {
       const value = g.declared.value as Mapping;
@@ -726,6 +750,7 @@ class Assembler {
         this.report('ALL_MONITORS_GROUP', 'a group named `All Monitors` would target the default All Monitors group, whose membership cannot be changed', { src: g.src, path: [...g.path, 'Description'] }, 'value', 'choose another Description');
       }
     }
+    for (const m of this.of(MONITOR_KIND)) this.checkLoadTimes(m);
     for (const s of this.of(SLA_KIND)) this.findings(checkSlaThresholds(s.declared.value), s);
     for (const p of this.of(SLA_EXCLUSION_PERIOD_KIND)) this.findings(checkExclusionPeriod(p.declared.value), p);
     for (const r of this.of(SCHEDULED_REPORT_KIND)) {

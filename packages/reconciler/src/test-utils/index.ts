@@ -105,7 +105,7 @@ export function aLiveMonitor(fields: Record<string, unknown> = {}): ApiObject {
     MonitorGuid: guidFor('monitor', name),
     Name: name,
     MonitorType: 'Https',
-    MonitorMode: 'Default',
+    MonitorMode: 'Production',
     IsActive: true,
     GenerateAlert: true,
     UserAgent: 'ChromeLatest',

@@ -164,10 +164,10 @@ try {
   const applyArgs = ['apply', show(jsonFile), '--config', 'configs', '--auto-approve', '--verify'];
   if (!saved.safe) {
     console.log(`The plan is over the safety thresholds (${saved.violations.map((violation) => violation.message).join('; ')}):`);
-    console.log('this demo reviewed it above and passes --allow-deletes deliberately.');
-    applyArgs.push('--allow-deletes');
+    console.log('this demo reviewed it above and passes --allow-unsafe deliberately.');
+    applyArgs.push('--allow-unsafe');
   } else {
-    console.log('The plan is within the safety thresholds, so no --allow-deletes is needed.');
+    console.log('The plan is within the safety thresholds, so no --allow-unsafe is needed.');
   }
   const applied = await monsync(applyArgs);
   if (applied.code !== 0) throw new Error(`monsync apply exited ${applied.code}`);
@@ -186,10 +186,10 @@ try {
   const writesBefore = emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET').length;
   const refusedPlan = await monsync(['plan', '--config', show(copy)]);
   if (refusedPlan.code !== 1 || !refusedPlan.out.includes('REFUSED')) throw new Error(`the plan of a protected delete should be refused with exit 1, but it exited ${refusedPlan.code}`);
-  const refusedApply = await monsync(['apply', '--config', show(copy), '--auto-approve', '--allow-deletes']);
+  const refusedApply = await monsync(['apply', '--config', show(copy), '--auto-approve', '--allow-unsafe']);
   const writes = emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET').length - writesBefore;
-  if (refusedApply.code !== 1 || writes !== 0) throw new Error(`apply --allow-deletes of a protected delete should be refused with exit 1 and no write, but it exited ${refusedApply.code} after ${writes} writes`);
-  console.log(`As expected: plan exited 1 and apply --allow-deletes exited 1 with ${writes} writes (the emulator's request log). To delete "${gone}", a reviewed change first narrows protect.`);
+  if (refusedApply.code !== 1 || writes !== 0) throw new Error(`apply --allow-unsafe of a protected delete should be refused with exit 1 and no write, but it exited ${refusedApply.code} after ${writes} writes`);
+  console.log(`As expected: plan exited 1 and apply --allow-unsafe exited 1 with ${writes} writes (the emulator's request log). To delete "${gone}", a reviewed change first narrows protect.`);
 
   heading('6. plan again: the account still matches configs/');
   const again = await monsync(['plan', '--config', 'configs', '--detailed-exitcode']);
@@ -207,7 +207,7 @@ try {
   console.log(`\nNext: open ${show(markdownFile)}, edit configs/ and run \`npx pnpm@10 monsync plan --config configs\` (then \`monsync apply\`) against your own emulator`);
   console.log('(`npx pnpm@10 emulator --seed demo` prints its URL; export MONSYNC_API_URL, MONSYNC_API_USERNAME=demo, MONSYNC_API_PASSWORD=demo-password,');
   console.log(` MONSYNC_OPERATOR=admin@example.com and the ${Object.keys(secrets).length} DEMO_* variables). A fresh emulator has no fingerprint markers, so that first plan`);
-  console.log(' also updates both vault items and exits 3 as unsafe (more than maxUpdatePercent of them): the safety check at work.');
+  console.log(' also updates both vault items: an edit, under the safety thresholds (they need a share and a count of a kind, see README "Safety").');
 } catch (error) {
   failed = true;
   console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);

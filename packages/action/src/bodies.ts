@@ -23,7 +23,7 @@ export const COMMENT_BUDGET = 65_000;
 export const SUMMARY_BUDGET = 1_000_000;
 
 /** How the action accepts an unsafe plan, in the wording of `unsafeAdvice`. */
-export const ACTION_OVERRIDE = { name: 'the input allow-deletes: true', example: 'set it on the apply step' };
+export const ACTION_OVERRIDE = { name: 'the input allow-unsafe: true', example: 'set it on the apply step' };
 
 export interface BodyContext {
   /** The hidden first line; empty for the job summary, which nobody searches. */

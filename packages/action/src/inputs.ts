@@ -21,7 +21,8 @@ export interface ActionInputs extends Credentials {
   config: string;
   comment: boolean;
   parallelism: number;
-  allowDeletes: boolean;
+  /** Accept a plan over the safety thresholds (`allow-unsafe`, or its former name `allow-deletes`). */
+  allowUnsafe: boolean;
   /** The input `operators`: e-mails or GUIDs of the API accounts' operators, as given (split by the reconciler). */
   operators: string;
   /** Take the apply lock in the account while applying ('false' when the API account may not create SLAs). */
@@ -65,6 +66,14 @@ function booleanInput(name: string, fallback: boolean, problems: string[]): bool
   return fallback;
 }
 
+/** `allow-unsafe`, or `allow-deletes`, its former name, accepted for one more release with a warning. */
+function allowUnsafeInput(problems: string[]): boolean {
+  const allowed = booleanInput('allow-unsafe', false, problems);
+  if (core.getInput('allow-deletes') === '') return allowed;
+  core.warning('input allow-deletes is deprecated and will be removed in the next release; write allow-unsafe instead (it accepts any unsafe plan, updates as well as deletes)');
+  return booleanInput('allow-deletes', false, problems) || allowed;
+}
+
 /** Every input checked at once, so one failed run names every mistake. */
 export function readInputs(credentials: Credentials): ActionInputs {
   const problems: string[] = [];
@@ -78,7 +87,7 @@ export function readInputs(credentials: Credentials): ActionInputs {
   }
   const config = core.getInput('config') || '.';
   const comment = booleanInput('comment', true, problems);
-  const allowDeletes = booleanInput('allow-deletes', false, problems);
+  const allowUnsafe = allowUnsafeInput(problems);
   const lock = booleanInput('lock', true, problems);
   const driftPr = booleanInput('drift-pr', false, problems);
   const commentUnchanged = booleanInput('comment-unchanged', true, problems);
@@ -102,7 +111,7 @@ export function readInputs(credentials: Credentials): ActionInputs {
   if (problems.length > 0) throw new ActionInputError(problems.length === 1 ? (problems[0] ?? '') : `the step's inputs have ${problems.length} problems:\n- ${problems.join('\n- ')}`);
   const operators = core.getInput('operators');
   const githubLogin = core.getInput('github-login');
-  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr, unreviewed: rawUnreviewed as Unreviewed, commentUnchanged, githubLogin };
+  return { ...credentials, command, config, comment, parallelism, allowUnsafe, operators, lock, driftPr, unreviewed: rawUnreviewed as Unreviewed, commentUnchanged, githubLogin };
 }
 
 /** Which of the three API settings are empty, by input name. */

@@ -69,9 +69,9 @@ describe('apply on a push to the default branch', () => {
     expect(after.outputs['has-changes']).toBe('false');
   });
 
-  it('refuses an unsafe plan without allow-deletes: the step fails, nothing is written, the comment says why', async () => {
+  it('refuses an unsafe plan without allow-unsafe: the step fails, nothing is written, the comment says why; allow-deletes (deprecated) still accepts it', async () => {
     const workspace = demoWorkspace();
-    writeFile(workspace, 'configs/monsync.yaml', readFileSync(join(workspace, 'configs/monsync.yaml'), 'utf8').replace('maxDeletePercent: 30', 'maxDeletePercent: 0'));
+    writeFile(workspace, 'configs/monsync.yaml', readFileSync(join(workspace, 'configs/monsync.yaml'), 'utf8').replace('maxDeletePercent: 30', 'maxDeletePercent: 0').replace('minDeleteCount: 3', 'minDeleteCount: 1'));
     const thread = new FakeThread(33);
     // The plan job fails the check for an unsafe plan; its comment still records what was reviewed.
     expect((await planOnPullRequest(harness, thread, workspace)).failure).toMatch(/^the plan is unsafe/);
@@ -92,6 +92,7 @@ describe('apply on a push to the default branch', () => {
     const allowed = await runAction({ workspace, inputs: APPLY({ 'allow-deletes': 'true' }), event: PUSH_EVENT });
     expect(s.isDone()).toBe(true);
     expect(allowed.failure).toBeUndefined();
+    expect(allowed.commands).toContainEqual(expect.objectContaining({ command: 'warning', message: expect.stringMatching(/^input allow-deletes is deprecated and will be removed in the next release; write allow-unsafe instead/) }));
     expect(writes()).toContain('DELETE /v4/Monitor/baac971a-778e-4a77-8d05-7786b0135239');
     expect(thread.comments).toHaveLength(2);
     expect(thread.comments.at(-1)?.body).toContain('**Apply complete: ');

@@ -75,6 +75,7 @@ describe('action.yml', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(
       [
         'allow-deletes',
+        'allow-unsafe',
         'api-password',
         'api-url',
         'api-username',
@@ -94,7 +95,7 @@ describe('action.yml', () => {
     );
     expect(Object.entries(action.inputs).filter(([, input]) => input.required === true).map(([name]) => name)).toEqual(['command']);
     const defaults = Object.fromEntries(Object.entries(action.inputs).flatMap(([name, input]) => (input.default === undefined ? [] : [[name, input.default]])));
-    expect(defaults).toEqual({ config: '.', 'github-token': '${{ github.token }}', comment: 'true', 'allow-deletes': 'false', lock: 'true', 'drift-pr': 'false', unreviewed: 'hold', 'comment-unchanged': 'true' });
+    expect(defaults).toEqual({ config: '.', 'github-token': '${{ github.token }}', comment: 'true', 'allow-unsafe': 'false', lock: 'true', 'drift-pr': 'false', unreviewed: 'hold', 'comment-unchanged': 'true' });
     // Credentials have no default: a missing secret (a fork pull request) must be seen as missing.
     for (const name of ['api-url', 'api-username', 'api-password', 'fingerprint-key']) expect(action.inputs[name]?.default).toBeUndefined();
   });

@@ -262,9 +262,9 @@ describe('secrets that cannot be read', () => {
 });
 
 describe('unsafe plans, inputs and failures', () => {
-  it('calls out an unsafe plan at the top of the comment and fails the check, unless allow-deletes', async () => {
+  it('calls out an unsafe plan at the top of the comment and fails the check, unless allow-unsafe', async () => {
     const workspace = demoWorkspace();
-    const settings = readFileSync(join(workspace, 'configs/monsync.yaml'), 'utf8').replace('maxDeletePercent: 30', 'maxDeletePercent: 0');
+    const settings = readFileSync(join(workspace, 'configs/monsync.yaml'), 'utf8').replace('maxDeletePercent: 30', 'maxDeletePercent: 0').replace('minDeleteCount: 3', 'minDeleteCount: 1');
     writeFile(workspace, 'configs/monsync.yaml', settings);
     const thread = new FakeThread(16);
     let s = scope();
@@ -273,7 +273,7 @@ describe('unsafe plans, inputs and failures', () => {
     const refused = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(16) });
     expect(s.isDone()).toBe(true);
     expect(refused.failed).toBe(true);
-    expect(refused.failure).toMatch(/^the plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes 1 of \d+ \([\d.]+%\), limit 0% \(safety\.maxDeletePercent\)\nReview the plan\. If it is what you want: the input allow-deletes: true accepts any unsafe plan/);
+    expect(refused.failure).toMatch(/^the plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes 1 of \d+ \([\d.]+%\), over 0% and at least 1 \(safety\.maxDeletePercent, safety\.minDeleteCount\)\nReview the plan\. If it is what you want: the input allow-unsafe: true accepts it/);
     const body = thread.sentBodies[0] ?? '';
     const caution = body.indexOf('> **Unsafe plan:**');
     expect(caution).toBeGreaterThan(0);
@@ -281,7 +281,7 @@ describe('unsafe plans, inputs and failures', () => {
     s = scope();
     expectPlanRun(s, thread);
     thread.expectUpdate(s, thread.comments[0]?.id ?? 0);
-    const allowed = await runAction({ workspace, inputs: PLAN({ 'allow-deletes': 'true' }), event: pullRequestEvent(16) });
+    const allowed = await runAction({ workspace, inputs: PLAN({ 'allow-unsafe': 'true' }), event: pullRequestEvent(16) });
     expect(s.isDone()).toBe(true);
     expect(allowed.failed).toBe(false);
     expect(allowed.commands.some((c) => c.command === 'warning' && c.message.startsWith('the plan is unsafe'))).toBe(true);

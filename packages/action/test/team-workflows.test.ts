@@ -268,9 +268,9 @@ describe('bodies written through the API', () => {
 
 describe('input messages', () => {
   it('say how to write a boolean input', async () => {
-    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ 'allow-deletes': 'yes' }), event: pullRequestEvent(65) });
+    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ 'allow-unsafe': 'yes' }), event: pullRequestEvent(65) });
     expect(result.failed).toBe(true);
-    expect(result.failure).toBe(`input allow-deletes: "yes" is not true or false; write allow-deletes: 'true' or allow-deletes: 'false'`);
+    expect(result.failure).toBe(`input allow-unsafe: "yes" is not true or false; write allow-unsafe: 'true' or allow-unsafe: 'false'`);
   });
 });
 

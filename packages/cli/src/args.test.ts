@@ -61,6 +61,23 @@ describe('argument parsing', () => {
     expect(usageError(() => parseCommandArgs(['--out', 'a', '--out', 'b'], specs, 'plan')).message).toMatch(/given twice/);
   });
 
+  it('reads a long option written with one dash (as Terraform spells it) as a mistake, naming its two-dash form', () => {
+    expect(usageError(() => parseCommandArgs(['-target=monitor:a'], specs, 'plan')).message).toBe(
+      "unknown option -target=monitor:a for 'monsync plan' (long options take two dashes: did you mean --target=monitor:a?)",
+    );
+    expect(usageError(() => parseCommandArgs(['-out', 'plan.json'], specs, 'plan')).message).toBe("unknown option -out for 'monsync plan' (long options take two dashes: did you mean --out?)");
+    expect(usageError(() => parseCommandArgs(['-detailed-exitcode'], specs, 'plan')).message).toMatch(/did you mean --detailed-exitcode\?/);
+    expect(usageError(() => parseCommandArgs(['-fromat=json'], specs, 'plan')).message).toMatch(/did you mean --format=json\?/);
+    expect(usageError(() => parseCommandArgs(['-xyzzy'], specs, 'plan')).message).toBe("unknown option -xyzzy for 'monsync plan' (long options take two dashes)");
+  });
+
+  it('still reads a short option with its value attached, and a single-dash word after --', () => {
+    const withShort: OptionSpecs = { ...specs, config: { type: 'string', short: 'c', description: 'config' } };
+    expect(parseCommandArgs(['-cconfigs'], withShort, 'plan').values).toEqual({ config: 'configs' });
+    expect(usageError(() => parseCommandArgs(['-config=x'], withShort, 'plan')).message).toMatch(/did you mean --config=x\?/);
+    expect(parseCommandArgs(['--', '-target'], specs, 'plan').positionals).toEqual(['-target']);
+  });
+
   it('suggests only names within two edits', () => {
     expect(closest('pln', ['plan', 'pull'])).toBe('plan');
     expect(closest('deploy', ['plan', 'pull', 'validate'])).toBeUndefined();

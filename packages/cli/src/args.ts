@@ -26,6 +26,7 @@ export const GLOBAL_OPTIONS = {
   config: { type: 'string', short: 'c', value: 'DIR', description: 'config folder (default: the nearest folder upwards holding monsync.yaml, or ./configs)' },
   verbose: { type: 'boolean', description: 'log every API request and response (method, path, status, time; no bodies, no credentials) to stderr' },
   help: { type: 'boolean', short: 'h', description: 'show help for the command' },
+  'no-color': { type: 'boolean', description: 'no colour in the output, even on a terminal (as NO_COLOR=1 does)' },
   version: { type: 'boolean', description: 'print the monsync version' },
 } as const satisfies OptionSpecs;
 
@@ -85,6 +86,28 @@ export function closest(name: string, known: Iterable<string>): string | undefin
 }
 
 /**
+ * A long option written with one dash, as Terraform spells its flags (`-target=x`, `-out`): parseArgs would read
+ * it as a group of short options (`-t -a -r ...`) and the hint would name whichever long option is closest to `t`.
+ * Said here in the user's own terms, with the two-dash form to write instead. A short option with its value
+ * attached (`-cconfigs`) is left alone, unless the word is a long option's name (`-config=x`).
+ */
+function singleDashLong(args: readonly string[], specs: OptionSpecs, where: string, command: string): void {
+  const shortsWithValue = new Set(Object.values(specs).flatMap((spec) => (spec.type === 'string' && spec.short !== undefined ? [spec.short] : [])));
+  for (const arg of args) {
+    if (arg === '--') return;
+    if (!/^-[A-Za-z][A-Za-z0-9-]/.test(arg)) continue;
+    const equals = arg.indexOf('=');
+    const name = equals < 0 ? arg.slice(1) : arg.slice(1, equals);
+    const value = equals < 0 ? '' : arg.slice(equals);
+    const known = specs[name] !== undefined ? name : undefined;
+    if (known === undefined && shortsWithValue.has(name[0] ?? '')) continue;
+    const suggestion = known ?? closest(name, Object.keys(specs));
+    const hint = suggestion !== undefined ? ` (long options take two dashes: did you mean --${suggestion}${value}?)` : ' (long options take two dashes)';
+    throw new UsageError(`unknown option ${arg} for '${where}'${hint}`, command);
+  }
+}
+
+/**
  * Strict parsing with messages that say what to do. `parseArgs` runs non-strict so that every problem is
  * reported here in one voice (unknown option with a suggestion, missing value, value not among the choices).
  */
@@ -93,10 +116,11 @@ export function parseCommandArgs(args: readonly string[], specs: OptionSpecs, co
   for (const [name, spec] of Object.entries(specs)) {
     options[name] = { type: spec.type, ...(spec.multiple === true ? { multiple: true } : {}), ...(spec.short !== undefined ? { short: spec.short } : {}) };
   }
+  const where = command === '' ? 'monsync' : `monsync ${command}`;
+  singleDashLong(args, specs, where, command);
   const { tokens } = parseArgs({ args: [...args], options, allowPositionals: true, strict: false, tokens: true });
   const values: ParsedValues = {};
   const positionals: string[] = [];
-  const where = command === '' ? 'monsync' : `monsync ${command}`;
   for (const token of tokens) {
     if (token.kind === 'positional') {
       positionals.push(token.value);

@@ -23,7 +23,8 @@ export interface CommandSpec {
   /** Paragraphs shown under the usage line. */
   description?: string;
   options: OptionSpecs;
-  positionals?: { min: number; max: number; names: string };
+  /** `complete`: what shell completion offers for them (files, or these words). */
+  positionals?: { min: number; max: number; names: string; complete?: 'file' | readonly string[] };
   examples: string[];
   /** Commands that take their flags verbatim (`emulator` forwards them to the emulator). */
   passThrough?: boolean;

@@ -8,6 +8,8 @@ export interface CliIo {
   cwd: string;
   /** Whether stdout is an interactive terminal (colour, live progress line). */
   isTTY: boolean;
+  /** `--no-color`: no colour whatever the terminal and NO_COLOR say. */
+  noColor?: boolean;
   /** Ends long-running commands (`emulator`) cleanly; the bin wires SIGINT and SIGTERM to it. */
   signal?: AbortSignal;
   /** Ctrl-C and SIGTERM while apply writes (`interrupt.ts`); the bin gives `apply` the process's. */
@@ -24,8 +26,9 @@ export function processIo(): CliIo {
   };
 }
 
-/** Colour only on a terminal, never with NO_COLOR (https://no-color.org: any non-empty value). */
+/** Colour only on a terminal, never with --no-color or NO_COLOR (https://no-color.org: any non-empty value). */
 export function useColor(io: CliIo): boolean {
+  if (io.noColor === true) return false;
   const noColor = io.env['NO_COLOR'];
   if (noColor !== undefined && noColor !== '') return false;
   return io.isTTY && io.env['TERM'] !== 'dumb';

@@ -15,7 +15,8 @@ function findCommand(name: string): CommandEntry | undefined {
  * Runs one `monsync` invocation and resolves to its exit code; never calls `process.exit`, so tests and the
  * demo run commands in-process with their own `io`.
  */
-export async function run(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function run(argv: readonly string[], given: CliIo = processIo()): Promise<number> {
+  let io = given;
   let verbose = false;
   let commandName: string | undefined;
   try {
@@ -29,6 +30,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     const leading = parseCommandArgs(before, GLOBAL_OPTIONS, '');
     if (leading.positionals.length > 0) throw new UsageError(`unexpected argument '${leading.positionals[0] ?? ''}'`);
     verbose = booleanOption(leading.values, 'verbose');
+    if (booleanOption(leading.values, 'no-color')) io = withoutColor(io);
     if (entry === undefined) {
       if (booleanOption(leading.values, 'version')) {
         io.stdout.write(`${cliVersion()}\n`);
@@ -52,8 +54,10 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         io.stdout.write(commandHelp(spec));
         return ExitCode.Ok;
       }
-      // `pnpm monsync emulator -- --port 0` forwards the `--` too.
-      parsedRest = { values: {}, positionals: dropLeadingSeparator(rest) };
+      // `pnpm monsync emulator -- --port 0` forwards the `--` too; --no-color is monsync's, on every command.
+      const forwarded = dropLeadingSeparator(rest);
+      if (forwarded.includes('--no-color')) io = withoutColor(io);
+      parsedRest = { values: {}, positionals: forwarded.filter((token) => token !== '--no-color') };
     } else {
       const options = { ...GLOBAL_OPTIONS, ...spec.options };
       // Help wins over any other mistake on the line, so `monsync plan --bogus --help` still helps.
@@ -62,6 +66,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
         return ExitCode.Ok;
       }
       parsedRest = parseCommandArgs(rest, options, spec.name);
+      if (booleanOption(parsedRest.values, 'no-color')) io = withoutColor(io);
       if (booleanOption(parsedRest.values, 'version')) {
         io.stdout.write(`${cliVersion()}\n`);
         return ExitCode.Ok;
@@ -83,6 +88,11 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
   } catch (error) {
     return await reportError(error, io, commandName, verbose);
   }
+}
+
+/** The same io, told to write no colour; a copy, so the caller's object (a test's, the library user's) is unchanged. */
+function withoutColor(io: CliIo): CliIo {
+  return { ...io, noColor: true };
 }
 
 /**

@@ -155,31 +155,33 @@ describe('monsync apply (plan, then apply)', () => {
     expectNoSecrets(failed.out, failed.err, rerun.out, rerun.err);
   });
 
-  it('refuses an unsafe plan without --allow-deletes, naming the kind and the counts', async () => {
+  it('refuses an unsafe plan without --allow-unsafe, naming the kind and the counts', async () => {
     const tree = tempTree({
       'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\nignore: ["monitor:legacy-*"]\n',
       'monitors.yaml': 'monitors:\n  - { Name: Shop homepage, MonitorType: Https }\n',
     });
     const refused = await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: tree });
     expect(refused.code).toBe(ExitCode.UnsafeOrStale);
-    expect(refused.err).toMatch(/apply refused: the plan is unsafe[^\n]*\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), limit 30%/);
-    expect(refused.err).toContain('--allow-deletes');
+    expect(refused.err).toMatch(/apply refused: the plan is unsafe[^\n]*\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), over 30% and at least 3 \(safety\.maxDeletePercent, safety\.minDeleteCount\)/);
+    expect(refused.err).toContain('--allow-unsafe');
     expect(writes()).toEqual([]);
-    const allowed = await monsync(['apply', '--auto-approve', '--allow-deletes'], { env: suite.env, cwd: tree });
+    const allowed = await monsync(['apply', '--auto-approve', '--allow-unsafe'], { env: suite.env, cwd: tree });
     expect(allowed.code).toBe(ExitCode.Ok);
     expect(allowed.out).toMatch(/Apply complete: \d+ of \d+ steps done \(\d+ deleted\)/);
   });
 
   it('refuses a plan over the update threshold saying what was exceeded and both ways on', async () => {
-    // Without fingerprint markers every vault item plans an update: 2 of 2, over configs/' maxUpdatePercent of 50.
+    // Without fingerprint markers every vault item plans an update: 2 of 2, over 50% and, with minUpdateCount 2, enough of them.
     await suite.emulator.control.reset('demo');
     suite.emulator.control.clearLog();
-    const refused = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env: suite.env });
+    const root = copyOfDemoConfigs();
+    const settings = join(root, 'configs', 'monsync.yaml');
+    writeFileSync(settings, readFileSync(settings, 'utf8').replace('minUpdateCount: 10', 'minUpdateCount: 2'));
+    const refused = await monsync(['apply', '--config', join(root, 'configs'), '--auto-approve'], { env: suite.env });
     expect(refused.code).toBe(ExitCode.UnsafeOrStale);
-    expect(refused.err).toContain('  vaultItem: updates 2 of 2 (100%), limit 50% (safety.maxUpdatePercent)');
-    expect(refused.err).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes');
+    expect(refused.err).toContain('  vaultItem: updates 2 of 2 (100%), over 50% and at least 2 (safety.maxUpdatePercent, safety.minUpdateCount)');
+    expect(refused.err).toContain('--allow-unsafe accepts it (monsync apply --allow-unsafe)');
     expect(refused.err).toContain('raise safety.maxUpdatePercent in monsync.yaml');
-    expect(refused.err).not.toMatch(/apply with --allow-deletes\.?\n/);
     expect(writes()).toEqual([]);
   });
 

@@ -67,6 +67,29 @@ describe('monsync command line', () => {
     expect(err).toBe("monsync: unknown option --formt for 'monsync plan' (did you mean --format?)\nRun 'monsync plan --help' for usage.\n");
   });
 
+  it('points a Terraform-style single-dash flag at its two-dash form, not at another option', async () => {
+    const { code, out, err } = await monsync(['plan', '-target=monitor:Blog']);
+    expect(code).toBe(ExitCode.Error);
+    expect(out).toBe('');
+    expect(err).toBe("monsync: unknown option -target=monitor:Blog for 'monsync plan' (long options take two dashes: did you mean --target=monitor:Blog?)\nRun 'monsync plan --help' for usage.\n");
+    expect((await monsync(['apply', '-auto-approve'])).err).toContain('did you mean --auto-approve?');
+    expect((await monsync(['-verbose', 'validate'])).err).toContain('did you mean --verbose?');
+  });
+
+  it('takes --no-color on every command, and writes diagnostics without colour on a terminal with it', async () => {
+    for (const command of COMMANDS) expect((await monsync([command.name, '--help'])).out, command.name).toContain('--no-color');
+    const tree = tempTree({ 'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\nbogus: 1\n' });
+    const coloured = await monsync(['validate', '--config', '.'], { cwd: tree, isTTY: true });
+    expect(coloured.code).toBe(ExitCode.Error);
+    expect(coloured.err).toContain('\u001b[31m');
+    for (const argv of [['validate', '--no-color', '--config', '.'], ['--no-color', 'validate', '--config', '.']]) {
+      const plain = await monsync(argv, { cwd: tree, isTTY: true });
+      expect(plain.code).toBe(ExitCode.Error);
+      expect(plain.err).not.toContain('\u001b[');
+      expect(plain.err).toBe(coloured.err.split('\u001b[31m').join('').split('\u001b[39m').join(''));
+    }
+  });
+
   it('rejects a bad --format value and stray arguments', async () => {
     expect((await monsync(['plan', '--format', 'yaml'])).err).toContain("option --format: 'yaml' is not one of text, markdown, json");
     const stray = await monsync(['validate', 'configs']);

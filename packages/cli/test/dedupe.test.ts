@@ -68,16 +68,16 @@ describe('live objects sharing a declared key', () => {
     expect((await monsync(['plan', '--detailed-exitcode'], { cwd: tree, env: suite.env })).code).toBe(ExitCode.Ok);
   });
 
-  it('plan --dedupe stays under the safety thresholds: removing half the monitors is refused without --allow-deletes', async () => {
+  it('plan --dedupe stays under the safety thresholds: removing half the monitors is refused without --allow-unsafe', async () => {
     await twins();
     const tree = tempTree(TREE);
-    writeFileSync(join(tree, 'monsync.yaml'), 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\nsafety:\n  maxDeletePercent: 20\n');
+    writeFileSync(join(tree, 'monsync.yaml'), 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\nsafety:\n  maxDeletePercent: 20\n  minDeleteCount: 1\n');
     const unsafe = await monsync(['plan', '--dedupe'], { cwd: tree, env: suite.env });
     expect(unsafe.code).toBe(ExitCode.UnsafeOrStale);
-    expect(unsafe.err).toContain('monitor: deletes 1 of 4 (25%), limit 20%');
+    expect(unsafe.err).toContain('monitor: deletes 1 of 4 (25%), over 20% and at least 1 (safety.maxDeletePercent, safety.minDeleteCount)');
     const refused = await monsync(['apply', '--dedupe', '--auto-approve'], { cwd: tree, env: suite.env });
     expect(refused.code).toBe(ExitCode.UnsafeOrStale);
-    const allowed = await monsync(['apply', '--dedupe', '--auto-approve', '--allow-deletes'], { cwd: tree, env: suite.env });
+    const allowed = await monsync(['apply', '--dedupe', '--auto-approve', '--allow-unsafe'], { cwd: tree, env: suite.env });
     expect(allowed.code, allowed.err).toBe(ExitCode.Ok);
     expect(allowed.err).toMatch(/- monitor "Twin" deleted/);
   });

@@ -100,7 +100,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expectNoSecrets(out, readFileSync(join(tree, 'plan.json'), 'utf8'));
   });
 
-  it('colours the text plan on a terminal, and not with NO_COLOR', async () => {
+  it('colours the text plan on a terminal, and not with NO_COLOR or --no-color (before or after the command)', async () => {
     // Both runs start the on-call preview from the same minute: the clock is set to the start of the next hour and
     // moves on in real time from there (set forward, so nothing waiting on the real clock waits longer).
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true, now: Math.ceil(Date.now() / 3_600_000) * 3_600_000 });
@@ -111,6 +111,11 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expect(plain.out).not.toContain('\u001b[');
     const stripped = coloured.out.split('\u001b').map((part, i) => (i === 0 ? part : part.replace(/^\[[0-9;]*m/, ''))).join('');
     expect(plain.out).toBe(stripped);
+    for (const argv of [['plan', '--no-color', '--config', 'configs'], ['--no-color', 'plan', '--config', 'configs']]) {
+      const flagged = await monsync(argv, { env: suite.env, isTTY: true });
+      expect(flagged.out, argv.join(' ')).toBe(stripped);
+      expect(flagged.err, argv.join(' ')).not.toContain('\u001b[3');
+    }
   });
 
   it('plans nothing when an ErrorConditions entry drops its Effect (an omitted field is left as it is live), and plans a written Effect', async () => {
@@ -173,7 +178,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     const { code, out, err } = await monsync(['plan'], { env: suite.env, cwd: tree });
     expect(code).toBe(ExitCode.UnsafeOrStale);
     expect(out).toContain('- delete monitor "Shop homepage"');
-    expect(err).toMatch(/plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), limit 30% \(safety\.maxDeletePercent\)\n/);
+    expect(err).toMatch(/plan is unsafe \(over the safety thresholds of monsync\.yaml\):\n {2}monitor: deletes \d+ of \d+ \(\d+(\.\d)?%\), over 30% and at least 3 \(safety\.maxDeletePercent, safety\.minDeleteCount\)\n/);
     expect(err).toContain('or raise safety.maxDeletePercent in monsync.yaml');
   });
 });
@@ -228,14 +233,14 @@ describe('monsync plan refuses before any API request', () => {
 });
 
 describe('monsync plan over the safety thresholds', () => {
-  it('exits 3 naming the exceeded update threshold, --allow-deletes and the setting to raise', async () => {
+  it("is safe for the demo's first plan: 2 vault items updated (no fingerprint marker yet) are under the count of 10", async () => {
     await suite.emulator.control.reset('demo');
-    const { code, err } = await monsync(['plan', '--config', 'configs'], { env: suite.env });
-    expect(code).toBe(ExitCode.UnsafeOrStale);
-    expect(err).toContain('plan is unsafe (over the safety thresholds of monsync.yaml):\n  vaultItem: updates 2 of 2 (100%), limit 50% (safety.maxUpdatePercent)\n');
-    expect(err).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes');
-    expect(err).toContain('raise safety.maxUpdatePercent in monsync.yaml');
-    expect(err).not.toContain('then apply with --allow-deletes');
+    const { code, out, err } = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env: suite.env });
+    expect(code, err).toBe(ExitCode.Ok);
+    const plan = JSON.parse(out) as Plan;
+    expect(plan.steps.filter((step) => step.kind === 'vaultItem' && step.action === 'update')).toHaveLength(2);
+    expect(plan).toMatchObject({ safe: true, violations: [] });
+    expect(err).not.toContain('unsafe');
   });
 });
 

@@ -22,7 +22,7 @@ beforeEach(async () => {
 });
 
 describe('protect, end to end', () => {
-  it('plan shows the protected delete as refused and exits 1; apply --allow-deletes writes nothing and exits 1', async () => {
+  it('plan shows the protected delete as refused and exits 1; apply --allow-unsafe writes nothing and exits 1', async () => {
     const tree = tempTree({ 'monsync.yaml': `${SETTINGS}protect:\n  - "monitor:prod-*"\n`, 'monitors.yaml': 'monitors: []\n' });
     const plan = await monsync(['plan', '--config', tree, '--format', 'json'], { env: suite.env });
     expect(plan.code).toBe(ExitCode.Error);
@@ -33,7 +33,7 @@ describe('protect, end to end', () => {
     ]);
     expect(plan.err).toContain('monsync.yaml:6:5: delete monitor "prod-db" refused: protected by monitor:prod-*');
 
-    const apply = await monsync(['apply', '--config', tree, '--auto-approve', '--allow-deletes'], { env: suite.env });
+    const apply = await monsync(['apply', '--config', tree, '--auto-approve', '--allow-unsafe'], { env: suite.env });
     expect(apply.code).toBe(ExitCode.Error);
     expect(apply.err).toContain('apply refused, nothing was changed');
     expect(writes()).toEqual([]);
@@ -46,7 +46,7 @@ describe('protect, end to end', () => {
     writeFileSync(join(tree, 'monitors.yaml'), 'monitors:\n  - { Name: test-db }\n');
     const planFile = join(tree, 'plan.json');
     expect((await monsync(['plan', '--config', tree, '--out', planFile], { env: suite.env })).code).toBe(ExitCode.Error);
-    const apply = await monsync(['apply', planFile, '--config', tree, '--auto-approve', '--allow-deletes'], { env: suite.env });
+    const apply = await monsync(['apply', planFile, '--config', tree, '--auto-approve', '--allow-unsafe'], { env: suite.env });
     expect(apply.code).toBe(ExitCode.Error);
     expect(writes()).toEqual([]);
   });
@@ -81,7 +81,7 @@ describe('policy, end to end', () => {
     expect(plan.out).toMatch(/Policy:\n {2}! checkInterval: monitor `prod-db`[^\n]*\(monitors\.yaml:2:94\)/);
     expect(plan.out).toContain('✗ activeMonitorsAlert: monitor `test-db`');
     expect(plan.err).toContain('the plan breaks a policy rule of severity error:');
-    const apply = await monsync(['apply', '--config', tree, '--auto-approve', '--allow-deletes'], { env: suite.env });
+    const apply = await monsync(['apply', '--config', tree, '--auto-approve', '--allow-unsafe'], { env: suite.env });
     expect(apply.code).toBe(ExitCode.Error);
     expect(writes()).toEqual([]);
 

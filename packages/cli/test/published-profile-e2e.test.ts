@@ -53,7 +53,7 @@ describe('the demo tree of before the published names, against the published pro
     expect(validated.code).toBe(ExitCode.Ok);
     expect(validated.err).not.toContain('RENAMED_');
 
-    const applied = await monsync(['apply', '--config', 'tree', '--auto-approve', '--allow-deletes'], { env: suite.env, cwd: root });
+    const applied = await monsync(['apply', '--config', 'tree', '--auto-approve', '--allow-unsafe'], { env: suite.env, cwd: root });
     expect(applied.err).not.toMatch(/failed/);
     expect(applied.code).toBe(ExitCode.Ok);
 
@@ -82,7 +82,7 @@ describe('the demo tree of before the published names, against the published pro
 
   it('not migrated, never converges: the service drops CheckFrequency and the misspelled SLA field', async () => {
     const root = fixtureCopy();
-    await monsync(['apply', '--config', 'tree', '--auto-approve', '--allow-deletes'], { env: suite.env, cwd: root });
+    await monsync(['apply', '--config', 'tree', '--auto-approve', '--allow-unsafe'], { env: suite.env, cwd: root });
     const second = changing(await planOf(root, 'tree'));
     const paths = second.flatMap((step) => step.changes.map((change) => `${step.id} ${change.op} ${change.path}`));
     expect(paths).toContain('monitor:Shop homepage add /CheckFrequency');

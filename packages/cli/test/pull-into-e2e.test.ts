@@ -26,7 +26,7 @@ const suite = useEmulator({ seed: 'demo', operator: 'admin@example.com', env: CA
 async function appliedDemoTree(): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), 'monsync-pull-into-'));
   cpSync(join(REPO_ROOT, 'configs'), join(root, 'configs'), { recursive: true });
-  const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--allow-deletes'], { env: suite.env, cwd: root });
+  const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--allow-unsafe'], { env: suite.env, cwd: root });
   expect(applied.code, applied.err).toBe(ExitCode.Ok);
   expect(applied.code).toBe(ExitCode.Ok);
   return root;

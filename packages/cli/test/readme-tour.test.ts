@@ -23,7 +23,7 @@ function tourLines(): string[] {
 const suite = useEmulator({ seed: 'demo' });
 
 describe('the README tour, run as written against a fresh demo emulator', () => {
-  it('validates, plans (exit 3 as it says), applies the saved plan, re-plans to exit 0 and pulls', async () => {
+  it('validates, plans, applies the saved plan, re-plans to exit 0 and pulls, each with the exit code it says', async () => {
     const lines = tourLines();
     const scratch = mkdtempSync(join(tmpdir(), 'monsync-tour-'));
     const port = new URL(suite.emulator.url).port;
@@ -60,17 +60,17 @@ describe('the README tour, run as written against a fresh demo emulator', () => 
   });
 });
 
-/** The ```yaml blocks of the root README's guardrails section, by the file their first line names. */
+/** The ```yaml blocks of the root README's guardrails section, by the file their first line names (blocks of one file joined). */
 function guardrailFiles(): Record<string, string> {
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
   const section = /\n## Guardrails[^\n]*\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
   const files: Record<string, string> = {};
-  for (const match of section.matchAll(/```yaml\n# ([\w/.-]+\.yaml)[^\n]*\n([\s\S]*?)```/g)) files[match[1] ?? ''] = match[2] ?? '';
+  for (const match of section.matchAll(/```yaml\n# ([\w/.-]+\.yaml)[^\n]*\n([\s\S]*?)```/g)) files[match[1] ?? ''] = `${files[match[1] ?? ''] ?? ''}${match[2] ?? ''}`;
   return files;
 }
 
 describe("the README's guardrails example", () => {
-  it('validates as written (its waiver used), and without the waiver the rule it excuses is a warning at its position', async () => {
+  it('validates as written (the safety defaults, its waiver used), and without the waiver the rule it excuses is a warning at its position', async () => {
     const files = guardrailFiles();
     expect(Object.keys(files).sort()).toEqual(['monitors/blog.yaml', 'monsync.yaml']);
     const settings = `apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\n${files['monsync.yaml'] ?? ''}`;

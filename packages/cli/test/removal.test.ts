@@ -151,11 +151,11 @@ describe('removal of a pruned monitor (manage.monitors.removal)', () => {
     const tree = await appliedTree(emulator.url, ['Alpha', 'Beta', 'Gamma', 'Delta'], 'deactivate');
     writeFileSync(join(tree, 'monitors.yaml'), MONITORS(['Alpha', 'Beta']));
     expect((await monsync(['apply', '--auto-approve'], { cwd: tree, env: envFor(emulator.url) })).code).toBe(ExitCode.Ok);
-    // 2 live monitors now (2 retired are not counted): retiring both is 100%, over the 50% limit.
+    // 2 live monitors now (2 retired are not counted): retiring both is every one of them, not half of four.
     writeFileSync(join(tree, 'monitors.yaml'), 'monitors: []\n');
     const plan = await monsync(['plan', '--format', 'json'], { cwd: tree, env: envFor(emulator.url) });
     expect(plan.code).toBe(ExitCode.UnsafeOrStale);
-    expect((JSON.parse(plan.out) as Plan).violations).toMatchObject([{ kind: 'monitor', action: 'delete', count: 2, total: 2 }]);
+    expect((JSON.parse(plan.out) as Plan).violations).toMatchObject([{ kind: 'monitor', action: 'delete', rule: 'every', count: 2, total: 2 }]);
   });
 
   it('rejects an unknown strategy, and a removal on another kind, at its line', async () => {

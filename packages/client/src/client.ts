@@ -1,5 +1,5 @@
 import { Core } from './core.js';
-import { alertDefinitionsApi, type AlertDefinitionsApi } from './families/alert-definitions.js';
+import { alertDefinitionsApi, integrationsApi, type AlertDefinitionsApi, type IntegrationsApi } from './families/alert-definitions.js';
 import { alertsApi, statisticsApi, type AlertsApi, type StatisticsApi } from './families/alerts.js';
 import { checkpointsApi, type CheckpointsApi } from './families/checkpoints.js';
 import { monitorGroupsApi, type MonitorGroupsApi } from './families/monitor-groups.js';
@@ -43,6 +43,8 @@ export interface MonitoringClient {
   readonly alerts: AlertsApi;
   readonly statistics: StatisticsApi;
   readonly alertDefinitions: AlertDefinitionsApi;
+  /** `GET /Integration`: the integrations escalation levels attach (set up in the web app). */
+  readonly integrations: IntegrationsApi;
   readonly checkpoints: CheckpointsApi;
   readonly operators: OperatorsApi;
   readonly operatorGroups: OperatorGroupsApi;
@@ -90,6 +92,7 @@ export function createClient(options: ClientOptions): MonitoringClient {
     alerts: alertsApi(core),
     statistics: statisticsApi(core),
     alertDefinitions: alertDefinitionsApi(core),
+    integrations: integrationsApi(core),
     checkpoints: checkpointsApi(core),
     operators: operatorsApi(core),
     operatorGroups: operatorGroupsApi(core),

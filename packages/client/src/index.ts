@@ -28,7 +28,8 @@ export { Paged, type Cursors, type Page, type ToArrayOptions } from './paging.js
 export { REDACTED, redactJson } from './redact.js';
 export { backoffDelay, DEFAULT_READ_ATTEMPTS, DEFAULT_WRITE_ATTEMPTS, parseRetryAfter, type RetryOptions } from './retry.js';
 export { DEFAULT_USER_AGENT, encodeQuery, type HttpMethod, type Query, type QueryValue, type RequestEvent, type ResponseEvent, type RetryEvent } from './transport.js';
-export type { AlertDefinitionsApi } from './families/alert-definitions.js';
+export { emailList } from './families/alert-definitions.js';
+export type { AlertDefinitionsApi, IntegrationsApi } from './families/alert-definitions.js';
 export type { AlertsApi, StatisticsApi } from './families/alerts.js';
 export type { CheckpointsApi } from './families/checkpoints.js';
 export type { MonitorGroupsApi } from './families/monitor-groups.js';

@@ -295,27 +295,89 @@ export interface StatisticsQuery {
 
 export interface AlertDefinition extends Extra {
   AlertDefinitionGuid: string;
+  /** The name people see (published definition); the spec shows only the GUID and `IsActive`. */
+  AlertName?: string;
   IsActive: boolean;
+}
+
+/** POST body: P26 sends `{AlertName, IsActive}`; the answer is 201 with the object. */
+export interface AlertDefinitionCreate extends Extra {
+  AlertName: string;
+  IsActive?: boolean;
 }
 
 /** PUT body: the complete field list; the client fills `AlertDefinitionGuid` from the path when absent. */
 export interface AlertDefinitionReplace extends Extra {
   AlertDefinitionGuid?: string;
+  AlertName?: string;
   IsActive: boolean;
 }
 
 /** PATCH body: `AlertDefinitionGuid` is optional but, when present, must equal the one in the path. */
 export interface AlertDefinitionPatch extends Extra {
   AlertDefinitionGuid?: string;
+  AlertName?: string;
   IsActive?: boolean;
 }
 
+/** A monitor or a monitor group the definition covers: one of the two GUIDs per entry (`GET {g}/Member`). */
+export interface AlertDefinitionMember extends Extra {
+  MonitorGuid?: string;
+  MonitorGroupGuid?: string;
+}
+
+/** One of the definition's fixed escalation levels (`Id` 1..N); updated whole, never created or deleted. */
+export interface EscalationLevel extends Extra {
+  Id: number;
+  EscalationMode?: 'AlertOnErrorCount' | 'AlertOnErrorDuration';
+  ThresholdErrorCount?: number;
+  ThresholdMinutes?: number;
+  IsActive?: boolean;
+  Message?: string;
+  NumberOfReminders?: number;
+  /** Minutes. */
+  ReminderDelay?: number;
+  IncludeTraceRoute?: boolean;
+}
+
+/** An operator or an operator group a level reaches: one of the two GUIDs per entry. */
+export interface EscalationLevelMember extends Extra {
+  OperatorGuid?: string;
+  OperatorGroupGuid?: string;
+}
+
 export interface EscalationLevelIntegration extends Extra {
+  IntegrationGuid?: string;
+  /** An array on write; some answers give one comma-separated string, which the client reads as the array. */
+  ExtraEmailAddresses?: string[];
+  StatusHubServiceList?: Array<{ MonitorGuid: string; IntegrationServiceGuid: string }>;
+  /** Write-only: GET does not return it. */
+  IsActive?: boolean;
+  /** Write-only (P26). */
+  SendOkAlerts?: boolean;
+  /** Write-only (P26). */
+  SendReminderAlerts?: boolean;
   /**
    * Variable values used when the integration allows variables at escalation level.
    * @writeOnly treated as sensitive: may carry tokens, so it is redacted from errors.
    */
   VariableValues?: Record<string, string>;
+}
+
+/** `GET /Integration`: the only integration route; integrations are set up in the web app. */
+export interface Integration extends Extra {
+  IntegrationGuid: string;
+  Name: string;
+  Type?: 'Slack' | 'PagerDuty' | 'Sms' | 'Email' | 'Phone' | 'Statushub' | 'GenericWebhook';
+  /** One comma-separated string on the wire; read as the array of its trimmed parts. */
+  ExtraEmailAddresses?: string[];
+}
+
+export interface AlertDefinitionAuthorization extends Extra {
+  AuthorizationId?: string;
+  AuthorizationType: 'EditAlertDefinition';
+  OperatorGuid?: string;
+  OperatorGroupGuid?: string;
 }
 
 // ---------------------------------------------------------------------------------------- checkpoints

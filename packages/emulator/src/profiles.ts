@@ -19,6 +19,8 @@ export interface Rules {
   refuseSystemGroupRename: boolean;
   /** AlertDefinition PUT/PATCH naming fields the emulator does not know answered 400 (otherwise ignored). */
   alertDefinitionKnownFieldsOnly: boolean;
+  /** PATCH of an escalation level with only some of its fields: refused (D22: "only accepts a complete" level) or merged. */
+  partialLevelPatch: boolean;
   /** Smallest `Take` accepted (the spec says 0..100 in one place and 1..100 in another). */
   minTake: 0 | 1;
   /** `ErrorConditionType` values accepted: the spec's seven, or the published definition's full list. */
@@ -104,6 +106,11 @@ const CREATES = [
   'POST /Sla/{slaGuid}/ExclusionPeriod',
   'POST /ScheduledReport',
   'POST /AlertDefinition',
+  'POST /AlertDefinition/{alertDefinitionGuid}/Member/Monitor/{memberGuid}',
+  'POST /AlertDefinition/{alertDefinitionGuid}/Member/MonitorGroup/{memberGuid}',
+  'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Member/Operator/{memberGuid}',
+  'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Member/OperatorGroup/{memberGuid}',
+  'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Integration',
   'POST /Register',
 ];
 
@@ -115,6 +122,7 @@ const DEFAULT_RULES: Rules = {
   sensitiveRules: false,
   refuseSystemGroupRename: false,
   alertDefinitionKnownFieldsOnly: false,
+  partialLevelPatch: false,
   minTake: 0,
   errorConditionTypes: 'spec',
   monitorList: 'bare',
@@ -205,6 +213,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
       uniqueSlaNames: false,
       loadTimeConditions: 'on-create',
       createDefaults: true,
+      partialLevelPatch: true,
       registerParams: 'body',
       cursorsSelf: false,
       bareSingleAlert: true,
@@ -222,6 +231,11 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
         'POST /Sla/{slaGuid}/ExclusionPeriod': NO_CONTENT,
         'POST /ScheduledReport': created(201, 'guid', 'ScheduledReportGuid'),
         'POST /AlertDefinition': created(201, 'none'),
+        'POST /AlertDefinition/{alertDefinitionGuid}/Member/Monitor/{memberGuid}': created(201, 'none'),
+        'POST /AlertDefinition/{alertDefinitionGuid}/Member/MonitorGroup/{memberGuid}': created(201, 'none'),
+        'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Member/Operator/{memberGuid}': created(201, 'none'),
+        'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Member/OperatorGroup/{memberGuid}': created(201, 'none'),
+        'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Integration': created(201, 'none'),
         'POST /Register': created(200),
       },
       methods: {},

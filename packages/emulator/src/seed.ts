@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { newLevels } from './handlers/alert-definitions.js';
 import { STATE_FORMAT, Store, type EmulatorState, type MonitorRec } from './store.js';
 import type { Obj } from './validate.js';
 
@@ -36,7 +37,13 @@ export const SEEDED = {
     onCall: seedGuid('alert-definition:on-call'),
     nightShift: seedGuid('alert-definition:night-shift'),
   },
-  integrations: { chat: seedGuid('integration:chat'), webhook: seedGuid('integration:webhook') },
+  integrations: {
+    email: seedGuid('integration:email'),
+    sms: seedGuid('integration:sms'),
+    phone: seedGuid('integration:phone'),
+    chat: seedGuid('integration:chat'),
+    webhook: seedGuid('integration:webhook'),
+  },
 } as const;
 
 const SEED_DATE = '2025-09-01T08:00:00';
@@ -137,14 +144,12 @@ function baseState(creds: SeedCredentials): EmulatorState {
     vaultItems: [],
     slas: [],
     scheduledReports: [],
-    alertDefinitions: [
-      { fields: { AlertDefinitionGuid: SEEDED.alertDefinitions.default, Description: 'Default alerting', IsActive: true }, escalationLevels: [{ Id: 1, integrations: [] }, { Id: 2, integrations: [] }] },
-      { fields: { AlertDefinitionGuid: SEEDED.alertDefinitions.onCall, Description: 'Escalate to on-call', IsActive: false }, escalationLevels: [{ Id: 1, integrations: [] }, { Id: 2, integrations: [] }, { Id: 3, integrations: [] }] },
-      { fields: { AlertDefinitionGuid: SEEDED.alertDefinitions.nightShift, Description: 'Night shift', IsActive: true }, escalationLevels: [{ Id: 1, integrations: [] }] },
-    ],
+    // A fresh account has one definition and the predefined integrations; the demo adds configured ones.
+    alertDefinitions: [{ fields: { AlertDefinitionGuid: SEEDED.alertDefinitions.default, AlertName: 'Default alerting', IsActive: true }, escalationLevels: newLevels(3), members: [], authorizations: [] }],
     integrations: [
-      { IntegrationGuid: SEEDED.integrations.chat, Name: 'Ops chat channel', AllowsEscalationLevelVariables: false },
-      { IntegrationGuid: SEEDED.integrations.webhook, Name: 'Incident webhook', AllowsEscalationLevelVariables: true, Variables: ['severity', 'team'] },
+      { IntegrationGuid: SEEDED.integrations.email, Name: 'Email', Type: 'Email' },
+      { IntegrationGuid: SEEDED.integrations.sms, Name: 'SMS', Type: 'Sms' },
+      { IntegrationGuid: SEEDED.integrations.phone, Name: 'Phone', Type: 'Phone' },
     ],
     timezones: structuredClone(TIMEZONES),
     checkpoints: structuredClone(CHECKPOINTS),
@@ -192,8 +197,23 @@ function demoMonitors(): DemoMonitor[] {
   ];
 }
 
+/** Two more definitions, and two integrations configured in the web app (a chat channel, a webhook taking variables). */
+function demoAlerting(s: EmulatorState): void {
+  const { alertDefinitions, integrations } = SEEDED;
+  s.alertDefinitions.push(
+    { fields: { AlertDefinitionGuid: alertDefinitions.onCall, AlertName: 'Escalate to on-call', IsActive: false }, escalationLevels: newLevels(3), members: [], authorizations: [] },
+    { fields: { AlertDefinitionGuid: alertDefinitions.nightShift, AlertName: 'Night shift', IsActive: true }, escalationLevels: newLevels(3), members: [], authorizations: [] },
+  );
+  // `AllowsEscalationLevelVariables` is the emulator's own record of whether `VariableValues` are taken; never returned.
+  s.integrations.push(
+    { IntegrationGuid: integrations.chat, Name: 'Ops chat channel', Type: 'Slack', AllowsEscalationLevelVariables: true },
+    { IntegrationGuid: integrations.webhook, Name: 'Incident webhook', Type: 'GenericWebhook', AllowsEscalationLevelVariables: true },
+  );
+}
+
 function demoState(creds: SeedCredentials): EmulatorState {
   const s = baseState(creds);
+  demoAlerting(s);
   const { colleague, admin, viewer } = SEEDED;
   s.operators.push(operator(colleague, { TimeZoneId: 2, CultureName: 'en-GB' }));
   const admins = s.operatorGroups.find((g) => g.fields['IsAdministratorsGroup'] === true);

@@ -44,14 +44,25 @@ export interface SlaRec {
   periods: Map<number, Obj>;
 }
 
+/** An integration attached to a level: every setting as sent, the write-only ones included (never returned). */
+export type LevelIntegrationRec = Obj & { IntegrationGuid: string };
+
 export interface EscalationLevelRec {
   Id: number;
-  integrations: Array<{ IntegrationGuid: string; VariableValues: Record<string, string> }>;
+  /** The level's fields besides `Id`; a state written before levels had fields gets the defaults. */
+  fields?: Obj;
+  /** `{OperatorGuid}` or `{OperatorGroupGuid}` entries, in the order added. */
+  members?: Obj[];
+  integrations: LevelIntegrationRec[];
 }
 
 export interface AlertDefinitionRec {
   fields: Obj;
   escalationLevels: EscalationLevelRec[];
+  /** `{MonitorGuid}` or `{MonitorGroupGuid}` entries, in the order added. */
+  members?: Obj[];
+  /** `{AuthorizationId, AuthorizationType, OperatorGuid | OperatorGroupGuid}`. */
+  authorizations?: Obj[];
 }
 
 export interface Counters {
@@ -66,6 +77,8 @@ export interface EmulatorState {
   version: 1;
   accountId: string;
   cursorSecret: string;
+  /** Escalation levels of every alert definition: 3 on most accounts, 4 on some (an account setting). Default 3. */
+  escalationLevelCount?: 3 | 4;
   counters: Counters;
   operators: Obj[];
   apiAccounts: ApiAccount[];
@@ -125,6 +138,7 @@ export function vaultReferences(fields: Obj): Set<string> {
 /** In-memory account. Collections keyed by lower-case GUID keep lookups O(1) and listing in insertion order. */
 export class Store {
   #accountId = '';
+  #escalationLevelCount: 3 | 4 = 3;
   #cursorSecret = '';
   #counters: Counters = { monitorSeq: 0, dutyScheduleId: 0, exclusionPeriodId: 0 };
   #dirty = false;
@@ -162,6 +176,11 @@ export class Store {
 
   get accountId(): string {
     return this.#accountId;
+  }
+
+  /** How many escalation levels each alert definition has (the account's setting). */
+  get escalationLevelCount(): 3 | 4 {
+    return this.#escalationLevelCount;
   }
 
   get cursorSecret(): string {
@@ -425,6 +444,7 @@ export class Store {
       format: STATE_FORMAT,
       version: 1,
       accountId: this.#accountId,
+      escalationLevelCount: this.#escalationLevelCount,
       cursorSecret: this.#cursorSecret,
       counters: this.#counters,
       operators: [...this.operators.values()],
@@ -473,6 +493,7 @@ export class Store {
   #load(s: EmulatorState): void {
     const key = (v: unknown): string => String(v).toLowerCase();
     this.#accountId = String(s.accountId);
+    this.#escalationLevelCount = s.escalationLevelCount === 4 ? 4 : 3;
     this.#cursorSecret = typeof s.cursorSecret === 'string' && s.cursorSecret ? s.cursorSecret : Store.newCursorSecret();
     this.#counters = Object.assign({ monitorSeq: 0, dutyScheduleId: 0, exclusionPeriodId: 0 }, s.counters);
     for (const op of s.operators) this.operators.put(key(op['OperatorGuid']), op);

@@ -106,7 +106,7 @@ describe('assemblePlan', () => {
     expect(plan.safe).toBe(true);
   });
 
-  it('marks the plan unsafe when an empty config would prune a kind with live objects', () => {
+  it('marks the plan unsafe when an empty config would prune every one of a kind with live objects', () => {
     const plan = planFor(desiredState({ manage: { monitors: { prune: true } } }), liveSnapshot({ monitors: [aLiveMonitor({ Name: 'a' }), aLiveMonitor({ Name: 'b' })] }));
     expect(plan.summary.delete).toBe(2);
     expect(plan.safe).toBe(false);
@@ -118,25 +118,30 @@ describe('assemblePlan', () => {
         total: 2,
         percent: 100,
         limit: 30,
-        message: 'plan deletes 2 of 2 live monitors (100%), over the delete limit of 30% (safety.maxDeletePercent); review it, then apply with --allow-deletes (it accepts any unsafe plan, updates as well as deletes) or raise the limit in monsync.yaml',
+        rule: 'every',
+        minCount: 3,
+        setting: 'safety.maxDeletePercent',
+        message: 'plan deletes every one of the 2 live monitors; review it, then apply with --allow-unsafe, or raise safety.maxDeletePercent in monsync.yaml',
       },
     ]);
   });
 
-  it('applies the delete threshold to small accounts too: one delete of two objects is over 30%', () => {
+  it('lets one delete of two objects through: a share of a small account is not an accident', () => {
     const plan = planFor(desiredState({ manage: { monitors: { prune: true } }, monitors: [aMonitor({ Name: 'a' })] }), liveSnapshot({ monitors: [aLiveMonitor({ Name: 'a' }), aLiveMonitor({ Name: 'b' })] }));
-    expect(plan.violations.map((v) => [v.kind, v.action, v.percent])).toEqual([['monitor', 'delete', 50]]);
+    expect(plan.summary.delete).toBe(1);
+    expect(plan.violations).toEqual([]);
   });
 
   it('stays safe at exactly the threshold and applies the update threshold per kind', () => {
-    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r', 's', 't'];
     const live = liveSnapshot({ monitors: names.map((n) => aLiveMonitor({ Name: n })) });
-    const atLimit = desiredState({ manage: { monitors: { prune: true } }, monitors: names.slice(3).map((n) => aMonitor({ Name: n })) });
+    const atLimit = desiredState({ manage: { monitors: { prune: true } }, monitors: names.slice(6).map((n) => aMonitor({ Name: n })) });
+    expect(planFor(atLimit, live).summary.delete).toBe(6);
     expect(planFor(atLimit, live).safe).toBe(true);
 
-    const updates = desiredState({ manage: { monitors: { prune: false } }, monitors: names.map((n, i) => aMonitor({ Name: n, IsActive: i > 5 })) });
+    const updates = desiredState({ manage: { monitors: { prune: false } }, monitors: names.map((n, i) => aMonitor({ Name: n, IsActive: i > 11 })) });
     const plan = planFor(updates, live);
-    expect(plan.violations.map((v) => [v.action, v.count, v.total, v.percent, v.limit])).toEqual([['update', 6, 10, 60, 50]]);
+    expect(plan.violations.map((v) => [v.action, v.count, v.total, v.percent, v.limit])).toEqual([['update', 12, 20, 60, 50]]);
   });
 
   it('refuses a declared key held by two live objects but lets undeclared duplicates be', () => {

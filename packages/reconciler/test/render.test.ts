@@ -36,10 +36,12 @@ const full = (): Plan => {
 };
 const partial = (): Plan => {
   const { parts, live } = scenario(false);
-  return planFor(desiredState({ ...parts, safety: { maxDeletePercent: 30, maxUpdatePercent: 50 }, ignore: ['gadget:*'] }), liveSnapshot(live));
+  // One membership of two removed: over the relations' share, and at their count only when it is 1.
+  const relations = { maxDeletePercent: 30, maxUpdatePercent: 50, minDeleteCount: 1, minUpdateCount: 10 };
+  return planFor(desiredState({ ...parts, safety: { maxDeletePercent: 30, maxUpdatePercent: 50, relations }, ignore: ['gadget:*'] }), liveSnapshot(live));
 };
 const unsafe = (): Plan =>
-  planFor(desiredState({ manage: { monitors: { prune: true } }, monitors: [aMonitor({ Name: 'a' })] }), liveSnapshot({ monitors: ['a', 'b', 'c'].map((n) => aLiveMonitor({ Name: n })) }));
+  planFor(desiredState({ manage: { monitors: { prune: true } }, monitors: [aMonitor({ Name: 'a' })] }), liveSnapshot({ monitors: ['a', 'b', 'c', 'd'].map((n) => aLiveMonitor({ Name: n })) }));
 
 /** 10,000 creates with names in several scripts, each with a few field changes. */
 function huge(): Plan {

@@ -13,10 +13,10 @@ describe('retired monitors', () => {
       expect(plan.unmanaged).toEqual([]);
       expect(plan.summary).toMatchObject({ unchanged: 1, unmanaged: 0 });
     }
-    // One live monitor counted: deleting it is 100% of the total, not 33% of three.
+    // Two live monitors counted: deleting both is every one of them, not half of four.
     const none = desiredState({ manage: { monitors: { prune: true } }, monitors: [] });
-    const plan = planFor(none, liveSnapshot({ monitors: [aLiveMonitor({ Name: 'Kept' }), retired('Old one'), retired('Older one')] }));
-    expect(plan.violations).toMatchObject([{ kind: 'monitor', action: 'delete', count: 1, total: 1 }]);
+    const plan = planFor(none, liveSnapshot({ monitors: [aLiveMonitor({ Name: 'Kept' }), aLiveMonitor({ Name: 'Also kept' }), retired('Old one'), retired('Older one')] }));
+    expect(plan.violations).toMatchObject([{ kind: 'monitor', action: 'delete', rule: 'every', count: 2, total: 2 }]);
   });
 
   it('are revived, the same object, when declared again: switched back on, the marker dropped, the reason given', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combineFingerprints, fingerprintValue, renderJson, renderMarkdown, renderText, type Plan } from '../src/index.js';
+import { fingerprintValue, renderJson, renderMarkdown, renderText, type Plan } from '../src/index.js';
 import {
   aLiveItem,
   aLiveMonitor,
@@ -12,17 +12,12 @@ import {
   FINGERPRINT_KEY,
   guidFor,
   liveSnapshot,
+  markerFor,
   planFor,
   secret,
 } from '../src/test-utils/index.js';
 
 const vaultOnly = (prune: boolean) => ({ vault: { prune } });
-
-/** The marker a correctly fingerprinted item carries for these secrets. */
-function markerFor(secrets: Record<string, string>): string {
-  const parts = Object.entries(secrets).map(([pointer, value]) => ({ pointer, fingerprint: fingerprintValue(value, FINGERPRINT_KEY) }));
-  return `monsync:fp=${combineFingerprints(parts)}`;
-}
 
 function allOutputs(plan: Plan): string {
   return [renderJson(plan), renderText(plan), renderText(plan, { color: true }), renderMarkdown(plan)].join('\n');

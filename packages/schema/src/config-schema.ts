@@ -8,6 +8,8 @@ import type { Secret } from './secret.js';
 import { ApiObject, ClosedObject, IntegerEnum, OpenEnum, StringEnum, def, use } from './schema-builder.js';
 import { IGNORABLE_KINDS } from './kinds.js';
 import { POLICY_RULES } from './policy/rules.js';
+import { DEFAULT_SAFETY } from './safety.js';
+import type { SafetyLimits } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Enumerations, as the service spells them (`@monsync/client/wire` holds the published lists)
@@ -179,7 +181,7 @@ const guardrails = {
   protect: Type.Optional(
     Type.Boolean({
       description:
-        'true: monsync never deletes or retires this object (nor the objects declared inside it), not even with --allow-deletes; a plan that would is refused (exit 1). Remove it in a reviewed change first.',
+        'true: monsync never deletes or retires this object (nor the objects declared inside it), not even with --allow-unsafe; a plan that would is refused (exit 1). Remove it in a reviewed change first.',
     }),
   ),
   policyWaivers: Type.Optional(Type.Array(PolicyWaiverSchema, { description: 'Policy rules this object is excused from, each with a reason and an optional end date.' })),
@@ -676,14 +678,36 @@ export const ManageSchema = def(
   ),
 );
 
+const safetyLimitFields = (defaults: SafetyLimits, of: string) => ({
+  maxDeletePercent: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 100, default: defaults.maxDeletePercent, description: `Deletions of ${of} past this share of its live ones (and at least minDeleteCount of them) make a plan unsafe.` }),
+  ),
+  maxUpdatePercent: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 100, default: defaults.maxUpdatePercent, description: `Updates of ${of} past this share of its live ones (and at least minUpdateCount of them) make a plan unsafe.` }),
+  ),
+  minDeleteCount: Type.Optional(
+    Type.Integer({ minimum: 1, default: defaults.minDeleteCount, description: `Fewer deletions of ${of} than this never make a plan unsafe by their share.` }),
+  ),
+  minUpdateCount: Type.Optional(
+    Type.Integer({ minimum: 1, default: defaults.minUpdateCount, description: `Fewer updates of ${of} than this never make a plan unsafe by their share.` }),
+  ),
+});
+
 export const SafetySchema = def(
   'Safety',
   ClosedObject(
     {
-      maxDeletePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: 30, description: 'Most deletions a safe plan may hold, as a percentage of the live objects of a kind.' })),
-      maxUpdatePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: 50, description: 'Most updates a safe plan may hold, as a percentage of the live objects of a kind.' })),
+      ...safetyLimitFields(DEFAULT_SAFETY, 'a kind of object'),
+      relations: Type.Optional(
+        ClosedObject(safetyLimitFields(DEFAULT_SAFETY.relations, 'a kind of relation row'), {
+          description: 'The same thresholds for relation rows (group memberships, operator group members and authorizations, duty schedules, vault accesses), weighed apart from objects.',
+        }),
+      ),
     },
-    { description: 'Thresholds past which a plan is unsafe and apply refuses without --allow-deletes.' },
+    {
+      description:
+        'When a plan is unsafe, so that apply refuses it without --allow-unsafe: a kind\'s deletes or updates past both its share and its count; deleting every object of a kind that had 2 or more (unless maxDeletePercent is 100); deletions of objects of all kinds together past the share and the count.',
+    },
   ),
 );
 
@@ -692,7 +716,7 @@ export const ProtectPatternSchema = def(
   Type.String({
     pattern: IGNORE_PATTERN,
     description:
-      '`kind:glob` with a singular kind, as in ignore, e.g. `monitor:prod-*` or `vaultSection:payments`: matching objects (and the objects inside them) are never deleted or retired, not even with --allow-deletes.',
+      '`kind:glob` with a singular kind, as in ignore, e.g. `monitor:prod-*` or `vaultSection:payments`: matching objects (and the objects inside them) are never deleted or retired, not even with --allow-unsafe.',
   }),
 );
 
@@ -719,7 +743,7 @@ export const ConfigFileSchema = ClosedObject(
     manage: Type.Optional(ManageSchema),
     ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: 'Same as manage.ignore.' })),
     safety: Type.Optional(SafetySchema),
-    protect: Type.Optional(Type.Array(ProtectPatternSchema, { description: 'Objects monsync never deletes or retires (nor the objects inside them), not even with --allow-deletes.' })),
+    protect: Type.Optional(Type.Array(ProtectPatternSchema, { description: 'Objects monsync never deletes or retires (nor the objects inside them), not even with --allow-unsafe.' })),
     policy: Type.Optional(PolicySchema),
     apiOperator: Type.Optional(
       Type.String({

@@ -26,15 +26,16 @@ import {
   type KindEntry,
 } from './kinds.js';
 import type { Declared, DesiredState, RemovalStrategy, Settings, VaultItemConfig } from './types.js';
+import { DEFAULT_SAFETY, safetyLimits } from './safety.js';
 import { PolicyReader, type Guarded } from './policy/read.js';
 import { wireKindAt } from './wire-kinds.js';
 import { schemaDiagnostics } from './validate.js';
 import { MAX_FILE_BYTES, YamlSource, type PathSegment } from './yaml-source.js';
 
+export { DEFAULT_SAFETY } from './safety.js';
 export const SETTINGS_FILE = 'monsync.yaml';
 /** `File` vault items: at most 2 MB (spec, Limits). */
 export const MAX_VAULT_FILE_BYTES = 2 * 1024 * 1024;
-export const DEFAULT_SAFETY = { maxDeletePercent: 30, maxUpdatePercent: 50 } as const;
 
 export interface LoadOptions {
   /**
@@ -283,7 +284,7 @@ class Assembler {
   readonly secrets: { secret: Secret; at: Located; vaultFile: boolean }[] = [];
   /** Declarations per kind of the registry (kinds.ts), in the order read. */
   readonly #declarations = new Map<KindEntry, Declaration[]>(KINDS_AS_LISTED.map((entry) => [entry, []]));
-  settings: Settings = { apiVersion: API_VERSION, manage: {}, ignore: [], safety: { ...DEFAULT_SAFETY } };
+  settings: Settings = { apiVersion: API_VERSION, manage: {}, ignore: [], safety: { ...DEFAULT_SAFETY, relations: { ...DEFAULT_SAFETY.relations } } };
   settingsSource: SourceRef | undefined;
   settingsRead = false;
   readonly policy = new PolicyReader();
@@ -372,10 +373,7 @@ class Assembler {
     this.settings.ignore = ignore;
     if (typeof value.apiOperator === 'string' && value.apiOperator.trim() !== '') this.settings.apiOperator = value.apiOperator.trim();
     const safety = isMapping(value.safety) ? value.safety : {};
-    for (const field of ['maxDeletePercent', 'maxUpdatePercent'] as const) {
-      const v = safety[field];
-      if (typeof v === 'number' && v >= 0 && v <= 100) this.settings.safety[field] = v;
-    }
+    this.settings.safety = { ...safetyLimits(safety, DEFAULT_SAFETY), relations: safetyLimits(safety.relations, DEFAULT_SAFETY.relations) };
     this.diagnostics.push(...this.policy.readSettings(src, value, this.settings));
   }
 

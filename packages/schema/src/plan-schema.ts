@@ -65,7 +65,7 @@ export const PlanProtectionSchema = def(
       rule: Type.String({ description: 'What protects the object: a `protect:` pattern of monsync.yaml (`monitor:prod-*`), or `protect: true` on its declaration (or on the declaration it is inside).' }),
       source: Type.Optional(PlanSourceRefSchema),
     },
-    { description: 'The step deletes or retires a protected object: the plan is refused (exit 1) and apply writes nothing, with or without --allow-deletes.' },
+    { description: 'The step deletes or retires a protected object: the plan is refused (exit 1) and apply writes nothing, with or without --allow-unsafe.' },
   ),
 );
 
@@ -127,19 +127,30 @@ export const PlanStepSchema = def(
   ),
 );
 
+/** Why a plan is unsafe (docs/architecture.md, "Safety"). */
+export const SAFETY_RULES = ['share', 'every', 'together'] as const;
+
 export const PlanViolationSchema = def(
   'PlanViolation',
   ClosedObject(
     {
-      kind: Type.String({ description: 'Kind whose threshold is exceeded.' }),
+      kind: Type.String({ description: 'Kind whose threshold is exceeded; `*` for the objects of every kind together (rule `together`).' }),
       action: StringEnum(['delete', 'update'] as const, { description: 'Action counted.' }),
       count: Count('Planned actions of that kind.'),
       total: Count('Live objects of that kind.'),
       percent: Type.Number({ minimum: 0, description: 'count / total, as a percentage.' }),
       limit: Type.Number({ minimum: 0, description: 'The safety threshold, as a percentage.' }),
+      rule: Type.Optional(
+        StringEnum(SAFETY_RULES, {
+          description:
+            'share: more than `limit` percent of the kind and at least `minCount`; every: every live object of a kind that had 2 or more; together: deletions of objects of all kinds together past the share and the count. Absent in plans of earlier releases: share.',
+        }),
+      ),
+      minCount: Type.Optional(Type.Integer({ minimum: 1, description: 'The count the share needs (safety.minDeleteCount / minUpdateCount, or those of safety.relations).' })),
+      setting: Type.Optional(Type.String({ description: 'The monsync.yaml setting to raise to accept such plans, e.g. `safety.relations.maxDeletePercent`.' })),
       message: Type.String({ description: 'Human-readable explanation.' }),
     },
-    { description: 'A safety threshold the plan exceeds: apply refuses without --allow-deletes.' },
+    { description: 'A safety threshold the plan exceeds: apply refuses without --allow-unsafe.' },
   ),
 );
 

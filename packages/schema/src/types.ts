@@ -100,6 +100,22 @@ export interface ManageSettings {
   removal?: RemovalStrategy;
 }
 
+/**
+ * Thresholds of one weight class: a kind's deletes (updates) make a plan unsafe when they are more than the share of
+ * its live objects and at least the count. See docs/architecture.md, "Safety".
+ */
+export interface SafetyLimits {
+  maxDeletePercent: number;
+  maxUpdatePercent: number;
+  minDeleteCount: number;
+  minUpdateCount: number;
+}
+
+/** Objects' limits at the top; relation rows (memberships, accesses, schedule copies) weighed apart under `relations`. */
+export interface SafetySettings extends SafetyLimits {
+  relations: SafetyLimits;
+}
+
 /** `monsync.yaml` after defaults. */
 export interface Settings {
   apiVersion: 'monsync/v1';
@@ -107,8 +123,8 @@ export interface Settings {
   manage: Partial<Record<ManagedKind, ManageSettings>>;
   /** Patterns `kind:glob` with a singular kind, e.g. `monitor:legacy-*`. */
   ignore: string[];
-  /** Defaults 30 and 50 when omitted. */
-  safety: { maxDeletePercent: number; maxUpdatePercent: number };
+  /** `safety:` after defaults (`DEFAULT_SAFETY`); the rule is the reconciler's safety phase. */
+  safety: SafetySettings;
   /** `protect:` patterns (`kind:glob`), as written. */
   protect?: string[];
   /** The entries of `policy:`, one per rule (or per entry of a rule that takes a list). */

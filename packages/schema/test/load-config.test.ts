@@ -3,9 +3,36 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MAX_VAULT_FILE_BYTES, Secret, diagnosticLine, hasErrors, loadConfig, loadConfigSync } from '../src/index.js';
+import { DEFAULT_SAFETY, MAX_VAULT_FILE_BYTES, Secret, diagnosticLine, hasErrors, loadConfig, loadConfigSync } from '../src/index.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}/`, import.meta.url));
+
+describe('safety settings', () => {
+  it('fill what monsync.yaml leaves out from the defaults, relations apart from objects', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'monsync-safety-'));
+    writeFileSync(join(root, 'monsync.yaml'), 'apiVersion: monsync/v1\nsafety:\n  minDeleteCount: 5\n  relations: { maxDeletePercent: 60 }\n');
+    const { desired, diagnostics } = await loadConfig(root);
+    expect(diagnostics).toEqual([]);
+    expect(desired.settings.safety).toEqual({
+      maxDeletePercent: 30,
+      maxUpdatePercent: 50,
+      minDeleteCount: 5,
+      minUpdateCount: 10,
+      relations: { maxDeletePercent: 60, maxUpdatePercent: 50, minDeleteCount: 10, minUpdateCount: 10 },
+    });
+  });
+
+  it('refuse a count that is not a whole number of at least 1, and an unknown field of relations', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'monsync-safety-'));
+    writeFileSync(join(root, 'monsync.yaml'), 'apiVersion: monsync/v1\nsafety:\n  minDeleteCount: 0\n  relations: { minUpdateCount: 2.5, maxDeletePercnt: 10 }\n');
+    const { diagnostics } = await loadConfig(root);
+    expect(diagnostics.map(diagnosticLine)).toEqual([
+      'monsync.yaml:3:19 error OUT_OF_RANGE `minDeleteCount` must be at least 1 (got 0)',
+      'monsync.yaml:4:32 error TYPE_MISMATCH `minUpdateCount` must be an integer, not a number',
+      'monsync.yaml:4:37 error UNKNOWN_FIELD unknown field `maxDeletePercnt` in relations; did you mean `maxDeletePercent`?',
+    ]);
+  });
+});
 
 describe('loadConfig', () => {
   it('accepts the example tree verbatim and returns the desired state', async () => {
@@ -21,7 +48,7 @@ describe('loadConfig', () => {
         scheduledReports: { prune: false },
       },
       ignore: ['monitor:legacy-*'],
-      safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+      safety: DEFAULT_SAFETY,
     });
     expect(desired.monitors.map((m) => m.value.Name)).toEqual(['Shop homepage']);
     expect(desired.monitors[0]?.source).toEqual({ file: 'monitors/shop.yaml', line: 3, column: 5 });
@@ -139,7 +166,7 @@ describe('loadConfig: files', () => {
       apiVersion: 'monsync/v1',
       manage: { monitors: { prune: false, removal: 'auto' }, slas: { prune: false } },
       ignore: [],
-      safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+      safety: DEFAULT_SAFETY,
     });
     expect(desired.settingsSource).toEqual({ file: 'monsync.yaml', line: 1, column: 1 });
   });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_SAFETY,
   EFFECTS,
   ERROR_CONDITION_TYPES,
   FILE_TYPES,
@@ -147,7 +148,7 @@ const desiredTree = fc
       settings: fc.constant({
         apiVersion: 'monsync/v1',
         manage: Object.fromEntries(MANAGED_KINDS.map((kind, i) => [kind, { prune: prune[i] ?? false, ...(kind === 'monitors' ? { removal } : {}) }])),
-        safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+        safety: DEFAULT_SAFETY,
       }),
       monitors: fc.tuple(...monitorNames.map((n) => monitor(n, vaultRefs))),
       monitorGroups: fc.tuple(

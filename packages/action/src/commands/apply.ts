@@ -113,7 +113,7 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
   try {
     const plan = await planNow(session, 'apply');
     if (plan.liveDigest !== planned.liveDigest) core.info('the live account changed since the plan was made (another apply wrote to it first): applying the plan made now under the apply lock');
-    if (!plan.safe && !inputs.allowDeletes) return { plan, gate: gateOf(review, plan, inputs.unreviewed), refused: true };
+    if (!plan.safe && !inputs.allowUnsafe) return { plan, gate: gateOf(review, plan, inputs.unreviewed), refused: true };
     return await go(plan);
   } finally {
     try {
@@ -138,7 +138,7 @@ function heldFailure(gate: Gate, review: Review): string {
 /**
  * apply, on a push to the default branch: plan again, and apply of it what was reviewed on the merged pull request
  * (steps new or changed since its plan comment are held, unless unreviewed: apply); refuse an unsafe plan unless
- * allow-deletes; report what was done, held, failed and skipped in the job summary and on the merged pull request.
+ * allow-unsafe; report what was done, held, failed and skipped in the job summary and on the merged pull request.
  */
 export async function applyCommand(run: CommandRun): Promise<void> {
   const { inputs, context, folder, masker } = run;
@@ -160,12 +160,12 @@ export async function applyCommand(run: CommandRun): Promise<void> {
     if (plan.steps.length === 0) {
       core.info('Nothing to apply: the account matches the configuration.');
     } else if (refusalLines(plan).length > 0) {
-      // Before the apply lock is taken: a refused plan writes nothing at all, allow-deletes or not.
+      // Before the apply lock is taken: a refused plan writes nothing at all, allow-unsafe or not.
       setPlanOutputs(plan, planFile);
       await report(run, github, { kind: 'refused', plan }, planFile);
-      core.setFailed(`apply refused, nothing was changed (allow-deletes does not change this):\n${refusalLines(plan).join('\n')}`);
+      core.setFailed(`apply refused, nothing was changed (allow-unsafe does not change this):\n${refusalLines(plan).join('\n')}`);
       return;
-    } else if (!plan.safe && !inputs.allowDeletes) {
+    } else if (!plan.safe && !inputs.allowUnsafe) {
       outcome = { plan, gate: gateOf(github.review, plan, inputs.unreviewed), refused: true };
     } else if (github.review.kind === 'none' && inputs.unreviewed === 'hold') {
       // Nothing reviewed: nothing is written, and the lock is not taken.

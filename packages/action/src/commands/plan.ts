@@ -138,12 +138,12 @@ export async function planCommand(run: CommandRun): Promise<void> {
   annotateAccountPolicy(plan.policy ?? [], folder.dir, context.workspace);
   const refused = refusalLines(plan);
   if (refused.length > 0) {
-    // No input lets such a plan through, allow-deletes included: the pull request must say so now.
+    // No input lets such a plan through, allow-unsafe included: the pull request must say so now.
     core.setFailed(`the plan is refused (apply would write nothing):\n${refused.join('\n')}`);
   } else if (!plan.safe) {
     const text = `the plan is unsafe (over the safety thresholds of monsync.yaml):\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;
     // The apply of this change would be refused: the pull request says so now, unless the apply step allows it.
-    if (inputs.allowDeletes) core.warning(text);
+    if (inputs.allowUnsafe) core.warning(text);
     else core.setFailed(text);
   } else if (!hasChanges(plan)) {
     core.info('no changes: the account matches the configuration');

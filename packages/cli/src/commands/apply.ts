@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import {
@@ -33,15 +32,18 @@ import {
 } from '@monsync/reconciler';
 import { parseDuration, takeApplyLock } from '../apply-lock.js';
 import { interruptedExitCode } from '../interrupt.js';
-import { KIND_ENTRIES, parsePlanFile, PlanFileError } from '@monsync/schema';
+import { KIND_ENTRIES } from '@monsync/schema';
+import { readPlanFile } from '../plan-file.js';
 import { booleanOption, listOption, stringOption } from '../args.js';
+import { ALLOW_UNSAFE_OPTIONS, allowUnsafe } from '../allow-unsafe.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
-import { CliError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
-import { ROTATE_OPTION } from './plan.js';
+import { ROTATE_OPTION, TARGET_OPTION } from './plan.js';
+import { parseTarget } from '../targets.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
 
 /** A terminal `io` may bring its own way to ask (tests do); otherwise the question goes to the process's terminal. */
@@ -71,25 +73,6 @@ function parseParallelism(raw: string | undefined): number {
     throw new UsageError(`option --parallelism: '${raw}' is not a whole number from 1 to ${MAX_PARALLELISM}`, 'apply');
   }
   return n;
-}
-
-/** The plan JSON written by `plan --out`, validated against the plan schema (a truncated or edited file is refused). */
-async function readPlanFile(io: CliIo, file: string): Promise<Plan> {
-  const path = resolve(io.cwd, file);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new CliError('PLAN_FILE_UNREADABLE', `${file}: cannot read the plan file (${(error as NodeJS.ErrnoException).code ?? String(error)}); pass a file written by monsync plan --out FILE`);
-  }
-  try {
-    return await parsePlanFile(text);
-  } catch (error) {
-    if (!(error instanceof PlanFileError)) throw error;
-    const advice = error.code === 'PLAN_FILE_VERSION' ? '' : '; pass a file written by monsync plan --out FILE';
-    const at = error.position === undefined ? '' : `:${error.position.line}:${error.position.col}`;
-    throw new CliError('PLAN_FILE_INVALID', `${file}${at}: ${error.message}${advice}`);
-  }
 }
 
 /** Who changed the object outside git, from the fresh step's drift. */
@@ -219,6 +202,8 @@ interface Session extends PlanSession {
   dedupe: boolean;
   /** `--rotate` patterns, and the objects a saved plan rotates. */
   rotate: readonly string[];
+  /** `--target` patterns: every plan of the run (under the lock, --verify) is narrowed the same way. */
+  targets: readonly string[];
 }
 
 /**
@@ -249,19 +234,21 @@ async function openAndPlan(context: CommandContext, flags: ApplyFlags, saved: Pl
         setHooks: (extra) => relay.listen(combineHooks(extra, verbose)),
         dedupe,
         rotate,
+        targets: flags.targets,
       }),
     },
-    readOptions(io, 'reading live account', dedupe, rotate),
+    readOptions(io, 'reading live account', dedupe, rotate, flags.targets),
   );
   return result === undefined ? undefined : { session: result.session, fresh: result };
 }
 
 /** How apply reads: again where a listing's outcome was unclear, with progress; a failed read closes the session, finally. */
-function readOptions(io: CliIo, what: string, dedupe: boolean, rotate: readonly string[]): ReadAndPlanOptions<Session> {
+function readOptions(io: CliIo, what: string, dedupe: boolean, rotate: readonly string[], targets: readonly string[]): ReadAndPlanOptions<Session> {
   return {
     rereadOnUnclear: true,
     dedupe,
     rotate,
+    ...(targets.length > 0 ? { targets } : {}),
     around: async (read, session) => {
       const progress = readProgress(io, what);
       session.setHooks(progress);
@@ -276,7 +263,7 @@ function readOptions(io: CliIo, what: string, dedupe: boolean, rotate: readonly 
 
 /** The account read and planned again on the open session (under the lock, and to verify). */
 function planNow(io: CliIo, session: Session, what: string): Promise<FreshPlan> {
-  return readAndPlan(session, readOptions(io, what, session.dedupe, session.rotate));
+  return readAndPlan(session, readOptions(io, what, session.dedupe, session.rotate, session.targets));
 }
 
 /** A secret that changed since planning explains a changed config digest more precisely than "the config changed". */
@@ -294,18 +281,19 @@ interface ApplyFlags {
   planFile: string | undefined;
   parallelism: number;
   autoApprove: boolean;
-  allowDeletes: boolean;
+  allowUnsafe: boolean;
   replan: boolean;
   verify: boolean;
   noLock: boolean;
   dedupe: boolean;
   rotate: string[];
+  targets: string[];
   lockTimeoutMs: number;
   /** `--expect-digest`: the `planDigest` of the plan that was reviewed; any other plan is refused. */
   expectDigest: string | undefined;
 }
 
-function applyFlags(values: CommandContext['values'], positionals: readonly string[]): ApplyFlags {
+function applyFlags(values: CommandContext['values'], positionals: readonly string[], io: CommandContext['io']): ApplyFlags {
   const raw = stringOption(values, 'lock-timeout');
   const noLock = booleanOption(values, 'no-lock');
   if (noLock && raw !== undefined) throw new UsageError('--lock-timeout and --no-lock cannot be used together: without the lock there is nothing to wait for', 'apply');
@@ -313,17 +301,22 @@ function applyFlags(values: CommandContext['values'], positionals: readonly stri
     planFile: positionals[0],
     parallelism: parseParallelism(stringOption(values, 'parallelism')),
     autoApprove: booleanOption(values, 'auto-approve'),
-    allowDeletes: booleanOption(values, 'allow-deletes'),
+    allowUnsafe: allowUnsafe(values, io),
     replan: booleanOption(values, 'replan'),
     verify: booleanOption(values, 'verify'),
     noLock,
     dedupe: booleanOption(values, 'dedupe'),
     rotate: listOption(values, 'rotate'),
+    targets: listOption(values, 'target'),
     lockTimeoutMs: raw === undefined ? DEFAULT_LOCK_TIMEOUT_MS : parseDuration(raw, '--lock-timeout', 'apply'),
     expectDigest: stringOption(values, 'expect-digest')?.trim().toLowerCase(),
   };
   if (flags.expectDigest !== undefined && !/^[0-9a-f]{64}$/.test(flags.expectDigest)) {
     throw new UsageError(`--expect-digest ${JSON.stringify(flags.expectDigest)} is not a plan digest: pass the 64 hex digits of planDigest from monsync plan (its last line, or --format json)`, 'apply');
+  }
+  for (const target of flags.targets) parseTarget(target, 'apply');
+  if (flags.targets.length > 0 && flags.planFile !== undefined) {
+    throw new UsageError('--target narrows a plan made now; a saved plan is applied as it was made (make it with monsync plan --target ... --out FILE)', 'apply');
   }
   if (flags.replan && flags.planFile === undefined) throw new UsageError('--replan applies to a saved plan: monsync apply PLANFILE --replan', 'apply');
   return flags;
@@ -401,10 +394,10 @@ async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyF
   }
   const refused = refusalLines(plan);
   if (refused.length > 0) {
-    io.stderr.write(s.red('apply refused, nothing was changed (no option allows this, not --allow-deletes either):') + `\n${refused.join('\n')}\n`);
+    io.stderr.write(s.red('apply refused, nothing was changed (no option allows this, not --allow-unsafe either):') + `\n${refused.join('\n')}\n`);
     return ExitCode.Error;
   }
-  if (!plan.safe && !flags.allowDeletes) {
+  if (!plan.safe && !flags.allowUnsafe) {
     const lines = violationLines(plan.violations);
     io.stderr.write(s.red('apply refused: the plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${lines.join('\n')}\n${unsafeAdvice(plan.violations)}\n`);
     return ExitCode.UnsafeOrStale;
@@ -546,16 +539,18 @@ async function underLock(io: PromptingIo, s: Style, session: Session, flags: App
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out',
-  usage: 'apply [PLANFILE] [--auto-approve] [--allow-deletes] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--rotate kind:key ...] [--lock-timeout DURATION | --no-lock]',
+  usage: 'apply [PLANFILE] [--auto-approve] [--allow-unsafe] [--target kind:key ...] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--rotate kind:key ...] [--lock-timeout DURATION | --no-lock]',
   description:
     'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
     'when either changed since the plan was made (naming what changed in the account), or when the file\'s steps do\n' +
     'not match a fresh plan of the same tree and account (an edited file); --replan shows and applies a fresh plan\n' +
     'instead. Secrets are read again from their sources and must match the fingerprints in the plan. An unsafe plan\n' +
-    '(safety thresholds) is refused without --allow-deletes; a plan that deletes or retires a protected object\n' +
+    '(safety thresholds) is refused without --allow-unsafe; a plan that deletes or retires a protected object\n' +
     '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
-    'asks before changing anything; elsewhere --auto-approve is required. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +
+    'asks before changing anything; elsewhere --auto-approve is required. --target narrows the plan as plan --target\n' +
+    'does (the matching steps and the steps they depend on); a narrowed plan that would leave a live object referring to\n' +
+    'one it deletes is refused (TARGET_ORPHANS), naming the targets to add. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +
     'that planDigest (the last line of monsync plan, or its --format json): the normalized change, so step order, GUIDs and read times do not count.\n' +
     'Before its first write apply takes the apply lock, an SLA named "monsync apply lock (do not edit) ..." in the\n' +
     'account that records who holds it (host, user, MONSYNC_OPERATOR, CI run) and since when, so two applies never\n' +
@@ -573,7 +568,8 @@ export const applyCommand: CommandSpec = {
     'stale, not the expected digest, or a secret changed; 130 stopped by Ctrl-C, 143 by SIGTERM.',
   options: {
     'auto-approve': { type: 'boolean', description: 'apply without asking (required when not on a terminal, e.g. in CI)' },
-    'allow-deletes': { type: 'boolean', description: 'apply a plan that is over the safety thresholds (safety.maxDeletePercent / maxUpdatePercent)' },
+    ...ALLOW_UNSAFE_OPTIONS,
+    target: TARGET_OPTION,
     'expect-digest': { type: 'string', value: 'HEX', description: 'apply only a plan whose planDigest (the last line of monsync plan) is HEX, the one reviewed; otherwise exit 3' },
     parallelism: { type: 'string', value: 'N', description: `steps run at once, 1 to ${MAX_PARALLELISM} (default ${DEFAULT_PARALLELISM})` },
     verify: { type: 'boolean', description: 'plan again after applying and fail (exit 1) if anything remains to change' },
@@ -583,12 +579,12 @@ export const applyCommand: CommandSpec = {
     rotate: ROTATE_OPTION,
     'no-lock': { type: 'boolean', description: 'apply without the apply lock (when the API account may not create SLAs); nothing then stops two applies from duplicating objects' },
   },
-  positionals: { min: 0, max: 1, names: 'PLANFILE' },
-  examples: ['monsync apply --auto-approve --verify', 'monsync plan --out plan.json && monsync apply plan.json --auto-approve', 'monsync apply --auto-approve --lock-timeout 15m'],
+  positionals: { min: 0, max: 1, names: 'PLANFILE', complete: 'file' },
+  examples: ['monsync apply --auto-approve --verify', 'monsync apply --target "monitor:Shop *"', 'monsync plan --out plan.json && monsync apply plan.json --auto-approve', 'monsync apply --auto-approve --lock-timeout 15m'],
   async run(context) {
     const { io, values, positionals } = context;
     const s = style(useColor(io));
-    const flags = applyFlags(values, positionals);
+    const flags = applyFlags(values, positionals, io);
     if (!io.isTTY && !flags.autoApprove) {
       io.stderr.write(s.red('monsync apply: not on a terminal, so there is nobody to confirm; review the plan (monsync plan) and pass --auto-approve to apply without asking.') + '\n');
       return ExitCode.Error;

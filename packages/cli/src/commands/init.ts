@@ -89,10 +89,14 @@ function rootFile(kinds: readonly InitKind[], modeline: string): string {
     'manage:',
     ...kinds.map((kind) => `  ${kind}: { prune: false }`),
     '',
-    '# A plan that deletes or updates more than this share of the live objects of a kind is unsafe: plan exits 3.',
+    '# A plan that deletes (updates) more than this share of the live objects of a kind, and at least minDeleteCount',
+    '# (minUpdateCount) of them, or every one of a kind that had several, is unsafe: plan exits 3 and apply refuses it',
+    '# without --allow-unsafe. Relation rows (memberships, accesses, duty schedules) have their own, under relations:.',
     'safety:',
     '  maxDeletePercent: 30',
     '  maxUpdatePercent: 50',
+    '  minDeleteCount: 3',
+    '  minUpdateCount: 10',
     '',
   ].join('\n');
 }

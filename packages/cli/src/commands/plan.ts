@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { checkedClientOptions, hasChanges, openSession, planPipeline, refusalLines, unsafeAdvice, violationLines, type Plan } from '@monsync/reconciler';
 import { booleanOption, listOption, stringOption } from '../args.js';
+import { ALLOW_UNSAFE_OPTIONS, allowUnsafe } from '../allow-unsafe.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
 import { ExitCode } from '../exit-codes.js';
@@ -20,10 +21,18 @@ export const ROTATE_OPTION = {
     'send the write-once fields of the matching objects again (globs * and ?): an operator\'s Password and the settings the service does not return (CultureName, UseNumericSender, AllowNativeLogin, AllowSingleSignon), e.g. "operator:sam@example.com"',
 } as const;
 
+/** `--target`, for plan and apply alike. */
+export const TARGET_OPTION = {
+  type: 'string',
+  multiple: true,
+  value: 'KIND:KEY',
+  description: 'only the matching steps (globs * and ?) and the steps they depend on, e.g. "monitor:Shop *" or "groupMembership:Shop/*"',
+} as const;
+
 /** `monsync plan`'s run of the pipeline (`planPipeline`): findings on stderr, progress while reading, the client closed after it. */
 export async function computePlan(context: CommandContext, targets: readonly string[], dedupe = false, rotate: readonly string[] = []): Promise<{ plan: Plan } | { exitCode: number }> {
   const { io, global } = context;
-  targets.forEach(parseTarget);
+  for (const target of targets) parseTarget(target);
   const dir = resolveConfigDir(io.cwd, global.config);
   // Credentials, then secrets, then the client, before the read is announced: a missing variable fails fast and offline.
   const relay = hookRelay();
@@ -57,7 +66,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
 export const planCommand: CommandSpec = {
   name: 'plan',
   summary: 'compare the config tree with the live account and show what apply would change',
-  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--target kind:key ...] [--dedupe] [--rotate kind:key ...]',
+  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--allow-unsafe] [--target kind:key ...] [--dedupe] [--rotate kind:key ...]',
   description:
     'Validates the tree (any error: exit 1, no API request), reads the live account, and prints the plan:\n' +
     '+ create, ~ update (field before -> after), - delete, = ensure, plus drift made outside git and unmanaged\n' +
@@ -70,23 +79,21 @@ export const planCommand: CommandSpec = {
     'secret fingerprints; derived from the API credentials when unset).\n' +
     'Policy rules (policy: in monsync.yaml) are checked on the tree and on the account after the plan; a plan that\n' +
     'deletes or retires a protected object (protect:) or breaks a rule of severity error is shown, then refused (exit 1).\n' +
-    'Exit codes: 0 ok, 1 error (also a refused plan), 2 changes present (with --detailed-exitcode), 3 plan unsafe (safety thresholds).',
+    'Exit codes: 0 ok, 1 error (also a refused plan), 2 changes present (with --detailed-exitcode), 3 plan unsafe (safety\n' +
+    'thresholds; with --allow-unsafe the plan is shown as unsafe and exits as a safe one would).',
   options: {
     format: { type: 'string', value: 'FORMAT', choices: ['text', 'markdown', 'json'], description: 'output on stdout: text (default), markdown (for a PR comment) or json (schemas/plan.schema.json)' },
     out: { type: 'string', value: 'FILE', description: 'also save the plan as JSON to FILE (for review, or for `monsync apply FILE`)' },
     'detailed-exitcode': { type: 'boolean', description: 'exit 2 when the plan has changes (create, update or delete), 0 when it has none' },
-    target: {
-      type: 'string',
-      multiple: true,
-      value: 'KIND:KEY',
-      description: 'plan only the matching steps (globs * and ?) and the steps they depend on, e.g. "monitor:Shop *" or "groupMembership:Shop/*"',
-    },
+    target: TARGET_OPTION,
     dedupe: { type: 'boolean', description: 'where live objects share a declared key, keep the oldest and delete (or retire) the others, instead of failing' },
     rotate: ROTATE_OPTION,
+    ...ALLOW_UNSAFE_OPTIONS,
   },
   examples: ['monsync plan --format markdown --out plan.json --detailed-exitcode > plan.md', 'monsync plan --target "monitor:Shop *"', 'monsync plan --dedupe --out plan.json'],
   async run(context) {
     const { io, values } = context;
+    const accepted = allowUnsafe(values, io);
     const format = (stringOption(values, 'format') ?? 'text') as PlanFormat;
     const out = stringOption(values, 'out');
     const result = await computePlan(context, listOption(values, 'target'), booleanOption(values, 'dedupe'), listOption(values, 'rotate'));
@@ -105,10 +112,12 @@ export const planCommand: CommandSpec = {
     const refused = refusalLines(plan);
     if (refused.length > 0) {
       // Not the overridable "unsafe" (3): no option makes this plan appliable, so it is an error.
-      io.stderr.write(`${s.red('plan refused: apply would write nothing, not even with --allow-deletes:')}\n${refused.join('\n')}\n`);
+      io.stderr.write(`${s.red('plan refused: apply would write nothing, not even with --allow-unsafe:')}\n${refused.join('\n')}\n`);
       return ExitCode.Error;
     }
-    if (!plan.safe) {
+    if (!plan.safe && accepted) {
+      io.stderr.write(s.yellow('plan is unsafe (over the safety thresholds of monsync.yaml), accepted with --allow-unsafe:') + `\n${violationLines(plan.violations).join('\n')}\napply it with --allow-unsafe too.\n`);
+    } else if (!plan.safe) {
       io.stderr.write(s.red('plan is unsafe (over the safety thresholds of monsync.yaml):') + `\n${violationLines(plan.violations).join('\n')}\n${unsafeAdvice(plan.violations)}\n`);
       return ExitCode.UnsafeOrStale;
     }

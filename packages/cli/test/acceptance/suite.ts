@@ -58,7 +58,7 @@ async function applyPrefixed(dir: string, target: Target, prefix: string, step: 
   const planned = await monsync(['plan', ...targets(prefix), '--out', 'plan.json'], { cwd: dir, env: target.env });
   if (planned.code !== ExitCode.Ok && planned.code !== ExitCode.UnsafeOrStale) expectExit(planned, ExitCode.Ok, `${step}: plan`);
   // A prune of one of two objects is over a 30% threshold in a small account: the saved plan holds only that delete.
-  const applied = await monsync(['apply', 'plan.json', '--auto-approve', '--allow-deletes'], { cwd: dir, env: target.env });
+  const applied = await monsync(['apply', 'plan.json', '--auto-approve', '--allow-unsafe'], { cwd: dir, env: target.env });
   expectExit(applied, ExitCode.Ok, `${step}: apply`);
   return applied;
 }

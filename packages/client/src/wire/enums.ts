@@ -179,3 +179,31 @@ export const REMOVED_MONITOR_FIELDS = {
   ExpectedHttpStatusCode: 'HttpStatus',
   ExpectedHttpStatusCodeSpecified: 'HttpStatus',
 } as const satisfies Record<string, (typeof ERROR_CONDITION_TYPES)[number]>;
+
+/** `EscalationLevel.EscalationMode` (D22). */
+export const ESCALATION_MODES = ['AlertOnErrorCount', 'AlertOnErrorDuration'] as const;
+
+/** `Integration.Type` (D22): Email, SMS and Phone are predefined on every account, the others configured in the web app. */
+export const INTEGRATION_TYPES = ['Slack', 'PagerDuty', 'Sms', 'Email', 'Phone', 'Statushub', 'GenericWebhook'] as const;
+
+/** `AlertDefinitionAuthorization.AuthorizationType` (D22). */
+export const ALERT_DEFINITION_AUTHORIZATION_TYPES = ['EditAlertDefinition'] as const;
+
+/**
+ * Settings of an integration attached to an escalation level that GET never returns (P26 makes them write-only,
+ * with a version counter the user bumps): sent on create and again only when asked.
+ */
+export const LEVEL_INTEGRATION_WRITE_ONLY_FIELDS = ['IsActive', 'SendOkAlerts', 'SendReminderAlerts'] as const;
+
+/**
+ * What an integration's type refuses in an escalation level's link (P26's docs): `SendOkAlerts` must be false for
+ * Phone and GenericWebhook, `SendReminderAlerts` for GenericWebhook; `ExtraEmailAddresses` is for Email only and
+ * `StatusHubServiceList` for Statushub only. The reason, or undefined when the type takes the setting.
+ */
+export function integrationTypeRefuses(type: string, field: string, value: unknown): string | undefined {
+  if (field === 'SendOkAlerts' && value === true && (type === 'Phone' || type === 'GenericWebhook')) return `a ${type} integration sends no OK alerts: SendOkAlerts must be false`;
+  if (field === 'SendReminderAlerts' && value === true && type === 'GenericWebhook') return 'a GenericWebhook integration sends no reminders: SendReminderAlerts must be false';
+  if (field === 'ExtraEmailAddresses' && type !== 'Email') return `ExtraEmailAddresses is for Email integrations only, not ${type}`;
+  if (field === 'StatusHubServiceList' && type !== 'Statushub') return `StatusHubServiceList is for Statushub integrations only, not ${type}`;
+  return undefined;
+}

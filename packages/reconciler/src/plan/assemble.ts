@@ -18,7 +18,7 @@ import { digestsOnFirstRead, guidNames, planDigestOf, stepDigest } from './phase
 import { draftChanges } from './phases/drafts.js';
 import { inputProblems } from './phases/inputs.js';
 import { ignoreUnmatched, matchKinds, unknownIgnoreKinds } from './phases/match.js';
-import { globMatches, linkDependencies, orderAndName, selectTargets } from './phases/order.js';
+import { globMatches, linkDependencies, orderAndName, selectTargets, targetOrphans } from './phases/order.js';
 import { referencesToDeleted, unresolvedReferences } from './phases/references.js';
 import { markProtected } from './phases/protect.js';
 import { policyFindings } from './phases/policy.js';
@@ -97,6 +97,7 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
   linkDependencies(drafts, states);
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);
   warnings.push(...targetWarnings);
+  if (selected.length < drafts.length) throwIfAny(targetOrphans(selected, states));
   const steps = orderAndName(selected);
   // Never overridable (not a safety violation): the plan is refused before apply could write anything.
   throwIfAny(lockOutProblems(steps, states, live, selfGuids(options)));

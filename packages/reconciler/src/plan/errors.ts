@@ -13,7 +13,8 @@ export type PlanProblemCode =
   | 'CREATE_FIELD_MISSING'
   | 'LIVE_NOT_READ'
   | 'LIVE_RESTRICTED'
-  | 'LOCK_OUT';
+  | 'LOCK_OUT'
+  | 'TARGET_ORPHANS';
 
 /**
  * Why a plan cannot be made, as data: the position of the declaration at fault (when one is), a code, and a

@@ -31,8 +31,8 @@ export interface MarkdownOptions {
   /** Markdown closing the body (e.g. which commit and CI run it speaks for), inside the budget and never cut. */
   footer?: string;
   /**
-   * How the reader accepts an unsafe plan where it is not the CLI's `--allow-deletes` (the action's input
-   * `allow-deletes`): the banner then names it, and the advice of `unsafeAdvice` replaces the CLI's.
+   * How the reader accepts an unsafe plan where it is not the CLI's `--allow-unsafe` (the action's input
+   * `allow-unsafe`): the banner then names it, and the advice of `unsafeAdvice` replaces the CLI's.
    */
   override?: OverrideWording;
   /** The limit the note of a cut body names: the whole comment's, when this rendering is one part of it; `budget` by default. */
@@ -112,11 +112,11 @@ interface Section {
 
 /**
  * The caution block of an unsafe plan. Vault items monsync never applied carry no fingerprint marker, so their
- * secrets cannot be compared and each plans one update: on a first plan that alone can pass maxUpdatePercent,
+ * secrets cannot be compared and each plans one update: on a first plan that alone can pass the update thresholds,
  * and the reader is told so rather than left to find a change they did not make.
  */
 function unsafeBanner(plan: Plan, override: OverrideWording | undefined): string[] {
-  const out = ['> [!CAUTION]', `> **Unsafe plan:** apply refuses it without ${override === undefined ? '`--allow-deletes`' : escapeMarkdown(override.name)}.`];
+  const out = ['> [!CAUTION]', `> **Unsafe plan:** apply refuses it without ${override === undefined ? '`--allow-unsafe`' : escapeMarkdown(override.name)}.`];
   if (override === undefined) for (const v of plan.violations) out.push(`> - ${escapeMarkdown(v.message)}`);
   else out.push(...violationLines(plan.violations).map((line) => `> - ${escapeMarkdown(line.trim())}`), '>', `> ${escapeMarkdown(unsafeAdvice(plan.violations, override))}`);
   const unmarked = plan.steps.filter((step) => step.action === 'update' && step.reason?.includes('no fingerprint marker') === true);

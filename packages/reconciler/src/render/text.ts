@@ -64,10 +64,10 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   const policyErrors = (plan.policy ?? []).filter((f) => f.severity === 'error').length;
   if (refused + policyErrors > 0) {
     const why = [refused > 0 ? `it deletes or retires ${refused} protected object${refused === 1 ? '' : 's'}` : '', policyErrors > 0 ? `it breaks ${policyErrors} policy rule${policyErrors === 1 ? '' : 's'} of severity error` : ''];
-    lines.push('', paint('red', paint('bold', `REFUSED PLAN: ${why.filter((w) => w !== '').join(' and ')}; apply writes nothing, not even with --allow-deletes.`)));
+    lines.push('', paint('red', paint('bold', `REFUSED PLAN: ${why.filter((w) => w !== '').join(' and ')}; apply writes nothing, not even with --allow-unsafe.`)));
   }
   if (!plan.safe) {
-    lines.push('', paint('red', paint('bold', 'UNSAFE PLAN (over the safety thresholds): apply refuses it without --allow-deletes.')));
+    lines.push('', paint('red', paint('bold', 'UNSAFE PLAN (over the safety thresholds): apply refuses it without --allow-unsafe.')));
     for (const v of plan.violations) lines.push(`  ${paint('red', '!')} ${v.message}`);
   }
   lines.push('', `${paint('bold', 'Plan:')} ${summaryLine(plan)}.`);

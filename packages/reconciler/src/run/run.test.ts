@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MARKDOWN_MARKER, markdownLength, renderMarkdown } from '../render/markdown.js';
 import { aLiveItem, aLiveSection, aMonitor, anItem, aSection, desiredState, liveSnapshot, planFor, secret } from '../test-utils/index.js';
 import { checkApiUrlValue, printableUrl } from './api-url.js';
-import { unsafeAdvice } from './safety.js';
+import { unsafeAdvice, violationLines } from './safety.js';
 import { operatorValues, ownOperators, selfOperatorGuid } from './session.js';
 
 describe('checkApiUrlValue', () => {
@@ -71,29 +71,54 @@ describe('unsafeAdvice', () => {
   const violations = [{ kind: 'monitor' as const, action: 'update' as const, count: 3, total: 4, percent: 75, limit: 50, message: 'x' }];
 
   it('names the CLI flag by default and another override when asked', () => {
-    expect(unsafeAdvice(violations)).toContain('--allow-deletes accepts any unsafe plan, updates as well as deletes (monsync apply --allow-deletes); or raise safety.maxUpdatePercent');
-    expect(unsafeAdvice(violations, { name: 'the input allow-deletes', example: 'allow-deletes: true' })).toContain(
-      'the input allow-deletes accepts any unsafe plan, updates as well as deletes (allow-deletes: true)',
-    );
+    expect(unsafeAdvice(violations)).toBe('Review the plan. If it is what you want: --allow-unsafe accepts it (monsync apply --allow-unsafe); or raise safety.maxUpdatePercent in monsync.yaml.');
+    expect(unsafeAdvice(violations, { name: 'the input allow-unsafe', example: 'allow-unsafe: true' })).toContain('the input allow-unsafe accepts it (allow-unsafe: true)');
+  });
+
+  it('names the setting each violation gives, relations included, once each', () => {
+    const relation = { ...violations[0]!, kind: 'groupMembership', action: 'delete' as const, setting: 'safety.relations.maxDeletePercent' };
+    expect(unsafeAdvice([relation, relation, ...violations])).toContain('raise safety.relations.maxDeletePercent and safety.maxUpdatePercent in monsync.yaml');
+  });
+});
+
+describe('violationLines', () => {
+  it('says each rule in its words, and reads a plan of an earlier release (no rule, no count)', () => {
+    const base = { kind: 'monitor', action: 'delete' as const, count: 4, total: 5, percent: 80, limit: 30, message: 'x' };
+    expect(
+      violationLines([
+        { ...base, rule: 'share', minCount: 3, setting: 'safety.maxDeletePercent' },
+        { ...base, count: 2, total: 2, percent: 100, rule: 'every', minCount: 3, setting: 'safety.maxDeletePercent' },
+        { ...base, kind: '*', rule: 'together', minCount: 3, setting: 'safety.maxDeletePercent' },
+        { ...base, kind: 'groupMembership', rule: 'share', minCount: 10, setting: 'safety.relations.maxDeletePercent' },
+        base,
+      ]),
+    ).toEqual([
+      '  monitor: deletes 4 of 5 (80%), over 30% and at least 3 (safety.maxDeletePercent, safety.minDeleteCount)',
+      '  monitor: deletes every one of 2 (safety.maxDeletePercent)',
+      '  objects of all kinds together: deletes 4 of 5 (80%), over 30% and at least 3 (safety.maxDeletePercent, safety.minDeleteCount)',
+      '  groupMembership: deletes 4 of 5 (80%), over 30% and at least 10 (safety.relations.maxDeletePercent, safety.relations.minDeleteCount)',
+      '  monitor: deletes 4 of 5 (80%), limit 30% (safety.maxDeletePercent)',
+    ]);
   });
 });
 
 describe('renderMarkdown override option', () => {
   // A vault item the account has, which monsync never applied: no fingerprint marker in its Notes.
-  const desired = desiredState({ vaultSections: [aSection({}, [anItem({ Password: secret('CANARY-7f3a9c-pw', 'SHOP_PASSWORD') })])] });
+  // minUpdateCount 1: one update of one item is over the thresholds.
+  const desired = desiredState({ safety: { minUpdateCount: 1 }, vaultSections: [aSection({}, [anItem({ Password: secret('CANARY-7f3a9c-pw', 'SHOP_PASSWORD') })])] });
   const plan = planFor(desired, liveSnapshot({ vaultSections: [aLiveSection()], vaultItems: [aLiveItem('Web')] }));
 
   it('names the way past an unsafe plan the caller gives, and says why an item without a fingerprint is updated', () => {
     expect(plan.safe).toBe(false);
-    const text = renderMarkdown(plan, { override: { name: 'the input allow-deletes: true', example: 'set it on the apply step' } });
-    expect(text).toContain('> **Unsafe plan:** apply refuses it without the input allow-deletes: true.');
-    expect(text).not.toContain('--allow-deletes');
+    const text = renderMarkdown(plan, { override: { name: 'the input allow-unsafe: true', example: 'set it on the apply step' } });
+    expect(text).toContain('> **Unsafe plan:** apply refuses it without the input allow-unsafe: true.');
+    expect(text).not.toContain('--allow-unsafe');
     expect(text).toContain('> 1 of the updates is there only because that vault item carries no monsync fingerprint marker yet');
     expect(text).not.toContain('CANARY-7f3a9c');
   });
 
   it('keeps the CLI flag without the option', () => {
-    expect(renderMarkdown(plan)).toContain('apply refuses it without `--allow-deletes`.');
+    expect(renderMarkdown(plan)).toContain('apply refuses it without `--allow-unsafe`.');
   });
 });
 

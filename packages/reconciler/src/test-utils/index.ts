@@ -4,6 +4,7 @@
  * fields, numeric strings), and a snapshot to plan against. No HTTP.
  */
 import { createHash } from 'node:crypto';
+import { DEFAULT_SAFETY } from '@monsync/schema';
 import type {
   AlertDefinitionConfig,
   Declared,
@@ -28,6 +29,7 @@ import { ignoreMatcher } from '../plan/ignore.js';
 import { matchKinds, type Matched, type MatchOptions } from '../plan/phases/match.js';
 import { liveScope } from '../plan/scope.js';
 import { fingerprintDesiredSecrets } from '../plan/fingerprint.js';
+import { combineFingerprints, fingerprintValue } from '../plan/secrets.js';
 import type { Plan, StepKind } from '../plan/types.js';
 
 export const FINGERPRINT_KEY = 'test-fingerprint-key';
@@ -81,6 +83,12 @@ export class TestSecret implements SecretValue {
 
 export function secret(value: string, name?: string): TestSecret {
   return new TestSecret(value, name);
+}
+
+/** The marker (in `Notes`) of a vault item whose secrets were written with these values under `FINGERPRINT_KEY`. */
+export function markerFor(secrets: Record<string, string>): string {
+  const parts = Object.entries(secrets).map(([pointer, value]) => ({ pointer, fingerprint: fingerprintValue(value, FINGERPRINT_KEY) }));
+  return `monsync:fp=${combineFingerprints(parts)}`;
 }
 
 /** Builders accept any fields, so tests can also declare what the schema would reject or coerce. */
@@ -261,7 +269,7 @@ export function desiredState(parts: DesiredParts = {}): DesiredState {
         alertDefinitions: { prune: false },
       },
       ignore: parts.ignore ?? [],
-      safety: { maxDeletePercent: 30, maxUpdatePercent: 50, ...parts.safety },
+      safety: { ...DEFAULT_SAFETY, relations: { ...DEFAULT_SAFETY.relations }, ...parts.safety },
     },
     monitors: parts.monitors ?? [],
     monitorGroups: parts.monitorGroups ?? [],

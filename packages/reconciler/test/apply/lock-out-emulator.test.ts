@@ -55,7 +55,7 @@ describe('the lock-out guard, against the emulator', () => {
   it("refuses to delete the API account's own operator, naming the step and how to do it by hand", async () => {
     const messages = await refused(people({ operators: [VIEWER.email] }), [ADMIN.guid]);
     expect(messages).toContainEqual(
-      "delete operator:admin@example.com would delete the operator of the API account in use (the service refuses it with 403); monsync never does that, with or without --allow-deletes. If it is really meant, delete it in the web application signed in as another administrator, or run monsync with an API account of another administrator",
+      "delete operator:admin@example.com would delete the operator of the API account in use (the service refuses it with 403); monsync never does that, with or without --allow-unsafe. If it is really meant, delete it in the web application signed in as another administrator, or run monsync with an API account of another administrator",
     );
   });
 

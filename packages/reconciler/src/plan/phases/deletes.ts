@@ -83,7 +83,7 @@ interface Keeper {
  * Deletes the service would refuse (a vault item in use, a section still holding items): a live object the plan
  * neither deletes nor updates away from the reference keeps the target in use. Fields the config leaves out are
  * not managed, so their references stay; ignored, unmanaged and unpruned objects keep theirs too. Such a plan would
- * fail at apply, and no `--allow-deletes` could change that, so it is a problem, not a violation. GUIDs compare
+ * fail at apply, and no `--allow-unsafe` could change that, so it is a problem, not a violation. GUIDs compare
  * case-insensitively, as the service does.
  */
 export function deletesRefused(deletes: readonly Draft[], states: readonly KindState[], resolution: Resolution): PlanProblem[] {

@@ -1,6 +1,6 @@
 /**
  * Phase 6b of `assemblePlan`, the lock-out guard: a plan that would take away the access monsync (or anyone) needs
- * to manage the account is refused before any write, whatever `--allow-deletes` says. Refused: deleting the API
+ * to manage the account is refused before any write, whatever `--allow-unsafe` says. Refused: deleting the API
  * account's own operator, removing it from the Administrators group, leaving that group with no member, and
  * removing the last `change` access to a vault section whose access is managed. When the API account's operator is
  * not known (`selfOperatorGuids` empty), every operator delete and every change to the Administrators group's
@@ -31,7 +31,7 @@ export function lockOutProblems(steps: Steps, states: readonly KindState[], live
 }
 
 function lockOut(step: Omit<PlanStep, 'dependsOn'>, what: string, byHand: string): PlanProblem {
-  return planProblem('LOCK_OUT', `${step.action} ${step.kind}:${step.key} would ${what}; monsync never does that, with or without --allow-deletes. If it is really meant, ${byHand}`, step.source);
+  return planProblem('LOCK_OUT', `${step.action} ${step.kind}:${step.key} would ${what}; monsync never does that, with or without --allow-unsafe. If it is really meant, ${byHand}`, step.source);
 }
 
 const isOwn = (own: ReadonlySet<string>, guid: string): boolean => own.has(guid.toLowerCase());

@@ -5,6 +5,7 @@
  * order, keys sorted within a kind; step ids `<kind>:<key>`, made unique where needed.
  */
 import { KINDS } from '../../kinds/index.js';
+import { planProblem, type PlanProblem } from '../errors.js';
 import type { PlanStep, PlanWarning } from '../types.js';
 import { compareStrings } from '../values.js';
 import { nothingDeletedOf } from './references.js';
@@ -76,6 +77,50 @@ export function selectTargets(drafts: Draft[], targets: readonly string[] | unde
     hits.forEach(visit);
   }
   return { selected: drafts.filter((d) => keep.has(d)), warnings };
+}
+
+/**
+ * A narrowed plan must leave the account whole: no live object may keep referring to (or stay inside) an object the
+ * selected steps delete, unless a selected step deletes it too, its owner's delete takes it along, or a selected
+ * update rewrites it (the full plan already checked that such an update drops the reference). The dependencies
+ * normally pull those steps in; this is the check that they did, so a targeted apply never leaves an orphan
+ * behind, whatever a future kind's links miss. One problem per deleted object, naming the targets to add.
+ */
+export function targetOrphans(selected: readonly Draft[], states: readonly KindState[]): PlanProblem[] {
+  const deleted = new PerKind<Draft>();
+  const rewritten = new PerKind<true>();
+  for (const draft of selected) {
+    const { step, liveEntry } = draft;
+    if (liveEntry === undefined) continue;
+    if (step.action === 'delete') deleted.of(step.kind).set(liveEntry.guid.toLowerCase(), draft);
+    else if (step.action === 'update') rewritten.of(step.kind).set(liveEntry.guid.toLowerCase(), true);
+  }
+  if (!selected.some((draft) => draft.step.action === 'delete')) return [];
+  const left = new Map<Draft, string[]>();
+  for (const state of states) {
+    const owners = state.mod.ownedBy ?? [];
+    for (const entry of entriesWithRefs(state.allLive)) {
+      const guid = entry.guid.toLowerCase();
+      if (deleted.has(entry.kind, guid) || rewritten.has(entry.kind, guid)) continue;
+      const refs = entry.refs.map((ref) => ({ ref, target: deleted.get(ref.kind, ref.guid.toLowerCase()) }));
+      if (refs.some(({ ref, target }) => target !== undefined && owners.includes(ref.kind))) continue;
+      for (const { target } of refs) {
+        if (target === undefined) continue;
+        const list = left.get(target) ?? [];
+        list.push(`${entry.kind}:${entry.key}`);
+        left.set(target, list);
+      }
+    }
+  }
+  return [...left].map(([target, keepers]) => {
+    const { kind, key } = target.step;
+    const named = [...new Set(keepers)].sort(compareStrings);
+    return planProblem(
+      'TARGET_ORPHANS',
+      `the targeted steps delete ${kind} "${key}" but leave ${named.map((k) => JSON.stringify(k)).join(', ')} referring to it, which would be orphaned: add ${named.map((k) => `--target "${k}"`).join(' ')}, or plan without --target`,
+      target.desiredEntry?.source,
+    );
+  });
 }
 
 /** Creates, updates and ensures kind by kind, then deletes in reverse kind order; keys sorted within a kind. */

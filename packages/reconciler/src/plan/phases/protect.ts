@@ -2,7 +2,7 @@
  * Phase 5 of `assemblePlan`, protection: a delete (or retire) of an object that a `protect:` pattern of monsync.yaml
  * or a `protect: true` declaration protects, or of an object inside a protected one (a vault section's items, an
  * SLA's exclusion periods), is marked `protectedBy`. Such a plan is refused (plan exits 1, apply writes nothing)
- * whatever `--allow-deletes` says. Relations (group memberships) are edits of their group, never protected.
+ * whatever `--allow-unsafe` says. Relations (group memberships) are edits of their group, never protected.
  */
 import type { Protection } from '@monsync/schema';
 import { globToRegExp } from '../ignore.js';

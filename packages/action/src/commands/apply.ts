@@ -7,6 +7,8 @@ import {
   DEFAULT_PARALLELISM,
   describeHolder,
   lockOwner,
+  recordSelfAfterApply,
+  SELF_SECTION_NAME,
   unsafeAdvice,
   violationLines,
   type ApplyReport,
@@ -87,6 +89,21 @@ interface LockedOutcome {
 }
 
 /**
+ * With no operator named (the `operators` input, MONSYNC_OPERATOR, `apiOperator:`), after an apply that did its
+ * work (or had none to do): has the service record which operator the API account acts for (`recordSelf`), so that later plan
+ * comments tell monsync's own changes from others'.
+ */
+async function rememberSelf(session: PlanSession): Promise<void> {
+  const recorded = await recordSelfAfterApply(session);
+  if (recorded === undefined) return;
+  if ('failed' in recorded) {
+    core.warning(`monsync could not have the service record which operator the API account acts for (${recorded.failed}); name it with the operators input or apiOperator: in monsync.yaml, so that plans tell its own changes from others'`);
+  } else if (recorded.created) {
+    core.info(`The API account acts for operator ${recorded.operator}: recorded in the vault section "${SELF_SECTION_NAME}" (its creator).`);
+  }
+}
+
+/**
  * Applies under the apply lock (unless the `lock` input is false): waits while another apply holds it, naming it,
  * then reads the account again, since the other apply may have changed it, and applies of the plan made now what
  * the review allows. The workflow's `concurrency` group keeps two runs of one repository apart; the lock also keeps
@@ -96,8 +113,12 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
   const { inputs } = run;
   const go = async (plan: Plan): Promise<LockedOutcome> => {
     const gate = gateOf(review, plan, inputs.unreviewed);
-    if (gate.apply.steps.length === 0) return { plan, gate, refused: false };
+    if (gate.apply.steps.length === 0) {
+      await rememberSelf(session);
+      return { plan, gate, refused: false };
+    }
     const applied = await applyPlan(gate.apply, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
+    if (applied.ok) await rememberSelf(session);
     return { plan, gate, applied, refused: false };
   };
   if (!inputs.lock) return go(planned);

@@ -22,6 +22,8 @@ import {
   violationLines,
   DEFAULT_LOCK_TIMEOUT_MS,
   DUPLICATE_REASON,
+  recordSelfAfterApply,
+  SELF_SECTION_NAME,
   ROTATION_REASON,
   type ApplyLock,
   type ApplyReport,
@@ -390,6 +392,8 @@ async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyF
   io.stdout.write(renderText(plan, { color: useColor(io) }));
   if (plan.steps.length === 0) {
     io.stdout.write('Nothing to apply: the account matches the config.\n');
+    // A first apply of a pulled tree changes nothing, and is where monsync learns who it is.
+    await rememberSelf(io, s, session);
     return ExitCode.Ok;
   }
   const refused = refusalLines(plan);
@@ -462,6 +466,7 @@ async function execute(io: PromptingIo, s: Style, session: Session, flags: Apply
   io.stdout.write(summary(report, s, interrupted !== undefined || signal?.aborted === true));
   if (interrupted !== undefined) return interrupted;
   if (!report.ok) return ExitCode.Error;
+  await rememberSelf(io, s, session);
   if (!flags.verify) return ExitCode.Ok;
   const after = (await planNow(io, session, 'verifying: reading live account')).plan;
   const remaining = changeSteps(after);
@@ -472,6 +477,22 @@ async function execute(io: PromptingIo, s: Style, session: Session, flags: Apply
   }
   io.stdout.write(s.green('Verified: a new plan shows no changes.') + '\n');
   return ExitCode.Ok;
+}
+
+/**
+ * With no operator named, after an apply that did its work (or had none to do): has the service record which operator the API
+ * account acts for (`recordSelf`), so the next plans tell monsync's own changes from others'. Said once, when made.
+ */
+async function rememberSelf(io: CliIo, s: Style, session: Session): Promise<void> {
+  const recorded = await recordSelfAfterApply(session);
+  if (recorded === undefined) return;
+  if ('failed' in recorded) {
+    io.stderr.write(
+      s.yellow(`warning: monsync could not have the service record which operator the API account acts for (${recorded.failed}); name it with apiOperator: <Email or OperatorGuid> in monsync.yaml, so that plans tell its own changes from others'`) + '\n',
+    );
+  } else if (recorded.created) {
+    io.stderr.write(`The API account acts for operator ${recorded.operator}: recorded in the vault section "${SELF_SECTION_NAME}" (its creator), so plans tell monsync's own changes from others'.\n`);
+  }
 }
 
 /** Gives the lock back; a lock left behind is said loudly, with the command that removes it, and fails the run. */

@@ -10,6 +10,7 @@ const projects = [...packages, 'action'] as const;
 const alias = [
   // Subpath exports come first: the package-name patterns below match only the bare names.
   { find: /^@monsync\/client\/wire$/, replacement: fileURLToPath(new URL('./packages/client/src/wire/index.ts', import.meta.url)) },
+  { find: /^@monsync\/reconciler\/escape$/, replacement: fileURLToPath(new URL('./packages/reconciler/src/render/escape.ts', import.meta.url)) },
   ...packages.map((name) => ({
     find: new RegExp(`^@monsync/${name}$`),
     replacement: fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),

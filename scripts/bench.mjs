@@ -22,6 +22,11 @@ if (scaleAt >= 0 && !/^\d+$/.test(scale ?? '')) {
 }
 /** The benchmarks that take --scale: the others measure fixed workloads. */
 const SCALABLE = ['plan-10k.mjs'];
+/**
+ * Benchmarks run once per list shape: GET /Monitor paged by cursor (the spec) and as one bare array (the service's
+ * published definition, what users' accounts send). Each measures against a floor built for its shape.
+ */
+const SHAPED = { 'plan-10k.mjs': ['paged', 'published'] };
 const filter = scaleAt < 0 ? argv : [...argv.slice(0, scaleAt), ...argv.slice(scaleAt + 2)];
 
 const scripts = packages.flatMap((name) => {
@@ -64,15 +69,19 @@ function runScript(script, args = []) {
 
 const results = [];
 for (const script of selected) {
-  const name = relative(root, script);
-  console.log(`\n=== ${name}`);
-  const result = await runScript(script);
-  results.push({ name, ...result });
-  if (scale === undefined) continue;
-  console.log(`\n=== ${name} --scale ${scale}`);
-  const scaled = await runScript(script, ['--scale', scale]);
-  results.push({ name: `${name} --scale ${scale}`, ...scaled });
-  printGrowth(result.figures, scaled.figures);
+  const shapes = Object.entries(SHAPED).find(([file]) => script.endsWith(file))?.[1] ?? [undefined];
+  for (const shape of shapes) {
+    const shapeArgs = shape === undefined ? [] : ['--shape', shape];
+    const name = [relative(root, script), ...shapeArgs].join(' ');
+    console.log(`\n=== ${name}`);
+    const result = await runScript(script, shapeArgs);
+    results.push({ name, ...result });
+    if (scale === undefined) continue;
+    console.log(`\n=== ${name} --scale ${scale}`);
+    const scaled = await runScript(script, [...shapeArgs, '--scale', scale]);
+    results.push({ name: `${name} --scale ${scale}`, ...scaled });
+    printGrowth(result.figures, scaled.figures);
+  }
 }
 
 /** Each figure at both sizes and its growth, beside the growth of the account (a linear cost grows as much). */
@@ -91,7 +100,7 @@ function printGrowth(small, large) {
     ['planMedianMs', 'assemblePlan median of 5', ' ms'],
     ['rssMb', 'peak RSS, fresh plan', ' MB'],
   ];
-  console.log(`\n=== growth from ${small.monitors.toLocaleString('en-US')} to ${large.monitors.toLocaleString('en-US')} monitors (x${size.toFixed(1)})`);
+  console.log(`\n=== growth from ${small.monitors.toLocaleString('en-US')} to ${large.monitors.toLocaleString('en-US')} monitors (x${size.toFixed(1)})${large.shape ? `, GET /Monitor ${large.shape}` : ''}`);
   for (const [field, label, unit] of rows) {
     const [a, b] = [small[field], large[field]];
     console.log(`${label.padEnd(26)} ${`${a.toFixed(0)}${unit}`.padStart(10)} -> ${`${b.toFixed(0)}${unit}`.padStart(10)}  x${(b / a).toFixed(2)}`);

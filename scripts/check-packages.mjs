@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // `npx pnpm@10 check:packages`: what a user gets from npm, checked before it is published. Packs every public
 // package (`pnpm pack`, as `changeset publish` would), lints each tarball with publint and @arethetypeswrong/cli
-// (profile esm-only: the packages are ESM only), installs the tarballs with plain npm into an empty project outside
-// this repository (third-party dependencies come from the registry), and there runs: `npx monsync --help`,
-// `monsync init`, `validate` and `plan` against `monsync emulator`, an import of @monsync/client and
-// @monsync/reconciler under Node, and a type check of the same imports under `moduleResolution: nodenext`.
+// (profile esm-only: the packages are ESM only), and installs tarballs with plain npm into empty projects outside
+// this repository (third-party dependencies come from the registry):
+// - the CLI alone, as the README says to install it, with the @monsync scope's registry pointed at a closed port
+//   (so a dependency on another @monsync package fails the install, as a 404 would before that package is
+//   published); there it runs `npx monsync --help`, `monsync init`, checks that the editor schema named on the first
+//   line of the written file is there, and runs `validate` and `plan` against `monsync emulator`;
+// - the libraries together: an import of @monsync/client and @monsync/reconciler under Node, and a type check of the
+//   same imports under `moduleResolution: nodenext`.
 // Needs built packages (`npx pnpm@10 build`). Exit 0 when every check passes; the first failure ends the run.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -18,7 +22,8 @@ const PUBLIC = ['client', 'emulator', 'schema', 'reconciler', 'cli'];
 const keep = process.argv.includes('--keep');
 const work = mkdtempSync(join(tmpdir(), 'monsync-packages-'));
 const tarballs = join(work, 'tarballs');
-const project = join(work, 'project');
+const project = join(work, 'cli-only');
+const libraries = join(work, 'libraries');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 function step(title) {
@@ -29,16 +34,13 @@ function step(title) {
 function sh(command, args, options = {}) {
   const { cwd = project, env = {}, codes = [0], quiet = false } = options;
   if (!quiet) console.log(`$ ${[command, ...args].join(' ')}`);
-  try {
-    const out = execFileSync(command, args, { cwd, env: { ...process.env, npm_config_yes: 'true', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return { code: 0, out, err: '' };
-  } catch (error) {
-    const result = { code: error.status ?? 1, out: String(error.stdout ?? ''), err: String(error.stderr ?? '') };
-    if (codes.includes(result.code)) return result;
-    process.stdout.write(result.out);
-    process.stderr.write(result.err);
-    throw new Error(`${command} ${args.join(' ')} exited ${result.code}`);
-  }
+  const run = spawnSync(command, args, { cwd, env: { ...process.env, npm_config_yes: 'true', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  if (run.error !== undefined) throw run.error;
+  const result = { code: run.status ?? 1, out: run.stdout, err: run.stderr };
+  if (codes.includes(result.code)) return result;
+  process.stdout.write(result.out);
+  process.stderr.write(result.err);
+  throw new Error(`${command} ${args.join(' ')} exited ${result.code}`);
 }
 
 function expectIn(text, wanted, what) {
@@ -82,25 +84,57 @@ async function main() {
     console.log(sh(bin('attw'), [file, '--profile', 'esm-only', '--format', 'ascii'], { cwd: root, quiet: true }).out.trim());
   }
 
-  step('npm install into an empty project');
-  mkdirSync(project, { recursive: true });
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'monsync-user', private: true, type: 'module' }, null, 2)}\n`);
-  mkdirSync(join(project, '.git'));
-  const installed = sh('npm', ['install', '--no-audit', '--no-fund', '--save-dev', ...files, 'typescript@~5.9.3']);
+  await cliAlone(files.find((file) => /monsync-cli-[^/]*\.tgz$/.test(file)));
+  librariesTogether(files.filter((file) => !/monsync-cli-[^/]*\.tgz$/.test(file)));
+  console.log('\nall package checks passed');
+}
+
+/** An empty npm project (a git repository, as `monsync init` expects) whose @monsync scope resolves nowhere. */
+function emptyProject(dir) {
+  mkdirSync(join(dir, '.git'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'monsync-user', private: true, type: 'module' }, null, 2)}\n`);
+  // A closed port: any @monsync package not among the tarballs fails the install instead of coming from npm.
+  writeFileSync(join(dir, '.npmrc'), '@monsync:registry=http://127.0.0.1:9/\n');
+}
+
+function npmInstall(dir, specs) {
+  const installed = sh('npm', ['install', '--no-audit', '--no-fund', '--save-dev', ...specs], { cwd: dir });
   const warnings = `${installed.out}${installed.err}`;
   if (/Failed to create bin|ERR!/.test(warnings)) throw new Error(`npm install printed:\n${warnings}`);
+}
+
+/** `npm i -D @monsync/cli` and nothing else: the command, the editor schema, the emulator. */
+async function cliAlone(tarball) {
+  if (tarball === undefined) throw new Error('no @monsync/cli tarball');
+  step('npm install @monsync/cli alone into an empty project, no other @monsync package reachable');
+  emptyProject(project);
+  npmInstall(project, [tarball]);
+  const scope = readdirSync(join(project, 'node_modules', '@monsync'));
+  if (scope.join() !== 'cli') throw new Error(`installing @monsync/cli installed node_modules/@monsync/{${scope.join()}}; expected cli alone`);
 
   step('the command');
   expectIn(sh('npx', ['monsync', '--help']).out, 'Usage: monsync', 'monsync --help');
   const version = sh('npx', ['monsync', '--version']).out.trim();
   const expected = JSON.parse(readFileSync(join(root, 'packages', 'cli', 'package.json'), 'utf8')).version;
   if (version !== expected) throw new Error(`monsync --version printed ${version}, the package is ${expected}`);
-  expectIn(sh('npx', ['monsync', 'init', '--kinds', 'monitors,monitorGroups,vault']).out, 'wrote configs/monsync.yaml', 'monsync init');
+  const init = sh('npx', ['monsync', 'init', '--kinds', 'monitors,monitorGroups,vault']);
+  expectIn(init.out, 'wrote configs/monsync.yaml', 'monsync init');
+  const released = /^\d+\.\d+\.\d+$/.test(expected) && expected !== '0.0.0';
+  const pinned = released ? `monsync/monsync/packages/action@v${expected}\n` : 'monsync/monsync/packages/action@v1\n';
+  expectIn(readFileSync(join(project, '.github', 'workflows', 'monsync-plan.yml'), 'utf8'), pinned, 'the plan workflow');
+  if (!released) expectIn(init.err, `monsync ${expected} is not a released version`, 'monsync init of an unreleased build');
+
+  step('the editor schema named on the first line of monsync.yaml');
   const rootFile = readFileSync(join(project, 'configs', 'monsync.yaml'), 'utf8');
-  expectIn(rootFile.split('\n')[0], '$schema=../node_modules/@monsync/schema/dist/schemas/config.schema.json', 'the modeline of monsync.yaml');
-  JSON.parse(readFileSync(join(project, 'node_modules', '@monsync', 'schema', 'dist', 'schemas', 'config.schema.json'), 'utf8'));
-  expectIn(readFileSync(join(project, '.github', 'workflows', 'monsync-plan.yml'), 'utf8'), `monsync/monsync/packages/action@v${expected}`, 'the plan workflow');
-  writeFileSync(join(project, 'configs', 'monitors.yaml'), `${rootFile.split('\n')[0]}\nmonitors:\n  - Name: Shop homepage\n    MonitorType: Https\n    Url: https://shop.example.com/\n`);
+  const modeline = rootFile.split('\n')[0];
+  const match = /^# yaml-language-server: \$schema=(\S+)$/.exec(modeline);
+  if (match === null || /^[a-z]+:/.test(match[1])) throw new Error(`monsync.yaml's first line names no installed schema: ${modeline}`);
+  const schemaFile = resolve(project, 'configs', match[1]);
+  if (!existsSync(schemaFile)) throw new Error(`monsync.yaml's first line names ${match[1]}, which is not there (${schemaFile})`);
+  const schema = JSON.parse(readFileSync(schemaFile, 'utf8'));
+  if (schema.title !== 'monsync config file') throw new Error(`${schemaFile} is not the config schema (title ${JSON.stringify(schema.title)})`);
+  console.log(`${modeline}\n  -> ${schemaFile}`);
+  writeFileSync(join(project, 'configs', 'monitors.yaml'), `${modeline}\nmonitors:\n  - Name: Shop homepage\n    MonitorType: Https\n    Url: https://shop.example.com/\n`);
   expectIn(sh('npx', ['monsync', 'validate', '--config', 'configs']).out, 'configs: valid (1 monitor', 'monsync validate');
 
   step('plan against monsync emulator');
@@ -113,6 +147,13 @@ async function main() {
   } finally {
     emulator.child.kill();
   }
+}
+
+/** The libraries, installed together (they depend on each other), imported and type-checked. */
+function librariesTogether(tarballsOfLibraries) {
+  step('npm install the libraries into an empty project');
+  emptyProject(libraries);
+  npmInstall(libraries, [...tarballsOfLibraries, 'typescript@~5.9.3']);
 
   step('the libraries, at run time and under moduleResolution nodenext');
   const usage = [
@@ -124,12 +165,11 @@ async function main() {
     'await client.close();',
     '',
   ].join('\n');
-  writeFileSync(join(project, 'use.ts'), usage);
+  writeFileSync(join(libraries, 'use.ts'), usage);
   const tsconfig = { compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, outDir: 'out', skipLibCheck: false }, files: ['use.ts'] };
-  writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
-  sh('npx', ['tsc', '-p', 'tsconfig.json']);
-  expectIn(sh('node', [join('out', 'use.js')]).out, 'function function false true', 'importing the libraries');
-  console.log('\nall package checks passed');
+  writeFileSync(join(libraries, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  sh('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: libraries });
+  expectIn(sh('node', [join('out', 'use.js')], { cwd: libraries }).out, 'function function false true', 'importing the libraries');
 }
 
 try {

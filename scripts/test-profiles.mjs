@@ -31,6 +31,8 @@ const SUITES = [
   'packages/cli/test/apply.test.ts',
   'packages/cli/test/apply-target-e2e.test.ts',
   'packages/cli/test/show-e2e.test.ts',
+  'packages/cli/test/json-output-e2e.test.ts',
+  'packages/cli/test/import-e2e.test.ts',
   'packages/cli/test/apply-lock.test.ts',
   'packages/cli/test/apply-interrupt.test.ts',
   'packages/cli/test/api-operator-e2e.test.ts',
@@ -41,6 +43,9 @@ const SUITES = [
   'packages/cli/test/operators.test.ts',
   'packages/cli/test/init.test.ts',
   'packages/cli/test/acceptance/emulator.test.ts',
+  'packages/cli/test/hostile-text.test.ts',
+  'packages/cli/test/malformed-listing-e2e.test.ts',
+  'packages/cli/test/plan-target-e2e.test.ts',
 ];
 
 function parseProfiles(argv) {

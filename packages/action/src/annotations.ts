@@ -1,6 +1,6 @@
 import { join, relative, sep } from 'node:path';
 import * as core from '@actions/core';
-import type { PolicyFinding } from '@monsync/reconciler';
+import { plainText, type PolicyFinding } from '@monsync/reconciler';
 import type { Diagnostic } from '@monsync/schema';
 
 /** A diagnostic's file relative to the repository root, as annotations and the comment name it. */
@@ -9,9 +9,12 @@ export function repoPath(diagnostic: Diagnostic, configDir: string, workspace: s
   return rel.split(sep).join('/');
 }
 
-/** The text of an annotation: the code, the message and the hint (the position is in the annotation's properties). */
+/**
+ * The text of an annotation: the code, the message and the hint (the position is in the annotation's properties),
+ * escaped as for the log: they may quote config values and file names.
+ */
 export function annotationText(diagnostic: Diagnostic): string {
-  return `${diagnostic.code}: ${diagnostic.message}${diagnostic.hint === undefined ? '' : ` (${diagnostic.hint})`}`;
+  return `${diagnostic.code}: ${plainText(diagnostic.message)}${diagnostic.hint === undefined ? '' : ` (${plainText(diagnostic.hint)})`}`;
 }
 
 /** One file annotation per diagnostic: errors as errors, warnings as warnings. */

@@ -3,11 +3,13 @@
  * size budget: GitHub refuses comment and issue bodies over 65,536 characters and step summaries over 1 MiB.
  */
 import {
-  escapeMarkdown,
+  markdownCode,
+  markdownText,
   formatCount as n,
   markdownLength,
   pluralCount as plural,
   renderMarkdown,
+  stepTitle,
   unsafeAdvice,
   violationLines,
   type ApplyReport,
@@ -41,7 +43,7 @@ const PAST: Record<PlanStep['action'], string> = { create: 'created', update: 'u
 
 /** `monitor "Shop homepage"`, safe inside Markdown. */
 function stepName(step: Pick<StepRef, 'kind' | 'key'>): string {
-  return `${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`;
+  return markdownText(stepTitle(step));
 }
 
 /** `commit abc1234 · workflow run` under each body, so a reader knows which push and run it speaks for. */
@@ -67,20 +69,12 @@ export function boundedLines(lines: readonly string[], budget: number, more: (co
 }
 
 function head(marker: string, title: string): string {
-  return `${marker === '' ? '' : `${marker}\n`}## ${escapeMarkdown(title)}\n\n`;
+  return `${marker === '' ? '' : `${marker}\n`}## ${markdownText(title)}\n\n`;
 }
 
 /** The plan as a comment (or summary): the reconciler's renderer, the footer inside the budget. */
 export function planBody(plan: Plan, context: BodyContext, title = `monsync plan: ${context.label}`): string {
   return renderMarkdown(plan, { marker: context.marker, title, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(/^\n/, '');
-}
-
-/**
- * Text for a code span inside a table cell. A backtick would end the span, and GitHub splits cells at every `|`,
- * even inside code, unless it is escaped (the escape is not shown), so a folder named `a|b` keeps its columns.
- */
-function codeCell(text: string): string {
-  return text.replace(/`/g, "'").replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
 /** Validation failed: what is wrong, where, and that nothing was sent. */
@@ -92,7 +86,7 @@ export function validationBody(diagnostics: readonly Diagnostic[], paths: (d: Di
     `> [!CAUTION]\n> **The configuration has ${plural(errors, 'error')}${warnings > 0 ? ` and ${plural(warnings, 'warning')}` : ''}; nothing was sent to the API.** ` +
     'Each is annotated on its line in the Files tab.\n\n| Where | Severity | Code | Message |\n|---|---|---|---|\n';
   const rows = diagnostics.map(
-    (d) => `| \`${codeCell(paths(d))}:${d.line}:${d.column}\` | ${d.severity} | \`${d.code}\` | ${escapeMarkdown(d.message)}${d.hint === undefined ? '' : ` <br>${escapeMarkdown(d.hint)}`} |`,
+    (d) => `| ${markdownCode(`${paths(d)}:${d.line}:${d.column}`, { inTable: true })} | ${d.severity} | \`${d.code}\` | ${markdownText(d.message)}${d.hint === undefined ? '' : ` <br>${markdownText(d.hint)}`} |`,
   );
   const room = context.budget - markdownLength(top) - markdownLength(context.footer);
   const list = boundedLines(rows, room, (count) => `\n> [!NOTE]\n> ${plural(count, 'more finding')} not shown: this comment is limited to ${n(context.budget)} characters; see the annotations and the job log.`);
@@ -112,7 +106,7 @@ export function planFailedBody(message: string, sha: string, context: BodyContex
   return (
     head(context.marker, `monsync plan: ${context.label}`) +
     `> [!CAUTION]\n> **The plan failed${at}; no plan was made.** A plan shown here before is out of date. Fix the cause and run the workflow again.\n>\n` +
-    `> ${escapeMarkdown(quoted)}\n${context.footer}`
+    `> ${markdownText(quoted)}\n${context.footer}`
   );
 }
 
@@ -159,16 +153,16 @@ function reviewSection(note: ReviewNote | undefined, applied: boolean, budget: n
   if (note === undefined) return '';
   let out = '';
   const cut = (count: number) => `- … ${plural(count, 'more step')}: see the job summary`;
-  const line = (h: HeldStep) => `- ${stepName(h.step)} (${h.step.action}): ${escapeMarkdown(holdReasonText(h))}`;
+  const line = (h: HeldStep) => `- ${stepName(h.step)} (${h.step.action}): ${markdownText(holdReasonText(h))}`;
   if (note.held.length > 0) {
     const pr = note.pr === undefined ? 'on the pull request' : `on pull request #${note.pr}`;
-    const why = note.why === undefined ? `they were not in the plan reviewed ${pr}` : escapeMarkdown(note.why);
+    const why = note.why === undefined ? `they were not in the plan reviewed ${pr}` : markdownText(note.why);
     out +=
       `> [!CAUTION]\n> **${plural(note.held.length, 'step')} held, not applied:** ${why}.${applied ? ' The reviewed steps were applied.' : ' Nothing was applied.'}\n>\n` +
-      `> ${escapeMarkdown(HOW_TO_APPLY_UNREVIEWED)}\n\n### Held\n\n${boundedLines(note.held.map(line), Math.floor(budget * 0.15), cut)}\n`;
+      `> ${markdownText(HOW_TO_APPLY_UNREVIEWED)}\n\n### Held\n\n${boundedLines(note.held.map(line), Math.floor(budget * 0.15), cut)}\n`;
   }
   if (note.unreviewedApplied.length > 0) {
-    out += `> [!WARNING]\n> **${plural(note.unreviewedApplied.length, 'step')} nobody reviewed applied on purpose** (unreviewed: apply)${note.why === undefined ? '' : `: ${escapeMarkdown(note.why)}`}.\n\n`;
+    out += `> [!WARNING]\n> **${plural(note.unreviewedApplied.length, 'step')} nobody reviewed applied on purpose** (unreviewed: apply)${note.why === undefined ? '' : `: ${markdownText(note.why)}`}.\n\n`;
     out += `<details><summary>Applied without review</summary>\n\n${boundedLines(note.unreviewedApplied.map(line), Math.floor(budget * 0.05), cut)}\n</details>\n\n`;
   }
   if (note.gone.length > 0) out += `${plural(note.gone.length, 'reviewed step')} no longer planned at merge (already in place): nothing to do for ${note.gone.length === 1 ? 'it' : 'them'}.\n\n`;
@@ -203,15 +197,15 @@ export function applyBody(outcome: ApplyOutcome, context: BodyContext): string {
     const plan = outcome.plan;
     intro =
       '> [!CAUTION]\n> **Apply refused: the plan is unsafe** (over the safety thresholds of monsync.yaml); nothing was changed.\n' +
-      violationLines(plan.violations).map((line) => `> - ${escapeMarkdown(line.trim())}\n`).join('') +
-      `>\n> ${escapeMarkdown(unsafeAdvice(plan.violations, ACTION_OVERRIDE))}\n\n### The refused plan\n`;
+      violationLines(plan.violations).map((line) => `> - ${markdownText(line.trim())}\n`).join('') +
+      `>\n> ${markdownText(unsafeAdvice(plan.violations, ACTION_OVERRIDE))}\n\n### The refused plan\n`;
   } else {
     const { report } = outcome;
     intro = `**${applyHeadline(report)}**\n\n${reviewSection(outcome.review, true, context.budget)}`;
     if (!report.ok) intro += 'Run the workflow again once the cause is fixed: what is done stays done, and only the rest is planned.\n\n';
-    const failed = report.failed.map((f) => `- ${stepName(f)} (${f.action}): ${escapeMarkdown(f.message)}`);
-    const skipped = report.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${escapeMarkdown(k.waitedFor)}${k.via === undefined ? '' : ` through ${escapeMarkdown(k.via)}`}`);
-    const done = report.done.map((d) => `- ${stepName(d)}: ${PAST[d.action]}${d.guid !== undefined && d.action === 'create' ? ` (\`${d.guid}\`)` : ''}${d.note === undefined ? '' : ` [${escapeMarkdown(d.note)}]`}`);
+    const failed = report.failed.map((f) => `- ${stepName(f)} (${f.action}): ${markdownText(f.message)}`);
+    const skipped = report.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${markdownText(k.waitedFor)}${k.via === undefined ? '' : ` through ${markdownText(k.via)}`}`);
+    const done = report.done.map((d) => `- ${stepName(d)}: ${PAST[d.action]}${d.guid !== undefined && d.action === 'create' ? ` (${markdownCode(d.guid)})` : ''}${d.note === undefined ? '' : ` [${markdownText(d.note)}]`}`);
     const cut = (what: string) => (count: number) => `- … ${plural(count, `more ${what}`)}: ${context.fullPlanHint}`;
     // Failures matter most: they get room first, then skips, then what was done; the plan gets what is left.
     const share = context.budget - markdownLength(head(context.marker, title)) - markdownLength(context.footer);
@@ -241,7 +235,7 @@ export function operatorLines(plan: Plan): string[] {
   }
   return [...byOperator.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([who, { count, last }]) => `- **${escapeMarkdown(who)}**: ${plural(count, 'object')} changed outside git${last === undefined ? '' : `, last at ${escapeMarkdown(last)}`}`);
+    .map(([who, { count, last }]) => `- **${markdownText(who)}**: ${plural(count, 'object')} changed outside git${last === undefined ? '' : `, last at ${markdownText(last)}`}`);
 }
 
 /**
@@ -249,7 +243,7 @@ export function operatorLines(plan: Plan): string[] {
  * attributed like changed objects; they are drift all the same (or a merge not applied yet) and named, not only counted.
  */
 function goneLines(plan: Plan): string {
-  const gone = plan.steps.filter((step) => step.action === 'create').map((step) => `- ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`);
+  const gone = plan.steps.filter((step) => step.action === 'create').map((step) => `- ${markdownText(stepTitle(step))}`);
   if (gone.length === 0) return '';
   const heading = '### Declared in git, missing from the account\n\nDeleted outside git (the service does not record by whom), or merged and not applied yet; an apply creates them again.\n\n';
   return `${heading}${boundedLines(gone, 4_000, (count) => `- … ${plural(count, 'more object')}`)}\n`;
@@ -258,7 +252,7 @@ function goneLines(plan: Plan): string {
 /** The drift issue: what differs between git and the account, who changed it outside git, and the plan that would undo it. */
 export function driftBody(plan: Plan, context: BodyContext & { sha: string; answers?: string }): string {
   let intro =
-    `The live account differs from \`${context.label}\`${context.sha === '' ? '' : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. ` +
+    `The live account differs from ${markdownCode(context.label)}${context.sha === '' ? '' : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. ` +
     'Either apply the configuration again, or bring the changes made in the account into git. Each scheduled run updates this issue, and closes it once the drift is gone.\n\n';
   if (context.answers !== undefined) intro += context.answers;
   const operators = operatorLines(plan);
@@ -276,26 +270,26 @@ export function driftBody(plan: Plan, context: BodyContext & { sha: string; answ
 }
 
 export function driftGoneComment(label: string, sha: string, footer: string): string {
-  return `**Drift is gone:** the live account matches \`${label}\`${sha === '' ? '' : ` at commit \`${sha.slice(0, 7)}\``}. Closing.\n${footer}`;
+  return `**Drift is gone:** the live account matches ${markdownCode(label)}${sha === '' ? '' : ` at commit \`${sha.slice(0, 7)}\``}. Closing.\n${footer}`;
 }
 
 /** The drift issue's two answers when the drift job keeps an "Accept live changes" pull request (input drift-pr). */
 export function driftAnswers(label: string, accept: { number: number; url: string } | { reason: string }): string {
   // Reverting drift writes steps no pull request reviewed: apply holds them unless asked on purpose.
-  const revert = `- **Keep git:** run the apply workflow again with unreviewed: apply (Actions tab, "Run workflow"); it puts the account back as \`${label}\` says.`;
+  const revert = `- **Keep git:** run the apply workflow again with unreviewed: apply (Actions tab, "Run workflow"); it puts the account back as ${markdownCode(label)} says.`;
   const keep =
     'number' in accept
-      ? `- **Keep the account's changes:** review and merge [#${accept.number} Accept live changes](${accept.url}), which writes them into \`${label}\`.`
+      ? `- **Keep the account's changes:** review and merge [#${accept.number} Accept live changes](${accept.url}), which writes them into ${markdownCode(label)}.`
       : `- **Keep the account's changes:** ${accept.reason}`;
   return `### Two ways to answer\n\n${revert}\n${keep}\n\nEither way, the next drift run closes this issue once git and the account agree.\n\n`;
 }
 
 /** The body of the "Accept live changes" pull request: what it writes into the tree, and what it leaves. */
 export function acceptBody(marker: string, label: string, edits: readonly string[], notes: readonly string[], footer: string): string {
-  const list = (lines: readonly string[]) => boundedLines(lines.map((line) => `- ${escapeMarkdown(line)}`), 20_000, (count) => `- … ${plural(count, 'more')}`);
-  let body = `${marker}\n## Accept live changes: \`${label}\`\n\n`;
+  const list = (lines: readonly string[]) => boundedLines(lines.map((line) => `- ${markdownText(line)}`), 20_000, (count) => `- … ${plural(count, 'more')}`);
+  let body = `${marker}\n## Accept live changes: ${markdownCode(label)}\n\n`;
   body +=
-    `The live account was changed outside git. Merging this pull request writes those changes into \`${label}\` (only the lines that differ; ` +
+    `The live account was changed outside git. Merging this pull request writes those changes into ${markdownCode(label)} (only the lines that differ; ` +
     'comments and layout stay), so git and the account agree again and the next drift run closes the drift issue. ' +
     'To undo the changes in the account instead, run the apply workflow again with unreviewed: apply; this pull request is then closed by the next drift run.\n\n';
   body += `### Written into the tree\n\n${list(edits)}\n`;

@@ -1,4 +1,5 @@
 import { connectionProblemOf, isApiError } from '@monsync/client';
+import { errorText, plainLines, plainText } from '@monsync/reconciler';
 import { ActionInputError, GitHubContextError } from './errors.js';
 
 /** A GitHub REST failure as thrown by Octokit: status and request, never its headers (the token is in them). */
@@ -25,19 +26,22 @@ function withHint(message: string, hint: string): string {
   return `${message}${/[.!?]$/.test(message) ? '' : '.'} ${hint}`;
 }
 
-/** One line for the log: the error's code and message, never a stack (it may hold values of the failed call). */
+/**
+ * One line for the log: the error's code and message, never a stack (it may hold values of the failed call). Text
+ * from outside (a service's or GitHub's answer) is escaped as for a terminal: it never spans lines.
+ */
 export function failureMessage(error: unknown): string {
   if (isOctokitError(error)) {
     const where = error.request?.url === undefined ? '' : ` (${error.request.method ?? 'GET'} ${error.request.url.split('?')[0] ?? ''})`;
     const hint = error.status === 403 || error.status === 404 ? '; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)' : '';
-    return `GitHub API request failed with ${error.status}${where}: ${error.message}${hint}`;
+    return `GitHub API request failed with ${error.status}${plainText(where)}: ${plainText(error.message)}${hint}`;
   }
   // The action's own errors say all there is in their message.
-  if (error instanceof ActionInputError || error instanceof GitHubContextError) return error.message;
+  if (error instanceof ActionInputError || error instanceof GitHubContextError) return plainLines(error.message);
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : '';
-    return withHint(`${isApiError(error) ? 'Monitoring API: ' : ''}${label}${error.message}`, connectionHint(error));
+    return withHint(`${isApiError(error) ? 'Monitoring API: ' : ''}${label}${errorText(error)}`, connectionHint(error));
   }
-  return String(error);
+  return plainText(String(error));
 }

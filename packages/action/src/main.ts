@@ -9,7 +9,7 @@ import { readContext } from './github-context.js';
 import { readCredentials, readInputs } from './inputs.js';
 import { writeJobSummary } from './job-summary.js';
 import { Masker } from './masking.js';
-import { escapeMarkdown } from '@monsync/reconciler';
+import { markdownText } from '@monsync/reconciler';
 
 const COMMANDS: Record<CommandRun['inputs']['command'], (run: CommandRun) => Promise<void>> = { plan: planCommand, apply: applyCommand, drift: driftCommand };
 
@@ -37,7 +37,7 @@ export async function run(): Promise<void> {
     core.setFailed(message);
     // The run's page shows the job summary first: a failure (a refused login, an unreachable API) says so there too.
     const command = core.getInput('command') || 'run';
-    const quoted = message.split('\n').map((line) => `> ${escapeMarkdown(line)}`).join('\n');
-    await writeJobSummary(`## monsync ${escapeMarkdown(command)}: failed\n\n${quoted}\n`, masker.redact()).catch(() => false);
+    const quoted = message.split('\n').map((line) => `> ${markdownText(line)}`).join('\n');
+    await writeJobSummary(`## monsync ${markdownText(command)}: failed\n\n${quoted}\n`, masker.redact()).catch(() => false);
   }
 }

@@ -11,7 +11,7 @@
  * To add a section, add a function to COMMENT_SECTIONS: it gets the plan view and the room left, and returns
  * Markdown (empty to leave the section out). Sections get room in order after the pull request's own changes.
  */
-import { escapeMarkdown, hasChanges, markdownLength, pluralCount as plural, renderMarkdown, renderPolicySection, renderStepList, type Plan, type PlanStep } from '@monsync/reconciler';
+import { markdownText, hasChanges, markdownLength, pluralCount as plural, renderMarkdown, renderPolicySection, renderStepList, type Plan, type PlanStep } from '@monsync/reconciler';
 import { ACTION_OVERRIDE, type BodyContext } from './bodies.js';
 import { planOf } from './review-record.js';
 
@@ -68,7 +68,7 @@ export function viewOf(plan: Plan, changedFiles: ReadonlySet<string> | undefined
 }
 
 function head(context: PlanCommentContext, title: string): string {
-  return `${context.marker === '' ? '' : `${context.marker}\n`}## ${escapeMarkdown(title)}\n\n`;
+  return `${context.marker === '' ? '' : `${context.marker}\n`}## ${markdownText(title)}\n\n`;
 }
 
 /** The plan comment: see the top of this file for its layout. */

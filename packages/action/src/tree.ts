@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import type { RetryEvent } from '@monsync/client';
-import { openSession, type PlanSession } from '@monsync/reconciler';
+import { openSession, plainText, type PlanSession } from '@monsync/reconciler';
 import { deriveFingerprintKey, hasErrors, isPolicyFinding, loadConfig, type DesiredState, type Diagnostic } from '@monsync/schema';
 import { annotate } from './annotations.js';
 import type { ConfigFolder } from './config-folder.js';
@@ -49,7 +49,7 @@ export function actionSession(desired: DesiredState, inputs: ActionInputs, maske
     // The input and the variable together: the plan and the apply workflows use two API accounts.
     operator: [inputs.operators, process.env['MONSYNC_OPERATOR'] ?? ''],
     operatorSource: inputs.operators !== '' ? 'input operators' : 'MONSYNC_OPERATOR',
-    onWarning: (message) => core.warning(message),
+    onWarning: (message) => core.warning(plainText(message)),
   });
   masker.add(session.key);
   return session;

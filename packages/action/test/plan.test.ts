@@ -1,5 +1,6 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { markdownLength, type Plan } from '@monsync/reconciler';
 import { describe, expect, it } from 'vitest';
 import { FORK_NOTICE } from '../src/commands/plan.js';
@@ -322,7 +323,7 @@ describe('unsafe plans, inputs and failures', () => {
   it('fails with a clear message when the config folder is not there', async () => {
     const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN({ config: 'monitoring' }), event: pullRequestEvent(20) });
     expect(result.failed).toBe(true);
-    expect(result.failure).toMatch(/^input config: "monitoring" is not a folder of the checkout \(.*\); give the folder that holds monsync\.yaml, relative to the repository root$/);
+    expect(result.failure).toBe('input config: "monitoring" is not a folder of the checkout; give the folder that holds monsync.yaml, relative to the repository root');
   });
 
   it('reports a refused API login without the password', async () => {
@@ -354,5 +355,57 @@ describe('unsafe plans, inputs and failures', () => {
       'GitHub API request failed with 403 (POST https://api.github.com/repos/acme/monitoring/issues/22/comments): Resource not accessible by integration - https://docs.github.com/rest; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)',
     );
     expectNoSecrets(result);
+  });
+});
+
+describe('the config input and the workspace', () => {
+  /** A config tree outside the checkout, next to it: what `..` or a link would reach. */
+  function outsideTree(): string {
+    const outside = mkdtempSync(join(tmpdir(), 'monsync-action-outside-'));
+    writeFile(outside, 'monsync.yaml', 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }\n');
+    return outside;
+  }
+
+  it.each<[string, (workspace: string, outside: string) => string, string]>([
+    ['a path up and out with ..', (workspace, outside) => join('..', basename(outside)), 'is outside the checkout'],
+    ['a path that climbs out and back in elsewhere', (workspace, outside) => `configs/../../${basename(outside)}`, 'is outside the checkout'],
+    ['an absolute path elsewhere on the runner', (workspace, outside) => outside, 'is outside the checkout'],
+    [
+      'a link inside the checkout to a folder outside it',
+      (workspace, outside) => {
+        symlinkSync(outside, join(workspace, 'linked'));
+        return 'linked';
+      },
+      'is a symbolic link (or passes through one) to a folder outside the checkout',
+    ],
+  ])('refuses %s before anything is read or sent, naming no absolute path', async (_, configOf, why) => {
+    const workspace = demoWorkspace();
+    const outside = outsideTree();
+    // Both next to each other in the same temporary folder, so that `..` reaches the other.
+    expect(dirname(outside)).toBe(dirname(workspace));
+    const config = configOf(workspace, outside);
+    const result = await runAction({ workspace, inputs: PLAN({ config }), event: pullRequestEvent(22) });
+    expect(result.failed).toBe(true);
+    expect(result.failure).toMatch(new RegExp(`^input config: ${JSON.stringify(config).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ${why.replace(/[()]/g, '\\$&')}; give `));
+    const shownAbsolute = (text: string): boolean => text.includes(workspace) || (config !== outside && text.includes(outside));
+    expect(shownAbsolute(result.stdout)).toBe(false);
+    expect(shownAbsolute(result.summary)).toBe(false);
+    expect(harness.emulator.control.requestLog().entries).toEqual([]);
+  });
+
+  it('follows a link that stays inside the checkout, and names the folder by its path in the repository', async () => {
+    const workspace = demoWorkspace();
+    symlinkSync(join(workspace, 'configs'), join(workspace, 'monitoring'));
+    const thread = new FakeThread(23);
+    const s = scope();
+    expectPlanRun(s, thread);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace, inputs: PLAN({ config: './monitoring/../monitoring/' }), event: pullRequestEvent(23) });
+    expect(result.failure).toBeUndefined();
+    const [body = ''] = thread.sentBodies;
+    expect(body.split('\n')[0]).toBe('<!-- monsync:plan config=monitoring -->');
+    expect(body).toContain('## monsync plan: monitoring');
+    expect(body).not.toContain(workspace);
+    expect(result.stdout).not.toContain(`${workspace}/`);
   });
 });

@@ -80,13 +80,13 @@ describe('validationBody', () => {
   /** A GFM table row's cells: split at every pipe GitHub does not see as escaped, the outer two dropped. */
   const cells = (row: string): string[] => row.split(/(?<!\\)\|/).slice(1, -1);
 
-  it('keeps a path holding | or a backtick in its own column', () => {
+  it('keeps a path holding | or a backtick in its own column, shown as it is', () => {
     const diagnostic = { severity: 'error' as const, code: 'UNKNOWN_FIELD', message: 'Field "Nmae" is unknown; did you mean Name?', file: 'x', line: 3, column: 5 };
     const body = validationBody([diagnostic], () => 'configs/a|b`c/monitors.yaml', { marker: '', label: 'configs/a|b`c', footer: '', fullPlanHint: '', budget: 65_000 });
     const row = body.split('\n').find((line) => line.includes('UNKNOWN_FIELD'));
     expect(row).toBeDefined();
     expect(cells(row ?? '')).toHaveLength(4);
-    expect(cells(row ?? '')[0]).toBe(" `configs/a\\|b'c/monitors.yaml:3:5` ");
+    expect(cells(row ?? '')[0]).toBe(' ``configs/a\\|b`c/monitors.yaml:3:5`` ');
   });
 });
 

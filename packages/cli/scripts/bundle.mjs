@@ -5,7 +5,7 @@
 // load only the entry, `validate` no HTTP client, and only `monsync emulator` the emulator.
 //
 //   node scripts/bundle.mjs [--metafile FILE]
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -103,6 +103,21 @@ const workflowTemplates = {
   },
 };
 
+/**
+ * The JSON Schemas @monsync/schema renders (config.schema.json, which the `yaml-language-server` line of every file
+ * `init` and `pull` write names, and the plan's), copied to dist/schemas/: editors find them in an installed
+ * @monsync/cli, which depends on no other @monsync package.
+ */
+function copySchemas(outdir) {
+  const from = join(PACKAGE_DIR, 'node_modules', '@monsync', 'schema', 'dist', 'schemas');
+  const names = readdirSync(from).filter((name) => name.endsWith('.schema.json'));
+  if (!names.includes('config.schema.json')) throw new Error(`${from} holds no config.schema.json: build @monsync/schema first`);
+  rmSync(join(outdir, 'schemas'), { recursive: true, force: true });
+  mkdirSync(join(outdir, 'schemas'), { recursive: true });
+  for (const name of names) copyFileSync(join(from, name), join(outdir, 'schemas', name));
+  return names.length;
+}
+
 /** src/code-cache.ts, which runs the large chunks as scripts through V8's code cache (scripts/chunk-scripts.mjs). */
 const CODE_CACHE = 'dist/chunks/code-cache.js';
 
@@ -160,10 +175,11 @@ async function main() {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.path.endsWith('.js') ? withoutUnusedShim(file.text) : file.contents);
   }
+  const schemas = copySchemas(outdir);
   if (metafileAt >= 0) writeFileSync(resolve(process.argv[metafileAt + 1] ?? 'meta.json'), JSON.stringify(result.metafile, null, 2));
   const outputs = Object.entries(result.metafile.outputs);
   const bytes = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
-  process.stdout.write(`@monsync/cli ${version}: wrote ${outputs.length} files to dist/ (${Object.keys(result.metafile.inputs).length} modules, ${bytes} bytes)\n`);
+  process.stdout.write(`@monsync/cli ${version}: wrote ${outputs.length} files to dist/ (${Object.keys(result.metafile.inputs).length} modules, ${bytes} bytes), and ${schemas} JSON Schemas to dist/schemas/\n`);
 }
 
 try {

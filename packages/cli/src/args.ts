@@ -30,6 +30,11 @@ export const GLOBAL_OPTIONS = {
   version: { type: 'boolean', description: 'print the monsync version' },
 } as const satisfies OptionSpecs;
 
+/** `--json`, on every command that prints a result; `schema` names its JSON Schema in `@monsync/schema`. */
+export function jsonOption(schema: string): OptionSpec {
+  return { type: 'boolean', description: `print the result as one JSON document on stdout (schemas/${schema}.schema.json in @monsync/schema)` };
+}
+
 /** pnpm forwards a literal `--` in front of the script's arguments (`pnpm monsync -- plan`); it carries no meaning. */
 export function dropLeadingSeparator(argv: readonly string[]): string[] {
   return argv[0] === '--' ? argv.slice(1) : [...argv];

@@ -1,5 +1,6 @@
 import { GLOBAL_OPTIONS, type OptionSpecs } from './args.js';
 import type { CommandSpec } from './command.js';
+import { EXIT_CODE_MEANINGS } from './exit-codes.js';
 
 function optionLines(specs: OptionSpecs): string[] {
   const rows = Object.entries(specs).map(([name, spec]) => {
@@ -33,7 +34,8 @@ export function globalHelp(commands: readonly { name: string; summary: string }[
     ...optionLines(GLOBAL_OPTIONS),
     '',
     'API credentials come from MONSYNC_API_URL, MONSYNC_API_USERNAME and MONSYNC_API_PASSWORD.',
-    'Exit codes: 0 ok / no changes, 1 error, 2 changes present (plan --detailed-exitcode), 3 plan unsafe or stale.',
+    'Exit codes:',
+    ...Object.entries(EXIT_CODE_MEANINGS).map(([code, meaning]) => `  ${code}  ${meaning}`),
     '',
     'Examples:',
     '  monsync validate',

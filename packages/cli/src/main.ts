@@ -6,6 +6,7 @@ import { ExitCode } from './exit-codes.js';
 import { commandHelp, globalHelp } from './help.js';
 import { processIo, type CliIo } from './io.js';
 import { cliVersion } from './version.js';
+import { errorText, plainLines, plainText } from '@monsync/reconciler/escape';
 
 function findCommand(name: string): CommandEntry | undefined {
   return COMMANDS.find((command) => command.name === name);
@@ -131,18 +132,18 @@ function isFromService(error: Error): boolean {
 async function reportError(error: unknown, io: CliIo, command: string | undefined, verbose: boolean): Promise<number> {
   if (error instanceof UsageError) {
     const helpCommand = error.command !== undefined && error.command !== '' ? `monsync ${error.command} --help` : 'monsync --help';
-    io.stderr.write(`monsync: ${error.message}\nRun '${helpCommand}' for usage.\n`);
+    io.stderr.write(`monsync: ${plainLines(error.message)}\nRun '${helpCommand}' for usage.\n`);
     return ExitCode.Error;
   }
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     const label = typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code) ? ` ${code}` : '';
-    io.stderr.write(`monsync${command !== undefined ? ` ${command}` : ''}: error${label}: ${error.message}\n`);
+    io.stderr.write(`monsync${command !== undefined ? ` ${command}` : ''}: error${label}: ${errorText(error)}\n`);
     const hint = await connectionHint(error);
     if (hint !== undefined) io.stderr.write(`hint: ${hint}\n`);
     if (verbose && (await isInternal(error, label)) && error.stack !== undefined) io.stderr.write(`${error.stack}\n`);
     return ExitCode.Error;
   }
-  io.stderr.write(`monsync: error: ${String(error)}\n`);
+  io.stderr.write(`monsync: error: ${plainText(String(error))}\n`);
   return ExitCode.Error;
 }

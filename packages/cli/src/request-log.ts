@@ -1,4 +1,5 @@
 import { isInteractive, style, useColor, type CliIo } from './io.js';
+import { plainText } from '@monsync/reconciler/escape';
 
 import type { RequestEvent, ResponseEvent, RetryEvent } from '@monsync/client';
 
@@ -27,14 +28,14 @@ export function verboseHooks(io: CliIo): RequestHooks {
   const s = style(useColor(io));
   return {
     onRequest(event) {
-      io.stderr.write(s.dim(`-> ${event.method} ${redactPath(event.path)}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`) + '\n');
+      io.stderr.write(s.dim(`-> ${event.method} ${plainText(redactPath(event.path))}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`) + '\n');
     },
     onResponse(event) {
       const status = event.status === 0 ? 'failed' : String(event.status);
-      io.stderr.write(s.dim(`<- ${status} ${event.method} ${redactPath(event.path)} ${Math.round(event.durationMs)}ms`) + '\n');
+      io.stderr.write(s.dim(`<- ${status} ${event.method} ${plainText(redactPath(event.path))} ${Math.round(event.durationMs)}ms`) + '\n');
     },
     onRetry(event) {
-      io.stderr.write(s.yellow(`   retrying ${event.method} ${redactPath(event.path)} in ${(event.delayMs / 1000).toFixed(1)}s (${event.reason})`) + '\n');
+      io.stderr.write(s.yellow(`   retrying ${event.method} ${plainText(redactPath(event.path))} in ${(event.delayMs / 1000).toFixed(1)}s (${event.reason})`) + '\n');
     },
   };
 }

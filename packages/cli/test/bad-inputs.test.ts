@@ -4,7 +4,7 @@
  * through `validate`, `plan` and `apply` in-process against one emulator: every run must exit 1 naming the code
  * and the position, none may crash, and the emulator's request log must hold no write. A new case is one folder.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -29,6 +29,15 @@ interface Expected {
   env?: Record<string, string>;
   /** Files that git cannot hold, made before the run: named pipes. */
   fifos?: string[];
+  /** How many errors the loader reports, when one cause must give exactly that many. */
+  errors?: number;
+  /** Codes that must not be reported (what would follow from the one cause). */
+  notReported?: string[];
+  /**
+   * Symbolic links made before the run (name -> target), for links no tool of the repository should meet: to a device,
+   * out of the tree, or in a loop.
+   */
+  links?: Record<string, string>;
 }
 
 function readCase(name: string): Expected {
@@ -44,6 +53,7 @@ function treeOf(name: string, expected: Expected): string {
   const root = mkdtempSync(join(tmpdir(), `monsync-bad-${name}-`));
   cpSync(join(CORPUS, name, 'tree'), join(root, 'tree'), { recursive: true, verbatimSymlinks: true });
   for (const fifo of expected.fifos ?? []) execFileSync('mkfifo', [join(root, 'tree', fifo)]);
+  for (const [link, target] of Object.entries(expected.links ?? {})) symlinkSync(target, join(root, 'tree', link));
   return root;
 }
 
@@ -60,9 +70,19 @@ describe('the bad-input corpus', () => {
     const trees = new Map<string, string>();
     for (const name of cases) {
       expect(existsSync(join(CORPUS, name, 'tree')), `${name}/tree`).toBe(true);
-      readCase(name);
-      const files = readdirSync(join(CORPUS, name, 'tree'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-      const content = files.map((entry) => `${entry.name}\n${readFileSync(join(entry.parentPath, entry.name), 'latin1')}`).sort().join('\n\0\n');
+      const expected = readCase(name);
+      const made = [...(expected.fifos ?? []).map((fifo) => `${fifo} (pipe)`), ...Object.entries(expected.links ?? {}).map(([link, target]) => `${link} -> ${target}`)];
+      const entries = readdirSync(join(CORPUS, name, 'tree'), { recursive: true, withFileTypes: true });
+      // A symbolic link is part of a tree as its target (`zero.yaml -> /dev/zero`), never followed here.
+      const content = entries
+        .flatMap((entry) => {
+          const path = join(entry.parentPath, entry.name);
+          if (entry.isSymbolicLink()) return [`${entry.name} -> ${readlinkSync(path)}`];
+          return entry.isFile() ? [`${entry.name}\n${readFileSync(path, 'latin1')}`] : [];
+        })
+        .concat(made)
+        .sort()
+        .join('\n\0\n');
       const same = trees.get(content);
       expect(same, `${name} is a copy of ${same ?? ''}`).toBeUndefined();
       trees.set(content, name);
@@ -91,6 +111,8 @@ describe('the bad-input corpus', () => {
         // Loader diagnostics name the file as given (tree/...), plan problems relative to the tree.
         expect(err, `${command} named no ${expected.code} at ${expected.at}`).toMatch(new RegExp(`(^|\\s|tree/)${expected.at.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `, 'm'));
         expect(err, `${command} named no ${expected.code}`).toContain(expected.code);
+        for (const other of expected.notReported ?? []) expect(err, `${command} reported ${other}`).not.toMatch(new RegExp(`: (error|warning) ${other}:`));
+        if (expected.errors !== undefined) expect(err.match(/^\S+:\d+:\d+: error [A-Z_]+:/gm) ?? [], `${command} errors`).toHaveLength(expected.errors);
       }
     });
   });

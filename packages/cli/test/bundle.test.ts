@@ -53,6 +53,15 @@ describe('the bundled monsync', () => {
     expect(fromBundle).toEqual({ code: fromSource.code, out: fromSource.out, err: fromSource.err });
   });
 
+  it('ships the editor schema the files init and pull write name, as the repository commits it', () => {
+    const shipped = join(REPO_ROOT, 'packages', 'cli', 'dist', 'schemas');
+    expect(readFileSync(join(shipped, 'config.schema.json'), 'utf8')).toBe(readFileSync(join(REPO_ROOT, 'schemas', 'config.schema.json'), 'utf8'));
+    expect(readFileSync(join(shipped, 'plan.schema.json'), 'utf8')).toBe(readFileSync(join(REPO_ROOT, 'schemas', 'plan.schema.json'), 'utf8'));
+    // An installed CLI needs no other @monsync package (scripts/check-packages.mjs installs it alone).
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', 'cli', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual([]);
+  });
+
   it('ships the repository license in every package', () => {
     const license = readFileSync(join(REPO_ROOT, 'LICENSE'), 'utf8');
     expect(license).toMatch(/^MIT License\n/);

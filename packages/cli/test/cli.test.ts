@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands/index.js';
 import { bufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
-import { ExitCode } from '../src/exit-codes.js';
+import { EXIT_CODE_MEANINGS, ExitCode } from '../src/exit-codes.js';
 import { cliVersion } from '../src/version.js';
 import { monsync, tempTree } from './helpers.js';
 
@@ -15,7 +15,7 @@ describe('monsync command line', () => {
     const { code, out } = await monsync(['--help']);
     expect(code).toBe(ExitCode.Ok);
     for (const command of COMMANDS) expect(out).toContain(`\n  ${command.name} `);
-    expect(out).toContain('Exit codes: 0 ok / no changes, 1 error, 2 changes present');
+    expect(out).toContain(`\nExit codes:\n${Object.entries(EXIT_CODE_MEANINGS).map(([exit, meaning]) => `  ${exit}  ${meaning}\n`).join('')}`);
   });
 
   it('lists every command with the summary its own help shows', async () => {

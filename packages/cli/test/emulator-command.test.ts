@@ -20,9 +20,9 @@ describe('monsync emulator', () => {
     expect(await running).toBe(0);
   });
 
-  it('passes the emulator its own flag errors, exit 1', async () => {
-    const { code, err } = await monsync(['emulator', '--seed', 'huge']);
+  it('passes the emulator its own flag errors, exit 1, pointing at the help of the command the user ran', async () => {
+    const { code, err } = await monsync(['emulator', '--seed', 'demoo']);
     expect(code).toBe(1);
-    expect(err).toContain('--seed "huge" must be demo or empty.');
+    expect(err).toBe('monsync emulator: --seed "demoo" must be demo or empty.\nRun \'monsync emulator --help\' for the list of options.\n');
   });
 });

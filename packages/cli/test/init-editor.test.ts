@@ -8,7 +8,7 @@ import { monsync, REPO_ROOT, tempTree } from './helpers.js';
 
 /**
  * What an editor makes of the tree `monsync init` writes in a user's repository (outside this one, with
- * @monsync/schema installed as `npm i -D @monsync/cli` installs it): the real yaml-language-server, given only the
+ * the schema where `npm i -D @monsync/cli` installs it, inside the CLI package): the real yaml-language-server, given only the
  * files' own `yaml-language-server` line, flags a misspelt field and completes monitor fields.
  */
 
@@ -43,7 +43,7 @@ describe('the tree monsync init writes, in an editor', () => {
   beforeAll(async () => {
     repository = tempTree({});
     mkdirSync(join(repository, '.git'));
-    const installed = join(repository, 'node_modules', '@monsync', 'schema', 'dist', 'schemas');
+    const installed = join(repository, 'node_modules', '@monsync', 'cli', 'dist', 'schemas');
     mkdirSync(installed, { recursive: true });
     cpSync(join(REPO_ROOT, 'schemas', 'config.schema.json'), join(installed, 'config.schema.json'));
     expect((await monsync(['init', '--kinds', 'monitors', '--no-workflows'], { cwd: repository })).code).toBe(ExitCode.Ok);

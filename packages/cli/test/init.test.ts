@@ -5,7 +5,8 @@ import { INIT_KINDS, pinnedWorkflow } from '../src/commands/init.js';
 import { ExitCode } from '../src/exit-codes.js';
 import { bufferedIo } from '../src/io.js';
 import { run } from '../src/main.js';
-import { cliVersion } from '../src/version.js';
+import { versionedSchemaUrl } from '../src/schema-reference.js';
+import { cliVersion, isReleasedVersion } from '../src/version.js';
 import { workflowTemplates } from '../src/workflow-templates.js';
 import { monsync, tempTree, useEmulator } from './helpers.js';
 
@@ -22,16 +23,23 @@ function emptyRepository(files: Record<string, string> = {}): string {
 }
 
 describe('monsync init', () => {
-  it('writes monsync.yaml, the three workflows pinned to this version and the .gitignore lines; the tree validates', async () => {
+  it('writes monsync.yaml, the three workflows and the .gitignore lines; the tree validates', async () => {
     const root = emptyRepository();
     const { code, out, err } = await monsync(['init', '--kinds', 'monitors,vault'], { cwd: root });
-    expect(err).toBe('');
     expect(code).toBe(ExitCode.Ok);
     expect(out).toContain('wrote configs/monsync.yaml');
     expect(managed(join(root, 'configs', 'monsync.yaml'))).toEqual(['monitors', 'vault']);
+    // The tests run a checkout's build, which was never released: the workflows keep the major tag and init says so.
+    expect(isReleasedVersion(cliVersion())).toBe(false);
+    expect(err).toBe(
+      `note: monsync ${cliVersion()} is not a released version (a build from a checkout or a prerelease), so the workflows use monsync/monsync/packages/action@v1, ` +
+        `which follows the latest release, instead of @v${cliVersion()}, a tag that does not exist. ` +
+        'To pin, replace it with a release tag (@vX.Y.Z, https://github.com/monsync/monsync/releases) or that tag\'s commit SHA.\n',
+    );
     for (const name of ['monsync-plan.yml', 'monsync-apply.yml', 'monsync-drift.yml']) {
       const text = readFileSync(join(root, '.github', 'workflows', name), 'utf8');
-      expect(text, name).toContain(`uses: monsync/monsync/packages/action@v${cliVersion()}`);
+      expect(text, name).toContain('uses: monsync/monsync/packages/action@v1\n');
+      expect(text, name).not.toContain(`@v${cliVersion()}`);
       expect(text, name).not.toContain('OWNER');
       expect(text, name).toContain('config: configs');
     }
@@ -46,10 +54,11 @@ describe('monsync init', () => {
 
   it('with --no-workflows, names no workflow secrets among the next steps', async () => {
     const root = emptyRepository();
-    const { code, out } = await monsync(['init', '--kinds', 'monitors', '--no-workflows'], { cwd: root });
+    const { code, out, err } = await monsync(['init', '--kinds', 'monitors', '--no-workflows'], { cwd: root });
     expect(code).toBe(ExitCode.Ok);
     expect(out).toContain('monsync plan --config configs');
     expect(out).not.toContain('workflows');
+    expect(err).toBe('');
   });
 
   it('never overwrites: a second run fails naming the files and writes nothing; --force overwrites', async () => {
@@ -87,21 +96,38 @@ describe('monsync init', () => {
     expect(bad.err).toContain("'slass' is not a kind");
   });
 
-  it('writes the schema line through node_modules when @monsync/schema is installed, else the versioned URL', async () => {
-    const installed = emptyRepository({ 'node_modules/@monsync/schema/dist/schemas/config.schema.json': '{}' });
+  it('writes the schema line through node_modules when @monsync/cli is installed, else the published URL', async () => {
+    const installed = emptyRepository({ 'node_modules/@monsync/cli/dist/schemas/config.schema.json': '{}' });
     await monsync(['init', '--kinds', 'monitors', '--no-workflows'], { cwd: installed });
-    expect(readFileSync(join(installed, 'configs', 'monsync.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/@monsync/schema/dist/schemas/config.schema.json');
+    expect(readFileSync(join(installed, 'configs', 'monsync.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/@monsync/cli/dist/schemas/config.schema.json');
     const bare = emptyRepository();
     await monsync(['init', '--kinds', 'monitors', '--no-workflows'], { cwd: bare });
-    expect(readFileSync(join(bare, 'configs', 'monsync.yaml'), 'utf8').split('\n')[0]).toBe(`# yaml-language-server: $schema=https://unpkg.com/@monsync/schema@${cliVersion()}/dist/schemas/config.schema.json`);
+    // A checkout's build was never published: the latest release's schema, not a version unpkg does not have.
+    expect(readFileSync(join(bare, 'configs', 'monsync.yaml'), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=https://unpkg.com/@monsync/cli/dist/schemas/config.schema.json');
+    expect(versionedSchemaUrl('1.4.2')).toBe('https://unpkg.com/@monsync/cli@1.4.2/dist/schemas/config.schema.json');
   });
 
-  it('pins every example workflow: no OWNER placeholder or floating major tag is left', () => {
+  it('counts only published versions as released: not 0.0.0, not a prerelease', () => {
+    expect(['0.1.0', '1.0.0', '12.3.45'].filter(isReleasedVersion)).toEqual(['0.1.0', '1.0.0', '12.3.45']);
+    expect(['0.0.0', '0.0.0-dev', '1.2.0-next.1', '2.0.0-rc.0', 'v1.0.0', ''].filter(isReleasedVersion)).toEqual([]);
+  });
+
+  it('pins every example workflow to a released version: no OWNER placeholder or floating major tag is left', () => {
     for (const [name, template] of Object.entries(workflowTemplates())) {
       const pinned = pinnedWorkflow(template, 'infra/monitoring', '1.2.3');
       expect(pinned, name).toMatch(/uses: monsync\/monsync\/packages\/action@v1\.2\.3\n/);
       expect(pinned, name).not.toMatch(/@v1\n|OWNER/);
       expect(pinned, name).toContain('config: infra/monitoring\n');
+    }
+  });
+
+  it('never pins a version that was not released: a prerelease keeps the major tag', () => {
+    for (const [name, template] of Object.entries(workflowTemplates())) {
+      for (const version of ['0.0.0', '1.3.0-next.2']) {
+        const written = pinnedWorkflow(template, 'configs', version);
+        expect(written, name).toMatch(/uses: monsync\/monsync\/packages\/action@v1\n/);
+        expect(written, name).not.toContain(`@v${version}`);
+      }
     }
   });
 

@@ -4,6 +4,7 @@
  */
 import { lastOf, readCreated, type CreatedLookup } from './created.js';
 import { UnexpectedResponseError } from './errors.js';
+import { checkedEntries } from './listing-shapes.js';
 import { nextCursorAtEnd, Paged, readPage, type Page } from './paging.js';
 import type { QueryContext } from './query.js';
 import type { HttpMethod, Query, SendOptions, Transport } from './transport.js';
@@ -124,15 +125,20 @@ export class Core {
     await this.transport.send({ ...call, acceptText: true });
   }
 
-  async page<T>(call: Call, options: ListOptions<T> = {}): Promise<Page<T>> {
+  /**
+   * One batch, each entry checked against its listing's shape (`listing-shapes.ts`). `batch` is its number in a
+   * cursor chain, for the message naming a malformed entry.
+   */
+  async page<T>(call: Call, options: ListOptions<T> = {}, batch: number | undefined = call.query?.Cursor === undefined ? 1 : undefined): Promise<Page<T>> {
     const res = await this.transport.send(call);
     let page = readPage<unknown>(res.body);
     if (!page && options.acceptSingleObject) page = singleObjectPage(res.body);
     // No body at all (204, or a 200 with nothing in it): a list with no items, whatever the status says.
     if (!page && res.body === undefined) page = { items: [], cursors: {} };
     if (!page) throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON array or a {Data, Cursors} envelope`);
-    const map = options.map;
-    return { items: map ? page.items.map(map) : (page.items as T[]), cursors: page.cursors };
+    const path = call.path ?? this.transport.expandRoute(call.method, call.route, call.params);
+    const items = checkedEntries<T>(page.items, { method: call.method, path, route: call.route, status: res.status, batch }, options.map);
+    return { items, cursors: page.cursors };
   }
 
   /**
@@ -144,21 +150,31 @@ export class Core {
    */
   paged<T>(call: Call, options: ListOptions<T> = {}): Paged<T> {
     const baseQuery: Query = call.query ?? {};
+    // Each batch's number in the chain, by the cursor that asks for it: a malformed entry is named by batch and index.
+    const batchOf = new Map<string, number>();
+    const numbered = async (batch: number | undefined, fetched: Promise<Page<T>>): Promise<Page<T>> => {
+      const page = await fetched;
+      const next = page.cursors.next;
+      if (batch !== undefined && next !== undefined && !batchOf.has(next)) batchOf.set(next, batch + 1);
+      return page;
+    };
     return new Paged<T>(
       (cursor, seen, answered) => {
         const query = cursor === undefined ? baseQuery : { ...baseQuery, Cursor: cursor };
-        if (seen === undefined) return this.page<T>({ ...call, query }, options);
+        const batch = cursor === undefined ? 1 : batchOf.get(cursor);
+        if (seen === undefined) return numbered(batch, this.page<T>({ ...call, query }, options, batch));
         const peek = (text: string): Promise<void> | undefined => {
           const next = nextCursorAtEnd(text);
           if (next === undefined) {
             if (answered === undefined) return undefined;
             answered();
-          } else if (!seen(next)) {
-            return undefined;
+          } else {
+            if (batch !== undefined && !batchOf.has(next)) batchOf.set(next, batch + 1);
+            if (!seen(next)) return undefined;
           }
           return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
         };
-        return this.page<T>({ ...call, query, peek }, options);
+        return numbered(batch, this.page<T>({ ...call, query, peek }, options, batch));
       },
       (cursor) => this.#unexpected(call, 200, `cursor ${JSON.stringify(cursor)} a second time; stopped following cursors to avoid an endless loop`),
     );

@@ -174,6 +174,51 @@ export class UnexpectedResponseError extends ApiError {
   override readonly code: string = 'UNEXPECTED_RESPONSE';
 }
 
+export interface MalformedListingOptions {
+  method: string;
+  path: string;
+  route: string;
+  status: number;
+  /** The batch's number in its cursor chain, from 1, when known. */
+  batch?: number | undefined;
+  /** The entry's index in its batch, from 0. */
+  index: number;
+  /** What the entry is (`null`, `an object without MonitorGuid`): its type, never its content. */
+  entry: string;
+  /** What one entry of the listing is (`a monitor`). */
+  what: string;
+  /** The shape expected, in words. */
+  expected: string;
+}
+
+/**
+ * A listing answered 2xx with an entry that is not of the listing's shape (`listing-shapes.ts`): nothing may be built
+ * from it, since an object without its GUID or key would be planned as something else (a delete).
+ */
+export class MalformedListingError extends UnexpectedResponseError {
+  static override readonly kind: string = 'MalformedListingError';
+  override readonly code: string = 'MALFORMED_LISTING';
+  /** `GET /Monitor`, the listing as asked (its path). */
+  readonly listing: string;
+  readonly batch: number | undefined;
+  readonly index: number;
+
+  constructor(o: MalformedListingOptions) {
+    const listing = `${o.method} ${o.path}`;
+    const where = o.batch === undefined ? `index ${o.index}` : `batch ${o.batch}, index ${o.index}`;
+    super({
+      method: o.method,
+      path: o.path,
+      route: o.route,
+      status: o.status,
+      message: `${listing} answered an entry that is not ${o.what} (${where}): ${o.entry}; expected ${o.expected}`,
+    });
+    this.listing = listing;
+    this.batch = o.batch;
+    this.index = o.index;
+  }
+}
+
 /** Bad client options or environment (not an API error: nothing was sent). */
 export class ClientConfigError extends Error {
   readonly code = 'CLIENT_CONFIG';

@@ -8,6 +8,7 @@ export {
   connectionProblemOf,
   ConflictError,
   InvalidQueryError,
+  MalformedListingError,
   NetworkError,
   NotFoundError,
   PermissionError,
@@ -21,9 +22,11 @@ export {
   isApiError,
   isUnclearOutcome,
   type ApiErrorOptions,
+  type MalformedListingOptions,
   type RedactedRequest,
   type RedactedResponse,
 } from './errors.js';
+export { LISTING_SHAPES, type EntryFieldType, type EntryShape } from './listing-shapes.js';
 export { Paged, type Cursors, type Page, type ToArrayOptions } from './paging.js';
 export { REDACTED, redactJson } from './redact.js';
 export { backoffDelay, DEFAULT_READ_ATTEMPTS, DEFAULT_WRITE_ATTEMPTS, parseRetryAfter, type RetryOptions } from './retry.js';

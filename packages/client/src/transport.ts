@@ -23,6 +23,7 @@ import {
 import { redactHeaders, redactJson, scrubJson, scrubText, truncate } from './redact.js';
 import { isRetryableStatus, resolveRetryPolicy, retryDecision, type RetryOptions, type RetryPolicy } from './retry.js';
 import { Limiter, type LimiterTicket } from './limiter.js';
+import { Pacer } from './pacer.js';
 import type { Credentials } from './types.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -238,6 +239,7 @@ export class Transport {
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #limiter: Limiter;
+  readonly #pacer: Pacer;
   readonly #timeoutMs: number;
   readonly #retry: RetryPolicy;
   readonly #authorization: string;
@@ -266,6 +268,7 @@ export class Transport {
     this.#origin = origin;
     this.#basePath = basePath;
     this.#limiter = new Limiter(parallelism, { now: this.#retry.now });
+    this.#pacer = new Pacer({ now: this.#retry.now });
     this.#timeoutMs = timeoutMs;
     this.#authorization = basicAuth(options);
     this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice('Basic '.length)];
@@ -343,6 +346,8 @@ export class Transport {
     const { method } = request.base;
     for (let attempt = 1; ; attempt += 1) {
       const ticket = this.#limiter.take() ?? (await this.#limiter.wait());
+      const paced = this.#pacer.reserve();
+      if (paced > 0) await this.#retry.sleep(paced);
       if (this.#onRequest) this.#emit(this.#onRequest, { ...request.base, attempt });
       const started = this.#onResponse === undefined ? 0 : performance.now();
       const outcome = await exchange(this.#dispatcher, request.dispatch, this.#timeoutMs);
@@ -413,7 +418,9 @@ export class Transport {
 
   /** After an attempt: its slot back to the limiter (a 429 slows the limiter down), and the response event. */
   #answered(request: PreparedRequest, attempt: number, ticket: LimiterTicket, outcome: AttemptOutcome, started: number): void {
-    if (outcome.kind === 'response' && outcome.status === 429) this.#limiter.rateLimited(ticket);
+    const refused = outcome.kind === 'response' && outcome.status === 429;
+    if (refused) this.#limiter.rateLimited(ticket);
+    this.#pacer.answered(refused);
     if (this.#onResponse !== undefined) {
       const durationMs = performance.now() - started;
       if (outcome.kind === 'response') this.#emit(this.#onResponse, { ...request.base, attempt, status: outcome.status, durationMs });

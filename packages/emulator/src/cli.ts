@@ -15,6 +15,9 @@ Options:
   --profile NAME     which reading of the service to speak: default, strict, published, lean or
                      rate-limited (default: default; README, Profiles)
   --rate-limit R     share of API requests the rate-limited profile answers 429, 0..1 (default 0.1)
+  --rate N           limit API requests to N a second in any profile, as a service does: a token bucket;
+                     an empty bucket answers 429 with the Retry-After it implies (default: no limit)
+  --burst B          requests the --rate bucket lets through at once (default: N, one second's worth)
   --user NAME        API account user name of the administrator (default demo)
   --password PW      its password (default demo-password)
   --latency MS       delay every API response by MS milliseconds (default 0)
@@ -43,12 +46,14 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Called once the emulator listens (tests use it to learn the URL). */
   onListening?: (url: string) => void;
+  /** The command as the user typed it, for its errors: `monsync emulator` (default `monsync-emulator`). */
+  command?: string;
 }
 
-const VALUE_FLAGS = ['--port', '--host', '--state', '--seed', '--profile', '--rate-limit', '--user', '--password', '--latency', '--fault-rate', '--fault-seed', '--page-size'] as const;
+const VALUE_FLAGS = ['--port', '--host', '--state', '--seed', '--profile', '--rate-limit', '--rate', '--burst', '--user', '--password', '--latency', '--fault-rate', '--fault-seed', '--page-size'] as const;
 
 function fail(message: string): never {
-  throw new EmulatorConfigError(`${message}\nRun monsync-emulator --help for the list of options.`);
+  throw new EmulatorConfigError(message);
 }
 
 function integer(flag: string, raw: string, min: number, max: number): number {
@@ -114,6 +119,15 @@ export function parseEmulatorArgs(input: readonly string[]): ParsedEmulatorArgs 
         options.rateLimit = { share };
         break;
       }
+      case '--rate': {
+        const perSecond = Number(value);
+        if (value.trim() === '' || !Number.isFinite(perSecond) || perSecond <= 0) fail(`--rate "${value}" must be a number of requests per second above 0.`);
+        options.requestRate = { perSecond, burst: options.requestRate?.burst ?? Math.max(1, Math.round(perSecond)) };
+        break;
+      }
+      case '--burst':
+        options.requestRate = { perSecond: options.requestRate?.perSecond ?? 0, burst: integer(flag, value, 1, 1_000_000) };
+        break;
       case '--user':
         if (value === '' || value.includes(':')) fail('--user must be non-empty and contain no colon.');
         options.user = value;
@@ -139,6 +153,7 @@ export function parseEmulatorArgs(input: readonly string[]): ParsedEmulatorArgs 
         break;
     }
   }
+  if (options.requestRate && options.requestRate.perSecond === 0) fail('--burst limits the --rate bucket: give --rate N too.');
   return { options, verbose, help };
 }
 
@@ -149,11 +164,12 @@ export function parseEmulatorArgs(input: readonly string[]): ParsedEmulatorArgs 
 export async function runEmulatorCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
   const out = io.stdout ?? ((t: string): void => void process.stdout.write(t));
   const err = io.stderr ?? ((t: string): void => void process.stderr.write(t));
+  const command = io.command ?? 'monsync-emulator';
   let parsed: ParsedEmulatorArgs;
   try {
     parsed = parseEmulatorArgs(argv);
   } catch (e) {
-    err(`monsync-emulator: ${(e as Error).message}\n`);
+    err(`${command}: ${(e as Error).message}\nRun '${command} --help' for the list of options.\n`);
     return 1;
   }
   if (parsed.help) {
@@ -167,7 +183,7 @@ export async function runEmulatorCli(argv: readonly string[], io: CliIo = {}): P
     running = await startEmulator(options);
   } catch (e) {
     const reason = e instanceof EmulatorConfigError ? e.message : `cannot start: ${(e as Error).message}`;
-    err(`monsync-emulator: ${reason}\n`);
+    err(`${command}: ${reason}\n`);
     return 1;
   }
   out(`monsync emulator listening on ${running.url}\n`);

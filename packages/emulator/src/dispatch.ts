@@ -1,7 +1,7 @@
 import { authenticate } from './auth.js';
 import { ApiRequestError } from './errors.js';
-import { mulberry32, type FaultInjector } from './faults.js';
-import type { RateLimit, ReplyShapes, Rules } from './profiles.js';
+import { ANSWER_FAULT, mulberry32, type FaultInjector } from './faults.js';
+import type { RateLimit, ReplyShapes, RequestRate, Rules } from './profiles.js';
 import { JsonText, type Caller, type Reply, type RouteMatch, type Router, type Settings } from './router.js';
 import type { Store } from './store.js';
 import { isObj } from './validate.js';
@@ -122,6 +122,33 @@ export function withRateLimit(limit: RateLimit, rules: Rules): DispatchWrapper {
   };
 }
 
+/**
+ * A rate as a service limits one: a token bucket of `burst` tokens refilled at `perSecond`, one token a request.
+ * An empty bucket answers 429 with the Retry-After the bucket implies (the seconds until a token is back, rounded up:
+ * the header carries whole seconds), and the refused request costs no token.
+ */
+export function withRequestRate(rate: RequestRate, rules: Rules, nowMs: () => number): DispatchWrapper {
+  let tokens = rate.burst;
+  let filledAt = nowMs();
+  return (next) => (store, request, caller) => {
+    const now = nowMs();
+    tokens = Math.min(rate.burst, tokens + ((now - filledAt) / 1000) * rate.perSecond);
+    filledAt = now;
+    if (tokens >= 1) {
+      tokens -= 1;
+      return next(store, request, caller);
+    }
+    const retryAfter = Math.max(1, Math.ceil((1 - tokens) / rate.perSecond));
+    const route = request.match?.kind === 'found' ? request.match.route.key : `${request.method} (unmatched)`;
+    return {
+      reply: { status: 429, headers: { 'Retry-After': String(retryAfter) }, body: errorBody(rules, ['Too many requests: the rate limit of the account was reached.']) },
+      route,
+      write: false,
+      fault: 'rate-limit',
+    };
+  };
+}
+
 const FAULT_TEXT: Record<string, string> = {
   '429': 'Too many requests (injected fault).',
   '503': 'Service unavailable (injected fault).',
@@ -133,9 +160,12 @@ export function withFaults(faults: FaultInjector, router: Router, rules: Rules):
   return (next) => (store, request, caller) => {
     const match = matchOf(router, request);
     if (match.kind !== 'found') return next(store, request, caller);
-    const fault = faults.decide(request.method, match.route.template, match.route.write);
-    if (!fault) return next(store, request, caller);
+    const decision = faults.decide(request.method, match.route.template, match.route.write);
+    if (!decision) return next(store, request, caller);
+    const fault = decision.kind;
     const route = match.route.key;
+    // Not carried out: what a request gets from a service that answers what it should not.
+    if (fault === ANSWER_FAULT) return { reply: { status: 200, headers: {}, body: decision.body }, route, write: match.route.write, fault };
     if (fault === 'applied-then-reset' || fault === 'applied-then-500') {
       const outcome = next(store, request, caller);
       // Refused by the rate limit, the request was never carried out: its answer stands, and the scripted fault

@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { controlReply, createControl, type ControlHost, type EmulatorControl } from './control.js';
-import { createDispatch, errorBody, withFaults, withRateLimit, withReplyShapes, type ApiRequest, type Dispatch, type Outcome } from './dispatch.js';
+import { createDispatch, errorBody, withFaults, withRateLimit, withReplyShapes, withRequestRate, type ApiRequest, type Dispatch, type Outcome } from './dispatch.js';
 import { EmulatorConfigError, badRequest } from './errors.js';
 import { FaultInjector, type FaultKind } from './faults.js';
 import { RequestHolds } from './hold.js';
 import { Persister, readStateFile } from './persist.js';
-import { profileNamed, type Profile, type ProfileName, type RateLimit } from './profiles.js';
+import { profileNamed, type Profile, type ProfileName, type RateLimit, type RequestRate } from './profiles.js';
 import { RequestLog } from './request-log.js';
 import { buildRouter } from './routes.js';
 import { JsonText, type Reply, type Router, type Settings } from './router.js';
@@ -25,6 +25,11 @@ export interface EmulatorOptions {
   profile?: ProfileName;
   /** The `rate-limited` profile's share of 429 answers, seed and `Retry-After` (default 10%, seed 1, 1 s). */
   rateLimit?: Partial<RateLimit>;
+  /**
+   * Limits the request rate as a service does, in any profile: a token bucket of `burst` requests refilled at
+   * `perSecond`; an empty bucket answers 429 with the Retry-After it implies. Off by default.
+   */
+  requestRate?: RequestRate;
   /** JSON state file: loaded at start when present, saved atomically after every write. */
   statePath?: string;
   /** The administrator's API account (default `demo` / `demo-password`). */
@@ -134,6 +139,13 @@ function checkPageSize(n: number): number {
   return n;
 }
 
+function requestRateOf(given: RequestRate | undefined): RequestRate | undefined {
+  if (given === undefined) return undefined;
+  if (!(Number.isFinite(given.perSecond) && given.perSecond > 0)) throw new EmulatorConfigError(`request rate ${given.perSecond} must be a number of requests per second above 0.`);
+  if (!(Number.isInteger(given.burst) && given.burst >= 1)) throw new EmulatorConfigError(`request burst ${given.burst} must be an integer from 1.`);
+  return given;
+}
+
 function rateLimitOf(profile: Profile, given: Partial<RateLimit> | undefined): RateLimit | undefined {
   if (!profile.rateLimit) return undefined;
   const limit = { ...profile.rateLimit, ...given };
@@ -144,10 +156,11 @@ function rateLimitOf(profile: Profile, given: Partial<RateLimit> | undefined): R
 }
 
 /** The profile's dispatch (for act-as), and the same with rate limits and injected faults (for the API). */
-function composeDispatch(router: Router, settings: Settings, profile: Profile, faults: FaultInjector, rateLimit: RateLimit | undefined, log: (line: string) => void): { profiled: Dispatch; served: Dispatch } {
+function composeDispatch(router: Router, settings: Settings, profile: Profile, faults: FaultInjector, limits: { rateLimit: RateLimit | undefined; requestRate: RequestRate | undefined }, log: (line: string) => void): { profiled: Dispatch; served: Dispatch } {
   const core = createDispatch(router, settings, (route, err) => log(`internal error on ${route}: ${(err as Error).stack ?? String(err)}`));
   const profiled = withReplyShapes(profile.shapes)(core);
-  const limited = rateLimit ? withRateLimit(rateLimit, settings.rules)(profiled) : profiled;
+  const shared = limits.rateLimit ? withRateLimit(limits.rateLimit, settings.rules)(profiled) : profiled;
+  const limited = limits.requestRate ? withRequestRate(limits.requestRate, settings.rules, () => settings.now().getTime())(shared) : shared;
   return { profiled, served: withFaults(faults, router, settings.rules)(limited) };
 }
 
@@ -271,7 +284,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const router = buildRouter();
   const faults = faultsOf(options);
   const holds = new RequestHolds();
-  const { profiled, served } = composeDispatch(router, settings, profile, faults, rateLimitOf(profile, options.rateLimit), log);
+  const { profiled, served } = composeDispatch(router, settings, profile, faults, { rateLimit: rateLimitOf(profile, options.rateLimit), requestRate: requestRateOf(options.requestRate) }, log);
   const requestLog = new RequestLog((ms) => formatTimestamp(new Date(ms)));
 
   const loaded = options.statePath ? readStateFile(options.statePath) : null;

@@ -4,12 +4,27 @@ import { matchesRoute } from './hold.js';
 export const FAULT_KINDS = ['500', '503', '429', 'reset', 'applied-then-reset', 'applied-then-500'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/**
+ * Scripted only: the request is not carried out and is answered 200 with the fault's `body`, as written (a listing of
+ * `[null]`, a monitor without its GUID): what a client does with an answer the service should never give.
+ */
+export const ANSWER_FAULT = 'answer';
+export type ScriptedFaultKind = FaultKind | typeof ANSWER_FAULT;
+
 /** "The next `count` requests matching method and route fail with `kind`" (route: the path template, e.g. `/Monitor/{monitorGuid}`). */
 export interface ScriptedFault {
   method?: string;
   route?: string;
   count: number;
-  kind: FaultKind;
+  kind: ScriptedFaultKind;
+  /** The answer's JSON body, for kind `answer` (required there, refused elsewhere). */
+  body?: unknown;
+}
+
+/** What `decide` drew for a request: a fault kind, and the body an `answer` fault answers with. */
+export interface FaultDecision {
+  kind: ScriptedFaultKind;
+  body?: unknown;
 }
 
 export interface FaultSettings {
@@ -40,10 +55,14 @@ function checkKind(kind: unknown, where: string): FaultKind {
 }
 
 function checkScripted(input: unknown, i: number): ScriptedFault {
-  if (typeof input !== 'object' || input === null) throw new EmulatorConfigError(`scripted[${i}] must be an object { method?, route?, count, kind }.`);
+  if (typeof input !== 'object' || input === null) throw new EmulatorConfigError(`scripted[${i}] must be an object { method?, route?, count, kind, body? }.`);
   const s = input as Partial<ScriptedFault>;
   if (typeof s.count !== 'number' || !Number.isInteger(s.count) || s.count < 1) throw new EmulatorConfigError(`scripted[${i}].count must be a positive integer.`);
-  const out: ScriptedFault = { count: s.count, kind: checkKind(s.kind, `scripted[${i}]`) };
+  const answer = s.kind === ANSWER_FAULT;
+  if (answer !== Object.hasOwn(s, 'body')) {
+    throw new EmulatorConfigError(`scripted[${i}]: "body" goes with kind "${ANSWER_FAULT}" (the JSON the request is answered with), and only with it.`);
+  }
+  const out: ScriptedFault = answer ? { count: s.count, kind: ANSWER_FAULT, body: structuredClone(s.body) } : { count: s.count, kind: checkKind(s.kind, `scripted[${i}]`) };
   if (s.method !== undefined) out.method = String(s.method).toUpperCase();
   if (s.route !== undefined) out.route = String(s.route);
   return out;
@@ -110,19 +129,22 @@ export class FaultInjector {
   }
 
   /** Decides the fault for one API request, if any. `template` is the matched route template. */
-  decide(method: string, template: string, isWrite: boolean): FaultKind | null {
+  decide(method: string, template: string, isWrite: boolean): FaultDecision | null {
     const scripted = this.settings.scripted.find((s) => matchesRoute(s, method, template));
     this.lastScripted = undefined;
     if (scripted) {
-      this.lastScripted = { method, route: template, count: 1, kind: scripted.kind };
+      const taken: ScriptedFault = { method, route: template, count: 1, kind: scripted.kind };
+      if (scripted.kind === ANSWER_FAULT) taken.body = scripted.body;
+      this.lastScripted = taken;
       scripted.count -= 1;
       if (scripted.count <= 0) this.settings.scripted = this.settings.scripted.filter((s) => s !== scripted);
-      return scripted.kind;
+      return scripted.kind === ANSWER_FAULT ? { kind: ANSWER_FAULT, body: structuredClone(scripted.body) } : { kind: scripted.kind };
     }
     if (this.settings.rate <= 0) return null;
     if (this.random() >= this.settings.rate) return null;
     const usable = this.settings.kinds.filter((k) => isWrite || !k.startsWith('applied-then-'));
     if (usable.length === 0) return null;
-    return usable[Math.floor(this.random() * usable.length)] ?? null;
+    const kind = usable[Math.floor(this.random() * usable.length)];
+    return kind === undefined ? null : { kind };
   }
 }

@@ -1,11 +1,11 @@
 export { startEmulator } from './emulator.js';
 export type { ActAsRequest, ActAsResult, EmulatorControl, EmulatorOptions, RunningEmulator } from './emulator.js';
 export { PROFILE_NAMES, profileFromEnv, isProfileName } from './profiles.js';
-export type { ProfileName, RateLimit } from './profiles.js';
+export type { ProfileName, RateLimit, RequestRate } from './profiles.js';
 export { runEmulatorCli, parseEmulatorArgs, EMULATOR_USAGE } from './cli.js';
 export type { CliIo, ParsedEmulatorArgs } from './cli.js';
-export { FAULT_KINDS } from './faults.js';
-export type { FaultKind, FaultSettings, FaultSettingsInput, ScriptedFault } from './faults.js';
+export { ANSWER_FAULT, FAULT_KINDS } from './faults.js';
+export type { FaultDecision, FaultKind, FaultSettings, FaultSettingsInput, ScriptedFault, ScriptedFaultKind } from './faults.js';
 export type { RequestLogEntry, RequestLogSnapshot } from './request-log.js';
 export type { EmulatorState } from './store.js';
 export { SEEDED, DEMO, seedGuid } from './seed.js';

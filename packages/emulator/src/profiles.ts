@@ -74,6 +74,12 @@ export interface ReplyShapes {
   methods: Readonly<Partial<Record<string, ReplyShape>>>;
 }
 
+/** A request rate limited as a service limits one: `perSecond` requests a second on average, `burst` at once. */
+export interface RequestRate {
+  perSecond: number;
+  burst: number;
+}
+
 export interface RateLimit {
   /** Share of API requests answered 429, 0..1 (default 0.1). */
   share: number;

@@ -176,6 +176,27 @@ describe('faults', () => {
     expect((await api.controlRequest('GET', '/log')).status).toBe(200);
   });
 
+  it('answers a scripted malformed body without carrying the request out, then answers as before', async () => {
+    const api = await emulator();
+    await api.post('/Monitor', { Name: 'kept', MonitorType: 'Https' });
+    api.control.setFaults({ scripted: [{ route: 'GET /Monitor', count: 1, kind: 'answer', body: [null, 1, { Name: 'no guid' }] }] });
+    const malformed = await api.get('/Monitor');
+    expect([malformed.status, malformed.json]).toEqual([200, [null, 1, { Name: 'no guid' }]]);
+    expect((await api.get('/Monitor')).data.map((m) => m['Name'])).toEqual(['kept']);
+    expect(api.control.requestLog().entries.map((e) => e.fault ?? '-')).toEqual(['-', 'answer', '-']);
+    // A write answered this way is not carried out.
+    api.control.setFaults({ scripted: [{ route: 'POST /Monitor', count: 1, kind: 'answer', body: {} }] });
+    await api.post('/Monitor', { Name: 'never', MonitorType: 'Https' });
+    expect((await api.get('/Monitor')).data.map((m) => m['Name'])).toEqual(['kept']);
+  });
+
+  it('takes a body with kind answer only, and only there', async () => {
+    const api = await emulator();
+    expect(() => api.control.setFaults({ scripted: [{ route: 'GET /Monitor', count: 1, kind: 'answer' }] })).toThrow(/"body" goes with kind "answer"/);
+    expect(() => api.control.setFaults({ scripted: [{ route: 'GET /Monitor', count: 1, kind: '503', body: [] }] })).toThrow(/"body" goes with kind "answer"/);
+    expect((await api.controlRequest('PUT', '/faults', { kinds: ['answer'] })).status).toBe(400);
+  });
+
   it('rejects invalid fault settings', async () => {
     const api = await emulator();
     expect(() => api.control.setFaults({ rate: 2 })).toThrow(/from 0 to 1/);

@@ -202,3 +202,37 @@ describe('rate-limited', () => {
     expect(api.control.dump().vaultSections.map((s) => s.Name)).not.toContain('Refused');
   });
 });
+
+describe('a request rate (--rate, any profile)', () => {
+  it('lets a burst through, then answers 429 with the Retry-After the bucket implies, and refills with time', async () => {
+    let now = NOW.getTime();
+    const api = await emulator({ profile: 'published', requestRate: { perSecond: 0.5, burst: 3 }, now: () => new Date(now) });
+    const burst = [await api.get('/Timezone'), await api.get('/Timezone'), await api.get('/Timezone')];
+    expect(burst.map((r) => r.status)).toEqual([200, 200, 200]);
+    const refused = await api.get('/Timezone');
+    expect(refused.status).toBe(429);
+    // An empty bucket at half a token a second: the next token is 2 s away.
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(api.control.requestLog().entries.at(-1)?.fault).toBe('rate-limit');
+    now += 1000;
+    expect((await api.get('/Timezone')).status).toBe(429);
+    now += 1000;
+    expect((await api.get('/Timezone')).status).toBe(200);
+    expect((await api.get('/Timezone')).status).toBe(429);
+  });
+
+  it('does not spend a token on a refused request: a client that waits the Retry-After out gets through', async () => {
+    let now = NOW.getTime();
+    const api = await emulator({ requestRate: { perSecond: 10, burst: 1 }, now: () => new Date(now) });
+    expect((await api.get('/Timezone')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await api.get('/Timezone')).status).toBe(429);
+    now += 100;
+    expect((await api.get('/Timezone')).status).toBe(200);
+  });
+
+  it('takes --rate and --burst on the command line and refuses a burst without a rate', async () => {
+    const err: string[] = [];
+    expect(await runEmulatorCli(['--burst', '5'], { stderr: (t) => err.push(t) })).toBe(1);
+    expect(err.join('')).toMatch(/--burst limits the --rate bucket: give --rate N too/);
+  });
+});

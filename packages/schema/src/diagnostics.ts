@@ -25,7 +25,12 @@ export const DIAGNOSTIC_CODES = {
   MISSING_SETTINGS_FILE: { severity: 'error', summary: 'The config folder has no monsync.yaml at its root.' },
   FILE_TOO_LARGE: { severity: 'error', summary: 'A YAML file is larger than 5 MB.' },
   FILE_UNREADABLE: { severity: 'error', summary: 'A YAML file cannot be read.' },
-  CONFIG_FILE_OUTSIDE_TREE: { severity: 'error', summary: 'A YAML file is a symbolic link that leads outside the config tree; it is not read (its lines would be quoted).' },
+  CONFIG_FILE_OUTSIDE_TREE: { severity: 'error', summary: 'A YAML file or a folder of the tree is a symbolic link that leads outside the config tree; it is not read (its lines would be quoted, and a folder\'s monitors would go undeclared).' },
+  CONFIG_FILE_NOT_REGULAR: { severity: 'error', summary: 'A `*.yaml` path is a named pipe, a socket, a device or a folder, not a file; it is never opened for reading.' },
+  CONFIG_FILE_READ_TWICE: { severity: 'error', summary: 'A YAML file is reached by two paths of the tree (through a symbolic link): it is read once, and the second path is an error.' },
+  CONFIG_LINK_LOOP: { severity: 'error', summary: 'A symbolic link of the tree is part of a loop (of links, or a folder link to a folder that holds it).' },
+  CONFIG_LINK_DANGLING: { severity: 'error', summary: 'A symbolic link of the tree leads nowhere: if it named a folder of config files, none of them would be read.' },
+  YAML_EXTENSION: { severity: 'warning', summary: 'A file named `*.yml` or `*.YAML` is not read: only `*.yaml` files are config; rename it.' },
   YAML_SYNTAX: { severity: 'error', summary: 'The file is not valid YAML.' },
   YAML_WARNING: { severity: 'warning', summary: 'The YAML parser warns about something (e.g. an unresolved tag).' },
   DUPLICATE_YAML_KEY: { severity: 'error', summary: 'The same key appears twice in one mapping.' },
@@ -82,6 +87,7 @@ export const DIAGNOSTIC_CODES = {
   AUTHORIZATION_NOT_ASSIGNABLE: { severity: 'error', summary: 'A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign.' },
   EVERYONE_GROUP: { severity: 'error', summary: 'The system group Everyone is declared; every operator is in it and it cannot be changed.' },
   UNKNOWN_REFERENCE: { severity: 'error', summary: 'A group member or vault reference names nothing declared.' },
+  UNCHECKED_REFERENCE: { severity: 'warning', summary: 'A reference names nothing declared in the files that parsed; another file failed to parse (its syntax error is reported) and may declare it.' },
   ALL_MONITORS_GROUP: { severity: 'error', summary: 'The All Monitors group is declared; its membership cannot be changed.' },
   DUTY_SCHEDULES_WITHOUT_MEMBERS: { severity: 'error', summary: 'An operator group declares `dutySchedules` but not `members`: its schedules are copies on its members, so monsync needs the member list.' },
   SCHEDULE_FIELD_MISSING: { severity: 'error', summary: 'A schedule lacks a field its ScheduleType / ScheduleMode needs.' },
@@ -94,6 +100,8 @@ export const DIAGNOSTIC_CODES = {
   ENV_VAR_UNSET: { severity: 'warning', summary: 'A `fromEnv` variable is unset (an error when values are needed).' },
   SECRET_FILE_MISSING: { severity: 'warning', summary: 'A `fromFile` file does not exist (an error when values are needed).' },
   SECRET_FILE_OUTSIDE_TREE: { severity: 'error', summary: 'A `fromFile` path is absolute or leads outside the config tree (by `..` or a symbolic link).' },
+  SECRET_FILE_HIDDEN: { severity: 'error', summary: 'A `fromFile` path goes through a hidden folder or names a hidden file (`.git/config`, `.github/...`, `.env`): never read.' },
+  SECRET_FILE_TOO_LARGE: { severity: 'error', summary: 'A `fromFile` file is larger than 1 MiB (a `File` vault item: 2 MB, `VAULT_FILE_TOO_LARGE`): not read.' },
   SECRET_FILE_NOT_REGULAR: { severity: 'error', summary: 'A `fromFile` path names a folder, a named pipe, a socket or a device, not a file.' },
   VAULT_PLACEHOLDER_WRITTEN: { severity: 'error', summary: 'A `{{vault:...}}` placeholder written by hand; reference a declared item with `{ vault: Section/Item }`.' },
   SECRET_UNAVAILABLE: { severity: 'error', summary: 'A secret is needed (resolveSecrets) but its variable is unset or its file unreadable.' },
@@ -126,6 +134,9 @@ export function diagnosticLine(d: Diagnostic): string {
 
 const MAX_SNIPPET = 100;
 
+/** Findings about a path that was refused unread (tree-files.ts): no line of it exists to quote. */
+const UNREAD_FILE_CODES = new Set<string>(['CONFIG_FILE_OUTSIDE_TREE', 'CONFIG_FILE_NOT_REGULAR', 'CONFIG_FILE_READ_TWICE', 'CONFIG_LINK_LOOP', 'CONFIG_LINK_DANGLING']);
+
 /**
  * `file:line:col: severity CODE: message`, then (given the file's text) the line with carets under the range,
  * and the hint.
@@ -133,7 +144,7 @@ const MAX_SNIPPET = 100;
 export function formatDiagnostic(d: Diagnostic, options: { source?: string } = {}): string {
   const lines = [`${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code}: ${d.message}`];
   const text = d.redactSource === true || d.code === 'LITERAL_SECRET' ? undefined : options.source?.split(/\r\n?|\n/)[d.line - 1];
-  if (d.code === 'CONFIG_FILE_OUTSIDE_TREE') {
+  if (UNREAD_FILE_CODES.has(d.code)) {
     // The file was not read: there is no line to show, and no secret to explain.
   } else if (text === undefined && options.source !== undefined) {
     lines.push(`${String(d.line)} | (line not shown: it holds a literal secret)`);

@@ -1,13 +1,14 @@
 import { fieldRename, type FieldRename } from '@monsync/client/wire';
-import { lstatSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { statSync, type Stats } from 'node:fs';
+import { fileKind, sizeLabel } from './bounded-read.js';
+import { dirname, join, resolve } from 'node:path';
 import { checkDutySchedule, checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
 import { dutyContent, dutyLabel } from './duty-schedule.js';
 import { API_VERSION, MANAGED_KINDS, REMOVAL_STRATEGIES, UNASSIGNABLE_AUTHORIZATION_TYPES } from './config-schema.js';
 import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
-import { Secret, fromFilePathProblem, fromFileStaysInside, type SecretEncoding, type SourceRef } from './secret.js';
+import { MAX_SECRET_FILE_BYTES, MAX_VAULT_FILE_BYTES, Secret, fromFilePathProblem, fromFileRealProblem, type FromFileProblem, type SecretEncoding, type SourceRef } from './secret.js';
 import { isSecretLeaf } from './secret-fields.js';
 import { likelyMeant } from './suggest.js';
 import {
@@ -31,11 +32,12 @@ import { PolicyReader, type Guarded } from './policy/read.js';
 import { wireKindAt } from './wire-kinds.js';
 import { schemaDiagnostics } from './validate.js';
 import { MAX_FILE_BYTES, YamlSource, type PathSegment } from './yaml-source.js';
+import { SETTINGS_FILE, fileDiagnostic, missingSettings, readConfigTree, tooLarge, type ConfigText } from './tree-files.js';
 
+export { SETTINGS_FILE, discoverConfigFiles, type ConfigText } from './tree-files.js';
+
+export { MAX_VAULT_FILE_BYTES } from './secret.js';
 export { DEFAULT_SAFETY } from './safety.js';
-export const SETTINGS_FILE = 'monsync.yaml';
-/** `File` vault items: at most 2 MB (spec, Limits). */
-export const MAX_VAULT_FILE_BYTES = 2 * 1024 * 1024;
 
 export interface LoadOptions {
   /**
@@ -55,16 +57,16 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Files read, relative to the root, in the order read. */
   files: string[];
-}
-
-/** A file of the tree given as text (for editors and tests); `file` is relative to the root, with `/`. */
-export interface ConfigText {
-  file: string;
-  text: string;
+  /**
+   * The text of each file read, by its path relative to the root: what a diagnostic quotes. A refused file (a link
+   * out of the tree, a device) has none, and nothing may read it again to quote it.
+   */
+  sources: ReadonlyMap<string, string>;
 }
 
 /**
- * Reads `monsync.yaml` and every `*.yaml` below `dir` (not hidden folders, not node_modules). Config trees are
+ * Reads `monsync.yaml` and every `*.yaml` below `dir` (not hidden folders, not node_modules; symbolic links inside the
+ * tree followed: tree-files.ts). Config trees are
  * small (5 MB per file at most), so the async form reads synchronously rather than keeping a second copy of the loop.
  */
 export async function loadConfig(dir: string, options: LoadOptions = {}): Promise<LoadResult> {
@@ -74,25 +76,7 @@ export async function loadConfig(dir: string, options: LoadOptions = {}): Promis
 /** Synchronous `loadConfig`. */
 export function loadConfigSync(dir: string, options: LoadOptions = {}): LoadResult {
   const root = resolve(dir);
-  const { files, diagnostics } = discover(root);
-  const texts: ConfigText[] = [];
-  for (const file of files) {
-    const problem = outsideProblem(root, file) ?? sizeProblem(root, file);
-    if (problem !== undefined) {
-      diagnostics.push(problem);
-      continue;
-    }
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(join(root, file));
-    } catch (error) {
-      diagnostics.push(unreadable(file, error));
-      continue;
-    }
-    const decoded = decodeUtf8(file, bytes);
-    if ('text' in decoded) texts.push({ file, text: decoded.text });
-    else diagnostics.push(decoded.diagnostic);
-  }
+  const { files, texts, diagnostics } = readConfigTree(root);
   return assemble(root, texts, options, diagnostics, files);
 }
 
@@ -106,135 +90,6 @@ export function loadConfigTexts(root: string, texts: readonly ConfigText[], opti
   }
   if (!texts.some((t) => t.file === SETTINGS_FILE)) diagnostics.push(missingSettings());
   return assemble(resolve(root), kept, options, diagnostics, texts.map((t) => t.file));
-}
-
-function fileDiagnostic(code: DiagnosticCode, file: string, message: string, hint?: string): Diagnostic {
-  const d: Diagnostic = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file, line: 1, column: 1 };
-  if (hint !== undefined) d.hint = hint;
-  return d;
-}
-
-const tooLarge = (file: string) =>
-  fileDiagnostic('FILE_TOO_LARGE', file, `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB and is not read`, 'split it into several files');
-const missingSettings = () =>
-  fileDiagnostic('MISSING_SETTINGS_FILE', SETTINGS_FILE, 'no monsync.yaml at the root of the config folder', 'create monsync.yaml with `apiVersion: monsync/v1` and a `manage:` mapping');
-
-/**
- * A symlinked config file that leads outside the config tree is not read: its lines would be quoted in diagnostics,
- * so a link to, say, /proc/self/environ would print the CI job's credentials (the rule of `fromFile`, too).
- */
-function outsideProblem(root: string, file: string): Diagnostic | undefined {
-  const path = join(root, file);
-  let real: string;
-  try {
-    if (!lstatSync(path).isSymbolicLink()) return undefined;
-    real = realpathSync(path);
-  } catch {
-    return undefined; // a dangling link: reading it reports FILE_UNREADABLE
-  }
-  const realRoot = realpathSync(root);
-  const inside = relative(realRoot, real);
-  if (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)) return undefined;
-  const d = fileDiagnostic(
-    'CONFIG_FILE_OUTSIDE_TREE',
-    file,
-    'the file is a symbolic link that leads outside the config tree, so it is not read',
-    'move the shared file into the config tree (a hidden folder such as .shared/ is not read on its own) and link to it there',
-  );
-  // Formatters read the file again for the snippet: they must not.
-  d.redactSource = true;
-  return d;
-}
-
-/** A diagnostic when the file is too large or cannot be stat-ed; nothing when it may be read. */
-function sizeProblem(root: string, file: string): Diagnostic | undefined {
-  try {
-    return statSync(join(root, file)).size > MAX_FILE_BYTES ? tooLarge(file) : undefined;
-  } catch (error) {
-    return unreadable(file, error);
-  }
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * The file's text, or where its first byte sequence that is not UTF-8 is. Decoding leniently would replace such a
- * sequence with U+FFFD, and the API would receive a value nobody wrote.
- */
-export function decodeUtf8(file: string, bytes: Uint8Array): { text: string } | { diagnostic: Diagnostic } {
-  try {
-    const text = UTF8.decode(bytes);
-    return { text };
-  } catch {
-    const at = firstInvalidUtf8(bytes);
-    const before = new TextDecoder('utf-8').decode(bytes.subarray(0, at));
-    const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
-    const line = (before.match(/\r\n|\r|\n/g) ?? []).length + 1;
-    const d = fileDiagnostic('INVALID_UTF8', file, `the file is not valid UTF-8: byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at offset ${at} starts no UTF-8 character`, 'save the file as UTF-8 (editors offer "Save with encoding")');
-    d.line = line;
-    d.column = before.length - lineStart + 1;
-    return { diagnostic: d };
-  }
-}
-
-/** Offset of the first byte that does not continue a well-formed UTF-8 sequence (a shortest-form, non-surrogate one). */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i] ?? 0;
-    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
-    if (length === 0 || i + length > bytes.length) return i;
-    if (length > 1 && !utf8Ok(bytes.subarray(i, i + length))) return i;
-    i += length;
-  }
-  return bytes.length;
-}
-
-function utf8Ok(sequence: Uint8Array): boolean {
-  try {
-    UTF8.decode(sequence);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function unreadable(file: string, error: unknown): Diagnostic {
-  return fileDiagnostic('FILE_UNREADABLE', file, `the file cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-}
-
-/** Config files below `root`: `monsync.yaml` first, then the rest in code-point order of their relative paths. */
-export function discoverConfigFiles(root: string): string[] {
-  return discover(resolve(root)).files;
-}
-
-function discover(root: string): { files: string[]; diagnostics: Diagnostic[] } {
-  const found: string[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const walk = (dir: string, prefix: string) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? 'error';
-      const what = prefix === '' ? `the config folder ${root}` : `the folder ${prefix}`;
-      diagnostics.push(fileDiagnostic('CONFIG_DIR_UNREADABLE', prefix === '' ? '.' : prefix, `${what} cannot be read (${code})`, prefix === '' ? 'pass the folder that holds monsync.yaml' : undefined));
-      return false;
-    }
-    for (const entry of entries) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isDirectory()) walk(join(dir, entry.name), rel);
-      // Symlinked files are read (shared snippets); symlinked folders are not followed (no loops).
-      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.yaml')) found.push(rel);
-    }
-    return true;
-  };
-  if (!walk(root, '')) return { files: [], diagnostics };
-  const rest = found.filter((f) => f !== SETTINGS_FILE).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const hasSettings = found.includes(SETTINGS_FILE);
-  if (!hasSettings) diagnostics.push(missingSettings());
-  return { files: hasSettings ? [SETTINGS_FILE, ...rest] : rest, diagnostics };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -288,6 +143,8 @@ class Assembler {
   settingsSource: SourceRef | undefined;
   settingsRead = false;
   readonly policy = new PolicyReader();
+  /** Files with a syntax error: nothing of them is declared, so a reference may name what one of them holds. */
+  readonly unparsed: string[] = [];
 
   constructor(
     readonly root: string,
@@ -304,6 +161,21 @@ class Assembler {
     this.diagnostics.push(d);
   }
 
+  /**
+   * A reference (`subject`) that names nothing declared (`missing`: "no declared monitor"): an error with the closest
+   * declared name (`meant`), unless a file failed to parse, which may declare it; then the reference is reported as
+   * not checked, and the syntax error is the one error.
+   */
+  unresolved(subject: string, missing: string, meant: string | undefined, at: Located, hint: string): void {
+    const first = this.unparsed[0];
+    if (first === undefined) {
+      this.report('UNKNOWN_REFERENCE', `${subject} names ${missing}${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at, 'value', hint);
+      return;
+    }
+    const files = this.unparsed.length === 1 ? first : `${first} and ${this.unparsed.length - 1} other file${this.unparsed.length === 2 ? '' : 's'}`;
+    this.report('UNCHECKED_REFERENCE', `${subject} was not checked: it names ${missing} in the files that parsed, and ${files} failed to parse`, at, 'value', `fix the syntax error in ${files}; validate then checks this reference`);
+  }
+
   sourceRef(at: Located): SourceRef {
     const { line, column } = at.src.position(at.path);
     return { file: at.src.file, line, column };
@@ -312,9 +184,15 @@ class Assembler {
   addFile(src: YamlSource): void {
     this.diagnostics.push(...src.diagnostics);
     const syntaxBroken = src.diagnostics.some((d) => d.code === 'YAML_SYNTAX');
+    if (syntaxBroken) {
+      // What the parser made of the rest of the file is a guess: checking it would report errors that follow from
+      // the syntax error (a monitor without the list the error cut off), and what it lost would be missing.
+      this.unparsed.push(src.file);
+      return;
+    }
     const refused = src.diagnostics.some((d) => d.severity === 'error');
     // Zero bytes, only comments, `null` or `{}`: nothing is declared, whatever the reason.
-    const empty = !syntaxBroken && !refused && (src.value === undefined || src.value === null || (isMapping(src.value) && Object.keys(src.value).length === 0));
+    const empty = !refused && (src.value === undefined || src.value === null || (isMapping(src.value) && Object.keys(src.value).length === 0));
     if (empty && hasContent(src.text)) {
       // Bytes that are neither comments nor an explicit empty value, read as nothing: the parser misread the file.
       this.diagnostics.push(
@@ -340,7 +218,7 @@ class Assembler {
       return;
     }
     const value = src.value;
-    if (!syntaxBroken) this.diagnostics.push(...schemaDiagnostics(src));
+    this.diagnostics.push(...schemaDiagnostics(src));
     this.walkPassThrough(src, value, configJsonSchema(), []);
 
     if (src.file === SETTINGS_FILE) this.readSettings(src, value);
@@ -448,13 +326,13 @@ class Assembler {
     const only = keys.length === 1 ? keys[0] : undefined;
     if ((only === 'fromEnv' || only === 'fromFile') && typeof value[only] === 'string' && value[only] !== '') {
       const ref = only === 'fromEnv' ? { fromEnv: value[only] as string } : { fromFile: value[only] as string };
-      const secretOptions = { baseDir: dirname(join(this.root, at.src.file)), root: this.root, encoding, ...(this.options.env !== undefined ? { env: this.options.env } : {}) };
+      const maxBytes = vaultFile ? MAX_VAULT_FILE_BYTES : MAX_SECRET_FILE_BYTES;
+      const secretOptions = { baseDir: dirname(join(this.root, at.src.file)), root: this.root, encoding, maxBytes, ...(this.options.env !== undefined ? { env: this.options.env } : {}) };
       const secret = new Secret(ref, this.sourceRef(at), secretOptions);
       const problem = 'fromFile' in ref ? fromFilePathProblem(ref.fromFile, secretOptions.baseDir, this.root) : undefined;
-      if (problem !== undefined) {
-        // Not probed at all (no existence check): the file is refused whatever it is.
-        this.reportOutside(`\`fromFile\` path \`${String(value[only])}\` ${problem === 'absolute' ? 'is absolute' : 'leads outside the config tree'}`, { src: at.src, path: [...at.path, 'fromFile'] });
-      } else this.secrets.push({ secret, at, vaultFile });
+      // Not probed at all (no existence check): the file is refused whatever it is.
+      if (problem !== undefined) this.refuseFromFile(String(value[only]), problem, { src: at.src, path: [...at.path, 'fromFile'] });
+      else this.secrets.push({ secret, at, vaultFile });
       return secret;
     }
     const out: Mapping = {};
@@ -462,10 +340,23 @@ class Assembler {
     return out;
   }
 
-  private reportOutside(what: string, at: Located): void {
+  /** A `fromFile` path that is never read, whatever the file is: absolute, out of the tree, or hidden. */
+  private refuseFromFile(path: string, problem: FromFileProblem | 'linked-out', at: Located): void {
+    const shown = `\`fromFile\` path \`${path}\``;
+    if (problem === 'hidden') {
+      this.report(
+        'SECRET_FILE_HIDDEN',
+        `${shown} goes through a hidden folder or names a hidden file: hidden paths (.git, .github, .env) hold tools' state and credentials, such as the token a CI checkout keeps in .git/config, so they are never read into the account`,
+        at,
+        'value',
+        'move the secret file to a path with no part starting with "." (keep it out of git), or use `{ fromEnv: NAME }`',
+      );
+      return;
+    }
+    const what = problem === 'absolute' ? 'is absolute' : problem === 'outside' ? 'leads outside the config tree' : 'goes through a symbolic link that leads outside the config tree';
     this.report(
       'SECRET_FILE_OUTSIDE_TREE',
-      `${what}: secret files are named relative to the YAML file and must stay inside the config tree, or a change to the config could read any file of the machine running monsync into a vault item`,
+      `${shown} ${what}: secret files are named relative to the YAML file and must stay inside the config tree, or a change to the config could read any file of the machine running monsync into a vault item`,
       at,
       'value',
       'move the file into the config folder (keep it out of git) and name it relative to this YAML file',
@@ -639,14 +530,7 @@ class Assembler {
       if (!Array.isArray(members)) continue;
       members.forEach((member, i) => {
         if (typeof member !== 'string' || monitorSet.has(member)) return;
-        const meant = likelyMeant(member, monitorNames);
-        this.report(
-          'UNKNOWN_REFERENCE',
-          `member \`${member}\` of group \`${String(g.key)}\` names no declared monitor${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`,
-          { src: g.src, path: [...g.path, 'members', i] },
-          'value',
-          'members are monitor Names declared in this config tree',
-        );
+        this.unresolved(`member \`${member}\` of group \`${String(g.key)}\``, 'no declared monitor', likelyMeant(member, monitorNames), { src: g.src, path: [...g.path, 'members', i] }, 'members are monitor Names declared in this config tree');
       });
     }
 
@@ -668,11 +552,10 @@ class Assembler {
         const at = { src: m.src, path: [...m.path, 'PredefinedVariables', i, 'Value', 'vault'] };
         const items = itemsBySection.get(sectionName);
         if (items === undefined) {
-          const meant = likelyMeant(sectionName, itemsBySection.keys());
-          this.report('UNKNOWN_REFERENCE', `vault reference \`${ref}\` names no declared vault section \`${sectionName}\`${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at, 'value', 'declare the section under vault.sections');
+          this.unresolved(`vault reference \`${ref}\``, `no declared vault section \`${sectionName}\``, likelyMeant(sectionName, itemsBySection.keys()), at, 'declare the section under vault.sections');
         } else if (!items.includes(itemName)) {
           const meant = likelyMeant(itemName, items);
-          this.report('UNKNOWN_REFERENCE', `vault reference \`${ref}\` names no item \`${itemName}\` in section \`${sectionName}\`${meant !== undefined ? `; did you mean \`${sectionName}/${meant}\`?` : ''}`, at, 'value', 'declare the item under the section\'s items');
+          this.unresolved(`vault reference \`${ref}\``, `no item \`${itemName}\` in section \`${sectionName}\``, meant === undefined ? undefined : `${sectionName}/${meant}`, at, 'declare the item under the section\'s items');
         }
       });
     }
@@ -685,8 +568,7 @@ class Assembler {
     const groups = this.of(OPERATOR_GROUP_KIND).map((g) => g.key).filter((k): k is string => typeof k === 'string');
     const unknownOperator = (email: unknown, at: Located, what: string): void => {
       if (typeof email !== 'string' || known.has(email.toLowerCase())) return;
-      const meant = likelyMeant(email, emails);
-      this.report('UNKNOWN_REFERENCE', `${what} \`${email}\` names no declared operator${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at, 'value', 'declare the operator under operators: (key: Email)');
+      this.unresolved(`${what} \`${email}\``, 'no declared operator', likelyMeant(email, emails), at, 'declare the operator under operators: (key: Email)');
     };
     for (const g of this.of(OPERATOR_GROUP_KIND)) {
       const members = (g.declared.value as Mapping).members;
@@ -701,8 +583,7 @@ class Assembler {
         // The key of an operator's access is the kind's name (`operator: <Email>`).
         unknownOperator(a.operator, at(OPERATOR_KIND.kind), `access to vault section \`${String(s.key)}\` of operator`);
         if (typeof a.group === 'string' && !groups.includes(a.group)) {
-          const meant = likelyMeant(a.group, groups);
-          this.report('UNKNOWN_REFERENCE', `access to vault section \`${String(s.key)}\` of group \`${a.group}\` names no declared operator group${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`, at('group'), 'value', 'declare the group under operatorGroups: (key: Description)');
+          this.unresolved(`access to vault section \`${String(s.key)}\` of group \`${a.group}\``, 'no declared operator group', likelyMeant(a.group, groups), at('group'), 'declare the group under operatorGroups: (key: Description)');
         }
       });
     }
@@ -851,35 +732,43 @@ class Assembler {
         }
         continue;
       }
-      const path = secret.filePath() ?? '';
-      if (!fromFileStaysInside(path, this.root)) {
-        this.reportOutside(`\`fromFile\` path \`${ref.fromFile}\` goes through a symbolic link that leads outside the config tree`, { src: at.src, path: [...at.path, 'fromFile'] });
-        continue;
-      }
-      let size: number | undefined;
-      let other: string | undefined;
-      try {
-        const stat = statSync(path);
-        size = stat.isFile() ? stat.size : undefined;
-        other = stat.isFile() ? undefined : stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isSocket() ? 'a socket' : 'a device';
-      } catch {
-        size = undefined;
-      }
-      if (other !== undefined) {
-        // Never read: a folder cannot be, and reading a pipe or a device would block or never end.
-        this.report('SECRET_FILE_NOT_REGULAR', `\`fromFile\` path \`${ref.fromFile}\` is ${other}, not a file`, { src: at.src, path: [...at.path, 'fromFile'] }, 'value', 'name the regular file that holds the secret, relative to this YAML file');
-        continue;
-      }
-      if (size === undefined) {
-        if (needed) this.report('SECRET_UNAVAILABLE', `secret ${secret.describe()} cannot be read and its value is needed`, at, 'value', 'the path is relative to the YAML file that names it');
-        else this.report('SECRET_FILE_MISSING', `secret ${secret.describe()} does not exist; plan and apply will need it`, at, 'value', 'the path is relative to the YAML file that names it');
-        continue;
-      }
-      if (vaultFile && size > MAX_VAULT_FILE_BYTES) {
-        this.report('VAULT_FILE_TOO_LARGE', `${secret.describe()} is ${(size / 1024 / 1024).toFixed(1)} MB; File vault items hold at most 2 MB`, at);
-      } else if (needed && !secret.isAvailable()) {
-        this.report('SECRET_UNAVAILABLE', `secret ${secret.describe()} cannot be read and its value is needed`, at);
-      }
+      this.checkSecretFile(secret, at, vaultFile, needed);
+    }
+  }
+
+  /** A `fromFile` secret: judged by what the path is (stat, never open) before it is read, if its value is needed. */
+  private checkSecretFile(secret: Secret, at: Located, vaultFile: boolean, needed: boolean): void {
+    const ref = secret.ref as { fromFile: string };
+    const fieldAt = { src: at.src, path: [...at.path, 'fromFile'] };
+    const path = secret.filePath() ?? '';
+    const real = fromFileRealProblem(path, this.root);
+    if (real !== undefined) {
+      this.refuseFromFile(ref.fromFile, real === 'outside' ? 'linked-out' : real, fieldAt);
+      return;
+    }
+    let stat: Stats;
+    try {
+      stat = statSync(path);
+    } catch {
+      if (needed) this.report('SECRET_UNAVAILABLE', `secret ${secret.describe()} cannot be read and its value is needed`, at, 'value', 'the path is relative to the YAML file that names it');
+      else this.report('SECRET_FILE_MISSING', `secret ${secret.describe()} does not exist; plan and apply will need it`, at, 'value', 'the path is relative to the YAML file that names it');
+      return;
+    }
+    if (!stat.isFile()) {
+      // Never read: a folder cannot be, and reading a pipe or a device would block or never end.
+      this.report('SECRET_FILE_NOT_REGULAR', `\`fromFile\` path \`${ref.fromFile}\` is ${fileKind(stat)}, not a file`, fieldAt, 'value', 'name the regular file that holds the secret, relative to this YAML file');
+    } else if (vaultFile && stat.size > MAX_VAULT_FILE_BYTES) {
+      this.report('VAULT_FILE_TOO_LARGE', `${secret.describe()} is ${(stat.size / 1024 / 1024).toFixed(1)} MB; File vault items hold at most 2 MB`, at);
+    } else if (!vaultFile && stat.size > MAX_SECRET_FILE_BYTES) {
+      this.report(
+        'SECRET_FILE_TOO_LARGE',
+        `\`fromFile\` path \`${ref.fromFile}\` is ${stat.size} bytes; a secret file holds at most ${sizeLabel(MAX_SECRET_FILE_BYTES)} (a File vault item ${sizeLabel(MAX_VAULT_FILE_BYTES)}), so it is not read`,
+        fieldAt,
+        'value',
+        'check that the path names the secret (a password, token, certificate or key archive), not another file',
+      );
+    } else if (needed && !secret.isAvailable()) {
+      this.report('SECRET_UNAVAILABLE', `secret ${secret.describe()} cannot be read and its value is needed`, at);
     }
   }
 
@@ -933,5 +822,5 @@ function assemble(root: string, texts: readonly ConfigText[], options: LoadOptio
   for (const { file, text } of texts) assembler.addFile(new YamlSource(file, text));
   const desired = assembler.finish();
   markSecretLines(assembler.diagnostics);
-  return { desired, diagnostics: sortDiagnostics(assembler.diagnostics), files };
+  return { desired, diagnostics: sortDiagnostics(assembler.diagnostics), files, sources: new Map(texts.map((t) => [t.file, t.text])) };
 }

@@ -241,6 +241,17 @@ export const PlanOnCallSchema = def(
   ),
 );
 
+export const PlanTargetSchema = def(
+  'PlanTarget',
+  ClosedObject(
+    {
+      apiUrl: Type.String({ description: 'The API root the plan was made against, normalised: scheme, host, port and path, without credentials, query, fragment or a trailing slash.' }),
+      account: Sha256Hex('sha256 hex naming the API account the plan was made with: of the normalised API URL and the API user name (never the password).'),
+    },
+    { description: 'Where the plan was made: `monsync apply PLANFILE` refuses the plan against another service or API account.' },
+  ),
+);
+
 export const PlanDocumentSchema = ClosedObject(
   {
     formatVersion: Type.Literal(PLAN_FORMAT_VERSION, { description: 'Version of this format.' }),
@@ -257,6 +268,7 @@ export const PlanDocumentSchema = ClosedObject(
     warnings: Type.Array(PlanWarningSchema, { description: 'Warnings.' }),
     onCall: Type.Optional(PlanOnCallSchema),
     policy: Type.Optional(Type.Array(PlanPolicyFindingSchema, { description: 'Findings of the policy rules of monsync.yaml (on the tree and on the account after the plan); absent when there are none.' })),
+    target: Type.Optional(PlanTargetSchema),
   },
   {
     title: 'monsync plan',
@@ -273,6 +285,7 @@ export type PlanWarning = Static<typeof PlanWarningSchema>;
 export type PlanSummary = Static<typeof PlanSummarySchema>;
 export type PlanDrift = Static<typeof PlanDriftSchema>;
 export type PlanOnCall = Static<typeof PlanOnCallSchema>;
+export type PlanTarget = Static<typeof PlanTargetSchema>;
 export type PlanOnCallSubject = Static<typeof PlanOnCallSubjectSchema>;
 export type PlanOnCallGap = Static<typeof PlanOnCallGapSchema>;
 export type PlanProtection = Static<typeof PlanProtectionSchema>;

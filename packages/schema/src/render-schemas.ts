@@ -1,11 +1,15 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ConfigFileSchema, EXTRA_CONFIG_DEFS } from './config-schema.js';
+import { ApplyResultSchema, PullResultSchema, ValidateResultSchema } from './output-schemas.js';
 import { PlanDocumentSchema } from './plan-schema.js';
 import { definition, definitionName } from './schema-builder.js';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 export const CONFIG_SCHEMA_ID = 'https://monsync.dev/schemas/config.schema.json';
 export const PLAN_SCHEMA_ID = 'https://monsync.dev/schemas/plan.schema.json';
+export const VALIDATE_SCHEMA_ID = 'https://monsync.dev/schemas/validate.schema.json';
+export const APPLY_SCHEMA_ID = 'https://monsync.dev/schemas/apply.schema.json';
+export const PULL_SCHEMA_ID = 'https://monsync.dev/schemas/pull.schema.json';
 
 export type JsonSchemaDocument = Record<string, unknown> & { $defs: Record<string, unknown> };
 
@@ -65,10 +69,28 @@ export function planJsonSchema(): JsonSchemaDocument {
   return planDocument;
 }
 
+/** The JSON Schema of `monsync validate --json` (what `schemas/validate.schema.json` holds). */
+export function validateJsonSchema(): JsonSchemaDocument {
+  return renderDocument(ValidateResultSchema, VALIDATE_SCHEMA_ID);
+}
+
+/** The JSON Schema of `monsync apply --json` (what `schemas/apply.schema.json` holds). */
+export function applyJsonSchema(): JsonSchemaDocument {
+  return renderDocument(ApplyResultSchema, APPLY_SCHEMA_ID);
+}
+
+/** The JSON Schema of `monsync pull --json` and `monsync import --json` (what `schemas/pull.schema.json` holds). */
+export function pullJsonSchema(): JsonSchemaDocument {
+  return renderDocument(PullResultSchema, PULL_SCHEMA_ID);
+}
+
 /** File name (in `schemas/`) -> file text, exactly as committed. */
-export function renderSchemas(): Record<'config.schema.json' | 'plan.schema.json', string> {
+export function renderSchemas(): Record<'config.schema.json' | 'plan.schema.json' | 'validate.schema.json' | 'apply.schema.json' | 'pull.schema.json', string> {
   return {
     'config.schema.json': `${JSON.stringify(configJsonSchema(), null, 2)}\n`,
     'plan.schema.json': `${JSON.stringify(planJsonSchema(), null, 2)}\n`,
+    'validate.schema.json': `${JSON.stringify(validateJsonSchema(), null, 2)}\n`,
+    'apply.schema.json': `${JSON.stringify(applyJsonSchema(), null, 2)}\n`,
+    'pull.schema.json': `${JSON.stringify(pullJsonSchema(), null, 2)}\n`,
   };
 }

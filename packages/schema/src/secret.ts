@@ -1,6 +1,15 @@
 import type { Hmac } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep, win32 } from 'node:path';
+import { isInside, readBounded, sizeLabel } from './bounded-read.js';
+
+/**
+ * Largest secret file read: certificates, key archives and tokens are a few kilobytes, so a larger file is the wrong
+ * file (a log, an archive of the repository), not a secret.
+ */
+export const MAX_SECRET_FILE_BYTES = 1024 * 1024;
+/** `File` vault items: at most 2 MB (spec, Limits). */
+export const MAX_VAULT_FILE_BYTES = 2 * 1024 * 1024;
 
 /** Where a declaration was written: `file` relative to the config root, 1-based line and column. */
 export interface SourceRef {
@@ -31,37 +40,51 @@ export interface SecretOptions {
   encoding?: SecretEncoding;
   /** Environment read by `fromEnv` at `reveal()` time; `process.env` by default. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Largest file `fromFile` reads; MAX_SECRET_FILE_BYTES by default. */
+  maxBytes?: number;
 }
 
 const REDACTED = '[redacted]';
 
-/** Whether `inner` is `outer` or below it (both absolute). */
-function isInside(outer: string, inner: string): boolean {
-  const rel = relative(outer, inner);
-  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
+/** Why a `fromFile` path is refused: absolute, leading outside the config tree, or through a hidden path. */
+export type FromFileProblem = 'absolute' | 'outside' | 'hidden';
+
+/** Whether a path below `root` has a component starting with `.` (`.git/config`, `certs/.env`). */
+function hiddenBelow(root: string, path: string): boolean {
+  return relative(root, path)
+    .split(sep)
+    .some((part) => part.startsWith('.') && part !== '.' && part !== '..');
 }
 
 /**
- * Why a `fromFile` path may not be read, judged by its text alone: it is absolute, or `..` leads it out of the
- * config tree. Paths are relative to the folder of the YAML file (`baseDir`) and must stay inside `root`: a path
- * that could point anywhere would let a reviewed-looking change read any file of the CI machine into a vault item.
+ * Why a `fromFile` path may not be read, judged by its text alone: it is absolute, `..` leads it out of the config
+ * tree, or it goes through a hidden folder or names a hidden file. Paths are relative to the folder of the YAML file
+ * (`baseDir`) and must stay inside `root`: a path that could point anywhere would let a reviewed-looking change read
+ * any file of the CI machine into a vault item, and hidden paths hold tools' state and credentials (a checkout keeps
+ * its token in `.git/config`).
  */
-export function fromFilePathProblem(path: string, baseDir: string, root: string): 'absolute' | 'outside' | undefined {
+export function fromFilePathProblem(path: string, baseDir: string, root: string): FromFileProblem | undefined {
   if (isAbsolute(path) || win32.isAbsolute(path)) return 'absolute';
-  return isInside(resolve(root), resolve(baseDir, path)) ? undefined : 'outside';
+  const target = resolve(baseDir, path);
+  if (!isInside(resolve(root), target)) return 'outside';
+  return hiddenBelow(resolve(root), target) ? 'hidden' : undefined;
 }
 
-/** Whether an existing file, once symbolic links are resolved, is still inside `root` (true when it cannot be resolved). */
-export function fromFileStaysInside(absolutePath: string, root: string): boolean {
+/**
+ * The same judgement on an existing file once symbolic links are resolved (none when it cannot be resolved: a missing
+ * file is reported as missing, not as outside).
+ */
+export function fromFileRealProblem(absolutePath: string, root: string): 'outside' | 'hidden' | undefined {
   let real: string;
   let realRoot: string;
   try {
     real = realpathSync(absolutePath);
     realRoot = realpathSync(root);
   } catch {
-    return true; // a missing file is reported as missing, not as outside
+    return undefined;
   }
-  return isInside(realRoot, real);
+  if (!isInside(realRoot, real)) return 'outside';
+  return hiddenBelow(realRoot, real) ? 'hidden' : undefined;
 }
 
 /** A secret that cannot be produced: the variable is unset or the file unreadable. Names the reference, never a value. */
@@ -90,6 +113,7 @@ export class Secret {
   readonly #root: string;
   readonly #confined: boolean;
   readonly #env: Readonly<Record<string, string | undefined>>;
+  readonly #maxBytes: number;
 
   constructor(ref: SecretRef, source: SourceRef, options: SecretOptions) {
     this.ref = 'fromEnv' in ref ? { fromEnv: ref.fromEnv } : { fromFile: ref.fromFile };
@@ -99,6 +123,7 @@ export class Secret {
     this.#root = options.root ?? options.baseDir;
     this.#confined = options.root !== undefined;
     this.#env = options.env ?? process.env;
+    this.#maxBytes = options.maxBytes ?? MAX_SECRET_FILE_BYTES;
   }
 
   /** `env SHOP_PASSWORD` or `file certs/client.pfx`: safe to print. */
@@ -139,25 +164,19 @@ export class Secret {
       return this.encoding === 'utf8' ? value : value.replace(/\s+/g, '');
     }
     const path = resolve(this.#baseDir, this.ref.fromFile);
-    if (this.#confined && (fromFilePathProblem(this.ref.fromFile, this.#baseDir, this.#root) !== undefined || !fromFileStaysInside(path, this.#root))) {
-      throw new SecretUnavailableError(
-        `${at}: secret file ${this.ref.fromFile} is outside the config tree and is not read; name a file inside the tree, relative to the YAML file`,
-        this.ref,
-        this.source,
-      );
+    const problem = this.#confined ? (fromFilePathProblem(this.ref.fromFile, this.#baseDir, this.#root) ?? fromFileRealProblem(path, this.#root)) : undefined;
+    if (problem !== undefined) {
+      const where = problem === 'hidden' ? 'in a hidden folder or a hidden file' : 'outside the config tree';
+      throw new SecretUnavailableError(`${at}: secret file ${this.ref.fromFile} is ${where} and is not read; name a file inside the tree, relative to the YAML file`, this.ref, this.source);
     }
-    let content: Buffer;
-    try {
-      content = readFileSync(path);
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new SecretUnavailableError(
-        `${at}: secret file ${this.displayPath()} cannot be read (${reason}); the path is relative to the YAML file that names it`,
-        this.ref,
-        this.source,
-        { cause: error },
-      );
+    // Judged before a byte is read: a device or a pipe would never end, a huge file is not a secret.
+    const read = readBounded(path, this.#maxBytes);
+    if (!('bytes' in read)) {
+      const reason =
+        read.refused === 'not-regular' ? `it is ${read.what}, not a file` : read.refused === 'too-large' ? `it is larger than ${sizeLabel(this.#maxBytes)}` : `it cannot be read (${read.code})`;
+      throw new SecretUnavailableError(`${at}: secret file ${this.displayPath()} is not read: ${reason}; the path is relative to the YAML file that names it`, this.ref, this.source);
     }
+    const content = read.bytes;
     if (this.encoding !== 'utf8') return content.toString('base64');
     // Text secrets kept in files usually end with the editor's newline, which is not part of the value.
     return content.toString('utf8').replace(/\r?\n$/, '');

@@ -85,17 +85,24 @@ export class YamlSource {
       this.value = undefined;
       return;
     }
+    // After a syntax error the parser reads what follows out of place and complains of most of it (an unclosed `[`
+    // gives a dozen errors): the first is the cause, and the only one reported.
+    const syntaxErrors = this.#doc.errors.filter((error) => error.code !== 'DUPLICATE_KEY' && !/call stack/i.test(error.message));
+    const cause = syntaxErrors.reduce<(typeof syntaxErrors)[number] | undefined>((first, error) => (first === undefined || error.pos[0] < first.pos[0] ? error : first), undefined);
     for (const error of this.#doc.errors) {
       if (/call stack/i.test(error.message)) {
         this.report('YAML_TOO_DEEP', nestedMessage(), error.pos[0], error.pos[1], { hint: NESTED_HINT });
         continue;
       }
+      if (error.code !== 'DUPLICATE_KEY' && error !== cause) continue;
       const code: DiagnosticCode = error.code === 'DUPLICATE_KEY' ? 'DUPLICATE_YAML_KEY' : 'YAML_SYNTAX';
       // The key as written where the parser points (its start), up to its colon, so the message names it.
       const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(this.text.slice(error.pos[0], error.pos[0] + 200))?.[1]?.trim() ?? '';
       const named = key === '' || key.length > 80 || /[\r\n]/.test(key) ? 'this key' : `the key ${JSON.stringify(key)}`;
       const message = code === 'DUPLICATE_YAML_KEY' ? `${named} appears twice in the same mapping` : firstLine(error.message);
-      this.report(code, message, error.pos[0], error.pos[1], code === 'DUPLICATE_YAML_KEY' ? { hint: 'keep one of the two entries' } : {});
+      const later = syntaxErrors.length - 1;
+      const after = later > 0 ? ` (the parser's ${later} later complaint${later === 1 ? '' : 's'} follow${later === 1 ? 's' : ''} from this one and ${later === 1 ? 'is' : 'are'} not shown)` : '';
+      this.report(code, message, error.pos[0], error.pos[1], { hint: code === 'DUPLICATE_YAML_KEY' ? 'keep one of the two entries' : `nothing else in this file is checked until it parses${after}` });
     }
     // An unresolved tag is refused where the value is converted (YAML_TAG), not only warned about.
     for (const warning of this.#doc.warnings) if (warning.code !== 'TAG_RESOLVE_FAILED') this.report('YAML_WARNING', firstLine(warning.message), warning.pos[0], warning.pos[1]);

@@ -77,3 +77,64 @@ describe('diagnostics', () => {
     expect(sortDiagnostics([{ ...warning, line: 2 }, warning]).map((d) => d.line)).toEqual([1, 2]);
   });
 });
+
+describe('one error, one message: a file that fails to parse', () => {
+  const SETTINGS = { file: 'monsync.yaml', text: 'apiVersion: monsync/v1\nmanage: { monitors: {}, monitorGroups: {}, vault: {}, operators: {}, operatorGroups: {} }\npolicy:\n  requiredErrorConditions:\n    - { monitorType: Https, types: [HttpStatus] }\n' };
+  const MONITORS = [
+    'monitors:',
+    '  - Name: Shop',
+    '    MonitorType: Https',
+    '    ErrorConditions:',
+    '      - { ErrorConditionType: HttpStatus, Value: "200" }',
+    '  - Name: Blog',
+    '    MonitorType: Https',
+    '    ErrorConditions:',
+    '      - { ErrorConditionType: HttpStatus, Value: "200" }',
+    'vault:',
+    '  sections:',
+    '    - Name: Web',
+    '      items: [{ Name: login, VaultItemType: CredentialSet, UserName: u, Password: { fromEnv: P } }]',
+    'operators:',
+    '  - { Email: ann@example.com }',
+    '',
+  ].join('\n');
+  const REFERRING = {
+    file: 'groups.yaml',
+    text: [
+      'monitorGroups:',
+      '  - { Description: Sites, members: [Shop, Blog] }',
+      'operatorGroups:',
+      '  - { Description: Night, members: [ann@example.com] }',
+      'monitors:',
+      '  - { Name: Status, MonitorType: Https, ErrorConditions: [{ ErrorConditionType: HttpStatus, Value: "200" }], PredefinedVariables: [{ Key: k, Value: { vault: Web/login } }] }',
+      '',
+    ].join('\n'),
+  };
+  const load = (monitors: string) => loadConfigTexts('/cfg', [SETTINGS, { file: 'monitors.yaml', text: monitors }, REFERRING], { env: { P: 'x' } }).diagnostics;
+
+  it('checks every reference into the file once it parses', () => {
+    expect(load(MONITORS)).toEqual([]);
+    const misspelt = load(MONITORS.replace('Name: Blog', 'Name: Blgo'));
+    expect(misspelt.map((d) => `${d.file}:${d.line}:${d.column} ${d.severity} ${d.code}`)).toEqual(['groups.yaml:2:43 error UNKNOWN_REFERENCE']);
+  });
+
+  it('is one YAML_SYNTAX error, saying how many of the parser\'s later complaints it stands for', () => {
+    // The `[` opened on line 5 is never closed: the parser complains of most lines after it.
+    const broken = MONITORS.replace('      - { ErrorConditionType: HttpStatus, Value: "200" }\n  - Name: Blog', '      - [ { ErrorConditionType: HttpStatus, Value: "200" }\n  - Name: Blog');
+    const errors = load(broken).filter((d) => d.severity === 'error');
+    expect(errors.map((d) => `${d.file}:${d.line}:${d.column} ${d.code}`)).toEqual(['monitors.yaml:6:3 YAML_SYNTAX']);
+    expect(errors[0]?.hint).toMatch(/^nothing else in this file is checked until it parses \(the parser's \d+ later complaints follow from this one and are not shown\)$/);
+  });
+
+  it('declares nothing, so references into it are unchecked warnings, never UNKNOWN_REFERENCE, and nothing it lost is reported', () => {
+    const broken = MONITORS.replace('  - Name: Shop\n', '  - Name: Shop\n    Url: "https://shop.example.com/\n');
+    const found = load(broken);
+    expect(found.filter((d) => d.severity === 'error').map((d) => `${d.file} ${d.code}`)).toEqual(['monitors.yaml YAML_SYNTAX']);
+    const unchecked = found.filter((d) => d.code === 'UNCHECKED_REFERENCE');
+    // Both monitor members, the operator member and the vault reference: each at its place, each naming the file.
+    expect(unchecked.map((d) => `${d.file}:${d.line}:${d.column} ${d.severity}`)).toEqual(['groups.yaml:2:37 warning', 'groups.yaml:2:43 warning', 'groups.yaml:4:37 warning', 'groups.yaml:6:158 warning']);
+    expect(unchecked[0]?.message).toBe('member `Shop` of group `Sites` was not checked: it names no declared monitor in the files that parsed, and monitors.yaml failed to parse');
+    expect(unchecked[0]?.hint).toBe('fix the syntax error in monitors.yaml; validate then checks this reference');
+    expect(found.map((d) => d.code)).not.toContain('UNKNOWN_REFERENCE');
+  });
+});

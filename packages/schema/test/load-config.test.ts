@@ -97,7 +97,6 @@ describe('loadConfig: files', () => {
       'a/a.yaml': 'monitors: [{ Name: a }]\n',
       '.hidden/h.yaml': 'monitors: [{ Name: hidden }]\n',
       'node_modules/pkg/n.yaml': 'monitors: [{ Name: module }]\n',
-      'notes.yml': 'monitors: [{ Name: yml }]\n',
       'readme.md': '# not config',
     });
     const { files, desired, diagnostics } = await loadConfig(dir);
@@ -345,7 +344,11 @@ describe('loadConfig: secrets', () => {
     writeFileSync(join(dir, 'vault', 'v.yaml'), source);
     for (const resolveSecrets of [false, true]) {
       const { diagnostics, desired } = await loadConfig(dir, { resolveSecrets });
-      expect(diagnostics.map((d) => `${d.line} ${d.code}`)).toEqual([5, 6, 7, 8].map((line) => `${line} SECRET_FILE_OUTSIDE_TREE`));
+      // The linked folder is refused as a folder of the tree too: its files would be config if it held *.yaml.
+      expect(diagnostics.map((d) => `${d.file}:${d.line} ${d.code}`)).toEqual([
+        'secrets/linked-dir:1 CONFIG_FILE_OUTSIDE_TREE',
+        ...[5, 6, 7, 8].map((line) => `vault/v.yaml:${line} SECRET_FILE_OUTSIDE_TREE`),
+      ]);
       expect(JSON.stringify(diagnostics)).not.toContain(CANARY);
       const items = desired.vaultSections[0]?.value.items ?? [];
       const values = items.map((i) => i.value.Value).filter((v): v is Secret => v instanceof Secret);

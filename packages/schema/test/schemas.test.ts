@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema, planJsonSchema, renderSchemas, type Plan } from '../src/index.js';
+import { applyJsonSchema, configJsonSchema, planJsonSchema, pullJsonSchema, renderSchemas, validateJsonSchema, type Plan } from '../src/index.js';
 
 const schemasDir = new URL('../../../schemas/', import.meta.url);
 
@@ -14,7 +14,7 @@ describe('committed JSON Schemas', () => {
   }
 
   it('are JSON Schema 2020-12 documents that ajv compiles in strict mode', () => {
-    for (const doc of [configJsonSchema(), planJsonSchema()]) {
+    for (const doc of [configJsonSchema(), planJsonSchema(), validateJsonSchema(), applyJsonSchema(), pullJsonSchema()]) {
       expect(doc.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
       const ajv = new Ajv2020({ strict: true, strictTypes: false, allowUnionTypes: true });
       ajv.addFormat('email', /@/);

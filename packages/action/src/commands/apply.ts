@@ -7,8 +7,10 @@ import {
   DEFAULT_PARALLELISM,
   describeHolder,
   lockOwner,
+  plainText,
   recordSelfAfterApply,
   SELF_SECTION_NAME,
+  stepTitle,
   unsafeAdvice,
   violationLines,
   type ApplyReport,
@@ -34,13 +36,13 @@ const SIGN: Record<string, string> = { create: '+', update: '~', delete: '-', en
 
 /** One log line per finished step and per create tried again, as `monsync apply` prints in CI. */
 export function logStep(event: StepEvent): void {
-  const name = `${event.step.kind} ${JSON.stringify(event.step.key)}`;
-  if (event.type === 'done') core.info(`  ${SIGN[event.step.action] ?? ''} ${name}: ${event.step.action} done${event.result.note === undefined ? '' : ` [${event.result.note}]`}`);
-  else if (event.type === 'failed') core.info(`  ! ${name}: ${event.step.action} failed: ${event.result.message}`);
-  else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${event.result.waitedFor}, which failed`);
+  const name = stepTitle(event.step);
+  if (event.type === 'done') core.info(`  ${SIGN[event.step.action] ?? ''} ${name}: ${event.step.action} done${event.result.note === undefined ? '' : ` [${plainText(event.result.note)}]`}`);
+  else if (event.type === 'failed') core.info(`  ! ${name}: ${event.step.action} failed: ${plainText(event.result.message)}`);
+  else if (event.type === 'skipped') core.info(`  ! ${name}: ${event.step.action} skipped, it waits for ${plainText(event.result.waitedFor)}, which failed`);
   // A create sent again (after 429, or after an unclear outcome when a lookup did not find the object): the client's
   // own retries never repeat a POST, so without this line the log would show one attempt.
-  else if (event.type === 'retry') core.info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${event.reason})`);
+  else if (event.type === 'retry') core.info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${plainText(event.reason)})`);
 }
 
 /** The GitHub side of an apply: the client and its login, and what the review of the merged pull request allows. */

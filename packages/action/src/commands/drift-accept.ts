@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as core from '@actions/core';
-import { pulledTree, pullInto, type LiveSnapshot, type Plan } from '@monsync/reconciler';
-import { discoverConfigFiles, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
+import { plainText, pulledTree, pullInto, type LiveSnapshot, type Plan } from '@monsync/reconciler';
+import { readConfigTree, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
 import { acceptBranch, closeAcceptPullRequest, openOrUpdateAcceptPullRequest, pushAcceptBranch, type AcceptTarget } from '../accept-pr.js';
 import { acceptBody } from '../bodies.js';
 import type { GitHub } from '../github-api.js';
@@ -27,7 +25,7 @@ export async function acceptTarget(run: CommandRun, gh: GitHub): Promise<AcceptT
  */
 export async function offerAcceptPullRequest(run: CommandRun, gh: GitHub, plan: Plan, live: LiveSnapshot, footer: string): Promise<{ number: number; url: string } | { reason: string }> {
   const { folder, context, masker } = run;
-  const files = discoverConfigFiles(folder.dir).map((path) => ({ path, text: readFileSync(join(folder.dir, path), 'utf8') }));
+  const files = readConfigTree(folder.dir).texts.map(({ file, text }) => ({ path: file, text }));
   const pulled = pulledTree(live);
   const edited = pullInto({ files, plan, pulled: pulled.data, newObjectsFile: NEW_OBJECTS_FILE });
   if (edited.files.length === 0) {
@@ -40,7 +38,7 @@ export async function offerAcceptPullRequest(run: CommandRun, gh: GitHub, plan: 
   const faults = reloaded.diagnostics.filter((d) => !isPolicyFinding(d));
   if (hasErrors(faults)) {
     const first = faults.find((d) => d.severity === 'error');
-    core.warning(`drift-pr: the live account written into ${folder.label} would not validate (${first?.file ?? ''}:${first?.line ?? ''}: ${first?.message ?? ''}); no pull request`);
+    core.warning(`drift-pr: the live account written into ${folder.label} would not validate (${plainText(first?.file ?? '')}:${first?.line ?? ''}: ${plainText(first?.message ?? '')}); no pull request`);
     return { reason: 'the changes could not be written into the tree as a valid configuration (see the workflow run); change the tree by hand.' };
   }
   const target = await acceptTarget(run, gh);
@@ -59,7 +57,7 @@ export async function offerOrExplain(run: CommandRun, gh: GitHub, plan: Plan, li
     return await offerAcceptPullRequest(run, gh, plan, live, footer);
   } catch (error) {
     const code = (error as { status?: unknown }).status;
-    const message = run.masker.redact()(error instanceof Error ? error.message : String(error));
+    const message = run.masker.redact()(plainText(error instanceof Error ? error.message : String(error)));
     core.warning(`drift-pr: the "Accept live changes" pull request could not be pushed or opened (${typeof code === 'number' ? `HTTP ${code}: ` : ''}${message}); the workflow needs permissions contents: write and pull-requests: write`);
     return { reason: 'the drift job could not push its pull request this time (see the warning in the workflow run); run `monsync pull --into` locally instead.' };
   }

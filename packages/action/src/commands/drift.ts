@@ -6,6 +6,7 @@ import { repoOf } from '../github-context.js';
 import { tokenLogin } from '../identity.js';
 import { writeJobSummary } from '../job-summary.js';
 import { driftMarker } from '../markers.js';
+import { logInert } from '../log.js';
 import { setPlanOutputs, writePlanFile } from '../outputs.js';
 import { actionSession, loadTree } from '../tree.js';
 import type { CommandRun } from './context.js';
@@ -33,7 +34,7 @@ export async function driftCommand(run: CommandRun): Promise<void> {
   try {
     core.info('reading live account...');
     ({ plan, live } = await readAndPlan(session));
-    core.info(renderText(plan, { color: false }));
+    logInert(renderText(plan, { color: false }));
   } finally {
     await session.close();
   }

@@ -5,6 +5,7 @@ import { ActionInputError } from '../errors.js';
 import { runUrl, type GitHubContext } from '../github-context.js';
 import { gitHubClient, type GitHub } from '../github-api.js';
 import { missingApiInputs, type ActionInputs } from '../inputs.js';
+import { logInert } from '../log.js';
 import { artifactName } from '../outputs.js';
 import type { CommandRun } from './context.js';
 
@@ -25,7 +26,7 @@ export function requireApiInputs(inputs: ActionInputs): void {
 export async function planNow(session: PlanSession, how: 'plan' | 'apply'): Promise<Plan> {
   core.info('reading live account...');
   const { plan } = await readAndPlan(session, { rereadOnUnclear: how === 'apply' });
-  core.info(renderText(plan, { color: false }));
+  logInert(renderText(plan, { color: false }));
   return plan;
 }
 

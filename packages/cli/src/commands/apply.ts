@@ -6,9 +6,11 @@ import {
   compareSavedPlan,
   expectedPlan,
   planPipeline,
+  planTarget,
   readAndPlan,
   refusalLines,
   stepDifferences,
+  targetMismatch,
   type FreshPlan,
   type ReadAndPlanOptions,
   type StepDifference,
@@ -34,9 +36,9 @@ import {
 } from '@monsync/reconciler';
 import { parseDuration, takeApplyLock } from '../apply-lock.js';
 import { interruptedExitCode } from '../interrupt.js';
-import { KIND_ENTRIES } from '@monsync/schema';
+import { KIND_ENTRIES, OUTPUT_FORMAT_VERSION, type ApplyOutcome, type ApplyResult } from '@monsync/schema';
 import { readPlanFile } from '../plan-file.js';
-import { booleanOption, listOption, stringOption } from '../args.js';
+import { booleanOption, jsonOption, listOption, stringOption } from '../args.js';
 import { ALLOW_UNSAFE_OPTIONS, allowUnsafe } from '../allow-unsafe.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -44,6 +46,7 @@ import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
+import { plainLines, plainText, shownValue } from '@monsync/reconciler/escape';
 import { ROTATE_OPTION, TARGET_OPTION } from './plan.js';
 import { parseTarget } from '../targets.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks, type RequestHooks } from '../request-log.js';
@@ -61,7 +64,7 @@ const SIGN: Record<PlanStep['action'], string> = { create: '+', update: '~', del
 
 function label(step: { kind: PlanStep['kind']; key: string }): string {
   // Escaped as the plan shows it: a key from the live account may hold a newline or a terminal escape.
-  return `${TITLES.get(step.kind) ?? step.kind} ${JSON.stringify(step.key)}`;
+  return `${TITLES.get(step.kind) ?? step.kind} ${shownValue(step.key)}`;
 }
 
 function changeSteps(plan: Plan): PlanStep[] {
@@ -119,13 +122,13 @@ function applyDisplay(io: CliIo, s: Style, total: number) {
   };
   const stepLine = (e: StepEvent): string | undefined => {
     if (e.type === 'done') {
-      const guid = e.step.action === 'create' && e.result.guid !== undefined ? ` (${e.result.guid})` : '';
-      const note = e.result.note === undefined ? '' : s.dim(` [${e.result.note}]`);
+      const guid = e.step.action === 'create' && e.result.guid !== undefined ? ` (${plainText(e.result.guid)})` : '';
+      const note = e.result.note === undefined ? '' : s.dim(` [${plainText(e.result.note)}]`);
       return `  ${SIGN[e.step.action]} ${label(e.step)} ${PAST[e.step.action]}${guid}${note}`;
     }
-    if (e.type === 'failed') return s.red(`  ! ${label(e.step)}: ${e.step.action} failed: ${e.result.message}`);
-    if (e.type === 'skipped') return s.yellow(`  ! ${label(e.step)}: ${e.step.action} skipped, it waits for ${e.result.waitedFor}, which failed`);
-    if (e.type === 'retry') return s.dim(`  ${label(e.step)}: ${e.step.action} tried again (${e.reason})`);
+    if (e.type === 'failed') return s.red(`  ! ${label(e.step)}: ${e.step.action} failed: ${plainText(e.result.message)}`);
+    if (e.type === 'skipped') return s.yellow(`  ! ${label(e.step)}: ${e.step.action} skipped, it waits for ${plainText(e.result.waitedFor)}, which failed`);
+    if (e.type === 'retry') return s.dim(`  ${label(e.step)}: ${e.step.action} tried again (${plainText(e.reason)})`);
     return undefined;
   };
   return {
@@ -169,11 +172,11 @@ function summary(report: ApplyReport, s: Style, stopped: boolean): string {
   ];
   if (report.failed.length > 0) {
     lines.push('Failed:');
-    for (const f of report.failed) lines.push(`  ${label(f)} (${f.action}): ${f.message}`);
+    for (const f of report.failed) lines.push(`  ${label(f)} (${f.action}): ${plainText(f.message)}`);
   }
   if (report.skipped.length > 0) {
     lines.push('Skipped, because a step they depend on failed:');
-    for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${k.waitedFor}${k.via === undefined ? '' : ` through ${k.via}`}`);
+    for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${plainText(k.waitedFor)}${k.via === undefined ? '' : ` through ${plainText(k.via)}`}`);
   }
   const unsettled = report.unsettled ?? [];
   if (unsettled.length > 0) {
@@ -206,6 +209,16 @@ interface Session extends PlanSession {
   rotate: readonly string[];
   /** `--target` patterns: every plan of the run (under the lock, --verify) is narrowed the same way. */
   targets: readonly string[];
+  /** What the run did, for `--json`. */
+  record: Recorded;
+}
+
+/** What `--json` reports, filled in as the run goes. */
+interface Recorded {
+  plan?: Plan;
+  report?: ApplyReport;
+  remaining?: number;
+  cancelled?: boolean;
 }
 
 /**
@@ -230,13 +243,14 @@ async function openAndPlan(context: CommandContext, flags: ApplyFlags, saved: Pl
           client: checkedClientOptions(io.env, { parallelism: Math.max(DEFAULT_PARALLELISM, flags.parallelism), ...relay.client }),
           fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
           operator: io.env['MONSYNC_OPERATOR'],
-          onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
+          onWarning: (message) => void io.stderr.write(`warning: ${plainText(message)}\n`),
         }),
         configDir: dir,
         setHooks: (extra) => relay.listen(combineHooks(extra, verbose)),
         dedupe,
         rotate,
         targets: flags.targets,
+        record: {},
       }),
     },
     readOptions(io, 'reading live account', dedupe, rotate, flags.targets),
@@ -325,6 +339,32 @@ function applyFlags(values: CommandContext['values'], positionals: readonly stri
 }
 
 /**
+ * A saved plan made against another service or with another API account is refused before anything is read: its
+ * digests may match another account in the same state, and planning again (`--replan`) would not make it the plan
+ * that was reviewed. Exit 1: the environment is wrong, not the plan stale. Credentials that cannot be read are left to
+ * the session, which names every missing variable.
+ */
+function targetRefusal(io: CliIo, s: Style, planFile: string, saved: Plan): number | undefined {
+  if (saved.target === undefined) return undefined;
+  let options: ReturnType<typeof checkedClientOptions>;
+  try {
+    options = checkedClientOptions(io.env);
+  } catch {
+    return undefined;
+  }
+  const why = targetMismatch(saved.target, planTarget(options.baseUrl, options.username));
+  if (why === undefined) return undefined;
+  const shown = displayPath(io.cwd, resolve(io.cwd, planFile));
+  io.stderr.write(
+    s.red(`apply refused: ${shown} is a plan for another target: ${why}.`) +
+      `
+Check MONSYNC_API_URL and MONSYNC_API_USERNAME, or make and review a plan for this account (monsync plan --out ${shown}). Nothing was read or changed.
+`,
+  );
+  return ExitCode.Error;
+}
+
+/**
  * The plan to apply: the fresh one, or the saved one when the config tree and the account are unchanged since it
  * was made and its steps match a fresh plan. An exit code when apply refuses.
  */
@@ -350,7 +390,7 @@ function choosePlan(io: CliIo, s: Style, session: Session, flags: ApplyFlags, sa
       const secret = changedSecret(saved, session);
       if (flags.replan) return instead(secret === undefined ? `the config tree ${configLabel} changed` : 'a secret changed');
       if (secret !== undefined) {
-        io.stderr.write(s.red(`apply refused: ${secret.message}`) + '\n');
+        io.stderr.write(s.red(`apply refused: ${plainLines(secret.message)}`) + '\n');
         return ExitCode.UnsafeOrStale;
       }
       return refuse(`the config tree ${configLabel} changed since ${shown} was made (or the plan was made from another tree), so it is not the plan that was reviewed.`, '');
@@ -389,6 +429,7 @@ function changedLines(changed: readonly string[]): string {
 
 /** Shows the plan and lets it through, or says why not: nothing to do (exit 0), unsafe (exit 3), not confirmed (exit 1). */
 async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyFlags, plan: Plan): Promise<number | undefined> {
+  session.record.plan = plan;
   io.stdout.write(renderText(plan, { color: useColor(io) }));
   if (plan.steps.length === 0) {
     io.stdout.write('Nothing to apply: the account matches the config.\n');
@@ -410,6 +451,7 @@ async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyF
     const changes = changeSteps(plan).length;
     const answer = await ask(io, `\nApply ${changes} change${changes === 1 ? '' : 's'}${counts(plan.steps)} to ${session.apiUrl}?\nOnly 'yes' is accepted: `);
     if (answer.trim() !== 'yes') {
+      session.record.cancelled = true;
       io.stderr.write('Apply cancelled; nothing was changed.\n');
       return ExitCode.Error;
     }
@@ -455,13 +497,15 @@ async function execute(io: PromptingIo, s: Style, session: Session, flags: Apply
     });
   } catch (error) {
     if (error instanceof SecretChangedError) {
-      io.stderr.write(s.red(`apply refused: ${error.message}`) + '\n');
+      io.stderr.write(s.red(`apply refused: ${plainLines(error.message)}`) + '\n');
       return ExitCode.UnsafeOrStale;
     }
     throw error;
   } finally {
     display.done();
   }
+  session.record.plan = plan;
+  session.record.report = report;
   const interrupted = interruptedExitCode(io);
   io.stdout.write(summary(report, s, interrupted !== undefined || signal?.aborted === true));
   if (interrupted !== undefined) return interrupted;
@@ -470,6 +514,7 @@ async function execute(io: PromptingIo, s: Style, session: Session, flags: Apply
   if (!flags.verify) return ExitCode.Ok;
   const after = (await planNow(io, session, 'verifying: reading live account')).plan;
   const remaining = changeSteps(after);
+  session.record.remaining = remaining.length;
   if (remaining.length > 0) {
     io.stdout.write(renderText(after, { color: useColor(io) }));
     io.stderr.write(s.red(`verify failed: ${remaining.length} change${remaining.length === 1 ? '' : 's'} remain after apply: ${remaining.map((r) => `${r.action} ${label(r)}`).join(', ')}`) + '\n');
@@ -501,7 +546,7 @@ async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
     await lock.release();
     return true;
   } catch (error) {
-    io.stderr.write(s.red(`monsync apply: ${error instanceof Error ? error.message : String(error)}`) + '\n');
+    io.stderr.write(s.red(`monsync apply: ${plainText(error instanceof Error ? error.message : String(error))}`) + '\n');
     return false;
   }
 }
@@ -557,18 +602,73 @@ async function underLock(io: PromptingIo, s: Style, session: Session, flags: App
   return code;
 }
 
+/** What apply --json prints (schemas/apply.schema.json), from the exit code and what the run recorded. */
+function applyResult(code: number, record: Recorded): ApplyResult {
+  const outcome: ApplyOutcome =
+    code === ExitCode.Ok
+      ? record.report === undefined
+        ? 'no-changes'
+        : 'applied'
+      : record.cancelled === true
+        ? 'cancelled'
+        : record.report !== undefined && (!record.report.ok || (record.remaining ?? 0) > 0 || code === ExitCode.Error)
+          ? 'failed'
+          : 'refused';
+  const { plan, report, remaining } = record;
+  return {
+    formatVersion: OUTPUT_FORMAT_VERSION,
+    outcome,
+    exitCode: code,
+    ...(plan?.planDigest !== undefined ? { planDigest: plan.planDigest } : {}),
+    ...(plan !== undefined ? { summary: plan.summary } : {}),
+    ...(report !== undefined ? { report: { ok: report.ok, total: report.total, durationMs: Math.round(report.durationMs), done: report.done, failed: report.failed.map(({ serviceMessage: _said, ...failed }) => failed), skipped: report.skipped, notRun: report.notRun.length } } : {}),
+    ...(remaining !== undefined ? { remaining } : {}),
+  };
+}
+
+/** One apply; `record` is undefined when it stopped before a plan (an invalid tree). */
+async function applyRun(context: CommandContext): Promise<{ code: number; record?: Recorded }> {
+  const { io, values, positionals } = context;
+  const s = style(useColor(io));
+  const flags = applyFlags(values, positionals, io);
+  if (!io.isTTY && !flags.autoApprove) {
+    io.stderr.write(s.red('monsync apply: not on a terminal, so there is nobody to confirm; review the plan (monsync plan) and pass --auto-approve to apply without asking.') + '\n');
+    return { code: ExitCode.Error };
+  }
+  const saved = flags.planFile === undefined ? undefined : await readPlanFile(io, flags.planFile);
+  const wrongTarget = saved === undefined || flags.planFile === undefined ? undefined : targetRefusal(io, s, flags.planFile, saved);
+  if (wrongTarget !== undefined) return { code: wrongTarget };
+
+  const opened = await openAndPlan(context, flags, saved);
+  if (opened === undefined) return { code: ExitCode.Error };
+  const { session, fresh } = opened;
+  session.record.plan = saved ?? fresh.plan;
+  const done = (code: number) => ({ code, record: session.record });
+  try {
+    const chosen = choosePlan(io, s, session, flags, saved, fresh);
+    if (typeof chosen === 'number') return done(chosen);
+    const refused = digestRefusal(io, s, flags, chosen) ?? (await review(io, s, session, flags, chosen));
+    if (refused !== undefined) return done(refused);
+    return done(await guarded(io, flags, (held) => (flags.noLock ? execute(io, s, session, flags, chosen) : underLock(io, s, session, flags, saved, chosen, held))));
+  } finally {
+    // Requests a stopped apply gave up waiting for would hold the connections' closing: the process ends anyway.
+    await (interruptedExitCode(io) === undefined ? session.close() : Promise.race([session.close(), new Promise((settled) => setTimeout(settled, 1_000).unref())]));
+  }
+}
+
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'apply a plan to the live account: plan now, or a plan saved with plan --out',
-  usage: 'apply [PLANFILE] [--auto-approve] [--allow-unsafe] [--target kind:key ...] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--rotate kind:key ...] [--lock-timeout DURATION | --no-lock]',
+  usage: 'apply [PLANFILE] [--auto-approve] [--allow-unsafe] [--target kind:key ...] [--expect-digest HEX] [--parallelism N] [--verify] [--replan] [--dedupe] [--rotate kind:key ...] [--lock-timeout DURATION | --no-lock] [--json]',
   description:
     'Without PLANFILE, plans (as monsync plan does), shows the plan, asks for confirmation and applies it. With\n' +
     'PLANFILE (from monsync plan --out), reads the config tree and the live account again and refuses with exit 3\n' +
     'when either changed since the plan was made (naming what changed in the account), or when the file\'s steps do\n' +
     'not match a fresh plan of the same tree and account (an edited file); --replan shows and applies a fresh plan\n' +
-    'instead. Secrets are read again from their sources and must match the fingerprints in the plan. An unsafe plan\n' +
-    '(safety thresholds) is refused without --allow-unsafe; a plan that deletes or retires a protected object\n' +
-    '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
+    'instead. A saved plan records the API URL and (hashed) API account it was made with, and is refused with exit 1,\n' +
+    '--replan or not, when MONSYNC_API_URL or MONSYNC_API_USERNAME name another. Secrets are read again from their\n' +
+    'sources and must match the fingerprints in the plan. An unsafe plan\n' +
+    '(safety thresholds) is refused without --allow-unsafe; a plan that deletes or retires a protected object\n' +    '(protect:) or breaks a policy rule of severity error is refused whatever the options (exit 1). On a terminal apply\n' +
     'asks before changing anything; elsewhere --auto-approve is required. --target narrows the plan as plan --target\n' +
     'does (the matching steps and the steps they depend on); a narrowed plan that would leave a live object referring to\n' +
     'one it deletes is refused (TARGET_ORPHANS), naming the targets to add. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +
@@ -585,6 +685,9 @@ export const applyCommand: CommandSpec = {
     'finishes the job without duplicating anything.\n' +
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR;\n' +
     'MONSYNC_FINGERPRINT_KEY (as for monsync plan).\n' +
+    'With --json, stdout is one JSON document (schemas/apply.schema.json): the outcome (applied, no-changes, refused,\n' +
+    'cancelled, failed), the exit code, the plan\'s digest and summary, and the report of every step; the plan and the\n' +
+    'progress go to stderr.\n' +
     'Exit codes: 0 applied (or nothing to do), 1 error, a refused plan, a step failed, or the lock is held; 3 plan unsafe,\n' +
     'stale, not the expected digest, or a secret changed; 130 stopped by Ctrl-C, 143 by SIGTERM.',
   options: {
@@ -599,31 +702,16 @@ export const applyCommand: CommandSpec = {
     dedupe: { type: 'boolean', description: 'plan as monsync plan --dedupe does: where live objects share a declared key, keep the oldest and delete (or retire) the others' },
     rotate: ROTATE_OPTION,
     'no-lock': { type: 'boolean', description: 'apply without the apply lock (when the API account may not create SLAs); nothing then stops two applies from duplicating objects' },
+    json: jsonOption('apply'),
   },
   positionals: { min: 0, max: 1, names: 'PLANFILE', complete: 'file' },
   examples: ['monsync apply --auto-approve --verify', 'monsync apply --target "monitor:Shop *"', 'monsync plan --out plan.json && monsync apply plan.json --auto-approve', 'monsync apply --auto-approve --lock-timeout 15m'],
   async run(context) {
-    const { io, values, positionals } = context;
-    const s = style(useColor(io));
-    const flags = applyFlags(values, positionals, io);
-    if (!io.isTTY && !flags.autoApprove) {
-      io.stderr.write(s.red('monsync apply: not on a terminal, so there is nobody to confirm; review the plan (monsync plan) and pass --auto-approve to apply without asking.') + '\n');
-      return ExitCode.Error;
-    }
-    const saved = flags.planFile === undefined ? undefined : await readPlanFile(io, flags.planFile);
-
-    const opened = await openAndPlan(context, flags, saved);
-    if (opened === undefined) return ExitCode.Error;
-    const { session, fresh } = opened;
-    try {
-      const chosen = choosePlan(io, s, session, flags, saved, fresh);
-      if (typeof chosen === 'number') return chosen;
-      const refused = digestRefusal(io, s, flags, chosen) ?? (await review(io, s, session, flags, chosen));
-      if (refused !== undefined) return refused;
-      return await guarded(io, flags, (held) => (flags.noLock ? execute(io, s, session, flags, chosen) : underLock(io, s, session, flags, saved, chosen, held)));
-    } finally {
-      // Requests a stopped apply gave up waiting for would hold the connections' closing: the process ends anyway.
-      await (interruptedExitCode(io) === undefined ? session.close() : Promise.race([session.close(), new Promise((done) => setTimeout(done, 1_000).unref())]));
-    }
+    if (!booleanOption(context.values, 'json')) return (await applyRun(context)).code;
+    // With --json everything for people (the plan, progress, the summary) goes to stderr: stdout is one JSON document.
+    const human: PromptingIo = { ...context.io, stdout: context.io.stderr };
+    const { code, record } = await applyRun({ ...context, io: human });
+    if (record !== undefined) context.io.stdout.write(`${JSON.stringify(applyResult(code, record), null, 2)}\n`);
+    return code;
   },
 };

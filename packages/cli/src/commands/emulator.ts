@@ -17,6 +17,7 @@ export const emulatorCommand: CommandSpec = {
   examples: ['monsync emulator --port 8080 --seed demo'],
   async run({ io, positionals }) {
     return runEmulatorCli(positionals, {
+      command: 'monsync emulator',
       stdout: (text) => void io.stdout.write(text),
       stderr: (text) => void io.stderr.write(text),
       ...(io.signal !== undefined ? { signal: io.signal } : {}),

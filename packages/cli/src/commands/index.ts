@@ -23,6 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'show', summary: 'print a plan saved with plan --out, as text, markdown or json, without calling the API', load: async () => (await import('./show.js')).showCommand },
   { name: 'unlock', callsApi: true, summary: 'break the apply lock left by an apply that stopped without releasing it (as terraform force-unlock)', load: async () => (await import('./unlock.js')).unlockCommand },
   { name: 'pull', callsApi: true, summary: 'write the live account as a new config tree, or into an existing one in place (--into)', load: async () => (await import('./pull.js')).pullCommand },
+  { name: 'import', callsApi: true, summary: 'adopt chosen live objects that the tree leaves out into the tree, in place, comments kept', load: async () => (await import('./import.js')).importCommand },
   { name: 'migrate', summary: 'rewrite removed monitor fields into ErrorConditions, and spec spellings into the service\'s', load: async () => (await import('./migrate.js')).migrateCommand },
   { name: 'completion', summary: 'print the shell completion script for bash, zsh or fish (commands, options and their values)', load: async () => (await import('./completion.js')).completionCommand },
   { name: 'emulator', summary: 'run the local Monitoring Service API emulator (for trying configs and for CI)', load: async () => (await import('./emulator.js')).emulatorCommand },

@@ -9,7 +9,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import { displayPath } from '../load.js';
 import { schemaModeline } from '../schema-reference.js';
-import { cliVersion } from '../version.js';
+import { cliVersion, isReleasedVersion } from '../version.js';
 import { workflowTemplates } from '../workflow-templates.js';
 
 /** The repository that publishes the action; `init` pins its release tag in the workflows it writes. */
@@ -101,13 +101,30 @@ function rootFile(kinds: readonly InitKind[], modeline: string): string {
   ].join('\n');
 }
 
-/** An example workflow with the action pinned to this release and the config folder of this repository. */
+/**
+ * An example workflow with the action pinned to this release and the config folder of this repository. A build
+ * that was never released (a checkout's 0.0.0, a prerelease) has no tag to pin: the example's own major tag stays.
+ */
 export function pinnedWorkflow(template: string, configPath: string, version = cliVersion()): string {
   const folder = configPath === '' ? '.' : configPath;
-  return template
-    .replace(/uses: [\w.-]+\/monsync\/packages\/action@v\d+/g, `uses: ${ACTION_REPOSITORY}/packages/action@v${version}`)
+  const pinned = isReleasedVersion(version) ? template.replace(/uses: [\w.-]+\/monsync\/packages\/action@v\d+/g, `uses: ${ACTION_REPOSITORY}/packages/action@v${version}`) : template;
+  return pinned
     .replace(/'configs\/\*\*'/g, folder === '.' ? "'**/*.yaml'" : `'${folder}/**'`)
     .replace(/config: configs\b/g, `config: ${folder}`);
+}
+
+/** The action reference a written workflow holds: `monsync/monsync/packages/action@v1.2.3`. */
+function actionReference(workflow: string): string | undefined {
+  return /uses: ([\w.-]+\/monsync\/packages\/action@\S+)/.exec(workflow)?.[1];
+}
+
+/** Said when the workflows could not be pinned to this version, and what to pin instead. */
+function unreleasedNote(version: string, reference: string): string {
+  return (
+    `note: monsync ${version} is not a released version (a build from a checkout or a prerelease), so the workflows use ${reference}, ` +
+    `which follows the latest release, instead of @v${version}, a tag that does not exist. ` +
+    `To pin, replace it with a release tag (@vX.Y.Z, https://github.com/${ACTION_REPOSITORY}/releases) or that tag's commit SHA.\n`
+  );
 }
 
 interface PlannedFile {
@@ -128,7 +145,8 @@ export const initCommand: CommandSpec = {
   usage: 'init [--config DIR] [--kinds LIST] [--from-live] [--no-workflows] [--force]',
   description:
     'Writes DIR/monsync.yaml (DIR: --config, default configs), the three workflows of the GitHub Action\n' +
-    `(.github/workflows/monsync-{plan,apply,drift}.yml, pinned to ${ACTION_REPOSITORY}/packages/action@v<this version>)\n` +
+    `(.github/workflows/monsync-{plan,apply,drift}.yml, pinned to ${ACTION_REPOSITORY}/packages/action@v<this version>;\n` +
+    'a build that was never released keeps the major tag, and says what to pin instead)\n' +
     'and the lines monsync needs in .gitignore, at the root of the git repository around the working directory.\n' +
     'On a terminal it asks which kinds to manage; elsewhere --kinds says (default: all). With --from-live, the live\n' +
     'account (MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD) is pulled into DIR as with monsync pull.\n' +
@@ -153,7 +171,8 @@ export const initCommand: CommandSpec = {
 
     const files: PlannedFile[] = [];
     const configPath = relative(root, dir).split('\\').join('/');
-    if (!booleanOption(values, 'no-workflows')) {
+    const workflows = !booleanOption(values, 'no-workflows');
+    if (workflows) {
       for (const [name, template] of Object.entries(workflowTemplates())) {
         files.push({ path: join(root, '.github', 'workflows', name), content: pinnedWorkflow(template, configPath) });
       }
@@ -180,9 +199,11 @@ export const initCommand: CommandSpec = {
     }
     const added = ensureGitignore(join(root, '.gitignore'));
     if (added > 0) io.stdout.write(`added ${added} line${added === 1 ? '' : 's'} to ${displayPath(cwd, join(root, '.gitignore'))}\n`);
+    const reference = workflows ? actionReference(files[0]?.content ?? '') : undefined;
+    if (reference !== undefined && !isReleasedVersion(cliVersion())) io.stderr.write(unreleasedNote(cliVersion(), reference));
     // A pulled tree may manage any kind; a chosen one needs the API account's operator for these.
     const operatorMatters = fromLive || kinds.some((kind) => OPERATOR_KINDS.includes(kind));
-    io.stdout.write(nextSteps(displayPath(cwd, dir), !booleanOption(values, 'no-workflows'), operatorMatters));
+    io.stdout.write(nextSteps(displayPath(cwd, dir), workflows, operatorMatters));
     return ExitCode.Ok;
   },
 };

@@ -6,6 +6,7 @@ import { resolveConfigDir } from '../config-dir.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { writeSecretPlaceholders } from '../secret-placeholders.js';
+import { plainText } from '@monsync/reconciler/escape';
 import { displayPath } from '../load.js';
 
 /** Positions are reported with absolute paths; shown relative to the working directory like every diagnostic. */
@@ -48,7 +49,7 @@ export const migrateCommand: CommandSpec = {
       const target = resolve(io.cwd, out);
       const imported = await importLegacyJson(resolve(io.cwd, fromJson), { out: target });
       const shown = relativeTo(io.cwd, { changes: imported.changes, renames: [], problems: imported.problems, filesChanged: [] });
-      for (const problem of shown.problems) io.stderr.write(`${problem.file}:${problem.line}:${problem.column}: ${problem.severity} ${problem.code}: ${problem.message}\n`);
+      for (const problem of shown.problems) io.stderr.write(`${plainText(problem.file)}:${problem.line}:${problem.column}: ${problem.severity} ${problem.code}: ${plainText(problem.message)}\n`);
       if (imported.written === undefined) return ExitCode.Error;
       io.stdout.write(`Wrote ${imported.monitors} monitor${imported.monitors === 1 ? '' : 's'} to ${displayPath(io.cwd, target)} (${imported.changes.length} migrated off removed fields).\n`);
       writeSecretPlaceholders(io, imported.secrets);

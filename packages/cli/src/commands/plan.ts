@@ -8,7 +8,8 @@ import { resolveConfigDir } from '../config-dir.js';
 import { ExitCode } from '../exit-codes.js';
 import { style, useColor } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
-import { planJson, renderPlan, type PlanFormat } from '../renderers.js';
+import { plainText } from '@monsync/reconciler/escape';
+import { PLAN_FORMAT_OPTIONS, planFormat, planJson, renderPlan } from '../renderers.js';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
 import { parseTarget } from '../targets.js';
 
@@ -44,7 +45,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
           client: checkedClientOptions(io.env, relay.client),
           fingerprintKey: io.env['MONSYNC_FINGERPRINT_KEY'],
           operator: io.env['MONSYNC_OPERATOR'],
-          onWarning: (message) => void io.stderr.write(`warning: ${message}\n`),
+          onWarning: (message) => void io.stderr.write(`warning: ${plainText(message)}\n`),
         }),
     },
     {
@@ -66,7 +67,7 @@ export async function computePlan(context: CommandContext, targets: readonly str
 export const planCommand: CommandSpec = {
   name: 'plan',
   summary: 'compare the config tree with the live account and show what apply would change',
-  usage: 'plan [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--allow-unsafe] [--target kind:key ...] [--dedupe] [--rotate kind:key ...]',
+  usage: 'plan [--format text|markdown|json | --json] [--out FILE] [--detailed-exitcode] [--allow-unsafe] [--target kind:key ...] [--dedupe] [--rotate kind:key ...]',
   description:
     'Validates the tree (any error: exit 1, no API request), reads the live account, and prints the plan:\n' +
     '+ create, ~ update (field before -> after), - delete, = ensure, plus drift made outside git and unmanaged\n' +
@@ -82,7 +83,7 @@ export const planCommand: CommandSpec = {
     'Exit codes: 0 ok, 1 error (also a refused plan), 2 changes present (with --detailed-exitcode), 3 plan unsafe (safety\n' +
     'thresholds; with --allow-unsafe the plan is shown as unsafe and exits as a safe one would).',
   options: {
-    format: { type: 'string', value: 'FORMAT', choices: ['text', 'markdown', 'json'], description: 'output on stdout: text (default), markdown (for a PR comment) or json (schemas/plan.schema.json)' },
+    ...PLAN_FORMAT_OPTIONS,
     out: { type: 'string', value: 'FILE', description: 'also save the plan as JSON to FILE (for review, or for `monsync apply FILE`)' },
     'detailed-exitcode': { type: 'boolean', description: 'exit 2 when the plan has changes (create, update or delete), 0 when it has none' },
     target: TARGET_OPTION,
@@ -94,7 +95,7 @@ export const planCommand: CommandSpec = {
   async run(context) {
     const { io, values } = context;
     const accepted = allowUnsafe(values, io);
-    const format = (stringOption(values, 'format') ?? 'text') as PlanFormat;
+    const format = planFormat(values, 'plan');
     const out = stringOption(values, 'out');
     const result = await computePlan(context, listOption(values, 'target'), booleanOption(values, 'dedupe'), listOption(values, 'rotate'));
     if ('exitCode' in result) return result.exitCode;

@@ -8,12 +8,13 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Starts `monsync-emulator --port 0 --seed empty --profile strict --latency MS`; resolves once it prints its URL.
- * The strict profile pages GET /Monitor with Cursor as the spec says, which is what these benchmarks measure.
+ * Starts `monsync-emulator --port 0 --seed empty --profile PROFILE --latency MS [flags]`; resolves once it prints
+ * its URL. The default profile, strict, pages GET /Monitor with Cursor as the spec says; `published` answers one bare
+ * array, as the service's published definition does.
  */
-export function startEmulatorProcess(latencyMs) {
+export function startEmulatorProcess(latencyMs, { profile = 'strict', flags = [] } = {}) {
   const bin = fileURLToPath(new URL('../../../emulator/dist/bin.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, '--port', '0', '--seed', 'empty', '--profile', 'strict', '--latency', String(latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, '--port', '0', '--seed', 'empty', '--profile', profile, '--latency', String(latencyMs), ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {

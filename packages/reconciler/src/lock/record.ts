@@ -4,6 +4,7 @@
  * values URI-encoded so a host or a run address cannot break the line, each cut to a bounded length.
  */
 import type { ApiObject } from '../live/types.js';
+import { plainText } from '../render/escape.js';
 
 /**
  * Names starting with this are apply locks: hidden from plans, pulls and safety counts. It says what the object is
@@ -127,12 +128,13 @@ export function isExpired(lock: Pick<LockRecord, 'expires'>, now: Date): boolean
 }
 
 /** One line for people: `user@host (operator ..., run ...) since ... (lease until ...)`. */
+/** Who holds a lock, for people: its fields are the service's text (an SLA's name), so shown as `plainText`. */
 export function describeHolder(lock: LockRecord): string {
   const who = lock.user !== undefined && lock.host !== undefined ? `${lock.user}@${lock.host}` : (lock.host ?? lock.user ?? 'an unknown apply');
   const extra = [lock.operator === undefined ? '' : `operator ${lock.operator}`, lock.run === undefined ? '' : `run ${lock.run}`].filter((x) => x !== '');
   const since = lock.since === '' ? '' : ` since ${lock.since}`;
   const until = lock.expires === '' ? '' : ` (lease until ${lock.expires})`;
-  return `${who}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}${since}${until}`;
+  return plainText(`${who}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}${since}${until}`);
 }
 
 /** Who runs this process, from the machine and the CI's variables; nothing secret (no API user name). */

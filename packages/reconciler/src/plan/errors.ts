@@ -1,4 +1,5 @@
 import type { SourceRef } from '../desired.js';
+import { plainText } from '../render/escape.js';
 
 export type PlanProblemCode =
   | 'DUPLICATE_LIVE_KEY'
@@ -35,7 +36,7 @@ export function planProblem(code: PlanProblemCode, message: string, source?: Sou
 
 /** `file:line:col`, for a message naming another declaration. */
 export function place(source: SourceRef): string {
-  return `${source.file}:${source.line}:${source.column}`;
+  return `${plainText(source.file)}:${source.line}:${source.column}`;
 }
 
 /** `file:line:col: ` before a warning's message (warnings are plan JSON, where the position is part of the text). */
@@ -45,7 +46,7 @@ export function at(source: SourceRef | undefined): string {
 
 /** The problem as one line: `file:line:col: message`, or the message alone. */
 export function problemLine(problem: PlanProblem): string {
-  return problem.file === undefined ? problem.message : `${problem.file}:${problem.line ?? 1}:${problem.col ?? 1}: ${problem.message}`;
+  return problem.file === undefined ? problem.message : `${plainText(problem.file)}:${problem.line ?? 1}:${problem.col ?? 1}: ${problem.message}`;
 }
 
 /**
@@ -68,10 +69,16 @@ export class PlanError extends Error {
 }
 
 /**
- * `LIVE_READ_FAILED`: a listing failed. `LIVE_INCOMPLETE`: the listings answered but contradict each other (a
- * group names monitors the monitor listing lacks). `LIVE_RESTRICTED`: the API account sees only part of the data.
+ * `LIVE_READ_FAILED`: a listing failed. `MALFORMED_LISTING`: a listing answered with an entry that is not of its shape
+ * (the client's error says which entry and what was expected). `LIVE_INCOMPLETE`: the listings answered but
+ * contradict each other (a group names monitors the monitor listing lacks). `LIVE_RESTRICTED`: the API account sees
+ * only part of the data.
  */
-export type LiveReadErrorCode = 'LIVE_READ_FAILED' | 'LIVE_INCOMPLETE' | 'LIVE_RESTRICTED';
+export type LiveReadErrorCode = 'LIVE_READ_FAILED' | 'MALFORMED_LISTING' | 'LIVE_INCOMPLETE' | 'LIVE_RESTRICTED';
+
+function isMalformedListing(cause: unknown): boolean {
+  return cause instanceof Error && (cause as { code?: unknown }).code === 'MALFORMED_LISTING';
+}
 
 /** A listing failed or is not whole: the plan must not read it as complete (that would plan creates of what exists and deletes). */
 export class LiveReadError extends Error {
@@ -79,11 +86,15 @@ export class LiveReadError extends Error {
   readonly listing: string;
 
   /** With `problem`, the listings answered but cannot be trusted: its message says why and what to do. */
-  constructor(listing: string, cause: unknown, problem?: { code: Exclude<LiveReadErrorCode, 'LIVE_READ_FAILED'>; message: string }) {
+  constructor(listing: string, cause: unknown, problem?: { code: Exclude<LiveReadErrorCode, 'LIVE_READ_FAILED' | 'MALFORMED_LISTING'>; message: string }) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(problem?.message ?? `reading ${listing} from the service failed, so no plan was made (a failed listing is never read as empty): ${reason}`, cause === undefined ? {} : { cause });
+    const malformed = isMalformedListing(cause);
+    const message = malformed
+      ? `${reason}. No plan was made: a listing is read whole or not at all (an entry that does not name its object would be planned as something else, a delete)`
+      : `reading ${listing} from the service failed, so no plan was made (a failed listing is never read as empty): ${reason}`;
+    super(problem?.message ?? message, cause === undefined ? {} : { cause });
     this.name = 'LiveReadError';
-    this.code = problem?.code ?? 'LIVE_READ_FAILED';
+    this.code = problem?.code ?? (malformed ? 'MALFORMED_LISTING' : 'LIVE_READ_FAILED');
     this.listing = listing;
   }
 }

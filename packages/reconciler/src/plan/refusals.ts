@@ -4,6 +4,8 @@
  * refuses it before its first write.
  */
 import type { Plan, PlanStep, PolicyFinding } from './types.js';
+import { plainText } from '../render/escape.js';
+import { sourcePlace, stepTitle } from '../render/format.js';
 
 export function protectedSteps(plan: Pick<Plan, 'steps'>): PlanStep[] {
   return plan.steps.filter((step) => step.protectedBy !== undefined);
@@ -15,7 +17,7 @@ export function policyErrors(plan: Pick<Plan, 'policy'>): PolicyFinding[] {
 
 /** `file:line:col: ` of a finding, or nothing. */
 function at(finding: { file?: string | undefined; line?: number | undefined; column?: number | undefined }): string {
-  return finding.file === undefined ? '' : `${finding.file}:${finding.line ?? 1}:${finding.column ?? 1}: `;
+  return finding.file === undefined ? '' : `${sourcePlace({ file: finding.file, line: finding.line ?? 1, column: finding.column ?? 1 })}: `;
 }
 
 /** One line per refused step: what it would do and the rule that protects the object. */
@@ -23,13 +25,13 @@ export function protectedLines(plan: Pick<Plan, 'steps'>): string[] {
   return protectedSteps(plan).map((step) => {
     const by = step.protectedBy;
     const what = step.removal === 'deactivate' ? 'retire' : 'delete';
-    return `  ${by?.source === undefined ? '' : at(by.source)}${what} ${step.kind} "${step.key}" refused: protected by ${by?.rule ?? 'protect'}`;
+    return `  ${by?.source === undefined ? '' : at(by.source)}${what} ${stepTitle(step)} refused: protected by ${plainText(by?.rule ?? 'protect')}`;
   });
 }
 
 /** One line per policy finding: position, severity, rule, message and fix. */
 export function policyLines(findings: readonly PolicyFinding[]): string[] {
-  return findings.map((f) => `  ${at(f)}${f.severity} ${f.rule}: ${f.message} (fix: ${f.fix})`);
+  return findings.map((f) => `  ${at(f)}${f.severity} ${plainText(f.rule)}: ${plainText(f.message)} (fix: ${plainText(f.fix)})`);
 }
 
 /** Why the plan must not be applied, as lines for people; empty when it may be. */

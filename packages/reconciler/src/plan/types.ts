@@ -12,6 +12,7 @@ export type {
   PlanStep,
   PlanStepKind as StepKind,
   PlanSummary,
+  PlanTarget,
   PlanUnmanaged,
   PlanViolation,
   PlanWarning,

@@ -1,23 +1,60 @@
 /** Shared wording of the renderers, so text and markdown say the same thing. */
-import { SENSITIVE, type Plan, type PlanChange, type PlanStep, type PolicyFinding } from '../plan/types.js';
+import { SENSITIVE, type Plan, type PlanChange, type PlanDrift, type PlanStep, type PolicyFinding } from '../plan/types.js';
+import { plainText, shownValue } from './escape.js';
 
 export const SYMBOL: Record<PlanStep['action'], string> = { create: '+', update: '~', delete: '-', ensure: '=' };
 
 export const CHANGE_SYMBOL: Record<PlanChange['op'], string> = { add: '+', remove: '-', replace: '~' };
 
+/** Most characters of a value shown on one line; a longer one is cut, around its first difference in a change. */
 const MAX_VALUE = 240;
+/** Characters kept from the start of a value when the shown part is its first difference. */
+const HEAD = 24;
+/** Characters shown before a first difference. */
+const BEFORE_DIFFERENCE = 40;
 
-/** One value on one line: JSON, cut with an ellipsis when long. */
-export function formatValue(value: unknown): string {
-  if (value === undefined) return '(none)';
-  const text = JSON.stringify(value) ?? String(value);
-  const flat = text.replace(/[\r\n\t]/g, ' ');
-  return flat.length > MAX_VALUE ? `${flat.slice(0, MAX_VALUE - 1)}…` : flat;
+/** A shown value's characters, each escape one of them: a cut never splits `\u001b` or a surrogate pair. */
+const SHOWN_CHAR = /\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.|[\s\S]/gu;
+
+function shownChars(value: unknown): string[] {
+  return shownValue(value).match(SHOWN_CHAR) ?? [];
 }
 
-/** `ErrorConditions/HttpStatus/Value` rather than the JSON pointer's leading slash. */
+/** Where characters were left out: `…(+380 chars)`. Never ambiguous: a shown value has no raw ellipsis (`shownValue`). */
+const left = (count: number): string => `…(+${formatCount(count)} chars)`;
+
+/**
+ * A value's characters within MAX_VALUE: whole, or cut with the count left out (`…(+380 chars)`). When `first` (the
+ * index of the first character that differs from the other side of a change) would be cut, the start is kept, then
+ * the text around `first`, so the two sides of a change never read the same.
+ */
+function cut(chars: readonly string[], first: number): string {
+  if (chars.length <= MAX_VALUE) return chars.join('');
+  if (first < MAX_VALUE - BEFORE_DIFFERENCE) return `${chars.slice(0, MAX_VALUE).join('')}${left(chars.length - MAX_VALUE)}`;
+  const from = first - BEFORE_DIFFERENCE;
+  const to = Math.min(chars.length, from + MAX_VALUE - HEAD);
+  return `${chars.slice(0, HEAD).join('')}${left(from - HEAD)}…${chars.slice(from, to).join('')}${to < chars.length ? left(chars.length - to) : ''}`;
+}
+
+/** One value on one line: JSON with every invisible character escaped (`shownValue`), cut when long. */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return '(none)';
+  return cut(shownChars(value), 0);
+}
+
+/** Both sides of a change, each cut around their first difference when long. */
+export function formatValues(before: unknown, after: unknown): [string, string] {
+  if (before === undefined || after === undefined) return [formatValue(before), formatValue(after)];
+  const a = shownChars(before);
+  const b = shownChars(after);
+  let first = 0;
+  while (first < a.length && first < b.length && a[first] === b[first]) first += 1;
+  return [cut(a, first), cut(b, first)];
+}
+
+/** `ErrorConditions/HttpStatus/Value` rather than the JSON pointer's leading slash; names in it shown with `plainText`. */
 export function formatPath(pointer: string): string {
-  return pointer.startsWith('/') ? pointer.slice(1) : pointer;
+  return plainText(pointer.startsWith('/') ? pointer.slice(1) : pointer);
 }
 
 /** A change as `path: before -> after`; a sensitive change never shows a value, whatever the plan holds. */
@@ -26,18 +63,34 @@ export function formatChange(change: PlanChange): string {
   if (change.sensitive === true) return `${path}: ${SENSITIVE}`;
   if (change.op === 'add') return `${path}: ${formatValue(change.after)}`;
   if (change.op === 'remove') return `${path}: ${formatValue(change.before)}`;
-  return `${path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
+  const [before, after] = formatValues(change.before, change.after);
+  return `${path}: ${before} -> ${after}`;
 }
 
-export function stepTitle(step: PlanStep): string {
-  return `${step.kind} ${JSON.stringify(step.key)}`;
+/** `monitor "Shop"`: the key quoted, with look-alike and invisible characters escaped (`shownValue`). */
+export function stepTitle(step: { kind: string; key: string }): string {
+  return `${step.kind} ${shownValue(step.key)}`;
+}
+
+/** `[guid]` of a step that has one, the GUID shown as the service's text is. */
+export function guidTag(step: Pick<PlanStep, 'guid' | 'action'>): string {
+  return step.guid !== undefined && step.action !== 'ensure' ? `[${plainText(step.guid)}]` : '';
+}
+
+/** `monitors.yaml:4:5`: a source position, the file name shown with `plainText`. */
+export function sourcePlace(source: { file: string; line: number; column: number }): string {
+  return `${plainText(source.file)}:${source.line}:${source.column}`;
 }
 
 export function driftLine(step: PlanStep): string | undefined {
   const drift = step.drift;
   if (drift === undefined) return undefined;
-  const who = drift.operatorName ?? (drift.lastModifiedByOperatorId === undefined ? 'another operator' : `operator ${drift.lastModifiedByOperatorId}`);
-  return `changed outside git by ${who}${drift.lastModifiedDate === undefined ? '' : ` at ${drift.lastModifiedDate}`}`;
+  return `changed outside git by ${plainText(driftAuthor(drift))}${drift.lastModifiedDate === undefined ? '' : ` at ${plainText(drift.lastModifiedDate)}`}`;
+}
+
+/** Who changed an object outside git, as the service names them: the operator's name, else their id. */
+export function driftAuthor(drift: PlanDrift): string {
+  return drift.operatorName ?? (drift.lastModifiedByOperatorId === undefined ? 'another operator' : `operator ${drift.lastModifiedByOperatorId}`);
 }
 
 /** What an `ensure` step asserts (alert definitions: `IsActive: true`). */
@@ -45,7 +98,7 @@ export function ensureLine(step: PlanStep): string {
   const fields = step.desired ?? {};
   return Object.keys(fields)
     .sort()
-    .map((k) => `${k}: ${formatValue(fields[k])}`)
+    .map((k) => `${plainText(k)}: ${formatValue(fields[k])}`)
     .join(', ');
 }
 
@@ -92,11 +145,11 @@ export function hasChanges(plan: Plan): boolean {
 export function protectedLine(step: PlanStep): string | undefined {
   const by = step.protectedBy;
   if (by === undefined) return undefined;
-  const where = by.source === undefined ? '' : ` (${by.source.file}:${by.source.line}:${by.source.column})`;
-  return `REFUSED: protected by ${by.rule}${where}; no option allows it`;
+  const where = by.source === undefined ? '' : ` (${sourcePlace(by.source)})`;
+  return `REFUSED: protected by ${plainText(by.rule)}${where}; no option allows it`;
 }
 
 /** `monitors/shop.yaml:4:20`, or nothing for a finding without a position. */
 export function findingPlace(finding: PolicyFinding): string | undefined {
-  return finding.file === undefined ? undefined : `${finding.file}:${finding.line ?? 1}:${finding.column ?? 1}`;
+  return finding.file === undefined ? undefined : sourcePlace({ file: finding.file, line: finding.line ?? 1, column: finding.column ?? 1 });
 }

@@ -4,7 +4,8 @@
  * its own comment. The whole comment stays within a size budget (GitHub refuses bodies over 65,536 characters).
  */
 import type { Plan, PlanStep, StepKind } from '../plan/types.js';
-import { actionWord, driftLine, ensureLine, findingPlace, formatCount as count, formatPath, formatValue, protectedLine, removalLine, summaryLine } from './format.js';
+import { actionWord, driftAuthor, driftLine, ensureLine, findingPlace, formatCount as count, formatPath, formatValue, formatValues, guidTag, protectedLine, removalLine, sourcePlace, stepTitle, summaryLine } from './format.js';
+import { markdownCode, markdownText as escapeMarkdown, plainText } from './escape.js';
 import { policyErrors, protectedSteps } from '../plan/refusals.js';
 import { SENSITIVE } from '../plan/types.js';
 import { KINDS } from '../kinds/index.js';
@@ -54,22 +55,12 @@ const KIND_ORDER: readonly StepKind[] = KINDS.map((mod) => mod.kind);
 const ACTIONS = ['create', 'update', 'delete', 'ensure'] as const;
 const MAX_CHANGES_PER_STEP = 50;
 
-/** Text safe outside code: HTML-escaped, and the Markdown punctuation that acts mid-line backslash-escaped. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|~])/g, '\\$1')
-    .replace(/\r?\n/g, ' ');
-}
-
 /** Lines of one step inside a ```diff block: `+` green, `-` red, `!` (update) orange, as tfcmt does. */
 function stepLines(step: PlanStep): string[] {
   const head = { create: '+', update: '!', delete: '-', ensure: '=' }[step.action];
-  const where = step.source === undefined ? '' : `  (${step.source.file}:${step.source.line}:${step.source.column})`;
-  const guid = step.guid !== undefined && step.action !== 'ensure' ? ` [${step.guid}]` : '';
-  const lines = [`${head} ${actionWord(step)} ${step.kind} ${JSON.stringify(step.key)}${guid}${where}`];
+  const where = step.source === undefined ? '' : `  (${sourcePlace(step.source)})`;
+  const tag = guidTag(step);
+  const lines = [`${head} ${actionWord(step)} ${stepTitle(step)}${tag === '' ? '' : ` ${tag}`}${where}`];
   if (step.action === 'ensure') lines.push(`=     ${ensureLine(step)}`);
   const shown = step.changes.slice(0, MAX_CHANGES_PER_STEP);
   for (const change of shown) {
@@ -81,11 +72,12 @@ function stepLines(step: PlanStep): string[] {
     } else if (change.op === 'remove') {
       lines.push(`-     ${path}: ${formatValue(change.before)}`);
     } else {
-      lines.push(`-     ${path}: ${formatValue(change.before)}`, `+     ${path}: ${formatValue(change.after)}`);
+      const [before, after] = formatValues(change.before, change.after);
+      lines.push(`-     ${path}: ${before}`, `+     ${path}: ${after}`);
     }
   }
   if (step.changes.length > shown.length) lines.push(`#     … ${count(step.changes.length - shown.length)} more field changes`);
-  if (step.reason !== undefined) lines.push(`#     reason: ${step.reason}`);
+  if (step.reason !== undefined) lines.push(`#     reason: ${plainText(step.reason)}`);
   const removal = removalLine(step);
   if (removal !== undefined) lines.push(`#     ${removal}`);
   const drift = driftLine(step);
@@ -150,7 +142,7 @@ function removalBlock(plan: Plan): string[] {
   const out = ['> [!WARNING]', `> **This plan ${what}:**`];
   for (const step of removals.slice(0, MAX_REMOVALS_NAMED)) {
     const verb = step.removal === 'auto' ? 'delete (retire where the service refuses)' : actionWord(step);
-    out.push(`> - ${verb} ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`);
+    out.push(`> - ${verb} ${escapeMarkdown(stepTitle(step))}`);
   }
   if (removals.length > MAX_REMOVALS_NAMED) out.push(`> - … ${count(removals.length - MAX_REMOVALS_NAMED)} more: see the steps below`);
   out.push('');
@@ -197,8 +189,8 @@ function driftSection(drifted: readonly PlanStep[]): Section {
       'the fields are those this plan sets back.\n\n| Object | Changed by | At | This plan |\n|---|---|---|---|\n',
     close: '\n',
     blocks: drifted.map((s) => {
-      const who = s.drift?.operatorName ?? s.drift?.lastModifiedByOperatorId ?? 'unknown';
-      return `| ${s.kind} ${escapeMarkdown(JSON.stringify(s.key))} | ${escapeMarkdown(who)} | ${escapeMarkdown(s.drift?.lastModifiedDate ?? '')} | ${escapeMarkdown(driftWhat(s))} |\n`;
+      const who = s.drift === undefined ? 'unknown' : driftAuthor(s.drift);
+      return `| ${escapeMarkdown(stepTitle(s))} | ${escapeMarkdown(who)} | ${escapeMarkdown(s.drift?.lastModifiedDate ?? '')} | ${escapeMarkdown(driftWhat(s))} |\n`;
     }),
     unit: 'drift',
   };
@@ -217,7 +209,7 @@ function refusedBanner(plan: Plan): string[] {
   const errors = policyErrors(plan);
   if (steps.length + errors.length === 0) return [];
   const out = ['> [!CAUTION]', '> **Refused plan:** apply writes nothing, whatever allows deletes.'];
-  for (const step of steps) out.push(`> - ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))} would be ${step.removal === 'deactivate' ? 'retired' : 'deleted'}, but it is protected by \`${step.protectedBy?.rule ?? ''}\``);
+  for (const step of steps) out.push(`> - ${escapeMarkdown(stepTitle(step))} would be ${step.removal === 'deactivate' ? 'retired' : 'deleted'}, but it is protected by ${markdownCode(step.protectedBy?.rule ?? '')}`);
   if (steps.length > 0) out.push('>', '> To delete a protected object, first remove its protection in a reviewed change; to keep it, declare it again.');
   if (errors.length > 0) out.push(`> - ${count(errors.length)} policy finding${errors.length === 1 ? '' : 's'} of severity error (see Policy below)`);
   out.push('');
@@ -230,8 +222,8 @@ function policySection(plan: Pick<Plan, 'policy'>): Section[] {
   if (findings.length === 0) return [];
   const blocks = findings.map((f) => {
     const where = findingPlace(f);
-    const what = f.kind === undefined ? 'account' : `${f.kind} ${escapeMarkdown(JSON.stringify(f.key ?? ''))}`;
-    return `- **${f.severity}** \`${f.rule}\` ${what}${where === undefined ? '' : ` (\`${where}\`)`}: ${escapeMarkdown(f.message)}. Fix: ${escapeMarkdown(f.fix)}.\n`;
+    const what = f.kind === undefined ? 'account' : escapeMarkdown(stepTitle({ kind: f.kind, key: f.key ?? '' }));
+    return `- **${f.severity}** ${markdownCode(f.rule)} ${what}${where === undefined ? '' : ` (${markdownCode(where)})`}: ${escapeMarkdown(f.message)}. Fix: ${escapeMarkdown(f.fix)}.\n`;
   });
   const errors = findings.filter((f) => f.severity === 'error').length;
   return [{ open: `### Policy: ${count(errors)} error${errors === 1 ? '' : 's'}, ${count(findings.length - errors)} warning${findings.length - errors === 1 ? '' : 's'}\n\n`, close: '\n', blocks, unit: 'policy' }];
@@ -258,7 +250,7 @@ function sections(plan: Plan): Section[] {
     out.push({
       open: `<details><summary><b>Unmanaged</b>: ${count(plan.unmanaged.length)} in the account, declared by no file (prune is off)</summary>\n\n`,
       close: '\n</details>\n\n',
-      blocks: plan.unmanaged.map((u) => `- ${u.kind} ${escapeMarkdown(JSON.stringify(u.key))} (${escapeMarkdown(u.guid)})\n`),
+      blocks: plan.unmanaged.map((u) => `- ${escapeMarkdown(stepTitle(u))} (${escapeMarkdown(u.guid)})\n`),
       unit: 'unmanaged',
     });
   }

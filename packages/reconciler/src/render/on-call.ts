@@ -6,12 +6,13 @@
 import { OPERATOR_GROUP_KIND, OPERATOR_KIND } from '@monsync/schema';
 import { gapLabels, GRID_LEGEND, weekGrid } from '../on-call/grid.js';
 import type { OnCallPreview, OnCallSubject } from '../on-call/preview.js';
+import { plainText, shownValue } from './escape.js';
 
 const HOURS_HEADER = '00    06    12    18    ';
 const DAY_WIDTH = 'Thu 26 Mar'.length;
 
 function title(subject: OnCallSubject): string {
-  return `${subject.kind === OPERATOR_GROUP_KIND.kind ? OPERATOR_GROUP_KIND.title.one : OPERATOR_KIND.title.one} ${JSON.stringify(subject.key)} (${subject.timeZone})`;
+  return `${subject.kind === OPERATOR_GROUP_KIND.kind ? OPERATOR_GROUP_KIND.title.one : OPERATOR_KIND.title.one} ${shownValue(subject.key)} (${plainText(subject.timeZone)})`;
 }
 
 function uncoveredHours(subject: OnCallSubject): number {
@@ -40,8 +41,8 @@ export function onCallTextLines(preview: OnCallPreview | undefined, paint: (styl
     const lost = uncoveredHours(subject);
     const summary = lost === 0 ? '' : `: ${paint('red', `${lost} ${lost === 1 ? 'hour' : 'hours'} with nobody on duty`)}`;
     lines.push(`  ${title(subject)}${summary}`);
-    for (const label of gapLabels(subject)) lines.push(`    ${paint('red', '!')} uncovered ${label}`);
-    for (const note of subject.notes ?? []) lines.push(`    ${paint('dim', `note: ${note}`)}`);
+    for (const label of gapLabels(subject)) lines.push(`    ${paint('red', '!')} uncovered ${plainText(label)}`);
+    for (const note of subject.notes ?? []) lines.push(`    ${paint('dim', `note: ${plainText(note)}`)}`);
     for (const line of gridLines(subject)) lines.push(`    ${line}`);
   }
   return lines;
@@ -55,7 +56,7 @@ export function onCallMarkdown(preview: OnCallPreview | undefined, escape: (text
   const gaps = preview.subjects.filter((s) => uncoveredHours(s) > 0);
   if (gaps.length > 0) {
     open.push('> [!WARNING]');
-    for (const subject of gaps) open.push(`> **${escape(subject.key)}** has nobody on duty in ${uncoveredHours(subject)} hours it had someone before: ${escape(gapLabels(subject).join(', '))}.`);
+    for (const subject of gaps) open.push(`> **${escape(plainText(subject.key))}** has nobody on duty in ${uncoveredHours(subject)} hours it had someone before: ${escape(gapLabels(subject).join(', '))}.`);
   }
   const blocks = preview.subjects.map((subject) => {
     const lost = uncoveredHours(subject);

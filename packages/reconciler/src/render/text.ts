@@ -1,11 +1,13 @@
 /**
  * Terraform-like text: `+` create, `~` update, `-` delete, `=` ensure, field changes as `before -> after`, and a
- * summary line. Colour only when asked: the caller decides from the TTY and `NO_COLOR`.
+ * summary line. Colour only when asked: the caller decides from the TTY and `NO_COLOR`. Every text from outside
+ * goes through the terminal rules of `escape.ts`: this text reaches terminals and Actions logs.
  */
 import type { Plan, PlanStep } from '../plan/types.js';
 import { onCallTextLines } from './on-call.js';
 import { protectedSteps } from '../plan/refusals.js';
-import { actionWord, CHANGE_SYMBOL, driftLine, ensureLine, findingPlace, formatChange, protectedLine, removalLine, stepTitle, summaryLine, SYMBOL } from './format.js';
+import { actionWord, CHANGE_SYMBOL, driftLine, ensureLine, findingPlace, formatChange, guidTag, protectedLine, removalLine, sourcePlace, stepTitle, summaryLine, SYMBOL } from './format.js';
+import { plainText, shownValue } from './escape.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -27,12 +29,13 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     lines.push(paint('bold', 'monsync will perform these steps, in this order:'));
     for (const step of plan.steps) {
       lines.push('');
-      const where = step.source === undefined ? '' : `  ${paint('dim', `(${step.source.file}:${step.source.line}:${step.source.column})`)}`;
-      const guid = step.guid !== undefined && step.action !== 'ensure' ? ` ${paint('dim', `[${step.guid}]`)}` : '';
+      const where = step.source === undefined ? '' : `  ${paint('dim', `(${sourcePlace(step.source)})`)}`;
+      const tag = guidTag(step);
+      const guid = tag === '' ? '' : ` ${paint('dim', tag)}`;
       lines.push(`  ${paint(ACTION_COLOUR[step.action], `${SYMBOL[step.action]} ${actionWord(step)}`)} ${stepTitle(step)}${guid}${where}`);
       if (step.action === 'ensure') lines.push(`      ${paint('cyan', '=')} ${ensureLine(step)}`);
       for (const change of step.changes) lines.push(`      ${paint(OP_COLOUR[change.op], CHANGE_SYMBOL[change.op])} ${formatChange(change)}`);
-      if (step.reason !== undefined) lines.push(`      ${paint('dim', `reason: ${step.reason}`)}`);
+      if (step.reason !== undefined) lines.push(`      ${paint('dim', `reason: ${plainText(step.reason)}`)}`);
       const removal = removalLine(step);
       if (removal !== undefined) lines.push(`      ${paint('dim', removal)}`);
       const drift = driftLine(step);
@@ -46,18 +49,18 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   lines.push(...onCallTextLines(plan.onCall, paint));
   if (plan.unmanaged.length > 0) {
     lines.push('', paint('bold', 'Unmanaged (in the account, declared by no file, prune is off):'));
-    for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${JSON.stringify(u.key)} ${paint('dim', `[${u.guid}]`)}`);
+    for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${shownValue(u.key)} ${paint('dim', `[${plainText(u.guid)}]`)}`);
   }
   if (plan.warnings.length > 0) {
     lines.push('', paint('bold', 'Warnings:'));
-    for (const w of plan.warnings) lines.push(`  ${paint('yellow', '!')} ${w.code}: ${w.message}`);
+    for (const w of plan.warnings) lines.push(`  ${paint('yellow', '!')} ${w.code}: ${plainText(w.message)}`);
   }
   if (plan.policy !== undefined && plan.policy.length > 0) {
     lines.push('', paint('bold', 'Policy:'));
     for (const f of plan.policy) {
       const where = findingPlace(f);
-      lines.push(`  ${paint(f.severity === 'error' ? 'red' : 'yellow', f.severity === 'error' ? '✗' : '!')} ${f.rule}: ${f.message}${where === undefined ? '' : `  ${paint('dim', `(${where})`)}`}`);
-      lines.push(`      ${paint('dim', `fix: ${f.fix}`)}`);
+      lines.push(`  ${paint(f.severity === 'error' ? 'red' : 'yellow', f.severity === 'error' ? '✗' : '!')} ${plainText(f.rule)}: ${plainText(f.message)}${where === undefined ? '' : `  ${paint('dim', `(${where})`)}`}`);
+      lines.push(`      ${paint('dim', `fix: ${plainText(f.fix)}`)}`);
     }
   }
   const refused = protectedSteps(plan).length;
@@ -68,7 +71,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   }
   if (!plan.safe) {
     lines.push('', paint('red', paint('bold', 'UNSAFE PLAN (over the safety thresholds): apply refuses it without --allow-unsafe.')));
-    for (const v of plan.violations) lines.push(`  ${paint('red', '!')} ${v.message}`);
+    for (const v of plan.violations) lines.push(`  ${paint('red', '!')} ${plainText(v.message)}`);
   }
   lines.push('', `${paint('bold', 'Plan:')} ${summaryLine(plan)}.`);
   // The digest `monsync apply --expect-digest` takes: a reviewer of the text plan can pin what gets applied.
@@ -80,6 +83,6 @@ const SHOWN_DEPENDENCIES = 5;
 
 /** A delete waits for every create of its kind, which can be many: the text names a few (the JSON holds all). */
 function afterList(ids: readonly string[]): string {
-  if (ids.length <= SHOWN_DEPENDENCIES) return ids.join(', ');
-  return `${ids.slice(0, SHOWN_DEPENDENCIES).join(', ')} and ${ids.length - SHOWN_DEPENDENCIES} more`;
+  const shown = ids.slice(0, SHOWN_DEPENDENCIES).map(plainText).join(', ');
+  return ids.length <= SHOWN_DEPENDENCIES ? shown : `${shown} and ${ids.length - SHOWN_DEPENDENCIES} more`;
 }

@@ -5,3 +5,4 @@ export { CLI_OVERRIDE, unsafeAdvice, violationLines, type OverrideWording } from
 export { formatCount, hasChanges, pluralCount } from '../render/format.js';
 export { compareSavedPlan, expectedPlan, stepDifferences, type FreshPlan, type SavedPlanComparison, type StepDifference } from './saved-plan.js';
 export { planPipeline, readAndPlan, type PipelineSteps, type ReadAndPlan, type ReadAndPlanOptions } from './pipeline.js';
+export { normalisedApiUrl, planTarget, targetMismatch } from './plan-target.js';

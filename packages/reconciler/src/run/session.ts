@@ -1,5 +1,5 @@
 import { createClient, type ClientOptions, type MonitoringClient } from '@monsync/client';
-import { deriveFingerprintKey, OPERATOR_KIND } from '@monsync/schema';
+import { deriveFingerprintKey, OPERATOR_KIND, type PlanTarget } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import { recordSelf, selfMatters, selfOf } from '../live/self.js';
 import { liveScope } from '../plan/scope.js';
@@ -8,6 +8,7 @@ import { assemblePlan } from '../plan/assemble.js';
 import { fingerprintDesiredSecrets } from '../plan/fingerprint.js';
 import type { SecretFingerprints } from '../plan/secrets.js';
 import type { Plan } from '../plan/types.js';
+import { planTarget } from './plan-target.js';
 
 /** Steps at once an apply may be asked for: more would only queue in the client and crowd the service. */
 export const MAX_PARALLELISM = 64;
@@ -44,6 +45,8 @@ export interface PlanSession {
    * service keeps of the API account's operator (`live/self.ts`), and apply makes it when there is none.
    */
   readonly readsSelf?: boolean;
+  /** The service and API account every plan of the session records (`Plan.target`), and a saved plan must name. */
+  readonly target: PlanTarget;
   /** Closes the client, once however often it is called (a failed read closes it early). */
   close(): Promise<void>;
   /** Assembles the plan of the tree against `live` (pure), attributing drift to anyone but the session's operator. */
@@ -94,6 +97,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
   const fingerprints = fingerprintDesiredSecrets(desired, key);
   const client = createClient(options.client);
   const named = [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)];
+  const target = planTarget(options.client.baseUrl, options.client.username);
   let closing: Promise<void> | undefined;
   return {
     desired,
@@ -102,6 +106,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
     client,
     apiUrl: options.client.baseUrl,
     readsSelf: named.length === 0,
+    target,
     close: () => (closing ??= client.close()),
     plan(live, targets, extra) {
       const own = ownOperators(live, named);
@@ -116,7 +121,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
       const found = own.guids.filter((guid) => !own.unmatched.includes(guid));
       const recorded = selfOf(live.self);
       if (recorded !== undefined && !found.some((guid) => guid.toLowerCase() === recorded)) found.push(recorded);
-      return assemblePlan(desired, live, {
+      const plan = assemblePlan(desired, live, {
         fingerprints,
         ...(found.length === 0 ? {} : { selfOperatorGuids: found }),
         ...(targets === undefined ? {} : { targets }),
@@ -124,6 +129,8 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
         ...(extra?.rotate === undefined || extra.rotate.length === 0 ? {} : { rotate: extra.rotate }),
         now: (options.now ?? Date.now)(),
       });
+      plan.target = target;
+      return plan;
     },
   };
 }

@@ -1,0 +1,104 @@
+/**
+ * Text monsync did not write (an operator's and a monitor's name from the service, a file name of the tree, the
+ * service's error message) through `monsync` in-process: the exact lines on stdout and stderr. Nothing reaches the
+ * terminal as a control character, forges a line of the plan, or starts a line an Actions runner obeys.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import { copyOfDemoConfigs, monsync, useEmulator } from './helpers.js';
+
+const suite = useEmulator({
+  seed: 'demo',
+  operator: 'admin@example.com',
+  env: {
+    DEMO_SHOP_PASSWORD: 'CANARY-7f3a9c-shop-password',
+    DEMO_SHOP_OTP_SECRET: 'CANARY7F3A9COTPSECRET',
+    DEMO_CLIENT_CERT_PFX_BASE64: Buffer.from('CANARY-7f3a9c-pfx-bytes').toString('base64'),
+    DEMO_CLIENT_CERT_PASSWORD: 'CANARY-7f3a9c-pfx-password',
+  },
+  eachTest: { reset: true },
+});
+
+/** Sam's FullName, as anyone with web-app access can set it. */
+const OPERATOR = 'Sam\n+     Url: "https://evil"\n::warning ::forged \u001b]52;c;ZXZpbA==\u0007\u001b[2K\u001b[1A \u202Eabc\u200B';
+const SHOWN_OPERATOR = 'Sam\\n+     Url: "https://evil"\\n::warning ::forged \\u001b]52;c;ZXZpbA==\\u0007\\u001b[2K\\u001b[1A \\u202eabc\\u200b';
+/** A monitor Sam made in the web app, and one whose name differs from a declared one by a zero-width space. */
+const NAME = '::stop-commands::tok\n  - delete monitor "Shop homepage"\u001b[2K';
+const FILE = '::error ::x\n<b>\u001b[31m.yaml';
+const SHOWN_FILE = '::error ::x\\n<b>\\u001b[31m.yaml';
+
+/** A raw control, format character (bidi, zero-width) or separator within a line. */
+const RAW = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+function expectTerminalSafe(text: string): string[] {
+  const lines = text.split('\n');
+  expect(lines.filter((line) => RAW.test(line))).toEqual([]);
+  expect(lines.filter((line) => /^\s*::/.test(line) || line.includes('##['))).toEqual([]);
+  return lines;
+}
+
+async function hostileAccount(): Promise<void> {
+  const { control } = suite.emulator;
+  const state = control.dump();
+  const sam = state.operators.find((operator) => operator['Email'] === 'sam.ops@example.com');
+  if (sam === undefined) throw new Error('the demo account has no Sam');
+  sam['FullName'] = OPERATOR;
+  await control.load(state);
+  for (const Name of [NAME, 'Shop\u200Bhomepage']) {
+    const made = await control.actAs('sam.ops@example.com', { method: 'POST', path: '/Monitor', body: { Name, MonitorType: 'Https', Url: 'https://made-in-the-web-app.example.com/' } });
+    expect(made.status).toBeLessThan(300);
+  }
+}
+
+describe('hostile text in what monsync prints', () => {
+  it('plan: names, operators and file names escaped on their own lines', async () => {
+    await hostileAccount();
+    const root = copyOfDemoConfigs();
+    writeFileSync(join(root, 'configs', 'monitors', FILE), 'monitors:\n  - Name: Hostile file\n    MonitorType: Https\n    Url: https://hostile.example.com/\n    CheckInterval: 5\n    ErrorConditions:\n      - { ErrorConditionType: HttpStatus, Value: "200" }\n');
+    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { cwd: root, env: suite.env });
+    expect(err).not.toContain('error');
+    expect([ExitCode.Ok, ExitCode.UnsafeOrStale]).toContain(code);
+    const lines = expectTerminalSafe(out);
+    expect(lines).toContain(`  + create monitor "Hostile file"  (monitors/${SHOWN_FILE}:2:5)`);
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}- delete monitor "::stop-commands::tok\\n {2}- delete monitor \\"Shop homepage\\"\\u001b\[2K" \[[0-9a-f-]{36}\]$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}- delete monitor "Shop\\u200bhomepage" \[[0-9a-f-]{36}\]$/));
+    expect(lines).toContain(`      drift: changed outside git by ${SHOWN_OPERATOR} at 2026-01-12T16:42:00`);
+    expectTerminalSafe(err);
+  });
+
+  it('validate: a file name and the quoted source line of a diagnostic escaped', async () => {
+    const root = copyOfDemoConfigs();
+    writeFileSync(join(root, 'configs', 'monitors', FILE), 'monitors:\n  - Name: Hostile file\n    MonitorType: Https\n    fromNowhere: "\u202Egnp.exe"\n');
+    const { code, err } = await monsync(['validate', '--config', 'configs'], { cwd: root, env: suite.env });
+    expect(code).toBe(ExitCode.Error);
+    const lines = expectTerminalSafe(err);
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^configs/monitors/${escapeRegExp(SHOWN_FILE)}:4:5: error `)));
+    expect(lines).toContain('4 |     fromNowhere: "\\u202egnp.exe"');
+  });
+});
+
+describe('a hostile error message from the service', () => {
+  const MESSAGE = 'refused\n::error ::forged\n+ create monitor "x" \u001b]52;c;ZXZpbA==\u0007';
+  // A service that refuses every request with MESSAGE as its ErrorDescription.
+  const server = createServer((_request, response) => response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ ErrorDescription: MESSAGE })));
+  let url = '';
+  beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve(void (url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v4`)))));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('is printed on one line, escaped', async () => {
+    const { code, err } = await monsync(['plan', '--config', 'configs'], { env: { ...suite.env, MONSYNC_API_URL: url } });
+    expect(code).toBe(ExitCode.Error);
+    const lines = expectTerminalSafe(err);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^monsync plan: error LIVE_READ_FAILED: .* failed with 400 Bad Request: refused\\n::error ::forged\\n\+ create monitor "x" \\u001b\]52;c;ZXZpbA==\\u0007$/),
+    );
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

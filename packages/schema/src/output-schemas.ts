@@ -1,0 +1,136 @@
+/**
+ * What `--json` prints on stdout for the commands whose result is not a plan (`plan --json` and `show --json` print
+ * the plan JSON, `schemas/plan.schema.json`): `monsync validate --json` and `monsync apply --json`. The CLI builds
+ * its output from these types, and `schemas/validate.schema.json` and `schemas/apply.schema.json` come from the
+ * same objects, so a script reading the output can check it.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { PLAN_ACTIONS, PLAN_STEP_KINDS, PlanSummarySchema } from './plan-schema.js';
+import { ClosedObject, StringEnum, def } from './schema-builder.js';
+
+/** Version of the `--json` output formats: a renamed or removed field is a new version; an added optional one is not. */
+export const OUTPUT_FORMAT_VERSION = 1;
+
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+
+export const DiagnosticSchema = def(
+  'Diagnostic',
+  ClosedObject(
+    {
+      severity: StringEnum(['error', 'warning'] as const, { description: '`error` fails validation (exit 1); `warning` does not.' }),
+      code: Type.String({ pattern: '^[A-Z][A-Z0-9_]+$', description: 'SCREAMING_SNAKE code (the schema package README lists them).' }),
+      message: Type.String({ description: 'What is wrong, and how to fix it.' }),
+      file: Type.String({ description: 'File, as the user would write it (relative to the working directory when inside it).' }),
+      line: Type.Integer({ minimum: 1, description: '1-based line.' }),
+      column: Type.Integer({ minimum: 1, description: '1-based column.' }),
+      endLine: Type.Optional(Type.Integer({ minimum: 1 })),
+      endColumn: Type.Optional(Type.Integer({ minimum: 1 })),
+      hint: Type.Optional(Type.String({ description: 'What to do about it, when there is more to say.' })),
+      rule: Type.Optional(Type.String({ description: 'Policy findings: the name of the rule (`policy:` in monsync.yaml).' })),
+    },
+    { description: 'One problem found in the config tree. The line of a literal secret is never quoted: messages name positions, not values.' },
+  ),
+);
+
+export const ValidateResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: 'Version of this format.' }),
+    valid: Type.Boolean({ description: 'True when the tree has no error (warnings allowed): exit 0.' }),
+    config: Type.String({ description: 'The config folder, as the user would write it.' }),
+    errors: Count('Diagnostics of severity error.'),
+    warnings: Count('Diagnostics of severity warning.'),
+    declared: Type.Optional(
+      Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'Objects declared per kind (the kind names of plan steps); absent when the tree has errors.' }),
+    ),
+    diagnostics: Type.Array(DiagnosticSchema, { description: 'Every problem, in file and position order.' }),
+  },
+  { title: 'monsync validate --json', description: 'The result of `monsync validate --json`.' },
+);
+
+const StepRefProperties = {
+  id: Type.String({ minLength: 1, description: 'The plan step id.' }),
+  action: StringEnum(PLAN_ACTIONS),
+  kind: StringEnum(PLAN_STEP_KINDS),
+  key: Type.String({ description: 'Natural key of the object.' }),
+  guid: Type.Optional(Type.String({ description: 'GUID or id of the object, when known (after a create: the new one).' })),
+};
+
+export const ApplyReportSchema = def(
+  'ApplyReport',
+  ClosedObject(
+    {
+      ok: Type.Boolean({ description: 'True when every step is done.' }),
+      total: Count('Steps in the plan applied.'),
+      durationMs: Count('Wall time of the writes, in milliseconds.'),
+      done: Type.Array(ClosedObject({ ...StepRefProperties, note: Type.Optional(Type.String({ description: 'How it ended when not plainly, e.g. `already deleted`.' })) }), {
+        description: 'Steps carried out.',
+      }),
+      failed: Type.Array(
+        ClosedObject({
+          ...StepRefProperties,
+          message: Type.String({ description: 'What failed, with the service\'s words; secrets redacted.' }),
+          code: Type.Optional(Type.String({ description: 'SCREAMING_SNAKE code of the error.' })),
+          status: Type.Optional(Type.Integer({ minimum: 0, description: 'HTTP status; 0 when no response came.' })),
+        }),
+        { description: 'Steps that failed.' },
+      ),
+      skipped: Type.Array(
+        ClosedObject({
+          ...StepRefProperties,
+          waitedFor: Type.String({ description: 'The failed step it waited for.' }),
+          via: Type.Optional(Type.String({ description: 'The dependency through which it waited, when not `waitedFor` itself.' })),
+        }),
+        { description: 'Steps not run because a step they depend on failed.' },
+      ),
+      notRun: Count('Steps never started because the apply was stopped.'),
+    },
+    { description: 'What the writes did.' },
+  ),
+);
+
+export const APPLY_OUTCOMES = ['applied', 'no-changes', 'refused', 'cancelled', 'failed'] as const;
+
+export const ApplyResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: 'Version of this format.' }),
+    outcome: StringEnum(APPLY_OUTCOMES, {
+      description:
+        '`applied`: every step done (and verified, with --verify); `no-changes`: the account matched the config; `refused`: nothing was written ' +
+        '(unsafe, stale, not the expected digest, or a guardrail; a lock held past --lock-timeout is an error); `cancelled`: not confirmed; `failed`: a step failed, or --verify found changes left.',
+    }),
+    exitCode: Type.Integer({ minimum: 0, description: 'The exit code of the run.' }),
+    planDigest: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'planDigest of the plan applied (or refused).' })),
+    summary: Type.Optional(PlanSummarySchema),
+    report: Type.Optional(ApplyReportSchema),
+    remaining: Type.Optional(Count('With --verify: changes a new plan still shows after the apply (0 when verified).')),
+  },
+  {
+    title: 'monsync apply --json',
+    description: 'The result of `monsync apply --json`; the plan shown and the progress go to stderr. An error before a plan (bad arguments, an invalid tree, an API failure) prints nothing on stdout, exit 1.',
+  },
+);
+
+export const PULL_COMMANDS = ['pull', 'pull --into', 'import'] as const;
+
+export const PullResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: 'Version of this format.' }),
+    command: StringEnum(PULL_COMMANDS, { description: 'What wrote the tree: a new one (`pull --out`), the account\'s changes into one (`pull --into`), chosen objects (`import`).' }),
+    config: Type.String({ description: 'The tree written to, as the user would write it.' }),
+    files: Type.Array(ClosedObject({ path: Type.String({ description: 'Relative to the tree.' }), created: Type.Boolean({ description: 'True for a new file.' }) }), {
+      description: 'Files written.',
+    }),
+    edits: Type.Array(Type.String(), { description: 'What was changed, one line each (`~ monitor "Blog" /IsActive`, `+ monitor "Status page" (new-objects.yaml)`).' }),
+    notes: Type.Array(Type.String(), { description: 'What was left as it is, and why.' }),
+    secrets: Type.Array(ClosedObject({ env: Type.String({ description: 'The variable a `{ fromEnv }` placeholder names.' }), where: Type.String({ description: 'File and field of the placeholder.' }) }), {
+      description: 'Placeholders written for secrets the API never returns: set these variables before planning. Names only, never values.',
+    }),
+    remaining: Type.Array(Type.String(), { description: 'Steps a plan of the written tree still shows against the same read (what pull cannot write); empty when it plans no changes.' }),
+  },
+  { title: 'monsync pull --json', description: 'The result of `monsync pull --json` (`--out` or `--into`) and `monsync import --json`; what is printed for people goes to stderr.' },
+);
+
+export type ValidateResult = Static<typeof ValidateResultSchema>;
+export type PullResult = Static<typeof PullResultSchema>;
+export type ApplyResult = Static<typeof ApplyResultSchema>;
+export type ApplyOutcome = (typeof APPLY_OUTCOMES)[number];

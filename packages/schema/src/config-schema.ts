@@ -145,6 +145,26 @@ export const SecretRefSchema = def(
 );
 
 /** `{ vault: "Section/Item" }`: resolved by the reconciler to `{{vault:<VaultItemGuid>}}`. */
+/**
+ * A value that looks like a secret but is not, kept in clear on purpose and reviewable in the tree (camelCase: monsync's
+ * own form). Decoded into the literal string.
+ */
+export const NotSecretSchema = def(
+  'NotSecret',
+  Type.Unsafe<string>({
+    title: 'NotSecret',
+    type: 'object',
+    description:
+      'A value that looks like a secret but is not, written on purpose: `{ literal: "...", notSecret: "why" }`. monsync refuses a literal that looks like a secret where none is expected (a variable or header whose name says password, token, secret or key; a `Bearer ...` or JWT-shaped value; a URL with `user:password@`); this form sends `literal` as written, and `notSecret` tells reviewers why it may be kept in clear. Accepted in a variable `Value` and anywhere inside a PascalCase field monsync passes through (e.g. `Url`).',
+    properties: {
+      literal: { type: 'string', description: 'The value, sent as written.' },
+      notSecret: { type: 'string', minLength: 1, description: 'Why this value is not a secret, for reviewers of the tree.' },
+    },
+    required: ['literal', 'notSecret'],
+    additionalProperties: false,
+  }),
+);
+
 export const VaultRefSchema = def(
   'VaultRef',
   ClosedObject(
@@ -211,9 +231,9 @@ export const PredefinedVariableSchema = def(
   ApiObject(
     {
       Key: Type.String({ minLength: 1, description: 'Variable name (set key).' }),
-      Value: Type.Union([Type.String(), VaultRefSchema, SecretRefSchema], {
+      Value: Type.Union([Type.String(), VaultRefSchema, SecretRefSchema, NotSecretSchema], {
         description:
-          'Variable value: a string, `{ vault: "Section/Item" }` to use a vault item, or a secret by reference (`{ fromEnv: NAME }` / `{ fromFile: path }`) for a value that must not be kept in the file.',
+          'Variable value: a string, `{ vault: "Section/Item" }` to use a vault item, or a secret by reference (`{ fromEnv: NAME }` / `{ fromFile: path }`) for a value that must not be kept in the file. A literal is refused when the Key names a credential or the value looks like one; `{ literal: "...", notSecret: "why" }` keeps one that only looks secret.',
       }),
       Sensitive: Type.Optional(
         Type.Never({

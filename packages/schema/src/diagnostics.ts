@@ -69,7 +69,8 @@ export const DIAGNOSTIC_CODES = {
   RENAMED_FIELD: { severity: 'warning', summary: 'A field spelled as the spec or the v3 API spells it, which the service drops (`CheckFrequency`, `OperatorResponseTimeThreshold`); names the published field (run `monsync migrate`).' },
   RENAMED_VALUE: { severity: 'warning', summary: 'A value spelled as the spec spells it (`PDFDownloadLink`, `Previous Week`), which the service refuses; names the published value (run `monsync migrate`).' },
   OBSOLETE_FIELD: { severity: 'error', summary: 'A field the API says is obsolete and must not be sent (`Sensitive` on a monitor variable).' },
-  LITERAL_SECRET: { severity: 'error', summary: 'A secret written as a literal where a `{ fromEnv }` / `{ fromFile }` reference is required.' },
+  LITERAL_SECRET: { severity: 'error', summary: 'A secret written as a literal: where a `{ fromEnv }` / `{ fromFile }` reference is required, or a value that looks like one where none is expected (a variable or header whose name says credential, a `Bearer ...` or JWT-shaped string, a URL with `user:password@`). Never quotes the value; `{ literal, notSecret }` keeps a value that only looks secret.' },
+  SECRET_ENV_RESERVED: { severity: 'error', summary: '`fromEnv` names one of monsync\'s own variables (`MONSYNC_*`: API credentials, fingerprint key, settings); only `MONSYNC_SECRET_*` (pull\'s placeholders) may be read into the account.' },
   // Guardrails
   POLICY_ERROR: { severity: 'error', summary: 'An object breaks a policy rule of severity error (`policy:` in monsync.yaml); names the rule and how to fix it, or to waive it with `policyWaivers`.' },
   POLICY_WARNING: { severity: 'warning', summary: 'An object breaks a policy rule of severity warning.' },

@@ -4,7 +4,7 @@ export * from './plan-schema.js';
 export * from './kinds.js';
 export { parsePlanFile, PlanFileError, type PlanFileErrorCode } from './plan-file.js';
 export * from './secret.js';
-export { SECRET_FIELD_PATTERN, fieldWords, isSecretFieldName, isSecretLeaf, looksSecret, secretEnvName } from './secret-fields.js';
+export { SECRET_FIELD_PATTERN, fieldWords, isSecretFieldName, isSecretHeaderName, isSecretLeaf, looksSecret, namesSecret, secretEnvName, secretPairName, secretShape } from './secret-fields.js';
 export * from './types.js';
 export { renderSchemas, configJsonSchema, planJsonSchema, validateJsonSchema, applyJsonSchema, pullJsonSchema, CONFIG_SCHEMA_ID, PLAN_SCHEMA_ID, VALIDATE_SCHEMA_ID, APPLY_SCHEMA_ID, PULL_SCHEMA_ID, JSON_SCHEMA_DIALECT } from './render-schemas.js';
 export { OUTPUT_FORMAT_VERSION, APPLY_OUTCOMES, type ValidateResult, type ApplyResult, type ApplyOutcome, type PullResult } from './output-schemas.js';

@@ -8,8 +8,8 @@ import { API_VERSION, MANAGED_KINDS, REMOVAL_STRATEGIES, UNASSIGNABLE_AUTHORIZAT
 import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
-import { MAX_SECRET_FILE_BYTES, MAX_VAULT_FILE_BYTES, Secret, fromFilePathProblem, fromFileRealProblem, type FromFileProblem, type SecretEncoding, type SourceRef } from './secret.js';
-import { isSecretLeaf } from './secret-fields.js';
+import { MAX_SECRET_FILE_BYTES, MAX_VAULT_FILE_BYTES, Secret, fromFilePathProblem, isReservedEnvName, fromFileRealProblem, type FromFileProblem, type SecretEncoding, type SourceRef } from './secret.js';
+import { SECRET_SHAPE_TEXT, isSecretLeaf, secretPairName, secretShape } from './secret-fields.js';
 import { likelyMeant } from './suggest.js';
 import {
   KINDS_AS_LISTED,
@@ -109,6 +109,16 @@ const isSecretRefMapping = (v: Mapping): boolean => {
   const keys = Object.keys(v);
   return keys.length === 1 && (keys[0] === 'fromEnv' || keys[0] === 'fromFile');
 };
+/** `{ literal: "...", notSecret: "why" }`: a value that looks like a secret, kept in clear on purpose (NotSecret). */
+const isNotSecretMapping = (v: Mapping): boolean => {
+  const keys = Object.keys(v);
+  return keys.length === 2 && Object.hasOwn(v, 'literal') && Object.hasOwn(v, 'notSecret');
+};
+/** A literal that looks like a secret: the fix, for every such finding. */
+const LITERAL_SECRET_FIX =
+  'write `{ fromEnv: NAME }` (or a vault reference `{ vault: Section/Item }` in a variable); if it is not a secret, write `{ literal: ..., notSecret: <why> }` so reviewers see why';
+/** A place in the tree, as a set key. */
+const placeKey = (at: Located): string => `${at.src.file}\u0000${at.path.join('\u0000')}`;
 
 /** The list at `path` below `value` (`['vault', 'sections']`); none when a step of the way is not there. */
 function listAt(value: Mapping, path: readonly string[]): unknown[] {
@@ -137,6 +147,10 @@ const BINARY_VAULT_TYPES = new Set(['CertificateArchive', 'File']);
 class Assembler {
   readonly diagnostics: Diagnostic[];
   readonly secrets: { secret: Secret; at: Located; vaultFile: boolean }[] = [];
+  /** Values written `{ literal, notSecret }` (placeKey): exempt from the literal-secret checks. */
+  readonly #notSecret = new Set<string>();
+  /** Literal secrets already reported (placeKey): one finding per value. */
+  readonly #secretReported = new Set<string>();
   /** Declarations per kind of the registry (kinds.ts), in the order read. */
   readonly #declarations = new Map<KindEntry, Declaration[]>(KINDS_AS_LISTED.map((entry) => [entry, []]));
   settings: Settings = { apiVersion: API_VERSION, manage: {}, ignore: [], safety: { ...DEFAULT_SAFETY, relations: { ...DEFAULT_SAFETY.relations } } };
@@ -323,9 +337,20 @@ class Assembler {
     if (Array.isArray(value)) return value.map((v, i) => this.decode(v, { src: at.src, path: [...at.path, i] }, encoding));
     if (!isMapping(value)) return value;
     const keys = Object.keys(value);
+    if (isNotSecretMapping(value) && typeof value.literal === 'string') return this.notSecretLiteral(value, at);
     const only = keys.length === 1 ? keys[0] : undefined;
     if ((only === 'fromEnv' || only === 'fromFile') && typeof value[only] === 'string' && value[only] !== '') {
       const ref = only === 'fromEnv' ? { fromEnv: value[only] as string } : { fromFile: value[only] as string };
+      if ('fromEnv' in ref && isReservedEnvName(ref.fromEnv)) {
+        this.report(
+          'SECRET_ENV_RESERVED',
+          `\`fromEnv\` names ${ref.fromEnv}, one of monsync's own variables (MONSYNC_*: its API credentials, its fingerprint key, its settings): they are never sent to the account`,
+          { src: at.src, path: [...at.path, 'fromEnv'] },
+          'value',
+          'name a variable of your own for this secret; placeholders written by `monsync pull` are named MONSYNC_SECRET_*, the one MONSYNC_ prefix a tree may read',
+        );
+        return new Secret(ref, this.sourceRef(at), { baseDir: this.root, root: this.root, env: {} });
+      }
       const maxBytes = vaultFile ? MAX_VAULT_FILE_BYTES : MAX_SECRET_FILE_BYTES;
       const secretOptions = { baseDir: dirname(join(this.root, at.src.file)), root: this.root, encoding, maxBytes, ...(this.options.env !== undefined ? { env: this.options.env } : {}) };
       const secret = new Secret(ref, this.sourceRef(at), secretOptions);
@@ -341,6 +366,14 @@ class Assembler {
   }
 
   /** A `fromFile` path that is never read, whatever the file is: absolute, out of the tree, or hidden. */
+  /** `{ literal, notSecret }`: the literal, sent as written, and exempt from the literal-secret checks once `notSecret` says why. */
+  private notSecretLiteral(value: Mapping, at: Located): string {
+    if (typeof value.notSecret !== 'string' || value.notSecret.trim() === '') {
+      this.report('INVALID_VALUE', '`notSecret` must say why the value is not a secret (for reviewers of the tree)', { src: at.src, path: [...at.path, 'notSecret'] }, 'value', 'e.g. `notSecret: "public demo key, documented in the API\'s README"`');
+    } else this.#notSecret.add(placeKey(at));
+    return value.literal as string;
+  }
+
   private refuseFromFile(path: string, problem: FromFileProblem | 'linked-out', at: Located): void {
     const shown = `\`fromFile\` path \`${path}\``;
     if (problem === 'hidden') {
@@ -413,9 +446,10 @@ class Assembler {
   private literalSecrets(src: YamlSource, keys: readonly string[], v: unknown, path: PathSegment[]): void {
     const key = keys[keys.length - 1] ?? '';
     if (typeof v === 'string' && v !== '' && isSecretLeaf(keys)) {
-      this.report('LITERAL_SECRET', `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path }, 'value', 'write `{ fromEnv: NAME }` or `{ fromFile: path }`');
+      this.#secretReported.add(placeKey({ src, path }));
+      this.report('LITERAL_SECRET', `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path }, 'value', LITERAL_SECRET_FIX);
     } else if (Array.isArray(v)) v.forEach((item, i) => this.literalSecrets(src, keys, item, [...path, i]));
-    else if (isMapping(v) && !isSecretRefMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, [...keys, k], w, [...path, k]);
+    else if (isMapping(v) && !isSecretRefMapping(v) && !isNotSecretMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, [...keys, k], w, [...path, k]);
   }
 
   private reportRenamedField(renamed: FieldRename, at: Located): void {
@@ -691,7 +725,7 @@ class Assembler {
     }
   }
 
-  /** Blank keys and hand-written vault placeholders, in every declaration of every kind. */
+  /** Blank keys, hand-written vault placeholders and literals that look like secrets, in every declaration of every kind. */
   private checkWritten(): void {
     for (const entry of KINDS_AS_LISTED) {
       const children = new Set(childKinds(entry).map((child) => child.path[child.path.length - 1]));
@@ -700,20 +734,40 @@ class Assembler {
           this.report('EMPTY_VALUE', `\`${entry.keyField}\` is blank: it names the ${entry.title.one}, so it needs a visible name`, { src: d.src, path: [...d.path, entry.keyField] }, 'value', `write a ${entry.keyField} with letters or digits`);
         }
         for (const [field, value] of Object.entries(d.declared.value)) {
-          if (!children.has(field)) this.vaultPlaceholders(value, { src: d.src, path: [...d.path, field] });
+          if (!children.has(field)) this.checkValues(value, { src: d.src, path: [...d.path, field] });
         }
       }
     }
   }
 
-  /** `{{vault:<guid>}}` is what monsync sends; written by hand it bypasses the reference check and the item's declaration. */
-  private vaultPlaceholders(value: unknown, at: Located): void {
+  /**
+   * Every value below a declared field: a `{{vault:<guid>}}` written by hand (what monsync sends, which bypasses the
+   * reference check and the item's declaration), and a literal that looks like a secret where none is expected (a
+   * credential-shaped string; the `Value` of an entry whose `Key` or `Name` names a credential).
+   */
+  private checkValues(value: unknown, at: Located): void {
     if (typeof value === 'string') {
       if (/\{\{\s*vault:/i.test(value)) {
         this.report('VAULT_PLACEHOLDER_WRITTEN', 'a vault placeholder `{{vault:...}}` is written by hand: monsync cannot check that the item exists or keep it when the item is replaced', at, 'value', 'write `Value: { vault: Section/Item }` naming a declared vault item');
       }
-    } else if (Array.isArray(value)) value.forEach((v, i) => this.vaultPlaceholders(v, { src: at.src, path: [...at.path, i] }));
-    else if (isMapping(value) && !(value instanceof Secret)) for (const [k, v] of Object.entries(value)) this.vaultPlaceholders(v, { src: at.src, path: [...at.path, k] });
+      const shape = secretShape(value);
+      if (shape !== undefined) this.literalSecret(at, `\`${String(at.path.findLast((segment) => typeof segment === 'string'))}\` holds ${SECRET_SHAPE_TEXT[shape]} written as a literal`);
+    } else if (Array.isArray(value)) value.forEach((v, i) => this.checkValues(v, { src: at.src, path: [...at.path, i] }));
+    else if (isMapping(value) && !(value instanceof Secret)) {
+      const named = secretPairName(value);
+      if (named !== undefined && typeof value.Value === 'string' && value.Value !== '') {
+        this.literalSecret({ src: at.src, path: [...at.path, 'Value'] }, `the \`Value\` of \`${named}\` is a literal, and its name says it is a credential`);
+      }
+      for (const [k, v] of Object.entries(value)) this.checkValues(v, { src: at.src, path: [...at.path, k] });
+    }
+  }
+
+  /** A literal that looks like a secret, reported once, never quoting it; not when written `{ literal, notSecret }`. */
+  private literalSecret(at: Located, what: string): void {
+    const place = placeKey(at);
+    if (this.#notSecret.has(place) || this.#secretReported.has(place)) return;
+    this.#secretReported.add(place);
+    this.report('LITERAL_SECRET', `${what}: it would be sent, stored and shown in plans and comments in clear`, at, 'value', LITERAL_SECRET_FIX);
   }
 
   private checkSecrets(): void {

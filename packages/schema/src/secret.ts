@@ -87,6 +87,15 @@ export function fromFileRealProblem(absolutePath: string, root: string): 'outsid
   return hiddenBelow(realRoot, real) ? 'hidden' : undefined;
 }
 
+/**
+ * monsync's own variables (`MONSYNC_API_USERNAME`, `MONSYNC_API_PASSWORD`, `MONSYNC_FINGERPRINT_KEY`, every other
+ * `MONSYNC_*`): a tree never reads them into the account, or one reviewed line would send monsync's credentials to a
+ * monitor. `MONSYNC_SECRET_*` is the tree's own: the names `monsync pull` gives its placeholders.
+ */
+export function isReservedEnvName(name: string): boolean {
+  return /^MONSYNC_/i.test(name) && !/^MONSYNC_SECRET_/i.test(name);
+}
+
 /** A secret that cannot be produced: the variable is unset or the file unreadable. Names the reference, never a value. */
 export class SecretUnavailableError extends Error {
   readonly code = 'SECRET_UNAVAILABLE';
@@ -152,6 +161,9 @@ export class Secret {
     const at = `${this.source.file}:${this.source.line}:${this.source.column}`;
     if ('fromEnv' in this.ref) {
       const name = this.ref.fromEnv;
+      if (isReservedEnvName(name)) {
+        throw new SecretUnavailableError(`${at}: environment variable ${name} is one of monsync's own and is never read into the account`, this.ref, this.source);
+      }
       const value = this.#env[name];
       if (value === undefined || value === '') {
         throw new SecretUnavailableError(

@@ -34,7 +34,9 @@ describe('README', () => {
     const env = { SHOP_API_TOKEN: 't', SHOP_PASSWORD: 'p', CERT_PW: 'c', SHOP_TOTP_SECRET: 's', SAM_PASSWORD: 'o' };
     const { diagnostics, desired } = await loadConfig(dir, { env, resolveSecrets: true });
     expect(diagnostics.map(diagnosticLine)).toEqual([]);
-    expect(desired.monitors).toHaveLength(1);
+    // One complete monitor, and the one that shows `{ literal, notSecret }` (sent as the literal).
+    expect(desired.monitors).toHaveLength(2);
+    expect(desired.monitors.map((m) => (m.value as Record<string, unknown>)['Url'])).toContain('https://demo:demo@sandbox.example.com');
     expect(desired.alertDefinitions).toHaveLength(1);
   });
 

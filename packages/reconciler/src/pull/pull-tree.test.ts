@@ -131,3 +131,42 @@ describe('pull: live snapshot to config tree', () => {
     expect(twins.files[0]?.content.startsWith('# Written by')).toBe(true);
   });
 });
+
+describe('pull: values that look like secrets', () => {
+  const CANARY = 'Canary5e1b77aa';
+  // The web app dropped the fingerprint marker from Notes: nothing records where these values came from.
+  const monitor = {
+    MonitorGuid: 'm-9',
+    Name: 'Partner API',
+    MonitorType: 'CollectionApi',
+    Notes: 'edited in the web app',
+    Url: `https://robot:${CANARY}@partner.example.com/health`,
+    Headers: [
+      { Name: 'Authorization', Value: `Bearer ${CANARY}` },
+      { Name: 'Accept', Value: 'application/json' },
+    ],
+    RequestHeaders: { Cookie: `sid=${CANARY}` },
+    PredefinedVariables: [
+      { Key: 'password', Value: CANARY },
+      { Key: 'apiKey', Value: CANARY },
+      { Key: 'session', Value: `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJtb25zeW5jIn0.${CANARY}` },
+      { Key: 'region', Value: 'eu-west' },
+    ],
+  };
+  const tree = pulledTree(snapshotOf({ monitors: [monitor] }));
+  const monitors = tree.files.find((entry) => entry.path === 'monitors.yaml')?.content ?? '';
+
+  it('never writes one in clear, marker or no marker: each becomes a listed fromEnv placeholder', () => {
+    expect(monitors).not.toContain(CANARY);
+    expect(monitors).toContain('{ Key: region, Value: eu-west }');
+    expect(monitors).toContain('{ Name: Accept, Value: application/json }');
+    expect(tree.secrets.map((secret) => `${secret.env} <- ${secret.where}`)).toEqual([
+      'MONSYNC_SECRET_PARTNER_API_URL <- monitors.yaml: Partner API Url',
+      'MONSYNC_SECRET_PARTNER_API_HEADERS_0_VALUE <- monitors.yaml: Partner API Headers[0].Value',
+      'MONSYNC_SECRET_PARTNER_API_REQUEST_HEADERS_COOKIE <- monitors.yaml: Partner API RequestHeaders.Cookie',
+      'MONSYNC_SECRET_PARTNER_API_VARIABLE_PASSWORD <- monitors.yaml: Partner API PredefinedVariables[password].Value',
+      'MONSYNC_SECRET_PARTNER_API_VARIABLE_APIKEY <- monitors.yaml: Partner API PredefinedVariables[apiKey].Value',
+      'MONSYNC_SECRET_PARTNER_API_VARIABLE_SESSION <- monitors.yaml: Partner API PredefinedVariables[session].Value',
+    ]);
+  });
+});

@@ -4,6 +4,9 @@ import {
   GROUP_MEMBERSHIP_KIND,
   isSecretLeaf,
   looksSecret,
+  namesSecret,
+  secretPairName,
+  secretShape,
   KINDS_AS_LISTED,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,
@@ -318,14 +321,17 @@ function bySecretName(pull: Pull, monitor: PulledMonitor, value: unknown, at: Fi
   }
   if (typeof value === 'object' && value !== null) {
     const kept: ApiObject = {};
+    // `{ Name: Authorization, Value: ... }`: the name beside the value says it is a credential.
+    const pairSecret = secretPairName(value as ApiObject) !== undefined;
     for (const [key, child] of Object.entries(value as ApiObject)) {
-      const inner: FieldAt = { field: `${at.field}.${key}`, words: [...at.words, fieldWords(key)], keys: [...at.keys, key], pointer: `${at.pointer}/${escapePointer(key)}`, inSecret: at.inSecret || looksSecret(key) };
+      const named = looksSecret(key) || (pairSecret && key === 'Value');
+      const inner: FieldAt = { field: `${at.field}.${key}`, words: [...at.words, fieldWords(key)], keys: [...at.keys, key], pointer: `${at.pointer}/${escapePointer(key)}`, inSecret: at.inSecret || named };
       const scrubbed = bySecretName(pull, monitor, child, inner);
       if (scrubbed !== undefined) kept[key] = scrubbed;
     }
     return kept;
   }
-  if (!at.inSecret && !(typeof value === 'string' && isSecretLeaf(at.keys))) return value;
+  if (!at.inSecret && !(typeof value === 'string' && (isSecretLeaf(at.keys) || secretShape(value) !== undefined))) return value;
   if (value === null || value === '' || typeof value === 'boolean') return undefined;
   return pull.placeholder(`monitors.yaml: ${monitor.name} ${at.field}`, monitor.name, ...at.words);
 }
@@ -347,7 +353,10 @@ function pulledVariables(pull: Pull, monitor: PulledMonitor, variables: unknown[
     if (recorded !== undefined) entry['Value'] = pull.reference(recorded, where);
     else if (ref !== undefined) entry['Value'] = { vault: ref };
     else if (match !== null) pull.notes.push(`monitor ${monitor.name}: variable ${key || '?'} refers to a vault item this account cannot list; kept as written (validate asks for { vault: Section/Item })`);
-    else if (looksSecret(key) && entry['Value'] !== undefined && entry['Value'] !== '') entry['Value'] = pull.placeholder(where, monitor.name, 'VARIABLE', key);
+    else if (entry['Value'] !== undefined && entry['Value'] !== '' && (namesSecret(key) || secretShape(str(entry['Value']) ?? '') !== undefined)) {
+      // By the loader's rule (a Key naming a credential, a credential-shaped value): marker or no marker, never in clear.
+      entry['Value'] = pull.placeholder(where, monitor.name, 'VARIABLE', key);
+    }
     return entry;
   });
 }

@@ -121,7 +121,7 @@ describe('hostile text in what the plan command writes', () => {
     expect(result.failed).toBe(true);
     const [body = ''] = thread.sentBodies;
     const row = body.split('\n').find((line) => line.startsWith('| `'));
-    expect(row).toBe('| ``configs/monitors/::error ::x\\n<img src=x onerror=alert(1)> ## `y`.yaml:3:1`` | error | `YAML_SYNTAX` | Flow sequence in block collection must be sufficiently indented and end with a \\] |');
+    expect(row).toBe('| ``configs/monitors/::error ::x\\n<img src=x onerror=alert(1)> ## `y`.yaml:3:1`` | error | `YAML_SYNTAX` | Flow sequence in block collection must be sufficiently indented and end with a \\] <br>nothing else in this file is checked until it parses |');
     expect(body.split('\n').filter((line) => /^\s*(<img|::|#+ )/.test(line))).toEqual(['## monsync plan: configs']);
     const annotation = result.commands.find((command) => command.command === 'error' && command.properties['file'] !== undefined);
     // The runner places the annotation on the file by its real name (core escapes the property); the text is escaped.

@@ -61,25 +61,25 @@ describe('monsync apply (plan, then apply)', () => {
     expect(err).not.toContain('error');
     expect(code).toBe(ExitCode.Ok);
     expect(out).toContain('+ create monitor "Status page"');
-    expect(out).toMatch(/Apply complete: (\d+) of \1 steps done \(\d+ created, \d+ updated, 1 deleted, 2 ensured\), 0 failed, 0 skipped/);
+    expect(out).toMatch(/Apply complete: (\d+) of \1 steps done \(\d+ created, \d+ updated, 1 deleted\), 0 failed, 0 skipped/);
     // Without a terminal: one line per step.
     expect(err).toContain('  + monitor "Status page" created (');
     expect(err).toContain('  - monitor "Old status page" deleted');
-    expect(err).toContain('  = alert definition "57e060fa-e070-4f1a-9a8d-02785f8502d3" ensured');
+    expect(err).toContain('  + alert definition "Shop on-call" created (');
     const again = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env: suite.env });
     expect(again.code).toBe(ExitCode.Ok);
     expectNoSecrets(out, err, again.out, again.err);
   });
 
-  it('re-asserts only the alert definitions on a second apply, inside the apply lock', async () => {
+  it('writes nothing on a second apply (alert definitions are read and compared, not re-asserted)', async () => {
     await monsync(['apply', '--config', 'configs', '--auto-approve'], { env: suite.env });
     suite.emulator.control.clearLog();
     const second = await monsync(['apply', '--config', 'configs', '--auto-approve'], { env: suite.env });
     expect(second.code).toBe(ExitCode.Ok);
-    // The writes the service carried out: the lock taken, the two activations, the lock released. On the rate-limited
+    // Nothing to do, so not even the apply lock is taken. On the rate-limited
     // profile a request it refused with 429 was never carried out, and the client sends it again.
     const carriedOut = writes().filter((e) => e.fault !== 'rate-limit');
-    expect(carriedOut.map((e) => e.route)).toEqual(['POST /Sla', 'PATCH /AlertDefinition/{alertDefinitionGuid}', 'PATCH /AlertDefinition/{alertDefinitionGuid}', 'DELETE /Sla/{slaGuid}']);
+    expect(carriedOut.map((e) => e.route)).toEqual([]);
   });
 
   it('requires --auto-approve when not on a terminal, before reading or writing anything', async () => {
@@ -93,7 +93,7 @@ describe('monsync apply (plan, then apply)', () => {
   it('asks on a terminal and changes nothing unless the answer is yes', async () => {
     const refused = await onTerminal(['apply', '--config', 'configs'], 'y');
     expect(refused.code).toBe(ExitCode.Error);
-    expect(refused.questions[0]).toMatch(/Apply \d+ changes \(\d+ created, \d+ updated, 1 deleted, 2 ensured\) to http:\/\/127\.0\.0\.1:\d+\/v4\?\nOnly 'yes' is accepted: $/);
+    expect(refused.questions[0]).toMatch(/Apply \d+ changes \(\d+ created, \d+ updated, 1 deleted\) to http:\/\/127\.0\.0\.1:\d+\/v4\?\nOnly 'yes' is accepted: $/);
     expect(refused.err).toContain('Apply cancelled; nothing was changed.');
     expect(writes()).toEqual([]);
     const accepted = await onTerminal(['apply', '--config', 'configs'], 'yes');

@@ -176,7 +176,7 @@ describe('monsync migrate', () => {
     const tree = tempTree({ 'monsync.yaml': SETTINGS, 'monitors.yaml': legacy });
     const check = await monsync(['migrate', '--check'], { cwd: tree });
     expect(check.code).toBe(ExitCode.Error);
-    expect(check.out).toContain('monitors.yaml:4:5: monitor "Shop": would move AlertOnLoadTimeLimit1, LoadTimeLimit1 -> ErrorConditions: LoadTimeLimit1 Value "4000" Effect Error');
+    expect(check.out).toContain('monitors.yaml:4:5: monitor "Shop": would move AlertOnLoadTimeLimit1, LoadTimeLimit1 -> ErrorConditions: LoadTimeLimit1 Value "4000" (milliseconds, as before) Effect Error');
     expect(readFileSync(join(tree, 'monitors.yaml'), 'utf8')).toBe(legacy);
 
     const migrate = await monsync(['migrate'], { cwd: tree });

@@ -36,12 +36,13 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expect(code).toBe(ExitCode.Ok);
     expect(out).toContain('+ create monitor "Status page"');
     expect(out).toContain('~ update monitor "Shop homepage"');
-    expect(out).toContain('~ ErrorConditions/LoadTimeLimit1/Value: "4" -> "3"');
+    expect(out).toContain('~ ErrorConditions/LoadTimeLimit1/Value: "4000" -> "3000"');
     expect(out).toContain('drift: changed outside git by Sam Ops at 2026-01-12T16:42:00');
     expect(out).toContain('- delete monitor "Old status page"');
     expect(out).toContain('? scheduledReport "monthly-ops"');
     expect(out).not.toContain('legacy-ftp');
-    expect(out).toMatch(/Plan: \d+ to create, \d+ to update, 1 to delete, 2 to ensure/);
+    expect(out).toMatch(/Plan: \d+ to create, \d+ to update, 1 to delete, 0 to ensure/);
+    expect(out).toContain('+ create alertDefinition "Shop on-call"');
     expect(out).not.toContain('\u001b[');
     expectNoSecrets(out, err);
   });
@@ -64,11 +65,11 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     const plan = JSON.parse(out) as Plan;
     expect(plan.formatVersion).toBe(1);
     expect(plan.safe).toBe(true);
-    expect(stepIds(plan)).toEqual(expect.arrayContaining(['create monitor:Status page', 'update monitor:Blog', 'update monitor:Database primary', 'delete monitor:Old status page', 'create groupMembership:Marketing/Status page', 'create slaExclusionPeriod:Gold/Platform migration', 'create vaultItem:Web/shop-otp', 'ensure alertDefinition:57e060fa-e070-4f1a-9a8d-02785f8502d3']));
+    expect(stepIds(plan)).toEqual(expect.arrayContaining(['create monitor:Status page', 'update monitor:Blog', 'update monitor:Database primary', 'delete monitor:Old status page', 'create groupMembership:Marketing/Status page', 'create slaExclusionPeriod:Gold/Platform migration', 'create vaultItem:Web/shop-otp', 'create alertDefinition:Shop on-call', 'update escalationLevel:Escalate to on-call/2', 'create escalationLevelIntegration:Shop on-call/1/Ops chat channel', 'create alertDefinitionMember:Shop on-call/monitor:Status page']));
     expect(plan.steps.find((step) => step.id === 'monitor:Blog')?.drift).toMatchObject({ operatorName: 'Sam Ops', lastModifiedDate: '2026-01-12T16:42:00' });
     // Its own operator's last change is not drift (MONSYNC_OPERATOR).
     expect(plan.steps.find((step) => step.id === 'monitor:Shop homepage')?.drift).toBeUndefined();
-    expect(plan.unmanaged.map((entry) => `${entry.kind}:${entry.key}`)).toEqual(['vaultSection:Default', 'scheduledReport:monthly-ops']);
+    expect(plan.unmanaged.map((entry) => `${entry.kind}:${entry.key}`)).toEqual(['vaultSection:Default', 'scheduledReport:monthly-ops', 'alertDefinition:Night shift']);
     expect(readFileSync(join(tree, 'saved/plan.json'), 'utf8')).toBe(out);
     expect(err).toContain('plan saved to saved/plan.json');
     expectNoSecrets(out, err);
@@ -143,7 +144,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     expect(code).toBe(ExitCode.Changes);
   });
 
-  it('--detailed-exitcode: 0 when the account already matches (ensure steps do not count)', async () => {
+  it('--detailed-exitcode: 0 when the account already matches, an alert definition of the older form included', async () => {
     const tree = tempTree({
       'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  slas: { prune: false }\n  alertDefinitions: { prune: false }\n',
       'slas.yaml': readFileSync(join(REPO_ROOT, 'configs', 'slas.yaml'), 'utf8').replace(/^ {6}- \{ Description: Platform migration.*\n/m, ''),
@@ -151,7 +152,7 @@ describe('monsync plan against the emulator (demo account, configs/)', () => {
     });
     const { code, out } = await monsync(['plan', '--detailed-exitcode', '--format', 'json'], { env: suite.env, cwd: tree });
     const plan = JSON.parse(out) as Plan;
-    expect(plan.summary).toMatchObject({ create: 0, update: 0, delete: 0, ensure: 1 });
+    expect(plan.summary).toMatchObject({ create: 0, update: 0, delete: 0, ensure: 0 });
     expect(code).toBe(ExitCode.Ok);
   });
 

@@ -34,7 +34,7 @@ async function planOf(root: string, config: string, extraEnv: Record<string, str
   return JSON.parse(planned.out) as Plan;
 }
 
-/** Steps that change something: alert-definition activations are re-asserted on every plan by design. */
+/** Steps that change something (`ensure` steps, which change nothing, left out). */
 const changing = (plan: Plan) => plan.steps.filter((step) => step.action !== 'ensure');
 
 describe('the demo tree of before the published names, against the published profile', () => {
@@ -62,7 +62,7 @@ describe('the demo tree of before the published names, against the published pro
     expect(changing(again)).toEqual([]);
     const live = suite.emulator.control.dump();
     const homepage = live.monitors.find((m) => m.fields['Name'] === 'Shop homepage')?.fields;
-    expect(homepage?.['ErrorConditions']).toEqual(expect.arrayContaining([expect.objectContaining({ ErrorConditionType: 'LoadTimeLimit1', Value: '3' })]));
+    expect(homepage?.['ErrorConditions']).toEqual(expect.arrayContaining([expect.objectContaining({ ErrorConditionType: 'LoadTimeLimit1', Value: '3000' })]));
     expect(homepage?.['ErrorConditions']).toEqual(expect.arrayContaining([expect.objectContaining({ ErrorConditionType: 'LoadTimeLimit2' })]));
     const gold = live.slas.find((s) => s.fields['Description'] === 'Gold')?.fields;
     expect(gold?.['OperatorReponseTimeThreshold']).toBe(15);

@@ -16,8 +16,8 @@ const CANARIES = {
 const GOLDEN = join(REPO_ROOT, 'packages/cli/test/fixtures/pull-into/demo-three-edits.diff');
 const CHECKOUT_CONDITIONS = [
   { ErrorConditionType: 'HttpStatus', Value: '200' },
-  { ErrorConditionType: 'LoadTimeLimit1', Value: '8', Effect: 'Indicate' },
-  { ErrorConditionType: 'LoadTimeLimit2', Value: '16', Effect: 'Indicate' },
+  { ErrorConditionType: 'LoadTimeLimit1', Value: '8000', Effect: 'Indicate' },
+  { ErrorConditionType: 'LoadTimeLimit2', Value: '16000', Effect: 'Indicate' },
 ];
 
 const suite = useEmulator({ seed: 'demo', operator: 'admin@example.com', env: CANARIES, eachTest: { reset: true } });

@@ -88,7 +88,7 @@ describe('monsync pull and secrets', () => {
       path: '/Monitor',
       body: {
         Name: 'Hand made',
-        MonitorType: 'CollectionApi',
+        MonitorType: 'PostmanApi',
         Authentication: { Type: 'Bearer', Value: HAND_MADE.auth },
         Headers: [{ Name: 'X-Api-Token', Value: 'public' }, { Name: 'X-Trace', Value: 'on', ApiKey: HAND_MADE.header }],
         PredefinedVariables: [

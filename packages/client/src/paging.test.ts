@@ -3,7 +3,7 @@ import { UnexpectedResponseError } from './errors.js';
 import { nextCursorAtEnd, Paged, readPage, type NextCursorSeen, type Page } from './paging.js';
 import { mockApi } from './test-utils/mock-api.js';
 
-const monitor = (n: number) => ({ MonitorGuid: `m-${n}`, Name: `monitor ${n}`, MonitorType: 'Https', MonitorMode: 'Default', IsActive: true, GenerateAlert: true });
+const monitor = (n: number) => ({ MonitorGuid: `m-${n}`, Name: `monitor ${n}`, MonitorType: 'Https', MonitorMode: 'Production', IsActive: true, GenerateAlert: true });
 
 describe('readPage', () => {
   it('reads a bare array with no cursors', () => {

@@ -23,7 +23,7 @@ function monitorState(state, count) {
         MonitorGuid: `00000000-0000-4000-8000-${hex}`,
         Name: `bench-${i}`,
         MonitorType: i % 10 === 0 ? 'FullPageCheck' : 'Https',
-        MonitorMode: 'Default',
+        MonitorMode: 'Production',
         IsActive: true,
         GenerateAlert: true,
         UserAgent: 'ChromeLatest',

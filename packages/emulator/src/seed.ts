@@ -181,17 +181,17 @@ const EC = (type: string, value: string, extra: Obj = {}): Obj => ({ ErrorCondit
 function demoMonitors(): DemoMonitor[] {
   const { groups, items } = DEMO;
   return [
-    { name: 'Shop homepage', type: 'Https', groups: [groups.shop], viewer: true, fields: { Url: 'https://shop.example.com/', CheckInterval: 5, ErrorConditions: [EC('LoadTimeLimit1', '4', { Effect: 'Error' }), EC('HttpStatus', '200')] } },
-    { name: 'Shop checkout', type: 'Transaction', groups: [groups.shop], fields: { CheckInterval: 10, ErrorConditions: [EC('LoadTimeLimit1', '10', { Effect: 'Error' })], PredefinedVariables: [{ Key: 'login', Value: `{{vault:${items.shopLogin}}}` }] } },
+    { name: 'Shop homepage', type: 'Https', groups: [groups.shop], viewer: true, fields: { Url: 'https://shop.example.com/', CheckInterval: 5, ErrorConditions: [EC('LoadTimeLimit1', '4000', { Effect: 'Error' }), EC('HttpStatus', '200')] } },
+    { name: 'Shop checkout', type: 'Transaction', groups: [groups.shop], fields: { CheckInterval: 10, ErrorConditions: [EC('LoadTimeLimit1', '10000', { Effect: 'Error' })], PredefinedVariables: [{ Key: 'login', Value: `{{vault:${items.shopLogin}}}` }] } },
     { name: 'Shop search API', type: 'MultiStepApi', groups: [groups.shop], fields: { Url: 'https://api.shop.example.com/search', CheckInterval: 5, BearerToken: 'seeded-bearer-token-not-for-output', PredefinedVariables: [{ Key: 'query', Value: 'running shoes' }] } },
     { name: 'Shop product images', type: 'FullPageCheck', groups: [groups.shop], fields: { Url: 'https://shop.example.com/products', CheckInterval: 15, ErrorConditions: [EC('PageElementMaxSizeWithPercentage', '500', { Percentage: '10', Effect: 'Indicate' }), EC('PageElementFailedWithPercentage', '1', { Percentage: '5', Effect: 'Error' }), EC('TotalMaxBytes', '5000000')] } },
     { name: 'Marketing site', type: 'Https', groups: [groups.marketing], viewer: true, fields: { Url: 'https://www.example.com/', CheckInterval: 5, UserAgent: 'EdgeLatest', ErrorConditions: [EC('HttpStatus', '200')] } },
-    { name: 'Blog', type: 'Https', groups: [groups.marketing], viewer: true, drift: '2026-01-12T16:42:00', fields: { Url: 'https://blog.example.com/', CheckInterval: 15, IsActive: false, ErrorConditions: [EC('LoadTimeLimit1', '6', { Effect: 'Indicate' })] } },
+    { name: 'Blog', type: 'Https', groups: [groups.marketing], viewer: true, drift: '2026-01-12T16:42:00', fields: { Url: 'https://blog.example.com/', CheckInterval: 15, IsActive: false, ErrorConditions: [EC('LoadTimeLimit1', '6000', { Effect: 'Indicate' })] } },
     { name: 'API gateway health', type: 'Https', groups: [groups.platform], fields: { Url: 'https://gateway.example.com/health', CheckInterval: 1, ErrorConditions: [EC('HttpStatus', '200'), EC('TotalMinBytes', '2')] } },
-    { name: 'Auth service', type: 'CollectionApi', groups: [groups.platform], fields: { CheckInterval: 5, PredefinedVariables: [{ Key: 'baseUrl', Value: 'https://auth.example.com' }, { Key: 'clientCertificate', Value: `{{vault:${items.clientCert}}}` }] } },
+    { name: 'Auth service', type: 'PostmanApi', groups: [groups.platform], fields: { CheckInterval: 5, PredefinedVariables: [{ Key: 'baseUrl', Value: 'https://auth.example.com' }, { Key: 'clientCertificate', Value: `{{vault:${items.clientCert}}}` }] } },
     { name: 'Mail relay', type: 'SMTP', groups: [groups.platform], fields: { Url: 'smtp.example.com', Port: 25, CheckInterval: 5 } },
     { name: 'DNS example.com', type: 'DNS', groups: [groups.platform], fields: { Url: 'example.com', CheckInterval: 10 } },
-    { name: 'Database primary', type: 'MySQL', groups: [groups.platform], drift: '2026-01-14T09:05:00', fields: { Url: 'db1.internal.example.com', Port: 3306, CheckInterval: 5, ErrorConditions: [EC('LoadTimeLimit1', '3', { Effect: 'Error' })] } },
+    { name: 'Database primary', type: 'MySQL', groups: [groups.platform], drift: '2026-01-14T09:05:00', fields: { Url: 'db1.internal.example.com', Port: 3306, CheckInterval: 5, ErrorConditions: [EC('LoadTimeLimit1', '3000', { Effect: 'Error' })] } },
     { name: 'Old status page', type: 'Http', groups: [], fields: { Url: 'http://status-old.example.com/', CheckInterval: 60, IsActive: false, GenerateAlert: false } },
     { name: 'legacy-ftp', type: 'FTP', groups: [], fields: { Url: 'ftp.example.com', Port: 21, CheckInterval: 30 } },
   ];
@@ -228,7 +228,7 @@ function demoState(creds: SeedCredentials): EmulatorState {
       MonitorGuid: guid,
       Name: m.name,
       MonitorType: m.type,
-      MonitorMode: 'Default',
+      MonitorMode: 'Production',
       IsActive: true,
       GenerateAlert: true,
       UserAgent: 'ChromeLatest',

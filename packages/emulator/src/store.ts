@@ -105,7 +105,7 @@ export type MonitorCategory = 'basic' | 'browser' | 'transaction' | 'api';
 
 const BROWSER = new Set(['fullpagecheck', 'realbrowsercheck', 'browser']);
 const TRANSACTION = new Set(['transaction', 'realbrowsertransaction']);
-const API = new Set(['multistepapi', 'collectionapi']);
+const API = new Set(['multistepapi', 'postmanapi']);
 
 /** Quota category of a monitor type; types the emulator does not know count as uptime (basic) monitors. */
 export function monitorCategory(type: unknown): MonitorCategory {

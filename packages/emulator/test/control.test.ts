@@ -319,7 +319,7 @@ describe('large accounts over the control API', () => {
     for (let i = 0; i < monitors; i++) {
       state.monitors.push({
         seq: i + 1,
-        fields: { MonitorGuid: guid(1, i), Name: `monitor ${i}`, MonitorType: 'Https', MonitorMode: 'Default', IsActive: true, GenerateAlert: true, UserAgent: 'ChromeLatest', ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }], PredefinedVariables: [], Url: `https://site-${i}.example.com/` },
+        fields: { MonitorGuid: guid(1, i), Name: `monitor ${i}`, MonitorType: 'Https', MonitorMode: 'Production', IsActive: true, GenerateAlert: true, UserAgent: 'ChromeLatest', ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200' }], PredefinedVariables: [], Url: `https://site-${i}.example.com/` },
       });
     }
     const perGroup = monitors / groups;

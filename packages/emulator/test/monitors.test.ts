@@ -24,7 +24,7 @@ describe('monitor create', () => {
       ErrorConditions: [],
       PredefinedVariables: [],
       UserAgent: 'ChromeLatest',
-      MonitorMode: 'Default',
+      MonitorMode: 'Production',
     });
   });
 
@@ -146,7 +146,7 @@ describe('monitor create', () => {
     const multi = await api.post('/Monitor', { Name: 'api', MonitorType: 'MultiStepApi', PredefinedVariables: vars });
     expect(multi.status).toBe(400);
     expect(multi.error).toMatch(/Sensitive is obsolete/);
-    const other = await api.post('/Monitor', { Name: 'coll', MonitorType: 'CollectionApi', PredefinedVariables: vars });
+    const other = await api.post('/Monitor', { Name: 'coll', MonitorType: 'PostmanApi', PredefinedVariables: vars });
     expect(other.status).toBe(201);
   });
 
@@ -154,7 +154,7 @@ describe('monitor create', () => {
     const api = await emulator();
     const res = await api.post('/Monitor', {
       Name: 'x',
-      MonitorType: 'CollectionApi',
+      MonitorType: 'PostmanApi',
       PredefinedVariables: [{ Key: 'pw', Value: '{{vault:00000000-0000-4000-8000-000000000000}}' }],
     });
     expect(res.status).toBe(400);

@@ -159,7 +159,7 @@ describe('vault items', () => {
     const api = await emulator();
     const cred = await item(api, { Name: 'login', VaultItemType: 'CredentialSet', UserName: 'robot', Password: CANARY });
     const guid = String(cred['VaultItemGuid']);
-    await api.post('/Monitor', { Name: 'm', MonitorType: 'CollectionApi', PredefinedVariables: [{ Key: 'l', Value: `{{vault:${guid}}}` }] });
+    await api.post('/Monitor', { Name: 'm', MonitorType: 'PostmanApi', PredefinedVariables: [{ Key: 'l', Value: `{{vault:${guid}}}` }] });
     const res = await api.patch(`/VaultItem/${guid}`, { Notes: 'changed', VaultItemType: 'File', VaultItemUsedBy: '-' });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ Name: 'login', UserName: 'robot', Notes: 'changed', VaultItemType: 'CredentialSet', VaultItemUsedBy: '1 monitor' });
@@ -181,8 +181,8 @@ describe('vault items', () => {
     const guid = String(cred['VaultItemGuid']);
     expect(cred['VaultItemUsedBy']).toBe('-');
     const ref = [{ Key: 'login', Value: `user={{vault:${guid}}}` }];
-    const m1 = await api.createMonitor({ MonitorType: 'CollectionApi', PredefinedVariables: ref });
-    await api.createMonitor({ MonitorType: 'CollectionApi', PredefinedVariables: ref });
+    const m1 = await api.createMonitor({ MonitorType: 'PostmanApi', PredefinedVariables: ref });
+    await api.createMonitor({ MonitorType: 'PostmanApi', PredefinedVariables: ref });
     expect((await api.get(`/VaultItem/${guid}`)).body['VaultItemUsedBy']).toBe('2 monitors');
     await api.patch(`/Monitor/${String(m1['MonitorGuid'])}`, { PredefinedVariables: [] });
     expect((await api.get(`/VaultItem/${guid}`)).body['VaultItemUsedBy']).toBe('1 monitor');
@@ -192,7 +192,7 @@ describe('vault items', () => {
     const api = await emulator();
     const cred = await item(api, { Name: 'login', VaultItemType: 'CredentialSet', UserName: 'u', Password: 'p' });
     const guid = String(cred['VaultItemGuid']);
-    const m = await api.createMonitor({ Name: 'Checkout', MonitorType: 'CollectionApi', PredefinedVariables: [{ Key: 'l', Value: `{{vault:${guid}}}` }] });
+    const m = await api.createMonitor({ Name: 'Checkout', MonitorType: 'PostmanApi', PredefinedVariables: [{ Key: 'l', Value: `{{vault:${guid}}}` }] });
     const res = await api.delete(`/VaultItem/${guid}`);
     expect(res.status).toBe(400);
     expect(res.error).toMatch(/in use by 1 monitor.*"Checkout"/);

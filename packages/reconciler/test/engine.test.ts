@@ -11,7 +11,6 @@ import {
   anSla,
   aSection,
   desiredState,
-  guidFor,
   liveSnapshot,
   planFor,
   secret,
@@ -46,7 +45,8 @@ describe('assemblePlan', () => {
       'create slaExclusionPeriod:Gold/Cyber Monday',
       'create scheduledReport:daily',
       'update scheduledReport:weekly-exec',
-      `ensure alertDefinition:${guidFor('alertDefinition', 'default')}`,
+      'update alertDefinition:Default alerting',
+      'delete alertDefinition:Old paging',
       'delete scheduledReport:old',
       'delete slaExclusionPeriod:Gold/Old freeze',
       'delete sla:Bronze',
@@ -64,7 +64,7 @@ describe('assemblePlan', () => {
     expect(byId.get('vaultSection:Old')?.dependsOn).toEqual(['vaultItem:Old/stale']);
     // The member removal Shop/Retired is planned of its own: with removal auto the monitor may be retired, not deleted.
     expect(byId.get('groupMembership:Shop/Retired')?.action).toBe('delete');
-    expect(plan.summary).toEqual({ create: 9, update: 4, delete: 8, ensure: 1, unchanged: 4, unmanaged: 0 });
+    expect(plan.summary).toEqual({ create: 9, update: 5, delete: 9, ensure: 0, unchanged: 4, unmanaged: 0 });
   });
 
   it('gives byte-identical JSON for the same inputs, whatever order they are listed in', () => {

@@ -131,7 +131,7 @@ describe('readLive', () => {
   });
 
   it('fails with LIVE_RESTRICTED when every monitor carries only the fields a non-administrator gets', async () => {
-    const viewed = ['a', 'b'].map((name) => ({ MonitorGuid: guidFor('monitor', name), Name: name, MonitorType: 'Https', MonitorMode: 'Default', IsActive: true, GenerateAlert: true }));
+    const viewed = ['a', 'b'].map((name) => ({ MonitorGuid: guidFor('monitor', name), Name: name, MonitorType: 'Https', MonitorMode: 'Production', IsActive: true, GenerateAlert: true }));
     const { client } = fakeClient({ monitors: viewed });
     const read = readLive(client, liveScope(desiredState({ manage: { monitors: { prune: false } } })));
     await expect(read).rejects.toMatchObject({ code: 'LIVE_RESTRICTED', listing: 'monitors' });

@@ -1,6 +1,7 @@
 /** A tree and an account where every kind has a create, an update and (with prune) a delete. */
 import {
   aGroup,
+  aLiveAlertDefinition,
   aLiveGroup,
   aLiveItem,
   aLiveMonitor,
@@ -55,6 +56,7 @@ export function scenario(prune: boolean): { parts: DesiredParts; live: LiveParts
       slas: [aLiveSla(), aLiveSla({ Description: 'Bronze' })],
       exclusionPeriods: { Gold: [aLivePeriod(1), aLivePeriod(2, { Description: 'Old freeze' })] },
       scheduledReports: [aLiveReport('weekly-exec'), aLiveReport('old')],
+      alertDefinitions: [aLiveAlertDefinition({ IsActive: false }), aLiveAlertDefinition({ AlertName: 'Old paging' })],
     },
   };
 }

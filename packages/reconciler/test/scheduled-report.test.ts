@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PlanError } from '../src/plan/errors.js';
-import { aLiveReport, anAlertDefinition, aReport, desiredState, guidFor, liveSnapshot, planFor } from '../src/test-utils/index.js';
+import { aLiveAlertDefinition, aLiveReport, anAlertDefinition, aReport, desiredState, guidFor, liveSnapshot, planFor } from '../src/test-utils/index.js';
 
 const reportsOnly = (prune: boolean) => ({ scheduledReports: { prune } });
 
@@ -83,22 +83,27 @@ describe('scheduledReport kind', () => {
 });
 
 describe('alertDefinition kind', () => {
-  it('ensures every declared activation, apart from changes and with nothing read', () => {
-    const guid = guidFor('alertDefinition', 'default');
-    const plan = planFor(desiredState({ manage: { alertDefinitions: { prune: false } }, alertDefinitions: [anAlertDefinition({ IsActive: false })] }), liveSnapshot({ read: [] }));
-    expect(plan.steps).toEqual([
-      expect.objectContaining({ id: `alertDefinition:${guid}`, action: 'ensure', guid, changes: [], dependsOn: [], desired: { IsActive: false } }),
-    ]);
-    expect(plan.summary).toMatchObject({ ensure: 1, create: 0, update: 0 });
-    expect(plan.steps[0]?.drift).toBeUndefined();
+  it('diffs a definition like every other kind: an update of what differs, nothing to ensure', () => {
+    const plan = planFor(desiredState({ manage: { alertDefinitions: { prune: false } }, alertDefinitions: [anAlertDefinition({ IsActive: false })] }), liveSnapshot({ alertDefinitions: [aLiveAlertDefinition()] }));
+    expect(plan.steps).toEqual([expect.objectContaining({ id: 'alertDefinition:Default alerting', action: 'update', changes: [{ op: 'replace', path: '/IsActive', before: true, after: false }] })]);
+    expect(plan.summary).toMatchObject({ ensure: 0, create: 0, update: 1 });
+    const same = planFor(desiredState({ manage: { alertDefinitions: { prune: false } }, alertDefinitions: [anAlertDefinition()] }), liveSnapshot({ alertDefinitions: [aLiveAlertDefinition()] }));
+    expect(same.steps).toEqual([]);
   });
 
-  it('ensures after every other kind and is never part of a safety violation', () => {
+  it('adopts a definition by its name whatever its case, and keeps the older form pinned by GUID', () => {
+    const live = liveSnapshot({ alertDefinitions: [aLiveAlertDefinition({ AlertName: 'DEFAULT alerting' })] });
+    expect(planFor(desiredState({ manage: { alertDefinitions: { prune: false } }, alertDefinitions: [anAlertDefinition()] }), live).steps.map((s) => `${s.action} ${s.id}`)).toEqual(['update alertDefinition:Default alerting']);
+    const guid = guidFor('alertDefinition', 'DEFAULT alerting');
+    const older = planFor(desiredState({ manage: { alertDefinitions: { prune: false } }, alertDefinitions: [anAlertDefinition({ AlertName: undefined, AlertDefinitionGuid: guid, IsActive: false })] }), live);
+    expect(older.steps).toEqual([expect.objectContaining({ action: 'update', guid, changes: [{ op: 'replace', path: '/IsActive', before: true, after: false }] })]);
+  });
+
+  it('creates after every other kind and deletes an undeclared definition with prune', () => {
     const plan = planFor(
-      desiredState({ manage: { alertDefinitions: { prune: true }, scheduledReports: { prune: false } }, alertDefinitions: [anAlertDefinition()], scheduledReports: [aReport()] }),
-      liveSnapshot(),
+      desiredState({ manage: { alertDefinitions: { prune: true }, scheduledReports: { prune: false } }, safety: { maxDeletePercent: 100 }, alertDefinitions: [anAlertDefinition({ AlertName: 'Shop on-call' })], scheduledReports: [aReport()] }),
+      liveSnapshot({ alertDefinitions: [aLiveAlertDefinition()] }),
     );
-    expect(plan.steps.map((s) => s.action)).toEqual(['create', 'ensure']);
-    expect(plan.safe).toBe(true);
+    expect(plan.steps.map((s) => `${s.action} ${s.id}`)).toEqual(['create scheduledReport:weekly-exec', 'create alertDefinition:Shop on-call', 'delete alertDefinition:Default alerting']);
   });
 });

@@ -32,9 +32,9 @@ beforeAll(async () => {
   const shop = join(tree, 'monitors', 'shop.yaml');
   const text = readFileSync(shop, 'utf8');
   const edited = text
-    .replace('{ ErrorConditionType: LoadTimeLimit1, Value: "3", Effect: Error }', '{ ErrorConditionType: LoadTimeLimit1, Value: "3" }')
-    .replace('{ ErrorConditionType: LoadTimeLimit1, Value: "10", Effect: Error }', '{ ErrorConditionType: LoadTimeLimit1, Value: "10" }');
-  expect(edited.match(/LoadTimeLimit1, Value: "(3|10)" \}/g)).toHaveLength(2);
+    .replace('{ ErrorConditionType: LoadTimeLimit1, Value: "3000", Effect: Error }', '{ ErrorConditionType: LoadTimeLimit1, Value: "3000" }')
+    .replace('{ ErrorConditionType: LoadTimeLimit1, Value: "10000", Effect: Error }', '{ ErrorConditionType: LoadTimeLimit1, Value: "10000" }');
+  expect(edited.match(/LoadTimeLimit1, Value: "(3000|10000)" \}/g)).toHaveLength(2);
   writeFileSync(shop, edited);
 });
 
@@ -62,11 +62,11 @@ function conditionsOf(name: string): ApiObject[] {
 
 describe('apply against the emulator keeps what an error condition leaves out', () => {
   it('plans only the Value change and the added variable, applies them, keeps Effect: Error, and plans nothing more', async () => {
-    expect(conditionsOf('Shop homepage')).toContainEqual({ ErrorConditionType: 'LoadTimeLimit1', Value: '4', Effect: 'Error' });
+    expect(conditionsOf('Shop homepage')).toContainEqual({ ErrorConditionType: 'LoadTimeLimit1', Value: '4000', Effect: 'Error' });
     const { plan, s } = await planOnce();
     try {
       const homepage = plan.steps.find((step) => step.id === 'monitor:Shop homepage');
-      expect(homepage?.changes).toEqual([{ op: 'replace', path: '/ErrorConditions/LoadTimeLimit1/Value', before: '4', after: '3' }]);
+      expect(homepage?.changes).toEqual([{ op: 'replace', path: '/ErrorConditions/LoadTimeLimit1/Value', before: '4000', after: '3000' }]);
       const checkout = plan.steps.find((step) => step.id === 'monitor:Shop checkout');
       expect(checkout?.changes.map((c) => `${c.op} ${c.path}`)).toEqual(['add /PredefinedVariables/otp']);
       expect(renderJson(plan)).not.toMatch(new RegExp(Object.values(CANARIES).join('|')));
@@ -79,10 +79,10 @@ describe('apply against the emulator keeps what an error condition leaves out', 
     }
 
     expect(conditionsOf('Shop homepage')).toEqual([
-      { ErrorConditionType: 'LoadTimeLimit1', Value: '3', Effect: 'Error' },
+      { ErrorConditionType: 'LoadTimeLimit1', Value: '3000', Effect: 'Error' },
       { ErrorConditionType: 'HttpStatus', Value: '200' },
     ]);
-    expect(conditionsOf('Shop checkout')).toEqual([{ ErrorConditionType: 'LoadTimeLimit1', Value: '10', Effect: 'Error' }]);
+    expect(conditionsOf('Shop checkout')).toEqual([{ ErrorConditionType: 'LoadTimeLimit1', Value: '10000', Effect: 'Error' }]);
 
     const again = await planOnce();
     try {

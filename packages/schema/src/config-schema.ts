@@ -49,7 +49,10 @@ export const ErrorConditionTypeSchema = def(
   'ErrorConditionType',
   StringEnum(ERROR_CONDITION_TYPES, {
     description:
-      'Kind of error condition. The service adds LoadTimeLimit1 and LoadTimeLimit2 to every monitor; monsync leaves them alone unless you declare them.',
+      'Kind of error condition. The service adds LoadTimeLimit1 and LoadTimeLimit2 to every monitor; monsync leaves them alone unless you declare them. ' +
+      'Units of `Value`: LoadTimeLimit1/LoadTimeLimit2 milliseconds (the vendor\'s provider writes "3500" for 3.5 s; the v3 limits counted milliseconds too); ' +
+      'TotalMinBytes/TotalMaxBytes bytes; HttpStatus an HTTP status code; PageElementFailedWithPercentage a percentage. The published sources state no unit for the ' +
+      'other types: check the web application before relying on one.',
   }),
 );
 export const EffectSchema = def('Effect', StringEnum(EFFECTS, { description: 'What the condition causes: `Error` raises an error, `Indicate` only marks the check. Omitted for some types.' }));
@@ -216,7 +219,11 @@ export const ErrorConditionSchema = def(
   ApiObject(
     {
       ErrorConditionType: use(ErrorConditionTypeSchema, 'Kind of condition (set key: at most one entry per type).'),
-      Value: Type.String({ description: 'Limit value, as a string (e.g. a time in ms, a byte count, an HTTP status code).' }),
+      Value: Type.String({
+        description:
+          'Limit value, as a string. LoadTimeLimit1/LoadTimeLimit2: milliseconds ("3000" is 3 seconds; a value under 100 is warned about, LOAD_TIME_IN_SECONDS); ' +
+          'TotalMinBytes/TotalMaxBytes: bytes; HttpStatus: an HTTP status code (e.g. "200").',
+      }),
       Percentage: Type.Optional(Type.String({ description: 'Percentage, as a string; used by PageElementMaxSizeWithPercentage and PageElementFailedWithPercentage.' })),
       Effect: Type.Optional(EffectSchema),
       Level: Type.Optional(ErrorConditionLevelSchema),
@@ -494,15 +501,73 @@ export const ScheduledReportSchema = def(
 // Alert definitions
 // ---------------------------------------------------------------------------------------------------------------
 
+const StringList = (item: string, description: string) => Type.Optional(Type.Array(Type.String({ minLength: 1, description: item }), { description, uniqueItems: true }));
+
+export const EscalationLevelIntegrationSchema = def(
+  'EscalationLevelIntegration',
+  ApiObject(
+    {
+      integration: Name('Name of an integration of the account (`GET /Integration`: Email, SMS and Phone are predefined, others are set up in the web app); the key of the entry within its level.'),
+      VariableValues: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Values of the integration\'s variables for this level (variable name to text).' })),
+      ExtraEmailAddresses: Type.Optional(Type.Array(use(EmailSchema, 'An address.'), { description: 'More addresses to send to (Email integrations only); compared as a set.', uniqueItems: true })),
+      IsActive: Type.Optional(Type.Boolean({ description: 'Write-only: the service never returns it, so it is sent when the integration is attached and again only with `monsync plan --rotate escalationLevelIntegration:<key>`.' })),
+      SendOkAlerts: Type.Optional(Type.Boolean({ description: 'Write-only (as IsActive). Must be false for Phone and GenericWebhook integrations.' })),
+      SendReminderAlerts: Type.Optional(Type.Boolean({ description: 'Write-only (as IsActive). Must be false for GenericWebhook integrations.' })),
+    },
+    { title: 'EscalationLevelIntegration', description: 'An integration attached to an escalation level, with its settings for that level.' },
+  ),
+);
+
+export const ESCALATION_MODES = wire.ESCALATION_MODES;
+
+export const EscalationLevelSchema = def(
+  'EscalationLevel',
+  ApiObject(
+    {
+      Id: Type.Integer({ minimum: 1, maximum: 4, description: 'The level number (1 to the number of levels the account has, 3 on most accounts, 4 on some); the key of the level.' }),
+      EscalationMode: Type.Optional(StringEnum(ESCALATION_MODES, { description: 'Alert after `ThresholdErrorCount` errors, or after `ThresholdMinutes` of errors.' })),
+      ThresholdErrorCount: Type.Optional(Type.Integer({ minimum: 0, description: 'Errors before this level alerts (with AlertOnErrorCount).' })),
+      ThresholdMinutes: Type.Optional(Type.Integer({ minimum: 0, description: 'Minutes of errors before this level alerts (with AlertOnErrorDuration).' })),
+      IsActive: Type.Optional(Type.Boolean({ description: 'Whether this level alerts at all.' })),
+      Message: Type.Optional(Type.String({ description: 'Text added to the alerts of this level.' })),
+      NumberOfReminders: Type.Optional(Type.Integer({ minimum: 0, description: 'Reminders sent while the error lasts.' })),
+      ReminderDelay: Type.Optional(Type.Integer({ minimum: 0, description: 'Minutes between reminders.' })),
+      IncludeTraceRoute: Type.Optional(Type.Boolean({ description: 'Whether alerts carry a trace route.' })),
+      members: Type.Optional(
+        ClosedObject(
+          {
+            operators: StringList('Email of an operator (declared, or in the account).', 'Operators this level reaches, by Email.'),
+            operatorGroups: StringList('Description of an operator group (declared, or in the account).', 'Operator groups this level reaches, by Description.'),
+          },
+          { description: 'Whom this level reaches; when present, exactly these (an omitted list is empty).' },
+        ),
+      ),
+      integrations: Type.Optional(Type.Array(EscalationLevelIntegrationSchema, { description: 'Integrations attached to this level; when present, exactly these (key: integration).' })),
+    },
+    { title: 'EscalationLevel', description: 'One of the definition\'s fixed escalation levels: declared levels are updated whole; levels are never created or deleted.' },
+  ),
+);
+
 export const AlertDefinitionSchema = def(
   'AlertDefinition',
   ApiObject(
     {
-      AlertDefinitionGuid: Guid('Alert definition to activate or deactivate (only activation exists in the API).'),
-      IsActive: Type.Boolean({ description: 'Whether the definition is active; re-asserted on every apply.' }),
+      AlertName: Type.Optional(Name('Name of the alert definition; its key (an existing definition of this name, the default one included, is adopted).')),
+      AlertDefinitionGuid: Type.Optional(Guid('Pins the identity of an existing definition (adopt or rename). Alone with IsActive, the older form: only activation is planned.')),
+      IsActive: Type.Optional(Type.Boolean({ description: 'Whether the definition alerts.' })),
+      members: Type.Optional(
+        ClosedObject(
+          {
+            monitors: StringList('Name of a monitor (declared, or in the account).', 'Monitors this definition covers, by Name.'),
+            monitorGroups: StringList('Description of a monitor group (declared, or in the account).', 'Monitor groups this definition covers, by Description.'),
+          },
+          { description: 'What this definition covers; when present, exactly these (an omitted list is empty).' },
+        ),
+      ),
+      escalationLevels: Type.Optional(Type.Array(EscalationLevelSchema, { description: 'Escalation levels (key: Id); a level not listed is left as it is.' })),
       ...guardrails,
     },
-    { title: 'AlertDefinition', description: 'Activation of an alert definition.' },
+    { title: 'AlertDefinition', description: 'An alert definition, by AlertName: what it covers and whom each escalation level reaches.' },
   ),
 );
 

@@ -66,6 +66,7 @@ export const DIAGNOSTIC_CODES = {
   VALUE_TOO_LONG: { severity: 'error', summary: 'A value is longer than allowed.' },
   DUPLICATE_ITEM: { severity: 'error', summary: 'A list that must not repeat an entry repeats one.' },
   REMOVED_FIELD: { severity: 'error', summary: 'A monitor field removed on 2025-08-27; names the ErrorConditions type that replaces it (run `monsync migrate`).' },
+  LOAD_TIME_IN_SECONDS: { severity: 'warning', summary: 'A `LoadTimeLimit1`/`LoadTimeLimit2` condition whose Value is under 100: the service reads milliseconds, so it was likely written in seconds (`"3"` alerts at 3 ms).' },
   RENAMED_FIELD: { severity: 'warning', summary: 'A field spelled as the spec or the v3 API spells it, which the service drops (`CheckFrequency`, `OperatorResponseTimeThreshold`); names the published field (run `monsync migrate`).' },
   RENAMED_VALUE: { severity: 'warning', summary: 'A value spelled as the spec spells it (`PDFDownloadLink`, `Previous Week`), which the service refuses; names the published value (run `monsync migrate`).' },
   OBSOLETE_FIELD: { severity: 'error', summary: 'A field the API says is obsolete and must not be sent (`Sensitive` on a monitor variable).' },

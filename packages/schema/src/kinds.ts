@@ -189,19 +189,112 @@ export const SCHEDULED_REPORT_KIND = {
   ignorable: true,
 } as const satisfies KindEntry;
 
-/** Alert definitions are named by their GUID: the key is the identifier, compared whatever the case of its digits. */
+/**
+ * Alert definitions, keyed by `AlertName` (the service's lookup ignores case). The older form names one by its GUID
+ * alone (`{ AlertDefinitionGuid, IsActive }`): its key is then the GUID, and it pins the definition.
+ */
 export const ALERT_DEFINITION_KIND = {
   kind: 'alertDefinition',
   section: 'alertDefinitions',
   path: ['alertDefinitions'],
   stateField: 'alertDefinitions',
-  keyField: 'AlertDefinitionGuid',
+  keyField: 'AlertName',
   guidField: 'AlertDefinitionGuid',
   guidUnique: 'account',
-  readOnlyFields: [],
+  readOnlyFields: ['AlertDefinitionGuid', 'Hash'],
   secretFields: [],
   setFields: [],
   title: { one: 'alert definition', many: 'alert definitions' },
+  ignorable: true,
+  keyIgnoresCase: true,
+} as const satisfies KindEntry;
+
+/**
+ * One of an alert definition's fixed escalation levels, keyed `<AlertName>/<Id>`: read and updated whole, never
+ * created or deleted (a new definition comes with the account's levels, which its "create" fills in).
+ */
+export const ESCALATION_LEVEL_KIND = {
+  kind: 'escalationLevel',
+  section: 'alertDefinitions',
+  path: ['alertDefinitions', '*', 'escalationLevels'],
+  parent: 'alertDefinition',
+  keyField: 'Id',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: ['Hash'],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'escalation level', many: 'escalation levels', inParent: { one: 'level', many: 'levels' } },
+  ignorable: true,
+} as const satisfies KindEntry;
+
+/** `monitor:<Name>` or `monitorGroup:<Description>`: what an alert definition's `members` entry names. */
+function alertMemberKey(entry: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof entry['monitor'] === 'string') return `monitor:${entry['monitor']}`;
+  return typeof entry['monitorGroup'] === 'string' ? `monitorGroup:${entry['monitorGroup']}` : undefined;
+}
+
+/**
+ * A monitor or monitor group an alert definition covers, declared by its `members` ({ monitors, monitorGroups }),
+ * keyed `<AlertName>/monitor:<Name>` or `<AlertName>/monitorGroup:<Description>`; authoritative where declared.
+ */
+export const ALERT_DEFINITION_MEMBER_KIND = {
+  kind: 'alertDefinitionMember',
+  section: 'alertDefinitions',
+  path: ['alertDefinitions', '*', 'members'],
+  parent: 'alertDefinition',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  contentKey: (entry) => alertMemberKey(entry),
+  title: { one: 'alert definition member', many: 'alert definition members' },
+  ignorable: false,
+} as const satisfies KindEntry;
+
+/** `operator:<Email>` or `operatorGroup:<Description>`: whom an escalation level's `members` entry names. */
+function levelMemberKey(entry: Readonly<Record<string, unknown>>): string | undefined {
+  if (typeof entry['operator'] === 'string') return `operator:${entry['operator']}`;
+  return typeof entry['operatorGroup'] === 'string' ? `operatorGroup:${entry['operatorGroup']}` : undefined;
+}
+
+/**
+ * An operator or operator group an escalation level reaches, declared by the level's `members` ({ operators,
+ * operatorGroups }), keyed `<AlertName>/<Id>/operator:<Email>` or `.../operatorGroup:<Description>`; authoritative
+ * where declared.
+ */
+export const ESCALATION_LEVEL_MEMBER_KIND = {
+  kind: 'escalationLevelMember',
+  section: 'alertDefinitions',
+  path: ['alertDefinitions', '*', 'escalationLevels', '*', 'members'],
+  parent: 'escalationLevel',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  contentKey: (entry) => levelMemberKey(entry),
+  title: { one: 'escalation level member', many: 'escalation level members' },
+  ignorable: false,
+} as const satisfies KindEntry;
+
+/**
+ * An integration attached to an escalation level, keyed `<AlertName>/<Id>/<integration name>`; authoritative where
+ * a level declares `integrations`. `IsActive`, `SendOkAlerts` and `SendReminderAlerts` are write-only.
+ */
+export const ESCALATION_LEVEL_INTEGRATION_KIND = {
+  kind: 'escalationLevelIntegration',
+  section: 'alertDefinitions',
+  path: ['alertDefinitions', '*', 'escalationLevels', '*', 'integrations'],
+  parent: 'escalationLevel',
+  keyField: 'integration',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: ['Hash'],
+  secretFields: [],
+  setFields: [{ path: ['ExtraEmailAddresses'] }],
+  title: { one: 'escalation level integration', many: 'escalation level integrations', inParent: { one: 'integration', many: 'integrations' } },
   ignorable: true,
 } as const satisfies KindEntry;
 
@@ -335,6 +428,10 @@ export const KIND_ENTRIES = [
   SLA_EXCLUSION_PERIOD_KIND,
   SCHEDULED_REPORT_KIND,
   ALERT_DEFINITION_KIND,
+  ESCALATION_LEVEL_KIND,
+  ALERT_DEFINITION_MEMBER_KIND,
+  ESCALATION_LEVEL_MEMBER_KIND,
+  ESCALATION_LEVEL_INTEGRATION_KIND,
 ] as const satisfies readonly KindEntry[];
 
 export type KindName = (typeof KIND_ENTRIES)[number]['kind'];

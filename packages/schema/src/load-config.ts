@@ -12,6 +12,7 @@ import { MAX_SECRET_FILE_BYTES, MAX_VAULT_FILE_BYTES, Secret, fromFilePathProble
 import { SECRET_SHAPE_TEXT, isSecretLeaf, secretPairName, secretShape } from './secret-fields.js';
 import { likelyMeant } from './suggest.js';
 import {
+  ALERT_DEFINITION_KIND,
   KINDS_AS_LISTED,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,
@@ -299,12 +300,15 @@ class Assembler {
     // Vault items decode their Value by type (base64 for files and archives): the one kind with a decoder of its own.
     const value = (entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at) : this.decode(own, at, 'utf8')) as Mapping;
     const key = entry.keyField === undefined ? undefined : item[entry.keyField];
+    // A child's parent key is the whole way down (`<definition>/<level>` for an integration of an escalation level).
+    const ownKey = typeof key === 'string' ? key : typeof key === 'number' ? String(key) : '';
+    const childParentKey = parentKey === '' ? ownKey : `${parentKey}/${ownKey}`;
     children.forEach((child, c) => {
       const field = fields[c] ?? '';
       const list = item[field];
       const declared: Declared<Mapping>[] = [];
       (Array.isArray(list) ? list : []).forEach((childItem, j) => {
-        if (isMapping(childItem)) declared.push(this.readDeclaration(child, childItem, { src: at.src, path: [...at.path, field, j] }, typeof key === 'string' ? key : ''));
+        if (isMapping(childItem)) declared.push(this.readDeclaration(child, childItem, { src: at.src, path: [...at.path, field, j] }, childParentKey));
       });
       if (list !== undefined) value[field] = declared;
     });
@@ -473,6 +477,7 @@ class Assembler {
     this.checkWritten();
     this.checkPeople();
     this.checkDutySchedules();
+    this.checkAlertDefinitions();
     this.checkSecrets();
     this.checkManaged();
     const desired: DesiredState = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [] };
@@ -526,7 +531,9 @@ class Assembler {
       // A GUID names one object whatever the case of its hex digits (the service's paths ignore it).
       const caseless = keyField === entry.guidField;
       const keyOf = (key: string) => (caseless ? key.toLowerCase() : entry.keyIgnoresCase === true ? key.trim().toLowerCase() : key);
-      this.unique(this.of(entry), entry.title.one, keyField, (r) => (typeof r.key !== 'string' ? undefined : entry.parent !== undefined ? `${r.parentKey}/${r.key}` : keyOf(r.key)), entry.keyIgnoresCase === true ? ' (the service compares them ignoring case and surrounding spaces)' : '');
+      // Keys are names, or numbers (an escalation level's Id).
+      const written = (r: Declaration): string | undefined => (typeof r.key === 'string' ? r.key : typeof r.key === 'number' ? String(r.key) : undefined);
+      this.unique(this.of(entry), entry.title.one, keyField, (r) => { const k = written(r); return k === undefined ? undefined : entry.parent !== undefined ? `${r.parentKey}/${k}` : keyOf(k); }, entry.keyIgnoresCase === true ? ' (the service compares them ignoring case and surrounding spaces)' : '');
     }
     for (const entry of KINDS_AS_LISTED) {
       if (entry.guidField === '' || entry.guidField === entry.keyField || entry.guidUnique !== 'account') continue;
@@ -691,8 +698,47 @@ class Assembler {
     }
   }
 
+  /** A definition is named (`AlertName`) or, in the older form, pinned by its GUID alone. */
+  private checkAlertDefinitions(): void {
+    for (const d of this.of(ALERT_DEFINITION_KIND)) {
+      const value = d.declared.value as Mapping;
+      if (value.AlertName !== undefined || value.AlertDefinitionGuid !== undefined) continue;
+      this.report(
+        'MISSING_FIELD',
+        'an alert definition needs `AlertName` (its key), or, in the older form, `AlertDefinitionGuid`',
+        d,
+        'value',
+        'add `AlertName:` with the name the web app shows; `monsync pull --into` writes the named form of an existing definition',
+      );
+    }
+  }
+
   private findings(findings: readonly Finding[], at: Located): void {
     for (const f of findings) this.report(f.code, f.message, f.field === undefined ? at : { src: at.src, path: [...at.path, f.field] }, f.code === 'SCHEDULE_FIELD_UNEXPECTED' ? 'key' : 'value');
+  }
+
+  /**
+   * A load-time limit counts milliseconds (the vendor's provider: `"3500"`); one under 100 was almost surely written
+   * in seconds, and would alert on every check. A warning, not an error: a limit of 50 ms may be meant.
+   */
+  private checkLoadTimes(m: Declaration): void {
+    const conditions = (m.declared.value as Mapping).ErrorConditions;
+    if (!Array.isArray(conditions)) return;
+    conditions.forEach((condition, i) => {
+      if (!isMapping(condition)) return;
+      const type = condition.ErrorConditionType;
+      const value = condition.Value;
+      if ((type !== 'LoadTimeLimit1' && type !== 'LoadTimeLimit2') || typeof value !== 'string' || !/^\d+(\.\d+)?$/.test(value.trim())) return;
+      const ms = Number(value);
+      if (ms >= 100) return;
+      this.report(
+        'LOAD_TIME_IN_SECONDS',
+        `${type} Value "${value}" is ${value} milliseconds: the service reads load-time limits in milliseconds, so this alerts whenever a page takes longer than ${value} ms`,
+        { src: m.src, path: [...m.path, 'ErrorConditions', i, 'Value'] },
+        'value',
+        `write the limit in milliseconds, e.g. Value: "${Math.round(ms * 1000)}" for ${value} seconds`,
+      );
+    });
   }
 
   private checkResources(): void {
@@ -704,6 +750,7 @@ class Assembler {
         this.report('ALL_MONITORS_GROUP', 'a group named `All Monitors` would target the default All Monitors group, whose membership cannot be changed', { src: g.src, path: [...g.path, 'Description'] }, 'value', 'choose another Description');
       }
     }
+    for (const m of this.of(MONITOR_KIND)) this.checkLoadTimes(m);
     for (const s of this.of(SLA_KIND)) this.findings(checkSlaThresholds(s.declared.value), s);
     for (const p of this.of(SLA_EXCLUSION_PERIOD_KIND)) this.findings(checkExclusionPeriod(p.declared.value), p);
     for (const r of this.of(SCHEDULED_REPORT_KIND)) {

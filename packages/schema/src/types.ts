@@ -6,6 +6,8 @@ import type { Static } from '@sinclair/typebox';
 import type {
   ALERT_TYPES,
   AlertDefinitionSchema,
+  EscalationLevelIntegrationSchema,
+  EscalationLevelSchema,
   CULTURE_NAMES,
   CertificateArchiveSchema,
   DutyScheduleSchema,
@@ -85,7 +87,9 @@ export type SlaConfig = Omit<Static<typeof SlaSchema>, 'exclusionPeriods'> & { e
 export type ReportScheduleConfig = Static<typeof ReportScheduleSchema> & PassThrough;
 export type RecipientsConfig = Static<typeof RecipientsSchema> & PassThrough;
 export type ScheduledReportConfig = Static<typeof ScheduledReportSchema> & PassThrough;
-export type AlertDefinitionConfig = Static<typeof AlertDefinitionSchema> & PassThrough;
+export type EscalationLevelIntegrationConfig = Static<typeof EscalationLevelIntegrationSchema> & PassThrough;
+export type EscalationLevelConfig = Omit<Static<typeof EscalationLevelSchema>, 'integrations'> & { integrations?: Declared<EscalationLevelIntegrationConfig>[] } & PassThrough;
+export type AlertDefinitionConfig = Omit<Static<typeof AlertDefinitionSchema>, 'escalationLevels'> & { escalationLevels?: Declared<EscalationLevelConfig>[] } & PassThrough;
 export type OperatorConfig = Static<typeof OperatorSchema> & PassThrough;
 export type OperatorGroupConfig = Static<typeof OperatorGroupSchema> & PassThrough;
 export type VaultAccessConfig = Static<typeof VaultAccessSchema>;

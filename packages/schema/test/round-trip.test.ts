@@ -47,7 +47,14 @@ function clean<T extends Obj>(value: T): T {
 const errorConditions = fc
   .uniqueArray(fc.constantFrom(...ERROR_CONDITION_TYPES), { maxLength: 4 })
   .chain((types) =>
-    fc.tuple(...types.map((type) => fc.record({ Value: fc.integer({ min: 0, max: 99999 }).map(String), Effect: optional(fc.constantFrom(...EFFECTS)) }).map((c) => clean({ ErrorConditionType: type, ...c })))),
+    fc.tuple(
+      ...types.map((type) =>
+        // A load-time limit under 100 ms draws a warning (LOAD_TIME_IN_SECONDS): valid trees write milliseconds.
+        fc
+          .record({ Value: fc.integer({ min: type.startsWith('LoadTimeLimit') ? 100 : 0, max: 99999 }).map(String), Effect: optional(fc.constantFrom(...EFFECTS)) })
+          .map((c) => clean({ ErrorConditionType: type, ...c })),
+      ),
+    ),
   );
 
 const monitor = (monitorName: string, vaultRefs: readonly string[]) =>

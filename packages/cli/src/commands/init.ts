@@ -25,7 +25,7 @@ const KIND_TITLES: Record<InitKind, string> = {
   vault: 'vault sections and items',
   slas: 'SLAs (and exclusion periods)',
   scheduledReports: 'scheduled reports',
-  alertDefinitions: 'alert-definition activation',
+  alertDefinitions: 'alert definitions with their levels, members and integrations',
   operators: 'operators (people\'s accounts; passwords by reference)',
   operatorGroups: 'operator groups (members and authorizations)',
 };

@@ -3,7 +3,7 @@ import { mockApi } from '../test-utils/mock-api.js';
 
 const M = 'f0000000-0000-0000-0000-000000000001';
 const G = 'a0000000-0000-0000-0000-000000000002';
-const monitor = { MonitorGuid: M, Name: 'Shop homepage', MonitorType: 'Https', MonitorMode: 'Default', IsActive: true, GenerateAlert: true, CreatedDate: '2026-01-02T03:04:05' };
+const monitor = { MonitorGuid: M, Name: 'Shop homepage', MonitorType: 'Https', MonitorMode: 'Production', IsActive: true, GenerateAlert: true, CreatedDate: '2026-01-02T03:04:05' };
 
 describe('monitors', () => {
   it('lists monitors with GET /Monitor and Take, returning whole monitor objects', async () => {

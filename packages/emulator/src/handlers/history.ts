@@ -328,7 +328,7 @@ export function registerHistoryRoutes(router: Router): void {
   });
   router.add('GET', '/MonitorCheck/{monitorCheckId}/CollectionAPI', (ctx) => {
     const { rec, time, id } = findCheck(ctx);
-    requireKind(rec, String(rec.fields['MonitorType']).toLowerCase() === 'collectionapi', 'Collection API details', 'collection-based API');
+    requireKind(rec, String(rec.fields['MonitorType']).toLowerCase() === 'postmanapi', 'Collection API details', 'collection-based API');
     const error = inError(rec, time);
     return ok({
       ...checkHeader(rec, time, id),

@@ -48,8 +48,8 @@ export const PUBLISHED_MONITOR_FIELDS: ReadonlySet<string> = new Set([
 
 /** What the service puts on a monitor that has no load-time conditions (the published "default conditions" row). */
 export const DEFAULT_LOAD_TIME_CONDITIONS: readonly Obj[] = [
-  { ErrorConditionType: 'LoadTimeLimit1', Value: '8', Effect: 'Indicate' },
-  { ErrorConditionType: 'LoadTimeLimit2', Value: '16', Effect: 'Indicate' },
+  { ErrorConditionType: 'LoadTimeLimit1', Value: '8000', Effect: 'Indicate' },
+  { ErrorConditionType: 'LoadTimeLimit2', Value: '16000', Effect: 'Indicate' },
 ];
 
 /** The conditions plus a default for each load-time type they lack (the same array when they lack none). */

@@ -20,7 +20,7 @@ const READ_ONLY = new Set(['MonitorGuid', 'CreatedDate', 'LastModifiedDate', 'La
 
 /** Defaults the emulator fills for omitted fields on create and replace. */
 export const MONITOR_DEFAULTS = {
-  MonitorMode: 'Default',
+  MonitorMode: 'Production',
   IsActive: true,
   GenerateAlert: true,
   UserAgent: 'ChromeLatest',

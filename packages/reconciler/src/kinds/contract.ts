@@ -132,14 +132,17 @@ export interface KindRequests {
   find(client: WriteClient, step: PlanStep, body: ApiObject): Promise<string | undefined>;
 }
 
-/** How a child kind is listed: once per object of its parent kind. */
+/**
+ * How a child kind is listed: once per object of its parent kind. The parent may itself be a child kind (an
+ * escalation level's members are listed per level): its objects are then known by `<parent id>/<own key>`.
+ */
 export interface PerParentRead {
   parent: StepKind;
   /** Parents whose children are read (the All Monitors group's members are not: that would list the account). */
   of?(parent: ApiObject): boolean;
   list(client: LiveClient, parentGuid: string): Listing<ApiObject>;
-  /** The listing, named in a `LiveReadError`. */
-  what(parent: ApiObject): string;
+  /** The listing, named in a `LiveReadError`; `id` is the parent's id as listed (`<definition>/<level>` for a level). */
+  what(parent: ApiObject, id: string): string;
   /** What is kept of each child listed (a membership keeps only the monitor's GUID). */
   keep?(child: ApiObject): ApiObject;
 }

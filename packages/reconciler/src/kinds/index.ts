@@ -1,4 +1,8 @@
+import { alertDefinitionMemberKind } from './alert-definition-member.js';
 import { alertDefinitionKind } from './alert-definition.js';
+import { escalationLevelIntegrationKind } from './escalation-level-integration.js';
+import { escalationLevelMemberKind } from './escalation-level-member.js';
+import { escalationLevelKind } from './escalation-level.js';
 import type { KindModule } from './contract.js';
 import { dutyScheduleKind } from './duty-schedule.js';
 import { groupMembershipKind } from './group-membership.js';
@@ -34,6 +38,10 @@ const MODULES: { readonly [K in StepKind]: KindModule } = {
   slaExclusionPeriod: slaExclusionPeriodKind,
   scheduledReport: scheduledReportKind,
   alertDefinition: alertDefinitionKind,
+  escalationLevel: escalationLevelKind,
+  alertDefinitionMember: alertDefinitionMemberKind,
+  escalationLevelMember: escalationLevelMemberKind,
+  escalationLevelIntegration: escalationLevelIntegrationKind,
 };
 
 /** Every kind module, in the registry's plan order: creates and updates run in this order, deletes in reverse. */
@@ -54,6 +62,10 @@ export function kindModule(kind: StepKind): KindModule {
 
 export {
   alertDefinitionKind,
+  alertDefinitionMemberKind,
+  escalationLevelIntegrationKind,
+  escalationLevelKind,
+  escalationLevelMemberKind,
   dutyScheduleKind,
   groupMembershipKind,
   monitorGroupKind,

@@ -156,7 +156,7 @@ export const monitorKind: KindModule = {
     ErrorConditions: [],
     PredefinedVariables: [],
     UserAgent: 'ChromeLatest',
-    MonitorMode: 'Default',
+    MonitorMode: 'Production',
   },
   builtFrom: ['monitor'],
   // The service never returns a password or token, and returns a variable's value in clear: a fingerprint in Notes

@@ -82,6 +82,7 @@ class Reader {
   readonly #lists = new Map<StepKind, Promise<ApiObject[]>>();
   /** Each listing as the service answered it, the kind's own objects included (`read.own`). */
   readonly #raw = new Map<StepKind, Promise<ApiObject[]>>();
+  readonly #perParentLists = new Map<StepKind, Promise<void>>();
   readonly #perParent: FanOut;
   /** Whether the per-parent listings were held back a slot for a chain (given back when it ends). */
   readonly #reserved: boolean;
@@ -116,13 +117,45 @@ class Reader {
     return started ?? Promise.resolve([]);
   }
 
-  /** A child kind's listings, one per parent object; the parent's listing first. */
-  async listPerParent(mod: KindModule): Promise<void> {
+  /** A child kind's listings, one per parent object; the parent's listing first. Each kind is listed once. */
+  listPerParent(mod: KindModule): Promise<void> {
+    let started = this.#perParentLists.get(mod.kind);
+    if (started === undefined) {
+      started = this.#listPerParent(mod);
+      this.#perParentLists.set(mod.kind, started);
+    }
+    return started;
+  }
+
+  /**
+   * The objects of a parent kind with their ids: a top-level kind's listing (ids from its GUID field), or the
+   * children of a child kind (an alert definition's escalation levels), each known by `<parent id>/<own key>`.
+   */
+  async #parents(parentMod: KindModule): Promise<{ objects: ApiObject[]; ids: string[] }> {
+    if (parentMod.read?.perParent === undefined) {
+      const objects = await this.list(parentMod);
+      return { objects, ids: objects.map((parent) => idOf(parent, parentMod.guidField)) };
+    }
+    await this.listPerParent(parentMod);
+    const objects: ApiObject[] = [];
+    const ids: string[] = [];
+    const field = parentMod.keyField ?? parentMod.guidField;
+    for (const [grandparent, children] of Object.entries(this.snapshot.perParent[parentMod.kind] ?? {})) {
+      for (const child of children) {
+        objects.push(child);
+        ids.push(`${grandparent}/${idOf(child, field)}`);
+      }
+    }
+    return { objects, ids };
+  }
+
+  async #listPerParent(mod: KindModule): Promise<void> {
     const spec = mod.read?.perParent;
     if (spec === undefined) return;
-    const parentMod = kindModule(spec.parent);
-    const parents = (await this.list(parentMod)).filter((parent) => spec.of?.(parent) ?? true);
-    const ids = parents.map((parent) => idOf(parent, parentMod.guidField));
+    const all = await this.#parents(kindModule(spec.parent));
+    const kept = all.objects.map((parent, i) => ({ parent, id: all.ids[i] as string })).filter(({ parent }) => spec.of?.(parent) ?? true);
+    const parents = kept.map(({ parent }) => parent);
+    const ids = kept.map(({ id }) => id);
     const lists = await Promise.all(parents.map((parent, i) => this.#children(spec, parent, ids[i] as string)));
     const byParent: Record<string, ApiObject[]> = {};
     ids.forEach((id, i) => {
@@ -146,7 +179,7 @@ class Reader {
     try {
       children = await spec.list(this.client, id).toArray({ answered: release });
     } catch (error) {
-      throw new LiveReadError(spec.what(parent), error);
+      throw new LiveReadError(spec.what(parent, id), error);
     } finally {
       release();
     }
@@ -198,6 +231,10 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
     tasks.push(all('outgoing phone numbers', () => phones.list()).then((numbers) => (reader.snapshot.outgoingPhoneNumbers = numbers)));
   }
   if (scope.self === true) tasks.push(reader.self(scope.kinds.includes(VAULT_SECTION_KIND.kind)));
+  const integrations = client.integrations;
+  if (scope.integrations === true && integrations !== undefined) {
+    tasks.push(all('integrations', () => integrations.list()).then((listed) => (reader.snapshot.integrations = listed)));
+  }
   if (wanted.some((mod) => mod.read?.timezones === true)) {
     tasks.push(all('time zones', () => client.timezones.list()).then((zones) => (reader.snapshot.timezones = zones)));
   }

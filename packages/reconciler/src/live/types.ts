@@ -35,6 +35,15 @@ export interface LiveClient {
     members(operatorGroupGuid: string): Listing<ApiObject>;
     authorizations: { list(operatorGroupGuid: string): Listing<ApiObject> };
   };
+  /** Alert definitions with their members, escalation levels, level members and attached integrations. */
+  alertDefinitions?: {
+    list(): Listing<ApiObject>;
+    members: { list(alertDefinitionGuid: string): Listing<ApiObject> };
+    escalationLevels: { list(alertDefinitionGuid: string): Listing<ApiObject>; members: { list(alertDefinitionGuid: string, escalationLevelId: string): Listing<ApiObject> } };
+    integrations: { list(alertDefinitionGuid: string, escalationLevelId: string): Listing<ApiObject> };
+  };
+  /** `GET /Integration`, read when a level names an integration, and by `pull`. */
+  integrations?: { list(): Listing<ApiObject> };
   /** The client's concurrency limit; readLive keeps one slot of it for the monitor cursor chain. */
   readonly parallelism?: number;
 }
@@ -96,6 +105,33 @@ export interface WriteClient {
   };
   alertDefinitions: {
     patch(alertDefinitionGuid: string, body: ApiObject): Promise<unknown>;
+    list?(): Listing<ApiObject>;
+    create?(body: ApiObject & { AlertName: string }): Promise<ApiObject>;
+    delete?(alertDefinitionGuid: string): Promise<unknown>;
+    members?: {
+      list(alertDefinitionGuid: string): Listing<ApiObject>;
+      addMonitor(alertDefinitionGuid: string, monitorGuid: string): Promise<unknown>;
+      removeMonitor(alertDefinitionGuid: string, monitorGuid: string): Promise<unknown>;
+      addMonitorGroup(alertDefinitionGuid: string, monitorGroupGuid: string): Promise<unknown>;
+      removeMonitorGroup(alertDefinitionGuid: string, monitorGroupGuid: string): Promise<unknown>;
+    };
+    escalationLevels?: {
+      get(alertDefinitionGuid: string, escalationLevelId: string): Promise<ApiObject>;
+      patch(alertDefinitionGuid: string, escalationLevelId: string, body: ApiObject & { Id: number }): Promise<unknown>;
+      members: {
+        list(alertDefinitionGuid: string, escalationLevelId: string): Listing<ApiObject>;
+        addOperator(alertDefinitionGuid: string, escalationLevelId: string, operatorGuid: string): Promise<unknown>;
+        removeOperator(alertDefinitionGuid: string, escalationLevelId: string, operatorGuid: string): Promise<unknown>;
+        addOperatorGroup(alertDefinitionGuid: string, escalationLevelId: string, operatorGroupGuid: string): Promise<unknown>;
+        removeOperatorGroup(alertDefinitionGuid: string, escalationLevelId: string, operatorGroupGuid: string): Promise<unknown>;
+      };
+    };
+    integrations?: {
+      list(alertDefinitionGuid: string, escalationLevelId: string): Listing<ApiObject>;
+      link(alertDefinitionGuid: string, escalationLevelId: string, body: ApiObject): Promise<unknown>;
+      patch(alertDefinitionGuid: string, escalationLevelId: string, integrationGuid: string, body: ApiObject): Promise<unknown>;
+      unlink(alertDefinitionGuid: string, escalationLevelId: string, integrationGuid: string): Promise<unknown>;
+    };
   };
   operators: {
     list(): Listing<ApiObject>;
@@ -133,6 +169,8 @@ export interface LiveScope {
   outgoingPhoneNumbers?: boolean;
   /** Read the record of the API account's operator (`live/self.ts`): when it is not named and the plan needs it. */
   self?: boolean;
+  /** Read `GET /Integration` (an escalation level names an integration, or `pull` writes names for GUIDs). */
+  integrations?: boolean;
 }
 
 /**
@@ -154,4 +192,6 @@ export interface LiveSnapshot {
   outgoingPhoneNumbers?: ApiObject[];
   /** The record of the API account's operator (`live/self.ts`), when the scope asks for it and it could be read. */
   self?: SelfRecord;
+  /** `GET /Integration`, when the scope asks for it. */
+  integrations?: ApiObject[];
 }

@@ -9,6 +9,7 @@
  */
 import type { DesiredState } from '../desired.js';
 import type { LiveSnapshot } from '../live/types.js';
+import { resolveAlerting } from '../kinds/alerting.js';
 import { resolveOutgoingPhoneNumbers } from '../kinds/outgoing-phone-number.js';
 import { onCallOfPlan } from '../on-call/of-plan.js';
 import { PlanError, type PlanProblem } from './errors.js';
@@ -91,11 +92,13 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
   const scope = liveScope(declared);
   throwIfAny(inputProblems(declared, live, scope));
   // Names that only the live account can turn into ids (an operator's outgoing phone number), resolved first.
-  const { desired, problems: nameProblems } = resolveOutgoingPhoneNumbers(declared, live);
-  throwIfAny(nameProblems);
+  const { desired: withNumbers, problems: nameProblems } = resolveOutgoingPhoneNumbers(declared, live);
+  // And the level numbers, integration names and settings of alert definitions, which only the account settles.
+  const { desired, problems: alertingProblems, warnings: alertingWarnings } = resolveAlerting(withNumbers, live);
+  throwIfAny([...nameProblems, ...alertingProblems]);
 
   const ignore = ignoreMatcher(desired.settings.ignore);
-  const warnings = unknownIgnoreKinds(ignore);
+  const warnings = [...unknownIgnoreKinds(ignore), ...alertingWarnings];
   const { states, resolution, problems: matchProblems, warnings: matchWarnings } = matchKinds(desired, live, scope, ignore, { dedupe: options.dedupe, self: selfGuids(options) });
   warnings.push(...matchWarnings, ...ignoreUnmatched(ignore, states));
   throwIfAny(matchProblems);

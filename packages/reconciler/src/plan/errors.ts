@@ -15,7 +15,9 @@ export type PlanProblemCode =
   | 'LIVE_NOT_READ'
   | 'LIVE_RESTRICTED'
   | 'LOCK_OUT'
-  | 'TARGET_ORPHANS';
+  | 'TARGET_ORPHANS'
+  | 'UNKNOWN_ESCALATION_LEVEL'
+  | 'INTEGRATION_SETTING_REFUSED';
 
 /**
  * Why a plan cannot be made, as data: the position of the declaration at fault (when one is), a code, and a

@@ -1,6 +1,7 @@
 import type { DesiredState } from '../desired.js';
 import { KINDS, monitorKind, vaultItemKind } from '../kinds/index.js';
 import { vaultReferencesIn } from '../kinds/monitor.js';
+import { namesIntegrations } from '../kinds/alerting.js';
 import { namesOutgoingPhoneNumbers } from '../kinds/outgoing-phone-number.js';
 import type { LiveScope } from '../live/types.js';
 import type { StepKind } from './types.js';
@@ -28,5 +29,6 @@ export function liveScope(desired: DesiredState): LiveScope {
   const scope: LiveScope = { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
   // Only when a number is named: a tree of ids costs no request.
   if (namesOutgoingPhoneNumbers(desired)) scope.outgoingPhoneNumbers = true;
+  if (namesIntegrations(desired)) scope.integrations = true;
   return scope;
 }

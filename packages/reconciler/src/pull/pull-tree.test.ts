@@ -48,7 +48,7 @@ const snapshot: Listings = {
     {
       MonitorGuid: 'm-1',
       Name: 'Shop checkout API',
-      MonitorType: 'CollectionApi',
+      MonitorType: 'PostmanApi',
       PredefinedVariables: [
         { Key: 'login', Value: '{{vault:v-1}}' },
         { Key: 'other', Value: '{{vault:unknown}}' },
@@ -87,7 +87,7 @@ describe('pull: live snapshot to config tree', () => {
 
   it('leaves out read-only fields, nulls and the empty write-only password, sorted by key', () => {
     expect(file('monitors.yaml')).toContain(
-      ['monitors:', '  - Name: Shop checkout API', '    MonitorType: CollectionApi', '    PredefinedVariables:', '      - Key: login', '        Value: { vault: Web/shop-login }', '      - { Key: other, Value: "{{vault:unknown}}" }', '      - { Key: plain, Value: x }', '  - Name: Shop search', '    MonitorType: Https', '    IsActive: true', '    ErrorConditions:', '      - { ErrorConditionType: HttpStatus, Value: "200" }', ''].join('\n'),
+      ['monitors:', '  - Name: Shop checkout API', '    MonitorType: PostmanApi', '    PredefinedVariables:', '      - Key: login', '        Value: { vault: Web/shop-login }', '      - { Key: other, Value: "{{vault:unknown}}" }', '      - { Key: plain, Value: x }', '  - Name: Shop search', '    MonitorType: Https', '    IsActive: true', '    ErrorConditions:', '      - { ErrorConditionType: HttpStatus, Value: "200" }', ''].join('\n'),
     );
     expect(tree.notes).toContain('monitor Shop checkout API: variable other refers to a vault item this account cannot list; kept as written (validate asks for { vault: Section/Item })');
   });

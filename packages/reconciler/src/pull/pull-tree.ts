@@ -483,7 +483,7 @@ function settingsFile(modeline: readonly string[]): PulledTree['files'][number] 
       ...modeline,
       'Written by `monsync pull`. Every kind is managed with prune: false, so objects that later appear',
       'only in the live account are listed as unmanaged, never deleted. Set prune: true once the tree is',
-      'the source of truth. Alert definitions cannot be read through the API: declare them in a file',
+      'the source of truth. Alert definitions are not pulled yet: declare them by AlertName in a file',
       'with `alertDefinitions:` and add `alertDefinitions: { prune: false }` under manage.',
     ]),
   };

@@ -105,7 +105,7 @@ export function aLiveMonitor(fields: Record<string, unknown> = {}): ApiObject {
     MonitorGuid: guidFor('monitor', name),
     Name: name,
     MonitorType: 'Https',
-    MonitorMode: 'Default',
+    MonitorMode: 'Production',
     IsActive: true,
     GenerateAlert: true,
     UserAgent: 'ChromeLatest',
@@ -236,8 +236,15 @@ export function aLiveReport(key: string | undefined, fields: Record<string, unkn
   };
 }
 
-export function anAlertDefinition(fields: Fields<AlertDefinitionConfig> = {}, source: SourceRef = at('alerts.yaml', nameOf(fields, 'AlertDefinitionGuid', ''))): Declared<AlertDefinitionConfig> {
-  return { value: { AlertDefinitionGuid: guidFor('alertDefinition', 'default'), IsActive: true, ...fields } as AlertDefinitionConfig, source };
+/** An alert definition by name (`Default alerting` unless given); the older form is `{ AlertDefinitionGuid, IsActive }`. */
+export function anAlertDefinition(fields: Fields<AlertDefinitionConfig> = {}, source: SourceRef = at('alerts.yaml', nameOf(fields, 'AlertName', 'Default alerting'))): Declared<AlertDefinitionConfig> {
+  return { value: { AlertName: 'Default alerting', IsActive: true, ...fields } as AlertDefinitionConfig, source };
+}
+
+/** A live alert definition (GUID from its name). */
+export function aLiveAlertDefinition(fields: Record<string, unknown> = {}): ApiObject {
+  const name = typeof fields['AlertName'] === 'string' ? fields['AlertName'] : 'Default alerting';
+  return { AlertDefinitionGuid: guidFor('alertDefinition', name), AlertName: name, IsActive: true, ...fields };
 }
 
 export interface DesiredParts {
@@ -283,6 +290,7 @@ export function desiredState(parts: DesiredParts = {}): DesiredState {
 }
 
 export interface LiveParts {
+  alertDefinitions?: ApiObject[];
   monitors?: ApiObject[];
   monitorGroups?: ApiObject[];
   /** Members by group Description -> monitor GUIDs. */
@@ -319,6 +327,7 @@ export function liveSnapshot(parts: LiveParts = {}): LiveSnapshot {
       vaultItem: parts.vaultItems ?? [],
       sla: slas,
       scheduledReport: parts.scheduledReports ?? [],
+      alertDefinition: parts.alertDefinitions ?? [],
     },
     perParent: { groupMembership: groupMembers, slaExclusionPeriod: exclusionPeriods },
     operators:

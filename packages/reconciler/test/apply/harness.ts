@@ -76,7 +76,7 @@ export async function expectConvergesInOneApply(h: Harness, desired: DesiredStat
   return plan;
 }
 
-/** Steps that change objects: `ensure` steps re-assert alert-definition activation on every apply by design. */
+/** Steps that change objects (`ensure` steps, which change nothing, left out). */
 export function changeSteps(plan: Plan): Plan['steps'] {
   return plan.steps.filter((s) => s.action !== 'ensure');
 }

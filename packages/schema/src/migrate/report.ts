@@ -11,9 +11,12 @@ export function migrationExitCode(result: MigrationResult, options: Pick<Migrate
   return 0;
 }
 
+/** Condition types whose `Value` counts milliseconds, as the removed fields did: the number is kept, and said to be. */
+const MILLISECOND_TYPES = new Set(['LoadTimeLimit1', 'LoadTimeLimit2']);
+
 function describeCondition(condition: MigrationErrorCondition): string {
   const parts = [condition.ErrorConditionType];
-  if (condition.Value !== undefined) parts.push(`Value "${condition.Value}"`);
+  if (condition.Value !== undefined) parts.push(`Value "${condition.Value}"${MILLISECOND_TYPES.has(condition.ErrorConditionType) ? ' (milliseconds, as before)' : ''}`);
   if (condition.Percentage !== undefined) parts.push(`Percentage "${condition.Percentage}"`);
   if (condition.Effect !== undefined) parts.push(`Effect ${condition.Effect}`);
   return parts.join(' ');

@@ -212,7 +212,7 @@ describe('formatMigrationReport', () => {
     const result = await migrateConfig(dir, { check: true });
     const text = formatMigrationReport(result, { check: true }).split(`${dir}/`).join('');
     expect(text.split('\n')).toEqual([
-      'monitors.yaml:3:5: monitor "Shop": would move AlertOnLoadTimeLimit1, LoadTimeLimit1 -> ErrorConditions: LoadTimeLimit1 Value "4000" Effect Error',
+      'monitors.yaml:3:5: monitor "Shop": would move AlertOnLoadTimeLimit1, LoadTimeLimit1 -> ErrorConditions: LoadTimeLimit1 Value "4000" (milliseconds, as before) Effect Error',
       'monitors.yaml:6:5: error MIGRATE_VALUE_WITHOUT_FLAG: monitor "Odd": LoadTimeLimit2 is set but AlertOnLoadTimeLimit2 is missing, ' +
         'so it is unknown whether it should raise an error or only indicate; add AlertOnLoadTimeLimit2: true or false and run `monsync migrate` again',
       '1 monitor in 1 file would be migrated; run `monsync migrate` to rewrite them. 1 error to fix by hand (see above).',

@@ -18,6 +18,9 @@ export function inputProblems(desired: DesiredState, live: LiveSnapshot, scope: 
   if (scope.outgoingPhoneNumbers === true && live.outgoingPhoneNumbers === undefined) {
     problems.push(planProblem('LIVE_NOT_READ', 'an operator names its outgoingPhoneNumber, but the live snapshot has no outgoing phone numbers; read them with readLive(client, liveScope(desired)) before planning'));
   }
+  if (scope.integrations === true && live.integrations === undefined) {
+    problems.push(planProblem('LIVE_NOT_READ', 'an escalation level attaches an integration, but the live snapshot has no integrations; read them with readLive(client, liveScope(desired)) before planning'));
+  }
   for (const mod of KINDS) {
     if (mod.unmatchable === undefined || desired.settings.manage[mod.section] === undefined) continue;
     const objects = listed(live, mod.kind);

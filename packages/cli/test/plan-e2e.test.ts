@@ -215,13 +215,14 @@ describe('monsync plan refuses before any API request', () => {
     expect(suite.emulator.control.requestLog().total).toBe(0);
   });
 
-  it('when a secret variable is unset: names it, never a value, exit 1, zero requests', async () => {
+  it('when a secret variable the plan sends is unset: names it, never a value, exit 1, no write (it reads the account to know what it sends)', async () => {
     const { DEMO_SHOP_OTP_SECRET: _unset, ...partial } = suite.env;
     const { code, err } = await monsync(['plan', '--config', 'configs'], { env: partial });
     expect(code).toBe(ExitCode.Error);
-    expect(err).toContain('DEMO_SHOP_OTP_SECRET');
+    expect(err).toContain('SECRET_UNAVAILABLE');
+    expect(err).toContain('env DEMO_SHOP_OTP_SECRET cannot be read, and this plan sends its value');
     expectNoSecrets(err);
-    expect(suite.emulator.control.requestLog().total).toBe(0);
+    expect(suite.emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET')).toEqual([]);
   });
 
   it('when credentials are missing: names the variables, exit 1, zero requests', async () => {

@@ -1,3 +1,4 @@
+import type { SourceRef } from '@monsync/schema';
 /** The desired state the reconciler consumes (`DesiredState`, docs/architecture.md: The config format), from `@monsync/schema`, plus structural helpers. */
 
 export type {
@@ -27,6 +28,8 @@ export type {
 export interface SecretValue {
   describe(): string;
   reveal(): string;
+  /** Where the reference is written (the schema's `Secret` has it), for a problem about its value. */
+  readonly source?: SourceRef;
 }
 
 /** PascalCase API fields pass through; monsync's own keys are camelCase. */

@@ -106,7 +106,7 @@ export const DIAGNOSTIC_CODES = {
   SECRET_FILE_TOO_LARGE: { severity: 'error', summary: 'A `fromFile` file is larger than 1 MiB (a `File` vault item: 2 MB, `VAULT_FILE_TOO_LARGE`): not read.' },
   SECRET_FILE_NOT_REGULAR: { severity: 'error', summary: 'A `fromFile` path names a folder, a named pipe, a socket or a device, not a file.' },
   VAULT_PLACEHOLDER_WRITTEN: { severity: 'error', summary: 'A `{{vault:...}}` placeholder written by hand; reference a declared item with `{ vault: Section/Item }`.' },
-  SECRET_UNAVAILABLE: { severity: 'error', summary: 'A secret is needed (resolveSecrets) but its variable is unset or its file unreadable.' },
+  SECRET_UNAVAILABLE: { severity: 'error', summary: 'A secret file exists but cannot be read while values are needed (resolveSecrets). An unset variable or a missing file is not an error of the tree: the plan refuses (SECRET_UNAVAILABLE) only a step that sends the value.' },
 } as const satisfies Record<string, { severity: Severity; summary: string }>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -826,8 +826,8 @@ class Assembler {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(ref.fromEnv)) continue; // reported by the schema
         const value = env[ref.fromEnv];
         if (value === undefined || value === '') {
-          if (needed) this.report('SECRET_UNAVAILABLE', `environment variable ${ref.fromEnv} is not set and its value is needed`, at, 'value', `set ${ref.fromEnv} in the environment of monsync`);
-          else this.report('ENV_VAR_UNSET', `environment variable ${ref.fromEnv} is not set; plan and apply will need it`, at, 'value', `set ${ref.fromEnv} where monsync plans and applies`);
+          // Plan and apply need a value only where they send or compare it, which the plan knows (SECRET_UNAVAILABLE there).
+          if (!needed) this.report('ENV_VAR_UNSET', `environment variable ${ref.fromEnv} is not set; plan and apply will need it`, at, 'value', `set ${ref.fromEnv} where monsync plans and applies`);
         } else if (vaultFile && needed && Buffer.from(value, 'base64').length > MAX_VAULT_FILE_BYTES) {
           this.report('VAULT_FILE_TOO_LARGE', `the File item read from ${ref.fromEnv} is larger than 2 MB`, at);
         }
@@ -851,8 +851,7 @@ class Assembler {
     try {
       stat = statSync(path);
     } catch {
-      if (needed) this.report('SECRET_UNAVAILABLE', `secret ${secret.describe()} cannot be read and its value is needed`, at, 'value', 'the path is relative to the YAML file that names it');
-      else this.report('SECRET_FILE_MISSING', `secret ${secret.describe()} does not exist; plan and apply will need it`, at, 'value', 'the path is relative to the YAML file that names it');
+      if (!needed) this.report('SECRET_FILE_MISSING', `secret ${secret.describe()} does not exist; plan and apply will need it`, at, 'value', 'the path is relative to the YAML file that names it');
       return;
     }
     if (!stat.isFile()) {

@@ -34,6 +34,11 @@ import { PLAN_FORMAT_VERSION, type Plan, type PlanWarning } from './types.js';
 export interface PlanOptions {
   /** From `fingerprintDesiredSecrets`; required when a managed object declares secrets. */
   fingerprints?: SecretFingerprints;
+  /**
+   * Secrets whose value could not be read (`fingerprintDesiredSecrets`' `unavailable`): a step that sends one is a
+   * problem (SECRET_UNAVAILABLE); a compared one is left as the account has it, with a warning.
+   */
+  unavailableSecrets?: ReadonlySet<string>;
   /** The API account's operator: updates of objects it changed last are not drift. Unknown: every update is attributed. */
   selfOperatorGuid?: string;
   /** More of the account's own operators (the plan and the apply API accounts): their changes are not drift either. */
@@ -103,7 +108,7 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
   warnings.push(...matchWarnings, ...ignoreUnmatched(ignore, states));
   throwIfAny(matchProblems);
 
-  const draftOptions = { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators, rotates: rotation(options.rotate) };
+  const draftOptions = { fingerprints: options.fingerprints, unavailable: options.unavailableSecrets, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators, rotates: rotation(options.rotate) };
   const drafted = draftChanges(states, resolution, draftOptions);
   warnings.push(...drafted.warnings);
   markRevived(drafted.drafts, states);

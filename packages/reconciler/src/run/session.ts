@@ -89,12 +89,14 @@ export function selfOperatorGuid(live: Pick<LiveSnapshot, 'operators'> & Partial
 }
 
 /**
- * Credentials, then secrets, then the client: every secret is read before any request, so a missing variable fails
- * fast and offline (an unavailable secret throws the schema's `SecretUnavailableError`, which names no value).
+ * Credentials, then secrets, then the client: every secret is read before any request. One that cannot be read is
+ * needed only where the plan sends it (a create, a rotation, an update of a kind with no fingerprint marker), which
+ * the plan refuses as SECRET_UNAVAILABLE; where it would only be compared, the account keeps its value.
  */
 export function openSession(desired: DesiredState, options: SessionOptions): PlanSession {
   const key = deriveFingerprintKey({ fingerprintKey: options.fingerprintKey, apiUser: options.client.username, apiPassword: options.client.password });
-  const fingerprints = fingerprintDesiredSecrets(desired, key);
+  const unavailable = new Set<string>();
+  const fingerprints = fingerprintDesiredSecrets(desired, key, unavailable);
   const client = createClient(options.client);
   const named = [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)];
   const target = planTarget(options.client.baseUrl, options.client.username);
@@ -123,6 +125,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
       if (recorded !== undefined && !found.some((guid) => guid.toLowerCase() === recorded)) found.push(recorded);
       const plan = assemblePlan(desired, live, {
         fingerprints,
+        ...(unavailable.size === 0 ? {} : { unavailableSecrets: unavailable }),
         ...(found.length === 0 ? {} : { selfOperatorGuids: found }),
         ...(targets === undefined ? {} : { targets }),
         ...(extra?.dedupe === true ? { dedupe: true } : {}),

@@ -20,6 +20,8 @@ export const ROTATION_REASON = 'rotation (--rotate)';
 
 export interface DraftOptions {
   fingerprints?: SecretFingerprints | undefined;
+  /** Addresses of secrets whose value could not be read: needed only where a step sends them. */
+  unavailable?: ReadonlySet<string> | undefined;
   selfOperatorGuid?: string | undefined;
   selfOperatorGuids?: readonly string[] | undefined;
   /** Operators read, to name who changed an object outside git; `null` when not read. */
@@ -73,9 +75,21 @@ class DraftContext {
     readonly options: DraftOptions,
   ) {}
 
-  fingerprintOf(entry: DesiredEntry, pointer: string): string {
+  /** Whether the value of a secret could not be read (so it can be neither compared nor sent). */
+  unavailable(entry: DesiredEntry, pointer: string): boolean {
+    return this.options.unavailable?.has(secretAddress(entry.kind, entry.key, pointer)) === true;
+  }
+
+  /** The fingerprint of a secret a step sends: one whose value could not be read refuses the plan here. */
+  fingerprintOf(entry: DesiredEntry, { pointer, secret }: SecretAt, sending: string): string {
     const found = this.options.fingerprints?.[secretAddress(entry.kind, entry.key, pointer)];
     if (found !== undefined) return found;
+    if (this.unavailable(entry, pointer)) {
+      const described = secret.describe();
+      const hint = described.startsWith('env ') ? `set ${described.slice('env '.length)} in the environment of monsync` : 'the path is relative to the YAML file that names it';
+      this.problems.push(planProblem('SECRET_UNAVAILABLE', `${described} cannot be read, and this plan sends its value (${sending} ${entry.kind} "${entry.key}" ${pointer}); ${hint}`, secret.source ?? entry.source));
+      return '';
+    }
     this.problems.push(
       planProblem('MISSING_FINGERPRINT', `no fingerprint for the secret at ${entry.kind} "${entry.key}" ${pointer}; pass fingerprintDesiredSecrets(desired, key) as options.fingerprints`, entry.source),
     );
@@ -107,6 +121,16 @@ class DraftContext {
       key: entry.key,
     });
     return any;
+  }
+
+  secretsUnread(mod: KindModule, entry: DesiredEntry, unread: readonly SecretAt[]): void {
+    const one = unread.length === 1;
+    this.warnings.push({
+      code: 'SECRET_NOT_SET',
+      message: `${at(entry.source)}${mod.kind} "${entry.key}": ${unread.map((s) => s.pointer).join(', ')} not compared: ${unread.map((s) => s.secret.describe()).join(', ')} cannot be read; the account keeps ${one ? 'its value' : 'their values'} (provide ${one ? 'it' : 'them'} to compare and update)`,
+      kind: mod.kind,
+      key: entry.key,
+    });
   }
 
   secretsUntracked(mod: KindModule, entry: DesiredEntry, all: readonly string[]): void {
@@ -181,7 +205,7 @@ function createDraft(context: DraftContext, rules: DraftRules, entry: DesiredEnt
   const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
   const secrets = findSecrets(resolved);
   context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
-  const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s.pointer) }));
+  const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s, 'creating') }));
   const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
   const body = withoutFields(withoutSecrets(resolved, secrets.length, (p) => ({ sensitive: true, fingerprint: fpAt.get(p) ?? '' })), rules.dropOnWrite);
   const shown = withoutFields(resolved, rules.dropOnWrite);
@@ -333,7 +357,12 @@ function changedDraft(context: DraftContext, rules: DraftRules, { desired: entry
   const reasons: string[] = rotated.length > 0 ? [ROTATION_REASON] : [];
   if (entry.key !== current.key && entry.pinnedGuid !== undefined && mod.marker?.name !== 'key') reasons.push('pinned GUID rename');
   let writeSecrets = false;
-  const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s.pointer) }));
+  // A secret compared by its fingerprint marker, whose value could not be read, is not compared: the account keeps
+  // its value and marker (a secret the step sends regardless is refused by fingerprintOf).
+  const unread = mod.marker?.name === 'fp' && rotated.length === 0 ? secrets.filter((s) => context.unavailable(entry, s.pointer)) : [];
+  if (unread.length > 0) context.secretsUnread(mod, entry, unread);
+  const sending = rotated.length > 0 ? 'rotating' : 'updating';
+  const fps = unread.length > 0 ? [] : secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s, sending) }));
   const expected = fps.length > 0 ? combineFingerprints(fps) + (mod.marker?.refs?.(resolved, secrets) ?? '') : undefined;
   if (mod.marker?.name === 'fp' && expected !== undefined && view.marker !== expected) {
     reasons.push(view.marker === undefined ? 'no fingerprint marker' : 'secret changed');
@@ -358,6 +387,7 @@ function changedDraft(context: DraftContext, rules: DraftRules, { desired: entry
   if (markerField !== undefined && mod.marker !== undefined) {
     const text = markerField in resolved ? (typeof resolved[markerField] === 'string' ? (resolved[markerField] as string) : undefined) : view.text;
     if (mod.marker.name === 'fp' && expected !== undefined) body[markerField] = withMarker(text, 'fp', expected);
+    else if (mod.marker.name === 'fp' && unread.length > 0 && view.marker !== undefined) body[markerField] = withMarker(text, 'fp', view.marker);
     if (mod.marker.name === 'key') body[markerField] = withMarker(text, 'key', entry.key);
   }
   const drift = driftOf(mod, current, context.options);

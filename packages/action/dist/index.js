@@ -5787,7 +5787,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants3 = require_constants2();
+    var constants4 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5862,7 +5862,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5957,11 +5957,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5984,10 +5984,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6004,7 +6004,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data);
+        return new HTTPParserError(message, constants4.ERROR[ret], data);
       }
       destroy() {
         assert(this.ptr != null);
@@ -6184,7 +6184,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6206,7 +6206,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6242,13 +6242,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -12130,26 +12130,26 @@ var require_headers = __commonJS({
           const firstValue = iterator2.next().value;
           array[0] = [firstValue[0], firstValue[1].value];
           assert(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size; ++i) {
+          for (let i = 1, j = 0, right = 0, left2 = 0, pivot = 0, x, value; i < size; ++i) {
             value = iterator2.next().value;
             x = array[i] = [value[0], value[1].value];
             assert(x[1] !== null);
-            left = 0;
+            left2 = 0;
             right = i;
-            while (left < right) {
-              pivot = left + (right - left >> 1);
+            while (left2 < right) {
+              pivot = left2 + (right - left2 >> 1);
               if (array[pivot][0] <= x[0]) {
-                left = pivot + 1;
+                left2 = pivot + 1;
               } else {
                 right = pivot;
               }
             }
             if (i !== pivot) {
               j = i;
-              while (j > left) {
+              while (j > left2) {
                 array[j] = array[--j];
               }
-              array[left] = x;
+              array[left2] = x;
             }
           }
           if (!iterator2.next().done) {
@@ -23114,10 +23114,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep5, value } = collItem;
+        const { start, key, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key ?? sep6?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -23131,7 +23131,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -23155,7 +23155,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -23171,7 +23171,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -23262,7 +23262,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep6 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -23276,13 +23276,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep5 + cb;
-              sep5 = "";
+                comment += sep6 + cb;
+              sep6 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep5 += source;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
@@ -23325,18 +23325,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep5, value } = collItem;
+        const { start, key, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep5?.[0],
+          next: key ?? sep6?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -23390,8 +23390,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap9 && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap9 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -23403,7 +23403,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -23414,8 +23414,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap9 && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+              if (sep6)
+                for (const st of sep6) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -23432,7 +23432,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -23612,7 +23612,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -23629,24 +23629,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar3.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep6 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep6 + content;
+          sep6 = " ";
           prevMoreIndented = false;
         }
       }
@@ -23829,25 +23829,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match2[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep6 = " ";
       let pos = line.lastIndex;
       while (match2 = line.exec(source)) {
         const lm = match2[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep6 === "\n")
+            res += sep6;
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep6 + lm;
+          sep6 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match2 = last.exec(source);
-      return res + sep5 + (match2?.[1] ?? "");
+      return res + sep6 + (match2?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -24657,14 +24657,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep5, value }) {
+    function stringifyItem({ start, key, sep: sep6, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep5)
-        for (const st of sep5)
+      if (sep6)
+        for (const st of sep6)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -25831,18 +25831,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep6;
           if (scalar2.end) {
-            sep5 = scalar2.end;
-            sep5.push(this.sourceToken);
+            sep6 = scalar2.end;
+            sep6.push(this.sourceToken);
             delete scalar2.end;
           } else
-            sep5 = [this.sourceToken];
+            sep6 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar2.offset,
             indent: scalar2.indent,
-            items: [{ start, key: scalar2, sep: sep5 }]
+            items: [{ start, key: scalar2, sep: sep6 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -25995,15 +25995,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep5 }]
+                    items: [{ start: start2, key, sep: sep6 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -26197,13 +26197,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep5 }]
+              items: [{ start, key: fc, sep: sep6 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -26858,11 +26858,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants3);
+          this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -26879,10 +26879,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants3);
+        this.rhs = optimizeExpr(this.rhs, names, constants4);
         return this;
       }
       get names() {
@@ -26943,8 +26943,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants3) {
-        this.code = optimizeExpr(this.code, names, constants3);
+      optimizeNames(names, constants4) {
+        this.code = optimizeExpr(this.code, names, constants4);
         return this;
       }
       get names() {
@@ -26973,12 +26973,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants3))
+          if (n.optimizeNames(names, constants4))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -27031,12 +27031,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
-        if (!(super.optimizeNames(names, constants3) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        if (!(super.optimizeNames(names, constants4) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants3);
+        this.condition = optimizeExpr(this.condition, names, constants4);
         return this;
       }
       get names() {
@@ -27059,10 +27059,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants3);
+        this.iteration = optimizeExpr(this.iteration, names, constants4);
         return this;
       }
       get names() {
@@ -27098,10 +27098,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants3) {
-        if (!super.optimizeNames(names, constants3))
+      optimizeNames(names, constants4) {
+        if (!super.optimizeNames(names, constants4))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants3);
+        this.iterable = optimizeExpr(this.iterable, names, constants4);
         return this;
       }
       get names() {
@@ -27143,11 +27143,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants3) {
+      optimizeNames(names, constants4) {
         var _a, _b;
-        super.optimizeNames(names, constants3);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants3);
+        super.optimizeNames(names, constants4);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants4);
         return this;
       }
       get names() {
@@ -27448,7 +27448,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants3) {
+    function optimizeExpr(expr, names, constants4) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -27463,14 +27463,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n) {
-        const c = constants3[n.str];
+        const c = constants4[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants3[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -29645,13 +29645,13 @@ var require_utils2 = __commonJS({
     function normalizeIPv6Address(input) {
       const compression = input.indexOf("::");
       if (compression !== -1 && input.indexOf("::", compression + 1) !== -1) return void 0;
-      const left = compression === -1 ? input.split(":") : input.slice(0, compression).split(":");
+      const left2 = compression === -1 ? input.split(":") : input.slice(0, compression).split(":");
       const right = compression === -1 ? [] : input.slice(compression + 2).split(":");
       if (compression !== -1) {
-        if (left.length === 1 && left[0] === "") left.length = 0;
+        if (left2.length === 1 && left2[0] === "") left2.length = 0;
         if (right.length === 1 && right[0] === "") right.length = 0;
       }
-      const parts = left.concat(right);
+      const parts = left2.concat(right);
       let hextetCount = 0;
       for (let i = 0; i < parts.length; i++) {
         const part = parts[i];
@@ -29670,9 +29670,9 @@ var require_utils2 = __commonJS({
         return compressIPv6ZeroRun(parts);
       }
       if (hextetCount >= 8) return void 0;
-      const expanded = parts.slice(0, left.length);
+      const expanded = parts.slice(0, left2.length);
       for (let i = hextetCount; i < 8; i++) expanded.push("0");
-      for (let i = left.length; i < parts.length; i++) expanded.push(parts[i]);
+      for (let i = left2.length; i < parts.length; i++) expanded.push(parts[i]);
       return compressIPv6ZeroRun(expanded);
     }
     function normalizeIPv6(host) {
@@ -40605,7 +40605,7 @@ var require_client_h12 = __commonJS({
       kHTTPContext,
       kClosed
     } = require_symbols6();
-    var constants3 = require_constants7();
+    var constants4 = require_constants7();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var removeAllListeners = util.removeAllListeners;
@@ -40741,7 +40741,7 @@ var require_client_h12 = __commonJS({
          */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -40837,11 +40837,11 @@ var require_client_h12 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const data = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data);
             } else {
@@ -40864,10 +40864,10 @@ var require_client_h12 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -40884,7 +40884,7 @@ var require_client_h12 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data);
+        return new HTTPParserError(message, constants4.ERROR[ret], data);
       }
       destroy() {
         assert(currentParser === null);
@@ -41095,7 +41095,7 @@ var require_client_h12 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -41121,7 +41121,7 @@ var require_client_h12 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
         return 0;
       }
@@ -41161,13 +41161,13 @@ var require_client_h12 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -53588,26 +53588,26 @@ var require_headers2 = __commonJS({
           const firstValue = iterator2.next().value;
           array[0] = [firstValue[0], firstValue[1].value];
           assert(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size; ++i) {
+          for (let i = 1, j = 0, right = 0, left2 = 0, pivot = 0, x, value; i < size; ++i) {
             value = iterator2.next().value;
             x = array[i] = [value[0], value[1].value];
             assert(x[1] !== null);
-            left = 0;
+            left2 = 0;
             right = i;
-            while (left < right) {
-              pivot = left + (right - left >> 1);
+            while (left2 < right) {
+              pivot = left2 + (right - left2 >> 1);
               if (array[pivot][0] <= x[0]) {
-                left = pivot + 1;
+                left2 = pivot + 1;
               } else {
                 right = pivot;
               }
             }
             if (i !== pivot) {
               j = i;
-              while (j > left) {
+              while (j > left2) {
                 array[j] = array[--j];
               }
-              array[left] = x;
+              array[left2] = x;
             }
           }
           if (!iterator2.next().done) {
@@ -59523,7 +59523,7 @@ var require_websocketstream = __commonJS({
         this.#handler.readyState = states.OPEN;
         const extensions = parsedExtensions ?? "";
         const protocol = response.headersList.get("sec-websocket-protocol") ?? "";
-        const readable = new ReadableStream({
+        const readable2 = new ReadableStream({
           start: (controller) => {
             this.#readableStreamController = controller;
           },
@@ -59537,11 +59537,11 @@ var require_websocketstream = __commonJS({
           close: () => closeWebSocketConnection(this.#handler, null, null),
           abort: (reason) => this.#closeUsingReason(reason)
         });
-        this.#readableStream = readable;
+        this.#readableStream = readable2;
         this.#openedPromise.resolve({
           extensions,
           protocol,
-          readable,
+          readable: readable2,
           writable
         });
       }
@@ -61248,6 +61248,15 @@ var REMOVED_MONITOR_FIELDS = {
   ExpectedHttpStatusCode: "HttpStatus",
   ExpectedHttpStatusCodeSpecified: "HttpStatus"
 };
+var ESCALATION_MODES = ["AlertOnErrorCount", "AlertOnErrorDuration"];
+var LEVEL_INTEGRATION_WRITE_ONLY_FIELDS = ["IsActive", "SendOkAlerts", "SendReminderAlerts"];
+function integrationTypeRefuses(type, field, value) {
+  if (field === "SendOkAlerts" && value === true && (type === "Phone" || type === "GenericWebhook")) return `a ${type} integration sends no OK alerts: SendOkAlerts must be false`;
+  if (field === "SendReminderAlerts" && value === true && type === "GenericWebhook") return "a GenericWebhook integration sends no reminders: SendReminderAlerts must be false";
+  if (field === "ExtraEmailAddresses" && type !== "Email") return `ExtraEmailAddresses is for Email integrations only, not ${type}`;
+  if (field === "StatusHubServiceList" && type !== "Statushub") return `StatusHubServiceList is for Statushub integrations only, not ${type}`;
+  return void 0;
+}
 
 // ../client/src/wire/renames.ts
 var CHECK_INTERVAL_UNIT = { from: "minutes", to: "minutes", factor: 1 };
@@ -61530,13 +61539,78 @@ var ALERT_DEFINITION_KIND = {
   section: "alertDefinitions",
   path: ["alertDefinitions"],
   stateField: "alertDefinitions",
-  keyField: "AlertDefinitionGuid",
+  keyField: "AlertName",
   guidField: "AlertDefinitionGuid",
   guidUnique: "account",
-  readOnlyFields: [],
+  readOnlyFields: ["AlertDefinitionGuid", "Hash"],
   secretFields: [],
   setFields: [],
   title: { one: "alert definition", many: "alert definitions" },
+  ignorable: true,
+  keyIgnoresCase: true
+};
+var ESCALATION_LEVEL_KIND = {
+  kind: "escalationLevel",
+  section: "alertDefinitions",
+  path: ["alertDefinitions", "*", "escalationLevels"],
+  parent: "alertDefinition",
+  keyField: "Id",
+  guidField: "",
+  guidUnique: "parent",
+  readOnlyFields: ["Hash"],
+  secretFields: [],
+  setFields: [],
+  title: { one: "escalation level", many: "escalation levels", inParent: { one: "level", many: "levels" } },
+  ignorable: true
+};
+function alertMemberKey(entry) {
+  if (typeof entry["monitor"] === "string") return `monitor:${entry["monitor"]}`;
+  return typeof entry["monitorGroup"] === "string" ? `monitorGroup:${entry["monitorGroup"]}` : void 0;
+}
+var ALERT_DEFINITION_MEMBER_KIND = {
+  kind: "alertDefinitionMember",
+  section: "alertDefinitions",
+  path: ["alertDefinitions", "*", "members"],
+  parent: "alertDefinition",
+  guidField: "",
+  guidUnique: "parent",
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  contentKey: (entry) => alertMemberKey(entry),
+  title: { one: "alert definition member", many: "alert definition members" },
+  ignorable: false
+};
+function levelMemberKey(entry) {
+  if (typeof entry["operator"] === "string") return `operator:${entry["operator"]}`;
+  return typeof entry["operatorGroup"] === "string" ? `operatorGroup:${entry["operatorGroup"]}` : void 0;
+}
+var ESCALATION_LEVEL_MEMBER_KIND = {
+  kind: "escalationLevelMember",
+  section: "alertDefinitions",
+  path: ["alertDefinitions", "*", "escalationLevels", "*", "members"],
+  parent: "escalationLevel",
+  guidField: "",
+  guidUnique: "parent",
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  contentKey: (entry) => levelMemberKey(entry),
+  title: { one: "escalation level member", many: "escalation level members" },
+  ignorable: false
+};
+var ESCALATION_LEVEL_INTEGRATION_KIND = {
+  kind: "escalationLevelIntegration",
+  section: "alertDefinitions",
+  path: ["alertDefinitions", "*", "escalationLevels", "*", "integrations"],
+  parent: "escalationLevel",
+  keyField: "integration",
+  guidField: "",
+  guidUnique: "parent",
+  readOnlyFields: ["Hash"],
+  secretFields: [],
+  setFields: [{ path: ["ExtraEmailAddresses"] }],
+  title: { one: "escalation level integration", many: "escalation level integrations", inParent: { one: "integration", many: "integrations" } },
   ignorable: true
 };
 var OPERATOR_KIND = {
@@ -61640,7 +61714,11 @@ var KIND_ENTRIES = [
   SLA_KIND,
   SLA_EXCLUSION_PERIOD_KIND,
   SCHEDULED_REPORT_KIND,
-  ALERT_DEFINITION_KIND
+  ALERT_DEFINITION_KIND,
+  ESCALATION_LEVEL_KIND,
+  ALERT_DEFINITION_MEMBER_KIND,
+  ESCALATION_LEVEL_MEMBER_KIND,
+  ESCALATION_LEVEL_INTEGRATION_KIND
 ];
 var KINDS_AS_LISTED = MANAGED_KINDS.flatMap((section) => KIND_ENTRIES.filter((entry) => entry.section === section));
 var IGNORABLE_KINDS = KINDS_AS_LISTED.filter((entry) => entry.ignorable).map((entry) => entry.kind);
@@ -61714,12 +61792,45 @@ var SECRET_NAME_ANY_CASE = /(password|passphrase|passwd|token|secret|api_?key|pr
 function looksSecret(name) {
   return SECRET_NAME_ANY_CASE.test(name);
 }
+var SECRET_HEADER = /^((proxy-)?authorization|(set-)?cookie|x-[a-z0-9-]*(api[-_]?key|token|auth|secret|session|password)[a-z0-9-]*|api[-_]?key)$/i;
+function isSecretHeaderName(name) {
+  return SECRET_HEADER.test(name);
+}
+var SECRET_KEY_WORD = /((^|[^a-z])(key|pass|pwd)|(api|access|private|secret|signing|client|auth|encryption|license|master|subscription|session)[-_]?key)$/i;
+function namesSecret(name) {
+  return looksSecret(name) || SECRET_KEY_WORD.test(name) || isSecretHeaderName(name);
+}
+var NAMING_FIELDS = ["Key", "Name", "HeaderName", "Header"];
+function secretPairName(entry) {
+  if (!Object.hasOwn(entry, "Value")) return void 0;
+  for (const field of NAMING_FIELDS) {
+    const name = entry[field];
+    if (typeof name === "string" && namesSecret(name)) return name;
+  }
+  return void 0;
+}
+var AUTH_SCHEME_VALUE = /^(bearer|basic|token)\s+([A-Za-z0-9\-._~+/]{8,}=*)$/i;
+var WORD = /^[A-Za-z][a-z]+$/;
+var JWT = /^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*$/;
+var URL_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^/?#@\s:]*:[^/?#@\s]+@/i;
+function secretShape(value) {
+  if (value.includes("://") && value.includes("@") && URL_PASSWORD.test(value)) return "url-password";
+  if (value.startsWith("eyJ") && JWT.test(value)) return "jwt";
+  const credential = AUTH_SCHEME_VALUE.exec(value)?.[2];
+  if (credential !== void 0 && !WORD.test(credential)) return "bearer";
+  return void 0;
+}
+var SECRET_SHAPE_TEXT = {
+  bearer: "an authorization credential (`Bearer ...`, `Basic ...`)",
+  jwt: "a JSON Web Token (`eyJ....eyJ....`)",
+  "url-password": "a URL with a password in it (`user:password@`)"
+};
 var AUTH_OBJECT = /^(auth|authentication|authorization|oauth\d*|credentials?)$/i;
 var AUTH_DESCRIPTION = /(type|mode|method|scheme|name|username|user|id|url|uri|endpoint|scope|scopes|audience|header|headername|granttype|enabled)$/i;
 function isSecretLeaf(keys) {
   const own = keys[keys.length - 1];
   if (own === void 0) return false;
-  if (looksSecret(own)) return true;
+  if (looksSecret(own) || isSecretHeaderName(own)) return true;
   return keys.slice(0, -1).some((key) => AUTH_OBJECT.test(key)) && !AUTH_DESCRIPTION.test(own);
 }
 function secretEnvName(...parts) {
@@ -62458,7 +62569,7 @@ function IsUnionOptional(types) {
   return types.some((type) => IsOptional(type));
 }
 function RemoveOptionalFromRest(types) {
-  return types.map((left) => IsOptional(left) ? RemoveOptionalFromType(left) : left);
+  return types.map((left2) => IsOptional(left2) ? RemoveOptionalFromType(left2) : left2);
 }
 function RemoveOptionalFromType(T) {
   return Discard(T, [OptionalKind]);
@@ -62628,9 +62739,9 @@ var TemplateLiteralGenerateError = class extends TypeBoxError {
 function* GenerateReduce(buffer) {
   if (buffer.length === 1)
     return yield* buffer[0];
-  for (const left of buffer[0]) {
+  for (const left2 of buffer[0]) {
     for (const right of GenerateReduce(buffer.slice(1))) {
-      yield `${left}${right}`;
+      yield `${left2}${right}`;
     }
   }
 }
@@ -62835,8 +62946,8 @@ function MappedIndexPropertyKey(type, key, options) {
   return { [key]: Index(type, [key], Clone(options)) };
 }
 function MappedIndexPropertyKeys(type, propertyKeys, options) {
-  return propertyKeys.reduce((result, left) => {
-    return { ...result, ...MappedIndexPropertyKey(type, left, options) };
+  return propertyKeys.reduce((result, left2) => {
+    return { ...result, ...MappedIndexPropertyKey(type, left2, options) };
   }, {});
 }
 function MappedIndexProperties(type, mappedKey, options) {
@@ -62997,13 +63108,13 @@ function IntersectCreate(T, options = {}) {
 
 // ../../node_modules/.pnpm/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/intersect/intersect-evaluated.mjs
 function IsIntersectOptional(types) {
-  return types.every((left) => IsOptional(left));
+  return types.every((left2) => IsOptional(left2));
 }
 function RemoveOptionalFromType2(type) {
   return Discard(type, [OptionalKind]);
 }
 function RemoveOptionalFromRest2(types) {
-  return types.map((left) => IsOptional(left) ? RemoveOptionalFromType2(left) : left);
+  return types.map((left2) => IsOptional(left2) ? RemoveOptionalFromType2(left2) : left2);
 }
 function ResolveIntersect(types, options) {
   return IsIntersectOptional(types) ? Optional(IntersectCreate(RemoveOptionalFromRest2(types), options)) : IntersectCreate(RemoveOptionalFromRest2(types), options);
@@ -63247,64 +63358,64 @@ function Throw(message) {
 function IsStructuralRight(right) {
   return type_exports.IsNever(right) || type_exports.IsIntersect(right) || type_exports.IsUnion(right) || type_exports.IsUnknown(right) || type_exports.IsAny(right);
 }
-function StructuralRight(left, right) {
-  return type_exports.IsNever(right) ? FromNeverRight(left, right) : type_exports.IsIntersect(right) ? FromIntersectRight(left, right) : type_exports.IsUnion(right) ? FromUnionRight(left, right) : type_exports.IsUnknown(right) ? FromUnknownRight(left, right) : type_exports.IsAny(right) ? FromAnyRight(left, right) : Throw("StructuralRight");
+function StructuralRight(left2, right) {
+  return type_exports.IsNever(right) ? FromNeverRight(left2, right) : type_exports.IsIntersect(right) ? FromIntersectRight(left2, right) : type_exports.IsUnion(right) ? FromUnionRight(left2, right) : type_exports.IsUnknown(right) ? FromUnknownRight(left2, right) : type_exports.IsAny(right) ? FromAnyRight(left2, right) : Throw("StructuralRight");
 }
-function FromAnyRight(left, right) {
+function FromAnyRight(left2, right) {
   return ExtendsResult.True;
 }
-function FromAny(left, right) {
-  return type_exports.IsIntersect(right) ? FromIntersectRight(left, right) : type_exports.IsUnion(right) && right.anyOf.some((schema) => type_exports.IsAny(schema) || type_exports.IsUnknown(schema)) ? ExtendsResult.True : type_exports.IsUnion(right) ? ExtendsResult.Union : type_exports.IsUnknown(right) ? ExtendsResult.True : type_exports.IsAny(right) ? ExtendsResult.True : ExtendsResult.Union;
+function FromAny(left2, right) {
+  return type_exports.IsIntersect(right) ? FromIntersectRight(left2, right) : type_exports.IsUnion(right) && right.anyOf.some((schema) => type_exports.IsAny(schema) || type_exports.IsUnknown(schema)) ? ExtendsResult.True : type_exports.IsUnion(right) ? ExtendsResult.Union : type_exports.IsUnknown(right) ? ExtendsResult.True : type_exports.IsAny(right) ? ExtendsResult.True : ExtendsResult.Union;
 }
-function FromArrayRight(left, right) {
-  return type_exports.IsUnknown(left) ? ExtendsResult.False : type_exports.IsAny(left) ? ExtendsResult.Union : type_exports.IsNever(left) ? ExtendsResult.True : ExtendsResult.False;
+function FromArrayRight(left2, right) {
+  return type_exports.IsUnknown(left2) ? ExtendsResult.False : type_exports.IsAny(left2) ? ExtendsResult.Union : type_exports.IsNever(left2) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromArray4(left, right) {
-  return type_exports.IsObject(right) && IsObjectArrayLike(right) ? ExtendsResult.True : IsStructuralRight(right) ? StructuralRight(left, right) : !type_exports.IsArray(right) ? ExtendsResult.False : IntoBooleanResult(Visit3(left.items, right.items));
+function FromArray4(left2, right) {
+  return type_exports.IsObject(right) && IsObjectArrayLike(right) ? ExtendsResult.True : IsStructuralRight(right) ? StructuralRight(left2, right) : !type_exports.IsArray(right) ? ExtendsResult.False : IntoBooleanResult(Visit3(left2.items, right.items));
 }
-function FromAsyncIterator(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : !type_exports.IsAsyncIterator(right) ? ExtendsResult.False : IntoBooleanResult(Visit3(left.items, right.items));
+function FromAsyncIterator(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : !type_exports.IsAsyncIterator(right) ? ExtendsResult.False : IntoBooleanResult(Visit3(left2.items, right.items));
 }
-function FromBigInt(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsBigInt(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromBigInt(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsBigInt(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromBooleanRight(left, right) {
-  return type_exports.IsLiteralBoolean(left) ? ExtendsResult.True : type_exports.IsBoolean(left) ? ExtendsResult.True : ExtendsResult.False;
+function FromBooleanRight(left2, right) {
+  return type_exports.IsLiteralBoolean(left2) ? ExtendsResult.True : type_exports.IsBoolean(left2) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromBoolean(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsBoolean(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromBoolean(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsBoolean(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromConstructor(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : !type_exports.IsConstructor(right) ? ExtendsResult.False : left.parameters.length > right.parameters.length ? ExtendsResult.False : !left.parameters.every((schema, index) => IntoBooleanResult(Visit3(right.parameters[index], schema)) === ExtendsResult.True) ? ExtendsResult.False : IntoBooleanResult(Visit3(left.returns, right.returns));
+function FromConstructor(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : !type_exports.IsConstructor(right) ? ExtendsResult.False : left2.parameters.length > right.parameters.length ? ExtendsResult.False : !left2.parameters.every((schema, index) => IntoBooleanResult(Visit3(right.parameters[index], schema)) === ExtendsResult.True) ? ExtendsResult.False : IntoBooleanResult(Visit3(left2.returns, right.returns));
 }
-function FromDate(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsDate(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromDate(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsDate(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromFunction(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : !type_exports.IsFunction(right) ? ExtendsResult.False : left.parameters.length > right.parameters.length ? ExtendsResult.False : !left.parameters.every((schema, index) => IntoBooleanResult(Visit3(right.parameters[index], schema)) === ExtendsResult.True) ? ExtendsResult.False : IntoBooleanResult(Visit3(left.returns, right.returns));
+function FromFunction(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : !type_exports.IsFunction(right) ? ExtendsResult.False : left2.parameters.length > right.parameters.length ? ExtendsResult.False : !left2.parameters.every((schema, index) => IntoBooleanResult(Visit3(right.parameters[index], schema)) === ExtendsResult.True) ? ExtendsResult.False : IntoBooleanResult(Visit3(left2.returns, right.returns));
 }
-function FromIntegerRight(left, right) {
-  return type_exports.IsLiteral(left) && value_exports.IsNumber(left.const) ? ExtendsResult.True : type_exports.IsNumber(left) || type_exports.IsInteger(left) ? ExtendsResult.True : ExtendsResult.False;
+function FromIntegerRight(left2, right) {
+  return type_exports.IsLiteral(left2) && value_exports.IsNumber(left2.const) ? ExtendsResult.True : type_exports.IsNumber(left2) || type_exports.IsInteger(left2) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromInteger(left, right) {
-  return type_exports.IsInteger(right) || type_exports.IsNumber(right) ? ExtendsResult.True : IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : ExtendsResult.False;
+function FromInteger(left2, right) {
+  return type_exports.IsInteger(right) || type_exports.IsNumber(right) ? ExtendsResult.True : IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : ExtendsResult.False;
 }
-function FromIntersectRight(left, right) {
-  return right.allOf.every((schema) => Visit3(left, schema) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
+function FromIntersectRight(left2, right) {
+  return right.allOf.every((schema) => Visit3(left2, schema) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromIntersect4(left, right) {
-  return left.allOf.some((schema) => Visit3(schema, right) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
+function FromIntersect4(left2, right) {
+  return left2.allOf.some((schema) => Visit3(schema, right) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromIterator(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : !type_exports.IsIterator(right) ? ExtendsResult.False : IntoBooleanResult(Visit3(left.items, right.items));
+function FromIterator(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : !type_exports.IsIterator(right) ? ExtendsResult.False : IntoBooleanResult(Visit3(left2.items, right.items));
 }
-function FromLiteral2(left, right) {
-  return type_exports.IsLiteral(right) && right.const === left.const ? ExtendsResult.True : IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsString(right) ? FromStringRight(left, right) : type_exports.IsNumber(right) ? FromNumberRight(left, right) : type_exports.IsInteger(right) ? FromIntegerRight(left, right) : type_exports.IsBoolean(right) ? FromBooleanRight(left, right) : ExtendsResult.False;
+function FromLiteral2(left2, right) {
+  return type_exports.IsLiteral(right) && right.const === left2.const ? ExtendsResult.True : IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsString(right) ? FromStringRight(left2, right) : type_exports.IsNumber(right) ? FromNumberRight(left2, right) : type_exports.IsInteger(right) ? FromIntegerRight(left2, right) : type_exports.IsBoolean(right) ? FromBooleanRight(left2, right) : ExtendsResult.False;
 }
-function FromNeverRight(left, right) {
+function FromNeverRight(left2, right) {
   return ExtendsResult.False;
 }
-function FromNever(left, right) {
+function FromNever(left2, right) {
   return ExtendsResult.True;
 }
 function UnwrapTNot(schema) {
@@ -63317,17 +63428,17 @@ function UnwrapTNot(schema) {
   }
   return depth % 2 === 0 ? current : Unknown();
 }
-function FromNot(left, right) {
-  return type_exports.IsNot(left) ? Visit3(UnwrapTNot(left), right) : type_exports.IsNot(right) ? Visit3(left, UnwrapTNot(right)) : Throw("Invalid fallthrough for Not");
+function FromNot(left2, right) {
+  return type_exports.IsNot(left2) ? Visit3(UnwrapTNot(left2), right) : type_exports.IsNot(right) ? Visit3(left2, UnwrapTNot(right)) : Throw("Invalid fallthrough for Not");
 }
-function FromNull(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsNull(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromNull(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsNull(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromNumberRight(left, right) {
-  return type_exports.IsLiteralNumber(left) ? ExtendsResult.True : type_exports.IsNumber(left) || type_exports.IsInteger(left) ? ExtendsResult.True : ExtendsResult.False;
+function FromNumberRight(left2, right) {
+  return type_exports.IsLiteralNumber(left2) ? ExtendsResult.True : type_exports.IsNumber(left2) || type_exports.IsInteger(left2) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromNumber(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsInteger(right) || type_exports.IsNumber(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromNumber(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsInteger(right) || type_exports.IsNumber(right) ? ExtendsResult.True : ExtendsResult.False;
 }
 function IsObjectPropertyCount(schema, count) {
   return Object.getOwnPropertyNames(schema.properties).length === count;
@@ -63368,34 +63479,34 @@ function IsObjectPromiseLike(schema) {
   const then = Function2([Any()], Any());
   return IsObjectPropertyCount(schema, 0) || IsObjectPropertyCount(schema, 1) && "then" in schema.properties && IntoBooleanResult(Visit3(schema.properties["then"], then)) === ExtendsResult.True;
 }
-function Property(left, right) {
-  return Visit3(left, right) === ExtendsResult.False ? ExtendsResult.False : type_exports.IsOptional(left) && !type_exports.IsOptional(right) ? ExtendsResult.False : ExtendsResult.True;
+function Property(left2, right) {
+  return Visit3(left2, right) === ExtendsResult.False ? ExtendsResult.False : type_exports.IsOptional(left2) && !type_exports.IsOptional(right) ? ExtendsResult.False : ExtendsResult.True;
 }
-function FromObjectRight(left, right) {
-  return type_exports.IsUnknown(left) ? ExtendsResult.False : type_exports.IsAny(left) ? ExtendsResult.Union : type_exports.IsNever(left) || type_exports.IsLiteralString(left) && IsObjectStringLike(right) || type_exports.IsLiteralNumber(left) && IsObjectNumberLike(right) || type_exports.IsLiteralBoolean(left) && IsObjectBooleanLike(right) || type_exports.IsSymbol(left) && IsObjectSymbolLike(right) || type_exports.IsBigInt(left) && IsObjectBigIntLike(right) || type_exports.IsString(left) && IsObjectStringLike(right) || type_exports.IsSymbol(left) && IsObjectSymbolLike(right) || type_exports.IsNumber(left) && IsObjectNumberLike(right) || type_exports.IsInteger(left) && IsObjectNumberLike(right) || type_exports.IsBoolean(left) && IsObjectBooleanLike(right) || type_exports.IsUint8Array(left) && IsObjectUint8ArrayLike(right) || type_exports.IsDate(left) && IsObjectDateLike(right) || type_exports.IsConstructor(left) && IsObjectConstructorLike(right) || type_exports.IsFunction(left) && IsObjectFunctionLike(right) ? ExtendsResult.True : type_exports.IsRecord(left) && type_exports.IsString(RecordKey(left)) ? (() => {
+function FromObjectRight(left2, right) {
+  return type_exports.IsUnknown(left2) ? ExtendsResult.False : type_exports.IsAny(left2) ? ExtendsResult.Union : type_exports.IsNever(left2) || type_exports.IsLiteralString(left2) && IsObjectStringLike(right) || type_exports.IsLiteralNumber(left2) && IsObjectNumberLike(right) || type_exports.IsLiteralBoolean(left2) && IsObjectBooleanLike(right) || type_exports.IsSymbol(left2) && IsObjectSymbolLike(right) || type_exports.IsBigInt(left2) && IsObjectBigIntLike(right) || type_exports.IsString(left2) && IsObjectStringLike(right) || type_exports.IsSymbol(left2) && IsObjectSymbolLike(right) || type_exports.IsNumber(left2) && IsObjectNumberLike(right) || type_exports.IsInteger(left2) && IsObjectNumberLike(right) || type_exports.IsBoolean(left2) && IsObjectBooleanLike(right) || type_exports.IsUint8Array(left2) && IsObjectUint8ArrayLike(right) || type_exports.IsDate(left2) && IsObjectDateLike(right) || type_exports.IsConstructor(left2) && IsObjectConstructorLike(right) || type_exports.IsFunction(left2) && IsObjectFunctionLike(right) ? ExtendsResult.True : type_exports.IsRecord(left2) && type_exports.IsString(RecordKey(left2)) ? (() => {
     return right[Hint] === "Record" ? ExtendsResult.True : ExtendsResult.False;
-  })() : type_exports.IsRecord(left) && type_exports.IsNumber(RecordKey(left)) ? (() => {
+  })() : type_exports.IsRecord(left2) && type_exports.IsNumber(RecordKey(left2)) ? (() => {
     return IsObjectPropertyCount(right, 0) ? ExtendsResult.True : ExtendsResult.False;
   })() : ExtendsResult.False;
 }
-function FromObject(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : !type_exports.IsObject(right) ? ExtendsResult.False : (() => {
+function FromObject(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : !type_exports.IsObject(right) ? ExtendsResult.False : (() => {
     for (const key of Object.getOwnPropertyNames(right.properties)) {
-      if (!(key in left.properties) && !type_exports.IsOptional(right.properties[key])) {
+      if (!(key in left2.properties) && !type_exports.IsOptional(right.properties[key])) {
         return ExtendsResult.False;
       }
       if (type_exports.IsOptional(right.properties[key])) {
         return ExtendsResult.True;
       }
-      if (Property(left.properties[key], right.properties[key]) === ExtendsResult.False) {
+      if (Property(left2.properties[key], right.properties[key]) === ExtendsResult.False) {
         return ExtendsResult.False;
       }
     }
     return ExtendsResult.True;
   })();
 }
-function FromPromise2(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) && IsObjectPromiseLike(right) ? ExtendsResult.True : !type_exports.IsPromise(right) ? ExtendsResult.False : IntoBooleanResult(Visit3(left.item, right.item));
+function FromPromise2(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) && IsObjectPromiseLike(right) ? ExtendsResult.True : !type_exports.IsPromise(right) ? ExtendsResult.False : IntoBooleanResult(Visit3(left2.item, right.item));
 }
 function RecordKey(schema) {
   return PatternNumberExact in schema.patternProperties ? Number2() : PatternStringExact in schema.patternProperties ? String2() : Throw("Unknown record key pattern");
@@ -63403,81 +63514,81 @@ function RecordKey(schema) {
 function RecordValue(schema) {
   return PatternNumberExact in schema.patternProperties ? schema.patternProperties[PatternNumberExact] : PatternStringExact in schema.patternProperties ? schema.patternProperties[PatternStringExact] : Throw("Unable to get record value schema");
 }
-function FromRecordRight(left, right) {
+function FromRecordRight(left2, right) {
   const [Key, Value] = [RecordKey(right), RecordValue(right)];
-  return type_exports.IsLiteralString(left) && type_exports.IsNumber(Key) && IntoBooleanResult(Visit3(left, Value)) === ExtendsResult.True ? ExtendsResult.True : type_exports.IsUint8Array(left) && type_exports.IsNumber(Key) ? Visit3(left, Value) : type_exports.IsString(left) && type_exports.IsNumber(Key) ? Visit3(left, Value) : type_exports.IsArray(left) && type_exports.IsNumber(Key) ? Visit3(left, Value) : type_exports.IsObject(left) ? (() => {
-    for (const key of Object.getOwnPropertyNames(left.properties)) {
-      if (Property(Value, left.properties[key]) === ExtendsResult.False) {
+  return type_exports.IsLiteralString(left2) && type_exports.IsNumber(Key) && IntoBooleanResult(Visit3(left2, Value)) === ExtendsResult.True ? ExtendsResult.True : type_exports.IsUint8Array(left2) && type_exports.IsNumber(Key) ? Visit3(left2, Value) : type_exports.IsString(left2) && type_exports.IsNumber(Key) ? Visit3(left2, Value) : type_exports.IsArray(left2) && type_exports.IsNumber(Key) ? Visit3(left2, Value) : type_exports.IsObject(left2) ? (() => {
+    for (const key of Object.getOwnPropertyNames(left2.properties)) {
+      if (Property(Value, left2.properties[key]) === ExtendsResult.False) {
         return ExtendsResult.False;
       }
     }
     return ExtendsResult.True;
   })() : ExtendsResult.False;
 }
-function FromRecord(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : !type_exports.IsRecord(right) ? ExtendsResult.False : Visit3(RecordValue(left), RecordValue(right));
+function FromRecord(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : !type_exports.IsRecord(right) ? ExtendsResult.False : Visit3(RecordValue(left2), RecordValue(right));
 }
-function FromRegExp(left, right) {
-  const L = type_exports.IsRegExp(left) ? String2() : left;
+function FromRegExp(left2, right) {
+  const L = type_exports.IsRegExp(left2) ? String2() : left2;
   const R = type_exports.IsRegExp(right) ? String2() : right;
   return Visit3(L, R);
 }
-function FromStringRight(left, right) {
-  return type_exports.IsLiteral(left) && value_exports.IsString(left.const) ? ExtendsResult.True : type_exports.IsString(left) ? ExtendsResult.True : ExtendsResult.False;
+function FromStringRight(left2, right) {
+  return type_exports.IsLiteral(left2) && value_exports.IsString(left2.const) ? ExtendsResult.True : type_exports.IsString(left2) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromString(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsString(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromString(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsString(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromSymbol(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsSymbol(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromSymbol(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsSymbol(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromTemplateLiteral2(left, right) {
-  return type_exports.IsTemplateLiteral(left) ? Visit3(TemplateLiteralToUnion(left), right) : type_exports.IsTemplateLiteral(right) ? Visit3(left, TemplateLiteralToUnion(right)) : Throw("Invalid fallthrough for TemplateLiteral");
+function FromTemplateLiteral2(left2, right) {
+  return type_exports.IsTemplateLiteral(left2) ? Visit3(TemplateLiteralToUnion(left2), right) : type_exports.IsTemplateLiteral(right) ? Visit3(left2, TemplateLiteralToUnion(right)) : Throw("Invalid fallthrough for TemplateLiteral");
 }
-function IsArrayOfTuple(left, right) {
-  return type_exports.IsArray(right) && left.items !== void 0 && left.items.every((schema) => Visit3(schema, right.items) === ExtendsResult.True);
+function IsArrayOfTuple(left2, right) {
+  return type_exports.IsArray(right) && left2.items !== void 0 && left2.items.every((schema) => Visit3(schema, right.items) === ExtendsResult.True);
 }
-function FromTupleRight(left, right) {
-  return type_exports.IsNever(left) ? ExtendsResult.True : type_exports.IsUnknown(left) ? ExtendsResult.False : type_exports.IsAny(left) ? ExtendsResult.Union : ExtendsResult.False;
+function FromTupleRight(left2, right) {
+  return type_exports.IsNever(left2) ? ExtendsResult.True : type_exports.IsUnknown(left2) ? ExtendsResult.False : type_exports.IsAny(left2) ? ExtendsResult.Union : ExtendsResult.False;
 }
-function FromTuple3(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) && IsObjectArrayLike(right) ? ExtendsResult.True : type_exports.IsArray(right) && IsArrayOfTuple(left, right) ? ExtendsResult.True : !type_exports.IsTuple(right) ? ExtendsResult.False : value_exports.IsUndefined(left.items) && !value_exports.IsUndefined(right.items) || !value_exports.IsUndefined(left.items) && value_exports.IsUndefined(right.items) ? ExtendsResult.False : value_exports.IsUndefined(left.items) && !value_exports.IsUndefined(right.items) ? ExtendsResult.True : left.items.every((schema, index) => Visit3(schema, right.items[index]) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
+function FromTuple3(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) && IsObjectArrayLike(right) ? ExtendsResult.True : type_exports.IsArray(right) && IsArrayOfTuple(left2, right) ? ExtendsResult.True : !type_exports.IsTuple(right) ? ExtendsResult.False : value_exports.IsUndefined(left2.items) && !value_exports.IsUndefined(right.items) || !value_exports.IsUndefined(left2.items) && value_exports.IsUndefined(right.items) ? ExtendsResult.False : value_exports.IsUndefined(left2.items) && !value_exports.IsUndefined(right.items) ? ExtendsResult.True : left2.items.every((schema, index) => Visit3(schema, right.items[index]) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromUint8Array(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsUint8Array(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromUint8Array(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsUint8Array(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromUndefined(left, right) {
-  return IsStructuralRight(right) ? StructuralRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsRecord(right) ? FromRecordRight(left, right) : type_exports.IsVoid(right) ? FromVoidRight(left, right) : type_exports.IsUndefined(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromUndefined(left2, right) {
+  return IsStructuralRight(right) ? StructuralRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsRecord(right) ? FromRecordRight(left2, right) : type_exports.IsVoid(right) ? FromVoidRight(left2, right) : type_exports.IsUndefined(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromUnionRight(left, right) {
-  return right.anyOf.some((schema) => Visit3(left, schema) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
+function FromUnionRight(left2, right) {
+  return right.anyOf.some((schema) => Visit3(left2, schema) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromUnion6(left, right) {
-  return left.anyOf.every((schema) => Visit3(schema, right) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
+function FromUnion6(left2, right) {
+  return left2.anyOf.every((schema) => Visit3(schema, right) === ExtendsResult.True) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromUnknownRight(left, right) {
+function FromUnknownRight(left2, right) {
   return ExtendsResult.True;
 }
-function FromUnknown(left, right) {
-  return type_exports.IsNever(right) ? FromNeverRight(left, right) : type_exports.IsIntersect(right) ? FromIntersectRight(left, right) : type_exports.IsUnion(right) ? FromUnionRight(left, right) : type_exports.IsAny(right) ? FromAnyRight(left, right) : type_exports.IsString(right) ? FromStringRight(left, right) : type_exports.IsNumber(right) ? FromNumberRight(left, right) : type_exports.IsInteger(right) ? FromIntegerRight(left, right) : type_exports.IsBoolean(right) ? FromBooleanRight(left, right) : type_exports.IsArray(right) ? FromArrayRight(left, right) : type_exports.IsTuple(right) ? FromTupleRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsUnknown(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromUnknown(left2, right) {
+  return type_exports.IsNever(right) ? FromNeverRight(left2, right) : type_exports.IsIntersect(right) ? FromIntersectRight(left2, right) : type_exports.IsUnion(right) ? FromUnionRight(left2, right) : type_exports.IsAny(right) ? FromAnyRight(left2, right) : type_exports.IsString(right) ? FromStringRight(left2, right) : type_exports.IsNumber(right) ? FromNumberRight(left2, right) : type_exports.IsInteger(right) ? FromIntegerRight(left2, right) : type_exports.IsBoolean(right) ? FromBooleanRight(left2, right) : type_exports.IsArray(right) ? FromArrayRight(left2, right) : type_exports.IsTuple(right) ? FromTupleRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsUnknown(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromVoidRight(left, right) {
-  return type_exports.IsUndefined(left) ? ExtendsResult.True : type_exports.IsUndefined(left) ? ExtendsResult.True : ExtendsResult.False;
+function FromVoidRight(left2, right) {
+  return type_exports.IsUndefined(left2) ? ExtendsResult.True : type_exports.IsUndefined(left2) ? ExtendsResult.True : ExtendsResult.False;
 }
-function FromVoid(left, right) {
-  return type_exports.IsIntersect(right) ? FromIntersectRight(left, right) : type_exports.IsUnion(right) ? FromUnionRight(left, right) : type_exports.IsUnknown(right) ? FromUnknownRight(left, right) : type_exports.IsAny(right) ? FromAnyRight(left, right) : type_exports.IsObject(right) ? FromObjectRight(left, right) : type_exports.IsVoid(right) ? ExtendsResult.True : ExtendsResult.False;
+function FromVoid(left2, right) {
+  return type_exports.IsIntersect(right) ? FromIntersectRight(left2, right) : type_exports.IsUnion(right) ? FromUnionRight(left2, right) : type_exports.IsUnknown(right) ? FromUnknownRight(left2, right) : type_exports.IsAny(right) ? FromAnyRight(left2, right) : type_exports.IsObject(right) ? FromObjectRight(left2, right) : type_exports.IsVoid(right) ? ExtendsResult.True : ExtendsResult.False;
 }
-function Visit3(left, right) {
+function Visit3(left2, right) {
   return (
     // resolvable
-    type_exports.IsTemplateLiteral(left) || type_exports.IsTemplateLiteral(right) ? FromTemplateLiteral2(left, right) : type_exports.IsRegExp(left) || type_exports.IsRegExp(right) ? FromRegExp(left, right) : type_exports.IsNot(left) || type_exports.IsNot(right) ? FromNot(left, right) : (
+    type_exports.IsTemplateLiteral(left2) || type_exports.IsTemplateLiteral(right) ? FromTemplateLiteral2(left2, right) : type_exports.IsRegExp(left2) || type_exports.IsRegExp(right) ? FromRegExp(left2, right) : type_exports.IsNot(left2) || type_exports.IsNot(right) ? FromNot(left2, right) : (
       // standard
-      type_exports.IsAny(left) ? FromAny(left, right) : type_exports.IsArray(left) ? FromArray4(left, right) : type_exports.IsBigInt(left) ? FromBigInt(left, right) : type_exports.IsBoolean(left) ? FromBoolean(left, right) : type_exports.IsAsyncIterator(left) ? FromAsyncIterator(left, right) : type_exports.IsConstructor(left) ? FromConstructor(left, right) : type_exports.IsDate(left) ? FromDate(left, right) : type_exports.IsFunction(left) ? FromFunction(left, right) : type_exports.IsInteger(left) ? FromInteger(left, right) : type_exports.IsIntersect(left) ? FromIntersect4(left, right) : type_exports.IsIterator(left) ? FromIterator(left, right) : type_exports.IsLiteral(left) ? FromLiteral2(left, right) : type_exports.IsNever(left) ? FromNever(left, right) : type_exports.IsNull(left) ? FromNull(left, right) : type_exports.IsNumber(left) ? FromNumber(left, right) : type_exports.IsObject(left) ? FromObject(left, right) : type_exports.IsRecord(left) ? FromRecord(left, right) : type_exports.IsString(left) ? FromString(left, right) : type_exports.IsSymbol(left) ? FromSymbol(left, right) : type_exports.IsTuple(left) ? FromTuple3(left, right) : type_exports.IsPromise(left) ? FromPromise2(left, right) : type_exports.IsUint8Array(left) ? FromUint8Array(left, right) : type_exports.IsUndefined(left) ? FromUndefined(left, right) : type_exports.IsUnion(left) ? FromUnion6(left, right) : type_exports.IsUnknown(left) ? FromUnknown(left, right) : type_exports.IsVoid(left) ? FromVoid(left, right) : Throw(`Unknown left type operand '${left[Kind]}'`)
+      type_exports.IsAny(left2) ? FromAny(left2, right) : type_exports.IsArray(left2) ? FromArray4(left2, right) : type_exports.IsBigInt(left2) ? FromBigInt(left2, right) : type_exports.IsBoolean(left2) ? FromBoolean(left2, right) : type_exports.IsAsyncIterator(left2) ? FromAsyncIterator(left2, right) : type_exports.IsConstructor(left2) ? FromConstructor(left2, right) : type_exports.IsDate(left2) ? FromDate(left2, right) : type_exports.IsFunction(left2) ? FromFunction(left2, right) : type_exports.IsInteger(left2) ? FromInteger(left2, right) : type_exports.IsIntersect(left2) ? FromIntersect4(left2, right) : type_exports.IsIterator(left2) ? FromIterator(left2, right) : type_exports.IsLiteral(left2) ? FromLiteral2(left2, right) : type_exports.IsNever(left2) ? FromNever(left2, right) : type_exports.IsNull(left2) ? FromNull(left2, right) : type_exports.IsNumber(left2) ? FromNumber(left2, right) : type_exports.IsObject(left2) ? FromObject(left2, right) : type_exports.IsRecord(left2) ? FromRecord(left2, right) : type_exports.IsString(left2) ? FromString(left2, right) : type_exports.IsSymbol(left2) ? FromSymbol(left2, right) : type_exports.IsTuple(left2) ? FromTuple3(left2, right) : type_exports.IsPromise(left2) ? FromPromise2(left2, right) : type_exports.IsUint8Array(left2) ? FromUint8Array(left2, right) : type_exports.IsUndefined(left2) ? FromUndefined(left2, right) : type_exports.IsUnion(left2) ? FromUnion6(left2, right) : type_exports.IsUnknown(left2) ? FromUnknown(left2, right) : type_exports.IsVoid(left2) ? FromVoid(left2, right) : Throw(`Unknown left type operand '${left2[Kind]}'`)
     )
   );
 }
-function ExtendsCheck(left, right) {
-  return Visit3(left, right);
+function ExtendsCheck(left2, right) {
+  return Visit3(left2, right);
 }
 
 // ../../node_modules/.pnpm/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/extends/extends-from-mapped-result.mjs
@@ -63496,8 +63607,8 @@ function ExtendsFromMappedResult(Left, Right, True, False, options) {
 }
 
 // ../../node_modules/.pnpm/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/extends/extends.mjs
-function ExtendsResolve(left, right, trueType, falseType) {
-  const R = ExtendsCheck(left, right);
+function ExtendsResolve(left2, right, trueType, falseType) {
+  const R = ExtendsCheck(left2, right);
   return R === ExtendsResult.Union ? Union([trueType, falseType]) : R === ExtendsResult.True ? trueType : falseType;
 }
 function Extends(L, R, T, F, options) {
@@ -64575,6 +64686,32 @@ function ruleAppliesTo(rule, kind) {
   return rule.kinds === void 0 ? NAMED_KINDS.includes(kind) : rule.kinds.includes(kind);
 }
 
+// ../schema/src/safety.ts
+var DEFAULT_SAFETY = Object.freeze({
+  maxDeletePercent: 30,
+  maxUpdatePercent: 50,
+  minDeleteCount: 3,
+  minUpdateCount: 10,
+  relations: Object.freeze({ maxDeletePercent: 30, maxUpdatePercent: 50, minDeleteCount: 10, minUpdateCount: 10 })
+});
+var SAFETY_PERCENTS = ["maxDeletePercent", "maxUpdatePercent"];
+var SAFETY_COUNTS = ["minDeleteCount", "minUpdateCount"];
+function safetyLimits(written2, defaults) {
+  const { maxDeletePercent, maxUpdatePercent, minDeleteCount, minUpdateCount } = defaults;
+  const limits = { maxDeletePercent, maxUpdatePercent, minDeleteCount, minUpdateCount };
+  if (written2 === null || typeof written2 !== "object" || Array.isArray(written2)) return limits;
+  const fields = written2;
+  for (const field of SAFETY_PERCENTS) {
+    const v = fields[field];
+    if (typeof v === "number" && v >= 0 && v <= 100) limits[field] = v;
+  }
+  for (const field of SAFETY_COUNTS) {
+    const v = fields[field];
+    if (typeof v === "number" && Number.isInteger(v) && v >= 1) limits[field] = v;
+  }
+  return limits;
+}
+
 // ../schema/src/config-schema.ts
 var USER_AGENTS = ["ChromeLatest", "EdgeLatest"];
 var ERROR_CONDITION_TYPES2 = ERROR_CONDITION_TYPES;
@@ -64599,7 +64736,7 @@ var UserAgentSchema = def("UserAgent", StringEnum(USER_AGENTS, { description: "B
 var ErrorConditionTypeSchema = def(
   "ErrorConditionType",
   StringEnum(ERROR_CONDITION_TYPES2, {
-    description: "Kind of error condition. The service adds LoadTimeLimit1 and LoadTimeLimit2 to every monitor; monsync leaves them alone unless you declare them."
+    description: 'Kind of error condition. The service adds LoadTimeLimit1 and LoadTimeLimit2 to every monitor; monsync leaves them alone unless you declare them. Units of `Value`: LoadTimeLimit1/LoadTimeLimit2 milliseconds (the vendor\'s provider writes "3500" for 3.5 s; the v3 limits counted milliseconds too); TotalMinBytes/TotalMaxBytes bytes; HttpStatus an HTTP status code; PageElementFailedWithPercentage a percentage. The published sources state no unit for the other types: check the web application before relying on one.'
   })
 );
 var EffectSchema = def("Effect", StringEnum(EFFECTS2, { description: "What the condition causes: `Error` raises an error, `Indicate` only marks the check. Omitted for some types." }));
@@ -64677,6 +64814,20 @@ var SecretRefSchema = def(
     ]
   })
 );
+var NotSecretSchema = def(
+  "NotSecret",
+  Type.Unsafe({
+    title: "NotSecret",
+    type: "object",
+    description: 'A value that looks like a secret but is not, written on purpose: `{ literal: "...", notSecret: "why" }`. monsync refuses a literal that looks like a secret where none is expected (a variable or header whose name says password, token, secret or key; a `Bearer ...` or JWT-shaped value; a URL with `user:password@`); this form sends `literal` as written, and `notSecret` tells reviewers why it may be kept in clear. Accepted in a variable `Value` and anywhere inside a PascalCase field monsync passes through (e.g. `Url`).',
+    properties: {
+      literal: { type: "string", description: "The value, sent as written." },
+      notSecret: { type: "string", minLength: 1, description: "Why this value is not a secret, for reviewers of the tree." }
+    },
+    required: ["literal", "notSecret"],
+    additionalProperties: false
+  })
+);
 var VaultRefSchema = def(
   "VaultRef",
   ClosedObject(
@@ -64704,7 +64855,7 @@ var PolicyWaiverSchema = def(
 var guardrails = {
   protect: Type.Optional(
     Type.Boolean({
-      description: "true: monsync never deletes or retires this object (nor the objects declared inside it), not even with --allow-deletes; a plan that would is refused (exit 1). Remove it in a reviewed change first."
+      description: "true: monsync never deletes or retires this object (nor the objects declared inside it), not even with --allow-unsafe; a plan that would is refused (exit 1). Remove it in a reviewed change first."
     })
   ),
   policyWaivers: Type.Optional(Type.Array(PolicyWaiverSchema, { description: "Policy rules this object is excused from, each with a reason and an optional end date." }))
@@ -64714,7 +64865,9 @@ var ErrorConditionSchema = def(
   ApiObject(
     {
       ErrorConditionType: use(ErrorConditionTypeSchema, "Kind of condition (set key: at most one entry per type)."),
-      Value: Type.String({ description: "Limit value, as a string (e.g. a time in ms, a byte count, an HTTP status code)." }),
+      Value: Type.String({
+        description: 'Limit value, as a string. LoadTimeLimit1/LoadTimeLimit2: milliseconds ("3000" is 3 seconds; a value under 100 is warned about, LOAD_TIME_IN_SECONDS); TotalMinBytes/TotalMaxBytes: bytes; HttpStatus: an HTTP status code (e.g. "200").'
+      }),
       Percentage: Type.Optional(Type.String({ description: "Percentage, as a string; used by PageElementMaxSizeWithPercentage and PageElementFailedWithPercentage." })),
       Effect: Type.Optional(EffectSchema),
       Level: Type.Optional(ErrorConditionLevelSchema),
@@ -64728,8 +64881,8 @@ var PredefinedVariableSchema = def(
   ApiObject(
     {
       Key: Type.String({ minLength: 1, description: "Variable name (set key)." }),
-      Value: Type.Union([Type.String(), VaultRefSchema, SecretRefSchema], {
-        description: 'Variable value: a string, `{ vault: "Section/Item" }` to use a vault item, or a secret by reference (`{ fromEnv: NAME }` / `{ fromFile: path }`) for a value that must not be kept in the file.'
+      Value: Type.Union([Type.String(), VaultRefSchema, SecretRefSchema, NotSecretSchema], {
+        description: 'Variable value: a string, `{ vault: "Section/Item" }` to use a vault item, or a secret by reference (`{ fromEnv: NAME }` / `{ fromFile: path }`) for a value that must not be kept in the file. A literal is refused when the Key names a credential or the value looks like one; `{ literal: "...", notSecret: "why" }` keeps one that only looks secret.'
       }),
       Sensitive: Type.Optional(
         Type.Never({
@@ -64951,15 +65104,69 @@ var ScheduledReportSchema = def(
     { title: "ScheduledReport", description: "A scheduled dashboard report." }
   )
 );
+var StringList = (item, description) => Type.Optional(Type.Array(Type.String({ minLength: 1, description: item }), { description, uniqueItems: true }));
+var EscalationLevelIntegrationSchema = def(
+  "EscalationLevelIntegration",
+  ApiObject(
+    {
+      integration: Name("Name of an integration of the account (`GET /Integration`: Email, SMS and Phone are predefined, others are set up in the web app); the key of the entry within its level."),
+      VariableValues: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "Values of the integration's variables for this level (variable name to text)." })),
+      ExtraEmailAddresses: Type.Optional(Type.Array(use(EmailSchema, "An address."), { description: "More addresses to send to (Email integrations only); compared as a set.", uniqueItems: true })),
+      IsActive: Type.Optional(Type.Boolean({ description: "Write-only: the service never returns it, so it is sent when the integration is attached and again only with `monsync plan --rotate escalationLevelIntegration:<key>`." })),
+      SendOkAlerts: Type.Optional(Type.Boolean({ description: "Write-only (as IsActive). Must be false for Phone and GenericWebhook integrations." })),
+      SendReminderAlerts: Type.Optional(Type.Boolean({ description: "Write-only (as IsActive). Must be false for GenericWebhook integrations." }))
+    },
+    { title: "EscalationLevelIntegration", description: "An integration attached to an escalation level, with its settings for that level." }
+  )
+);
+var ESCALATION_MODES2 = ESCALATION_MODES;
+var EscalationLevelSchema = def(
+  "EscalationLevel",
+  ApiObject(
+    {
+      Id: Type.Integer({ minimum: 1, maximum: 4, description: "The level number (1 to the number of levels the account has, 3 on most accounts, 4 on some); the key of the level." }),
+      EscalationMode: Type.Optional(StringEnum(ESCALATION_MODES2, { description: "Alert after `ThresholdErrorCount` errors, or after `ThresholdMinutes` of errors." })),
+      ThresholdErrorCount: Type.Optional(Type.Integer({ minimum: 0, description: "Errors before this level alerts (with AlertOnErrorCount)." })),
+      ThresholdMinutes: Type.Optional(Type.Integer({ minimum: 0, description: "Minutes of errors before this level alerts (with AlertOnErrorDuration)." })),
+      IsActive: Type.Optional(Type.Boolean({ description: "Whether this level alerts at all." })),
+      Message: Type.Optional(Type.String({ description: "Text added to the alerts of this level." })),
+      NumberOfReminders: Type.Optional(Type.Integer({ minimum: 0, description: "Reminders sent while the error lasts." })),
+      ReminderDelay: Type.Optional(Type.Integer({ minimum: 0, description: "Minutes between reminders." })),
+      IncludeTraceRoute: Type.Optional(Type.Boolean({ description: "Whether alerts carry a trace route." })),
+      members: Type.Optional(
+        ClosedObject(
+          {
+            operators: StringList("Email of an operator (declared, or in the account).", "Operators this level reaches, by Email."),
+            operatorGroups: StringList("Description of an operator group (declared, or in the account).", "Operator groups this level reaches, by Description.")
+          },
+          { description: "Whom this level reaches; when present, exactly these (an omitted list is empty)." }
+        )
+      ),
+      integrations: Type.Optional(Type.Array(EscalationLevelIntegrationSchema, { description: "Integrations attached to this level; when present, exactly these (key: integration)." }))
+    },
+    { title: "EscalationLevel", description: "One of the definition's fixed escalation levels: declared levels are updated whole; levels are never created or deleted." }
+  )
+);
 var AlertDefinitionSchema = def(
   "AlertDefinition",
   ApiObject(
     {
-      AlertDefinitionGuid: Guid("Alert definition to activate or deactivate (only activation exists in the API)."),
-      IsActive: Type.Boolean({ description: "Whether the definition is active; re-asserted on every apply." }),
+      AlertName: Type.Optional(Name("Name of the alert definition; its key (an existing definition of this name, the default one included, is adopted).")),
+      AlertDefinitionGuid: Type.Optional(Guid("Pins the identity of an existing definition (adopt or rename). Alone with IsActive, the older form: only activation is planned.")),
+      IsActive: Type.Optional(Type.Boolean({ description: "Whether the definition alerts." })),
+      members: Type.Optional(
+        ClosedObject(
+          {
+            monitors: StringList("Name of a monitor (declared, or in the account).", "Monitors this definition covers, by Name."),
+            monitorGroups: StringList("Description of a monitor group (declared, or in the account).", "Monitor groups this definition covers, by Description.")
+          },
+          { description: "What this definition covers; when present, exactly these (an omitted list is empty)." }
+        )
+      ),
+      escalationLevels: Type.Optional(Type.Array(EscalationLevelSchema, { description: "Escalation levels (key: Id); a level not listed is left as it is." })),
       ...guardrails
     },
-    { title: "AlertDefinition", description: "Activation of an alert definition." }
+    { title: "AlertDefinition", description: "An alert definition, by AlertName: what it covers and whom each escalation level reaches." }
   )
 );
 var DutyScheduleSchema = def(
@@ -65118,21 +65325,41 @@ var ManageSchema = def(
     { description: "Which kinds this tree is authoritative for; a kind absent here is not planned at all." }
   )
 );
+var safetyLimitFields = (defaults, of) => ({
+  maxDeletePercent: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 100, default: defaults.maxDeletePercent, description: `Deletions of ${of} past this share of its live ones (and at least minDeleteCount of them) make a plan unsafe.` })
+  ),
+  maxUpdatePercent: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 100, default: defaults.maxUpdatePercent, description: `Updates of ${of} past this share of its live ones (and at least minUpdateCount of them) make a plan unsafe.` })
+  ),
+  minDeleteCount: Type.Optional(
+    Type.Integer({ minimum: 1, default: defaults.minDeleteCount, description: `Fewer deletions of ${of} than this never make a plan unsafe by their share.` })
+  ),
+  minUpdateCount: Type.Optional(
+    Type.Integer({ minimum: 1, default: defaults.minUpdateCount, description: `Fewer updates of ${of} than this never make a plan unsafe by their share.` })
+  )
+});
 var SafetySchema = def(
   "Safety",
   ClosedObject(
     {
-      maxDeletePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: 30, description: "Most deletions a safe plan may hold, as a percentage of the live objects of a kind." })),
-      maxUpdatePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: 50, description: "Most updates a safe plan may hold, as a percentage of the live objects of a kind." }))
+      ...safetyLimitFields(DEFAULT_SAFETY, "a kind of object"),
+      relations: Type.Optional(
+        ClosedObject(safetyLimitFields(DEFAULT_SAFETY.relations, "a kind of relation row"), {
+          description: "The same thresholds for relation rows (group memberships, operator group members and authorizations, duty schedules, vault accesses), weighed apart from objects."
+        })
+      )
     },
-    { description: "Thresholds past which a plan is unsafe and apply refuses without --allow-deletes." }
+    {
+      description: "When a plan is unsafe, so that apply refuses it without --allow-unsafe: a kind's deletes or updates past both its share and its count; deleting every object of a kind that had 2 or more (unless maxDeletePercent is 100); deletions of objects of all kinds together past the share and the count."
+    }
   )
 );
 var ProtectPatternSchema = def(
   "ProtectPattern",
   Type.String({
     pattern: IGNORE_PATTERN,
-    description: "`kind:glob` with a singular kind, as in ignore, e.g. `monitor:prod-*` or `vaultSection:payments`: matching objects (and the objects inside them) are never deleted or retired, not even with --allow-deletes."
+    description: "`kind:glob` with a singular kind, as in ignore, e.g. `monitor:prod-*` or `vaultSection:payments`: matching objects (and the objects inside them) are never deleted or retired, not even with --allow-unsafe."
   })
 );
 var PolicySchema = def(
@@ -65154,7 +65381,7 @@ var ConfigFileSchema = ClosedObject(
     manage: Type.Optional(ManageSchema),
     ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: "Same as manage.ignore." })),
     safety: Type.Optional(SafetySchema),
-    protect: Type.Optional(Type.Array(ProtectPatternSchema, { description: "Objects monsync never deletes or retires (nor the objects inside them), not even with --allow-deletes." })),
+    protect: Type.Optional(Type.Array(ProtectPatternSchema, { description: "Objects monsync never deletes or retires (nor the objects inside them), not even with --allow-unsafe." })),
     policy: Type.Optional(PolicySchema),
     apiOperator: Type.Optional(
       Type.String({
@@ -65227,7 +65454,7 @@ var PlanProtectionSchema = def(
       rule: Type.String({ description: "What protects the object: a `protect:` pattern of monsync.yaml (`monitor:prod-*`), or `protect: true` on its declaration (or on the declaration it is inside)." }),
       source: Type.Optional(PlanSourceRefSchema)
     },
-    { description: "The step deletes or retires a protected object: the plan is refused (exit 1) and apply writes nothing, with or without --allow-deletes." }
+    { description: "The step deletes or retires a protected object: the plan is refused (exit 1) and apply writes nothing, with or without --allow-unsafe." }
   )
 );
 var POLICY_FINDING_SEVERITIES = ["error", "warning"];
@@ -65282,19 +65509,27 @@ var PlanStepSchema = def(
     { description: "One step of a plan, in execution order." }
   )
 );
+var SAFETY_RULES = ["share", "every", "together"];
 var PlanViolationSchema = def(
   "PlanViolation",
   ClosedObject(
     {
-      kind: Type.String({ description: "Kind whose threshold is exceeded." }),
+      kind: Type.String({ description: "Kind whose threshold is exceeded; `*` for the objects of every kind together (rule `together`)." }),
       action: StringEnum(["delete", "update"], { description: "Action counted." }),
       count: Count("Planned actions of that kind."),
       total: Count("Live objects of that kind."),
       percent: Type.Number({ minimum: 0, description: "count / total, as a percentage." }),
       limit: Type.Number({ minimum: 0, description: "The safety threshold, as a percentage." }),
+      rule: Type.Optional(
+        StringEnum(SAFETY_RULES, {
+          description: "share: more than `limit` percent of the kind and at least `minCount`; every: every live object of a kind that had 2 or more; together: deletions of objects of all kinds together past the share and the count. Absent in plans of earlier releases: share."
+        })
+      ),
+      minCount: Type.Optional(Type.Integer({ minimum: 1, description: "The count the share needs (safety.minDeleteCount / minUpdateCount, or those of safety.relations)." })),
+      setting: Type.Optional(Type.String({ description: "The monsync.yaml setting to raise to accept such plans, e.g. `safety.relations.maxDeletePercent`." })),
       message: Type.String({ description: "Human-readable explanation." })
     },
-    { description: "A safety threshold the plan exceeds: apply refuses without --allow-deletes." }
+    { description: "A safety threshold the plan exceeds: apply refuses without --allow-unsafe." }
   )
 );
 var PlanUnmanagedSchema = def(
@@ -65376,6 +65611,16 @@ var PlanOnCallSchema = def(
     { description: "The on-call preview: who is on duty each hour of the next days, before and after the plan." }
   )
 );
+var PlanTargetSchema = def(
+  "PlanTarget",
+  ClosedObject(
+    {
+      apiUrl: Type.String({ description: "The API root the plan was made against, normalised: scheme, host, port and path, without credentials, query, fragment or a trailing slash." }),
+      account: Sha256Hex("sha256 hex naming the API account the plan was made with: of the normalised API URL and the API user name (never the password).")
+    },
+    { description: "Where the plan was made: `monsync apply PLANFILE` refuses the plan against another service or API account." }
+  )
+);
 var PlanDocumentSchema = ClosedObject(
   {
     formatVersion: Type.Literal(PLAN_FORMAT_VERSION, { description: "Version of this format." }),
@@ -65391,12 +65636,124 @@ var PlanDocumentSchema = ClosedObject(
     unmanaged: Type.Array(PlanUnmanagedSchema, { description: "Live objects no file declares." }),
     warnings: Type.Array(PlanWarningSchema, { description: "Warnings." }),
     onCall: Type.Optional(PlanOnCallSchema),
-    policy: Type.Optional(Type.Array(PlanPolicyFindingSchema, { description: "Findings of the policy rules of monsync.yaml (on the tree and on the account after the plan); absent when there are none." }))
+    policy: Type.Optional(Type.Array(PlanPolicyFindingSchema, { description: "Findings of the policy rules of monsync.yaml (on the tree and on the account after the plan); absent when there are none." })),
+    target: Type.Optional(PlanTargetSchema)
   },
   {
     title: "monsync plan",
     description: "A monsync plan (`monsync plan --format json`, `--out plan.json`). Secret values are never in it."
   }
+);
+
+// ../schema/src/output-schemas.ts
+var OUTPUT_FORMAT_VERSION = 1;
+var Count2 = (description) => Type.Integer({ minimum: 0, description });
+var DiagnosticSchema = def(
+  "Diagnostic",
+  ClosedObject(
+    {
+      severity: StringEnum(["error", "warning"], { description: "`error` fails validation (exit 1); `warning` does not." }),
+      code: Type.String({ pattern: "^[A-Z][A-Z0-9_]+$", description: "SCREAMING_SNAKE code (the schema package README lists them)." }),
+      message: Type.String({ description: "What is wrong, and how to fix it." }),
+      file: Type.String({ description: "File, as the user would write it (relative to the working directory when inside it)." }),
+      line: Type.Integer({ minimum: 1, description: "1-based line." }),
+      column: Type.Integer({ minimum: 1, description: "1-based column." }),
+      endLine: Type.Optional(Type.Integer({ minimum: 1 })),
+      endColumn: Type.Optional(Type.Integer({ minimum: 1 })),
+      hint: Type.Optional(Type.String({ description: "What to do about it, when there is more to say." })),
+      rule: Type.Optional(Type.String({ description: "Policy findings: the name of the rule (`policy:` in monsync.yaml)." }))
+    },
+    { description: "One problem found in the config tree. The line of a literal secret is never quoted: messages name positions, not values." }
+  )
+);
+var ValidateResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: "Version of this format." }),
+    valid: Type.Boolean({ description: "True when the tree has no error (warnings allowed): exit 0." }),
+    config: Type.String({ description: "The config folder, as the user would write it." }),
+    errors: Count2("Diagnostics of severity error."),
+    warnings: Count2("Diagnostics of severity warning."),
+    declared: Type.Optional(
+      Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: "Objects declared per kind (the kind names of plan steps); absent when the tree has errors." })
+    ),
+    diagnostics: Type.Array(DiagnosticSchema, { description: "Every problem, in file and position order." })
+  },
+  { title: "monsync validate --json", description: "The result of `monsync validate --json`." }
+);
+var StepRefProperties = {
+  id: Type.String({ minLength: 1, description: "The plan step id." }),
+  action: StringEnum(PLAN_ACTIONS),
+  kind: StringEnum(PLAN_STEP_KINDS),
+  key: Type.String({ description: "Natural key of the object." }),
+  guid: Type.Optional(Type.String({ description: "GUID or id of the object, when known (after a create: the new one)." }))
+};
+var ApplyReportSchema = def(
+  "ApplyReport",
+  ClosedObject(
+    {
+      ok: Type.Boolean({ description: "True when every step is done." }),
+      total: Count2("Steps in the plan applied."),
+      durationMs: Count2("Wall time of the writes, in milliseconds."),
+      done: Type.Array(ClosedObject({ ...StepRefProperties, note: Type.Optional(Type.String({ description: "How it ended when not plainly, e.g. `already deleted`." })) }), {
+        description: "Steps carried out."
+      }),
+      failed: Type.Array(
+        ClosedObject({
+          ...StepRefProperties,
+          message: Type.String({ description: "What failed, with the service's words; secrets redacted." }),
+          code: Type.Optional(Type.String({ description: "SCREAMING_SNAKE code of the error." })),
+          status: Type.Optional(Type.Integer({ minimum: 0, description: "HTTP status; 0 when no response came." }))
+        }),
+        { description: "Steps that failed." }
+      ),
+      skipped: Type.Array(
+        ClosedObject({
+          ...StepRefProperties,
+          waitedFor: Type.String({ description: "The failed step it waited for." }),
+          via: Type.Optional(Type.String({ description: "The dependency through which it waited, when not `waitedFor` itself." }))
+        }),
+        { description: "Steps not run because a step they depend on failed." }
+      ),
+      notRun: Count2("Steps never started because the apply was stopped.")
+    },
+    { description: "What the writes did." }
+  )
+);
+var APPLY_OUTCOMES = ["applied", "no-changes", "refused", "cancelled", "failed"];
+var ApplyResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: "Version of this format." }),
+    outcome: StringEnum(APPLY_OUTCOMES, {
+      description: "`applied`: every step done (and verified, with --verify); `no-changes`: the account matched the config; `refused`: nothing was written (unsafe, stale, not the expected digest, or a guardrail; a lock held past --lock-timeout is an error); `cancelled`: not confirmed; `failed`: a step failed, or --verify found changes left."
+    }),
+    exitCode: Type.Integer({ minimum: 0, description: "The exit code of the run." }),
+    planDigest: Type.Optional(Type.String({ pattern: "^[0-9a-f]{64}$", description: "planDigest of the plan applied (or refused)." })),
+    summary: Type.Optional(PlanSummarySchema),
+    report: Type.Optional(ApplyReportSchema),
+    remaining: Type.Optional(Count2("With --verify: changes a new plan still shows after the apply (0 when verified)."))
+  },
+  {
+    title: "monsync apply --json",
+    description: "The result of `monsync apply --json`; the plan shown and the progress go to stderr. An error before a plan (bad arguments, an invalid tree, an API failure) prints nothing on stdout, exit 1."
+  }
+);
+var PULL_COMMANDS = ["pull", "pull --into", "import"];
+var PullResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: "Version of this format." }),
+    command: StringEnum(PULL_COMMANDS, { description: "What wrote the tree: a new one (`pull --out`), the account's changes into one (`pull --into`), chosen objects (`import`)." }),
+    config: Type.String({ description: "The tree written to, as the user would write it." }),
+    files: Type.Array(ClosedObject({ path: Type.String({ description: "Relative to the tree." }), created: Type.Boolean({ description: "True for a new file." }) }), {
+      description: "Files written."
+    }),
+    edits: Type.Array(Type.String(), { description: 'What was changed, one line each (`~ monitor "Blog" /IsActive`, `+ monitor "Status page" (new-objects.yaml)`).' }),
+    notes: Type.Array(Type.String(), { description: "What was left as it is, and why." }),
+    secrets: Type.Array(ClosedObject({ env: Type.String({ description: "The variable a `{ fromEnv }` placeholder names." }), where: Type.String({ description: "File and field of the placeholder." }) }), {
+      description: "Placeholders written for secrets the API never returns: set these variables before planning. Names only, never values."
+    }),
+    remaining: Type.Array(Type.String(), { description: "Steps a plan of the written tree still shows against the same read (what pull cannot write); empty when it plans no changes." })
+  },
+  { title: "monsync pull --json", description: "The result of `monsync pull --json` (`--out` or `--into`) and `monsync import --json`; what is printed for people goes to stderr." }
 );
 
 // ../schema/src/render-schemas.ts
@@ -65450,7 +65807,12 @@ var DIAGNOSTIC_CODES = {
   MISSING_SETTINGS_FILE: { severity: "error", summary: "The config folder has no monsync.yaml at its root." },
   FILE_TOO_LARGE: { severity: "error", summary: "A YAML file is larger than 5 MB." },
   FILE_UNREADABLE: { severity: "error", summary: "A YAML file cannot be read." },
-  CONFIG_FILE_OUTSIDE_TREE: { severity: "error", summary: "A YAML file is a symbolic link that leads outside the config tree; it is not read (its lines would be quoted)." },
+  CONFIG_FILE_OUTSIDE_TREE: { severity: "error", summary: "A YAML file or a folder of the tree is a symbolic link that leads outside the config tree; it is not read (its lines would be quoted, and a folder's monitors would go undeclared)." },
+  CONFIG_FILE_NOT_REGULAR: { severity: "error", summary: "A `*.yaml` path is a named pipe, a socket, a device or a folder, not a file; it is never opened for reading." },
+  CONFIG_FILE_READ_TWICE: { severity: "error", summary: "A YAML file is reached by two paths of the tree (through a symbolic link): it is read once, and the second path is an error." },
+  CONFIG_LINK_LOOP: { severity: "error", summary: "A symbolic link of the tree is part of a loop (of links, or a folder link to a folder that holds it)." },
+  CONFIG_LINK_DANGLING: { severity: "error", summary: "A symbolic link of the tree leads nowhere: if it named a folder of config files, none of them would be read." },
+  YAML_EXTENSION: { severity: "warning", summary: "A file named `*.yml` or `*.YAML` is not read: only `*.yaml` files are config; rename it." },
   YAML_SYNTAX: { severity: "error", summary: "The file is not valid YAML." },
   YAML_WARNING: { severity: "warning", summary: "The YAML parser warns about something (e.g. an unresolved tag)." },
   DUPLICATE_YAML_KEY: { severity: "error", summary: "The same key appears twice in one mapping." },
@@ -65486,10 +65848,12 @@ var DIAGNOSTIC_CODES = {
   VALUE_TOO_LONG: { severity: "error", summary: "A value is longer than allowed." },
   DUPLICATE_ITEM: { severity: "error", summary: "A list that must not repeat an entry repeats one." },
   REMOVED_FIELD: { severity: "error", summary: "A monitor field removed on 2025-08-27; names the ErrorConditions type that replaces it (run `monsync migrate`)." },
+  LOAD_TIME_IN_SECONDS: { severity: "warning", summary: 'A `LoadTimeLimit1`/`LoadTimeLimit2` condition whose Value is under 100: the service reads milliseconds, so it was likely written in seconds (`"3"` alerts at 3 ms).' },
   RENAMED_FIELD: { severity: "warning", summary: "A field spelled as the spec or the v3 API spells it, which the service drops (`CheckFrequency`, `OperatorResponseTimeThreshold`); names the published field (run `monsync migrate`)." },
   RENAMED_VALUE: { severity: "warning", summary: "A value spelled as the spec spells it (`PDFDownloadLink`, `Previous Week`), which the service refuses; names the published value (run `monsync migrate`)." },
   OBSOLETE_FIELD: { severity: "error", summary: "A field the API says is obsolete and must not be sent (`Sensitive` on a monitor variable)." },
-  LITERAL_SECRET: { severity: "error", summary: "A secret written as a literal where a `{ fromEnv }` / `{ fromFile }` reference is required." },
+  LITERAL_SECRET: { severity: "error", summary: "A secret written as a literal: where a `{ fromEnv }` / `{ fromFile }` reference is required, or a value that looks like one where none is expected (a variable or header whose name says credential, a `Bearer ...` or JWT-shaped string, a URL with `user:password@`). Never quotes the value; `{ literal, notSecret }` keeps a value that only looks secret." },
+  SECRET_ENV_RESERVED: { severity: "error", summary: "`fromEnv` names one of monsync's own variables (`MONSYNC_*`: API credentials, fingerprint key, settings); only `MONSYNC_SECRET_*` (pull's placeholders) may be read into the account." },
   // Guardrails
   POLICY_ERROR: { severity: "error", summary: "An object breaks a policy rule of severity error (`policy:` in monsync.yaml); names the rule and how to fix it, or to waive it with `policyWaivers`." },
   POLICY_WARNING: { severity: "warning", summary: "An object breaks a policy rule of severity warning." },
@@ -65507,6 +65871,7 @@ var DIAGNOSTIC_CODES = {
   AUTHORIZATION_NOT_ASSIGNABLE: { severity: "error", summary: "A group declares the authorization `Administrator` or `AccountAdministrator`, which the service never lets a client assign." },
   EVERYONE_GROUP: { severity: "error", summary: "The system group Everyone is declared; every operator is in it and it cannot be changed." },
   UNKNOWN_REFERENCE: { severity: "error", summary: "A group member or vault reference names nothing declared." },
+  UNCHECKED_REFERENCE: { severity: "warning", summary: "A reference names nothing declared in the files that parsed; another file failed to parse (its syntax error is reported) and may declare it." },
   ALL_MONITORS_GROUP: { severity: "error", summary: "The All Monitors group is declared; its membership cannot be changed." },
   DUTY_SCHEDULES_WITHOUT_MEMBERS: { severity: "error", summary: "An operator group declares `dutySchedules` but not `members`: its schedules are copies on its members, so monsync needs the member list." },
   SCHEDULE_FIELD_MISSING: { severity: "error", summary: "A schedule lacks a field its ScheduleType / ScheduleMode needs." },
@@ -65519,9 +65884,11 @@ var DIAGNOSTIC_CODES = {
   ENV_VAR_UNSET: { severity: "warning", summary: "A `fromEnv` variable is unset (an error when values are needed)." },
   SECRET_FILE_MISSING: { severity: "warning", summary: "A `fromFile` file does not exist (an error when values are needed)." },
   SECRET_FILE_OUTSIDE_TREE: { severity: "error", summary: "A `fromFile` path is absolute or leads outside the config tree (by `..` or a symbolic link)." },
+  SECRET_FILE_HIDDEN: { severity: "error", summary: "A `fromFile` path goes through a hidden folder or names a hidden file (`.git/config`, `.github/...`, `.env`): never read." },
+  SECRET_FILE_TOO_LARGE: { severity: "error", summary: "A `fromFile` file is larger than 1 MiB (a `File` vault item: 2 MB, `VAULT_FILE_TOO_LARGE`): not read." },
   SECRET_FILE_NOT_REGULAR: { severity: "error", summary: "A `fromFile` path names a folder, a named pipe, a socket or a device, not a file." },
   VAULT_PLACEHOLDER_WRITTEN: { severity: "error", summary: "A `{{vault:...}}` placeholder written by hand; reference a declared item with `{ vault: Section/Item }`." },
-  SECRET_UNAVAILABLE: { severity: "error", summary: "A secret is needed (resolveSecrets) but its variable is unset or its file unreadable." }
+  SECRET_UNAVAILABLE: { severity: "error", summary: "A secret file exists but cannot be read while values are needed (resolveSecrets). An unset variable or a missing file is not an error of the tree: the plan refuses (SECRET_UNAVAILABLE) only a step that sends the value." }
 };
 function isPolicyFinding(d) {
   return d.code === "POLICY_ERROR" || d.code === "POLICY_WARNING";
@@ -65588,16 +65955,21 @@ var YamlSource = class {
       this.value = void 0;
       return;
     }
+    const syntaxErrors = this.#doc.errors.filter((error2) => error2.code !== "DUPLICATE_KEY" && !/call stack/i.test(error2.message));
+    const cause = syntaxErrors.reduce((first2, error2) => first2 === void 0 || error2.pos[0] < first2.pos[0] ? error2 : first2, void 0);
     for (const error2 of this.#doc.errors) {
       if (/call stack/i.test(error2.message)) {
         this.report("YAML_TOO_DEEP", nestedMessage(), error2.pos[0], error2.pos[1], { hint: NESTED_HINT });
         continue;
       }
+      if (error2.code !== "DUPLICATE_KEY" && error2 !== cause) continue;
       const code = error2.code === "DUPLICATE_KEY" ? "DUPLICATE_YAML_KEY" : "YAML_SYNTAX";
       const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(this.text.slice(error2.pos[0], error2.pos[0] + 200))?.[1]?.trim() ?? "";
       const named2 = key === "" || key.length > 80 || /[\r\n]/.test(key) ? "this key" : `the key ${JSON.stringify(key)}`;
       const message = code === "DUPLICATE_YAML_KEY" ? `${named2} appears twice in the same mapping` : firstLine(error2.message);
-      this.report(code, message, error2.pos[0], error2.pos[1], code === "DUPLICATE_YAML_KEY" ? { hint: "keep one of the two entries" } : {});
+      const later = syntaxErrors.length - 1;
+      const after = later > 0 ? ` (the parser's ${later} later complaint${later === 1 ? "" : "s"} follow${later === 1 ? "s" : ""} from this one and ${later === 1 ? "is" : "are"} not shown)` : "";
+      this.report(code, message, error2.pos[0], error2.pos[1], { hint: code === "DUPLICATE_YAML_KEY" ? "keep one of the two entries" : `nothing else in this file is checked until it parses${after}` });
     }
     for (const warning2 of this.#doc.warnings) if (warning2.code !== "TAG_RESOLVE_FAILED") this.report("YAML_WARNING", firstLine(warning2.message), warning2.pos[0], warning2.pos[1]);
     const contents = this.#doc.contents;
@@ -65792,27 +66164,87 @@ function firstLine(message) {
 }
 
 // ../schema/src/secret.ts
-import { readFileSync, realpathSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep, win32 } from "node:path";
-var REDACTED = "[redacted]";
+import { realpathSync } from "node:fs";
+import { isAbsolute as isAbsolute2, relative as relative2, resolve, sep as sep2, win32 } from "node:path";
+
+// ../schema/src/bounded-read.ts
+import { closeSync, constants as constants3, fstatSync, openSync, readSync } from "node:fs";
+import { isAbsolute, relative, sep } from "node:path";
+function fileKind(stat2) {
+  if (stat2.isFile()) return "a file";
+  if (stat2.isDirectory()) return "a folder";
+  if (stat2.isFIFO()) return "a named pipe (FIFO)";
+  if (stat2.isSocket()) return "a socket";
+  return "a device";
+}
+var errnoCode = (error2) => error2.code ?? "error";
+function readBounded(path, maxBytes) {
+  let fd;
+  try {
+    fd = openSync(path, constants3.O_RDONLY | constants3.O_NONBLOCK);
+  } catch (error2) {
+    return { refused: "unreadable", code: errnoCode(error2) };
+  }
+  try {
+    const stat2 = fstatSync(fd);
+    if (!stat2.isFile()) return { refused: "not-regular", what: fileKind(stat2) };
+    if (stat2.size > maxBytes) return { refused: "too-large", size: stat2.size };
+    let buffer = Buffer.allocUnsafe(stat2.size + 1);
+    let total = 0;
+    for (; ; ) {
+      if (total === buffer.length) {
+        if (total > maxBytes) break;
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(bigger, 0, 0, total);
+        buffer = bigger;
+      }
+      const read = readSync(fd, buffer, total, buffer.length - total, null);
+      if (read === 0) break;
+      total += read;
+    }
+    if (total > maxBytes) return { refused: "too-large", size: total };
+    return { bytes: buffer.subarray(0, total) };
+  } catch (error2) {
+    return { refused: "unreadable", code: errnoCode(error2) };
+  } finally {
+    closeSync(fd);
+  }
+}
+function sizeLabel(bytes) {
+  return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+}
 function isInside(outer, inner) {
   const rel = relative(outer, inner);
   return rel === "" || !isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`);
 }
-function fromFilePathProblem(path, baseDir, root) {
-  if (isAbsolute(path) || win32.isAbsolute(path)) return "absolute";
-  return isInside(resolve(root), resolve(baseDir, path)) ? void 0 : "outside";
+
+// ../schema/src/secret.ts
+var MAX_SECRET_FILE_BYTES = 1024 * 1024;
+var MAX_VAULT_FILE_BYTES = 2 * 1024 * 1024;
+var REDACTED = "[redacted]";
+function hiddenBelow(root, path) {
+  return relative2(root, path).split(sep2).some((part) => part.startsWith(".") && part !== "." && part !== "..");
 }
-function fromFileStaysInside(absolutePath, root) {
+function fromFilePathProblem(path, baseDir, root) {
+  if (isAbsolute2(path) || win32.isAbsolute(path)) return "absolute";
+  const target = resolve(baseDir, path);
+  if (!isInside(resolve(root), target)) return "outside";
+  return hiddenBelow(resolve(root), target) ? "hidden" : void 0;
+}
+function fromFileRealProblem(absolutePath, root) {
   let real;
   let realRoot;
   try {
     real = realpathSync(absolutePath);
     realRoot = realpathSync(root);
   } catch {
-    return true;
+    return void 0;
   }
-  return isInside(realRoot, real);
+  if (!isInside(realRoot, real)) return "outside";
+  return hiddenBelow(realRoot, real) ? "hidden" : void 0;
+}
+function isReservedEnvName(name) {
+  return /^MONSYNC_/i.test(name) && !/^MONSYNC_SECRET_/i.test(name);
 }
 var SecretUnavailableError = class extends Error {
   code = "SECRET_UNAVAILABLE";
@@ -65833,6 +66265,7 @@ var Secret = class {
   #root;
   #confined;
   #env;
+  #maxBytes;
   constructor(ref, source, options) {
     this.ref = "fromEnv" in ref ? { fromEnv: ref.fromEnv } : { fromFile: ref.fromFile };
     this.source = { ...source };
@@ -65841,6 +66274,7 @@ var Secret = class {
     this.#root = options.root ?? options.baseDir;
     this.#confined = options.root !== void 0;
     this.#env = options.env ?? process.env;
+    this.#maxBytes = options.maxBytes ?? MAX_SECRET_FILE_BYTES;
   }
   /** `env SHOP_PASSWORD` or `file certs/client.pfx`: safe to print. */
   describe() {
@@ -65865,6 +66299,9 @@ var Secret = class {
     const at3 = `${this.source.file}:${this.source.line}:${this.source.column}`;
     if ("fromEnv" in this.ref) {
       const name = this.ref.fromEnv;
+      if (isReservedEnvName(name)) {
+        throw new SecretUnavailableError(`${at3}: environment variable ${name} is one of monsync's own and is never read into the account`, this.ref, this.source);
+      }
       const value = this.#env[name];
       if (value === void 0 || value === "") {
         throw new SecretUnavailableError(
@@ -65877,25 +66314,17 @@ var Secret = class {
       return this.encoding === "utf8" ? value : value.replace(/\s+/g, "");
     }
     const path = resolve(this.#baseDir, this.ref.fromFile);
-    if (this.#confined && (fromFilePathProblem(this.ref.fromFile, this.#baseDir, this.#root) !== void 0 || !fromFileStaysInside(path, this.#root))) {
-      throw new SecretUnavailableError(
-        `${at3}: secret file ${this.ref.fromFile} is outside the config tree and is not read; name a file inside the tree, relative to the YAML file`,
-        this.ref,
-        this.source
-      );
+    const problem = this.#confined ? fromFilePathProblem(this.ref.fromFile, this.#baseDir, this.#root) ?? fromFileRealProblem(path, this.#root) : void 0;
+    if (problem !== void 0) {
+      const where = problem === "hidden" ? "in a hidden folder or a hidden file" : "outside the config tree";
+      throw new SecretUnavailableError(`${at3}: secret file ${this.ref.fromFile} is ${where} and is not read; name a file inside the tree, relative to the YAML file`, this.ref, this.source);
     }
-    let content;
-    try {
-      content = readFileSync(path);
-    } catch (error2) {
-      const reason = error2.code ?? "unreadable";
-      throw new SecretUnavailableError(
-        `${at3}: secret file ${this.displayPath()} cannot be read (${reason}); the path is relative to the YAML file that names it`,
-        this.ref,
-        this.source,
-        { cause: error2 }
-      );
+    const read = readBounded(path, this.#maxBytes);
+    if (!("bytes" in read)) {
+      const reason = read.refused === "not-regular" ? `it is ${read.what}, not a file` : read.refused === "too-large" ? `it is larger than ${sizeLabel(this.#maxBytes)}` : `it cannot be read (${read.code})`;
+      throw new SecretUnavailableError(`${at3}: secret file ${this.displayPath()} is not read: ${reason}; the path is relative to the YAML file that names it`, this.ref, this.source);
     }
+    const content = read.bytes;
     if (this.encoding !== "utf8") return content.toString("base64");
     return content.toString("utf8").replace(/\r?\n$/, "");
   }
@@ -65917,8 +66346,8 @@ var Secret = class {
   }
   displayPath() {
     const path = this.filePath() ?? "";
-    const rel = relative(this.#root, path);
-    return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel.split("\\").join("/");
+    const rel = relative2(this.#root, path);
+    return rel === "" || rel.startsWith("..") || isAbsolute2(rel) ? path : rel.split("\\").join("/");
   }
 };
 function isSecret(value) {
@@ -65937,8 +66366,8 @@ function deriveFingerprintKey(input) {
 }
 
 // ../schema/src/load-config.ts
-import { lstatSync, readFileSync as readFileSync2, readdirSync, realpathSync as realpathSync2, statSync } from "node:fs";
-import { dirname, isAbsolute as isAbsolute2, join, relative as relative2, resolve as resolve2 } from "node:path";
+import { statSync as statSync2 } from "node:fs";
+import { dirname, join as join2, resolve as resolve2 } from "node:path";
 
 // ../schema/src/checks.ts
 var TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
@@ -66553,46 +66982,10 @@ function patternMismatch(make, error2, path, name, parent) {
   return make("INVALID_FORMAT", `\`${name}\` does not have the expected format`, path, "value", typeof parent.description === "string" ? parent.description : void 0);
 }
 
-// ../schema/src/load-config.ts
+// ../schema/src/tree-files.ts
+import { readdirSync, realpathSync as realpathSync2, statSync } from "node:fs";
+import { join } from "node:path";
 var SETTINGS_FILE = "monsync.yaml";
-var MAX_VAULT_FILE_BYTES = 2 * 1024 * 1024;
-var DEFAULT_SAFETY = { maxDeletePercent: 30, maxUpdatePercent: 50 };
-async function loadConfig(dir, options = {}) {
-  return loadConfigSync(dir, options);
-}
-function loadConfigSync(dir, options = {}) {
-  const root = resolve2(dir);
-  const { files, diagnostics } = discover(root);
-  const texts = [];
-  for (const file of files) {
-    const problem = outsideProblem(root, file) ?? sizeProblem(root, file);
-    if (problem !== void 0) {
-      diagnostics.push(problem);
-      continue;
-    }
-    let bytes;
-    try {
-      bytes = readFileSync2(join(root, file));
-    } catch (error2) {
-      diagnostics.push(unreadable(file, error2));
-      continue;
-    }
-    const decoded = decodeUtf8(file, bytes);
-    if ("text" in decoded) texts.push({ file, text: decoded.text });
-    else diagnostics.push(decoded.diagnostic);
-  }
-  return assemble(root, texts, options, diagnostics, files);
-}
-function loadConfigTexts(root, texts, options = {}) {
-  const diagnostics = [];
-  const kept = [];
-  for (const t of texts) {
-    if (Buffer.byteLength(t.text, "utf8") > MAX_FILE_BYTES) diagnostics.push(tooLarge(t.file));
-    else kept.push(t);
-  }
-  if (!texts.some((t) => t.file === SETTINGS_FILE)) diagnostics.push(missingSettings());
-  return assemble(resolve2(root), kept, options, diagnostics, texts.map((t) => t.file));
-}
 function fileDiagnostic(code, file, message, hint) {
   const d = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file, line: 1, column: 1 };
   if (hint !== void 0) d.hint = hint;
@@ -66600,33 +66993,136 @@ function fileDiagnostic(code, file, message, hint) {
 }
 var tooLarge = (file) => fileDiagnostic("FILE_TOO_LARGE", file, `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB and is not read`, "split it into several files");
 var missingSettings = () => fileDiagnostic("MISSING_SETTINGS_FILE", SETTINGS_FILE, "no monsync.yaml at the root of the config folder", "create monsync.yaml with `apiVersion: monsync/v1` and a `manage:` mapping");
-function outsideProblem(root, file) {
-  const path = join(root, file);
-  let real;
-  try {
-    if (!lstatSync(path).isSymbolicLink()) return void 0;
-    real = realpathSync2(path);
-  } catch {
-    return void 0;
-  }
-  const realRoot = realpathSync2(root);
-  const inside = relative2(realRoot, real);
-  if (inside !== "" && !inside.startsWith("..") && !isAbsolute2(inside)) return void 0;
-  const d = fileDiagnostic(
-    "CONFIG_FILE_OUTSIDE_TREE",
-    file,
-    "the file is a symbolic link that leads outside the config tree, so it is not read",
-    "move the shared file into the config tree (a hidden folder such as .shared/ is not read on its own) and link to it there"
-  );
+function refused(code, file, message, hint) {
+  const d = fileDiagnostic(code, file, message, hint);
   d.redactSource = true;
   return d;
 }
-function sizeProblem(root, file) {
-  try {
-    return statSync(join(root, file)).size > MAX_FILE_BYTES ? tooLarge(file) : void 0;
-  } catch (error2) {
-    return unreadable(file, error2);
+function unreadable(file, code) {
+  return fileDiagnostic("FILE_UNREADABLE", file, `the file cannot be read (${code})`);
+}
+var YAML_LOOK_ALIKE = /\.ya?ml$/i;
+var isConfigName = (name) => name.endsWith(".yaml");
+var byCodePoint = (a, b) => a < b ? -1 : a > b ? 1 : 0;
+var Walk = class {
+  constructor(realRoot) {
+    this.realRoot = realRoot;
   }
+  found = [];
+  diagnostics = [];
+  /** Real path of each config file read, so that one reached by two paths is not declared twice. */
+  #seen = /* @__PURE__ */ new Map();
+  folder(dir, real, prefix, chain) {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error2) {
+      const code = error2.code ?? "error";
+      this.diagnostics.push(fileDiagnostic("CONFIG_DIR_UNREADABLE", prefix, `the folder ${prefix} cannot be read (${code})`));
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) this.link(path, rel, entry.name, [...chain, real]);
+      else if (entry.isDirectory()) this.folder(path, join(real, entry.name), rel, [...chain, real]);
+      else this.file(path, join(real, entry.name), rel, entry.name, entry.isFile() ? void 0 : entry);
+    }
+  }
+  /** A config file (by name) that is a regular file, or the refusal of what it is instead. */
+  file(path, real, rel, name, other) {
+    if (!isConfigName(name)) {
+      if (YAML_LOOK_ALIKE.test(name)) {
+        this.diagnostics.push(fileDiagnostic("YAML_EXTENSION", rel, "the file is not read: config files end in `.yaml` (lowercase)", `rename it to ${JSON.stringify(rel.replace(YAML_LOOK_ALIKE, ".yaml"))} to load it, or to another extension if it is not monsync config`));
+      }
+      return;
+    }
+    if (other !== void 0) {
+      this.diagnostics.push(refused("CONFIG_FILE_NOT_REGULAR", rel, `the path is ${fileKind(other)}, not a file, so it is not read`, "config files are regular files; remove it or give it another name"));
+      return;
+    }
+    const first = this.#seen.get(real);
+    if (first !== void 0) {
+      this.diagnostics.push(refused("CONFIG_FILE_READ_TWICE", rel, `the file is the same file as ${first} (through a symbolic link), so it is not read twice: everything in it would be declared twice`, "keep one path to the file: remove one of the links"));
+      return;
+    }
+    this.#seen.set(real, rel);
+    this.found.push({ rel, path });
+  }
+  /** A symbolic link: followed when it leads inside the tree, refused (naming it) otherwise. */
+  link(path, rel, name, chain) {
+    let real;
+    let stat2;
+    try {
+      real = realpathSync2(path);
+      stat2 = statSync(real);
+    } catch (error2) {
+      const code = error2.code ?? "error";
+      if (code === "ELOOP") {
+        this.diagnostics.push(refused("CONFIG_LINK_LOOP", rel, "the symbolic link is part of a loop of links, so it leads nowhere and is not read", "point the link at a file or folder, not at itself through other links"));
+      } else if (isConfigName(name)) this.diagnostics.push(unreadable(rel, code));
+      else {
+        this.diagnostics.push(refused("CONFIG_LINK_DANGLING", rel, `the symbolic link leads nowhere (${code}): if it was meant to name a folder of config files, none of them is read`, "fix the link or remove it"));
+      }
+      return;
+    }
+    const folder = stat2.isDirectory();
+    if (!folder && !isConfigName(name)) {
+      this.file(path, real, rel, name, void 0);
+      return;
+    }
+    if (!isInside(this.realRoot, real)) {
+      const what = folder ? "folder" : "file";
+      this.diagnostics.push(
+        refused(
+          "CONFIG_FILE_OUTSIDE_TREE",
+          rel,
+          `the ${what} is a symbolic link that leads outside the config tree, so ${folder ? "none of its files is" : "it is not"} read`,
+          "move the shared file into the config tree (a hidden folder such as .shared/ is not read on its own) and link to it there"
+        )
+      );
+      return;
+    }
+    if (folder) {
+      if (chain.includes(real)) {
+        this.diagnostics.push(refused("CONFIG_LINK_LOOP", rel, "the folder is a symbolic link to a folder that holds it, so following it would never end; it is not read", "link to a folder beside it or below it instead"));
+      } else this.folder(path, real, rel, chain);
+      return;
+    }
+    this.file(path, real, rel, name, stat2.isFile() ? void 0 : stat2);
+  }
+};
+function walkTree(root) {
+  let realRoot;
+  try {
+    realRoot = realpathSync2(root);
+    if (!statSync(realRoot).isDirectory()) throw Object.assign(new Error("not a folder"), { code: "ENOTDIR" });
+  } catch (error2) {
+    const code = error2.code ?? "error";
+    return { found: [], diagnostics: [fileDiagnostic("CONFIG_DIR_UNREADABLE", ".", `the config folder ${root} cannot be read (${code})`, "pass the folder that holds monsync.yaml")] };
+  }
+  const walk = new Walk(realRoot);
+  walk.folder(root, realRoot, "", []);
+  const settings = walk.found.find((f) => f.rel === SETTINGS_FILE);
+  const rest = walk.found.filter((f) => f.rel !== SETTINGS_FILE).sort((a, b) => byCodePoint(a.rel, b.rel));
+  if (settings === void 0) walk.diagnostics.push(missingSettings());
+  return { found: settings === void 0 ? rest : [settings, ...rest], diagnostics: walk.diagnostics };
+}
+function readConfigTree(root) {
+  const { found, diagnostics } = walkTree(root);
+  const texts = [];
+  for (const { rel, path } of found) {
+    const read = readBounded(path, MAX_FILE_BYTES);
+    if ("bytes" in read) {
+      const decoded = decodeUtf8(rel, read.bytes);
+      if ("text" in decoded) texts.push({ file: rel, text: decoded.text });
+      else diagnostics.push(decoded.diagnostic);
+    } else if (read.refused === "too-large") diagnostics.push(tooLarge(rel));
+    else if (read.refused === "not-regular") diagnostics.push(refused("CONFIG_FILE_NOT_REGULAR", rel, `the path is ${read.what}, not a file, so it is not read`));
+    else diagnostics.push(unreadable(rel, read.code));
+  }
+  return { files: found.map((f) => f.rel), texts, diagnostics };
 }
 var UTF8 = new TextDecoder("utf-8", { fatal: true });
 function decodeUtf8(file, bytes) {
@@ -66663,38 +67159,25 @@ function utf8Ok(sequence) {
     return false;
   }
 }
-function unreadable(file, error2) {
-  return fileDiagnostic("FILE_UNREADABLE", file, `the file cannot be read (${error2.code ?? "error"})`);
+
+// ../schema/src/load-config.ts
+async function loadConfig(dir, options = {}) {
+  return loadConfigSync(dir, options);
 }
-function discoverConfigFiles(root) {
-  return discover(resolve2(root)).files;
+function loadConfigSync(dir, options = {}) {
+  const root = resolve2(dir);
+  const { files, texts, diagnostics } = readConfigTree(root);
+  return assemble(root, texts, options, diagnostics, files);
 }
-function discover(root) {
-  const found = [];
+function loadConfigTexts(root, texts, options = {}) {
   const diagnostics = [];
-  const walk = (dir, prefix) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch (error2) {
-      const code = error2.code ?? "error";
-      const what = prefix === "" ? `the config folder ${root}` : `the folder ${prefix}`;
-      diagnostics.push(fileDiagnostic("CONFIG_DIR_UNREADABLE", prefix === "" ? "." : prefix, `${what} cannot be read (${code})`, prefix === "" ? "pass the folder that holds monsync.yaml" : void 0));
-      return false;
-    }
-    for (const entry of entries) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isDirectory()) walk(join(dir, entry.name), rel);
-      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".yaml")) found.push(rel);
-    }
-    return true;
-  };
-  if (!walk(root, "")) return { files: [], diagnostics };
-  const rest = found.filter((f) => f !== SETTINGS_FILE).sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
-  const hasSettings = found.includes(SETTINGS_FILE);
-  if (!hasSettings) diagnostics.push(missingSettings());
-  return { files: hasSettings ? [SETTINGS_FILE, ...rest] : rest, diagnostics };
+  const kept = [];
+  for (const t of texts) {
+    if (Buffer.byteLength(t.text, "utf8") > MAX_FILE_BYTES) diagnostics.push(tooLarge(t.file));
+    else kept.push(t);
+  }
+  if (!texts.some((t) => t.file === SETTINGS_FILE)) diagnostics.push(missingSettings());
+  return assemble(resolve2(root), kept, options, diagnostics, texts.map((t) => t.file));
 }
 function hasContent(text2) {
   const lines = text2.split(/\r\n|\r|\n/).map((line) => line.replace(/(^|\s)#.*$/, "").trim());
@@ -66706,6 +67189,12 @@ var isSecretRefMapping = (v) => {
   const keys = Object.keys(v);
   return keys.length === 1 && (keys[0] === "fromEnv" || keys[0] === "fromFile");
 };
+var isNotSecretMapping = (v) => {
+  const keys = Object.keys(v);
+  return keys.length === 2 && Object.hasOwn(v, "literal") && Object.hasOwn(v, "notSecret");
+};
+var LITERAL_SECRET_FIX = "write `{ fromEnv: NAME }` (or a vault reference `{ vault: Section/Item }` in a variable); if it is not a secret, write `{ literal: ..., notSecret: <why> }` so reviewers see why";
+var placeKey = (at3) => `${at3.src.file}\0${at3.path.join("\0")}`;
 function listAt(value, path) {
   let current = value;
   for (const segment of path) current = isMapping2(current) ? current[segment] : void 0;
@@ -66721,17 +67210,37 @@ var Assembler = class {
   }
   diagnostics;
   secrets = [];
+  /** Values written `{ literal, notSecret }` (placeKey): exempt from the literal-secret checks. */
+  #notSecret = /* @__PURE__ */ new Set();
+  /** Literal secrets already reported (placeKey): one finding per value. */
+  #secretReported = /* @__PURE__ */ new Set();
   /** Declarations per kind of the registry (kinds.ts), in the order read. */
   #declarations = new Map(KINDS_AS_LISTED.map((entry) => [entry, []]));
-  settings = { apiVersion: API_VERSION, manage: {}, ignore: [], safety: { ...DEFAULT_SAFETY } };
+  settings = { apiVersion: API_VERSION, manage: {}, ignore: [], safety: { ...DEFAULT_SAFETY, relations: { ...DEFAULT_SAFETY.relations } } };
   settingsSource;
   settingsRead = false;
   policy = new PolicyReader();
+  /** Files with a syntax error: nothing of them is declared, so a reference may name what one of them holds. */
+  unparsed = [];
   report(code, message, at3, where = "value", hint) {
     const pos = at3.src.position(at3.path, where);
     const d = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file: at3.src.file, ...pos };
     if (hint !== void 0) d.hint = hint;
     this.diagnostics.push(d);
+  }
+  /**
+   * A reference (`subject`) that names nothing declared (`missing`: "no declared monitor"): an error with the closest
+   * declared name (`meant`), unless a file failed to parse, which may declare it; then the reference is reported as
+   * not checked, and the syntax error is the one error.
+   */
+  unresolved(subject2, missing, meant, at3, hint) {
+    const first = this.unparsed[0];
+    if (first === void 0) {
+      this.report("UNKNOWN_REFERENCE", `${subject2} names ${missing}${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`, at3, "value", hint);
+      return;
+    }
+    const files = this.unparsed.length === 1 ? first : `${first} and ${this.unparsed.length - 1} other file${this.unparsed.length === 2 ? "" : "s"}`;
+    this.report("UNCHECKED_REFERENCE", `${subject2} was not checked: it names ${missing} in the files that parsed, and ${files} failed to parse`, at3, "value", `fix the syntax error in ${files}; validate then checks this reference`);
   }
   sourceRef(at3) {
     const { line, column } = at3.src.position(at3.path);
@@ -66740,8 +67249,12 @@ var Assembler = class {
   addFile(src) {
     this.diagnostics.push(...src.diagnostics);
     const syntaxBroken = src.diagnostics.some((d) => d.code === "YAML_SYNTAX");
-    const refused = src.diagnostics.some((d) => d.severity === "error");
-    const empty = !syntaxBroken && !refused && (src.value === void 0 || src.value === null || isMapping2(src.value) && Object.keys(src.value).length === 0);
+    if (syntaxBroken) {
+      this.unparsed.push(src.file);
+      return;
+    }
+    const refused2 = src.diagnostics.some((d) => d.severity === "error");
+    const empty = !refused2 && (src.value === void 0 || src.value === null || isMapping2(src.value) && Object.keys(src.value).length === 0);
     if (empty && hasContent(src.text)) {
       this.diagnostics.push(
         fileDiagnostic("FILE_PARSED_EMPTY", src.file, "the file has content but parses to nothing, so none of it would be planned", "check the file's encoding and line endings; save it as UTF-8 with LF line endings")
@@ -66765,7 +67278,7 @@ var Assembler = class {
       return;
     }
     const value = src.value;
-    if (!syntaxBroken) this.diagnostics.push(...schemaDiagnostics(src));
+    this.diagnostics.push(...schemaDiagnostics(src));
     this.walkPassThrough(src, value, configJsonSchema(), []);
     if (src.file === SETTINGS_FILE) this.readSettings(src, value);
     else {
@@ -66795,10 +67308,7 @@ var Assembler = class {
     this.settings.ignore = ignore;
     if (typeof value.apiOperator === "string" && value.apiOperator.trim() !== "") this.settings.apiOperator = value.apiOperator.trim();
     const safety = isMapping2(value.safety) ? value.safety : {};
-    for (const field of ["maxDeletePercent", "maxUpdatePercent"]) {
-      const v = safety[field];
-      if (typeof v === "number" && v >= 0 && v <= 100) this.settings.safety[field] = v;
-    }
+    this.settings.safety = { ...safetyLimits(safety, DEFAULT_SAFETY), relations: safetyLimits(safety.relations, DEFAULT_SAFETY.relations) };
     this.diagnostics.push(...this.policy.readSettings(src, value, this.settings));
   }
   /** The declarations of one kind (every kind of the registry has a list, empty or not). */
@@ -66827,12 +67337,14 @@ var Assembler = class {
     for (const key2 of Object.keys(item)) if (!fields.includes(key2) && key2 !== "protect" && key2 !== "policyWaivers") own[key2] = item[key2];
     const value = entry === VAULT_ITEM_KIND ? this.decodeVaultItem(own, at3) : this.decode(own, at3, "utf8");
     const key = entry.keyField === void 0 ? void 0 : item[entry.keyField];
+    const ownKey = typeof key === "string" ? key : typeof key === "number" ? String(key) : "";
+    const childParentKey = parentKey === "" ? ownKey : `${parentKey}/${ownKey}`;
     children.forEach((child, c) => {
       const field = fields[c] ?? "";
       const list = item[field];
       const declared2 = [];
       (Array.isArray(list) ? list : []).forEach((childItem, j) => {
-        if (isMapping2(childItem)) declared2.push(this.readDeclaration(child, childItem, { src: at3.src, path: [...at3.path, field, j] }, typeof key === "string" ? key : ""));
+        if (isMapping2(childItem)) declared2.push(this.readDeclaration(child, childItem, { src: at3.src, path: [...at3.path, field, j] }, childParentKey));
       });
       if (list !== void 0) value[field] = declared2;
     });
@@ -66862,25 +67374,56 @@ var Assembler = class {
     if (Array.isArray(value)) return value.map((v, i) => this.decode(v, { src: at3.src, path: [...at3.path, i] }, encoding));
     if (!isMapping2(value)) return value;
     const keys = Object.keys(value);
+    if (isNotSecretMapping(value) && typeof value.literal === "string") return this.notSecretLiteral(value, at3);
     const only = keys.length === 1 ? keys[0] : void 0;
     if ((only === "fromEnv" || only === "fromFile") && typeof value[only] === "string" && value[only] !== "") {
       const ref = only === "fromEnv" ? { fromEnv: value[only] } : { fromFile: value[only] };
-      const secretOptions = { baseDir: dirname(join(this.root, at3.src.file)), root: this.root, encoding, ...this.options.env !== void 0 ? { env: this.options.env } : {} };
+      if ("fromEnv" in ref && isReservedEnvName(ref.fromEnv)) {
+        this.report(
+          "SECRET_ENV_RESERVED",
+          `\`fromEnv\` names ${ref.fromEnv}, one of monsync's own variables (MONSYNC_*: its API credentials, its fingerprint key, its settings): they are never sent to the account`,
+          { src: at3.src, path: [...at3.path, "fromEnv"] },
+          "value",
+          "name a variable of your own for this secret; placeholders written by `monsync pull` are named MONSYNC_SECRET_*, the one MONSYNC_ prefix a tree may read"
+        );
+        return new Secret(ref, this.sourceRef(at3), { baseDir: this.root, root: this.root, env: {} });
+      }
+      const maxBytes = vaultFile ? MAX_VAULT_FILE_BYTES : MAX_SECRET_FILE_BYTES;
+      const secretOptions = { baseDir: dirname(join2(this.root, at3.src.file)), root: this.root, encoding, maxBytes, ...this.options.env !== void 0 ? { env: this.options.env } : {} };
       const secret = new Secret(ref, this.sourceRef(at3), secretOptions);
       const problem = "fromFile" in ref ? fromFilePathProblem(ref.fromFile, secretOptions.baseDir, this.root) : void 0;
-      if (problem !== void 0) {
-        this.reportOutside(`\`fromFile\` path \`${String(value[only])}\` ${problem === "absolute" ? "is absolute" : "leads outside the config tree"}`, { src: at3.src, path: [...at3.path, "fromFile"] });
-      } else this.secrets.push({ secret, at: at3, vaultFile });
+      if (problem !== void 0) this.refuseFromFile(String(value[only]), problem, { src: at3.src, path: [...at3.path, "fromFile"] });
+      else this.secrets.push({ secret, at: at3, vaultFile });
       return secret;
     }
     const out = {};
     for (const key of keys) out[key] = this.decode(value[key], { src: at3.src, path: [...at3.path, key] }, encoding);
     return out;
   }
-  reportOutside(what, at3) {
+  /** A `fromFile` path that is never read, whatever the file is: absolute, out of the tree, or hidden. */
+  /** `{ literal, notSecret }`: the literal, sent as written, and exempt from the literal-secret checks once `notSecret` says why. */
+  notSecretLiteral(value, at3) {
+    if (typeof value.notSecret !== "string" || value.notSecret.trim() === "") {
+      this.report("INVALID_VALUE", "`notSecret` must say why the value is not a secret (for reviewers of the tree)", { src: at3.src, path: [...at3.path, "notSecret"] }, "value", 'e.g. `notSecret: "public demo key, documented in the API\'s README"`');
+    } else this.#notSecret.add(placeKey(at3));
+    return value.literal;
+  }
+  refuseFromFile(path, problem, at3) {
+    const shown = `\`fromFile\` path \`${path}\``;
+    if (problem === "hidden") {
+      this.report(
+        "SECRET_FILE_HIDDEN",
+        `${shown} goes through a hidden folder or names a hidden file: hidden paths (.git, .github, .env) hold tools' state and credentials, such as the token a CI checkout keeps in .git/config, so they are never read into the account`,
+        at3,
+        "value",
+        'move the secret file to a path with no part starting with "." (keep it out of git), or use `{ fromEnv: NAME }`'
+      );
+      return;
+    }
+    const what = problem === "absolute" ? "is absolute" : problem === "outside" ? "leads outside the config tree" : "goes through a symbolic link that leads outside the config tree";
     this.report(
       "SECRET_FILE_OUTSIDE_TREE",
-      `${what}: secret files are named relative to the YAML file and must stay inside the config tree, or a change to the config could read any file of the machine running monsync into a vault item`,
+      `${shown} ${what}: secret files are named relative to the YAML file and must stay inside the config tree, or a change to the config could read any file of the machine running monsync into a vault item`,
       at3,
       "value",
       "move the file into the config folder (keep it out of git) and name it relative to this YAML file"
@@ -66935,9 +67478,10 @@ var Assembler = class {
   literalSecrets(src, keys, v, path) {
     const key = keys[keys.length - 1] ?? "";
     if (typeof v === "string" && v !== "" && isSecretLeaf(keys)) {
-      this.report("LITERAL_SECRET", `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path }, "value", "write `{ fromEnv: NAME }` or `{ fromFile: path }`");
+      this.#secretReported.add(placeKey({ src, path }));
+      this.report("LITERAL_SECRET", `\`${key}\` looks like a secret and must be given by reference, not as a literal value`, { src, path }, "value", LITERAL_SECRET_FIX);
     } else if (Array.isArray(v)) v.forEach((item, i) => this.literalSecrets(src, keys, item, [...path, i]));
-    else if (isMapping2(v) && !isSecretRefMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, [...keys, k], w, [...path, k]);
+    else if (isMapping2(v) && !isSecretRefMapping(v) && !isNotSecretMapping(v)) for (const [k, w] of Object.entries(v)) this.literalSecrets(src, [...keys, k], w, [...path, k]);
   }
   reportRenamedField(renamed, at3) {
     const unit = renamed.unit === void 0 ? "" : renamed.unit.factor === 1 ? ` (${renamed.unit.to}, as before)` : ` (in ${renamed.unit.to}: the value is converted)`;
@@ -66958,6 +67502,7 @@ var Assembler = class {
     this.checkWritten();
     this.checkPeople();
     this.checkDutySchedules();
+    this.checkAlertDefinitions();
     this.checkSecrets();
     this.checkManaged();
     const desired = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [] };
@@ -67005,7 +67550,11 @@ var Assembler = class {
       if (keyField === void 0) continue;
       const caseless = keyField === entry.guidField;
       const keyOf2 = (key) => caseless ? key.toLowerCase() : entry.keyIgnoresCase === true ? key.trim().toLowerCase() : key;
-      this.unique(this.of(entry), entry.title.one, keyField, (r) => typeof r.key !== "string" ? void 0 : entry.parent !== void 0 ? `${r.parentKey}/${r.key}` : keyOf2(r.key), entry.keyIgnoresCase === true ? " (the service compares them ignoring case and surrounding spaces)" : "");
+      const written2 = (r) => typeof r.key === "string" ? r.key : typeof r.key === "number" ? String(r.key) : void 0;
+      this.unique(this.of(entry), entry.title.one, keyField, (r) => {
+        const k = written2(r);
+        return k === void 0 ? void 0 : entry.parent !== void 0 ? `${r.parentKey}/${k}` : keyOf2(k);
+      }, entry.keyIgnoresCase === true ? " (the service compares them ignoring case and surrounding spaces)" : "");
     }
     for (const entry of KINDS_AS_LISTED) {
       if (entry.guidField === "" || entry.guidField === entry.keyField || entry.guidUnique !== "account") continue;
@@ -67041,14 +67590,7 @@ var Assembler = class {
       if (!Array.isArray(members)) continue;
       members.forEach((member, i) => {
         if (typeof member !== "string" || monitorSet.has(member)) return;
-        const meant = likelyMeant(member, monitorNames);
-        this.report(
-          "UNKNOWN_REFERENCE",
-          `member \`${member}\` of group \`${String(g.key)}\` names no declared monitor${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`,
-          { src: g.src, path: [...g.path, "members", i] },
-          "value",
-          "members are monitor Names declared in this config tree"
-        );
+        this.unresolved(`member \`${member}\` of group \`${String(g.key)}\``, "no declared monitor", likelyMeant(member, monitorNames), { src: g.src, path: [...g.path, "members", i] }, "members are monitor Names declared in this config tree");
       });
     }
     const itemsBySection = /* @__PURE__ */ new Map();
@@ -67067,11 +67609,10 @@ var Assembler = class {
         const at3 = { src: m.src, path: [...m.path, "PredefinedVariables", i, "Value", "vault"] };
         const items = itemsBySection.get(sectionName);
         if (items === void 0) {
-          const meant = likelyMeant(sectionName, itemsBySection.keys());
-          this.report("UNKNOWN_REFERENCE", `vault reference \`${ref}\` names no declared vault section \`${sectionName}\`${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`, at3, "value", "declare the section under vault.sections");
+          this.unresolved(`vault reference \`${ref}\``, `no declared vault section \`${sectionName}\``, likelyMeant(sectionName, itemsBySection.keys()), at3, "declare the section under vault.sections");
         } else if (!items.includes(itemName)) {
           const meant = likelyMeant(itemName, items);
-          this.report("UNKNOWN_REFERENCE", `vault reference \`${ref}\` names no item \`${itemName}\` in section \`${sectionName}\`${meant !== void 0 ? `; did you mean \`${sectionName}/${meant}\`?` : ""}`, at3, "value", "declare the item under the section's items");
+          this.unresolved(`vault reference \`${ref}\``, `no item \`${itemName}\` in section \`${sectionName}\``, meant === void 0 ? void 0 : `${sectionName}/${meant}`, at3, "declare the item under the section's items");
         }
       });
     }
@@ -67083,8 +67624,7 @@ var Assembler = class {
     const groups = this.of(OPERATOR_GROUP_KIND).map((g) => g.key).filter((k) => typeof k === "string");
     const unknownOperator = (email, at3, what) => {
       if (typeof email !== "string" || known2.has(email.toLowerCase())) return;
-      const meant = likelyMeant(email, emails);
-      this.report("UNKNOWN_REFERENCE", `${what} \`${email}\` names no declared operator${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`, at3, "value", "declare the operator under operators: (key: Email)");
+      this.unresolved(`${what} \`${email}\``, "no declared operator", likelyMeant(email, emails), at3, "declare the operator under operators: (key: Email)");
     };
     for (const g of this.of(OPERATOR_GROUP_KIND)) {
       const members = g.declared.value.members;
@@ -67098,8 +67638,7 @@ var Assembler = class {
         const at3 = (field) => ({ src: s.src, path: [...s.path, "access", i, field] });
         unknownOperator(a.operator, at3(OPERATOR_KIND.kind), `access to vault section \`${String(s.key)}\` of operator`);
         if (typeof a.group === "string" && !groups.includes(a.group)) {
-          const meant = likelyMeant(a.group, groups);
-          this.report("UNKNOWN_REFERENCE", `access to vault section \`${String(s.key)}\` of group \`${a.group}\` names no declared operator group${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`, at3("group"), "value", "declare the group under operatorGroups: (key: Description)");
+          this.unresolved(`access to vault section \`${String(s.key)}\` of group \`${a.group}\``, "no declared operator group", likelyMeant(a.group, groups), at3("group"), "declare the group under operatorGroups: (key: Description)");
         }
       });
     }
@@ -67170,8 +67709,45 @@ var Assembler = class {
       }
     }
   }
+  /** A definition is named (`AlertName`) or, in the older form, pinned by its GUID alone. */
+  checkAlertDefinitions() {
+    for (const d of this.of(ALERT_DEFINITION_KIND)) {
+      const value = d.declared.value;
+      if (value.AlertName !== void 0 || value.AlertDefinitionGuid !== void 0) continue;
+      this.report(
+        "MISSING_FIELD",
+        "an alert definition needs `AlertName` (its key), or, in the older form, `AlertDefinitionGuid`",
+        d,
+        "value",
+        "add `AlertName:` with the name the web app shows; `monsync pull --into` writes the named form of an existing definition"
+      );
+    }
+  }
   findings(findings, at3) {
     for (const f of findings) this.report(f.code, f.message, f.field === void 0 ? at3 : { src: at3.src, path: [...at3.path, f.field] }, f.code === "SCHEDULE_FIELD_UNEXPECTED" ? "key" : "value");
+  }
+  /**
+   * A load-time limit counts milliseconds (the vendor's provider: `"3500"`); one under 100 was almost surely written
+   * in seconds, and would alert on every check. A warning, not an error: a limit of 50 ms may be meant.
+   */
+  checkLoadTimes(m) {
+    const conditions = m.declared.value.ErrorConditions;
+    if (!Array.isArray(conditions)) return;
+    conditions.forEach((condition, i) => {
+      if (!isMapping2(condition)) return;
+      const type = condition.ErrorConditionType;
+      const value = condition.Value;
+      if (type !== "LoadTimeLimit1" && type !== "LoadTimeLimit2" || typeof value !== "string" || !/^\d+(\.\d+)?$/.test(value.trim())) return;
+      const ms = Number(value);
+      if (ms >= 100) return;
+      this.report(
+        "LOAD_TIME_IN_SECONDS",
+        `${type} Value "${value}" is ${value} milliseconds: the service reads load-time limits in milliseconds, so this alerts whenever a page takes longer than ${value} ms`,
+        { src: m.src, path: [...m.path, "ErrorConditions", i, "Value"] },
+        "value",
+        `write the limit in milliseconds, e.g. Value: "${Math.round(ms * 1e3)}" for ${value} seconds`
+      );
+    });
   }
   checkResources() {
     for (const g of this.of(MONITOR_GROUP_KIND)) {
@@ -67182,6 +67758,7 @@ var Assembler = class {
         this.report("ALL_MONITORS_GROUP", "a group named `All Monitors` would target the default All Monitors group, whose membership cannot be changed", { src: g.src, path: [...g.path, "Description"] }, "value", "choose another Description");
       }
     }
+    for (const m of this.of(MONITOR_KIND)) this.checkLoadTimes(m);
     for (const s of this.of(SLA_KIND)) this.findings(checkSlaThresholds(s.declared.value), s);
     for (const p of this.of(SLA_EXCLUSION_PERIOD_KIND)) this.findings(checkExclusionPeriod(p.declared.value), p);
     for (const r of this.of(SCHEDULED_REPORT_KIND)) {
@@ -67199,7 +67776,7 @@ var Assembler = class {
       }
     }
   }
-  /** Blank keys and hand-written vault placeholders, in every declaration of every kind. */
+  /** Blank keys, hand-written vault placeholders and literals that look like secrets, in every declaration of every kind. */
   checkWritten() {
     for (const entry of KINDS_AS_LISTED) {
       const children = new Set(childKinds(entry).map((child) => child.path[child.path.length - 1]));
@@ -67208,19 +67785,38 @@ var Assembler = class {
           this.report("EMPTY_VALUE", `\`${entry.keyField}\` is blank: it names the ${entry.title.one}, so it needs a visible name`, { src: d.src, path: [...d.path, entry.keyField] }, "value", `write a ${entry.keyField} with letters or digits`);
         }
         for (const [field, value] of Object.entries(d.declared.value)) {
-          if (!children.has(field)) this.vaultPlaceholders(value, { src: d.src, path: [...d.path, field] });
+          if (!children.has(field)) this.checkValues(value, { src: d.src, path: [...d.path, field] });
         }
       }
     }
   }
-  /** `{{vault:<guid>}}` is what monsync sends; written by hand it bypasses the reference check and the item's declaration. */
-  vaultPlaceholders(value, at3) {
+  /**
+   * Every value below a declared field: a `{{vault:<guid>}}` written by hand (what monsync sends, which bypasses the
+   * reference check and the item's declaration), and a literal that looks like a secret where none is expected (a
+   * credential-shaped string; the `Value` of an entry whose `Key` or `Name` names a credential).
+   */
+  checkValues(value, at3) {
     if (typeof value === "string") {
       if (/\{\{\s*vault:/i.test(value)) {
         this.report("VAULT_PLACEHOLDER_WRITTEN", "a vault placeholder `{{vault:...}}` is written by hand: monsync cannot check that the item exists or keep it when the item is replaced", at3, "value", "write `Value: { vault: Section/Item }` naming a declared vault item");
       }
-    } else if (Array.isArray(value)) value.forEach((v, i) => this.vaultPlaceholders(v, { src: at3.src, path: [...at3.path, i] }));
-    else if (isMapping2(value) && !(value instanceof Secret)) for (const [k, v] of Object.entries(value)) this.vaultPlaceholders(v, { src: at3.src, path: [...at3.path, k] });
+      const shape = secretShape(value);
+      if (shape !== void 0) this.literalSecret(at3, `\`${String(at3.path.findLast((segment) => typeof segment === "string"))}\` holds ${SECRET_SHAPE_TEXT[shape]} written as a literal`);
+    } else if (Array.isArray(value)) value.forEach((v, i) => this.checkValues(v, { src: at3.src, path: [...at3.path, i] }));
+    else if (isMapping2(value) && !(value instanceof Secret)) {
+      const named2 = secretPairName(value);
+      if (named2 !== void 0 && typeof value.Value === "string" && value.Value !== "") {
+        this.literalSecret({ src: at3.src, path: [...at3.path, "Value"] }, `the \`Value\` of \`${named2}\` is a literal, and its name says it is a credential`);
+      }
+      for (const [k, v] of Object.entries(value)) this.checkValues(v, { src: at3.src, path: [...at3.path, k] });
+    }
+  }
+  /** A literal that looks like a secret, reported once, never quoting it; not when written `{ literal, notSecret }`. */
+  literalSecret(at3, what) {
+    const place3 = placeKey(at3);
+    if (this.#notSecret.has(place3) || this.#secretReported.has(place3)) return;
+    this.#secretReported.add(place3);
+    this.report("LITERAL_SECRET", `${what}: it would be sent, stored and shown in plans and comments in clear`, at3, "value", LITERAL_SECRET_FIX);
   }
   checkSecrets() {
     const needed = this.options.resolveSecrets === true;
@@ -67231,41 +67827,46 @@ var Assembler = class {
         if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(ref.fromEnv)) continue;
         const value = env[ref.fromEnv];
         if (value === void 0 || value === "") {
-          if (needed) this.report("SECRET_UNAVAILABLE", `environment variable ${ref.fromEnv} is not set and its value is needed`, at3, "value", `set ${ref.fromEnv} in the environment of monsync`);
-          else this.report("ENV_VAR_UNSET", `environment variable ${ref.fromEnv} is not set; plan and apply will need it`, at3, "value", `set ${ref.fromEnv} where monsync plans and applies`);
+          if (!needed) this.report("ENV_VAR_UNSET", `environment variable ${ref.fromEnv} is not set; plan and apply will need it`, at3, "value", `set ${ref.fromEnv} where monsync plans and applies`);
         } else if (vaultFile && needed && Buffer.from(value, "base64").length > MAX_VAULT_FILE_BYTES) {
           this.report("VAULT_FILE_TOO_LARGE", `the File item read from ${ref.fromEnv} is larger than 2 MB`, at3);
         }
         continue;
       }
-      const path = secret.filePath() ?? "";
-      if (!fromFileStaysInside(path, this.root)) {
-        this.reportOutside(`\`fromFile\` path \`${ref.fromFile}\` goes through a symbolic link that leads outside the config tree`, { src: at3.src, path: [...at3.path, "fromFile"] });
-        continue;
-      }
-      let size;
-      let other;
-      try {
-        const stat2 = statSync(path);
-        size = stat2.isFile() ? stat2.size : void 0;
-        other = stat2.isFile() ? void 0 : stat2.isDirectory() ? "a folder" : stat2.isFIFO() ? "a named pipe (FIFO)" : stat2.isSocket() ? "a socket" : "a device";
-      } catch {
-        size = void 0;
-      }
-      if (other !== void 0) {
-        this.report("SECRET_FILE_NOT_REGULAR", `\`fromFile\` path \`${ref.fromFile}\` is ${other}, not a file`, { src: at3.src, path: [...at3.path, "fromFile"] }, "value", "name the regular file that holds the secret, relative to this YAML file");
-        continue;
-      }
-      if (size === void 0) {
-        if (needed) this.report("SECRET_UNAVAILABLE", `secret ${secret.describe()} cannot be read and its value is needed`, at3, "value", "the path is relative to the YAML file that names it");
-        else this.report("SECRET_FILE_MISSING", `secret ${secret.describe()} does not exist; plan and apply will need it`, at3, "value", "the path is relative to the YAML file that names it");
-        continue;
-      }
-      if (vaultFile && size > MAX_VAULT_FILE_BYTES) {
-        this.report("VAULT_FILE_TOO_LARGE", `${secret.describe()} is ${(size / 1024 / 1024).toFixed(1)} MB; File vault items hold at most 2 MB`, at3);
-      } else if (needed && !secret.isAvailable()) {
-        this.report("SECRET_UNAVAILABLE", `secret ${secret.describe()} cannot be read and its value is needed`, at3);
-      }
+      this.checkSecretFile(secret, at3, vaultFile, needed);
+    }
+  }
+  /** A `fromFile` secret: judged by what the path is (stat, never open) before it is read, if its value is needed. */
+  checkSecretFile(secret, at3, vaultFile, needed) {
+    const ref = secret.ref;
+    const fieldAt = { src: at3.src, path: [...at3.path, "fromFile"] };
+    const path = secret.filePath() ?? "";
+    const real = fromFileRealProblem(path, this.root);
+    if (real !== void 0) {
+      this.refuseFromFile(ref.fromFile, real === "outside" ? "linked-out" : real, fieldAt);
+      return;
+    }
+    let stat2;
+    try {
+      stat2 = statSync2(path);
+    } catch {
+      if (!needed) this.report("SECRET_FILE_MISSING", `secret ${secret.describe()} does not exist; plan and apply will need it`, at3, "value", "the path is relative to the YAML file that names it");
+      return;
+    }
+    if (!stat2.isFile()) {
+      this.report("SECRET_FILE_NOT_REGULAR", `\`fromFile\` path \`${ref.fromFile}\` is ${fileKind(stat2)}, not a file`, fieldAt, "value", "name the regular file that holds the secret, relative to this YAML file");
+    } else if (vaultFile && stat2.size > MAX_VAULT_FILE_BYTES) {
+      this.report("VAULT_FILE_TOO_LARGE", `${secret.describe()} is ${(stat2.size / 1024 / 1024).toFixed(1)} MB; File vault items hold at most 2 MB`, at3);
+    } else if (!vaultFile && stat2.size > MAX_SECRET_FILE_BYTES) {
+      this.report(
+        "SECRET_FILE_TOO_LARGE",
+        `\`fromFile\` path \`${ref.fromFile}\` is ${stat2.size} bytes; a secret file holds at most ${sizeLabel(MAX_SECRET_FILE_BYTES)} (a File vault item ${sizeLabel(MAX_VAULT_FILE_BYTES)}), so it is not read`,
+        fieldAt,
+        "value",
+        "check that the path names the secret (a password, token, certificate or key archive), not another file"
+      );
+    } else if (needed && !secret.isAvailable()) {
+      this.report("SECRET_UNAVAILABLE", `secret ${secret.describe()} cannot be read and its value is needed`, at3);
     }
   }
   checkManaged() {
@@ -67311,7 +67912,208 @@ function assemble(root, texts, options, diagnostics, files) {
   for (const { file, text: text2 } of texts) assembler.addFile(new YamlSource(file, text2));
   const desired = assembler.finish();
   markSecretLines(assembler.diagnostics);
-  return { desired, diagnostics: sortDiagnostics(assembler.diagnostics), files };
+  return { desired, diagnostics: sortDiagnostics(assembler.diagnostics), files, sources: new Map(texts.map((t) => [t.file, t.text])) };
+}
+
+// ../reconciler/src/live/snapshot.ts
+function emptySnapshot() {
+  return { read: [], lists: {}, perParent: {}, operators: null };
+}
+function listed(snapshot, kind) {
+  return snapshot.lists[kind] ?? [];
+}
+function listedPerParent(snapshot, kind) {
+  return snapshot.perParent[kind] ?? {};
+}
+
+// ../reconciler/src/render/escape.ts
+var INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+var LOOK_ALIKE_SPACE = new RegExp("(?! )\\p{Zs}", "gu");
+var COMBINING_MARK = new RegExp("\\p{M}", "gu");
+var OLD_COMMAND = /##\[/g;
+var LEADING_COMMAND = /^(\s*):(?=:)/u;
+var SHORT = { "\n": "\\n", "\r": "\\r", "	": "\\t", "\b": "\\b", "\f": "\\f" };
+function unicodeEscape(char) {
+  const short = SHORT[char];
+  if (short !== void 0) return short;
+  let out = "";
+  for (let i = 0; i < char.length; i += 1) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+function commandFree(text2) {
+  return text2.replace(OLD_COMMAND, "##\\u005b").replace(LEADING_COMMAND, (_, space) => `${space}\\u003a`);
+}
+function lookAlikesShown(shown, text2) {
+  const spaced = shown.replace(LOOK_ALIKE_SPACE, unicodeEscape);
+  return text2.normalize("NFC") === text2 ? spaced : spaced.replace(COMBINING_MARK, unicodeEscape);
+}
+function plainText(text2) {
+  return commandFree(lookAlikesShown(text2.replace(INVISIBLE, unicodeEscape), text2));
+}
+function plainLines(text2) {
+  return text2.split("\n").map(plainText).join("\n");
+}
+function shownValue(value) {
+  const json = JSON.stringify(value) ?? String(value);
+  return lookAlikesShown(json.replace(INVISIBLE, unicodeEscape), json).replace(OLD_COMMAND, "##\\u005b").replace(/…/g, "\\u2026");
+}
+function errorText(error2) {
+  for (let at3 = error2, depth = 0; at3 instanceof Error && depth < 8; at3 = at3.cause, depth += 1) {
+    if (typeof at3.status === "number") return plainText(error2.message);
+  }
+  return plainLines(error2.message);
+}
+var MARKDOWN_PUNCTUATION = /[\\`*_[\]|~]/g;
+var LINE_START = /^(\s*)([-+=#>]|\d+[.)])/;
+function markdownText(text2) {
+  const inline = plainText(text2).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(MARKDOWN_PUNCTUATION, "\\$&");
+  return inline.replace(LINE_START, (_, space, lead) => `${space}${/^\d/.test(lead) ? `${lead.slice(0, -1)}\\${lead.slice(-1)}` : `\\${lead}`}`);
+}
+function markdownCode(text2, options = {}) {
+  let shown = plainText(text2);
+  if (options.inTable === true) shown = shown.replace(/\|/g, "\\|");
+  let longest = 0;
+  for (const run2 of shown.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  const fence = "`".repeat(longest + 1);
+  const pad2 = shown.startsWith("`") || shown.endsWith("`") || shown.trim() === "" ? " " : "";
+  return `${fence}${pad2}${shown}${pad2}${fence}`;
+}
+
+// ../reconciler/src/plan/errors.ts
+function planProblem(code, message, source) {
+  return source === void 0 ? { code, message } : { code, message, file: source.file, line: source.line, col: source.column };
+}
+function place(source) {
+  return `${plainText(source.file)}:${source.line}:${source.column}`;
+}
+function at(source) {
+  return source === void 0 ? "" : `${place(source)}: `;
+}
+function problemLine(problem) {
+  return problem.file === void 0 ? problem.message : `${plainText(problem.file)}:${problem.line ?? 1}:${problem.col ?? 1}: ${problem.message}`;
+}
+var PlanError = class extends Error {
+  code;
+  problems;
+  constructor(problems) {
+    const first = problems[0];
+    if (first === void 0) throw new TypeError("PlanError needs at least one problem");
+    const head3 = problems.length === 1 ? "cannot plan" : `cannot plan (${problems.length} problems)`;
+    super(`${head3}:
+${problems.map((p) => `  ${problemLine(p)}`).join("\n")}`);
+    this.name = "PlanError";
+    this.code = first.code;
+    this.problems = problems;
+  }
+};
+function isMalformedListing(cause) {
+  return cause instanceof Error && cause.code === "MALFORMED_LISTING";
+}
+var LiveReadError = class extends Error {
+  code;
+  listing;
+  /** With `problem`, the listings answered but cannot be trusted: its message says why and what to do. */
+  constructor(listing, cause, problem) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const malformed = isMalformedListing(cause);
+    const message = malformed ? `${reason}. No plan was made: a listing is read whole or not at all (an entry that does not name its object would be planned as something else, a delete)` : `reading ${listing} from the service failed, so no plan was made (a failed listing is never read as empty): ${reason}`;
+    super(problem?.message ?? message, cause === void 0 ? {} : { cause });
+    this.name = "LiveReadError";
+    this.code = problem?.code ?? (malformed ? "MALFORMED_LISTING" : "LIVE_READ_FAILED");
+    this.listing = listing;
+  }
+};
+
+// ../reconciler/src/kinds/alerting.ts
+var alertWrites = {
+  reads(client) {
+    if (client.alertDefinitions === void 0) throw new Error("this client cannot read alert definitions");
+    return client.alertDefinitions;
+  },
+  of(client) {
+    const c = client.alertDefinitions;
+    if (c.list === void 0 || c.create === void 0 || c.delete === void 0 || c.members === void 0 || c.escalationLevels === void 0 || c.integrations === void 0) {
+      throw new Error("this client cannot write alert definitions");
+    }
+    return c;
+  }
+};
+function levelParts(guid) {
+  const parts = (guid ?? "").split("/");
+  const [definition2, level, ...rest] = parts;
+  if (definition2 === void 0 || definition2 === "" || level === void 0 || level === "") throw new Error(`expected a "<definition>/<level>" step GUID, got ${JSON.stringify(guid)}`);
+  return { definition: definition2, level, rest: rest.join("/") };
+}
+function memberPart(text2) {
+  const at3 = text2.indexOf(":");
+  if (at3 < 0) throw new Error(`expected "<kind>:<guid>", got ${JSON.stringify(text2)}`);
+  return { kind: text2.slice(0, at3), guid: text2.slice(at3 + 1) };
+}
+function namesIntegrations(desired) {
+  if (desired.settings.manage[ALERT_DEFINITION_KIND.section] === void 0) return false;
+  return desired.alertDefinitions.some(({ value }) => (value.escalationLevels ?? []).some(({ value: level }) => Array.isArray(level.integrations)));
+}
+function integrationNamed(name, integrations) {
+  const exact = integrations.filter((i) => i["Name"] === name);
+  if (exact.length > 0) return exact;
+  return integrations.filter((i) => typeof i["Name"] === "string" && i["Name"].toLowerCase() === name.toLowerCase());
+}
+function accountLevels(live) {
+  const lists = Object.values(live.perParent[ESCALATION_LEVEL_KIND.kind] ?? {});
+  if (lists.length === 0) return void 0;
+  const ids = /* @__PURE__ */ new Set();
+  for (const list of lists) for (const level of list) if (typeof level["Id"] === "number") ids.add(level["Id"]);
+  return [...ids].sort((a, b) => a - b);
+}
+function checkIntegration(declared, integrations, where, problems) {
+  const { value, source } = declared;
+  const found = integrationNamed(value.integration, integrations);
+  if (found.length !== 1) {
+    const known2 = integrations.map((i) => `"${String(i["Name"])}"`).join(", ");
+    const what = found.length === 0 ? `names no integration of the account (${known2 === "" ? "it lists none" : `it has ${known2}`}); integrations are set up in the web app` : `names ${found.length} integrations; rename one in the web app`;
+    problems.push(planProblem("UNRESOLVED_REFERENCE", `${where}: integration "${value.integration}" ${what}`, source));
+    return void 0;
+  }
+  const integration = found[0];
+  const type = typeof integration["Type"] === "string" ? integration["Type"] : "";
+  for (const field of ["SendOkAlerts", "SendReminderAlerts", "ExtraEmailAddresses", "StatusHubServiceList"]) {
+    const reason = value[field] === void 0 || type === "" ? void 0 : integrationTypeRefuses(type, field, value[field]);
+    if (reason !== void 0) problems.push(planProblem("INTEGRATION_SETTING_REFUSED", `${where}: integration "${value.integration}" refuses ${field}: ${reason}`, source));
+  }
+  return String(integration["IntegrationGuid"]);
+}
+function resolveAlerting(desired, live) {
+  if (desired.settings.manage[ALERT_DEFINITION_KIND.section] === void 0) return { desired, problems: [], warnings: [] };
+  const problems = [];
+  const levels = accountLevels(live);
+  const integrations = live.integrations ?? [];
+  let writeOnly = 0;
+  const alertDefinitions = desired.alertDefinitions.map((declared) => {
+    const name = declared.value.AlertName ?? declared.value.AlertDefinitionGuid ?? "";
+    if (declared.value.escalationLevels === void 0) return declared;
+    const escalationLevels = declared.value.escalationLevels.map((level) => {
+      const where = `alert definition "${name}", escalation level ${level.value.Id}`;
+      if (levels !== void 0 && !levels.includes(level.value.Id)) {
+        problems.push(planProblem("UNKNOWN_ESCALATION_LEVEL", `${where}: the account's alert definitions have levels ${levels.join(", ")}; levels cannot be added, so declare one of those`, level.source));
+      }
+      if (level.value.integrations === void 0) return level;
+      const attached = level.value.integrations.map((link) => {
+        if (LEVEL_INTEGRATION_WRITE_ONLY_FIELDS.some((f) => link.value[f] !== void 0)) writeOnly += 1;
+        const guid = checkIntegration(link, integrations, where, problems);
+        return guid === void 0 ? link : { ...link, value: { ...link.value, IntegrationGuid: guid } };
+      });
+      return { ...level, value: { ...level.value, integrations: attached } };
+    });
+    return { ...declared, value: { ...declared.value, escalationLevels } };
+  });
+  const warnings = [];
+  if (writeOnly > 0) {
+    warnings.push({
+      code: "WRITE_ONLY_SETTINGS",
+      message: `${writeOnly} attached integration${writeOnly === 1 ? " declares" : "s declare"} ${LEVEL_INTEGRATION_WRITE_ONLY_FIELDS.join(", ")}: the service never returns them, so they cannot be read back or compared; they are sent when the integration is attached, and again only with --rotate escalationLevelIntegration:<key>`
+    });
+  }
+  return { desired: { ...desired, alertDefinitions }, problems, warnings };
 }
 
 // ../reconciler/src/kinds/shared.ts
@@ -67372,44 +68174,418 @@ async function findOne(listing, match2, guidField) {
   return found === void 0 ? void 0 : idOf(found, guidField);
 }
 
-// ../reconciler/src/kinds/alert-definition.ts
-var alertDefinitionKind = {
-  ...ALERT_DEFINITION_KIND,
+// ../reconciler/src/kinds/alert-definition-member.ts
+var DEFINITION = ALERT_DEFINITION_KIND.kind;
+var MONITOR2 = MONITOR_KIND.kind;
+var GROUP = MONITOR_GROUP_KIND.kind;
+function coveredBy(member) {
+  const monitor = idOf(member, "MonitorGuid");
+  if (monitor !== "") return { kind: MONITOR2, guid: monitor };
+  const group = idOf(member, "MonitorGroupGuid");
+  return group === "" ? void 0 : { kind: GROUP, guid: group };
+}
+var alertDefinitionMemberKind = {
+  ...ALERT_DEFINITION_MEMBER_KIND,
   serverDefaults: {},
-  ensureOnly: true,
-  builtFrom: [],
-  desired(state) {
-    return state.alertDefinitions.map(({ value, source }) => desiredEntry("alertDefinition", value.AlertDefinitionGuid, apiFields(value, ["AlertDefinitionGuid"]), source, []));
+  relation: true,
+  parents: [DEFINITION, MONITOR2, GROUP],
+  ownedBy: [DEFINITION, MONITOR2, GROUP],
+  builtFrom: [DEFINITION, "alertDefinitionMember", MONITOR2, GROUP],
+  readWhen: (desired) => desired.alertDefinitions.some(({ value }) => value.members !== void 0),
+  read: {
+    perParent: {
+      parent: DEFINITION,
+      list: (client, guid) => alertWrites.reads(client).members.list(guid),
+      what: (definition2) => `monitors covered by alert definition "${idOf(definition2, "AlertName")}" (${idOf(definition2, "AlertDefinitionGuid")})`,
+      keep: (member) => {
+        const covered2 = coveredBy(member);
+        return covered2 === void 0 ? {} : covered2.kind === MONITOR2 ? { MonitorGuid: covered2.guid } : { MonitorGroupGuid: covered2.guid };
+      }
+    }
   },
-  live() {
-    return [];
+  diff: () => [],
+  desired(state) {
+    return state.alertDefinitions.flatMap(({ value, source }) => {
+      const name = value.AlertName ?? value.AlertDefinitionGuid ?? "";
+      const members = value.members;
+      if (members === void 0) return [];
+      const entry = (kind, key) => desiredEntry("alertDefinitionMember", `${name}/${kind}:${key}`, {}, source, [{ kind: DEFINITION, key: name }, { kind, key }]);
+      return [...(members.monitors ?? []).map((m) => entry(MONITOR2, m)), ...(members.monitorGroups ?? []).map((g) => entry(GROUP, g))];
+    });
+  },
+  live(snapshot, resolver) {
+    const entries = [];
+    const lists = listedPerParent(snapshot, "alertDefinitionMember");
+    for (const definitionGuid of Object.keys(lists)) {
+      const definition2 = resolver.desiredOf(DEFINITION, definitionGuid);
+      if (definition2?.manages?.includes("alertDefinitionMember") !== true) continue;
+      for (const member of lists[definitionGuid] ?? []) {
+        const covered2 = coveredBy(member);
+        if (covered2 === void 0) continue;
+        const key = resolver.keyOf(covered2.kind, covered2.guid) ?? covered2.guid;
+        entries.push(
+          liveEntry("alertDefinitionMember", `${definition2.key}/${covered2.kind}:${key}`, `${definitionGuid}/${covered2.kind}:${covered2.guid}`, {}, [
+            { kind: DEFINITION, guid: definitionGuid },
+            { kind: covered2.kind, guid: covered2.guid }
+          ])
+        );
+      }
+    }
+    return entries;
+  },
+  createExtras(entry, resolver) {
+    const [definition2, member] = entry.refs;
+    const guidOr = (kind2, key) => resolver.guidOf(kind2, key) ?? placeholder(kind2, key);
+    const kind = member?.kind === GROUP ? GROUP : MONITOR2;
+    return { AlertDefinitionGuid: guidOr(DEFINITION, definition2?.key ?? ""), [kind === GROUP ? "MonitorGroupGuid" : "MonitorGuid"]: guidOr(kind, member?.key ?? "") };
   },
   requests: {
-    create() {
-      return Promise.reject(new Error("alert definitions cannot be created through the API; they are only ensured"));
+    async create(client, _step, body) {
+      const definition2 = bodyString(body, "AlertDefinitionGuid");
+      const { kind, guid } = memberOfBody(body);
+      const members = alertWrites.of(client).members;
+      await (kind === GROUP ? members.addMonitorGroup(definition2, guid) : members.addMonitor(definition2, guid));
+      return `${definition2}/${kind}:${guid}`;
+    },
+    update() {
+      return Promise.reject(new Error("an alert definition member has nothing to update"));
+    },
+    async delete(client, step) {
+      const [definition2, rest] = splitCompound(step.guid);
+      const { kind, guid } = memberPart(rest);
+      const members = alertWrites.of(client).members;
+      await (kind === GROUP ? members.removeMonitorGroup(definition2, guid) : members.removeMonitor(definition2, guid));
+    },
+    async find(client, _step, body) {
+      const definition2 = bodyString(body, "AlertDefinitionGuid");
+      const { kind, guid } = memberOfBody(body);
+      const listed3 = await alertWrites.of(client).members.list(definition2).toArray();
+      const found = listed3.some((m) => coveredBy(m)?.guid.toLowerCase() === guid.toLowerCase());
+      return found ? `${definition2}/${kind}:${guid}` : void 0;
+    }
+  }
+};
+function memberOfBody(body) {
+  return typeof body.MonitorGroupGuid === "string" ? { kind: GROUP, guid: bodyString(body, "MonitorGroupGuid") } : { kind: MONITOR2, guid: bodyString(body, "MonitorGuid") };
+}
+
+// ../reconciler/src/kinds/alert-definition.ts
+var sameName = (key) => key.toLowerCase();
+var alertDefinitionKind = {
+  ...ALERT_DEFINITION_KIND,
+  identity: sameName,
+  serverDefaults: {},
+  builtFrom: ["alertDefinition"],
+  read: { list: (client) => alertWrites.reads(client).list() },
+  desired(state) {
+    return state.alertDefinitions.map(({ value, source }) => {
+      const manages = [];
+      if (Array.isArray(value.escalationLevels)) manages.push(ESCALATION_LEVEL_KIND.kind);
+      if (value.members !== void 0) manages.push(ALERT_DEFINITION_MEMBER_KIND.kind);
+      const guid = pinned(value, "AlertDefinitionGuid");
+      return desiredEntry("alertDefinition", value.AlertName ?? guid ?? "", apiFields(value), source, [], { pinnedGuid: guid, manages: manages.length === 0 ? void 0 : manages });
+    });
+  },
+  live(snapshot) {
+    return listed(snapshot, "alertDefinition").map((fields) => liveEntry("alertDefinition", str(fields, "AlertName") ?? "", idOf(fields, "AlertDefinitionGuid"), fields, []));
+  },
+  requests: {
+    async create(client, step, body) {
+      const name = body.AlertName;
+      if (typeof name !== "string") throw new Error(`${step.id}: an alert definition is created by its AlertName`);
+      const created = await alertWrites.of(client).create({ ...body, AlertName: name });
+      const guid = answeredId(created, "AlertDefinitionGuid");
+      if (guid === void 0) throw new Error(`${step.id}: the service accepted the alert definition but did not say which it is`);
+      return guid;
     },
     async update(client, step, body) {
-      await client.alertDefinitions.patch(requireGuid(step.guid ?? step.key, step.id), body);
+      await client.alertDefinitions.patch(requireGuid(step.guid, step.id), body);
     },
-    delete() {
-      return Promise.reject(new Error("alert definitions cannot be deleted through the API"));
+    async delete(client, step) {
+      await alertWrites.of(client).delete(requireGuid(step.guid, step.id));
     },
-    find() {
-      return Promise.resolve(void 0);
+    find(client, step, body) {
+      const name = typeof body.AlertName === "string" ? body.AlertName : step.key;
+      return findOne(alertWrites.of(client).list(), (d) => typeof d.AlertName === "string" && sameName(d.AlertName) === sameName(name), "AlertDefinitionGuid");
     }
   }
 };
 
-// ../reconciler/src/live/snapshot.ts
-function emptySnapshot() {
-  return { read: [], lists: {}, perParent: {}, operators: null };
+// ../reconciler/src/kinds/escalation-level-integration.ts
+var DEFINITION2 = ALERT_DEFINITION_KIND.kind;
+var LEVEL = ESCALATION_LEVEL_KIND.kind;
+var PATH_FIELDS = ["AlertDefinitionGuid", "Id"];
+var linkBody = (body) => withoutFields(body, PATH_FIELDS);
+var escalationLevelIntegrationKind = {
+  ...ESCALATION_LEVEL_INTEGRATION_KIND,
+  serverDefaults: {},
+  authoritative: true,
+  writeOnce: LEVEL_INTEGRATION_WRITE_ONLY_FIELDS,
+  parents: [LEVEL, DEFINITION2],
+  ownedBy: [DEFINITION2],
+  builtFrom: [DEFINITION2, LEVEL, "escalationLevelIntegration"],
+  readWhen: (desired) => desired.alertDefinitions.some(({ value }) => (value.escalationLevels ?? []).some(({ value: level }) => Array.isArray(level.integrations))),
+  read: {
+    perParent: {
+      parent: LEVEL,
+      list: (client, id) => {
+        const { definition: definition2, level } = levelParts(id);
+        return alertWrites.reads(client).integrations.list(definition2, level);
+      },
+      what: (_level, id) => `integrations attached to escalation level ${id}`
+    }
+  },
+  desired(state) {
+    return state.alertDefinitions.flatMap(({ value: definition2 }) => {
+      const name = definition2.AlertName ?? definition2.AlertDefinitionGuid ?? "";
+      return (definition2.escalationLevels ?? []).flatMap(
+        ({ value: level }) => (level.integrations ?? []).map(
+          ({ value, source }) => desiredEntry("escalationLevelIntegration", `${name}/${level.Id}/${value.integration}`, apiFields(value), source, [{ kind: LEVEL, key: `${name}/${level.Id}` }])
+        )
+      );
+    });
+  },
+  live(snapshot, resolver) {
+    const entries = [];
+    const lists = listedPerParent(snapshot, "escalationLevelIntegration");
+    const names = new Map((snapshot.integrations ?? []).map((i) => [idOf(i, "IntegrationGuid").toLowerCase(), idOf(i, "Name")]));
+    for (const levelGuid of Object.keys(lists)) {
+      const level = resolver.desiredOf(LEVEL, levelGuid);
+      if (level?.manages?.includes("escalationLevelIntegration") !== true) continue;
+      const { definition: definition2 } = levelParts(levelGuid);
+      for (const fields of lists[levelGuid] ?? []) {
+        const guid = idOf(fields, "IntegrationGuid");
+        const name = names.get(guid.toLowerCase()) ?? guid;
+        entries.push(liveEntry("escalationLevelIntegration", `${level.key}/${name}`, `${levelGuid}/${guid}`, fields, [
+          { kind: LEVEL, guid: levelGuid },
+          { kind: DEFINITION2, guid: definition2 }
+        ]));
+      }
+    }
+    return entries;
+  },
+  createExtras(entry, resolver) {
+    const levelKey = entry.refs[0]?.key ?? "";
+    const at3 = levelKey.lastIndexOf("/");
+    const definition2 = levelKey.slice(0, at3);
+    const guid = entry.fields.IntegrationGuid;
+    return { AlertDefinitionGuid: resolver.guidOf(DEFINITION2, definition2) ?? placeholder(DEFINITION2, definition2), Id: Number(levelKey.slice(at3 + 1)), IntegrationGuid: guid };
+  },
+  requests: {
+    async create(client, _step, body) {
+      const definition2 = bodyString(body, "AlertDefinitionGuid");
+      const level = String(body.Id);
+      const guid = bodyString(body, "IntegrationGuid");
+      await alertWrites.of(client).integrations.link(definition2, level, linkBody(body));
+      return `${definition2}/${level}/${guid}`;
+    },
+    async update(client, step, body) {
+      const { definition: definition2, level, rest } = levelParts(step.guid);
+      await alertWrites.of(client).integrations.patch(definition2, level, rest, withoutFields(linkBody(body), ["IntegrationGuid"]));
+    },
+    async delete(client, step) {
+      const { definition: definition2, level, rest } = levelParts(step.guid);
+      await alertWrites.of(client).integrations.unlink(definition2, level, rest);
+    },
+    async find(client, _step, body) {
+      const definition2 = bodyString(body, "AlertDefinitionGuid");
+      const level = String(body.Id);
+      const guid = bodyString(body, "IntegrationGuid");
+      const listed3 = await alertWrites.of(client).integrations.list(definition2, level).toArray();
+      return listed3.some((l) => idOf(l, "IntegrationGuid").toLowerCase() === guid.toLowerCase()) ? `${definition2}/${level}/${guid}` : void 0;
+    }
+  }
+};
+
+// ../reconciler/src/kinds/escalation-level-member.ts
+var DEFINITION3 = ALERT_DEFINITION_KIND.kind;
+var LEVEL2 = ESCALATION_LEVEL_KIND.kind;
+var OPERATOR = OPERATOR_KIND.kind;
+var GROUP2 = OPERATOR_GROUP_KIND.kind;
+function reachedBy(member) {
+  const operator = idOf(member, "OperatorGuid");
+  if (operator !== "") return { kind: OPERATOR, guid: operator };
+  const group = idOf(member, "OperatorGroupGuid");
+  return group === "" ? void 0 : { kind: GROUP2, guid: group };
 }
-function listed(snapshot, kind) {
-  return snapshot.lists[kind] ?? [];
+function memberOfBody2(body) {
+  return typeof body.OperatorGroupGuid === "string" ? { kind: GROUP2, guid: bodyString(body, "OperatorGroupGuid") } : { kind: OPERATOR, guid: bodyString(body, "OperatorGuid") };
 }
-function listedPerParent(snapshot, kind) {
-  return snapshot.perParent[kind] ?? {};
+var escalationLevelMemberKind = {
+  ...ESCALATION_LEVEL_MEMBER_KIND,
+  serverDefaults: {},
+  relation: true,
+  parents: [LEVEL2, DEFINITION3, OPERATOR, GROUP2],
+  ownedBy: [DEFINITION3, OPERATOR, GROUP2],
+  builtFrom: [DEFINITION3, LEVEL2, "escalationLevelMember", OPERATOR, GROUP2],
+  readWhen: (desired) => desired.alertDefinitions.some(({ value }) => (value.escalationLevels ?? []).some(({ value: level }) => level.members !== void 0)),
+  read: {
+    perParent: {
+      parent: LEVEL2,
+      list: (client, id) => {
+        const { definition: definition2, level } = levelParts(id);
+        return alertWrites.reads(client).escalationLevels.members.list(definition2, level);
+      },
+      what: (_level, id) => `members of escalation level ${id}`,
+      keep: (member) => {
+        const reached = reachedBy(member);
+        return reached === void 0 ? {} : reached.kind === OPERATOR ? { OperatorGuid: reached.guid } : { OperatorGroupGuid: reached.guid };
+      }
+    }
+  },
+  diff: () => [],
+  desired(state) {
+    return state.alertDefinitions.flatMap(({ value: definition2 }) => {
+      const name = definition2.AlertName ?? definition2.AlertDefinitionGuid ?? "";
+      return (definition2.escalationLevels ?? []).flatMap(({ value: level, source }) => {
+        const members = level.members;
+        if (members === void 0) return [];
+        const levelKey = `${name}/${level.Id}`;
+        const entry = (kind, key) => desiredEntry("escalationLevelMember", `${levelKey}/${kind}:${key}`, {}, source, [
+          { kind: LEVEL2, key: levelKey },
+          { kind, key }
+        ]);
+        return [...(members.operators ?? []).map((o) => entry(OPERATOR, o)), ...(members.operatorGroups ?? []).map((g) => entry(GROUP2, g))];
+      });
+    });
+  },
+  live(snapshot, resolver) {
+    const entries = [];
+    const lists = listedPerParent(snapshot, "escalationLevelMember");
+    for (const levelGuid of Object.keys(lists)) {
+      const level = resolver.desiredOf(LEVEL2, levelGuid);
+      if (level?.manages?.includes("escalationLevelMember") !== true) continue;
+      const { definition: definition2 } = levelParts(levelGuid);
+      for (const member of lists[levelGuid] ?? []) {
+        const reached = reachedBy(member);
+        if (reached === void 0) continue;
+        const key = resolver.keyOf(reached.kind, reached.guid) ?? reached.guid;
+        entries.push(
+          liveEntry("escalationLevelMember", `${level.key}/${reached.kind}:${key}`, `${levelGuid}/${reached.kind}:${reached.guid}`, {}, [
+            { kind: LEVEL2, guid: levelGuid },
+            { kind: DEFINITION3, guid: definition2 },
+            { kind: reached.kind, guid: reached.guid }
+          ])
+        );
+      }
+    }
+    return entries;
+  },
+  createExtras(entry, resolver) {
+    const [level, member] = entry.refs;
+    const levelKey = level?.key ?? "";
+    const at3 = levelKey.lastIndexOf("/");
+    const definition2 = levelKey.slice(0, at3);
+    const kind = member?.kind === GROUP2 ? GROUP2 : OPERATOR;
+    return {
+      AlertDefinitionGuid: resolver.guidOf(DEFINITION3, definition2) ?? placeholder(DEFINITION3, definition2),
+      Id: Number(levelKey.slice(at3 + 1)),
+      [kind === GROUP2 ? "OperatorGroupGuid" : "OperatorGuid"]: resolver.guidOf(kind, member?.key ?? "") ?? placeholder(kind, member?.key ?? "")
+    };
+  },
+  requests: {
+    async create(client, _step, body) {
+      const definition2 = bodyString(body, "AlertDefinitionGuid");
+      const level = String(body.Id);
+      const { kind, guid } = memberOfBody2(body);
+      const members = alertWrites.of(client).escalationLevels.members;
+      await (kind === GROUP2 ? members.addOperatorGroup(definition2, level, guid) : members.addOperator(definition2, level, guid));
+      return `${definition2}/${level}/${kind}:${guid}`;
+    },
+    update() {
+      return Promise.reject(new Error("an escalation level member has nothing to update"));
+    },
+    async delete(client, step) {
+      const { definition: definition2, level, rest } = levelParts(step.guid);
+      const { kind, guid } = memberPart(rest);
+      const members = alertWrites.of(client).escalationLevels.members;
+      await (kind === GROUP2 ? members.removeOperatorGroup(definition2, level, guid) : members.removeOperator(definition2, level, guid));
+    },
+    async find(client, _step, body) {
+      const definition2 = bodyString(body, "AlertDefinitionGuid");
+      const level = String(body.Id);
+      const { kind, guid } = memberOfBody2(body);
+      const listed3 = await alertWrites.of(client).escalationLevels.members.list(definition2, level).toArray();
+      return listed3.some((m) => reachedBy(m)?.guid.toLowerCase() === guid.toLowerCase()) ? `${definition2}/${level}/${kind}:${guid}` : void 0;
+    }
+  }
+};
+
+// ../reconciler/src/kinds/escalation-level.ts
+var DEFINITION4 = ALERT_DEFINITION_KIND.kind;
+var LEVEL_FIELDS = ["EscalationMode", "ThresholdErrorCount", "ThresholdMinutes", "IsActive", "Message", "NumberOfReminders", "ReminderDelay", "IncludeTraceRoute"];
+function completeLevel(current, planned, id) {
+  const out = {};
+  for (const field of LEVEL_FIELDS) if (current[field] !== void 0) out[field] = current[field];
+  return { ...out, ...withoutFields(planned, ["AlertDefinitionGuid", "Hash"]), Id: id };
 }
+var escalationLevelKind = {
+  ...ESCALATION_LEVEL_KIND,
+  serverDefaults: {},
+  updateReplaces: true,
+  parents: [DEFINITION4],
+  ownedBy: [DEFINITION4],
+  builtFrom: [DEFINITION4, "escalationLevel"],
+  system: () => true,
+  read: {
+    perParent: {
+      parent: DEFINITION4,
+      list: (client, guid) => alertWrites.reads(client).escalationLevels.list(guid),
+      what: (definition2) => `escalation levels of alert definition "${idOf(definition2, "AlertName")}" (${idOf(definition2, "AlertDefinitionGuid")})`
+    }
+  },
+  desired(state) {
+    return state.alertDefinitions.flatMap(({ value: definition2 }) => {
+      const name = definition2.AlertName ?? definition2.AlertDefinitionGuid ?? "";
+      return (definition2.escalationLevels ?? []).map(({ value, source }) => {
+        const manages = [];
+        if (value.members !== void 0) manages.push(ESCALATION_LEVEL_MEMBER_KIND.kind);
+        if (Array.isArray(value.integrations)) manages.push(ESCALATION_LEVEL_INTEGRATION_KIND.kind);
+        return desiredEntry("escalationLevel", `${name}/${value.Id}`, apiFields(value), source, [{ kind: DEFINITION4, key: name }], { manages: manages.length === 0 ? void 0 : manages });
+      });
+    });
+  },
+  live(snapshot, resolver) {
+    const entries = [];
+    const levels = listedPerParent(snapshot, "escalationLevel");
+    for (const definitionGuid of Object.keys(levels)) {
+      const definition2 = resolver.keyOf(DEFINITION4, definitionGuid);
+      if (definition2 === void 0) continue;
+      for (const fields of levels[definitionGuid] ?? []) {
+        const id = idOf(fields, "Id");
+        entries.push(liveEntry("escalationLevel", `${definition2}/${id}`, `${definitionGuid}/${id}`, fields, [{ kind: DEFINITION4, guid: definitionGuid }]));
+      }
+    }
+    return entries;
+  },
+  createExtras(entry, resolver) {
+    const definition2 = entry.refs[0]?.key ?? "";
+    return { AlertDefinitionGuid: resolver.guidOf(DEFINITION4, definition2) ?? placeholder(DEFINITION4, definition2) };
+  },
+  requests: {
+    /** The new definition's level exists already: it is read, and written back whole with the declared fields. */
+    async create(client, _step, body) {
+      const definition2 = bodyString(body, "AlertDefinitionGuid");
+      const id = Number(body.Id);
+      const levels = alertWrites.of(client).escalationLevels;
+      const current = await levels.get(definition2, String(id));
+      await levels.patch(definition2, String(id), completeLevel(current, body, id));
+      return `${definition2}/${id}`;
+    },
+    /** The update body carries the live fields the tree leaves out (`updateReplaces`): the complete level. */
+    async update(client, step, body) {
+      const { definition: definition2, level } = levelParts(step.guid);
+      await alertWrites.of(client).escalationLevels.patch(definition2, level, completeLevel({}, body, Number(level)));
+    },
+    delete() {
+      return Promise.reject(new Error("escalation levels cannot be deleted: they are fixed for the account"));
+    },
+    /** A level always exists once its definition does. */
+    find(_client, _step, body) {
+      return Promise.resolve(`${bodyString(body, "AlertDefinitionGuid")}/${String(body.Id)}`);
+    }
+  }
+};
 
 // ../reconciler/src/kinds/duty-schedule-model.ts
 function wantedSchedules(declared) {
@@ -67468,8 +68644,8 @@ function managedHeld(email, held, declared, wanted, heldBy2) {
 
 // ../reconciler/src/kinds/duty-schedule.ts
 var KIND = DUTY_SCHEDULE_KIND.kind;
-var OPERATOR = OPERATOR_KIND.kind;
-var GROUP = OPERATOR_GROUP_KIND.kind;
+var OPERATOR2 = OPERATOR_KIND.kind;
+var GROUP3 = OPERATOR_GROUP_KIND.kind;
 var MEMBER = OPERATOR_GROUP_MEMBER_KIND.kind;
 var ID_SEPARATOR = "+";
 function dutyDeclarations(state) {
@@ -67497,13 +68673,13 @@ var dutyScheduleKind = {
   ...DUTY_SCHEDULE_KIND,
   serverDefaults: {},
   relation: true,
-  parents: [OPERATOR],
-  ownedBy: [OPERATOR],
-  builtFrom: [OPERATOR, KIND, GROUP, MEMBER],
+  parents: [OPERATOR2],
+  ownedBy: [OPERATOR2],
+  builtFrom: [OPERATOR2, KIND, GROUP3, MEMBER],
   readWhen: declaresDuty,
   read: {
     perParent: {
-      parent: OPERATOR,
+      parent: OPERATOR2,
       list: (client, operatorGuid) => client.operators.dutySchedules.list(operatorGuid),
       what: (operator) => `duty schedules of operator "${idOf(operator, "Email")}" (${idOf(operator, "OperatorGuid")})`,
       keep: (row) => ({ Id: row.Id, ...dutyContent(row) })
@@ -67520,7 +68696,7 @@ var dutyScheduleKind = {
       if (operator === void 0) continue;
       for (const [label3, { content, origin }] of schedules) {
         const source = "group" in origin ? groupSources.get(origin.group) ?? operator.source : operator.source;
-        entries.push(desiredEntry(KIND, `${operator.email}/${label3}`, { ...content }, source, [{ kind: OPERATOR, key: operator.email }]));
+        entries.push(desiredEntry(KIND, `${operator.email}/${label3}`, { ...content }, source, [{ kind: OPERATOR2, key: operator.email }]));
       }
     }
     return entries;
@@ -67530,7 +68706,7 @@ var dutyScheduleKind = {
     const rows = listedPerParent(snapshot, KIND);
     const held = /* @__PURE__ */ new Map();
     for (const operatorGuid of Object.keys(rows)) {
-      const key = resolver.keyOf(OPERATOR, operatorGuid);
+      const key = resolver.keyOf(OPERATOR2, operatorGuid);
       if (key !== void 0) held.set(key.toLowerCase(), { guid: operatorGuid, key, held: heldSchedules(rows[operatorGuid] ?? []) });
     }
     const heldBy2 = (email) => held.get(email)?.held ?? [];
@@ -67539,14 +68715,14 @@ var dutyScheduleKind = {
       if (!declared.own.has(lower) && !wanted.has(lower)) continue;
       for (const schedule of managedHeld(lower, operator.held, declared, wanted, heldBy2)) {
         const guid = `${operator.guid}/${schedule.ids.join(ID_SEPARATOR)}`;
-        entries.push(liveEntry(KIND, `${operator.key}/${schedule.label}`, guid, { ...schedule.content }, [{ kind: OPERATOR, guid: operator.guid }]));
+        entries.push(liveEntry(KIND, `${operator.key}/${schedule.label}`, guid, { ...schedule.content }, [{ kind: OPERATOR2, guid: operator.guid }]));
       }
     }
     return entries;
   },
   createExtras(entry, resolver) {
     const operator = entry.refs[0]?.key ?? "";
-    return { OperatorGuid: resolver.guidOf(OPERATOR, operator) ?? placeholder(OPERATOR, operator) };
+    return { OperatorGuid: resolver.guidOf(OPERATOR2, operator) ?? placeholder(OPERATOR2, operator) };
   },
   requests: {
     /** The published service answers 201 with no body: the client finds the new row by re-listing, never by a second POST. */
@@ -67578,18 +68754,18 @@ function pulledDutySchedules(rows) {
 }
 
 // ../reconciler/src/kinds/group-membership.ts
-var GROUP2 = MONITOR_GROUP_KIND.kind;
-var MONITOR2 = MONITOR_KIND.kind;
+var GROUP4 = MONITOR_GROUP_KIND.kind;
+var MONITOR3 = MONITOR_KIND.kind;
 var groupMembershipKind = {
   ...GROUP_MEMBERSHIP_KIND,
   serverDefaults: {},
   relation: true,
-  parents: [GROUP2, MONITOR2],
-  ownedBy: [GROUP2, MONITOR2],
-  builtFrom: [GROUP2, "groupMembership", MONITOR2],
+  parents: [GROUP4, MONITOR3],
+  ownedBy: [GROUP4, MONITOR3],
+  builtFrom: [GROUP4, "groupMembership", MONITOR3],
   read: {
     perParent: {
-      parent: GROUP2,
+      parent: GROUP4,
       // The All Monitors group holds every monitor and its membership cannot change: nothing to read there.
       of: (group) => group.IsAll !== true,
       list: (client, groupGuid) => client.monitorGroups.members(groupGuid),
@@ -67600,8 +68776,8 @@ var groupMembershipKind = {
   // A membership that exists is all there is to it: nothing to compare.
   diff: () => [],
   memberSets: {
-    parent: GROUP2,
-    member: MONITOR2,
+    parent: GROUP4,
+    member: MONITOR3,
     declared: (state) => state.monitorGroups.filter(({ value }) => Array.isArray(value.members)).map(({ value }) => ({ parent: value.Description, members: value.members ?? [] })),
     listed: (snapshot) => listedPerParent(snapshot, "groupMembership"),
     memberGuid: (member) => idOf(member, "MonitorGuid")
@@ -67610,8 +68786,8 @@ var groupMembershipKind = {
     return state.monitorGroups.flatMap(
       ({ value, source }) => (value.members ?? []).map(
         (member) => desiredEntry("groupMembership", `${value.Description}/${member}`, {}, source, [
-          { kind: GROUP2, key: value.Description },
-          { kind: MONITOR2, key: member }
+          { kind: GROUP4, key: value.Description },
+          { kind: MONITOR3, key: member }
         ])
       )
     );
@@ -67620,14 +68796,14 @@ var groupMembershipKind = {
     const entries = [];
     const members = listedPerParent(snapshot, "groupMembership");
     for (const groupGuid of Object.keys(members)) {
-      const group = resolver.desiredOf(GROUP2, groupGuid);
+      const group = resolver.desiredOf(GROUP4, groupGuid);
       if (group?.manages?.includes("groupMembership") !== true) continue;
       for (const member of members[groupGuid] ?? []) {
         const monitorGuid = idOf(member, "MonitorGuid");
         entries.push(
-          liveEntry("groupMembership", `${group.key}/${resolver.keyOf(MONITOR2, monitorGuid) ?? monitorGuid}`, `${groupGuid}/${monitorGuid}`, {}, [
-            { kind: GROUP2, guid: groupGuid },
-            { kind: MONITOR2, guid: monitorGuid }
+          liveEntry("groupMembership", `${group.key}/${resolver.keyOf(MONITOR3, monitorGuid) ?? monitorGuid}`, `${groupGuid}/${monitorGuid}`, {}, [
+            { kind: GROUP4, guid: groupGuid },
+            { kind: MONITOR3, guid: monitorGuid }
           ])
         );
       }
@@ -67638,8 +68814,8 @@ var groupMembershipKind = {
     const [group, monitor] = entry.refs;
     const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
     return {
-      MonitorGroupGuid: guidOr(GROUP2, group?.key ?? ""),
-      MonitorGuid: guidOr(MONITOR2, monitor?.key ?? "")
+      MonitorGroupGuid: guidOr(GROUP4, group?.key ?? ""),
+      MonitorGuid: guidOr(MONITOR3, monitor?.key ?? "")
     };
   },
   requests: {
@@ -67714,46 +68890,6 @@ function isVaultRef(value) {
   const keys = Object.keys(value);
   return keys.length === 1 && keys[0] === "vault" && typeof value.vault === "string";
 }
-
-// ../reconciler/src/plan/errors.ts
-function planProblem(code, message, source) {
-  return source === void 0 ? { code, message } : { code, message, file: source.file, line: source.line, col: source.column };
-}
-function place(source) {
-  return `${source.file}:${source.line}:${source.column}`;
-}
-function at(source) {
-  return source === void 0 ? "" : `${place(source)}: `;
-}
-function problemLine(problem) {
-  return problem.file === void 0 ? problem.message : `${problem.file}:${problem.line ?? 1}:${problem.col ?? 1}: ${problem.message}`;
-}
-var PlanError = class extends Error {
-  code;
-  problems;
-  constructor(problems) {
-    const first = problems[0];
-    if (first === void 0) throw new TypeError("PlanError needs at least one problem");
-    const head3 = problems.length === 1 ? "cannot plan" : `cannot plan (${problems.length} problems)`;
-    super(`${head3}:
-${problems.map((p) => `  ${problemLine(p)}`).join("\n")}`);
-    this.name = "PlanError";
-    this.code = first.code;
-    this.problems = problems;
-  }
-};
-var LiveReadError = class extends Error {
-  code;
-  listing;
-  /** With `problem`, the listings answered but cannot be trusted: its message says why and what to do. */
-  constructor(listing, cause, problem) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(problem?.message ?? `reading ${listing} from the service failed, so no plan was made (a failed listing is never read as empty): ${reason}`, cause === void 0 ? {} : { cause });
-    this.name = "LiveReadError";
-    this.code = problem?.code ?? "LIVE_READ_FAILED";
-    this.listing = listing;
-  }
-};
 
 // ../reconciler/src/plan/values.ts
 import { createHash } from "node:crypto";
@@ -68104,7 +69240,7 @@ var monitorKind = {
     ErrorConditions: [],
     PredefinedVariables: [],
     UserAgent: "ChromeLatest",
-    MonitorMode: "Default"
+    MonitorMode: "Production"
   },
   builtFrom: ["monitor"],
   // The service never returns a password or token, and returns a variable's value in clear: a fingerprint in Notes
@@ -68184,11 +69320,11 @@ var monitorKind = {
         await client.monitors.delete(guid);
         return void 0;
       } catch (error2) {
-        const refused = step.removal === void 0 ? void 0 : await deleteRefused(client, guid, error2);
-        if (refused === void 0) throw error2;
-        if (step.removal !== "auto") throw new MonitorDeleteRefusedError(step.key, guid, refused);
+        const refused2 = step.removal === void 0 ? void 0 : await deleteRefused(client, guid, error2);
+        if (refused2 === void 0) throw error2;
+        if (step.removal !== "auto") throw new MonitorDeleteRefusedError(step.key, guid, refused2);
         await client.monitors.patch(guid, retireBodyOf(step));
-        return `retired: the service refused DELETE (${refused})`;
+        return `retired: the service refused DELETE (${refused2})`;
       }
     },
     find(client, step) {
@@ -68286,17 +69422,17 @@ var operatorGroupKind = {
 };
 
 // ../reconciler/src/kinds/operator-group-authorization.ts
-var GROUP3 = OPERATOR_GROUP_KIND.kind;
+var GROUP5 = OPERATOR_GROUP_KIND.kind;
 var operatorGroupAuthorizationKind = {
   ...OPERATOR_GROUP_AUTHORIZATION_KIND,
   serverDefaults: {},
   relation: true,
-  parents: [GROUP3],
-  ownedBy: [GROUP3],
-  builtFrom: [GROUP3, "operatorGroupAuthorization"],
+  parents: [GROUP5],
+  ownedBy: [GROUP5],
+  builtFrom: [GROUP5, "operatorGroupAuthorization"],
   read: {
     perParent: {
-      parent: GROUP3,
+      parent: GROUP5,
       of: (group) => !isEveryoneGroup(group),
       list: (client, groupGuid) => client.operatorGroups.authorizations.list(groupGuid),
       what: (group) => `authorizations of operator group "${idOf(group, "Description")}" (${idOf(group, "OperatorGroupGuid")})`,
@@ -68307,7 +69443,7 @@ var operatorGroupAuthorizationKind = {
   desired(state) {
     return (state.operatorGroups ?? []).flatMap(
       ({ value, source }) => (value.authorizations ?? []).map(
-        (type) => desiredEntry("operatorGroupAuthorization", `${value.Description}/${type}`, { AuthorizationType: type }, source, [{ kind: GROUP3, key: value.Description }])
+        (type) => desiredEntry("operatorGroupAuthorization", `${value.Description}/${type}`, { AuthorizationType: type }, source, [{ kind: GROUP5, key: value.Description }])
       )
     );
   },
@@ -68315,18 +69451,18 @@ var operatorGroupAuthorizationKind = {
     const entries = [];
     const lists = listedPerParent(snapshot, "operatorGroupAuthorization");
     for (const groupGuid of Object.keys(lists)) {
-      const group = resolver.desiredOf(GROUP3, groupGuid);
+      const group = resolver.desiredOf(GROUP5, groupGuid);
       if (group?.manages?.includes("operatorGroupAuthorization") !== true) continue;
       for (const authorization of lists[groupGuid] ?? []) {
         const type = idOf(authorization, "AuthorizationType");
-        entries.push(liveEntry("operatorGroupAuthorization", `${group.key}/${type}`, `${groupGuid}/${type}`, { AuthorizationType: type }, [{ kind: GROUP3, guid: groupGuid }]));
+        entries.push(liveEntry("operatorGroupAuthorization", `${group.key}/${type}`, `${groupGuid}/${type}`, { AuthorizationType: type }, [{ kind: GROUP5, guid: groupGuid }]));
       }
     }
     return entries;
   },
   createExtras(entry, resolver) {
     const group = entry.refs[0]?.key ?? "";
-    return { OperatorGroupGuid: resolver.guidOf(GROUP3, group) ?? placeholder(GROUP3, group) };
+    return { OperatorGroupGuid: resolver.guidOf(GROUP5, group) ?? placeholder(GROUP5, group) };
   },
   requests: {
     async create(client, _step, body) {
@@ -68352,18 +69488,18 @@ var operatorGroupAuthorizationKind = {
 };
 
 // ../reconciler/src/kinds/operator-group-member.ts
-var GROUP4 = OPERATOR_GROUP_KIND.kind;
-var OPERATOR2 = OPERATOR_KIND.kind;
+var GROUP6 = OPERATOR_GROUP_KIND.kind;
+var OPERATOR3 = OPERATOR_KIND.kind;
 var operatorGroupMemberKind = {
   ...OPERATOR_GROUP_MEMBER_KIND,
   serverDefaults: {},
   relation: true,
-  parents: [GROUP4, OPERATOR2],
-  ownedBy: [GROUP4, OPERATOR2],
-  builtFrom: [GROUP4, "operatorGroupMember", OPERATOR2],
+  parents: [GROUP6, OPERATOR3],
+  ownedBy: [GROUP6, OPERATOR3],
+  builtFrom: [GROUP6, "operatorGroupMember", OPERATOR3],
   read: {
     perParent: {
-      parent: GROUP4,
+      parent: GROUP6,
       // Everyone holds every operator and cannot change: listing it would list the account again.
       of: (group) => !isEveryoneGroup(group),
       list: (client, groupGuid) => client.operatorGroups.members(groupGuid),
@@ -68376,8 +69512,8 @@ var operatorGroupMemberKind = {
     return (state.operatorGroups ?? []).flatMap(
       ({ value, source }) => (value.members ?? []).map(
         (email) => desiredEntry("operatorGroupMember", `${value.Description}/${email}`, {}, source, [
-          { kind: GROUP4, key: value.Description },
-          { kind: OPERATOR2, key: email }
+          { kind: GROUP6, key: value.Description },
+          { kind: OPERATOR3, key: email }
         ])
       )
     );
@@ -68386,14 +69522,14 @@ var operatorGroupMemberKind = {
     const entries = [];
     const members = listedPerParent(snapshot, "operatorGroupMember");
     for (const groupGuid of Object.keys(members)) {
-      const group = resolver.desiredOf(GROUP4, groupGuid);
+      const group = resolver.desiredOf(GROUP6, groupGuid);
       if (group?.manages?.includes("operatorGroupMember") !== true) continue;
       for (const member of members[groupGuid] ?? []) {
         const operatorGuid = idOf(member, "OperatorGuid");
         entries.push(
-          liveEntry("operatorGroupMember", `${group.key}/${resolver.keyOf(OPERATOR2, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, {}, [
-            { kind: GROUP4, guid: groupGuid },
-            { kind: OPERATOR2, guid: operatorGuid }
+          liveEntry("operatorGroupMember", `${group.key}/${resolver.keyOf(OPERATOR3, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, {}, [
+            { kind: GROUP6, guid: groupGuid },
+            { kind: OPERATOR3, guid: operatorGuid }
           ])
         );
       }
@@ -68403,7 +69539,7 @@ var operatorGroupMemberKind = {
   createExtras(entry, resolver) {
     const [group, operator] = entry.refs;
     const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
-    return { OperatorGroupGuid: guidOr(GROUP4, group?.key ?? ""), OperatorGuid: guidOr(OPERATOR2, operator?.key ?? "") };
+    return { OperatorGroupGuid: guidOr(GROUP6, group?.key ?? ""), OperatorGuid: guidOr(OPERATOR3, operator?.key ?? "") };
   },
   requests: {
     async create(client, _step, body) {
@@ -68694,6 +69830,28 @@ var UnexpectedResponseError = class extends ApiError {
   static kind = "UnexpectedResponseError";
   code = "UNEXPECTED_RESPONSE";
 };
+var MalformedListingError = class extends UnexpectedResponseError {
+  static kind = "MalformedListingError";
+  code = "MALFORMED_LISTING";
+  /** `GET /Monitor`, the listing as asked (its path). */
+  listing;
+  batch;
+  index;
+  constructor(o) {
+    const listing = `${o.method} ${o.path}`;
+    const where = o.batch === void 0 ? `index ${o.index}` : `batch ${o.batch}, index ${o.index}`;
+    super({
+      method: o.method,
+      path: o.path,
+      route: o.route,
+      status: o.status,
+      message: `${listing} answered an entry that is not ${o.what} (${where}): ${o.entry}; expected ${o.expected}`
+    });
+    this.listing = listing;
+    this.batch = o.batch;
+    this.index = o.index;
+  }
+};
 var ClientConfigError = class extends Error {
   code = "CLIENT_CONFIG";
   constructor(message) {
@@ -68758,6 +69916,88 @@ function extractServiceMessage(text2, parsed) {
     }
   }
   return truncate(trimmed, 500);
+}
+
+// ../client/src/listing-shapes.ts
+var MONITOR4 = { what: "a monitor", fields: { MonitorGuid: "guid", Name: "text" } };
+var LISTING_SHAPES = {
+  "GET /Monitor": MONITOR4,
+  "GET /Monitor/MonitorGroup/{monitorGroupGuid}": MONITOR4,
+  "GET /MonitorGroup": { what: "a monitor group", fields: { MonitorGroupGuid: "guid", Description: "text" } },
+  "GET /MonitorGroup/{monitorGroupGuid}/Member": { what: "a member of a monitor group", fields: { MonitorGuid: "guid" }, bare: "MonitorGuid" },
+  "GET /VaultSection": { what: "a vault section", fields: { VaultSectionGuid: "guid", Name: "text" } },
+  "GET /VaultItem": { what: "a vault item", fields: { VaultItemGuid: "guid", Name: "text", VaultSectionGuid: "guid" } },
+  "GET /VaultSection/{vaultSectionGuid}/Authorization": {
+    what: "a vault section authorization",
+    fields: { AuthorizationType: "text" },
+    oneOf: ["OperatorGuid", "OperatorGroupGuid"]
+  },
+  "GET /Sla": { what: "an SLA", fields: { SlaGuid: "guid", Description: "text" } },
+  "GET /Sla/{slaGuid}/ExclusionPeriod": { what: "an SLA exclusion period", fields: { ExclusionPeriodId: "id", Description: "text" } },
+  "GET /ScheduledReport": { what: "a scheduled report", fields: { ScheduledReportGuid: "guid" } },
+  "GET /Operator": { what: "an operator", fields: { OperatorGuid: "guid", Email: "text" } },
+  "GET /Operator/{operatorGuid}/DutySchedule": { what: "a duty schedule", fields: { Id: "id", ScheduleMode: "text" } },
+  "GET /OperatorGroup": { what: "an operator group", fields: { OperatorGroupGuid: "guid", Description: "text" } },
+  "GET /OperatorGroup/{operatorGroupGuid}/Member": { what: "a member of an operator group", fields: { OperatorGuid: "guid" }, bare: "OperatorGuid" },
+  "GET /OperatorGroup/{operatorGroupGuid}/Authorization": {
+    what: "an operator group authorization",
+    fields: { AuthorizationType: "text" },
+    bare: "AuthorizationType"
+  },
+  "GET /Timezone": { what: "a time zone", fields: { TimezoneId: "id" } },
+  "GET /OutgoingPhoneNumber": { what: "an outgoing phone number", fields: { Id: "id" } },
+  "GET /AlertDefinition": { what: "an alert definition", fields: { AlertDefinitionGuid: "guid" } }
+};
+var TYPE_TEXT = {
+  guid: "a non-empty string",
+  text: "a string",
+  id: "an integer or a non-empty string"
+};
+function fits2(value, type) {
+  if (type === "text") return typeof value === "string";
+  if (typeof value === "string") return value !== "";
+  return type === "id" && typeof value === "number" && Number.isSafeInteger(value);
+}
+function kindOf(value) {
+  if (value === void 0) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return value === "" ? "an empty string" : "a string";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+function expectedEntry(shape) {
+  const fields = Object.entries(shape.fields).map(([name, type]) => `${name} (${TYPE_TEXT[type]})`);
+  if (shape.oneOf !== void 0) fields.push(`${shape.oneOf.join(" or ")} (a non-empty string)`);
+  const object = `an object with ${fields.length === 1 ? fields[0] : `${fields.slice(0, -1).join(", ")} and ${fields.at(-1)}`}`;
+  return shape.bare === void 0 ? object : `${object}, or the ${shape.bare} alone as a non-empty string`;
+}
+function problemOf(entry, shape) {
+  if (typeof entry === "string" && shape.bare !== void 0) return entry === "" ? "an empty string" : void 0;
+  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return kindOf(entry);
+  const object = entry;
+  for (const name in shape.fields) {
+    const type = shape.fields[name];
+    const value = object[name];
+    if (!fits2(value, type)) return value === void 0 ? `an object without ${name}` : `an object whose ${name} is ${kindOf(value)}`;
+  }
+  if (shape.oneOf !== void 0 && !shape.oneOf.some((name) => fits2(object[name], "guid"))) return `an object with neither ${shape.oneOf.join(" nor ")}`;
+  return void 0;
+}
+function checkedEntries(items, place3, map) {
+  const shape = LISTING_SHAPES[`${place3.method} ${place3.route}`];
+  if (shape === void 0) return map === void 0 ? items : items.map(map);
+  const out = map === void 0 ? items : new Array(items.length);
+  for (let index = 0; index < items.length; index += 1) {
+    const raw = items[index];
+    const bare = typeof raw === "string" && shape.bare !== void 0;
+    const early = bare || raw !== null && typeof raw === "object" && !Array.isArray(raw) ? void 0 : kindOf(raw);
+    const item = early === void 0 && map !== void 0 ? map(raw) : raw;
+    const problem = early ?? problemOf(bare ? raw : item, shape);
+    if (problem !== void 0) throw new MalformedListingError({ ...place3, index, entry: problem, what: shape.what, expected: expectedEntry(shape) });
+    if (map !== void 0) out[index] = item;
+  }
+  return out;
 }
 
 // ../client/src/paging.ts
@@ -68946,14 +70186,19 @@ var Core = class {
   async none(call) {
     await this.transport.send({ ...call, acceptText: true });
   }
-  async page(call, options = {}) {
+  /**
+   * One batch, each entry checked against its listing's shape (`listing-shapes.ts`). `batch` is its number in a
+   * cursor chain, for the message naming a malformed entry.
+   */
+  async page(call, options = {}, batch = call.query?.Cursor === void 0 ? 1 : void 0) {
     const res = await this.transport.send(call);
     let page = readPage(res.body);
     if (!page && options.acceptSingleObject) page = singleObjectPage(res.body);
     if (!page && res.body === void 0) page = { items: [], cursors: {} };
     if (!page) throw this.#unexpected(call, res.status, `${describeShape(res.body)}; expected a JSON array or a {Data, Cursors} envelope`);
-    const map = options.map;
-    return { items: map ? page.items.map(map) : page.items, cursors: page.cursors };
+    const path = call.path ?? this.transport.expandRoute(call.method, call.route, call.params);
+    const items = checkedEntries(page.items, { method: call.method, path, route: call.route, status: res.status, batch }, options.map);
+    return { items, cursors: page.cursors };
   }
   /**
    * Follows `Cursors.Next` by repeating the call with `Cursor=<next>` until no cursor comes back. When the response
@@ -68964,21 +70209,30 @@ var Core = class {
    */
   paged(call, options = {}) {
     const baseQuery = call.query ?? {};
+    const batchOf = /* @__PURE__ */ new Map();
+    const numbered = async (batch, fetched) => {
+      const page = await fetched;
+      const next = page.cursors.next;
+      if (batch !== void 0 && next !== void 0 && !batchOf.has(next)) batchOf.set(next, batch + 1);
+      return page;
+    };
     return new Paged(
       (cursor, seen, answered) => {
         const query = cursor === void 0 ? baseQuery : { ...baseQuery, Cursor: cursor };
-        if (seen === void 0) return this.page({ ...call, query }, options);
+        const batch = cursor === void 0 ? 1 : batchOf.get(cursor);
+        if (seen === void 0) return numbered(batch, this.page({ ...call, query }, options, batch));
         const peek = (text2) => {
           const next = nextCursorAtEnd(text2);
           if (next === void 0) {
             if (answered === void 0) return void 0;
             answered();
-          } else if (!seen(next)) {
-            return void 0;
+          } else {
+            if (batch !== void 0 && !batchOf.has(next)) batchOf.set(next, batch + 1);
+            if (!seen(next)) return void 0;
           }
           return new Promise((resolve4) => setImmediate(() => setImmediate(resolve4)));
         };
-        return this.page({ ...call, query, peek }, options);
+        return numbered(batch, this.page({ ...call, query, peek }, options, batch));
       },
       (cursor) => this.#unexpected(call, 200, `cursor ${JSON.stringify(cursor)} a second time; stopped following cursors to avoid an endless loop`)
     );
@@ -69061,9 +70315,30 @@ function writeDate(ctx, name, value, format) {
 
 // ../client/src/families/alert-definitions.ts
 var sameGuid = (a, b) => a.toLowerCase() === b.toLowerCase();
+function emailList(value) {
+  if (Array.isArray(value)) return value.filter((v) => typeof v === "string").map((v) => v.trim()).filter((v) => v !== "");
+  if (typeof value === "string") return value.split(",").map((v) => v.trim()).filter((v) => v !== "");
+  return void 0;
+}
+function withEmailList(raw) {
+  const item = raw;
+  if (item === null || typeof item !== "object" || !("ExtraEmailAddresses" in item)) return item;
+  const list = emailList(item.ExtraEmailAddresses);
+  const { ExtraEmailAddresses: _raw, ...rest } = item;
+  return list === void 0 ? rest : { ...rest, ExtraEmailAddresses: list };
+}
+function withLinkCompanions(body) {
+  const out = { ...body };
+  if (body.ExtraEmailAddresses !== void 0) out["ExtraEmailAddressesSpecified"] = true;
+  if (body.StatusHubServiceList !== void 0) out["StatusHubServiceListSpecified"] = true;
+  return out;
+}
+var memberOf = (fallback) => (raw) => typeof raw === "string" ? { [fallback]: raw } : raw;
 function alertDefinitionsApi(core) {
   const one = "/AlertDefinition/{alertDefinitionGuid}";
-  const integrations = `${one}/EscalationLevel/{escalationLevelId}/Integration`;
+  const level = `${one}/EscalationLevel/{escalationLevelId}`;
+  const links = `${level}/Integration`;
+  const link = `${links}/{integrationGuid}`;
   const check = (method, guid, bodyGuid) => {
     if (bodyGuid === void 0) return;
     if (typeof bodyGuid !== "string" || !sameGuid(bodyGuid, guid)) {
@@ -69071,27 +70346,69 @@ function alertDefinitionsApi(core) {
       throw invalid(ctx, `body AlertDefinitionGuid ${JSON.stringify(bodyGuid)} differs from the one in the path; remove it from the body or make them equal`);
     }
   };
+  const list = () => core.paged({ method: "GET", route: "/AlertDefinition" });
   const patch = async (alertDefinitionGuid, body) => {
     check("PATCH", alertDefinitionGuid, body.AlertDefinitionGuid);
     return core.maybe({ method: "PATCH", route: one, params: { alertDefinitionGuid }, body });
   };
+  const member = (kind, method) => (alertDefinitionGuid, memberGuid) => core.none({ method, route: `${one}/Member/${kind}/{memberGuid}`, params: { alertDefinitionGuid, memberGuid } });
+  const levelMember = (kind, method) => (alertDefinitionGuid, escalationLevelId, memberGuid) => core.none({ method, route: `${level}/Member/${kind}/{memberGuid}`, params: { alertDefinitionGuid, escalationLevelId, memberGuid } });
   return {
+    list,
+    get: (alertDefinitionGuid) => core.json({ method: "GET", route: one, params: { alertDefinitionGuid } }),
+    create: (body) => core.created(
+      { method: "POST", route: "/AlertDefinition", body },
+      {
+        idField: "AlertDefinitionGuid",
+        listKey: "GET /AlertDefinition",
+        list: () => list().toArray(),
+        matches: (d) => typeof d.AlertName === "string" && d.AlertName.toLowerCase() === body.AlertName.toLowerCase()
+      }
+    ),
     replace: async (alertDefinitionGuid, body) => {
       check("PUT", alertDefinitionGuid, body.AlertDefinitionGuid);
-      return core.maybe({
-        method: "PUT",
-        route: one,
-        params: { alertDefinitionGuid },
-        body: { ...body, AlertDefinitionGuid: body.AlertDefinitionGuid ?? alertDefinitionGuid }
-      });
+      return core.maybe({ method: "PUT", route: one, params: { alertDefinitionGuid }, body: { ...body, AlertDefinitionGuid: body.AlertDefinitionGuid ?? alertDefinitionGuid } });
     },
     patch,
     setActive: (alertDefinitionGuid, isActive) => patch(alertDefinitionGuid, { IsActive: isActive }),
+    delete: (alertDefinitionGuid) => core.none({ method: "DELETE", route: one, params: { alertDefinitionGuid } }),
+    members: {
+      list: (alertDefinitionGuid) => core.paged({ method: "GET", route: `${one}/Member`, params: { alertDefinitionGuid } }, { map: memberOf("MonitorGuid") }),
+      addMonitor: member("Monitor", "POST"),
+      removeMonitor: member("Monitor", "DELETE"),
+      addMonitorGroup: member("MonitorGroup", "POST"),
+      removeMonitorGroup: member("MonitorGroup", "DELETE")
+    },
+    escalationLevels: {
+      list: (alertDefinitionGuid) => core.paged({ method: "GET", route: `${one}/EscalationLevel`, params: { alertDefinitionGuid } }),
+      get: (alertDefinitionGuid, escalationLevelId) => core.json({ method: "GET", route: level, params: { alertDefinitionGuid, escalationLevelId } }),
+      replace: (alertDefinitionGuid, escalationLevelId, body) => core.none({ method: "PUT", route: level, params: { alertDefinitionGuid, escalationLevelId }, body }),
+      patch: (alertDefinitionGuid, escalationLevelId, body) => core.none({ method: "PATCH", route: level, params: { alertDefinitionGuid, escalationLevelId }, body }),
+      members: {
+        list: (alertDefinitionGuid, escalationLevelId) => core.paged({ method: "GET", route: `${level}/Member`, params: { alertDefinitionGuid, escalationLevelId } }, { map: memberOf("OperatorGuid") }),
+        addOperator: levelMember("Operator", "POST"),
+        removeOperator: levelMember("Operator", "DELETE"),
+        addOperatorGroup: levelMember("OperatorGroup", "POST"),
+        removeOperatorGroup: levelMember("OperatorGroup", "DELETE")
+      }
+    },
     integrations: {
-      list: (alertDefinitionGuid, escalationLevelId) => core.paged({ method: "GET", route: integrations, params: { alertDefinitionGuid, escalationLevelId } }),
-      link: (alertDefinitionGuid, escalationLevelId, body) => core.maybe({ method: "POST", route: integrations, params: { alertDefinitionGuid, escalationLevelId }, body })
+      list: (alertDefinitionGuid, escalationLevelId) => core.paged({ method: "GET", route: links, params: { alertDefinitionGuid, escalationLevelId } }, { map: withEmailList }),
+      get: async (alertDefinitionGuid, escalationLevelId, integrationGuid) => withEmailList(await core.json({ method: "GET", route: link, params: { alertDefinitionGuid, escalationLevelId, integrationGuid } })),
+      link: (alertDefinitionGuid, escalationLevelId, body) => core.maybe({ method: "POST", route: links, params: { alertDefinitionGuid, escalationLevelId }, body: withLinkCompanions(body) }),
+      replace: (alertDefinitionGuid, escalationLevelId, integrationGuid, body) => core.none({ method: "PUT", route: link, params: { alertDefinitionGuid, escalationLevelId, integrationGuid }, body: withLinkCompanions(body) }),
+      patch: (alertDefinitionGuid, escalationLevelId, integrationGuid, body) => core.none({ method: "PATCH", route: link, params: { alertDefinitionGuid, escalationLevelId, integrationGuid }, body: withLinkCompanions(body) }),
+      unlink: (alertDefinitionGuid, escalationLevelId, integrationGuid) => core.none({ method: "DELETE", route: link, params: { alertDefinitionGuid, escalationLevelId, integrationGuid } })
+    },
+    authorizations: {
+      list: (alertDefinitionGuid) => core.paged({ method: "GET", route: `${one}/Authorizations`, params: { alertDefinitionGuid } }),
+      create: (alertDefinitionGuid, body) => core.maybe({ method: "POST", route: `${one}/Authorizations`, params: { alertDefinitionGuid }, body }),
+      delete: (alertDefinitionGuid, authorizationGuid) => core.none({ method: "DELETE", route: `${one}/Authorizations/{authorizationGuid}`, params: { alertDefinitionGuid, authorizationGuid } })
     }
   };
+}
+function integrationsApi(core) {
+  return { list: () => core.paged({ method: "GET", route: "/Integration" }, { map: withEmailList }) };
 }
 
 // ../client/src/families/alerts.ts
@@ -69641,8 +70958,8 @@ function retryDecision(policy, method, outcome, attempt) {
   const idempotent = isRetryableMethod(method);
   const limit = attemptLimit(policy, method, outcome);
   if (outcome.kind === "failure") {
-    const refused = outcome.code === "ECONNREFUSED";
-    const worth2 = refused || idempotent && (outcome.timedOut || isRetryableNetworkCode(outcome.code));
+    const refused2 = outcome.code === "ECONNREFUSED";
+    const worth2 = refused2 || idempotent && (outcome.timedOut || isRetryableNetworkCode(outcome.code));
     if (!worth2 || attempt >= limit) return { retry: false };
     return { retry: true, delayMs: backoffDelay(policy, attempt, method), reason: outcome.timedOut ? "TIMEOUT" : outcome.code ?? "NETWORK", retryAfter: false };
   }
@@ -69749,6 +71066,112 @@ var Limiter = class {
   }
 };
 
+// ../client/src/pacer.ts
+var Pacer = class {
+  #now;
+  #maxRefusedShare;
+  #startShare;
+  #windowAnswers;
+  #windowMs;
+  #probeStep;
+  #unpacedMs;
+  /** Requests a second; undefined while not pacing. */
+  #rate;
+  /** When the next request may start (ms on the clock). */
+  #nextStart = 0;
+  #window;
+  #started = false;
+  /**
+   * A series of refused windows: the refused share of its first, the rate the service accepted in its last, and
+   * how many windows in a row slowing down did not help.
+   */
+  #series;
+  #unpacedUntil = 0;
+  /** Series of slow-downs that did not help so far: each leaves refusals to the retries twice as long. */
+  #unhelpedSeries = 0;
+  /** Windows in a row without a refusal. */
+  #clean = 0;
+  constructor(options = {}) {
+    this.#now = options.now ?? (() => performance.now());
+    this.#maxRefusedShare = options.maxRefusedShare ?? 0.03;
+    this.#startShare = options.startShare ?? 0.2;
+    this.#windowAnswers = options.windowAnswers ?? 20;
+    this.#windowMs = options.windowMs ?? 1e3;
+    this.#probeStep = options.probeStep ?? 0.03;
+    this.#unpacedMs = options.unpacedMs ?? 1e4;
+    this.#window = { startedAt: this.#now(), answers: 0, refused: 0 };
+  }
+  /** Requests a second the pacer lets start, or undefined when it is not pacing. */
+  get rate() {
+    return this.#rate;
+  }
+  /**
+   * Milliseconds the next request must wait before it starts (0: at once), its start reserved. Not a promise: a
+   * client that is not paced, which is every client of a service that never refuses, pays nothing for it.
+   */
+  reserve() {
+    if (!this.#started) {
+      this.#started = true;
+      this.#window.startedAt = this.#now();
+    }
+    if (this.#rate === void 0) return 0;
+    const now = this.#now();
+    const start = Math.max(now, this.#nextStart);
+    this.#nextStart = start + 1e3 / this.#rate;
+    return start - now;
+  }
+  /** An answer came back: `refused` when it was a 429. */
+  answered(refused2) {
+    const window2 = this.#window;
+    window2.answers += 1;
+    if (refused2) window2.refused += 1;
+    const now = this.#now();
+    const elapsed = now - window2.startedAt;
+    const early = window2.refused >= 3 && window2.refused > this.#refusedShareToAct() * window2.answers && now >= this.#unpacedUntil;
+    if (window2.answers < this.#windowAnswers || elapsed < this.#windowMs && !early) return;
+    this.#window = { startedAt: now, answers: 0, refused: 0 };
+    this.#judge(window2, elapsed, now);
+  }
+  /**
+   * Unpaced, a window must be refused often to start pacing: a limit refuses most of what a client sends unpaced
+   * (the bucket it drained refills at the limit, the client sends faster), where a service that refuses a share of
+   * requests whatever the rate refuses about that share. Paced, a few refusals mean the pace is past the limit.
+   */
+  #refusedShareToAct() {
+    return this.#rate === void 0 ? this.#startShare : this.#maxRefusedShare;
+  }
+  #judge(window2, elapsed, now) {
+    const share = window2.refused / window2.answers;
+    const answeredRate = window2.answers * 1e3 / elapsed;
+    const paced = this.#rate;
+    if (share <= this.#refusedShareToAct() || window2.refused < 3) {
+      if (paced === void 0) return;
+      if (paced > 2 * answeredRate) this.#rate = void 0;
+      else if (window2.refused === 0) {
+        this.#series = void 0;
+        this.#clean += 1;
+        this.#rate = paced * (1 + Math.min(0.25, this.#probeStep * this.#clean));
+      } else this.#clean = 0;
+      return;
+    }
+    this.#clean = 0;
+    if (now < this.#unpacedUntil) return;
+    const acceptedRate = (window2.answers - window2.refused) * 1e3 / elapsed;
+    const series = this.#series;
+    const unhelped = series !== void 0 && paced !== void 0 && paced <= 0.98 * series.accepted && answeredRate >= 0.85 * paced && share >= Math.min(0.6 * series.share, 2 * this.#maxRefusedShare);
+    const count = unhelped ? series.unhelped + 1 : 0;
+    if (count >= 3) {
+      this.#rate = void 0;
+      this.#series = void 0;
+      this.#unpacedUntil = now + this.#unpacedMs * 2 ** Math.min(6, this.#unhelpedSeries);
+      this.#unhelpedSeries += 1;
+      return;
+    }
+    this.#series = { share: series?.share ?? share, accepted: acceptedRate, unhelped: count };
+    this.#rate = Math.max(1, Math.min(paced ?? Infinity, acceptedRate) * (1 - this.#maxRefusedShare));
+  }
+};
+
 // ../client/src/transport.ts
 var VERSION = true ? "0.0.0" : (() => {
   const pkg = createRequire(import.meta.url)("../package.json");
@@ -69824,6 +71247,7 @@ var Transport = class {
   #dispatcher;
   #ownsDispatcher;
   #limiter;
+  #pacer;
   #timeoutMs;
   #retry;
   #authorization;
@@ -69851,6 +71275,7 @@ var Transport = class {
     this.#origin = origin;
     this.#basePath = basePath;
     this.#limiter = new Limiter(parallelism, { now: this.#retry.now });
+    this.#pacer = new Pacer({ now: this.#retry.now });
     this.#timeoutMs = timeoutMs;
     this.#authorization = basicAuth(options);
     this.#ownSecrets = [options.password, this.#authorization, this.#authorization.slice("Basic ".length)];
@@ -69919,6 +71344,8 @@ var Transport = class {
     const { method } = request2.base;
     for (let attempt = 1; ; attempt += 1) {
       const ticket = this.#limiter.take() ?? await this.#limiter.wait();
+      const paced = this.#pacer.reserve();
+      if (paced > 0) await this.#retry.sleep(paced);
       if (this.#onRequest) this.#emit(this.#onRequest, { ...request2.base, attempt });
       const started = this.#onResponse === void 0 ? 0 : performance2.now();
       const outcome = await exchange(this.#dispatcher, request2.dispatch, this.#timeoutMs);
@@ -69982,7 +71409,9 @@ var Transport = class {
   }
   /** After an attempt: its slot back to the limiter (a 429 slows the limiter down), and the response event. */
   #answered(request2, attempt, ticket, outcome, started) {
-    if (outcome.kind === "response" && outcome.status === 429) this.#limiter.rateLimited(ticket);
+    const refused2 = outcome.kind === "response" && outcome.status === 429;
+    if (refused2) this.#limiter.rateLimited(ticket);
+    this.#pacer.answered(refused2);
     if (this.#onResponse !== void 0) {
       const durationMs = performance2.now() - started;
       if (outcome.kind === "response") this.#emit(this.#onResponse, { ...request2.base, attempt, status: outcome.status, durationMs });
@@ -70117,6 +71546,7 @@ function createClient(options) {
     alerts: alertsApi(core),
     statistics: statisticsApi(core),
     alertDefinitions: alertDefinitionsApi(core),
+    integrations: integrationsApi(core),
     checkpoints: checkpointsApi(core),
     operators: operatorsApi(core),
     operatorGroups: operatorGroupsApi(core),
@@ -70141,8 +71571,8 @@ function createClient(options) {
 
 // ../reconciler/src/kinds/vault-access.ts
 var SECTION = VAULT_SECTION_KIND.kind;
-var OPERATOR3 = OPERATOR_KIND.kind;
-var GROUP5 = OPERATOR_GROUP_KIND.kind;
+var OPERATOR4 = OPERATOR_KIND.kind;
+var GROUP7 = OPERATOR_GROUP_KIND.kind;
 var VIEW = "ViewVaultSection";
 var CHANGE = "ChangeVaultSection";
 var TYPES_OF_LEVEL = { view: [VIEW], change: [CHANGE, VIEW] };
@@ -70152,12 +71582,12 @@ function levelOf(types) {
 }
 function principalOf(authorization) {
   const operator = str(authorization, "OperatorGuid");
-  if (operator !== void 0 && operator !== "") return { who: OPERATOR3, guid: operator };
+  if (operator !== void 0 && operator !== "") return { who: OPERATOR4, guid: operator };
   const group = str(authorization, "OperatorGroupGuid") ?? str(authorization, "OperatorGroupId");
   return group !== void 0 && group !== "" ? { who: "group", guid: group } : void 0;
 }
 function principalOfBody(body) {
-  return typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR3}:${bodyString(body, "OperatorGuid")}`;
+  return typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR4}:${bodyString(body, "OperatorGuid")}`;
 }
 function declaredAccess(state) {
   return state.vaultSections.flatMap(({ value, source }) => {
@@ -70168,9 +71598,9 @@ function declaredAccess(state) {
 var vaultAccessKind = {
   ...VAULT_ACCESS_KIND,
   serverDefaults: {},
-  parents: [SECTION, OPERATOR3, GROUP5],
-  ownedBy: [SECTION, OPERATOR3, GROUP5],
-  builtFrom: [SECTION, "vaultAccess", OPERATOR3, GROUP5],
+  parents: [SECTION, OPERATOR4, GROUP7],
+  ownedBy: [SECTION, OPERATOR4, GROUP7],
+  builtFrom: [SECTION, "vaultAccess", OPERATOR4, GROUP7],
   authoritative: true,
   system: (entry) => entry.fields.self === true,
   // A section declaring `access: []` manages its access too (nobody but the API account's operator keeps any).
@@ -70184,7 +71614,7 @@ var vaultAccessKind = {
   },
   desired(state) {
     return declaredAccess(state).map(({ section, access: access2, source }) => {
-      const [who, name, ref] = OPERATOR3 in access2 ? [OPERATOR3, access2.operator, { kind: OPERATOR3, key: access2.operator }] : ["group", access2.group, { kind: GROUP5, key: access2.group }];
+      const [who, name, ref] = OPERATOR4 in access2 ? [OPERATOR4, access2.operator, { kind: OPERATOR4, key: access2.operator }] : ["group", access2.group, { kind: GROUP7, key: access2.group }];
       return desiredEntry("vaultAccess", `${section}/${who}:${name}`, { level: access2.level }, source, [{ kind: SECTION, key: section }, ref]);
     });
   },
@@ -70203,7 +71633,7 @@ var vaultAccessKind = {
     const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
     return {
       VaultSectionGuid: guidOr(SECTION, section?.key ?? ""),
-      [principal?.kind === GROUP5 ? "OperatorGroupGuid" : "OperatorGuid"]: guidOr(principal?.kind ?? OPERATOR3, principal?.key ?? "")
+      [principal?.kind === GROUP7 ? "OperatorGroupGuid" : "OperatorGuid"]: guidOr(principal?.kind ?? OPERATOR4, principal?.key ?? "")
     };
   },
   requests: {
@@ -70242,11 +71672,11 @@ function accessOfSection(sectionGuid, sectionKey, authorizations, resolver) {
   const entries = [];
   for (const [id, held] of types) {
     const [who, guid] = splitCompound(id.replace(":", "/"));
-    const kind = who === "group" ? GROUP5 : OPERATOR3;
+    const kind = who === "group" ? GROUP7 : OPERATOR4;
     const name = resolver.keyOf(kind, guid) ?? guid;
     const key = `${sectionKey}/${who}:${name}`;
     const fields = { level: levelOf(held) };
-    if (who === OPERATOR3 && resolver.isSelf(guid)) fields.self = true;
+    if (who === OPERATOR4 && resolver.isSelf(guid)) fields.self = true;
     entries.push(liveEntry("vaultAccess", key, `${sectionGuid}/${id}`, fields, [{ kind: SECTION, guid: sectionGuid }, { kind, guid }]));
   }
   return entries;
@@ -70487,7 +71917,7 @@ function describeHolder(lock) {
   const extra = [lock.operator === void 0 ? "" : `operator ${lock.operator}`, lock.run === void 0 ? "" : `run ${lock.run}`].filter((x) => x !== "");
   const since = lock.since === "" ? "" : ` since ${lock.since}`;
   const until = lock.expires === "" ? "" : ` (lease until ${lock.expires})`;
-  return `${who}${extra.length > 0 ? ` (${extra.join(", ")})` : ""}${since}${until}`;
+  return plainText(`${who}${extra.length > 0 ? ` (${extra.join(", ")})` : ""}${since}${until}`);
 }
 function lockOwner(env, machine = {}) {
   const owner = {};
@@ -70642,7 +72072,11 @@ var MODULES = {
   sla: slaKind,
   slaExclusionPeriod: slaExclusionPeriodKind,
   scheduledReport: scheduledReportKind,
-  alertDefinition: alertDefinitionKind
+  alertDefinition: alertDefinitionKind,
+  escalationLevel: escalationLevelKind,
+  alertDefinitionMember: alertDefinitionMemberKind,
+  escalationLevelMember: escalationLevelMemberKind,
+  escalationLevelIntegration: escalationLevelIntegrationKind
 };
 var KINDS = KIND_ENTRIES.map((entry) => MODULES[entry.kind]);
 function replacedBy(kind) {
@@ -70706,6 +72140,7 @@ var Reader = class {
   }
   snapshot = emptySnapshot();
   #lists = /* @__PURE__ */ new Map();
+  #perParentLists = /* @__PURE__ */ new Map();
   #perParent;
   /** Whether the per-parent listings were held back a slot for a chain (given back when it ends). */
   #reserved;
@@ -70726,13 +72161,43 @@ var Reader = class {
     }
     return started ?? Promise.resolve([]);
   }
-  /** A child kind's listings, one per parent object; the parent's listing first. */
-  async listPerParent(mod) {
+  /** A child kind's listings, one per parent object; the parent's listing first. Each kind is listed once. */
+  listPerParent(mod) {
+    let started = this.#perParentLists.get(mod.kind);
+    if (started === void 0) {
+      started = this.#listPerParent(mod);
+      this.#perParentLists.set(mod.kind, started);
+    }
+    return started;
+  }
+  /**
+   * The objects of a parent kind with their ids: a top-level kind's listing (ids from its GUID field), or the
+   * children of a child kind (an alert definition's escalation levels), each known by `<parent id>/<own key>`.
+   */
+  async #parents(parentMod) {
+    if (parentMod.read?.perParent === void 0) {
+      const objects2 = await this.list(parentMod);
+      return { objects: objects2, ids: objects2.map((parent) => idOf(parent, parentMod.guidField)) };
+    }
+    await this.listPerParent(parentMod);
+    const objects = [];
+    const ids = [];
+    const field = parentMod.keyField ?? parentMod.guidField;
+    for (const [grandparent, children] of Object.entries(this.snapshot.perParent[parentMod.kind] ?? {})) {
+      for (const child of children) {
+        objects.push(child);
+        ids.push(`${grandparent}/${idOf(child, field)}`);
+      }
+    }
+    return { objects, ids };
+  }
+  async #listPerParent(mod) {
     const spec = mod.read?.perParent;
     if (spec === void 0) return;
-    const parentMod = kindModule(spec.parent);
-    const parents = (await this.list(parentMod)).filter((parent) => spec.of?.(parent) ?? true);
-    const ids = parents.map((parent) => idOf(parent, parentMod.guidField));
+    const all2 = await this.#parents(kindModule(spec.parent));
+    const kept = all2.objects.map((parent, i) => ({ parent, id: all2.ids[i] })).filter(({ parent }) => spec.of?.(parent) ?? true);
+    const parents = kept.map(({ parent }) => parent);
+    const ids = kept.map(({ id }) => id);
     const lists = await Promise.all(parents.map((parent, i) => this.#children(spec, parent, ids[i])));
     const byParent = {};
     ids.forEach((id, i) => {
@@ -70753,7 +72218,7 @@ var Reader = class {
     try {
       children = await spec.list(this.client, id).toArray({ answered: release });
     } catch (error2) {
-      throw new LiveReadError(spec.what(parent), error2);
+      throw new LiveReadError(spec.what(parent, id), error2);
     } finally {
       release();
     }
@@ -70786,6 +72251,10 @@ async function readLive(client, scope) {
   const phones = client.outgoingPhoneNumbers;
   if (scope.outgoingPhoneNumbers === true && phones !== void 0) {
     tasks.push(all("outgoing phone numbers", () => phones.list()).then((numbers) => reader.snapshot.outgoingPhoneNumbers = numbers));
+  }
+  const integrations = client.integrations;
+  if (scope.integrations === true && integrations !== void 0) {
+    tasks.push(all("integrations", () => integrations.list()).then((listed3) => reader.snapshot.integrations = listed3));
   }
   if (wanted.some((mod) => mod.read?.timezones === true)) {
     tasks.push(all("time zones", () => client.timezones.list()).then((zones2) => reader.snapshot.timezones = zones2));
@@ -72059,7 +73528,7 @@ var fast_json_patch_default = Object.assign({}, core_exports, duplex_exports, {
 });
 
 // ../reconciler/src/plan/diff.ts
-var join2 = (path, key) => path === "" ? key : `${path}/${key}`;
+var join3 = (path, key) => path === "" ? key : `${path}/${key}`;
 var indexes = /* @__PURE__ */ new WeakMap();
 function indexOf(sets) {
   let index = indexes.get(sets);
@@ -72085,7 +73554,7 @@ function setForm(value, index, path) {
   if (isPlainObject(value)) {
     let out;
     for (const key of Object.keys(value)) {
-      const child = join2(path, key);
+      const child = join3(path, key);
       if (!index.above.has(child)) continue;
       const converted = setForm(value[key], index, child);
       if (converted !== value[key]) {
@@ -72152,7 +73621,7 @@ function align(d, l, index, path) {
     const dOut = {};
     const lOut = {};
     for (const key of Object.keys(d)) {
-      const [a, b] = align(d[key], l[key], index, join2(path, key));
+      const [a, b] = align(d[key], l[key], index, join3(path, key));
       if (a !== void 0) dOut[key] = a;
       if (b !== void 0) lOut[key] = b;
     }
@@ -72169,7 +73638,7 @@ function align(d, l, index, path) {
     const lOut = [];
     for (let i = 0; i < Math.max(d.length, l.length); i += 1) {
       if (i < d.length && i < l.length) {
-        const [a, b] = align(d[i], l[i], index, join2(path, "*"));
+        const [a, b] = align(d[i], l[i], index, join3(path, "*"));
         dOut.push(a);
         lOut.push(b);
       } else if (i < d.length) dOut.push(normalizeDeep(d[i]));
@@ -72215,7 +73684,7 @@ function below(index, path, key) {
   }
   let child = known2.get(key);
   if (child === void 0) {
-    const joined = join2(path, key);
+    const joined = join3(path, key);
     child = index.above.has(joined) ? joined : null;
     known2.set(key, child);
   }
@@ -72332,15 +73801,15 @@ function patchChanges(differing, before, sets) {
   for (const operation of operations) {
     if (operation.op !== "add" && operation.op !== "remove" && operation.op !== "replace") continue;
     const segments = segmentsOf(operation.path);
-    let cut = segments.length;
+    let cut2 = segments.length;
     for (let i = 1; i <= segments.length; i += 1) {
       const prefix = segments.slice(0, i);
       if (Array.isArray(getAt(l, prefix)) || Array.isArray(getAt(d, prefix))) {
-        cut = i;
+        cut2 = i;
         break;
       }
     }
-    const at3 = segments.slice(0, cut);
+    const at3 = segments.slice(0, cut2);
     const path = pointerOf(at3);
     if (byPath.has(path)) continue;
     const before2 = getAt(l, at3);
@@ -72372,9 +73841,20 @@ var DraftContext = class {
   problems = [];
   warnings = [];
   #secretWarned = /* @__PURE__ */ new Set();
-  fingerprintOf(entry, pointer) {
+  /** Whether the value of a secret could not be read (so it can be neither compared nor sent). */
+  unavailable(entry, pointer) {
+    return this.options.unavailable?.has(secretAddress(entry.kind, entry.key, pointer)) === true;
+  }
+  /** The fingerprint of a secret a step sends: one whose value could not be read refuses the plan here. */
+  fingerprintOf(entry, { pointer, secret }, sending) {
     const found = this.options.fingerprints?.[secretAddress(entry.kind, entry.key, pointer)];
     if (found !== void 0) return found;
+    if (this.unavailable(entry, pointer)) {
+      const described = secret.describe();
+      const hint = described.startsWith("env ") ? `set ${described.slice("env ".length)} in the environment of monsync` : "the path is relative to the YAML file that names it";
+      this.problems.push(planProblem("SECRET_UNAVAILABLE", `${described} cannot be read, and this plan sends its value (${sending} ${entry.kind} "${entry.key}" ${pointer}); ${hint}`, secret.source ?? entry.source));
+      return "";
+    }
     this.problems.push(
       planProblem("MISSING_FINGERPRINT", `no fingerprint for the secret at ${entry.kind} "${entry.key}" ${pointer}; pass fingerprintDesiredSecrets(desired, key) as options.fingerprints`, entry.source)
     );
@@ -72403,6 +73883,15 @@ var DraftContext = class {
       key: entry.key
     });
     return any;
+  }
+  secretsUnread(mod, entry, unread) {
+    const one = unread.length === 1;
+    this.warnings.push({
+      code: "SECRET_NOT_SET",
+      message: `${at(entry.source)}${mod.kind} "${entry.key}": ${unread.map((s) => s.pointer).join(", ")} not compared: ${unread.map((s) => s.secret.describe()).join(", ")} cannot be read; the account keeps ${one ? "its value" : "their values"} (provide ${one ? "it" : "them"} to compare and update)`,
+      kind: mod.kind,
+      key: entry.key
+    });
   }
   secretsUntracked(mod, entry, all2) {
     const pointers = mod.writeOnce === void 0 ? all2 : all2.filter((p) => !mod.writeOnce?.some((f) => p === `/${escapePointer(f)}` || p.startsWith(`/${escapePointer(f)}/`)));
@@ -72468,7 +73957,7 @@ function createDraft(context, rules, entry) {
   const resolved = mod.resolve?.(entry, context.resolution) ?? entry.fields;
   const secrets = findSecrets(resolved);
   context.secretsUntracked(mod, entry, secrets.map((s) => s.pointer));
-  const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s.pointer) }));
+  const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s, "creating") }));
   const fpAt = new Map(fps.map((f) => [f.pointer, f.fingerprint]));
   const body = withoutFields2(withoutSecrets(resolved, secrets.length, (p) => ({ sensitive: true, fingerprint: fpAt.get(p) ?? "" })), rules.dropOnWrite);
   const shown = withoutFields2(resolved, rules.dropOnWrite);
@@ -72572,7 +74061,10 @@ function changedDraft(context, rules, { desired: entry, live: current }, resolve
   const reasons = rotated.length > 0 ? [ROTATION_REASON] : [];
   if (entry.key !== current.key && entry.pinnedGuid !== void 0 && mod.marker?.name !== "key") reasons.push("pinned GUID rename");
   let writeSecrets = false;
-  const fps = secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s.pointer) }));
+  const unread = mod.marker?.name === "fp" && rotated.length === 0 ? secrets.filter((s) => context.unavailable(entry, s.pointer)) : [];
+  if (unread.length > 0) context.secretsUnread(mod, entry, unread);
+  const sending = rotated.length > 0 ? "rotating" : "updating";
+  const fps = unread.length > 0 ? [] : secrets.map((s) => ({ pointer: s.pointer, fingerprint: context.fingerprintOf(entry, s, sending) }));
   const expected = fps.length > 0 ? combineFingerprints(fps) + (mod.marker?.refs?.(resolved, secrets) ?? "") : void 0;
   if (mod.marker?.name === "fp" && expected !== void 0 && view.marker !== expected) {
     reasons.push(view.marker === void 0 ? "no fingerprint marker" : "secret changed");
@@ -72594,6 +74086,7 @@ function changedDraft(context, rules, { desired: entry, live: current }, resolve
   if (markerField !== void 0 && mod.marker !== void 0) {
     const text2 = markerField in resolved ? typeof resolved[markerField] === "string" ? resolved[markerField] : void 0 : view.text;
     if (mod.marker.name === "fp" && expected !== void 0) body[markerField] = withMarker(text2, "fp", expected);
+    else if (mod.marker.name === "fp" && unread.length > 0 && view.marker !== void 0) body[markerField] = withMarker(text2, "fp", view.marker);
     if (mod.marker.name === "key") body[markerField] = withMarker(text2, "key", entry.key);
   }
   const drift = driftOf(mod, current, context.options);
@@ -73215,6 +74708,9 @@ function inputProblems(desired, live, scope) {
   if (scope.outgoingPhoneNumbers === true && live.outgoingPhoneNumbers === void 0) {
     problems.push(planProblem("LIVE_NOT_READ", "an operator names its outgoingPhoneNumber, but the live snapshot has no outgoing phone numbers; read them with readLive(client, liveScope(desired)) before planning"));
   }
+  if (scope.integrations === true && live.integrations === void 0) {
+    problems.push(planProblem("LIVE_NOT_READ", "an escalation level attaches an integration, but the live snapshot has no integrations; read them with readLive(client, liveScope(desired)) before planning"));
+  }
   for (const mod of KINDS) {
     if (mod.unmatchable === void 0 || desired.settings.manage[mod.section] === void 0) continue;
     const objects = listed(live, mod.kind);
@@ -73670,6 +75166,42 @@ function selectTargets(drafts, targets) {
   }
   return { selected: drafts.filter((d) => keep.has(d)), warnings };
 }
+function targetOrphans(selected, states) {
+  const deleted = new PerKind();
+  const rewritten = new PerKind();
+  for (const draft of selected) {
+    const { step, liveEntry: liveEntry2 } = draft;
+    if (liveEntry2 === void 0) continue;
+    if (step.action === "delete") deleted.of(step.kind).set(liveEntry2.guid.toLowerCase(), draft);
+    else if (step.action === "update") rewritten.of(step.kind).set(liveEntry2.guid.toLowerCase(), true);
+  }
+  if (!selected.some((draft) => draft.step.action === "delete")) return [];
+  const left2 = /* @__PURE__ */ new Map();
+  for (const state of states) {
+    const owners = state.mod.ownedBy ?? [];
+    for (const entry of entriesWithRefs(state.allLive)) {
+      const guid = entry.guid.toLowerCase();
+      if (deleted.has(entry.kind, guid) || rewritten.has(entry.kind, guid)) continue;
+      const refs = entry.refs.map((ref) => ({ ref, target: deleted.get(ref.kind, ref.guid.toLowerCase()) }));
+      if (refs.some(({ ref, target }) => target !== void 0 && owners.includes(ref.kind))) continue;
+      for (const { target } of refs) {
+        if (target === void 0) continue;
+        const list = left2.get(target) ?? [];
+        list.push(`${entry.kind}:${entry.key}`);
+        left2.set(target, list);
+      }
+    }
+  }
+  return [...left2].map(([target, keepers]) => {
+    const { kind, key } = target.step;
+    const named2 = [...new Set(keepers)].sort(compareStrings);
+    return planProblem(
+      "TARGET_ORPHANS",
+      `the targeted steps delete ${kind} "${key}" but leave ${named2.map((k) => JSON.stringify(k)).join(", ")} referring to it, which would be orphaned: add ${named2.map((k) => `--target "${k}"`).join(" ")}, or plan without --target`,
+      target.desiredEntry?.source
+    );
+  });
+}
 function orderAndName(drafts) {
   const rank = (d) => d.step.action === "delete" ? 2 * KINDS.length - kindOrder(d.step.kind) : kindOrder(d.step.kind);
   const ordered = drafts.map((d) => ({ d, rank: rank(d) })).sort(
@@ -73749,16 +75281,16 @@ function markProtected(drafts, states, resolution, protection) {
 }
 
 // ../reconciler/src/plan/phases/policy.ts
-var MONITOR3 = MONITOR_KIND.kind;
+var MONITOR5 = MONITOR_KIND.kind;
 function monitorsAfterPlan(states, steps, resolution) {
-  const state = states.find((s) => s.mod.kind === MONITOR3);
+  const state = states.find((s) => s.mod.kind === MONITOR5);
   if (state === void 0 || !state.managed) return void 0;
-  const removed = new Set(steps.filter((s) => s.kind === MONITOR3 && s.action === "delete" && s.guid !== void 0).map((s) => s.guid));
+  const removed = new Set(steps.filter((s) => s.kind === MONITOR5 && s.action === "delete" && s.guid !== void 0).map((s) => s.guid));
   const inPlay = new Set(state.live);
   const declared = new Map(state.pairs.map((pair) => [pair.live.guid, pair.desired]));
   const monitors = [];
   for (const entry of state.allLive) {
-    if (removed.has(entry.guid) || !inPlay.has(entry) && !resolution.isIgnoredGuid(MONITOR3, entry.guid)) continue;
+    if (removed.has(entry.guid) || !inPlay.has(entry) && !resolution.isIgnoredGuid(MONITOR5, entry.guid)) continue;
     const desired = declared.get(entry.guid);
     const active = desired !== void 0 && "IsActive" in desired.fields ? desired.fields.IsActive : entry.fields.IsActive;
     monitors.push({ key: entry.key, active: active !== false });
@@ -73775,7 +75307,7 @@ function policyFindings(desired, states, steps, resolution) {
 }
 
 // ../reconciler/src/plan/phases/lock-out.ts
-var OPERATOR4 = OPERATOR_KIND.kind;
+var OPERATOR5 = OPERATOR_KIND.kind;
 var MEMBER2 = OPERATOR_GROUP_MEMBER_KIND.kind;
 var ACCESS = VAULT_ACCESS_KIND.kind;
 var UNKNOWN_SELF = "monsync cannot tell which operator the API account in use belongs to (the API does not say), so it refuses every operator delete and every change to the Administrators group; name it with MONSYNC_OPERATOR (or the action's `operators` input, or `apiOperator:` in monsync.yaml): its Email or OperatorGuid";
@@ -73784,13 +75316,13 @@ function lockOutProblems(steps, states, live, self) {
   return [...operatorDeletes(steps, own), ...administratorsChanges(steps, live, own), ...lastChangeAccess(steps, states)];
 }
 function lockOut(step, what, byHand) {
-  return planProblem("LOCK_OUT", `${step.action} ${step.kind}:${step.key} would ${what}; monsync never does that, with or without --allow-deletes. If it is really meant, ${byHand}`, step.source);
+  return planProblem("LOCK_OUT", `${step.action} ${step.kind}:${step.key} would ${what}; monsync never does that, with or without --allow-unsafe. If it is really meant, ${byHand}`, step.source);
 }
 var isOwn = (own, guid) => own.has(guid.toLowerCase());
 function operatorDeletes(steps, own) {
   const problems = [];
   for (const step of steps) {
-    if (step.kind !== OPERATOR4 || step.action !== "delete") continue;
+    if (step.kind !== OPERATOR5 || step.action !== "delete") continue;
     if (own.size === 0) problems.push(lockOut(step, `delete an operator that may be the API account's own (${UNKNOWN_SELF})`, "delete the operator in the web application"));
     else if (isOwn(own, step.guid ?? "")) {
       problems.push(lockOut(step, "delete the operator of the API account in use (the service refuses it with 403)", "delete it in the web application signed in as another administrator, or run monsync with an API account of another administrator"));
@@ -73803,7 +75335,7 @@ function administratorsChanges(steps, live, own) {
   if (admins === void 0) return [];
   const group = idOf(admins, "OperatorGroupGuid").toLowerCase();
   const before = listedPerParent(live, MEMBER2)[idOf(admins, "OperatorGroupGuid")]?.map((m) => idOf(m, "OperatorGuid").toLowerCase());
-  const deletedOperators = new Set(steps.filter((s) => s.kind === OPERATOR4 && s.action === "delete").map((s) => (s.guid ?? "").toLowerCase()));
+  const deletedOperators = new Set(steps.filter((s) => s.kind === OPERATOR5 && s.action === "delete").map((s) => (s.guid ?? "").toLowerCase()));
   const problems = [];
   const leaving = /* @__PURE__ */ new Set();
   let joining = 0;
@@ -73827,7 +75359,7 @@ function administratorsChanges(steps, live, own) {
   }
   for (const guid of deletedOperators) if (before?.includes(guid) === true) leaving.add(guid);
   if (before !== void 0 && before.length > 0 && before.every((m) => leaving.has(m)) && joining === 0) {
-    const step = last ?? steps.find((s) => s.kind === OPERATOR4 && s.action === "delete" && before.includes((s.guid ?? "").toLowerCase()));
+    const step = last ?? steps.find((s) => s.kind === OPERATOR5 && s.action === "delete" && before.includes((s.guid ?? "").toLowerCase()));
     if (step !== void 0) problems.push(lockOut(step, "leave the Administrators group with no member, so that nobody could administer the account", "add another administrator first, in a plan of its own"));
   }
   return problems;
@@ -73841,23 +75373,23 @@ function lastChangeAccess(steps, states) {
     if (step.kind === ACCESS && (step.action === "delete" || step.action === "update" && step.desired?.level !== "change")) removedBy.set(step.guid.toLowerCase(), step);
   }
   const deletedSections = new Set(steps.filter((s) => s.kind === VAULT_SECTION_KIND.kind && s.action === "delete").map((s) => (s.guid ?? "").toLowerCase()));
-  const deletedPrincipals = new Map(steps.filter((s) => s.action === "delete" && (s.kind === OPERATOR4 || s.kind === OPERATOR_GROUP_KIND.kind)).map((s) => [(s.guid ?? "").toLowerCase(), s]));
+  const deletedPrincipals = new Map(steps.filter((s) => s.action === "delete" && (s.kind === OPERATOR5 || s.kind === OPERATOR_GROUP_KIND.kind)).map((s) => [(s.guid ?? "").toLowerCase(), s]));
   const granted = new Set(steps.filter((s) => s.kind === ACCESS && s.action === "create" && s.desired?.level === "change").map((s) => String(s.desired?.VaultSectionGuid ?? "").toLowerCase()));
   const bySection = /* @__PURE__ */ new Map();
   for (const entry of state.live) {
     if (!String(entry.fields.level).startsWith("change")) continue;
     const section = entry.guid.slice(0, entry.guid.indexOf("/")).toLowerCase();
-    const tally = bySection.get(section) ?? { kept: 0, removed: [] };
+    const tally2 = bySection.get(section) ?? { kept: 0, removed: [] };
     const principal = entry.refs.find((r) => r.kind !== VAULT_SECTION_KIND.kind);
     const step = removedBy.get(entry.guid.toLowerCase()) ?? (principal === void 0 ? void 0 : deletedPrincipals.get(principal.guid.toLowerCase()));
-    if (step !== void 0) tally.removed.push(step);
-    else tally.kept += 1;
-    bySection.set(section, tally);
+    if (step !== void 0) tally2.removed.push(step);
+    else tally2.kept += 1;
+    bySection.set(section, tally2);
   }
   const problems = [];
-  for (const [section, tally] of bySection) {
-    if (tally.kept > 0 || granted.has(section) || deletedSections.has(section)) continue;
-    for (const step of tally.removed) {
+  for (const [section, tally2] of bySection) {
+    if (tally2.kept > 0 || granted.has(section) || deletedSections.has(section)) continue;
+    for (const step of tally2.removed) {
       problems.push(lockOut(step, "remove the last `change` access to the vault section, after which nobody could change or delete it", "give another operator or group `change` first, in a plan of its own"));
     }
   }
@@ -73868,28 +75400,73 @@ function lastChangeAccess(steps, states) {
 function percentOf(count, total) {
   return Math.round(count / total * 1e3) / 10;
 }
+function isRelationRow(mod) {
+  return mod.relation === true || mod.guidField === "";
+}
+function tally(steps) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const step of steps) {
+    if (step.action !== "delete" && step.action !== "update") continue;
+    let entry = counts.get(step.kind);
+    if (entry === void 0) {
+      entry = { delete: 0, update: 0 };
+      counts.set(step.kind, entry);
+    }
+    entry[step.action] += 1;
+  }
+  return counts;
+}
+var LIMIT_FIELD = { delete: "maxDeletePercent", update: "maxUpdatePercent" };
+var COUNT_FIELD = { delete: "minDeleteCount", update: "minUpdateCount" };
+var VERB = { delete: "deletes", update: "updates" };
+function violation(m, rule) {
+  const limit = m.limits[LIMIT_FIELD[m.action]];
+  const minCount = m.limits[COUNT_FIELD[m.action]];
+  const percent = percentOf(m.count, m.total);
+  const setting = `${m.prefix}${LIMIT_FIELD[m.action]}`;
+  const what = rule === "every" ? `plan deletes every one of the ${m.total} live ${m.title}` : `plan ${VERB[m.action]} ${m.count} of ${m.total} live ${m.title} (${percent}%), over ${limit}% and at least ${minCount} (${setting}, ${m.prefix}${COUNT_FIELD[m.action]})`;
+  return {
+    kind: m.kind,
+    action: m.action,
+    count: m.count,
+    total: m.total,
+    percent,
+    limit,
+    rule,
+    minCount,
+    setting,
+    message: `${what}; review it, then apply with --allow-unsafe, or raise ${setting} in monsync.yaml`
+  };
+}
+function judged(m, relation) {
+  const limit = m.limits[LIMIT_FIELD[m.action]];
+  if (m.count >= m.limits[COUNT_FIELD[m.action]] && m.count / m.total * 100 > limit) return violation(m, "share");
+  if (m.action === "delete" && !relation && m.count === m.total && m.total >= 2 && limit < 100) return violation(m, "every");
+  return void 0;
+}
 function safetyViolations(states, steps, safety) {
   const violations = [];
-  const limits = { delete: safety.maxDeletePercent, update: safety.maxUpdatePercent };
+  const counts = tally(steps);
+  const objects = { count: 0, total: 0, flagged: false };
   for (const state of states) {
+    const { mod } = state;
     const total = state.sets?.paired ?? state.live.length;
-    if (!state.managed || state.mod.ensureOnly === true || total === 0) continue;
-    for (const action of ["delete", "update"]) {
-      const count = steps.filter((s) => s.kind === state.mod.kind && s.action === action).length;
-      const percent = percentOf(count, total);
-      if (count === 0 || count / total * 100 <= limits[action]) continue;
-      const verb = action === "delete" ? "deletes" : "updates";
-      violations.push({
-        kind: state.mod.kind,
-        action,
-        count,
-        total,
-        percent,
-        limit: limits[action],
-        message: `plan ${verb} ${count} of ${total} live ${state.mod.title.many} (${percent}%), over the ${action} limit of ${limits[action]}% (safety.max${action === "delete" ? "Delete" : "Update"}Percent); review it, then apply with --allow-deletes (it accepts any unsafe plan, updates as well as deletes) or raise the limit in monsync.yaml`
-      });
+    if (!state.managed || mod.ensureOnly === true || total === 0) continue;
+    const relation = isRelationRow(mod);
+    const planned = counts.get(mod.kind) ?? { delete: 0, update: 0 };
+    const base = { kind: mod.kind, title: mod.title.many, total, limits: relation ? safety.relations : safety, prefix: relation ? "safety.relations." : "safety." };
+    for (const [action, count] of [["delete", planned.delete], ["update", planned.update]]) {
+      if (count === 0) continue;
+      const found = judged({ ...base, action, count }, relation);
+      if (found !== void 0) violations.push(found);
+      if (found !== void 0 && action === "delete" && !relation) objects.flagged = true;
     }
+    if (relation) continue;
+    objects.count += planned.delete;
+    objects.total += total;
   }
+  const together = { kind: "*", title: "objects of all kinds together", action: "delete", count: objects.count, total: objects.total, limits: safety, prefix: "safety." };
+  if (!objects.flagged && objects.count >= safety.minDeleteCount && objects.count / objects.total * 100 > safety.maxDeletePercent) violations.push(violation(together, "together"));
   return violations;
 }
 
@@ -73909,6 +75486,7 @@ function liveScope(desired) {
   const operators = KINDS.some((mod) => manage[mod.section] !== void 0 && mod.lastModified !== void 0);
   const scope = { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
   if (namesOutgoingPhoneNumbers(desired)) scope.outgoingPhoneNumbers = true;
+  if (namesIntegrations(desired)) scope.integrations = true;
   return scope;
 }
 
@@ -73926,14 +75504,15 @@ function throwIfAny(problems) {
 function assemblePlan(declared, live, options = {}) {
   const scope = liveScope(declared);
   throwIfAny(inputProblems(declared, live, scope));
-  const { desired, problems: nameProblems } = resolveOutgoingPhoneNumbers(declared, live);
-  throwIfAny(nameProblems);
+  const { desired: withNumbers, problems: nameProblems } = resolveOutgoingPhoneNumbers(declared, live);
+  const { desired, problems: alertingProblems, warnings: alertingWarnings } = resolveAlerting(withNumbers, live);
+  throwIfAny([...nameProblems, ...alertingProblems]);
   const ignore = ignoreMatcher(desired.settings.ignore);
-  const warnings = unknownIgnoreKinds(ignore);
+  const warnings = [...unknownIgnoreKinds(ignore), ...alertingWarnings];
   const { states, resolution, problems: matchProblems, warnings: matchWarnings } = matchKinds(desired, live, scope, ignore, { dedupe: options.dedupe, self: selfGuids(options) });
   warnings.push(...matchWarnings, ...ignoreUnmatched(ignore, states));
   throwIfAny(matchProblems);
-  const draftOptions = { fingerprints: options.fingerprints, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators, rotates: rotation(options.rotate) };
+  const draftOptions = { fingerprints: options.fingerprints, unavailable: options.unavailableSecrets, selfOperatorGuid: options.selfOperatorGuid, selfOperatorGuids: options.selfOperatorGuids, operators: live.operators, rotates: rotation(options.rotate) };
   const drafted = draftChanges(states, resolution, draftOptions);
   warnings.push(...drafted.warnings);
   markRevived(drafted.drafts, states);
@@ -73949,6 +75528,7 @@ function assemblePlan(declared, live, options = {}) {
   linkDependencies(drafts, states);
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);
   warnings.push(...targetWarnings);
+  if (selected.length < drafts.length) throwIfAny(targetOrphans(selected, states));
   const steps = orderAndName(selected);
   throwIfAny(lockOutProblems(steps, states, live, selfGuids(options)));
   const names = guidNames(states);
@@ -73978,17 +75558,127 @@ function assemblePlan(declared, live, options = {}) {
 }
 
 // ../reconciler/src/plan/fingerprint.ts
-function fingerprintDesiredSecrets(desired, key) {
+function fingerprintDesiredSecrets(desired, key, unavailable) {
   const out = {};
   for (const mod of KINDS) {
     if (desired.settings.manage[mod.section] === void 0) continue;
     for (const entry of mod.desired(desired)) {
       for (const { pointer, secret } of findSecrets(entry.fields)) {
-        out[secretAddress(entry.kind, entry.key, pointer)] = fingerprintValue(secret.reveal(), key);
+        const address = secretAddress(entry.kind, entry.key, pointer);
+        const value = unavailable === void 0 ? secret.reveal() : readable(secret);
+        if (value === void 0) unavailable?.add(address);
+        else out[address] = fingerprintValue(value, key);
       }
     }
   }
   return out;
+}
+function readable(secret) {
+  try {
+    return secret.reveal();
+  } catch (error2) {
+    if (error2?.code === "SECRET_UNAVAILABLE") return void 0;
+    throw error2;
+  }
+}
+
+// ../reconciler/src/render/format.ts
+var SYMBOL = { create: "+", update: "~", delete: "-", ensure: "=" };
+var CHANGE_SYMBOL = { add: "+", remove: "-", replace: "~" };
+var MAX_VALUE2 = 240;
+var HEAD = 24;
+var BEFORE_DIFFERENCE = 40;
+var SHOWN_CHAR = /\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.|[\s\S]/gu;
+function shownChars(value) {
+  return shownValue(value).match(SHOWN_CHAR) ?? [];
+}
+var left = (count) => `…(+${formatCount(count)} chars)`;
+function cut(chars, first) {
+  if (chars.length <= MAX_VALUE2) return chars.join("");
+  if (first < MAX_VALUE2 - BEFORE_DIFFERENCE) return `${chars.slice(0, MAX_VALUE2).join("")}${left(chars.length - MAX_VALUE2)}`;
+  const from = first - BEFORE_DIFFERENCE;
+  const to = Math.min(chars.length, from + MAX_VALUE2 - HEAD);
+  return `${chars.slice(0, HEAD).join("")}${left(from - HEAD)}…${chars.slice(from, to).join("")}${to < chars.length ? left(chars.length - to) : ""}`;
+}
+function formatValue(value) {
+  if (value === void 0) return "(none)";
+  return cut(shownChars(value), 0);
+}
+function formatValues(before, after) {
+  if (before === void 0 || after === void 0) return [formatValue(before), formatValue(after)];
+  const a = shownChars(before);
+  const b = shownChars(after);
+  let first = 0;
+  while (first < a.length && first < b.length && a[first] === b[first]) first += 1;
+  return [cut(a, first), cut(b, first)];
+}
+function formatPath(pointer) {
+  return plainText(pointer.startsWith("/") ? pointer.slice(1) : pointer);
+}
+function formatChange(change) {
+  const path = formatPath(change.path);
+  if (change.sensitive === true) return `${path}: ${SENSITIVE}`;
+  if (change.op === "add") return `${path}: ${formatValue(change.after)}`;
+  if (change.op === "remove") return `${path}: ${formatValue(change.before)}`;
+  const [before, after] = formatValues(change.before, change.after);
+  return `${path}: ${before} -> ${after}`;
+}
+function stepTitle(step) {
+  return `${step.kind} ${shownValue(step.key)}`;
+}
+function guidTag(step) {
+  return step.guid !== void 0 && step.action !== "ensure" ? `[${plainText(step.guid)}]` : "";
+}
+function sourcePlace(source) {
+  return `${plainText(source.file)}:${source.line}:${source.column}`;
+}
+function driftLine(step) {
+  const drift = step.drift;
+  if (drift === void 0) return void 0;
+  return `changed outside git by ${plainText(driftAuthor(drift))}${drift.lastModifiedDate === void 0 ? "" : ` at ${plainText(drift.lastModifiedDate)}`}`;
+}
+function driftAuthor(drift) {
+  return drift.operatorName ?? (drift.lastModifiedByOperatorId === void 0 ? "another operator" : `operator ${drift.lastModifiedByOperatorId}`);
+}
+function ensureLine(step) {
+  const fields = step.desired ?? {};
+  return Object.keys(fields).sort().map((k) => `${plainText(k)}: ${formatValue(fields[k])}`).join(", ");
+}
+function formatCount(value) {
+  if (!Number.isSafeInteger(value)) return value.toLocaleString("en-US");
+  const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, ",");
+  return value < 0 ? `-${digits}` : digits;
+}
+function pluralCount(count, one, many = `${one}s`) {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+var REMOVAL = {
+  auto: "auto: DELETE; where the service refuses it, retired instead (inactive, no alerts, marked monsync:retired in Notes)",
+  delete: "delete: DELETE only; a refusal fails the step",
+  deactivate: "deactivate: retired, not deleted (inactive, no alerts, marked monsync:retired in Notes; revived if declared again)"
+};
+function removalLine(step) {
+  return step.removal === void 0 ? void 0 : `removal: ${REMOVAL[step.removal]}`;
+}
+function actionWord(step) {
+  return step.action === "delete" && step.removal === "deactivate" ? "retire" : step.action;
+}
+function summaryLine(plan) {
+  const s = plan.summary;
+  const n = formatCount;
+  return `${n(s.create)} to create, ${n(s.update)} to update, ${n(s.delete)} to delete, ${n(s.ensure)} to ensure; ${n(s.unchanged)} unchanged, ${n(s.unmanaged)} unmanaged`;
+}
+function hasChanges(plan) {
+  return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
+}
+function protectedLine(step) {
+  const by = step.protectedBy;
+  if (by === void 0) return void 0;
+  const where = by.source === void 0 ? "" : ` (${sourcePlace(by.source)})`;
+  return `REFUSED: protected by ${plainText(by.rule)}${where}; no option allows it`;
+}
+function findingPlace(finding) {
+  return finding.file === void 0 ? void 0 : sourcePlace({ file: finding.file, line: finding.line ?? 1, column: finding.column ?? 1 });
 }
 
 // ../reconciler/src/plan/refusals.ts
@@ -73999,17 +75689,17 @@ function policyErrors(plan) {
   return (plan.policy ?? []).filter((finding) => finding.severity === "error");
 }
 function at2(finding) {
-  return finding.file === void 0 ? "" : `${finding.file}:${finding.line ?? 1}:${finding.column ?? 1}: `;
+  return finding.file === void 0 ? "" : `${sourcePlace({ file: finding.file, line: finding.line ?? 1, column: finding.column ?? 1 })}: `;
 }
 function protectedLines(plan) {
   return protectedSteps(plan).map((step) => {
     const by = step.protectedBy;
     const what = step.removal === "deactivate" ? "retire" : "delete";
-    return `  ${by?.source === void 0 ? "" : at2(by.source)}${what} ${step.kind} "${step.key}" refused: protected by ${by?.rule ?? "protect"}`;
+    return `  ${by?.source === void 0 ? "" : at2(by.source)}${what} ${stepTitle(step)} refused: protected by ${plainText(by?.rule ?? "protect")}`;
   });
 }
 function policyLines(findings) {
-  return findings.map((f) => `  ${at2(f)}${f.severity} ${f.rule}: ${f.message} (fix: ${f.fix})`);
+  return findings.map((f) => `  ${at2(f)}${f.severity} ${plainText(f.rule)}: ${plainText(f.message)} (fix: ${plainText(f.fix)})`);
 }
 function refusalLines(plan) {
   const lines = [];
@@ -74084,7 +75774,7 @@ function gapLabels(subject2) {
 var HOURS_HEADER = "00    06    12    18    ";
 var DAY_WIDTH = "Thu 26 Mar".length;
 function title(subject2) {
-  return `${subject2.kind === OPERATOR_GROUP_KIND.kind ? OPERATOR_GROUP_KIND.title.one : OPERATOR_KIND.title.one} ${JSON.stringify(subject2.key)} (${subject2.timeZone})`;
+  return `${subject2.kind === OPERATOR_GROUP_KIND.kind ? OPERATOR_GROUP_KIND.title.one : OPERATOR_KIND.title.one} ${shownValue(subject2.key)} (${plainText(subject2.timeZone)})`;
 }
 function uncoveredHours(subject2) {
   return (subject2.uncovered ?? []).reduce((sum, gap) => sum + gap.hours, 0);
@@ -74107,8 +75797,8 @@ function onCallTextLines(preview, paint) {
     const lost = uncoveredHours(subject2);
     const summary2 = lost === 0 ? "" : `: ${paint("red", `${lost} ${lost === 1 ? "hour" : "hours"} with nobody on duty`)}`;
     lines.push(`  ${title(subject2)}${summary2}`);
-    for (const label3 of gapLabels(subject2)) lines.push(`    ${paint("red", "!")} uncovered ${label3}`);
-    for (const note2 of subject2.notes ?? []) lines.push(`    ${paint("dim", `note: ${note2}`)}`);
+    for (const label3 of gapLabels(subject2)) lines.push(`    ${paint("red", "!")} uncovered ${plainText(label3)}`);
+    for (const note2 of subject2.notes ?? []) lines.push(`    ${paint("dim", `note: ${plainText(note2)}`)}`);
     for (const line of gridLines(subject2)) lines.push(`    ${line}`);
   }
   return lines;
@@ -74123,7 +75813,7 @@ ${escape2(sentence.charAt(0).toUpperCase() + sentence.slice(1))}. ${escape2(GRID
   const gaps2 = preview.subjects.filter((s) => uncoveredHours(s) > 0);
   if (gaps2.length > 0) {
     open2.push("> [!WARNING]");
-    for (const subject2 of gaps2) open2.push(`> **${escape2(subject2.key)}** has nobody on duty in ${uncoveredHours(subject2)} hours it had someone before: ${escape2(gapLabels(subject2).join(", "))}.`);
+    for (const subject2 of gaps2) open2.push(`> **${escape2(plainText(subject2.key))}** has nobody on duty in ${uncoveredHours(subject2)} hours it had someone before: ${escape2(gapLabels(subject2).join(", "))}.`);
   }
   const blocks = preview.subjects.map((subject2) => {
     const lost = uncoveredHours(subject2);
@@ -74145,76 +75835,6 @@ ${gridLines(subject2).join("\n")}
 `, blocks, close: "\n" };
 }
 
-// ../reconciler/src/render/format.ts
-var SYMBOL = { create: "+", update: "~", delete: "-", ensure: "=" };
-var CHANGE_SYMBOL = { add: "+", remove: "-", replace: "~" };
-var MAX_VALUE2 = 240;
-function formatValue(value) {
-  if (value === void 0) return "(none)";
-  const text2 = JSON.stringify(value) ?? String(value);
-  const flat = text2.replace(/[\r\n\t]/g, " ");
-  return flat.length > MAX_VALUE2 ? `${flat.slice(0, MAX_VALUE2 - 1)}…` : flat;
-}
-function formatPath(pointer) {
-  return pointer.startsWith("/") ? pointer.slice(1) : pointer;
-}
-function formatChange(change) {
-  const path = formatPath(change.path);
-  if (change.sensitive === true) return `${path}: ${SENSITIVE}`;
-  if (change.op === "add") return `${path}: ${formatValue(change.after)}`;
-  if (change.op === "remove") return `${path}: ${formatValue(change.before)}`;
-  return `${path}: ${formatValue(change.before)} -> ${formatValue(change.after)}`;
-}
-function stepTitle(step) {
-  return `${step.kind} ${JSON.stringify(step.key)}`;
-}
-function driftLine(step) {
-  const drift = step.drift;
-  if (drift === void 0) return void 0;
-  const who = drift.operatorName ?? (drift.lastModifiedByOperatorId === void 0 ? "another operator" : `operator ${drift.lastModifiedByOperatorId}`);
-  return `changed outside git by ${who}${drift.lastModifiedDate === void 0 ? "" : ` at ${drift.lastModifiedDate}`}`;
-}
-function ensureLine(step) {
-  const fields = step.desired ?? {};
-  return Object.keys(fields).sort().map((k) => `${k}: ${formatValue(fields[k])}`).join(", ");
-}
-function formatCount(value) {
-  if (!Number.isSafeInteger(value)) return value.toLocaleString("en-US");
-  const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, ",");
-  return value < 0 ? `-${digits}` : digits;
-}
-function pluralCount(count, one, many = `${one}s`) {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
-var REMOVAL = {
-  auto: "auto: DELETE; where the service refuses it, retired instead (inactive, no alerts, marked monsync:retired in Notes)",
-  delete: "delete: DELETE only; a refusal fails the step",
-  deactivate: "deactivate: retired, not deleted (inactive, no alerts, marked monsync:retired in Notes; revived if declared again)"
-};
-function removalLine(step) {
-  return step.removal === void 0 ? void 0 : `removal: ${REMOVAL[step.removal]}`;
-}
-function actionWord(step) {
-  return step.action === "delete" && step.removal === "deactivate" ? "retire" : step.action;
-}
-function summaryLine(plan) {
-  const s = plan.summary;
-  const n = formatCount;
-  return `${n(s.create)} to create, ${n(s.update)} to update, ${n(s.delete)} to delete, ${n(s.ensure)} to ensure; ${n(s.unchanged)} unchanged, ${n(s.unmanaged)} unmanaged`;
-}
-function hasChanges(plan) {
-  return plan.summary.create + plan.summary.update + plan.summary.delete > 0;
-}
-function protectedLine(step) {
-  const by = step.protectedBy;
-  if (by === void 0) return void 0;
-  const where = by.source === void 0 ? "" : ` (${by.source.file}:${by.source.line}:${by.source.column})`;
-  return `REFUSED: protected by ${by.rule}${where}; no option allows it`;
-}
-function findingPlace(finding) {
-  return finding.file === void 0 ? void 0 : `${finding.file}:${finding.line ?? 1}:${finding.column ?? 1}`;
-}
-
 // ../reconciler/src/render/text.ts
 var CODES = { green: 32, yellow: 33, red: 31, cyan: 36, dim: 2, bold: 1, magenta: 35 };
 var ACTION_COLOUR = { create: "green", update: "yellow", delete: "red", ensure: "cyan" };
@@ -74228,47 +75848,48 @@ function renderText(plan, options = {}) {
     lines.push(paint("bold", "monsync will perform these steps, in this order:"));
     for (const step of plan.steps) {
       lines.push("");
-      const where = step.source === void 0 ? "" : `  ${paint("dim", `(${step.source.file}:${step.source.line}:${step.source.column})`)}`;
-      const guid = step.guid !== void 0 && step.action !== "ensure" ? ` ${paint("dim", `[${step.guid}]`)}` : "";
+      const where = step.source === void 0 ? "" : `  ${paint("dim", `(${sourcePlace(step.source)})`)}`;
+      const tag = guidTag(step);
+      const guid = tag === "" ? "" : ` ${paint("dim", tag)}`;
       lines.push(`  ${paint(ACTION_COLOUR[step.action], `${SYMBOL[step.action]} ${actionWord(step)}`)} ${stepTitle(step)}${guid}${where}`);
       if (step.action === "ensure") lines.push(`      ${paint("cyan", "=")} ${ensureLine(step)}`);
       for (const change of step.changes) lines.push(`      ${paint(OP_COLOUR[change.op], CHANGE_SYMBOL[change.op])} ${formatChange(change)}`);
-      if (step.reason !== void 0) lines.push(`      ${paint("dim", `reason: ${step.reason}`)}`);
+      if (step.reason !== void 0) lines.push(`      ${paint("dim", `reason: ${plainText(step.reason)}`)}`);
       const removal = removalLine(step);
       if (removal !== void 0) lines.push(`      ${paint("dim", removal)}`);
       const drift = driftLine(step);
       if (drift !== void 0) lines.push(`      ${paint("magenta", `drift: ${drift}`)}`);
-      const refused2 = protectedLine(step);
-      if (refused2 !== void 0) lines.push(`      ${paint("red", refused2)}`);
+      const refused3 = protectedLine(step);
+      if (refused3 !== void 0) lines.push(`      ${paint("red", refused3)}`);
       if (step.dependsOn.length > 0) lines.push(`      ${paint("dim", `after: ${afterList(step.dependsOn)}`)}`);
     }
   }
   lines.push(...onCallTextLines(plan.onCall, paint));
   if (plan.unmanaged.length > 0) {
     lines.push("", paint("bold", "Unmanaged (in the account, declared by no file, prune is off):"));
-    for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${JSON.stringify(u.key)} ${paint("dim", `[${u.guid}]`)}`);
+    for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${shownValue(u.key)} ${paint("dim", `[${plainText(u.guid)}]`)}`);
   }
   if (plan.warnings.length > 0) {
     lines.push("", paint("bold", "Warnings:"));
-    for (const w of plan.warnings) lines.push(`  ${paint("yellow", "!")} ${w.code}: ${w.message}`);
+    for (const w of plan.warnings) lines.push(`  ${paint("yellow", "!")} ${w.code}: ${plainText(w.message)}`);
   }
   if (plan.policy !== void 0 && plan.policy.length > 0) {
     lines.push("", paint("bold", "Policy:"));
     for (const f of plan.policy) {
       const where = findingPlace(f);
-      lines.push(`  ${paint(f.severity === "error" ? "red" : "yellow", f.severity === "error" ? "✗" : "!")} ${f.rule}: ${f.message}${where === void 0 ? "" : `  ${paint("dim", `(${where})`)}`}`);
-      lines.push(`      ${paint("dim", `fix: ${f.fix}`)}`);
+      lines.push(`  ${paint(f.severity === "error" ? "red" : "yellow", f.severity === "error" ? "✗" : "!")} ${plainText(f.rule)}: ${plainText(f.message)}${where === void 0 ? "" : `  ${paint("dim", `(${where})`)}`}`);
+      lines.push(`      ${paint("dim", `fix: ${plainText(f.fix)}`)}`);
     }
   }
-  const refused = protectedSteps(plan).length;
+  const refused2 = protectedSteps(plan).length;
   const policyErrors2 = (plan.policy ?? []).filter((f) => f.severity === "error").length;
-  if (refused + policyErrors2 > 0) {
-    const why = [refused > 0 ? `it deletes or retires ${refused} protected object${refused === 1 ? "" : "s"}` : "", policyErrors2 > 0 ? `it breaks ${policyErrors2} policy rule${policyErrors2 === 1 ? "" : "s"} of severity error` : ""];
-    lines.push("", paint("red", paint("bold", `REFUSED PLAN: ${why.filter((w) => w !== "").join(" and ")}; apply writes nothing, not even with --allow-deletes.`)));
+  if (refused2 + policyErrors2 > 0) {
+    const why = [refused2 > 0 ? `it deletes or retires ${refused2} protected object${refused2 === 1 ? "" : "s"}` : "", policyErrors2 > 0 ? `it breaks ${policyErrors2} policy rule${policyErrors2 === 1 ? "" : "s"} of severity error` : ""];
+    lines.push("", paint("red", paint("bold", `REFUSED PLAN: ${why.filter((w) => w !== "").join(" and ")}; apply writes nothing, not even with --allow-unsafe.`)));
   }
   if (!plan.safe) {
-    lines.push("", paint("red", paint("bold", "UNSAFE PLAN (over the safety thresholds): apply refuses it without --allow-deletes.")));
-    for (const v of plan.violations) lines.push(`  ${paint("red", "!")} ${v.message}`);
+    lines.push("", paint("red", paint("bold", "UNSAFE PLAN (over the safety thresholds): apply refuses it without --allow-unsafe.")));
+    for (const v of plan.violations) lines.push(`  ${paint("red", "!")} ${plainText(v.message)}`);
   }
   lines.push("", `${paint("bold", "Plan:")} ${summaryLine(plan)}.`);
   if (plan.steps.length > 0 && plan.planDigest !== void 0) lines.push(`${paint("bold", "Plan digest:")} ${plan.planDigest} (pass it to monsync apply --expect-digest to apply this plan and no other)`);
@@ -74277,19 +75898,30 @@ function renderText(plan, options = {}) {
 }
 var SHOWN_DEPENDENCIES = 5;
 function afterList(ids) {
-  if (ids.length <= SHOWN_DEPENDENCIES) return ids.join(", ");
-  return `${ids.slice(0, SHOWN_DEPENDENCIES).join(", ")} and ${ids.length - SHOWN_DEPENDENCIES} more`;
+  const shown = ids.slice(0, SHOWN_DEPENDENCIES).map(plainText).join(", ");
+  return ids.length <= SHOWN_DEPENDENCIES ? shown : `${shown} and ${ids.length - SHOWN_DEPENDENCIES} more`;
 }
 
 // ../reconciler/src/run/safety.ts
 var SETTING = { delete: "safety.maxDeletePercent", update: "safety.maxUpdatePercent" };
-function violationLines(violations) {
-  return violations.map((v) => `  ${v.kind}: ${v.action}s ${v.count} of ${v.total} (${v.percent}%), limit ${v.limit}% (${SETTING[v.action]})`);
+function settingOf(v) {
+  return v.setting ?? SETTING[v.action];
 }
-var CLI_OVERRIDE = { name: "--allow-deletes", example: "monsync apply --allow-deletes" };
+function describeViolation(v) {
+  const verb = v.action === "delete" ? "deletes" : "updates";
+  if (v.rule === "every") return `deletes every one of ${v.total} (${settingOf(v)})`;
+  const counted = `${verb} ${v.count} of ${v.total} (${v.percent}%)`;
+  if (v.minCount === void 0) return `${counted}, limit ${v.limit}% (${settingOf(v)})`;
+  const countSetting = settingOf(v).replace(/max(Delete|Update)Percent$/, "min$1Count");
+  return `${counted}, over ${v.limit}% and at least ${v.minCount} (${settingOf(v)}, ${countSetting})`;
+}
+function violationLines(violations) {
+  return violations.map((v) => `  ${v.kind === "*" ? "objects of all kinds together" : v.kind}: ${describeViolation(v)}`);
+}
+var CLI_OVERRIDE = { name: "--allow-unsafe", example: "monsync apply --allow-unsafe" };
 function unsafeAdvice(violations, override = CLI_OVERRIDE) {
-  const settings = [...new Set(violations.map((v) => SETTING[v.action]))];
-  return `Review the plan. If it is what you want: ${override.name} accepts any unsafe plan, updates as well as deletes (${override.example}); or raise ${settings.join(" and ")} in monsync.yaml.`;
+  const settings = [...new Set(violations.map(settingOf))];
+  return `Review the plan. If it is what you want: ${override.name} accepts it (${override.example}); or raise ${settings.join(" and ")} in monsync.yaml.`;
 }
 
 // ../reconciler/src/render/markdown.ts
@@ -74301,14 +75933,11 @@ function markdownLength(text2) {
 var KIND_ORDER2 = KINDS.map((mod) => mod.kind);
 var ACTIONS = ["create", "update", "delete", "ensure"];
 var MAX_CHANGES_PER_STEP = 50;
-function escapeMarkdown(text2) {
-  return text2.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|~])/g, "\\$1").replace(/\r?\n/g, " ");
-}
 function stepLines(step) {
   const head3 = { create: "+", update: "!", delete: "-", ensure: "=" }[step.action];
-  const where = step.source === void 0 ? "" : `  (${step.source.file}:${step.source.line}:${step.source.column})`;
-  const guid = step.guid !== void 0 && step.action !== "ensure" ? ` [${step.guid}]` : "";
-  const lines = [`${head3} ${actionWord(step)} ${step.kind} ${JSON.stringify(step.key)}${guid}${where}`];
+  const where = step.source === void 0 ? "" : `  (${sourcePlace(step.source)})`;
+  const tag = guidTag(step);
+  const lines = [`${head3} ${actionWord(step)} ${stepTitle(step)}${tag === "" ? "" : ` ${tag}`}${where}`];
   if (step.action === "ensure") lines.push(`=     ${ensureLine(step)}`);
   const shown = step.changes.slice(0, MAX_CHANGES_PER_STEP);
   for (const change of shown) {
@@ -74320,17 +75949,18 @@ function stepLines(step) {
     } else if (change.op === "remove") {
       lines.push(`-     ${path}: ${formatValue(change.before)}`);
     } else {
-      lines.push(`-     ${path}: ${formatValue(change.before)}`, `+     ${path}: ${formatValue(change.after)}`);
+      const [before, after] = formatValues(change.before, change.after);
+      lines.push(`-     ${path}: ${before}`, `+     ${path}: ${after}`);
     }
   }
   if (step.changes.length > shown.length) lines.push(`#     … ${formatCount(step.changes.length - shown.length)} more field changes`);
-  if (step.reason !== void 0) lines.push(`#     reason: ${step.reason}`);
+  if (step.reason !== void 0) lines.push(`#     reason: ${plainText(step.reason)}`);
   const removal = removalLine(step);
   if (removal !== void 0) lines.push(`#     ${removal}`);
   const drift = driftLine(step);
   if (drift !== void 0) lines.push(`#     drift: ${drift}`);
-  const refused = protectedLine(step);
-  if (refused !== void 0) lines.push(`#     ${refused}`);
+  const refused2 = protectedLine(step);
+  if (refused2 !== void 0) lines.push(`#     ${refused2}`);
   return lines;
 }
 function fenceFor(lines) {
@@ -74339,9 +75969,9 @@ function fenceFor(lines) {
   return "`".repeat(Math.max(3, longest + 1));
 }
 function unsafeBanner(plan, override) {
-  const out = ["> [!CAUTION]", `> **Unsafe plan:** apply refuses it without ${override === void 0 ? "`--allow-deletes`" : escapeMarkdown(override.name)}.`];
-  if (override === void 0) for (const v of plan.violations) out.push(`> - ${escapeMarkdown(v.message)}`);
-  else out.push(...violationLines(plan.violations).map((line) => `> - ${escapeMarkdown(line.trim())}`), ">", `> ${escapeMarkdown(unsafeAdvice(plan.violations, override))}`);
+  const out = ["> [!CAUTION]", `> **Unsafe plan:** apply refuses it without ${override === void 0 ? "`--allow-unsafe`" : markdownText(override.name)}.`];
+  if (override === void 0) for (const v of plan.violations) out.push(`> - ${markdownText(v.message)}`);
+  else out.push(...violationLines(plan.violations).map((line) => `> - ${markdownText(line.trim())}`), ">", `> ${markdownText(unsafeAdvice(plan.violations, override))}`);
   const unmarked = plan.steps.filter((step) => step.action === "update" && step.reason?.includes("no fingerprint marker") === true);
   const kinds = new Set(unmarked.map((step) => step.kind));
   if (unmarked.length > 0 && plan.violations.some((v) => v.action === "update" && kinds.has(v.kind))) {
@@ -74363,7 +75993,7 @@ function removalBlock(plan) {
   const out = ["> [!WARNING]", `> **This plan ${what}:**`];
   for (const step of removals.slice(0, MAX_REMOVALS_NAMED)) {
     const verb = step.removal === "auto" ? "delete (retire where the service refuses)" : actionWord(step);
-    out.push(`> - ${verb} ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`);
+    out.push(`> - ${verb} ${markdownText(stepTitle(step))}`);
   }
   if (removals.length > MAX_REMOVALS_NAMED) out.push(`> - … ${formatCount(removals.length - MAX_REMOVALS_NAMED)} more: see the steps below`);
   out.push("");
@@ -74386,7 +76016,7 @@ function kindTable(plan) {
   return out;
 }
 function header(plan, title2, marker, intro, override) {
-  const out = [marker, `## ${escapeMarkdown(title2)}`, ""];
+  const out = [marker, `## ${markdownText(title2)}`, ""];
   if (intro !== void 0 && intro !== "") out.push(intro.replace(/^\n+|\n+$/g, ""), "");
   const changes = plan.summary.create + plan.summary.update + plan.summary.delete;
   out.push(changes === 0 && plan.summary.ensure === 0 ? "**No changes.** The account matches the configuration." : `**${summaryLine(plan)}**`, "");
@@ -74401,8 +76031,8 @@ function driftSection(drifted) {
     open: "### Drift: changed outside git\n\nWho changed each object is recorded **per object** (the service keeps who changed it last, not which field); the fields are those this plan sets back.\n\n| Object | Changed by | At | This plan |\n|---|---|---|---|\n",
     close: "\n",
     blocks: drifted.map((s) => {
-      const who = s.drift?.operatorName ?? s.drift?.lastModifiedByOperatorId ?? "unknown";
-      return `| ${s.kind} ${escapeMarkdown(JSON.stringify(s.key))} | ${escapeMarkdown(who)} | ${escapeMarkdown(s.drift?.lastModifiedDate ?? "")} | ${escapeMarkdown(driftWhat(s))} |
+      const who = s.drift === void 0 ? "unknown" : driftAuthor(s.drift);
+      return `| ${markdownText(stepTitle(s))} | ${markdownText(who)} | ${markdownText(s.drift?.lastModifiedDate ?? "")} | ${markdownText(driftWhat(s))} |
 `;
     }),
     unit: "drift"
@@ -74419,7 +76049,7 @@ function refusedBanner(plan) {
   const errors = policyErrors(plan);
   if (steps.length + errors.length === 0) return [];
   const out = ["> [!CAUTION]", "> **Refused plan:** apply writes nothing, whatever allows deletes."];
-  for (const step of steps) out.push(`> - ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))} would be ${step.removal === "deactivate" ? "retired" : "deleted"}, but it is protected by \`${step.protectedBy?.rule ?? ""}\``);
+  for (const step of steps) out.push(`> - ${markdownText(stepTitle(step))} would be ${step.removal === "deactivate" ? "retired" : "deleted"}, but it is protected by ${markdownCode(step.protectedBy?.rule ?? "")}`);
   if (steps.length > 0) out.push(">", "> To delete a protected object, first remove its protection in a reviewed change; to keep it, declare it again.");
   if (errors.length > 0) out.push(`> - ${formatCount(errors.length)} policy finding${errors.length === 1 ? "" : "s"} of severity error (see Policy below)`);
   out.push("");
@@ -74430,8 +76060,8 @@ function policySection(plan) {
   if (findings.length === 0) return [];
   const blocks = findings.map((f) => {
     const where = findingPlace(f);
-    const what = f.kind === void 0 ? "account" : `${f.kind} ${escapeMarkdown(JSON.stringify(f.key ?? ""))}`;
-    return `- **${f.severity}** \`${f.rule}\` ${what}${where === void 0 ? "" : ` (\`${where}\`)`}: ${escapeMarkdown(f.message)}. Fix: ${escapeMarkdown(f.fix)}.
+    const what = f.kind === void 0 ? "account" : markdownText(stepTitle({ kind: f.kind, key: f.key ?? "" }));
+    return `- **${f.severity}** ${markdownCode(f.rule)} ${what}${where === void 0 ? "" : ` (${markdownCode(where)})`}: ${markdownText(f.message)}. Fix: ${markdownText(f.fix)}.
 `;
   });
   const errors = findings.filter((f) => f.severity === "error").length;
@@ -74444,11 +76074,11 @@ function sections(plan) {
   for (const kind of KIND_ORDER2) {
     const steps = plan.steps.filter((s) => s.kind === kind);
     if (steps.length === 0) continue;
-    const tally = ACTIONS.map((a) => [a, steps.filter((s) => s.action === a).length]).filter(([, n]) => n > 0).map(([a, n]) => `${formatCount(n)} ${a}`).join(", ");
+    const tally2 = ACTIONS.map((a) => [a, steps.filter((s) => s.action === a).length]).filter(([, n]) => n > 0).map(([a, n]) => `${formatCount(n)} ${a}`).join(", ");
     const blocks = steps.map((s) => `${stepLines(s).join("\n")}
 `);
     const fence = fenceFor(blocks);
-    out.push({ open: `<details><summary><b>${kind}</b>: ${tally}</summary>
+    out.push({ open: `<details><summary><b>${kind}</b>: ${tally2}</summary>
 
 ${fence}diff
 `, close: `${fence}
@@ -74457,7 +76087,7 @@ ${fence}diff
 
 `, blocks, unit: "step" });
   }
-  const onCall = onCallMarkdown(plan.onCall, escapeMarkdown);
+  const onCall = onCallMarkdown(plan.onCall, markdownText);
   if (onCall !== void 0) out.push({ ...onCall, unit: "onCall" });
   const drifted = plan.steps.filter((s) => s.drift !== void 0);
   if (drifted.length > 0) out.push(driftSection(drifted));
@@ -74467,13 +76097,13 @@ ${fence}diff
 
 `,
       close: "\n</details>\n\n",
-      blocks: plan.unmanaged.map((u) => `- ${u.kind} ${escapeMarkdown(JSON.stringify(u.key))} (${escapeMarkdown(u.guid)})
+      blocks: plan.unmanaged.map((u) => `- ${markdownText(stepTitle(u))} (${markdownText(u.guid)})
 `),
       unit: "unmanaged"
     });
   }
   if (plan.warnings.length > 0) {
-    out.push({ open: "### Warnings\n\n", close: "\n", blocks: plan.warnings.map((w) => `- \`${w.code}\` ${escapeMarkdown(w.message)}
+    out.push({ open: "### Warnings\n\n", close: "\n", blocks: plan.warnings.map((w) => `- \`${w.code}\` ${markdownText(w.message)}
 `), unit: "warning" });
   }
   return out;
@@ -74510,18 +76140,18 @@ ${options.footer.replace(/^\n+|\n+$/g, "")}
     const frame = markdownLength(section.open) + markdownLength(section.close);
     let kept = "";
     let keptSize = 0;
-    let cut = 0;
+    let cut2 = 0;
     for (const [i, block] of section.blocks.entries()) {
       const size = markdownLength(block);
       if (!full || used + frame + keptSize + size > room) {
         full = false;
-        cut = section.blocks.length - i;
+        cut2 = section.blocks.length - i;
         break;
       }
       kept += block;
       keptSize += size;
     }
-    omitted[section.unit] += cut;
+    omitted[section.unit] += cut2;
     if (keptSize > 0) {
       body += section.open + kept + section.close;
       used += frame + keptSize;
@@ -74762,8 +76392,8 @@ function replacementGates(steps) {
 function checkPlan(plan) {
   if (plan.formatVersion !== PLAN_FORMAT_VERSION) throw new InvalidPlanError(`plan formatVersion ${String(plan.formatVersion)} is not supported (expected ${PLAN_FORMAT_VERSION}); make the plan with this version of monsync`);
   if (!Array.isArray(plan.steps)) throw new InvalidPlanError("the plan has no steps array");
-  const refused = refusalLines(plan);
-  if (refused.length > 0) throw new PlanRefusedError(refused);
+  const refused2 = refusalLines(plan);
+  if (refused2.length > 0) throw new PlanRefusedError(refused2);
   const index = /* @__PURE__ */ new Map();
   plan.steps.forEach((step, i) => {
     if (index.has(step.id)) throw new InvalidPlanError(`step id ${step.id} appears twice in the plan`);
@@ -74795,9 +76425,9 @@ function checkPlan(plan) {
     const id = queue.pop();
     seen += 1;
     for (const next of new Set(dependents.get(id) ?? [])) {
-      const left = (remaining.get(next) ?? 0) - 1;
-      remaining.set(next, left);
-      if (left === 0) queue.push(next);
+      const left2 = (remaining.get(next) ?? 0) - 1;
+      remaining.set(next, left2);
+      if (left2 === 0) queue.push(next);
     }
   }
   if (seen !== remaining.size) {
@@ -74857,9 +76487,9 @@ async function applyPlan(plan, client, options = {}) {
   };
   for (const step of steps) if (remaining.get(step.id) === 0) enqueue(step.id);
   const release = (id) => {
-    const left = (remaining.get(id) ?? 0) - 1;
-    remaining.set(id, left);
-    if (left === 0 && status4.get(id) === "pending") enqueue(id);
+    const left2 = (remaining.get(id) ?? 0) - 1;
+    remaining.set(id, left2);
+    if (left2 === 0 && status4.get(id) === "pending") enqueue(id);
   };
   const skipDependents = (failed) => {
     const failedId = failed.id;
@@ -75059,6 +76689,17 @@ function checkApiUrlValue(rawUrl, names = ENV_CREDENTIAL_NAMES) {
   }
 }
 
+// ../reconciler/src/run/plan-target.ts
+import { createHash as createHash3 } from "node:crypto";
+function normalisedApiUrl(raw) {
+  return printableUrl(raw.trim()).replace(/\/+$/, "");
+}
+function planTarget(apiUrl, apiUsername) {
+  const url = normalisedApiUrl(apiUrl);
+  const account = createHash3("sha256").update(`monsync plan target\0${url}\0${apiUsername}`).digest("hex");
+  return { apiUrl: url, account };
+}
+
 // ../reconciler/src/run/session.ts
 var MAX_PARALLELISM = 64;
 function operatorValues(wanted) {
@@ -75081,8 +76722,10 @@ function ownOperators(live, wanted) {
 }
 function openSession(desired, options) {
   const key = deriveFingerprintKey({ fingerprintKey: options.fingerprintKey, apiUser: options.client.username, apiPassword: options.client.password });
-  const fingerprints = fingerprintDesiredSecrets(desired, key);
+  const unavailable = /* @__PURE__ */ new Set();
+  const fingerprints = fingerprintDesiredSecrets(desired, key, unavailable);
   const client = createClient(options.client);
+  const target = planTarget(options.client.baseUrl, options.client.username);
   let closing;
   return {
     desired,
@@ -75090,6 +76733,7 @@ function openSession(desired, options) {
     fingerprints,
     client,
     apiUrl: options.client.baseUrl,
+    target,
     close: () => closing ??= client.close(),
     plan(live, targets, extra) {
       const own = ownOperators(live, [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)]);
@@ -75100,14 +76744,17 @@ function openSession(desired, options) {
         );
       }
       const found = own.guids.filter((guid) => !own.unmatched.includes(guid));
-      return assemblePlan(desired, live, {
+      const plan = assemblePlan(desired, live, {
         fingerprints,
+        ...unavailable.size === 0 ? {} : { unavailableSecrets: unavailable },
         ...found.length === 0 ? {} : { selfOperatorGuids: found },
         ...targets === void 0 ? {} : { targets },
         ...extra?.dedupe === true ? { dedupe: true } : {},
         ...extra?.rotate === void 0 || extra.rotate.length === 0 ? {} : { rotate: extra.rotate },
         now: (options.now ?? Date.now)()
       });
+      plan.target = target;
+      return plan;
     }
   };
 }
@@ -76109,14 +77756,16 @@ function bySecretName(pull, monitor, value, at3) {
   }
   if (typeof value === "object" && value !== null) {
     const kept = {};
+    const pairSecret = secretPairName(value) !== void 0;
     for (const [key, child] of Object.entries(value)) {
-      const inner = { field: `${at3.field}.${key}`, words: [...at3.words, fieldWords(key)], keys: [...at3.keys, key], pointer: `${at3.pointer}/${escapePointer2(key)}`, inSecret: at3.inSecret || looksSecret(key) };
+      const named2 = looksSecret(key) || pairSecret && key === "Value";
+      const inner = { field: `${at3.field}.${key}`, words: [...at3.words, fieldWords(key)], keys: [...at3.keys, key], pointer: `${at3.pointer}/${escapePointer2(key)}`, inSecret: at3.inSecret || named2 };
       const scrubbed = bySecretName(pull, monitor, child, inner);
       if (scrubbed !== void 0) kept[key] = scrubbed;
     }
     return kept;
   }
-  if (!at3.inSecret && !(typeof value === "string" && isSecretLeaf(at3.keys))) return value;
+  if (!at3.inSecret && !(typeof value === "string" && (isSecretLeaf(at3.keys) || secretShape(value) !== void 0))) return value;
   if (value === null || value === "" || typeof value === "boolean") return void 0;
   return pull.placeholder(`monitors.yaml: ${monitor.name} ${at3.field}`, monitor.name, ...at3.words);
 }
@@ -76132,7 +77781,9 @@ function pulledVariables(pull, monitor, variables2, itemRefs) {
     if (recorded !== void 0) entry["Value"] = pull.reference(recorded, where);
     else if (ref !== void 0) entry["Value"] = { vault: ref };
     else if (match2 !== null) pull.notes.push(`monitor ${monitor.name}: variable ${key || "?"} refers to a vault item this account cannot list; kept as written (validate asks for { vault: Section/Item })`);
-    else if (looksSecret(key) && entry["Value"] !== void 0 && entry["Value"] !== "") entry["Value"] = pull.placeholder(where, monitor.name, "VARIABLE", key);
+    else if (entry["Value"] !== void 0 && entry["Value"] !== "" && (namesSecret(key) || secretShape(str2(entry["Value"]) ?? "") !== void 0)) {
+      entry["Value"] = pull.placeholder(where, monitor.name, "VARIABLE", key);
+    }
     return entry;
   });
 }
@@ -76238,7 +77889,7 @@ function settingsFile(modeline) {
       ...modeline,
       "Written by `monsync pull`. Every kind is managed with prune: false, so objects that later appear",
       "only in the live account are listed as unmanaged, never deleted. Set prune: true once the tree is",
-      "the source of truth. Alert definitions cannot be read through the API: declare them in a file",
+      "the source of truth. Alert definitions are not pulled yet: declare them by AlertName in a file",
       "with `alertDefinitions:` and add `alertDefinitions: { prune: false }` under manage."
     ])
   };
@@ -76269,10 +77920,10 @@ function pulledTree(live, options = {}) {
 // src/bodies.ts
 var COMMENT_BUDGET = 65e3;
 var SUMMARY_BUDGET = 1e6;
-var ACTION_OVERRIDE = { name: "the input allow-deletes: true", example: "set it on the apply step" };
+var ACTION_OVERRIDE = { name: "the input allow-unsafe: true", example: "set it on the apply step" };
 var PAST = { create: "created", update: "updated", delete: "deleted", ensure: "ensured" };
 function stepName(step) {
-  return `${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`;
+  return markdownText(stepTitle(step));
 }
 function footerLine(sha, runLink) {
   const parts = ["monsync"];
@@ -76298,15 +77949,12 @@ function boundedLines(lines, budget, more) {
 }
 function head(marker, title2) {
   return `${marker === "" ? "" : `${marker}
-`}## ${escapeMarkdown(title2)}
+`}## ${markdownText(title2)}
 
 `;
 }
 function planBody(plan, context, title2 = `monsync plan: ${context.label}`) {
   return renderMarkdown(plan, { marker: context.marker, title: title2, budget: context.budget, fullPlanHint: context.fullPlanHint, footer: context.footer, override: ACTION_OVERRIDE }).replace(/^\n/, "");
-}
-function codeCell(text2) {
-  return text2.replace(/`/g, "'").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 function validationBody(diagnostics, paths, context) {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
@@ -76318,7 +77966,7 @@ function validationBody(diagnostics, paths, context) {
 |---|---|---|---|
 `;
   const rows = diagnostics.map(
-    (d) => `| \`${codeCell(paths(d))}:${d.line}:${d.column}\` | ${d.severity} | \`${d.code}\` | ${escapeMarkdown(d.message)}${d.hint === void 0 ? "" : ` <br>${escapeMarkdown(d.hint)}`} |`
+    (d) => `| ${markdownCode(`${paths(d)}:${d.line}:${d.column}`, { inTable: true })} | ${d.severity} | \`${d.code}\` | ${markdownText(d.message)}${d.hint === void 0 ? "" : ` <br>${markdownText(d.hint)}`} |`
   );
   const room = context.budget - markdownLength(top) - markdownLength(context.footer);
   const list = boundedLines(rows, room, (count) => `
@@ -76333,7 +77981,7 @@ function planFailedBody(message, sha, context) {
   return head(context.marker, `monsync plan: ${context.label}`) + `> [!CAUTION]
 > **The plan failed${at3}; no plan was made.** A plan shown here before is out of date. Fix the cause and run the workflow again.
 >
-> ${escapeMarkdown(quoted2)}
+> ${markdownText(quoted2)}
 ${context.footer}`;
 }
 var HOW_TO_APPLY_UNREVIEWED = 'To apply them on purpose, run the apply workflow again (Actions tab, "Run workflow") with unreviewed: apply; or open a pull request whose plan shows them, and merge it once reviewed.';
@@ -76354,29 +78002,29 @@ function holdReasonText(held) {
 function reviewSection(note2, applied, budget) {
   if (note2 === void 0) return "";
   let out = "";
-  const cut = (count) => `- … ${pluralCount(count, "more step")}: see the job summary`;
-  const line = (h) => `- ${stepName(h.step)} (${h.step.action}): ${escapeMarkdown(holdReasonText(h))}`;
+  const cut2 = (count) => `- … ${pluralCount(count, "more step")}: see the job summary`;
+  const line = (h) => `- ${stepName(h.step)} (${h.step.action}): ${markdownText(holdReasonText(h))}`;
   if (note2.held.length > 0) {
     const pr = note2.pr === void 0 ? "on the pull request" : `on pull request #${note2.pr}`;
-    const why = note2.why === void 0 ? `they were not in the plan reviewed ${pr}` : escapeMarkdown(note2.why);
+    const why = note2.why === void 0 ? `they were not in the plan reviewed ${pr}` : markdownText(note2.why);
     out += `> [!CAUTION]
 > **${pluralCount(note2.held.length, "step")} held, not applied:** ${why}.${applied ? " The reviewed steps were applied." : " Nothing was applied."}
 >
-> ${escapeMarkdown(HOW_TO_APPLY_UNREVIEWED)}
+> ${markdownText(HOW_TO_APPLY_UNREVIEWED)}
 
 ### Held
 
-${boundedLines(note2.held.map(line), Math.floor(budget * 0.15), cut)}
+${boundedLines(note2.held.map(line), Math.floor(budget * 0.15), cut2)}
 `;
   }
   if (note2.unreviewedApplied.length > 0) {
     out += `> [!WARNING]
-> **${pluralCount(note2.unreviewedApplied.length, "step")} nobody reviewed applied on purpose** (unreviewed: apply)${note2.why === void 0 ? "" : `: ${escapeMarkdown(note2.why)}`}.
+> **${pluralCount(note2.unreviewedApplied.length, "step")} nobody reviewed applied on purpose** (unreviewed: apply)${note2.why === void 0 ? "" : `: ${markdownText(note2.why)}`}.
 
 `;
     out += `<details><summary>Applied without review</summary>
 
-${boundedLines(note2.unreviewedApplied.map(line), Math.floor(budget * 0.05), cut)}
+${boundedLines(note2.unreviewedApplied.map(line), Math.floor(budget * 0.05), cut2)}
 </details>
 
 `;
@@ -76409,9 +78057,9 @@ ${reviewSection(outcome.review, false, context.budget)}${context.footer}`;
 `;
   } else if (outcome.kind === "refused") {
     const plan = outcome.plan;
-    intro = "> [!CAUTION]\n> **Apply refused: the plan is unsafe** (over the safety thresholds of monsync.yaml); nothing was changed.\n" + violationLines(plan.violations).map((line) => `> - ${escapeMarkdown(line.trim())}
+    intro = "> [!CAUTION]\n> **Apply refused: the plan is unsafe** (over the safety thresholds of monsync.yaml); nothing was changed.\n" + violationLines(plan.violations).map((line) => `> - ${markdownText(line.trim())}
 `).join("") + `>
-> ${escapeMarkdown(unsafeAdvice(plan.violations, ACTION_OVERRIDE))}
+> ${markdownText(unsafeAdvice(plan.violations, ACTION_OVERRIDE))}
 
 ### The refused plan
 `;
@@ -76421,25 +78069,25 @@ ${reviewSection(outcome.review, false, context.budget)}${context.footer}`;
 
 ${reviewSection(outcome.review, true, context.budget)}`;
     if (!report2.ok) intro += "Run the workflow again once the cause is fixed: what is done stays done, and only the rest is planned.\n\n";
-    const failed = report2.failed.map((f) => `- ${stepName(f)} (${f.action}): ${escapeMarkdown(f.message)}`);
-    const skipped = report2.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${escapeMarkdown(k.waitedFor)}${k.via === void 0 ? "" : ` through ${escapeMarkdown(k.via)}`}`);
-    const done = report2.done.map((d) => `- ${stepName(d)}: ${PAST[d.action]}${d.guid !== void 0 && d.action === "create" ? ` (\`${d.guid}\`)` : ""}${d.note === void 0 ? "" : ` [${escapeMarkdown(d.note)}]`}`);
-    const cut = (what) => (count) => `- … ${pluralCount(count, `more ${what}`)}: ${context.fullPlanHint}`;
+    const failed = report2.failed.map((f) => `- ${stepName(f)} (${f.action}): ${markdownText(f.message)}`);
+    const skipped = report2.skipped.map((k) => `- ${stepName(k)} (${k.action}): waits for ${markdownText(k.waitedFor)}${k.via === void 0 ? "" : ` through ${markdownText(k.via)}`}`);
+    const done = report2.done.map((d) => `- ${stepName(d)}: ${PAST[d.action]}${d.guid !== void 0 && d.action === "create" ? ` (${markdownCode(d.guid)})` : ""}${d.note === void 0 ? "" : ` [${markdownText(d.note)}]`}`);
+    const cut2 = (what) => (count) => `- … ${pluralCount(count, `more ${what}`)}: ${context.fullPlanHint}`;
     const share = context.budget - markdownLength(head(context.marker, title2)) - markdownLength(context.footer);
     if (failed.length > 0) intro += `### Failed
 
-${boundedLines(failed, Math.floor(share * 0.3), cut("failed step"))}
+${boundedLines(failed, Math.floor(share * 0.3), cut2("failed step"))}
 `;
     if (skipped.length > 0) intro += `### Skipped: a step they depend on failed
 
-${boundedLines(skipped, Math.floor(share * 0.15), cut("skipped step"))}
+${boundedLines(skipped, Math.floor(share * 0.15), cut2("skipped step"))}
 `;
     if (done.length > 0) {
       const open2 = `<details><summary>Done: ${pluralCount(done.length, "step")}</summary>
 
 `;
       const close = "\n</details>\n";
-      intro += `${open2}${boundedLines(done, Math.floor(share * 0.25) - markdownLength(open2 + close), cut("step"))}${close}`;
+      intro += `${open2}${boundedLines(done, Math.floor(share * 0.25) - markdownLength(open2 + close), cut2("step"))}${close}`;
     }
     intro += (outcome.review?.held.length ?? 0) > 0 ? "\n### The plan made at merge (held steps included, not applied)\n" : "\n### The plan applied\n";
   }
@@ -76456,17 +78104,17 @@ function operatorLines(plan) {
     if (at3 !== void 0 && (entry.last === void 0 || at3 > entry.last)) entry.last = at3;
     byOperator.set(who, entry);
   }
-  return [...byOperator.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([who, { count, last }]) => `- **${escapeMarkdown(who)}**: ${pluralCount(count, "object")} changed outside git${last === void 0 ? "" : `, last at ${escapeMarkdown(last)}`}`);
+  return [...byOperator.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([who, { count, last }]) => `- **${markdownText(who)}**: ${pluralCount(count, "object")} changed outside git${last === void 0 ? "" : `, last at ${markdownText(last)}`}`);
 }
 function goneLines(plan) {
-  const gone = plan.steps.filter((step) => step.action === "create").map((step) => `- ${step.kind} ${escapeMarkdown(JSON.stringify(step.key))}`);
+  const gone = plan.steps.filter((step) => step.action === "create").map((step) => `- ${markdownText(stepTitle(step))}`);
   if (gone.length === 0) return "";
   const heading = "### Declared in git, missing from the account\n\nDeleted outside git (the service does not record by whom), or merged and not applied yet; an apply creates them again.\n\n";
   return `${heading}${boundedLines(gone, 4e3, (count) => `- … ${pluralCount(count, "more object")}`)}
 `;
 }
 function driftBody(plan, context) {
-  let intro = `The live account differs from \`${context.label}\`${context.sha === "" ? "" : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. Either apply the configuration again, or bring the changes made in the account into git. Each scheduled run updates this issue, and closes it once the drift is gone.
+  let intro = `The live account differs from ${markdownCode(context.label)}${context.sha === "" ? "" : ` at commit \`${context.sha.slice(0, 7)}\``}: an apply would make the changes below. Either apply the configuration again, or bring the changes made in the account into git. Each scheduled run updates this issue, and closes it once the drift is gone.
 
 `;
   if (context.answers !== void 0) intro += context.answers;
@@ -76487,12 +78135,12 @@ ${boundedLines(operators, 8e3, (count) => `- … ${pluralCount(count, "more oper
   );
 }
 function driftGoneComment(label3, sha, footer) {
-  return `**Drift is gone:** the live account matches \`${label3}\`${sha === "" ? "" : ` at commit \`${sha.slice(0, 7)}\``}. Closing.
+  return `**Drift is gone:** the live account matches ${markdownCode(label3)}${sha === "" ? "" : ` at commit \`${sha.slice(0, 7)}\``}. Closing.
 ${footer}`;
 }
 function driftAnswers(label3, accept) {
-  const revert = `- **Keep git:** run the apply workflow again with unreviewed: apply (Actions tab, "Run workflow"); it puts the account back as \`${label3}\` says.`;
-  const keep = "number" in accept ? `- **Keep the account's changes:** review and merge [#${accept.number} Accept live changes](${accept.url}), which writes them into \`${label3}\`.` : `- **Keep the account's changes:** ${accept.reason}`;
+  const revert = `- **Keep git:** run the apply workflow again with unreviewed: apply (Actions tab, "Run workflow"); it puts the account back as ${markdownCode(label3)} says.`;
+  const keep = "number" in accept ? `- **Keep the account's changes:** review and merge [#${accept.number} Accept live changes](${accept.url}), which writes them into ${markdownCode(label3)}.` : `- **Keep the account's changes:** ${accept.reason}`;
   return `### Two ways to answer
 
 ${revert}
@@ -76503,12 +78151,12 @@ Either way, the next drift run closes this issue once git and the account agree.
 `;
 }
 function acceptBody(marker, label3, edits, notes, footer) {
-  const list = (lines) => boundedLines(lines.map((line) => `- ${escapeMarkdown(line)}`), 2e4, (count) => `- … ${pluralCount(count, "more")}`);
+  const list = (lines) => boundedLines(lines.map((line) => `- ${markdownText(line)}`), 2e4, (count) => `- … ${pluralCount(count, "more")}`);
   let body = `${marker}
-## Accept live changes: \`${label3}\`
+## Accept live changes: ${markdownCode(label3)}
 
 `;
-  body += `The live account was changed outside git. Merging this pull request writes those changes into \`${label3}\` (only the lines that differ; comments and layout stay), so git and the account agree again and the next drift run closes the drift issue. To undo the changes in the account instead, run the apply workflow again with unreviewed: apply; this pull request is then closed by the next drift run.
+  body += `The live account was changed outside git. Merging this pull request writes those changes into ${markdownCode(label3)} (only the lines that differ; comments and layout stay), so git and the account agree again and the next drift run closes the drift issue. To undo the changes in the account instead, run the apply workflow again with unreviewed: apply; this pull request is then closed by the next drift run.
 
 `;
   body += `### Written into the tree
@@ -76645,24 +78293,24 @@ function failureMessage(error2) {
   if (isOctokitError(error2)) {
     const where = error2.request?.url === void 0 ? "" : ` (${error2.request.method ?? "GET"} ${error2.request.url.split("?")[0] ?? ""})`;
     const hint = error2.status === 403 || error2.status === 404 ? "; check the workflow permissions (pull-requests: write for plan and apply, issues: write for drift)" : "";
-    return `GitHub API request failed with ${error2.status}${where}: ${error2.message}${hint}`;
+    return `GitHub API request failed with ${error2.status}${plainText(where)}: ${plainText(error2.message)}${hint}`;
   }
-  if (error2 instanceof ActionInputError || error2 instanceof GitHubContextError) return error2.message;
+  if (error2 instanceof ActionInputError || error2 instanceof GitHubContextError) return plainLines(error2.message);
   if (error2 instanceof Error) {
     const code = error2.code;
     const label3 = typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code) ? `${code}: ` : "";
-    return withHint(`${isApiError(error2) ? "Monitoring API: " : ""}${label3}${error2.message}`, connectionHint(error2));
+    return withHint(`${isApiError(error2) ? "Monitoring API: " : ""}${label3}${errorText(error2)}`, connectionHint(error2));
   }
-  return String(error2);
+  return plainText(String(error2));
 }
 
 // src/github-context.ts
-import { existsSync as existsSync2, readFileSync as readFileSync3 } from "node:fs";
+import { existsSync as existsSync2, readFileSync } from "node:fs";
 function readPayload(path) {
   if (path === void 0 || path === "" || !existsSync2(path)) return {};
   let parsed;
   try {
-    parsed = JSON.parse(readFileSync3(path, "utf8"));
+    parsed = JSON.parse(readFileSync(path, "utf8"));
   } catch (error2) {
     throw new GitHubContextError(`GITHUB_EVENT_PATH ${path}: the event payload is not JSON (${error2.message})`);
   }
@@ -76718,19 +78366,19 @@ async function writeJobSummary(markdown, redact) {
 }
 
 // src/outputs.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { basename, dirname as dirname2, join as join3 } from "node:path";
+import { basename, dirname as dirname2, join as join4 } from "node:path";
 function planFileSlug(label3) {
   if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(label3)) return label3;
-  const readable = label3 === "." ? "root" : label3.replace(/[^A-Za-z0-9._-]+/g, "_");
-  return `${readable}-${createHash3("sha256").update(label3).digest("hex").slice(0, 8)}`;
+  const readable2 = label3 === "." ? "root" : label3.replace(/[^A-Za-z0-9._-]+/g, "_");
+  return `${readable2}-${createHash4("sha256").update(label3).digest("hex").slice(0, 8)}`;
 }
 function writePlanFile(plan, tempDir, label3, command) {
   const slug = planFileSlug(label3);
-  const dir = join3(tempDir, "monsync");
+  const dir = join4(tempDir, "monsync");
   mkdirSync(dir, { recursive: true });
-  const path = join3(dir, `${command}-${slug}.json`);
+  const path = join4(dir, `${command}-${slug}.json`);
   writeFileSync(path, renderJson(plan));
   return path;
 }
@@ -76745,11 +78393,11 @@ function artifactName(planFile) {
 }
 function writeArtifactFiles(plan, planFile, label3, command, record) {
   const dir = dirname2(planFile);
-  const text2 = join3(dir, `${command}-${planFileSlug(label3)}.txt`);
+  const text2 = join4(dir, `${command}-${planFileSlug(label3)}.txt`);
   writeFileSync(text2, renderText(plan, { color: false }));
   const paths = [planFile, text2];
   if (record !== void 0) {
-    const recordFile = join3(dir, `reviewed-${planFileSlug(label3)}.json`);
+    const recordFile = join4(dir, `reviewed-${planFileSlug(label3)}.json`);
     writeFileSync(recordFile, `${JSON.stringify(record, null, 2)}
 `);
     setOutput("record-file", recordFile);
@@ -76807,15 +78455,15 @@ function compareWithRecord(record, plan) {
     if (plan.planDigest === record.planDigest) return { reviewed: [...plan.steps], held: [], gone: [] };
     return { reviewed: [], held: plan.steps.map((step) => ({ step, reason: { why: "unreviewable" } })), gone: [] };
   }
-  const left = /* @__PURE__ */ new Map();
-  for (const step of record.steps) left.set(step.digest, (left.get(step.digest) ?? 0) + 1);
+  const left2 = /* @__PURE__ */ new Map();
+  for (const step of record.steps) left2.set(step.digest, (left2.get(step.digest) ?? 0) + 1);
   const reviewedSlots = new Set(record.steps.map(slot));
   const held = /* @__PURE__ */ new Map();
   const matched = [];
   for (const step of plan.steps) {
-    const count = left.get(step.digest ?? "") ?? 0;
+    const count = left2.get(step.digest ?? "") ?? 0;
     if (step.digest !== void 0 && count > 0) {
-      left.set(step.digest, count - 1);
+      left2.set(step.digest, count - 1);
       matched.push(step);
     } else held.set(step.id, { why: reviewedSlots.has(slot(step)) ? "changed" : "new" });
   }
@@ -76831,7 +78479,7 @@ function compareWithRecord(record, plan) {
     }
   }
   const gone = [];
-  const unused = new Map(left);
+  const unused = new Map(left2);
   for (const step of record.steps) {
     const count = unused.get(step.digest) ?? 0;
     if (count > 0) {
@@ -76894,13 +78542,13 @@ function gateOf(review, plan, unreviewed) {
 }
 
 // src/annotations.ts
-import { join as join4, relative as relative3, sep as sep2 } from "node:path";
+import { join as join5, relative as relative3, sep as sep3 } from "node:path";
 function repoPath(diagnostic2, configDir, workspace) {
-  const rel = relative3(workspace, join4(configDir, diagnostic2.file));
-  return rel.split(sep2).join("/");
+  const rel = relative3(workspace, join5(configDir, diagnostic2.file));
+  return rel.split(sep3).join("/");
 }
 function annotationText(diagnostic2) {
-  return `${diagnostic2.code}: ${diagnostic2.message}${diagnostic2.hint === void 0 ? "" : ` (${diagnostic2.hint})`}`;
+  return `${diagnostic2.code}: ${plainText(diagnostic2.message)}${diagnostic2.hint === void 0 ? "" : ` (${plainText(diagnostic2.hint)})`}`;
 }
 function annotate(diagnostics, configDir, workspace) {
   for (const d of diagnostics) {
@@ -77007,7 +78655,7 @@ function actionSession(desired, inputs, masker, parallelism) {
     // The input and the variable together: the plan and the apply workflows use two API accounts.
     operator: [inputs.operators, process.env["MONSYNC_OPERATOR"] ?? ""],
     operatorSource: inputs.operators !== "" ? "input operators" : "MONSYNC_OPERATOR",
-    onWarning: (message) => warning(message)
+    onWarning: (message) => warning(plainText(message))
   });
   masker.add(session.key);
   return session;
@@ -78295,8 +79943,8 @@ function withCustomRequest(customRequest) {
 
 // ../../node_modules/.pnpm/@octokit+auth-token@6.0.0/node_modules/@octokit/auth-token/dist-bundle/index.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
-var sep3 = "\\.";
-var jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
+var sep4 = "\\.";
+var jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
 var isJWT = jwtRE.test.bind(jwtRE);
 async function auth(token) {
   const isApp = isJWT(token);
@@ -81090,6 +82738,12 @@ function booleanInput(name, fallback, problems) {
   problems.push(`input ${name}: ${JSON.stringify(raw)} is not true or false; write ${name}: 'true' or ${name}: 'false'`);
   return fallback;
 }
+function allowUnsafeInput(problems) {
+  const allowed = booleanInput("allow-unsafe", false, problems);
+  if (getInput("allow-deletes") === "") return allowed;
+  warning("input allow-deletes is deprecated and will be removed in the next release; write allow-unsafe instead (it accepts any unsafe plan, updates as well as deletes)");
+  return booleanInput("allow-deletes", false, problems) || allowed;
+}
 function readInputs(credentials) {
   const problems = [];
   const rawCommand = getInput("command");
@@ -81102,7 +82756,7 @@ function readInputs(credentials) {
   }
   const config = getInput("config") || ".";
   const comment = booleanInput("comment", true, problems);
-  const allowDeletes = booleanInput("allow-deletes", false, problems);
+  const allowUnsafe = allowUnsafeInput(problems);
   const lock = booleanInput("lock", true, problems);
   const driftPr = booleanInput("drift-pr", false, problems);
   const commentUnchanged = booleanInput("comment-unchanged", true, problems);
@@ -81127,7 +82781,7 @@ function readInputs(credentials) {
 - ${problems.join("\n- ")}`);
   const operators = getInput("operators");
   const githubLogin = getInput("github-login");
-  return { ...credentials, command, config, comment, parallelism, allowDeletes, operators, lock, driftPr, unreviewed: rawUnreviewed, commentUnchanged, githubLogin };
+  return { ...credentials, command, config, comment, parallelism, allowUnsafe, operators, lock, driftPr, unreviewed: rawUnreviewed, commentUnchanged, githubLogin };
 }
 function missingApiInputs(inputs) {
   const missing = [];
@@ -81135,6 +82789,15 @@ function missingApiInputs(inputs) {
   if (inputs.apiUsername === "") missing.push("api-username");
   if (inputs.apiPassword === "") missing.push("api-password");
   return missing;
+}
+
+// src/log.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+function logInert(text2) {
+  const token = randomBytes2(16).toString("hex");
+  info(`::stop-commands::${token}`);
+  info(text2.replace(/\n$/, ""));
+  info(`::${token}::`);
 }
 
 // src/commands/shared.ts
@@ -81149,7 +82812,7 @@ function requireApiInputs(inputs) {
 async function planNow(session, how) {
   info("reading live account...");
   const { plan } = await readAndPlan(session, { rereadOnUnclear: how === "apply" });
-  info(renderText(plan, { color: false }));
+  logInert(renderText(plan, { color: false }));
   return plan;
 }
 function gitHubOrWarn(inputs, context, what) {
@@ -81170,11 +82833,11 @@ function bodyContext(run2, marker, budget, planFile) {
 // src/commands/apply.ts
 var SIGN = { create: "+", update: "~", delete: "-", ensure: "=" };
 function logStep(event) {
-  const name = `${event.step.kind} ${JSON.stringify(event.step.key)}`;
-  if (event.type === "done") info(`  ${SIGN[event.step.action] ?? ""} ${name}: ${event.step.action} done${event.result.note === void 0 ? "" : ` [${event.result.note}]`}`);
-  else if (event.type === "failed") info(`  ! ${name}: ${event.step.action} failed: ${event.result.message}`);
-  else if (event.type === "skipped") info(`  ! ${name}: ${event.step.action} skipped, it waits for ${event.result.waitedFor}, which failed`);
-  else if (event.type === "retry") info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${event.reason})`);
+  const name = stepTitle(event.step);
+  if (event.type === "done") info(`  ${SIGN[event.step.action] ?? ""} ${name}: ${event.step.action} done${event.result.note === void 0 ? "" : ` [${plainText(event.result.note)}]`}`);
+  else if (event.type === "failed") info(`  ! ${name}: ${event.step.action} failed: ${plainText(event.result.message)}`);
+  else if (event.type === "skipped") info(`  ! ${name}: ${event.step.action} skipped, it waits for ${plainText(event.result.waitedFor)}, which failed`);
+  else if (event.type === "retry") info(`  ${name}: ${event.step.action} tried again, attempt ${event.attempt} (${plainText(event.reason)})`);
 }
 async function reviewContext(run2) {
   const gh = gitHubOrWarn(run2.inputs, run2.context, "reading the reviewed plan and the comment on the merged pull request");
@@ -81223,7 +82886,7 @@ async function applyUnderLock(run2, session, planned, review) {
   try {
     const plan = await planNow(session, "apply");
     if (plan.liveDigest !== planned.liveDigest) info("the live account changed since the plan was made (another apply wrote to it first): applying the plan made now under the apply lock");
-    if (!plan.safe && !inputs.allowDeletes) return { plan, gate: gateOf(review, plan, inputs.unreviewed), refused: true };
+    if (!plan.safe && !inputs.allowUnsafe) return { plan, gate: gateOf(review, plan, inputs.unreviewed), refused: true };
     return await go(plan);
   } finally {
     try {
@@ -81264,10 +82927,10 @@ async function applyCommand(run2) {
     } else if (refusalLines(plan).length > 0) {
       setPlanOutputs(plan, planFile);
       await report(run2, github, { kind: "refused", plan }, planFile);
-      setFailed(`apply refused, nothing was changed (allow-deletes does not change this):
+      setFailed(`apply refused, nothing was changed (allow-unsafe does not change this):
 ${refusalLines(plan).join("\n")}`);
       return;
-    } else if (!plan.safe && !inputs.allowDeletes) {
+    } else if (!plan.safe && !inputs.allowUnsafe) {
       outcome = { plan, gate: gateOf(github.review, plan, inputs.unreviewed), refused: true };
     } else if (github.review.kind === "none" && inputs.unreviewed === "hold") {
       outcome = { plan, gate: gateOf(github.review, plan, "hold"), refused: false };
@@ -81333,10 +82996,6 @@ async function closeDriftIssue(gh, target, comment) {
   await gh.rest.issues.update({ owner: target.owner, repo: target.repo, issue_number: existing.number, state: "closed", state_reason: "completed" });
   return existing;
 }
-
-// src/commands/drift-accept.ts
-import { readFileSync as readFileSync4 } from "node:fs";
-import { join as join5 } from "node:path";
 
 // src/accept-pr.ts
 var ACCEPT_TITLE = "Accept live changes";
@@ -81412,7 +83071,7 @@ async function acceptTarget(run2, gh) {
 }
 async function offerAcceptPullRequest(run2, gh, plan, live, footer) {
   const { folder, context, masker } = run2;
-  const files = discoverConfigFiles(folder.dir).map((path) => ({ path, text: readFileSync4(join5(folder.dir, path), "utf8") }));
+  const files = readConfigTree(folder.dir).texts.map(({ file, text: text2 }) => ({ path: file, text: text2 }));
   const pulled = pulledTree(live);
   const edited = pullInto({ files, plan, pulled: pulled.data, newObjectsFile: NEW_OBJECTS_FILE });
   if (edited.files.length === 0) {
@@ -81424,7 +83083,7 @@ async function offerAcceptPullRequest(run2, gh, plan, live, footer) {
   const faults = reloaded.diagnostics.filter((d) => !isPolicyFinding(d));
   if (hasErrors(faults)) {
     const first = faults.find((d) => d.severity === "error");
-    warning(`drift-pr: the live account written into ${folder.label} would not validate (${first?.file ?? ""}:${first?.line ?? ""}: ${first?.message ?? ""}); no pull request`);
+    warning(`drift-pr: the live account written into ${folder.label} would not validate (${plainText(first?.file ?? "")}:${first?.line ?? ""}: ${plainText(first?.message ?? "")}); no pull request`);
     return { reason: "the changes could not be written into the tree as a valid configuration (see the workflow run); change the tree by hand." };
   }
   const target = await acceptTarget(run2, gh);
@@ -81445,7 +83104,7 @@ async function offerOrExplain(run2, gh, plan, live, footer) {
     return await offerAcceptPullRequest(run2, gh, plan, live, footer);
   } catch (error2) {
     const code = error2.status;
-    const message = run2.masker.redact()(error2 instanceof Error ? error2.message : String(error2));
+    const message = run2.masker.redact()(plainText(error2 instanceof Error ? error2.message : String(error2)));
     warning(`drift-pr: the "Accept live changes" pull request could not be pushed or opened (${typeof code === "number" ? `HTTP ${code}: ` : ""}${message}); the workflow needs permissions contents: write and pull-requests: write`);
     return { reason: "the drift job could not push its pull request this time (see the warning in the workflow run); run `monsync pull --into` locally instead." };
   }
@@ -81472,7 +83131,7 @@ async function driftCommand(run2) {
   try {
     info("reading live account...");
     ({ plan, live } = await readAndPlan(session));
-    info(renderText(plan, { color: false }));
+    logInert(renderText(plan, { color: false }));
   } finally {
     await session.close();
   }
@@ -81526,7 +83185,7 @@ function viewOf(plan, changedFiles2, folder) {
 }
 function head2(context, title2) {
   return `${context.marker === "" ? "" : `${context.marker}
-`}## ${escapeMarkdown(title2)}
+`}## ${markdownText(title2)}
 
 `;
 }
@@ -81652,15 +83311,15 @@ async function planCommand(run2) {
   await writeJobSummary(planComment(viewOf(plan, void 0, folder.label), { ...bodyContext(run2, "", SUMMARY_BUDGET, planFile), record: "" }), masker.redact());
   await commentOnPullRequest(run2, planCommentFor(run2, plan, recordLine(record), planFile));
   annotateAccountPolicy(plan.policy ?? [], folder.dir, context.workspace);
-  const refused = refusalLines(plan);
-  if (refused.length > 0) {
+  const refused2 = refusalLines(plan);
+  if (refused2.length > 0) {
     setFailed(`the plan is refused (apply would write nothing):
-${refused.join("\n")}`);
+${refused2.join("\n")}`);
   } else if (!plan.safe) {
     const text2 = `the plan is unsafe (over the safety thresholds of monsync.yaml):
 ${violationLines(plan.violations).join("\n")}
 ${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;
-    if (inputs.allowDeletes) warning(text2);
+    if (inputs.allowUnsafe) warning(text2);
     else setFailed(text2);
   } else if (!hasChanges(plan)) {
     info("no changes: the account matches the configuration");
@@ -81668,19 +83327,28 @@ ${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;
 }
 
 // src/config-folder.ts
-import { existsSync as existsSync3, statSync as statSync2 } from "node:fs";
-import { isAbsolute as isAbsolute3, join as join6, relative as relative4, resolve as resolve3, sep as sep4 } from "node:path";
+import { existsSync as existsSync3, realpathSync as realpathSync3, statSync as statSync3 } from "node:fs";
+import { isAbsolute as isAbsolute3, join as join6, relative as relative4, resolve as resolve3, sep as sep5 } from "node:path";
+function leaves(rel) {
+  return isAbsolute3(rel) || rel === ".." || rel.startsWith(`..${sep5}`);
+}
 function configFolder(config, workspace) {
-  const dir = resolve3(workspace, config);
-  if (!existsSync3(dir) || !statSync2(dir).isDirectory()) {
-    throw new ActionInputError(`input config: ${JSON.stringify(config)} is not a folder of the checkout (${dir}); give the folder that holds ${SETTINGS_FILE}, relative to the repository root`);
+  const shown = JSON.stringify(config);
+  const lexical = resolve3(workspace, config);
+  const rel = relative4(workspace, lexical);
+  if (leaves(rel)) {
+    throw new ActionInputError(`input config: ${shown} is outside the checkout; give the folder that holds ${SETTINGS_FILE}, relative to the repository root (e.g. configs)`);
   }
-  if (!existsSync3(join6(dir, SETTINGS_FILE))) {
-    throw new ActionInputError(`input config: ${JSON.stringify(config)} has no ${SETTINGS_FILE}; a config tree starts with ${SETTINGS_FILE} (apiVersion: monsync/v1) at its root`);
+  if (!existsSync3(lexical) || !statSync3(lexical).isDirectory()) {
+    throw new ActionInputError(`input config: ${shown} is not a folder of the checkout; give the folder that holds ${SETTINGS_FILE}, relative to the repository root`);
   }
-  const rel = relative4(workspace, dir);
-  const label3 = rel === "" ? "." : isAbsolute3(rel) || rel.startsWith("..") ? dir.split(sep4).join("/") : rel.split(sep4).join("/");
-  return { dir, label: label3 };
+  if (leaves(relative4(realpathSync3(workspace), realpathSync3(lexical)))) {
+    throw new ActionInputError(`input config: ${shown} is a symbolic link (or passes through one) to a folder outside the checkout; give a folder of the repository itself`);
+  }
+  if (!existsSync3(join6(lexical, SETTINGS_FILE))) {
+    throw new ActionInputError(`input config: ${shown} has no ${SETTINGS_FILE}; a config tree starts with ${SETTINGS_FILE} (apiVersion: monsync/v1) at its root`);
+  }
+  return { dir: lexical, label: rel === "" ? "." : rel.split(sep5).join("/") };
 }
 
 // src/main.ts
@@ -81700,8 +83368,8 @@ async function run() {
     const message = masker.redact()(failureMessage(error2));
     setFailed(message);
     const command = getInput("command") || "run";
-    const quoted2 = message.split("\n").map((line) => `> ${escapeMarkdown(line)}`).join("\n");
-    await writeJobSummary(`## monsync ${escapeMarkdown(command)}: failed
+    const quoted2 = message.split("\n").map((line) => `> ${markdownText(line)}`).join("\n");
+    await writeJobSummary(`## monsync ${markdownText(command)}: failed
 
 ${quoted2}
 `, masker.redact()).catch(() => false);

@@ -34,6 +34,8 @@ const SUITES = [
   'packages/cli/test/json-output-e2e.test.ts',
   'packages/cli/test/import-e2e.test.ts',
   'packages/cli/test/apply-lock.test.ts',
+  'packages/cli/test/apply-interrupt.test.ts',
+  'packages/cli/test/api-operator-e2e.test.ts',
   'packages/cli/test/removal.test.ts',
   'packages/cli/test/dedupe.test.ts',
   'packages/cli/test/readme-tour.test.ts',

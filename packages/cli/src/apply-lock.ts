@@ -31,7 +31,7 @@ export function processOwner(env: Readonly<Record<string, string | undefined>>):
  * Takes the apply lock, telling the user whom it waits for: on a terminal one rewritten line, elsewhere a line
  * each time the holder changes.
  */
-export async function takeApplyLock(io: CliIo, s: Style, client: LockClient, timeoutMs: number): Promise<ApplyLock> {
+export async function takeApplyLock(io: CliIo, s: Style, client: LockClient, timeoutMs: number, signal: AbortSignal | undefined): Promise<ApplyLock> {
   const live = isInteractive(io);
   let shown: string | undefined;
   let drawn = false;
@@ -51,7 +51,7 @@ export async function takeApplyLock(io: CliIo, s: Style, client: LockClient, tim
       timeoutMs,
       onWait,
       onRenewFailed: (error) => io.stderr.write(s.yellow(`warning: renewing the apply lock's lease failed (${error instanceof Error ? error.message : String(error)}); trying again later`) + '\n'),
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
+      ...(signal === undefined ? {} : { signal }),
     });
     if (drawn) io.stderr.write('\r\u001b[K');
     if (shown !== undefined) io.stderr.write('apply lock taken: the other apply is done\n');

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { dropLeadingSeparator, splitCommand } from './args.js';
 import { COMMANDS } from './commands/index.js';
+import { interrupts } from './interrupt.js';
 import { processIo } from './io.js';
 import { run } from './main.js';
 import { deferWasmTierUp } from './wasm-tiering.js';
@@ -16,7 +17,16 @@ if (COMMANDS.some((entry) => entry.name === command && entry.callsApi === true))
   // sparing the 17-26 ms of Intl's first date format; the commands that call the API load this package anyway.
   (await import('@monsync/reconciler')).readZonesBySwitchingTz(true);
 }
-// Only the long-running emulator takes over Ctrl-C (to close cleanly); any other command keeps Node's default.
+// The long-running emulator takes over Ctrl-C (to close cleanly), and apply while it holds the apply lock (to stop
+// between steps and release it); any other command, and apply before and after, keeps Node's default.
+if (command === 'apply') {
+  io.interrupts = interrupts({
+    on: (signal, listener) => process.on(signal, listener),
+    off: (signal, listener) => process.off(signal, listener),
+    exit: (code) => process.exit(code),
+    stderr: process.stderr,
+  });
+}
 if (command === 'emulator') {
   const controller = new AbortController();
   const stop = () => controller.abort();

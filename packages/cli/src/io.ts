@@ -1,3 +1,5 @@
+import type { Interrupts } from './interrupt.js';
+
 /** Where a command writes and what it knows of its surroundings; injected so tests run commands in-process. */
 export interface CliIo {
   stdout: { write(chunk: string): unknown };
@@ -10,6 +12,8 @@ export interface CliIo {
   noColor?: boolean;
   /** Ends long-running commands (`emulator`) cleanly; the bin wires SIGINT and SIGTERM to it. */
   signal?: AbortSignal;
+  /** Ctrl-C and SIGTERM while apply writes (`interrupt.ts`); the bin gives `apply` the process's. */
+  interrupts?: Interrupts;
 }
 
 export function processIo(): CliIo {

@@ -1,4 +1,5 @@
 import { clientFromEnv } from '@monsync/client';
+import { LOCK_SLA_THRESHOLDS } from '@monsync/reconciler';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { bufferedIo } from '../src/io.js';
@@ -104,7 +105,7 @@ describe('two applies started together', () => {
 });
 
 describe('--lock-timeout', () => {
-  it('fails with exit 1 naming the holder when another apply keeps the lock longer', async () => {
+  it('fails with exit 1 naming the holder when another apply (here an older monsync, by its name) keeps the lock longer', async () => {
     const client = clientFromEnv(suite.env);
     const expires = new Date(Date.now() + 10 * 60_000).toISOString().slice(0, 19);
     try {
@@ -128,8 +129,8 @@ describe('--lock-timeout', () => {
     const client = clientFromEnv(suite.env);
     const expires = new Date(Date.now() + 10 * 60_000).toISOString().slice(0, 19);
     try {
-      await client.slas.create({ Description: `monsync:lock id=other since=2026-01-01T00:00:00Z expires=${expires}Z host=laptop user=sam` });
-      const [lock] = (await client.slas.list().toArray()).filter((s) => String(s.Description).startsWith('monsync:lock'));
+      await client.slas.create({ Description: `monsync apply lock (do not edit) id=other since=2026-01-01T00:00:00Z expires=${expires}Z host=laptop user=sam`, ...LOCK_SLA_THRESHOLDS });
+      const [lock] = (await client.slas.list().toArray()).filter((s) => String(s.Description).startsWith('monsync apply lock'));
       suite.emulator.control.clearLog();
       const applying = monsync(['apply', '--auto-approve', '--lock-timeout', '1m'], { cwd: tree, env: envOf('alice@example.com') });
       // The plan lists SLAs once, then the lock lists them and finds the holder: from then on the apply waits.
@@ -157,8 +158,8 @@ describe('monsync unlock', () => {
   async function plantLock(expires: Date): Promise<string> {
     const client = clientFromEnv(suite.env);
     try {
-      await client.slas.create({ Description: `monsync:lock id=crashed since=2026-01-01T00:00:00Z expires=${expires.toISOString().slice(0, 19)}Z host=build-3 user=jenkins` });
-      const [lock] = (await client.slas.list().toArray()).filter((s) => String(s.Description).startsWith('monsync:lock'));
+      await client.slas.create({ Description: `monsync apply lock (do not edit) id=crashed since=2026-01-01T00:00:00Z expires=${expires.toISOString().slice(0, 19)}Z host=build-3 user=jenkins`, ...LOCK_SLA_THRESHOLDS });
+      const [lock] = (await client.slas.list().toArray()).filter((s) => String(s.Description).startsWith('monsync apply lock'));
       return String(lock?.SlaGuid);
     } finally {
       await client.close();
@@ -204,13 +205,33 @@ describe('monsync unlock', () => {
     expect((await liveNames()).slas).toEqual([]);
   });
 
-  it('refuses a lock within its lease: that apply may still be running', async () => {
+  it('breaks a lock within its lease with --force, naming its holder, and asks on a terminal saying it may still be running', async () => {
     const guid = await plantLock(new Date(Date.now() + 10 * 60_000));
-    const refused = await monsync(['unlock', '--force'], { cwd: tree, env: envOf('alice@example.com') });
+    const refused = await monsync(['unlock'], { cwd: tree, env: envOf('alice@example.com') });
     expect(refused.code).toBe(ExitCode.Error);
-    expect(refused.err).toContain(`unlock refused: the apply lock ${guid} is held by jenkins@build-3 since 2026-01-01T00:00:00Z`);
-    expect(refused.err).toContain('its lease has not run out, so that apply may still be running');
+    expect(refused.err).toContain(`monsync unlock: the apply lock ${guid} is held by jenkins@build-3 since 2026-01-01T00:00:00Z`);
+    expect(refused.err).toContain(`its lease has not run out, so that apply may still be running. Not on a terminal, so there is nobody to confirm; pass --force to break the apply lock ${guid}.`);
     expect((await liveNames()).slas).toHaveLength(1);
+
+    const questions: string[] = [];
+    const io = Object.assign(bufferedIo({ env: envOf('alice@example.com'), isTTY: true, cwd: tree }), {
+      prompt: async (question: string) => {
+        questions.push(question);
+        return 'no';
+      },
+    });
+    expect(await run(['unlock'], io)).toBe(ExitCode.Error);
+    expect(questions[0]).toContain(`Break the apply lock ${guid}, held by jenkins@build-3 since 2026-01-01T00:00:00Z`);
+    expect(questions[0]).toContain('\nIts lease has not run out, so that apply may still be running: breaking the lock lets another apply write at the same time.\n');
+    expect((await liveNames()).slas).toHaveLength(1);
+
+    const broken = await monsync(['unlock', '--force'], { cwd: tree, env: envOf('alice@example.com') });
+    expect(broken.code).toBe(ExitCode.Ok);
+    expect(broken.err).toContain(`warning: the apply lock ${guid} is within its lease (held by jenkins@build-3 since 2026-01-01T00:00:00Z`);
+    expect(broken.out).toContain(`Apply lock ${guid} broken (it was held by jenkins@build-3 since 2026-01-01T00:00:00Z`);
+    expect((await liveNames()).slas).toEqual([]);
+    const applied = await monsync(['apply', '--auto-approve', '--lock-timeout', '0'], { cwd: tree, env: envOf('alice@example.com') });
+    expect(applied.code).toBe(ExitCode.Ok);
   });
 
   it('says so when no lock is held, and names the locks when the GUID matches none', async () => {
@@ -226,7 +247,7 @@ describe('monsync unlock', () => {
   it('is invisible to plan and pull while held', async () => {
     await plantLock(new Date(Date.now() + 10 * 60_000));
     const plan = await monsync(['plan', '--format', 'json'], { cwd: tree, env: envOf('alice@example.com') });
-    expect(plan.out).not.toContain('monsync:lock');
+    expect(plan.out).not.toContain('monsync apply lock');
     const out = tempTree({});
     const pulled = await monsync(['pull', '--out', `${out}/pulled`], { cwd: tree, env: envOf('alice@example.com') });
     expect(pulled.code).toBe(ExitCode.Ok);

@@ -20,6 +20,7 @@ export { placeholder } from './kinds/contract.js';
 export { KINDS, kindModule } from './kinds/index.js';
 export type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing, WriteClient } from './live/types.js';
 export { readLive } from './live/read-live.js';
+export { isSelfSection, readSelf, recordSelf, SELF_SECTION_NAME, selfMatters, selfOf, type SelfClient, type SelfRecord } from './live/self.js';
 export { readZonesBySwitchingTz } from './on-call/zone.js';
 export { emptySnapshot, listed, listedPerParent } from './live/snapshot.js';
 export { NON_ADMINISTRATOR_MONITOR_FIELDS } from './kinds/monitor.js';

@@ -1,8 +1,11 @@
 import { UnexpectedResponseError } from '@monsync/client';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { acquireApplyLock, LockHeldError, LockNotPermittedError, LockStaleError, type LockClient } from '../src/lock/index.js';
+import { acquireApplyLock, LockFailedError, LockHeldError, LockNotPermittedError, LockStaleError, type LockClient } from '../src/lock/index.js';
 import type { ApiObject } from '../src/live/types.js';
+
+/** The thresholds of an SLA in the published definition (its SLA fact table; the response time as it is spelt there). */
+const SLA_THRESHOLDS = ['UptimeErrorThreshold', 'UptimeWarningThreshold', 'LoadTimeErrorThreshold', 'OperatorReponseTimeThreshold'];
 
 /**
  * An SLA collection as the published definition describes it: duplicate names accepted (no 409), every request
@@ -150,12 +153,27 @@ describe('the apply lock', () => {
     expect(slas.size).toBe(0);
   });
 
-  it('does not wait for a lock past its lease: it names it and how to break it', async () => {
+  it('does not wait for a lock past its lease, even one named as an older monsync named it: it names it and how to break it', async () => {
     const { client } = fakeAccount({ random: () => 0.5, maxDelayMs: 0 });
     await client.slas.create({ Description: 'monsync:lock id=old since=2020-01-01T00:00:00Z expires=2020-01-01T00:10:00Z host=gone' });
     const attempt = acquireApplyLock(client, { owner, sleep: quickSleep });
     await expect(attempt).rejects.toBeInstanceOf(LockStaleError);
     await expect(attempt).rejects.toThrow(/held by gone since 2020-01-01T00:00:00Z \(lease until 2020-01-01T00:10:00Z\), and its lease has run out.*monsync unlock \S+-0000/);
+  });
+
+  it('stopped while announcing itself, removes the lock object it created before listing it', async () => {
+    const controller = new AbortController();
+    const { client, slas } = fakeAccount({
+      random: () => 0.5,
+      maxDelayMs: 0,
+      beforeCreate: async () => {
+        controller.abort();
+        return undefined;
+      },
+    });
+    const attempt = acquireApplyLock(client, { owner, sleep: quickSleep, signal: controller.signal });
+    await expect(attempt).rejects.toBeInstanceOf(LockFailedError);
+    expect(slas.size).toBe(0);
   });
 
   it('finds its own lock object by listing when the create answer could not be read, and holds it', async () => {
@@ -173,7 +191,7 @@ describe('the apply lock', () => {
     await expect(attempt).rejects.toThrow(/may not create the apply lock .*POST \/Sla failed with 403.*--no-lock/);
   });
 
-  it('renews its lease while held', async () => {
+  it('renews its lease while held, sending the whole SLA each time', async () => {
     const { client, slas } = fakeAccount({ random: () => 0.5, maxDelayMs: 0 });
     let now = Date.parse('2026-01-01T00:00:00Z');
     const lock = await acquireApplyLock(client, { owner, leaseMs: 4_000, now: () => new Date(now), sleep: quickSleep });
@@ -184,6 +202,22 @@ describe('the apply lock', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(String(slas.get(lock.guid)?.['Description'])).toContain('expires=2026-01-01T00:00:07Z');
+    expect(Object.keys(slas.get(lock.guid) ?? {}).sort()).toEqual(['Description', ...SLA_THRESHOLDS, 'SlaGuid'].sort());
+    await lock.release();
+  });
+
+  it('is an SLA named for what it is, with every threshold an SLA has, none of which any measurement reaches', async () => {
+    const { client, slas } = fakeAccount({ random: () => 0.5, maxDelayMs: 0 });
+    const lock = await acquireApplyLock(client, { owner: { host: 'ci-7', user: 'runner' }, sleep: quickSleep });
+    const sla = slas.get(lock.guid) ?? {};
+    expect(String(sla['Description'])).toMatch(/^monsync apply lock \(do not edit\) id=[0-9a-f]{16} since=\S+ expires=\S+ host=ci-7 user=runner$/);
+    // The published definition's SLA thresholds, each a number: uptime thresholds no uptime is below, and limits
+    // (load time, operator response) above anything measured, so a report on the lock never shows a breach.
+    expect(SLA_THRESHOLDS.map((field) => typeof sla[field])).toEqual(['number', 'number', 'number', 'number']);
+    expect(sla['UptimeErrorThreshold']).toBe(0);
+    expect(sla['UptimeWarningThreshold']).toBe(0);
+    expect(sla['LoadTimeErrorThreshold']).toBeGreaterThanOrEqual(3_600_000);
+    expect(sla['OperatorReponseTimeThreshold']).toBeGreaterThanOrEqual(24 * 60);
     await lock.release();
   });
 });

@@ -834,7 +834,7 @@ export const ConfigFileSchema = ClosedObject(
       Type.String({
         minLength: 1,
         description:
-          'Email or OperatorGuid of the operator the API account belongs to (the API cannot say). The lock-out guard keeps monsync from deleting it or taking its access, and its own changes are not drift. MONSYNC_OPERATOR, or the action\'s `operators` input, add to it.',
+          'Email or OperatorGuid of the operator the API account acts for (several: separated by commas). Without it, monsync reads the operator the service recorded as the creator of its own vault section "monsync API account (do not edit)", made by its first apply; name it here when plan and apply use API accounts of different operators, or the API account may not create vault sections. The lock-out guard keeps monsync from deleting it or taking its access, and its own changes are not drift. MONSYNC_OPERATOR, or the action\'s `operators` input, add to it.',
       }),
     ),
     monitors: Type.Optional(Type.Array(MonitorSchema, { description: 'Monitors (key: Name).' })),

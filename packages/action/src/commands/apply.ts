@@ -1,6 +1,23 @@
 import * as core from '@actions/core';
 import { hostname } from 'node:os';
-import { acquireApplyLock, applyPlan, refusalLines, DEFAULT_PARALLELISM, describeHolder, lockOwner, plainText, stepTitle, unsafeAdvice, violationLines, type ApplyReport, type Plan, type PlanSession, type StepEvent } from '@monsync/reconciler';
+import {
+  acquireApplyLock,
+  applyPlan,
+  refusalLines,
+  DEFAULT_PARALLELISM,
+  describeHolder,
+  lockOwner,
+  plainText,
+  recordSelfAfterApply,
+  SELF_SECTION_NAME,
+  stepTitle,
+  unsafeAdvice,
+  violationLines,
+  type ApplyReport,
+  type Plan,
+  type PlanSession,
+  type StepEvent,
+} from '@monsync/reconciler';
 import { ACTION_OVERRIDE, applyBody, applyHeadline, COMMENT_BUDGET, HOW_TO_APPLY_UNREVIEWED, holdReasonText, SUMMARY_BUDGET, type ApplyOutcome, type ReviewNote } from '../bodies.js';
 import { upsertComment } from '../comment-upsert.js';
 import { failureMessage } from '../failure.js';
@@ -74,6 +91,21 @@ interface LockedOutcome {
 }
 
 /**
+ * With no operator named (the `operators` input, MONSYNC_OPERATOR, `apiOperator:`), after an apply that did its
+ * work (or had none to do): has the service record which operator the API account acts for (`recordSelf`), so that later plan
+ * comments tell monsync's own changes from others'.
+ */
+async function rememberSelf(session: PlanSession): Promise<void> {
+  const recorded = await recordSelfAfterApply(session);
+  if (recorded === undefined) return;
+  if ('failed' in recorded) {
+    core.warning(`monsync could not have the service record which operator the API account acts for (${recorded.failed}); name it with the operators input or apiOperator: in monsync.yaml, so that plans tell its own changes from others'`);
+  } else if (recorded.created) {
+    core.info(`The API account acts for operator ${recorded.operator}: recorded in the vault section "${SELF_SECTION_NAME}" (its creator).`);
+  }
+}
+
+/**
  * Applies under the apply lock (unless the `lock` input is false): waits while another apply holds it, naming it,
  * then reads the account again, since the other apply may have changed it, and applies of the plan made now what
  * the review allows. The workflow's `concurrency` group keeps two runs of one repository apart; the lock also keeps
@@ -83,8 +115,12 @@ async function applyUnderLock(run: CommandRun, session: PlanSession, planned: Pl
   const { inputs } = run;
   const go = async (plan: Plan): Promise<LockedOutcome> => {
     const gate = gateOf(review, plan, inputs.unreviewed);
-    if (gate.apply.steps.length === 0) return { plan, gate, refused: false };
+    if (gate.apply.steps.length === 0) {
+      await rememberSelf(session);
+      return { plan, gate, refused: false };
+    }
     const applied = await applyPlan(gate.apply, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
+    if (applied.ok) await rememberSelf(session);
     return { plan, gate, applied, refused: false };
   };
   if (!inputs.lock) return go(planned);

@@ -24,6 +24,8 @@ import {
   violationLines,
   DEFAULT_LOCK_TIMEOUT_MS,
   DUPLICATE_REASON,
+  recordSelfAfterApply,
+  SELF_SECTION_NAME,
   ROTATION_REASON,
   type ApplyLock,
   type ApplyReport,
@@ -33,6 +35,7 @@ import {
   type StepEvent,
 } from '@monsync/reconciler';
 import { parseDuration, takeApplyLock } from '../apply-lock.js';
+import { interruptedExitCode } from '../interrupt.js';
 import { KIND_ENTRIES, OUTPUT_FORMAT_VERSION, type ApplyOutcome, type ApplyResult } from '@monsync/schema';
 import { readPlanFile } from '../plan-file.js';
 import { booleanOption, jsonOption, listOption, stringOption } from '../args.js';
@@ -157,9 +160,13 @@ function counts(steps: readonly { action: PlanStep['action'] }[]): string {
   return parts.length === 0 ? '' : ` (${parts.join(', ')})`;
 }
 
-function summary(report: ApplyReport, s: Style): string {
+/** Steps a summary names one by one before it only counts the rest. */
+const MAX_LISTED = 20;
+
+/** The apply's outcome: counts, then what failed, was skipped, was still under way or never ran. */
+function summary(report: ApplyReport, s: Style, stopped: boolean): string {
   const seconds = (report.durationMs / 1000).toFixed(1);
-  const head = report.ok ? s.green('Apply complete') : s.red(report.failed.length > 0 ? 'Apply finished with failures' : 'Apply stopped');
+  const head = report.ok ? s.green('Apply complete') : s.red(report.failed.length > 0 && !stopped ? 'Apply finished with failures' : 'Apply stopped');
   const lines = [
     `${head}: ${report.done.length} of ${report.total} steps done${counts(report.done)}, ${report.failed.length} failed, ${report.skipped.length} skipped${report.notRun.length > 0 ? `, ${report.notRun.length} not run` : ''}, in ${seconds}s.`,
   ];
@@ -171,9 +178,25 @@ function summary(report: ApplyReport, s: Style): string {
     lines.push('Skipped, because a step they depend on failed:');
     for (const k of report.skipped) lines.push(`  ${label(k)} (${k.action}): waited for ${plainText(k.waitedFor)}${k.via === undefined ? '' : ` through ${plainText(k.via)}`}`);
   }
-  if (report.notRun.length > 0) lines.push(`Not run: ${report.notRun.length} steps (the apply was stopped).`);
-  if (!report.ok) lines.push('Run monsync apply again once the cause is fixed: what is done stays done, and only the rest is planned.');
+  const unsettled = report.unsettled ?? [];
+  if (unsettled.length > 0) {
+    lines.push(`Still under way when the apply stopped waiting, outcome unknown (a plan shows what they did):`);
+    lines.push(...listed(unsettled));
+  }
+  if (report.notRun.length > 0) {
+    lines.push(`Not run: ${report.notRun.length} step${report.notRun.length === 1 ? '' : 's'} (the apply was stopped):`);
+    lines.push(...listed(report.notRun));
+  }
+  if (stopped) lines.push('Run monsync apply again to finish: what is done stays done, and only the rest is planned.');
+  else if (!report.ok) lines.push('Run monsync apply again once the cause is fixed: what is done stays done, and only the rest is planned.');
   return `${lines.join('\n')}\n`;
+}
+
+/** Steps as lines, at most `MAX_LISTED` and then how many more. */
+function listed(steps: readonly { action: PlanStep['action']; kind: PlanStep['kind']; key: string }[]): string[] {
+  const lines = steps.slice(0, MAX_LISTED).map((step) => `  ${SIGN[step.action]} ${label(step)} (${step.action})`);
+  if (steps.length > MAX_LISTED) lines.push(`  ... and ${steps.length - MAX_LISTED} more`);
+  return lines;
 }
 
 interface Session extends PlanSession {
@@ -410,6 +433,8 @@ async function review(io: PromptingIo, s: Style, session: Session, flags: ApplyF
   io.stdout.write(renderText(plan, { color: useColor(io) }));
   if (plan.steps.length === 0) {
     io.stdout.write('Nothing to apply: the account matches the config.\n');
+    // A first apply of a pulled tree changes nothing, and is where monsync learns who it is.
+    await rememberSelf(io, s, session);
     return ExitCode.Ok;
   }
   const refused = refusalLines(plan);
@@ -455,16 +480,20 @@ async function recheckUnderLock(io: PromptingIo, s: Style, session: Session, fla
   return refused ?? fresh.plan;
 }
 
+/** How long a stopped apply waits for the requests under way before it releases the lock and exits. */
+export const SETTLE_MS = 10_000;
+
 /** Applies the plan, prints the summary and, with --verify, plans again. */
 async function execute(io: PromptingIo, s: Style, session: Session, flags: ApplyFlags, plan: Plan): Promise<number> {
   const display = applyDisplay(io, s, plan.steps.length);
+  const signal = stopSignal(io);
   let report: ApplyReport;
   try {
     report = await applyPlan(plan, session.client, {
       parallelism: flags.parallelism,
       secrets: { desired: session.desired, key: session.key },
       onStep: display.onStep,
-      ...(io.signal === undefined ? {} : { signal: io.signal }),
+      ...(signal === undefined ? {} : { signal, settleMs: SETTLE_MS }),
     });
   } catch (error) {
     if (error instanceof SecretChangedError) {
@@ -477,8 +506,11 @@ async function execute(io: PromptingIo, s: Style, session: Session, flags: Apply
   }
   session.record.plan = plan;
   session.record.report = report;
-  io.stdout.write(summary(report, s));
+  const interrupted = interruptedExitCode(io);
+  io.stdout.write(summary(report, s, interrupted !== undefined || signal?.aborted === true));
+  if (interrupted !== undefined) return interrupted;
   if (!report.ok) return ExitCode.Error;
+  await rememberSelf(io, s, session);
   if (!flags.verify) return ExitCode.Ok;
   const after = (await planNow(io, session, 'verifying: reading live account')).plan;
   const remaining = changeSteps(after);
@@ -492,6 +524,22 @@ async function execute(io: PromptingIo, s: Style, session: Session, flags: Apply
   return ExitCode.Ok;
 }
 
+/**
+ * With no operator named, after an apply that did its work (or had none to do): has the service record which operator the API
+ * account acts for (`recordSelf`), so the next plans tell monsync's own changes from others'. Said once, when made.
+ */
+async function rememberSelf(io: CliIo, s: Style, session: Session): Promise<void> {
+  const recorded = await recordSelfAfterApply(session);
+  if (recorded === undefined) return;
+  if ('failed' in recorded) {
+    io.stderr.write(
+      s.yellow(`warning: monsync could not have the service record which operator the API account acts for (${recorded.failed}); name it with apiOperator: <Email or OperatorGuid> in monsync.yaml, so that plans tell its own changes from others'`) + '\n',
+    );
+  } else if (recorded.created) {
+    io.stderr.write(`The API account acts for operator ${recorded.operator}: recorded in the vault section "${SELF_SECTION_NAME}" (its creator), so plans tell monsync's own changes from others'.\n`);
+  }
+}
+
 /** Gives the lock back; a lock left behind is said loudly, with the command that removes it, and fails the run. */
 async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
   try {
@@ -501,6 +549,57 @@ async function release(io: CliIo, s: Style, lock: ApplyLock): Promise<boolean> {
     io.stderr.write(s.red(`monsync apply: ${plainText(error instanceof Error ? error.message : String(error))}`) + '\n');
     return false;
   }
+}
+
+/** The signal that stops an apply: Ctrl-C or SIGTERM (`io.interrupts`), or the caller's (`io.signal`). */
+function stopSignal(io: CliIo): AbortSignal | undefined {
+  return io.interrupts?.signal ?? io.signal;
+}
+
+/**
+ * Runs the writing part of apply with Ctrl-C and SIGTERM caught (`interrupt.ts`): the first stops it between steps
+ * and it releases the lock; a second exits at once, saying the lock is left and how to break it.
+ */
+function guarded(io: CliIo, flags: ApplyFlags, work: (held: { lock?: ApplyLock }) => Promise<number>): Promise<number> {
+  const held: { lock?: ApplyLock } = {};
+  if (io.interrupts === undefined) return work(held);
+  const stopping = `starting no new step, letting the requests under way finish (at most ${SETTLE_MS / 1000}s)${flags.noLock ? '' : ', then releasing the apply lock'}`;
+  const leftBehind = (): string => {
+    if (flags.noLock) return 'Requests under way may still be carried out: run monsync plan to see what was done.';
+    const lock = held.lock;
+    if (lock === undefined) return 'The lock object this apply was announcing may be left in the account: monsync unlock --force removes it.';
+    return `The apply lock ${lock.guid} is left in the account (lease until ${lock.record.expires}), so the next apply waits for it: break it with monsync unlock ${lock.guid} --force.`;
+  };
+  return io.interrupts.guard({ stopping, leftBehind }, () => work(held));
+}
+
+/** Takes the apply lock, applies under it and releases it, stopped or not. */
+async function underLock(io: PromptingIo, s: Style, session: Session, flags: ApplyFlags, saved: Plan | undefined, chosen: Plan, held: { lock?: ApplyLock }): Promise<number> {
+  const signal = stopSignal(io);
+  try {
+    held.lock = await takeApplyLock(io, s, session.client, flags.lockTimeoutMs, signal);
+  } catch (error) {
+    const interrupted = interruptedExitCode(io);
+    if (interrupted === undefined) throw error;
+    io.stderr.write(`Apply stopped while taking the apply lock: nothing was changed${error instanceof Error ? ` (${error.message})` : ''}.\n`);
+    return interrupted;
+  }
+  const lock = held.lock;
+  let code: number = ExitCode.Error;
+  try {
+    if (signal?.aborted === true) {
+      io.stderr.write('Apply stopped once it held the apply lock, before any change: nothing was changed.\n');
+      code = interruptedExitCode(io) ?? ExitCode.Error;
+    } else {
+      const plan = await recheckUnderLock(io, s, session, flags, saved, chosen);
+      code = typeof plan === 'number' ? plan : (digestRefusal(io, s, flags, plan) ?? (await execute(io, s, session, flags, plan)));
+    }
+  } finally {
+    const released = await release(io, s, lock);
+    if (!released && code === ExitCode.Ok) code = ExitCode.Error;
+    if (released && interruptedExitCode(io) !== undefined) io.stderr.write(`The apply lock was released: the next apply starts at once.\n`);
+  }
+  return code;
 }
 
 /** What apply --json prints (schemas/apply.schema.json), from the exit code and what the run recorded. */
@@ -550,18 +649,10 @@ async function applyRun(context: CommandContext): Promise<{ code: number; record
     if (typeof chosen === 'number') return done(chosen);
     const refused = digestRefusal(io, s, flags, chosen) ?? (await review(io, s, session, flags, chosen));
     if (refused !== undefined) return done(refused);
-    if (flags.noLock) return done(await execute(io, s, session, flags, chosen));
-    const lock = await takeApplyLock(io, s, session.client, flags.lockTimeoutMs);
-    let code: number = ExitCode.Error;
-    try {
-      const plan = await recheckUnderLock(io, s, session, flags, saved, chosen);
-      code = typeof plan === 'number' ? plan : (digestRefusal(io, s, flags, plan) ?? (await execute(io, s, session, flags, plan)));
-    } finally {
-      if (!(await release(io, s, lock)) && code === ExitCode.Ok) code = ExitCode.Error;
-    }
-    return done(code);
+    return done(await guarded(io, flags, (held) => (flags.noLock ? execute(io, s, session, flags, chosen) : underLock(io, s, session, flags, saved, chosen, held))));
   } finally {
-    await session.close();
+    // Requests a stopped apply gave up waiting for would hold the connections' closing: the process ends anyway.
+    await (interruptedExitCode(io) === undefined ? session.close() : Promise.race([session.close(), new Promise((settled) => setTimeout(settled, 1_000).unref())]));
   }
 }
 
@@ -582,12 +673,14 @@ export const applyCommand: CommandSpec = {
     'does (the matching steps and the steps they depend on); a narrowed plan that would leave a live object referring to\n' +
     'one it deletes is refused (TARGET_ORPHANS), naming the targets to add. --expect-digest refuses (exit 3) unless the plan about to be applied has\n' +
     'that planDigest (the last line of monsync plan, or its --format json): the normalized change, so step order, GUIDs and read times do not count.\n' +
-    'Before its first write apply takes the apply lock, an SLA named "monsync:lock ..." in the account that records\n' +
-    'who holds it (host, user, MONSYNC_OPERATOR, CI run) and since when, so two applies never write at once. While\n' +
-    'another apply holds it, apply waits (--lock-timeout) naming the holder, then reads the account again: when the\n' +
-    'other apply changed it, a saved plan is refused as stale and a fresh one is shown instead. A lock left by an\n' +
-    'apply that crashed is broken with monsync unlock once its lease has run out. Plans never take the lock, and\n' +
-    'plans, pulls and safety counts never see it.\n' +
+    'Before its first write apply takes the apply lock, an SLA named "monsync apply lock (do not edit) ..." in the\n' +
+    'account that records who holds it (host, user, MONSYNC_OPERATOR, CI run) and since when, so two applies never\n' +
+    'write at once. While another apply holds it, apply waits (--lock-timeout) naming the holder, then reads the\n' +
+    'account again: when the other apply changed it, a saved plan is refused as stale and a fresh one is shown\n' +
+    'instead. Ctrl-C or SIGTERM stops apply between steps: it starts no new step, waits up to 10s for the requests\n' +
+    'under way, releases the lock, lists what was done and what was not, and exits 130 (143 for SIGTERM); a second\n' +
+    'Ctrl-C exits at once and leaves the lock, saying how to break it. A lock left by an apply that crashed is broken\n' +
+    'with monsync unlock. Plans never take the lock, and plans, pulls and safety counts never see it.\n' +
     'Independent steps run in parallel; a failed step skips the steps that depend on it, and running apply again\n' +
     'finishes the job without duplicating anything.\n' +
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required); MONSYNC_OPERATOR;\n' +
@@ -596,7 +689,7 @@ export const applyCommand: CommandSpec = {
     'cancelled, failed), the exit code, the plan\'s digest and summary, and the report of every step; the plan and the\n' +
     'progress go to stderr.\n' +
     'Exit codes: 0 applied (or nothing to do), 1 error, a refused plan, a step failed, or the lock is held; 3 plan unsafe,\n' +
-    'stale, not the expected digest, or a secret changed.',
+    'stale, not the expected digest, or a secret changed; 130 stopped by Ctrl-C, 143 by SIGTERM.',
   options: {
     'auto-approve': { type: 'boolean', description: 'apply without asking (required when not on a terminal, e.g. in CI)' },
     ...ALLOW_UNSAFE_OPTIONS,

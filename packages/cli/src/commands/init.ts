@@ -201,7 +201,9 @@ export const initCommand: CommandSpec = {
     if (added > 0) io.stdout.write(`added ${added} line${added === 1 ? '' : 's'} to ${displayPath(cwd, join(root, '.gitignore'))}\n`);
     const reference = workflows ? actionReference(files[0]?.content ?? '') : undefined;
     if (reference !== undefined && !isReleasedVersion(cliVersion())) io.stderr.write(unreleasedNote(cliVersion(), reference));
-    io.stdout.write(nextSteps(displayPath(cwd, dir), workflows));
+    // A pulled tree may manage any kind; a chosen one needs the API account's operator for these.
+    const operatorMatters = fromLive || kinds.some((kind) => OPERATOR_KINDS.includes(kind));
+    io.stdout.write(nextSteps(displayPath(cwd, dir), workflows, operatorMatters));
     return ExitCode.Ok;
   },
 };
@@ -217,14 +219,31 @@ function ensureGitignore(path: string): number {
   return entries.length;
 }
 
-/** What to do after `init`; the workflows' secrets are named only when the workflows were written. */
-function nextSteps(label: string, workflows: boolean): string {
+/**
+ * The kinds whose plans use the API account's operator: monitors record who changed them (drift), a vault section's
+ * access and the people kinds are guarded against monsync locking itself out.
+ */
+const OPERATOR_KINDS: readonly InitKind[] = ['monitors', 'vault', 'operators', 'operatorGroups'];
+
+/**
+ * What to do after `init`; the workflows' secrets are named only when the workflows were written, and the API
+ * account's operator only when a managed kind uses it.
+ */
+function nextSteps(label: string, workflows: boolean, operatorMatters: boolean): string {
+  const operator = operatorMatters
+    ? [
+        "  # monsync's first apply has the service record which operator the API account acts for (a vault section named",
+        `  # "monsync API account (do not edit)"); if it may not create vault sections, or plan and apply use API accounts`,
+        `  # of different operators, name them in ${label}/monsync.yaml: apiOperator: <Email or OperatorGuid>, ...`,
+      ]
+    : [];
   return [
     '',
     'Next:',
     `  monsync validate --config ${label}                 # offline: schema, references, secrets by reference`,
     '  export MONSYNC_API_URL=... MONSYNC_API_USERNAME=... MONSYNC_API_PASSWORD=...',
     `  monsync plan --config ${label}                     # what apply would change`,
+    ...operator,
     workflows ? '  Add the secrets the workflows name (Settings > Secrets and variables > Actions) and commit.' : '  Commit the tree.',
     '',
   ].join('\n');

@@ -29,15 +29,16 @@ export const unlockCommand: CommandSpec = {
   summary: 'break the apply lock left by an apply that stopped without releasing it (as terraform force-unlock)',
   usage: 'unlock [GUID] [--force]',
   description:
-    'monsync apply holds a lock in the account while it writes (an SLA named "monsync:lock ..."), renewing its lease\n' +
-    'as it runs. An apply that crashed or was killed leaves it behind, and the next apply stops, naming it. unlock\n' +
-    'removes it once its lease has run out; a lock within its lease belongs to an apply that may still be running,\n' +
-    'and is refused. GUID names the lock (as the messages of apply show it); without it, the only lock is taken.\n' +
+    'monsync apply holds a lock in the account while it writes (an SLA named "monsync apply lock (do not edit) ..."),\n' +
+    'renewing its lease as it runs, and releases it when it ends, Ctrl-C and SIGTERM included. An apply that crashed or\n' +
+    'was killed leaves it behind: the next apply waits for it, and once its lease has run out stops, naming it. unlock\n' +
+    'names the holder and removes the lock, within its lease too (that apply may still be running: make sure it is\n' +
+    'not). GUID names the lock (as the messages of apply show it); without it, the only lock is taken.\n' +
     'On a terminal unlock asks first; elsewhere --force is required.\n' +
     'Environment: MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD (required).\n' +
     'Exit codes: 0 broken (or no lock held), 1 error, refused or not confirmed.',
   options: {
-    force: { type: 'boolean', description: 'break the lock without asking (required when not on a terminal)' },
+    force: { type: 'boolean', description: 'break the lock without asking, within its lease too (required when not on a terminal)' },
   },
   positionals: { min: 0, max: 1, names: 'GUID' },
   examples: ['monsync unlock', 'monsync unlock 5d1f0c1e-7a9b-4c8e-9f55-0b7d2a8c1e3f --force'],
@@ -54,23 +55,22 @@ export const unlockCommand: CommandSpec = {
         return ExitCode.Ok;
       }
       const lock = chooseLock(locks, positionals[0]);
-      if (!isExpired(lock, new Date())) {
-        io.stderr.write(
-          s.red(`unlock refused: the apply lock ${lock.guid} is held by ${describeHolder(lock)}, and its lease has not run out, so that apply may still be running.`) +
-            `\nLet it finish, or stop it; once its lease has run out, monsync unlock ${lock.guid} breaks the lock.\n`,
-        );
-        return ExitCode.Error;
-      }
+      // Within its lease the holder may still be writing: breaking it is then the user's call, made knowingly.
+      const running = !isExpired(lock, new Date());
+      const risk = running ? `Its lease has not run out, so that apply may still be running: breaking the lock lets another apply write at the same time.\n` : '';
       if (!force) {
         if (!io.isTTY) {
-          io.stderr.write(s.red(`monsync unlock: not on a terminal, so there is nobody to confirm; pass --force to break the apply lock ${lock.guid}.`) + '\n');
+          const why = running ? `the apply lock ${lock.guid} is held by ${describeHolder(lock)}, and its lease has not run out, so that apply may still be running. ` : '';
+          io.stderr.write(s.red(`monsync unlock: ${why}${why === '' ? 'not' : 'Not'} on a terminal, so there is nobody to confirm; pass --force to break the apply lock ${lock.guid}.`) + '\n');
           return ExitCode.Error;
         }
-        const answer = await ask(io as PromptingIo, `Break the apply lock ${lock.guid}, held by ${describeHolder(lock)}?\nDo it only when that apply is no longer running. Only 'yes' is accepted: `);
+        const answer = await ask(io as PromptingIo, `Break the apply lock ${lock.guid}, held by ${describeHolder(lock)}?\n${risk}Do it only when that apply is no longer running. Only 'yes' is accepted: `);
         if (answer.trim() !== 'yes') {
           io.stderr.write('Unlock cancelled; the lock stays.\n');
           return ExitCode.Error;
         }
+      } else if (running) {
+        io.stderr.write(s.yellow(`warning: the apply lock ${lock.guid} is within its lease (held by ${describeHolder(lock)}); breaking it as --force says. If that apply is still running, stop it.`) + '\n');
       }
       await breakApplyLock(client, lock.guid);
       io.stdout.write(`Apply lock ${lock.guid} broken (it was held by ${describeHolder(lock)}).\n`);

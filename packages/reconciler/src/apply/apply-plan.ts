@@ -103,6 +103,33 @@ export function checkPlan(plan: Plan): Map<string, number> {
   return index;
 }
 
+/** Inserts `value` into the ascending list `sorted`, found by bisection. */
+function insertSorted(sorted: number[], value: number): void {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  sorted.splice(lo, 0, value);
+}
+
+/**
+ * A stopped apply waits for the requests under way only `settleMs`: a hung request must not keep the apply lock.
+ * Calls `giveUp` then, if steps still run; returns what stops listening once the apply ends on its own.
+ */
+function afterStop(options: ApplyOptions, running: () => boolean, giveUp: () => void): () => void {
+  const { signal, settleMs } = options;
+  if (signal === undefined || settleMs === undefined) return () => undefined;
+  const onAbort = (): void => {
+    if (running()) setTimeout(giveUp, settleMs).unref();
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}
+
 function refOf(step: PlanStep, guid?: string): StepRef {
   const g = guid ?? step.guid;
   return { id: step.id, action: step.action, kind: step.kind, key: step.key, ...(g === undefined ? {} : { guid: g }) };
@@ -149,17 +176,7 @@ export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyO
 
   // Ready steps in plan order (the kind registry's order), as a sorted list of indices.
   const ready: number[] = [];
-  const enqueue = (id: string): void => {
-    const i = index.get(id) as number;
-    let lo = 0;
-    let hi = ready.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((ready[mid] as number) < i) lo = mid + 1;
-      else hi = mid;
-    }
-    ready.splice(lo, 0, i);
-  };
+  const enqueue = (id: string): void => insertSorted(ready, index.get(id) as number);
   for (const step of steps) if (remaining.get(step.id) === 0) enqueue(step.id);
 
   const release = (id: string): void => {
@@ -184,8 +201,18 @@ export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyO
   };
 
   const aborted = (): boolean => options.signal?.aborted === true;
+  // Once the apply stopped waiting (`settleMs` after a stop), a step that ends later is no longer reported.
+  let settled = false;
 
   await new Promise<void>((resolve) => {
+    const stopWaiting = afterStop(options, () => inFlight > 0, () => {
+      settled = true;
+      resolve();
+    });
+    const finish = (): void => {
+      stopWaiting();
+      resolve();
+    };
     const pump = (): void => {
       while (!aborted() && inFlight < parallelism && ready.length > 0) {
         const step = steps[ready.shift() as number] as PlanStep;
@@ -194,6 +221,7 @@ export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyO
         inFlight += 1;
         emit({ type: 'start', step, progress: progress() });
         void executor.run(step, (reason, attempt) => emit({ type: 'retry', step, reason, attempt, progress: progress() })).then((outcome) => {
+          if (settled) return;
           inFlight -= 1;
           if ('error' in outcome) {
             status.set(step.id, 'failed');
@@ -215,12 +243,14 @@ export async function applyPlan(plan: Plan, client: WriteClient, options: ApplyO
           pump();
         });
       }
-      if (inFlight === 0 && (ready.length === 0 || aborted())) resolve();
+      if (inFlight === 0 && (ready.length === 0 || aborted())) finish();
     };
     pump();
   });
 
   for (const step of steps) if (status.get(step.id) === 'pending') report.notRun.push(refOf(step));
+  const unsettled = steps.filter((step) => status.get(step.id) === 'running').map((step) => refOf(step));
+  if (unsettled.length > 0) report.unsettled = unsettled;
   report.ok = report.done.length === steps.length;
   report.durationMs = performance.now() - started;
   return report;

@@ -18,6 +18,11 @@ export interface ApplyOptions {
   /** Stops starting steps; those already running finish. The rest are reported as not run. */
   signal?: AbortSignal;
   /**
+   * After `signal`, how long to wait for the steps already running (default: until they end). Those still running
+   * then are reported as `unsettled`: their requests may still be carried out.
+   */
+  settleMs?: number;
+  /**
    * POSTs a create may send in all (default: the client's `retry.maxAttempts`, else `DEFAULT_WRITE_ATTEMPTS`, 5),
    * counting the client's own retries of a 429: after an unclear outcome (no response, timeout, 5xx) a create is sent
    * again only when looking it up by key does not find it. Updates and deletes are sent as the client's retry policy allows, never more.
@@ -64,6 +69,8 @@ export interface ApplyReport {
   skipped: SkippedStep[];
   /** Steps never started because the apply was stopped (`signal`). */
   notRun: StepRef[];
+  /** Steps still running when a stopped apply gave up waiting (`settleMs`): their outcome is unknown. */
+  unsettled?: StepRef[];
   /** True when every step is done. */
   ok: boolean;
   durationMs: number;

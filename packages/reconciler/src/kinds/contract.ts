@@ -117,6 +117,8 @@ export interface Resolver {
   isCreated(kind: StepKind, key: string): boolean;
   /** Whether an operator GUID is the API account's own operator (known from `PlanOptions.selfOperatorGuids`). */
   isSelf(operatorGuid: string): boolean;
+  /** Whether the API account's operator is known at all (`isSelf` is then false for every other operator). */
+  knowsSelf(): boolean;
 }
 
 /** What apply needs to perform a step; ids come from the step (`guid`) or from placeholders resolved by apply. */
@@ -194,6 +196,11 @@ export interface KindModule extends NamedKindEntry {
   authoritative?: boolean;
   /** System objects (the Administrators group): planned when declared, never deleted nor listed as unmanaged. */
   system?(live: LiveEntry): boolean;
+  /**
+   * Why an undeclared live object that would be deleted is kept instead (the plan warns with it), or undefined: an
+   * access that may be the API account's own way to read what the tree manages (no self lock-out).
+   */
+  keptWhy?(live: LiveEntry): string | undefined;
   /** Read only when this returns true (a section's `access` is read only when some section declares it). */
   readWhen?(desired: DesiredState): boolean;
   /** Objects of this kind may be retired instead of deleted (`manage.<kind>.removal`). */

@@ -57,6 +57,7 @@ export const vaultAccessKind: KindModule = {
   builtFrom: [SECTION, 'vaultAccess', OPERATOR, GROUP],
   authoritative: true,
   system: (entry) => entry.fields.self === true,
+  keptWhy: (entry) => (typeof entry.fields.kept === 'string' ? entry.fields.kept : undefined),
   // A section declaring `access: []` manages its access too (nobody but the API account's operator keeps any).
   readWhen: (desired) => desired.vaultSections.some(({ value }) => Array.isArray((value as { access?: unknown }).access)),
   read: {
@@ -131,6 +132,7 @@ function accessOfSection(sectionGuid: string, sectionKey: string, authorizations
     types.set(id, set);
   }
   const entries: LiveEntry[] = [];
+  const ownAccess = [...types.keys()].some((id) => id.startsWith(`${OPERATOR}:`) && resolver.isSelf(id.slice(OPERATOR.length + 1)));
   for (const [id, held] of types) {
     const [who, guid] = splitCompound(id.replace(':', '/'));
     const kind = who === 'group' ? GROUP : OPERATOR;
@@ -139,9 +141,24 @@ function accessOfSection(sectionGuid: string, sectionKey: string, authorizations
     const fields: ApiObject = { level: levelOf(held) };
     // The API account's own access (the service gives the creator View and Change): managed only when declared.
     if (who === OPERATOR && resolver.isSelf(guid)) fields.self = true;
+    const kept = keptBecause(resolver, who === 'group', ownAccess);
+    if (kept !== undefined) fields.kept = kept;
     entries.push(liveEntry('vaultAccess', key, `${sectionGuid}/${id}`, fields, [{ kind: SECTION, guid: sectionGuid }, { kind, guid }]));
   }
   return entries;
+}
+
+/**
+ * Why an undeclared access must stay, lest monsync lose the section it manages (no self lock-out): while the API
+ * account's operator is unknown, any access may be its way in; known, a group's access may be, when that operator
+ * holds no access of its own (which group it is in is not read here).
+ */
+function keptBecause(resolver: Resolver, group: boolean, ownAccess: boolean): string | undefined {
+  if (!resolver.knowsSelf()) {
+    return 'monsync cannot tell which operator the API account acts for, and this access may be how it reads the section (name it with `apiOperator:` in monsync.yaml)';
+  }
+  if (group && !ownAccess) return "the API account's operator holds no access of its own to the section, so it may read the section through this group; declare its access to let monsync remove this one";
+  return undefined;
 }
 
 /** The authorizations `principal` (`operator:<guid>` / `group:<guid>`) holds on the section. */

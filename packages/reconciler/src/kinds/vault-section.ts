@@ -1,4 +1,5 @@
 import { VAULT_ACCESS_KIND, VAULT_SECTION_KIND } from '@monsync/schema';
+import { isSelfSection } from '../live/self.js';
 import { listed } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
@@ -8,7 +9,8 @@ export const vaultSectionKind: KindModule = {
   serverDefaults: {},
   updateReplaces: true,
   builtFrom: ['vaultSection'],
-  read: { list: (client) => client.vaultSections.list() },
+  // The section that records the API account's operator is monsync's own (live/self.ts): never planned.
+  read: { list: (client) => client.vaultSections.list(), own: isSelfSection },
 
   desired(state) {
     return state.vaultSections.map(({ value, source }) => {

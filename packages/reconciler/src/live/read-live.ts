@@ -4,11 +4,13 @@
  * listings (group members, SLA exclusion periods) all started at once and bounded by the client's own concurrency
  * limit, and never one GET per object.
  */
+import { VAULT_SECTION_KIND } from '@monsync/schema';
 import type { KindModule, PerParentRead } from '../kinds/contract.js';
 import { KINDS, kindModule } from '../kinds/index.js';
 import { idOf } from '../kinds/shared.js';
 import { LiveReadError } from '../plan/errors.js';
 import type { StepKind } from '../plan/types.js';
+import { readSelf } from './self.js';
 import { emptySnapshot } from './snapshot.js';
 import type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing } from './types.js';
 
@@ -78,6 +80,8 @@ function isForbidden(error: unknown): boolean {
 class Reader {
   readonly snapshot = emptySnapshot();
   readonly #lists = new Map<StepKind, Promise<ApiObject[]>>();
+  /** Each listing as the service answered it, the kind's own objects included (`read.own`). */
+  readonly #raw = new Map<StepKind, Promise<ApiObject[]>>();
   readonly #perParentLists = new Map<StepKind, Promise<void>>();
   readonly #perParent: FanOut;
   /** Whether the per-parent listings were held back a slot for a chain (given back when it ends). */
@@ -98,7 +102,9 @@ class Reader {
     const list = mod.read?.list;
     if (started === undefined && list !== undefined) {
       const own = mod.read?.own;
-      started = all(mod.title.many, () => list(this.client)).then((items) => (this.snapshot.lists[mod.kind] = own === undefined ? items : items.filter((item) => !own(item))));
+      const raw = all(mod.title.many, () => list(this.client));
+      this.#raw.set(mod.kind, raw);
+      started = raw.then((items) => (this.snapshot.lists[mod.kind] = own === undefined ? items : items.filter((item) => !own(item))));
       if (mod.read?.cursorChain === true && this.#reserved) {
         // The chain's slot goes to the per-parent listings once the chain is done, whether it succeeded or not.
         started.then(
@@ -180,6 +186,19 @@ class Reader {
     return spec.keep === undefined ? children : children.map(spec.keep);
   }
 
+  /**
+   * The record of the API account's operator (`live/self.ts`), from the vault-section listing when it is read
+   * anyway. Not readable (no right to the vault, a failed request), the operator stays unknown and the plan says so.
+   */
+  async self(sectionsRead: boolean): Promise<void> {
+    try {
+      const sections = sectionsRead ? await this.list(kindModule(VAULT_SECTION_KIND.kind)).then(() => this.#raw.get(VAULT_SECTION_KIND.kind) ?? []) : await this.client.vaultSections.list().toArray();
+      this.snapshot.self = await readSelf(this.client.vaultSections, sections);
+    } catch {
+      // Unknown, as without the record.
+    }
+  }
+
   /** Operators, to name who changed what: the operator kind's own listing when it is read anyway. */
   async operators(listing: KindModule | undefined): Promise<void> {
     if (listing !== undefined) {
@@ -211,6 +230,7 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
   if (scope.outgoingPhoneNumbers === true && phones !== undefined) {
     tasks.push(all('outgoing phone numbers', () => phones.list()).then((numbers) => (reader.snapshot.outgoingPhoneNumbers = numbers)));
   }
+  if (scope.self === true) tasks.push(reader.self(scope.kinds.includes(VAULT_SECTION_KIND.kind)));
   const integrations = client.integrations;
   if (scope.integrations === true && integrations !== undefined) {
     tasks.push(all('integrations', () => integrations.list()).then((listed) => (reader.snapshot.integrations = listed)));

@@ -3,6 +3,7 @@
  * these interfaces; tests pass in-memory fakes. Objects are plain records because the service adds fields and
  * monsync passes them through.
  */
+import type { SelfRecord } from './self.js';
 import type { StepKind } from '../plan/types.js';
 
 export type ApiObject = Record<string, unknown>;
@@ -166,6 +167,8 @@ export interface LiveScope {
   operators: boolean;
   /** Read `GET /OutgoingPhoneNumber` (an operator names its number, or `pull` writes names for ids). */
   outgoingPhoneNumbers?: boolean;
+  /** Read the record of the API account's operator (`live/self.ts`): when it is not named and the plan needs it. */
+  self?: boolean;
   /** Read `GET /Integration` (an escalation level names an integration, or `pull` writes names for GUIDs). */
   integrations?: boolean;
 }
@@ -187,6 +190,8 @@ export interface LiveSnapshot {
   timezones?: ApiObject[];
   /** `GET /OutgoingPhoneNumber`, when the scope asks for it. */
   outgoingPhoneNumbers?: ApiObject[];
+  /** The record of the API account's operator (`live/self.ts`), when the scope asks for it and it could be read. */
+  self?: SelfRecord;
   /** `GET /Integration`, when the scope asks for it. */
   integrations?: ApiObject[];
 }

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { isUnclearOutcome } from '@monsync/client';
 import type { ApiObject, Listing } from '../live/types.js';
-import { encodeLock, heldLocks, isExpired, isoSeconds, type HeldLock, type LockOwner, type LockRecord } from './record.js';
+import { heldLocks, lockSlaBody, isExpired, isoSeconds, type HeldLock, type LockOwner, type LockRecord } from './record.js';
 import { LockFailedError, LockHeldError, LockNotPermittedError, LockReleaseError, LockStaleError } from './errors.js';
 
 /** The SLA routes the lock uses; `MonitoringClient` satisfies it. */
@@ -110,7 +110,7 @@ function heartbeat(client: LockClient, guid: string, record: LockRecord, options
     if (running !== undefined) return;
     const renewed = { ...record, expires: isoSeconds(new Date(options.now().getTime() + options.leaseMs)) };
     running = client.slas
-      .replace(guid, { Description: encodeLock(renewed) })
+      .replace(guid, lockSlaBody(renewed))
       .then(
         () => void (record.expires = renewed.expires),
         (error: unknown) => options.onRenewFailed?.(error),
@@ -140,6 +140,7 @@ export async function acquireApplyLock(client: LockClient, options: LockOptions)
   const fresh = (): LockRecord => ({ ...options.owner, id, since: isoSeconds(now()), expires: isoSeconds(new Date(now().getTime() + leaseMs)) });
   let record = fresh();
   let mine: string | undefined;
+  let announced = false;
   let poll = FIRST_POLL_MS;
   try {
     for (;;) {
@@ -164,6 +165,7 @@ export async function acquireApplyLock(client: LockClient, options: LockOptions)
       }
       if (others.length === 0) {
         record = fresh();
+        announced = true;
         await announce(client, record);
         continue;
       }
@@ -183,15 +185,21 @@ export async function acquireApplyLock(client: LockClient, options: LockOptions)
       poll = Math.min(MAX_POLL_MS, poll * 1.5);
     }
   } catch (error) {
-    if (mine !== undefined) await removeQuietly(client, mine).catch(() => undefined);
+    // Stopped or failed right after announcing itself, it has not listed its object yet: find it by its id.
+    const left = mine !== undefined ? [mine] : announced ? await ownLockGuids(client, id).catch(() => []) : [];
+    for (const guid of left) await removeQuietly(client, guid).catch(() => undefined);
     throw error;
   }
+}
+
+async function ownLockGuids(client: LockClient, id: string): Promise<string[]> {
+  return (await listApplyLocks(client)).filter((lock) => lock.id === id).map((lock) => lock.guid);
 }
 
 /** Creates this apply's lock object. An unclear outcome is left to the next listing, which finds it by its id. */
 async function announce(client: LockClient, record: LockRecord): Promise<void> {
   try {
-    await client.slas.create({ Description: encodeLock(record) });
+    await client.slas.create(lockSlaBody(record));
   } catch (error) {
     const code = status(error);
     if (code === 403) throw new LockNotPermittedError(messageOf(error));

@@ -34,7 +34,7 @@ export class LockNotPermittedError extends Error {
   readonly code = 'LOCK_NOT_PERMITTED';
   constructor(detail: string) {
     super(
-      `the API account may not create the apply lock (an SLA named "monsync:lock ..."): ${detail}. Give the API account the right to ` +
+      `the API account may not create the apply lock (an SLA named "monsync apply lock (do not edit) ..."): ${detail}. Give the API account the right to ` +
         'create and delete SLAs, or run apply with --no-lock (then nothing stops two applies from writing at once and duplicating objects)',
     );
     this.name = 'LockNotPermittedError';

@@ -1,13 +1,42 @@
 /**
  * The apply lock's record: who holds it and until when, kept in the name (`Description`) of an SLA, the one text an
- * SLA has. `monsync:lock id=... since=... expires=... host=... user=... operator=... run=...`, values URI-encoded so
- * a host or a run address cannot break the line, each cut to a bounded length.
+ * SLA has. `monsync apply lock (do not edit) id=... since=... expires=... host=... user=... operator=... run=...`,
+ * values URI-encoded so a host or a run address cannot break the line, each cut to a bounded length.
  */
 import type { ApiObject } from '../live/types.js';
 import { plainText } from '../render/escape.js';
 
-/** Names starting with this are apply locks: hidden from plans, pulls and safety counts. */
-export const LOCK_PREFIX = 'monsync:lock ';
+/**
+ * Names starting with this are apply locks: hidden from plans, pulls and safety counts. It says what the object is
+ * to whoever meets it in the web app's SLA overview.
+ */
+export const LOCK_PREFIX = 'monsync apply lock (do not edit) ';
+/** The name locks had before 0.x: a lock an older monsync left still blocks, and is still shown and broken. */
+const FORMER_LOCK_PREFIX = 'monsync:lock ';
+const PREFIXES = [LOCK_PREFIX, FORMER_LOCK_PREFIX];
+
+/**
+ * The SLA fields besides the name, with every threshold the published definition lists (a service that requires
+ * them would refuse a lock without), set so that no report built on the lock could read as a breach or a target:
+ * no uptime is below 0%, so none is an error or a warning; the load-time limit (86,400,000: a day in milliseconds,
+ * 1,000 days in seconds, whichever unit the service means) and the operator response limit (a year in minutes) are
+ * beyond anything measured. The lock measures nothing: no monitor refers to it.
+ */
+export const LOCK_SLA_THRESHOLDS = {
+  UptimeErrorThreshold: 0,
+  UptimeWarningThreshold: 0,
+  LoadTimeErrorThreshold: 86_400_000,
+  OperatorReponseTimeThreshold: 525_600,
+} as const;
+
+/** The whole SLA body of a lock object: its record as the name, and the thresholds. */
+export function lockSlaBody(record: LockRecord): ApiObject {
+  return { Description: encodeLock(record), ...LOCK_SLA_THRESHOLDS };
+}
+
+function lockPrefixOf(description: unknown): string | undefined {
+  return typeof description === 'string' ? PREFIXES.find((prefix) => description.startsWith(prefix)) : undefined;
+}
 
 /** Who takes the lock: shown to the applies that wait for it and by `monsync unlock`. */
 export interface LockOwner {
@@ -63,9 +92,10 @@ function decode(value: string): string {
  * as a lock (id and times empty): it blocks applies until it is removed, as a stranger's lock should.
  */
 export function parseLock(description: unknown): LockRecord | undefined {
-  if (typeof description !== 'string' || !description.startsWith(LOCK_PREFIX)) return undefined;
+  const prefix = lockPrefixOf(description);
+  if (prefix === undefined) return undefined;
   const fields = new Map<string, string>();
-  for (const part of description.slice(LOCK_PREFIX.length).split(' ')) {
+  for (const part of String(description).slice(prefix.length).split(' ')) {
     const eq = part.indexOf('=');
     if (eq > 0) fields.set(part.slice(0, eq), decode(part.slice(eq + 1)));
   }
@@ -78,7 +108,7 @@ export function parseLock(description: unknown): LockRecord | undefined {
 }
 
 export function isLockObject(sla: ApiObject): boolean {
-  return typeof sla['Description'] === 'string' && sla['Description'].startsWith(LOCK_PREFIX);
+  return lockPrefixOf(sla['Description']) !== undefined;
 }
 
 export function heldLocks(slas: readonly ApiObject[]): HeldLock[] {

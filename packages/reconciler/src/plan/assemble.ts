@@ -28,7 +28,8 @@ import { lockOutProblems } from './phases/lock-out.js';
 import { safetyViolations } from './phases/safety.js';
 import { liveScope } from './scope.js';
 import type { SecretFingerprints } from './secrets.js';
-import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
+import type { Draft, KindState } from './phases/state.js';
+import { PLAN_FORMAT_VERSION, type Plan, type PlanWarning } from './types.js';
 
 export interface PlanOptions {
   /** From `fingerprintDesiredSecrets`; required when a managed object declares secrets. */
@@ -69,6 +70,25 @@ function selfGuids(options: PlanOptions): string[] {
   return [...(options.selfOperatorGuid === undefined ? [] : [options.selfOperatorGuid]), ...(options.selfOperatorGuids ?? [])];
 }
 
+/** Said once in a plan that would have labelled a change as made outside git, or kept an access, had monsync known its operator. */
+export const SELF_UNKNOWN_WARNING: PlanWarning = {
+  code: 'API_OPERATOR_UNKNOWN',
+  message:
+    'monsync cannot tell which operator the API account acts for, so it labels no change as made outside git and keeps the vault accesses that may be its own. ' +
+    'It learns it on its first apply that changes something (the service records the operator in a vault section monsync creates, "monsync API account (do not edit)"), ' +
+    'or name it with `apiOperator: <Email or OperatorGuid>` in monsync.yaml',
+};
+
+/** Whether an update or delete of an object someone changed last would have carried drift (`driftOf`), had monsync known its operator. */
+function unlabelledDrift(drafts: readonly Draft[], states: readonly KindState[]): boolean {
+  const mods = new Map(states.map((state) => [state.mod.kind, state.mod] as const));
+  return drafts.some((draft) => {
+    if (draft.liveEntry === undefined || (draft.step.action !== 'update' && draft.step.action !== 'delete')) return false;
+    const operatorId = mods.get(draft.step.kind)?.lastModified?.(draft.liveEntry).operatorId;
+    return operatorId !== undefined && operatorId !== '';
+  });
+}
+
 function throwIfAny(problems: readonly PlanProblem[]): void {
   if (problems.length > 0) throw new PlanError([...problems]);
 }
@@ -100,7 +120,9 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
     ...deletesRefused(deletes.drafts, states, resolution),
   ]);
 
+  warnings.push(...deletes.kept);
   const drafts = [...drafted.drafts, ...deletes.drafts];
+  if (selfGuids(options).length === 0 && (deletes.kept.length > 0 || unlabelledDrift(drafts, states))) warnings.unshift(SELF_UNKNOWN_WARNING);
   markProtected(deletes.drafts, states, resolution, desired.protection);
   linkDependencies(drafts, states);
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);

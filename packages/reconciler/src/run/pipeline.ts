@@ -6,6 +6,7 @@
 import type { DesiredState } from '../desired.js';
 import { readLiveAgainOnUnclear } from '../apply/read-live-again.js';
 import { readLive } from '../live/read-live.js';
+import { selfMatters } from '../live/self.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { liveScope } from '../plan/scope.js';
 import type { FreshPlan } from './saved-plan.js';
@@ -29,7 +30,9 @@ export interface ReadAndPlan extends FreshPlan {
 
 /** Reads the live account on an open session and plans the session's tree against it. */
 export async function readAndPlan<S extends PlanSession>(session: S, options: ReadAndPlanOptions<S> = {}): Promise<ReadAndPlan> {
-  const scope = liveScope(session.desired);
+  const planned = liveScope(session.desired);
+  // The record of the API account's operator is read only when no operator is named and the plan uses it.
+  const scope = session.readsSelf === true && selfMatters(planned) ? { ...planned, self: true } : planned;
   const read = () => (options.rereadOnUnclear === true ? readLiveAgainOnUnclear(session.client, scope) : readLive(session.client, scope));
   const live = await (options.around === undefined ? read() : options.around(read, session));
   const dedupe = { dedupe: options.dedupe === true, rotate: options.rotate };

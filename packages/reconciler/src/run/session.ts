@@ -1,6 +1,8 @@
 import { createClient, type ClientOptions, type MonitoringClient } from '@monsync/client';
 import { deriveFingerprintKey, OPERATOR_KIND, type PlanTarget } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
+import { recordSelf, selfMatters, selfOf } from '../live/self.js';
+import { liveScope } from '../plan/scope.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { assemblePlan } from '../plan/assemble.js';
 import { fingerprintDesiredSecrets } from '../plan/fingerprint.js';
@@ -38,6 +40,11 @@ export interface PlanSession {
   readonly client: MonitoringClient;
   /** The API root the client talks to. */
   readonly apiUrl: string;
+  /**
+   * No operator is named (`apiOperator`, `MONSYNC_OPERATOR`, the action's `operators`): plans read the record the
+   * service keeps of the API account's operator (`live/self.ts`), and apply makes it when there is none.
+   */
+  readonly readsSelf?: boolean;
   /** The service and API account every plan of the session records (`Plan.target`), and a saved plan must name. */
   readonly target: PlanTarget;
   /** Closes the client, once however often it is called (a failed read closes it early). */
@@ -54,9 +61,9 @@ export function operatorValues(wanted: string | readonly string[] | undefined): 
 
 /**
  * The API accounts' own operators: the one place they are found, for drift attribution (objects they changed last
- * are not drift), the lock-out guard (never delete them or take their access) and the action. The API has no
- * "who am I" (the service tells it nowhere a client can read), so they are given as GUIDs or e-mails: `operator:`
- * in monsync.yaml, `MONSYNC_OPERATOR`, or the action's `operators` input. Each is looked up among the operators
+ * are not drift), the lock-out guard (never delete them or take their access) and the action, as named: GUIDs or
+ * e-mails in `apiOperator:` of monsync.yaml, `MONSYNC_OPERATOR`, or the action's `operators` input. Unnamed, the
+ * session takes the operator the service recorded as the creator of monsync's own vault section (`live/self.ts`). Each is looked up among the operators
  * read (the operator kind's listing, or the one drift reads). A value that matches no operator is kept as given (the
  * operators may be unreadable) and listed in `unmatched` when they were read.
  */
@@ -91,6 +98,7 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
   const unavailable = new Set<string>();
   const fingerprints = fingerprintDesiredSecrets(desired, key, unavailable);
   const client = createClient(options.client);
+  const named = [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)];
   const target = planTarget(options.client.baseUrl, options.client.username);
   let closing: Promise<void> | undefined;
   return {
@@ -99,10 +107,11 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
     fingerprints,
     client,
     apiUrl: options.client.baseUrl,
+    readsSelf: named.length === 0,
     target,
     close: () => (closing ??= client.close()),
     plan(live, targets, extra) {
-      const own = ownOperators(live, [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)]);
+      const own = ownOperators(live, named);
       for (const value of own.unmatched) {
         const source = desired.settings.apiOperator !== undefined && operatorValues(desired.settings.apiOperator).includes(value) ? 'monsync.yaml apiOperator' : (options.operatorSource ?? 'MONSYNC_OPERATOR');
         options.onWarning?.(
@@ -112,6 +121,8 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
       // A value naming no operator of the account (a typo) is no operator: the lock-out guard then treats the API
       // account's operator as unknown and refuses every operator delete, rather than protect a GUID nobody has.
       const found = own.guids.filter((guid) => !own.unmatched.includes(guid));
+      const recorded = selfOf(live.self);
+      if (recorded !== undefined && !found.some((guid) => guid.toLowerCase() === recorded)) found.push(recorded);
       const plan = assemblePlan(desired, live, {
         fingerprints,
         ...(unavailable.size === 0 ? {} : { unavailableSecrets: unavailable }),
@@ -125,4 +136,14 @@ export function openSession(desired: DesiredState, options: SessionOptions): Pla
       return plan;
     },
   };
+}
+
+/**
+ * After an apply that did its work (or had none to do), with no operator named: has the service record which operator the API
+ * account acts for (`recordSelf`), so that later plans tell monsync's own changes from others'. Undefined when an
+ * operator is named or the tree's plans do not use it.
+ */
+export async function recordSelfAfterApply(session: Pick<PlanSession, 'readsSelf' | 'desired' | 'client'>): Promise<Awaited<ReturnType<typeof recordSelf>> | undefined> {
+  if (session.readsSelf !== true || !selfMatters(liveScope(session.desired))) return undefined;
+  return recordSelf(session.client);
 }

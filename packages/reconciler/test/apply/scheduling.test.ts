@@ -198,6 +198,28 @@ describe('applyPlan scheduling', () => {
     expect(report.ok).toBe(false);
   });
 
+  it('after a stop waits settleMs at most for the running steps, and reports those still running as unsettled', async () => {
+    const monitors = ['a', 'b', 'c'].map((name) => aMonitor({ Name: name }));
+    const plan = planFor(desiredState({ manage: manageAll, monitors }), liveSnapshot());
+    const fake = gatedClient();
+    const controller = new AbortController();
+    const events: StepEvent[] = [];
+    const applying = applyPlan(plan, fake.client, { parallelism: 2, signal: controller.signal, settleMs: 1, onStep: (e) => events.push(e) });
+    await fake.sent(2);
+    controller.abort();
+    fake.calls[0]?.release();
+    // 'b' is not answered: the apply stops waiting for it.
+    const report = await applying;
+    expect(report.done.map((d) => d.key)).toEqual(['a']);
+    expect(report.unsettled?.map((d) => d.key)).toEqual(['b']);
+    expect(report.notRun.map((d) => d.key)).toEqual(['c']);
+    // An answer that comes after the apply gave up changes neither the report nor the events.
+    fake.calls[1]?.release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(report.done.map((d) => d.key)).toEqual(['a']);
+    expect(events.filter((e) => e.type === 'done').map((e) => e.step.key)).toEqual(['a']);
+  });
+
   it('emits start and done events with the counts a progress display needs', async () => {
     const plan = planFor(desiredState({ manage: manageAll, monitors: [aMonitor({ Name: 'a' }), aMonitor({ Name: 'b' })] }), liveSnapshot());
     const fake = gatedClient();

@@ -5,7 +5,7 @@
  */
 import type { DesiredEntry, LiveEntry } from '../../kinds/contract.js';
 import { place, planProblem, type PlanProblem } from '../errors.js';
-import type { Plan, StepKind } from '../types.js';
+import type { Plan, PlanWarning, StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
 import { driftOf, type DraftOptions } from './drafts.js';
 import { nothingDeletedOf } from './references.js';
@@ -20,6 +20,8 @@ export interface Deletes {
   unmanaged: Plan['unmanaged'];
   /** GUIDs deleted, per kind; undefined when the plan deletes nothing. */
   deleted: PerKind<true> | undefined;
+  /** Undeclared objects kept instead of deleted (`KindModule.keptWhy`), each with why. */
+  kept: PlanWarning[];
 }
 
 /**
@@ -34,6 +36,7 @@ export function draftDeletes(states: readonly KindState[], options?: DraftOption
   // do its children (a retired monitor keeps its group memberships unless they are removed too).
   const gone = new PerKind<true>();
   let deletedAny = false;
+  const kept: PlanWarning[] = [];
   for (const state of states) {
     const { mod } = state;
     if (!state.managed) continue;
@@ -55,6 +58,11 @@ export function draftDeletes(states: readonly KindState[], options?: DraftOption
     };
     for (const orphan of state.orphans) {
       if (mod.system?.(orphan) === true) continue;
+      const why = mod.keptWhy?.(orphan);
+      if (why !== undefined) {
+        kept.push({ code: 'ACCESS_KEPT', message: `${mod.title.one} "${orphan.key}" is kept although the config does not declare it: ${why}`, kind: mod.kind, key: orphan.key });
+        continue;
+      }
       if (!state.prune && mod.relation !== true && mod.authoritative !== true) {
         unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
         continue;
@@ -66,7 +74,7 @@ export function draftDeletes(states: readonly KindState[], options?: DraftOption
     for (const copy of state.duplicates) remove(copy.entry, `${DUPLICATE_REASON} ${copy.kept.guid} (${copy.rule})`);
   }
   unmanaged.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-  return { drafts, unmanaged, deleted: deletedAny ? deleted : undefined };
+  return { drafts, unmanaged, deleted: deletedAny ? deleted : undefined, kept };
 }
 
 const SHOWN_REFERRERS = 5;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fingerprintDesiredSecrets } from '../fingerprint.js';
-import { aLiveMonitor, aMonitor, anItem, aSection, aLiveItem, aLiveSection, CANARY, desiredState, FINGERPRINT_KEY, guidFor, liveSnapshot, OTHER_OPERATOR, secret } from '../../test-utils/index.js';
+import { aLiveMonitor, aMonitor, anItem, aSection, aLiveItem, aLiveSection, CANARY, desiredState, FINGERPRINT_KEY, guidFor, liveSnapshot, OTHER_OPERATOR, secret, SELF_OPERATOR } from '../../test-utils/index.js';
 import { draftChanges, type DraftOptions } from './drafts.js';
 import type { KindState } from './state.js';
 import { matched } from '../../test-utils/index.js';
@@ -11,12 +11,20 @@ describe('drafts phase', () => {
     const desired = desiredState({ manage: { monitors: { prune: false } }, monitors: [aMonitor({ Name: 'new' }), aMonitor({ Name: 'same' }), aMonitor({ Name: 'off', IsActive: false })] });
     const live = liveSnapshot({ monitors: [aLiveMonitor({ Name: 'same' }), aLiveMonitor({ Name: 'off', LastModifiedByOperatorId: OTHER_OPERATOR })] });
     const { states, resolution } = matched(desired, live);
-    const { drafts, unchanged, problems } = draftChanges(states, resolution, { operators: live.operators });
+    const { drafts, unchanged, problems } = draftChanges(states, resolution, { operators: live.operators, selfOperatorGuid: SELF_OPERATOR });
     expect(problems).toEqual([]);
     expect(unchanged).toBe(1);
     expect(drafts.map((d) => [d.step.action, d.step.key])).toEqual([['create', 'new'], ['update', 'off']]);
     expect(drafts[1]?.step.changes).toEqual([{ op: 'replace', path: '/IsActive', before: true, after: false }]);
     expect(drafts[1]?.step.drift?.lastModifiedByOperatorId).toBe(OTHER_OPERATOR);
+  });
+
+  it('labels no change as made outside git while the API account\'s operator is unknown: it could be its own', () => {
+    const desired = desiredState({ manage: { monitors: { prune: false } }, monitors: [aMonitor({ Name: 'off', IsActive: false })] });
+    const live = liveSnapshot({ monitors: [aLiveMonitor({ Name: 'off', LastModifiedByOperatorId: OTHER_OPERATOR })] });
+    const { states, resolution } = matched(desired, live);
+    const { drafts } = draftChanges(states, resolution, { operators: live.operators });
+    expect(drafts.map((d) => [d.step.action, d.step.key, d.step.drift])).toEqual([['update', 'off', undefined]]);
   });
 
   it('compares a secret by its fingerprint marker and never puts the value in the draft', () => {

@@ -452,6 +452,8 @@ function operatorName(operators: readonly ApiObject[] | null, guid: string): str
 export function driftOf(mod: KindModule, current: LiveEntry, options: DraftOptions): PlanDrift | undefined {
   const modified = mod.lastModified?.(current);
   if (modified?.operatorId === undefined || modified.operatorId === '' || modified.operatorId === options.selfOperatorGuid || options.selfOperatorGuids?.includes(modified.operatorId) === true) return undefined;
+  // Not knowing its own operator, monsync cannot tell its own changes from anyone's: it labels none (assemble warns).
+  if (options.selfOperatorGuid === undefined && (options.selfOperatorGuids?.length ?? 0) === 0) return undefined;
   const name = operatorName(options.operators, modified.operatorId);
   return {
     ...(modified.date === undefined ? {} : { lastModifiedDate: modified.date }),

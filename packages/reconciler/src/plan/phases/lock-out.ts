@@ -20,8 +20,8 @@ const MEMBER = OPERATOR_GROUP_MEMBER_KIND.kind;
 const ACCESS = VAULT_ACCESS_KIND.kind;
 
 const UNKNOWN_SELF =
-  'monsync cannot tell which operator the API account in use belongs to (the API does not say), so it refuses every operator delete and every change to the Administrators group; ' +
-  'name it with MONSYNC_OPERATOR (or the action\'s `operators` input, or `apiOperator:` in monsync.yaml): its Email or OperatorGuid';
+  'monsync cannot tell which operator the API account in use acts for, so it refuses every operator delete and every change to the Administrators group; ' +
+  'it learns it on its first apply that changes something, or name it with `apiOperator: <Email or OperatorGuid>` in monsync.yaml (MONSYNC_OPERATOR and the action\'s `operators` input count too)';
 
 type Steps = readonly Omit<PlanStep, 'dependsOn'>[];
 

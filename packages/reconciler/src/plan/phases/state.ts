@@ -210,6 +210,10 @@ export class Resolution implements Resolver {
   isSelf(operatorGuid: string): boolean {
     return this.#self.has(operatorGuid.toLowerCase());
   }
+
+  knowsSelf(): boolean {
+    return this.#self.size > 0;
+  }
   readonly #ignoredGuid = new PerKind<true>();
   readonly #ignoredKey = new PerKind<true>();
 

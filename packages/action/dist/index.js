@@ -65386,7 +65386,7 @@ var ConfigFileSchema = ClosedObject(
     apiOperator: Type.Optional(
       Type.String({
         minLength: 1,
-        description: "Email or OperatorGuid of the operator the API account belongs to (the API cannot say). The lock-out guard keeps monsync from deleting it or taking its access, and its own changes are not drift. MONSYNC_OPERATOR, or the action's `operators` input, add to it."
+        description: 'Email or OperatorGuid of the operator the API account acts for (several: separated by commas). Without it, monsync reads the operator the service recorded as the creator of its own vault section "monsync API account (do not edit)", made by its first apply; name it here when plan and apply use API accounts of different operators, or the API account may not create vault sections. The lock-out guard keeps monsync from deleting it or taking its access, and its own changes are not drift. MONSYNC_OPERATOR, or the action\'s `operators` input, add to it.'
       })
     ),
     monitors: Type.Optional(Type.Array(MonitorSchema, { description: "Monitors (key: Name)." })),
@@ -71603,6 +71603,7 @@ var vaultAccessKind = {
   builtFrom: [SECTION, "vaultAccess", OPERATOR4, GROUP7],
   authoritative: true,
   system: (entry) => entry.fields.self === true,
+  keptWhy: (entry) => typeof entry.fields.kept === "string" ? entry.fields.kept : void 0,
   // A section declaring `access: []` manages its access too (nobody but the API account's operator keeps any).
   readWhen: (desired) => desired.vaultSections.some(({ value }) => Array.isArray(value.access)),
   read: {
@@ -71670,6 +71671,7 @@ function accessOfSection(sectionGuid, sectionKey, authorizations, resolver) {
     types.set(id, set);
   }
   const entries = [];
+  const ownAccess = [...types.keys()].some((id) => id.startsWith(`${OPERATOR4}:`) && resolver.isSelf(id.slice(OPERATOR4.length + 1)));
   for (const [id, held] of types) {
     const [who, guid] = splitCompound(id.replace(":", "/"));
     const kind = who === "group" ? GROUP7 : OPERATOR4;
@@ -71677,9 +71679,18 @@ function accessOfSection(sectionGuid, sectionKey, authorizations, resolver) {
     const key = `${sectionKey}/${who}:${name}`;
     const fields = { level: levelOf(held) };
     if (who === OPERATOR4 && resolver.isSelf(guid)) fields.self = true;
+    const kept = keptBecause(resolver, who === "group", ownAccess);
+    if (kept !== void 0) fields.kept = kept;
     entries.push(liveEntry("vaultAccess", key, `${sectionGuid}/${id}`, fields, [{ kind: SECTION, guid: sectionGuid }, { kind, guid }]));
   }
   return entries;
+}
+function keptBecause(resolver, group, ownAccess) {
+  if (!resolver.knowsSelf()) {
+    return "monsync cannot tell which operator the API account acts for, and this access may be how it reads the section (name it with `apiOperator:` in monsync.yaml)";
+  }
+  if (group && !ownAccess) return "the API account's operator holds no access of its own to the section, so it may read the section through this group; declare its access to let monsync remove this one";
+  return void 0;
 }
 async function heldBy(client, sectionGuid, principal) {
   const listed3 = await client.vaultSections.authorizations.list(sectionGuid).toArray();
@@ -71861,7 +71872,21 @@ var slaExclusionPeriodKind = {
 };
 
 // ../reconciler/src/lock/record.ts
-var LOCK_PREFIX = "monsync:lock ";
+var LOCK_PREFIX = "monsync apply lock (do not edit) ";
+var FORMER_LOCK_PREFIX = "monsync:lock ";
+var PREFIXES = [LOCK_PREFIX, FORMER_LOCK_PREFIX];
+var LOCK_SLA_THRESHOLDS = {
+  UptimeErrorThreshold: 0,
+  UptimeWarningThreshold: 0,
+  LoadTimeErrorThreshold: 864e5,
+  OperatorReponseTimeThreshold: 525600
+};
+function lockSlaBody(record) {
+  return { Description: encodeLock(record), ...LOCK_SLA_THRESHOLDS };
+}
+function lockPrefixOf(description) {
+  return typeof description === "string" ? PREFIXES.find((prefix) => description.startsWith(prefix)) : void 0;
+}
 var OWNER_FIELDS = ["host", "user", "operator", "run"];
 var MAX_VALUE = 120;
 function isoSeconds(date) {
@@ -71883,9 +71908,10 @@ function decode2(value) {
   }
 }
 function parseLock(description) {
-  if (typeof description !== "string" || !description.startsWith(LOCK_PREFIX)) return void 0;
+  const prefix = lockPrefixOf(description);
+  if (prefix === void 0) return void 0;
   const fields = /* @__PURE__ */ new Map();
-  for (const part of description.slice(LOCK_PREFIX.length).split(" ")) {
+  for (const part of String(description).slice(prefix.length).split(" ")) {
     const eq = part.indexOf("=");
     if (eq > 0) fields.set(part.slice(0, eq), decode2(part.slice(eq + 1)));
   }
@@ -71897,7 +71923,7 @@ function parseLock(description) {
   return record;
 }
 function isLockObject(sla) {
-  return typeof sla["Description"] === "string" && sla["Description"].startsWith(LOCK_PREFIX);
+  return lockPrefixOf(sla["Description"]) !== void 0;
 }
 function heldLocks(slas) {
   const locks = [];
@@ -72022,13 +72048,57 @@ var vaultItemKind = {
   }
 };
 
+// ../reconciler/src/live/self.ts
+var SELF_SECTION_NAME = "monsync API account (do not edit)";
+function isSelfSection(section) {
+  return section["Name"] === SELF_SECTION_NAME;
+}
+function selfMatters(scope) {
+  return scope.operators || scope.kinds.some((kind) => kind === VAULT_ACCESS_KIND.kind || kind === OPERATOR_KIND.kind || kind === OPERATOR_GROUP_MEMBER_KIND.kind);
+}
+async function readSelf(client, sections2) {
+  const guids = sections2.filter(isSelfSection).map((section) => idOf(section, "VaultSectionGuid"));
+  const operators = /* @__PURE__ */ new Set();
+  for (const guid of guids) {
+    for (const authorization of await client.authorizations.list(guid).toArray()) {
+      const principal = principalOf(authorization);
+      if (principal?.who === OPERATOR_KIND.kind) operators.add(principal.guid.toLowerCase());
+    }
+  }
+  return { sections: guids, operators: [...operators].sort() };
+}
+function selfOf(record) {
+  return record?.operators.length === 1 ? record.operators[0] : void 0;
+}
+async function recordSelf(client) {
+  try {
+    const sections2 = await client.vaultSections.list().toArray();
+    let record = await readSelf(client.vaultSections, sections2);
+    const created = record.sections.length === 0;
+    if (created) {
+      try {
+        await client.vaultSections.create({ Name: SELF_SECTION_NAME });
+      } catch (error2) {
+        if (!isUnclearOutcome(error2)) throw error2;
+      }
+      record = await readSelf(client.vaultSections, await client.vaultSections.list().toArray());
+    }
+    const operator = selfOf(record);
+    if (operator !== void 0) return { operator, created };
+    return { failed: record.sections.length === 0 ? "the section could not be found after creating it" : `the section "${SELF_SECTION_NAME}" names ${record.operators.length} operators` };
+  } catch (error2) {
+    return { failed: error2 instanceof Error ? error2.message : String(error2) };
+  }
+}
+
 // ../reconciler/src/kinds/vault-section.ts
 var vaultSectionKind = {
   ...VAULT_SECTION_KIND,
   serverDefaults: {},
   updateReplaces: true,
   builtFrom: ["vaultSection"],
-  read: { list: (client) => client.vaultSections.list() },
+  // The section that records the API account's operator is monsync's own (live/self.ts): never planned.
+  read: { list: (client) => client.vaultSections.list(), own: isSelfSection },
   desired(state) {
     return state.vaultSections.map(({ value, source }) => {
       const guid = pinned(value, "VaultSectionGuid");
@@ -72140,6 +72210,8 @@ var Reader = class {
   }
   snapshot = emptySnapshot();
   #lists = /* @__PURE__ */ new Map();
+  /** Each listing as the service answered it, the kind's own objects included (`read.own`). */
+  #raw = /* @__PURE__ */ new Map();
   #perParentLists = /* @__PURE__ */ new Map();
   #perParent;
   /** Whether the per-parent listings were held back a slot for a chain (given back when it ends). */
@@ -72150,7 +72222,9 @@ var Reader = class {
     const list = mod.read?.list;
     if (started === void 0 && list !== void 0) {
       const own = mod.read?.own;
-      started = all(mod.title.many, () => list(this.client)).then((items) => this.snapshot.lists[mod.kind] = own === void 0 ? items : items.filter((item) => !own(item)));
+      const raw = all(mod.title.many, () => list(this.client));
+      this.#raw.set(mod.kind, raw);
+      started = raw.then((items) => this.snapshot.lists[mod.kind] = own === void 0 ? items : items.filter((item) => !own(item)));
       if (mod.read?.cursorChain === true && this.#reserved) {
         started.then(
           () => this.#perParent.widen(),
@@ -72224,6 +72298,17 @@ var Reader = class {
     }
     return spec.keep === void 0 ? children : children.map(spec.keep);
   }
+  /**
+   * The record of the API account's operator (`live/self.ts`), from the vault-section listing when it is read
+   * anyway. Not readable (no right to the vault, a failed request), the operator stays unknown and the plan says so.
+   */
+  async self(sectionsRead) {
+    try {
+      const sections2 = sectionsRead ? await this.list(kindModule(VAULT_SECTION_KIND.kind)).then(() => this.#raw.get(VAULT_SECTION_KIND.kind) ?? []) : await this.client.vaultSections.list().toArray();
+      this.snapshot.self = await readSelf(this.client.vaultSections, sections2);
+    } catch {
+    }
+  }
   /** Operators, to name who changed what: the operator kind's own listing when it is read anyway. */
   async operators(listing) {
     if (listing !== void 0) {
@@ -72252,6 +72337,7 @@ async function readLive(client, scope) {
   if (scope.outgoingPhoneNumbers === true && phones !== void 0) {
     tasks.push(all("outgoing phone numbers", () => phones.list()).then((numbers) => reader.snapshot.outgoingPhoneNumbers = numbers));
   }
+  if (scope.self === true) tasks.push(reader.self(scope.kinds.includes(VAULT_SECTION_KIND.kind)));
   const integrations = client.integrations;
   if (scope.integrations === true && integrations !== void 0) {
     tasks.push(all("integrations", () => integrations.list()).then((listed3) => reader.snapshot.integrations = listed3));
@@ -74141,6 +74227,7 @@ function operatorName(operators, guid) {
 function driftOf(mod, current, options) {
   const modified = mod.lastModified?.(current);
   if (modified?.operatorId === void 0 || modified.operatorId === "" || modified.operatorId === options.selfOperatorGuid || options.selfOperatorGuids?.includes(modified.operatorId) === true) return void 0;
+  if (options.selfOperatorGuid === void 0 && (options.selfOperatorGuids?.length ?? 0) === 0) return void 0;
   const name = operatorName(options.operators, modified.operatorId);
   return {
     ...modified.date === void 0 ? {} : { lastModifiedDate: modified.date },
@@ -74269,6 +74356,9 @@ var Resolution = class {
   }
   isSelf(operatorGuid) {
     return this.#self.has(operatorGuid.toLowerCase());
+  }
+  knowsSelf() {
+    return this.#self.size > 0;
   }
   #ignoredGuid = new PerKind();
   #ignoredKey = new PerKind();
@@ -74467,6 +74557,7 @@ function draftDeletes(states, options) {
   const deleted = new PerKind();
   const gone = new PerKind();
   let deletedAny = false;
+  const kept = [];
   for (const state of states) {
     const { mod } = state;
     if (!state.managed) continue;
@@ -74487,6 +74578,11 @@ function draftDeletes(states, options) {
     };
     for (const orphan of state.orphans) {
       if (mod.system?.(orphan) === true) continue;
+      const why = mod.keptWhy?.(orphan);
+      if (why !== void 0) {
+        kept.push({ code: "ACCESS_KEPT", message: `${mod.title.one} "${orphan.key}" is kept although the config does not declare it: ${why}`, kind: mod.kind, key: orphan.key });
+        continue;
+      }
       if (!state.prune && mod.relation !== true && mod.authoritative !== true) {
         unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
         continue;
@@ -74497,7 +74593,7 @@ function draftDeletes(states, options) {
     for (const copy of state.duplicates) remove(copy.entry, `${DUPLICATE_REASON} ${copy.kept.guid} (${copy.rule})`);
   }
   unmanaged.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || compareStrings(a.key, b.key) || compareStrings(a.guid, b.guid));
-  return { drafts, unmanaged, deleted: deletedAny ? deleted : void 0 };
+  return { drafts, unmanaged, deleted: deletedAny ? deleted : void 0, kept };
 }
 var SHOWN_REFERRERS = 5;
 function deletesRefused(deletes, states, resolution) {
@@ -75310,7 +75406,7 @@ function policyFindings(desired, states, steps, resolution) {
 var OPERATOR5 = OPERATOR_KIND.kind;
 var MEMBER2 = OPERATOR_GROUP_MEMBER_KIND.kind;
 var ACCESS = VAULT_ACCESS_KIND.kind;
-var UNKNOWN_SELF = "monsync cannot tell which operator the API account in use belongs to (the API does not say), so it refuses every operator delete and every change to the Administrators group; name it with MONSYNC_OPERATOR (or the action's `operators` input, or `apiOperator:` in monsync.yaml): its Email or OperatorGuid";
+var UNKNOWN_SELF = "monsync cannot tell which operator the API account in use acts for, so it refuses every operator delete and every change to the Administrators group; it learns it on its first apply that changes something, or name it with `apiOperator: <Email or OperatorGuid>` in monsync.yaml (MONSYNC_OPERATOR and the action's `operators` input count too)";
 function lockOutProblems(steps, states, live, self) {
   const own = new Set(self.map((guid) => guid.toLowerCase()));
   return [...operatorDeletes(steps, own), ...administratorsChanges(steps, live, own), ...lastChangeAccess(steps, states)];
@@ -75498,6 +75594,18 @@ function rotation(patterns) {
 function selfGuids(options) {
   return [...options.selfOperatorGuid === void 0 ? [] : [options.selfOperatorGuid], ...options.selfOperatorGuids ?? []];
 }
+var SELF_UNKNOWN_WARNING = {
+  code: "API_OPERATOR_UNKNOWN",
+  message: 'monsync cannot tell which operator the API account acts for, so it labels no change as made outside git and keeps the vault accesses that may be its own. It learns it on its first apply that changes something (the service records the operator in a vault section monsync creates, "monsync API account (do not edit)"), or name it with `apiOperator: <Email or OperatorGuid>` in monsync.yaml'
+};
+function unlabelledDrift(drafts, states) {
+  const mods = new Map(states.map((state) => [state.mod.kind, state.mod]));
+  return drafts.some((draft) => {
+    if (draft.liveEntry === void 0 || draft.step.action !== "update" && draft.step.action !== "delete") return false;
+    const operatorId = mods.get(draft.step.kind)?.lastModified?.(draft.liveEntry).operatorId;
+    return operatorId !== void 0 && operatorId !== "";
+  });
+}
 function throwIfAny(problems) {
   if (problems.length > 0) throw new PlanError([...problems]);
 }
@@ -75523,7 +75631,9 @@ function assemblePlan(declared, live, options = {}) {
     ...referencesToDeleted(states, resolution, deletes.deleted),
     ...deletesRefused(deletes.drafts, states, resolution)
   ]);
+  warnings.push(...deletes.kept);
   const drafts = [...drafted.drafts, ...deletes.drafts];
+  if (selfGuids(options).length === 0 && (deletes.kept.length > 0 || unlabelledDrift(drafts, states))) warnings.unshift(SELF_UNKNOWN_WARNING);
   markProtected(deletes.drafts, states, resolution, desired.protection);
   linkDependencies(drafts, states);
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);
@@ -76436,6 +76546,26 @@ function checkPlan(plan) {
   }
   return index;
 }
+function insertSorted(sorted, value) {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  sorted.splice(lo, 0, value);
+}
+function afterStop(options, running, giveUp) {
+  const { signal, settleMs } = options;
+  if (signal === void 0 || settleMs === void 0) return () => void 0;
+  const onAbort = () => {
+    if (running()) setTimeout(giveUp, settleMs).unref();
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
+}
 function refOf(step, guid) {
   const g = guid ?? step.guid;
   return { id: step.id, action: step.action, kind: step.kind, key: step.key, ...g === void 0 ? {} : { guid: g } };
@@ -76474,17 +76604,7 @@ async function applyPlan(plan, client, options = {}) {
     }
   };
   const ready = [];
-  const enqueue = (id) => {
-    const i = index.get(id);
-    let lo = 0;
-    let hi = ready.length;
-    while (lo < hi) {
-      const mid = lo + hi >> 1;
-      if (ready[mid] < i) lo = mid + 1;
-      else hi = mid;
-    }
-    ready.splice(lo, 0, i);
-  };
+  const enqueue = (id) => insertSorted(ready, index.get(id));
   for (const step of steps) if (remaining.get(step.id) === 0) enqueue(step.id);
   const release = (id) => {
     const left2 = (remaining.get(id) ?? 0) - 1;
@@ -76506,7 +76626,16 @@ async function applyPlan(plan, client, options = {}) {
     }
   };
   const aborted = () => options.signal?.aborted === true;
+  let settled = false;
   await new Promise((resolve4) => {
+    const stopWaiting = afterStop(options, () => inFlight > 0, () => {
+      settled = true;
+      resolve4();
+    });
+    const finish2 = () => {
+      stopWaiting();
+      resolve4();
+    };
     const pump = () => {
       while (!aborted() && inFlight < parallelism && ready.length > 0) {
         const step = steps[ready.shift()];
@@ -76515,6 +76644,7 @@ async function applyPlan(plan, client, options = {}) {
         inFlight += 1;
         emit({ type: "start", step, progress: progress() });
         void executor.run(step, (reason, attempt) => emit({ type: "retry", step, reason, attempt, progress: progress() })).then((outcome) => {
+          if (settled) return;
           inFlight -= 1;
           if ("error" in outcome) {
             status4.set(step.id, "failed");
@@ -76536,11 +76666,13 @@ async function applyPlan(plan, client, options = {}) {
           pump();
         });
       }
-      if (inFlight === 0 && (ready.length === 0 || aborted())) resolve4();
+      if (inFlight === 0 && (ready.length === 0 || aborted())) finish2();
     };
     pump();
   });
   for (const step of steps) if (status4.get(step.id) === "pending") report2.notRun.push(refOf(step));
+  const unsettled = steps.filter((step) => status4.get(step.id) === "running").map((step) => refOf(step));
+  if (unsettled.length > 0) report2.unsettled = unsettled;
   report2.ok = report2.done.length === steps.length;
   report2.durationMs = performance.now() - started;
   return report2;
@@ -76725,6 +76857,7 @@ function openSession(desired, options) {
   const unavailable = /* @__PURE__ */ new Set();
   const fingerprints = fingerprintDesiredSecrets(desired, key, unavailable);
   const client = createClient(options.client);
+  const named2 = [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)];
   const target = planTarget(options.client.baseUrl, options.client.username);
   let closing;
   return {
@@ -76733,10 +76866,11 @@ function openSession(desired, options) {
     fingerprints,
     client,
     apiUrl: options.client.baseUrl,
+    readsSelf: named2.length === 0,
     target,
     close: () => closing ??= client.close(),
     plan(live, targets, extra) {
-      const own = ownOperators(live, [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)]);
+      const own = ownOperators(live, named2);
       for (const value of own.unmatched) {
         const source = desired.settings.apiOperator !== void 0 && operatorValues(desired.settings.apiOperator).includes(value) ? "monsync.yaml apiOperator" : options.operatorSource ?? "MONSYNC_OPERATOR";
         options.onWarning?.(
@@ -76744,6 +76878,8 @@ function openSession(desired, options) {
         );
       }
       const found = own.guids.filter((guid) => !own.unmatched.includes(guid));
+      const recorded = selfOf(live.self);
+      if (recorded !== void 0 && !found.some((guid) => guid.toLowerCase() === recorded)) found.push(recorded);
       const plan = assemblePlan(desired, live, {
         fingerprints,
         ...unavailable.size === 0 ? {} : { unavailableSecrets: unavailable },
@@ -76758,10 +76894,15 @@ function openSession(desired, options) {
     }
   };
 }
+async function recordSelfAfterApply(session) {
+  if (session.readsSelf !== true || !selfMatters(liveScope(session.desired))) return void 0;
+  return recordSelf(session.client);
+}
 
 // ../reconciler/src/run/pipeline.ts
 async function readAndPlan(session, options = {}) {
-  const scope = liveScope(session.desired);
+  const planned = liveScope(session.desired);
+  const scope = session.readsSelf === true && selfMatters(planned) ? { ...planned, self: true } : planned;
   const read = () => options.rereadOnUnclear === true ? readLiveAgainOnUnclear(session.client, scope) : readLive(session.client, scope);
   const live = await (options.around === void 0 ? read() : options.around(read, session));
   const dedupe = { dedupe: options.dedupe === true, rotate: options.rotate };
@@ -76798,7 +76939,7 @@ var LockNotPermittedError = class extends Error {
   code = "LOCK_NOT_PERMITTED";
   constructor(detail) {
     super(
-      `the API account may not create the apply lock (an SLA named "monsync:lock ..."): ${detail}. Give the API account the right to create and delete SLAs, or run apply with --no-lock (then nothing stops two applies from writing at once and duplicating objects)`
+      `the API account may not create the apply lock (an SLA named "monsync apply lock (do not edit) ..."): ${detail}. Give the API account the right to create and delete SLAs, or run apply with --no-lock (then nothing stops two applies from writing at once and duplicating objects)`
     );
     this.name = "LockNotPermittedError";
   }
@@ -76867,7 +77008,7 @@ function heartbeat(client, guid, record, options) {
   const timer = setInterval(() => {
     if (running !== void 0) return;
     const renewed = { ...record, expires: isoSeconds(new Date(options.now().getTime() + options.leaseMs)) };
-    running = client.slas.replace(guid, { Description: encodeLock(renewed) }).then(
+    running = client.slas.replace(guid, lockSlaBody(renewed)).then(
       () => void (record.expires = renewed.expires),
       (error2) => options.onRenewFailed?.(error2)
     ).finally(() => running = void 0);
@@ -76889,6 +77030,7 @@ async function acquireApplyLock(client, options) {
   const fresh = () => ({ ...options.owner, id, since: isoSeconds(now()), expires: isoSeconds(new Date(now().getTime() + leaseMs)) });
   let record = fresh();
   let mine;
+  let announced = false;
   let poll = FIRST_POLL_MS;
   try {
     for (; ; ) {
@@ -76912,6 +77054,7 @@ async function acquireApplyLock(client, options) {
       }
       if (others.length === 0) {
         record = fresh();
+        announced = true;
         await announce(client, record);
         continue;
       }
@@ -76930,13 +77073,17 @@ async function acquireApplyLock(client, options) {
       poll = Math.min(MAX_POLL_MS, poll * 1.5);
     }
   } catch (error2) {
-    if (mine !== void 0) await removeQuietly(client, mine).catch(() => void 0);
+    const left2 = mine !== void 0 ? [mine] : announced ? await ownLockGuids(client, id).catch(() => []) : [];
+    for (const guid of left2) await removeQuietly(client, guid).catch(() => void 0);
     throw error2;
   }
 }
+async function ownLockGuids(client, id) {
+  return (await listApplyLocks(client)).filter((lock) => lock.id === id).map((lock) => lock.guid);
+}
 async function announce(client, record) {
   try {
-    await client.slas.create({ Description: encodeLock(record) });
+    await client.slas.create(lockSlaBody(record));
   } catch (error2) {
     const code = status(error2);
     if (code === 403) throw new LockNotPermittedError(messageOf2(error2));
@@ -82865,12 +83012,25 @@ async function report(run2, github, outcome, planFile) {
     warning(`the result is in the job summary, but the comment on the merged pull request could not be written: ${run2.masker.redact()(failureMessage(error2))}`);
   }
 }
+async function rememberSelf(session) {
+  const recorded = await recordSelfAfterApply(session);
+  if (recorded === void 0) return;
+  if ("failed" in recorded) {
+    warning(`monsync could not have the service record which operator the API account acts for (${recorded.failed}); name it with the operators input or apiOperator: in monsync.yaml, so that plans tell its own changes from others'`);
+  } else if (recorded.created) {
+    info(`The API account acts for operator ${recorded.operator}: recorded in the vault section "${SELF_SECTION_NAME}" (its creator).`);
+  }
+}
 async function applyUnderLock(run2, session, planned, review) {
   const { inputs } = run2;
   const go = async (plan) => {
     const gate = gateOf(review, plan, inputs.unreviewed);
-    if (gate.apply.steps.length === 0) return { plan, gate, refused: false };
+    if (gate.apply.steps.length === 0) {
+      await rememberSelf(session);
+      return { plan, gate, refused: false };
+    }
     const applied = await applyPlan(gate.apply, session.client, { parallelism: inputs.parallelism, secrets: { desired: session.desired, key: session.key }, onStep: logStep });
+    if (applied.ok) await rememberSelf(session);
     return { plan, gate, applied, refused: false };
   };
   if (!inputs.lock) return go(planned);

@@ -6,7 +6,7 @@ const M = '0b1e0000-0000-0000-0000-00000000000b';
 const I = '0b1e0000-0000-0000-0000-00000000000c';
 
 /**
- * The fact table (`shared/spec/alert-definitions.md`, section 2) written out by hand: the field names each request
+ * The published definition's fields and enumerations for alert definitions, written out by hand: the field names each request
  * body of these routes may hold, and the enumeration values it may send. Nothing else may go out.
  */
 const FACT_FIELDS: Record<string, readonly string[]> = {

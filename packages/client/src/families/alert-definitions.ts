@@ -17,7 +17,7 @@ import type {
 type LevelId = number | string;
 
 /**
- * Alert definitions as the published definition and the vendor's provider have them (`shared/spec/alert-definitions.md`):
+ * Alert definitions as the published definition and the vendor's provider have them:
  * full create/read/update/delete, the monitors and monitor groups a definition covers, its fixed escalation levels
  * (read and updated, never created or deleted), the operators and groups of each level, and the integrations attached
  * to a level. Members have no id of their own: each is added and removed by its path, one at a time.

@@ -53,7 +53,7 @@ describe('apply on a push to the default branch', () => {
     const body = thread.sentBodies.at(-1) ?? '';
     expect(body.split('\n')[0]).toBe(applyMarker('configs'));
     expect(body).toContain('## monsync apply: configs');
-    expect(body).toMatch(/\*\*Apply complete: (\d+) of \1 steps done \(\d+ created, \d+ updated, 1 deleted, 2 ensured\), 0 failed, 0 skipped, in [\d.]+s\.\*\*/);
+    expect(body).toMatch(/\*\*Apply complete: (\d+) of \1 steps done \(\d+ created, \d+ updated, 1 deleted\), 0 failed, 0 skipped, in [\d.]+s\.\*\*/);
     expect(body).toContain('- monitor "Old status page": deleted\n');
     expect(body).toMatch(/- monitor "Status page": created \(`[0-9a-f-]{36}`\)\n/);
     expect(body).toContain('### The plan applied');

@@ -42,8 +42,9 @@ export { DEFAULT_SAFETY } from './safety.js';
 
 export interface LoadOptions {
   /**
-   * Values are needed (plan, apply): a secret whose variable is unset or whose file is unreadable is an error.
-   * Otherwise (validate) it is a warning. No value is ever put in a diagnostic.
+   * Values are needed (plan, apply): an unset variable or a missing file is left to the plan, which refuses only a
+   * step that sends the value (SECRET_UNAVAILABLE there). Otherwise (validate) it is a warning. No value is ever put
+   * in a diagnostic.
    */
   resolveSecrets?: boolean;
   /** Environment for `fromEnv` references; `process.env` by default. */

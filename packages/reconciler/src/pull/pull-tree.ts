@@ -27,6 +27,7 @@ import {
 import { pulledDutySchedules } from '../kinds/duty-schedule.js';
 import { principalOf } from '../kinds/vault-access.js';
 import { KINDS } from '../kinds/index.js';
+import { alertDefinitionKind } from '../kinds/alert-definition.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { splitMarker } from '../plan/markers.js';
@@ -55,7 +56,11 @@ export interface PulledTree {
 }
 
 /** The kinds `pull` reads: every kind with a read (alert definitions have none). */
-export const PULLED_KINDS = KINDS.filter((mod) => mod.read !== undefined).map((mod) => mod.kind);
+/**
+ * The kinds pull writes: every kind that can be read, but alert definitions (not pulled yet: `monsync.yaml` says how
+ * to declare them). Managing a kind pull does not write would list every live object of it as unmanaged.
+ */
+export const PULLED_KINDS = KINDS.filter((mod) => mod.read !== undefined && mod.section !== alertDefinitionKind.section).map((mod) => mod.kind);
 
 const FP_MARKER = /(?:^|\n)monsync:fp=[0-9a-f]+\s*$/;
 const KEY_MARKER = /(?:^|\n)monsync:key=([A-Za-z0-9][A-Za-z0-9._-]*)\s*$/;

@@ -244,19 +244,20 @@ describe('validation', () => {
 });
 
 describe('secrets that cannot be read', () => {
-  it('are annotated by variable name, never by value, and nothing is sent to the API', async () => {
+  it('are annotated by variable name, never by value, where a step would send them, and nothing is written', async () => {
+    const workspace = demoWorkspace();
+    // A new item sends its password on create: unset, that step is refused at the reference. (An existing item's
+    // password is only compared, so an unset one is a warning, not a failure.)
+    writeFile(workspace, 'configs/vault-new.yaml', 'vault:\n  sections:\n    - Name: Canary\n      items:\n        - Name: new-login\n          VaultItemType: CredentialSet\n          UserName: robot\n          Password: { fromEnv: DEMO_NEW_PASSWORD }\n');
     const thread = new FakeThread(23);
     const s = scope();
     expectCommentRun(s, thread);
     thread.expectCreate(s);
-    const result = await runAction({ workspace: demoWorkspace(), inputs: PLAN(), event: pullRequestEvent(23), env: { DEMO_SHOP_PASSWORD: undefined } });
+    const result = await runAction({ workspace, inputs: PLAN(), event: pullRequestEvent(23), env: { DEMO_NEW_PASSWORD: undefined } });
     expect(s.isDone()).toBe(true);
     expect(result.failed).toBe(true);
-    const annotation = result.commands.find((c) => c.command === 'error' && c.properties['file'] !== undefined);
-    expect(annotation?.properties).toMatchObject({ file: 'configs/vault.yaml', line: '20', col: '21' });
-    expect(annotation?.message).toContain('DEMO_SHOP_PASSWORD');
-    expect(thread.sentBodies[0]).toContain('| `configs/vault.yaml:20:21` | error |');
-    expect(harness.emulator.control.requestLog().entries).toEqual([]);
+    expect(result.failure).toContain('vault-new.yaml:8:21: env DEMO_NEW_PASSWORD cannot be read, and this plan sends its value');
+    expect(harness.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
     const others = Object.entries(TREE_SECRETS).filter(([name]) => name !== 'DEMO_SHOP_PASSWORD').map(([, value]) => value);
     expectNoSecrets(result, thread.sentBodies, [API_PASSWORD, GITHUB_TOKEN, FINGERPRINT_KEY, ...others]);
   });

@@ -77708,7 +77708,7 @@ function pullInto(options) {
 }
 
 // ../reconciler/src/pull/pull-tree.ts
-var PULLED_KINDS = KINDS.filter((mod) => mod.read !== void 0).map((mod) => mod.kind);
+var PULLED_KINDS = KINDS.filter((mod) => mod.read !== void 0 && mod.section !== alertDefinitionKind.section).map((mod) => mod.kind);
 var FP_MARKER = /(?:^|\n)monsync:fp=[0-9a-f]+\s*$/;
 var KEY_MARKER = /(?:^|\n)monsync:key=([A-Za-z0-9][A-Za-z0-9._-]*)\s*$/;
 var VAULT_VALUE = /^\{\{vault:([^}]+)\}\}$/;

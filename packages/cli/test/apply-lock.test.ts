@@ -133,8 +133,9 @@ describe('--lock-timeout', () => {
       const [lock] = (await client.slas.list().toArray()).filter((s) => String(s.Description).startsWith('monsync apply lock'));
       suite.emulator.control.clearLog();
       const applying = monsync(['apply', '--auto-approve', '--lock-timeout', '1m'], { cwd: tree, env: envOf('alice@example.com') });
-      // The plan lists SLAs once, then the lock lists them and finds the holder: from then on the apply waits.
-      await until(() => suite.emulator.control.requestLog().entries.filter((e) => e.route === 'GET /Sla').length >= 2);
+      // The plan lists SLAs once, then the lock lists them and finds the holder: from then on the apply waits. Refused
+      // listings (429 under the rate-limited profile) do not count.
+      await until(() => suite.emulator.control.requestLog().entries.filter((e) => e.route === 'GET /Sla' && e.status === 200).length >= 2);
       await client.slas.delete(String(lock?.SlaGuid));
       const result = await applying;
       expect(result.err).toContain('waiting for the apply lock, held by sam@laptop since 2026-01-01T00:00:00Z');

@@ -69,8 +69,18 @@ function accountLevels(live: Pick<LiveSnapshot, 'perParent'>): number[] | undefi
 
 type LevelIntegration = Declared<EscalationLevelIntegrationConfig>;
 
-/** Problems of one attached integration: its name, and the settings its type refuses; the integration's GUID when found. */
-function checkIntegration(declared: LevelIntegration, integrations: readonly ApiObject[], where: string, problems: PlanProblem[]): string | undefined {
+/**
+ * What an attachment sends for a write-only setting it leaves out. The service requires all three when an
+ * integration is attached and never says what it would choose, so monsync chooses: attached, and every alert the
+ * integration's type takes (a page too many beats a page nobody gets).
+ */
+export function writeOnlyDefault(field: (typeof LEVEL_INTEGRATION_WRITE_ONLY_FIELDS)[number], type: string): boolean {
+  if (field === 'IsActive') return true;
+  return integrationTypeRefuses(type, field, true) === undefined;
+}
+
+/** Problems of one attached integration: its name, and the settings its type refuses; the integration when found. */
+function checkIntegration(declared: LevelIntegration, integrations: readonly ApiObject[], where: string, problems: PlanProblem[]): ApiObject | undefined {
   const { value, source } = declared;
   const found = integrationNamed(value.integration, integrations);
   if (found.length !== 1) {
@@ -85,7 +95,7 @@ function checkIntegration(declared: LevelIntegration, integrations: readonly Api
     const reason = value[field] === undefined || type === '' ? undefined : integrationTypeRefuses(type, field, value[field]);
     if (reason !== undefined) problems.push(planProblem('INTEGRATION_SETTING_REFUSED', `${where}: integration "${value.integration}" refuses ${field}: ${reason}`, source));
   }
-  return String(integration['IntegrationGuid']);
+  return integration;
 }
 
 /**
@@ -111,8 +121,12 @@ export function resolveAlerting(desired: DesiredState, live: Pick<LiveSnapshot, 
       if (level.value.integrations === undefined) return level;
       const attached = level.value.integrations.map((link) => {
         if (LEVEL_INTEGRATION_WRITE_ONLY_FIELDS.some((f) => link.value[f] !== undefined)) writeOnly += 1;
-        const guid = checkIntegration(link, integrations, where, problems);
-        return guid === undefined ? link : { ...link, value: { ...link.value, IntegrationGuid: guid } };
+        const integration = checkIntegration(link, integrations, where, problems);
+        if (integration === undefined) return link;
+        const type = typeof integration['Type'] === 'string' ? integration['Type'] : '';
+        const value = { ...link.value, IntegrationGuid: String(integration['IntegrationGuid']) };
+        for (const field of LEVEL_INTEGRATION_WRITE_ONLY_FIELDS) if (value[field] === undefined) value[field] = writeOnlyDefault(field, type);
+        return { ...link, value };
       });
       return { ...level, value: { ...level.value, integrations: attached } };
     });

@@ -128,6 +128,26 @@ describe('alert definitions by name, against the emulator', () => {
     expect(plan.warnings.map((w) => w.code)).toContain('WRITE_ONLY_SETTINGS');
   });
 
+  it('sends every write-only setting a link leaves out, as the type allows (the service requires all three when attaching)', async () => {
+    const bare = SHOP.replace('{ integration: Email, ExtraEmailAddresses: [oncall@example.com], IsActive: true, SendOkAlerts: true, SendReminderAlerts: false }', '{ integration: Email }\n          - { integration: Phone, SendReminderAlerts: false }');
+    const desired = tree(bare);
+    const plan = await planAgainst(h, desired);
+    const integrations = h.client.alertDefinitions.integrations;
+    const sent: Record<string, unknown>[] = [];
+    const link = (g: string, n: string | number, body: Parameters<typeof integrations.link>[2]) => (sent.push({ ...body }), integrations.link(g, n, body));
+    const writer = { ...h.client, alertDefinitions: { ...h.client.alertDefinitions, integrations: { ...integrations, link } } };
+    expect((await applyWith({ ...h, writer }, plan, desired)).failed).toEqual([]);
+    const settings = sent.map(({ IntegrationGuid, IsActive, SendOkAlerts, SendReminderAlerts }) => ({ IntegrationGuid, IsActive, SendOkAlerts, SendReminderAlerts }));
+    expect(settings).toHaveLength(2);
+    expect(settings).toEqual(
+      expect.arrayContaining([
+        { IntegrationGuid: SEEDED.integrations.email, IsActive: true, SendOkAlerts: true, SendReminderAlerts: true },
+        { IntegrationGuid: SEEDED.integrations.phone, IsActive: true, SendOkAlerts: false, SendReminderAlerts: false },
+      ]),
+    );
+    expect(describeSteps(await planAgainst(h, desired))).toEqual([]);
+  });
+
   it('deletes a pruned definition after its members, in one DELETE', async () => {
     await expectConvergesInOneApply(h, tree(SHOP));
     const desired = tree('alertDefinitions: []\n', { 'monsync.yaml': SETTINGS.replace('alertDefinitions: { prune: false }', 'alertDefinitions: { prune: true }') });

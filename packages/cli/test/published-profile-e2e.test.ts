@@ -76,7 +76,7 @@ describe('the demo tree of before the published names, against the published pro
     expect(monitors).toContain('CheckInterval:');
     expect(monitors).not.toContain('CheckFrequency');
     const pulledValidate = await monsync(['validate', '--config', 'pulled'], { env: { ...suite.env, ...pulledSecrets }, cwd: root });
-    expect(pulledValidate.code).toBe(ExitCode.Ok);
+    expect(pulledValidate.code, pulledValidate.err).toBe(ExitCode.Ok);
     expect(changing(await planOf(root, 'pulled', pulledSecrets))).toEqual([]);
   });
 

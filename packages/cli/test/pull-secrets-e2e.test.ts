@@ -13,7 +13,7 @@ const HAND_MADE = { variable: 'CANARY-4e1d-hand-token', auth: 'CANARY-4e1d-hand-
 
 const TREE = {
   // One monitor: its update is 100% of the kind, which the default safety would call unsafe.
-  'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: {}\nsafety: { maxUpdatePercent: 100 }\n',
+  'monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  monitors: {}\nsafety: { maxUpdatePercent: 100 }\nallowUnknown: { fields: { monitor: [BearerToken, Auth] } }\n',
   'monitors/api.yaml': [
     'monitors:',
     '  - Name: Checkout API',

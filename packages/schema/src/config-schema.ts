@@ -9,6 +9,7 @@ import { ApiObject, ClosedObject, IntegerEnum, OpenEnum, StringEnum, def, use } 
 import { IGNORABLE_KINDS } from './kinds.js';
 import { POLICY_RULES } from './policy/rules.js';
 import { DEFAULT_SAFETY } from './safety.js';
+import { ALLOW_UNKNOWN_FIELD_KEYS } from './published-fields.js';
 import type { SafetyLimits } from './types.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -69,9 +70,13 @@ export const MatchTypeSchema = def(
       'How a content condition matches: ErrorWhenContains, ErrorWhenNotContains and their Regex forms (the 2022 definition names them Positive, Negative, PositiveRegex, NegativeRegex; both are sent as written).',
   }),
 );
-// Open: an account (or the emulator) may still hold a mode from before the published list (`Default`), and pull writes
-// what it reads; completion offers the published values.
-export const MonitorModeSchema = def('MonitorMode', OpenEnum(MONITOR_MODES, { description: 'Stage of the monitor: Development, Staging or Production.' }));
+// The API enumerations are closed, as the published definition lists them: a value the service added after this
+// release passes only when monsync.yaml allows it (`allowUnknown.values`); pull writes that for what an account holds.
+export const MonitorModeSchema = def('MonitorMode', StringEnum(MONITOR_MODES, { description: 'Stage of the monitor: Development, Staging or Production.' }));
+export const MonitorTypeSchema = def(
+  'MonitorType',
+  StringEnum(MONITOR_TYPES, { description: 'Kind of monitor, e.g. `Https` (the service no longer creates `Http`, `WebserviceHttp` or `WebserviceHttps`).' }),
+);
 export const VaultItemTypeSchema = def(
   'VaultItemType',
   StringEnum(VAULT_ITEM_TYPES, {
@@ -271,10 +276,13 @@ export const MonitorSchema = def(
     {
       Name: Name('Monitor name; the key of the monitor (unique among managed monitors).'),
       MonitorGuid: Type.Optional(Guid('Pins the identity of an existing monitor (adopt or rename).')),
-      MonitorType: Type.Optional(
-        OpenEnum(MONITOR_TYPES, { description: 'Kind of monitor, e.g. `Https` (the service no longer creates `Http`, `WebserviceHttp` or `WebserviceHttps`).' }),
-      ),
+      MonitorType: Type.Optional(MonitorTypeSchema),
       MonitorMode: Type.Optional(MonitorModeSchema),
+      HttpMethod: Type.Optional(StringEnum(wire.HTTP_METHODS, { description: 'HTTP method of the check.' })),
+      IpVersion: Type.Optional(StringEnum(wire.IP_VERSIONS, { description: 'IP version the check uses.' })),
+      HttpVersion: Type.Optional(StringEnum(wire.HTTP_VERSIONS, { description: 'HTTP version the check negotiates.' })),
+      AuthenticationType: Type.Optional(StringEnum(wire.AUTHENTICATION_TYPES, { description: 'How the check authenticates.' })),
+      BrowserType: Type.Optional(StringEnum(wire.BROWSER_TYPES, { description: 'Browser of a browser-based check.' })),
       CheckInterval: Type.Optional(
         Type.Integer({
           minimum: 1,
@@ -295,7 +303,7 @@ export const MonitorSchema = def(
       ...removedFields,
       ...guardrails,
     },
-    { title: 'Monitor', description: 'A monitor. PascalCase fields are API fields sent verbatim; unknown ones pass through.' },
+    { title: 'Monitor', description: 'A monitor. PascalCase fields are API fields sent verbatim; one the published definition does not list is an error unless monsync.yaml allows it (allowUnknown).' },
   ),
 );
 
@@ -796,6 +804,32 @@ export const SafetySchema = def(
   ),
 );
 
+const PascalCaseList = (description: string) => Type.Array(Type.String({ pattern: '^[A-Z][A-Za-z0-9_]*$' }), { description, uniqueItems: true });
+
+export const AllowUnknownSchema = def(
+  'AllowUnknown',
+  ClosedObject(
+    {
+      fields: Type.Optional(
+        ClosedObject(
+          Object.fromEntries(ALLOW_UNKNOWN_FIELD_KEYS.map((key) => [key, Type.Optional(PascalCaseList(`API fields of ${key} objects that the published definition does not list, sent as written.`))])),
+          { description: 'By object: PascalCase fields the service added after this release. Any other unknown PascalCase field is an error.' },
+        ),
+      ),
+      values: Type.Optional(
+        Type.Record(Type.String({ pattern: '^[A-Z][A-Za-z0-9]*$|^authorizations$' }), Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }), {
+          description:
+            'By field name (e.g. `MonitorType`, `EscalationMode`, or an operator group\'s `authorizations`): values outside the published enum, e.g. a monitor type the service added after this release. Any other value outside the enum is an error.',
+        }),
+      ),
+    },
+    {
+      description:
+        'What the service added after this release, let through on purpose and reviewed like any change: unknown API fields by object, enum values by field. Example: `{ fields: { monitor: [NewField] }, values: { MonitorType: [NewType] } }`.',
+    },
+  ),
+);
+
 export const ProtectPatternSchema = def(
   'ProtectPattern',
   Type.String({
@@ -830,6 +864,7 @@ export const ConfigFileSchema = ClosedObject(
     safety: Type.Optional(SafetySchema),
     protect: Type.Optional(Type.Array(ProtectPatternSchema, { description: 'Objects monsync never deletes or retires (nor the objects inside them), not even with --allow-unsafe.' })),
     policy: Type.Optional(PolicySchema),
+    allowUnknown: Type.Optional(AllowUnknownSchema),
     apiOperator: Type.Optional(
       Type.String({
         minLength: 1,
@@ -849,7 +884,7 @@ export const ConfigFileSchema = ClosedObject(
   {
     title: 'monsync config file',
     description:
-      'A file of a monsync config tree. monsync.yaml at the root holds apiVersion, manage, safety, protect and policy; any *.yaml may hold resources. PascalCase keys are API fields (unknown ones pass through), camelCase keys are monsync\'s own.',
+      'A file of a monsync config tree. monsync.yaml at the root holds apiVersion, manage, safety, protect, policy and allowUnknown; any *.yaml may hold resources. PascalCase keys are API fields (one the published definition does not list is an error unless allowUnknown lets it through), camelCase keys are monsync\'s own.',
   },
 );
 

@@ -48,10 +48,17 @@ export const DIAGNOSTIC_CODES = {
   EMPTY_FILE: { severity: 'warning', summary: 'A resource file declares nothing (empty, only comments, `null` or `{}`): what it used to declare would be planned as deletes in pruned kinds.' },
   // Schema
   UNKNOWN_FIELD: { severity: 'error', summary: 'An unknown camelCase (monsync) key; names the likely field when there is one.' },
-  LIKELY_TYPO: { severity: 'warning', summary: 'An unknown PascalCase field that passes through but is a near miss of a known one.' },
+  UNKNOWN_API_FIELD: {
+    severity: 'error',
+    summary: "A PascalCase field that the service's published definition of the object does not list; names the likely field (`allowUnknown.fields` in monsync.yaml lets a field the service added after this release through).",
+  },
+  LIKELY_TYPO: { severity: 'warning', summary: 'An unknown PascalCase field of an object whose fields are not all published (it passes through) that is a near miss of a known one.' },
   MISSING_FIELD: { severity: 'error', summary: 'A required field is missing (reported at the mapping that lacks it).' },
   TYPE_MISMATCH: { severity: 'error', summary: 'A value has the wrong type (e.g. a string where a boolean is expected).' },
-  INVALID_ENUM: { severity: 'error', summary: 'A value is not one of the values the spec allows.' },
+  INVALID_ENUM: {
+    severity: 'error',
+    summary: 'A value is not one of the values the published definition allows; names the closest (`allowUnknown.values` in monsync.yaml lets a value the service added after this release through).',
+  },
   INVALID_VALUE: { severity: 'error', summary: 'A value matches none of the accepted forms.' },
   INVALID_FORMAT: { severity: 'error', summary: 'A string does not have the expected format.' },
   INVALID_TIMESTAMP: { severity: 'error', summary: 'A timestamp is not `YYYY-MM-DDTHH:MM:SS` or not a real date and time.' },

@@ -23,3 +23,4 @@ export { POLICY_RULES, POLICY_SEVERITIES, NAMED_KINDS, policyRule, ruleAppliesTo
 export type { AccountMonitor, AccountRule, ObjectRule, PolicyObject, PolicyRule, PolicySeverity, RuleFinding } from './policy/rules.js';
 export { checkAccountPolicy, utcDay } from './policy/check.js';
 export { dutyContent, dutyLabel, type DutyScheduleContent } from './duty-schedule.js';
+export { PUBLISHED_FIELDS, ALLOW_UNKNOWN_FIELD_KEYS, unknownIn, type AllowUnknown } from './published-fields.js';

@@ -29,6 +29,7 @@ import {
 } from './kinds.js';
 import type { Declared, DesiredState, RemovalStrategy, Settings, VaultItemConfig } from './types.js';
 import { DEFAULT_SAFETY, safetyLimits } from './safety.js';
+import { allowKeyOf, NOTHING_ALLOWED, publishedFieldsOf, readAllowUnknown, type AllowUnknown } from './published-fields.js';
 import { PolicyReader, type Guarded } from './policy/read.js';
 import { wireKindAt } from './wire-kinds.js';
 import { schemaDiagnostics } from './validate.js';
@@ -91,7 +92,9 @@ export function loadConfigTexts(root: string, texts: readonly ConfigText[], opti
     else kept.push(t);
   }
   if (!texts.some((t) => t.file === SETTINGS_FILE)) diagnostics.push(missingSettings());
-  return assemble(resolve(root), kept, options, diagnostics, texts.map((t) => t.file));
+  // monsync.yaml first, as readConfigTree reads it: its `allowUnknown` applies to every other file.
+  const ordered = [...kept.filter((t) => t.file === SETTINGS_FILE), ...kept.filter((t) => t.file !== SETTINGS_FILE)];
+  return assemble(resolve(root), ordered, options, diagnostics, texts.map((t) => t.file));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -143,7 +146,7 @@ interface Declaration extends Located, Guarded {
   parentKey: string;
 }
 
-const SETTINGS_KEYS = ['apiVersion', 'manage', 'ignore', 'safety', 'protect', 'policy', 'apiOperator'] as const;
+const SETTINGS_KEYS = ['apiVersion', 'manage', 'ignore', 'safety', 'protect', 'policy', 'apiOperator', 'allowUnknown'] as const;
 const BINARY_VAULT_TYPES = new Set(['CertificateArchive', 'File']);
 
 class Assembler {
@@ -161,6 +164,8 @@ class Assembler {
   readonly policy = new PolicyReader();
   /** Files with a syntax error: nothing of them is declared, so a reference may name what one of them holds. */
   readonly unparsed: string[] = [];
+  /** `allowUnknown:` of monsync.yaml: API fields and enum values let through on purpose. */
+  allow: AllowUnknown = NOTHING_ALLOWED;
 
   constructor(
     readonly root: string,
@@ -234,7 +239,9 @@ class Assembler {
       return;
     }
     const value = src.value;
-    this.diagnostics.push(...schemaDiagnostics(src));
+    // monsync.yaml is read first: what it lets through applies to every file, itself included.
+    if (src.file === SETTINGS_FILE) this.allow = readAllowUnknown(value.allowUnknown);
+    this.diagnostics.push(...schemaDiagnostics(src, this.allow));
     this.walkPassThrough(src, value, configJsonSchema(), []);
 
     if (src.file === SETTINGS_FILE) this.readSettings(src, value);
@@ -269,6 +276,7 @@ class Assembler {
     const safety = isMapping(value.safety) ? value.safety : {};
     this.settings.safety = { ...safetyLimits(safety, DEFAULT_SAFETY), relations: safetyLimits(safety.relations, DEFAULT_SAFETY.relations) };
     this.diagnostics.push(...this.policy.readSettings(src, value, this.settings));
+    if (Object.keys(this.allow.fields).length + Object.keys(this.allow.values).length > 0) this.settings.allowUnknown = this.allow;
   }
 
   /** The declarations of one kind (every kind of the registry has a list, empty or not). */
@@ -401,26 +409,34 @@ class Assembler {
     );
   }
 
-  /** Near misses of known fields among pass-through keys, and literal secrets in pass-through fields. */
-  private walkPassThrough(src: YamlSource, value: unknown, schema: unknown, path: PathSegment[]): void {
+  /**
+   * Unknown PascalCase keys: an error in an object whose fields the published definition lists (`PUBLISHED_FIELDS`),
+   * unless monsync.yaml allows the field; a near miss of a known field (a warning) elsewhere. Literal secrets in
+   * pass-through fields. `api`: the value is a field of an API object (whose open lists are the service's).
+   */
+  private walkPassThrough(src: YamlSource, value: unknown, schema: unknown, path: PathSegment[], api = false): void {
+    const object = definitionOf(schema);
     const s = resolveSchema(schema);
     if (s === undefined) return;
     if (Array.isArray(s.anyOf)) {
+      const open = openEnumValues(s.anyOf);
+      if (api && open !== undefined && typeof value === 'string') this.checkOpenEnum(src, path, value, open);
       const branch = pickBranch(s.anyOf, value);
-      if (branch !== undefined) this.walkPassThrough(src, value, branch, path);
+      if (branch !== undefined) this.walkPassThrough(src, value, branch, path, api);
       return;
     }
     if (Array.isArray(value)) {
-      if (s.items !== undefined) value.forEach((item, i) => this.walkPassThrough(src, item, s.items, [...path, i]));
+      if (s.items !== undefined) value.forEach((item, i) => this.walkPassThrough(src, item, s.items, [...path, i], api));
       return;
     }
     if (!isMapping(value) || !isMapping(s.properties)) return;
     const properties = s.properties;
     const passes = isMapping(s.patternProperties);
     const known = Object.keys(properties).filter((k) => !isMapping(properties[k]) || !Object.hasOwn(properties[k] as Mapping, 'not'));
+    const published = publishedFieldsOf(object);
     for (const key of Object.keys(value)) {
       if (Object.hasOwn(properties, key)) {
-        this.walkPassThrough(src, value[key], properties[key], [...path, key]);
+        this.walkPassThrough(src, value[key], properties[key], [...path, key], passes);
         continue;
       }
       if (!passes || !new RegExp(PASS_THROUGH_PATTERN).test(key)) continue;
@@ -430,18 +446,56 @@ class Assembler {
         this.reportRenamedField(renamed, { src, path: [...path, key] });
         continue;
       }
-      const meant = likelyMeant(key, known);
-      if (meant !== undefined) {
-        this.report(
-          'LIKELY_TYPO',
-          `\`${key}\` is not a known field here and is sent to the API as is; did you mean \`${meant}\`?`,
-          { src, path: [...path, key] },
-          'key',
-          'unknown PascalCase fields pass through so that new API fields work; rename it if it is a typo',
-        );
+      if (published !== undefined && object !== undefined) {
+        if (!published.includes(key) && !(this.allow.fields[allowKeyOf(object)] ?? []).includes(key)) this.reportUnknownApiField(src, [...path, key], object, [...new Set([...known, ...published])]);
+      } else {
+        const meant = likelyMeant(key, known);
+        if (meant !== undefined) {
+          this.report(
+            'LIKELY_TYPO',
+            `\`${key}\` is not a known field here and is sent to the API as is; did you mean \`${meant}\`?`,
+            { src, path: [...path, key] },
+            'key',
+            'unknown PascalCase fields pass through so that new API fields work; rename it if it is a typo',
+          );
+        }
       }
       this.literalSecrets(src, [key], value[key], [...path, key]);
     }
+  }
+
+  /**
+   * An open list of the service's (values the schema offers, any string accepted: an operator group's
+   * `authorizations`): a near miss of an offered value is a typo all the same.
+   */
+  private checkOpenEnum(src: YamlSource, path: PathSegment[], value: string, offered: readonly string[]): void {
+    const last = path[path.length - 1];
+    const field = typeof last === 'number' ? path[path.length - 2] : last;
+    if (offered.includes(value) || typeof field !== 'string' || (this.allow.values[field] ?? []).includes(value)) return;
+    const meant = likelyMeant(value, offered);
+    if (meant === undefined) return;
+    this.report(
+      'INVALID_ENUM',
+      `\`${field}: ${value}\` is not one of ${offered.join(', ')}; did you mean \`${meant}\`?`,
+      { src, path },
+      'value',
+      `write \`${meant}\`; if the service really has \`${value}\`, let it through in monsync.yaml: allowUnknown: { values: { ${field}: [${value}] } }`,
+    );
+  }
+
+  private reportUnknownApiField(src: YamlSource, path: PathSegment[], object: string, known: readonly string[]): void {
+    const key = String(path[path.length - 1]);
+    const meant = likelyMeant(key, known);
+    const allowKey = allowKeyOf(object);
+    this.report(
+      'UNKNOWN_API_FIELD',
+      `unknown field \`${key}\`: the service's published definition of ${object} has no such field${meant === undefined ? '' : `; did you mean \`${meant}\`?`}`,
+      { src, path },
+      'key',
+      meant === undefined
+        ? `fix the name, or if the service added this field after this release of monsync, let it through in monsync.yaml: allowUnknown: { fields: { ${allowKey}: [${key}] } }`
+        : `rename it to ${meant}; if the service really added \`${key}\` after this release, let it through in monsync.yaml: allowUnknown: { fields: { ${allowKey}: [${key}] } }`,
+    );
   }
 
   /**
@@ -900,12 +954,28 @@ function resolveSchema(schema: unknown): Mapping | undefined {
   return schema;
 }
 
+/** The branch of a union that fits the value's type, as written (a `$ref` keeps the name of its definition). */
 function pickBranch(branches: unknown[], value: unknown): unknown {
   const type = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
-  const fitting = branches
-    .map(resolveSchema)
-    .filter((b): b is Mapping => b !== undefined && (b.type === type || (type === 'object' && b.type === undefined && isMapping(b.properties))));
+  const fitting = branches.filter((branch) => {
+    const b = resolveSchema(branch);
+    return b !== undefined && (b.type === type || (type === 'object' && b.type === undefined && isMapping(b.properties)));
+  });
   return fitting.length === 1 ? fitting[0] : undefined;
+}
+
+/** The values an open list offers (`OpenEnum`: an enum branch beside a plain string), or undefined for another union. */
+function openEnumValues(branches: unknown[]): string[] | undefined {
+  if (branches.length !== 2) return undefined;
+  const [offered, any] = branches.map(resolveSchema);
+  if (offered === undefined || any === undefined || !Array.isArray(offered.enum) || any.type !== 'string' || any.enum !== undefined || any.pattern !== undefined) return undefined;
+  return offered.enum.filter((v): v is string => typeof v === 'string');
+}
+
+/** The name of the definition a schema node refers to (`{ $ref: '#/$defs/Monitor' }` -> `Monitor`). */
+function definitionOf(schema: unknown): string | undefined {
+  if (!isMapping(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/$defs/')) return undefined;
+  return schema.$ref.slice('#/$defs/'.length);
 }
 
 /** Marks every diagnostic that sits on a line holding a literal secret, so that no formatter quotes that line. */

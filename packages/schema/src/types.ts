@@ -42,6 +42,7 @@ import type {
 import type { KindName } from './kinds.js';
 import type { PolicyFinding } from './plan-schema.js';
 import type { PolicySeverity } from './policy/rules.js';
+import type { AllowUnknown } from './published-fields.js';
 import type { SourceRef } from './secret.js';
 
 export type { SourceRef } from './secret.js';
@@ -135,6 +136,8 @@ export interface Settings {
   policy?: PolicyRuleEntry[];
   /** `apiOperator:`: the operator the API account belongs to, by Email or OperatorGuid. */
   apiOperator?: string;
+  /** `allowUnknown:`: API fields and enum values the service added after this release, let through on purpose; absent when none. */
+  allowUnknown?: AllowUnknown;
 }
 
 /** One entry of `policy:` in monsync.yaml. */

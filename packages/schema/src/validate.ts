@@ -8,6 +8,7 @@ import { likelyMeant } from './suggest.js';
 import { wireKindAt } from './wire-kinds.js';
 import { valueRename } from '@monsync/client/wire';
 import { pointerToPath, type PathSegment, type YamlSource } from './yaml-source.js';
+import { NOTHING_ALLOWED, type AllowUnknown } from './published-fields.js';
 
 let compiled: ValidateFunction | undefined;
 
@@ -100,7 +101,7 @@ const SECRET_HINT = 'write `{ fromEnv: NAME }` (an environment variable) or `{ f
  * message (or into the errors of the one branch that fits the value's type), so that a user sees one line per
  * mistake.
  */
-export function schemaDiagnostics(source: YamlSource): Diagnostic[] {
+export function schemaDiagnostics(source: YamlSource, allow: AllowUnknown = NOTHING_ALLOWED): Diagnostic[] {
   const validate = configValidator();
   if (validate(source.value === undefined || source.value === null ? {} : source.value)) return [];
   const errors = [...(validate.errors ?? [])];
@@ -130,7 +131,7 @@ export function schemaDiagnostics(source: YamlSource): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    if (dropped.has(error)) continue;
+    if (dropped.has(error) || allowedValue(error, allow)) continue;
     const diagnostic = toDiagnostic(source, error);
     if (diagnostic === undefined || source.isRefused(diagnostic.line, diagnostic.column)) continue;
     const key = `${diagnostic.line}:${diagnostic.column}:${diagnostic.code}:${diagnostic.message}`;
@@ -139,6 +140,20 @@ export function schemaDiagnostics(source: YamlSource): Diagnostic[] {
     diagnostics.push(diagnostic);
   }
   return diagnostics;
+}
+
+/** The field an enum value belongs to: the key holding it, or holding the list it is in. */
+function enumField(path: readonly PathSegment[]): string | undefined {
+  const last = path[path.length - 1];
+  const field = typeof last === 'number' ? path[path.length - 2] : last;
+  return typeof field === 'string' ? field : undefined;
+}
+
+/** A value outside an enum that monsync.yaml lets through (`allowUnknown.values`), compared exactly. */
+function allowedValue(error: ErrorObject, allow: AllowUnknown): boolean {
+  if (error.keyword !== 'enum' || typeof error.data !== 'string') return false;
+  const field = enumField(pointerToPath(error.instancePath));
+  return field !== undefined && (allow.values[field] ?? []).includes(error.data);
 }
 
 /** Builds a diagnostic of the file at a path of it. */
@@ -195,7 +210,13 @@ function toDiagnostic(source: YamlSource, error: ErrorObject): Diagnostic | unde
       const meant = typeof error.data === 'string' ? likelyMeant(error.data, allowed) : undefined;
       const shown = allowed.map((v) => (v === '' ? '""' : v)).join(', ');
       const message = `\`${name}\` must be one of ${shown} (got \`${got}\`)${meant !== undefined ? `; did you mean \`${meant}\`?` : ''}`;
-      return make('INVALID_ENUM', message, path);
+      const named = enumField(path);
+      // Only where a string names a value of an API field (PascalCase) can the service have added one since.
+      const hint =
+        typeof error.data === 'string' && named !== undefined && /^[A-Z]/.test(named)
+          ? `${meant === undefined ? 'use one of the values listed' : `write \`${meant}\``}; if the service added \`${error.data}\` after this release of monsync, let it through in monsync.yaml: allowUnknown: { values: { ${named}: [${error.data}] } }`
+          : undefined;
+      return make('INVALID_ENUM', message, path, 'value', hint);
     }
     case 'const':
       return make('INVALID_VALUE', `\`${name}\` must be \`${String((error.params as { allowedValue?: unknown }).allowedValue)}\``, path);

@@ -15,6 +15,7 @@ describe('formatDiagnostic', () => {
         'monitors/shop.yaml:3:16: error INVALID_ENUM: `UserAgent` must be one of ChromeLatest, EdgeLatest (got `Chrome`)',
         '3 |     UserAgent: Chrome',
         '  |                ^^^^^^',
+        'hint: use one of the values listed; if the service added `Chrome` after this release of monsync, let it through in monsync.yaml: allowUnknown: { values: { UserAgent: [Chrome] } }',
       ].join('\n'),
     );
   });

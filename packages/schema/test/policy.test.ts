@@ -44,6 +44,34 @@ describe('policy rules on the tree', () => {
     expect(diagnostics.find((d) => d.code === 'POLICY_ERROR')?.hint).toContain('policyWaivers: [{ rule: checkInterval');
   });
 
+  it('selects by MonitorType ignoring case, so `https` (let through by allowUnknown, or read from an account) never escapes a rule written for Https', () => {
+    const { diagnostics } = load(
+      'allowUnknown: { values: { MonitorType: [https, HTTPS] } }\npolicy:\n  checkInterval:\n    - { monitorType: Https, max: 5 }\n',
+      '  - { Name: lower, MonitorType: https, CheckInterval: 10 }\n  - { Name: upper, MonitorType: HTTPS, CheckInterval: 10 }\n  - { Name: dns, MonitorType: DNS, CheckInterval: 10 }\n',
+    );
+    expect(diagnostics.filter((d) => !POLICY_CODES.includes(d.code))).toEqual([]);
+    expect(lines(diagnostics, POLICY_CODES)).toEqual([
+      'monitors.yaml:2:55 error POLICY_ERROR checkInterval: monitor `lower` checks every 10 minutes, less often than the policy asks (at most 5 minutes for Https monitors)',
+      'monitors.yaml:3:55 error POLICY_ERROR checkInterval: monitor `upper` checks every 10 minutes, less often than the policy asks (at most 5 minutes for Https monitors)',
+    ]);
+  });
+
+  it('compares enum values as the service does, ignoring case: a rule for `https` selects Https monitors, and a condition type in another case counts', () => {
+    const { diagnostics } = load(
+      'allowUnknown: { values: { ErrorConditionType: [httpstatus] } }\npolicy:\n  requiredErrorConditions:\n    - { monitorType: https, types: [HttpStatus] }\n',
+      [
+        '  - { Name: lower, MonitorType: Https, ErrorConditions: [{ ErrorConditionType: httpstatus, Value: "200" }] }',
+        '  - { Name: none, MonitorType: Https, ErrorConditions: [{ ErrorConditionType: TotalMinBytes, Value: "1" }] }',
+        '  - { Name: dns, MonitorType: DNS }',
+        '',
+      ].join('\n'),
+    );
+    expect(diagnostics.filter((d) => !POLICY_CODES.includes(d.code))).toEqual([]);
+    expect(lines(diagnostics, POLICY_CODES)).toEqual([
+      'monitors.yaml:3:56 error POLICY_ERROR requiredErrorConditions: monitor `none` lacks ErrorConditions of type HttpStatus (required for https monitors)',
+    ]);
+  });
+
   it('checkInterval selects by name glob, and a warning severity makes warnings', () => {
     const { diagnostics } = load('policy:\n  checkInterval:\n    - { name: "checkout-*", max: 1, severity: warning }\n', '  - { Name: checkout-eu, CheckInterval: 5 }\n  - { Name: home, CheckInterval: 5 }\n');
     expect(lines(diagnostics, POLICY_CODES)).toEqual([

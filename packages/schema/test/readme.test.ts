@@ -31,7 +31,7 @@ describe('README', () => {
     }
     mkdirSync(join(dir, 'certs'));
     writeFileSync(join(dir, 'certs/client.pfx'), Buffer.from([1, 2, 3]));
-    const env = { SHOP_API_TOKEN: 't', SHOP_PASSWORD: 'p', CERT_PW: 'c', SHOP_TOTP_SECRET: 's', SAM_PASSWORD: 'o' };
+    const env = { SHOP_MONITOR_PASSWORD: 't', SHOP_PASSWORD: 'p', CERT_PW: 'c', SHOP_TOTP_SECRET: 's', SAM_PASSWORD: 'o' };
     const { diagnostics, desired } = await loadConfig(dir, { env, resolveSecrets: true });
     expect(diagnostics.map(diagnosticLine)).toEqual([]);
     // One complete monitor, and the one that shows `{ literal, notSecret }` (sent as the literal).

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { applyJsonSchema, configJsonSchema, planJsonSchema, pullJsonSchema, renderSchemas, validateJsonSchema, type Plan } from '../src/index.js';
+import { PUBLISHED_FIELDS, applyJsonSchema, configJsonSchema, planJsonSchema, pullJsonSchema, renderSchemas, validateJsonSchema, type Plan } from '../src/index.js';
 
 const schemasDir = new URL('../../../schemas/', import.meta.url);
 
@@ -31,7 +31,20 @@ describe('committed JSON Schemas', () => {
     expect(sla.properties.UptimeErrorThreshold?.description).toContain('below it an error shows in the SLA overview');
   });
 
-  it('carry the published enumerations, and open lists where an account may hold other values', () => {
+  it('know no API field the published definition does not list: every PascalCase field of a published object is in PUBLISHED_FIELDS (or refused)', () => {
+    const defs = configJsonSchema().$defs as Record<string, { properties?: Record<string, { not?: unknown }> }>;
+    const invented: string[] = [];
+    for (const [object, fields] of Object.entries(PUBLISHED_FIELDS)) {
+      const properties = defs[object]?.properties;
+      expect(properties, object).toBeDefined();
+      for (const [field, schema] of Object.entries(properties ?? {})) {
+        if (/^[A-Z]/.test(field) && schema.not === undefined && !(fields as readonly string[]).includes(field)) invented.push(`${object}.${field}`);
+      }
+    }
+    expect(invented).toEqual([]);
+  });
+
+  it('carry the published enumerations, closed (a value the service added later passes through allowUnknown in monsync.yaml)', () => {
     const defs = configJsonSchema().$defs as Record<string, { enum?: unknown[]; anyOf?: unknown[] }>;
     expect(defs.ErrorConditionType?.enum).toHaveLength(21);
     expect(defs.FileType?.enum).toEqual(['PDFAttachment', 'PDFLink', 'ExcelAttachment', 'ExcelLink', 'Html']);
@@ -43,7 +56,14 @@ describe('committed JSON Schemas', () => {
     for (const name of ['UserAgent', 'Effect', 'FileType', 'ScheduleType', 'ScheduleMode', 'WeekDay', 'CultureName', 'SmsProvider', 'AlertType', 'ErrorConditionLevel', 'MatchType']) {
       expect(defs[name]?.enum, name).toBeDefined();
     }
-    expect(defs.MonitorMode?.anyOf).toContainEqual({ type: 'string', enum: ['Development', 'Staging', 'Production'] });
+    expect(defs.MonitorMode?.enum).toEqual(['Development', 'Staging', 'Production']);
+    expect(defs.MonitorMode?.anyOf).toBeUndefined();
+    expect(defs.MonitorType?.enum).toContain('Https');
+    expect(defs.MonitorType?.enum).toContain('PostmanApi');
+    expect(defs.MonitorType?.anyOf).toBeUndefined();
+    const monitor = (defs.Monitor as { properties: Record<string, { enum?: unknown[] }> }).properties;
+    expect(monitor.HttpMethod?.enum).toEqual(['Get', 'Post']);
+    expect(monitor.BrowserType?.enum).toEqual(['Chrome', 'Edge']);
     const sla = defs.Sla as { properties: Record<string, unknown> };
     expect(Object.keys(sla.properties)).toContain('OperatorReponseTimeThreshold');
     expect(Object.keys(sla.properties)).not.toContain('OperatorResponseTimeThreshold');

@@ -98,6 +98,12 @@ function rootFile(kinds: readonly InitKind[], modeline: string): string {
     '  minDeleteCount: 3',
     '  minUpdateCount: 10',
     '',
+    '# An API field or enum value the published definition does not list is an error (a typo is not sent). When the',
+    '# service has added one after this release of monsync, let it through here, in a change reviewers see:',
+    '# allowUnknown:',
+    '#   fields: { monitor: [NewField] }        # by object: monitor, errorCondition, sla, operator, ...',
+    '#   values: { MonitorType: [NewType] }     # by field',
+    '',
   ].join('\n');
 }
 

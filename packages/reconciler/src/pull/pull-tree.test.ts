@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pulledTree, type PulledSnapshot } from './pull-tree.js';
+import { loadConfigTexts } from '@monsync/schema';
 
 type ApiObject = Record<string, unknown>;
 
@@ -138,7 +139,7 @@ describe('pull: values that look like secrets', () => {
   const monitor = {
     MonitorGuid: 'm-9',
     Name: 'Partner API',
-    MonitorType: 'CollectionApi',
+    MonitorType: 'PostmanApi',
     Notes: 'edited in the web app',
     Url: `https://robot:${CANARY}@partner.example.com/health`,
     Headers: [
@@ -168,5 +169,37 @@ describe('pull: values that look like secrets', () => {
       'MONSYNC_SECRET_PARTNER_API_VARIABLE_APIKEY <- monitors.yaml: Partner API PredefinedVariables[apiKey].Value',
       'MONSYNC_SECRET_PARTNER_API_VARIABLE_SESSION <- monitors.yaml: Partner API PredefinedVariables[session].Value',
     ]);
+  });
+});
+
+describe('pulledTree and the published definition', () => {
+  // An account of a service newer than this release: a monitor type, a mode, a field and an error condition's field
+  // the published definition does not list.
+  it('lets through in monsync.yaml what the account holds beyond it (fields, values, nested ones too), so the pulled tree validates', () => {
+    const tree = pulledTree(
+      snapshotOf({
+        monitors: [
+          {
+            MonitorGuid: 'a0000000-0000-4000-8000-000000000001',
+            Name: 'Newer',
+            MonitorType: 'NewerType',
+            MonitorMode: 'Canary',
+            Tags: ['x'],
+            IsActive: true,
+            ErrorConditions: [{ ErrorConditionType: 'HttpStatus', Value: '200', Weight: '2' }],
+          },
+          { MonitorGuid: 'a0000000-0000-4000-8000-000000000002', Name: 'New', MonitorType: 'Https', MonitorMode: 'Production', IsActive: true },
+        ],
+      }),
+    );
+    const settings = tree.files.find((file) => file.path === 'monsync.yaml')?.content ?? '';
+    expect(settings).toContain('allowUnknown:\n  fields:\n    monitor: [Tags]\n    errorCondition: [Weight]\n  values:\n    MonitorType: [NewerType]\n    MonitorMode: [Canary]\n');
+    const { diagnostics } = loadConfigTexts('/pulled', tree.files.map((file) => ({ file: file.path, text: file.content })));
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('writes no allowUnknown when everything is published', () => {
+    const tree = pulledTree(snapshotOf({ monitors: [{ MonitorGuid: 'a0000000-0000-4000-8000-000000000002', Name: 'New', MonitorType: 'Https', IsActive: true }] }));
+    expect(tree.files.find((file) => file.path === 'monsync.yaml')?.content).not.toContain('allowUnknown');
   });
 });

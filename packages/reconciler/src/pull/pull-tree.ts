@@ -21,6 +21,9 @@ import {
   VAULT_ACCESS_KIND,
   VAULT_ITEM_KIND,
   VAULT_SECTION_KIND,
+  configJsonSchema,
+  unknownIn,
+  type AllowUnknown,
   type KindEntry,
   type NamedKindEntry,
 } from '@monsync/schema';
@@ -478,18 +481,37 @@ function pullReports(pull: Pull): ApiObject[] {
   return reports;
 }
 
+/**
+ * What the pulled objects hold beyond the published definition (fields it does not list, values outside its
+ * enumerations), as `allowUnknown` of monsync.yaml: the tree then validates, and a reviewer sees what it lets through.
+ */
+function allowUnknownOf(pulled: readonly (readonly [Parameters<typeof unknownIn>[1], readonly unknown[]])[]): AllowUnknown | undefined {
+  const defs = configJsonSchema().$defs as Readonly<Record<string, unknown>>;
+  const merged = { fields: new Map<string, Set<string>>(), values: new Map<string, Set<string>>() };
+  for (const [object, objects] of pulled) {
+    const found = unknownIn(defs, object, objects);
+    for (const table of ['fields', 'values'] as const) {
+      for (const [key, names] of Object.entries(found[table])) merged[table].set(key, new Set([...(merged[table].get(key) ?? []), ...names]));
+    }
+  }
+  if (merged.fields.size + merged.values.size === 0) return undefined;
+  const sorted = (table: Map<string, Set<string>>) => Object.fromEntries([...table].map(([key, names]) => [key, [...names].sort()]));
+  return { fields: sorted(merged.fields), values: sorted(merged.values) };
+}
+
 /** `monsync.yaml` managing every section pull reads, with prune off. */
-function settingsFile(modeline: readonly string[]): PulledTree['files'][number] {
+function settingsFile(modeline: readonly string[], allowUnknown: AllowUnknown | undefined): PulledTree['files'][number] {
   const manage: Record<string, { prune: false }> = {};
   for (const entry of KINDS_AS_LISTED) if (entry.parent === undefined && PULLED_KINDS.includes(entry.kind)) manage[entry.section] = { prune: false };
   return {
     path: 'monsync.yaml',
-    content: toYaml({ apiVersion: 'monsync/v1', manage, safety: { maxDeletePercent: 30, maxUpdatePercent: 50 } }, [
+    content: toYaml({ apiVersion: 'monsync/v1', manage, safety: { maxDeletePercent: 30, maxUpdatePercent: 50 }, ...(allowUnknown === undefined ? {} : { allowUnknown }) }, [
       ...modeline,
       'Written by `monsync pull`. Every kind is managed with prune: false, so objects that later appear',
       'only in the live account are listed as unmanaged, never deleted. Set prune: true once the tree is',
       'the source of truth. Alert definitions are not pulled yet: declare them by AlertName in a file',
       'with `alertDefinitions:` and add `alertDefinitions: { prune: false }` under manage.',
+      ...(allowUnknown === undefined ? [] : ['allowUnknown lists what the account holds beyond the published definition of this release of monsync.']),
     ]),
   };
 }
@@ -512,7 +534,16 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   const reports = pullReports(pull);
 
   const header = (what: string) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
-  const files: PulledTree['files'] = [settingsFile(modeline)];
+  const allowUnknown = allowUnknownOf([
+    ['Monitor', monitors],
+    ['MonitorGroup', groups],
+    ['Sla', slas],
+    ['VaultSection', sections],
+    ['ScheduledReport', reports],
+    ['Operator', operators],
+    ['OperatorGroup', operatorGroups],
+  ]);
+  const files: PulledTree['files'] = [settingsFile(modeline, allowUnknown)];
   if (monitors.length > 0) files.push({ path: 'monitors.yaml', content: toYaml({ monitors }, header('Monitors (key: Name)')) });
   if (groups.length > 0) files.push({ path: 'monitor-groups.yaml', content: toYaml({ monitorGroups: groups }, header('Monitor groups (key: Description); members are monitor Names')) });
   if (sections.length > 0) files.push({ path: 'vault.yaml', content: toYaml({ vault: { sections } }, header('Vault sections and items; secrets are { fromEnv: ... } placeholders to fill')) });

@@ -76,9 +76,17 @@ function globMatches(glob: string, text: string): boolean {
   return new RegExp(`^${source}$`, 'su').test(text);
 }
 
+/**
+ * An enum value as the service compares it: ignoring case (its enumerations parse `https` as `Https`, and the emulator
+ * reads them so too), so `https`, or an account's `HTTPS`, never escapes a rule written for `Https`.
+ */
+export function sameEnumValue(a: unknown, b: string): boolean {
+  return typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+}
+
 /** Whether a monitor is one a selecting rule entry is about (no selector: every monitor). */
 function selects(params: { monitorType?: string | undefined; name?: string | undefined }, object: PolicyObject): boolean {
-  if (params.monitorType !== undefined && object.fields.MonitorType !== params.monitorType) return false;
+  if (params.monitorType !== undefined && !sameEnumValue(object.fields.MonitorType, params.monitorType)) return false;
   return params.name === undefined || globMatches(params.name, object.name);
 }
 
@@ -147,8 +155,8 @@ export const requiredErrorConditions: ObjectRule<typeof RequiredConditionsParams
   check(object, params) {
     if (!selects(params, object)) return [];
     const conditions = Array.isArray(object.fields.ErrorConditions) ? (object.fields.ErrorConditions as unknown[]) : [];
-    const declared = new Set(conditions.map((c) => (c !== null && typeof c === 'object' ? (c as Record<string, unknown>).ErrorConditionType : undefined)));
-    const missing = params.types.filter((type) => !declared.has(type));
+    const declared = conditions.map((c) => (c !== null && typeof c === 'object' ? (c as Record<string, unknown>).ErrorConditionType : undefined));
+    const missing = params.types.filter((type) => !declared.some((d) => sameEnumValue(d, type)));
     if (missing.length === 0) return [];
     return [{ message: `lacks ErrorConditions of type ${missing.join(', ')} (required ${selection(params)})`, ...(Array.isArray(object.fields.ErrorConditions) ? { field: 'ErrorConditions' } : {}) }];
   },

@@ -101,6 +101,8 @@ describe('the bad-input corpus', () => {
         const said = `${out}\n${err}`;
         // A crash is an exit with a stack or an internal error, whatever the code.
         expect(said, `${command} crashed`).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n|internal error|Maximum call stack|\b(Type|Range|Reference|Syntax)Error\b/i);
+        // A secret-looking value in the corpus is a canary: no message may quote it.
+        expect(said, `${command} quoted a canary`).not.toContain('CANARY');
         const writes = suite.emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET');
         expect(writes.map((entry) => `${entry.method} ${entry.path}`), `${command} wrote to the API`).toEqual([]);
         if (expected.refusedBy !== undefined && !expected.refusedBy.includes(command)) {

@@ -433,7 +433,6 @@ class Assembler {
     const properties = s.properties;
     const passes = isMapping(s.patternProperties);
     const known = Object.keys(properties).filter((k) => !isMapping(properties[k]) || !Object.hasOwn(properties[k] as Mapping, 'not'));
-    const published = publishedFieldsOf(object);
     for (const key of Object.keys(value)) {
       if (Object.hasOwn(properties, key)) {
         this.walkPassThrough(src, value[key], properties[key], [...path, key], passes);
@@ -446,22 +445,33 @@ class Assembler {
         this.reportRenamedField(renamed, { src, path: [...path, key] });
         continue;
       }
-      if (published !== undefined && object !== undefined) {
-        if (!published.includes(key) && !(this.allow.fields[allowKeyOf(object)] ?? []).includes(key)) this.reportUnknownApiField(src, [...path, key], object, [...new Set([...known, ...published])]);
-      } else {
-        const meant = likelyMeant(key, known);
-        if (meant !== undefined) {
-          this.report(
-            'LIKELY_TYPO',
-            `\`${key}\` is not a known field here and is sent to the API as is; did you mean \`${meant}\`?`,
-            { src, path: [...path, key] },
-            'key',
-            'unknown PascalCase fields pass through so that new API fields work; rename it if it is a typo',
-          );
-        }
-      }
+      this.checkUnknownKey(src, [...path, key], object, known);
       this.literalSecrets(src, [key], value[key], [...path, key]);
     }
+  }
+
+  /**
+   * An unknown PascalCase key: an error where the published definition lists the object's fields (unless monsync.yaml
+   * allows it), else a warning when it is a near miss of a known field.
+   */
+  private checkUnknownKey(src: YamlSource, path: PathSegment[], object: string | undefined, known: readonly string[]): void {
+    const key = String(path[path.length - 1]);
+    // A key holding a NUL is refused where it is read (NUL_CHARACTER): one error for one cause.
+    if (key.includes('\u0000')) return;
+    const published = publishedFieldsOf(object);
+    if (published !== undefined && object !== undefined) {
+      if (!published.includes(key) && !(this.allow.fields[allowKeyOf(object)] ?? []).includes(key)) this.reportUnknownApiField(src, path, object, [...new Set([...known, ...published])]);
+      return;
+    }
+    const meant = likelyMeant(key, known);
+    if (meant === undefined) return;
+    this.report(
+      'LIKELY_TYPO',
+      `\`${key}\` is not a known field here and is sent to the API as is; did you mean \`${meant}\`?`,
+      { src, path },
+      'key',
+      'unknown PascalCase fields pass through so that new API fields work; rename it if it is a typo',
+    );
   }
 
   /**

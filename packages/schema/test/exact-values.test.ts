@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { hasErrors, loadConfigTexts, type Diagnostic } from '../src/index.js';
 
-const SETTINGS = 'apiVersion: monsync/v1\nmanage:\n  monitors: {}\n';
+// The fields these cases use beyond the published definition, let through as a team would (strict by default).
+const PASSED = ['ExternalId', 'Timeout', 'Offset', 'Labels', 'Tags', ...'ABCDEFGHIJKLM'];
+const SETTINGS = `apiVersion: monsync/v1\nmanage:\n  monitors: {}\nallowUnknown: { fields: { monitor: [${PASSED.join(', ')}] } }\n`;
 
 function load(monitors: string): { diagnostics: Diagnostic[]; monitors: Record<string, unknown>[] } {
   const { diagnostics, desired } = loadConfigTexts('/cfg', [
@@ -29,7 +31,7 @@ describe('numbers a double cannot hold as written', () => {
 
   it('refuses a 30-digit integer, a fraction with more digits than a double holds, and a negative one', () => {
     const { diagnostics } = load(
-      'monitors:\n  - Name: Site\n    MonitorType: Port\n    Port: 123456789012345678901234567890\n    Timeout: 0.10000000000000000001\n    Offset: -9007199254740995\n',
+      'monitors:\n  - Name: Site\n    MonitorType: Connect\n    Port: 123456789012345678901234567890\n    Timeout: 0.10000000000000000001\n    Offset: -9007199254740995\n',
     );
     expect(diagnostics.map(at)).toEqual(['m.yaml:4:11 IMPRECISE_NUMBER', 'm.yaml:5:14 IMPRECISE_NUMBER', 'm.yaml:6:13 IMPRECISE_NUMBER']);
     expect(diagnostics[0]?.message).toContain('it would be sent as 1.2345678901234568e+29');

@@ -27,6 +27,7 @@ const SUITES = [
   'packages/cli/test/plan-e2e.test.ts',
   'packages/cli/test/pull-e2e.test.ts',
   'packages/cli/test/pull-into-e2e.test.ts',
+  'packages/cli/test/pull-alert-definitions-e2e.test.ts',
   'packages/cli/test/expect-digest.test.ts',
   'packages/cli/test/protect-policy-e2e.test.ts',
   'packages/cli/test/safety-e2e.test.ts',

@@ -14,6 +14,10 @@ import { ExitCode } from '../src/exit-codes.js';
 import { monsync, useEmulator } from './helpers.js';
 
 const CORPUS = join(import.meta.dirname, 'bad-inputs');
+/** The C0 controls but line feed and tab, and DEL, in a text: what a terminal would act on. */
+function controlsIn(text: string): number[] {
+  return [...text].map((c) => c.charCodeAt(0)).filter((code) => (code < 0x20 && code !== 0x0a && code !== 0x09) || code === 0x7f);
+}
 const COMMANDS = ['validate', 'plan', 'apply'] as const;
 type Command = (typeof COMMANDS)[number];
 
@@ -101,6 +105,10 @@ describe('the bad-input corpus', () => {
         const said = `${out}\n${err}`;
         // A crash is an exit with a stack or an internal error, whatever the code.
         expect(said, `${command} crashed`).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n|internal error|Maximum call stack|\b(Type|Range|Reference|Syntax)Error\b/i);
+        // A secret-looking value in the corpus is a canary: no message may quote it.
+        expect(said, `${command} quoted a canary`).not.toContain('CANARY');
+        // A control character of the tree (a NUL, an escape) is shown escaped, never written to the terminal.
+        expect(controlsIn(said), `${command} wrote a control character`).toEqual([]);
         const writes = suite.emulator.control.requestLog().entries.filter((entry) => entry.method !== 'GET');
         expect(writes.map((entry) => `${entry.method} ${entry.path}`), `${command} wrote to the API`).toEqual([]);
         if (expected.refusedBy !== undefined && !expected.refusedBy.includes(command)) {

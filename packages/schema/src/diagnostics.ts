@@ -45,6 +45,8 @@ export const DIAGNOSTIC_CODES = {
   INVALID_UTF8: { severity: 'error', summary: 'The file is not valid UTF-8 (a byte sequence would be replaced, changing the value silently).' },
   FILE_PARSED_EMPTY: { severity: 'error', summary: 'A file with content (not only comments) parses to nothing, e.g. a line-ending style the parser misreads.' },
   NON_FINITE_NUMBER: { severity: 'error', summary: 'A YAML special float (`.nan`, `.inf`, or a number too large for a double): not a JSON number, it cannot be sent.' },
+  IMPRECISE_NUMBER: { severity: 'error', summary: 'A number a double cannot hold as written (an integer beyond 2^53 such as `9007199254740993`, a 30-digit number, `0.10000000000000000001`): it would be sent as another number. Quote an identifier as a string.' },
+  NUL_CHARACTER: { severity: 'error', summary: 'A string or a key holds a NUL character (U+0000, raw or as `\\0`): the service\'s text fields cannot hold it.' },
   EMPTY_FILE: { severity: 'warning', summary: 'A resource file declares nothing (empty, only comments, `null` or `{}`): what it used to declare would be planned as deletes in pruned kinds.' },
   // Schema
   UNKNOWN_FIELD: { severity: 'error', summary: 'An unknown camelCase (monsync) key; names the likely field when there is one.' },

@@ -1,4 +1,4 @@
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node, type ParsedNode } from 'yaml';
+import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node, type ParsedNode, type Scalar } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
 
@@ -160,19 +160,7 @@ export class YamlSource {
       this.refusedOffsets.add(node.range?.[0] ?? -1);
       return null;
     }
-    if (isScalar(node)) {
-      if (typeof node.value === 'number' && !Number.isFinite(node.value)) {
-        // JSON has no NaN or Infinity: JSON.stringify would send null, silently changing the value.
-        const range = node.range ?? [0, 0, 0];
-        const written = this.text.slice(range[0], range[1]).trim();
-        this.reportNode('NON_FINITE_NUMBER', `\`${written}\` is not a finite number: YAML special floats (.nan, .inf) and numbers beyond the range of a double are not JSON numbers, so the API cannot receive them`, node, {
-          hint: 'write a finite number, or quote the value if a string is meant',
-        });
-        this.refusedOffsets.add(range[0]);
-        return null;
-      }
-      return node.value;
-    }
+    if (isScalar(node)) return this.scalarValue(node, 'string');
     if (isSeq(node)) return node.items.map((item) => this.toValue(item as Node | null));
     if (isMap(node)) {
       const out: Record<string, unknown> = {};
@@ -182,6 +170,7 @@ export class YamlSource {
           this.reportNode('NON_STRING_KEY', 'mapping keys must be plain names', key ?? node);
           continue;
         }
+        if (this.scalarValue(key, 'key') === null) continue;
         const name = String(key.value);
         if (name === '<<') {
           this.reportNode('MERGE_KEY', 'merge keys (<<) are not allowed; write the fields out', key);
@@ -197,6 +186,51 @@ export class YamlSource {
       return out;
     }
     return null;
+  }
+
+  /**
+   * A scalar's value, or null (reported, and its node refused) where the value would not reach the API as written: a
+   * number JSON cannot carry, a number a double cannot hold exactly, a string with a NUL character.
+   */
+  private scalarValue(node: Scalar, role: 'key' | 'string'): unknown {
+    const value = node.value;
+    const range = node.range ?? [0, 0, 0];
+    if (typeof value === 'number') {
+      const written = this.text.slice(range[0], range[1]).trim();
+      if (!Number.isFinite(value)) {
+        // JSON has no NaN or Infinity: JSON.stringify would send null, silently changing the value.
+        this.reportNode('NON_FINITE_NUMBER', `\`${written}\` is not a finite number: YAML special floats (.nan, .inf) and numbers beyond the range of a double are not JSON numbers, so the API cannot receive them`, node, {
+          hint: 'write a finite number, or quote the value if a string is meant',
+        });
+        this.refusedOffsets.add(range[0]);
+        return null;
+      }
+      if (!holdsExactly(written, value)) {
+        this.reportNode('IMPRECISE_NUMBER', imprecision(written, value), node, {
+          hint: `quote it (\`"${written}"\`) if it is an identifier or a code; otherwise write a number of at most 15 significant digits (integers between -9007199254740991 and 9007199254740991)`,
+        });
+        this.refusedOffsets.add(range[0]);
+        return null;
+      }
+      return value;
+    }
+    if (typeof value === 'string' && value.includes('\0')) {
+      this.report('NUL_CHARACTER', `this ${role} holds a NUL character (U+0000): text fields of the service cannot hold it, and tools that read C strings would cut the text there`, this.nulOffset(range[0], range[1]), range[1], {
+        hint: 'remove the NUL character (a raw 0x00 byte, or a `\\0`, `\\x00` or `\\u0000` escape)',
+      });
+      this.refusedOffsets.add(range[0]);
+      return null;
+    }
+    return value;
+  }
+
+  /** Where in `[start, end)` the NUL is written: the raw byte or its escape; the scalar's start if neither is found. */
+  private nulOffset(start: number, end: number): number {
+    const source = this.text.slice(start, end);
+    const raw = source.indexOf('\0');
+    if (raw >= 0) return start + raw;
+    const escaped = /\\(?:0|x00|u0000|U00000000)/.exec(source);
+    return escaped === null ? start : start + escaped.index;
   }
 
   report(code: DiagnosticCode, message: string, start: number, end: number, extra: { hint?: string; severity?: Diagnostic['severity'] } = {}): void {
@@ -315,6 +349,36 @@ function deepNode(root: Node): Node | undefined {
     }
   }
   return undefined;
+}
+
+/** `sign digits e exponent` with no leading or trailing zero digit: two decimals are the same number when these match. */
+function decimalKey(text: string): string | undefined {
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (match === null) return undefined;
+  const fraction = match[3] ?? '';
+  let digits = `${match[2] ?? ''}${fraction}`.replace(/^0+/, '');
+  let exponent = Number(match[4] ?? '0') - fraction.length;
+  if (digits === '') return '0';
+  const trailing = /0*$/.exec(digits)?.[0].length ?? 0;
+  digits = digits.slice(0, digits.length - trailing);
+  exponent += trailing;
+  return `${match[1] === '-' ? '-' : ''}${digits}e${exponent}`;
+}
+
+/**
+ * Whether the number as written is the number a double holds, so JSON sends what the file says. Hexadecimal and
+ * octal integers (`0x1F`, `0o17`) are exact while they are safe integers.
+ */
+function holdsExactly(written: string, value: number): boolean {
+  const key = decimalKey(written);
+  if (key === undefined) return Number.isSafeInteger(value);
+  return key === decimalKey(String(value).replace(/e\+/, 'e'));
+}
+
+function imprecision(written: string, value: number): string {
+  const sent = JSON.stringify(value);
+  const why = Number.isInteger(value) && !Number.isSafeInteger(value) ? 'integers beyond 2^53, 9007199254740992, lose their last digits' : 'a double holds about 15 to 17 significant digits';
+  return `\`${written}\` cannot be held exactly as a number: it would be sent as ${sent} (${why})`;
 }
 
 function firstLine(message: string): string {

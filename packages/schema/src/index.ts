@@ -19,6 +19,7 @@ export type { Finding } from './checks.js';
 export { MAX_FILE_BYTES, FORBIDDEN_KEYS } from './yaml-source.js';
 export { EMAIL_PATTERN } from './email.js';
 export { likelyMeant, editDistance } from './suggest.js';
+export { lookAlikeForm, lookAlikeDifference } from './look-alike.js';
 export { POLICY_RULES, POLICY_SEVERITIES, NAMED_KINDS, policyRule, ruleAppliesTo } from './policy/rules.js';
 export type { AccountMonitor, AccountRule, ObjectRule, PolicyObject, PolicyRule, PolicySeverity, RuleFinding } from './policy/rules.js';
 export { checkAccountPolicy, utcDay } from './policy/check.js';

@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 // Runs the suites that talk to the emulator end to end (the convergence property test, the fault suite and the CLI
-// end-to-end tests) once per emulator profile, with MONSYNC_EMULATOR_PROFILE set, and prints how long each run took.
+// end-to-end tests) once per emulator profile, with MONSYNC_EMULATOR_PROFILE set, and prints how long each run took
+// and its slowest files.
+//
+// Profiles whose time goes to waiting (rate-limited: a tenth of the requests answered 429 with Retry-After 1 s) run
+// beside the others, with more workers than cores, since they mostly sleep; the CPU-bound profiles run one after
+// another. Each run's output is printed whole when it ends, so the runs never interleave on screen.
 //
 //   node scripts/test-profiles.mjs                       every profile
 //   node scripts/test-profiles.mjs --profile lean,strict  some of them
@@ -22,6 +27,7 @@ const SUITES = [
   'packages/cli/test/plan-e2e.test.ts',
   'packages/cli/test/pull-e2e.test.ts',
   'packages/cli/test/pull-into-e2e.test.ts',
+  'packages/cli/test/pull-alert-definitions-e2e.test.ts',
   'packages/cli/test/expect-digest.test.ts',
   'packages/cli/test/protect-policy-e2e.test.ts',
   'packages/cli/test/safety-e2e.test.ts',
@@ -61,12 +67,43 @@ function parseProfiles(argv) {
   return names;
 }
 
+/** Profiles that spend their time waiting out Retry-After pauses, not computing. */
+const WAITING = new Set(['rate-limited']);
+
 function run(profile, outputFile) {
-  const args = ['vitest', 'run', '--project', 'reconciler', '--project', 'cli', '--reporter=dot', '--reporter=json', `--outputFile.json=${outputFile}`, ...SUITES];
+  const workers = WAITING.has(profile) ? ['--maxWorkers=4', '--minWorkers=1'] : [];
+  const args = ['vitest', 'run', '--project', 'reconciler', '--project', 'cli', '--reporter=dot', '--reporter=json', `--outputFile.json=${outputFile}`, ...workers, ...SUITES];
   return new Promise((resolve) => {
-    const child = spawn('npx', args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, MONSYNC_EMULATOR_PROFILE: profile } });
-    child.on('exit', (code) => resolve(code ?? 1));
+    const chunks = [];
+    const child = spawn('npx', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MONSYNC_EMULATOR_PROFILE: profile } });
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    child.on('close', (code) => {
+      process.stdout.write(`\n== profile ${profile}\n${Buffer.concat(chunks).toString('utf8')}`);
+      resolve(code ?? 1);
+    });
   });
+}
+
+async function timed(profile) {
+  const outputFile = join(dir, `${profile}.json`);
+  const started = Date.now();
+  const code = await run(profile, outputFile);
+  return { profile, code, seconds: (Date.now() - started) / 1000, ...failures(outputFile), slowest: slowest(outputFile) };
+}
+
+/** The three files that took longest, as `name (N s)`. */
+function slowest(outputFile) {
+  try {
+    const report = JSON.parse(readFileSync(outputFile, 'utf8'));
+    return (report.testResults ?? [])
+      .map((f) => ({ name: relative(ROOT, f.name), s: ((f.endTime ?? 0) - (f.startTime ?? 0)) / 1000 }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 3)
+      .map((f) => `${f.name.replace(/^packages\//, '')} (${f.s.toFixed(0)} s)`);
+  } catch {
+    return [];
+  }
 }
 
 function failures(outputFile) {
@@ -86,23 +123,22 @@ function failures(outputFile) {
 
 const profiles = parseProfiles(process.argv.slice(2));
 const dir = mkdtempSync(join(tmpdir(), 'monsync-profiles-'));
-const results = [];
+let results = [];
+const started = Date.now();
 try {
-  for (const profile of profiles) {
-    process.stdout.write(`\n== profile ${profile}\n`);
-    const outputFile = join(dir, `${profile}.json`);
-    const started = Date.now();
-    const code = await run(profile, outputFile);
-    results.push({ profile, code, seconds: (Date.now() - started) / 1000, ...failures(outputFile) });
-  }
+  const beside = Promise.all(profiles.filter((p) => WAITING.has(p)).map(timed));
+  const inTurn = [];
+  for (const profile of profiles.filter((p) => !WAITING.has(p))) inTurn.push(await timed(profile));
+  results = [...inTurn, ...(await beside)];
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
 process.stdout.write('\nprofile        result  passed  failed  wall\n');
 for (const r of results) {
-  process.stdout.write(`${r.profile.padEnd(14)} ${(r.code === 0 ? 'ok' : 'FAIL').padEnd(7)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${r.seconds.toFixed(0)} s\n`);
+  process.stdout.write(`${r.profile.padEnd(14)} ${(r.code === 0 ? 'ok' : 'FAIL').padEnd(7)} ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${r.seconds.toFixed(0)} s  slowest: ${r.slowest.join(', ')}\n`);
 }
+process.stdout.write(`all profiles: ${((Date.now() - started) / 1000).toFixed(0)} s wall${profiles.some((p) => WAITING.has(p)) ? ` (${[...WAITING].join(', ')} beside the rest)` : ''}\n`);
 for (const r of results.filter((x) => x.names.length > 0)) {
   process.stdout.write(`\n${r.profile}: failing\n${r.names.map((n) => `  ${n}`).join('\n')}\n`);
 }

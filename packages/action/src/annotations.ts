@@ -1,6 +1,6 @@
 import { join, relative, sep } from 'node:path';
 import * as core from '@actions/core';
-import { plainText, type PolicyFinding } from '@monsync/reconciler';
+import { plainText, type PlanProblem, type PolicyFinding } from '@monsync/reconciler';
 import type { Diagnostic } from '@monsync/schema';
 
 /** A diagnostic's file relative to the repository root, as annotations and the comment name it. */
@@ -42,4 +42,20 @@ export function annotateAccountPolicy(findings: readonly PolicyFinding[], config
     else if (f.severity === 'error') core.error(annotationText(d), { title: `monsync ${code}` });
     else core.warning(annotationText(d), { title: `monsync ${code}` });
   }
+}
+
+/**
+ * The positioned problems of a plan that could not be made (a secret a step would send that cannot be read, a
+ * reference only the account can settle), each annotated on its line: the failure message lists them too, but only an
+ * annotation shows in the pull request's Files tab.
+ */
+export function annotatePlanProblems(error: unknown, configDir: string, workspace: string): void {
+  const problems = error instanceof Error ? (error as { problems?: unknown }).problems : undefined;
+  if (!Array.isArray(problems)) return;
+  const positioned = (problems as PlanProblem[]).filter((p) => typeof p.file === 'string' && typeof p.line === 'number');
+  annotate(
+    positioned.map((p) => ({ severity: 'error', code: p.code, message: p.message, file: p.file ?? '', line: p.line ?? 1, column: p.col ?? 1 })),
+    configDir,
+    workspace,
+  );
 }

@@ -3,7 +3,8 @@ import { applyCommand } from './commands/apply.js';
 import type { CommandRun } from './commands/context.js';
 import { driftCommand } from './commands/drift.js';
 import { planCommand } from './commands/plan.js';
-import { configFolder } from './config-folder.js';
+import { annotatePlanProblems } from './annotations.js';
+import { configFolder, type ConfigFolder } from './config-folder.js';
 import { failureMessage } from './failure.js';
 import { readContext } from './github-context.js';
 import { readCredentials, readInputs } from './inputs.js';
@@ -22,6 +23,8 @@ export { failureMessage } from './failure.js';
  */
 export async function run(): Promise<void> {
   const masker = new Masker();
+  let folder: ConfigFolder | undefined;
+  let workspace = '';
   try {
     const credentials = readCredentials();
     masker.add(credentials.apiPassword);
@@ -29,11 +32,13 @@ export async function run(): Promise<void> {
     masker.add(credentials.githubToken);
     const inputs = readInputs(credentials);
     const context = readContext();
-    const folder = configFolder(inputs.config, context.workspace);
+    workspace = context.workspace;
+    folder = configFolder(inputs.config, context.workspace);
     await COMMANDS[inputs.command]({ inputs, context, folder, masker });
   } catch (error) {
     // Secrets of the tree are masked while the command runs: the redaction uses every value known by now.
     const message = masker.redact()(failureMessage(error));
+    if (folder !== undefined) annotatePlanProblems(error, folder.dir, workspace);
     core.setFailed(message);
     // The run's page shows the job summary first: a failure (a refused login, an unreachable API) says so there too.
     const command = core.getInput('command') || 'run';

@@ -257,6 +257,9 @@ describe('secrets that cannot be read', () => {
     expect(s.isDone()).toBe(true);
     expect(result.failed).toBe(true);
     expect(result.failure).toContain('vault-new.yaml:8:21: env DEMO_NEW_PASSWORD cannot be read, and this plan sends its value');
+    const annotations = result.commands.filter((c) => c.command === 'error' && c.properties['file'] !== undefined);
+    expect(annotations.map((c) => [c.properties['file'], c.properties['line'], c.properties['col'], c.properties['title']])).toEqual([['configs/vault-new.yaml', '8', '21', 'monsync SECRET_UNAVAILABLE']]);
+    expect(annotations[0]?.message).toContain('env DEMO_NEW_PASSWORD cannot be read, and this plan sends its value');
     expect(harness.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
     const others = Object.entries(TREE_SECRETS).filter(([name]) => name !== 'DEMO_SHOP_PASSWORD').map(([, value]) => value);
     expectNoSecrets(result, thread.sentBodies, [API_PASSWORD, GITHUB_TOKEN, FINGERPRINT_KEY, ...others]);

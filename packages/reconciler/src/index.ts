@@ -48,3 +48,5 @@ export * from './lock/index.js';
 export { blockLines, flowText, scalar as yamlScalar, toYaml } from './pull/yaml-writer.js';
 export { pullInto, type PullIntoOptions, type PullIntoResult, type TreeFile } from './pull/pull-into.js';
 export { PULLED_KINDS, pulledTree, type PulledSnapshot, type PulledTree, type SecretPlaceholder } from './pull/pull-tree.js';
+export type { UnreadSettings } from './pull/pull-alerting.js';
+export { olderAlertDefinitions, readOlderAlertDefinitions } from './pull/older-alert-definitions.js';

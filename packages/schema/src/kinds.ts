@@ -49,6 +49,11 @@ export interface KindEntry {
    * steps (`pull --into`), this is how they are found.
    */
   readonly contentKey?: (entry: Readonly<Record<string, unknown>>) => string | undefined;
+  /**
+   * For a relation declared as one list per member kind below its path (`members: { monitors: [...], monitorGroups:
+   * [...] }`): each list's field and the kind its entries name. An entry's own key is `<kind>:<entry>`.
+   */
+  readonly memberLists?: Readonly<Record<string, string>>;
   /** The object's own identifier field: written in the config, it pins identity (adoption, rename). Empty: none. */
   readonly guidField: string;
   /** Where identifiers are unique: the account, or only among the children of one parent (exclusion period ids). */
@@ -228,12 +233,6 @@ export const ESCALATION_LEVEL_KIND = {
   ignorable: true,
 } as const satisfies KindEntry;
 
-/** `monitor:<Name>` or `monitorGroup:<Description>`: what an alert definition's `members` entry names. */
-function alertMemberKey(entry: Readonly<Record<string, unknown>>): string | undefined {
-  if (typeof entry['monitor'] === 'string') return `monitor:${entry['monitor']}`;
-  return typeof entry['monitorGroup'] === 'string' ? `monitorGroup:${entry['monitorGroup']}` : undefined;
-}
-
 /**
  * A monitor or monitor group an alert definition covers, declared by its `members` ({ monitors, monitorGroups }),
  * keyed `<AlertName>/monitor:<Name>` or `<AlertName>/monitorGroup:<Description>`; authoritative where declared.
@@ -248,16 +247,10 @@ export const ALERT_DEFINITION_MEMBER_KIND = {
   readOnlyFields: [],
   secretFields: [],
   setFields: [],
-  contentKey: (entry) => alertMemberKey(entry),
+  memberLists: { monitors: 'monitor', monitorGroups: 'monitorGroup' },
   title: { one: 'alert definition member', many: 'alert definition members' },
   ignorable: false,
 } as const satisfies KindEntry;
-
-/** `operator:<Email>` or `operatorGroup:<Description>`: whom an escalation level's `members` entry names. */
-function levelMemberKey(entry: Readonly<Record<string, unknown>>): string | undefined {
-  if (typeof entry['operator'] === 'string') return `operator:${entry['operator']}`;
-  return typeof entry['operatorGroup'] === 'string' ? `operatorGroup:${entry['operatorGroup']}` : undefined;
-}
 
 /**
  * An operator or operator group an escalation level reaches, declared by the level's `members` ({ operators,
@@ -274,7 +267,7 @@ export const ESCALATION_LEVEL_MEMBER_KIND = {
   readOnlyFields: [],
   secretFields: [],
   setFields: [],
-  contentKey: (entry) => levelMemberKey(entry),
+  memberLists: { operators: 'operator', operatorGroups: 'operatorGroup' },
   title: { one: 'escalation level member', many: 'escalation level members' },
   ignorable: false,
 } as const satisfies KindEntry;

@@ -126,6 +126,12 @@ export const PullResultSchema = ClosedObject(
       description: 'Placeholders written for secrets the API never returns: set these variables before planning. Names only, never values.',
     }),
     remaining: Type.Array(Type.String(), { description: 'Steps a plan of the written tree still shows against the same read (what pull cannot write); empty when it plans no changes.' }),
+    unread: Type.Optional(
+      Type.Array(ClosedObject({ where: Type.String({ description: 'File and object the settings belong to.' }), fields: Type.Array(Type.String(), { description: 'The settings left out.' }) }), {
+        description:
+          "Settings the API never returns, so pull could not read them and left them out of the tree rather than invent them (an attached integration's IsActive, SendOkAlerts, SendReminderAlerts): declare them to choose, they are sent on attach and with --rotate.",
+      }),
+    ),
   },
   { title: 'monsync pull --json', description: 'The result of `monsync pull --json` (`--out` or `--into`) and `monsync import --json`; what is printed for people goes to stderr.' },
 );

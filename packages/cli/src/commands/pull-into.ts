@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { checkedClientOptions, hasChanges, openSession, planPipeline, pulledTree, pullInto, type Plan } from '@monsync/reconciler';
+import { checkedClientOptions, hasChanges, olderAlertDefinitions, openSession, planPipeline, pulledTree, pullInto, readOlderAlertDefinitions, type Plan, type UnreadSettings } from '@monsync/reconciler';
 import { readConfigTree, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
 import { OUTPUT_FORMAT_VERSION, type PullResult } from '@monsync/schema';
 import { booleanOption } from '../args.js';
@@ -10,7 +10,7 @@ import { ExitCode } from '../exit-codes.js';
 import { displayPath, loadTree, printDiagnostics } from '../load.js';
 import { plainText } from '@monsync/reconciler/escape';
 import { combineHooks, hookRelay, readProgress, readUnder, verboseHooks } from '../request-log.js';
-import { writeSecretPlaceholders } from '../secret-placeholders.js';
+import { writeSecretPlaceholders, writeUnreadSettings } from '../secret-placeholders.js';
 
 /** Where `pull --into` writes objects made in the live account outside git, unless `--new-objects-file` says otherwise. */
 export const DEFAULT_NEW_OBJECTS_FILE = 'new-objects.yaml';
@@ -29,8 +29,11 @@ function remaining(plan: Plan): string[] {
   return plan.steps.filter((step) => step.action !== 'ensure').map((step) => `${step.action} ${step.kind} ${JSON.stringify(step.key)}`);
 }
 
-/** The tree planned against the account as plan does, and how to open a session on an edited tree. */
-export async function planForPull(context: CommandContext, dir: string) {
+/**
+ * The tree planned against the account as plan does, and how to open a session on an edited tree. With `older`, the
+ * read also takes what rewriting the tree's older alert definitions needs (`readOlderAlertDefinitions`).
+ */
+export async function planForPull(context: CommandContext, dir: string, options: { older?: boolean } = {}) {
   const { io, global } = context;
   const relay = hookRelay();
   const open = (desired: Parameters<typeof openSession>[0]) =>
@@ -50,8 +53,14 @@ export async function planForPull(context: CommandContext, dir: string) {
     },
   );
   if (result === undefined) return undefined;
-  await result.session.close();
-  return { live: result.live, plan: result.plan, open };
+  let live = result.live;
+  const older = options.older === true ? olderAlertDefinitions(result.session.desired).size : 0;
+  try {
+    if (older > 0) live = await readOlderAlertDefinitions(result.session.client, live, result.session.desired);
+  } finally {
+    await result.session.close();
+  }
+  return { live, plan: result.plan, open, older };
 }
 
 type Planned = NonNullable<Awaited<ReturnType<typeof planForPull>>>;
@@ -65,7 +74,8 @@ export async function writeIntoTree(io: CommandContext['io'], dir: string, plann
   const label = displayPath(io.cwd, dir);
   const pulled = pulledTree(planned.live);
   const files = readConfigTree(dir).texts.map(({ file, text }) => ({ path: file, text }));
-  const edited = pullInto({ files, plan, pulled: pulled.data, newObjectsFile: target });
+  // Only pull --into read what rewriting older alert definitions needs (an import writes just the chosen objects).
+  const edited = pullInto({ files, plan, pulled: pulled.data, newObjectsFile: target, ...(planned.older > 0 ? { alertDefinitionsByGuid: pulled.alertDefinitionsByGuid } : {}) });
   const texts = new Map(files.map((file) => [file.path, file.text]));
   for (const file of edited.files) texts.set(file.path, file.text);
   const reloaded = loadConfigTexts(dir, [...texts].map(([file, text]) => ({ file, text })), { env: io.env, resolveSecrets: false });
@@ -85,6 +95,8 @@ export async function writeIntoTree(io: CommandContext['io'], dir: string, plann
   const written = edited.files.map((file) => file.text).join('\n');
   const secrets = pulled.secrets.filter((secret) => new RegExp(`fromEnv: ${secret.env}\\b`).test(written));
   writeSecretPlaceholders(io, secrets);
+  const unread = unreadWritten(pulled.unread, edited.written);
+  writeUnreadSettings(io, unread);
   // The same read, planned again from the edited tree: what is left is what pull cannot write (secrets, above).
   let left: string[] = [];
   try {
@@ -103,7 +115,13 @@ export async function writeIntoTree(io: CommandContext['io'], dir: string, plann
     notes: [...edited.notes, ...pulled.notes],
     secrets: secrets.map(({ env, where }) => ({ env, where })),
     remaining: left,
+    unread: unread.map(({ where, fields }) => ({ where, fields })),
   };
+}
+
+/** The unread settings of the integrations the edits wrote whole: in a definition written whole, or attached in the web app. */
+function unreadWritten(unread: readonly UnreadSettings[], written: readonly { kind: string; key: string }[]): UnreadSettings[] {
+  return unread.filter((entry) => written.some(({ kind, key }) => (kind === entry.kind && key === entry.key) || (kind === entry.definitionKind && entry.key.startsWith(`${key}/`))));
 }
 
 /** What a pull or an import wrote: `--json` prints it (schemas/pull.schema.json). */
@@ -135,9 +153,9 @@ export async function runPullInto(context: CommandContext, into: string, newObje
   const dir = resolve(context.io.cwd, into);
   const target = relativeFile(context.io, dir, newObjectsFile ?? join(dir, DEFAULT_NEW_OBJECTS_FILE));
   return withPullResult(context, 'pull --into', async (io) => {
-    const planned = await planForPull({ ...context, io }, dir);
+    const planned = await planForPull({ ...context, io }, dir, { older: true });
     if (planned === undefined) return ExitCode.Error;
-    if (!hasChanges(planned.plan)) {
+    if (!hasChanges(planned.plan) && planned.older === 0) {
       const config = displayPath(io.cwd, dir);
       io.stdout.write(`${config} already matches the live account: nothing to write\n`);
       return { config, files: [], edits: [], notes: [], secrets: [], remaining: [] };

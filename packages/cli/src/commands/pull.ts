@@ -5,7 +5,7 @@ import { createClient } from '@monsync/client';
 import { jsonOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
-import { writeSecretPlaceholders } from '../secret-placeholders.js';
+import { writeSecretPlaceholders, writeUnreadSettings } from '../secret-placeholders.js';
 import { displayPath } from '../load.js';
 import { plainText } from '@monsync/reconciler/escape';
 import { schemaReference } from '../schema-reference.js';
@@ -18,10 +18,13 @@ export const pullCommand: CommandSpec = {
   usage: 'pull --out DIR | pull --into DIR [--new-objects-file FILE] [--json]',
   description:
     'Reads monitors, monitor groups and their members, the vault, SLAs with exclusion periods, scheduled reports,\n' +
-    'and operators and operator groups with their members, authorizations and duty schedules, and writes them to\n' +
-    'DIR (which must be empty or absent). The tree validates, and planning it against the same account shows no\n' +
-    'changes apart from secrets: the API never returns them, so each is written as a { fromEnv: ... } placeholder,\n' +
-    'listed at the end. Reports keep their monsync:key marker as key.\n' +
+    'alert definitions (by AlertName, with the monitors and groups they cover and their escalation levels, each\n' +
+    'with its operators, operator groups and integrations), and operators and operator groups with their members,\n' +
+    'authorizations and duty schedules, and writes them to DIR (which must be empty or absent). The tree validates,\n' +
+    'and planning it against the same account shows no changes apart from secrets: the API never returns them, so\n' +
+    'each is written as a { fromEnv: ... } placeholder, listed at the end. An attached integration\'s IsActive,\n' +
+    'SendOkAlerts and SendReminderAlerts are never returned either: they are left out and listed, not guessed.\n' +
+    'Reports keep their monsync:key marker as key.\n' +
     'With --into DIR, the live account is written into an existing tree in place, to accept changes made in the\n' +
     'web app: only the fields that differ are edited (comments, key order and layout stay); declarations of objects\n' +
     'gone from the account are removed with the comment lines above them; objects made outside git that the tree\n' +
@@ -68,7 +71,8 @@ async function pullOut(context: CommandContext, dir: string): Promise<TreeWritte
   let live;
   try {
     // Outgoing phone numbers too: an operator's is written by its number, not its id.
-    const read = () => readLive(client, { kinds: [...PULLED_KINDS], operators: false, outgoingPhoneNumbers: true });
+    // Integrations too: a level attaches one by its name.
+    const read = () => readLive(client, { kinds: [...PULLED_KINDS], operators: false, outgoingPhoneNumbers: true, integrations: true });
     live = await readUnder(progress, 'reading live account', read, close);
   } finally {
     await close();
@@ -80,5 +84,14 @@ async function pullOut(context: CommandContext, dir: string): Promise<TreeWritte
   io.stdout.write(`Wrote ${tree.files.length} files to ${label}: ${tree.files.map((file) => plainText(file.path)).join(', ')}\n`);
   for (const note of tree.notes) io.stdout.write(`note: ${plainText(note)}\n`);
   writeSecretPlaceholders(io, tree.secrets);
-  return { config: label, files: tree.files.map((file) => ({ path: file.path, created: true })), edits: [], notes: tree.notes, secrets: tree.secrets.map(({ env, where }) => ({ env, where })), remaining: [] };
+  writeUnreadSettings(io, tree.unread);
+  return {
+    config: label,
+    files: tree.files.map((file) => ({ path: file.path, created: true })),
+    edits: [],
+    notes: tree.notes,
+    secrets: tree.secrets.map(({ env, where }) => ({ env, where })),
+    remaining: [],
+    unread: tree.unread.map(({ where, fields }) => ({ where, fields })),
+  };
 }

@@ -54,14 +54,28 @@ function entryKey(kind: KindEntry, item: unknown): string | undefined {
   return isScalar(pair?.value) ? keyText(pair.value.value) : undefined;
 }
 
+/**
+ * The lists a kind's entries are in below a parent (or the root), each with how an entry's own key is made: one list
+ * at the kind's path, or one per member kind (`members: { monitors: [...], monitorGroups: [...] }`, `memberLists`).
+ */
+export function listsOf(kind: KindEntry, path: readonly string[]): { path: readonly string[]; own: (entry: string) => string }[] {
+  if (kind.memberLists === undefined) return [{ path, own: (entry) => entry }];
+  return Object.entries(kind.memberLists).map(([field, member]) => ({ path: [...path, field], own: (entry) => `${member}:${entry}` }));
+}
+
 function collect(out: Declaration[], file: EditableFile, kind: KindEntry, root: Node, path: readonly string[], parent: Declaration | undefined, above: readonly Node[]): void {
-  const found = nodeAt(root, path);
+  for (const list of listsOf(kind, path)) collectList(out, file, kind, root, list, parent, above);
+}
+
+function collectList(out: Declaration[], file: EditableFile, kind: KindEntry, root: Node, list: ReturnType<typeof listsOf>[number], parent: Declaration | undefined, above: readonly Node[]): void {
+  const found = nodeAt(root, list.path);
   if (found === undefined || !isSeq(found.node)) return;
   const seq = found.node as EditableSeq;
   const parents = [...above, ...found.parents, seq];
   for (const item of seq.items) {
-    const own = entryKey(kind, item);
-    if (own === undefined) continue;
+    const entry = entryKey(kind, item);
+    if (entry === undefined) continue;
+    const own = list.own(entry);
     const declaration: Declaration = { kind, key: parent === undefined ? own : `${parent.key}/${own}`, file, node: item as Node, seq, owner: found.owner, parents, parent };
     out.push(declaration);
     for (const child of childKinds(kind)) collect(out, file, child, item as Node, childField(child), declaration, [...parents, item as Node]);
@@ -87,6 +101,8 @@ export interface PulledObject {
   readonly key: string;
   readonly value: unknown;
   readonly parentKey: string | undefined;
+  /** The fields below its parent's entry that hold its list (`['members', 'monitors']`). */
+  readonly field: readonly string[];
 }
 
 function valueAt(root: unknown, path: readonly string[]): unknown {
@@ -104,14 +120,17 @@ function pulledKey(kind: KindEntry, value: unknown): string | undefined {
 }
 
 function collectPulled(out: Map<string, PulledObject>, kind: KindEntry, root: unknown, path: readonly string[], parentKey: string | undefined): void {
-  const list = valueAt(root, path);
-  if (!Array.isArray(list)) return;
-  for (const value of list) {
-    const own = pulledKey(kind, value);
-    if (own === undefined) continue;
-    const key = parentKey === undefined ? own : `${parentKey}/${own}`;
-    out.set(pulledId(kind.kind, key), { kind, key, value, parentKey });
-    for (const child of childKinds(kind)) collectPulled(out, child, value, childField(child), key);
+  for (const { path: at, own: ownKey } of listsOf(kind, path)) {
+    const list = valueAt(root, at);
+    if (!Array.isArray(list)) continue;
+    for (const value of list) {
+      const entry = pulledKey(kind, value);
+      if (entry === undefined) continue;
+      const own = ownKey(entry);
+      const key = parentKey === undefined ? own : `${parentKey}/${own}`;
+      out.set(pulledId(kind.kind, key), { kind, key, value, parentKey, field: at });
+      for (const child of childKinds(kind)) collectPulled(out, child, value, childField(child), key);
+    }
   }
 }
 

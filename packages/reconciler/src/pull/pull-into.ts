@@ -6,13 +6,14 @@
  * form a config declares them (a pulled tree's data: vault references as `Section/Item`, members as monitor names,
  * secrets as `{ fromEnv: ... }` placeholders), so the edited tree plans empty against that account.
  */
-import { kindEntry, type KindEntry } from '@monsync/schema';
+import { ALERT_DEFINITION_KIND, kindEntry, type KindEntry } from '@monsync/schema';
 import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import type { Plan, PlanChange, PlanStep } from '../plan/types.js';
 import { segmentsOf } from '../plan/values.js';
 import { DUPLICATE_REASON } from '../plan/phases/deletes.js';
-import { childField, declarationsOf, nodeAt, pulledId, pulledObjectsOf, type Declaration, type PulledObject } from './declarations.js';
+import { declarationsOf, nodeAt, pulledId, pulledObjectsOf, type Declaration, type PulledObject } from './declarations.js';
 import { EditableFile, type EditableMap, type EditableSeq } from './yaml-edits.js';
+import { rewriteOlderAlertDefinitions } from './older-alert-definitions.js';
 import { toYaml } from './yaml-writer.js';
 
 export interface TreeFile {
@@ -30,6 +31,11 @@ export interface PullIntoOptions {
   readonly pulled: unknown;
   /** Where new top-level objects go, relative to the root (created when absent). */
   readonly newObjectsFile: string;
+  /**
+   * The named form of each live alert definition by GUID (lower case; a pulled tree's `alertDefinitionsByGuid`): with
+   * it, entries of the older form (`{ AlertDefinitionGuid, IsActive }`) are rewritten into it.
+   */
+  readonly alertDefinitionsByGuid?: ReadonlyMap<string, Record<string, unknown>>;
 }
 
 export interface PullIntoResult {
@@ -39,6 +45,8 @@ export interface PullIntoResult {
   readonly edits: string[];
   /** What was left as it is, and why (secrets, objects not found). */
   readonly notes: string[];
+  /** Objects written whole (added, or an older alert definition rewritten), by kind and key. */
+  readonly written: { kind: string; key: string }[];
 }
 
 const REFERENCE_KEYS = ['fromEnv', 'fromFile'];
@@ -83,9 +91,12 @@ class PullInto {
   readonly pulled: Map<string, PulledObject>;
   readonly edits: string[] = [];
   readonly notes: string[] = [];
+  readonly written: { kind: string; key: string }[] = [];
   readonly #removed = new Map<EditableSeq, number>();
   /** New top-level objects for the new-objects file, by kind, in the order found. */
   readonly additions = new Map<KindEntry, unknown[]>();
+  /** Children for parents' declarations, by parent and list. */
+  readonly #children = new Map<string, { parent: Declaration; field: readonly string[]; values: unknown[] }>();
 
   constructor(readonly options: PullIntoOptions) {
     this.files = options.files.map((file) => new EditableFile(file.path, file.text));
@@ -167,19 +178,41 @@ class PullInto {
     declaration.file.removeItem(declaration.seq, declaration.node, declaration.owner, removed === declaration.seq.items.length);
   }
 
-  /** A live child object the tree lacks goes into its parent's declaration. */
-  addChild(kind: KindEntry, parent: Declaration, live: PulledObject): string {
-    const field = childField(kind);
-    const found = nodeAt(parent.node, field);
-    if (found !== undefined && isSeq(found.node)) {
-      parent.file.appendItem(found.node as EditableSeq, live.value, [...parent.parents, parent.node, ...found.parents]);
-      return parent.file.path;
-    }
-    const [first = '', ...rest] = field;
-    const nested = rest.reduceRight<unknown>((inner, segment) => ({ [segment]: inner }), [live.value]);
-    if (isMap(parent.node)) parent.file.appendPair(parent.node as EditableMap, first, nested, parent.parents);
+  /** A live child object the tree lacks goes into its parent's declaration (written by `writeChildren`). */
+  addChild(parent: Declaration, live: PulledObject): string {
+    const id = `${parent.file.path}\u0000${String(rangeStart(parent.node))}\u0000${live.field.join('/')}`;
+    const pending = this.#children.get(id) ?? { parent, field: live.field, values: [] };
+    pending.values.push(live.value);
+    this.#children.set(id, pending);
     return parent.file.path;
   }
+
+  /**
+   * The children added, list by list: appended to the list when the parent's declaration has it, or written as the
+   * fields it lacks below the deepest one it has (several children of one list in one edit, so that no field is
+   * written twice).
+   */
+  writeChildren(): void {
+    for (const { parent, field, values } of this.#children.values()) {
+      let depth = field.length;
+      while (depth > 0 && nodeAt(parent.node, field.slice(0, depth)) === undefined) depth -= 1;
+      const found = depth === 0 ? undefined : nodeAt(parent.node, field.slice(0, depth));
+      const parents = [...parent.parents, parent.node, ...(found?.parents ?? [])];
+      if (found !== undefined && depth === field.length && isSeq(found.node)) {
+        for (const value of values) parent.file.appendItem(found.node as EditableSeq, value, parents);
+        continue;
+      }
+      const [first = '', ...rest] = field.slice(depth);
+      const nested = rest.reduceRight<unknown>((inner, segment) => ({ [segment]: inner }), values);
+      const map = found?.node ?? parent.node;
+      if (isMap(map)) parent.file.appendPair(map as EditableMap, first, nested, found === undefined ? parent.parents : parents);
+      else this.notes.push(`${parent.kind.title.one} ${JSON.stringify(parent.key)}: ${field.join('.')} is not a list or a mapping in ${parent.file.path}; its new entries were left out`);
+    }
+  }
+}
+
+function rangeStart(node: Node): number {
+  return node.range?.[0] ?? -1;
 }
 
 /** The steps an in-place pull answers: updates, creates and deletes, without those of a deduplication. */
@@ -228,6 +261,7 @@ function addLive(state: PullInto, kind: KindEntry, step: PlanStep, label: string
     state.notes.push(`${label}: only in the live account, but it could not be read back in config form; left out`);
     return;
   }
+  state.written.push({ kind: step.kind, key: step.key });
   if (kind.parent === undefined) {
     const list = state.additions.get(kind) ?? [];
     list.push(live.value);
@@ -240,7 +274,7 @@ function addLive(state: PullInto, kind: KindEntry, step: PlanStep, label: string
     state.notes.push(`${label}: only in the live account, and its parent is declared nowhere; left out`);
     return;
   }
-  state.edits.push(`+ ${label} (${state.addChild(kind, parent, live)})`);
+  state.edits.push(`+ ${label} (${state.addChild(parent, live)})`);
 }
 
 /** The new top-level objects written to the new-objects file: appended to its lists, or a new file. */
@@ -281,7 +315,13 @@ function writeAdditions(state: PullInto): { path: string; text: string; created:
 /** Writes the live account's differences from the tree into the tree's files, in place (see the module comment). */
 export function pullInto(options: PullIntoOptions): PullIntoResult {
   const state = new PullInto(options);
-  applySteps(state, answerable(options.plan));
+  const byGuid = options.alertDefinitionsByGuid;
+  const rewritten = byGuid === undefined ? new Map<string, string>() : rewriteOlderAlertDefinitions(state.files, byGuid, state.edits, state.notes);
+  for (const name of rewritten.values()) state.written.push({ kind: ALERT_DEFINITION_KIND.kind, key: name });
+  // An older entry's key is its GUID: the rewrite wrote its live values, so its steps are answered.
+  const answered = (step: PlanStep) => [...rewritten.keys()].some((guid) => step.key.toLowerCase() === guid || step.key.toLowerCase().startsWith(`${guid}/`));
+  applySteps(state, answerable(options.plan).filter((step) => !answered(step)));
+  state.writeChildren();
   const created = writeAdditions(state);
   const files = state.files.filter((file) => file.changed).map((file) => ({ path: file.path, text: file.result(), created: false }));
   if (created !== undefined) files.push(created);
@@ -289,5 +329,5 @@ export function pullInto(options: PullIntoOptions): PullIntoResult {
     const kind = kindEntry(unmanaged.kind);
     state.notes.push(`${kind?.title.one ?? unmanaged.kind} ${JSON.stringify(unmanaged.key)} is only in the live account and unmanaged (prune: false); left out`);
   }
-  return { files, edits: state.edits, notes: state.notes };
+  return { files, edits: state.edits, notes: state.notes, written: state.written };
 }

@@ -27,18 +27,18 @@ import {
 import { pulledDutySchedules } from '../kinds/duty-schedule.js';
 import { principalOf } from '../kinds/vault-access.js';
 import { KINDS } from '../kinds/index.js';
-import { alertDefinitionKind } from '../kinds/alert-definition.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { splitMarker } from '../plan/markers.js';
 import { parseSecretRefs, type MonitorSecretRefs, type SecretRefWritten } from '../kinds/monitor-secret-refs.js';
 import { OUTGOING_PHONE_NUMBER, outgoingPhoneNumberName } from '../kinds/outgoing-phone-number.js';
 import { toYaml } from './yaml-writer.js';
+import { ALERT_DEFINITIONS_FILE, alertingNames, pullAlerting, type UnreadSettings } from './pull-alerting.js';
 
 type ApiObject = Record<string, unknown>;
 
 /** The plain live data `readLive` returns, as far as `pull` reads it. */
-export type PulledSnapshot = Pick<LiveSnapshot, 'lists' | 'perParent'> & Partial<Pick<LiveSnapshot, 'outgoingPhoneNumbers'>>;
+export type PulledSnapshot = Pick<LiveSnapshot, 'lists' | 'perParent'> & Partial<Pick<LiveSnapshot, 'outgoingPhoneNumbers' | 'integrations'>>;
 
 export interface SecretPlaceholder {
   /** Environment variable the pulled tree reads the secret from. */
@@ -52,15 +52,15 @@ export interface PulledTree {
   /** The tree's declarations as one value (`{ monitors: [...], vault: { sections: [...] }, ... }`), for `pull --into`. */
   data: Record<string, unknown>;
   secrets: SecretPlaceholder[];
+  /** Settings the service never returns, left out of the tree (an attached integration's write-only settings). */
+  unread: UnreadSettings[];
+  /** Each alert definition in the named form, by GUID (lower case): what `pull --into` rewrites an older entry to. */
+  alertDefinitionsByGuid: ReadonlyMap<string, Record<string, unknown>>;
   notes: string[];
 }
 
-/** The kinds `pull` reads: every kind with a read (alert definitions have none). */
-/**
- * The kinds pull writes: every kind that can be read, but alert definitions (not pulled yet: `monsync.yaml` says how
- * to declare them). Managing a kind pull does not write would list every live object of it as unmanaged.
- */
-export const PULLED_KINDS = KINDS.filter((mod) => mod.read !== undefined && mod.section !== alertDefinitionKind.section).map((mod) => mod.kind);
+/** The kinds pull reads and writes: every kind that can be read (a pulled `monsync.yaml` manages each). */
+export const PULLED_KINDS = KINDS.filter((mod) => mod.read !== undefined).map((mod) => mod.kind);
 
 const FP_MARKER = /(?:^|\n)monsync:fp=[0-9a-f]+\s*$/;
 const KEY_MARKER = /(?:^|\n)monsync:key=([A-Za-z0-9][A-Za-z0-9._-]*)\s*$/;
@@ -488,8 +488,7 @@ function settingsFile(modeline: readonly string[]): PulledTree['files'][number] 
       ...modeline,
       'Written by `monsync pull`. Every kind is managed with prune: false, so objects that later appear',
       'only in the live account are listed as unmanaged, never deleted. Set prune: true once the tree is',
-      'the source of truth. Alert definitions are not pulled yet: declare them by AlertName in a file',
-      'with `alertDefinitions:` and add `alertDefinitions: { prune: false }` under manage.',
+      'the source of truth.',
     ]),
   };
 }
@@ -510,6 +509,8 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   const groups = pullGroups(pull, monitorNames);
   const slas = pullSlas(pull);
   const reports = pullReports(pull);
+  const alerting = pullAlerting(live, alertingNames(live, people.emails, people.groups));
+  pull.notes.push(...alerting.notes);
 
   const header = (what: string) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
   const files: PulledTree['files'] = [settingsFile(modeline)];
@@ -520,6 +521,17 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   if (operators.length > 0) files.push({ path: 'operators.yaml', content: toYaml({ operators }, header('Operators (key: Email); passwords are { fromEnv: ... } placeholders, sent only on create and with --rotate')) });
   if (operatorGroups.length > 0) files.push({ path: 'operator-groups.yaml', content: toYaml({ operatorGroups }, header('Operator groups (key: Description); members are operator Emails')) });
   if (reports.length > 0) files.push({ path: 'scheduled-reports.yaml', content: toYaml({ scheduledReports: reports }, header('Scheduled reports (key: the monsync:key marker in InternalNotes)')) });
-  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, operators, operatorGroups };
-  return { files, data, secrets: pull.secrets, notes: pull.notes };
+  const alertDefinitions = alerting.definitions;
+  if (alertDefinitions.length > 0) {
+    const about = [
+      ...header('Alert definitions (key: AlertName)'),
+      'Members are monitor Names and group Descriptions; escalation levels (key: Id) reach operators by Email and',
+      "groups by Description and attach integrations by name. An attached integration's IsActive, SendOkAlerts and",
+      'SendReminderAlerts are never returned by the service, so they are not written: declared, they are sent when',
+      'the integration is attached and again only with --rotate.',
+    ];
+    files.push({ path: ALERT_DEFINITIONS_FILE, content: toYaml({ alertDefinitions }, about) });
+  }
+  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, alertDefinitions, operators, operatorGroups };
+  return { files, data, secrets: pull.secrets, unread: alerting.unread, alertDefinitionsByGuid: alerting.byGuid, notes: pull.notes };
 }

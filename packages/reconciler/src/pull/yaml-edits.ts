@@ -113,6 +113,31 @@ export class EditableFile {
     this.#splice(start, end, flowText(value));
   }
 
+  /** Replaces a field of a block mapping, key and scalar value, by another (a comment after it on its line stays). */
+  replacePair(pair: Pair, key: string, value: string | number | boolean | null): void {
+    const start = rangeOf(pair.key)[0];
+    const end = rangeOf(pair.value ?? pair.key)[1];
+    this.#replaceKeepingComment(start, end, `${scalar(key)}: ${scalar(value)}`);
+  }
+
+  /**
+   * Writes an entry of a block sequence again, in block style at its indentation (a flow mapping that outgrew one
+   * line); the comment lines above it and a comment after it on its line stay. Inside a flow sequence, in flow style.
+   */
+  replaceItem(seq: EditableSeq, item: Node, value: unknown, parents: readonly Node[]): void {
+    if (seq.flow === true || this.#inFlow(seq, parents)) {
+      this.#splice(rangeOf(item)[0], rangeOf(item)[1], flowText(value));
+      return;
+    }
+    const [start, end] = rangeOf(item);
+    const dash = this.#dashOffset(start);
+    const lineEnd = this.#lineEnd(end);
+    const trailing = /^([ \t]+#[^\r\n]*)/.exec(this.text.slice(end, lineEnd))?.[1] ?? '';
+    const lines = blockLines(value, ' '.repeat(this.#column(dash)), 'item');
+    lines[0] = `${lines[0] ?? ''}${trailing}`;
+    this.#splice(dash, lineEnd, `${lines.join('\n').slice(this.#column(dash))}\n`);
+  }
+
   /** Replaces text on one line; a comment after it on that line stays at its column where the padding allows. */
   #replaceKeepingComment(start: number, end: number, text: string): void {
     const padding = /^( +)#/.exec(this.text.slice(end, this.#lineEnd(end)));

@@ -108,12 +108,19 @@ describe('Markdown (markdownText, markdownCode)', () => {
     expect(markdownCode('x\n```\n## y')).toBe('````x\\n```\\n## y````');
   });
 
+  it('never mentions anyone: a name from the account that reads @user or @org/team notifies nobody, an e-mail stays as it is', () => {
+    expect(markdownText('Shop @sam-ops and @acme/oncall')).toBe('Shop &#64;sam-ops and &#64;acme/oncall');
+    expect(markdownText('@@here')).toBe('&#64;&#64;here');
+    expect(markdownText('sam.ops@example.com')).toBe('sam.ops@example.com');
+  });
+
   it('holds for any text: no raw line break, no HTML tag or comment start', () => {
     fc.assert(
       fc.property(anyText(60), (text) => {
         const shown = markdownText(text);
         expect(shown).not.toMatch(/[\r\n<]/);
         expect(shown).not.toMatch(/^\s*(#|-|\+|=|>|\d+[.)])/);
+        expect(shown).not.toMatch(/(^|[^\p{L}\p{N}._%+-])@/u);
       }),
     );
   });

@@ -94,15 +94,20 @@ const MARKDOWN_PUNCTUATION = /[\\`*_[\]|~]/g;
 /** What makes a line a heading, a list item, a quote, a setext underline or a thematic break when it comes first. */
 const LINE_START = /^(\s*)([-+=#>]|\d+[.)])/;
 
+/** An `@` that GitHub would read as a mention (`@user`, `@org/team`): not part of an e-mail address. */
+const MENTION = /(?<![\p{L}\p{N}._%+-])@/gu;
+
 /**
  * Text outside code in Markdown: `plainText`, then HTML escaped as entities, the Markdown punctuation that acts
  * mid-line backslash-escaped, and a line-starting character (`#`, `-`, `>`, `1.`) escaped, since the text may begin a line.
+ * A mention's `@` becomes an entity: it renders the same, and a name from the account never notifies anyone.
  */
 export function markdownText(text: string): string {
   const inline = plainText(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
+    .replace(MENTION, '&#64;')
     .replace(MARKDOWN_PUNCTUATION, '\\$&');
   return inline.replace(LINE_START, (_, space: string, lead: string) => `${space}${/^\d/.test(lead) ? `${lead.slice(0, -1)}\\${lead.slice(-1)}` : `\\${lead}`}`);
 }

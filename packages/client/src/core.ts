@@ -163,7 +163,7 @@ export class Core {
         const query = cursor === undefined ? baseQuery : { ...baseQuery, Cursor: cursor };
         const batch = cursor === undefined ? 1 : batchOf.get(cursor);
         if (seen === undefined) return numbered(batch, this.page<T>({ ...call, query }, options, batch));
-        const peek = (text: string): Promise<void> | undefined => {
+        const peek = (text: string | undefined): Promise<void> | undefined => {
           const next = nextCursorAtEnd(text);
           if (next === undefined) {
             if (answered === undefined) return undefined;

@@ -6,14 +6,23 @@
  * the headers (lower-case names, repeated ones joined by `, `) and the body decoded as UTF-8 without its BOM.
  */
 import type { Dispatcher } from 'undici';
+import { JsonArrayReader, startsWithArray, type ArrayReading } from './json-array-reader.js';
 
 /**
  * How an attempt ended: an answer (any status), or no answer (`code` is `TIMEOUT` when the deadline passed, else the
- * network error's code when it has one).
+ * network error's code when it has one). A large 2xx body that is a JSON array, when the caller asked for that
+ * (`readArrays`), comes read as it arrived (`array`), and its `text` is empty.
  */
 export type Exchanged =
-  | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
+  | { kind: 'response'; status: number; headers: Record<string, string>; text: string; array?: ArrayReading }
   | { kind: 'failure'; timedOut: boolean; code: string | undefined; cause: unknown };
+
+/**
+ * From how many bytes a 2xx JSON array is read as it arrives rather than as one text (`json-array-reader.ts`). Below
+ * it, the text and its parse are small beside everything else a read holds, and a body that is not JSON is quoted
+ * whole in its error, as every other answer is.
+ */
+export const READ_ARRAY_FROM = 1024 * 1024;
 
 /** Thrown as the abort reason, so the cause chain says what happened without a stack from undici internals. */
 class RequestTimeout extends Error {
@@ -75,8 +84,13 @@ class Collector implements Dispatcher.DispatchHandler {
   #length = 0;
   #controller: Dispatcher.DispatchController | undefined;
   #abortReason: Error | undefined;
+  /** Whether this answer's body may still turn out to be an array worth reading as it arrives. */
+  #mayReadArray = false;
+  readonly #readArrays: boolean;
+  #array: JsonArrayReader | undefined;
 
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, readArrays: boolean) {
+    this.#readArrays = readArrays;
     this.done = new Promise<Exchanged>((resolve) => {
       this.#resolve = resolve;
     });
@@ -105,18 +119,38 @@ class Collector implements Dispatcher.DispatchHandler {
     this.#headers = normaliseHeaders(headers);
     this.#chunks = [];
     this.#length = 0;
+    this.#mayReadArray = this.#readArrays && statusCode < 300;
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#array !== undefined) {
+      this.#array.push(chunk);
+      return;
+    }
     this.#chunks.push(chunk);
     this.#length += chunk.length;
+    if (this.#mayReadArray && this.#length >= READ_ARRAY_FROM) this.#startArray();
+  }
+
+  /** A large body: from here on read as an array when it starts as one; its bytes so far handed over. */
+  #startArray(): void {
+    this.#mayReadArray = false;
+    if (startsWithArray(this.#chunks) !== true) return;
+    const reader = new JsonArrayReader();
+    for (const chunk of this.#chunks) reader.push(chunk);
+    this.#chunks = [];
+    this.#length = 0;
+    this.#array = reader;
   }
 
   onResponseEnd(): void {
     if (this.#settled) return;
     this.#settled = true;
     clearTimeout(this.#timer);
-    this.#resolve({ kind: 'response', status: this.#status, headers: this.#headers, text: decode(this.#chunks, this.#length) });
+    const status = this.#status;
+    const headers = this.#headers;
+    if (this.#array === undefined) this.#resolve({ kind: 'response', status, headers, text: decode(this.#chunks, this.#length) });
+    else this.#resolve({ kind: 'response', status, headers, text: '', array: this.#array.end() });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
@@ -124,6 +158,7 @@ class Collector implements Dispatcher.DispatchHandler {
     this.#settled = true;
     clearTimeout(this.#timer);
     const timedOut = this.#timedOut;
+    this.#array = undefined;
     this.#resolve({ kind: 'failure', timedOut, code: timedOut ? 'TIMEOUT' : errorCodeOf(error), cause: error });
   }
 }
@@ -131,10 +166,11 @@ class Collector implements Dispatcher.DispatchHandler {
 /**
  * Starts one exchange on `dispatcher`, ended with a `RequestTimeout` when it is not complete within `timeoutMs`.
  * Never rejects: a failure is an outcome like an answer. undici's own argument checks fail the exchange, as
- * `request()` would.
+ * `request()` would. `readArrays`: a large 2xx JSON array body is read as it arrives (a caller that needs the text
+ * of every answer, a create that accepts a bare id, leaves it off).
  */
-export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, timeoutMs: number): Promise<Exchanged> {
-  const collector = new Collector(timeoutMs);
+export function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, timeoutMs: number, readArrays = false): Promise<Exchanged> {
+  const collector = new Collector(timeoutMs, readArrays);
   try {
     dispatcher.dispatch(options, collector);
   } catch (error) {

@@ -50,11 +50,12 @@ export interface ToArrayOptions {
  * The cursors at the very end of a list response, `..."Cursors":{"Next":"<cursor>","Self":"<cursor>"}}`, as the
  * service serialises the envelope; undefined for any other form (which is then simply parsed first). When the text
  * ends this way the parsed envelope's `Cursors.Next` is that string (the last member of the outermost object), so a
- * request started on it is the one that would follow anyway.
+ * request started on it is the one that would follow anyway. No text (a large array, read as it arrived) names none.
  */
 const CURSORS_AT_END = /,"Cursors":\{"Next":("(?:[^"\\]|\\.)+"),"Self":"(?:[^"\\]|\\.)*"\}\}\s*$/;
 
-export function nextCursorAtEnd(text: string): string | undefined {
+export function nextCursorAtEnd(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
   // Only the tail is searched: the regular expression would otherwise try every comma of a 50 KB batch. A body that
   // does not end with an object in an object (a bare array: every per-parent listing) is not searched at all.
   const tail = text.length > 4096 ? text.slice(-4096) : text;

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import { errorCodeOf, exchange, type Exchanged } from './exchange.js';
+import type { ArrayReading } from './json-array-reader.js';
 import {
   ClientConfigError,
   InvalidQueryError,
@@ -90,8 +91,11 @@ export interface SendOptions {
   body?: unknown;
   /** Credentials for this call only. */
   auth?: Credentials;
-  /** Sees the text of a 2xx body before it is parsed; the parse waits for the promise it returns. */
-  peek?: (text: string) => Promise<void> | undefined;
+  /**
+   * Sees the text of a 2xx body before it is parsed; what comes after waits for the promise it returns. Undefined for
+   * a large JSON array, parsed as it arrived (`exchange.ts`, READ_ARRAY_FROM): there is no text, and no cursor in it.
+   */
+  peek?: (text: string | undefined) => Promise<void> | undefined;
   /** A 2xx body that is not JSON is handed back as `text` instead of failing (a create answered with a bare GUID). */
   acceptText?: boolean;
 }
@@ -172,6 +176,11 @@ export function encodeQuery(query: Query | undefined): string {
   return parts.length === 0 ? '' : `?${parts.join('&')}`;
 }
 
+/** `54,321,987 bytes`: digits grouped by hand (an Intl number format costs a start-up its locale data). */
+function formatBytes(bytes: number): string {
+  return `${String(bytes).replace(/\B(?=(\d{3})+$)/g, ',')} bytes`;
+}
+
 function tryParseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
@@ -200,6 +209,8 @@ interface PreparedRequest {
   authorization: string;
   /** What an error keeps of the request: made by `#evidence` when first needed. */
   evidence: Evidence | undefined;
+  /** A large JSON array answered is read as it arrives: a read whose caller needs only the parsed body. */
+  readArrays: boolean;
 }
 
 /** What a request path must not be: relative, with `.`/`..` segments, a query, a fragment or white space. */
@@ -350,7 +361,7 @@ export class Transport {
       if (paced > 0) await this.#retry.sleep(paced);
       if (this.#onRequest) this.#emit(this.#onRequest, { ...request.base, attempt });
       const started = this.#onResponse === undefined ? 0 : performance.now();
-      const outcome = await exchange(this.#dispatcher, request.dispatch, this.#timeoutMs);
+      const outcome = await exchange(this.#dispatcher, request.dispatch, this.#timeoutMs, request.readArrays);
       this.#answered(request, attempt, ticket, outcome, started);
       const decision = retryDecision(this.#retry, method, outcome, attempt);
       if (!decision.retry) return this.#classify(request, outcome, attempt, decision.retryAfterMs);
@@ -389,7 +400,8 @@ export class Transport {
     const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: Readonly<Record<string, string>> = bodyText === undefined ? plain : { ...plain, 'content-type': 'application/json' };
     const dispatch: Dispatcher.DispatchOptions = { origin: this.#origin, path: fullPath, method, headers, body: bodyText ?? null };
-    const request: PreparedRequest = { base: { method, path, route }, fullPath, headers, dispatch, options, authorization, evidence: undefined };
+    const readArrays = method === 'GET' && options.acceptText !== true;
+    const request: PreparedRequest = { base: { method, path, route }, fullPath, headers, dispatch, options, authorization, evidence: undefined, readArrays };
     // The secrets in a body are known before anything else happens; for the hundreds of requests without one that
     // succeed, what an error would keep of them is never made.
     if (options.body !== undefined) this.#evidence(request);
@@ -440,7 +452,7 @@ export class Transport {
       throw this.#failureError(base, outcome, attempts, redactedRequest, secrets);
     }
     if (outcome.status >= 200 && outcome.status < 300) {
-      const peeking = request.options.peek?.(outcome.text);
+      const peeking = request.options.peek?.(outcome.array === undefined ? outcome.text : undefined);
       return peeking === undefined ? this.#success(request, outcome, attempts) : peeking.then(() => this.#success(request, outcome, attempts));
     }
     const { status } = outcome;
@@ -461,7 +473,8 @@ export class Transport {
   }
 
   /** A 2xx answer: its body parsed, or its text when the caller accepts text; any other body is an error. */
-  #success(request: PreparedRequest, outcome: { status: number; headers: Record<string, string>; text: string }, attempts: number): SendResult {
+  #success(request: PreparedRequest, outcome: Extract<Exchanged, { kind: 'response' }>, attempts: number): SendResult {
+    if (outcome.array !== undefined) return this.#arrayRead(request, outcome, outcome.array, attempts);
     const { status, text } = outcome;
     const parsed = tryParseJson(text);
     if (parsed !== undefined || text.trim() === '') return { status, headers: outcome.headers, body: parsed };
@@ -475,6 +488,27 @@ export class Transport {
       request: redactedRequest,
       message: `${base.method} ${base.path} answered ${status} with a body that is not JSON: ${truncate(scrubText(text.trim(), secrets), 200)}`,
       response: { url: redactedRequest.url, status, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text, secrets), 2000) },
+    });
+  }
+
+  /**
+   * A large body read as a JSON array as it arrived. One that turned out not to be JSON is the error any other such
+   * body is, naming where it went wrong and quoting its start (the rest was never kept).
+   */
+  #arrayRead(request: PreparedRequest, outcome: Extract<Exchanged, { kind: 'response' }>, reading: ArrayReading, attempts: number): SendResult {
+    const { status, headers } = outcome;
+    if (reading.kind === 'array') return { status, headers, body: reading.items };
+    const { base } = request;
+    const { request: redactedRequest, secrets } = this.#evidence(request);
+    const head = scrubText(reading.head.trim(), secrets);
+    const quoted = (max: number): string => `${head.slice(0, max)}... (${formatBytes(reading.bytes)} in all)`;
+    throw new UnexpectedResponseError({
+      ...base,
+      status,
+      attempts,
+      request: redactedRequest,
+      message: `${base.method} ${base.path} answered ${status} with a body that is not JSON: a JSON array that ${reading.problem}: ${quoted(200)}`,
+      response: { url: redactedRequest.url, status, headers: redactHeaders(headers), body: quoted(2000) },
     });
   }
 

@@ -16,6 +16,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startEmulatorProcess, control, childCpuMs, machineCpu, stealShare } from './lib/emulator-process.mjs';
 import { createClient } from '@monsync/client';
+import { DEFAULT_SAFETY } from '@monsync/schema';
 import { applyPlan, assemblePlan, fingerprintDesiredSecrets, liveScope, readLive } from '../dist/index.js';
 
 const args = process.argv.slice(2);
@@ -62,7 +63,7 @@ function desiredTree() {
       apiVersion: 'monsync/v1',
       manage: { monitors: { prune: false }, monitorGroups: { prune: false }, vault: { prune: false } },
       ignore: [],
-      safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+      safety: DEFAULT_SAFETY,
     },
     monitors,
     monitorGroups: groups,

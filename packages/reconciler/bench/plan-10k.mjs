@@ -43,6 +43,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulatorProcess, control, childCpuMs, machineCpu, stealShare } from './lib/emulator-process.mjs';
 import { measureHttpFloor } from './lib/http-floor.mjs';
 import { createClient } from '@monsync/client';
+import { DEFAULT_SAFETY } from '@monsync/schema';
 import { assemblePlan, liveScope, readLive, renderMarkdown } from '../dist/index.js';
 
 const args = process.argv.slice(2);
@@ -226,7 +227,7 @@ function tree(state) {
       apiVersion: 'monsync/v1',
       manage: { monitors: { prune: false }, monitorGroups: { prune: false }, vault: { prune: false }, slas: { prune: false }, scheduledReports: { prune: false }, operators: { prune: false }, operatorGroups: { prune: false } },
       ignore: [],
-      safety: { maxDeletePercent: 30, maxUpdatePercent: 50 },
+      safety: DEFAULT_SAFETY,
     },
     monitors,
     monitorGroups: state.monitorGroups.map(({ fields, members }) => ({ value: { Description: fields.Description, members: members.map((m) => names.get(m)) }, source })),

@@ -492,6 +492,7 @@ class Assembler {
     this.diagnostics.push(...guards.diagnostics);
     if (guards.protection.length > 0) desired.protection = guards.protection;
     if (guards.findings.length > 0) desired.policy = guards.findings;
+    if (guards.planWaivers.length > 0) desired.planWaivers = guards.planWaivers;
     return desired;
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markdownCode, markdownText, plainLines, plainText, shownValue } from './escape.js';
+import { markdownCode, markdownText, mermaidLabel, plainLines, plainText, shownValue } from './escape.js';
 import { formatChange, formatValue, formatValues } from './format.js';
 
 /**
@@ -145,6 +145,40 @@ describe('long values in a plan (formatValue, formatValues)', () => {
         expect(shownA).not.toBe(shownB);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('Mermaid labels (mermaidLabel)', () => {
+  /** A quoted label holding plain characters, entity codes and monsync's own line breaks, nothing else. */
+  const SAFE = /^"(?:[\p{L}\p{N} .,@_+:/()'?!=*$^~-]|#\d+;|<br\/>)*"$/u;
+
+  it('keeps quotes, brackets, arrows, line breaks, backticks and HTML inside the label as entity codes', () => {
+    expect(mermaidLabel('Night shift')).toBe('"Night shift"');
+    expect(mermaidLabel('a"b')).toBe('"a#34;b"');
+    expect(mermaidLabel('x] --> y[z')).toBe('"x#93; --#62; y#91;z"');
+    expect(mermaidLabel('a\nb')).toBe('"a#92;nb"');
+    expect(mermaidLabel('```')).toBe('"#96;#96;#96;"');
+    expect(mermaidLabel('<b onclick=x>&amp;</b>')).toBe('"#60;b onclick=x#62;#38;amp#59;#60;/b#62;"');
+    expect(mermaidLabel('%%{init: {"theme":"dark"}}%%')).toBe('"#37;#37;#123;init: #123;#34;theme#34;:#34;dark#34;#125;#125;#37;#37;"');
+    expect(mermaidLabel('#quot; #9829;')).toBe('"#35;quot#59; #35;9829#59;"');
+    expect(mermaidLabel('a|b;c')).toBe('"a#124;b#59;c"');
+    expect(mermaidLabel('bidi\u202e zero\u200bwidth')).toBe('"bidi#92;u202e zero#92;u200bwidth"');
+  });
+
+  it('joins lines with <br/>, the only markup it writes', () => {
+    expect(mermaidLabel(['level 1', 'after 2 errors'])).toBe('"level 1<br/>after 2 errors"');
+    expect(mermaidLabel(['<br/>'])).toBe('"#60;br/#62;"');
+  });
+
+  it('makes any text a label that only ends at its closing quote', () => {
+    fc.assert(
+      fc.property(anyText(40), anyText(10), (text, other) => {
+        const label = mermaidLabel([text, other]);
+        expect(label).toMatch(SAFE);
+        expect(label).not.toMatch(/[\n\r`]/);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -155,6 +155,12 @@ try {
     const lost = (subject.uncovered ?? []).reduce((sum, gap) => sum + gap.hours, 0);
     if (lost > 0) lines.push(`on call   ${subject.key}: nobody on duty in ${lost} hours of the next 7 days where someone was (from ${subject.uncovered[0].from}); the week grids are above`);
   }
+  for (const definition of saved.paging?.definitions ?? []) {
+    const levels = (definition.after ?? definition.before)?.levels.filter((level) => level.active) ?? [];
+    const reach = levels.map((level) => `level ${level.id} ${level.reaches === undefined ? 'reaches operators not read' : `reaches ${level.reaches.length}`}`).join(', ');
+    lines.push(`paged     ${definition.key}: ${definition.before === undefined ? 'new' : 'changed'}; ${reach} (groups expanded; the paths, people and hours are above, and a Mermaid diagram in ${show(markdownFile)})`);
+  }
+  for (const finding of (saved.policy ?? []).filter((f) => f.rule === 'alertsReachSomeone')) lines.push(`policy    ${finding.message} (a ${finding.severity}; the other definition's waiver excuses it)`);
   if (!saved.safe) lines.push(`UNSAFE    ${saved.violations.map((violation) => violation.message).join('; ')}`);
   console.log(lines.map((line) => `  ${line}`).join('\n'));
 

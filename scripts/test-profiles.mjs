@@ -53,6 +53,7 @@ const SUITES = [
   'packages/cli/test/hostile-text.test.ts',
   'packages/cli/test/malformed-listing-e2e.test.ts',
   'packages/cli/test/plan-target-e2e.test.ts',
+  'packages/cli/test/paging-e2e.test.ts',
 ];
 
 function parseProfiles(argv) {

@@ -1,7 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import * as core from '@actions/core';
 import { plainText, type PlanProblem, type PolicyFinding } from '@monsync/reconciler';
-import type { Diagnostic } from '@monsync/schema';
+import { policyRule, type Diagnostic } from '@monsync/schema';
 
 /** A diagnostic's file relative to the repository root, as annotations and the comment name it. */
 export function repoPath(diagnostic: Diagnostic, configDir: string, workspace: string): string {
@@ -29,13 +29,14 @@ export function annotate(diagnostics: readonly Diagnostic[], configDir: string, 
 }
 
 /**
- * The plan's policy findings about the whole account (`maxInactiveShare`), annotated on the rule in monsync.yaml, or
- * on the run when a finding has no position (so no finding goes unseen in the pull request's checks). Findings about
- * one object came from the tree and were annotated with the tree's diagnostics already.
+ * The plan's policy findings the tree's diagnostics do not hold: those about the whole account (`maxInactiveShare`),
+ * annotated on the rule in monsync.yaml, and those about one object that only the plan can check
+ * (`alertsReachSomeone`), on the object; on the run when a finding has no position (so no finding goes unseen in the
+ * pull request's checks). The other findings about one object came from the tree and were annotated with its diagnostics already.
  */
 export function annotateAccountPolicy(findings: readonly PolicyFinding[], configDir: string, workspace: string): void {
   for (const f of findings) {
-    if (f.kind !== undefined) continue;
+    if (f.kind !== undefined && policyRule(f.rule)?.scope === 'object') continue;
     const code = f.severity === 'error' ? 'POLICY_ERROR' : 'POLICY_WARNING';
     const d: Diagnostic = { severity: f.severity, code, message: `${f.rule}: ${f.message}`, hint: f.fix, file: f.file ?? '', line: f.line ?? 1, column: f.column ?? 1 };
     if (f.file !== undefined) annotate([d], configDir, workspace);

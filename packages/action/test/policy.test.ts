@@ -47,8 +47,8 @@ describe('a policy rule about the whole account, on a pull request', () => {
     expect(annotation?.properties).toEqual({ title: 'monsync POLICY_WARNING', file: 'configs/monsync.yaml', line: at.line, col: at.col });
     expect(annotation?.message).toMatch(new RegExp(`^POLICY_WARNING: ${RULE}: \\d+ of \\d+ monitors \\([\\d.]+%\\) would be inactive after this plan, over the policy's 0% \\(${FIX}\\)$`));
     const body = thread.comments[0]?.body ?? '';
-    // The demo tree's own warning (checkInterval of the Blog) is the other one.
-    expect(body).toContain('### Policy: 0 errors, 2 warnings');
+    // The demo tree's own warnings (checkInterval of the Blog, alertsReachSomeone of Shop on-call) are the others.
+    expect(body).toContain('### Policy: 0 errors, 3 warnings');
     expect(body).toMatch(new RegExp(`- \\*\\*warning\\*\\* \`${RULE}\` account \\(\`monsync.yaml:${at.line}:${at.col}\`\\): \\d+ of \\d+ monitors`));
   });
 
@@ -64,7 +64,7 @@ describe('a policy rule about the whole account, on a pull request', () => {
     expect(annotation?.message).toMatch(new RegExp(`^POLICY_ERROR: ${RULE}: `));
     const body = thread.comments[0]?.body ?? '';
     expect(body).toContain('> **Refused plan:** apply writes nothing');
-    expect(body).toContain('### Policy: 1 error, 1 warning');
+    expect(body).toContain('### Policy: 1 error, 2 warnings');
     expect(body).toMatch(new RegExp(`- \\*\\*error\\*\\* \`${RULE}\` account \\(\`monsync.yaml:${at.line}:${at.col}\`\\): `));
     expect(result.failed).toBe(true);
     expect(result.failure).toContain('the plan is refused (apply would write nothing):');
@@ -83,9 +83,20 @@ describe('a policy rule about the whole account, on a pull request', () => {
     const body = thread.comments[0]?.body ?? '';
     const [line, policy = ''] = body.split('### Policy: ');
     expect(line).toContain('**No changes:** this pull request changes nothing in the account.');
-    expect(policy).toMatch(/^0 errors, 2 warnings\n/);
+    expect(policy).toMatch(/^0 errors, 3 warnings\n/);
     expect(policy).toContain(`\`${RULE}\` account`);
     expect(accountAnnotations(result)).toHaveLength(1);
+  });
+});
+
+describe('a rule about one object that only the plan checks, on a pull request', () => {
+  it('is annotated on the declaration it is about (alertsReachSomeone: the demo tree\'s Shop on-call, at its level 1)', async () => {
+    const workspace = demoWorkspace();
+    const result = await planOnPullRequest(harness, new FakeThread(83), workspace);
+    expect(result.failure).toBeUndefined();
+    const found = result.commands.filter((c) => c.command === 'warning' && c.message.includes('alertsReachSomeone:'));
+    expect(found.map((c) => [c.properties['file'], c.properties['line']])).toEqual([['configs/alert-definitions.yaml', '27']]);
+    expect(found[0]?.message).toMatch(/^POLICY_WARNING: alertsReachSomeone: alert definition `Shop on-call` escalation level 1 \(its first active one\) has none of its 2 operators on duty in \d+ hours/);
   });
 });
 

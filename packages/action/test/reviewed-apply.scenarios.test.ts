@@ -247,12 +247,13 @@ describe('a pull request that changes nothing in the account', () => {
 
     expect((await planOnPullRequest(harness, thread, workspace)).failure).toBeUndefined();
     const body = thread.comments[0]?.body ?? '';
-    // The demo tree's one policy warning changes nothing, and is still for reviewers to see.
+    // The demo tree's policy warnings (the Blog's interval; the hours Shop on-call pages nobody) change nothing, and are still for reviewers to see.
     expect(body.split('\n').filter((line) => line !== '' && !line.startsWith('<!--') && !line.startsWith('<sub>'))).toEqual([
       '## monsync plan: configs',
       '**No changes:** this pull request changes nothing in the account.',
-      '### Policy: 0 errors, 1 warning',
+      '### Policy: 0 errors, 2 warnings',
       expect.stringMatching(/^- \*\*warning\*\* `checkInterval` monitor "Blog" \(`monitors\/marketing\.yaml:\d+:\d+`\): /),
+      expect.stringMatching(/^- \*\*warning\*\* `alertsReachSomeone` alertDefinition "Shop on-call" \(`alert-definitions\.yaml:\d+:\d+`\): /),
     ]);
   });
 });

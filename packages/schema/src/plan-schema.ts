@@ -241,6 +241,79 @@ export const PlanOnCallSchema = def(
   ),
 );
 
+const Names = (description: string) => Type.Array(Type.String(), { description });
+
+export const PlanPagingGroupSchema = def(
+  'PlanPagingGroup',
+  ClosedObject(
+    {
+      key: Type.String({ description: 'The operator group\'s Description.' }),
+      members: Type.Optional(Names('Its members\' Emails; absent when they were not read (the group is not managed) or it is the Everyone group.')),
+    },
+    { description: 'An operator group an escalation level reaches, expanded.' },
+  ),
+);
+
+export const PlanPagingLevelSchema = def(
+  'PlanPagingLevel',
+  ClosedObject(
+    {
+      id: Type.Integer({ description: 'The level\'s `Id`.' }),
+      active: Type.Boolean({ description: 'IsActive (a level the service has not said is inactive is active).' }),
+      escalationMode: Type.Optional(Type.String({ description: 'EscalationMode: AlertOnErrorCount (ThresholdErrorCount) or AlertOnErrorDuration (ThresholdMinutes).' })),
+      thresholdErrorCount: Type.Optional(Type.Integer()),
+      thresholdMinutes: Type.Optional(Type.Integer()),
+      operators: Type.Optional(Names('Operators it names (Email); absent when its members were not read.')),
+      operatorGroups: Type.Optional(Type.Array(PlanPagingGroupSchema, { description: 'Operator groups it names, with their members.' })),
+      reaches: Type.Optional(Names('Every operator it reaches, groups expanded, sorted; absent when that is not known (members of the level or of a group not read).')),
+      timeZone: Type.Optional(Type.String({ description: 'The zone `onDuty` is counted in: the reached operators\' when they share one, else UTC.' })),
+      from: Type.Optional(UtcInstant('Start of the first hour of `onDuty`.')),
+      onDuty: Type.Optional(HourCells('One cell per hour from `from`: `#` one of `reaches` on duty the whole hour, `+` part of it, `.` nobody. Absent without duty schedules or a clock.')),
+      nobodyOnDuty: Type.Optional(Type.Array(PlanOnCallGapSchema, { description: 'The hours of `onDuty` with nobody on duty, consecutive hours together.' })),
+    },
+    { description: 'One escalation level of a path: its threshold, whom it reaches and who of them is on duty.' },
+  ),
+);
+
+export const PlanPagingPathSchema = def(
+  'PlanPagingPath',
+  ClosedObject(
+    {
+      active: Type.Boolean({ description: 'The definition\'s IsActive.' }),
+      monitors: Type.Optional(Names('Monitors it covers (Name); absent when its members were not read.')),
+      monitorGroups: Type.Optional(Names('Monitor groups it covers (Description).')),
+      levels: Type.Array(PlanPagingLevelSchema, { description: 'Its escalation levels by Id.' }),
+    },
+    { description: 'An alert definition\'s escalation path at one moment: what it covers and whom each level pages.' },
+  ),
+);
+
+export const PlanPagingDefinitionSchema = def(
+  'PlanPagingDefinition',
+  ClosedObject(
+    {
+      key: Type.String({ description: 'The definition\'s AlertName (after the plan, when it is renamed).' }),
+      before: Type.Optional(PlanPagingPathSchema),
+      after: Type.Optional(PlanPagingPathSchema),
+    },
+    { description: 'An alert definition whose escalation path the plan changes: before (absent when the plan creates it) and after (absent when it deletes it).' },
+  ),
+);
+
+export const PlanPagingSchema = def(
+  'PlanPaging',
+  ClosedObject(
+    {
+      now: Type.Optional(UtcInstant('The instant the hours start from (the plan\'s clock); absent without one, and then no level has hours.')),
+      hours: Count('Hours previewed (7 days).'),
+      reading: StringEnum(DUTY_SCHEDULE_READINGS, { description: 'What a duty schedule\'s windows mean, as in `onCall`.' }),
+      definitions: Type.Array(PlanPagingDefinitionSchema, { description: 'Each alert definition whose levels, members, covered monitors or on-duty hours the plan changes, by AlertName; at most 25.' }),
+      omitted: Type.Optional(Count('Such definitions left out of `definitions` to keep the plan small.')),
+    },
+    { description: 'Who gets paged: the escalation path of every alert definition the plan changes, before and after.' },
+  ),
+);
+
 export const PlanTargetSchema = def(
   'PlanTarget',
   ClosedObject(
@@ -267,6 +340,7 @@ export const PlanDocumentSchema = ClosedObject(
     unmanaged: Type.Array(PlanUnmanagedSchema, { description: 'Live objects no file declares.' }),
     warnings: Type.Array(PlanWarningSchema, { description: 'Warnings.' }),
     onCall: Type.Optional(PlanOnCallSchema),
+    paging: Type.Optional(PlanPagingSchema),
     policy: Type.Optional(Type.Array(PlanPolicyFindingSchema, { description: 'Findings of the policy rules of monsync.yaml (on the tree and on the account after the plan); absent when there are none.' })),
     target: Type.Optional(PlanTargetSchema),
   },
@@ -288,6 +362,11 @@ export type PlanOnCall = Static<typeof PlanOnCallSchema>;
 export type PlanTarget = Static<typeof PlanTargetSchema>;
 export type PlanOnCallSubject = Static<typeof PlanOnCallSubjectSchema>;
 export type PlanOnCallGap = Static<typeof PlanOnCallGapSchema>;
+export type PlanPaging = Static<typeof PlanPagingSchema>;
+export type PlanPagingDefinition = Static<typeof PlanPagingDefinitionSchema>;
+export type PlanPagingPath = Static<typeof PlanPagingPathSchema>;
+export type PlanPagingLevel = Static<typeof PlanPagingLevelSchema>;
+export type PlanPagingGroup = Static<typeof PlanPagingGroupSchema>;
 export type PlanProtection = Static<typeof PlanProtectionSchema>;
 export type PolicyFinding = Static<typeof PlanPolicyFindingSchema>;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];

@@ -42,6 +42,7 @@ import type {
 import type { KindName } from './kinds.js';
 import type { PolicyFinding } from './plan-schema.js';
 import type { PolicySeverity } from './policy/rules.js';
+import type { PlanWaiver } from './policy/check.js';
 import type { SourceRef } from './secret.js';
 
 export type { SourceRef } from './secret.js';
@@ -173,6 +174,8 @@ export interface DesiredState {
   protection?: Protection[];
   /** Findings of the policy rules on the tree, after waivers (rules about the account are checked on the plan). */
   policy?: PolicyFinding[];
+  /** Valid waivers of the rules checked by plan (`scope: 'plan'`), which only the plan can apply. */
+  planWaivers?: PlanWaiver[];
   operators?: Declared<OperatorConfig>[];
   operatorGroups?: Declared<OperatorGroupConfig>[];
 }

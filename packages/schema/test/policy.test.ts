@@ -179,6 +179,38 @@ describe('policy waivers', () => {
   });
 });
 
+describe('alertsReachSomeone, a rule the plan checks', () => {
+  const alerting = (policy: string, definitions: string, monitors = '') =>
+    loadConfigTexts(
+      '/tmp/policy-test',
+      [
+        { file: 'monsync.yaml', text: `${SETTINGS}  alertDefinitions: {}\n${policy}` },
+        { file: 'alerts.yaml', text: `alertDefinitions:\n${definitions}` },
+        ...(monitors === '' ? [] : [{ file: 'monitors.yaml', text: `monitors:\n${monitors}` }]),
+      ],
+      { now: NOW },
+    );
+
+  it('is not checked by validate; a waiver of an alert definition is handed to the plan with its position, not called unused', () => {
+    const { diagnostics, desired } = alerting(
+      'policy:\n  alertsReachSomeone: { severity: warning }\n',
+      '  - AlertName: Shop on-call\n    IsActive: true\n    policyWaivers: [{ rule: alertsReachSomeone, reason: "the shop team pages by phone tree" }]\n  - { AlertName: Quiet, IsActive: true }\n',
+    );
+    expect(lines(diagnostics, POLICY_CODES)).toEqual([]);
+    expect(desired.policy ?? []).toEqual([]);
+    expect(desired.planWaivers).toEqual([{ rule: 'alertsReachSomeone', kind: 'alertDefinition', key: 'Shop on-call', file: 'alerts.yaml', line: 4, column: 29 }]);
+    expect(desired.settings.policy?.map((e) => [e.rule, e.severity])).toEqual([['alertsReachSomeone', 'warning']]);
+  });
+
+  it('a waiver of it on a monitor is an error; one while the rule is not in policy: silences nothing', () => {
+    const onMonitor = alerting('policy:\n  alertsReachSomeone: {}\n', '  - { AlertName: Quiet }\n', '  - Name: Blog\n    policyWaivers: [{ rule: alertsReachSomeone, reason: "x" }]\n');
+    expect(lines(onMonitor.diagnostics, ['INVALID_WAIVER'])).toEqual(['monitors.yaml:3:29 error INVALID_WAIVER `alertsReachSomeone` does not check monitors, so this waiver would silence nothing']);
+    const unused = alerting('', '  - AlertName: Quiet\n    policyWaivers: [{ rule: alertsReachSomeone, reason: "x" }]\n');
+    expect(lines(unused.diagnostics, ['UNUSED_WAIVER'])).toEqual(['alerts.yaml:3:29 warning UNUSED_WAIVER the waiver of `alertsReachSomeone` silences nothing: `alertsReachSomeone` is not in policy: of monsync.yaml']);
+    expect(unused.desired.planWaivers).toBeUndefined();
+  });
+});
+
 describe('protect', () => {
   it('reads patterns of monsync.yaml and protect: true of declarations, with positions; protect is never a field', () => {
     const { diagnostics, desired } = loadConfigTexts('/tmp/policy-test', [

@@ -14,6 +14,9 @@ const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Se
 export const UNCOVERED_CELL = '!';
 export const GRID_LEGEND = '# on duty, + part of the hour, . off duty, ! newly uncovered (nobody in the group on duty)';
 
+/** What a grid is drawn from: an on-call subject, or any hours counted the same way (an escalation level's). */
+export type GridSubject = Pick<OnCallSubject, 'timeZone' | 'from' | 'before' | 'after' | 'uncovered'>;
+
 export interface GridRow {
   /** `Thu 26 Mar` */
   day: string;
@@ -53,7 +56,7 @@ function place(rows: Map<number, string[]>, day: number, hour: number, cell: str
 }
 
 /** The subject's hours as rows of days, `!` marking in `after` each hour of an uncovered gap. */
-export function weekGrid(subject: OnCallSubject): GridRow[] {
+export function weekGrid(subject: GridSubject): GridRow[] {
   const zone = zoneNamed(subject.timeZone);
   const start = Date.parse(subject.from);
   const lost = new Set<number>();
@@ -73,7 +76,7 @@ export function weekGrid(subject: OnCallSubject): GridRow[] {
 }
 
 /** The gaps of a group as people read them: `Fri 27 Mar 06:00-07:00 (1 hour)` on the subject's clock. */
-export function gapLabels(subject: OnCallSubject): string[] {
+export function gapLabels(subject: GridSubject): string[] {
   const zone = zoneNamed(subject.timeZone);
   return (subject.uncovered ?? []).map((gap) => {
     const end = localLabel(zone, Date.parse(gap.to));

@@ -1,4 +1,4 @@
-export { GRID_LEGEND, gapLabels, localLabel, UNCOVERED_CELL, weekGrid, zoneNamed, type GridRow } from './grid.js';
+export { GRID_LEGEND, gapLabels, localLabel, UNCOVERED_CELL, weekGrid, zoneNamed, type GridRow, type GridSubject } from './grid.js';
 export {
   hourStart,
   previewOnCall,

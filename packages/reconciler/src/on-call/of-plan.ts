@@ -10,14 +10,14 @@ import type { PlanStep } from '../plan/types.js';
 import { previewOnCall, type OnCallPreview, type OnCallState } from './preview.js';
 import { UTC, zoneOfRecord, type TimezoneRecord, type Zone } from './zone.js';
 
-interface OperatorState {
+export interface OperatorState {
   email: string;
   zone: Zone;
   schedules: Map<string, DutyScheduleContent>;
 }
 
 /** Mutable before/after state, keyed by lower-case e-mail and by group Description. */
-interface World {
+export interface World {
   operators: Map<string, OperatorState>;
   groups: Map<string, Set<string>>;
 }
@@ -48,7 +48,8 @@ function liveWorld(live: LiveSnapshot, zoneOf: (id: unknown) => Zone): World {
   const rows = listedPerParent(live, DUTY_SCHEDULE_KIND.kind);
   const emails = new Map<string, string>();
   const operators = new Map<string, OperatorState>();
-  for (const operator of listed(live, OPERATOR_KIND.kind)) {
+  // Operators read for drift attribution stand in when the kind itself was not listed (operators not managed).
+  for (const operator of live.lists[OPERATOR_KIND.kind] ?? live.operators ?? []) {
     const guid = text(operator, 'OperatorGuid');
     const email = text(operator, 'Email');
     emails.set(guid.toLowerCase(), email.toLowerCase());
@@ -105,12 +106,21 @@ function clone(world: World): World {
   };
 }
 
-function onCallState(world: World): OnCallState {
+export function onCallState(world: World): OnCallState {
   const display = (lower: string): string => world.operators.get(lower)?.email ?? lower;
   return {
     operators: [...world.operators.values()].map((o) => ({ key: o.email, zone: o.zone, schedules: [...o.schedules.values()] })),
     groups: [...world.groups].map(([key, members]) => ({ key, members: [...members].map(display) })),
   };
+}
+
+/** The account's operators, groups and duty schedules as read (before) and once the plan's steps have run (after). */
+export function peopleOfPlan(live: LiveSnapshot, steps: readonly PlanStep[], now: number): { before: World; after: World } {
+  const zoneOf = zones(live, new Date(now).getUTCFullYear());
+  const before = liveWorld(live, zoneOf);
+  const after = clone(before);
+  for (const step of steps) applyStep(after, step, zoneOf);
+  return { before, after };
 }
 
 /**
@@ -119,10 +129,7 @@ function onCallState(world: World): OnCallState {
  */
 export function onCallOfPlan(desired: DesiredState, live: LiveSnapshot, steps: readonly PlanStep[], now: number): OnCallPreview | undefined {
   if (live.perParent[DUTY_SCHEDULE_KIND.kind] === undefined || desired.settings.manage[OPERATOR_KIND.section] === undefined) return undefined;
-  const zoneOf = zones(live, new Date(now).getUTCFullYear());
-  const before = liveWorld(live, zoneOf);
-  const after = clone(before);
-  for (const step of steps) applyStep(after, step, zoneOf);
+  const { before, after } = peopleOfPlan(live, steps, now);
   const preview = previewOnCall({ now, before: onCallState(before), after: onCallState(after) });
   return preview.subjects.length === 0 ? undefined : preview;
 }

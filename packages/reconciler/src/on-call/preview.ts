@@ -108,7 +108,7 @@ function uniqueGroups(before: OnCallState, after: OnCallState): string[] {
   return [...new Set([...before.groups.map((g) => g.key), ...after.groups.map((g) => g.key)])].sort();
 }
 
-function cells(intervals: readonly Interval[], from: number, hours: number): string {
+export function cells(intervals: readonly Interval[], from: number, hours: number): string {
   let out = '';
   for (let i = 0; i < hours; i += 1) {
     const on = covered(intervals, from + i * HOUR, from + (i + 1) * HOUR);
@@ -118,7 +118,7 @@ function cells(intervals: readonly Interval[], from: number, hours: number): str
 }
 
 /** Consecutive hours holding some of `lost`, as gaps. */
-function gaps(lost: readonly Interval[], from: number, hours: number): OnCallGap[] {
+export function gaps(lost: readonly Interval[], from: number, hours: number): OnCallGap[] {
   const out: OnCallGap[] = [];
   let open: number | undefined;
   for (let i = 0; i <= hours; i += 1) {
@@ -132,9 +132,25 @@ function gaps(lost: readonly Interval[], from: number, hours: number): OnCallGap
   return out;
 }
 
-function notesOf(zones: readonly Zone[]): string[] | undefined {
+export function notesOf(zones: readonly Zone[]): string[] | undefined {
   const notes = [...new Set(zones.flatMap((zone) => (zone.approximate === undefined ? [] : [zone.approximate])))];
   return notes.length === 0 ? undefined : notes;
+}
+
+/** Each operator's zone and the intervals it is on duty, over the preview's window (an hour either side). */
+export type Duty = ReadonlyMap<string, { zone: Zone; on: Interval[] }>;
+
+export function dutyOf(state: OnCallState, now: number, hours: number, reading: DutyScheduleReading): Duty {
+  // Intervals span an hour either side of the window, so a subject whose hours start before `now` (a zone with a
+  // half-hour offset) is read whole.
+  const from = now - HOUR;
+  const to = now + (hours + 1) * HOUR;
+  return new Map(state.operators.map((o) => [o.key, { zone: o.zone, on: onDutyIntervals(o.schedules, o.zone, from, to, reading) }]));
+}
+
+/** The zone several operators' hours are counted in: theirs when they share one, else UTC. */
+export function sharedZone(zones: readonly Zone[]): Zone {
+  return zones.length > 0 && zones.every((z) => z.name === zones[0]?.name) ? (zones[0] as Zone) : UTC;
 }
 
 /** Computes the preview (see `OnCallPreview`); subjects are listed groups first, each kind by key. */
@@ -143,20 +159,14 @@ export function previewOnCall(options: OnCallOptions): OnCallPreview {
   const reading = options.reading ?? DUTY_SCHEDULE_READING;
   const { now, before, after } = options;
   const changed = changedSubjects(before, after);
-  // Intervals span an hour either side of the window, so a subject whose hours start before `now` (a zone with a
-  // half-hour offset) is read whole.
-  const from = now - HOUR;
-  const to = now + (hours + 1) * HOUR;
-  const dutyOf = (state: OnCallState): Map<string, { zone: Zone; on: Interval[] }> =>
-    new Map(state.operators.map((o) => [o.key, { zone: o.zone, on: onDutyIntervals(o.schedules, o.zone, from, to, reading) }]));
-  const dutyBefore = dutyOf(before);
-  const dutyAfter = dutyOf(after);
+  const dutyBefore = dutyOf(before, now, hours, reading);
+  const dutyAfter = dutyOf(after, now, hours, reading);
   const subjects: OnCallSubject[] = [];
   for (const group of changed.groups) {
     const membersBefore = before.groups.find((g) => g.key === group)?.members ?? [];
     const membersAfter = after.groups.find((g) => g.key === group)?.members ?? [];
     const zones = [...membersAfter.map((m) => dutyAfter.get(m)?.zone), ...membersBefore.map((m) => dutyBefore.get(m)?.zone)].filter((z): z is Zone => z !== undefined);
-    const zone = zones.length > 0 && zones.every((z) => z.name === zones[0]?.name) ? (zones[0] as Zone) : UTC;
+    const zone = sharedZone(zones);
     const start = hourStart(zone, now);
     const onBefore = union(membersBefore.flatMap((m) => dutyBefore.get(m)?.on ?? []));
     const onAfter = union(membersAfter.flatMap((m) => dutyAfter.get(m)?.on ?? []));

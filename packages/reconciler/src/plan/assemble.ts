@@ -12,6 +12,7 @@ import type { LiveSnapshot } from '../live/types.js';
 import { resolveAlerting } from '../kinds/alerting.js';
 import { resolveOutgoingPhoneNumbers } from '../kinds/outgoing-phone-number.js';
 import { onCallOfPlan } from '../on-call/of-plan.js';
+import { pagingOfPlan } from '../paging/of-plan.js';
 import { PlanError, type PlanProblem } from './errors.js';
 import { ignoreMatcher } from './ignore.js';
 import { deletesRefused, draftDeletes } from './phases/deletes.js';
@@ -138,9 +139,11 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
   const summary = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: drafted.unchanged, unmanaged: deletes.unmanaged.length };
   for (const step of steps) summary[step.action] += 1;
   const violations = safetyViolations(states, steps, desired.settings.safety);
-  const policy = policyFindings(desired, states, steps, resolution);
+  const { findings: policy, warnings: policyWarnings } = policyFindings(desired, states, steps, resolution, live, options.now);
+  warnings.push(...policyWarnings);
 
   const onCall = options.now === undefined ? undefined : onCallOfPlan(desired, live, steps, options.now);
+  const paging = options.now === undefined ? undefined : pagingOfPlan(live, steps, options.now);
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     configDigest: '',
@@ -156,5 +159,6 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
   digestsOnFirstRead(plan, desired, states, options.fingerprints);
   if (policy.length > 0) plan.policy = policy;
   if (onCall !== undefined) plan.onCall = onCall;
+  if (paging !== undefined) plan.paging = paging;
   return plan;
 }

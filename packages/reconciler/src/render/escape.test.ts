@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markdownCode, markdownText, plainLines, plainText, shownValue } from './escape.js';
+import { markdownCode, markdownText, mermaidLabel, plainLines, plainText, shownValue } from './escape.js';
 import { formatChange, formatValue, formatValues } from './format.js';
 
 /**
@@ -11,12 +11,12 @@ const anyChar = fc.oneof(
   fc.integer({ min: 0, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
   fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
   fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)),
-  fc.constantFrom(':', '#', '[', '`', '<', '-', ' ', '\u00a0', '\u200b', '\u202e', '\u0301', '…'),
+  fc.constantFrom(':', '#', '[', '`', '<', '-', ' ', '\u00a0', '\u200b', '\u202e', '\u0301', '\u034f', '\u3164', '\ufe0f', '…'),
 );
 const anyText = (maxLength: number) => fc.string({ unit: anyChar, maxLength });
 
 /** Every character a terminal or log must never receive raw from text monsync did not write. */
-const RAW_INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const RAW_INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/u;
 
 describe('terminal and Actions log text (plainText)', () => {
   it('shows controls, bidi overrides and zero-width characters as escapes, on one line', () => {
@@ -65,6 +65,13 @@ describe('names and values (plainText, shownValue)', () => {
     const shown = ['Site', 'Si\u200Bte', 'Site\u00A0', 'Site\u2009', 'Site ', 'Caf\u00E9', 'Cafe\u0301'].map(shownValue);
     expect(shown).toEqual(['"Site"', '"Si\\u200bte"', '"Site\\u00a0"', '"Site\\u2009"', '"Site "', '"Café"', '"Cafe\\u0301"']);
     expect(plainText('PredefinedVariables/Si\u200Bte/Value')).toBe('PredefinedVariables/Si\\u200bte/Value');
+  });
+
+  it('shows escaped what shows as nothing without being a format character: U+034F, variation selectors, Hangul fillers', () => {
+    const shown = ['Si\u034Fte', 'Site\uFE0F', 'Site\u3164', '\u115FSite', 'Site\uFFA0', 'Si\u2060te', 'Site\u{E0100}'].map(shownValue);
+    expect(shown).toEqual(['"Si\\u034fte"', '"Site\\ufe0f"', '"Site\\u3164"', '"\\u115fSite"', '"Site\\uffa0"', '"Si\\u2060te"', '"Site\\udb40\\udd00"']);
+    expect(plainText('monitor "Si\u034Fte"')).toBe('monitor "Si\\u034fte"');
+    expect(markdownCode('Si\u3164te')).toBe('`Si\\u3164te`');
   });
 
   it('is the JSON text of the same value: any string reads back as itself, so two strings never read the same', () => {
@@ -145,6 +152,40 @@ describe('long values in a plan (formatValue, formatValues)', () => {
         expect(shownA).not.toBe(shownB);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('Mermaid labels (mermaidLabel)', () => {
+  /** A quoted label holding plain characters, entity codes and monsync's own line breaks, nothing else. */
+  const SAFE = /^"(?:[\p{L}\p{N} .,@_+:/()'?!=*$^~-]|#\d+;|<br\/>)*"$/u;
+
+  it('keeps quotes, brackets, arrows, line breaks, backticks and HTML inside the label as entity codes', () => {
+    expect(mermaidLabel('Night shift')).toBe('"Night shift"');
+    expect(mermaidLabel('a"b')).toBe('"a#34;b"');
+    expect(mermaidLabel('x] --> y[z')).toBe('"x#93; --#62; y#91;z"');
+    expect(mermaidLabel('a\nb')).toBe('"a#92;nb"');
+    expect(mermaidLabel('```')).toBe('"#96;#96;#96;"');
+    expect(mermaidLabel('<b onclick=x>&amp;</b>')).toBe('"#60;b onclick=x#62;#38;amp#59;#60;/b#62;"');
+    expect(mermaidLabel('%%{init: {"theme":"dark"}}%%')).toBe('"#37;#37;#123;init: #123;#34;theme#34;:#34;dark#34;#125;#125;#37;#37;"');
+    expect(mermaidLabel('#quot; #9829;')).toBe('"#35;quot#59; #35;9829#59;"');
+    expect(mermaidLabel('a|b;c')).toBe('"a#124;b#59;c"');
+    expect(mermaidLabel('bidi\u202e zero\u200bwidth')).toBe('"bidi#92;u202e zero#92;u200bwidth"');
+  });
+
+  it('joins lines with <br/>, the only markup it writes', () => {
+    expect(mermaidLabel(['level 1', 'after 2 errors'])).toBe('"level 1<br/>after 2 errors"');
+    expect(mermaidLabel(['<br/>'])).toBe('"#60;br/#62;"');
+  });
+
+  it('makes any text a label that only ends at its closing quote', () => {
+    fc.assert(
+      fc.property(anyText(40), anyText(10), (text, other) => {
+        const label = mermaidLabel([text, other]);
+        expect(label).toMatch(SAFE);
+        expect(label).not.toMatch(/[\n\r`]/);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -9,12 +9,18 @@
  *   carry the runner's older `##[` command form anywhere in a line.
  * - Markdown (`markdownText`, `markdownCode`): the same escapes first, then no HTML, no emphasis or link, no heading,
  *   list or quote at the start of a line, and code spans whose backticks cannot be closed from inside.
+ * - A Mermaid label in a ```` ```mermaid ```` block (`mermaidLabel`): the terminal escapes first, then every character
+ *   but letters, digits and plain punctuation as a Mermaid entity code (`#34;`), inside the double quotes.
  * - Every rule also shows look-alikes escaped: spaces other than U+0020 (NBSP, ...), and combining marks in text
  *   that is not in NFC, so `"Site"`, `"Si\u200bte"`, `"Site\u00a0"` read differently wherever a key is shown.
  */
 
-/** Controls (C0, DEL, C1), format characters (bidi, zero-width, soft hyphen, BOM, tags), line/paragraph separators, lone surrogates. */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+/**
+ * Controls (C0, DEL, C1), format characters (bidi, zero-width, soft hyphen, BOM, tags), line/paragraph separators, lone
+ * surrogates, and what else Unicode says shows as nothing though it is no format character (the combining grapheme
+ * joiner U+034F, variation selectors, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0): each of these hides in a key.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
 /** Spaces that are not U+0020: they look like one, or like nothing. */
 const LOOK_ALIKE_SPACE = /(?! )\p{Zs}/gu;
 const COMBINING_MARK = /\p{M}/gu;
@@ -120,4 +126,25 @@ export function markdownCode(text: string, options: { inTable?: boolean } = {}):
   const fence = '`'.repeat(longest + 1);
   const pad = shown.startsWith('`') || shown.endsWith('`') || shown.trim() === '' ? ' ' : '';
   return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
+/** What a Mermaid label keeps as written: letters, digits, spaces and punctuation that means nothing to Mermaid or HTML. */
+const MERMAID_PLAIN = /[\p{L}\p{N} .,@_+:/()'?!=*$^~-]/u;
+
+/**
+ * A node or subgraph label for a ```` ```mermaid ```` block, quoted: `"Night shift"`; several lines are joined by
+ * `<br/>`, the one piece of markup it writes. Mermaid reads entity codes (`#34;`, `#9829;`) inside a quoted label, so
+ * every character but letters, digits, spaces and plain punctuation is written as one: a quote, `]`, `|`, `;`, `%`
+ * or `<` cannot end the label, start an edge (`-->` keeps no `>`), a comment, a directive or HTML, and a backtick
+ * cannot close the code fence around the diagram. The terminal escapes come first, so a line break or a bidi
+ * override is shown as `\n`, `\u202e`, never raw.
+ */
+export function mermaidLabel(text: string | readonly string[]): string {
+  const lines = typeof text === 'string' ? [text] : text;
+  const coded = lines.map((line) => {
+    let out = '';
+    for (const char of plainText(line)) out += MERMAID_PLAIN.test(char) ? char : `#${char.codePointAt(0) ?? 0};`;
+    return out;
+  });
+  return `"${coded.join('<br/>')}"`;
 }

@@ -10,6 +10,7 @@ import { policyErrors, protectedSteps } from '../plan/refusals.js';
 import { SENSITIVE } from '../plan/types.js';
 import { KINDS } from '../kinds/index.js';
 import { onCallMarkdown } from './on-call.js';
+import { pagingMarkdown } from './paging.js';
 import { unsafeAdvice, violationLines, type OverrideWording } from '../run/safety.js';
 
 export const MARKDOWN_MARKER = '<!-- monsync:plan -->';
@@ -99,7 +100,7 @@ interface Section {
   /** Each block is kept or cut whole. */
   blocks: string[];
   /** What a cut block counts as in the note. */
-  unit: 'step' | 'drift' | 'unmanaged' | 'warning' | 'onCall' | 'policy';
+  unit: 'step' | 'drift' | 'unmanaged' | 'warning' | 'onCall' | 'paging' | 'policy';
 }
 
 /**
@@ -244,6 +245,8 @@ function sections(plan: Plan): Section[] {
   }
   const onCall = onCallMarkdown(plan.onCall, escapeMarkdown);
   if (onCall !== undefined) out.push({ ...onCall, unit: 'onCall' });
+  const paging = pagingMarkdown(plan.paging, escapeMarkdown);
+  if (paging !== undefined) out.push({ ...paging, unit: 'paging' });
   const drifted = plan.steps.filter((s) => s.drift !== undefined);
   if (drifted.length > 0) out.push(driftSection(drifted));
   if (plan.unmanaged.length > 0) {
@@ -267,6 +270,7 @@ function note(omitted: Record<Section['unit'], number>, totalSteps: number, budg
   if (omitted.unmanaged > 0) parts.push(`${count(omitted.unmanaged)} unmanaged objects`);
   if (omitted.warning > 0) parts.push(`${count(omitted.warning)} warnings`);
   if (omitted.onCall > 0) parts.push(`${count(omitted.onCall)} on-call grids`);
+  if (omitted.paging > 0) parts.push(`${count(omitted.paging)} escalation paths`);
   if (omitted.policy > 0) parts.push(`${count(omitted.policy)} policy findings`);
   const where = hint === undefined || hint === '' ? 'Run `monsync plan` to see the full plan.' : `The full plan: ${hint.replace(/\s*\r?\n\s*/g, ' ')}`;
   return `> [!NOTE]\n> ${parts.join(', ')} are not shown: this comment is limited to ${count(budget)} characters. ${where}\n\n`;
@@ -277,11 +281,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const head = header(plan, options.title ?? 'monsync plan', options.marker ?? MARKDOWN_MARKER, options.intro, options.override);
   const all = sections(plan);
   const limit = options.limit ?? budget;
-  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0, policy: plan.policy?.length ?? 0 }, plan.steps.length, limit, options.fullPlanHint);
+  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0, paging: plan.paging?.definitions.length ?? 0, policy: plan.policy?.length ?? 0 }, plan.steps.length, limit, options.fullPlanHint);
   const footer = options.footer === undefined || options.footer === '' ? '' : `\n${options.footer.replace(/^\n+|\n+$/g, '')}\n`;
   const room = budget - markdownLength(head) - markdownLength(worstNote) - markdownLength(footer);
 
-  const omitted: Record<Section['unit'], number> = { step: 0, drift: 0, unmanaged: 0, warning: 0, onCall: 0, policy: 0 };
+  const omitted: Record<Section['unit'], number> = { step: 0, drift: 0, unmanaged: 0, warning: 0, onCall: 0, paging: 0, policy: 0 };
   let used = 0;
   let body = '';
   let full = true;

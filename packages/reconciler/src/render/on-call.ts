@@ -4,7 +4,7 @@
  * duty called out by name and time.
  */
 import { OPERATOR_GROUP_KIND, OPERATOR_KIND } from '@monsync/schema';
-import { gapLabels, GRID_LEGEND, weekGrid } from '../on-call/grid.js';
+import { gapLabels, GRID_LEGEND, weekGrid, type GridSubject } from '../on-call/grid.js';
 import type { OnCallPreview, OnCallSubject } from '../on-call/preview.js';
 import { plainText, shownValue } from './escape.js';
 
@@ -20,7 +20,7 @@ function uncoveredHours(subject: OnCallSubject): number {
 }
 
 /** The grid of one subject, before and after side by side, as fixed-width lines. */
-export function gridLines(subject: OnCallSubject): string[] {
+export function gridLines(subject: GridSubject): string[] {
   const pad = ' '.repeat(DAY_WIDTH);
   const lines = [`${pad}  ${'before'.padEnd(24)}   after`, `${pad}  ${HOURS_HEADER}   ${HOURS_HEADER}`];
   for (const row of weekGrid(subject)) lines.push(`${row.day.padEnd(DAY_WIDTH)}  ${row.before}   ${row.after}`);

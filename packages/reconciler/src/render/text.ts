@@ -5,6 +5,7 @@
  */
 import type { Plan, PlanStep } from '../plan/types.js';
 import { onCallTextLines } from './on-call.js';
+import { pagingTextLines } from './paging.js';
 import { protectedSteps } from '../plan/refusals.js';
 import { actionWord, CHANGE_SYMBOL, driftLine, ensureLine, findingPlace, formatChange, guidTag, protectedLine, removalLine, sourcePlace, stepTitle, summaryLine, SYMBOL } from './format.js';
 import { plainText, shownValue } from './escape.js';
@@ -47,6 +48,7 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   }
 
   lines.push(...onCallTextLines(plan.onCall, paint));
+  lines.push(...pagingTextLines(plan.paging, paint));
   if (plan.unmanaged.length > 0) {
     lines.push('', paint('bold', 'Unmanaged (in the account, declared by no file, prune is off):'));
     for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${shownValue(u.key)} ${paint('dim', `[${plainText(u.guid)}]`)}`);

@@ -33,9 +33,20 @@ export interface PolicySubject {
   position(field?: string): Position;
 }
 
+/** A valid waiver of a rule checked by plan (`scope: 'plan'`): the plan reads it, the loader cannot tell if it is used. */
+export interface PlanWaiver {
+  rule: string;
+  kind: string;
+  key: string;
+  file: string;
+  line: number;
+  column: number;
+}
+
 export interface PolicyResult {
   diagnostics: Diagnostic[];
   findings: PolicyFinding[];
+  planWaivers: PlanWaiver[];
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -110,11 +121,19 @@ function findingOf(entry: PolicyRuleEntry, rule: ObjectRule, object: PolicyObjec
 export function checkPolicy(subjects: readonly PolicySubject[], entries: readonly PolicyRuleEntry[], today: string): PolicyResult {
   const diagnostics: Diagnostic[] = [];
   const findings: PolicyFinding[] = [];
+  const planWaivers: PlanWaiver[] = [];
   const configured = new Set(entries.map((entry) => entry.rule));
   for (const subject of subjects) {
     const { object } = subject;
     const waivers = validWaivers(subject, today, diagnostics);
     const used = new Set<string>();
+    for (const [name, waiver] of waivers) {
+      if (policyRule(name)?.scope !== 'plan' || !configured.has(name)) continue;
+      // Only the plan sees whether the object keeps the rule: it is handed the waiver and says when it silences nothing.
+      used.add(name);
+      const at = waiver.position('rule');
+      planWaivers.push({ rule: name, kind: object.kind, key: object.key, file: at.file, line: at.line, column: at.column });
+    }
     for (const entry of entries) {
       const rule = policyRule(entry.rule);
       if (rule === undefined || rule.scope !== 'object' || !ruleAppliesTo(rule, object.kind)) continue;
@@ -136,7 +155,7 @@ export function checkPolicy(subjects: readonly PolicySubject[], entries: readonl
       diagnostics.push(diagnostic('UNUSED_WAIVER', `the waiver of \`${name}\` silences nothing: ${why}`, waiver.position('rule'), 'remove the waiver'));
     }
   }
-  return { diagnostics, findings };
+  return { diagnostics, findings, planWaivers };
 }
 
 /** The rules about the whole account, over the monitors it would hold after the plan; positioned at the rule. */

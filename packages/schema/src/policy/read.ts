@@ -9,7 +9,7 @@ import { MONITOR_GROUP_KIND, MONITOR_KIND, type KindEntry, type KindName, type N
 import type { PolicyFinding } from '../plan-schema.js';
 import type { Declared, PolicyRuleEntry, Protection, Settings } from '../types.js';
 import type { PathSegment, YamlSource } from '../yaml-source.js';
-import { checkPolicy, type DeclaredWaiver, type PolicySubject, type Position } from './check.js';
+import { checkPolicy, type DeclaredWaiver, type PlanWaiver, type PolicySubject, type Position } from './check.js';
 import { POLICY_RULES, type PolicySeverity } from './rules.js';
 
 type Mapping = Record<string, unknown>;
@@ -99,7 +99,11 @@ export class PolicyReader {
   }
 
   /** The protections of the tree and the policy's findings on its declarations. */
-  finish(kinds: readonly (readonly [NamedKindEntry, readonly GuardedDeclaration[]])[], settings: Settings, today: string): { protection: Protection[]; findings: PolicyFinding[]; diagnostics: Diagnostic[] } {
+  finish(
+    kinds: readonly (readonly [NamedKindEntry, readonly GuardedDeclaration[]])[],
+    settings: Settings,
+    today: string,
+  ): { protection: Protection[]; findings: PolicyFinding[]; diagnostics: Diagnostic[]; planWaivers: PlanWaiver[] } {
     const protection: Protection[] = [...this.#patterns];
     const subjects: PolicySubject[] = [];
     const groupsOf = monitorGroups(kinds);
@@ -115,8 +119,8 @@ export class PolicyReader {
         subjects.push(subject(entry, d, key, groupsOf));
       }
     }
-    const { diagnostics, findings } = checkPolicy(subjects, settings.policy ?? [], today);
-    return { protection, findings, diagnostics };
+    const { diagnostics, findings, planWaivers } = checkPolicy(subjects, settings.policy ?? [], today);
+    return { protection, findings, diagnostics, planWaivers };
   }
 }
 

@@ -1,12 +1,13 @@
 /**
  * The built-in policy rules of `monsync.yaml`'s `policy:`, each as data (its name, what it checks, how to fix a
  * finding, the parameters a team gives it) plus one function (`check`). This file is the whole list: a team reads
- * it to see every rule there is. Rules check the desired tree (`scope: 'object'`, one declared object at a time) or
- * the account after the plan (`scope: 'account'`, given every monitor the account would hold).
+ * it to see every rule there is. Rules check the desired tree (`scope: 'object'`, one declared object at a time), one
+ * declared object as the account would hold it after the plan (`scope: 'plan'`: what only the account shows, such as
+ * who an alert definition pages), or the account after the plan (`scope: 'account'`, given every monitor it would hold).
  */
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { ERROR_CONDITION_TYPES, MONITOR_TYPES } from '@monsync/client/wire';
-import { KINDS_AS_LISTED, MONITOR_KIND, type KindName } from '../kinds.js';
+import { ALERT_DEFINITION_KIND, KINDS_AS_LISTED, MONITOR_KIND, type KindName } from '../kinds.js';
 import { ClosedObject, OpenEnum, StringEnum, def } from '../schema-builder.js';
 
 export const POLICY_SEVERITIES = ['error', 'warning'] as const;
@@ -59,7 +60,39 @@ export interface AccountRule<P extends TObject = TObject> extends RuleBase<P> {
   check(monitors: readonly AccountMonitor[], params: Static<P>): RuleFinding[];
 }
 
-export type PolicyRule = ObjectRule | AccountRule;
+/** Hours in a row, UTC, as the plan's previews list them. */
+export interface HourSpan {
+  from: string;
+  to: string;
+  hours: number;
+}
+
+/**
+ * An alert definition as the account would hold it after the plan, as the plan's "who gets paged" preview sees it.
+ * What the plan could not read is `undefined`, never empty: a rule finds only what it can see.
+ */
+export interface AlertPath {
+  active: boolean;
+  /** Monitors and monitor groups it covers; undefined when they were not read. */
+  covers: number | undefined;
+  levels: readonly {
+    id: number;
+    active: boolean;
+    /** Operators it reaches, groups expanded; undefined when its members (or a group's) were not read. */
+    operators: number | undefined;
+    /** Hours of the preview with none of them on duty; undefined without duty schedules or a clock. */
+    nobodyOnDuty: readonly HourSpan[] | undefined;
+  }[];
+}
+
+/** A rule about one declared object that only the account after the plan can answer; checked by plan, waivable per object. */
+export interface PlanRule<P extends TObject = TObject> extends RuleBase<P> {
+  scope: 'plan';
+  kinds: readonly KindName[];
+  check(path: AlertPath, params: Static<P>): RuleFinding[];
+}
+
+export type PolicyRule = ObjectRule | AccountRule | PlanRule;
 
 const MONITOR = MONITOR_KIND.kind;
 /** Kinds whose objects have a name (a key field): every kind a rule may name. */
@@ -267,6 +300,45 @@ export const maxInactiveShare: AccountRule<typeof MaxInactiveParams> = {
   },
 };
 
+const ReachParams = def(
+  'AlertsReachSomeoneRule',
+  SeverityOnly('Every active alert definition that covers monitors reaches an operator at some active escalation level, and someone is on duty at its first active level in every hour of the next 7 days.'),
+);
+
+/** `Tue 03 Mar 00:00Z` style is the renderers' business: the rule names the first gap in UTC and counts the rest. */
+function hoursSaid(spans: readonly HourSpan[]): string {
+  const total = spans.reduce((sum, span) => sum + span.hours, 0);
+  const first = spans[0];
+  const at = first === undefined ? '' : `, the first from ${first.from.slice(0, 16).replace('T', ' ')} UTC`;
+  return `${total} ${total === 1 ? 'hour' : 'hours'} of the next 7 days${at}`;
+}
+
+export const alertsReachSomeone: PlanRule<typeof ReachParams> = {
+  name: 'alertsReachSomeone',
+  scope: 'plan',
+  summary:
+    'Every active alert definition that covers monitors reaches at least one operator at an active escalation level (groups expanded), and its first active level has someone on duty in every hour of the next 7 days. Checked by plan, not validate.',
+  fix: 'add an operator or a group with members to an active level, or duty schedules that cover the hours, or take the monitors out of the definition',
+  parameters: ReachParams,
+  multiple: false,
+  kinds: [ALERT_DEFINITION_KIND.kind],
+  check(path) {
+    if (!path.active || path.covers === 0) return [];
+    const active = path.levels.filter((level) => level.active);
+    // A level whose members were not read may reach anyone: the rule says nothing it cannot see.
+    if (active.some((level) => level.operators === undefined)) return [];
+    const covers = path.covers === undefined ? 'its monitors' : `the ${path.covers} ${path.covers === 1 ? 'monitor or group' : 'monitors and groups'} it covers`;
+    if (active.every((level) => level.operators === 0)) {
+      return [{ message: active.length === 0 ? `has no active escalation level, so ${covers} page nobody` : `reaches no operator at any active escalation level, so ${covers} page nobody` }];
+    }
+    const first = active[0];
+    const gaps = first?.nobodyOnDuty ?? [];
+    if (first === undefined || gaps.length === 0) return [];
+    const who = first.operators === 0 ? 'reaches nobody' : `has none of its ${first.operators} operator${first.operators === 1 ? '' : 's'} on duty`;
+    return [{ message: `escalation level ${first.id} (its first active one) ${who} in ${hoursSaid(gaps)}`, field: 'escalationLevels' }];
+  },
+};
+
 /** Every rule, in the order `policy:` lists them for people. */
 export const POLICY_RULES: readonly PolicyRule[] = [
   checkInterval as unknown as ObjectRule,
@@ -276,6 +348,7 @@ export const POLICY_RULES: readonly PolicyRule[] = [
   namePattern as unknown as ObjectRule,
   forbiddenFields as unknown as ObjectRule,
   maxInactiveShare as unknown as AccountRule,
+  alertsReachSomeone as unknown as PlanRule,
 ];
 
 export function policyRule(name: string): PolicyRule | undefined {
@@ -285,5 +358,6 @@ export function policyRule(name: string): PolicyRule | undefined {
 /** Whether an object rule applies to a kind (a rule that names its kind in a parameter: any named kind). */
 export function ruleAppliesTo(rule: PolicyRule, kind: KindName): boolean {
   if (rule.scope === 'account') return false;
+  if (rule.scope === 'plan') return rule.kinds.includes(kind);
   return rule.kinds === undefined ? NAMED_KINDS.includes(kind) : rule.kinds.includes(kind);
 }

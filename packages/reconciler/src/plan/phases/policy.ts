@@ -3,9 +3,11 @@
  * positions) and those of the rules about the account (`scope: 'account'` in the schema's policy/rules.ts),
  * checked on the monitors the account would hold once the plan is applied.
  */
-import { checkAccountPolicy, MONITOR_KIND, type AccountMonitor, type PolicyRuleEntry } from '@monsync/schema';
+import { ALERT_DEFINITION_KIND, alertsReachSomeone, checkAccountPolicy, MONITOR_KIND, type AccountMonitor, type PolicyRuleEntry } from '@monsync/schema';
 import type { DesiredState } from '../../desired.js';
-import type { PlanStep, PolicyFinding } from '../types.js';
+import type { LiveSnapshot } from '../../live/types.js';
+import { alertPathOf, pathsAfterPlan } from '../../paging/of-plan.js';
+import type { PlanStep, PlanWarning, PolicyFinding } from '../types.js';
 import type { KindState, Resolution } from './state.js';
 
 const MONITOR = MONITOR_KIND.kind;
@@ -32,11 +34,53 @@ export function monitorsAfterPlan(states: readonly KindState[], steps: readonly 
   return monitors;
 }
 
-/** The plan's `policy` section: the tree's findings, then the account's. */
-export function policyFindings(desired: DesiredState, states: readonly KindState[], steps: readonly PlanStep[], resolution: Resolution): PolicyFinding[] {
+/**
+ * `alertsReachSomeone` over every declared alert definition as the account would hold it after the plan; a valid
+ * waiver of the definition silences it, and one that silences nothing is said as a warning.
+ */
+function reachFindings(desired: DesiredState, live: LiveSnapshot, steps: readonly PlanStep[], now: number | undefined): { findings: PolicyFinding[]; warnings: PlanWarning[] } {
+  const entry = (desired.settings.policy ?? []).find((e) => e.rule === alertsReachSomeone.name);
+  if (entry === undefined || desired.settings.manage[ALERT_DEFINITION_KIND.section] === undefined) return { findings: [], warnings: [] };
+  const declared = desired.alertDefinitions.filter((d) => typeof d.value.AlertName === 'string');
+  const paths = pathsAfterPlan(live, steps, now, declared.map((d) => d.value.AlertName ?? ''));
+  const waivers = (desired.planWaivers ?? []).filter((w) => w.rule === alertsReachSomeone.name && w.kind === ALERT_DEFINITION_KIND.kind);
+  const used = new Set<(typeof waivers)[number]>();
+  const findings: PolicyFinding[] = [];
+  for (const { value, source } of declared) {
+    const key = value.AlertName ?? '';
+    const path = paths.get(key);
+    if (path === undefined) continue;
+    for (const found of alertsReachSomeone.check(alertPathOf(path), entry.params as never)) {
+      const waiver = waivers.find((w) => w.key === key);
+      if (waiver !== undefined) {
+        used.add(waiver);
+        continue;
+      }
+      const level = found.field === undefined ? undefined : value.escalationLevels?.find((l) => found.message.startsWith(`escalation level ${l.value.Id} `));
+      const at = level?.source ?? source;
+      findings.push({ rule: alertsReachSomeone.name, severity: entry.severity, message: `${ALERT_DEFINITION_KIND.title.one} \`${key}\` ${found.message}`, fix: alertsReachSomeone.fix, kind: ALERT_DEFINITION_KIND.kind, key, file: at.file, line: at.line, column: at.column });
+    }
+  }
+  const warnings = waivers
+    .filter((w) => !used.has(w) && paths.has(w.key))
+    .map((w) => ({ code: 'UNUSED_WAIVER', message: `${w.file}:${w.line}:${w.column}: the waiver of \`${w.rule}\` silences nothing: ${ALERT_DEFINITION_KIND.title.one} \`${w.key}\` keeps the rule after this plan; remove the waiver`, kind: w.kind, key: w.key }));
+  return { findings, warnings };
+}
+
+/** The plan's `policy` section: the tree's findings, then the account's and those only the account shows; warnings of waivers that silence nothing. */
+export function policyFindings(
+  desired: DesiredState,
+  states: readonly KindState[],
+  steps: readonly PlanStep[],
+  resolution: Resolution,
+  live: LiveSnapshot,
+  now: number | undefined,
+): { findings: PolicyFinding[]; warnings: PlanWarning[] } {
   const entries: readonly PolicyRuleEntry[] = desired.settings.policy ?? [];
   const findings = [...(desired.policy ?? [])];
   const monitors = entries.length === 0 ? undefined : monitorsAfterPlan(states, steps, resolution);
   if (monitors !== undefined) findings.push(...checkAccountPolicy(entries, monitors));
-  return findings;
+  const reach = reachFindings(desired, live, steps, now);
+  findings.push(...reach.findings);
+  return { findings, warnings: reach.warnings };
 }

@@ -106,6 +106,14 @@ export function copyOfDemoConfigs(): string {
   return root;
 }
 
+/** A copy of configs/ applied to the emulator: git and the account agree before a test plays the web app. */
+export async function appliedCopyOfDemoConfigs(env: Record<string, string | undefined>): Promise<string> {
+  const root = copyOfDemoConfigs();
+  const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--allow-unsafe'], { env, cwd: root });
+  if (applied.code !== 0) throw new Error(`applying configs/ failed (${applied.code}): ${applied.err}`);
+  return root;
+}
+
 export interface Outcome {
   code: number;
   out: string;

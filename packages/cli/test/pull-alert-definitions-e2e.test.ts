@@ -1,10 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ExitCode } from '../src/exit-codes.js';
-import { listedRows, monsync, REPO_ROOT, tempTree, useEmulator } from './helpers.js';
+import { appliedCopyOfDemoConfigs, listedRows, monsync, tempTree, useEmulator } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-a1e7-alertpull-shop',
@@ -28,14 +27,7 @@ const WRITE_ONLY = 'IsActive, SendOkAlerts, SendReminderAlerts';
 
 const suite = useEmulator({ seed: 'demo', operator: 'admin@example.com', env: CANARIES, eachTest: { reset: true } });
 
-/** A copy of configs/ applied to the emulator: two definitions by name with levels, members and an integration. */
-async function appliedDemoTree(): Promise<string> {
-  const root = mkdtempSync(join(tmpdir(), 'monsync-alert-pull-'));
-  cpSync(join(REPO_ROOT, 'configs'), join(root, 'configs'), { recursive: true });
-  const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--allow-unsafe'], { env: suite.env, cwd: root });
-  expect(applied.code, applied.err).toBe(ExitCode.Ok);
-  return root;
-}
+const appliedDemoTree = () => appliedCopyOfDemoConfigs(suite.env);
 
 async function webApp(method: string, path: string, body?: unknown): Promise<unknown> {
   const result = await suite.emulator.control.actAs('admin@example.com', { method, path, ...(body === undefined ? {} : { body }) });
@@ -206,6 +198,11 @@ describe('monsync pull --into: alert definitions', () => {
     const pulled = await monsync(['pull', '--into', 'configs'], { env: suite.env, cwd: root });
     expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
     onlyReads();
+    // Whom the levels reach and what they cover is read for the two older entries only (the account has four).
+    const routes = suite.emulator.control.requestLog().entries.map((entry) => entry.route);
+    expect(routes.filter((route) => route === 'GET /AlertDefinition/{alertDefinitionGuid}/Member')).toHaveLength(2);
+    expect(routes.filter((route) => route === 'GET /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Member')).toHaveLength(6);
+    expect(routes.filter((route) => route === 'GET /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Integration')).toHaveLength(6);
     expect(pulled.out).toContain(`~ alert definition "${shop}": written by name as "Shop on-call" with its members and escalation levels (alert-definitions.yaml)`);
     expect(pulled.out).toContain('The tree now plans no changes against the live account.');
     expect(pulled.out).toContain(`  alert-definitions.yaml: "Shop on-call", level 1, integration "Ops chat channel": ${WRITE_ONLY}\n`);

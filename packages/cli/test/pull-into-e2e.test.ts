@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plan } from '@monsync/reconciler';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { listedRows, monsync, REPO_ROOT, useEmulator } from './helpers.js';
+import { appliedCopyOfDemoConfigs, listedRows, monsync, REPO_ROOT, useEmulator } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-5d1e-pullinto-shop',
@@ -22,15 +21,7 @@ const CHECKOUT_CONDITIONS = [
 
 const suite = useEmulator({ seed: 'demo', operator: 'admin@example.com', env: CANARIES, eachTest: { reset: true } });
 
-/** A copy of configs/ applied to the emulator: git and the account agree before the web app edits. */
-async function appliedDemoTree(): Promise<string> {
-  const root = mkdtempSync(join(tmpdir(), 'monsync-pull-into-'));
-  cpSync(join(REPO_ROOT, 'configs'), join(root, 'configs'), { recursive: true });
-  const applied = await monsync(['apply', '--config', 'configs', '--auto-approve', '--allow-unsafe'], { env: suite.env, cwd: root });
-  expect(applied.code, applied.err).toBe(ExitCode.Ok);
-  expect(applied.code).toBe(ExitCode.Ok);
-  return root;
-}
+const appliedDemoTree = () => appliedCopyOfDemoConfigs(suite.env);
 
 async function webApp(method: string, path: string, body?: unknown): Promise<unknown> {
   const result = await suite.emulator.control.actAs('admin@example.com', { method, path, ...(body === undefined ? {} : { body }) });

@@ -14,8 +14,8 @@ import { readSelf } from './self.js';
 import { emptySnapshot } from './snapshot.js';
 import type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing } from './types.js';
 
-/** `what` names the listing in an error. */
-async function all(what: string, listing: () => Listing<ApiObject>): Promise<ApiObject[]> {
+/** Every item of a listing; `what` names the listing in an error. */
+export async function all(what: string, listing: () => Listing<ApiObject>): Promise<ApiObject[]> {
   try {
     return await listing().toArray();
   } catch (error) {

@@ -9,9 +9,9 @@ import { ALERT_DEFINITION_KIND, ALERT_DEFINITION_MEMBER_KIND, ESCALATION_LEVEL_I
 import type { DesiredState } from '../desired.js';
 import { kindModule } from '../kinds/index.js';
 import { idOf } from '../kinds/shared.js';
+import { all } from '../live/read-live.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { ApiObject, LiveClient, LiveSnapshot } from '../live/types.js';
-import { LiveReadError } from '../plan/errors.js';
 import type { StepKind } from '../plan/types.js';
 import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import { nodeAt } from './declarations.js';
@@ -24,14 +24,6 @@ export function olderAlertDefinitions(desired: Pick<DesiredState, 'alertDefiniti
     if (value.AlertName === undefined && typeof value.AlertDefinitionGuid === 'string') out.add(value.AlertDefinitionGuid.toLowerCase());
   }
   return out;
-}
-
-async function all(what: string, listing: () => { toArray(): Promise<ApiObject[]> }): Promise<ApiObject[]> {
-  try {
-    return await listing().toArray();
-  } catch (error) {
-    throw new LiveReadError(what, error);
-  }
 }
 
 /**

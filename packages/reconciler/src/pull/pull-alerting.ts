@@ -15,10 +15,10 @@ import {
   ESCALATION_LEVEL_MEMBER_KIND,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,
-  type KindEntry,
 } from '@monsync/schema';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { ApiObject, LiveSnapshot } from '../live/types.js';
+import { clean } from './clean.js';
 
 /** Settings of one attached integration that the service never returns, and where the integration is declared. */
 export interface UnreadSettings {
@@ -51,19 +51,6 @@ export const ALERT_DEFINITIONS_FILE = 'alert-definitions.yaml';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 const byName = (a: string, b: string): number => a.localeCompare(b, 'en');
-
-/** The fields of a listed object a tree declares: read-only ones, nulls and empty strings left out. */
-function declared(object: ApiObject, kind: KindEntry, first: readonly string[], skip: readonly string[] = []): ApiObject {
-  const leave = new Set([...kind.readOnlyFields, ...skip]);
-  const out: ApiObject = {};
-  const keys = [...first.filter((key) => key in object), ...Object.keys(object).filter((key) => !first.includes(key))];
-  for (const key of keys) {
-    const value = object[key];
-    if (leave.has(key) || value === null || value === undefined || value === '') continue;
-    out[key] = value;
-  }
-  return out;
-}
 
 /**
  * A member list (`{ monitorGroups: [...], monitors: [...] }`) by the names of its entries, or undefined with a
@@ -111,7 +98,7 @@ function attachedIntegrations(listing: readonly ApiObject[] | undefined, integra
       return undefined;
     }
     // The write-only settings are never in the answer; a service that echoed them would still not be believed.
-    out.push({ integration: name, ...declared(link, ESCALATION_LEVEL_INTEGRATION_KIND, ['VariableValues', 'ExtraEmailAddresses'], ['IntegrationGuid', 'Name', 'Type', ...LEVEL_INTEGRATION_WRITE_ONLY_FIELDS]) });
+    out.push({ integration: name, ...clean(link, ESCALATION_LEVEL_INTEGRATION_KIND, ['VariableValues', 'ExtraEmailAddresses'], ['IntegrationGuid', 'Name', 'Type', ...LEVEL_INTEGRATION_WRITE_ONLY_FIELDS]) });
     pulled.unread.push({
       where: `${where}, integration ${JSON.stringify(name)}`,
       fields: [...LEVEL_INTEGRATION_WRITE_ONLY_FIELDS],
@@ -139,7 +126,7 @@ function pulledLevels(live: Pick<LiveSnapshot, 'perParent' | 'integrations'>, de
     .map((level) => {
       const id = text(level['Id']);
       const where = `${ALERT_DEFINITIONS_FILE}: ${label}, level ${id}`;
-      const out = declared(level, ESCALATION_LEVEL_KIND, ['Id', 'EscalationMode', 'ThresholdErrorCount', 'ThresholdMinutes', 'IsActive'], ['AlertDefinitionGuid']);
+      const out = clean(level, ESCALATION_LEVEL_KIND, ['Id', 'EscalationMode', 'ThresholdErrorCount', 'ThresholdMinutes', 'IsActive'], ['AlertDefinitionGuid']);
       const people = namedMembers(members[`${definitionGuid}/${id}`], reached, where, pulled.notes);
       if (people !== undefined) out['members'] = people;
       const attached = attachedIntegrations(links[`${definitionGuid}/${id}`], live.integrations ?? [], { where, levelKey: `${name}/${id}` }, pulled);
@@ -159,18 +146,16 @@ export function pullAlerting(live: Pick<LiveSnapshot, 'lists' | 'perParent' | 'i
   const definitions = [...listed(live, ALERT_DEFINITION_KIND.kind)].sort((a, b) => byName(text(a['AlertName']), text(b['AlertName'])));
   const counts = new Map<string, number>();
   for (const d of definitions) counts.set(text(d['AlertName']).toLowerCase(), (counts.get(text(d['AlertName']).toLowerCase()) ?? 0) + 1);
+  for (const [name, count] of counts) {
+    // Written twice, the tree would not validate: the key is the name, which the service compares ignoring case.
+    if (count > 1) pulled.notes.push(`${count} live alert definitions are named ${JSON.stringify(name)} (the service ignores case): a tree names each once, so they are left out; rename all but one in the web app`);
+  }
   for (const definition of definitions) {
     const guid = text(definition['AlertDefinitionGuid']);
     const name = text(definition['AlertName']);
+    if ((counts.get(name.toLowerCase()) ?? 0) > 1) continue;
     const label = JSON.stringify(name);
-    if ((counts.get(name.toLowerCase()) ?? 0) > 1) {
-      // Written twice, the tree would not validate; the key is the name, which the service compares ignoring case.
-      pulled.notes.push(`${counts.get(name.toLowerCase()) ?? 0} live alert definitions are named ${label} (the service ignores case): a tree names each once, so they are left out; rename all but one in the web app`);
-      counts.set(name.toLowerCase(), 0);
-      continue;
-    }
-    if (counts.get(name.toLowerCase()) === 0) continue;
-    const out = declared(definition, ALERT_DEFINITION_KIND, ['AlertName', 'IsActive']);
+    const out = clean(definition, ALERT_DEFINITION_KIND, ['AlertName', 'IsActive']);
     const members = namedMembers(covered[guid], coverage, `${ALERT_DEFINITIONS_FILE}: ${label}`, pulled.notes);
     if (members !== undefined) out['members'] = members;
     const levels = pulledLevels(live, guid, name, names, pulled);

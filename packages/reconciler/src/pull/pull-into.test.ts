@@ -209,4 +209,78 @@ describe('pullInto', () => {
     expect(text(result, 'people.yaml')).toBe(people.replace(/ {6}- \{ ScheduleMode: Monthly.*\n/, ''));
     expect(text(result, 'vault.yaml')).toBe(`${vault}        - { group: Night shift, level: change }\n`);
   });
+
+  it('adds members made in the web app to the list of their kind, several in one edit, and writes a missing list once', () => {
+    const alerts = `alertDefinitions:
+  - AlertName: Shop on-call
+    members: { monitorGroups: [Shop] }   # what pages the shop team
+    escalationLevels:
+      - Id: 1
+        members:
+          operators: [sam@example.com]
+`;
+    const result = pulled(
+      [{ path: 'alerts.yaml', text: alerts }],
+      [
+        step('delete', 'alertDefinitionMember', 'Shop on-call/monitor:Status page'),
+        step('delete', 'alertDefinitionMember', 'Shop on-call/monitor:Checkout'),
+        step('delete', 'escalationLevelMember', 'Shop on-call/1/operator:nina@example.com'),
+        step('delete', 'escalationLevelMember', 'Shop on-call/1/operatorGroup:Night shift'),
+      ],
+      {
+        alertDefinitions: [
+          {
+            AlertName: 'Shop on-call',
+            members: { monitorGroups: ['Shop'], monitors: ['Checkout', 'Status page'] },
+            escalationLevels: [{ Id: 1, members: { operators: ['nina@example.com', 'sam@example.com'], operatorGroups: ['Night shift'] } }],
+          },
+        ],
+      },
+    );
+    expect(text(result, 'alerts.yaml')).toBe(`alertDefinitions:
+  - AlertName: Shop on-call
+    members: { monitorGroups: [Shop], monitors: [Status page, Checkout] }   # what pages the shop team
+    escalationLevels:
+      - Id: 1
+        members:
+          operators: [sam@example.com, nina@example.com]
+          operatorGroups: [Night shift]
+`);
+    expect(result.edits).toEqual([
+      '+ alert definition member "Shop on-call/monitor:Status page" (alerts.yaml)',
+      '+ alert definition member "Shop on-call/monitor:Checkout" (alerts.yaml)',
+      '+ escalation level member "Shop on-call/1/operator:nina@example.com" (alerts.yaml)',
+      '+ escalation level member "Shop on-call/1/operatorGroup:Night shift" (alerts.yaml)',
+    ]);
+  });
+
+  it('removes a member gone from the account from the list of its kind', () => {
+    const alerts = 'alertDefinitions:\n  - AlertName: Shop on-call\n    members:\n      monitors:\n        - Status page   # the public one\n        - Checkout\n';
+    const result = pulled([{ path: 'alerts.yaml', text: alerts }], [step('create', 'alertDefinitionMember', 'Shop on-call/monitor:Status page')], { alertDefinitions: [{ AlertName: 'Shop on-call', members: { monitors: ['Checkout'] } }] });
+    expect(text(result, 'alerts.yaml')).toBe('alertDefinitions:\n  - AlertName: Shop on-call\n    members:\n      monitors:\n        - Checkout\n');
+  });
+
+  it('rewrites an older alert definition by GUID into the named form, in a flow sequence too, and answers its steps', () => {
+    const named = { AlertName: 'Pager', IsActive: false, members: { monitors: ['Blog'] }, escalationLevels: [{ Id: 1, IsActive: true, members: {}, integrations: [] }] };
+    const alerts = 'alertDefinitions: [{ AlertDefinitionGuid: D-1, IsActive: true, protect: true }]   # by GUID\n';
+    const result = pullInto({
+      files: [{ path: 'alerts.yaml', text: alerts }],
+      plan: plan([step('update', 'alertDefinition', 'D-1', [{ op: 'replace', path: '/IsActive', before: false, after: true }])]),
+      pulled: {},
+      newObjectsFile: 'new-objects.yaml',
+      alertDefinitionsByGuid: new Map([['d-1', named]]),
+    });
+    const written = text(result, 'alerts.yaml') ?? '';
+    expect(written).toMatch(/^alertDefinitions: \[\{ AlertName: Pager, IsActive: false, members: .*, protect: true \}\] {3}# by GUID\n$/);
+    expect(parseAllDocuments(written)[0]?.toJSON()).toEqual({ alertDefinitions: [{ ...named, protect: true }] });
+    expect(result.edits).toEqual(['~ alert definition "D-1": written by name as "Pager" with its members and escalation levels (alerts.yaml)']);
+    expect(result.written).toEqual([{ kind: 'alertDefinition', key: 'Pager' }]);
+  });
+
+  it('leaves an older alert definition the account cannot name as it is, and says so', () => {
+    const alerts = 'alertDefinitions:\n  - AlertDefinitionGuid: D-9\n    IsActive: true\n';
+    const result = pullInto({ files: [{ path: 'alerts.yaml', text: alerts }], plan: plan([]), pulled: {}, newObjectsFile: 'new-objects.yaml', alertDefinitionsByGuid: new Map() });
+    expect(result.files).toEqual([]);
+    expect(result.notes).toEqual(['alert definition "D-9" (older form, by GUID) is not one the account lets a tree name (gone, or its name is shared); left as it is']);
+  });
 });

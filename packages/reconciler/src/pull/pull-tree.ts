@@ -21,7 +21,6 @@ import {
   VAULT_ACCESS_KIND,
   VAULT_ITEM_KIND,
   VAULT_SECTION_KIND,
-  type KindEntry,
   type NamedKindEntry,
 } from '@monsync/schema';
 import { pulledDutySchedules } from '../kinds/duty-schedule.js';
@@ -34,6 +33,7 @@ import { parseSecretRefs, type MonitorSecretRefs, type SecretRefWritten } from '
 import { OUTGOING_PHONE_NUMBER, outgoingPhoneNumberName } from '../kinds/outgoing-phone-number.js';
 import { toYaml } from './yaml-writer.js';
 import { ALERT_DEFINITIONS_FILE, alertingNames, pullAlerting, type UnreadSettings } from './pull-alerting.js';
+import { clean } from './clean.js';
 
 type ApiObject = Record<string, unknown>;
 
@@ -69,20 +69,6 @@ const VAULT_VALUE = /^\{\{vault:([^}]+)\}\}$/;
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }
-
-/** Drops read-only fields (the registry's), nulls and empty strings (omitted fields are never diffed, so they add only noise). */
-function clean(object: ApiObject, kind: KindEntry, first: readonly string[]): ApiObject {
-  const skip = new Set(kind.readOnlyFields);
-  const out: ApiObject = {};
-  const keys = [...first.filter((key) => key in object), ...Object.keys(object).filter((key) => !first.includes(key))];
-  for (const key of keys) {
-    const value = object[key];
-    if (skip.has(key) || value === null || value === undefined || value === '') continue;
-    out[key] = value;
-  }
-  return out;
-}
-
 
 /** A note for every key that more than one live object has: the tree cannot declare them apart. */
 function noteDuplicates(notes: string[], keys: readonly string[], phrase: string): void {

@@ -81,6 +81,39 @@ describe('hostile text in what monsync prints', () => {
   });
 });
 
+describe('look-alike keys', () => {
+  const monitor = (name: string) => `monitors:\n  - Name: ${name}\n    MonitorType: Https\n    Url: https://look-alike.example.com/\n    CheckInterval: 5\n    ErrorConditions:\n      - { ErrorConditionType: HttpStatus, Value: "200" }\n`;
+
+  it('validate: two declared names that read the same are an error naming both places, the names escaped', async () => {
+    const root = copyOfDemoConfigs();
+    writeFileSync(join(root, 'configs', 'monitors', 'look-alike.yaml'), monitor('"Shop search API\\u00a0"'));
+    const { code, err } = await monsync(['validate', '--config', 'configs'], { cwd: root, env: suite.env });
+    expect(code).toBe(ExitCode.Error);
+    const lines = expectTerminalSafe(err);
+    expect(lines.filter((line) => line.includes('LOOKALIKE_KEY'))).toEqual([
+      'configs/monitors/shop.yaml:35:11: error LOOKALIKE_KEY: monitor "Shop search API" reads the same as "Shop search API\\u00a0" at monitors/look-alike.yaml:2:11, but the service keeps them apart ("Shop search API\\u00a0" has a space that is not U+0020 (U+00A0)): a plan would show two of them that nobody can tell apart',
+    ]);
+  });
+
+  it('plan: a declared name that matches a live one only as a look-alike is created beside it, with a warning naming both', async () => {
+    const made = await suite.emulator.control.actAs('sam.ops@example.com', { method: 'POST', path: '/Monitor', body: { Name: 'Look\u200Balike', MonitorType: 'Https', Url: 'https://made-in-the-web-app.example.com/' } });
+    expect(made.status).toBeLessThan(300);
+    const root = copyOfDemoConfigs();
+    writeFileSync(join(root, 'configs', 'monitors', 'look-alike.yaml'), monitor('Lookalike'));
+    const { code, out, err } = await monsync(['plan', '--config', 'configs'], { cwd: root, env: suite.env });
+    expect(err).not.toContain('error');
+    expect([ExitCode.Ok, ExitCode.UnsafeOrStale]).toContain(code);
+    const lines = expectTerminalSafe(out);
+    expect(lines).toContain('  + create monitor "Lookalike"  (monitors/look-alike.yaml:2:5)');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}- delete monitor "Look\\u200balike" \[[0-9a-f-]{36}\]$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^ {2}! LOOKALIKE_LIVE_KEY: monitors\/look-alike\.yaml:2:5: monitor "Lookalike" matches no live monitor exactly, but the live monitor "Look\\u200balike" \[[0-9a-f-]{36}\] reads the same \("Look\\u200balike" has an invisible character \(U\+200B\)\): the plan creates a new monitor instead of adopting it, and deletes the live one \(prune\)\. To adopt it, write Name as the service has it \(or pin MonitorGuid: [0-9a-f-]{36}\)$/,
+      ),
+    );
+  });
+});
+
 describe('a hostile error message from the service', () => {
   const MESSAGE = 'refused\n::error ::forged\n+ create monitor "x" \u001b]52;c;ZXZpbA==\u0007';
   // A service that refuses every request with MESSAGE as its ErrorDescription.

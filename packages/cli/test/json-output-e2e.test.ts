@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyJsonSchema, planJsonSchema, pullJsonSchema, validateJsonSchema, type JsonSchemaDocument } from '@monsync/schema';
+import { clientFromEnv } from '@monsync/client';
+import { LOCK_SLA_THRESHOLDS } from '@monsync/reconciler';
+import { applyJsonSchema, commandJsonSchemas, planJsonSchema, pullJsonSchema, validateJsonSchema, type JsonSchemaDocument } from '@monsync/schema';
 import { ExitCode } from '../src/exit-codes.js';
 import { copyOfDemoConfigs, monsync, REPO_ROOT, tempTree, useEmulator } from './helpers.js';
 
@@ -131,5 +133,52 @@ describe('--json', () => {
     expect(code).toBe(ExitCode.Ok);
     const result = conforms(pullJsonSchema(), out);
     expect(result).toMatchObject({ command: 'import', config: '.', files: [{ path: 'new-objects.yaml', created: true }], edits: ['+ monitor "Blog" (new-objects.yaml)'], remaining: [] });
+  });
+
+  it('migrate --json says what --check would change and what a rewrite changed, as migrate.schema.json says', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'monsync-migrate-json-'));
+    cpSync(join(REPO_ROOT, 'examples', 'legacy'), root, { recursive: true });
+    const checked = await monsync(['migrate', '--check', '--json', '--config', '.'], { cwd: root });
+    expect(checked.code).toBe(ExitCode.Error);
+    const would = conforms(commandJsonSchemas().migrate, checked.out) as { mode: string; ok: boolean; filesChanged: string[]; changes: { removed: string[] }[] };
+    expect(would).toMatchObject({ formatVersion: 1, mode: 'check', ok: false });
+    expect(would.filesChanged.length).toBeGreaterThan(0);
+    expect(would.changes.flatMap((c) => c.removed)).toContain('LoadTimeLimit1');
+    const rewritten = await monsync(['migrate', '--json', '--config', '.'], { cwd: root });
+    expect(rewritten.code).toBe(ExitCode.Ok);
+    expect(conforms(commandJsonSchemas().migrate, rewritten.out)).toMatchObject({ mode: 'rewrite', ok: true, filesChanged: would.filesChanged });
+    const again = await monsync(['migrate', '--check', '--json', '--config', '.'], { cwd: root });
+    expect(again.code).toBe(ExitCode.Ok);
+    expect(conforms(commandJsonSchemas().migrate, again.out)).toMatchObject({ mode: 'check', ok: true, filesChanged: [], changes: [], renames: [] });
+  });
+
+  it('unlock --json says whether a lock was held and which one it broke, as unlock.schema.json says, the words on stderr', async () => {
+    const none = await monsync(['unlock', '--json'], { env: suite.env });
+    expect(none.code).toBe(ExitCode.Ok);
+    expect(conforms(commandJsonSchemas().unlock, none.out)).toEqual({ formatVersion: 1, outcome: 'none-held' });
+    expect(none.err).toContain('No apply lock is held');
+    const client = clientFromEnv(suite.env);
+    try {
+      const expires = new Date(Date.now() + 10 * 60_000).toISOString().slice(0, 19);
+      await client.slas.create({ Description: `monsync apply lock (do not edit) id=other since=2026-01-01T00:00:00Z expires=${expires}Z host=laptop user=sam`, ...LOCK_SLA_THRESHOLDS });
+    } finally {
+      await client.close();
+    }
+    const refused = await monsync(['unlock', '--json'], { env: suite.env });
+    expect(refused.code).toBe(ExitCode.Error);
+    expect(conforms(commandJsonSchemas().unlock, refused.out)).toMatchObject({ outcome: 'refused', lock: { holder: expect.stringMatching(/^sam@laptop since 2026-01-01T00:00:00Z \(lease until /), leaseRunning: true } });
+    const broken = await monsync(['unlock', '--force', '--json'], { env: suite.env });
+    expect(broken.code).toBe(ExitCode.Ok);
+    expect(conforms(commandJsonSchemas().unlock, broken.out)).toMatchObject({ outcome: 'broken', lock: { holder: expect.stringMatching(/^sam@laptop since 2026-01-01T00:00:00Z \(lease until /), leaseRunning: true } });
+  });
+
+  it('init --json lists the files it wrote and the kinds managed, as init.schema.json says, the next steps on stderr', async () => {
+    const root = tempTree({});
+    const { code, out, err } = await monsync(['init', '--kinds', 'monitors,vault', '--json'], { cwd: root });
+    expect(code, err).toBe(ExitCode.Ok);
+    const result = conforms(commandJsonSchemas().init, out) as { files: string[] };
+    expect(result).toMatchObject({ formatVersion: 1, config: 'configs', fromLive: false, kinds: ['monitors', 'vault'] });
+    expect(result.files).toContain('configs/monsync.yaml');
+    expect(err).toContain('Next:');
   });
 });

@@ -92,6 +92,7 @@ export const DIAGNOSTIC_CODES = {
   MISSING_API_VERSION: { severity: 'error', summary: 'monsync.yaml has no `apiVersion: monsync/v1`.' },
   SETTINGS_OUTSIDE_ROOT: { severity: 'error', summary: '`apiVersion`, `manage`, `ignore`, `safety`, `protect` or `policy` outside the root monsync.yaml.' },
   DUPLICATE_KEY: { severity: 'error', summary: 'Two declarations (possibly in different files) have the same key; names both places.' },
+  LOOKALIKE_KEY: { severity: 'error', summary: 'Two declarations have keys that read the same but differ in invisible characters (zero-width, U+2060, BOM), spaces other than U+0020 (no-break, narrow, figure), Unicode normalisation (NFC and NFD) or surrounding whitespace; names both places, the keys escaped.' },
   DUPLICATE_GUID: { severity: 'error', summary: 'Two declarations pin the same GUID.' },
   OPERATOR_FIELD_REFUSED: { severity: 'error', summary: 'An operator declares `IsAccountAdministrator` or `UserName` (read-only), `IsOnDuty` (operational state, never planned), or `PhoneProvider` or `OutgoingPhoneNumber` (the spec\'s, not fields of the service).' },
   CONFLICTING_FIELDS: { severity: 'error', summary: 'Two fields that set the same thing are both declared (an operator\'s `outgoingPhoneNumber` and `OutgoingPhoneNumberId`).' },

@@ -6,8 +6,8 @@ export { parsePlanFile, PlanFileError, type PlanFileErrorCode } from './plan-fil
 export * from './secret.js';
 export { SECRET_FIELD_PATTERN, fieldWords, isSecretFieldName, isSecretHeaderName, isSecretLeaf, looksSecret, namesSecret, secretEnvName, secretPairName, secretShape } from './secret-fields.js';
 export * from './types.js';
-export { renderSchemas, configJsonSchema, planJsonSchema, validateJsonSchema, applyJsonSchema, pullJsonSchema, CONFIG_SCHEMA_ID, PLAN_SCHEMA_ID, VALIDATE_SCHEMA_ID, APPLY_SCHEMA_ID, PULL_SCHEMA_ID, JSON_SCHEMA_DIALECT } from './render-schemas.js';
-export { OUTPUT_FORMAT_VERSION, APPLY_OUTCOMES, type ValidateResult, type ApplyResult, type ApplyOutcome, type PullResult } from './output-schemas.js';
+export { renderSchemas, configJsonSchema, planJsonSchema, validateJsonSchema, applyJsonSchema, pullJsonSchema, commandJsonSchemas, CONFIG_SCHEMA_ID, PLAN_SCHEMA_ID, VALIDATE_SCHEMA_ID, APPLY_SCHEMA_ID, PULL_SCHEMA_ID, JSON_SCHEMA_DIALECT } from './render-schemas.js';
+export { OUTPUT_FORMAT_VERSION, APPLY_OUTCOMES, type ValidateResult, type ApplyResult, type ApplyOutcome, type PullResult, type MigrateResult, type UnlockResult, type InitResult } from './output-schemas.js';
 export type { JsonSchemaDocument } from './render-schemas.js';
 export { loadConfig, loadConfigSync, loadConfigTexts, discoverConfigFiles, SETTINGS_FILE, MAX_VAULT_FILE_BYTES, DEFAULT_SAFETY } from './load-config.js';
 export { readConfigTree, type TreeRead } from './tree-files.js';
@@ -19,6 +19,7 @@ export type { Finding } from './checks.js';
 export { MAX_FILE_BYTES, FORBIDDEN_KEYS } from './yaml-source.js';
 export { EMAIL_PATTERN } from './email.js';
 export { likelyMeant, editDistance } from './suggest.js';
+export { lookAlikeForm, lookAlikeDifference } from './look-alike.js';
 export { POLICY_RULES, POLICY_SEVERITIES, NAMED_KINDS, alertsReachSomeone, policyRule, ruleAppliesTo } from './policy/rules.js';
 export type { AccountMonitor, AccountRule, AlertPath, HourSpan, ObjectRule, PlanRule, PolicyObject, PolicyRule, PolicySeverity, RuleFinding } from './policy/rules.js';
 export { checkAccountPolicy, utcDay, type PlanWaiver } from './policy/check.js';

@@ -10,6 +10,7 @@ import { configJsonSchema } from './render-schemas.js';
 import { PASS_THROUGH_PATTERN } from './schema-builder.js';
 import { MAX_SECRET_FILE_BYTES, MAX_VAULT_FILE_BYTES, Secret, fromFilePathProblem, isReservedEnvName, fromFileRealProblem, type FromFileProblem, type SecretEncoding, type SourceRef } from './secret.js';
 import { SECRET_SHAPE_TEXT, isSecretLeaf, secretPairName, secretShape } from './secret-fields.js';
+import { lookAlikeDifference, lookAlikeForm } from './look-alike.js';
 import { likelyMeant } from './suggest.js';
 import {
   ALERT_DEFINITION_KIND,
@@ -567,16 +568,35 @@ class Assembler {
 
   private unique<R extends Located & { key: unknown }>(records: readonly R[], what: string, keyField: string, keyOf: (r: R) => string | undefined, why = ''): void {
     const first = new Map<string, R>();
+    // Keys that read the same (look-alike.ts): by their look-alike form, with the key that form was first seen as.
+    const alike = new Map<string, { key: string; r: R }>();
     for (const r of records) {
       const key = keyOf(r);
       if (key === undefined) continue;
       const seen = first.get(key);
-      if (seen === undefined) first.set(key, r);
-      else {
+      if (seen === undefined) {
+        first.set(key, r);
+        const form = lookAlikeForm(key);
+        const other = alike.get(form);
+        if (other === undefined) alike.set(form, { key, r });
+        else this.lookAlike(what, keyField, r, other.r);
+      } else {
         const spelled = why !== '' && typeof r.key === 'string' && r.key !== seen.key;
         this.report('DUPLICATE_KEY', `${what} \`${why !== '' && typeof r.key === 'string' ? r.key : key}\` is declared twice${spelled ? why : ''}: here and at ${this.where({ src: seen.src, path: [...seen.path, keyField] })}`, { src: r.src, path: [...r.path, keyField] }, 'value', `${keyField} identifies the ${what}; rename or remove one of them`);
       }
     }
+  }
+
+  /** Two declarations whose keys differ only in characters nobody sees: an error naming both, the keys escaped. */
+  private lookAlike(what: string, keyField: string, r: Located & { key: unknown }, seen: Located & { key: unknown }): void {
+    const [key, earlier] = [String(r.key), String(seen.key)];
+    this.report(
+      'LOOKALIKE_KEY',
+      `${what} ${JSON.stringify(key)} reads the same as ${JSON.stringify(earlier)} at ${this.where({ src: seen.src, path: [...seen.path, keyField] })}, but the service keeps them apart (${lookAlikeDifference(key, earlier)}): a plan would show two of them that nobody can tell apart`,
+      { src: r.src, path: [...r.path, keyField] },
+      'value',
+      `${keyField} identifies the ${what}; write both names with plain spaces and no invisible characters, then rename or remove one`,
+    );
   }
 
   private uniqueGuid(records: readonly Declaration[], what: string, guidField: string): void {

@@ -136,7 +136,93 @@ export const PullResultSchema = ClosedObject(
   { title: 'monsync pull --json', description: 'The result of `monsync pull --json` (`--out` or `--into`) and `monsync import --json`; what is printed for people goes to stderr.' },
 );
 
+const Position = {
+  file: Type.String({ description: 'File, as the user would write it (relative to the working directory when inside it).' }),
+  line: Type.Integer({ minimum: 1, description: '1-based line, in the file before the rewrite.' }),
+  column: Type.Integer({ minimum: 1, description: '1-based column.' }),
+};
+
+export const MIGRATE_MODES = ['rewrite', 'check', 'from-json'] as const;
+
+export const MigrateResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: 'Version of this format.' }),
+    mode: StringEnum(MIGRATE_MODES, { description: '`rewrite`: the tree was rewritten in place; `check`: nothing written (exit 1 when something would change); `from-json`: API exports converted into a new file.' }),
+    ok: Type.Boolean({ description: 'True when the run exits 0.' }),
+    filesChanged: Type.Array(Type.String(), { description: 'Files rewritten (with --check: that would be; with --from-json: the file written).' }),
+    changes: Type.Array(
+      ClosedObject({
+        ...Position,
+        monitor: Type.String({ description: 'The monitor\'s Name, or `monitors[<index>]`.' }),
+        removed: Type.Array(Type.String(), { description: 'Removed fields taken out, in source order.' }),
+        added: Type.Array(Type.Record(Type.String(), Type.String()), { description: 'ErrorConditions entries added in their place (API field names).' }),
+      }),
+      { description: 'Monitors moved off the removed fields.' },
+    ),
+    renames: Type.Array(
+      ClosedObject({
+        ...Position,
+        kind: Type.String({ description: 'Kind of the object (`monitor`, `sla`, ...).' }),
+        object: Type.String({ description: 'Its Name, Description or key.' }),
+        what: StringEnum(['field', 'value'] as const),
+        field: Type.String({ description: 'The field renamed, or whose value is renamed.' }),
+        from: Type.String(),
+        to: Type.String(),
+        converted: Type.Optional(ClosedObject({ from: Type.Number(), to: Type.Number() }, { description: 'The number, when the two spellings count in different units.' })),
+      }),
+      { description: 'Spec or v3 spellings rewritten to the service\'s.' },
+    ),
+    problems: Type.Array(
+      ClosedObject({
+        ...Position,
+        severity: StringEnum(['error', 'warning', 'info'] as const),
+        code: Type.String({ pattern: '^[A-Z][A-Z0-9_]+$' }),
+        message: Type.String(),
+      }),
+      { description: 'What could not be migrated, or needs a look.' },
+    ),
+    secrets: Type.Array(ClosedObject({ env: Type.String({ description: 'The variable a `{ fromEnv }` placeholder names.' }), where: Type.String({ description: 'File and field of the placeholder.' }) }), {
+      description: 'With --from-json: placeholders written for secrets the export held (names only, never values).',
+    }),
+  },
+  { title: 'monsync migrate --json', description: 'The result of `monsync migrate --json` (with --check or --from-json too).' },
+);
+
+export const UNLOCK_OUTCOMES = ['broken', 'none-held', 'refused', 'cancelled'] as const;
+
+export const UnlockResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: 'Version of this format.' }),
+    outcome: StringEnum(UNLOCK_OUTCOMES, {
+      description: '`broken`: the lock is gone (exit 0); `none-held`: there was none (exit 0); `refused`: not on a terminal and no --force (exit 1); `cancelled`: not confirmed (exit 1).',
+    }),
+    lock: Type.Optional(
+      ClosedObject({
+        guid: Type.String({ description: 'The lock\'s SLA GUID.' }),
+        holder: Type.String({ description: 'Who held it, as `user@host since <time> (lease until <time>)`.' }),
+        leaseRunning: Type.Boolean({ description: 'True when its lease had not run out: that apply may have been running.' }),
+      }),
+    ),
+  },
+  { title: 'monsync unlock --json', description: 'The result of `monsync unlock --json`. An error (no credentials, several locks and none named) prints nothing on stdout, exit 1.' },
+);
+
+export const InitResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: 'Version of this format.' }),
+    config: Type.String({ description: 'The config folder, as the user would write it.' }),
+    fromLive: Type.Boolean({ description: 'True when the account was pulled into the folder.' }),
+    kinds: Type.Array(Type.String(), { description: 'Kinds the new monsync.yaml manages (empty with --from-live: the pulled one says).' }),
+    files: Type.Array(Type.String(), { description: 'Files written by init itself (a pulled tree\'s files are reported by pull on stderr).' }),
+    gitignoreLinesAdded: Count('Lines added to .gitignore.'),
+  },
+  { title: 'monsync init --json', description: 'The result of `monsync init --json`; the next steps go to stderr. An error prints nothing on stdout, exit 1.' },
+);
+
 export type ValidateResult = Static<typeof ValidateResultSchema>;
+export type MigrateResult = Static<typeof MigrateResultSchema>;
+export type UnlockResult = Static<typeof UnlockResultSchema>;
+export type InitResult = Static<typeof InitResultSchema>;
 export type PullResult = Static<typeof PullResultSchema>;
 export type ApplyResult = Static<typeof ApplyResultSchema>;
 export type ApplyOutcome = (typeof APPLY_OUTCOMES)[number];

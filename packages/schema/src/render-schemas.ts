@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ConfigFileSchema, EXTRA_CONFIG_DEFS } from './config-schema.js';
-import { ApplyResultSchema, PullResultSchema, ValidateResultSchema } from './output-schemas.js';
+import { ApplyResultSchema, InitResultSchema, MigrateResultSchema, PullResultSchema, UnlockResultSchema, ValidateResultSchema } from './output-schemas.js';
 import { PlanDocumentSchema } from './plan-schema.js';
 import { definition, definitionName } from './schema-builder.js';
 
@@ -10,6 +10,9 @@ export const PLAN_SCHEMA_ID = 'https://monsync.dev/schemas/plan.schema.json';
 export const VALIDATE_SCHEMA_ID = 'https://monsync.dev/schemas/validate.schema.json';
 export const APPLY_SCHEMA_ID = 'https://monsync.dev/schemas/apply.schema.json';
 export const PULL_SCHEMA_ID = 'https://monsync.dev/schemas/pull.schema.json';
+export const MIGRATE_SCHEMA_ID = 'https://monsync.dev/schemas/migrate.schema.json';
+export const UNLOCK_SCHEMA_ID = 'https://monsync.dev/schemas/unlock.schema.json';
+export const INIT_SCHEMA_ID = 'https://monsync.dev/schemas/init.schema.json';
 
 export type JsonSchemaDocument = Record<string, unknown> & { $defs: Record<string, unknown> };
 
@@ -84,13 +87,28 @@ export function pullJsonSchema(): JsonSchemaDocument {
   return renderDocument(PullResultSchema, PULL_SCHEMA_ID);
 }
 
+/** The JSON Schemas of `monsync migrate --json`, `unlock --json` and `init --json`. */
+export function commandJsonSchemas(): Record<'migrate' | 'unlock' | 'init', JsonSchemaDocument> {
+  return {
+    migrate: renderDocument(MigrateResultSchema, MIGRATE_SCHEMA_ID),
+    unlock: renderDocument(UnlockResultSchema, UNLOCK_SCHEMA_ID),
+    init: renderDocument(InitResultSchema, INIT_SCHEMA_ID),
+  };
+}
+
+type SchemaFile = 'config' | 'plan' | 'validate' | 'apply' | 'pull' | 'migrate' | 'unlock' | 'init';
+
 /** File name (in `schemas/`) -> file text, exactly as committed. */
-export function renderSchemas(): Record<'config.schema.json' | 'plan.schema.json' | 'validate.schema.json' | 'apply.schema.json' | 'pull.schema.json', string> {
+export function renderSchemas(): Record<`${SchemaFile}.schema.json`, string> {
+  const commands = commandJsonSchemas();
   return {
     'config.schema.json': `${JSON.stringify(configJsonSchema(), null, 2)}\n`,
     'plan.schema.json': `${JSON.stringify(planJsonSchema(), null, 2)}\n`,
     'validate.schema.json': `${JSON.stringify(validateJsonSchema(), null, 2)}\n`,
     'apply.schema.json': `${JSON.stringify(applyJsonSchema(), null, 2)}\n`,
     'pull.schema.json': `${JSON.stringify(pullJsonSchema(), null, 2)}\n`,
+    'migrate.schema.json': `${JSON.stringify(commands.migrate, null, 2)}\n`,
+    'unlock.schema.json': `${JSON.stringify(commands.unlock, null, 2)}\n`,
+    'init.schema.json': `${JSON.stringify(commands.init, null, 2)}\n`,
   };
 }

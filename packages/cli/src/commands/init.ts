@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { MANAGED_KINDS, type ManagedKind } from '@monsync/schema';
-import { booleanOption, stringOption } from '../args.js';
+import { MANAGED_KINDS, OUTPUT_FORMAT_VERSION, type InitResult, type ManagedKind } from '@monsync/schema';
+import { booleanOption, jsonOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
@@ -148,7 +148,7 @@ async function chooseKinds(context: CommandContext): Promise<InitKind[]> {
 export const initCommand: CommandSpec = {
   name: 'init',
   summary: 'start a config repository: monsync.yaml, the GitHub workflows, .gitignore lines (optionally pulled from the live account)',
-  usage: 'init [--config DIR] [--kinds LIST] [--from-live] [--no-workflows] [--force]',
+  usage: 'init [--config DIR] [--kinds LIST] [--from-live] [--no-workflows] [--force] [--json]',
   description:
     'Writes DIR/monsync.yaml (DIR: --config, default configs), the three workflows of the GitHub Action\n' +
     `(.github/workflows/monsync-{plan,apply,drift}.yml, pinned to ${ACTION_REPOSITORY}/packages/action@v<this version>;\n` +
@@ -157,12 +157,14 @@ export const initCommand: CommandSpec = {
     'On a terminal it asks which kinds to manage; elsewhere --kinds says (default: all). With --from-live, the live\n' +
     'account (MONSYNC_API_URL, MONSYNC_API_USERNAME, MONSYNC_API_PASSWORD) is pulled into DIR as with monsync pull.\n' +
     'Every YAML file starts with a yaml-language-server line, so editors complete and check it. An existing file is\n' +
-    'never overwritten without --force (then nothing is written). Exit 0 when done, 1 otherwise.',
+    'never overwritten without --force (then nothing is written). With --json, stdout is one JSON document\n' +
+    '(schemas/init.schema.json) and the rest goes to stderr. Exit 0 when done, 1 otherwise.',
   options: {
     kinds: { type: 'string', value: 'LIST', description: `kinds to manage, comma-separated: ${INIT_KINDS.join(', ')}` },
     'from-live': { type: 'boolean', description: 'pull the live account into the config folder (it must be empty or absent)' },
     'no-workflows': { type: 'boolean', description: 'do not write the GitHub workflows' },
     force: { type: 'boolean', description: 'overwrite files that exist' },
+    json: jsonOption('init'),
   },
   examples: ['monsync init', 'monsync init --config monitoring --kinds monitors,monitorGroups,vault', 'monsync init --from-live'],
   async run(context) {
@@ -172,6 +174,9 @@ export const initCommand: CommandSpec = {
     const dir = resolve(cwd, global.config ?? 'configs');
     const fromLive = booleanOption(values, 'from-live');
     const force = booleanOption(values, 'force');
+    const json = booleanOption(values, 'json');
+    // With --json, what is said for people goes to stderr: stdout holds the document alone.
+    const say = json ? io.stderr : io.stdout;
     if (fromLive && stringOption(values, 'kinds') !== undefined) throw new UsageError('--from-live writes the kinds the account has; leave out --kinds', 'init');
     if (existsSync(dir) && !statSync(dir).isDirectory()) throw new CliError('INIT_TARGET_NOT_A_FOLDER', `${displayPath(cwd, dir)} is a file; pass a folder with --config`);
 
@@ -195,21 +200,32 @@ export const initCommand: CommandSpec = {
     }
     if (fromLive) {
       const { pullCommand } = await import('./pull.js');
-      const pulled = await pullCommand.run({ io, values: { out: dir }, positionals: [], global });
+      const pulled = await pullCommand.run({ io: json ? { ...io, stdout: io.stderr } : io, values: { out: dir }, positionals: [], global });
       if (pulled !== ExitCode.Ok) return pulled;
     }
     for (const file of files) {
       mkdirSync(dirname(file.path), { recursive: true });
       writeFileSync(file.path, file.content);
-      io.stdout.write(`wrote ${displayPath(cwd, file.path)}\n`);
+      say.write(`wrote ${displayPath(cwd, file.path)}\n`);
     }
     const added = ensureGitignore(join(root, '.gitignore'));
-    if (added > 0) io.stdout.write(`added ${added} line${added === 1 ? '' : 's'} to ${displayPath(cwd, join(root, '.gitignore'))}\n`);
+    if (added > 0) say.write(`added ${added} line${added === 1 ? '' : 's'} to ${displayPath(cwd, join(root, '.gitignore'))}\n`);
     const reference = workflows ? actionReference(files[0]?.content ?? '') : undefined;
     if (reference !== undefined && !isReleasedVersion(cliVersion())) io.stderr.write(unreleasedNote(cliVersion(), reference));
     // A pulled tree may manage any kind; a chosen one needs the API account's operator for these.
     const operatorMatters = fromLive || kinds.some((kind) => OPERATOR_KINDS.includes(kind));
-    io.stdout.write(nextSteps(displayPath(cwd, dir), workflows, operatorMatters));
+    say.write(nextSteps(displayPath(cwd, dir), workflows, operatorMatters));
+    if (json) {
+      const result: InitResult = {
+        formatVersion: OUTPUT_FORMAT_VERSION,
+        config: displayPath(cwd, dir),
+        fromLive,
+        kinds: [...kinds],
+        files: files.map((file) => displayPath(cwd, file.path)),
+        gitignoreLinesAdded: added,
+      };
+      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    }
     return ExitCode.Ok;
   },
 };

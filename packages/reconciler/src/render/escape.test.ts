@@ -11,12 +11,12 @@ const anyChar = fc.oneof(
   fc.integer({ min: 0, max: 0x10ffff }).map((c) => String.fromCodePoint(c)),
   fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)),
   fc.integer({ min: 0, max: 0xff }).map((c) => String.fromCharCode(c)),
-  fc.constantFrom(':', '#', '[', '`', '<', '-', ' ', '\u00a0', '\u200b', '\u202e', '\u0301', '…'),
+  fc.constantFrom(':', '#', '[', '`', '<', '-', ' ', '\u00a0', '\u200b', '\u202e', '\u0301', '\u034f', '\u3164', '\ufe0f', '…'),
 );
 const anyText = (maxLength: number) => fc.string({ unit: anyChar, maxLength });
 
 /** Every character a terminal or log must never receive raw from text monsync did not write. */
-const RAW_INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const RAW_INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/u;
 
 describe('terminal and Actions log text (plainText)', () => {
   it('shows controls, bidi overrides and zero-width characters as escapes, on one line', () => {
@@ -65,6 +65,13 @@ describe('names and values (plainText, shownValue)', () => {
     const shown = ['Site', 'Si\u200Bte', 'Site\u00A0', 'Site\u2009', 'Site ', 'Caf\u00E9', 'Cafe\u0301'].map(shownValue);
     expect(shown).toEqual(['"Site"', '"Si\\u200bte"', '"Site\\u00a0"', '"Site\\u2009"', '"Site "', '"Café"', '"Cafe\\u0301"']);
     expect(plainText('PredefinedVariables/Si\u200Bte/Value')).toBe('PredefinedVariables/Si\\u200bte/Value');
+  });
+
+  it('shows escaped what shows as nothing without being a format character: U+034F, variation selectors, Hangul fillers', () => {
+    const shown = ['Si\u034Fte', 'Site\uFE0F', 'Site\u3164', '\u115FSite', 'Site\uFFA0', 'Si\u2060te', 'Site\u{E0100}'].map(shownValue);
+    expect(shown).toEqual(['"Si\\u034fte"', '"Site\\ufe0f"', '"Site\\u3164"', '"\\u115fSite"', '"Site\\uffa0"', '"Si\\u2060te"', '"Site\\udb40\\udd00"']);
+    expect(plainText('monitor "Si\u034Fte"')).toBe('monitor "Si\\u034fte"');
+    expect(markdownCode('Si\u3164te')).toBe('`Si\\u3164te`');
   });
 
   it('is the JSON text of the same value: any string reads back as itself, so two strings never read the same', () => {

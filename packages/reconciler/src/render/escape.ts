@@ -15,8 +15,12 @@
  *   that is not in NFC, so `"Site"`, `"Si\u200bte"`, `"Site\u00a0"` read differently wherever a key is shown.
  */
 
-/** Controls (C0, DEL, C1), format characters (bidi, zero-width, soft hyphen, BOM, tags), line/paragraph separators, lone surrogates. */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+/**
+ * Controls (C0, DEL, C1), format characters (bidi, zero-width, soft hyphen, BOM, tags), line/paragraph separators, lone
+ * surrogates, and what else Unicode says shows as nothing though it is no format character (the combining grapheme
+ * joiner U+034F, variation selectors, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0): each of these hides in a key.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
 /** Spaces that are not U+0020: they look like one, or like nothing. */
 const LOOK_ALIKE_SPACE = /(?! )\p{Zs}/gu;
 const COMBINING_MARK = /\p{M}/gu;

@@ -11,6 +11,7 @@ import { at, place, planProblem, type PlanProblem } from '../errors.js';
 import type { IgnoreMatcher } from '../ignore.js';
 import type { PlanWarning, StepKind } from '../types.js';
 import { compareStrings } from '../values.js';
+import { lookAlikeWarnings } from './look-alike.js';
 import { matchableLive, settleRetired } from './retire.js';
 import { matchedAsSets, pairedAsSets } from './match-sets.js';
 import { exactKey, Resolution, type Duplicate, type KindBase, type KindState, type Pair } from './state.js';
@@ -81,6 +82,7 @@ function matchKind(base: KindBase, context: MatchContext): KindState {
   const unique = desiredAscending && liveAscending && rules.identity === exactKey && !pinsAny(desiredEntries);
   const matched = unique ? matchAscending(desiredEntries, matchable) : match(rules, desiredEntries, matchable, problems, resolution, copies);
   const settled = settleRetired(mod, matched.pairs, matched.orphans, retiredAny);
+  if (managed) context.warnings.push(...lookAlikeWarnings(mod, rules.identity, matched.creates, settled.orphans, base.prune));
   resolution.register(mod.kind, settled.pairs, matched.creates, managed);
   const dormant = new Set([...shadowed, ...settled.dormant]);
   const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry) => !dormant.has(entry));

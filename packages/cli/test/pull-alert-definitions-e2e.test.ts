@@ -106,8 +106,8 @@ describe('monsync pull: alert definitions', () => {
     expect(readFileSync(join(root, 'tree', 'monsync.yaml'), 'utf8')).toContain('  alertDefinitions: { prune: false }\n');
     expect(pulled.out).toContain(
       `Settings the API never returns were left out, not guessed (declare them to choose; they are sent when attached and with --rotate):\n` +
-        `  alert-definitions.yaml: "Shop on-call", level 1, integration "Ops chat channel": ${WRITE_ONLY}\n` +
-        `  alert-definitions.yaml: "Shop on-call", level 2, integration "Email": ${WRITE_ONLY}\n`,
+        `  alert definition "Shop on-call", level 1, integration "Ops chat channel": ${WRITE_ONLY}\n` +
+        `  alert definition "Shop on-call", level 2, integration "Email": ${WRITE_ONLY}\n`,
     );
 
     const env = { ...suite.env, ...PULLED_SECRETS };
@@ -205,7 +205,7 @@ describe('monsync pull --into: alert definitions', () => {
     expect(routes.filter((route) => route === 'GET /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Integration')).toHaveLength(6);
     expect(pulled.out).toContain(`~ alert definition "${shop}": written by name as "Shop on-call" with its members and escalation levels (alert-definitions.yaml)`);
     expect(pulled.out).toContain('The tree now plans no changes against the live account.');
-    expect(pulled.out).toContain(`  alert-definitions.yaml: "Shop on-call", level 1, integration "Ops chat channel": ${WRITE_ONLY}\n`);
+    expect(pulled.out).toContain(`  alert definition "Shop on-call", level 1, integration "Ops chat channel": ${WRITE_ONLY}\n`);
     const text = readFileSync(alerts, 'utf8');
     // Every comment stays where it was; the GUID's line is now the name's.
     expect(text).toMatch(/^# Alerting, kept by GUID since the first migration\.\nalertDefinitions:\n {2}# the shop's pager\n {2}- AlertName: Shop on-call +# pinned by hand\n {4}IsActive: true\n/);
@@ -250,5 +250,47 @@ describe('monsync pull --into: alert definitions', () => {
     expect(shopOnCall?.escalationLevels?.[1]).toMatchObject({ Id: 2, ThresholdMinutes: 45, members: { operators: ['nina@example.com', 'admin@example.com'] } });
     const planned = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env: suite.env, cwd: root });
     expect(planned.out, planned.err).toContain('No changes.');
+  });
+
+  it('adds a definition made in the web app whole (prune: true): its members, levels, whom they reach and its integrations', async () => {
+    const root = await appliedDemoTree();
+    const settings = join(root, 'configs', 'monsync.yaml');
+    writeFileSync(settings, readFileSync(settings, 'utf8').replace(/alertDefinitions: \{[^}]*\}/, 'alertDefinitions: { prune: true }'));
+    const created = (await webApp('POST', '/AlertDefinition', { AlertName: 'Payments pager', IsActive: true })) as Record<string, unknown> | undefined;
+    const guid = typeof created?.['AlertDefinitionGuid'] === 'string' ? created['AlertDefinitionGuid'] : await definitionGuid('Payments pager');
+    const blog = listedRows(await webApp('GET', '/Monitor')).find((row) => row['Name'] === 'Blog')?.['MonitorGuid'];
+    await webApp('POST', `/AlertDefinition/${guid}/Member/Monitor/${String(blog)}`);
+    const sam = listedRows(await webApp('GET', '/Operator')).find((row) => row['Email'] === 'sam.ops@example.com')?.['OperatorGuid'];
+    await webApp('POST', `/AlertDefinition/${guid}/EscalationLevel/1/Member/Operator/${String(sam)}`);
+    await webApp('POST', `/AlertDefinition/${guid}/EscalationLevel/1/Integration`, { IntegrationGuid: await integrationGuid('Incident webhook'), VariableValues: { service: 'payments' }, IsActive: true, SendOkAlerts: false, SendReminderAlerts: false });
+    // The default definition and Night shift are only in the account too: they are added as well.
+    const pulled = await monsync(['pull', '--into', 'configs'], { env: suite.env, cwd: root });
+    expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
+    expect(pulled.out).toContain('+ alert definition "Payments pager" (new-objects.yaml)');
+    expect(pulled.out).toContain(`  alert definition "Payments pager", level 1, integration "Incident webhook": ${WRITE_ONLY}\n`);
+    expect(pulled.out).toContain('The tree now plans no changes against the live account.');
+    const added = definitions(join(root, 'configs', 'new-objects.yaml')).find((d) => d.AlertName === 'Payments pager');
+    expect(added).toMatchObject({ IsActive: true, members: { monitors: ['Blog'] } });
+    expect(added?.escalationLevels?.[0]).toMatchObject({ Id: 1, members: { operators: ['sam.ops@example.com'] }, integrations: [{ integration: 'Incident webhook', VariableValues: { service: 'payments' } }] });
+    const planned = await monsync(['plan', '--config', 'configs', '--detailed-exitcode'], { env: suite.env, cwd: root });
+    expect(planned.out, planned.err).toContain('No changes.');
+  });
+
+  it('import writes a chosen definition whole, and only its members are read for it', async () => {
+    const root = tempTree({ 'configs/monsync.yaml': 'apiVersion: monsync/v1\nmanage:\n  alertDefinitions: { prune: false }\n', 'configs/alerts.yaml': 'alertDefinitions:\n  - AlertName: Default alerting\n    IsActive: true\n' });
+    const night = await definitionGuid('Night shift');
+    const sam = listedRows(await webApp('GET', '/Operator')).find((row) => row['Email'] === 'sam.ops@example.com')?.['OperatorGuid'];
+    await webApp('POST', `/AlertDefinition/${night}/EscalationLevel/2/Member/Operator/${String(sam)}`);
+    suite.emulator.control.clearLog();
+    const imported = await monsync(['import', 'alertDefinition', 'Night shift', '--config', 'configs'], { env: suite.env, cwd: root });
+    expect(imported.code, imported.err).toBe(ExitCode.Ok);
+    const routes = suite.emulator.control.requestLog().entries.map((entry) => entry.route);
+    expect(routes.filter((route) => route === 'GET /AlertDefinition/{alertDefinitionGuid}/Member')).toHaveLength(1);
+    expect(routes.filter((route) => route === 'GET /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Member')).toHaveLength(3);
+    expect(imported.out).toContain('The tree now plans no changes against the live account.');
+    const written = definitions(join(root, 'configs', 'new-objects.yaml'));
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({ AlertName: 'Night shift', IsActive: true, members: {} });
+    expect(written[0]?.escalationLevels?.[1]).toMatchObject({ Id: 2, members: { operators: ['sam.ops@example.com'] }, integrations: [] });
   });
 });

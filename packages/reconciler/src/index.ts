@@ -49,4 +49,4 @@ export { blockLines, flowText, scalar as yamlScalar, toYaml } from './pull/yaml-
 export { pullInto, type PullIntoOptions, type PullIntoResult, type TreeFile } from './pull/pull-into.js';
 export { PULLED_KINDS, pulledTree, type PulledSnapshot, type PulledTree, type SecretPlaceholder } from './pull/pull-tree.js';
 export type { UnreadSettings } from './pull/pull-alerting.js';
-export { olderAlertDefinitions, readOlderAlertDefinitions } from './pull/older-alert-definitions.js';
+export { olderAlertDefinitions, readAlertDefinitionChildren } from './pull/older-alert-definitions.js';

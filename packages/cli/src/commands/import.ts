@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { globMatches, type Plan, type PlanStep } from '@monsync/reconciler';
+import { ALERT_DEFINITION_KIND } from '@monsync/schema';
 import { closest, jsonOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
@@ -22,6 +23,22 @@ function candidatesOf(plan: Plan, kind: string): Candidate[] {
 function matches(name: string, candidate: Candidate): boolean {
   if (candidate.key === name || candidate.guid?.toLowerCase() === name.toLowerCase()) return true;
   return /[*?]/.test(name) && globMatches(name, candidate.key);
+}
+
+/** The candidates the NAMEs match, and the NAMEs that match none (with the closest key). */
+function choose(plan: Plan, kind: string, names: readonly string[]): { candidates: Candidate[]; chosen: Set<Candidate>; missing: string[] } {
+  const candidates = candidatesOf(plan, kind);
+  const chosen = new Set<Candidate>();
+  const missing: string[] = [];
+  for (const name of names) {
+    const hits = candidates.filter((candidate) => matches(name, candidate));
+    if (hits.length === 0) {
+      const suggestion = closest(name, candidates.map((candidate) => candidate.key));
+      missing.push(`${kind} ${JSON.stringify(name)}${suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`}`);
+    }
+    hits.forEach((hit) => chosen.add(hit));
+  }
+  return { candidates, chosen, missing };
 }
 
 /** The plan pullInto answers: a delete step per chosen object, which it writes into the tree as pull --into does. */
@@ -69,19 +86,11 @@ async function adopt(context: CommandContext): Promise<TreeWritten | number> {
   const dir = resolveConfigDir(io.cwd, global.config);
   const file = stringOption(values, 'file');
   const target = relativeFile(io, dir, file ?? join(dir, DEFAULT_NEW_OBJECTS_FILE), '--file');
-  const planned = await planForPull(context, dir);
+  // An alert definition is written whole: its members and levels' members are read for the chosen ones only.
+  const whole = (plan: Plan) => (kind === ALERT_DEFINITION_KIND.kind ? [...choose(plan, kind, names).chosen].flatMap((candidate) => candidate.guid ?? []) : []);
+  const planned = await planForPull(context, dir, { whole });
   if (planned === undefined) return ExitCode.Error;
-  const candidates = candidatesOf(planned.plan, kind);
-  const chosen = new Set<Candidate>();
-  const missing: string[] = [];
-  for (const name of names) {
-    const hits = candidates.filter((candidate) => matches(name, candidate));
-    if (hits.length === 0) {
-      const suggestion = closest(name, candidates.map((candidate) => candidate.key));
-      missing.push(`${kind} ${JSON.stringify(name)}${suggestion === undefined ? '' : ` (did you mean ${JSON.stringify(suggestion)}?)`}`);
-    }
-    hits.forEach((hit) => chosen.add(hit));
-  }
+  const { candidates, chosen, missing } = choose(planned.plan, kind, names);
   if (missing.length > 0) {
     const shown = candidates.slice(0, 10).map((candidate) => `  ${candidate.kind} ${JSON.stringify(candidate.key)}${candidate.guid === undefined ? '' : ` (${candidate.guid})`}`);
     const more = candidates.length > 10 ? [`  and ${candidates.length - 10} more (monsync plan lists them)`] : [];

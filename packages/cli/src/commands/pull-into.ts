@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { checkedClientOptions, hasChanges, olderAlertDefinitions, openSession, planPipeline, pulledTree, pullInto, readOlderAlertDefinitions, type Plan, type UnreadSettings } from '@monsync/reconciler';
-import { readConfigTree, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
+import { checkedClientOptions, hasChanges, olderAlertDefinitions, openSession, planPipeline, pulledTree, pullInto, readAlertDefinitionChildren, type Plan, type UnreadSettings } from '@monsync/reconciler';
+import { ALERT_DEFINITION_KIND, readConfigTree, hasErrors, isPolicyFinding, loadConfigTexts } from '@monsync/schema';
 import { OUTPUT_FORMAT_VERSION, type PullResult } from '@monsync/schema';
 import { booleanOption } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -30,10 +30,11 @@ function remaining(plan: Plan): string[] {
 }
 
 /**
- * The tree planned against the account as plan does, and how to open a session on an edited tree. With `older`, the
- * read also takes what rewriting the tree's older alert definitions needs (`readOlderAlertDefinitions`).
+ * The tree planned against the account as plan does, and how to open a session on an edited tree. The read also
+ * takes what writing alert definitions whole needs (`readAlertDefinitionChildren`): with `older`, those the tree
+ * declares in the older form; `whole`, those of the plan the caller writes into the tree (GUIDs).
  */
-export async function planForPull(context: CommandContext, dir: string, options: { older?: boolean } = {}) {
+export async function planForPull(context: CommandContext, dir: string, options: { older?: boolean; whole?: (plan: Plan) => Iterable<string> } = {}) {
   const { io, global } = context;
   const relay = hookRelay();
   const open = (desired: Parameters<typeof openSession>[0]) =>
@@ -54,13 +55,14 @@ export async function planForPull(context: CommandContext, dir: string, options:
   );
   if (result === undefined) return undefined;
   let live = result.live;
-  const older = options.older === true ? olderAlertDefinitions(result.session.desired).size : 0;
+  const older = options.older === true ? olderAlertDefinitions(result.session.desired) : new Set<string>();
+  const whole = new Set([...older, ...[...(options.whole?.(result.plan) ?? [])].map((guid) => guid.toLowerCase())]);
   try {
-    if (older > 0) live = await readOlderAlertDefinitions(result.session.client, live, result.session.desired);
+    if (whole.size > 0) live = await readAlertDefinitionChildren(result.session.client, live, whole);
   } finally {
     await result.session.close();
   }
-  return { live, plan: result.plan, open, older };
+  return { live, plan: result.plan, open, older: older.size };
 }
 
 type Planned = NonNullable<Awaited<ReturnType<typeof planForPull>>>;
@@ -153,7 +155,9 @@ export async function runPullInto(context: CommandContext, into: string, newObje
   const dir = resolve(context.io.cwd, into);
   const target = relativeFile(context.io, dir, newObjectsFile ?? join(dir, DEFAULT_NEW_OBJECTS_FILE));
   return withPullResult(context, 'pull --into', async (io) => {
-    const planned = await planForPull({ ...context, io }, dir, { older: true });
+    // Alert definitions only in the account that the tree would delete (prune: true) are added whole.
+    const added = (plan: Plan) => plan.steps.flatMap((step) => (step.action === 'delete' && step.kind === ALERT_DEFINITION_KIND.kind && step.guid !== undefined ? [step.guid] : []));
+    const planned = await planForPull({ ...context, io }, dir, { older: true, whole: added });
     if (planned === undefined) return ExitCode.Error;
     if (!hasChanges(planned.plan) && planned.older === 0) {
       const config = displayPath(io.cwd, dir);

@@ -1,11 +1,18 @@
 /**
- * `pull --into` rewrites an alert definition declared in the older form (`{ AlertDefinitionGuid, IsActive }`, no
- * name) into the named form with its live levels and members. A plan of such a tree reads the definitions and their
- * levels, but not whom the levels reach nor what the definitions cover (nothing declares them): this reads those
- * listings for the older entries' definitions only, so the rewrite costs one request per definition and two per
- * level (and `GET /Integration` when the plan did not read it), never a listing of every definition.
+ * Alert definitions `pull --into` and `import` write whole: an entry of the older form (`{ AlertDefinitionGuid,
+ * IsActive }`, no name) rewritten into the named form, or a live definition added to the tree. A plan of the tree
+ * reads the definitions and their levels, but not whom the levels reach nor what the definitions cover where nothing
+ * declares them: `readAlertDefinitionChildren` reads those listings for the definitions written only, so writing one
+ * costs one request for it and two per level (and `GET /Integration` and the listings that name members, when the plan
+ * did not read them), never a listing of every definition. The older entries are rewritten here too.
  */
-import { ALERT_DEFINITION_KIND, ALERT_DEFINITION_MEMBER_KIND, ESCALATION_LEVEL_INTEGRATION_KIND, ESCALATION_LEVEL_KIND, ESCALATION_LEVEL_MEMBER_KIND } from '@monsync/schema';
+import {
+  ALERT_DEFINITION_KIND,
+  ALERT_DEFINITION_MEMBER_KIND,
+  ESCALATION_LEVEL_INTEGRATION_KIND,
+  ESCALATION_LEVEL_KIND,
+  ESCALATION_LEVEL_MEMBER_KIND,
+} from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import { kindModule } from '../kinds/index.js';
 import { idOf } from '../kinds/shared.js';
@@ -17,6 +24,9 @@ import { isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import { nodeAt } from './declarations.js';
 import type { EditableFile, EditableMap, EditableSeq } from './yaml-edits.js';
 
+/** The kinds whose listings are per definition or per level and that a plan reads only where a tree declares them. */
+const CHILDREN: readonly StepKind[] = [ALERT_DEFINITION_MEMBER_KIND.kind, ESCALATION_LEVEL_MEMBER_KIND.kind, ESCALATION_LEVEL_INTEGRATION_KIND.kind];
+
 /** The GUIDs (lower case) of the alert definitions a tree declares in the older form: by GUID, without a name. */
 export function olderAlertDefinitions(desired: Pick<DesiredState, 'alertDefinitions'>): Set<string> {
   const out = new Set<string>();
@@ -27,13 +37,12 @@ export function olderAlertDefinitions(desired: Pick<DesiredState, 'alertDefiniti
 }
 
 /**
- * The snapshot with the members of the older entries' definitions, and the members and integrations of their
- * levels, read where the plan's read left them out (see the module comment). The kinds it completes are then read
- * for every definition that declares them: before the rewrite none did.
+ * The snapshot with the members of the given definitions (GUIDs in lower case), and the members and integrations of
+ * their levels, read where the plan's read left them out (see the module comment). The kinds it completes are then
+ * read for every definition that declares them: a plan reads a kind for all definitions once one declares it.
  */
-export async function readOlderAlertDefinitions(client: LiveClient, live: LiveSnapshot, desired: Pick<DesiredState, 'alertDefinitions'>): Promise<LiveSnapshot> {
-  const older = olderAlertDefinitions(desired);
-  const definitions = listed(live, ALERT_DEFINITION_KIND.kind).filter((d) => older.has(idOf(d, 'AlertDefinitionGuid').toLowerCase()));
+export async function readAlertDefinitionChildren(client: LiveClient, live: LiveSnapshot, guids: ReadonlySet<string>): Promise<LiveSnapshot> {
+  const definitions = listed(live, ALERT_DEFINITION_KIND.kind).filter((d) => guids.has(idOf(d, 'AlertDefinitionGuid').toLowerCase()));
   if (definitions.length === 0) return live;
   const levels = listedPerParent(live, ESCALATION_LEVEL_KIND.kind);
   const parents = (kind: StepKind): { parent: ApiObject; id: string }[] => {
@@ -43,7 +52,7 @@ export async function readOlderAlertDefinitions(client: LiveClient, live: LiveSn
   const perParent = { ...live.perParent };
   const read = new Set(live.read);
   const reads: Promise<unknown>[] = [];
-  for (const kind of [ALERT_DEFINITION_MEMBER_KIND.kind, ESCALATION_LEVEL_MEMBER_KIND.kind, ESCALATION_LEVEL_INTEGRATION_KIND.kind] as StepKind[]) {
+  for (const kind of CHILDREN) {
     const spec = kindModule(kind).read?.perParent;
     if (spec === undefined) continue;
     const lists: Record<string, ApiObject[]> = { ...(perParent[kind] ?? {}) };
@@ -57,8 +66,19 @@ export async function readOlderAlertDefinitions(client: LiveClient, live: LiveSn
   let integrations = live.integrations;
   const named = client.integrations;
   if (integrations === undefined && named !== undefined) reads.push(all('integrations', () => named.list()).then((listedIntegrations) => (integrations = listedIntegrations)));
+  // The listings that name members (monitors, groups, operators, operator groups): a tree declares members by name,
+  // and a plan of the edited tree reads them for every definition that declares members.
+  const lists = { ...live.lists };
+  for (const kind of new Set(CHILDREN.flatMap((child) => kindModule(child).builtFrom))) {
+    const mod = kindModule(kind);
+    const list = mod.read?.list;
+    if (read.has(kind) || list === undefined) continue;
+    read.add(kind);
+    const own = mod.read?.own;
+    reads.push(all(mod.title.many, () => list(client)).then((items) => (lists[kind] = own === undefined ? items : items.filter((item) => !own(item)))));
+  }
   await Promise.all(reads);
-  const snapshot: LiveSnapshot = { ...live, perParent, read: [...read] };
+  const snapshot: LiveSnapshot = { ...live, lists, perParent, read: [...read] };
   if (integrations !== undefined) snapshot.integrations = integrations;
   return snapshot;
 }

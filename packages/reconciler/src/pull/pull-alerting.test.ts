@@ -66,8 +66,8 @@ describe('pull: alert definitions', () => {
       },
     ]);
     expect(tree.unread.map(({ where, fields }) => `${where}: ${fields.join(', ')}`)).toEqual([
-      'alert-definitions.yaml: "Shop on-call", level 1, integration "Email": IsActive, SendOkAlerts, SendReminderAlerts',
-      'alert-definitions.yaml: "Shop on-call", level 1, integration "Ops chat": IsActive, SendOkAlerts, SendReminderAlerts',
+      'alert definition "Shop on-call", level 1, integration "Email": IsActive, SendOkAlerts, SendReminderAlerts',
+      'alert definition "Shop on-call", level 1, integration "Ops chat": IsActive, SendOkAlerts, SendReminderAlerts',
     ]);
     expect(tree.files.find((file) => file.path === 'alert-definitions.yaml')?.content).not.toMatch(/SendOkAlerts:|SendReminderAlerts:|Hash|d-1/);
     expect(tree.files.find((file) => file.path === 'monsync.yaml')?.content).toContain('alertDefinitions: { prune: false }');
@@ -93,9 +93,9 @@ describe('pull: alert definitions', () => {
     const levels = definition?.['escalationLevels'] as ApiObject[];
     expect(levels.map((level) => 'members' in level)).toEqual([false, false]);
     expect(tree.notes).toEqual([
-      'alert-definitions.yaml: "Shop on-call": a member (g-all) is not one a tree can name; its members are left out of the tree',
-      'alert-definitions.yaml: "Shop on-call", level 1: a member (og-everyone) is not one a tree can name; its members are left out of the tree',
-      'alert-definitions.yaml: "Shop on-call", level 2: a member (not-listed) is not one a tree can name; its members are left out of the tree',
+      'alert definition "Shop on-call": a member (g-all) is not one a tree can name; its members are left out of the tree',
+      'alert definition "Shop on-call", level 1: a member (og-everyone) is not one a tree can name; its members are left out of the tree',
+      'alert definition "Shop on-call", level 2: a member (not-listed) is not one a tree can name; its members are left out of the tree',
     ]);
   });
 
@@ -119,7 +119,7 @@ describe('pull: alert definitions', () => {
     expect(tree.unread).toEqual([]);
     expect(tree.notes).toContain('2 live alert definitions are named "pager" (the service ignores case): a tree names each once, so they are left out; rename all but one in the web app');
     expect(tree.notes).toContain(
-      'alert-definitions.yaml: "Shop on-call", level 1: 2 integrations are named "ops chat", so a tree cannot name it; the level\'s integrations are left out of the tree (rename it in the web app)',
+      'alert definition "Shop on-call", level 1: 2 integrations are named "ops chat", so a tree cannot name it; the level\'s integrations are left out of the tree (rename it in the web app)',
     );
   });
 

@@ -22,7 +22,7 @@ import { clean } from './clean.js';
 
 /** Settings of one attached integration that the service never returns, and where the integration is declared. */
 export interface UnreadSettings {
-  /** `alert-definitions.yaml: "Shop on-call", level 1, integration "Ops chat channel"` */
+  /** `alert definition "Shop on-call", level 1, integration "Ops chat channel"` (in whichever file declares it) */
   where: string;
   fields: string[];
   /** The attached integration's kind and key (`<AlertName>/<Id>/<integration>`), and the kind of its definition. */
@@ -125,7 +125,7 @@ function pulledLevels(live: Pick<LiveSnapshot, 'perParent' | 'integrations'>, de
     .sort((a, b) => Number(a['Id']) - Number(b['Id']))
     .map((level) => {
       const id = text(level['Id']);
-      const where = `${ALERT_DEFINITIONS_FILE}: ${label}, level ${id}`;
+      const where = `alert definition ${label}, level ${id}`;
       const out = clean(level, ESCALATION_LEVEL_KIND, ['Id', 'EscalationMode', 'ThresholdErrorCount', 'ThresholdMinutes', 'IsActive'], ['AlertDefinitionGuid']);
       const people = namedMembers(members[`${definitionGuid}/${id}`], reached, where, pulled.notes);
       if (people !== undefined) out['members'] = people;
@@ -156,7 +156,7 @@ export function pullAlerting(live: Pick<LiveSnapshot, 'lists' | 'perParent' | 'i
     if ((counts.get(name.toLowerCase()) ?? 0) > 1) continue;
     const label = JSON.stringify(name);
     const out = clean(definition, ALERT_DEFINITION_KIND, ['AlertName', 'IsActive']);
-    const members = namedMembers(covered[guid], coverage, `${ALERT_DEFINITIONS_FILE}: ${label}`, pulled.notes);
+    const members = namedMembers(covered[guid], coverage, `alert definition ${label}`, pulled.notes);
     if (members !== undefined) out['members'] = members;
     const levels = pulledLevels(live, guid, name, names, pulled);
     if (levels !== undefined) out['escalationLevels'] = levels;

@@ -39,6 +39,9 @@ function serve(options) {
       }, options.latency);
     });
   });
+  // Node closes a keep-alive connection idle for 5 s; the client keeps its own for 10 s and, at --scale on a busy
+  // machine, sent a request on a connection the server was closing ("other side closed").
+  server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 }
 

@@ -4,15 +4,16 @@ import { COMMANDS } from './commands/index.js';
 import { interrupts } from './interrupt.js';
 import { processIo } from './io.js';
 import { run } from './main.js';
-import { deferWasmTierUp } from './wasm-tiering.js';
+import { deferTierUp } from './tiering.js';
 
 const argv = process.argv.slice(2);
 const io = processIo();
 const { command } = splitCommand(dropLeadingSeparator(argv));
 // In the command's process only: `run` is also called in-process (tests, the library entry), where V8 and the
 // process's TZ are not ours to tune.
-if (COMMANDS.some((entry) => entry.name === command && entry.callsApi === true)) {
-  await deferWasmTierUp();
+const entry = COMMANDS.find((known) => known.name === command);
+if (entry !== undefined) await deferTierUp(entry.callsApi === true);
+if (entry?.callsApi === true) {
   // The on-call preview reads time zones by switching TZ for a moment (no other thread here reads local time),
   // sparing the 17-26 ms of Intl's first date format; the commands that call the API load this package anyway.
   (await import('@monsync/reconciler')).readZonesBySwitchingTz(true);

@@ -153,7 +153,8 @@ describe('who gets paged: the escalation path of each changed alert definition, 
       ['New paging', true, false],
       ['Old paging', false, true],
     ]);
-    expect(paging?.definitions[0]?.after?.levels[0]?.reaches).toEqual(['cat@example.com']);
+    // A new definition shows the levels the tree writes; the others are the service's own until then.
+    expect(paging?.definitions[0]?.after?.levels.map((l) => [l.id, l.reaches])).toEqual([[1, ['cat@example.com']]]);
     const unchanged = tree({ alertDefinitions: [definition('Shop on-call', [level(1, ['ann@example.com'])])] });
     expect(plan(unchanged, account(BASE)).paging).toBeUndefined();
     // Without a clock there are no hours, so the plan stays a pure function of its inputs: no preview at all.

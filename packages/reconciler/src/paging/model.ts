@@ -143,14 +143,14 @@ const COVERED_KEY = new RegExp(`^(${MONITOR_KIND.kind}|${MONITOR_GROUP_KIND.kind
 function levelOf(definition: DefinitionState, id: number): LevelState {
   let level = definition.levels.get(id);
   if (level === undefined) {
-    // A new definition comes with its levels and no members.
+    // A level written for the first time (a new definition's) has no members until the plan adds them.
     level = { id, fields: {}, operators: new Set(), groups: new Set() };
     definition.levels.set(id, level);
   }
   return level;
 }
 
-function applyDefinitionStep(alerting: Alerting, step: PlanStep, levelIds: readonly number[]): void {
+function applyDefinitionStep(alerting: Alerting, step: PlanStep): void {
   const body = step.desired ?? {};
   const current = [...alerting.values()].find((d) => step.guid !== undefined && d.guid?.toLowerCase() === step.guid.toLowerCase()) ?? named(alerting, step.key);
   if (step.action === 'delete') {
@@ -158,8 +158,8 @@ function applyDefinitionStep(alerting: Alerting, step: PlanStep, levelIds: reado
     return;
   }
   if (step.action === 'create') {
+    // The levels a new definition comes with are the service's until the plan's steps write them: shown only then.
     const created: DefinitionState = { name: step.key, guid: undefined, active: body.IsActive !== false, monitors: new Set(), monitorGroups: new Set(), levels: new Map() };
-    for (const id of levelIds) levelOf(created, id);
     alerting.set(step.key, created);
     return;
   }
@@ -222,9 +222,8 @@ export const PAGING_KINDS: ReadonlySet<string> = new Set([ALERT_DEFINITION_KIND.
 /** The alert definitions once `steps` have run, from `before` (left as it is). */
 export function alertingAfter(before: Alerting, steps: readonly PlanStep[]): Alerting {
   const after = cloneAlerting(before);
-  const levelIds = [...new Set([...before.values()].flatMap((d) => [...d.levels.keys()]))].sort((a, b) => a - b);
   for (const step of steps) {
-    if (step.kind === ALERT_DEFINITION_KIND.kind) applyDefinitionStep(after, step, levelIds);
+    if (step.kind === ALERT_DEFINITION_KIND.kind) applyDefinitionStep(after, step);
     else if (PAGING_KINDS.has(step.kind)) applyChildStep(after, step);
     else applyRemoval(after, step);
   }

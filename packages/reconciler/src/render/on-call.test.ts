@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parsePlanFile } from '@monsync/schema';
 import { previewOnCall } from '../on-call/preview.js';
 import { UTC } from '../on-call/zone.js';
-import { PLAN_FORMAT_VERSION, type Plan } from '../plan/types.js';
+import type { Plan } from '../plan/types.js';
+import { anEmptyPlan } from '../test-utils/index.js';
 import { renderMarkdown } from './markdown.js';
 import { renderText } from './text.js';
 
@@ -10,17 +11,7 @@ const before = { operators: [{ key: 'dana@example.com', zone: UTC, schedules: [{
 const after = { operators: [{ key: 'dana@example.com', zone: UTC, schedules: [{ ScheduleMode: 'Daily', StartTime: '10:00', EndTime: '17:00' }] }], groups: [{ key: 'Month end', members: ['dana@example.com'] }] };
 
 function planWith(onCall: Plan['onCall']): Plan {
-  const plan: Plan = {
-    formatVersion: PLAN_FORMAT_VERSION,
-    configDigest: '0'.repeat(64),
-    liveDigest: '0'.repeat(64),
-    summary: { create: 0, update: 0, delete: 0, ensure: 0, unchanged: 0, unmanaged: 0 },
-    safe: true,
-    violations: [],
-    steps: [],
-    unmanaged: [],
-    warnings: [],
-  };
+  const plan = anEmptyPlan();
   if (onCall !== undefined) plan.onCall = onCall;
   return plan;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlanFile, type PlanPaging, type PlanPagingLevel } from '@monsync/schema';
-import { PLAN_FORMAT_VERSION, type Plan } from '../plan/types.js';
+import type { Plan } from '../plan/types.js';
+import { anEmptyPlan } from '../test-utils/index.js';
 import { renderMarkdown } from './markdown.js';
 import { shownValue } from './escape.js';
 import { definitionLines, pagingMermaid, pagingTextLines } from './paging.js';
@@ -57,17 +58,7 @@ function paging(key: string, names: { operator: string; group: string; monitor: 
 }
 
 function planWith(section: PlanPaging | undefined): Plan {
-  const plan: Plan = {
-    formatVersion: PLAN_FORMAT_VERSION,
-    configDigest: '0'.repeat(64),
-    liveDigest: '0'.repeat(64),
-    summary: { create: 0, update: 0, delete: 0, ensure: 0, unchanged: 0, unmanaged: 0 },
-    safe: true,
-    violations: [],
-    steps: [],
-    unmanaged: [],
-    warnings: [],
-  };
+  const plan = anEmptyPlan();
   if (section !== undefined) plan.paging = section;
   return plan;
 }

@@ -30,7 +30,7 @@ import { matchKinds, type Matched, type MatchOptions } from '../plan/phases/matc
 import { liveScope } from '../plan/scope.js';
 import { fingerprintDesiredSecrets } from '../plan/fingerprint.js';
 import { combineFingerprints, fingerprintValue } from '../plan/secrets.js';
-import type { Plan, StepKind } from '../plan/types.js';
+import { PLAN_FORMAT_VERSION, type Plan, type StepKind } from '../plan/types.js';
 
 export const FINGERPRINT_KEY = 'test-fingerprint-key';
 export const SELF_OPERATOR = '0a000000-0000-4000-8000-000000000001';
@@ -348,4 +348,19 @@ export function planFor(desired: DesiredState, live: LiveSnapshot, options: Omit
 /** The kinds of a plan matched, as `assemblePlan`'s first phase leaves them: what the tests of the later phases start from. */
 export function matched(desired: DesiredState, live: LiveSnapshot, options: MatchOptions = {}): Matched {
   return matchKinds(desired, live, liveScope(desired), ignoreMatcher(desired.settings.ignore), options);
+}
+
+/** A plan with no steps and nothing else, for renderer tests to add one section to. */
+export function anEmptyPlan(): Plan {
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    configDigest: '0'.repeat(64),
+    liveDigest: '0'.repeat(64),
+    summary: { create: 0, update: 0, delete: 0, ensure: 0, unchanged: 0, unmanaged: 0 },
+    safe: true,
+    violations: [],
+    steps: [],
+    unmanaged: [],
+    warnings: [],
+  };
 }

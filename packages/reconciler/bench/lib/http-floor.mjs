@@ -46,6 +46,9 @@ async function client(optionsFile) {
   const options = JSON.parse(readFileSync(optionsFile, 'utf8'));
   const { Agent } = createRequire(new URL('../../../client/package.json', import.meta.url))('undici');
   const server = spawn(process.execPath, [SELF, '--serve', optionsFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Whatever ends this process ends the server: left running, it would hold the benchmark's pipe to this process's
+  // stderr open, and the benchmark would wait for ever instead of reporting the failure.
+  process.once('exit', () => server.kill('SIGTERM'));
   const port = await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
   const origin = `http://127.0.0.1:${port}`;
   const agent = new Agent({ connections: options.parallelism, keepAliveTimeout: 10_000 });

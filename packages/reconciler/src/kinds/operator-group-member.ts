@@ -2,6 +2,7 @@ import { OPERATOR_GROUP_KIND, OPERATOR_GROUP_MEMBER_KIND, OPERATOR_KIND } from '
 import { listedPerParent } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, placeholder, type KindModule, type LiveEntry } from './contract.js';
 import { isEveryoneGroup } from './operator-group.js';
+import { groupRoutes, membersByGroup, membershipKeptBecause } from './self-routes.js';
 import { bodyString, idOf, splitCompound } from './shared.js';
 
 const GROUP = OPERATOR_GROUP_KIND.kind;
@@ -43,16 +44,22 @@ export const operatorGroupMemberKind: KindModule = {
     );
   },
 
-  live(snapshot, resolver) {
+  // A membership that is the API account's one way into a managed vault section stays (self-routes.ts).
+  keptWhy: (entry) => (typeof entry.fields.kept === 'string' ? entry.fields.kept : undefined),
+
+  live(snapshot, resolver, desired) {
     const entries: LiveEntry[] = [];
     const members = listedPerParent(snapshot, 'operatorGroupMember');
+    const routes = groupRoutes(snapshot, desired);
+    const byGroup = routes.size === 0 ? new Map<string, Set<string>>() : membersByGroup(snapshot);
     for (const groupGuid of Object.keys(members)) {
       const group = resolver.desiredOf(GROUP, groupGuid);
       if (group?.manages?.includes('operatorGroupMember') !== true) continue;
       for (const member of members[groupGuid] ?? []) {
         const operatorGuid = idOf(member, 'OperatorGuid');
+        const kept = routes.size === 0 ? undefined : membershipKeptBecause(routes, byGroup, groupGuid, operatorGuid, { knows: resolver.knowsSelf(), is: resolver.isSelf(operatorGuid) });
         entries.push(
-          liveEntry('operatorGroupMember', `${group.key}/${resolver.keyOf(OPERATOR, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, {}, [
+          liveEntry('operatorGroupMember', `${group.key}/${resolver.keyOf(OPERATOR, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, kept === undefined ? {} : { kept }, [
             { kind: GROUP, guid: groupGuid },
             { kind: OPERATOR, guid: operatorGuid },
           ]),

@@ -79,10 +79,11 @@ export const vaultAccessKind: KindModule = {
   live(snapshot, resolver) {
     const entries: LiveEntry[] = [];
     const lists = listedPerParent(snapshot, 'vaultAccess');
+    const members = listedPerParent(snapshot, 'operatorGroupMember');
     for (const sectionGuid of Object.keys(lists)) {
       const section = resolver.desiredOf(SECTION, sectionGuid);
       if (section?.manages?.includes('vaultAccess') !== true) continue;
-      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver));
+      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver, members));
     }
     return entries;
   },
@@ -121,7 +122,7 @@ export const vaultAccessKind: KindModule = {
   },
 };
 
-function accessOfSection(sectionGuid: string, sectionKey: string, authorizations: readonly ApiObject[], resolver: Resolver): LiveEntry[] {
+function accessOfSection(sectionGuid: string, sectionKey: string, authorizations: readonly ApiObject[], resolver: Resolver, members: Readonly<Record<string, readonly ApiObject[]>>): LiveEntry[] {
   const types = new Map<string, Set<string>>();
   for (const authorization of authorizations) {
     const principal = principalOf(authorization);
@@ -141,24 +142,32 @@ function accessOfSection(sectionGuid: string, sectionKey: string, authorizations
     const fields: ApiObject = { level: levelOf(held) };
     // The API account's own access (the service gives the creator View and Change): managed only when declared.
     if (who === OPERATOR && resolver.isSelf(guid)) fields.self = true;
-    const kept = keptBecause(resolver, who === 'group', ownAccess);
+    const kept = keptBecause(resolver, who === 'group', ownAccess, who === 'group' ? selfIn(resolver, members[guid]) : undefined);
     if (kept !== undefined) fields.kept = kept;
     entries.push(liveEntry('vaultAccess', key, `${sectionGuid}/${id}`, fields, [{ kind: SECTION, guid: sectionGuid }, { kind, guid }]));
   }
   return entries;
 }
 
+/** Whether the API account's operator is among a group's listed members; undefined when they were not read. */
+function selfIn(resolver: Resolver, members: readonly ApiObject[] | undefined): boolean | undefined {
+  return members === undefined ? undefined : members.some((m) => resolver.isSelf(idOf(m, 'OperatorGuid')));
+}
+
 /**
  * Why an undeclared access must stay, lest monsync lose the section it manages (no self lock-out): while the API
  * account's operator is unknown, any access may be its way in; known, a group's access may be, when that operator
- * holds no access of its own (which group it is in is not read here).
+ * holds no access of its own and is in the group (or the group's members were not read, so it may be).
  */
-function keptBecause(resolver: Resolver, group: boolean, ownAccess: boolean): string | undefined {
+function keptBecause(resolver: Resolver, group: boolean, ownAccess: boolean, selfInGroup: boolean | undefined): string | undefined {
   if (!resolver.knowsSelf()) {
     return 'monsync cannot tell which operator the API account acts for, and this access may be how it reads the section (name it with `apiOperator:` in monsync.yaml)';
   }
-  if (group && !ownAccess) return "the API account's operator holds no access of its own to the section, so it may read the section through this group; declare its access to let monsync remove this one";
-  return undefined;
+  if (!group || ownAccess || selfInGroup === false) return undefined;
+  if (selfInGroup === true) {
+    return "the API account's operator is in this group and holds no access of its own to the section, so it reads the section through this group; declare its own access to let monsync remove this one";
+  }
+  return "the API account's operator holds no access of its own to the section, so it may read the section through this group (whose members monsync did not read); declare its access to let monsync remove this one";
 }
 
 /** The authorizations `principal` (`operator:<guid>` / `group:<guid>`) holds on the section. */

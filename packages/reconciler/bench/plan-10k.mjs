@@ -295,6 +295,8 @@ if (args[0] === '--read') {
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpuStart);
   const steal = stealShare(machineStart, machineCpu());
+  // What the read alone peaked at: the listings as they arrived (a bare listing of every monitor among them).
+  const readRssMb = process.resourceUsage().maxRSS / 1024;
   // Then the plan, once, as `monsync plan` makes it: its first call's CPU and the peak RSS of the whole process.
   const planStart = process.cpuUsage();
   const planT0 = performance.now();
@@ -302,7 +304,7 @@ if (args[0] === '--read') {
   const planWallMs = performance.now() - planT0;
   const planCpu = process.cpuUsage(planStart);
   const planRssMb = process.resourceUsage().maxRSS / 1024;
-  console.log(JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, steal, planCpuMs: (planCpu.user + planCpu.system) / 1000, planWallMs, planRssMb, updates: plan.summary.update }));
+  console.log(JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, steal, readRssMb, planCpuMs: (planCpu.user + planCpu.system) / 1000, planWallMs, planRssMb, updates: plan.summary.update }));
   await client.close();
   process.exit(0);
 }
@@ -447,7 +449,10 @@ try {
   const freshRss = median(rounds.map((r) => r.planRssMb));
   // CPU counts V8's background threads too (the optimising compiler, concurrent marking): wall is what a user waits.
   const freshPlanWall = median(rounds.map((r) => r.planWallMs));
-  console.log(`fresh monsync plan     assemblePlan first call median ${ms(freshPlanCpu)} CPU (${ms(freshPlanWall)} wall), peak RSS median ${freshRss.toFixed(0)} MB (a fresh process: the tree, one read, one plan, as \`monsync plan\` holds them)`);
+  console.log(
+    `fresh monsync plan     assemblePlan first call median ${ms(freshPlanCpu)} CPU (${ms(freshPlanWall)} wall), peak RSS median ${freshRss.toFixed(0)} MB (a fresh process: the tree, one read, one plan, as \`monsync plan\` holds them; ` +
+      `${median(rounds.map((r) => r.readRssMb)).toFixed(0)} MB when the read was done)`,
+  );
   console.log(`renderMarkdown CPU     ${ms((markdownCpu.user + markdownCpu.system) / 1000)} (${markdown.length.toLocaleString('en-US')} characters)`);
 
   if (!SKIP_RATE_LIMITED) {

@@ -39,6 +39,9 @@ function serve(options) {
       }, options.latency);
     });
   });
+  // Node closes a keep-alive connection idle for 5 s; the client keeps its own for 10 s and, at --scale on a busy
+  // machine, sent a request on a connection the server was closing ("other side closed").
+  server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 }
 
@@ -46,6 +49,9 @@ async function client(optionsFile) {
   const options = JSON.parse(readFileSync(optionsFile, 'utf8'));
   const { Agent } = createRequire(new URL('../../../client/package.json', import.meta.url))('undici');
   const server = spawn(process.execPath, [SELF, '--serve', optionsFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Whatever ends this process ends the server: left running, it would hold the benchmark's pipe to this process's
+  // stderr open, and the benchmark would wait for ever instead of reporting the failure.
+  process.once('exit', () => server.kill('SIGTERM'));
   const port = await new Promise((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
   const origin = `http://127.0.0.1:${port}`;
   const agent = new Agent({ connections: options.parallelism, keepAliveTimeout: 10_000 });

@@ -3,7 +3,7 @@
  * account's operator may read a section only through a group it is in, and then neither that membership nor that
  * group's access may go (no self lock-out; docs/architecture.md, Identity, ownership and secrets).
  */
-import { VAULT_SECTION_KIND } from '@monsync/schema';
+import { OPERATOR_GROUP_MEMBER_KIND, VAULT_ACCESS_KIND, VAULT_SECTION_KIND } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
@@ -20,7 +20,7 @@ export interface GroupRoute {
 /** Per group GUID (lower case): the declared sections the group has access to. Empty when no access was read. */
 export function groupRoutes(snapshot: LiveSnapshot, desired: DesiredState): Map<string, GroupRoute[]> {
   const routes = new Map<string, GroupRoute[]>();
-  const lists = listedPerParent(snapshot, 'vaultAccess');
+  const lists = listedPerParent(snapshot, VAULT_ACCESS_KIND.kind);
   const sectionGuids = Object.keys(lists);
   if (sectionGuids.length === 0) return routes;
   const declared = new Set(desired.vaultSections.map(({ value }) => value.Name));
@@ -43,7 +43,7 @@ export function groupRoutes(snapshot: LiveSnapshot, desired: DesiredState): Map<
 
 /** Per group GUID (lower case): its members' operator GUIDs (lower case), for the groups whose members were read. */
 export function membersByGroup(snapshot: LiveSnapshot): Map<string, Set<string>> {
-  const lists = listedPerParent(snapshot, 'operatorGroupMember');
+  const lists = listedPerParent(snapshot, OPERATOR_GROUP_MEMBER_KIND.kind);
   return new Map(Object.entries(lists).map(([group, members]) => [group.toLowerCase(), new Set(members.map((m) => idOf(m, 'OperatorGuid').toLowerCase()))]));
 }
 

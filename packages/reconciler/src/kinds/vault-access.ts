@@ -1,5 +1,5 @@
 import { DEFAULT_WRITE_ATTEMPTS, isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
-import { OPERATOR_GROUP_KIND, OPERATOR_KIND, VAULT_ACCESS_KIND, VAULT_SECTION_KIND, type VaultAccessConfig } from '@monsync/schema';
+import { OPERATOR_GROUP_KIND, OPERATOR_GROUP_MEMBER_KIND, OPERATOR_KIND, VAULT_ACCESS_KIND, VAULT_SECTION_KIND, type VaultAccessConfig } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import { listedPerParent } from '../live/snapshot.js';
 import type { ApiObject, WriteClient } from '../live/types.js';
@@ -79,7 +79,7 @@ export const vaultAccessKind: KindModule = {
   live(snapshot, resolver) {
     const entries: LiveEntry[] = [];
     const lists = listedPerParent(snapshot, 'vaultAccess');
-    const members = listedPerParent(snapshot, 'operatorGroupMember');
+    const members = listedPerParent(snapshot, OPERATOR_GROUP_MEMBER_KIND.kind);
     for (const sectionGuid of Object.keys(lists)) {
       const section = resolver.desiredOf(SECTION, sectionGuid);
       if (section?.manages?.includes('vaultAccess') !== true) continue;

@@ -3670,8 +3670,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(context) {
-      const plural = context.types.length === 1 ? "" : " one of";
-      const message = `${context.argument} could not be converted to${plural}: ${context.types.join(", ")}.`;
+      const plural2 = context.types.length === 1 ? "" : " one of";
+      const message = `${context.argument} could not be converted to${plural2}: ${context.types.join(", ")}.`;
       return webidl.errors.exception({
         header: context.prefix,
         message
@@ -4710,7 +4710,7 @@ var require_util2 = __commonJS({
           position
         );
       }
-      const rangeStart = collectASequenceOfCodePoints(
+      const rangeStart2 = collectASequenceOfCodePoints(
         (char) => {
           const code = char.charCodeAt(0);
           return code >= 48 && code <= 57;
@@ -4718,7 +4718,7 @@ var require_util2 = __commonJS({
         data,
         position
       );
-      const rangeStartValue = rangeStart.length ? Number(rangeStart) : null;
+      const rangeStartValue = rangeStart2.length ? Number(rangeStart2) : null;
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
@@ -4757,9 +4757,9 @@ var require_util2 = __commonJS({
       }
       return { rangeStartValue, rangeEndValue };
     }
-    function buildContentRange(rangeStart, rangeEnd, fullLength) {
+    function buildContentRange(rangeStart2, rangeEnd, fullLength) {
       let contentRange = "bytes ";
-      contentRange += isomorphicEncode(`${rangeStart}`);
+      contentRange += isomorphicEncode(`${rangeStart2}`);
       contentRange += "-";
       contentRange += isomorphicEncode(`${rangeEnd}`);
       contentRange += "/";
@@ -11234,9 +11234,9 @@ var require_pluralizer = __commonJS({
       this: "these"
     };
     module.exports = class Pluralizer {
-      constructor(singular, plural) {
+      constructor(singular, plural2) {
         this.singular = singular;
-        this.plural = plural;
+        this.plural = plural2;
       }
       pluralize(count) {
         const one = count === 1;
@@ -12282,13 +12282,13 @@ var require_headers = __commonJS({
           return this.#headersList[kHeadersSortedMap];
         }
         const headers = [];
-        const names = this.#headersList.toSortedArray();
+        const names2 = this.#headersList.toSortedArray();
         const cookies = this.#headersList.cookies;
         if (cookies === null || cookies.length === 1) {
-          return this.#headersList[kHeadersSortedMap] = names;
+          return this.#headersList[kHeadersSortedMap] = names2;
         }
-        for (let i = 0; i < names.length; ++i) {
-          const { 0: name, 1: value } = names[i];
+        for (let i = 0; i < names2.length; ++i) {
+          const { 0: name, 1: value } = names2[i];
           if (name === "set-cookie") {
             for (let j = 0; j < cookies.length; ++j) {
               headers.push([name, cookies[j]]);
@@ -13926,23 +13926,23 @@ var require_fetch = __commonJS({
             if (rangeValue === "failure") {
               return Promise.resolve(makeNetworkError("failed to fetch the data URL"));
             }
-            let { rangeStartValue: rangeStart, rangeEndValue: rangeEnd } = rangeValue;
-            if (rangeStart === null) {
-              rangeStart = fullLength - rangeEnd;
-              rangeEnd = rangeStart + rangeEnd - 1;
+            let { rangeStartValue: rangeStart2, rangeEndValue: rangeEnd } = rangeValue;
+            if (rangeStart2 === null) {
+              rangeStart2 = fullLength - rangeEnd;
+              rangeEnd = rangeStart2 + rangeEnd - 1;
             } else {
-              if (rangeStart >= fullLength) {
+              if (rangeStart2 >= fullLength) {
                 return Promise.resolve(makeNetworkError("Range start is greater than the blob's size."));
               }
               if (rangeEnd === null || rangeEnd >= fullLength) {
                 rangeEnd = fullLength - 1;
               }
             }
-            const slicedBlob = blob.slice(rangeStart, rangeEnd, type);
+            const slicedBlob = blob.slice(rangeStart2, rangeEnd, type);
             const slicedBodyWithType = extractBody(slicedBlob);
             response.body = slicedBodyWithType[0];
             const serializedSlicedLength = isomorphicEncode(`${slicedBlob.size}`);
-            const contentRange = buildContentRange(rangeStart, rangeEnd, fullLength);
+            const contentRange = buildContentRange(rangeStart2, rangeEnd, fullLength);
             response.status = 206;
             response.statusText = "Partial Content";
             response.headersList.set("content-length", serializedSlicedLength, true);
@@ -18311,7 +18311,7 @@ var require_eventsource_stream = __commonJS({
     var buffer = __require("node:buffer");
     var { Transform: Transform2 } = __require("node:stream");
     var { isASCIINumber, isValidLastEventId } = require_util8();
-    var BOM = [239, 187, 191];
+    var BOM2 = [239, 187, 191];
     var LF = 10;
     var CR = 13;
     var COLON = 58;
@@ -18683,20 +18683,20 @@ ${value}`;
         const second = this.peekBufferedByte(1);
         const third = this.peekBufferedByte(2);
         if (second === void 0) {
-          if (first === BOM[0]) {
+          if (first === BOM2[0]) {
             return true;
           }
           this.checkBOM = false;
           return true;
         }
         if (third === void 0) {
-          if (first === BOM[0] && second === BOM[1]) {
+          if (first === BOM2[0] && second === BOM2[1]) {
             return true;
           }
           this.checkBOM = false;
           return false;
         }
-        if (first === BOM[0] && second === BOM[1] && third === BOM[2]) {
+        if (first === BOM2[0] && second === BOM2[1] && third === BOM2[2]) {
           this.discardLeadingBytes(3);
         }
         this.checkBOM = false;
@@ -18728,7 +18728,7 @@ var require_eventsource = __commonJS({
     var experimentalWarned = false;
     var defaultReconnectionTime = 3e3;
     var CONNECTING = 0;
-    var OPEN = 1;
+    var OPEN2 = 1;
     var CLOSED = 2;
     var ANONYMOUS = "anonymous";
     var USE_CREDENTIALS = "use-credentials";
@@ -18860,7 +18860,7 @@ var require_eventsource = __commonJS({
             this.dispatchEvent(new Event("error"));
             return;
           }
-          this.#readyState = OPEN;
+          this.#readyState = OPEN2;
           this.dispatchEvent(new Event("open"));
           this.#state.origin = response.urlList[response.urlList.length - 1].origin;
           const eventSourceStream = new EventSourceStream({
@@ -18967,7 +18967,7 @@ var require_eventsource = __commonJS({
         __proto__: null,
         configurable: false,
         enumerable: true,
-        value: OPEN,
+        value: OPEN2,
         writable: false
       },
       CLOSED: {
@@ -19164,10 +19164,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = Symbol.for("yaml.node.type");
     var isAlias4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq9 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isScalar11 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection2(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -19177,7 +19177,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    function isNode(node) {
+    function isNode2(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
           case ALIAS:
@@ -19188,7 +19188,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar10(node) || isCollection2(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar11(node) || isCollection2(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -19200,11 +19200,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias4;
     exports.isCollection = isCollection2;
     exports.isDocument = isDocument;
-    exports.isMap = isMap9;
-    exports.isNode = isNode;
+    exports.isMap = isMap10;
+    exports.isNode = isNode2;
     exports.isPair = isPair2;
-    exports.isScalar = isScalar10;
-    exports.isSeq = isSeq9;
+    exports.isScalar = isScalar11;
+    exports.isSeq = isSeq10;
   }
 });
 
@@ -20118,14 +20118,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text4, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text2;
+        return text4;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text2.length <= endStep)
-        return text2;
+      if (text4.length <= endStep)
+        return text4;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -20142,14 +20142,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
+        i = consumeMoreIndentedLines(text4, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text2[i += 1]; ) {
+      for (let ch; ch = text4[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text2[i + 1]) {
+          switch (text4[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -20166,12 +20166,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
+            i = consumeMoreIndentedLines(text4, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text2[i + 1];
+            const next = text4[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -20183,12 +20183,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text2[i += 1];
+                ch = text4[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text2;
+                return text4;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -20203,39 +20203,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text2;
+        return text4;
       if (onFold)
         onFold();
-      let res = text2.slice(0, folds[0]);
+      let res = text4.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text2.length;
+        const end2 = folds[i2 + 1] || text4.length;
         if (fold === 0)
           res = `
-${indent}${text2.slice(0, end2)}`;
+${indent}${text4.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
+            res += `${text4[fold]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent}${text4.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent) {
+    function consumeMoreIndentedLines(text4, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text2[start];
+      let ch = text4[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text2[++i];
+          ch = text4[++i];
         } else {
           do {
-            ch = text2[++i];
+            ch = text4[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text2[start];
+          ch = text4[start];
         }
       }
       return end;
@@ -21804,8 +21804,8 @@ ${cn.comment}` : item.comment;
     }
     function createPairs(schema, iterable, ctx) {
       const { replacer } = ctx;
-      const pairs2 = new YAMLSeq.YAMLSeq(schema);
-      pairs2.tag = "tag:yaml.org,2002:pairs";
+      const pairs3 = new YAMLSeq.YAMLSeq(schema);
+      pairs3.tag = "tag:yaml.org,2002:pairs";
       let i = 0;
       if (iterable && Symbol.iterator in Object(iterable))
         for (let it of iterable) {
@@ -21829,11 +21829,11 @@ ${cn.comment}` : item.comment;
           } else {
             key = it;
           }
-          pairs2.items.push(Pair2.createPair(key, value, ctx));
+          pairs3.items.push(Pair2.createPair(key, value, ctx));
         }
-      return pairs2;
+      return pairs3;
     }
-    var pairs = {
+    var pairs2 = {
       collection: "seq",
       default: false,
       tag: "tag:yaml.org,2002:pairs",
@@ -21841,7 +21841,7 @@ ${cn.comment}` : item.comment;
       createNode: createPairs
     };
     exports.createPairs = createPairs;
-    exports.pairs = pairs;
+    exports.pairs = pairs2;
     exports.resolvePairs = resolvePairs;
   }
 });
@@ -21854,7 +21854,7 @@ var require_omap = __commonJS({
     var toJS = require_toJS();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
-    var pairs = require_pairs();
+    var pairs2 = require_pairs();
     var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
       constructor() {
         super();
@@ -21890,7 +21890,7 @@ var require_omap = __commonJS({
         return map;
       }
       static from(schema, iterable, ctx) {
-        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+        const pairs$1 = pairs2.createPairs(schema, iterable, ctx);
         const omap2 = new this();
         omap2.items = pairs$1.items;
         return omap2;
@@ -21904,7 +21904,7 @@ var require_omap = __commonJS({
       default: false,
       tag: "tag:yaml.org,2002:omap",
       resolve(seq, onError) {
-        const pairs$1 = pairs.resolvePairs(seq, onError);
+        const pairs$1 = pairs2.resolvePairs(seq, onError);
         const seenKeys = [];
         for (const { key } of pairs$1.items) {
           if (identity.isScalar(key)) {
@@ -22275,7 +22275,7 @@ var require_schema3 = __commonJS({
     var int = require_int2();
     var merge2 = require_merge();
     var omap = require_omap();
-    var pairs = require_pairs();
+    var pairs2 = require_pairs();
     var set = require_set();
     var timestamp = require_timestamp();
     var schema = [
@@ -22295,7 +22295,7 @@ var require_schema3 = __commonJS({
       binary.binary,
       merge2.merge,
       omap.omap,
-      pairs.pairs,
+      pairs2.pairs,
       set.set,
       timestamp.intTime,
       timestamp.floatTime,
@@ -22321,7 +22321,7 @@ var require_tags = __commonJS({
     var binary = require_binary();
     var merge2 = require_merge();
     var omap = require_omap();
-    var pairs = require_pairs();
+    var pairs2 = require_pairs();
     var schema$2 = require_schema3();
     var set = require_set();
     var timestamp = require_timestamp();
@@ -22347,7 +22347,7 @@ var require_tags = __commonJS({
       merge: merge2.merge,
       null: _null.nullTag,
       omap: omap.omap,
-      pairs: pairs.pairs,
+      pairs: pairs2.pairs,
       seq: seq.seq,
       set: set.set,
       timestamp: timestamp.timestamp
@@ -22356,7 +22356,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:binary": binary.binary,
       "tag:yaml.org,2002:merge": merge2.merge,
       "tag:yaml.org,2002:omap": omap.omap,
-      "tag:yaml.org,2002:pairs": pairs.pairs,
+      "tag:yaml.org,2002:pairs": pairs2.pairs,
       "tag:yaml.org,2002:set": set.set,
       "tag:yaml.org,2002:timestamp": timestamp.timestamp
     };
@@ -23312,9 +23312,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap9 = fc.start.source === "{";
-      const fcName = isMap9 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap9 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap10 = fc.start.source === "{";
+      const fcName = isMap10 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap10 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -23350,7 +23350,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap9 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap10 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -23390,7 +23390,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap9 && !sep6 && !props.found) {
+        if (!isMap10 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -23413,7 +23413,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap9 && !props.found && ctx.options.strict) {
+            if (!isMap10 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -23445,7 +23445,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair2.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap9) {
+          if (isMap10) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -23461,7 +23461,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap9 ? "}" : "]";
+      const expectedEnd = isMap10 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -24743,15 +24743,15 @@ var require_cst = __commonJS({
     var cstScalar = require_cst_scalar();
     var cstStringify = require_cst_stringify();
     var cstVisit = require_cst_visit();
-    var BOM = "\uFEFF";
+    var BOM2 = "\uFEFF";
     var DOCUMENT = "";
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection2 = (token) => !!token && "items" in token;
-    var isScalar10 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar11 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
-        case BOM:
+        case BOM2:
           return "<BOM>";
         case DOCUMENT:
           return "<DOC>";
@@ -24765,7 +24765,7 @@ var require_cst = __commonJS({
     }
     function tokenType(source) {
       switch (source) {
-        case BOM:
+        case BOM2:
           return "byte-order-mark";
         case DOCUMENT:
           return "doc-mode";
@@ -24827,12 +24827,12 @@ var require_cst = __commonJS({
     exports.setScalarValue = cstScalar.setScalarValue;
     exports.stringify = cstStringify.stringify;
     exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
+    exports.BOM = BOM2;
     exports.DOCUMENT = DOCUMENT;
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection2;
-    exports.isScalar = isScalar10;
+    exports.isScalar = isScalar11;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -26529,10 +26529,10 @@ var require_code = __commonJS({
       }
       get names() {
         var _a;
-        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names, c) => {
+        return (_a = this._names) !== null && _a !== void 0 ? _a : this._names = this._items.reduce((names2, c) => {
           if (c instanceof Name2)
-            names[c.str] = (names[c.str] || 0) + 1;
-          return names;
+            names2[c.str] = (names2[c.str] || 0) + 1;
+          return names2;
         }, {});
       }
     };
@@ -26858,11 +26858,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants4) {
-        if (!names[this.name.str])
+      optimizeNames(names2, constants4) {
+        if (!names2[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants4);
+          this.rhs = optimizeExpr(this.rhs, names2, constants4);
         return this;
       }
       get names() {
@@ -26879,15 +26879,15 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants4) {
-        if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
+      optimizeNames(names2, constants4) {
+        if (this.lhs instanceof code_1.Name && !names2[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants4);
+        this.rhs = optimizeExpr(this.rhs, names2, constants4);
         return this;
       }
       get names() {
-        const names = this.lhs instanceof code_1.Name ? {} : { ...this.lhs.names };
-        return addExprNames(names, this.rhs);
+        const names2 = this.lhs instanceof code_1.Name ? {} : { ...this.lhs.names };
+        return addExprNames(names2, this.rhs);
       }
     };
     var AssignOp = class extends Assign {
@@ -26943,8 +26943,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants4) {
-        this.code = optimizeExpr(this.code, names, constants4);
+      optimizeNames(names2, constants4) {
+        this.code = optimizeExpr(this.code, names2, constants4);
         return this;
       }
       get names() {
@@ -26973,20 +26973,20 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names2, constants4) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants4))
+          if (n.optimizeNames(names2, constants4))
             continue;
-          subtractNames(names, n.names);
+          subtractNames(names2, n.names);
           nodes.splice(i, 1);
         }
         return nodes.length > 0 ? this : void 0;
       }
       get names() {
-        return this.nodes.reduce((names, n) => addNames(names, n.names), {});
+        return this.nodes.reduce((names2, n) => addNames(names2, n.names), {});
       }
     };
     var BlockNode = class extends ParentNode {
@@ -27031,20 +27031,20 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names2, constants4) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
-        if (!(super.optimizeNames(names, constants4) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names2, constants4);
+        if (!(super.optimizeNames(names2, constants4) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants4);
+        this.condition = optimizeExpr(this.condition, names2, constants4);
         return this;
       }
       get names() {
-        const names = super.names;
-        addExprNames(names, this.condition);
+        const names2 = super.names;
+        addExprNames(names2, this.condition);
         if (this.else)
-          addNames(names, this.else.names);
-        return names;
+          addNames(names2, this.else.names);
+        return names2;
       }
     };
     If.kind = "if";
@@ -27059,10 +27059,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants4) {
-        if (!super.optimizeNames(names, constants4))
+      optimizeNames(names2, constants4) {
+        if (!super.optimizeNames(names2, constants4))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants4);
+        this.iteration = optimizeExpr(this.iteration, names2, constants4);
         return this;
       }
       get names() {
@@ -27083,8 +27083,8 @@ var require_codegen = __commonJS({
         return `for(${varKind} ${name}=${from}; ${name}<${to}; ${name}++)` + super.render(opts);
       }
       get names() {
-        const names = addExprNames(super.names, this.from);
-        return addExprNames(names, this.to);
+        const names2 = addExprNames(super.names, this.from);
+        return addExprNames(names2, this.to);
       }
     };
     var ForIter = class extends For {
@@ -27098,10 +27098,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants4) {
-        if (!super.optimizeNames(names, constants4))
+      optimizeNames(names2, constants4) {
+        if (!super.optimizeNames(names2, constants4))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants4);
+        this.iterable = optimizeExpr(this.iterable, names2, constants4);
         return this;
       }
       get names() {
@@ -27143,20 +27143,20 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants4) {
+      optimizeNames(names2, constants4) {
         var _a, _b;
-        super.optimizeNames(names, constants4);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants4);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants4);
+        super.optimizeNames(names2, constants4);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names2, constants4);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names2, constants4);
         return this;
       }
       get names() {
-        const names = super.names;
+        const names2 = super.names;
         if (this.catch)
-          addNames(names, this.catch.names);
+          addNames(names2, this.catch.names);
         if (this.finally)
-          addNames(names, this.finally.names);
-        return names;
+          addNames(names2, this.finally.names);
+        return names2;
       }
     };
     var Catch = class extends BlockNode {
@@ -27440,15 +27440,15 @@ var require_codegen = __commonJS({
       }
     };
     exports.CodeGen = CodeGen;
-    function addNames(names, from) {
+    function addNames(names2, from) {
       for (const n in from)
-        names[n] = (names[n] || 0) + (from[n] || 0);
-      return names;
+        names2[n] = (names2[n] || 0) + (from[n] || 0);
+      return names2;
     }
-    function addExprNames(names, from) {
-      return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
+    function addExprNames(names2, from) {
+      return from instanceof code_1._CodeOrName ? addNames(names2, from.names) : names2;
     }
-    function optimizeExpr(expr, names, constants4) {
+    function optimizeExpr(expr, names2, constants4) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -27464,18 +27464,18 @@ var require_codegen = __commonJS({
       }, []));
       function replaceName(n) {
         const c = constants4[n.str];
-        if (c === void 0 || names[n.str] !== 1)
+        if (c === void 0 || names2[n.str] !== 1)
           return n;
-        delete names[n.str];
+        delete names2[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants4[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names2[c.str] === 1 && constants4[c.str] !== void 0);
       }
     }
-    function subtractNames(names, from) {
+    function subtractNames(names2, from) {
       for (const n in from)
-        names[n] = (names[n] || 0) - (from[n] || 0);
+        names2[n] = (names2[n] || 0) - (from[n] || 0);
     }
     function not(x) {
       return typeof x == "boolean" || typeof x == "number" || x === null ? !x : (0, code_1._)`!${par(x)}`;
@@ -27673,7 +27673,7 @@ var require_names = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var names = {
+    var names2 = {
       // validation function arguments
       data: new codegen_1.Name("data"),
       // data passed to validation function
@@ -27702,7 +27702,7 @@ var require_names = __commonJS({
       jsonLen: new codegen_1.Name("jsonLen"),
       jsonPart: new codegen_1.Name("jsonPart")
     };
-    exports.default = names;
+    exports.default = names2;
   }
 });
 
@@ -31129,7 +31129,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text4, msg) => text4 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -38413,8 +38413,8 @@ var require_webidl2 = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
-      const plural = opts.types.length === 1 ? "" : " one of";
-      const message = `${opts.argument} could not be converted to${plural}: ${opts.types.join(", ")}.`;
+      const plural2 = opts.types.length === 1 ? "" : " one of";
+      const message = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
         message
@@ -39528,7 +39528,7 @@ var require_util11 = __commonJS({
           position
         );
       }
-      const rangeStart = collectASequenceOfCodePoints(
+      const rangeStart2 = collectASequenceOfCodePoints(
         (char) => {
           const code = char.charCodeAt(0);
           return code >= 48 && code <= 57;
@@ -39536,7 +39536,7 @@ var require_util11 = __commonJS({
         data,
         position
       );
-      const rangeStartValue = rangeStart.length ? Number(rangeStart) : null;
+      const rangeStartValue = rangeStart2.length ? Number(rangeStart2) : null;
       if (allowWhitespace) {
         collectASequenceOfCodePoints(
           (char) => char === "	" || char === " ",
@@ -39575,9 +39575,9 @@ var require_util11 = __commonJS({
       }
       return { rangeStartValue, rangeEndValue };
     }
-    function buildContentRange(rangeStart, rangeEnd, fullLength) {
+    function buildContentRange(rangeStart2, rangeEnd, fullLength) {
       let contentRange = "bytes ";
-      contentRange += isomorphicEncode(`${rangeStart}`);
+      contentRange += isomorphicEncode(`${rangeStart2}`);
       contentRange += "-";
       contentRange += isomorphicEncode(`${rangeEnd}`);
       contentRange += "/";
@@ -53437,13 +53437,13 @@ var require_headers2 = __commonJS({
         return headersList.sortedMap;
       }
       const headers = [];
-      const names = headersList.toSortedArray();
+      const names2 = headersList.toSortedArray();
       const cookies = headersList.cookies;
       if (cookies === null || cookies.length === 1) {
-        return headersList.sortedMap = names;
+        return headersList.sortedMap = names2;
       }
-      for (let i = 0; i < names.length; ++i) {
-        const { 0: name, 1: value } = names[i];
+      for (let i = 0; i < names2.length; ++i) {
+        const { 0: name, 1: value } = names2[i];
         if (name === "set-cookie") {
           for (let j = 0; j < cookies.length; ++j) {
             headers.push([name, cookies[j]]);
@@ -55563,23 +55563,23 @@ var require_fetch2 = __commonJS({
             if (rangeValue === "failure") {
               return Promise.resolve(makeNetworkError("failed to fetch the data URL"));
             }
-            let { rangeStartValue: rangeStart, rangeEndValue: rangeEnd } = rangeValue;
-            if (rangeStart === null) {
-              rangeStart = fullLength - rangeEnd;
-              rangeEnd = rangeStart + rangeEnd - 1;
+            let { rangeStartValue: rangeStart2, rangeEndValue: rangeEnd } = rangeValue;
+            if (rangeStart2 === null) {
+              rangeStart2 = fullLength - rangeEnd;
+              rangeEnd = rangeStart2 + rangeEnd - 1;
             } else {
-              if (rangeStart >= fullLength) {
+              if (rangeStart2 >= fullLength) {
                 return Promise.resolve(makeNetworkError("Range start is greater than the blob's size."));
               }
               if (rangeEnd === null || rangeEnd >= fullLength) {
                 rangeEnd = fullLength - 1;
               }
             }
-            const slicedBlob = blob.slice(rangeStart, rangeEnd + 1, type);
+            const slicedBlob = blob.slice(rangeStart2, rangeEnd + 1, type);
             const slicedBodyWithType = extractBody(slicedBlob);
             response.body = slicedBodyWithType[0];
             const serializedSlicedLength = isomorphicEncode(`${slicedBlob.size}`);
-            const contentRange = buildContentRange(rangeStart, rangeEnd, fullLength);
+            const contentRange = buildContentRange(rangeStart2, rangeEnd, fullLength);
             response.status = 206;
             response.statusText = "Partial Content";
             response.headersList.set("content-length", serializedSlicedLength, true);
@@ -59680,7 +59680,7 @@ var require_eventsource_stream2 = __commonJS({
     var buffer = __require("node:buffer");
     var { Transform: Transform2 } = __require("node:stream");
     var { isASCIINumber, isValidLastEventId } = require_util15();
-    var BOM = [239, 187, 191];
+    var BOM2 = [239, 187, 191];
     var LF = 10;
     var CR = 13;
     var COLON = 58;
@@ -60053,20 +60053,20 @@ ${value}`;
         const second = this.peekBufferedByte(1);
         const third = this.peekBufferedByte(2);
         if (second === void 0) {
-          if (first === BOM[0]) {
+          if (first === BOM2[0]) {
             return true;
           }
           this.checkBOM = false;
           return true;
         }
         if (third === void 0) {
-          if (first === BOM[0] && second === BOM[1]) {
+          if (first === BOM2[0] && second === BOM2[1]) {
             return true;
           }
           this.checkBOM = false;
           return false;
         }
-        if (first === BOM[0] && second === BOM[1] && third === BOM[2]) {
+        if (first === BOM2[0] && second === BOM2[1] && third === BOM2[2]) {
           this.discardLeadingBytes(3);
         }
         this.checkBOM = false;
@@ -60097,7 +60097,7 @@ var require_eventsource2 = __commonJS({
     var experimentalWarned = false;
     var defaultReconnectionTime = 3e3;
     var CONNECTING = 0;
-    var OPEN = 1;
+    var OPEN2 = 1;
     var CLOSED = 2;
     var ANONYMOUS = "anonymous";
     var USE_CREDENTIALS = "use-credentials";
@@ -60230,7 +60230,7 @@ var require_eventsource2 = __commonJS({
             this.dispatchEvent(new Event("error"));
             return;
           }
-          this.#readyState = OPEN;
+          this.#readyState = OPEN2;
           this.dispatchEvent(new Event("open"));
           this.#state.origin = response.urlList[response.urlList.length - 1].origin;
           const eventSourceStream = new EventSourceStream({
@@ -60341,7 +60341,7 @@ var require_eventsource2 = __commonJS({
         __proto__: null,
         configurable: false,
         enumerable: true,
-        value: OPEN,
+        value: OPEN2,
         writable: false
       },
       CLOSED: {
@@ -60886,8 +60886,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addRaw(text2, addEOL = false) {
-    this._buffer += text2;
+  addRaw(text4, addEOL = false) {
+    this._buffer += text4;
     return addEOL ? this.addEOL() : this;
   }
   /**
@@ -60983,10 +60983,10 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addHeading(text2, level) {
+  addHeading(text4, level) {
     const tag = `h${level}`;
     const allowedTag = ["h1", "h2", "h3", "h4", "h5", "h6"].includes(tag) ? tag : "h1";
-    const element = this.wrap(allowedTag, text2);
+    const element = this.wrap(allowedTag, text4);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -61015,9 +61015,9 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addQuote(text2, cite) {
+  addQuote(text4, cite) {
     const attrs = Object.assign({}, cite && { cite });
-    const element = this.wrap("blockquote", text2, attrs);
+    const element = this.wrap("blockquote", text4, attrs);
     return this.addRaw(element).addEOL();
   }
   /**
@@ -61028,8 +61028,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addLink(text2, href) {
-    const element = this.wrap("a", text2, { href });
+  addLink(text4, href) {
+    const element = this.wrap("a", text4, { href });
     return this.addRaw(element).addEOL();
   }
 };
@@ -61183,6 +61183,11 @@ var MONITOR_TYPES = [
   "IMAP",
   "PostmanApi"
 ];
+var HTTP_METHODS = ["Get", "Post"];
+var IP_VERSIONS = ["IpV4", "IpV6"];
+var HTTP_VERSIONS = ["Negotiate", "Http1_1", "Http2", "Http3"];
+var AUTHENTICATION_TYPES = ["None", "Basic", "NTLM", "Digest"];
+var BROWSER_TYPES = ["Chrome", "Edge"];
 var SORTINGS = ["Ascending", "Descending"];
 var FILE_TYPES = ["PDFAttachment", "PDFLink", "ExcelAttachment", "ExcelLink", "Html"];
 var WEEK_DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
@@ -61563,10 +61568,6 @@ var ESCALATION_LEVEL_KIND = {
   title: { one: "escalation level", many: "escalation levels", inParent: { one: "level", many: "levels" } },
   ignorable: true
 };
-function alertMemberKey(entry) {
-  if (typeof entry["monitor"] === "string") return `monitor:${entry["monitor"]}`;
-  return typeof entry["monitorGroup"] === "string" ? `monitorGroup:${entry["monitorGroup"]}` : void 0;
-}
 var ALERT_DEFINITION_MEMBER_KIND = {
   kind: "alertDefinitionMember",
   section: "alertDefinitions",
@@ -61577,14 +61578,10 @@ var ALERT_DEFINITION_MEMBER_KIND = {
   readOnlyFields: [],
   secretFields: [],
   setFields: [],
-  contentKey: (entry) => alertMemberKey(entry),
+  memberLists: { monitors: "monitor", monitorGroups: "monitorGroup" },
   title: { one: "alert definition member", many: "alert definition members" },
   ignorable: false
 };
-function levelMemberKey(entry) {
-  if (typeof entry["operator"] === "string") return `operator:${entry["operator"]}`;
-  return typeof entry["operatorGroup"] === "string" ? `operatorGroup:${entry["operatorGroup"]}` : void 0;
-}
 var ESCALATION_LEVEL_MEMBER_KIND = {
   kind: "escalationLevelMember",
   section: "alertDefinitions",
@@ -61595,7 +61592,7 @@ var ESCALATION_LEVEL_MEMBER_KIND = {
   readOnlyFields: [],
   secretFields: [],
   setFields: [],
-  contentKey: (entry) => levelMemberKey(entry),
+  memberLists: { operators: "operator", operatorGroups: "operatorGroup" },
   title: { one: "escalation level member", many: "escalation level members" },
   ignorable: false
 };
@@ -64495,12 +64492,15 @@ var monitorSelector = {
   monitorType: Type.Optional(OpenEnum(MONITOR_TYPES, { description: "Only monitors of this MonitorType." })),
   name: Type.Optional(Type.String({ minLength: 1, description: "Only monitors whose Name matches this glob (`*` any text, `?` one character), e.g. `checkout-*`." }))
 };
-function globMatches(glob, text2) {
+function globMatches(glob, text4) {
   const source = [...glob].map((ch) => ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("");
-  return new RegExp(`^${source}$`, "su").test(text2);
+  return new RegExp(`^${source}$`, "su").test(text4);
+}
+function sameEnumValue(a, b) {
+  return typeof a === "string" && a.toLowerCase() === b.toLowerCase();
 }
 function selects(params, object) {
-  if (params.monitorType !== void 0 && object.fields.MonitorType !== params.monitorType) return false;
+  if (params.monitorType !== void 0 && !sameEnumValue(object.fields.MonitorType, params.monitorType)) return false;
   return params.name === void 0 || globMatches(params.name, object.name);
 }
 function selection(params) {
@@ -64562,8 +64562,8 @@ var requiredErrorConditions = {
   check(object, params) {
     if (!selects(params, object)) return [];
     const conditions = Array.isArray(object.fields.ErrorConditions) ? object.fields.ErrorConditions : [];
-    const declared = new Set(conditions.map((c) => c !== null && typeof c === "object" ? c.ErrorConditionType : void 0));
-    const missing = params.types.filter((type) => !declared.has(type));
+    const declared = conditions.map((c) => c !== null && typeof c === "object" ? c.ErrorConditionType : void 0);
+    const missing = params.types.filter((type) => !declared.some((d) => sameEnumValue(d, type)));
     if (missing.length === 0) return [];
     return [{ message: `lacks ErrorConditions of type ${missing.join(", ")} (required ${selection(params)})`, ...Array.isArray(object.fields.ErrorConditions) ? { field: "ErrorConditions" } : {} }];
   }
@@ -64669,6 +64669,39 @@ var maxInactiveShare = {
     return [{ message: `${inactive} of ${monitors.length} monitors (${share}%) would be inactive after this plan, over the policy's ${params.percent}%` }];
   }
 };
+var ReachParams = def(
+  "AlertsReachSomeoneRule",
+  SeverityOnly("Every active alert definition that covers monitors reaches an operator at some active escalation level, and someone is on duty at its first active level in every hour of the next 7 days.")
+);
+function hoursSaid(spans) {
+  const total = spans.reduce((sum, span) => sum + span.hours, 0);
+  const first = spans[0];
+  const at3 = first === void 0 ? "" : `, the first from ${first.from.slice(0, 16).replace("T", " ")} UTC`;
+  return `${total} ${total === 1 ? "hour" : "hours"} of the next 7 days${at3}`;
+}
+var alertsReachSomeone = {
+  name: "alertsReachSomeone",
+  scope: "plan",
+  summary: "Every active alert definition that covers monitors reaches at least one operator at an active escalation level (groups expanded), and its first active level has someone on duty in every hour of the next 7 days. Checked by plan, not validate.",
+  fix: "add an operator or a group with members to an active level, or duty schedules that cover the hours, or take the monitors out of the definition",
+  parameters: ReachParams,
+  multiple: false,
+  kinds: [ALERT_DEFINITION_KIND.kind],
+  check(path) {
+    if (!path.active || path.covers === 0) return [];
+    const active = path.levels.filter((level) => level.active);
+    if (active.some((level) => level.operators === void 0)) return [];
+    const covers2 = path.covers === void 0 ? "its monitors" : `the ${path.covers} ${path.covers === 1 ? "monitor or group" : "monitors and groups"} it covers`;
+    if (active.every((level) => level.operators === 0)) {
+      return [{ message: active.length === 0 ? `has no active escalation level, so ${covers2} page nobody` : `reaches no operator at any active escalation level, so ${covers2} page nobody` }];
+    }
+    const first = active[0];
+    const gaps2 = first?.nobodyOnDuty ?? [];
+    if (first === void 0 || gaps2.length === 0) return [];
+    const who = first.operators === 0 ? "reaches nobody" : `has none of its ${first.operators} operator${first.operators === 1 ? "" : "s"} on duty`;
+    return [{ message: `escalation level ${first.id} (its first active one) ${who} in ${hoursSaid(gaps2)}`, field: "escalationLevels" }];
+  }
+};
 var POLICY_RULES = [
   checkInterval,
   requiredErrorConditions,
@@ -64676,13 +64709,15 @@ var POLICY_RULES = [
   activeMonitorsAlert,
   namePattern,
   forbiddenFields,
-  maxInactiveShare
+  maxInactiveShare,
+  alertsReachSomeone
 ];
 function policyRule(name) {
   return POLICY_RULES.find((rule) => rule.name === name);
 }
 function ruleAppliesTo(rule, kind) {
   if (rule.scope === "account") return false;
+  if (rule.scope === "plan") return rule.kinds.includes(kind);
   return rule.kinds === void 0 ? NAMED_KINDS.includes(kind) : rule.kinds.includes(kind);
 }
 
@@ -64710,6 +64745,174 @@ function safetyLimits(written2, defaults) {
     if (typeof v === "number" && Number.isInteger(v) && v >= 1) limits[field] = v;
   }
   return limits;
+}
+
+// ../schema/src/published-fields.ts
+var PUBLISHED_FIELDS = {
+  Monitor: [
+    // The spec
+    "MonitorGuid",
+    "Name",
+    "MonitorType",
+    "MonitorMode",
+    "IsActive",
+    "GenerateAlert",
+    "CreatedDate",
+    "LastModifiedDate",
+    "LastModifiedByOperatorId",
+    "UserAgent",
+    "PredefinedVariables",
+    "ErrorConditions",
+    // Published §8 (D22, P26)
+    "CheckInterval",
+    "CheckIntervalSeconds",
+    "Hash",
+    "IsLocked",
+    "Credits",
+    "SelectedCheckpoints",
+    "UsePrimaryCheckpointsOnly",
+    "Notes",
+    "Url",
+    "NetworkAddress",
+    "Port",
+    "IpVersion",
+    "HttpMethod",
+    "TlsVersion",
+    "AuthenticationType",
+    "Username",
+    "Password",
+    "NameForPhoneAlerts",
+    "UseConcurrentMonitoring",
+    "CustomFields",
+    "CustomMetrics",
+    "BrowserType",
+    "HttpVersion",
+    "UseW3CTotalTime",
+    "Tls13",
+    "PostmanCollectionJson",
+    "MultiStepApiTransactionScript"
+  ],
+  ErrorCondition: ["ErrorConditionType", "Value", "Percentage", "Effect", "Level", "MatchType"],
+  PredefinedVariable: ["Key", "Value"],
+  MonitorGroup: [
+    "MonitorGroupGuid",
+    "Description",
+    "IsAll",
+    "IsQuotaUnlimited",
+    "UsedBasicMonitorQuota",
+    "UsedBrowserMonitorQuota",
+    "UsedTransactionMonitorQuota",
+    "UsedApiMonitorQuota",
+    "UsedClassicQuota",
+    "BasicMonitorQuota",
+    "BrowserMonitorQuota",
+    "TransactionMonitorQuota",
+    "ApiMonitorQuota",
+    "ClassicQuota",
+    "UnifiedCreditsQuota",
+    "UsedUnifiedCreditsQuota"
+  ],
+  VaultSection: ["VaultSectionGuid", "Name"],
+  VaultItem: ["VaultItemGuid", "Name", "VaultSectionGuid", "VaultItemType", "Value", "IsSensitive", "Notes", "UserName", "Password", "CertificateArchive", "VaultItemUsedBy"],
+  CertificateArchive: ["Issuer", "NotBefore", "NotAfter", "Password", "ArchiveData"],
+  Sla: ["SlaGuid", "Hash", "Description", "UptimeErrorThreshold", "UptimeWarningThreshold", "LoadTimeErrorThreshold", "OperatorReponseTimeThreshold"],
+  SlaExclusionPeriod: ["ExclusionPeriodId", "Hash", "Description", "From", "Until"],
+  ScheduledReport: ["ScheduledReportGuid", "Hash", "DashboardGuid", "DashboardGuidSpecified", "FileType", "IsActive", "Schedule", "SelectedPeriod", "InternalNotes", "Notes", "Recipients"],
+  ReportSchedule: ["ScheduleType", "Time", "WeekDay", "MonthDay", "Month", "QuarterStartMonth"],
+  Recipients: ["Operators", "OperatorGroups", "ExtraEmailAddresses"],
+  DutySchedule: ["Id", "ScheduleMode", "StartDateTime", "EndDateTime", "WeekDay", "MonthDay", "StartTime", "EndTime"],
+  Operator: [
+    "OperatorGuid",
+    "Email",
+    "Password",
+    "FullName",
+    "MobilePhone",
+    "IsAccountAdministrator",
+    "BackupEmail",
+    "IsOnDuty",
+    "CultureName",
+    "TimeZoneId",
+    "SmsProvider",
+    "UseNumericSender",
+    "AllowNativeLogin",
+    "AllowSingleSignon",
+    "UserName",
+    "Hash",
+    "DefaultDashboard",
+    "SetupMode",
+    "OperatorRole",
+    "OutgoingPhoneNumberId",
+    "CultureNameSpecified",
+    "TimeZoneIdSpecified",
+    "UseNumericSenderSpecified",
+    "AllowNativeLoginSpecified",
+    "AllowSingleSignonSpecified",
+    "OutgoingPhoneNumberIdSpecified"
+  ],
+  OperatorGroup: ["OperatorGroupGuid", "Description", "IsEveryone", "IsAdministratorsGroup"],
+  AlertDefinition: ["AlertDefinitionGuid", "AlertName", "IsActive", "Hash"],
+  EscalationLevel: ["Id", "EscalationMode", "ThresholdErrorCount", "ThresholdMinutes", "IsActive", "Message", "NumberOfReminders", "ReminderDelay", "IncludeTraceRoute", "Hash"],
+  EscalationLevelIntegration: [
+    "IntegrationGuid",
+    "ExtraEmailAddresses",
+    "ExtraEmailAddressesSpecified",
+    "StatusHubServiceList",
+    "StatusHubServiceListSpecified",
+    "IsActive",
+    "SendOkAlerts",
+    "SendReminderAlerts",
+    "VariableValues",
+    "Hash"
+  ]
+};
+function allowKeyOf(object) {
+  return object.charAt(0).toLowerCase() + object.slice(1);
+}
+var ALLOW_UNKNOWN_FIELD_KEYS = Object.keys(PUBLISHED_FIELDS).map(allowKeyOf);
+function publishedFieldsOf(object) {
+  return object !== void 0 && Object.hasOwn(PUBLISHED_FIELDS, object) ? PUBLISHED_FIELDS[object] : void 0;
+}
+var NOTHING_ALLOWED = { fields: {}, values: {} };
+var stringsOf = (v) => Array.isArray(v) ? v.filter((s) => typeof s === "string") : [];
+function readAllowUnknown(written2) {
+  if (written2 === null || typeof written2 !== "object" || Array.isArray(written2)) return NOTHING_ALLOWED;
+  const { fields, values } = written2;
+  const table = (v) => v === null || typeof v !== "object" || Array.isArray(v) ? {} : Object.fromEntries(Object.entries(v).map(([k, list]) => [k, stringsOf(list)]));
+  return { fields: table(fields), values: table(values) };
+}
+var isNode = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function refOf(schema) {
+  return isNode(schema) && typeof schema["$ref"] === "string" && schema["$ref"].startsWith("#/$defs/") ? schema["$ref"].slice("#/$defs/".length) : void 0;
+}
+function unknownIn(defs, object, objects) {
+  const fields = {};
+  const values = {};
+  const add = (table, key, name) => (table[key] ??= /* @__PURE__ */ new Set()).add(name);
+  const visit2 = (name, item) => {
+    if (!isNode(item)) return;
+    const node = defs[name];
+    const properties = isNode(node) && isNode(node["properties"]) ? node["properties"] : {};
+    const published = publishedFieldsOf(name);
+    for (const [field, value] of Object.entries(item)) {
+      const schema = properties[field];
+      if (schema === void 0) {
+        if (/^[A-Z]/.test(field) && published !== void 0 && !published.includes(field)) add(fields, allowKeyOf(name), field);
+        continue;
+      }
+      const target = refOf(schema) === void 0 ? schema : defs[refOf(schema)];
+      const many = Array.isArray(value) && isNode(target) && target["type"] === "array";
+      const itemSchema = many ? target["items"] : schema;
+      const itemRef = refOf(itemSchema);
+      const itemTarget = itemRef === void 0 ? itemSchema : defs[itemRef];
+      for (const v of many ? value : [value]) {
+        if (itemRef !== void 0 && publishedFieldsOf(itemRef) !== void 0) visit2(itemRef, v);
+        else if (typeof v === "string" && isNode(itemTarget) && Array.isArray(itemTarget["enum"]) && !itemTarget["enum"].includes(v)) add(values, field, v);
+      }
+    }
+  };
+  for (const item of objects) visit2(object, item);
+  const sorted2 = (table) => Object.fromEntries(Object.entries(table).map(([key, set]) => [key, [...set].sort()]));
+  return { fields: sorted2(fields), values: sorted2(values) };
 }
 
 // ../schema/src/config-schema.ts
@@ -64752,7 +64955,11 @@ var MatchTypeSchema = def(
     description: "How a content condition matches: ErrorWhenContains, ErrorWhenNotContains and their Regex forms (the 2022 definition names them Positive, Negative, PositiveRegex, NegativeRegex; both are sent as written)."
   })
 );
-var MonitorModeSchema = def("MonitorMode", OpenEnum(MONITOR_MODES2, { description: "Stage of the monitor: Development, Staging or Production." }));
+var MonitorModeSchema = def("MonitorMode", StringEnum(MONITOR_MODES2, { description: "Stage of the monitor: Development, Staging or Production." }));
+var MonitorTypeSchema = def(
+  "MonitorType",
+  StringEnum(MONITOR_TYPES2, { description: "Kind of monitor, e.g. `Https` (the service no longer creates `Http`, `WebserviceHttp` or `WebserviceHttps`)." })
+);
 var VaultItemTypeSchema = def(
   "VaultItemType",
   StringEnum(VAULT_ITEM_TYPES, {
@@ -64911,10 +65118,13 @@ var MonitorSchema = def(
     {
       Name: Name("Monitor name; the key of the monitor (unique among managed monitors)."),
       MonitorGuid: Type.Optional(Guid("Pins the identity of an existing monitor (adopt or rename).")),
-      MonitorType: Type.Optional(
-        OpenEnum(MONITOR_TYPES2, { description: "Kind of monitor, e.g. `Https` (the service no longer creates `Http`, `WebserviceHttp` or `WebserviceHttps`)." })
-      ),
+      MonitorType: Type.Optional(MonitorTypeSchema),
       MonitorMode: Type.Optional(MonitorModeSchema),
+      HttpMethod: Type.Optional(StringEnum(HTTP_METHODS, { description: "HTTP method of the check." })),
+      IpVersion: Type.Optional(StringEnum(IP_VERSIONS, { description: "IP version the check uses." })),
+      HttpVersion: Type.Optional(StringEnum(HTTP_VERSIONS, { description: "HTTP version the check negotiates." })),
+      AuthenticationType: Type.Optional(StringEnum(AUTHENTICATION_TYPES, { description: "How the check authenticates." })),
+      BrowserType: Type.Optional(StringEnum(BROWSER_TYPES, { description: "Browser of a browser-based check." })),
       CheckInterval: Type.Optional(
         Type.Integer({
           minimum: 1,
@@ -64935,7 +65145,7 @@ var MonitorSchema = def(
       ...removedFields,
       ...guardrails
     },
-    { title: "Monitor", description: "A monitor. PascalCase fields are API fields sent verbatim; unknown ones pass through." }
+    { title: "Monitor", description: "A monitor. PascalCase fields are API fields sent verbatim; one the published definition does not list is an error unless monsync.yaml allows it (allowUnknown)." }
   )
 );
 var MonitorGroupSchema = def(
@@ -65112,9 +65322,9 @@ var EscalationLevelIntegrationSchema = def(
       integration: Name("Name of an integration of the account (`GET /Integration`: Email, SMS and Phone are predefined, others are set up in the web app); the key of the entry within its level."),
       VariableValues: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "Values of the integration's variables for this level (variable name to text)." })),
       ExtraEmailAddresses: Type.Optional(Type.Array(use(EmailSchema, "An address."), { description: "More addresses to send to (Email integrations only); compared as a set.", uniqueItems: true })),
-      IsActive: Type.Optional(Type.Boolean({ description: "Write-only: the service never returns it, so it is sent when the integration is attached and again only with `monsync plan --rotate escalationLevelIntegration:<key>`." })),
-      SendOkAlerts: Type.Optional(Type.Boolean({ description: "Write-only (as IsActive). Must be false for Phone and GenericWebhook integrations." })),
-      SendReminderAlerts: Type.Optional(Type.Boolean({ description: "Write-only (as IsActive). Must be false for GenericWebhook integrations." }))
+      IsActive: Type.Optional(Type.Boolean({ description: "Write-only: the service never returns it, so it is sent when the integration is attached and again only with `monsync plan --rotate escalationLevelIntegration:<key>`. Default when left out: true." })),
+      SendOkAlerts: Type.Optional(Type.Boolean({ description: "Write-only (as IsActive). Must be false for Phone and GenericWebhook integrations. Default when left out: true where the integration's type allows it, else false." })),
+      SendReminderAlerts: Type.Optional(Type.Boolean({ description: "Write-only (as IsActive). Must be false for GenericWebhook integrations. Default when left out: true, except false for GenericWebhook." }))
     },
     { title: "EscalationLevelIntegration", description: "An integration attached to an escalation level, with its settings for that level." }
   )
@@ -65355,6 +65565,28 @@ var SafetySchema = def(
     }
   )
 );
+var PascalCaseList = (description) => Type.Array(Type.String({ pattern: "^[A-Z][A-Za-z0-9_]*$" }), { description, uniqueItems: true });
+var AllowUnknownSchema = def(
+  "AllowUnknown",
+  ClosedObject(
+    {
+      fields: Type.Optional(
+        ClosedObject(
+          Object.fromEntries(ALLOW_UNKNOWN_FIELD_KEYS.map((key) => [key, Type.Optional(PascalCaseList(`API fields of ${key} objects that the published definition does not list, sent as written.`))])),
+          { description: "By object: PascalCase fields the service added after this release. Any other unknown PascalCase field is an error." }
+        )
+      ),
+      values: Type.Optional(
+        Type.Record(Type.String({ pattern: "^[A-Z][A-Za-z0-9]*$|^authorizations$" }), Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }), {
+          description: "By field name (e.g. `MonitorType`, `EscalationMode`, or an operator group's `authorizations`): values outside the published enum, e.g. a monitor type the service added after this release. Any other value outside the enum is an error."
+        })
+      )
+    },
+    {
+      description: "What the service added after this release, let through on purpose and reviewed like any change: unknown API fields by object, enum values by field. Example: `{ fields: { monitor: [NewField] }, values: { MonitorType: [NewType] } }`."
+    }
+  )
+);
 var ProtectPatternSchema = def(
   "ProtectPattern",
   Type.String({
@@ -65383,6 +65615,7 @@ var ConfigFileSchema = ClosedObject(
     safety: Type.Optional(SafetySchema),
     protect: Type.Optional(Type.Array(ProtectPatternSchema, { description: "Objects monsync never deletes or retires (nor the objects inside them), not even with --allow-unsafe." })),
     policy: Type.Optional(PolicySchema),
+    allowUnknown: Type.Optional(AllowUnknownSchema),
     apiOperator: Type.Optional(
       Type.String({
         minLength: 1,
@@ -65400,7 +65633,7 @@ var ConfigFileSchema = ClosedObject(
   },
   {
     title: "monsync config file",
-    description: "A file of a monsync config tree. monsync.yaml at the root holds apiVersion, manage, safety, protect and policy; any *.yaml may hold resources. PascalCase keys are API fields (unknown ones pass through), camelCase keys are monsync's own."
+    description: "A file of a monsync config tree. monsync.yaml at the root holds apiVersion, manage, safety, protect, policy and allowUnknown; any *.yaml may hold resources. PascalCase keys are API fields (one the published definition does not list is an error unless allowUnknown lets it through), camelCase keys are monsync's own."
   }
 );
 var EXTRA_CONFIG_DEFS = [DutyScheduleSchema, AlertTypeSchema, CultureNameSchema, SmsProviderSchema, ScheduleModeSchema];
@@ -65611,6 +65844,73 @@ var PlanOnCallSchema = def(
     { description: "The on-call preview: who is on duty each hour of the next days, before and after the plan." }
   )
 );
+var Names = (description) => Type.Array(Type.String(), { description });
+var PlanPagingGroupSchema = def(
+  "PlanPagingGroup",
+  ClosedObject(
+    {
+      key: Type.String({ description: "The operator group's Description." }),
+      members: Type.Optional(Names("Its members' Emails; absent when they were not read (the group is not managed) or it is the Everyone group."))
+    },
+    { description: "An operator group an escalation level reaches, expanded." }
+  )
+);
+var PlanPagingLevelSchema = def(
+  "PlanPagingLevel",
+  ClosedObject(
+    {
+      id: Type.Integer({ description: "The level's `Id`." }),
+      active: Type.Boolean({ description: "IsActive (a level the service has not said is inactive is active)." }),
+      escalationMode: Type.Optional(Type.String({ description: "EscalationMode: AlertOnErrorCount (ThresholdErrorCount) or AlertOnErrorDuration (ThresholdMinutes)." })),
+      thresholdErrorCount: Type.Optional(Type.Integer()),
+      thresholdMinutes: Type.Optional(Type.Integer()),
+      operators: Type.Optional(Names("Operators it names (Email); absent when its members were not read.")),
+      operatorGroups: Type.Optional(Type.Array(PlanPagingGroupSchema, { description: "Operator groups it names, with their members." })),
+      reaches: Type.Optional(Names("Every operator it reaches, groups expanded, sorted; absent when that is not known (members of the level or of a group not read).")),
+      timeZone: Type.Optional(Type.String({ description: "The zone `onDuty` is counted in: the reached operators' when they share one, else UTC." })),
+      from: Type.Optional(UtcInstant("Start of the first hour of `onDuty`.")),
+      onDuty: Type.Optional(HourCells("One cell per hour from `from`: `#` one of `reaches` on duty the whole hour, `+` part of it, `.` nobody. Absent without duty schedules or a clock.")),
+      nobodyOnDuty: Type.Optional(Type.Array(PlanOnCallGapSchema, { description: "The hours of `onDuty` with nobody on duty, consecutive hours together." }))
+    },
+    { description: "One escalation level of a path: its threshold, whom it reaches and who of them is on duty." }
+  )
+);
+var PlanPagingPathSchema = def(
+  "PlanPagingPath",
+  ClosedObject(
+    {
+      active: Type.Boolean({ description: "The definition's IsActive." }),
+      monitors: Type.Optional(Names("Monitors it covers (Name); absent when its members were not read.")),
+      monitorGroups: Type.Optional(Names("Monitor groups it covers (Description).")),
+      levels: Type.Array(PlanPagingLevelSchema, { description: "Its escalation levels by Id." })
+    },
+    { description: "An alert definition's escalation path at one moment: what it covers and whom each level pages." }
+  )
+);
+var PlanPagingDefinitionSchema = def(
+  "PlanPagingDefinition",
+  ClosedObject(
+    {
+      key: Type.String({ description: "The definition's AlertName (after the plan, when it is renamed)." }),
+      before: Type.Optional(PlanPagingPathSchema),
+      after: Type.Optional(PlanPagingPathSchema)
+    },
+    { description: "An alert definition whose escalation path the plan changes: before (absent when the plan creates it) and after (absent when it deletes it)." }
+  )
+);
+var PlanPagingSchema = def(
+  "PlanPaging",
+  ClosedObject(
+    {
+      now: Type.Optional(UtcInstant("The instant the hours start from (the plan's clock); absent without one, and then no level has hours.")),
+      hours: Count("Hours previewed (7 days)."),
+      reading: StringEnum(DUTY_SCHEDULE_READINGS, { description: "What a duty schedule's windows mean, as in `onCall`." }),
+      definitions: Type.Array(PlanPagingDefinitionSchema, { description: "Each alert definition whose levels, members, covered monitors or on-duty hours the plan changes, by AlertName; at most 25." }),
+      omitted: Type.Optional(Count("Such definitions left out of `definitions` to keep the plan small."))
+    },
+    { description: "Who gets paged: the escalation path of every alert definition the plan changes, before and after." }
+  )
+);
 var PlanTargetSchema = def(
   "PlanTarget",
   ClosedObject(
@@ -65636,6 +65936,7 @@ var PlanDocumentSchema = ClosedObject(
     unmanaged: Type.Array(PlanUnmanagedSchema, { description: "Live objects no file declares." }),
     warnings: Type.Array(PlanWarningSchema, { description: "Warnings." }),
     onCall: Type.Optional(PlanOnCallSchema),
+    paging: Type.Optional(PlanPagingSchema),
     policy: Type.Optional(Type.Array(PlanPolicyFindingSchema, { description: "Findings of the policy rules of monsync.yaml (on the tree and on the account after the plan); absent when there are none." })),
     target: Type.Optional(PlanTargetSchema)
   },
@@ -65751,9 +66052,91 @@ var PullResultSchema = ClosedObject(
     secrets: Type.Array(ClosedObject({ env: Type.String({ description: "The variable a `{ fromEnv }` placeholder names." }), where: Type.String({ description: "File and field of the placeholder." }) }), {
       description: "Placeholders written for secrets the API never returns: set these variables before planning. Names only, never values."
     }),
-    remaining: Type.Array(Type.String(), { description: "Steps a plan of the written tree still shows against the same read (what pull cannot write); empty when it plans no changes." })
+    remaining: Type.Array(Type.String(), { description: "Steps a plan of the written tree still shows against the same read (what pull cannot write); empty when it plans no changes." }),
+    unread: Type.Optional(
+      Type.Array(ClosedObject({ where: Type.String({ description: "File and object the settings belong to." }), fields: Type.Array(Type.String(), { description: "The settings left out." }) }), {
+        description: "Settings the API never returns, so pull could not read them and left them out of the tree rather than invent them (an attached integration's IsActive, SendOkAlerts, SendReminderAlerts): declare them to choose, they are sent on attach and with --rotate."
+      })
+    )
   },
   { title: "monsync pull --json", description: "The result of `monsync pull --json` (`--out` or `--into`) and `monsync import --json`; what is printed for people goes to stderr." }
+);
+var Position = {
+  file: Type.String({ description: "File, as the user would write it (relative to the working directory when inside it)." }),
+  line: Type.Integer({ minimum: 1, description: "1-based line, in the file before the rewrite." }),
+  column: Type.Integer({ minimum: 1, description: "1-based column." })
+};
+var MIGRATE_MODES = ["rewrite", "check", "from-json"];
+var MigrateResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: "Version of this format." }),
+    mode: StringEnum(MIGRATE_MODES, { description: "`rewrite`: the tree was rewritten in place; `check`: nothing written (exit 1 when something would change); `from-json`: API exports converted into a new file." }),
+    ok: Type.Boolean({ description: "True when the run exits 0." }),
+    filesChanged: Type.Array(Type.String(), { description: "Files rewritten (with --check: that would be; with --from-json: the file written)." }),
+    changes: Type.Array(
+      ClosedObject({
+        ...Position,
+        monitor: Type.String({ description: "The monitor's Name, or `monitors[<index>]`." }),
+        removed: Type.Array(Type.String(), { description: "Removed fields taken out, in source order." }),
+        added: Type.Array(Type.Record(Type.String(), Type.String()), { description: "ErrorConditions entries added in their place (API field names)." })
+      }),
+      { description: "Monitors moved off the removed fields." }
+    ),
+    renames: Type.Array(
+      ClosedObject({
+        ...Position,
+        kind: Type.String({ description: "Kind of the object (`monitor`, `sla`, ...)." }),
+        object: Type.String({ description: "Its Name, Description or key." }),
+        what: StringEnum(["field", "value"]),
+        field: Type.String({ description: "The field renamed, or whose value is renamed." }),
+        from: Type.String(),
+        to: Type.String(),
+        converted: Type.Optional(ClosedObject({ from: Type.Number(), to: Type.Number() }, { description: "The number, when the two spellings count in different units." }))
+      }),
+      { description: "Spec or v3 spellings rewritten to the service's." }
+    ),
+    problems: Type.Array(
+      ClosedObject({
+        ...Position,
+        severity: StringEnum(["error", "warning", "info"]),
+        code: Type.String({ pattern: "^[A-Z][A-Z0-9_]+$" }),
+        message: Type.String()
+      }),
+      { description: "What could not be migrated, or needs a look." }
+    ),
+    secrets: Type.Array(ClosedObject({ env: Type.String({ description: "The variable a `{ fromEnv }` placeholder names." }), where: Type.String({ description: "File and field of the placeholder." }) }), {
+      description: "With --from-json: placeholders written for secrets the export held (names only, never values)."
+    })
+  },
+  { title: "monsync migrate --json", description: "The result of `monsync migrate --json` (with --check or --from-json too)." }
+);
+var UNLOCK_OUTCOMES = ["broken", "none-held", "refused", "cancelled"];
+var UnlockResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: "Version of this format." }),
+    outcome: StringEnum(UNLOCK_OUTCOMES, {
+      description: "`broken`: the lock is gone (exit 0); `none-held`: there was none (exit 0); `refused`: not on a terminal and no --force (exit 1); `cancelled`: not confirmed (exit 1)."
+    }),
+    lock: Type.Optional(
+      ClosedObject({
+        guid: Type.String({ description: "The lock's SLA GUID." }),
+        holder: Type.String({ description: "Who held it, as `user@host since <time> (lease until <time>)`." }),
+        leaseRunning: Type.Boolean({ description: "True when its lease had not run out: that apply may have been running." })
+      })
+    )
+  },
+  { title: "monsync unlock --json", description: "The result of `monsync unlock --json`. An error (no credentials, several locks and none named) prints nothing on stdout, exit 1." }
+);
+var InitResultSchema = ClosedObject(
+  {
+    formatVersion: Type.Literal(OUTPUT_FORMAT_VERSION, { description: "Version of this format." }),
+    config: Type.String({ description: "The config folder, as the user would write it." }),
+    fromLive: Type.Boolean({ description: "True when the account was pulled into the folder." }),
+    kinds: Type.Array(Type.String(), { description: "Kinds the new monsync.yaml manages (empty with --from-live: the pulled one says)." }),
+    files: Type.Array(Type.String(), { description: "Files written by init itself (a pulled tree's files are reported by pull on stderr)." }),
+    gitignoreLinesAdded: Count2("Lines added to .gitignore.")
+  },
+  { title: "monsync init --json", description: "The result of `monsync init --json`; the next steps go to stderr. An error prints nothing on stdout, exit 1." }
 );
 
 // ../schema/src/render-schemas.ts
@@ -65827,13 +66210,22 @@ var DIAGNOSTIC_CODES = {
   INVALID_UTF8: { severity: "error", summary: "The file is not valid UTF-8 (a byte sequence would be replaced, changing the value silently)." },
   FILE_PARSED_EMPTY: { severity: "error", summary: "A file with content (not only comments) parses to nothing, e.g. a line-ending style the parser misreads." },
   NON_FINITE_NUMBER: { severity: "error", summary: "A YAML special float (`.nan`, `.inf`, or a number too large for a double): not a JSON number, it cannot be sent." },
+  IMPRECISE_NUMBER: { severity: "error", summary: "A number a double cannot hold as written (an integer beyond 2^53 such as `9007199254740993`, a 30-digit number, `0.10000000000000000001`): it would be sent as another number. Quote an identifier as a string." },
+  NUL_CHARACTER: { severity: "error", summary: "A string or a key holds a NUL character (U+0000, raw or as `\\0`): the service's text fields cannot hold it." },
   EMPTY_FILE: { severity: "warning", summary: "A resource file declares nothing (empty, only comments, `null` or `{}`): what it used to declare would be planned as deletes in pruned kinds." },
   // Schema
   UNKNOWN_FIELD: { severity: "error", summary: "An unknown camelCase (monsync) key; names the likely field when there is one." },
-  LIKELY_TYPO: { severity: "warning", summary: "An unknown PascalCase field that passes through but is a near miss of a known one." },
+  UNKNOWN_API_FIELD: {
+    severity: "error",
+    summary: "A PascalCase field that the service's published definition of the object does not list; names the likely field (`allowUnknown.fields` in monsync.yaml lets a field the service added after this release through)."
+  },
+  LIKELY_TYPO: { severity: "warning", summary: "An unknown PascalCase field of an object whose fields are not all published (it passes through) that is a near miss of a known one." },
   MISSING_FIELD: { severity: "error", summary: "A required field is missing (reported at the mapping that lacks it)." },
   TYPE_MISMATCH: { severity: "error", summary: "A value has the wrong type (e.g. a string where a boolean is expected)." },
-  INVALID_ENUM: { severity: "error", summary: "A value is not one of the values the spec allows." },
+  INVALID_ENUM: {
+    severity: "error",
+    summary: "A value is not one of the values the published definition allows; names the closest (`allowUnknown.values` in monsync.yaml lets a value the service added after this release through)."
+  },
   INVALID_VALUE: { severity: "error", summary: "A value matches none of the accepted forms." },
   INVALID_FORMAT: { severity: "error", summary: "A string does not have the expected format." },
   INVALID_TIMESTAMP: { severity: "error", summary: "A timestamp is not `YYYY-MM-DDTHH:MM:SS` or not a real date and time." },
@@ -65865,6 +66257,7 @@ var DIAGNOSTIC_CODES = {
   MISSING_API_VERSION: { severity: "error", summary: "monsync.yaml has no `apiVersion: monsync/v1`." },
   SETTINGS_OUTSIDE_ROOT: { severity: "error", summary: "`apiVersion`, `manage`, `ignore`, `safety`, `protect` or `policy` outside the root monsync.yaml." },
   DUPLICATE_KEY: { severity: "error", summary: "Two declarations (possibly in different files) have the same key; names both places." },
+  LOOKALIKE_KEY: { severity: "error", summary: "Two declarations have keys that read the same but differ in invisible characters (zero-width, U+2060, BOM), spaces other than U+0020 (no-break, narrow, figure), Unicode normalisation (NFC and NFD) or surrounding whitespace; names both places, the keys escaped." },
   DUPLICATE_GUID: { severity: "error", summary: "Two declarations pin the same GUID." },
   OPERATOR_FIELD_REFUSED: { severity: "error", summary: "An operator declares `IsAccountAdministrator` or `UserName` (read-only), `IsOnDuty` (operational state, never planned), or `PhoneProvider` or `OutgoingPhoneNumber` (the spec's, not fields of the service)." },
   CONFLICTING_FIELDS: { severity: "error", summary: "Two fields that set the same thing are both declared (an operator's `outgoingPhoneNumber` and `OutgoingPhoneNumberId`)." },
@@ -65924,17 +66317,17 @@ var YamlSource = class {
   #doc;
   constructor(file, raw) {
     this.file = file;
-    const text2 = raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
-    this.text = text2;
-    const tooDeep = flowTooDeep(text2);
+    const text4 = raw.includes("\r") ? raw.replace(/\r\n?/g, "\n") : raw;
+    this.text = text4;
+    const tooDeep = flowTooDeep(text4);
     if (tooDeep !== void 0) {
       this.#lineCounter.addNewLine(0);
-      for (let i = text2.indexOf("\n"); i >= 0; i = text2.indexOf("\n", i + 1)) this.#lineCounter.addNewLine(i + 1);
+      for (let i = text4.indexOf("\n"); i >= 0; i = text4.indexOf("\n", i + 1)) this.#lineCounter.addNewLine(i + 1);
       this.report("YAML_TOO_DEEP", nestedMessage(), tooDeep, tooDeep + 1, { hint: NESTED_HINT });
       this.value = void 0;
       return;
     }
-    const docs = (0, import_yaml5.parseAllDocuments)(text2, {
+    const docs = (0, import_yaml5.parseAllDocuments)(text4, {
       lineCounter: this.#lineCounter,
       uniqueKeys: true,
       merge: false,
@@ -65965,8 +66358,8 @@ var YamlSource = class {
       if (error2.code !== "DUPLICATE_KEY" && error2 !== cause) continue;
       const code = error2.code === "DUPLICATE_KEY" ? "DUPLICATE_YAML_KEY" : "YAML_SYNTAX";
       const key = /^("[^"\n]*"|'[^'\n]*'|[^:\n]*?)\s*:/.exec(this.text.slice(error2.pos[0], error2.pos[0] + 200))?.[1]?.trim() ?? "";
-      const named2 = key === "" || key.length > 80 || /[\r\n]/.test(key) ? "this key" : `the key ${JSON.stringify(key)}`;
-      const message = code === "DUPLICATE_YAML_KEY" ? `${named2} appears twice in the same mapping` : firstLine(error2.message);
+      const named3 = key === "" || key.length > 80 || /[\r\n]/.test(key) ? "this key" : `the key ${JSON.stringify(key)}`;
+      const message = code === "DUPLICATE_YAML_KEY" ? `${named3} appears twice in the same mapping` : firstLine(error2.message);
       const later = syntaxErrors.length - 1;
       const after = later > 0 ? ` (the parser's ${later} later complaint${later === 1 ? "" : "s"} follow${later === 1 ? "s" : ""} from this one and ${later === 1 ? "is" : "are"} not shown)` : "";
       this.report(code, message, error2.pos[0], error2.pos[1], { hint: code === "DUPLICATE_YAML_KEY" ? "keep one of the two entries" : `nothing else in this file is checked until it parses${after}` });
@@ -66020,18 +66413,7 @@ var YamlSource = class {
       this.refusedOffsets.add(node.range?.[0] ?? -1);
       return null;
     }
-    if ((0, import_yaml5.isScalar)(node)) {
-      if (typeof node.value === "number" && !Number.isFinite(node.value)) {
-        const range = node.range ?? [0, 0, 0];
-        const written2 = this.text.slice(range[0], range[1]).trim();
-        this.reportNode("NON_FINITE_NUMBER", `\`${written2}\` is not a finite number: YAML special floats (.nan, .inf) and numbers beyond the range of a double are not JSON numbers, so the API cannot receive them`, node, {
-          hint: "write a finite number, or quote the value if a string is meant"
-        });
-        this.refusedOffsets.add(range[0]);
-        return null;
-      }
-      return node.value;
-    }
+    if ((0, import_yaml5.isScalar)(node)) return this.scalarValue(node, "string");
     if ((0, import_yaml5.isSeq)(node)) return node.items.map((item) => this.toValue(item));
     if ((0, import_yaml5.isMap)(node)) {
       const out = {};
@@ -66041,6 +66423,7 @@ var YamlSource = class {
           this.reportNode("NON_STRING_KEY", "mapping keys must be plain names", key ?? node);
           continue;
         }
+        if (this.scalarValue(key, "key") === null) continue;
         const name = String(key.value);
         if (name === "<<") {
           this.reportNode("MERGE_KEY", "merge keys (<<) are not allowed; write the fields out", key);
@@ -66055,6 +66438,48 @@ var YamlSource = class {
       return out;
     }
     return null;
+  }
+  /**
+   * A scalar's value, or null (reported, and its node refused) where the value would not reach the API as written: a
+   * number JSON cannot carry, a number a double cannot hold exactly, a string with a NUL character.
+   */
+  scalarValue(node, role) {
+    const value = node.value;
+    const range = node.range ?? [0, 0, 0];
+    if (typeof value === "number") {
+      const written2 = this.text.slice(range[0], range[1]).trim();
+      if (!Number.isFinite(value)) {
+        this.reportNode("NON_FINITE_NUMBER", `\`${written2}\` is not a finite number: YAML special floats (.nan, .inf) and numbers beyond the range of a double are not JSON numbers, so the API cannot receive them`, node, {
+          hint: "write a finite number, or quote the value if a string is meant"
+        });
+        this.refusedOffsets.add(range[0]);
+        return null;
+      }
+      if (!holdsExactly(written2, value)) {
+        this.reportNode("IMPRECISE_NUMBER", imprecision(written2, value), node, {
+          hint: `quote it (\`"${written2}"\`) if it is an identifier or a code; otherwise write a number of at most 15 significant digits (integers between -9007199254740991 and 9007199254740991)`
+        });
+        this.refusedOffsets.add(range[0]);
+        return null;
+      }
+      return value;
+    }
+    if (typeof value === "string" && value.includes("\0")) {
+      this.report("NUL_CHARACTER", `this ${role} holds a NUL character (U+0000): text fields of the service cannot hold it, and tools that read C strings would cut the text there`, this.nulOffset(range[0], range[1]), range[1], {
+        hint: "remove the NUL character (a raw 0x00 byte, or a `\\0`, `\\x00` or `\\u0000` escape)"
+      });
+      this.refusedOffsets.add(range[0]);
+      return null;
+    }
+    return value;
+  }
+  /** Where in `[start, end)` the NUL is written: the raw byte or its escape; the scalar's start if neither is found. */
+  nulOffset(start, end) {
+    const source = this.text.slice(start, end);
+    const raw = source.indexOf("\0");
+    if (raw >= 0) return start + raw;
+    const escaped = /\\(?:0|x00|u0000|U00000000)/.exec(source);
+    return escaped === null ? start : start + escaped.index;
   }
   report(code, message, start, end, extra = {}) {
     const from = this.linePos(start);
@@ -66121,22 +66546,22 @@ var YamlSource = class {
 };
 var NESTED_HINT = `flatten the structure; config files nest mappings and lists at most ${MAX_NESTING} deep`;
 var nestedMessage = () => `mappings and lists are nested more than ${MAX_NESTING} levels deep here`;
-function flowTooDeep(text2) {
-  if (!/[[{]/.test(text2)) return void 0;
+function flowTooDeep(text4) {
+  if (!/[[{]/.test(text4)) return void 0;
   let depth = 0;
   let quote;
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2[i];
+  for (let i = 0; i < text4.length; i++) {
+    const c = text4[i];
     if (quote !== void 0) {
       if (c === "\\" && quote === '"') i += 1;
       else if (c === quote) quote = void 0;
       continue;
     }
     if (c === '"' || c === "'") {
-      const before = i === 0 ? " " : text2[i - 1];
+      const before = i === 0 ? " " : text4[i - 1];
       if (before === void 0 || /[\s,[{:]/.test(before)) quote = c;
-    } else if (c === "#" && (i === 0 || /\s/.test(text2[i - 1] ?? " "))) {
-      const end = text2.indexOf("\n", i);
+    } else if (c === "#" && (i === 0 || /\s/.test(text4[i - 1] ?? " "))) {
+      const end = text4.indexOf("\n", i);
       if (end < 0) break;
       i = end;
     } else if (c === "[" || c === "{") {
@@ -66158,6 +66583,28 @@ function deepNode(root) {
     }
   }
   return void 0;
+}
+function decimalKey(text4) {
+  const match2 = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text4);
+  if (match2 === null) return void 0;
+  const fraction = match2[3] ?? "";
+  let digits = `${match2[2] ?? ""}${fraction}`.replace(/^0+/, "");
+  let exponent = Number(match2[4] ?? "0") - fraction.length;
+  if (digits === "") return "0";
+  const trailing = /0*$/.exec(digits)?.[0].length ?? 0;
+  digits = digits.slice(0, digits.length - trailing);
+  exponent += trailing;
+  return `${match2[1] === "-" ? "-" : ""}${digits}e${exponent}`;
+}
+function holdsExactly(written2, value) {
+  const key = decimalKey(written2);
+  if (key === void 0) return Number.isSafeInteger(value);
+  return key === decimalKey(String(value).replace(/e\+/, "e"));
+}
+function imprecision(written2, value) {
+  const sent = JSON.stringify(value);
+  const why = Number.isInteger(value) && !Number.isSafeInteger(value) ? "integers beyond 2^53, 9007199254740992, lose their last digits" : "a double holds about 15 to 17 significant digits";
+  return `\`${written2}\` cannot be held exactly as a number: it would be sent as ${sent} (${why})`;
 }
 function firstLine(message) {
   return (message.split("\n")[0] ?? message).replace(/ at line \d+, column \d+:?$/, "").trim();
@@ -66465,6 +66912,38 @@ function checkExclusionPeriod(period) {
   return findings;
 }
 
+// ../schema/src/look-alike.ts
+var PLAIN = /^[!-~](?:[ -~]*[!-~])?$/;
+var IGNORABLE = new RegExp("\\p{Default_Ignorable_Code_Point}", "gu");
+var OTHER_SPACE = new RegExp("(?! )\\p{Zs}", "gu");
+function lookAlikeForm(key) {
+  if (PLAIN.test(key)) return key;
+  return key.replace(IGNORABLE, "").replace(OTHER_SPACE, " ").normalize("NFC").trim();
+}
+var codePoint = (char) => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+function distinct(chars) {
+  return [...new Set([...chars].map(codePoint))].join(", ");
+}
+function oddities(key) {
+  const out = [];
+  const invisible = key.match(IGNORABLE);
+  if (invisible !== null) out.push(`an invisible character (${distinct(invisible)})`);
+  const spaces = key.match(OTHER_SPACE);
+  if (spaces !== null) out.push(`a space that is not U+0020 (${distinct(spaces)})`);
+  if (key.normalize("NFC") !== key) out.push("a decomposed spelling (combining marks, Unicode NFD rather than NFC)");
+  const plain = key.replace(IGNORABLE, "").replace(OTHER_SPACE, "");
+  if (plain !== plain.trimStart()) out.push("whitespace at the start");
+  if (plain !== plain.trimEnd()) out.push("whitespace at the end");
+  return out;
+}
+function lookAlikeDifference(a, b) {
+  const parts = [a, b].flatMap((key) => {
+    const found = oddities(key);
+    return found.length === 0 ? [] : [`${JSON.stringify(key)} has ${found.join(" and ")}`];
+  });
+  return parts.join("; ");
+}
+
 // ../schema/src/suggest.ts
 function editDistance(a, b) {
   const rows = a.length + 1;
@@ -66501,8 +66980,8 @@ function likelyMeant(word, candidates) {
 
 // ../schema/src/policy/check.ts
 var DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-function isRealDay(text2) {
-  const m = DAY.exec(text2);
+function isRealDay(text4) {
+  const m = DAY.exec(text4);
   if (m === null) return false;
   const [year, month, day] = m.slice(1).map(Number);
   const date = new Date(Date.UTC(year, month - 1, day));
@@ -66559,11 +67038,18 @@ function findingOf(entry, rule, object, message, at3) {
 function checkPolicy(subjects, entries, today) {
   const diagnostics = [];
   const findings = [];
+  const planWaivers = [];
   const configured = new Set(entries.map((entry) => entry.rule));
   for (const subject2 of subjects) {
     const { object } = subject2;
     const waivers = validWaivers(subject2, today, diagnostics);
     const used = /* @__PURE__ */ new Set();
+    for (const [name, waiver] of waivers) {
+      if (policyRule(name)?.scope !== "plan" || !configured.has(name)) continue;
+      used.add(name);
+      const at3 = waiver.position("rule");
+      planWaivers.push({ rule: name, kind: object.kind, key: object.key, file: at3.file, line: at3.line, column: at3.column });
+    }
     for (const entry of entries) {
       const rule = policyRule(entry.rule);
       if (rule === void 0 || rule.scope !== "object" || !ruleAppliesTo(rule, object.kind)) continue;
@@ -66585,7 +67071,7 @@ function checkPolicy(subjects, entries, today) {
       diagnostics.push(diagnostic("UNUSED_WAIVER", `the waiver of \`${name}\` silences nothing: ${why}`, waiver.position("rule"), "remove the waiver"));
     }
   }
-  return { diagnostics, findings };
+  return { diagnostics, findings, planWaivers };
 }
 function checkAccountPolicy(entries, monitors) {
   const findings = [];
@@ -66673,8 +67159,8 @@ var PolicyReader = class {
         subjects.push(subject(entry, d, key, groupsOf2));
       }
     }
-    const { diagnostics, findings } = checkPolicy(subjects, settings.policy ?? [], today);
-    return { protection, findings, diagnostics };
+    const { diagnostics, findings, planWaivers } = checkPolicy(subjects, settings.policy ?? [], today);
+    return { protection, findings, diagnostics, planWaivers };
   }
 };
 function policyProblem(src, path, message, rule) {
@@ -66799,7 +67285,7 @@ function quoted(value) {
   return `\`${line.length > 60 ? `${line.slice(0, 57)}...` : line}\``;
 }
 var SECRET_HINT = "write `{ fromEnv: NAME }` (an environment variable) or `{ fromFile: path }` (a file relative to this YAML file)";
-function schemaDiagnostics(source) {
+function schemaDiagnostics(source, allow = NOTHING_ALLOWED) {
   const validate2 = configValidator();
   if (validate2(source.value === void 0 || source.value === null ? {} : source.value)) return [];
   const errors = [...validate2.errors ?? []];
@@ -66823,7 +67309,7 @@ function schemaDiagnostics(source) {
   const diagnostics = [];
   const seen = /* @__PURE__ */ new Set();
   for (const error2 of errors) {
-    if (dropped.has(error2)) continue;
+    if (dropped.has(error2) || allowedValue(error2, allow)) continue;
     const diagnostic2 = toDiagnostic(source, error2);
     if (diagnostic2 === void 0 || source.isRefused(diagnostic2.line, diagnostic2.column)) continue;
     const key = `${diagnostic2.line}:${diagnostic2.column}:${diagnostic2.code}:${diagnostic2.message}`;
@@ -66832,6 +67318,16 @@ function schemaDiagnostics(source) {
     diagnostics.push(diagnostic2);
   }
   return diagnostics;
+}
+function enumField(path) {
+  const last = path[path.length - 1];
+  const field = typeof last === "number" ? path[path.length - 2] : last;
+  return typeof field === "string" ? field : void 0;
+}
+function allowedValue(error2, allow) {
+  if (error2.keyword !== "enum" || typeof error2.data !== "string") return false;
+  const field = enumField(pointerToPath(error2.instancePath));
+  return field !== void 0 && (allow.values[field] ?? []).includes(error2.data);
 }
 function toDiagnostic(source, error2) {
   const path = pointerToPath(error2.instancePath);
@@ -66880,7 +67376,9 @@ function toDiagnostic(source, error2) {
       const meant = typeof error2.data === "string" ? likelyMeant(error2.data, allowed) : void 0;
       const shown = allowed.map((v) => v === "" ? '""' : v).join(", ");
       const message = `\`${name}\` must be one of ${shown} (got \`${got}\`)${meant !== void 0 ? `; did you mean \`${meant}\`?` : ""}`;
-      return make("INVALID_ENUM", message, path);
+      const named3 = enumField(path);
+      const hint = typeof error2.data === "string" && named3 !== void 0 && /^[A-Z]/.test(named3) ? `${meant === void 0 ? "use one of the values listed" : `write \`${meant}\``}; if the service added \`${error2.data}\` after this release of monsync, let it through in monsync.yaml: allowUnknown: { values: { ${named3}: [${error2.data}] } }` : void 0;
+      return make("INVALID_ENUM", message, path, "value", hint);
     }
     case "const":
       return make("INVALID_VALUE", `\`${name}\` must be \`${String(error2.params.allowedValue)}\``, path);
@@ -67127,8 +67625,8 @@ function readConfigTree(root) {
 var UTF8 = new TextDecoder("utf-8", { fatal: true });
 function decodeUtf8(file, bytes) {
   try {
-    const text2 = UTF8.decode(bytes);
-    return { text: text2 };
+    const text4 = UTF8.decode(bytes);
+    return { text: text4 };
   } catch {
     const at3 = firstInvalidUtf8(bytes);
     const before = new TextDecoder("utf-8").decode(bytes.subarray(0, at3));
@@ -67177,10 +67675,11 @@ function loadConfigTexts(root, texts, options = {}) {
     else kept.push(t);
   }
   if (!texts.some((t) => t.file === SETTINGS_FILE)) diagnostics.push(missingSettings());
-  return assemble(resolve2(root), kept, options, diagnostics, texts.map((t) => t.file));
+  const ordered = [...kept.filter((t) => t.file === SETTINGS_FILE), ...kept.filter((t) => t.file !== SETTINGS_FILE)];
+  return assemble(resolve2(root), ordered, options, diagnostics, texts.map((t) => t.file));
 }
-function hasContent(text2) {
-  const lines = text2.split(/\r\n|\r|\n/).map((line) => line.replace(/(^|\s)#.*$/, "").trim());
+function hasContent(text4) {
+  const lines = text4.split(/\r\n|\r|\n/).map((line) => line.replace(/(^|\s)#.*$/, "").trim());
   const rest = lines.filter((line) => line !== "" && line !== "---" && line !== "...").join(" ");
   return rest !== "" && !/^(null|Null|NULL|~|\{\s*\})$/.test(rest);
 }
@@ -67200,7 +67699,7 @@ function listAt(value, path) {
   for (const segment of path) current = isMapping2(current) ? current[segment] : void 0;
   return Array.isArray(current) ? current : [];
 }
-var SETTINGS_KEYS = ["apiVersion", "manage", "ignore", "safety", "protect", "policy", "apiOperator"];
+var SETTINGS_KEYS = ["apiVersion", "manage", "ignore", "safety", "protect", "policy", "apiOperator", "allowUnknown"];
 var BINARY_VAULT_TYPES = /* @__PURE__ */ new Set(["CertificateArchive", "File"]);
 var Assembler = class {
   constructor(root, options, diagnostics) {
@@ -67222,6 +67721,8 @@ var Assembler = class {
   policy = new PolicyReader();
   /** Files with a syntax error: nothing of them is declared, so a reference may name what one of them holds. */
   unparsed = [];
+  /** `allowUnknown:` of monsync.yaml: API fields and enum values let through on purpose. */
+  allow = NOTHING_ALLOWED;
   report(code, message, at3, where = "value", hint) {
     const pos = at3.src.position(at3.path, where);
     const d = { severity: DIAGNOSTIC_CODES[code].severity, code, message, file: at3.src.file, ...pos };
@@ -67278,7 +67779,8 @@ var Assembler = class {
       return;
     }
     const value = src.value;
-    this.diagnostics.push(...schemaDiagnostics(src));
+    if (src.file === SETTINGS_FILE) this.allow = readAllowUnknown(value.allowUnknown);
+    this.diagnostics.push(...schemaDiagnostics(src, this.allow));
     this.walkPassThrough(src, value, configJsonSchema(), []);
     if (src.file === SETTINGS_FILE) this.readSettings(src, value);
     else {
@@ -67310,6 +67812,7 @@ var Assembler = class {
     const safety = isMapping2(value.safety) ? value.safety : {};
     this.settings.safety = { ...safetyLimits(safety, DEFAULT_SAFETY), relations: safetyLimits(safety.relations, DEFAULT_SAFETY.relations) };
     this.diagnostics.push(...this.policy.readSettings(src, value, this.settings));
+    if (Object.keys(this.allow.fields).length + Object.keys(this.allow.values).length > 0) this.settings.allowUnknown = this.allow;
   }
   /** The declarations of one kind (every kind of the registry has a list, empty or not). */
   of(entry) {
@@ -67429,17 +67932,24 @@ var Assembler = class {
       "move the file into the config folder (keep it out of git) and name it relative to this YAML file"
     );
   }
-  /** Near misses of known fields among pass-through keys, and literal secrets in pass-through fields. */
-  walkPassThrough(src, value, schema, path) {
+  /**
+   * Unknown PascalCase keys: an error in an object whose fields the published definition lists (`PUBLISHED_FIELDS`),
+   * unless monsync.yaml allows the field; a near miss of a known field (a warning) elsewhere. Literal secrets in
+   * pass-through fields. `api`: the value is a field of an API object (whose open lists are the service's).
+   */
+  walkPassThrough(src, value, schema, path, api = false) {
+    const object = definitionOf(schema);
     const s = resolveSchema(schema);
     if (s === void 0) return;
     if (Array.isArray(s.anyOf)) {
+      const open2 = openEnumValues(s.anyOf);
+      if (api && open2 !== void 0 && typeof value === "string") this.checkOpenEnum(src, path, value, open2);
       const branch = pickBranch(s.anyOf, value);
-      if (branch !== void 0) this.walkPassThrough(src, value, branch, path);
+      if (branch !== void 0) this.walkPassThrough(src, value, branch, path, api);
       return;
     }
     if (Array.isArray(value)) {
-      if (s.items !== void 0) value.forEach((item, i) => this.walkPassThrough(src, item, s.items, [...path, i]));
+      if (s.items !== void 0) value.forEach((item, i) => this.walkPassThrough(src, item, s.items, [...path, i], api));
       return;
     }
     if (!isMapping2(value) || !isMapping2(s.properties)) return;
@@ -67448,7 +67958,7 @@ var Assembler = class {
     const known2 = Object.keys(properties).filter((k) => !isMapping2(properties[k]) || !Object.hasOwn(properties[k], "not"));
     for (const key of Object.keys(value)) {
       if (Object.hasOwn(properties, key)) {
-        this.walkPassThrough(src, value[key], properties[key], [...path, key]);
+        this.walkPassThrough(src, value[key], properties[key], [...path, key], passes);
         continue;
       }
       if (!passes || !new RegExp(PASS_THROUGH_PATTERN).test(key)) continue;
@@ -67458,18 +67968,61 @@ var Assembler = class {
         this.reportRenamedField(renamed, { src, path: [...path, key] });
         continue;
       }
-      const meant = likelyMeant(key, known2);
-      if (meant !== void 0) {
-        this.report(
-          "LIKELY_TYPO",
-          `\`${key}\` is not a known field here and is sent to the API as is; did you mean \`${meant}\`?`,
-          { src, path: [...path, key] },
-          "key",
-          "unknown PascalCase fields pass through so that new API fields work; rename it if it is a typo"
-        );
-      }
+      this.checkUnknownKey(src, [...path, key], object, known2);
       this.literalSecrets(src, [key], value[key], [...path, key]);
     }
+  }
+  /**
+   * An unknown PascalCase key: an error where the published definition lists the object's fields (unless monsync.yaml
+   * allows it), else a warning when it is a near miss of a known field.
+   */
+  checkUnknownKey(src, path, object, known2) {
+    const key = String(path[path.length - 1]);
+    if (key.includes("\0")) return;
+    const published = publishedFieldsOf(object);
+    if (published !== void 0 && object !== void 0) {
+      if (!published.includes(key) && !(this.allow.fields[allowKeyOf(object)] ?? []).includes(key)) this.reportUnknownApiField(src, path, object, [.../* @__PURE__ */ new Set([...known2, ...published])]);
+      return;
+    }
+    const meant = likelyMeant(key, known2);
+    if (meant === void 0) return;
+    this.report(
+      "LIKELY_TYPO",
+      `\`${key}\` is not a known field here and is sent to the API as is; did you mean \`${meant}\`?`,
+      { src, path },
+      "key",
+      "unknown PascalCase fields pass through so that new API fields work; rename it if it is a typo"
+    );
+  }
+  /**
+   * An open list of the service's (values the schema offers, any string accepted: an operator group's
+   * `authorizations`): a near miss of an offered value is a typo all the same.
+   */
+  checkOpenEnum(src, path, value, offered) {
+    const last = path[path.length - 1];
+    const field = typeof last === "number" ? path[path.length - 2] : last;
+    if (offered.includes(value) || typeof field !== "string" || (this.allow.values[field] ?? []).includes(value)) return;
+    const meant = likelyMeant(value, offered);
+    if (meant === void 0) return;
+    this.report(
+      "INVALID_ENUM",
+      `\`${field}: ${value}\` is not one of ${offered.join(", ")}; did you mean \`${meant}\`?`,
+      { src, path },
+      "value",
+      `write \`${meant}\`; if the service really has \`${value}\`, let it through in monsync.yaml: allowUnknown: { values: { ${field}: [${value}] } }`
+    );
+  }
+  reportUnknownApiField(src, path, object, known2) {
+    const key = String(path[path.length - 1]);
+    const meant = likelyMeant(key, known2);
+    const allowKey = allowKeyOf(object);
+    this.report(
+      "UNKNOWN_API_FIELD",
+      `unknown field \`${key}\`: the service's published definition of ${object} has no such field${meant === void 0 ? "" : `; did you mean \`${meant}\`?`}`,
+      { src, path },
+      "key",
+      meant === void 0 ? `fix the name, or if the service added this field after this release of monsync, let it through in monsync.yaml: allowUnknown: { fields: { ${allowKey}: [${key}] } }` : `rename it to ${meant}; if the service really added \`${key}\` after this release, let it through in monsync.yaml: allowUnknown: { fields: { ${allowKey}: [${key}] } }`
+    );
   }
   /**
    * A pass-through field holding a secret, at any depth (`Auth: { ClientSecret: ... }`), must be a reference;
@@ -67515,6 +68068,7 @@ var Assembler = class {
     this.diagnostics.push(...guards.diagnostics);
     if (guards.protection.length > 0) desired.protection = guards.protection;
     if (guards.findings.length > 0) desired.policy = guards.findings;
+    if (guards.planWaivers.length > 0) desired.planWaivers = guards.planWaivers;
     return desired;
   }
   where(at3) {
@@ -67523,16 +68077,33 @@ var Assembler = class {
   }
   unique(records, what, keyField, keyOf2, why = "") {
     const first = /* @__PURE__ */ new Map();
+    const alike = /* @__PURE__ */ new Map();
     for (const r of records) {
       const key = keyOf2(r);
       if (key === void 0) continue;
       const seen = first.get(key);
-      if (seen === void 0) first.set(key, r);
-      else {
+      if (seen === void 0) {
+        first.set(key, r);
+        const form = lookAlikeForm(key);
+        const other = alike.get(form);
+        if (other === void 0) alike.set(form, { key, r });
+        else this.lookAlike(what, keyField, r, other.r);
+      } else {
         const spelled = why !== "" && typeof r.key === "string" && r.key !== seen.key;
         this.report("DUPLICATE_KEY", `${what} \`${why !== "" && typeof r.key === "string" ? r.key : key}\` is declared twice${spelled ? why : ""}: here and at ${this.where({ src: seen.src, path: [...seen.path, keyField] })}`, { src: r.src, path: [...r.path, keyField] }, "value", `${keyField} identifies the ${what}; rename or remove one of them`);
       }
     }
+  }
+  /** Two declarations whose keys differ only in characters nobody sees: an error naming both, the keys escaped. */
+  lookAlike(what, keyField, r, seen) {
+    const [key, earlier] = [String(r.key), String(seen.key)];
+    this.report(
+      "LOOKALIKE_KEY",
+      `${what} ${JSON.stringify(key)} reads the same as ${JSON.stringify(earlier)} at ${this.where({ src: seen.src, path: [...seen.path, keyField] })}, but the service keeps them apart (${lookAlikeDifference(key, earlier)}): a plan would show two of them that nobody can tell apart`,
+      { src: r.src, path: [...r.path, keyField] },
+      "value",
+      `${keyField} identifies the ${what}; write both names with plain spaces and no invisible characters, then rename or remove one`
+    );
   }
   uniqueGuid(records, what, guidField) {
     const first = /* @__PURE__ */ new Map();
@@ -67804,9 +68375,9 @@ var Assembler = class {
       if (shape !== void 0) this.literalSecret(at3, `\`${String(at3.path.findLast((segment) => typeof segment === "string"))}\` holds ${SECRET_SHAPE_TEXT[shape]} written as a literal`);
     } else if (Array.isArray(value)) value.forEach((v, i) => this.checkValues(v, { src: at3.src, path: [...at3.path, i] }));
     else if (isMapping2(value) && !(value instanceof Secret)) {
-      const named2 = secretPairName(value);
-      if (named2 !== void 0 && typeof value.Value === "string" && value.Value !== "") {
-        this.literalSecret({ src: at3.src, path: [...at3.path, "Value"] }, `the \`Value\` of \`${named2}\` is a literal, and its name says it is a credential`);
+      const named3 = secretPairName(value);
+      if (named3 !== void 0 && typeof value.Value === "string" && value.Value !== "") {
+        this.literalSecret({ src: at3.src, path: [...at3.path, "Value"] }, `the \`Value\` of \`${named3}\` is a literal, and its name says it is a credential`);
       }
       for (const [k, v] of Object.entries(value)) this.checkValues(v, { src: at3.src, path: [...at3.path, k] });
     }
@@ -67896,8 +68467,21 @@ function resolveSchema(schema) {
 }
 function pickBranch(branches, value) {
   const type = Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
-  const fitting = branches.map(resolveSchema).filter((b) => b !== void 0 && (b.type === type || type === "object" && b.type === void 0 && isMapping2(b.properties)));
+  const fitting = branches.filter((branch) => {
+    const b = resolveSchema(branch);
+    return b !== void 0 && (b.type === type || type === "object" && b.type === void 0 && isMapping2(b.properties));
+  });
   return fitting.length === 1 ? fitting[0] : void 0;
+}
+function openEnumValues(branches) {
+  if (branches.length !== 2) return void 0;
+  const [offered, any] = branches.map(resolveSchema);
+  if (offered === void 0 || any === void 0 || !Array.isArray(offered.enum) || any.type !== "string" || any.enum !== void 0 || any.pattern !== void 0) return void 0;
+  return offered.enum.filter((v) => typeof v === "string");
+}
+function definitionOf(schema) {
+  if (!isMapping2(schema) || typeof schema.$ref !== "string" || !schema.$ref.startsWith("#/$defs/")) return void 0;
+  return schema.$ref.slice("#/$defs/".length);
 }
 function markSecretLines(diagnostics) {
   const lines = /* @__PURE__ */ new Set();
@@ -67909,7 +68493,7 @@ function markSecretLines(diagnostics) {
 }
 function assemble(root, texts, options, diagnostics, files) {
   const assembler = new Assembler(root, options, diagnostics);
-  for (const { file, text: text2 } of texts) assembler.addFile(new YamlSource(file, text2));
+  for (const { file, text: text4 } of texts) assembler.addFile(new YamlSource(file, text4));
   const desired = assembler.finish();
   markSecretLines(assembler.diagnostics);
   return { desired, diagnostics: sortDiagnostics(assembler.diagnostics), files, sources: new Map(texts.map((t) => [t.file, t.text])) };
@@ -67927,7 +68511,7 @@ function listedPerParent(snapshot, kind) {
 }
 
 // ../reconciler/src/render/escape.ts
-var INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+var INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
 var LOOK_ALIKE_SPACE = new RegExp("(?! )\\p{Zs}", "gu");
 var COMBINING_MARK = new RegExp("\\p{M}", "gu");
 var OLD_COMMAND = /##\[/g;
@@ -67940,18 +68524,18 @@ function unicodeEscape(char) {
   for (let i = 0; i < char.length; i += 1) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, "0")}`;
   return out;
 }
-function commandFree(text2) {
-  return text2.replace(OLD_COMMAND, "##\\u005b").replace(LEADING_COMMAND, (_, space) => `${space}\\u003a`);
+function commandFree(text4) {
+  return text4.replace(OLD_COMMAND, "##\\u005b").replace(LEADING_COMMAND, (_, space) => `${space}\\u003a`);
 }
-function lookAlikesShown(shown, text2) {
+function lookAlikesShown(shown, text4) {
   const spaced = shown.replace(LOOK_ALIKE_SPACE, unicodeEscape);
-  return text2.normalize("NFC") === text2 ? spaced : spaced.replace(COMBINING_MARK, unicodeEscape);
+  return text4.normalize("NFC") === text4 ? spaced : spaced.replace(COMBINING_MARK, unicodeEscape);
 }
-function plainText(text2) {
-  return commandFree(lookAlikesShown(text2.replace(INVISIBLE, unicodeEscape), text2));
+function plainText(text4) {
+  return commandFree(lookAlikesShown(text4.replace(INVISIBLE, unicodeEscape), text4));
 }
-function plainLines(text2) {
-  return text2.split("\n").map(plainText).join("\n");
+function plainLines(text4) {
+  return text4.split("\n").map(plainText).join("\n");
 }
 function shownValue(value) {
   const json = JSON.stringify(value) ?? String(value);
@@ -67965,18 +68549,29 @@ function errorText(error2) {
 }
 var MARKDOWN_PUNCTUATION = /[\\`*_[\]|~]/g;
 var LINE_START = /^(\s*)([-+=#>]|\d+[.)])/;
-function markdownText(text2) {
-  const inline = plainText(text2).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(MARKDOWN_PUNCTUATION, "\\$&");
+var MENTION = /(?<![\p{L}\p{N}._%+-])@/gu;
+function markdownText(text4) {
+  const inline = plainText(text4).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(MENTION, "&#64;").replace(MARKDOWN_PUNCTUATION, "\\$&");
   return inline.replace(LINE_START, (_, space, lead) => `${space}${/^\d/.test(lead) ? `${lead.slice(0, -1)}\\${lead.slice(-1)}` : `\\${lead}`}`);
 }
-function markdownCode(text2, options = {}) {
-  let shown = plainText(text2);
+function markdownCode(text4, options = {}) {
+  let shown = plainText(text4);
   if (options.inTable === true) shown = shown.replace(/\|/g, "\\|");
   let longest = 0;
   for (const run2 of shown.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
-  const fence = "`".repeat(longest + 1);
+  const fence2 = "`".repeat(longest + 1);
   const pad2 = shown.startsWith("`") || shown.endsWith("`") || shown.trim() === "" ? " " : "";
-  return `${fence}${pad2}${shown}${pad2}${fence}`;
+  return `${fence2}${pad2}${shown}${pad2}${fence2}`;
+}
+var MERMAID_PLAIN = /[\p{L}\p{N} .,@_+:/()'?!=*$^~-]/u;
+function mermaidLabel(text4) {
+  const lines = typeof text4 === "string" ? [text4] : text4;
+  const coded = lines.map((line) => {
+    let out = "";
+    for (const char of plainText(line)) out += MERMAID_PLAIN.test(char) ? char : `#${char.codePointAt(0) ?? 0};`;
+    return out;
+  });
+  return `"${coded.join("<br/>")}"`;
 }
 
 // ../reconciler/src/plan/errors.ts
@@ -68044,10 +68639,10 @@ function levelParts(guid) {
   if (definition2 === void 0 || definition2 === "" || level === void 0 || level === "") throw new Error(`expected a "<definition>/<level>" step GUID, got ${JSON.stringify(guid)}`);
   return { definition: definition2, level, rest: rest.join("/") };
 }
-function memberPart(text2) {
-  const at3 = text2.indexOf(":");
-  if (at3 < 0) throw new Error(`expected "<kind>:<guid>", got ${JSON.stringify(text2)}`);
-  return { kind: text2.slice(0, at3), guid: text2.slice(at3 + 1) };
+function memberPart(text4) {
+  const at3 = text4.indexOf(":");
+  if (at3 < 0) throw new Error(`expected "<kind>:<guid>", got ${JSON.stringify(text4)}`);
+  return { kind: text4.slice(0, at3), guid: text4.slice(at3 + 1) };
 }
 function namesIntegrations(desired) {
   if (desired.settings.manage[ALERT_DEFINITION_KIND.section] === void 0) return false;
@@ -68065,6 +68660,10 @@ function accountLevels(live) {
   for (const list of lists) for (const level of list) if (typeof level["Id"] === "number") ids.add(level["Id"]);
   return [...ids].sort((a, b) => a - b);
 }
+function writeOnlyDefault(field, type) {
+  if (field === "IsActive") return true;
+  return integrationTypeRefuses(type, field, true) === void 0;
+}
 function checkIntegration(declared, integrations, where, problems) {
   const { value, source } = declared;
   const found = integrationNamed(value.integration, integrations);
@@ -68080,7 +68679,7 @@ function checkIntegration(declared, integrations, where, problems) {
     const reason = value[field] === void 0 || type === "" ? void 0 : integrationTypeRefuses(type, field, value[field]);
     if (reason !== void 0) problems.push(planProblem("INTEGRATION_SETTING_REFUSED", `${where}: integration "${value.integration}" refuses ${field}: ${reason}`, source));
   }
-  return String(integration["IntegrationGuid"]);
+  return integration;
 }
 function resolveAlerting(desired, live) {
   if (desired.settings.manage[ALERT_DEFINITION_KIND.section] === void 0) return { desired, problems: [], warnings: [] };
@@ -68099,8 +68698,12 @@ function resolveAlerting(desired, live) {
       if (level.value.integrations === void 0) return level;
       const attached = level.value.integrations.map((link) => {
         if (LEVEL_INTEGRATION_WRITE_ONLY_FIELDS.some((f) => link.value[f] !== void 0)) writeOnly += 1;
-        const guid = checkIntegration(link, integrations, where, problems);
-        return guid === void 0 ? link : { ...link, value: { ...link.value, IntegrationGuid: guid } };
+        const integration = checkIntegration(link, integrations, where, problems);
+        if (integration === void 0) return link;
+        const type = typeof integration["Type"] === "string" ? integration["Type"] : "";
+        const value = { ...link.value, IntegrationGuid: String(integration["IntegrationGuid"]) };
+        for (const field of LEVEL_INTEGRATION_WRITE_ONLY_FIELDS) if (value[field] === void 0) value[field] = writeOnlyDefault(field, type);
+        return { ...link, value };
       });
       return { ...level, value: { ...level.value, integrations: attached } };
     });
@@ -68348,14 +68951,14 @@ var escalationLevelIntegrationKind = {
   live(snapshot, resolver) {
     const entries = [];
     const lists = listedPerParent(snapshot, "escalationLevelIntegration");
-    const names = new Map((snapshot.integrations ?? []).map((i) => [idOf(i, "IntegrationGuid").toLowerCase(), idOf(i, "Name")]));
+    const names2 = new Map((snapshot.integrations ?? []).map((i) => [idOf(i, "IntegrationGuid").toLowerCase(), idOf(i, "Name")]));
     for (const levelGuid of Object.keys(lists)) {
       const level = resolver.desiredOf(LEVEL, levelGuid);
       if (level?.manages?.includes("escalationLevelIntegration") !== true) continue;
       const { definition: definition2 } = levelParts(levelGuid);
       for (const fields of lists[levelGuid] ?? []) {
         const guid = idOf(fields, "IntegrationGuid");
-        const name = names.get(guid.toLowerCase()) ?? guid;
+        const name = names2.get(guid.toLowerCase()) ?? guid;
         entries.push(liveEntry("escalationLevelIntegration", `${level.key}/${name}`, `${levelGuid}/${guid}`, fields, [
           { kind: LEVEL, guid: levelGuid },
           { kind: DEFINITION2, guid: definition2 }
@@ -68926,8 +69529,8 @@ function canonicalJson(value) {
   }
   return JSON.stringify(value) ?? "null";
 }
-function sha256Hex(text2) {
-  return createHash("sha256").update(text2).digest("hex");
+function sha256Hex(text4) {
+  return createHash("sha256").update(text4).digest("hex");
 }
 var HashFeed = class {
   #hash = createHash("sha256");
@@ -69487,119 +70090,6 @@ var operatorGroupAuthorizationKind = {
   }
 };
 
-// ../reconciler/src/kinds/operator-group-member.ts
-var GROUP6 = OPERATOR_GROUP_KIND.kind;
-var OPERATOR3 = OPERATOR_KIND.kind;
-var operatorGroupMemberKind = {
-  ...OPERATOR_GROUP_MEMBER_KIND,
-  serverDefaults: {},
-  relation: true,
-  parents: [GROUP6, OPERATOR3],
-  ownedBy: [GROUP6, OPERATOR3],
-  builtFrom: [GROUP6, "operatorGroupMember", OPERATOR3],
-  read: {
-    perParent: {
-      parent: GROUP6,
-      // Everyone holds every operator and cannot change: listing it would list the account again.
-      of: (group) => !isEveryoneGroup(group),
-      list: (client, groupGuid) => client.operatorGroups.members(groupGuid),
-      what: (group) => `members of operator group "${idOf(group, "Description")}" (${idOf(group, "OperatorGroupGuid")})`,
-      keep: (member) => ({ OperatorGuid: idOf(member, "OperatorGuid") })
-    }
-  },
-  diff: () => [],
-  desired(state) {
-    return (state.operatorGroups ?? []).flatMap(
-      ({ value, source }) => (value.members ?? []).map(
-        (email) => desiredEntry("operatorGroupMember", `${value.Description}/${email}`, {}, source, [
-          { kind: GROUP6, key: value.Description },
-          { kind: OPERATOR3, key: email }
-        ])
-      )
-    );
-  },
-  live(snapshot, resolver) {
-    const entries = [];
-    const members = listedPerParent(snapshot, "operatorGroupMember");
-    for (const groupGuid of Object.keys(members)) {
-      const group = resolver.desiredOf(GROUP6, groupGuid);
-      if (group?.manages?.includes("operatorGroupMember") !== true) continue;
-      for (const member of members[groupGuid] ?? []) {
-        const operatorGuid = idOf(member, "OperatorGuid");
-        entries.push(
-          liveEntry("operatorGroupMember", `${group.key}/${resolver.keyOf(OPERATOR3, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, {}, [
-            { kind: GROUP6, guid: groupGuid },
-            { kind: OPERATOR3, guid: operatorGuid }
-          ])
-        );
-      }
-    }
-    return entries;
-  },
-  createExtras(entry, resolver) {
-    const [group, operator] = entry.refs;
-    const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
-    return { OperatorGroupGuid: guidOr(GROUP6, group?.key ?? ""), OperatorGuid: guidOr(OPERATOR3, operator?.key ?? "") };
-  },
-  requests: {
-    async create(client, _step, body) {
-      const group = bodyString(body, "OperatorGroupGuid");
-      const operator = bodyString(body, "OperatorGuid");
-      await client.operatorGroups.addMember(group, operator);
-      return `${group}/${operator}`;
-    },
-    update() {
-      return Promise.reject(new Error("an operator group membership has nothing to update"));
-    },
-    async delete(client, step) {
-      const [group, operator] = splitCompound(step.guid);
-      await client.operatorGroups.removeMember(group, operator);
-    },
-    async find(client, _step, body) {
-      const group = bodyString(body, "OperatorGroupGuid");
-      const operator = bodyString(body, "OperatorGuid");
-      const members = await client.operatorGroups.members(group).toArray();
-      return members.some((m) => idOf(m, "OperatorGuid").toLowerCase() === operator.toLowerCase()) ? `${group}/${operator}` : void 0;
-    }
-  }
-};
-
-// ../reconciler/src/kinds/operator.ts
-var sameEmail = (key) => key.toLowerCase();
-var operatorKind = {
-  ...OPERATOR_KIND,
-  serverDefaults: {},
-  identity: sameEmail,
-  updateReplaces: true,
-  writeOnce: ["Password", ...OPERATOR_WRITE_ONLY_FIELDS],
-  builtFrom: ["operator"],
-  read: { list: (client) => client.operators.list(), operators: true },
-  desired(state) {
-    return (state.operators ?? []).map(
-      ({ value, source }) => desiredEntry("operator", value.Email, apiFields(value), source, [], { pinnedGuid: pinned(value, "OperatorGuid") })
-    );
-  },
-  live(snapshot) {
-    return listed(snapshot, "operator").map((fields) => liveEntry("operator", str(fields, "Email") ?? "", idOf(fields, "OperatorGuid"), fields, []));
-  },
-  requests: {
-    async create(client, _step, body) {
-      return idOf(await client.operators.create(body), "OperatorGuid");
-    },
-    /** PUT: the body holds the declared fields and the live ones the config leaves out (`updateReplaces`). */
-    async update(client, step, body) {
-      const guid = requireGuid(step.guid, step.id);
-      await client.operators.replace(guid, { ...body, OperatorGuid: guid });
-    },
-    async delete(client, step) {
-      await client.operators.delete(requireGuid(step.guid, step.id));
-    },
-    find(client, step) {
-      return findOne(client.operators.list(), (o) => typeof o.Email === "string" && sameEmail(o.Email) === sameEmail(step.key), "OperatorGuid");
-    }
-  }
-};
-
 // ../client/src/timestamp.ts
 var TIMESTAMP2 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 function normalizeTimestamp(value) {
@@ -69617,13 +70107,13 @@ function isRecord(value) {
 function asId(value) {
   if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
   if (typeof value !== "string") return void 0;
-  const text2 = value.trim().replace(/^"(.*)"$/, "$1").replace(/^\{(.*)\}$/, "$1");
-  if (GUID.test(text2)) return text2;
-  if (INTEGER.test(text2)) return Number(text2);
+  const text4 = value.trim().replace(/^"(.*)"$/, "$1").replace(/^\{(.*)\}$/, "$1");
+  if (GUID.test(text4)) return text4;
+  if (INTEGER.test(text4)) return Number(text4);
   return void 0;
 }
 var OTHER_ID_NAMES = ["Guid", "guid", "Id", "id", "ID"];
-function readCreated(body, text2, idField) {
+function readCreated(body, text4, idField) {
   if (isRecord(body)) {
     const direct = asId(body[idField]);
     if (direct !== void 0) return { object: body, id: direct };
@@ -69640,7 +70130,7 @@ function readCreated(body, text2, idField) {
     if (isRecord(body.Data)) return readCreated(body.Data, void 0, idField);
     return {};
   }
-  const id = asId(body) ?? asId(text2);
+  const id = asId(body) ?? asId(text4);
   return id === void 0 ? {} : { id };
 }
 function lastOf(items) {
@@ -69693,10 +70183,10 @@ function redactJson(value, secrets = /* @__PURE__ */ new Set()) {
   }
   return out;
 }
-function scrubText(text2, secrets) {
-  let out = text2;
-  const sorted = [...secrets].filter((s) => s.length >= MIN_SCRUB_LENGTH).sort((a, b) => b.length - a.length);
-  for (const secret of sorted) out = out.split(secret).join(REDACTED2);
+function scrubText(text4, secrets) {
+  let out = text4;
+  const sorted2 = [...secrets].filter((s) => s.length >= MIN_SCRUB_LENGTH).sort((a, b) => b.length - a.length);
+  for (const secret of sorted2) out = out.split(secret).join(REDACTED2);
   return out;
 }
 function scrubJson(value, secrets) {
@@ -69718,8 +70208,8 @@ function redactHeaders(headers) {
   }
   return out;
 }
-function truncate(text2, max) {
-  return text2.length <= max ? text2 : `${text2.slice(0, max)}... (${text2.length - max} more characters)`;
+function truncate(text4, max) {
+  return text4.length <= max ? text4 : `${text4.slice(0, max)}... (${text4.length - max} more characters)`;
 }
 
 // ../client/src/errors.ts
@@ -69901,8 +70391,8 @@ function messagesOf(value) {
   const parts = value.map((entry) => messageOf(entry) ?? JSON.stringify(entry));
   return parts.join("; ");
 }
-function extractServiceMessage(text2, parsed) {
-  const trimmed = text2.trim();
+function extractServiceMessage(text4, parsed) {
+  const trimmed = text4.trim();
   if (trimmed === "") return void 0;
   if (parsed === void 0) return truncate(trimmed, 500);
   if (typeof parsed === "string") return parsed;
@@ -70016,8 +70506,9 @@ function readPage(body) {
   return { items: data, cursors };
 }
 var CURSORS_AT_END = /,"Cursors":\{"Next":("(?:[^"\\]|\\.)+"),"Self":"(?:[^"\\]|\\.)*"\}\}\s*$/;
-function nextCursorAtEnd(text2) {
-  const tail = text2.length > 4096 ? text2.slice(-4096) : text2;
+function nextCursorAtEnd(text4) {
+  if (text4 === void 0) return void 0;
+  const tail = text4.length > 4096 ? text4.slice(-4096) : text4;
   if (!tail.trimEnd().endsWith("}}")) return void 0;
   const match2 = CURSORS_AT_END.exec(tail);
   if (match2?.[1] === void 0) return void 0;
@@ -70221,8 +70712,8 @@ var Core = class {
         const query = cursor === void 0 ? baseQuery : { ...baseQuery, Cursor: cursor };
         const batch = cursor === void 0 ? 1 : batchOf.get(cursor);
         if (seen === void 0) return numbered(batch, this.page({ ...call, query }, options, batch));
-        const peek = (text2) => {
-          const next = nextCursorAtEnd(text2);
+        const peek = (text4) => {
+          const next = nextCursorAtEnd(text4);
           if (next === void 0) {
             if (answered === void 0) return void 0;
             answered();
@@ -70503,7 +70994,7 @@ function monitorGroupsApi(core) {
 // ../client/src/families/monitors.ts
 var asMonitor = publishedReader("monitor");
 function monitorsApi(core) {
-  const byName = (body) => ({
+  const byName2 = (body) => ({
     idField: "MonitorGuid",
     listKey: "GET /Monitor",
     list: () => core.paged({ method: "GET", route: "/Monitor" }).toArray(),
@@ -70517,8 +71008,8 @@ function monitorsApi(core) {
     list: (query) => core.paged(listCall(query), { map: asMonitor }),
     listPage: async (query) => core.page(listCall(query), { map: asMonitor }),
     get: async (monitorGuid) => asMonitor(await core.json({ method: "GET", route: "/Monitor/{monitorGuid}", params: { monitorGuid } })),
-    create: (body) => core.created({ method: "POST", route: "/Monitor", body }, byName(body)),
-    createInGroup: (monitorGroupGuid, body) => core.created({ method: "POST", route: "/Monitor/MonitorGroup/{monitorGroupGuid}", params: { monitorGroupGuid }, body }, byName(body)),
+    create: (body) => core.created({ method: "POST", route: "/Monitor", body }, byName2(body)),
+    createInGroup: (monitorGroupGuid, body) => core.created({ method: "POST", route: "/Monitor/MonitorGroup/{monitorGroupGuid}", params: { monitorGroupGuid }, body }, byName2(body)),
     listInGroup: (monitorGroupGuid, query = {}) => {
       const route = "/Monitor/MonitorGroup/{monitorGroupGuid}";
       checkTake(core.context("GET", route, { monitorGroupGuid }), query.Take);
@@ -70775,7 +71266,199 @@ function vaultSectionsApi(core) {
 var import_undici2 = __toESM(require_undici2(), 1);
 import { performance as performance2 } from "node:perf_hooks";
 
+// ../client/src/json-array-reader.ts
+var RUN_BYTES = 64 * 1024;
+var HEAD_BYTES = 16 * 1024;
+var OPEN = Buffer.from("[");
+var CLOSE = Buffer.from("]");
+var BOM = Buffer.from([239, 187, 191]);
+var QUOTE = 34;
+var BACKSLASH = 92;
+var COMMA = 44;
+var OPEN_ARRAY = 91;
+var CLOSE_ARRAY = 93;
+var OPEN_OBJECT = 123;
+var CLOSE_OBJECT = 125;
+function isJsonSpace(byte) {
+  return byte === 32 || byte === 10 || byte === 13 || byte === 9;
+}
+function startsWithArray(chunks) {
+  const first = Buffer.concat(chunks.slice(0, 3)).subarray(0, 3);
+  let skip = first.equals(BOM) ? 3 : 0;
+  for (const chunk of chunks) {
+    const from = Math.min(skip, chunk.length);
+    skip -= from;
+    for (let i = from; i < chunk.length; i += 1) {
+      const byte = chunk[i];
+      if (!isJsonSpace(byte)) return byte === OPEN_ARRAY;
+    }
+  }
+  return void 0;
+}
+var JsonArrayReader = class {
+  #state = "before";
+  #problem = "";
+  /** Bytes seen so far (the body's length at the end). */
+  #offset = 0;
+  /** How many bytes of a byte order mark the body starts with (0 to 3). */
+  #bom = 0;
+  /** The body's first bytes, a copy, for a message. */
+  #head = [];
+  #headLength = 0;
+  /** Nesting, the array itself counted (1 between the array's entries). */
+  #depth = 0;
+  #inString = false;
+  /** The previous byte was a backslash inside a string: this one is escaped. */
+  #escaped = false;
+  /** The current run's bytes (views of the chunks) and their length. */
+  #run = [];
+  #runLength = 0;
+  /** Where the current run starts in the body, for a message. */
+  #runStart = 0;
+  /** Whether a run was cut off at a comma: then every run must hold at least one entry (no `[,1]`, no `[1,]`). */
+  #cut = false;
+  #items = [];
+  #runBytes;
+  /** `runBytes`: how many bytes of entries one `JSON.parse` call is given at least (tests cut every entry apart). */
+  constructor(options = {}) {
+    this.#runBytes = options.runBytes ?? RUN_BYTES;
+  }
+  push(chunk) {
+    this.#keepHead(chunk);
+    let i = this.#state === "before" ? this.#skipStart(chunk) : 0;
+    if (this.#state === "inside") i = this.#scan(chunk, i);
+    if (this.#state === "after") this.#checkTrailing(chunk, i);
+    this.#offset += chunk.length;
+  }
+  /** The array, or why the body is not one. */
+  end() {
+    if (this.#state === "before") this.#fail(this.#offset === this.#bom ? "is empty" : "holds only white space");
+    else if (this.#state === "inside") this.#fail(`ends at byte ${this.#offset} before its array is closed`);
+    if (this.#state === "failed") return { kind: "malformed", problem: this.#problem, head: Buffer.concat(this.#head).toString("utf8"), bytes: this.#offset };
+    return { kind: "array", items: this.#items };
+  }
+  /**
+   * The entries' bytes from `start` up to the array's closing bracket or the chunk's end, cut into runs at commas
+   * between entries; returns where it stopped. The scan state lives in locals: this loop sees every byte.
+   */
+  #scan(chunk, start) {
+    let depth = this.#depth;
+    let inString = this.#inString;
+    let escaped = this.#escaped;
+    let from = start;
+    let i = start;
+    while (i < chunk.length) {
+      const byte = chunk[i];
+      i += 1;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+      } else if (byte === QUOTE) {
+        inString = true;
+      } else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+        depth += 1;
+      } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) {
+        depth -= 1;
+        if (depth === 0) {
+          this.#addToRun(chunk.subarray(from, i - 1));
+          if (byte === CLOSE_ARRAY) this.#parseRun(this.#offset + i - 1);
+          else this.#fail(`closes its array with } (byte ${this.#offset + i - 1})`);
+          if (this.#state === "inside") this.#state = "after";
+          return i;
+        }
+      } else if (byte === COMMA && depth === 1 && this.#runLength + (i - 1 - from) >= this.#runBytes) {
+        this.#addToRun(chunk.subarray(from, i - 1));
+        this.#cut = true;
+        this.#parseRun(this.#offset + i - 1);
+        if (this.#state !== "inside") return i;
+        this.#runStart = this.#offset + i;
+        from = i;
+      }
+    }
+    this.#addToRun(chunk.subarray(from));
+    this.#depth = depth;
+    this.#inString = inString;
+    this.#escaped = escaped;
+    return i;
+  }
+  #keepHead(chunk) {
+    if (this.#headLength >= HEAD_BYTES) return;
+    const part = Buffer.from(chunk.subarray(0, HEAD_BYTES - this.#headLength));
+    this.#head.push(part);
+    this.#headLength += part.length;
+  }
+  /**
+   * Skips a byte order mark (only a whole one, and only at the start: as the body's text is decoded) and white space
+   * up to the array's `[`; returns the index after it, or the chunk's end.
+   */
+  #skipStart(chunk) {
+    for (let i = 0; i < chunk.length; i += 1) {
+      const at3 = this.#offset + i;
+      const byte = chunk[i];
+      if (at3 < 3 && at3 === this.#bom && byte === BOM[at3]) {
+        this.#bom += 1;
+        continue;
+      }
+      if (this.#bom === 1 || this.#bom === 2) {
+        this.#fail("starts with part of a byte order mark");
+        return chunk.length;
+      }
+      if (isJsonSpace(byte)) continue;
+      if (byte !== OPEN_ARRAY) {
+        this.#fail(`does not start with [ (byte ${at3})`);
+        return chunk.length;
+      }
+      this.#state = "inside";
+      this.#depth = 1;
+      this.#runStart = at3 + 1;
+      return i + 1;
+    }
+    return chunk.length;
+  }
+  #addToRun(part) {
+    if (part.length === 0) return;
+    this.#run.push(part);
+    this.#runLength += part.length;
+  }
+  /** The current run's entries onto the array; `end` is the byte that ended the run (a comma or the closing `]`). */
+  #parseRun(end) {
+    const run2 = this.#run;
+    this.#run = [];
+    this.#runLength = 0;
+    let entries;
+    try {
+      entries = JSON.parse(Buffer.concat([OPEN, ...run2, CLOSE]).toString("utf8"));
+    } catch {
+      this.#fail(`is not valid JSON between bytes ${this.#runStart} and ${end}`);
+      return;
+    }
+    if (entries.length === 0 && this.#cut) {
+      this.#fail(`has an empty entry between bytes ${this.#runStart} and ${end}`);
+      return;
+    }
+    for (const entry of entries) this.#items.push(entry);
+  }
+  /** After the array only white space may follow. */
+  #checkTrailing(chunk, from) {
+    for (let i = from; i < chunk.length; i += 1) {
+      if (!isJsonSpace(chunk[i])) {
+        this.#fail(`has more after its array (byte ${this.#offset + i})`);
+        return;
+      }
+    }
+  }
+  #fail(problem) {
+    this.#state = "failed";
+    this.#problem = problem;
+    this.#run = [];
+    this.#runLength = 0;
+    this.#items.length = 0;
+  }
+};
+
 // ../client/src/exchange.ts
+var READ_ARRAY_FROM = 1024 * 1024;
 var RequestTimeout = class extends Error {
   constructor(ms) {
     super(`no complete response within ${ms} ms`);
@@ -70822,7 +71505,12 @@ var Collector = class {
   #length = 0;
   #controller;
   #abortReason;
-  constructor(timeoutMs) {
+  /** Whether this answer's body may still turn out to be an array worth reading as it arrives. */
+  #mayReadArray = false;
+  #readArrays;
+  #array;
+  constructor(timeoutMs, readArrays) {
+    this.#readArrays = readArrays;
     this.done = new Promise((resolve4) => {
       this.#resolve = resolve4;
     });
@@ -70847,27 +71535,47 @@ var Collector = class {
     this.#headers = normaliseHeaders(headers);
     this.#chunks = [];
     this.#length = 0;
+    this.#mayReadArray = this.#readArrays && statusCode < 300;
   }
   onResponseData(_controller, chunk) {
+    if (this.#array !== void 0) {
+      this.#array.push(chunk);
+      return;
+    }
     this.#chunks.push(chunk);
     this.#length += chunk.length;
+    if (this.#mayReadArray && this.#length >= READ_ARRAY_FROM) this.#startArray();
+  }
+  /** A large body: from here on read as an array when it starts as one; its bytes so far handed over. */
+  #startArray() {
+    this.#mayReadArray = false;
+    if (startsWithArray(this.#chunks) !== true) return;
+    const reader = new JsonArrayReader();
+    for (const chunk of this.#chunks) reader.push(chunk);
+    this.#chunks = [];
+    this.#length = 0;
+    this.#array = reader;
   }
   onResponseEnd() {
     if (this.#settled) return;
     this.#settled = true;
     clearTimeout(this.#timer);
-    this.#resolve({ kind: "response", status: this.#status, headers: this.#headers, text: decode(this.#chunks, this.#length) });
+    const status4 = this.#status;
+    const headers = this.#headers;
+    if (this.#array === void 0) this.#resolve({ kind: "response", status: status4, headers, text: decode(this.#chunks, this.#length) });
+    else this.#resolve({ kind: "response", status: status4, headers, text: "", array: this.#array.end() });
   }
   onResponseError(_controller, error2) {
     if (this.#settled) return;
     this.#settled = true;
     clearTimeout(this.#timer);
     const timedOut = this.#timedOut;
+    this.#array = void 0;
     this.#resolve({ kind: "failure", timedOut, code: timedOut ? "TIMEOUT" : errorCodeOf(error2), cause: error2 });
   }
 };
-function exchange(dispatcher, options, timeoutMs) {
-  const collector = new Collector(timeoutMs);
+function exchange(dispatcher, options, timeoutMs, readArrays = false) {
+  const collector = new Collector(timeoutMs, readArrays);
   try {
     dispatcher.dispatch(options, collector);
   } catch (error2) {
@@ -70934,10 +71642,10 @@ function isRetryableNetworkCode(code) {
 }
 function parseRetryAfter(value, now) {
   if (value === void 0) return void 0;
-  const text2 = value.trim();
-  if (text2 === "") return void 0;
-  if (/^\d+(\.\d+)?$/.test(text2)) return Math.ceil(Number(text2) * 1e3);
-  const date = Date.parse(text2);
+  const text4 = value.trim();
+  if (text4 === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text4)) return Math.ceil(Number(text4) * 1e3);
+  const date = Date.parse(text4);
   if (Number.isNaN(date)) return void 0;
   return Math.max(0, date - now);
 }
@@ -71204,8 +71912,8 @@ function encodeQueryValue(value) {
   if (value instanceof Date) return value.toISOString().slice(0, 19);
   return String(value);
 }
-function encodeQueryPart(text2) {
-  return encodeURIComponent(text2).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
+function encodeQueryPart(text4) {
+  return encodeURIComponent(text4).replace(/%3A/gi, ":").replace(/%2C/gi, ",");
 }
 function encodeQuery(query) {
   if (!query) return "";
@@ -71218,10 +71926,13 @@ function encodeQuery(query) {
   }
   return parts.length === 0 ? "" : `?${parts.join("&")}`;
 }
-function tryParseJson(text2) {
-  if (text2.trim() === "") return void 0;
+function formatBytes(bytes) {
+  return `${String(bytes).replace(/\B(?=(\d{3})+$)/g, ",")} bytes`;
+}
+function tryParseJson(text4) {
+  if (text4.trim() === "") return void 0;
   try {
-    return JSON.parse(text2);
+    return JSON.parse(text4);
   } catch {
     return void 0;
   }
@@ -71348,7 +72059,7 @@ var Transport = class {
       if (paced > 0) await this.#retry.sleep(paced);
       if (this.#onRequest) this.#emit(this.#onRequest, { ...request2.base, attempt });
       const started = this.#onResponse === void 0 ? 0 : performance2.now();
-      const outcome = await exchange(this.#dispatcher, request2.dispatch, this.#timeoutMs);
+      const outcome = await exchange(this.#dispatcher, request2.dispatch, this.#timeoutMs, request2.readArrays);
       this.#answered(request2, attempt, ticket, outcome, started);
       const decision = retryDecision(this.#retry, method, outcome, attempt);
       if (!decision.retry) return this.#classify(request2, outcome, attempt, decision.retryAfterMs);
@@ -71384,7 +72095,8 @@ var Transport = class {
     const bodyText = options.body === void 0 ? void 0 : JSON.stringify(options.body);
     const headers = bodyText === void 0 ? plain : { ...plain, "content-type": "application/json" };
     const dispatch = { origin: this.#origin, path: fullPath, method, headers, body: bodyText ?? null };
-    const request2 = { base: { method, path, route }, fullPath, headers, dispatch, options, authorization, evidence: void 0 };
+    const readArrays = method === "GET" && options.acceptText !== true;
+    const request2 = { base: { method, path, route }, fullPath, headers, dispatch, options, authorization, evidence: void 0, readArrays };
     if (options.body !== void 0) this.#evidence(request2);
     return request2;
   }
@@ -71430,7 +72142,7 @@ var Transport = class {
       throw this.#failureError(base, outcome, attempts, redactedRequest2, secrets2);
     }
     if (outcome.status >= 200 && outcome.status < 300) {
-      const peeking = request2.options.peek?.(outcome.text);
+      const peeking = request2.options.peek?.(outcome.array === void 0 ? outcome.text : void 0);
       return peeking === void 0 ? this.#success(request2, outcome, attempts) : peeking.then(() => this.#success(request2, outcome, attempts));
     }
     const { status: status4 } = outcome;
@@ -71448,10 +72160,11 @@ var Transport = class {
   }
   /** A 2xx answer: its body parsed, or its text when the caller accepts text; any other body is an error. */
   #success(request2, outcome, attempts) {
-    const { status: status4, text: text2 } = outcome;
-    const parsed = tryParseJson(text2);
-    if (parsed !== void 0 || text2.trim() === "") return { status: status4, headers: outcome.headers, body: parsed };
-    if (request2.options.acceptText === true) return { status: status4, headers: outcome.headers, body: void 0, text: text2 };
+    if (outcome.array !== void 0) return this.#arrayRead(request2, outcome, outcome.array, attempts);
+    const { status: status4, text: text4 } = outcome;
+    const parsed = tryParseJson(text4);
+    if (parsed !== void 0 || text4.trim() === "") return { status: status4, headers: outcome.headers, body: parsed };
+    if (request2.options.acceptText === true) return { status: status4, headers: outcome.headers, body: void 0, text: text4 };
     const { base } = request2;
     const { request: redactedRequest, secrets } = this.#evidence(request2);
     throw new UnexpectedResponseError({
@@ -71459,8 +72172,28 @@ var Transport = class {
       status: status4,
       attempts,
       request: redactedRequest,
-      message: `${base.method} ${base.path} answered ${status4} with a body that is not JSON: ${truncate(scrubText(text2.trim(), secrets), 200)}`,
-      response: { url: redactedRequest.url, status: status4, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text2, secrets), 2e3) }
+      message: `${base.method} ${base.path} answered ${status4} with a body that is not JSON: ${truncate(scrubText(text4.trim(), secrets), 200)}`,
+      response: { url: redactedRequest.url, status: status4, headers: redactHeaders(outcome.headers), body: truncate(scrubText(text4, secrets), 2e3) }
+    });
+  }
+  /**
+   * A large body read as a JSON array as it arrived. One that turned out not to be JSON is the error any other such
+   * body is, naming where it went wrong and quoting its start (the rest was never kept).
+   */
+  #arrayRead(request2, outcome, reading, attempts) {
+    const { status: status4, headers } = outcome;
+    if (reading.kind === "array") return { status: status4, headers, body: reading.items };
+    const { base } = request2;
+    const { request: redactedRequest, secrets } = this.#evidence(request2);
+    const head3 = scrubText(reading.head.trim(), secrets);
+    const quoted2 = (max) => `${head3.slice(0, max)}... (${formatBytes(reading.bytes)} in all)`;
+    throw new UnexpectedResponseError({
+      ...base,
+      status: status4,
+      attempts,
+      request: redactedRequest,
+      message: `${base.method} ${base.path} answered ${status4} with a body that is not JSON: a JSON array that ${reading.problem}: ${quoted2(200)}`,
+      response: { url: redactedRequest.url, status: status4, headers: redactHeaders(headers), body: quoted2(2e3) }
     });
   }
   #errorOptions(base, outcome, attempt, request2, secrets, retryAfterMs) {
@@ -71512,9 +72245,9 @@ var Transport = class {
 };
 function sanitiseCause(cause, secrets) {
   if (!(cause instanceof Error)) return cause;
-  const text2 = `${cause.message}
+  const text4 = `${cause.message}
 ${cause.stack ?? ""}`;
-  if (![...secrets].some((s) => s.length >= 4 && text2.includes(s))) return cause;
+  if (![...secrets].some((s) => s.length >= 4 && text4.includes(s))) return cause;
   const clean2 = new Error(scrubText(cause.message, secrets));
   clean2.name = cause.name;
   clean2.stack = scrubText(cause.stack ?? "", secrets);
@@ -71571,8 +72304,8 @@ function createClient(options) {
 
 // ../reconciler/src/kinds/vault-access.ts
 var SECTION = VAULT_SECTION_KIND.kind;
-var OPERATOR4 = OPERATOR_KIND.kind;
-var GROUP7 = OPERATOR_GROUP_KIND.kind;
+var OPERATOR3 = OPERATOR_KIND.kind;
+var GROUP6 = OPERATOR_GROUP_KIND.kind;
 var VIEW = "ViewVaultSection";
 var CHANGE = "ChangeVaultSection";
 var TYPES_OF_LEVEL = { view: [VIEW], change: [CHANGE, VIEW] };
@@ -71582,12 +72315,12 @@ function levelOf(types) {
 }
 function principalOf(authorization) {
   const operator = str(authorization, "OperatorGuid");
-  if (operator !== void 0 && operator !== "") return { who: OPERATOR4, guid: operator };
+  if (operator !== void 0 && operator !== "") return { who: OPERATOR3, guid: operator };
   const group = str(authorization, "OperatorGroupGuid") ?? str(authorization, "OperatorGroupId");
   return group !== void 0 && group !== "" ? { who: "group", guid: group } : void 0;
 }
 function principalOfBody(body) {
-  return typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR4}:${bodyString(body, "OperatorGuid")}`;
+  return typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR3}:${bodyString(body, "OperatorGuid")}`;
 }
 function declaredAccess(state) {
   return state.vaultSections.flatMap(({ value, source }) => {
@@ -71598,9 +72331,9 @@ function declaredAccess(state) {
 var vaultAccessKind = {
   ...VAULT_ACCESS_KIND,
   serverDefaults: {},
-  parents: [SECTION, OPERATOR4, GROUP7],
-  ownedBy: [SECTION, OPERATOR4, GROUP7],
-  builtFrom: [SECTION, "vaultAccess", OPERATOR4, GROUP7],
+  parents: [SECTION, OPERATOR3, GROUP6],
+  ownedBy: [SECTION, OPERATOR3, GROUP6],
+  builtFrom: [SECTION, "vaultAccess", OPERATOR3, GROUP6],
   authoritative: true,
   system: (entry) => entry.fields.self === true,
   keptWhy: (entry) => typeof entry.fields.kept === "string" ? entry.fields.kept : void 0,
@@ -71615,17 +72348,18 @@ var vaultAccessKind = {
   },
   desired(state) {
     return declaredAccess(state).map(({ section, access: access2, source }) => {
-      const [who, name, ref] = OPERATOR4 in access2 ? [OPERATOR4, access2.operator, { kind: OPERATOR4, key: access2.operator }] : ["group", access2.group, { kind: GROUP7, key: access2.group }];
+      const [who, name, ref] = OPERATOR3 in access2 ? [OPERATOR3, access2.operator, { kind: OPERATOR3, key: access2.operator }] : ["group", access2.group, { kind: GROUP6, key: access2.group }];
       return desiredEntry("vaultAccess", `${section}/${who}:${name}`, { level: access2.level }, source, [{ kind: SECTION, key: section }, ref]);
     });
   },
   live(snapshot, resolver) {
     const entries = [];
     const lists = listedPerParent(snapshot, "vaultAccess");
+    const members = listedPerParent(snapshot, OPERATOR_GROUP_MEMBER_KIND.kind);
     for (const sectionGuid of Object.keys(lists)) {
       const section = resolver.desiredOf(SECTION, sectionGuid);
       if (section?.manages?.includes("vaultAccess") !== true) continue;
-      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver));
+      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver, members));
     }
     return entries;
   },
@@ -71634,7 +72368,7 @@ var vaultAccessKind = {
     const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
     return {
       VaultSectionGuid: guidOr(SECTION, section?.key ?? ""),
-      [principal?.kind === GROUP7 ? "OperatorGroupGuid" : "OperatorGuid"]: guidOr(principal?.kind ?? OPERATOR4, principal?.key ?? "")
+      [principal?.kind === GROUP6 ? "OperatorGroupGuid" : "OperatorGuid"]: guidOr(principal?.kind ?? OPERATOR3, principal?.key ?? "")
     };
   },
   requests: {
@@ -71660,7 +72394,7 @@ var vaultAccessKind = {
     }
   }
 };
-function accessOfSection(sectionGuid, sectionKey, authorizations, resolver) {
+function accessOfSection(sectionGuid, sectionKey, authorizations, resolver, members) {
   const types = /* @__PURE__ */ new Map();
   for (const authorization of authorizations) {
     const principal = principalOf(authorization);
@@ -71671,26 +72405,32 @@ function accessOfSection(sectionGuid, sectionKey, authorizations, resolver) {
     types.set(id, set);
   }
   const entries = [];
-  const ownAccess = [...types.keys()].some((id) => id.startsWith(`${OPERATOR4}:`) && resolver.isSelf(id.slice(OPERATOR4.length + 1)));
+  const ownAccess = [...types.keys()].some((id) => id.startsWith(`${OPERATOR3}:`) && resolver.isSelf(id.slice(OPERATOR3.length + 1)));
   for (const [id, held] of types) {
     const [who, guid] = splitCompound(id.replace(":", "/"));
-    const kind = who === "group" ? GROUP7 : OPERATOR4;
+    const kind = who === "group" ? GROUP6 : OPERATOR3;
     const name = resolver.keyOf(kind, guid) ?? guid;
     const key = `${sectionKey}/${who}:${name}`;
     const fields = { level: levelOf(held) };
-    if (who === OPERATOR4 && resolver.isSelf(guid)) fields.self = true;
-    const kept = keptBecause(resolver, who === "group", ownAccess);
+    if (who === OPERATOR3 && resolver.isSelf(guid)) fields.self = true;
+    const kept = keptBecause(resolver, who === "group", ownAccess, who === "group" ? selfIn(resolver, members[guid]) : void 0);
     if (kept !== void 0) fields.kept = kept;
     entries.push(liveEntry("vaultAccess", key, `${sectionGuid}/${id}`, fields, [{ kind: SECTION, guid: sectionGuid }, { kind, guid }]));
   }
   return entries;
 }
-function keptBecause(resolver, group, ownAccess) {
+function selfIn(resolver, members) {
+  return members === void 0 ? void 0 : members.some((m) => resolver.isSelf(idOf(m, "OperatorGuid")));
+}
+function keptBecause(resolver, group, ownAccess, selfInGroup) {
   if (!resolver.knowsSelf()) {
     return "monsync cannot tell which operator the API account acts for, and this access may be how it reads the section (name it with `apiOperator:` in monsync.yaml)";
   }
-  if (group && !ownAccess) return "the API account's operator holds no access of its own to the section, so it may read the section through this group; declare its access to let monsync remove this one";
-  return void 0;
+  if (!group || ownAccess || selfInGroup === false) return void 0;
+  if (selfInGroup === true) {
+    return "the API account's operator is in this group and holds no access of its own to the section, so it reads the section through this group; declare its own access to let monsync remove this one";
+  }
+  return "the API account's operator holds no access of its own to the section, so it may read the section through this group (whose members monsync did not read); declare its access to let monsync remove this one";
 }
 async function heldBy(client, sectionGuid, principal) {
   const listed3 = await client.vaultSections.authorizations.list(sectionGuid).toArray();
@@ -71740,6 +72480,162 @@ async function grant(client, sectionGuid, principal, body) {
   }
 }
 
+// ../reconciler/src/kinds/self-routes.ts
+function groupRoutes(snapshot, desired) {
+  const routes = /* @__PURE__ */ new Map();
+  const lists = listedPerParent(snapshot, VAULT_ACCESS_KIND.kind);
+  const sectionGuids = Object.keys(lists);
+  if (sectionGuids.length === 0) return routes;
+  const declared = new Set(desired.vaultSections.map(({ value }) => value.Name));
+  const names2 = new Map(listed(snapshot, VAULT_SECTION_KIND.kind).map((s) => [idOf(s, "VaultSectionGuid").toLowerCase(), idOf(s, "Name")]));
+  for (const sectionGuid of sectionGuids) {
+    const section = names2.get(sectionGuid.toLowerCase());
+    if (section === void 0 || !declared.has(section)) continue;
+    const direct = /* @__PURE__ */ new Set();
+    const groups = /* @__PURE__ */ new Set();
+    for (const authorization of lists[sectionGuid] ?? []) {
+      const principal = principalOf(authorization);
+      if (principal === void 0) continue;
+      if (principal.who === "group") groups.add(principal.guid.toLowerCase());
+      else direct.add(principal.guid.toLowerCase());
+    }
+    for (const group of groups) routes.set(group, [...routes.get(group) ?? [], { section, sectionGuid, direct }]);
+  }
+  return routes;
+}
+function membersByGroup(snapshot) {
+  const lists = listedPerParent(snapshot, OPERATOR_GROUP_MEMBER_KIND.kind);
+  return new Map(Object.entries(lists).map(([group, members]) => [group.toLowerCase(), new Set(members.map((m) => idOf(m, "OperatorGuid").toLowerCase()))]));
+}
+function membershipKeptBecause(routes, members, group, operator, self) {
+  if (self.knows && !self.is) return void 0;
+  const [g, o] = [group.toLowerCase(), operator.toLowerCase()];
+  const only = (routes.get(g) ?? []).find(
+    (route) => !route.direct.has(o) && ![...routes].some(([other, list]) => other !== g && members.get(other)?.has(o) === true && list.some((r) => r.sectionGuid === route.sectionGuid))
+  );
+  if (only === void 0) return void 0;
+  const section = JSON.stringify(only.section);
+  return self.knows ? `the API account's operator reads vault section ${section} only through this group (it holds no access of its own to the section), so removing it would lock monsync out of a section it manages; give it access of its own in the section's \`access:\` first, in a plan of its own` : `monsync cannot tell which operator the API account acts for, and this membership may be how it reads vault section ${section} (name it with \`apiOperator:\` in monsync.yaml)`;
+}
+
+// ../reconciler/src/kinds/operator-group-member.ts
+var GROUP7 = OPERATOR_GROUP_KIND.kind;
+var OPERATOR4 = OPERATOR_KIND.kind;
+var operatorGroupMemberKind = {
+  ...OPERATOR_GROUP_MEMBER_KIND,
+  serverDefaults: {},
+  relation: true,
+  parents: [GROUP7, OPERATOR4],
+  ownedBy: [GROUP7, OPERATOR4],
+  builtFrom: [GROUP7, "operatorGroupMember", OPERATOR4],
+  read: {
+    perParent: {
+      parent: GROUP7,
+      // Everyone holds every operator and cannot change: listing it would list the account again.
+      of: (group) => !isEveryoneGroup(group),
+      list: (client, groupGuid) => client.operatorGroups.members(groupGuid),
+      what: (group) => `members of operator group "${idOf(group, "Description")}" (${idOf(group, "OperatorGroupGuid")})`,
+      keep: (member) => ({ OperatorGuid: idOf(member, "OperatorGuid") })
+    }
+  },
+  diff: () => [],
+  desired(state) {
+    return (state.operatorGroups ?? []).flatMap(
+      ({ value, source }) => (value.members ?? []).map(
+        (email) => desiredEntry("operatorGroupMember", `${value.Description}/${email}`, {}, source, [
+          { kind: GROUP7, key: value.Description },
+          { kind: OPERATOR4, key: email }
+        ])
+      )
+    );
+  },
+  // A membership that is the API account's one way into a managed vault section stays (self-routes.ts).
+  keptWhy: (entry) => typeof entry.fields.kept === "string" ? entry.fields.kept : void 0,
+  live(snapshot, resolver, desired) {
+    const entries = [];
+    const members = listedPerParent(snapshot, "operatorGroupMember");
+    const routes = groupRoutes(snapshot, desired);
+    const byGroup = routes.size === 0 ? /* @__PURE__ */ new Map() : membersByGroup(snapshot);
+    for (const groupGuid of Object.keys(members)) {
+      const group = resolver.desiredOf(GROUP7, groupGuid);
+      if (group?.manages?.includes("operatorGroupMember") !== true) continue;
+      for (const member of members[groupGuid] ?? []) {
+        const operatorGuid = idOf(member, "OperatorGuid");
+        const kept = routes.size === 0 ? void 0 : membershipKeptBecause(routes, byGroup, groupGuid, operatorGuid, { knows: resolver.knowsSelf(), is: resolver.isSelf(operatorGuid) });
+        entries.push(
+          liveEntry("operatorGroupMember", `${group.key}/${resolver.keyOf(OPERATOR4, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, kept === void 0 ? {} : { kept }, [
+            { kind: GROUP7, guid: groupGuid },
+            { kind: OPERATOR4, guid: operatorGuid }
+          ])
+        );
+      }
+    }
+    return entries;
+  },
+  createExtras(entry, resolver) {
+    const [group, operator] = entry.refs;
+    const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
+    return { OperatorGroupGuid: guidOr(GROUP7, group?.key ?? ""), OperatorGuid: guidOr(OPERATOR4, operator?.key ?? "") };
+  },
+  requests: {
+    async create(client, _step, body) {
+      const group = bodyString(body, "OperatorGroupGuid");
+      const operator = bodyString(body, "OperatorGuid");
+      await client.operatorGroups.addMember(group, operator);
+      return `${group}/${operator}`;
+    },
+    update() {
+      return Promise.reject(new Error("an operator group membership has nothing to update"));
+    },
+    async delete(client, step) {
+      const [group, operator] = splitCompound(step.guid);
+      await client.operatorGroups.removeMember(group, operator);
+    },
+    async find(client, _step, body) {
+      const group = bodyString(body, "OperatorGroupGuid");
+      const operator = bodyString(body, "OperatorGuid");
+      const members = await client.operatorGroups.members(group).toArray();
+      return members.some((m) => idOf(m, "OperatorGuid").toLowerCase() === operator.toLowerCase()) ? `${group}/${operator}` : void 0;
+    }
+  }
+};
+
+// ../reconciler/src/kinds/operator.ts
+var sameEmail = (key) => key.toLowerCase();
+var operatorKind = {
+  ...OPERATOR_KIND,
+  serverDefaults: {},
+  identity: sameEmail,
+  updateReplaces: true,
+  writeOnce: ["Password", ...OPERATOR_WRITE_ONLY_FIELDS],
+  builtFrom: ["operator"],
+  read: { list: (client) => client.operators.list(), operators: true },
+  desired(state) {
+    return (state.operators ?? []).map(
+      ({ value, source }) => desiredEntry("operator", value.Email, apiFields(value), source, [], { pinnedGuid: pinned(value, "OperatorGuid") })
+    );
+  },
+  live(snapshot) {
+    return listed(snapshot, "operator").map((fields) => liveEntry("operator", str(fields, "Email") ?? "", idOf(fields, "OperatorGuid"), fields, []));
+  },
+  requests: {
+    async create(client, _step, body) {
+      return idOf(await client.operators.create(body), "OperatorGuid");
+    },
+    /** PUT: the body holds the declared fields and the live ones the config leaves out (`updateReplaces`). */
+    async update(client, step, body) {
+      const guid = requireGuid(step.guid, step.id);
+      await client.operators.replace(guid, { ...body, OperatorGuid: guid });
+    },
+    async delete(client, step) {
+      await client.operators.delete(requireGuid(step.guid, step.id));
+    },
+    find(client, step) {
+      return findOne(client.operators.list(), (o) => typeof o.Email === "string" && sameEmail(o.Email) === sameEmail(step.key), "OperatorGuid");
+    }
+  }
+};
+
 // ../reconciler/src/plan/markers.ts
 var PATTERNS = {
   // A monitor's marker adds where its secrets come from after the fingerprint (kinds/monitor-secret-refs.ts).
@@ -71751,12 +72647,12 @@ function splitMarker(value, name) {
   if (typeof value !== "string") return { text: void 0, marker: void 0 };
   const match2 = PATTERNS[name].exec(value);
   if (!match2) return { text: value === "" ? void 0 : value, marker: void 0 };
-  const text2 = value.slice(0, match2.index);
-  return { text: text2 === "" ? void 0 : text2, marker: match2[1] ?? "" };
+  const text4 = value.slice(0, match2.index);
+  return { text: text4 === "" ? void 0 : text4, marker: match2[1] ?? "" };
 }
-function withMarker(text2, name, value) {
+function withMarker(text4, name, value) {
   const line = `monsync:${name}=${value}`;
-  return text2 === void 0 || text2 === "" ? line : `${text2}
+  return text4 === void 0 || text4 === "" ? line : `${text4}
 ${line}`;
 }
 
@@ -72520,8 +73416,8 @@ function agrees(zone, record, year) {
 }
 function zoneOfRecord(record, year) {
   const description = record.Description ?? "";
-  const names = description.replace(/^\s*\([^)]*\)\s*/, "").split(",").map((place3) => place3.trim().toLowerCase()).filter((place3) => place3 !== "");
-  for (const name of names) {
+  const names2 = description.replace(/^\s*\([^)]*\)\s*/, "").split(",").map((place3) => place3.trim().toLowerCase()).filter((place3) => place3 !== "");
+  for (const name of names2) {
     const zone = zoneOfPlace(name, record, year);
     if (zone !== void 0) return zone;
   }
@@ -72555,7 +73451,7 @@ function namesOutgoingPhoneNumbers(desired) {
   if (desired.settings.manage[OPERATOR_KIND.section] === void 0) return false;
   return (desired.operators ?? []).some(({ value }) => typeof value[OUTGOING_PHONE_NUMBER] === "string");
 }
-var digitsOf = (text2) => text2.replace(/[\s\-.()/]/g, "");
+var digitsOf = (text4) => text4.replace(/[\s\-.()/]/g, "");
 function numbersNamed(name, numbers) {
   const digits = digitsOf(name);
   const byNumber = numbers.filter((n) => typeof n["PhoneNumber"] === "string" && digits !== "" && digitsOf(n["PhoneNumber"]) === digits);
@@ -72586,17 +73482,17 @@ function resolveOutgoingPhoneNumbers(desired, live) {
 }
 function outgoingPhoneNumberName(id, numbers) {
   const number = (numbers ?? []).find((n) => n["Id"] === id);
-  const text2 = number?.["PhoneNumber"];
-  if (typeof text2 !== "string" || text2.trim() === "") return void 0;
-  const named2 = numbersNamed(text2, numbers ?? []);
-  return named2.length === 1 ? text2 : void 0;
+  const text4 = number?.["PhoneNumber"];
+  if (typeof text4 !== "string" || text4.trim() === "") return void 0;
+  const named3 = numbersNamed(text4, numbers ?? []);
+  return named3.length === 1 ? text4 : void 0;
 }
 
 // ../reconciler/src/on-call/intervals.ts
 function union(intervals) {
-  const sorted = [...intervals].filter(([start, end]) => end > start).sort((a, b) => a[0] - b[0]);
+  const sorted2 = [...intervals].filter(([start, end]) => end > start).sort((a, b) => a[0] - b[0]);
   const out = [];
-  for (const [start, end] of sorted) {
+  for (const [start, end] of sorted2) {
     const last = out[out.length - 1];
     if (last !== void 0 && start <= last[1]) last[1] = Math.max(last[1], end);
     else out.push([start, end]);
@@ -72638,8 +73534,8 @@ function minutesOf(time2) {
   const match2 = time2 === void 0 ? null : HH_MM.exec(time2);
   return match2 === null ? void 0 : Number(match2[1]) * 60 + Number(match2[2]);
 }
-function localDateTime(text2) {
-  const match2 = text2 === void 0 ? null : DATE_TIME2.exec(text2);
+function localDateTime(text4) {
+  const match2 = text4 === void 0 ? null : DATE_TIME2.exec(text4);
   if (match2 === null) return void 0;
   const [, y, mo, d, h, mi, s] = match2.map(Number);
   return Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, Number.isNaN(s) ? 0 : s ?? 0);
@@ -72777,22 +73673,27 @@ function notesOf(zones2) {
   const notes = [...new Set(zones2.flatMap((zone) => zone.approximate === void 0 ? [] : [zone.approximate]))];
   return notes.length === 0 ? void 0 : notes;
 }
+function dutyOf(state, now, hours, reading) {
+  const from = now - HOUR;
+  const to = now + (hours + 1) * HOUR;
+  return new Map(state.operators.map((o) => [o.key, { zone: o.zone, on: onDutyIntervals(o.schedules, o.zone, from, to, reading) }]));
+}
+function sharedZone(zones2) {
+  return zones2.length > 0 && zones2.every((z) => z.name === zones2[0]?.name) ? zones2[0] : UTC;
+}
 function previewOnCall(options) {
   const hours = (options.days ?? 7) * 24;
   const reading = options.reading ?? DUTY_SCHEDULE_READING;
   const { now, before, after } = options;
   const changed = changedSubjects(before, after);
-  const from = now - HOUR;
-  const to = now + (hours + 1) * HOUR;
-  const dutyOf = (state) => new Map(state.operators.map((o) => [o.key, { zone: o.zone, on: onDutyIntervals(o.schedules, o.zone, from, to, reading) }]));
-  const dutyBefore = dutyOf(before);
-  const dutyAfter = dutyOf(after);
+  const dutyBefore = dutyOf(before, now, hours, reading);
+  const dutyAfter = dutyOf(after, now, hours, reading);
   const subjects = [];
   for (const group of changed.groups) {
     const membersBefore = before.groups.find((g) => g.key === group)?.members ?? [];
     const membersAfter = after.groups.find((g) => g.key === group)?.members ?? [];
     const zones2 = [...membersAfter.map((m) => dutyAfter.get(m)?.zone), ...membersBefore.map((m) => dutyBefore.get(m)?.zone)].filter((z) => z !== void 0);
-    const zone = zones2.length > 0 && zones2.every((z) => z.name === zones2[0]?.name) ? zones2[0] : UTC;
+    const zone = sharedZone(zones2);
     const start = hourStart(zone, now);
     const onBefore = union(membersBefore.flatMap((m) => dutyBefore.get(m)?.on ?? []));
     const onAfter = union(membersAfter.flatMap((m) => dutyAfter.get(m)?.on ?? []));
@@ -72853,7 +73754,7 @@ function liveWorld(live, zoneOf) {
   const rows = listedPerParent(live, DUTY_SCHEDULE_KIND.kind);
   const emails = /* @__PURE__ */ new Map();
   const operators = /* @__PURE__ */ new Map();
-  for (const operator of listed(live, OPERATOR_KIND.kind)) {
+  for (const operator of live.lists[OPERATOR_KIND.kind] ?? live.operators ?? []) {
     const guid = text(operator, "OperatorGuid");
     const email = text(operator, "Email");
     emails.set(guid.toLowerCase(), email.toLowerCase());
@@ -72911,14 +73812,296 @@ function onCallState(world) {
     groups: [...world.groups].map(([key, members]) => ({ key, members: [...members].map(display) }))
   };
 }
-function onCallOfPlan(desired, live, steps, now) {
-  if (live.perParent[DUTY_SCHEDULE_KIND.kind] === void 0 || desired.settings.manage[OPERATOR_KIND.section] === void 0) return void 0;
+function peopleOfPlan(live, steps, now) {
   const zoneOf = zones(live, new Date(now).getUTCFullYear());
   const before = liveWorld(live, zoneOf);
   const after = clone(before);
   for (const step of steps) applyStep(after, step, zoneOf);
+  return { before, after };
+}
+function onCallOfPlan(desired, live, steps, now) {
+  if (live.perParent[DUTY_SCHEDULE_KIND.kind] === void 0 || desired.settings.manage[OPERATOR_KIND.section] === void 0) return void 0;
+  const { before, after } = peopleOfPlan(live, steps, now);
   const preview = previewOnCall({ now, before: onCallState(before), after: onCallState(after) });
   return preview.subjects.length === 0 ? void 0 : preview;
+}
+
+// ../reconciler/src/paging/model.ts
+var text2 = (object, field) => {
+  const value = object[field];
+  return typeof value === "string" || typeof value === "number" ? String(value) : "";
+};
+function namesBy(rows, guidField, nameField) {
+  return new Map(rows.map((row) => [text2(row, guidField).toLowerCase(), text2(row, nameField)]));
+}
+function liveNames(live) {
+  return {
+    operator: namesBy(live.lists[OPERATOR_KIND.kind] ?? live.operators ?? [], "OperatorGuid", "Email"),
+    operatorGroup: namesBy(listed(live, OPERATOR_GROUP_KIND.kind), "OperatorGroupGuid", "Description"),
+    monitor: namesBy(listed(live, MONITOR_KIND.kind), "MonitorGuid", "Name"),
+    monitorGroup: namesBy(listed(live, MONITOR_GROUP_KIND.kind), "MonitorGroupGuid", "Description")
+  };
+}
+function membersNamed(rows, field, names2) {
+  if (rows === void 0) return void 0;
+  const out = /* @__PURE__ */ new Set();
+  for (const row of rows) {
+    const guid = text2(row, field);
+    if (guid !== "") out.add(names2.get(guid.toLowerCase()) ?? guid);
+  }
+  return out;
+}
+function liveAlerting(live) {
+  const names2 = liveNames(live);
+  const covered2 = live.perParent[ALERT_DEFINITION_MEMBER_KIND.kind];
+  const levels = live.perParent[ESCALATION_LEVEL_KIND.kind];
+  const reached = live.perParent[ESCALATION_LEVEL_MEMBER_KIND.kind];
+  const out = /* @__PURE__ */ new Map();
+  for (const definition2 of listed(live, ALERT_DEFINITION_KIND.kind)) {
+    const guid = text2(definition2, "AlertDefinitionGuid");
+    const members = covered2?.[guid];
+    const state = {
+      name: text2(definition2, "AlertName"),
+      guid,
+      active: definition2.IsActive !== false,
+      monitors: membersNamed(members, "MonitorGuid", names2.monitor),
+      monitorGroups: membersNamed(members, "MonitorGroupGuid", names2.monitorGroup),
+      levels: /* @__PURE__ */ new Map()
+    };
+    for (const level of levels?.[guid] ?? []) {
+      const id = Number(level.Id);
+      if (!Number.isInteger(id)) continue;
+      const rows = reached?.[`${guid}/${id}`];
+      state.levels.set(id, { id, fields: level, operators: membersNamed(rows, "OperatorGuid", names2.operator), groups: membersNamed(rows, "OperatorGroupGuid", names2.operatorGroup) });
+    }
+    out.set(state.name, state);
+  }
+  return out;
+}
+function cloneAlerting(alerting) {
+  const copy = (set) => set === void 0 ? void 0 : new Set(set);
+  return new Map(
+    [...alerting].map(([name, d]) => [
+      name,
+      { ...d, monitors: copy(d.monitors), monitorGroups: copy(d.monitorGroups), levels: new Map([...d.levels].map(([id, l]) => [id, { ...l, operators: copy(l.operators), groups: copy(l.groups) }])) }
+    ])
+  );
+}
+function splitChild(alerting, key, pattern) {
+  for (let at3 = key.indexOf("/"); at3 >= 0; at3 = key.indexOf("/", at3 + 1)) {
+    const definition2 = named2(alerting, key.slice(0, at3));
+    const match2 = pattern.exec(key.slice(at3 + 1));
+    if (definition2 !== void 0 && match2 !== null) return { definition: definition2, match: match2 };
+  }
+  return void 0;
+}
+function named2(alerting, name) {
+  const exact = alerting.get(name);
+  if (exact !== void 0) return exact;
+  const lower = name.toLowerCase();
+  return [...alerting.values()].find((d) => d.name.toLowerCase() === lower);
+}
+var LEVEL_KEY = /^(\d+)$/;
+var LEVEL_MEMBER_KEY = new RegExp(`^(\\d+)/(${OPERATOR_KIND.kind}|${OPERATOR_GROUP_KIND.kind}):([\\s\\S]*)$`);
+var COVERED_KEY = new RegExp(`^(${MONITOR_KIND.kind}|${MONITOR_GROUP_KIND.kind}):([\\s\\S]*)$`);
+function levelOf2(definition2, id) {
+  let level = definition2.levels.get(id);
+  if (level === void 0) {
+    level = { id, fields: {}, operators: /* @__PURE__ */ new Set(), groups: /* @__PURE__ */ new Set() };
+    definition2.levels.set(id, level);
+  }
+  return level;
+}
+function applyDefinitionStep(alerting, step) {
+  const body = step.desired ?? {};
+  const current = [...alerting.values()].find((d) => step.guid !== void 0 && d.guid?.toLowerCase() === step.guid.toLowerCase()) ?? named2(alerting, step.key);
+  if (step.action === "delete") {
+    if (current !== void 0) alerting.delete(current.name);
+    return;
+  }
+  if (step.action === "create") {
+    const created = { name: step.key, guid: void 0, active: body.IsActive !== false, monitors: /* @__PURE__ */ new Set(), monitorGroups: /* @__PURE__ */ new Set(), levels: /* @__PURE__ */ new Map() };
+    alerting.set(step.key, created);
+    return;
+  }
+  if (current === void 0) return;
+  if (typeof body.IsActive === "boolean") current.active = body.IsActive;
+  if (typeof body.AlertName === "string" && body.AlertName !== current.name) {
+    alerting.delete(current.name);
+    current.name = body.AlertName;
+    alerting.set(current.name, current);
+  }
+}
+function applyChildStep(alerting, step) {
+  const body = step.desired ?? {};
+  const add = step.action === "create";
+  if (step.kind === ESCALATION_LEVEL_KIND.kind) {
+    const split = splitChild(alerting, step.key, LEVEL_KEY);
+    if (split === void 0 || step.action === "delete") return;
+    const level = levelOf2(split.definition, Number(split.match[1]));
+    level.fields = { ...level.fields, ...body };
+  } else if (step.kind === ESCALATION_LEVEL_MEMBER_KIND.kind) {
+    const split = splitChild(alerting, step.key, LEVEL_MEMBER_KEY);
+    if (split === void 0) return;
+    const [, id, kind, member = ""] = split.match;
+    const level = levelOf2(split.definition, Number(id));
+    const field = kind === OPERATOR_KIND.kind ? "operators" : "groups";
+    const set = level[field] ?? /* @__PURE__ */ new Set();
+    level[field] = set;
+    if (add) set.add(member);
+    else if (step.action === "delete") set.delete(member);
+  } else if (step.kind === ALERT_DEFINITION_MEMBER_KIND.kind) {
+    const split = splitChild(alerting, step.key, COVERED_KEY);
+    if (split === void 0) return;
+    const [, kind, member = ""] = split.match;
+    const field = kind === MONITOR_KIND.kind ? "monitors" : "monitorGroups";
+    const set = split.definition[field] ?? /* @__PURE__ */ new Set();
+    split.definition[field] = set;
+    if (add) set.add(member);
+    else if (step.action === "delete") set.delete(member);
+  }
+}
+function applyRemoval(alerting, step) {
+  if (step.action !== "delete") return;
+  const lower = step.key.toLowerCase();
+  for (const definition2 of alerting.values()) {
+    if (step.kind === MONITOR_KIND.kind) definition2.monitors?.delete(step.key);
+    if (step.kind === MONITOR_GROUP_KIND.kind) definition2.monitorGroups?.delete(step.key);
+    for (const level of definition2.levels.values()) {
+      if (step.kind === OPERATOR_KIND.kind) {
+        for (const email of [...level.operators ?? []]) if (email.toLowerCase() === lower) level.operators?.delete(email);
+      }
+      if (step.kind === OPERATOR_GROUP_KIND.kind) level.groups?.delete(step.key);
+    }
+  }
+}
+var PAGING_KINDS = /* @__PURE__ */ new Set([ALERT_DEFINITION_KIND.kind, ESCALATION_LEVEL_KIND.kind, ESCALATION_LEVEL_MEMBER_KIND.kind, ALERT_DEFINITION_MEMBER_KIND.kind]);
+function alertingAfter(before, steps) {
+  const after = cloneAlerting(before);
+  for (const step of steps) {
+    if (step.kind === ALERT_DEFINITION_KIND.kind) applyDefinitionStep(after, step);
+    else if (PAGING_KINDS.has(step.kind)) applyChildStep(after, step);
+    else applyRemoval(after, step);
+  }
+  return after;
+}
+
+// ../reconciler/src/paging/of-plan.ts
+var MAX_PAGING_DEFINITIONS = 25;
+var HOURS = 7 * 24;
+var HOUR2 = 36e5;
+var sorted = (set) => [...set].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+function integer(value) {
+  return typeof value === "number" && Number.isInteger(value) ? value : void 0;
+}
+function groupMembers(group, moment) {
+  if (moment.everyone.has(group)) return [...moment.people.operators.values()].map((o) => o.email);
+  const members = moment.people.groups.get(group);
+  return members === void 0 ? void 0 : members.size === 0 ? [] : [...members].map((m) => moment.people.operators.get(m)?.email ?? m);
+}
+function hoursOf(reaches, moment, level) {
+  if (moment.duty === void 0 || moment.now === void 0) return;
+  const duty = moment.duty;
+  const zones2 = reaches.map((key) => duty.get(key)?.zone).filter((zone2) => zone2 !== void 0);
+  const zone = sharedZone(zones2);
+  const start = hourStart(zone, moment.now);
+  const on = union(reaches.flatMap((key) => duty.get(key)?.on ?? []));
+  level.timeZone = zone.name;
+  level.from = iso(start);
+  level.onDuty = cells(on, start, HOURS);
+  level.nobodyOnDuty = gaps(subtract([[start, start + HOURS * HOUR2]], on), start, HOURS);
+}
+function levelPath(level, moment) {
+  const { fields } = level;
+  const out = { id: level.id, active: fields.IsActive !== false };
+  if (typeof fields.EscalationMode === "string") out.escalationMode = fields.EscalationMode;
+  const count = integer(fields.ThresholdErrorCount);
+  const minutes = integer(fields.ThresholdMinutes);
+  if (count !== void 0) out.thresholdErrorCount = count;
+  if (minutes !== void 0) out.thresholdMinutes = minutes;
+  if (level.operators === void 0 || level.groups === void 0) return out;
+  const known2 = (email) => moment.people.operators.get(email.toLowerCase())?.email;
+  const listsOperators = moment.people.operators.size > 0;
+  out.operators = sorted(level.operators);
+  out.operatorGroups = sorted(level.groups).map((key) => {
+    const members = groupMembers(key, moment);
+    return members === void 0 ? { key } : { key, members: sorted(members) };
+  });
+  if (out.operatorGroups.some((group) => group.members === void 0)) return out;
+  const reached = /* @__PURE__ */ new Set();
+  for (const email of [...out.operators, ...out.operatorGroups.flatMap((group) => group.members ?? [])]) {
+    const shown = listsOperators ? known2(email) : email;
+    if (shown !== void 0) reached.add(shown);
+  }
+  out.reaches = sorted(reached);
+  hoursOf(out.reaches, moment, out);
+  return out;
+}
+function pathOf(definition2, moment) {
+  const path = { active: definition2.active, levels: [] };
+  if (definition2.monitors !== void 0) path.monitors = sorted(definition2.monitors);
+  if (definition2.monitorGroups !== void 0) path.monitorGroups = sorted(definition2.monitorGroups);
+  path.levels = [...definition2.levels.values()].sort((a, b) => a.id - b.id).map((level) => levelPath(level, moment));
+  return path;
+}
+function pairs(before, after) {
+  const out = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const was of before.values()) {
+    const will = [...after.values()].find((d) => d.guid !== void 0 && d.guid === was.guid) ?? (after.get(was.name)?.guid === void 0 ? after.get(was.name) : void 0);
+    if (will !== void 0) seen.add(will);
+    out.push([was, will]);
+  }
+  for (const will of after.values()) if (!seen.has(will)) out.push([void 0, will]);
+  return out;
+}
+function worlds(live, steps, now) {
+  const people = peopleOfPlan(live, steps, now ?? 0);
+  const everyone = new Set(listed(live, OPERATOR_GROUP_KIND.kind).filter((g) => g.IsEveryone === true).map((g) => String(g.Description)));
+  const schedules = live.perParent[DUTY_SCHEDULE_KIND.kind] !== void 0 && now !== void 0;
+  const moment = (world) => ({ people: world, everyone, now, duty: schedules && now !== void 0 ? dutyOf(onCallState(world), now, HOURS, DUTY_SCHEDULE_READING) : void 0 });
+  const before = liveAlerting(live);
+  return { before, after: alertingAfter(before, steps), moments: { before: moment(people.before), after: moment(people.after) } };
+}
+var REACHING_KINDS = /* @__PURE__ */ new Set([OPERATOR_KIND.kind, OPERATOR_GROUP_KIND.kind, OPERATOR_GROUP_MEMBER_KIND.kind, DUTY_SCHEDULE_KIND.kind]);
+var COVERED_KINDS = /* @__PURE__ */ new Set([MONITOR_KIND.kind, MONITOR_GROUP_KIND.kind]);
+function concernsPaging(step) {
+  return PAGING_KINDS.has(step.kind) || REACHING_KINDS.has(step.kind) || step.action === "delete" && COVERED_KINDS.has(step.kind);
+}
+function pagingOfPlan(live, steps, now) {
+  if (!live.read.includes(ALERT_DEFINITION_KIND.kind) || !steps.some(concernsPaging)) return void 0;
+  const w = worlds(live, steps, now);
+  const changed = [];
+  for (const [was, will] of pairs(w.before, w.after)) {
+    const entry = { key: will?.name ?? was?.name ?? "" };
+    if (was !== void 0) entry.before = pathOf(was, w.moments.before);
+    if (will !== void 0) entry.after = pathOf(will, w.moments.after);
+    if (JSON.stringify(entry.before) !== JSON.stringify(entry.after) || was?.name !== will?.name) changed.push(entry);
+  }
+  if (changed.length === 0) return void 0;
+  changed.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const paging = { hours: HOURS, reading: DUTY_SCHEDULE_READING, definitions: changed.slice(0, MAX_PAGING_DEFINITIONS) };
+  if (now !== void 0) paging.now = iso(now);
+  if (changed.length > MAX_PAGING_DEFINITIONS) paging.omitted = changed.length - MAX_PAGING_DEFINITIONS;
+  return paging;
+}
+function alertPathOf(path) {
+  const covers2 = path.monitors === void 0 || path.monitorGroups === void 0 ? void 0 : path.monitors.length + path.monitorGroups.length;
+  return {
+    active: path.active,
+    covers: covers2,
+    levels: path.levels.map((level) => ({ id: level.id, active: level.active, operators: level.reaches?.length, nobodyOnDuty: level.nobodyOnDuty }))
+  };
+}
+function pathsAfterPlan(live, steps, now, names2) {
+  const out = /* @__PURE__ */ new Map();
+  if (!live.read.includes(ALERT_DEFINITION_KIND.kind)) return out;
+  const w = worlds(live, steps, now);
+  for (const name of names2) {
+    const definition2 = named2(w.after, name);
+    if (definition2 !== void 0) out.set(name, pathOf(definition2, w.moments.after));
+  }
+  return out;
 }
 
 // ../reconciler/src/plan/ignore.ts
@@ -74009,9 +75192,9 @@ function draftChanges(states, resolution, options) {
       unchanged += state.sets?.paired ?? state.pairs.length;
       continue;
     }
-    const { pairs } = state;
-    for (let i = 0; i < pairs.length; i += 1) {
-      const draft = updateDraft(context, rules, pairs[i]);
+    const { pairs: pairs2 } = state;
+    for (let i = 0; i < pairs2.length; i += 1) {
+      const draft = updateDraft(context, rules, pairs2[i]);
       if (draft === void 0) unchanged += 1;
       else drafts.push(draft);
     }
@@ -74048,9 +75231,9 @@ function createDraft(context, rules, entry) {
   const body = withoutFields2(withoutSecrets(resolved, secrets.length, (p) => ({ sensitive: true, fingerprint: fpAt.get(p) ?? "" })), rules.dropOnWrite);
   const shown = withoutFields2(resolved, rules.dropOnWrite);
   if (markerField !== void 0 && mod.marker !== void 0) {
-    const text2 = typeof resolved[markerField] === "string" ? resolved[markerField] : void 0;
-    if (mod.marker.name === "fp" && fps.length > 0) body[markerField] = withMarker(text2, "fp", combineFingerprints(fps) + (mod.marker.refs?.(resolved, secrets) ?? ""));
-    if (mod.marker.name === "key") body[markerField] = withMarker(text2, "key", entry.key);
+    const text4 = typeof resolved[markerField] === "string" ? resolved[markerField] : void 0;
+    if (mod.marker.name === "fp" && fps.length > 0) body[markerField] = withMarker(text4, "fp", combineFingerprints(fps) + (mod.marker.refs?.(resolved, secrets) ?? ""));
+    if (mod.marker.name === "key") body[markerField] = withMarker(text4, "key", entry.key);
   }
   return {
     step: { action: "create", kind: mod.kind, key: entry.key, changes: createChanges(shown), source: entry.source, desired: { ...body, ...mod.createExtras?.(entry, context.resolution) } },
@@ -74112,8 +75295,8 @@ function updateDraft(context, rules, pair) {
   if (secrets.length > 0) context.secretsUntracked(rules.mod, entry, secrets.map((s) => s.pointer));
   return changedDraft(context, rules, pair, resolved, rotatedChanges(context, rules.mod, entry, resolved), secrets);
 }
-function secretIn(fields, names) {
-  for (let i = 0; i < names.length; i += 1) if (hasSecret(fields[names[i]])) return true;
+function secretIn(fields, names2) {
+  for (let i = 0; i < names2.length; i += 1) if (hasSecret(fields[names2[i]])) return true;
   return false;
 }
 function plainlyUnchanged(rules, entry, current, resolved, skip) {
@@ -74170,10 +75353,10 @@ function changedDraft(context, rules, { desired: entry, live: current }, resolve
     rules.dropOnUpdate
   );
   if (markerField !== void 0 && mod.marker !== void 0) {
-    const text2 = markerField in resolved ? typeof resolved[markerField] === "string" ? resolved[markerField] : void 0 : view.text;
-    if (mod.marker.name === "fp" && expected !== void 0) body[markerField] = withMarker(text2, "fp", expected);
-    else if (mod.marker.name === "fp" && unread.length > 0 && view.marker !== void 0) body[markerField] = withMarker(text2, "fp", view.marker);
-    if (mod.marker.name === "key") body[markerField] = withMarker(text2, "key", entry.key);
+    const text4 = markerField in resolved ? typeof resolved[markerField] === "string" ? resolved[markerField] : void 0 : view.text;
+    if (mod.marker.name === "fp" && expected !== void 0) body[markerField] = withMarker(text4, "fp", expected);
+    else if (mod.marker.name === "fp" && unread.length > 0 && view.marker !== void 0) body[markerField] = withMarker(text4, "fp", view.marker);
+    if (mod.marker.name === "key") body[markerField] = withMarker(text4, "key", entry.key);
   }
   const drift = driftOf(mod, current, context.options);
   return {
@@ -74269,14 +75452,14 @@ function liveGuidByKey(live) {
   for (const entry of live) map.set(entry.key, map.has(entry.key) ? null : entry.guid);
   return map;
 }
-function desiredByLiveGuid(pairs) {
+function desiredByLiveGuid(pairs2) {
   const map = /* @__PURE__ */ new Map();
-  for (const { desired, live } of pairs) map.set(live.guid, desired);
+  for (const { desired, live } of pairs2) map.set(live.guid, desired);
   return map;
 }
-function placeByDesiredKey(pairs) {
+function placeByDesiredKey(pairs2) {
   const map = /* @__PURE__ */ new Map();
-  for (let i = 0; i < pairs.length; i += 1) map.set(pairs[i].desired.key, i);
+  for (let i = 0; i < pairs2.length; i += 1) map.set(pairs2[i].desired.key, i);
   return map;
 }
 var KindLookup = class {
@@ -74295,8 +75478,8 @@ var KindLookup = class {
   constructor(live) {
     this.#live = live;
   }
-  register(pairs, creates, managed) {
-    this.#pairs = pairs;
+  register(pairs2, creates, managed) {
+    this.#pairs = pairs2;
     this.#creates = creates;
     this.#managed = managed;
   }
@@ -74319,9 +75502,9 @@ var KindLookup = class {
   /** Before the kind is matched there are no pairs yet, and nothing is cached. */
   desiredByGuid(guid) {
     if (this.#desiredByGuid === void 0) {
-      const pairs = this.#pairList();
-      if (pairs === void 0) return void 0;
-      this.#desiredByGuid = desiredByLiveGuid(pairs);
+      const pairs2 = this.#pairList();
+      if (pairs2 === void 0) return void 0;
+      this.#desiredByGuid = desiredByLiveGuid(pairs2);
     }
     return this.#desiredByGuid.get(guid);
   }
@@ -74331,10 +75514,10 @@ var KindLookup = class {
   }
   /** Where the pair of a declared key is in the pairs, tried at `hint` first; -1 when the key is paired with nothing. */
   placeOfDesiredKey(key, hint) {
-    const pairs = this.#pairList();
-    if (pairs === void 0) return -1;
-    if (pairs[hint]?.desired.key === key) return hint;
-    this.#placeByDesiredKey ??= placeByDesiredKey(pairs);
+    const pairs2 = this.#pairList();
+    if (pairs2 === void 0) return -1;
+    if (pairs2[hint]?.desired.key === key) return hint;
+    this.#placeByDesiredKey ??= placeByDesiredKey(pairs2);
     return this.#placeByDesiredKey.get(key) ?? -1;
   }
   /** A pair at a place `placeOfDesiredKey` returned. */
@@ -74376,8 +75559,8 @@ var Resolution = class {
   isIgnoredGuid(kind, guid) {
     return this.#ignoredGuid.has(kind, guid);
   }
-  register(kind, pairs, creates, managed) {
-    this.#kinds.get(kind)?.register(pairs, creates, managed);
+  register(kind, pairs2, creates, managed) {
+    this.#kinds.get(kind)?.register(pairs2, creates, managed);
   }
   keyOf(kind, guid) {
     const lookup = this.#kinds.get(kind);
@@ -74492,8 +75675,8 @@ function nothingDeletedOf(state, deleted) {
 var REVIVED = "revived: retired by monsync, declared again";
 var RETIRED_MARKER = "monsync:retired=";
 function isRetired(spec, entry) {
-  const text2 = entry.fields[spec.field];
-  return typeof text2 === "string" && text2.includes(RETIRED_MARKER) && splitMarker(text2, "retired").marker !== void 0;
+  const text4 = entry.fields[spec.field];
+  return typeof text4 === "string" && text4.includes(RETIRED_MARKER) && splitMarker(text4, "retired").marker !== void 0;
 }
 function matchableLive(mod, live) {
   const spec = mod.retire;
@@ -74524,13 +75707,13 @@ function revivedEntry(spec, desired, live) {
   if (!(spec.field in desired.fields)) fields[spec.field] = splitMarker(splitMarker(live.fields[spec.field], "retired").text, "fp").text ?? "";
   return { ...desired, fields };
 }
-function settleRetired(mod, pairs, orphans, retiredAny) {
+function settleRetired(mod, pairs2, orphans, retiredAny) {
   const spec = mod.retire;
-  if (spec === void 0 || !retiredAny) return { pairs, orphans, dormant: [] };
+  if (spec === void 0 || !retiredAny) return { pairs: pairs2, orphans, dormant: [] };
   const dormant = orphans.filter((entry) => isRetired(spec, entry));
-  if (dormant.length === 0 && !pairs.some((p) => isRetired(spec, p.live))) return { pairs, orphans, dormant };
+  if (dormant.length === 0 && !pairs2.some((p) => isRetired(spec, p.live))) return { pairs: pairs2, orphans, dormant };
   return {
-    pairs: pairs.map((pair) => isRetired(spec, pair.live) ? { desired: revivedEntry(spec, pair.desired, pair.live), live: pair.live } : pair),
+    pairs: pairs2.map((pair) => isRetired(spec, pair.live) ? { desired: revivedEntry(spec, pair.desired, pair.live), live: pair.live } : pair),
     orphans: orphans.filter((entry) => !isRetired(spec, entry)),
     dormant
   };
@@ -74545,8 +75728,8 @@ function markRevived(drafts, states) {
   }
 }
 function retireBody(spec, live, removal) {
-  const text2 = splitMarker(live.fields[spec.field], "retired").text;
-  return { ...spec.retired, [spec.field]: withMarker(text2, "retired", removal) };
+  const text4 = splitMarker(live.fields[spec.field], "retired").text;
+  return { ...spec.retired, [spec.field]: withMarker(text4, "retired", removal) };
 }
 
 // ../reconciler/src/plan/phases/deletes.ts
@@ -74631,8 +75814,8 @@ function keepersOf(deleted, states, resolution) {
       const declared = state.managed && !resolution.isIgnoredGuid(mod.kind, entry.guid) ? resolution.desiredOf(mod.kind, entry.guid) : void 0;
       if (declared !== void 0 && mod.references !== void 0) {
         const kept = mod.references.after(entry, mod.resolve?.(declared, resolution) ?? declared.fields);
-        const named2 = new Set(declared.refs.map((r) => resolution.guidOf(r.kind, r.key)?.toLowerCase()));
-        refs = [...entry.refs.filter((r) => parents.includes(r.kind)), ...kept.filter((r) => !named2.has(r.guid.toLowerCase()))];
+        const named3 = new Set(declared.refs.map((r) => resolution.guidOf(r.kind, r.key)?.toLowerCase()));
+        refs = [...entry.refs.filter((r) => parents.includes(r.kind)), ...kept.filter((r) => !named3.has(r.guid.toLowerCase()))];
       }
       const seen = /* @__PURE__ */ new Set();
       for (const ref of refs) {
@@ -74747,26 +75930,26 @@ function onFirstRead(plan, name, compute) {
 }
 var GUID_PATTERN2 = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;
 function guidNames(states) {
-  let names;
-  return { get: (guid) => (names ??= guidNameMap(states)).get(guid) };
+  let names2;
+  return { get: (guid) => (names2 ??= guidNameMap(states)).get(guid) };
 }
 function guidNameMap(states) {
-  const names = /* @__PURE__ */ new Map();
+  const names2 = /* @__PURE__ */ new Map();
   for (const state of states) {
     if (state.sets !== void 0) continue;
     for (const entry of state.allLive) {
-      if (entry.guid.length === GUID_LENGTH) names.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);
+      if (entry.guid.length === GUID_LENGTH) names2.set(entry.guid.toLowerCase(), `{{${state.mod.kind}:${entry.key}}}`);
     }
   }
-  return names;
+  return names2;
 }
 var GUID_LENGTH = 36;
-function withoutGuids(value, names) {
-  if (typeof value === "string") return value.replace(GUID_PATTERN2, (guid) => names.get(guid.toLowerCase()) ?? guid);
-  if (Array.isArray(value)) return value.map((v) => withoutGuids(v, names));
+function withoutGuids(value, names2) {
+  if (typeof value === "string") return value.replace(GUID_PATTERN2, (guid) => names2.get(guid.toLowerCase()) ?? guid);
+  if (Array.isArray(value)) return value.map((v) => withoutGuids(v, names2));
   if (isPlainObject(value)) {
     const out = {};
-    for (const key of Object.keys(value)) out[key] = withoutGuids(value[key], names);
+    for (const key of Object.keys(value)) out[key] = withoutGuids(value[key], names2);
     return out;
   }
   return value;
@@ -74775,19 +75958,19 @@ function sensitiveValue(step, pointer) {
   const at3 = getAt(step.desired, segmentsOf(pointer));
   return isPlainObject(at3) && typeof at3["fingerprint"] === "string" ? { fingerprint: at3["fingerprint"] } : { fingerprint: "" };
 }
-function normalChange(step, change, sets, names) {
+function normalChange(step, change, sets, names2) {
   if (change.op === "remove") return { op: change.op, path: change.path };
   if (change.sensitive === true) return { op: change.op, path: change.path, after: sensitiveValue(step, change.path) };
   const path = segmentsOf(change.path).join("/");
-  return { op: change.op, path: change.path, after: withoutGuids(toSetForm(change.after, sets, path), names) };
+  return { op: change.op, path: change.path, after: withoutGuids(toSetForm(change.after, sets, path), names2) };
 }
-function normalizedStep(step, sets, names) {
-  const changes = step.changes.map((change) => normalChange(step, change, sets, names)).sort((a, b) => compareStrings(canonicalJson(a), canonicalJson(b)));
-  const asserted = step.action === "ensure" ? withoutGuids(toSetForm(step.desired ?? {}, sets), names) : void 0;
+function normalizedStep(step, sets, names2) {
+  const changes = step.changes.map((change) => normalChange(step, change, sets, names2)).sort((a, b) => compareStrings(canonicalJson(a), canonicalJson(b)));
+  const asserted = step.action === "ensure" ? withoutGuids(toSetForm(step.desired ?? {}, sets), names2) : void 0;
   return { kind: step.kind, key: step.key, action: step.action, removal: step.removal, changes, asserted };
 }
-function stepDigest(step, sets, names) {
-  return sha256Hex(canonicalJson(normalizedStep(step, sets, names)));
+function stepDigest(step, sets, names2) {
+  return sha256Hex(canonicalJson(normalizedStep(step, sets, names2)));
 }
 function planDigestOf(stepDigests) {
   return sha256Hex([...stepDigests].sort(compareStrings).join("\n"));
@@ -74815,6 +75998,29 @@ function inputProblems(desired, live, scope) {
     if (reason !== void 0) problems.push(planProblem("LIVE_RESTRICTED", reason));
   }
   return problems;
+}
+
+// ../reconciler/src/plan/phases/look-alike.ts
+function lookAlikeWarnings(mod, identity, creates, orphans, prune) {
+  if (creates.length === 0 || orphans.length === 0 || mod.keyField === void 0) return [];
+  const declared = /* @__PURE__ */ new Map();
+  for (const entry of creates) declared.set(identity(lookAlikeForm(entry.key)), entry);
+  const warnings = [];
+  for (const live of orphans) {
+    const entry = declared.get(identity(lookAlikeForm(live.key)));
+    if (entry === void 0) continue;
+    declared.delete(identity(lookAlikeForm(entry.key)));
+    const [mine, theirs] = [JSON.stringify(entry.key), JSON.stringify(live.key)];
+    const fate = prune ? ", and deletes the live one (prune)" : "";
+    const pin = mod.guidField === "" ? "" : ` (or pin ${mod.guidField}: ${live.guid})`;
+    warnings.push({
+      code: "LOOKALIKE_LIVE_KEY",
+      message: `${at(entry.source)}${mod.kind} ${mine} matches no live ${mod.kind} exactly, but the live ${mod.kind} ${theirs} [${live.guid}] reads the same (${lookAlikeDifference(entry.key, live.key)}): the plan creates a new ${mod.kind} instead of adopting it${fate}. To adopt it, write ${mod.keyField} as the service has it${pin}`,
+      kind: mod.kind,
+      key: entry.key
+    });
+  }
+  return warnings;
 }
 
 // ../reconciler/src/plan/phases/match-sets.ts
@@ -74920,6 +76126,7 @@ function matchKind(base, context) {
   const unique = desiredAscending && liveAscending && rules.identity === exactKey && !pinsAny(desiredEntries);
   const matched = unique ? matchAscending(desiredEntries, matchable) : match(rules, desiredEntries, matchable, problems, resolution, copies);
   const settled = settleRetired(mod, matched.pairs, matched.orphans, retiredAny);
+  if (managed) context.warnings.push(...lookAlikeWarnings(mod, rules.identity, matched.creates, settled.orphans, base.prune));
   resolution.register(mod.kind, settled.pairs, matched.creates, managed);
   const dormant = /* @__PURE__ */ new Set([...shadowed, ...settled.dormant]);
   const inPlay = dormant.size === 0 ? liveEntries : liveEntries.filter((entry) => !dormant.has(entry));
@@ -74994,8 +76201,8 @@ function oldestCopy(copies) {
   const byGuid2 = [...copies].sort((a, b) => compareStrings(a.guid, b.guid));
   for (const field of ["CreatedDate", "LastModifiedDate"]) {
     if (!byGuid2.every((c) => dateOf(c, field) !== void 0)) continue;
-    const sorted = [...byGuid2].sort((a, b) => compareStrings(dateOf(a, field) ?? "", dateOf(b, field) ?? ""));
-    const [kept2, ...others2] = sorted;
+    const sorted2 = [...byGuid2].sort((a, b) => compareStrings(dateOf(a, field) ?? "", dateOf(b, field) ?? ""));
+    const [kept2, ...others2] = sorted2;
     return { kept: kept2, rule: `the oldest by ${field}`, others: others2 };
   }
   const [kept, ...others] = byGuid2;
@@ -75037,7 +76244,7 @@ function match(rules, desired, live, problems, resolver, copies = { dedupe: fals
     else byKey2.set(id, [found, entry]);
   }
   const claimed = /* @__PURE__ */ new Set();
-  const pairs = [];
+  const pairs2 = [];
   const creates = [];
   const unique = uniqueDeclarations(rules, desired, problems);
   const pinnedFirst = pinned2 ? [...unique.filter((e) => e.pinnedGuid !== void 0), ...unique.filter((e) => e.pinnedGuid === void 0)] : unique;
@@ -75058,14 +76265,14 @@ function match(rules, desired, live, problems, resolver, copies = { dedupe: fals
         problems.push(planProblem("PINNED_GUID_TWICE", `${rules.kind} "${entry.key}" pins ${entry.pinnedGuid}, which another entry pins too`, entry.source));
       } else {
         claimed.add(found);
-        pairs.push({ desired: entry, live: found });
+        pairs2.push({ desired: entry, live: found });
       }
       continue;
     }
-    matchByKey(rules, entry, byKey2, claimed, pairs, creates, problems, copies);
+    matchByKey(rules, entry, byKey2, claimed, pairs2, creates, problems, copies);
   }
   const orphans = live.filter((l) => !claimed.has(l));
-  return { pairs, creates, orphans };
+  return { pairs: pairs2, creates, orphans };
 }
 function sortedByKey(entries) {
   for (let i = 1; i < entries.length; i += 1) if (entries[i].key < entries[i - 1].key) return false;
@@ -75088,7 +76295,7 @@ function sortedByKeyAndGuid(entries) {
   return true;
 }
 function matchSorted(rules, desired, live, problems, copies) {
-  const pairs = [];
+  const pairs2 = [];
   const creates = [];
   const orphans = [];
   const declaredTwice = [];
@@ -75106,21 +76313,21 @@ function matchSorted(rules, desired, live, problems, copies) {
     let end = next;
     while (end < live.length && live[end].key === entry.key) end += 1;
     if (end === next) creates.push(entry);
-    else if (end === next + 1) pairs.push({ desired: entry, live: live[next] });
+    else if (end === next + 1) pairs2.push({ desired: entry, live: live[next] });
     else {
       const candidates = live.slice(next, end);
       const matched = liveCopies(rules, entry, candidates, liveTwice, copies);
       if (matched === void 0) orphans.push(...candidates);
-      else pairs.push({ desired: entry, live: matched });
+      else pairs2.push({ desired: entry, live: matched });
     }
     next = end;
   }
   while (next < live.length) orphans.push(live[next++]);
   problems.push(...declaredTwice, ...liveTwice);
-  return { pairs, creates, orphans };
+  return { pairs: pairs2, creates, orphans };
 }
 function matchAscending(desired, live) {
-  const pairs = [];
+  const pairs2 = [];
   const creates = [];
   const orphans = [];
   let next = 0;
@@ -75130,7 +76337,7 @@ function matchAscending(desired, live) {
     while (next < live.length) {
       const other = live[next];
       if (other.key === entry.key) {
-        pairs.push({ desired: entry, live: other });
+        pairs2.push({ desired: entry, live: other });
         next += 1;
         paired = true;
         break;
@@ -75142,7 +76349,7 @@ function matchAscending(desired, live) {
     if (!paired) creates.push(entry);
   }
   while (next < live.length) orphans.push(live[next++]);
-  return { pairs, creates, orphans };
+  return { pairs: pairs2, creates, orphans };
 }
 function liveCopies(rules, entry, candidates, problems, copies) {
   const { kept, rule, others } = oldestCopy(candidates);
@@ -75160,13 +76367,13 @@ function liveCopies(rules, entry, candidates, problems, copies) {
   );
   return void 0;
 }
-function matchByKey(rules, entry, byKey2, claimed, pairs, creates, problems, copies) {
+function matchByKey(rules, entry, byKey2, claimed, pairs2, creates, problems, copies) {
   const found = byKey2.get(rules.identity(entry.key));
   if (found !== void 0 && !Array.isArray(found)) {
     if (claimed.has(found)) creates.push(entry);
     else {
       claimed.add(found);
-      pairs.push({ desired: entry, live: found });
+      pairs2.push({ desired: entry, live: found });
     }
     return;
   }
@@ -75174,12 +76381,12 @@ function matchByKey(rules, entry, byKey2, claimed, pairs, creates, problems, cop
   if (candidates.length === 0) creates.push(entry);
   else if (candidates.length === 1 && candidates[0] !== void 0) {
     claimed.add(candidates[0]);
-    pairs.push({ desired: entry, live: candidates[0] });
+    pairs2.push({ desired: entry, live: candidates[0] });
   } else {
     const kept = liveCopies(rules, entry, candidates, problems, copies);
     if (kept === void 0) return;
     for (const candidate of candidates) claimed.add(candidate);
-    pairs.push({ desired: entry, live: kept });
+    pairs2.push({ desired: entry, live: kept });
   }
 }
 function uniqueDeclarations(rules, desired, problems) {
@@ -75241,10 +76448,10 @@ function linkDependencies(drafts, states) {
     }
   }
 }
-function globMatches2(pattern, text2) {
+function globMatches2(pattern, text4) {
   let source = "";
   for (const ch of pattern) source += ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^${source}$`, "su").test(text2);
+  return new RegExp(`^${source}$`, "su").test(text4);
 }
 function selectTargets(drafts, targets) {
   if (targets === void 0 || targets.length === 0) return { selected: drafts, warnings: [] };
@@ -75290,10 +76497,10 @@ function targetOrphans(selected, states) {
   }
   return [...left2].map(([target, keepers]) => {
     const { kind, key } = target.step;
-    const named2 = [...new Set(keepers)].sort(compareStrings);
+    const named3 = [...new Set(keepers)].sort(compareStrings);
     return planProblem(
       "TARGET_ORPHANS",
-      `the targeted steps delete ${kind} "${key}" but leave ${named2.map((k) => JSON.stringify(k)).join(", ")} referring to it, which would be orphaned: add ${named2.map((k) => `--target "${k}"`).join(" ")}, or plan without --target`,
+      `the targeted steps delete ${kind} "${key}" but leave ${named3.map((k) => JSON.stringify(k)).join(", ")} referring to it, which would be orphaned: add ${named3.map((k) => `--target "${k}"`).join(" ")}, or plan without --target`,
       target.desiredEntry?.source
     );
   });
@@ -75394,12 +76601,40 @@ function monitorsAfterPlan(states, steps, resolution) {
   for (const create of state.creates) monitors.push({ key: create.key, active: create.fields.IsActive !== false });
   return monitors;
 }
-function policyFindings(desired, states, steps, resolution) {
+function reachFindings(desired, live, steps, now) {
+  const entry = (desired.settings.policy ?? []).find((e) => e.rule === alertsReachSomeone.name);
+  if (entry === void 0 || desired.settings.manage[ALERT_DEFINITION_KIND.section] === void 0) return { findings: [], warnings: [] };
+  const declared = desired.alertDefinitions.filter((d) => typeof d.value.AlertName === "string");
+  const paths = pathsAfterPlan(live, steps, now, declared.map((d) => d.value.AlertName ?? ""));
+  const waivers = (desired.planWaivers ?? []).filter((w) => w.rule === alertsReachSomeone.name && w.kind === ALERT_DEFINITION_KIND.kind);
+  const used = /* @__PURE__ */ new Set();
+  const findings = [];
+  for (const { value, source } of declared) {
+    const key = value.AlertName ?? "";
+    const path = paths.get(key);
+    if (path === void 0) continue;
+    for (const found of alertsReachSomeone.check(alertPathOf(path), entry.params)) {
+      const waiver = waivers.find((w) => w.key === key);
+      if (waiver !== void 0) {
+        used.add(waiver);
+        continue;
+      }
+      const level = found.field === void 0 ? void 0 : value.escalationLevels?.find((l) => found.message.startsWith(`escalation level ${l.value.Id} `));
+      const at3 = level?.source ?? source;
+      findings.push({ rule: alertsReachSomeone.name, severity: entry.severity, message: `${ALERT_DEFINITION_KIND.title.one} \`${key}\` ${found.message}`, fix: alertsReachSomeone.fix, kind: ALERT_DEFINITION_KIND.kind, key, file: at3.file, line: at3.line, column: at3.column });
+    }
+  }
+  const warnings = waivers.filter((w) => !used.has(w) && paths.has(w.key)).map((w) => ({ code: "UNUSED_WAIVER", message: `${w.file}:${w.line}:${w.column}: the waiver of \`${w.rule}\` silences nothing: ${ALERT_DEFINITION_KIND.title.one} \`${w.key}\` keeps the rule after this plan; remove the waiver`, kind: w.kind, key: w.key }));
+  return { findings, warnings };
+}
+function policyFindings(desired, states, steps, resolution, live, now) {
   const entries = desired.settings.policy ?? [];
   const findings = [...desired.policy ?? []];
   const monitors = entries.length === 0 ? void 0 : monitorsAfterPlan(states, steps, resolution);
   if (monitors !== void 0) findings.push(...checkAccountPolicy(entries, monitors));
-  return findings;
+  const reach = reachFindings(desired, live, steps, now);
+  findings.push(...reach.findings);
+  return { findings, warnings: reach.warnings };
 }
 
 // ../reconciler/src/plan/phases/lock-out.ts
@@ -75641,14 +76876,16 @@ function assemblePlan(declared, live, options = {}) {
   if (selected.length < drafts.length) throwIfAny(targetOrphans(selected, states));
   const steps = orderAndName(selected);
   throwIfAny(lockOutProblems(steps, states, live, selfGuids(options)));
-  const names = guidNames(states);
+  const names2 = guidNames(states);
   const sets = new Map(states.map((state) => [state.mod.kind, state.mod.setFields]));
-  for (const step of steps) step.digest = stepDigest(step, sets.get(step.kind) ?? [], names);
+  for (const step of steps) step.digest = stepDigest(step, sets.get(step.kind) ?? [], names2);
   const summary2 = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: drafted.unchanged, unmanaged: deletes.unmanaged.length };
   for (const step of steps) summary2[step.action] += 1;
   const violations = safetyViolations(states, steps, desired.settings.safety);
-  const policy = policyFindings(desired, states, steps, resolution);
+  const { findings: policy, warnings: policyWarnings } = policyFindings(desired, states, steps, resolution, live, options.now);
+  warnings.push(...policyWarnings);
   const onCall = options.now === void 0 ? void 0 : onCallOfPlan(desired, live, steps, options.now);
+  const paging = options.now === void 0 ? void 0 : pagingOfPlan(live, steps, options.now);
   const plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     configDigest: "",
@@ -75664,6 +76901,7 @@ function assemblePlan(declared, live, options = {}) {
   digestsOnFirstRead(plan, desired, states, options.fingerprints);
   if (policy.length > 0) plan.policy = policy;
   if (onCall !== void 0) plan.onCall = onCall;
+  if (paging !== void 0) plan.paging = paging;
   return plan;
 }
 
@@ -75824,7 +77062,7 @@ function refusalLines(plan) {
 }
 
 // ../reconciler/src/on-call/grid.ts
-var HOUR2 = 36e5;
+var HOUR3 = 36e5;
 var DAY5 = 864e5;
 var DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 var MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -75858,13 +77096,13 @@ function weekGrid(subject2) {
   const zone = zoneNamed(subject2.timeZone);
   const start = Date.parse(subject2.from);
   const lost = /* @__PURE__ */ new Set();
-  for (const gap of subject2.uncovered ?? []) for (let at3 = Date.parse(gap.from); at3 < Date.parse(gap.to); at3 += HOUR2) lost.add(Math.round((at3 - start) / HOUR2));
+  for (const gap of subject2.uncovered ?? []) for (let at3 = Date.parse(gap.from); at3 < Date.parse(gap.to); at3 += HOUR3) lost.add(Math.round((at3 - start) / HOUR3));
   const before = /* @__PURE__ */ new Map();
   const after = /* @__PURE__ */ new Map();
   for (let i = 0; i < subject2.before.length; i += 1) {
-    const local = toLocal(zone, start + i * HOUR2);
+    const local = toLocal(zone, start + i * HOUR3);
     const day = Math.floor(local / DAY5) * DAY5;
-    const hour = Math.floor((local - day) / HOUR2);
+    const hour = Math.floor((local - day) / HOUR3);
     place2(before, day, hour, subject2.before[i] ?? " ");
     place2(after, day, hour, lost.has(i) ? UNCOVERED_CELL : subject2.after[i] ?? " ");
   }
@@ -75945,12 +77183,218 @@ ${gridLines(subject2).join("\n")}
 `, blocks, close: "\n" };
 }
 
+// ../reconciler/src/render/paging.ts
+var NO_PAINT = (_style, text4) => text4;
+var NAMES_SHOWN = 10;
+var NODES_SHOWN = 8;
+var GAPS_SHOWN = 4;
+var PAGING_LEGEND = "# somebody the level reaches is on duty, + part of the hour, . nobody on duty";
+var plural = (n, one, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
+function names(list, shown = NAMES_SHOWN) {
+  if (list.length === 0) return "nobody";
+  const head3 = list.slice(0, shown).map(shownValue).join(", ");
+  return list.length > shown ? `${head3} and ${formatCount(list.length - shown)} more` : head3;
+}
+function thresholdText(level) {
+  if (level.escalationMode === "AlertOnErrorCount" && level.thresholdErrorCount !== void 0) return `after ${plural(level.thresholdErrorCount, "error")}`;
+  if (level.escalationMode === "AlertOnErrorDuration" && level.thresholdMinutes !== void 0) return `after ${plural(level.thresholdMinutes, "minute")}`;
+  return level.escalationMode === void 0 ? "threshold not known" : plainText(level.escalationMode);
+}
+function covers(path) {
+  if (path === void 0) return "-";
+  if (path.monitors === void 0 || path.monitorGroups === void 0) return "not read (the definition declares no members)";
+  const parts = [path.monitorGroups.length > 0 ? `monitor groups ${names(path.monitorGroups)}` : "", path.monitors.length > 0 ? `monitors ${names(path.monitors)}` : ""].filter((p) => p !== "");
+  return parts.length === 0 ? "no monitors" : parts.join("; ");
+}
+function reachText(level) {
+  if (level.operators === void 0 || level.operatorGroups === void 0) return "members not read (the level declares none)";
+  const unread = level.operatorGroups.filter((g) => g.members === void 0);
+  const via = level.operatorGroups.map((g) => `group ${shownValue(g.key)}${g.members === void 0 ? " (members not read)" : `: ${names(g.members)}`}`);
+  const direct = level.operators.length > 0 ? [`operators ${names(level.operators)}`] : [];
+  const reached = level.reaches === void 0 ? unread.length > 0 ? "not known" : "" : names(level.reaches);
+  return `reaches ${reached}${direct.length + via.length > 0 ? ` (${[...direct, ...via].join("; ")})` : ""}`;
+}
+function onDutyHours(cells2) {
+  let n = 0;
+  for (const cell of cells2) if (cell !== ".") n += 1;
+  return n;
+}
+var uniform = (cells2) => cells2.length > 0 && [...cells2].every((cell) => cell === cells2[0]);
+function subjectOf(was, will) {
+  const sides = [will, was].filter((l) => l?.onDuty !== void 0);
+  const shape = sides.find((l) => !uniform(l.onDuty ?? "")) ?? sides[0];
+  if (shape?.onDuty === void 0 || shape.timeZone === void 0 || shape.from === void 0) return void 0;
+  const hours = shape.onDuty.length;
+  const aligned = (level) => {
+    const cells2 = level?.onDuty;
+    if (level === void 0 || cells2 === void 0 || cells2.length !== hours) return " ".repeat(hours);
+    if (level.from === shape.from && level.timeZone === shape.timeZone) return cells2;
+    return uniform(cells2) ? cells2 : " ".repeat(hours);
+  };
+  return { timeZone: shape.timeZone, from: shape.from, before: aligned(was), after: aligned(will) };
+}
+function hoursLines(was, will, paint) {
+  const subject2 = subjectOf(was?.active === false ? void 0 : was, will?.active === false ? void 0 : will);
+  if (subject2 === void 0) return [];
+  const side = (level) => level?.onDuty === void 0 || !level.active ? "-" : `${formatCount(onDutyHours(level.onDuty))} of ${formatCount(level.onDuty.length)}`;
+  const lines = [`hours somebody is on duty: ${was === void 0 || will === void 0 ? side(will ?? was) : `${side(was)} -> ${side(will)}`} (${plainText(subject2.timeZone)})`];
+  const last = will ?? was;
+  const gaps2 = last?.active === true ? last.nobodyOnDuty ?? [] : [];
+  if (gaps2.length > 0) {
+    const labels = gapLabels({ ...subject2, uncovered: gaps2 });
+    const more = labels.length > GAPS_SHOWN ? ` and ${plural(labels.length - GAPS_SHOWN, "more span")}` : "";
+    lines.push(paint("red", `nobody on duty${will === void 0 ? "" : " after the plan"}: ${labels.slice(0, GAPS_SHOWN).map(plainText).join(", ")}${more}`));
+  }
+  const drawn = [subject2.before, subject2.after].filter((cells2) => cells2.trim() !== "");
+  if (drawn.some((cells2) => !uniform(cells2.trim()))) lines.push(...gridLines(subject2));
+  return lines;
+}
+function levelLines(was, will, paint) {
+  const head3 = (level) => `${thresholdText(level)}${level.active ? "" : ", inactive"}`;
+  const id = (will ?? was)?.id ?? 0;
+  const lines = [];
+  const same2 = was !== void 0 && will !== void 0;
+  if (same2 && head3(was) === head3(will)) lines.push(paint("bold", `level ${id} (${head3(will)})`));
+  else lines.push(paint("bold", `level ${id} (${was === void 0 ? "" : head3(was)}${same2 ? " -> " : ""}${will === void 0 ? "" : head3(will)})`));
+  const reachWas = was === void 0 ? void 0 : reachText(was);
+  const reachWill = will === void 0 ? void 0 : reachText(will);
+  if (reachWas === reachWill || reachWas === void 0 || reachWill === void 0) lines.push(`  ${reachWill ?? reachWas ?? ""}`);
+  else lines.push(`  before: ${reachWas}`, `  after:  ${reachWill}`);
+  for (const line of hoursLines(was, will, paint)) lines.push(`  ${line}`);
+  return lines;
+}
+function changeWord(definition2) {
+  return definition2.before === void 0 ? "created" : definition2.after === void 0 ? "deleted" : "changed";
+}
+function definitionLines(definition2, paint = NO_PAINT) {
+  const { before, after } = definition2;
+  const state = (path) => path === void 0 ? "-" : path.active ? "active" : "inactive";
+  const lines = [`${paint("bold", `${ALERT_DEFINITION_KIND.title.one} ${shownValue(definition2.key)}`)} (${changeWord(definition2)}${before !== void 0 && after !== void 0 && before.active !== after.active ? `, ${state(before)} -> ${state(after)}` : `, ${state(after ?? before)}`})`];
+  const coversWas = covers(before);
+  const coversWill = covers(after);
+  if (before === void 0 || after === void 0 || coversWas === coversWill) lines.push(`  covers ${after === void 0 ? coversWas : coversWill}`);
+  else lines.push(`  covers before: ${coversWas}`, `  covers after:  ${coversWill}`);
+  const ids = [...new Set([...before?.levels ?? [], ...after?.levels ?? []].map((l) => l.id))].sort((a, b) => a - b);
+  for (const id of ids) {
+    const was = before?.levels.find((l) => l.id === id);
+    const will = after?.levels.find((l) => l.id === id);
+    for (const line of levelLines(was, will, paint)) lines.push(`  ${line}`);
+  }
+  return lines;
+}
+function opening2(paging) {
+  const hours = paging.now === void 0 ? "" : `, with the hours somebody is on duty in the next ${Math.round(paging.hours / 24)} days from ${paging.now.slice(0, 10)} ${paging.now.slice(11, 16)} UTC`;
+  return `the escalation path of each alert definition this plan changes, before and after: each level's threshold and whom it reaches (groups expanded)${hours}`;
+}
+function omittedSentence(paging) {
+  return paging.omitted === void 0 ? "" : `${plural(paging.omitted, "more definition")} whose path changes ${paging.omitted === 1 ? "is" : "are"} not shown (the plan lists at most ${formatCount(paging.definitions.length)})`;
+}
+function pagingTextLines(paging, paint) {
+  if (paging === void 0 || paging.definitions.length === 0) return [];
+  const lines = ["", paint("bold", `Who gets paged: ${opening2(paging)}.`)];
+  if (paging.now !== void 0) lines.push(`  ${paint("dim", PAGING_LEGEND)}`);
+  for (const definition2 of paging.definitions) {
+    lines.push("");
+    for (const line of definitionLines(definition2, paint)) lines.push(`  ${line}`);
+  }
+  if (paging.omitted !== void 0) lines.push("", `  ${omittedSentence(paging)}.`);
+  return lines;
+}
+function pathWarning(path) {
+  if (path === void 0 || !path.active) return void 0;
+  const active = path.levels.filter((l) => l.active);
+  if (active.length > 0 && active.every((l) => l.reaches !== void 0 && l.reaches.length === 0)) return "reaches nobody at any active level";
+  const first = active[0];
+  const gaps2 = first?.nobodyOnDuty ?? [];
+  const hours = gaps2.reduce((sum, gap) => sum + gap.hours, 0);
+  return first === void 0 || hours === 0 ? void 0 : `has nobody on duty at level ${first.id} in ${plural(hours, "hour")} of the next 7 days`;
+}
+function mermaidSide(id, title2, definition2, path) {
+  const out = [`  subgraph ${id}[${mermaidLabel(title2)}]`, "    direction LR"];
+  if (path === void 0) {
+    out.push(`    ${id}_d[${mermaidLabel([definition2, title2 === "before" ? "does not exist yet" : "deleted"])}]`, "  end");
+    return out;
+  }
+  const monitors = path.monitors === void 0 || path.monitorGroups === void 0 ? "covers: not read" : `covers ${plural(path.monitorGroups.length, "monitor group")}, ${formatCount(path.monitors.length)} monitor${path.monitors.length === 1 ? "" : "s"}`;
+  out.push(`    ${id}_d[${mermaidLabel([definition2, `${path.active ? "active" : "inactive"}, ${monitors}`])}]`);
+  let previous = `${id}_d`;
+  for (const level of path.levels) {
+    const node = `${id}_l${level.id}`;
+    const hours = level.onDuty === void 0 || !level.active ? [] : [`somebody on duty ${formatCount(onDutyHours(level.onDuty))} of ${formatCount(level.onDuty.length)} h`];
+    out.push(`    ${previous} ${level.active ? "-->" : "-.->"} ${node}[${mermaidLabel([`level ${level.id}${level.active ? "" : " (inactive)"}`, thresholdText(level), ...hours])}]`);
+    previous = node;
+    out.push(...mermaidReach(node, level));
+  }
+  out.push("  end");
+  return out;
+}
+function mermaidReach(node, level) {
+  if (level.operators === void 0 || level.operatorGroups === void 0) return [`    ${node} --- ${node}_u[${mermaidLabel("members not read")}]`];
+  const targets = [...level.operators.map((o) => [o, []]), ...level.operatorGroups.map((g) => [`group ${g.key}`, g.members ?? ["members not read"]])];
+  if (targets.length === 0) return [`    ${node} --- ${node}_n[${mermaidLabel("nobody")}]`];
+  const out = [];
+  let shown = 0;
+  targets.forEach(([label3, members], i) => {
+    if (shown >= NODES_SHOWN) return;
+    shown += 1;
+    out.push(`    ${node} --> ${node}_${i}[${mermaidLabel(label3)}]`);
+    members.slice(0, NODES_SHOWN).forEach((member, j) => out.push(`    ${node}_${i} --> ${node}_${i}_${j}[${mermaidLabel(member)}]`));
+    if (members.length > NODES_SHOWN) out.push(`    ${node}_${i} --> ${node}_${i}_more[${mermaidLabel(`and ${formatCount(members.length - NODES_SHOWN)} more`)}]`);
+  });
+  if (targets.length > shown) out.push(`    ${node} --> ${node}_more[${mermaidLabel(`and ${formatCount(targets.length - shown)} more`)}]`);
+  return out;
+}
+function pagingMermaid(definition2) {
+  return ["```mermaid", "flowchart LR", ...mermaidSide("was", "before", definition2.key, definition2.before), ...mermaidSide("will", "after", definition2.key, definition2.after), "```"].join("\n");
+}
+var capitalised = (text4) => text4.charAt(0).toUpperCase() + text4.slice(1);
+function fence(lines) {
+  let longest = 0;
+  for (const line of lines) for (const run2 of line.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+function pagingMarkdown(paging, escape2) {
+  if (paging === void 0 || paging.definitions.length === 0) return void 0;
+  const sentence = opening2(paging);
+  const open2 = [`### Who gets paged
+
+${escape2(capitalised(sentence))}.${paging.omitted === void 0 ? "" : ` ${escape2(omittedSentence(paging))}: see the plan JSON (\`paging\`).`}
+`];
+  const warned = paging.definitions.flatMap((d) => {
+    const warning2 = pathWarning(d.after);
+    return warning2 === void 0 ? [] : [`> ${markdownCode(d.key)} ${escape2(warning2)}.`];
+  });
+  if (warned.length > 0) open2.push("> [!WARNING]", ...warned);
+  const blocks = paging.definitions.map((definition2) => {
+    const lines = definitionLines(definition2);
+    const f = fence(lines);
+    const legend = paging.now === void 0 ? "" : `${PAGING_LEGEND}
+`;
+    return `#### ${escape2(capitalised(ALERT_DEFINITION_KIND.title.one))} ${markdownCode(definition2.key)}: ${changeWord(definition2)}
+
+${pagingMermaid(definition2)}
+
+<details><summary>Levels, people and hours as text</summary>
+
+${f}text
+${legend}${lines.join("\n")}
+${f}
+
+</details>
+
+`;
+  });
+  return { open: `${open2.join("\n")}
+
+`, blocks, close: "\n" };
+}
+
 // ../reconciler/src/render/text.ts
 var CODES = { green: 32, yellow: 33, red: 31, cyan: 36, dim: 2, bold: 1, magenta: 35 };
 var ACTION_COLOUR = { create: "green", update: "yellow", delete: "red", ensure: "cyan" };
 var OP_COLOUR = { add: "green", remove: "red", replace: "yellow" };
 function renderText(plan, options = {}) {
-  const paint = (colour, text2) => options.color === true ? `\x1B[${CODES[colour]}m${text2}\x1B[0m` : text2;
+  const paint = (colour, text4) => options.color === true ? `\x1B[${CODES[colour]}m${text4}\x1B[0m` : text4;
   const lines = [];
   if (plan.steps.length === 0) {
     lines.push(paint("bold", "No changes.") + " The account matches the configuration.");
@@ -75975,6 +77419,7 @@ function renderText(plan, options = {}) {
     }
   }
   lines.push(...onCallTextLines(plan.onCall, paint));
+  lines.push(...pagingTextLines(plan.paging, paint));
   if (plan.unmanaged.length > 0) {
     lines.push("", paint("bold", "Unmanaged (in the account, declared by no file, prune is off):"));
     for (const u of plan.unmanaged) lines.push(`  ? ${u.kind} ${shownValue(u.key)} ${paint("dim", `[${plainText(u.guid)}]`)}`);
@@ -76037,8 +77482,8 @@ function unsafeAdvice(violations, override = CLI_OVERRIDE) {
 // ../reconciler/src/render/markdown.ts
 var MARKDOWN_MARKER = "<!-- monsync:plan -->";
 var DEFAULT_MARKDOWN_BUDGET = 65e3;
-function markdownLength(text2) {
-  return Buffer.byteLength(text2, "utf8");
+function markdownLength(text4) {
+  return Buffer.byteLength(text4, "utf8");
 }
 var KIND_ORDER2 = KINDS.map((mod) => mod.kind);
 var ACTIONS = ["create", "update", "delete", "ensure"];
@@ -76187,11 +77632,11 @@ function sections(plan) {
     const tally2 = ACTIONS.map((a) => [a, steps.filter((s) => s.action === a).length]).filter(([, n]) => n > 0).map(([a, n]) => `${formatCount(n)} ${a}`).join(", ");
     const blocks = steps.map((s) => `${stepLines(s).join("\n")}
 `);
-    const fence = fenceFor(blocks);
+    const fence2 = fenceFor(blocks);
     out.push({ open: `<details><summary><b>${kind}</b>: ${tally2}</summary>
 
-${fence}diff
-`, close: `${fence}
+${fence2}diff
+`, close: `${fence2}
 
 </details>
 
@@ -76199,6 +77644,8 @@ ${fence}diff
   }
   const onCall = onCallMarkdown(plan.onCall, markdownText);
   if (onCall !== void 0) out.push({ ...onCall, unit: "onCall" });
+  const paging = pagingMarkdown(plan.paging, markdownText);
+  if (paging !== void 0) out.push({ ...paging, unit: "paging" });
   const drifted = plan.steps.filter((s) => s.drift !== void 0);
   if (drifted.length > 0) out.push(driftSection(drifted));
   if (plan.unmanaged.length > 0) {
@@ -76225,6 +77672,7 @@ function note(omitted, totalSteps, budget, hint) {
   if (omitted.unmanaged > 0) parts.push(`${formatCount(omitted.unmanaged)} unmanaged objects`);
   if (omitted.warning > 0) parts.push(`${formatCount(omitted.warning)} warnings`);
   if (omitted.onCall > 0) parts.push(`${formatCount(omitted.onCall)} on-call grids`);
+  if (omitted.paging > 0) parts.push(`${formatCount(omitted.paging)} escalation paths`);
   if (omitted.policy > 0) parts.push(`${formatCount(omitted.policy)} policy findings`);
   const where = hint === void 0 || hint === "" ? "Run `monsync plan` to see the full plan." : `The full plan: ${hint.replace(/\s*\r?\n\s*/g, " ")}`;
   return `> [!NOTE]
@@ -76237,12 +77685,12 @@ function renderMarkdown(plan, options = {}) {
   const head3 = header(plan, options.title ?? "monsync plan", options.marker ?? MARKDOWN_MARKER, options.intro, options.override);
   const all2 = sections(plan);
   const limit = options.limit ?? budget;
-  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0, policy: plan.policy?.length ?? 0 }, plan.steps.length, limit, options.fullPlanHint);
+  const worstNote = note({ step: plan.steps.length, drift: plan.steps.length, unmanaged: plan.unmanaged.length, warning: plan.warnings.length, onCall: plan.onCall?.subjects.length ?? 0, paging: plan.paging?.definitions.length ?? 0, policy: plan.policy?.length ?? 0 }, plan.steps.length, limit, options.fullPlanHint);
   const footer = options.footer === void 0 || options.footer === "" ? "" : `
 ${options.footer.replace(/^\n+|\n+$/g, "")}
 `;
   const room = budget - markdownLength(head3) - markdownLength(worstNote) - markdownLength(footer);
-  const omitted = { step: 0, drift: 0, unmanaged: 0, warning: 0, onCall: 0, policy: 0 };
+  const omitted = { step: 0, drift: 0, unmanaged: 0, warning: 0, onCall: 0, paging: 0, policy: 0 };
   let used = 0;
   let body = "";
   let full = true;
@@ -76289,13 +77737,13 @@ function blocksThatFit(blocks, frame, budget, more) {
 function renderStepList(steps, budget, more) {
   const blocks = steps.map((s) => `${stepLines(s).join("\n")}
 `);
-  const fence = fenceFor(blocks);
-  const shown = blocksThatFit(blocks, markdownLength(`${fence}diff
-${fence}
+  const fence2 = fenceFor(blocks);
+  const shown = blocksThatFit(blocks, markdownLength(`${fence2}diff
+${fence2}
 `), budget, more);
   const body = blocks.slice(0, shown).join("");
-  const fenced = body === "" ? "" : `${fence}diff
-${body}${fence}
+  const fenced = body === "" ? "" : `${fence2}diff
+${body}${fence2}
 `;
   return shown < blocks.length ? `${fenced}${more(blocks.length - shown)}
 ` : fenced;
@@ -76409,9 +77857,9 @@ function redactor(values) {
     forms.add(JSON.stringify(value).slice(1, -1));
   }
   const ordered = [...forms].sort((a, b) => b.length - a.length);
-  if (ordered.length === 0) return (text2) => text2;
-  return (text2) => {
-    let out = text2;
+  if (ordered.length === 0) return (text4) => text4;
+  return (text4) => {
+    let out = text4;
     for (const form of ordered) if (out.includes(form)) out = out.split(form).join(REDACTED_TEXT);
     return out;
   };
@@ -76546,15 +77994,15 @@ function checkPlan(plan) {
   }
   return index;
 }
-function insertSorted(sorted, value) {
+function insertSorted(sorted2, value) {
   let lo = 0;
-  let hi = sorted.length;
+  let hi = sorted2.length;
   while (lo < hi) {
     const mid = lo + hi >> 1;
-    if (sorted[mid] < value) lo = mid + 1;
+    if (sorted2[mid] < value) lo = mid + 1;
     else hi = mid;
   }
-  sorted.splice(lo, 0, value);
+  sorted2.splice(lo, 0, value);
 }
 function afterStop(options, running, giveUp) {
   const { signal, settleMs } = options;
@@ -76566,7 +78014,7 @@ function afterStop(options, running, giveUp) {
   else signal.addEventListener("abort", onAbort, { once: true });
   return () => signal.removeEventListener("abort", onAbort);
 }
-function refOf(step, guid) {
+function refOf2(step, guid) {
   const g = guid ?? step.guid;
   return { id: step.id, action: step.action, kind: step.kind, key: step.key, ...g === void 0 ? {} : { guid: g } };
 }
@@ -76619,7 +78067,7 @@ async function applyPlan(plan, client, options = {}) {
       if (status4.get(id) !== "pending") continue;
       status4.set(id, "skipped");
       const step = byId.get(id);
-      const result = { ...refOf(step), waitedFor: failedId, ...via === failedId ? {} : { via } };
+      const result = { ...refOf2(step), waitedFor: failedId, ...via === failedId ? {} : { via } };
       report2.skipped.push(result);
       emit({ type: "skipped", step, result, progress: progress() });
       for (const next of waitingFor(step)) stack.push({ id: next, via: id });
@@ -76653,7 +78101,7 @@ async function applyPlan(plan, client, options = {}) {
             skipDependents(step);
           } else {
             status4.set(step.id, "done");
-            const result = { ...refOf(step, outcome.guid), ...outcome.note === void 0 ? {} : { note: outcome.note } };
+            const result = { ...refOf2(step, outcome.guid), ...outcome.note === void 0 ? {} : { note: outcome.note } };
             report2.done.push(result);
             emit({ type: "done", step, result, progress: progress() });
             for (const next of dependents.get(step.id) ?? []) release(next);
@@ -76670,8 +78118,8 @@ async function applyPlan(plan, client, options = {}) {
     };
     pump();
   });
-  for (const step of steps) if (status4.get(step.id) === "pending") report2.notRun.push(refOf(step));
-  const unsettled = steps.filter((step) => status4.get(step.id) === "running").map((step) => refOf(step));
+  for (const step of steps) if (status4.get(step.id) === "pending") report2.notRun.push(refOf2(step));
+  const unsettled = steps.filter((step) => status4.get(step.id) === "running").map((step) => refOf2(step));
   if (unsettled.length > 0) report2.unsettled = unsettled;
   report2.ok = report2.done.length === steps.length;
   report2.durationMs = performance.now() - started;
@@ -76753,7 +78201,7 @@ var StepExecutor = class {
     }
   }
   #failure(step, error2) {
-    const base = refOf(step);
+    const base = refOf2(step);
     if (isApiError(error2)) {
       return {
         ...base,
@@ -76798,7 +78246,7 @@ function printableUrl(raw) {
   const at3 = head3.lastIndexOf("@");
   return at3 < 0 ? head3 : head3.slice(at3 + 1);
 }
-function checkApiUrlValue(rawUrl, names = ENV_CREDENTIAL_NAMES) {
+function checkApiUrlValue(rawUrl, names2 = ENV_CREDENTIAL_NAMES) {
   const raw = rawUrl?.trim();
   if (raw === void 0 || raw === "") return;
   const shown = JSON.stringify(printableUrl(raw));
@@ -76806,18 +78254,18 @@ function checkApiUrlValue(rawUrl, names = ENV_CREDENTIAL_NAMES) {
   try {
     url = new URL(raw);
   } catch {
-    throw new ClientConfigError(`${names.url} is not a valid URL: ${shown} (shown without any query or user name); ${EXAMPLE}`);
+    throw new ClientConfigError(`${names2.url} is not a valid URL: ${shown} (shown without any query or user name); ${EXAMPLE}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ClientConfigError(`${names.url} must use http or https, got ${url.protocol}; ${EXAMPLE}`);
+    throw new ClientConfigError(`${names2.url} must use http or https, got ${url.protocol}; ${EXAMPLE}`);
   }
   if (url.username !== "" || url.password !== "") {
     throw new ClientConfigError(
-      `${names.url} must not contain a user name or password: ${printableUrl(raw)} (shown without them); put them in ${names.username} and ${names.password}`
+      `${names2.url} must not contain a user name or password: ${printableUrl(raw)} (shown without them); put them in ${names2.username} and ${names2.password}`
     );
   }
   if (url.search !== "" || url.hash !== "" || raw.includes("?") || raw.includes("#")) {
-    throw new ClientConfigError(`${names.url} must not have a query or fragment: ${printableUrl(raw)} (shown without it); ${EXAMPLE}`);
+    throw new ClientConfigError(`${names2.url} must not have a query or fragment: ${printableUrl(raw)} (shown without it); ${EXAMPLE}`);
   }
 }
 
@@ -76836,7 +78284,7 @@ function planTarget(apiUrl, apiUsername) {
 var MAX_PARALLELISM = 64;
 function operatorValues(wanted) {
   const texts = wanted === void 0 ? [] : typeof wanted === "string" ? [wanted] : wanted;
-  return texts.flatMap((text2) => text2.split(/[\s,;]+/)).filter((value) => value !== "");
+  return texts.flatMap((text4) => text4.split(/[\s,;]+/)).filter((value) => value !== "");
 }
 function ownOperators(live, wanted) {
   const guids = [];
@@ -76857,7 +78305,7 @@ function openSession(desired, options) {
   const unavailable = /* @__PURE__ */ new Set();
   const fingerprints = fingerprintDesiredSecrets(desired, key, unavailable);
   const client = createClient(options.client);
-  const named2 = [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)];
+  const named3 = [...operatorValues(options.operator), ...operatorValues(desired.settings.apiOperator)];
   const target = planTarget(options.client.baseUrl, options.client.username);
   let closing;
   return {
@@ -76866,11 +78314,11 @@ function openSession(desired, options) {
     fingerprints,
     client,
     apiUrl: options.client.baseUrl,
-    readsSelf: named2.length === 0,
+    readsSelf: named3.length === 0,
     target,
     close: () => closing ??= client.close(),
     plan(live, targets, extra) {
-      const own = ownOperators(live, named2);
+      const own = ownOperators(live, named3);
       for (const value of own.unmatched) {
         const source = desired.settings.apiOperator !== void 0 && operatorValues(desired.settings.apiOperator).includes(value) ? "monsync.yaml apiOperator" : options.operatorSource ?? "MONSYNC_OPERATOR";
         options.onWarning?.(
@@ -77096,7 +78544,7 @@ async function announce(client, record) {
 var FLOW_WIDTH = 100;
 var RESERVED = /^(?:true|false|null|yes|no|on|off|y|n|~)$/i;
 var NUMBER_LIKE = /^(?:[-+]?(?:[0-9][0-9_:.eE+-]*|\.[0-9][0-9_eE+-]*|\.inf|\.nan)|0[xob][0-9a-f_]+)$/i;
-var PLAIN = /^[\p{L}\p{N}_./()+=@!?%$;~'-]+(?: [\p{L}\p{N}_./()+=@!?%$;~'-]+)*$/u;
+var PLAIN2 = /^[\p{L}\p{N}_./()+=@!?%$;~'-]+(?: [\p{L}\p{N}_./()+=@!?%$;~'-]+)*$/u;
 var INDICATOR_START = /^[-?!%@'&*|>]/;
 function scalar(value) {
   if (value === null) return "null";
@@ -77105,7 +78553,7 @@ function scalar(value) {
     if (!Number.isFinite(value)) throw new TypeError(`cannot write the number ${value} as YAML`);
     return String(value);
   }
-  const plain = value.length > 0 && PLAIN.test(value) && !RESERVED.test(value) && !NUMBER_LIKE.test(value) && !INDICATOR_START.test(value);
+  const plain = value.length > 0 && PLAIN2.test(value) && !RESERVED.test(value) && !NUMBER_LIKE.test(value) && !INDICATOR_START.test(value);
   return plain ? value : JSON.stringify(value);
 }
 function isScalar6(value) {
@@ -77193,7 +78641,7 @@ function blockLines(value, indent, as) {
 }
 
 // ../reconciler/src/pull/pull-into.ts
-var import_yaml8 = __toESM(require_dist(), 1);
+var import_yaml9 = __toESM(require_dist(), 1);
 
 // ../reconciler/src/pull/declarations.ts
 var import_yaml6 = __toESM(require_dist(), 1);
@@ -77225,14 +78673,22 @@ function entryKey(kind, item) {
   const pair = item.items.find((entry) => (0, import_yaml6.isScalar)(entry.key) && entry.key.value === kind.keyField);
   return (0, import_yaml6.isScalar)(pair?.value) ? keyText(pair.value.value) : void 0;
 }
+function listsOf(kind, path) {
+  if (kind.memberLists === void 0) return [{ path, own: (entry) => entry }];
+  return Object.entries(kind.memberLists).map(([field, member]) => ({ path: [...path, field], own: (entry) => `${member}:${entry}` }));
+}
 function collect(out, file, kind, root, path, parent, above) {
-  const found = nodeAt(root, path);
+  for (const list of listsOf(kind, path)) collectList(out, file, kind, root, list, parent, above);
+}
+function collectList(out, file, kind, root, list, parent, above) {
+  const found = nodeAt(root, list.path);
   if (found === void 0 || !(0, import_yaml6.isSeq)(found.node)) return;
   const seq = found.node;
   const parents = [...above, ...found.parents, seq];
   for (const item of seq.items) {
-    const own = entryKey(kind, item);
-    if (own === void 0) continue;
+    const entry = entryKey(kind, item);
+    if (entry === void 0) continue;
+    const own = list.own(entry);
     const declaration = { kind, key: parent === void 0 ? own : `${parent.key}/${own}`, file, node: item, seq, owner: found.owner, parents, parent };
     out.push(declaration);
     for (const child of childKinds(kind)) collect(out, file, child, item, childField(child), declaration, [...parents, item]);
@@ -77262,14 +78718,17 @@ function pulledKey(kind, value) {
   return kind.keyField === void 0 ? keyText(value) : keyText(valueAt(value, [kind.keyField]));
 }
 function collectPulled(out, kind, root, path, parentKey) {
-  const list = valueAt(root, path);
-  if (!Array.isArray(list)) return;
-  for (const value of list) {
-    const own = pulledKey(kind, value);
-    if (own === void 0) continue;
-    const key = parentKey === void 0 ? own : `${parentKey}/${own}`;
-    out.set(pulledId(kind.kind, key), { kind, key, value, parentKey });
-    for (const child of childKinds(kind)) collectPulled(out, child, value, childField(child), key);
+  for (const { path: at3, own: ownKey } of listsOf(kind, path)) {
+    const list = valueAt(root, at3);
+    if (!Array.isArray(list)) continue;
+    for (const value of list) {
+      const entry = pulledKey(kind, value);
+      if (entry === void 0) continue;
+      const own = ownKey(entry);
+      const key = parentKey === void 0 ? own : `${parentKey}/${own}`;
+      out.set(pulledId(kind.kind, key), { kind, key, value, parentKey, field: at3 });
+      for (const child of childKinds(kind)) collectPulled(out, child, value, childField(child), key);
+    }
   }
 }
 function pulledId(kind, key) {
@@ -77289,11 +78748,11 @@ function rangeOf(node) {
   return range;
 }
 var EditableFile = class {
-  constructor(path, text2) {
+  constructor(path, text4) {
     this.path = path;
-    this.text = text2;
-    this.documents = (0, import_yaml7.parseAllDocuments)(text2, { version: "1.2", schema: "core", uniqueKeys: false });
-    this.newline = text2.includes("\r\n") ? "\r\n" : "\n";
+    this.text = text4;
+    this.documents = (0, import_yaml7.parseAllDocuments)(text4, { version: "1.2", schema: "core", uniqueKeys: false });
+    this.newline = text4.includes("\r\n") ? "\r\n" : "\n";
   }
   documents;
   newline;
@@ -77313,8 +78772,8 @@ var EditableFile = class {
     }
     return out;
   }
-  #splice(start, end, text2) {
-    this.#splices.push({ start, end, text: text2.replace(/\r?\n/g, this.newline), order: this.#splices.length });
+  #splice(start, end, text4) {
+    this.#splices.push({ start, end, text: text4.replace(/\r?\n/g, this.newline), order: this.#splices.length });
   }
   #lineStart(offset) {
     return this.text.lastIndexOf("\n", offset - 1) + 1;
@@ -77364,16 +78823,40 @@ var EditableFile = class {
     }
     this.#splice(start, end, flowText(value));
   }
+  /** Replaces a field of a block mapping, key and scalar value, by another (a comment after it on its line stays). */
+  replacePair(pair, key, value) {
+    const start = rangeOf(pair.key)[0];
+    const end = rangeOf(pair.value ?? pair.key)[1];
+    this.#replaceKeepingComment(start, end, `${scalar(key)}: ${scalar(value)}`);
+  }
+  /**
+   * Writes an entry of a block sequence again, in block style at its indentation (a flow mapping that outgrew one
+   * line); the comment lines above it and a comment after it on its line stay. Inside a flow sequence, in flow style.
+   */
+  replaceItem(seq, item, value, parents) {
+    if (seq.flow === true || this.#inFlow(seq, parents)) {
+      this.#splice(rangeOf(item)[0], rangeOf(item)[1], flowText(value));
+      return;
+    }
+    const [start, end] = rangeOf(item);
+    const dash = this.#dashOffset(start);
+    const lineEnd = this.#lineEnd(end);
+    const trailing = /^([ \t]+#[^\r\n]*)/.exec(this.text.slice(end, lineEnd))?.[1] ?? "";
+    const lines = blockLines(value, " ".repeat(this.#column(dash)), "item");
+    lines[0] = `${lines[0] ?? ""}${trailing}`;
+    this.#splice(dash, lineEnd, `${lines.join("\n").slice(this.#column(dash))}
+`);
+  }
   /** Replaces text on one line; a comment after it on that line stays at its column where the padding allows. */
-  #replaceKeepingComment(start, end, text2) {
+  #replaceKeepingComment(start, end, text4) {
     const padding = /^( +)#/.exec(this.text.slice(end, this.#lineEnd(end)));
-    const grow = text2.length - (end - start);
+    const grow = text4.length - (end - start);
     if (padding?.[1] === void 0 || grow === 0 || /[\r\n]/.test(this.text.slice(start, end))) {
-      this.#splice(start, end, text2);
+      this.#splice(start, end, text4);
       return;
     }
     const spaces = Math.max(1, padding[1].length - grow);
-    this.#splice(start, end + padding[1].length, text2 + " ".repeat(spaces));
+    this.#splice(start, end + padding[1].length, text4 + " ".repeat(spaces));
   }
   /**
    * A removed block of lines between two blank lines takes one of them along, so that entries stay one blank line
@@ -77428,9 +78911,9 @@ var EditableFile = class {
   appendPair(map, key, value, parents) {
     const last = map.items[map.items.length - 1];
     if (map.flow === true || this.#inFlow(map, parents)) {
-      const text2 = `${scalar(key)}: ${flowText(value)}`;
-      if (last === void 0) this.#splice(rangeOf(map)[0] + 1, rangeOf(map)[0] + 1, ` ${text2} `);
-      else this.#splice(rangeOf(last.value ?? last.key)[1], rangeOf(last.value ?? last.key)[1], `, ${text2}`);
+      const text4 = `${scalar(key)}: ${flowText(value)}`;
+      if (last === void 0) this.#splice(rangeOf(map)[0] + 1, rangeOf(map)[0] + 1, ` ${text4} `);
+      else this.#splice(rangeOf(last.value ?? last.key)[1], rangeOf(last.value ?? last.key)[1], `, ${text4}`);
       return;
     }
     if (last === void 0) return;
@@ -77455,9 +78938,9 @@ var EditableFile = class {
     const dash = this.text.lastIndexOf("-", start);
     return dash >= lineStart ? dash : start;
   }
-  #afterColon(pair, text2) {
+  #afterColon(pair, text4) {
     const colon = this.text.indexOf(":", rangeOf(pair.key)[1]);
-    if (colon >= 0) this.#splice(colon + 1, colon + 1, text2);
+    if (colon >= 0) this.#splice(colon + 1, colon + 1, text4);
   }
   /** Removes one entry of a flow collection with the comma that separated it from a neighbour. */
   #removeFlowEntry(ranges, index) {
@@ -77478,6 +78961,57 @@ function scalarLike(node, value) {
   return scalar(value);
 }
 
+// ../reconciler/src/pull/older-alert-definitions.ts
+var import_yaml8 = __toESM(require_dist(), 1);
+var CHILDREN = [ALERT_DEFINITION_MEMBER_KIND.kind, ESCALATION_LEVEL_MEMBER_KIND.kind, ESCALATION_LEVEL_INTEGRATION_KIND.kind];
+function pairNamed(map, key) {
+  return map.items.find((item) => (0, import_yaml8.isScalar)(item.key) && item.key.value === key);
+}
+function olderEntries(files) {
+  const out = [];
+  for (const file of files) {
+    for (const document of file.documents) {
+      const found = nodeAt(document.contents, ALERT_DEFINITION_KIND.path);
+      if (found === void 0 || !(0, import_yaml8.isSeq)(found.node)) continue;
+      const seq = found.node;
+      for (const item of seq.items) {
+        if (!(0, import_yaml8.isMap)(item) || pairNamed(item, "AlertName") !== void 0) continue;
+        const guidPair = pairNamed(item, "AlertDefinitionGuid");
+        if (guidPair === void 0 || !(0, import_yaml8.isScalar)(guidPair.value) || typeof guidPair.value.value !== "string") continue;
+        out.push({ file, seq, node: item, guidPair, guid: guidPair.value.value, parents: [...found.parents, seq] });
+      }
+    }
+  }
+  return out;
+}
+function rewriteOlderAlertDefinitions(files, byGuid2, edits, notes) {
+  const done = /* @__PURE__ */ new Map();
+  for (const entry of olderEntries(files)) {
+    const named3 = byGuid2.get(entry.guid.toLowerCase());
+    const label3 = `alert definition ${JSON.stringify(entry.guid)}`;
+    if (named3 === void 0 || typeof named3["AlertName"] !== "string") {
+      notes.push(`${label3} (older form, by GUID) is not one the account lets a tree name (gone, or its name is shared); left as it is`);
+      continue;
+    }
+    const { file, node } = entry;
+    if (node.flow === true || entry.seq.flow === true) {
+      const kept = Object.fromEntries(Object.entries(node.toJSON()).filter(([key]) => !(key in named3) && key !== "AlertDefinitionGuid"));
+      file.replaceItem(entry.seq, node, { ...named3, ...kept }, entry.parents);
+    } else {
+      file.replacePair(entry.guidPair, "AlertName", named3["AlertName"]);
+      for (const [key, value] of Object.entries(named3)) {
+        if (key === "AlertName") continue;
+        const pair = pairNamed(node, key);
+        if (pair === void 0) file.appendPair(node, key, value, entry.parents);
+        else if (key === "IsActive" && (0, import_yaml8.isScalar)(pair.value) && pair.value.value !== value) file.replace(pair.value, value, [...entry.parents, node]);
+      }
+    }
+    edits.push(`~ ${label3}: written by name as ${JSON.stringify(named3["AlertName"])} with its members and escalation levels (${file.path})`);
+    done.set(entry.guid.toLowerCase(), named3["AlertName"]);
+  }
+  return done;
+}
+
 // ../reconciler/src/pull/pull-into.ts
 var REFERENCE_KEYS = ["fromEnv", "fromFile"];
 function holdsSecretReference(value) {
@@ -77489,14 +79023,14 @@ function nodeValue(node) {
   return node === null || node === void 0 ? void 0 : node.toJSON();
 }
 function pairOf(map, key) {
-  if (!(0, import_yaml8.isMap)(map)) return void 0;
-  return map.items.find((item) => (0, import_yaml8.isScalar)(item.key) && String(item.key.value) === key);
+  if (!(0, import_yaml9.isMap)(map)) return void 0;
+  return map.items.find((item) => (0, import_yaml9.isScalar)(item.key) && String(item.key.value) === key);
 }
 function keyedEntry(seq, keyField, key) {
-  if (!(0, import_yaml8.isSeq)(seq)) return void 0;
+  if (!(0, import_yaml9.isSeq)(seq)) return void 0;
   return seq.items.find((item) => {
-    const pair = (0, import_yaml8.isMap)(item) ? pairOf(item, keyField) : void 0;
-    return (0, import_yaml8.isScalar)(pair?.value) && String(pair.value.value) === key;
+    const pair = (0, import_yaml9.isMap)(item) ? pairOf(item, keyField) : void 0;
+    return (0, import_yaml9.isScalar)(pair?.value) && String(pair.value.value) === key;
   });
 }
 function pulledEntry(list, keyField, key) {
@@ -77518,9 +79052,12 @@ var PullInto = class {
   pulled;
   edits = [];
   notes = [];
+  written = [];
   #removed = /* @__PURE__ */ new Map();
   /** New top-level objects for the new-objects file, by kind, in the order found. */
   additions = /* @__PURE__ */ new Map();
+  /** Children for parents' declarations, by parent and list. */
+  #children = /* @__PURE__ */ new Map();
   declared(kind, key, source) {
     const same2 = this.declarations.filter((entry) => entry.kind.kind === kind && entry.key === key);
     const loose = same2.length > 0 ? same2 : this.declarations.filter((entry) => entry.kind.kind === kind && entry.key.trim().toLowerCase() === key.trim().toLowerCase());
@@ -77542,7 +79079,7 @@ var PullInto = class {
     for (const [index, segment] of segments.entries()) {
       const set = declaration.kind.setFields.find((spec) => spec.key !== void 0 && spec.path.join("/") === fields.join("/"));
       let next;
-      if ((0, import_yaml8.isSeq)(node) && set?.key !== void 0) {
+      if ((0, import_yaml9.isSeq)(node) && set?.key !== void 0) {
         next = keyedEntry(node, set.key, segment);
         value = pulledEntry(value, set.key, segment);
         holder = next === void 0 ? void 0 : { seq: node, item: next };
@@ -77553,7 +79090,7 @@ var PullInto = class {
         fields.push(segment);
         holder = pair === void 0 ? void 0 : { map: node, pair };
       }
-      if ((0, import_yaml8.isAlias)(next)) {
+      if ((0, import_yaml9.isAlias)(next)) {
         this.notes.push(`${what}: written as the alias *${next.source} in ${declaration.file.path}, a value shared with its anchor; left as it is (edit it by hand)`);
         return;
       }
@@ -77580,8 +79117,8 @@ var PullInto = class {
       this.notes.push(`${what}: holds a secret, which monsync never writes into a tree; left out`);
       return;
     }
-    if ((0, import_yaml8.isSeq)(at3)) file.appendItem(at3, value, parents);
-    else if ((0, import_yaml8.isMap)(at3)) file.appendPair(at3, key, value, parents);
+    if ((0, import_yaml9.isSeq)(at3)) file.appendItem(at3, value, parents);
+    else if ((0, import_yaml9.isMap)(at3)) file.appendPair(at3, key, value, parents);
     else return;
     this.edits.push(`~ ${what}`);
   }
@@ -77591,20 +79128,40 @@ var PullInto = class {
     this.#removed.set(declaration.seq, removed);
     declaration.file.removeItem(declaration.seq, declaration.node, declaration.owner, removed === declaration.seq.items.length);
   }
-  /** A live child object the tree lacks goes into its parent's declaration. */
-  addChild(kind, parent, live) {
-    const field = childField(kind);
-    const found = nodeAt(parent.node, field);
-    if (found !== void 0 && (0, import_yaml8.isSeq)(found.node)) {
-      parent.file.appendItem(found.node, live.value, [...parent.parents, parent.node, ...found.parents]);
-      return parent.file.path;
-    }
-    const [first = "", ...rest] = field;
-    const nested = rest.reduceRight((inner, segment) => ({ [segment]: inner }), [live.value]);
-    if ((0, import_yaml8.isMap)(parent.node)) parent.file.appendPair(parent.node, first, nested, parent.parents);
+  /** A live child object the tree lacks goes into its parent's declaration (written by `writeChildren`). */
+  addChild(parent, live) {
+    const id = `${parent.file.path}\0${String(rangeStart(parent.node))}\0${live.field.join("/")}`;
+    const pending = this.#children.get(id) ?? { parent, field: live.field, values: [] };
+    pending.values.push(live.value);
+    this.#children.set(id, pending);
     return parent.file.path;
   }
+  /**
+   * The children added, list by list: appended to the list when the parent's declaration has it, or written as the
+   * fields it lacks below the deepest one it has (several children of one list in one edit, so that no field is
+   * written twice).
+   */
+  writeChildren() {
+    for (const { parent, field, values } of this.#children.values()) {
+      let depth = field.length;
+      while (depth > 0 && nodeAt(parent.node, field.slice(0, depth)) === void 0) depth -= 1;
+      const found = depth === 0 ? void 0 : nodeAt(parent.node, field.slice(0, depth));
+      const parents = [...parent.parents, parent.node, ...found?.parents ?? []];
+      if (found !== void 0 && depth === field.length && (0, import_yaml9.isSeq)(found.node)) {
+        for (const value of values) parent.file.appendItem(found.node, value, parents);
+        continue;
+      }
+      const [first = "", ...rest] = field.slice(depth);
+      const nested = rest.reduceRight((inner, segment) => ({ [segment]: inner }), values);
+      const map = found?.node ?? parent.node;
+      if ((0, import_yaml9.isMap)(map)) parent.file.appendPair(map, first, nested, found === void 0 ? parent.parents : parents);
+      else this.notes.push(`${parent.kind.title.one} ${JSON.stringify(parent.key)}: ${field.join(".")} is not a list or a mapping in ${parent.file.path}; its new entries were left out`);
+    }
+  }
 };
+function rangeStart(node) {
+  return node.range?.[0] ?? -1;
+}
 function answerable(plan) {
   return plan.steps.filter((step) => step.action !== "ensure" && step.reason?.startsWith(DUPLICATE_REASON) !== true);
 }
@@ -77648,6 +79205,7 @@ function addLive(state, kind, step, label3) {
     state.notes.push(`${label3}: only in the live account, but it could not be read back in config form; left out`);
     return;
   }
+  state.written.push({ kind: step.kind, key: step.key });
   if (kind.parent === void 0) {
     const list = state.additions.get(kind) ?? [];
     list.push(live.value);
@@ -77660,7 +79218,7 @@ function addLive(state, kind, step, label3) {
     state.notes.push(`${label3}: only in the live account, and its parent is declared nowhere; left out`);
     return;
   }
-  state.edits.push(`+ ${label3} (${state.addChild(kind, parent, live)})`);
+  state.edits.push(`+ ${label3} (${state.addChild(parent, live)})`);
 }
 function writeAdditions(state) {
   if (state.additions.size === 0) return void 0;
@@ -77672,8 +79230,8 @@ function writeAdditions(state) {
       const head3 = kind.path.slice(0, -1).reduce((map, segment) => map[segment] ??= {}, data);
       head3[kind.path[kind.path.length - 1] ?? ""] = values;
     }
-    const text2 = toYaml(data, ["Objects made in the live account outside git, written by `monsync pull --into`.", "Move them to the files where they belong, or keep them here."]);
-    return { path, text: text2, created: true };
+    const text4 = toYaml(data, ["Objects made in the live account outside git, written by `monsync pull --into`.", "Move them to the files where they belong, or keep them here."]);
+    return { path, text: text4, created: true };
   }
   const root = existing.documents[0]?.contents;
   const ordered = [...state.additions].sort(([a], [b]) => Number(nodeAt(root, b.path) !== void 0) - Number(nodeAt(root, a.path) !== void 0));
@@ -77682,21 +79240,26 @@ function writeAdditions(state) {
     while (depth > 0 && nodeAt(root, kind.path.slice(0, depth)) === void 0) depth -= 1;
     const found = depth === 0 ? void 0 : nodeAt(root, kind.path.slice(0, depth));
     const rest = kind.path.slice(depth);
-    if (found !== void 0 && rest.length === 0 && (0, import_yaml8.isSeq)(found.node)) {
+    if (found !== void 0 && rest.length === 0 && (0, import_yaml9.isSeq)(found.node)) {
       for (const value of values) existing.appendItem(found.node, value, found.parents);
       continue;
     }
     const [first = "", ...deeper] = rest;
     const nested = deeper.reduceRight((inner, segment) => ({ [segment]: inner }), values);
     const map = found?.node ?? root;
-    if ((0, import_yaml8.isMap)(map)) existing.appendPair(map, first, nested, found === void 0 ? [] : [...found.parents]);
+    if ((0, import_yaml9.isMap)(map)) existing.appendPair(map, first, nested, found === void 0 ? [] : [...found.parents]);
     else existing.appendText(toYaml({ [first]: nested }).trimEnd().split("\n"));
   }
   return void 0;
 }
 function pullInto(options) {
   const state = new PullInto(options);
-  applySteps(state, answerable(options.plan));
+  const byGuid2 = options.alertDefinitionsByGuid;
+  const rewritten = byGuid2 === void 0 ? /* @__PURE__ */ new Map() : rewriteOlderAlertDefinitions(state.files, byGuid2, state.edits, state.notes);
+  for (const name of rewritten.values()) state.written.push({ kind: ALERT_DEFINITION_KIND.kind, key: name });
+  const answered = (step) => [...rewritten.keys()].some((guid) => step.key.toLowerCase() === guid || step.key.toLowerCase().startsWith(`${guid}/`));
+  applySteps(state, answerable(options.plan).filter((step) => !answered(step)));
+  state.writeChildren();
   const created = writeAdditions(state);
   const files = state.files.filter((file) => file.changed).map((file) => ({ path: file.path, text: file.result(), created: false }));
   if (created !== void 0) files.push(created);
@@ -77704,27 +79267,136 @@ function pullInto(options) {
     const kind = kindEntry(unmanaged.kind);
     state.notes.push(`${kind?.title.one ?? unmanaged.kind} ${JSON.stringify(unmanaged.key)} is only in the live account and unmanaged (prune: false); left out`);
   }
-  return { files, edits: state.edits, notes: state.notes };
+  return { files, edits: state.edits, notes: state.notes, written: state.written };
+}
+
+// ../reconciler/src/pull/clean.ts
+function clean(object, kind, first, skip = []) {
+  const leave = /* @__PURE__ */ new Set([...kind.readOnlyFields, ...skip]);
+  const out = {};
+  const keys = [...first.filter((key) => key in object), ...Object.keys(object).filter((key) => !first.includes(key))];
+  for (const key of keys) {
+    const value = object[key];
+    if (leave.has(key) || value === null || value === void 0 || value === "") continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+// ../reconciler/src/pull/pull-alerting.ts
+var ALERT_DEFINITIONS_FILE = "alert-definitions.yaml";
+var text3 = (value) => typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+var byName = (a, b) => a.localeCompare(b, "en");
+function namedMembers(listing, lists, what, notes) {
+  if (listing === void 0) return void 0;
+  const out = {};
+  for (const member of listing) {
+    const list = lists.find((l) => text3(member[l.guid]) !== "");
+    const guid = list === void 0 ? "" : text3(member[list.guid]);
+    const name = list?.names.get(guid.toLowerCase());
+    if (list === void 0 || name === void 0 || name === "") {
+      notes.push(`${what}: a member (${guid === "" ? "of an unknown kind" : guid}) is not one a tree can name; its members are left out of the tree`);
+      return void 0;
+    }
+    (out[list.field] ??= []).push(name);
+  }
+  const sorted2 = {};
+  for (const { field } of lists) {
+    const names2 = out[field];
+    if (names2 !== void 0) sorted2[field] = [...new Set(names2)].sort(byName);
+  }
+  return sorted2;
+}
+function attachedIntegrations(listing, integrations, at3, pulled) {
+  const { where, levelKey } = at3;
+  if (listing === void 0) return void 0;
+  const out = [];
+  for (const link of listing) {
+    const guid = text3(link["IntegrationGuid"]).toLowerCase();
+    const integration = integrations.find((i) => text3(i["IntegrationGuid"]).toLowerCase() === guid);
+    const name = text3(integration?.["Name"]);
+    const named3 = integrations.filter((i) => text3(i["Name"]).toLowerCase() === name.toLowerCase());
+    if (integration === void 0 || name === "" || named3.length !== 1) {
+      const why = integration === void 0 ? `integration ${guid} is not in the account's list` : `${named3.length} integrations are named ${JSON.stringify(name)}`;
+      pulled.notes.push(`${where}: ${why}, so a tree cannot name it; the level's integrations are left out of the tree (rename it in the web app)`);
+      return void 0;
+    }
+    out.push({ integration: name, ...clean(link, ESCALATION_LEVEL_INTEGRATION_KIND, ["VariableValues", "ExtraEmailAddresses"], ["IntegrationGuid", "Name", "Type", ...LEVEL_INTEGRATION_WRITE_ONLY_FIELDS]) });
+    pulled.unread.push({
+      where: `${where}, integration ${JSON.stringify(name)}`,
+      fields: [...LEVEL_INTEGRATION_WRITE_ONLY_FIELDS],
+      kind: ESCALATION_LEVEL_INTEGRATION_KIND.kind,
+      key: `${levelKey}/${name}`,
+      definitionKind: ALERT_DEFINITION_KIND.kind
+    });
+  }
+  return out.sort((a, b) => byName(text3(a["integration"]), text3(b["integration"])));
+}
+function pulledLevels(live, definitionGuid, name, names2, pulled) {
+  const label3 = JSON.stringify(name);
+  const levels = listedPerParent(live, ESCALATION_LEVEL_KIND.kind)[definitionGuid];
+  if (levels === void 0) return void 0;
+  const members = listedPerParent(live, ESCALATION_LEVEL_MEMBER_KIND.kind);
+  const links = listedPerParent(live, ESCALATION_LEVEL_INTEGRATION_KIND.kind);
+  const reached = [
+    { field: "operators", guid: "OperatorGuid", names: names2.operators },
+    { field: "operatorGroups", guid: "OperatorGroupGuid", names: names2.operatorGroups }
+  ];
+  return [...levels].sort((a, b) => Number(a["Id"]) - Number(b["Id"])).map((level) => {
+    const id = text3(level["Id"]);
+    const where = `alert definition ${label3}, level ${id}`;
+    const out = clean(level, ESCALATION_LEVEL_KIND, ["Id", "EscalationMode", "ThresholdErrorCount", "ThresholdMinutes", "IsActive"], ["AlertDefinitionGuid"]);
+    const people = namedMembers(members[`${definitionGuid}/${id}`], reached, where, pulled.notes);
+    if (people !== void 0) out["members"] = people;
+    const attached = attachedIntegrations(links[`${definitionGuid}/${id}`], live.integrations ?? [], { where, levelKey: `${name}/${id}` }, pulled);
+    if (attached !== void 0) out["integrations"] = attached;
+    return out;
+  });
+}
+function pullAlerting(live, names2) {
+  const pulled = { definitions: [], byGuid: /* @__PURE__ */ new Map(), unread: [], notes: [] };
+  const covered2 = listedPerParent(live, ALERT_DEFINITION_MEMBER_KIND.kind);
+  const coverage = [
+    { field: "monitorGroups", guid: "MonitorGroupGuid", names: names2.monitorGroups },
+    { field: "monitors", guid: "MonitorGuid", names: names2.monitors }
+  ];
+  const definitions = [...listed(live, ALERT_DEFINITION_KIND.kind)].sort((a, b) => byName(text3(a["AlertName"]), text3(b["AlertName"])));
+  const counts = /* @__PURE__ */ new Map();
+  for (const d of definitions) counts.set(text3(d["AlertName"]).toLowerCase(), (counts.get(text3(d["AlertName"]).toLowerCase()) ?? 0) + 1);
+  for (const [name, count] of counts) {
+    if (count > 1) pulled.notes.push(`${count} live alert definitions are named ${JSON.stringify(name)} (the service ignores case): a tree names each once, so they are left out; rename all but one in the web app`);
+  }
+  for (const definition2 of definitions) {
+    const guid = text3(definition2["AlertDefinitionGuid"]);
+    const name = text3(definition2["AlertName"]);
+    if ((counts.get(name.toLowerCase()) ?? 0) > 1) continue;
+    const label3 = JSON.stringify(name);
+    const out = clean(definition2, ALERT_DEFINITION_KIND, ["AlertName", "IsActive"]);
+    const members = namedMembers(covered2[guid], coverage, `alert definition ${label3}`, pulled.notes);
+    if (members !== void 0) out["members"] = members;
+    const levels = pulledLevels(live, guid, name, names2, pulled);
+    if (levels !== void 0) out["escalationLevels"] = levels;
+    pulled.definitions.push(out);
+    pulled.byGuid.set(guid.toLowerCase(), out);
+  }
+  return pulled;
+}
+function alertingNames(live, operators, operatorGroups) {
+  const names2 = (kind, guid, name) => {
+    const out = /* @__PURE__ */ new Map();
+    for (const object of listed(live, kind.kind)) if (object["IsAll"] !== true) out.set(text3(object[guid]).toLowerCase(), text3(object[name]));
+    return out;
+  };
+  return { monitors: names2(MONITOR_KIND, "MonitorGuid", "Name"), monitorGroups: names2(MONITOR_GROUP_KIND, "MonitorGroupGuid", "Description"), operators, operatorGroups };
 }
 
 // ../reconciler/src/pull/pull-tree.ts
-var PULLED_KINDS = KINDS.filter((mod) => mod.read !== void 0 && mod.section !== alertDefinitionKind.section).map((mod) => mod.kind);
+var PULLED_KINDS = KINDS.filter((mod) => mod.read !== void 0).map((mod) => mod.kind);
 var FP_MARKER = /(?:^|\n)monsync:fp=[0-9a-f]+\s*$/;
 var KEY_MARKER = /(?:^|\n)monsync:key=([A-Za-z0-9][A-Za-z0-9._-]*)\s*$/;
 var VAULT_VALUE = /^\{\{vault:([^}]+)\}\}$/;
 function str2(value) {
   return typeof value === "string" ? value : typeof value === "number" ? String(value) : void 0;
-}
-function clean(object, kind, first) {
-  const skip = new Set(kind.readOnlyFields);
-  const out = {};
-  const keys = [...first.filter((key) => key in object), ...Object.keys(object).filter((key) => !first.includes(key))];
-  for (const key of keys) {
-    const value = object[key];
-    if (skip.has(key) || value === null || value === void 0 || value === "") continue;
-    out[key] = value;
-  }
-  return out;
 }
 function noteDuplicates(notes, keys, phrase) {
   const counts = /* @__PURE__ */ new Map();
@@ -77905,8 +79577,8 @@ function bySecretName(pull, monitor, value, at3) {
     const kept = {};
     const pairSecret = secretPairName(value) !== void 0;
     for (const [key, child] of Object.entries(value)) {
-      const named2 = looksSecret(key) || pairSecret && key === "Value";
-      const inner = { field: `${at3.field}.${key}`, words: [...at3.words, fieldWords(key)], keys: [...at3.keys, key], pointer: `${at3.pointer}/${escapePointer2(key)}`, inSecret: at3.inSecret || named2 };
+      const named3 = looksSecret(key) || pairSecret && key === "Value";
+      const inner = { field: `${at3.field}.${key}`, words: [...at3.words, fieldWords(key)], keys: [...at3.keys, key], pointer: `${at3.pointer}/${escapePointer2(key)}`, inSecret: at3.inSecret || named3 };
       const scrubbed = bySecretName(pull, monitor, child, inner);
       if (scrubbed !== void 0) kept[key] = scrubbed;
     }
@@ -77936,9 +79608,9 @@ function pulledVariables(pull, monitor, variables2, itemRefs) {
 }
 function pulledMonitor(pull, live, itemRefs) {
   const name = str2(live["Name"]) ?? "";
-  const { text: text2, marker } = splitMarker(live["Notes"], "fp");
+  const { text: text4, marker } = splitMarker(live["Notes"], "fp");
   const monitor = { name, refs: parseSecretRefs(marker), written: /* @__PURE__ */ new Set() };
-  const out = clean({ ...live, Notes: text2 }, MONITOR_KIND, ["Name", "MonitorType", "MonitorMode", "IsActive", "GenerateAlert", "UserAgent"]);
+  const out = clean({ ...live, Notes: text4 }, MONITOR_KIND, ["Name", "MonitorType", "MonitorMode", "IsActive", "GenerateAlert", "UserAgent"]);
   delete out["Password"];
   for (const [key, value] of Object.entries(out)) {
     if (key === "PredefinedVariables") continue;
@@ -77961,9 +79633,9 @@ function pullMonitors(pull, itemRefs) {
     if (guid !== void 0) monitorNames.set(guid, str2(monitor["Name"]) ?? "");
     return pulledMonitor(pull, monitor, itemRefs);
   });
-  const names = /* @__PURE__ */ new Map();
-  for (const name of monitorNames.values()) names.set(name, (names.get(name) ?? 0) + 1);
-  for (const [name, count] of names) {
+  const names2 = /* @__PURE__ */ new Map();
+  for (const name of monitorNames.values()) names2.set(name, (names2.get(name) ?? 0) + 1);
+  for (const [name, count] of names2) {
     if (count > 1) pull.notes.push(`${count} live monitors are named ${JSON.stringify(name)}: the key must be unique, so rename all but one in the web app (or in monitors.yaml after pinning MonitorGuid)`);
   }
   return { monitors, monitorNames };
@@ -77979,11 +79651,11 @@ function pullGroups(pull, monitorNames) {
     return false;
   }).sort(byText("Description")).map((group) => {
     const out = clean(group, MONITOR_GROUP_KIND, ["Description"]);
-    const names = (members[str2(group["MonitorGroupGuid"]) ?? ""] ?? []).flatMap((member) => {
+    const names2 = (members[str2(group["MonitorGroupGuid"]) ?? ""] ?? []).flatMap((member) => {
       const name = monitorNames.get(str2(member["MonitorGuid"]) ?? "");
       return name === void 0 ? [] : [name];
     });
-    if (names.length > 0) out["members"] = [...new Set(names)].sort((a, b) => a.localeCompare(b, "en"));
+    if (names2.length > 0) out["members"] = [...new Set(names2)].sort((a, b) => a.localeCompare(b, "en"));
     return out;
   });
 }
@@ -78027,17 +79699,30 @@ function pullReports(pull) {
   }
   return reports;
 }
-function settingsFile(modeline) {
+function allowUnknownOf(pulled) {
+  const defs = configJsonSchema().$defs;
+  const merged = { fields: /* @__PURE__ */ new Map(), values: /* @__PURE__ */ new Map() };
+  for (const [object, objects] of pulled) {
+    const found = unknownIn(defs, object, objects);
+    for (const table of ["fields", "values"]) {
+      for (const [key, names2] of Object.entries(found[table])) merged[table].set(key, /* @__PURE__ */ new Set([...merged[table].get(key) ?? [], ...names2]));
+    }
+  }
+  if (merged.fields.size + merged.values.size === 0) return void 0;
+  const sorted2 = (table) => Object.fromEntries([...table].map(([key, names2]) => [key, [...names2].sort()]));
+  return { fields: sorted2(merged.fields), values: sorted2(merged.values) };
+}
+function settingsFile(modeline, allowUnknown) {
   const manage = {};
   for (const entry of KINDS_AS_LISTED) if (entry.parent === void 0 && PULLED_KINDS.includes(entry.kind)) manage[entry.section] = { prune: false };
   return {
     path: "monsync.yaml",
-    content: toYaml({ apiVersion: "monsync/v1", manage, safety: { maxDeletePercent: 30, maxUpdatePercent: 50 } }, [
+    content: toYaml({ apiVersion: "monsync/v1", manage, safety: { maxDeletePercent: 30, maxUpdatePercent: 50 }, ...allowUnknown === void 0 ? {} : { allowUnknown } }, [
       ...modeline,
       "Written by `monsync pull`. Every kind is managed with prune: false, so objects that later appear",
       "only in the live account are listed as unmanaged, never deleted. Set prune: true once the tree is",
-      "the source of truth. Alert definitions are not pulled yet: declare them by AlertName in a file",
-      "with `alertDefinitions:` and add `alertDefinitions: { prune: false }` under manage."
+      "the source of truth.",
+      ...allowUnknown === void 0 ? [] : ["allowUnknown lists what the account holds beyond the published definition of this release of monsync."]
     ])
   };
 }
@@ -78051,8 +79736,20 @@ function pulledTree(live, options = {}) {
   const groups = pullGroups(pull, monitorNames);
   const slas = pullSlas(pull);
   const reports = pullReports(pull);
+  const alerting = pullAlerting(live, alertingNames(live, people.emails, people.groups));
+  pull.notes.push(...alerting.notes);
   const header2 = (what) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
-  const files = [settingsFile(modeline)];
+  const allowUnknown = allowUnknownOf([
+    ["Monitor", monitors],
+    ["MonitorGroup", groups],
+    ["Sla", slas],
+    ["VaultSection", sections2],
+    ["ScheduledReport", reports],
+    ["Operator", operators],
+    ["OperatorGroup", operatorGroups],
+    ["AlertDefinition", alerting.definitions]
+  ]);
+  const files = [settingsFile(modeline, allowUnknown)];
   if (monitors.length > 0) files.push({ path: "monitors.yaml", content: toYaml({ monitors }, header2("Monitors (key: Name)")) });
   if (groups.length > 0) files.push({ path: "monitor-groups.yaml", content: toYaml({ monitorGroups: groups }, header2("Monitor groups (key: Description); members are monitor Names")) });
   if (sections2.length > 0) files.push({ path: "vault.yaml", content: toYaml({ vault: { sections: sections2 } }, header2("Vault sections and items; secrets are { fromEnv: ... } placeholders to fill")) });
@@ -78060,8 +79757,19 @@ function pulledTree(live, options = {}) {
   if (operators.length > 0) files.push({ path: "operators.yaml", content: toYaml({ operators }, header2("Operators (key: Email); passwords are { fromEnv: ... } placeholders, sent only on create and with --rotate")) });
   if (operatorGroups.length > 0) files.push({ path: "operator-groups.yaml", content: toYaml({ operatorGroups }, header2("Operator groups (key: Description); members are operator Emails")) });
   if (reports.length > 0) files.push({ path: "scheduled-reports.yaml", content: toYaml({ scheduledReports: reports }, header2("Scheduled reports (key: the monsync:key marker in InternalNotes)")) });
-  const data = { monitors, monitorGroups: groups, vault: { sections: sections2 }, slas, scheduledReports: reports, operators, operatorGroups };
-  return { files, data, secrets: pull.secrets, notes: pull.notes };
+  const alertDefinitions = alerting.definitions;
+  if (alertDefinitions.length > 0) {
+    const about = [
+      ...header2("Alert definitions (key: AlertName)"),
+      "Members are monitor Names and group Descriptions; escalation levels (key: Id) reach operators by Email and",
+      "groups by Description and attach integrations by name. An attached integration's IsActive, SendOkAlerts and",
+      "SendReminderAlerts are never returned by the service, so they are not written: declared, they are sent when",
+      "the integration is attached and again only with --rotate."
+    ];
+    files.push({ path: ALERT_DEFINITIONS_FILE, content: toYaml({ alertDefinitions }, about) });
+  }
+  const data = { monitors, monitorGroups: groups, vault: { sections: sections2 }, slas, scheduledReports: reports, alertDefinitions, operators, operatorGroups };
+  return { files, data, secrets: pull.secrets, unread: alerting.unread, alertDefinitionsByGuid: alerting.byGuid, notes: pull.notes };
 }
 
 // src/bodies.ts
@@ -78540,9 +80248,9 @@ function artifactName(planFile) {
 }
 function writeArtifactFiles(plan, planFile, label3, command, record) {
   const dir = dirname2(planFile);
-  const text2 = join4(dir, `${command}-${planFileSlug(label3)}.txt`);
-  writeFileSync(text2, renderText(plan, { color: false }));
-  const paths = [planFile, text2];
+  const text4 = join4(dir, `${command}-${planFileSlug(label3)}.txt`);
+  writeFileSync(text4, renderText(plan, { color: false }));
+  const paths = [planFile, text4];
   if (record !== void 0) {
     const recordFile = join4(dir, `reviewed-${planFileSlug(label3)}.json`);
     writeFileSync(recordFile, `${JSON.stringify(record, null, 2)}
@@ -78707,13 +80415,23 @@ function annotate(diagnostics, configDir, workspace) {
 }
 function annotateAccountPolicy(findings, configDir, workspace) {
   for (const f of findings) {
-    if (f.kind !== void 0) continue;
+    if (f.kind !== void 0 && policyRule(f.rule)?.scope === "object") continue;
     const code = f.severity === "error" ? "POLICY_ERROR" : "POLICY_WARNING";
     const d = { severity: f.severity, code, message: `${f.rule}: ${f.message}`, hint: f.fix, file: f.file ?? "", line: f.line ?? 1, column: f.column ?? 1 };
     if (f.file !== void 0) annotate([d], configDir, workspace);
     else if (f.severity === "error") error(annotationText(d), { title: `monsync ${code}` });
     else warning(annotationText(d), { title: `monsync ${code}` });
   }
+}
+function annotatePlanProblems(error2, configDir, workspace) {
+  const problems = error2 instanceof Error ? error2.problems : void 0;
+  if (!Array.isArray(problems)) return;
+  const positioned = problems.filter((p) => typeof p.file === "string" && typeof p.line === "number");
+  annotate(
+    positioned.map((p) => ({ severity: "error", code: p.code, message: p.message, file: p.file ?? "", line: p.line ?? 1, column: p.col ?? 1 })),
+    configDir,
+    workspace
+  );
 }
 
 // src/masking.ts
@@ -78999,11 +80717,11 @@ function merge(defaults, route, options) {
 }
 function addQueryParameters(url, parameters) {
   const separator = /\?/.test(url) ? "&" : "?";
-  const names = Object.keys(parameters);
-  if (names.length === 0) {
+  const names2 = Object.keys(parameters);
+  if (names2.length === 0) {
     return url;
   }
-  return url + separator + names.map((name) => {
+  return url + separator + names2.map((name) => {
     if (name === "q") {
       return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
     }
@@ -79245,7 +80963,7 @@ var SEMI = 59;
 var EQ = 61;
 var DQUOTE = 34;
 var BSLASH = 92;
-var COMMA = 44;
+var COMMA2 = 44;
 var LOWER_CASE = 1;
 var OWS = 2;
 var SEMI_FLAG = 4;
@@ -79257,7 +80975,7 @@ var CHAR_MAP = new Uint8Array(256);
 CHAR_MAP[HTAB] |= OWS;
 CHAR_MAP[SP] |= OWS;
 CHAR_MAP[SEMI] |= SEMI_FLAG;
-CHAR_MAP[COMMA] |= COMMA_FLAG;
+CHAR_MAP[COMMA2] |= COMMA_FLAG;
 for (let code = 128; code <= 255; code++) {
   CHAR_MAP[code] |= LOWER_CASE;
 }
@@ -79664,8 +81382,8 @@ var convertMarkedBigIntsReviver = (key, value, context, userReviver) => {
   if (!hasUserReviver) return value;
   return userReviver(key, value, context);
 };
-var JSONParseV2 = (text2, reviver) => {
-  return JSON.parse(text2, (key, value, context) => {
+var JSONParseV2 = (text4, reviver) => {
+  return JSON.parse(text4, (key, value, context) => {
     const isNumber = typeof value === "number";
     const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
     const isBigNumber = isNumber && isOutOfBounds;
@@ -79723,8 +81441,8 @@ var applyReviverIteratively = (parsed, userReviver) => {
   }
   return rootHolder[""];
 };
-var serializeBigInts = (text2) => {
-  return text2.replace(
+var serializeBigInts = (text4) => {
+  return text4.replace(
     stringsOrLargeNumbers,
     (match2, digits, fractional, exponential) => {
       const isString = match2[0] === '"';
@@ -79738,18 +81456,18 @@ var serializeBigInts = (text2) => {
     }
   );
 };
-var JSONParse = (text2, reviver) => {
-  if (!text2) return originalParse(text2, reviver);
+var JSONParse = (text4, reviver) => {
+  if (!text4) return originalParse(text4, reviver);
   try {
-    if (isContextSourceSupported()) return JSONParseV2(text2, reviver);
-    const serializedData = serializeBigInts(text2);
+    if (isContextSourceSupported()) return JSONParseV2(text4, reviver);
+    const serializedData = serializeBigInts(text4);
     return originalParse(
       serializedData,
       (key, value, context) => convertMarkedBigIntsReviver(key, value, context, reviver)
     );
   } catch (error2) {
     if (error2 instanceof RangeError) {
-      const serializedData = serializeBigInts(text2);
+      const serializedData = serializeBigInts(text4);
       const parsed = originalParse(serializedData);
       return applyReviverIteratively(parsed, reviver);
     }
@@ -79917,12 +81635,12 @@ async function getResponseData(response) {
   }
   const mimetype = parse2(contentType);
   if (isJSONResponse(mimetype)) {
-    let text2 = "";
+    let text4 = "";
     try {
-      text2 = await response.text();
-      return JSONParse(text2);
+      text4 = await response.text();
+      return JSONParse(text4);
     } catch (err) {
-      return text2;
+      return text4;
     }
   } else if (mimetype.type.startsWith("text/") || // `application/octet-stream` is the canonical "arbitrary binary" type
   // (RFC 2046) and must never be decoded as text, even when the response
@@ -82940,10 +84658,10 @@ function missingApiInputs(inputs) {
 
 // src/log.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-function logInert(text2) {
+function logInert(text4) {
   const token = randomBytes2(16).toString("hex");
   info(`::stop-commands::${token}`);
-  info(text2.replace(/\n$/, ""));
+  info(text4.replace(/\n$/, ""));
   info(`::${token}::`);
 }
 
@@ -83231,7 +84949,7 @@ async function acceptTarget(run2, gh) {
 }
 async function offerAcceptPullRequest(run2, gh, plan, live, footer) {
   const { folder, context, masker } = run2;
-  const files = readConfigTree(folder.dir).texts.map(({ file, text: text2 }) => ({ path: file, text: text2 }));
+  const files = readConfigTree(folder.dir).texts.map(({ file, text: text4 }) => ({ path: file, text: text4 }));
   const pulled = pulledTree(live);
   const edited = pullInto({ files, plan, pulled: pulled.data, newObjectsFile: NEW_OBJECTS_FILE });
   if (edited.files.length === 0) {
@@ -83239,7 +84957,7 @@ async function offerAcceptPullRequest(run2, gh, plan, live, footer) {
   }
   const texts = new Map(files.map((file) => [file.path, file.text]));
   for (const file of edited.files) texts.set(file.path, file.text);
-  const reloaded = loadConfigTexts(folder.dir, [...texts].map(([file, text2]) => ({ file, text: text2 })), { env: process.env, resolveSecrets: false });
+  const reloaded = loadConfigTexts(folder.dir, [...texts].map(([file, text4]) => ({ file, text: text4 })), { env: process.env, resolveSecrets: false });
   const faults = reloaded.diagnostics.filter((d) => !isPolicyFinding(d));
   if (hasErrors(faults)) {
     const first = faults.find((d) => d.severity === "error");
@@ -83357,9 +85075,9 @@ ${context.record}
   let sections2 = "";
   let room = Math.floor((context.budget - fixed) * SECTION_SHARE);
   for (const section of COMMENT_SECTIONS) {
-    const text2 = section(view, room, context);
-    sections2 += text2;
-    room -= markdownLength(text2);
+    const text4 = section(view, room, context);
+    sections2 += text4;
+    room -= markdownLength(text4);
   }
   const own = view.notFromPullRequest.length === 0 ? view.plan : planOf(view.plan, view.plan.steps.filter((step) => !view.notFromPullRequest.includes(step)));
   const ownBudget = context.budget - fixed - markdownLength(sections2);
@@ -83388,10 +85106,10 @@ async function commentOnPullRequest(run2, body) {
   if (gh === void 0) return;
   let result;
   try {
-    const text2 = typeof body === "string" ? body : await body(gh);
-    if (text2 === void 0) return;
+    const text4 = typeof body === "string" ? body : await body(gh);
+    if (text4 === void 0) return;
     const target = { ...repoOf(run2.context), issueNumber: pr.number, marker: planMarker(run2.folder.label), author: await tokenLogin(gh, run2.inputs.githubLogin) };
-    result = await upsertComment(gh, target, run2.masker.redact()(text2));
+    result = await upsertComment(gh, target, run2.masker.redact()(text4));
   } catch (error2) {
     if (pr.fork && error2.status === 403) {
       warning("the token of a fork pull request cannot comment: the plan is in the job summary and the plan-file output");
@@ -83476,11 +85194,11 @@ async function planCommand(run2) {
     setFailed(`the plan is refused (apply would write nothing):
 ${refused2.join("\n")}`);
   } else if (!plan.safe) {
-    const text2 = `the plan is unsafe (over the safety thresholds of monsync.yaml):
+    const text4 = `the plan is unsafe (over the safety thresholds of monsync.yaml):
 ${violationLines(plan.violations).join("\n")}
 ${unsafeAdvice(plan.violations, ACTION_OVERRIDE)}`;
-    if (inputs.allowUnsafe) warning(text2);
-    else setFailed(text2);
+    if (inputs.allowUnsafe) warning(text4);
+    else setFailed(text4);
   } else if (!hasChanges(plan)) {
     info("no changes: the account matches the configuration");
   }
@@ -83515,6 +85233,8 @@ function configFolder(config, workspace) {
 var COMMANDS2 = { plan: planCommand, apply: applyCommand, drift: driftCommand };
 async function run() {
   const masker = new Masker();
+  let folder;
+  let workspace = "";
   try {
     const credentials = readCredentials();
     masker.add(credentials.apiPassword);
@@ -83522,10 +85242,12 @@ async function run() {
     masker.add(credentials.githubToken);
     const inputs = readInputs(credentials);
     const context = readContext();
-    const folder = configFolder(inputs.config, context.workspace);
+    workspace = context.workspace;
+    folder = configFolder(inputs.config, context.workspace);
     await COMMANDS2[inputs.command]({ inputs, context, folder, masker });
   } catch (error2) {
     const message = masker.redact()(failureMessage(error2));
+    if (folder !== void 0) annotatePlanProblems(error2, folder.dir, workspace);
     setFailed(message);
     const command = getInput("command") || "run";
     const quoted2 = message.split("\n").map((line) => `> ${markdownText(line)}`).join("\n");

@@ -122,10 +122,10 @@ describe('the bundled monsync against the API', () => {
 
   it('plans the same from its code cache as without one', async () => {
     const cacheDir = newCacheDir();
-    // What a run prints that does not depend on the clock (the on-call preview starts from now; reads are timed).
+    // What a run prints that does not depend on the clock (the on-call and paging previews start from now; reads are timed).
     const planned = async (env: Record<string, string>) => {
       const { code, out, err } = await bundledAsync(['plan', '--config', 'configs', '--format', 'json'], { ...suite.env, MONSYNC_CACHE_DIR: cacheDir, ...env });
-      const { onCall: _onCall, ...plan } = JSON.parse(out) as Record<string, unknown>;
+      const { onCall: _onCall, paging: _paging, ...plan } = JSON.parse(out) as Record<string, unknown>;
       return { code, plan, err: err.replace(/ in [0-9.]+ ?m?s\b/g, ' in (time)') };
     };
     const withoutCache = await planned({ NODE_DISABLE_COMPILE_CACHE: '1' });

@@ -112,4 +112,33 @@ describe("the API operator's membership of a group that is its way into a manage
       expect.stringContaining('monsync cannot tell which operator the API account acts for, and this membership may be how it reads vault section "Web"'),
     ]);
   });
+
+  describe('when two groups lead into the section', () => {
+    const NIGHT = guidFor('operatorGroup', 'Night shift');
+    /** Both groups have Change on "Web", and both hold the API operator and Jane. */
+    function twoGroups(): LiveSnapshot {
+      const live = account({ members: [SELF_OPERATOR, OTHER_OPERATOR] });
+      live.lists.operatorGroup = [...(live.lists.operatorGroup ?? []), { OperatorGroupGuid: NIGHT, Description: 'Night shift', IsEveryone: false }];
+      live.perParent.vaultAccess = { [SECTION]: [...(live.perParent.vaultAccess?.[SECTION] ?? []), { AuthorizationId: 'night', AuthorizationType: 'ChangeVaultSection', OperatorGroupGuid: NIGHT }] };
+      live.perParent.operatorGroupMember = { ...live.perParent.operatorGroupMember, [NIGHT]: [{ OperatorGuid: SELF_OPERATOR }, { OperatorGuid: OTHER_OPERATOR }] };
+      return live;
+    }
+    function bothGroups(readers: string[], night: string[]): DesiredState {
+      const desired = treeKeepingGroupAccess(readers);
+      (desired.vaultSections[0]?.value as { access: unknown[] }).access.push({ group: 'Night shift', level: 'change' });
+      return { ...desired, operatorGroups: [...desired.operatorGroups, ...desiredState({ operatorGroups: [anOperatorGroup({ Description: 'Night shift', members: night })] }).operatorGroups] };
+    }
+
+    it('removes the API operator from one while the other, declared, stays its way in', () => {
+      const result = plan(bothGroups([OTHER_EMAIL], [SELF_EMAIL, OTHER_EMAIL]), twoGroups(), [SELF_OPERATOR]);
+      expect(steps(result).filter((s) => s.includes('operatorGroupMember'))).toEqual([`delete operatorGroupMember Vault readers/${SELF_EMAIL}`]);
+      expect(kept(result)).toEqual([]);
+    });
+
+    it('keeps both memberships when one plan would remove it from both: neither counts on the other', () => {
+      const result = plan(bothGroups([OTHER_EMAIL], [OTHER_EMAIL]), twoGroups(), [SELF_OPERATOR]);
+      expect(steps(result).filter((s) => s.includes('operatorGroupMember'))).toEqual([]);
+      expect(kept(result).map((k) => k.split(':')[0])).toEqual([`operatorGroupMember Night shift/${SELF_EMAIL}`, `operatorGroupMember Vault readers/${SELF_EMAIL}`]);
+    });
+  });
 });

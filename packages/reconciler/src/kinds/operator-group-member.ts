@@ -52,12 +52,20 @@ export const operatorGroupMemberKind: KindModule = {
     const members = listedPerParent(snapshot, 'operatorGroupMember');
     const routes = groupRoutes(snapshot, desired);
     const byGroup = routes.size === 0 ? new Map<string, Set<string>>() : membersByGroup(snapshot);
+    // Whether a live membership is still there after the plan: its group's members are not managed, or declare it.
+    const declared = new Map((desired.operatorGroups ?? []).map(({ value }) => [value.Description, new Set((value.members ?? []).map((e) => e.toLowerCase()))]));
+    const stays = (groupGuid: string, operatorGuid: string): boolean => {
+      const group = resolver.desiredOf(GROUP, groupGuid);
+      if (group?.manages?.includes('operatorGroupMember') !== true) return true;
+      const email = resolver.keyOf(OPERATOR, operatorGuid);
+      return email !== undefined && declared.get(group.key)?.has(email.toLowerCase()) === true;
+    };
     for (const groupGuid of Object.keys(members)) {
       const group = resolver.desiredOf(GROUP, groupGuid);
       if (group?.manages?.includes('operatorGroupMember') !== true) continue;
       for (const member of members[groupGuid] ?? []) {
         const operatorGuid = idOf(member, 'OperatorGuid');
-        const kept = routes.size === 0 ? undefined : membershipKeptBecause(routes, byGroup, groupGuid, operatorGuid, { knows: resolver.knowsSelf(), is: resolver.isSelf(operatorGuid) });
+        const kept = routes.size === 0 ? undefined : membershipKeptBecause(routes, byGroup, { group: groupGuid, operator: operatorGuid, stays }, { knows: resolver.knowsSelf(), is: resolver.isSelf(operatorGuid) });
         entries.push(
           liveEntry('operatorGroupMember', `${group.key}/${resolver.keyOf(OPERATOR, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, kept === undefined ? {} : { kept }, [
             { kind: GROUP, guid: groupGuid },

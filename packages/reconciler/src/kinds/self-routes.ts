@@ -49,20 +49,21 @@ export function membersByGroup(snapshot: LiveSnapshot): Map<string, Set<string>>
 
 /**
  * Why `operator`'s membership of `group` must stay: the group is its one way into a managed section (it holds no
- * access of its own there, and is in no other group with access to it), and it is, or may be, the API account's.
+ * access of its own there, and is in no other group with access to it whose membership `stays` after the plan), and
+ * it is, or may be, the API account's. A membership the plan removes too is no way in: two routes removed in one
+ * plan would otherwise each count on the other, and both would go.
  */
 export function membershipKeptBecause(
   routes: ReadonlyMap<string, readonly GroupRoute[]>,
   members: ReadonlyMap<string, ReadonlySet<string>>,
-  group: string,
-  operator: string,
+  membership: { group: string; operator: string; stays: (group: string, operator: string) => boolean },
   self: { knows: boolean; is: boolean },
 ): string | undefined {
   if (self.knows && !self.is) return undefined;
-  const [g, o] = [group.toLowerCase(), operator.toLowerCase()];
-  const only = (routes.get(g) ?? []).find(
-    (route) => !route.direct.has(o) && ![...routes].some(([other, list]) => other !== g && members.get(other)?.has(o) === true && list.some((r) => r.sectionGuid === route.sectionGuid)),
-  );
+  const [g, o] = [membership.group.toLowerCase(), membership.operator.toLowerCase()];
+  const elsewhere = (other: string, list: readonly GroupRoute[], route: GroupRoute): boolean =>
+    other !== g && members.get(other)?.has(o) === true && membership.stays(other, o) && list.some((r) => r.sectionGuid === route.sectionGuid);
+  const only = (routes.get(g) ?? []).find((route) => !route.direct.has(o) && ![...routes].some(([other, list]) => elsewhere(other, list, route)));
   if (only === undefined) return undefined;
   const section = JSON.stringify(only.section);
   return self.knows

@@ -72507,12 +72507,11 @@ function membersByGroup(snapshot) {
   const lists = listedPerParent(snapshot, OPERATOR_GROUP_MEMBER_KIND.kind);
   return new Map(Object.entries(lists).map(([group, members]) => [group.toLowerCase(), new Set(members.map((m) => idOf(m, "OperatorGuid").toLowerCase()))]));
 }
-function membershipKeptBecause(routes, members, group, operator, self) {
+function membershipKeptBecause(routes, members, membership, self) {
   if (self.knows && !self.is) return void 0;
-  const [g, o] = [group.toLowerCase(), operator.toLowerCase()];
-  const only = (routes.get(g) ?? []).find(
-    (route) => !route.direct.has(o) && ![...routes].some(([other, list]) => other !== g && members.get(other)?.has(o) === true && list.some((r) => r.sectionGuid === route.sectionGuid))
-  );
+  const [g, o] = [membership.group.toLowerCase(), membership.operator.toLowerCase()];
+  const elsewhere = (other, list, route) => other !== g && members.get(other)?.has(o) === true && membership.stays(other, o) && list.some((r) => r.sectionGuid === route.sectionGuid);
+  const only = (routes.get(g) ?? []).find((route) => !route.direct.has(o) && ![...routes].some(([other, list]) => elsewhere(other, list, route)));
   if (only === void 0) return void 0;
   const section = JSON.stringify(only.section);
   return self.knows ? `the API account's operator reads vault section ${section} only through this group (it holds no access of its own to the section), so removing it would lock monsync out of a section it manages; give it access of its own in the section's \`access:\` first, in a plan of its own` : `monsync cannot tell which operator the API account acts for, and this membership may be how it reads vault section ${section} (name it with \`apiOperator:\` in monsync.yaml)`;
@@ -72556,12 +72555,19 @@ var operatorGroupMemberKind = {
     const members = listedPerParent(snapshot, "operatorGroupMember");
     const routes = groupRoutes(snapshot, desired);
     const byGroup = routes.size === 0 ? /* @__PURE__ */ new Map() : membersByGroup(snapshot);
+    const declared = new Map((desired.operatorGroups ?? []).map(({ value }) => [value.Description, new Set((value.members ?? []).map((e) => e.toLowerCase()))]));
+    const stays = (groupGuid, operatorGuid) => {
+      const group = resolver.desiredOf(GROUP7, groupGuid);
+      if (group?.manages?.includes("operatorGroupMember") !== true) return true;
+      const email = resolver.keyOf(OPERATOR4, operatorGuid);
+      return email !== void 0 && declared.get(group.key)?.has(email.toLowerCase()) === true;
+    };
     for (const groupGuid of Object.keys(members)) {
       const group = resolver.desiredOf(GROUP7, groupGuid);
       if (group?.manages?.includes("operatorGroupMember") !== true) continue;
       for (const member of members[groupGuid] ?? []) {
         const operatorGuid = idOf(member, "OperatorGuid");
-        const kept = routes.size === 0 ? void 0 : membershipKeptBecause(routes, byGroup, groupGuid, operatorGuid, { knows: resolver.knowsSelf(), is: resolver.isSelf(operatorGuid) });
+        const kept = routes.size === 0 ? void 0 : membershipKeptBecause(routes, byGroup, { group: groupGuid, operator: operatorGuid, stays }, { knows: resolver.knowsSelf(), is: resolver.isSelf(operatorGuid) });
         entries.push(
           liveEntry("operatorGroupMember", `${group.key}/${resolver.keyOf(OPERATOR4, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, kept === void 0 ? {} : { kept }, [
             { kind: GROUP7, guid: groupGuid },

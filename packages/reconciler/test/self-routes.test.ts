@@ -126,7 +126,7 @@ describe("the API operator's membership of a group that is its way into a manage
     function bothGroups(readers: string[], night: string[]): DesiredState {
       const desired = treeKeepingGroupAccess(readers);
       (desired.vaultSections[0]?.value as { access: unknown[] }).access.push({ group: 'Night shift', level: 'change' });
-      return { ...desired, operatorGroups: [...desired.operatorGroups, ...desiredState({ operatorGroups: [anOperatorGroup({ Description: 'Night shift', members: night })] }).operatorGroups] };
+      return { ...desired, operatorGroups: [...(desired.operatorGroups ?? []), ...(desiredState({ operatorGroups: [anOperatorGroup({ Description: 'Night shift', members: night })] }).operatorGroups ?? [])] };
     }
 
     it('removes the API operator from one while the other, declared, stays its way in', () => {

@@ -27,6 +27,11 @@ export function processIo(): CliIo {
 }
 
 /** Colour only on a terminal, never with --no-color or NO_COLOR (https://no-color.org: any non-empty value). */
+/** A `--json` result: one indented JSON document, newline-terminated, the one form every command prints. */
+export function jsonDocument(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
 export function useColor(io: CliIo): boolean {
   if (io.noColor === true) return false;
   const noColor = io.env['NO_COLOR'];

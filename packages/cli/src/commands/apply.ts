@@ -44,7 +44,7 @@ import type { CommandContext, CommandSpec } from '../command.js';
 import { resolveConfigDir } from '../config-dir.js';
 import { UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { isInteractive, style, useColor, type CliIo, type Style } from '../io.js';
+import { isInteractive, jsonDocument, style, useColor, type CliIo, type Style } from '../io.js';
 import { displayPath, loadTree } from '../load.js';
 import { plainLines, plainText, shownValue } from '@monsync/reconciler/escape';
 import { ROTATE_OPTION, TARGET_OPTION } from './plan.js';
@@ -711,7 +711,7 @@ export const applyCommand: CommandSpec = {
     // With --json everything for people (the plan, progress, the summary) goes to stderr: stdout is one JSON document.
     const human: PromptingIo = { ...context.io, stdout: context.io.stderr };
     const { code, record } = await applyRun({ ...context, io: human });
-    if (record !== undefined) context.io.stdout.write(`${JSON.stringify(applyResult(code, record), null, 2)}\n`);
+    if (record !== undefined) context.io.stdout.write(jsonDocument(applyResult(code, record)));
     return code;
   },
 };

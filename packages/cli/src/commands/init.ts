@@ -6,7 +6,7 @@ import { booleanOption, jsonOption, stringOption } from '../args.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { CliError, UsageError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import type { CliIo } from '../io.js';
+import { jsonDocument, type CliIo } from '../io.js';
 import { displayPath } from '../load.js';
 import { schemaModeline } from '../schema-reference.js';
 import { cliVersion, isReleasedVersion } from '../version.js';
@@ -224,7 +224,7 @@ export const initCommand: CommandSpec = {
         files: files.map((file) => displayPath(cwd, file.path)),
         gitignoreLinesAdded: added,
       };
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(jsonDocument(result));
     }
     return ExitCode.Ok;
   },

@@ -1,3 +1,4 @@
+import { jsonDocument } from '../io.js';
 import { isAbsolute, resolve } from 'node:path';
 import { formatMigrationReport, importLegacyJson, migrateConfig, migrationExitCode, OUTPUT_FORMAT_VERSION, type MigrateResult, type MigrationResult } from '@monsync/schema';
 import { booleanOption, jsonOption, stringOption } from '../args.js';
@@ -32,7 +33,7 @@ function jsonResult(mode: MigrateResult['mode'], result: MigrationResult, ok: bo
     problems: result.problems.map(({ file, line, column, severity, code, message }) => ({ file, line, column, severity, code, message })),
     secrets: secrets.map(({ env, where }) => ({ env, where })),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return jsonDocument(document);
 }
 
 export const migrateCommand: CommandSpec = {

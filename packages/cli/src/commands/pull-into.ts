@@ -1,3 +1,4 @@
+import { jsonDocument } from '../io.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { checkedClientOptions, hasChanges, olderAlertDefinitions, openSession, planPipeline, pulledTree, pullInto, readAlertDefinitionChildren, type Plan, type UnreadSettings } from '@monsync/reconciler';
@@ -142,7 +143,7 @@ export async function withPullResult(context: CommandContext, command: PullResul
   const done = await write({ ...io, stdout: io.stderr });
   if (typeof done === 'number') return done;
   const result: PullResult = { formatVersion: OUTPUT_FORMAT_VERSION, command, ...done };
-  io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  io.stdout.write(jsonDocument(result));
   return ExitCode.Ok;
 }
 

@@ -5,7 +5,7 @@ import { booleanOption, jsonOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
 import { CliError } from '../errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { style, useColor } from '../io.js';
+import { jsonDocument, style, useColor } from '../io.js';
 import { hookRelay, verboseHooks } from '../request-log.js';
 import { ask, type PromptingIo } from './apply.js';
 
@@ -28,7 +28,7 @@ function chooseLock(locks: readonly HeldLock[], wanted: string | undefined): Hel
 /** What `--json` prints: the outcome, and the lock it was about (schemas/unlock.schema.json). */
 function jsonResult(outcome: UnlockResult['outcome'], lock?: HeldLock, leaseRunning = false): string {
   const document: UnlockResult = { formatVersion: OUTPUT_FORMAT_VERSION, outcome, ...(lock === undefined ? {} : { lock: { guid: lock.guid, holder: describeHolder(lock), leaseRunning } }) };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return jsonDocument(document);
 }
 
 export const unlockCommand: CommandSpec = {

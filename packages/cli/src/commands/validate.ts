@@ -1,3 +1,4 @@
+import { jsonDocument } from '../io.js';
 import { OUTPUT_FORMAT_VERSION, type ValidateResult } from '@monsync/schema';
 import { booleanOption, jsonOption } from '../args.js';
 import type { CommandSpec } from '../command.js';
@@ -31,7 +32,7 @@ export const validateCommand: CommandSpec = {
         // The flag a formatter reads is not part of the output: every message already names positions, never a value.
         diagnostics: loaded.diagnostics.map(({ redactSource: _redact, ...diagnostic }) => diagnostic),
       };
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      io.stdout.write(jsonDocument(result));
       return loaded.desired === undefined ? ExitCode.Error : ExitCode.Ok;
     }
     if (loaded.desired === undefined) return ExitCode.Error;

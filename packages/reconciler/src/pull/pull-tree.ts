@@ -14,6 +14,7 @@ import {
   OPERATOR_GROUP_KIND,
   OPERATOR_GROUP_MEMBER_KIND,
   OPERATOR_KIND,
+  RUM_WEBSITE_KIND,
   SCHEDULED_REPORT_KIND,
   secretEnvName,
   SLA_EXCLUSION_PERIOD_KIND,
@@ -437,6 +438,16 @@ function pullSlas(pull: Pull): ApiObject[] {
   });
 }
 
+/**
+ * RUM websites by Description. `RumScript` is not written, not even as a comment: the service generates it (a
+ * declared one is refused), and it is text from the service that a YAML comment would carry into the tree.
+ */
+function pullRumWebsites(pull: Pull): ApiObject[] {
+  const live = pull.list(RUM_WEBSITE_KIND);
+  noteDuplicates(pull.notes, live.map((site) => str(site['Description']) ?? ''), 'RUM websites are described');
+  return [...live].sort(byText('Description')).map((site) => clean(site, RUM_WEBSITE_KIND, ['Description', 'Url']));
+}
+
 /** Reports, keyed by their `monsync:key=` marker, or by a pinned GUID until apply writes one. */
 function pullReports(pull: Pull): ApiObject[] {
   let unnamed = 0;
@@ -517,6 +528,7 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   const groups = pullGroups(pull, monitorNames);
   const slas = pullSlas(pull);
   const reports = pullReports(pull);
+  const rumWebsites = pullRumWebsites(pull);
   const alerting = pullAlerting(live, alertingNames(live, people.emails, people.groups));
   pull.notes.push(...alerting.notes);
 
@@ -530,6 +542,7 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
     ['Operator', operators],
     ['OperatorGroup', operatorGroups],
     ['AlertDefinition', alerting.definitions],
+    ['RumWebsite', rumWebsites],
   ]);
   const files: PulledTree['files'] = [settingsFile(modeline, allowUnknown)];
   if (monitors.length > 0) files.push({ path: 'monitors.yaml', content: toYaml({ monitors }, header('Monitors (key: Name)')) });
@@ -550,6 +563,10 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
     ];
     files.push({ path: ALERT_DEFINITIONS_FILE, content: toYaml({ alertDefinitions }, about) });
   }
-  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, alertDefinitions, operators, operatorGroups };
+  if (rumWebsites.length > 0) {
+    const about = [...header('RUM websites (key: Description)'), 'RumScript, the snippet each website embeds, is made by the service: read it in the web app.'];
+    files.push({ path: 'rum-websites.yaml', content: toYaml({ rumWebsites }, about) });
+  }
+  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, alertDefinitions, operators, operatorGroups, rumWebsites };
   return { files, data, secrets: pull.secrets, unread: alerting.unread, alertDefinitionsByGuid: alerting.byGuid, notes: pull.notes };
 }

@@ -28,7 +28,7 @@ import {
   type NamedKindEntry,
 } from '@monsync/schema';
 import { pulledDutySchedules } from '../kinds/duty-schedule.js';
-import { principalOf } from '../kinds/vault-access.js';
+import { principalOf } from '../kinds/vault-principal.js';
 import { KINDS } from '../kinds/index.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';

@@ -1,7 +1,7 @@
 /**
  * Apply under the emulator's faults: a lost answer to an applied create, 5xx, resets, 429 bursts. Never a
  * duplicate, never a step run before what it depends on, and a rerun converges. The trees hold every kind, people
- * (operators, their duty schedules, operator groups with members and authorizations, vault access) included.
+ * (operators, their duty schedules and authorizations, operator groups with members and authorizations, vault access) included.
  */
 import { describe, expect, it } from 'vitest';
 import { profileFromEnv, type FaultKind } from '@monsync/emulator';
@@ -28,7 +28,12 @@ const oneOfEach = (accessLevel: 'view' | 'change' | 'none-left' = 'view') =>
     scheduledReports: [aReport()],
     operators: [
       ...seededOperators(),
-      anOperator({ Email: 'sam@example.com', Password: secret('CANARY-faults-operator', 'SAM_PASSWORD'), dutySchedules: [{ ScheduleMode: 'Daily', StartTime: '08:00', EndTime: '17:00' }] } as never),
+      anOperator({
+        Email: 'sam@example.com',
+        Password: secret('CANARY-faults-operator', 'SAM_PASSWORD'),
+        dutySchedules: [{ ScheduleMode: 'Daily', StartTime: '08:00', EndTime: '17:00' }],
+        authorizations: ['AccountAccess', 'AllowInfra'],
+      } as never),
     ],
     operatorGroups: [anOperatorGroup({ Description: 'On call', members: ['sam@example.com'], authorizations: ['AllowInfra'] } as never)],
   });
@@ -47,6 +52,7 @@ const CREATE_ROUTES: [string, string][] = [
   ['/OperatorGroup', 'operatorGroup:On call'],
   ['/OperatorGroup/{operatorGroupGuid}/Member/{operatorGuid}', 'operatorGroupMember:On call/sam@example.com'],
   ['/OperatorGroup/{operatorGroupGuid}/Authorization/{authorizationType}', 'operatorGroupAuthorization:On call/AllowInfra'],
+  ['/Operator/{operatorGuid}/Authorization/{authorizationType}', 'operatorAuthorization:sam@example.com/AllowInfra'],
   ['/VaultSection/{vaultSectionGuid}/Authorization', 'vaultAccess:Web/operator:sam@example.com'],
 ];
 

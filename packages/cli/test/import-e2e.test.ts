@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { profileFromEnv } from '@monsync/emulator';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { monsync, tempTree, useEmulator } from './helpers.js';
@@ -67,5 +68,32 @@ describe('monsync import KIND NAME...', () => {
     expect(kind.code).toBe(ExitCode.Error);
     expect(kind.err).toContain("'monitr' is not a kind (did you mean monitor?)");
     expect((await monsync(['import', 'monitor'], { cwd: root })).err).toContain("'monsync import' needs KIND NAME...");
+  });
+
+  it('lets through in monsync.yaml what the imported object holds beyond the published definition, so the tree validates strictly; the rest of monsync.yaml stays as it was', async () => {
+    // A service newer than this release: a monitor mode and a field it does not publish. The published service drops
+    // fields outside its model, so there only the mode comes back.
+    const state = suite.emulator.control.dump() as unknown as { monitors: { fields: Record<string, unknown> }[] };
+    const blog = state.monitors.find((monitor) => monitor.fields['Name'] === 'Blog');
+    if (blog === undefined) throw new Error('the demo account has no monitor Blog');
+    Object.assign(blog.fields, { MonitorMode: 'Canary', Tags: ['public'] });
+    await suite.emulator.control.load(state);
+    const settings = `# Reviewed by the platform team.\n${SETTINGS.replace('monitors: { prune: false }', 'monitors: { prune: false }   # adopt by hand')}`;
+    const root = tempTree({ 'monsync.yaml': settings, 'vault.yaml': VAULT });
+
+    const { code, out, err } = await monsync(['import', 'monitor', 'Blog'], { env: suite.env, cwd: root });
+    expect(code, err).toBe(ExitCode.Ok);
+    const dropsFields = profileFromEnv() === 'published';
+    expect(readFileSync(join(root, 'monsync.yaml'), 'utf8')).toBe(
+      settings +
+        '# What the live account holds beyond the published definition of this release of monsync (written by\n' +
+        '# monsync pull --into or import): the service added it since. Remove an entry once monsync publishes it.\n' +
+        `allowUnknown:\n${dropsFields ? '' : '  fields:\n    monitor: [Tags]\n'}  values:\n    MonitorMode: [Canary]\n`,
+    );
+    expect(out).toContain('~ monsync.yaml allowUnknown.values.MonitorMode: Canary\n');
+    expect(out).toContain('note: monsync.yaml: allowUnknown now lets through what the objects written hold beyond the published definition');
+    const validate = await monsync(['validate'], { cwd: root });
+    expect(validate.err).toBe('');
+    expect(validate.code).toBe(ExitCode.Ok);
   });
 });

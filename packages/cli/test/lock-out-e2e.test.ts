@@ -22,7 +22,7 @@ const SETTINGS = [
   '',
 ].join('\n');
 
-const CASES: { name: string; people: string; message: string }[] = [
+const CASES: { name: string; people: string; message: string; settings?: string }[] = [
   {
     name: "deletes the API account's own operator",
     people: 'operators:\n  - Email: viewer@example.com\n',
@@ -42,8 +42,12 @@ const CASES: { name: string; people: string; message: string }[] = [
       'delete operatorGroupMember:Administrators/admin@example.com would leave the Administrators group with no member, so that nobody could administer the account; monsync never does that, with or without --allow-unsafe. If it is really meant, add another administrator first, in a plan of its own',
   },
   {
+    // Named as the API account's operator, the viewer is in no group with access to Default: were it the admin, the
+    // plan would keep Administrators' `change` as its way in (the next test).
     name: 'removes the last change access to a managed vault section',
-    people: 'operatorGroups:\n  - Description: Administrators\nvault:\n  sections:\n    - Name: Default\n      access:\n        - { group: Administrators, level: view }\n',
+    settings: SETTINGS.replace('apiOperator: admin@example.com', 'apiOperator: viewer@example.com'),
+    people:
+      'operators:\n  - Email: admin@example.com\n  - Email: viewer@example.com\noperatorGroups:\n  - Description: Administrators\nvault:\n  sections:\n    - Name: Default\n      access:\n        - { group: Administrators, level: view }\n',
     message:
       'update vaultAccess:Default/group:Administrators would remove the last `change` access to the vault section, after which nobody could change or delete it; monsync never does that, with or without --allow-unsafe. If it is really meant, give another operator or group `change` first, in a plan of its own',
   },
@@ -60,9 +64,9 @@ describe('monsync apply refuses a plan that would lock the account out', () => {
     expect(suite.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
   });
 
-  describe.each(CASES)('a plan that $name', ({ people, message }) => {
+  describe.each(CASES)('a plan that $name', ({ people, message, settings }) => {
     it.each([[['--auto-approve']], [['--auto-approve', '--allow-unsafe']]])('exits 1 with LOCK_OUT, the step and the manual way (%j), and writes nothing', async (flags) => {
-      const root = tempTree({ 'monsync.yaml': SETTINGS, 'people.yaml': people });
+      const root = tempTree({ 'monsync.yaml': settings ?? SETTINGS, 'people.yaml': people });
       const { code, out, err } = await monsync(['apply', ...flags], { env: suite.env, cwd: root });
       expect(code).toBe(ExitCode.Error);
       expect(err).toContain('LOCK_OUT');
@@ -72,5 +76,16 @@ describe('monsync apply refuses a plan that would lock the account out', () => {
       expect(log.length).toBeGreaterThan(0);
       expect(log.filter((e) => e.method !== 'GET')).toEqual([]);
     });
+  });
+
+  it("keeps the group access that is the API account's only way into a section it manages, says why, and writes nothing", async () => {
+    const people = 'operators:\n  - Email: admin@example.com\n  - Email: viewer@example.com\noperatorGroups:\n  - Description: Administrators\nvault:\n  sections:\n    - Name: Default\n      access:\n        - { group: Administrators, level: view }\n';
+    const root = tempTree({ 'monsync.yaml': SETTINGS, 'people.yaml': people });
+    const { code, out, err } = await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: root });
+    expect(code).toBe(ExitCode.Ok);
+    expect(`${out}${err}`).toContain(
+      'ACCESS_KEPT: vault access "Default/group:Administrators" is left as it is although the config changes it (level change -> view): the API account\'s operator holds `change` on vault section "Default" only through this group, and monsync needs that to change the section and its items; give it `change` access of its own in the section\'s `access:` first, in a plan of its own',
+    );
+    expect(suite.emulator.control.requestLog().entries.filter((e) => e.method !== 'GET')).toEqual([]);
   });
 });

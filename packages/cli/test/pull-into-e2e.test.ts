@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Plan } from '@monsync/reconciler';
 import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { appliedCopyOfDemoConfigs, listedRows, monsync, REPO_ROOT, useEmulator } from './helpers.js';
+import { appliedCopyOfDemoConfigs, listedRows, monsync, REPO_ROOT, tempTree, useEmulator } from './helpers.js';
 
 const CANARIES = {
   DEMO_SHOP_PASSWORD: 'CANARY-5d1e-pullinto-shop',
@@ -173,5 +173,27 @@ describe('monsync pull --into', () => {
     expect(readFileSync(join(root, 'configs/monitors/shop.yaml'), 'utf8')).toBe(shop);
     const planned = await monsync(['plan', '--config', 'configs', '--format', 'json'], { env: suite.env, cwd: root });
     expect((JSON.parse(planned.out) as Plan).steps.filter((step) => step.action !== 'ensure')).toEqual([]);
+  });
+
+  it('adds to the allowUnknown of monsync.yaml, in its style, what a web-app change holds beyond the published definition; validate then passes', async () => {
+    const guid = await monitorGuid('Blog');
+    // A mode of a service newer than this release, set in its web app (the emulator takes what its control API loads).
+    const state = suite.emulator.control.dump() as unknown as { monitors: { fields: Record<string, unknown> }[] };
+    const blog = state.monitors.find((monitor) => String(monitor.fields['MonitorGuid']).toLowerCase() === guid.toLowerCase());
+    if (blog === undefined) throw new Error('no live monitor Blog');
+    Object.assign(blog.fields, { MonitorMode: 'Canary', Tags: ['public'] });
+    await suite.emulator.control.load(state);
+    const settings = 'apiVersion: monsync/v1\nmanage:\n  monitors: { prune: false }\nallowUnknown: { values: { MonitorType: [Quantum] } }   # reviewed in #412\n';
+    const root = tempTree({ 'monsync.yaml': settings, 'monitors.yaml': 'monitors:\n  - Name: Blog   # the team blog\n    MonitorMode: Production\n' });
+
+    const { code, out, err } = await monsync(['pull', '--into', '.'], { env: suite.env, cwd: root });
+    expect(code, err).toBe(ExitCode.Ok);
+    expect(out).toContain('~ monitor "Blog" /MonitorMode');
+    // Only the declared fields are pulled into a declaration, so only the mode needs letting through (not Tags).
+    expect(readFileSync(join(root, 'monsync.yaml'), 'utf8')).toBe(settings.replace('[Quantum] }', '[Quantum], MonitorMode: [Canary] }'));
+    expect(readFileSync(join(root, 'monitors.yaml'), 'utf8')).toBe('monitors:\n  - Name: Blog   # the team blog\n    MonitorMode: Canary\n');
+    const validate = await monsync(['validate'], { cwd: root });
+    expect(validate.err).toBe('');
+    expect(validate.code).toBe(ExitCode.Ok);
   });
 });

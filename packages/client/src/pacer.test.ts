@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { Limiter, type LimiterTicket } from './limiter.js';
 import { Pacer } from './pacer.js';
 
 /**
- * A read simulated on a clock of its own: `workers` requests at a time (the client's parallelism), each answered
- * after `latencyMs`; a refused one waits its Retry-After, then is sent again. The service refuses by a token bucket
+ * A read simulated on a clock of its own: its caller (readLive) keeps `workers` requests going at a time, each through
+ * the client's own limiter and this pacer, answered after `latencyMs`; a refused one waits its Retry-After (keeping its
+ * caller's slot, as readLive's listings do), then is sent again. The service refuses by a token bucket
  * (`bucket`) or a seeded share of requests whatever the rate (`randomShare`). Pure: no timers, the same run every time.
  */
 interface Service {
@@ -24,6 +26,8 @@ interface Run {
 function simulate(service: Service, requests: number, { workers = 8, latencyMs = 10, retryAfterMs = 1000, settleMs = 5000, paced = true } = {}): Run {
   let now = 0;
   const pacer = new Pacer({ now: () => now });
+  // The transport's own limiter: it halves the parallelism on a 429 and earns it back, as in a real read.
+  const limiter = new Limiter(workers, { now: () => now });
   let tokens = service.bucket?.burst ?? 0;
   let filledAt = 0;
   let seed = 7;
@@ -41,39 +45,37 @@ function simulate(service: Service, requests: number, { workers = 8, latencyMs =
     tokens -= 1;
     return false;
   };
-  // Events in time order: a slot takes the next request (after the pace it reserved), sends it, its answer comes
-  // back; a refused request waits its Retry-After without a slot (as the transport's retries do), then queues again.
-  type Event = { at: number; kind: 'ready' | 'send' | 'answer' | 'requeue'; refused?: boolean };
-  const events: Event[] = Array.from({ length: workers }, () => ({ at: 0, kind: 'ready' as const }));
-  let queued = requests;
-  let idle = 0;
+  // Events in time order, as the transport's send loop: a request takes a limiter slot, waits the pace it reserved,
+  // is sent, and its answer gives the slot back; a refused one waits its Retry-After without a limiter slot (but in
+  // its caller's), then queues again. A tick every 100 ms lets slots the limiter regains with time take queued requests.
+  type Event = { at: number; kind: 'send' | 'answer' | 'requeue' | 'tick'; ticket?: LimiterTicket; refused?: boolean };
+  const events: Event[] = [{ at: 0, kind: 'tick' }];
+  // Requests the caller has not started yet (readLive holds its own `workers` of them at once, each until it is
+  // answered without a 429, its Retry-After waits included), and started ones waiting for a limiter slot.
+  let unstarted = requests;
+  let started = 0;
+  let queued = 0;
   let attempts = 0;
   let refused = 0;
   let steadyAttempts = 0;
   let steadyRefused = 0;
   let steadyDone = 0;
+  let done = 0;
   let end = 0;
-  for (;;) {
+  const fill = (): void => {
+    for (; unstarted > 0 && started < workers; unstarted -= 1, started += 1) queued += 1;
+    for (let ticket = queued > 0 ? limiter.take() : undefined; ticket !== undefined; ticket = queued > 0 ? limiter.take() : undefined) {
+      queued -= 1;
+      events.push({ at: now + (paced ? pacer.reserve() : 0), kind: 'send', ticket });
+    }
+  };
+  while (done < requests) {
     let i = -1;
     for (let k = 0; k < events.length; k += 1) if (i < 0 || (events[k]?.at ?? 0) < (events[i]?.at ?? 0)) i = k;
     if (i < 0) break;
     const event = events.splice(i, 1)[0] as Event;
     now = event.at;
-    if (event.kind === 'requeue') {
-      queued += 1;
-      if (idle > 0) {
-        idle -= 1;
-        events.push({ at: now, kind: 'ready' });
-      }
-    } else if (event.kind === 'ready') {
-      if (queued === 0) {
-        idle += 1;
-        continue;
-      }
-      queued -= 1;
-      const wait = paced ? pacer.reserve() : 0;
-      events.push({ at: now + wait, kind: 'send' });
-    } else if (event.kind === 'send') {
+    if (event.kind === 'send') {
       const no = refuses(now);
       attempts += 1;
       if (no) refused += 1;
@@ -82,13 +84,23 @@ function simulate(service: Service, requests: number, { workers = 8, latencyMs =
         if (no) steadyRefused += 1;
         else steadyDone += 1;
       }
-      events.push({ at: now + latencyMs, kind: 'answer', refused: no });
-    } else {
-      pacer.answered(event.refused === true);
-      end = Math.max(end, now);
-      if (event.refused) events.push({ at: now + retryAfterMs, kind: 'requeue' });
-      events.push({ at: now, kind: 'ready' });
+      events.push({ at: now + latencyMs, kind: 'answer', refused: no, ...(event.ticket === undefined ? {} : { ticket: event.ticket }) });
+      continue;
     }
+    if (event.kind === 'answer') {
+      const ticket = event.ticket as LimiterTicket;
+      if (event.refused === true) limiter.rateLimited(ticket);
+      pacer.answered(event.refused === true, retryAfterMs);
+      limiter.release(ticket);
+      end = Math.max(end, now);
+      if (event.refused === true) events.push({ at: now + retryAfterMs, kind: 'requeue' });
+      else {
+        done += 1;
+        started -= 1;
+      }
+    } else if (event.kind === 'requeue') queued += 1;
+    else events.push({ at: now + 100, kind: 'tick' });
+    fill();
   }
   const steadyMs = Math.max(1, end - settleMs);
   return { attempts, refused, steadyRate: (steadyDone * 1000) / steadyMs, steadyRefusedShare: steadyRefused / Math.max(1, steadyAttempts), wallMs: end };
@@ -124,7 +136,7 @@ describe('Pacer', () => {
   });
 
   it('against a token bucket of 50 a second, sustains at least 0.9x the rate with at most 5% of requests refused', () => {
-    for (const burst of [10, 50]) {
+    for (const burst of [10, 50, 100]) {
       const run = simulate({ bucket: { perSecond: 50, burst } }, 1500);
       expect(run.steadyRate).toBeGreaterThanOrEqual(45);
       expect(run.steadyRefusedShare).toBeLessThanOrEqual(0.05);
@@ -132,12 +144,38 @@ describe('Pacer', () => {
     }
   });
 
-  it('refuses far less often than unpaced sending, at the same throughput', () => {
+  it('keeps up with faster and slower limits too, refusing at most about 5%', () => {
+    for (const perSecond of [20, 200]) {
+      const run = simulate({ bucket: { perSecond, burst: perSecond } }, perSecond * 30);
+      expect(run.steadyRate).toBeGreaterThanOrEqual(0.9 * perSecond);
+      expect(run.refused / run.attempts).toBeLessThanOrEqual(0.06);
+    }
+  });
+
+  it('refuses far less often than unpaced sending, whose refused callers sit out their Retry-After, and is no slower', () => {
     const paced = simulate({ bucket: { perSecond: 50, burst: 50 } }, 1500);
     const unpaced = simulate({ bucket: { perSecond: 50, burst: 50 } }, 1500, { paced: false });
-    expect(unpaced.refused / unpaced.attempts).toBeGreaterThan(0.3);
-    expect(paced.refused / paced.attempts).toBeLessThan((unpaced.refused / unpaced.attempts) / 5);
-    expect(paced.wallMs).toBeLessThan(unpaced.wallMs * 1.1);
+    // Unpaced, each refused caller waits a second and the rest send at about the limit: about one request in eight
+    // is refused, a share a service refusing at random could have too; the second's wait is what tells them apart.
+    expect(unpaced.refused / unpaced.attempts).toBeGreaterThan(0.1);
+    expect(paced.refused / paced.attempts).toBeLessThan(unpaced.refused / unpaced.attempts / 3);
+    expect(paced.wallMs).toBeLessThan(unpaced.wallMs * 1.3);
+  });
+
+  it('starts pacing at one refusal in eight only when the refusals ask callers to wait a second', () => {
+    const paceAfter = (retryAfterMs: number): number | undefined => {
+      let now = 0;
+      const pacer = new Pacer({ now: () => now });
+      // One request in eight refused, at 200 answers a second: a window's worth.
+      for (let i = 0; i < 40; i += 1) {
+        now = i * 5;
+        pacer.reserve();
+        pacer.answered(i % 8 === 0, i % 8 === 0 ? retryAfterMs : undefined);
+      }
+      return pacer.rate;
+    };
+    expect(paceAfter(0)).toBeUndefined();
+    expect(paceAfter(1000)).toBeGreaterThan(0);
   });
 
   it('does not starve a read whose service refuses a share of requests whatever the rate', () => {

@@ -5,12 +5,15 @@
  * alone kept the rate but had 43% of its requests refused, each waiting out a Retry-After.
  *
  * So the pacer watches answers in windows (at least `windowAnswers` answers over at least `windowMs`). A window
- * with more than `maxRefusedShare` of 429s sets the pace to the rate the service answered without a 429 in that
- * window, a little below it; a window without them raises the pace by `probeStep` to find out whether the limit
- * moved. A service that limits a rate stops refusing once it is paced; one that refuses a share of requests whatever
- * the rate (an overloaded node, a test profile) does not, and slowing down further would only starve the read: when
- * the window after a slow-down is refused about as often as the one before it, the pacer stops pacing for
- * `unpacedMs`, and 429s are left to the retries and the limiter.
+ * with more than `maxRefusedShare` of 429s lowers the pace; a window without them raises it by `probeStep` to find
+ * out whether the limit moved. Only a window sent at the pace measures the limit (what the service carried out while
+ * offered more): in one where requests sat out Retry-Afters instead, the client sent less than it could, and
+ * pacing at what it carried out there would starve the read (readLive's listings hold their slot through those
+ * waits). That measure is kept as the limit found, and the pace comes back to near it at once and then probes
+ * above it in small steps. A service that limits a rate stops refusing once it is paced; one that refuses a share of
+ * requests whatever the rate (an overloaded node, a test profile) does not, and slowing down further would only
+ * starve the read: when the window after a slow-down is refused about as often as the one before it, the pacer stops
+ * pacing for `unpacedMs`, and 429s are left to the retries and the limiter.
  */
 
 export interface PacerOptions {
@@ -18,12 +21,17 @@ export interface PacerOptions {
   now?: () => number;
   /** Share of 429 answers in a window above which the pace is lowered (default 0.03). */
   maxRefusedShare?: number;
-  /** Share of 429 answers in a window, unpaced, above which pacing starts (default 0.2). */
+  /**
+   * Share of 429 answers in a window, unpaced, above which pacing starts (default 0.2), or `costlyStartShare` (default
+   * 0.05) when a refusal of the window asked to wait a `costlyRetryAfterMs` (default 500) or more.
+   */
   startShare?: number;
+  costlyStartShare?: number;
+  costlyRetryAfterMs?: number;
   windowAnswers?: number;
   /** Default 20 answers over 1 s. */
   windowMs?: number;
-  /** Growth of the pace after a window without a 429 (default 0.03: 3%, one more step for each such window in a row, up to 25%). */
+  /** Growth of the pace after a window without a 429 (default 0.03: 3%, one more step for each such window in a row, up to 25%; a third of a step near the limit found). */
   probeStep?: number;
   /** How long to leave refusals that pacing did not reduce to the retries (default 10 s, doubled each time). */
   unpacedMs?: number;
@@ -33,12 +41,16 @@ interface Window {
   startedAt: number;
   answers: number;
   refused: number;
+  /** A refusal in the window asked to wait long (a Retry-After of a second, say). */
+  costly: boolean;
 }
 
 export class Pacer {
   readonly #now: () => number;
   readonly #maxRefusedShare: number;
   readonly #startShare: number;
+  readonly #costlyStartShare: number;
+  readonly #costlyRetryAfterMs: number;
   readonly #windowAnswers: number;
   readonly #windowMs: number;
   readonly #probeStep: number;
@@ -59,16 +71,24 @@ export class Pacer {
   #unhelpedSeries = 0;
   /** Windows in a row without a refusal. */
   #clean = 0;
+  /**
+   * About the service's limit: what it carried out in the last whole window that was refused while the pace held
+   * every request back (so the client offered more than it carried out). Windows in which requests waited out
+   * Retry-Afters instead carry out less than the limit, and say nothing about it.
+   */
+  #ceiling: number | undefined;
 
   constructor(options: PacerOptions = {}) {
     this.#now = options.now ?? ((): number => performance.now());
     this.#maxRefusedShare = options.maxRefusedShare ?? 0.03;
     this.#startShare = options.startShare ?? 0.2;
+    this.#costlyStartShare = options.costlyStartShare ?? 0.05;
+    this.#costlyRetryAfterMs = options.costlyRetryAfterMs ?? 500;
     this.#windowAnswers = options.windowAnswers ?? 20;
     this.#windowMs = options.windowMs ?? 1000;
     this.#probeStep = options.probeStep ?? 0.03;
     this.#unpacedMs = options.unpacedMs ?? 10_000;
-    this.#window = { startedAt: this.#now(), answers: 0, refused: 0 };
+    this.#window = { startedAt: this.#now(), answers: 0, refused: 0, costly: false };
   }
 
   /** Requests a second the pacer lets start, or undefined when it is not pacing. */
@@ -93,27 +113,31 @@ export class Pacer {
     return start - now;
   }
 
-  /** An answer came back: `refused` when it was a 429. */
-  answered(refused: boolean): void {
+  /** An answer came back: `refused` when it was a 429, with the Retry-After it asked for (ms) if any. */
+  answered(refused: boolean, retryAfterMs?: number): void {
     const window = this.#window;
     window.answers += 1;
     if (refused) window.refused += 1;
+    if (refused && (retryAfterMs ?? 0) >= this.#costlyRetryAfterMs) window.costly = true;
     const now = this.#now();
     const elapsed = now - window.startedAt;
     // A service that limits a rate refuses more with every request sent too fast: the first refusals end the window.
-    const early = window.refused >= 3 && window.refused > this.#refusedShareToAct() * window.answers && now >= this.#unpacedUntil;
+    const early = window.refused >= 3 && window.refused > this.#refusedShareToAct(window) * window.answers && now >= this.#unpacedUntil;
     if (window.answers < this.#windowAnswers || (elapsed < this.#windowMs && !early)) return;
-    this.#window = { startedAt: now, answers: 0, refused: 0 };
+    this.#window = { startedAt: now, answers: 0, refused: 0, costly: false };
     this.#judge(window, elapsed, now);
   }
 
   /**
-   * Unpaced, a window must be refused often to start pacing: a limit refuses most of what a client sends unpaced
-   * (the bucket it drained refills at the limit, the client sends faster), where a service that refuses a share of
-   * requests whatever the rate refuses about that share. Paced, a few refusals mean the pace is past the limit.
+   * Unpaced, a window must be refused often to start pacing, where a service that refuses a share of requests
+   * whatever the rate refuses about that share. Unless its refusals ask for long waits: a request that waits out a
+   * second's Retry-After holds its caller's slot that long, so a read with a few such refusals stalls, and a
+   * limit refuses only that few (each refused caller sits out its wait, and the rest send at about the limit).
+   * Paced, a few refusals mean the pace is past the limit.
    */
-  #refusedShareToAct(): number {
-    return this.#rate === undefined ? this.#startShare : this.#maxRefusedShare;
+  #refusedShareToAct(window: Window): number {
+    if (this.#rate !== undefined) return this.#maxRefusedShare;
+    return window.costly ? this.#costlyStartShare : this.#startShare;
   }
 
   #judge(window: Window, elapsed: number, now: number): void {
@@ -122,7 +146,7 @@ export class Pacer {
     const paced = this.#rate;
     // A refusal or two is a retried request's bad luck as often as a limit: it takes three to slow down; and only a
     // window without any raises the pace (so it does not creep back up past the limit) or ends a series.
-    if (share <= this.#refusedShareToAct() || window.refused < 3) {
+    if (share <= this.#refusedShareToAct(window) || window.refused < 3) {
       if (paced === undefined) return;
       // Paced faster than the requests come: the pace no longer limits anything.
       if (paced > 2 * answeredRate) this.#rate = undefined;
@@ -131,7 +155,7 @@ export class Pacer {
         // Each clean window in a row raises the pace by one more step: a pace measured low (in the first second,
         // say) comes back within seconds, and one near the limit overshoots it by a step or two.
         this.#clean += 1;
-        this.#rate = paced * (1 + Math.min(0.25, this.#probeStep * this.#clean));
+        this.#rate = this.#fasterPace(paced);
       } else this.#clean = 0;
       return;
     }
@@ -159,6 +183,36 @@ export class Pacer {
       return;
     }
     this.#series = { share: series?.share ?? share, accepted: acceptedRate, unhelped: count };
-    this.#rate = Math.max(1, Math.min(paced ?? Infinity, acceptedRate) * (1 - this.#maxRefusedShare));
+    this.#rate = Math.max(1, this.#slowerPace(paced, acceptedRate, answeredRate));
+  }
+
+  /**
+   * The pace after a window without a refusal. Well below the limit found, back to near it at once (a pace measured
+   * low, or cut while Retry-After waits held requests back); near it, one small step a window, since a step past it
+   * is refused until the pace comes back down; with no limit found, one more step for each such window in a row.
+   */
+  #fasterPace(paced: number): number {
+    const ceiling = this.#ceiling;
+    if (ceiling !== undefined && paced < 0.9 * ceiling) return Math.min(0.9 * ceiling, 2 * paced);
+    const near = ceiling !== undefined && paced <= 1.1 * ceiling;
+    return paced * (1 + (near ? this.#probeStep / 3 : Math.min(0.25, this.#probeStep * this.#clean)));
+  }
+
+  /**
+   * The pace after a refused window. Sent at the pace (the client offered more than the service carried out), the
+   * window measured the limit: just below what was carried out. Otherwise requests were held back by Retry-Afters
+   * rather than the pace, and the client sent less than it could: the limit is below the rate it was answered at
+   * (refusals included), by how much it cannot tell.
+   */
+  #slowerPace(paced: number | undefined, acceptedRate: number, answeredRate: number): number {
+    const below = 1 - this.#maxRefusedShare;
+    if (paced !== undefined && answeredRate >= 0.9 * paced) {
+      this.#ceiling = acceptedRate;
+      return Math.min(paced, acceptedRate) * below;
+    }
+    // Sent at about the pace: slow down a step, not to the rate the Retry-After waits left.
+    if (paced !== undefined && paced <= 2 * answeredRate) return Math.min(paced, this.#ceiling ?? Infinity) * below;
+    // The pace was far above what was sent (or there was none): what was sent, or not far below the limit found.
+    return Math.min(paced ?? Infinity, Math.max(answeredRate, 0.8 * (this.#ceiling ?? 0))) * below;
   }
 }

@@ -362,8 +362,8 @@ export class Transport {
       if (this.#onRequest) this.#emit(this.#onRequest, { ...request.base, attempt });
       const started = this.#onResponse === undefined ? 0 : performance.now();
       const outcome = await exchange(this.#dispatcher, request.dispatch, this.#timeoutMs, request.readArrays);
-      this.#answered(request, attempt, ticket, outcome, started);
       const decision = retryDecision(this.#retry, method, outcome, attempt);
+      this.#answered(request, attempt, ticket, outcome, started, decision.retryAfterMs);
       if (!decision.retry) return this.#classify(request, outcome, attempt, decision.retryAfterMs);
       this.#emit(this.#onRetry, {
         ...request.base,
@@ -429,10 +429,10 @@ export class Transport {
   }
 
   /** After an attempt: its slot back to the limiter (a 429 slows the limiter down), and the response event. */
-  #answered(request: PreparedRequest, attempt: number, ticket: LimiterTicket, outcome: AttemptOutcome, started: number): void {
+  #answered(request: PreparedRequest, attempt: number, ticket: LimiterTicket, outcome: AttemptOutcome, started: number, retryAfterMs: number | undefined): void {
     const refused = outcome.kind === 'response' && outcome.status === 429;
     if (refused) this.#limiter.rateLimited(ticket);
-    this.#pacer.answered(refused);
+    this.#pacer.answered(refused, retryAfterMs);
     if (this.#onResponse !== undefined) {
       const durationMs = performance.now() - started;
       if (outcome.kind === 'response') this.#emit(this.#onResponse, { ...request.base, attempt, status: outcome.status, durationMs });

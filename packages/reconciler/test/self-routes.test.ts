@@ -1,7 +1,8 @@
 /**
  * No self lock-out through groups: the API account's operator may read a managed vault section only through an
- * operator group it is in. Then neither its membership of that group nor the group's access to the section is
- * removed, and the plan says why; with a route of its own, both go as declared.
+ * operator group it is in. Then neither its membership of that group, nor the group (pruned), nor the group's access
+ * to the section is removed or lowered below `change`, and the plan says why; with a way in of its own, each goes as
+ * declared.
  */
 import { describe, expect, it } from 'vitest';
 import type { DesiredState } from '../src/desired.js';
@@ -53,14 +54,14 @@ describe("the group access that is the API operator's way into a managed section
     const result = plan(tree(), account({ members: [SELF_OPERATOR, OTHER_OPERATOR] }), [SELF_OPERATOR]);
     expect(steps(result)).toEqual([`create vaultAccess Web/operator:${OTHER_EMAIL}`]);
     expect(kept(result)).toEqual([
-      expect.stringMatching(/^vaultAccess Web\/group:Vault readers: .*the API account's operator is in this group and holds no access of its own to the section, so it reads the section through this group/),
+      'vaultAccess Web/group:Vault readers: vault access "Web/group:Vault readers" is kept although the config does not declare it: the API account\'s operator holds `change` on vault section "Web" only through this group, and monsync needs that to change the section and its items; give it `change` access of its own in the section\'s `access:` first, in a plan of its own',
     ]);
   });
 
   it('keeps it too when the group\'s members were not read (the API operator may be one of them)', () => {
     const result = plan(tree(), account({}), [SELF_OPERATOR]);
     expect(steps(result)).toEqual([`create vaultAccess Web/operator:${OTHER_EMAIL}`]);
-    expect(kept(result)).toEqual([expect.stringContaining('whose members monsync did not read')]);
+    expect(kept(result)).toEqual([expect.stringContaining("the API account's operator may hold `change` on vault section \"Web\" only through this group, whose members monsync did not read")]);
   });
 
   it('removes it when the API operator has direct access too', () => {
@@ -88,7 +89,7 @@ describe("the API operator's membership of a group that is its way into a manage
     const result = plan(treeKeepingGroupAccess([OTHER_EMAIL]), account({ members: [SELF_OPERATOR, OTHER_OPERATOR] }), [SELF_OPERATOR]);
     expect(steps(result).filter((s) => s.includes('operatorGroupMember'))).toEqual([]);
     expect(kept(result)).toEqual([
-      `operatorGroupMember Vault readers/${SELF_EMAIL}: operator group membership "Vault readers/${SELF_EMAIL}" is kept although the config does not declare it: the API account's operator reads vault section "Web" only through this group (it holds no access of its own to the section), so removing it would lock monsync out of a section it manages; give it access of its own in the section's \`access:\` first, in a plan of its own`,
+      `operatorGroupMember Vault readers/${SELF_EMAIL}: operator group membership "Vault readers/${SELF_EMAIL}" is kept although the config does not declare it: the API account's operator holds \`change\` on vault section "Web" only through this group, and monsync needs that to change the section and its items; give it \`change\` access of its own in the section's \`access:\` first, in a plan of its own`,
     ]);
   });
 
@@ -108,8 +109,8 @@ describe("the API operator's membership of a group that is its way into a manage
     const result = plan(treeKeepingGroupAccess([]), account({ members: [SELF_OPERATOR, OTHER_OPERATOR] }), []);
     expect(steps(result).filter((s) => s.includes('operatorGroupMember'))).toEqual([]);
     expect(kept(result).filter((k) => k.startsWith('operatorGroupMember'))).toEqual([
-      expect.stringContaining('monsync cannot tell which operator the API account acts for, and this membership may be how it reads vault section "Web"'),
-      expect.stringContaining('monsync cannot tell which operator the API account acts for, and this membership may be how it reads vault section "Web"'),
+      expect.stringContaining('monsync cannot tell which operator the API account acts for, and this membership may be how it holds `change` on vault section "Web"'),
+      expect.stringContaining('monsync cannot tell which operator the API account acts for, and this membership may be how it holds `change` on vault section "Web"'),
     ]);
   });
 
@@ -140,5 +141,107 @@ describe("the API operator's membership of a group that is its way into a manage
       expect(steps(result).filter((s) => s.includes('operatorGroupMember'))).toEqual([]);
       expect(kept(result).map((k) => k.split(':')[0])).toEqual([`operatorGroupMember Night shift/${SELF_EMAIL}`, `operatorGroupMember Vault readers/${SELF_EMAIL}`]);
     });
+  });
+});
+
+const held = (p: Plan) => p.warnings.filter((w) => w.code === 'ACCESS_KEPT' && w.message.includes('is left as it is')).map((w) => w.message);
+
+describe('an operator group the tree prunes that is the API operator\'s way into a managed section', () => {
+  /** Groups pruned, none declared; the section's access declared (Jane and the group) or not managed at all. */
+  function pruning(access?: unknown[]): DesiredState {
+    return desiredState({
+      manage: { vault: { prune: false }, operatorGroups: { prune: true } },
+      vaultSections: [aSection({ Name: 'Web', ...(access === undefined ? {} : { access }) } as never)],
+      operatorGroups: [],
+    });
+  }
+  const groupKept = (p: Plan) => kept(p).filter((k) => k.startsWith('operatorGroup '));
+
+  it('keeps the group, and says why, while the known API operator has no access of its own', () => {
+    const result = plan(pruning([{ operator: OTHER_EMAIL, level: 'change' }, { group: 'Vault readers', level: 'change' }]), account({ members: [SELF_OPERATOR, OTHER_OPERATOR] }), [SELF_OPERATOR]);
+    expect(steps(result)).toEqual([`create vaultAccess Web/operator:${OTHER_EMAIL}`]);
+    expect(groupKept(result)).toEqual([
+      'operatorGroup Vault readers: operator group "Vault readers" is kept although the config does not declare it: the API account\'s operator holds `change` on vault section "Web" only through this group, and monsync needs that to change the section and its items; give it `change` access of its own in the section\'s `access:` first, in a plan of its own',
+    ]);
+  });
+
+  it("keeps it too when the section's access is not managed (the access is read to tell)", () => {
+    const result = plan(pruning(), account({ members: [SELF_OPERATOR] }), [SELF_OPERATOR]);
+    expect(steps(result)).toEqual([]);
+    expect(groupKept(result)).toEqual([expect.stringContaining('only through this group')]);
+  });
+
+  it('deletes it when the API operator has access of its own', () => {
+    const result = plan(pruning(), account({ members: [SELF_OPERATOR], direct: true }), [SELF_OPERATOR]);
+    expect(steps(result)).toEqual(['delete operatorGroup Vault readers']);
+    expect(kept(result)).toEqual([]);
+  });
+
+  it('deletes it when the API operator is not among its members', () => {
+    const result = plan(pruning(), account({ members: [OTHER_OPERATOR] }), [SELF_OPERATOR]);
+    expect(steps(result)).toEqual(['delete operatorGroup Vault readers']);
+  });
+
+  it('keeps it while the API operator is unknown, saying it cannot tell', () => {
+    const result = plan(pruning(), account({ members: [OTHER_OPERATOR] }), []);
+    expect(steps(result)).toEqual([]);
+    expect(groupKept(result)).toEqual([
+      'operatorGroup Vault readers: operator group "Vault readers" is kept although the config does not declare it: monsync cannot tell which operator the API account acts for, and this group may be how it holds `change` on vault section "Web" (name it with `apiOperator:` in monsync.yaml)',
+    ]);
+    expect(result.warnings[0]?.code).toBe('API_OPERATOR_UNKNOWN');
+  });
+
+  it('deletes a group with no access to a managed section', () => {
+    const live = account({ members: [SELF_OPERATOR] });
+    live.perParent.vaultAccess = { [SECTION]: [bySelf('ChangeVaultSection')] };
+    expect(steps(plan(pruning(), live, []))).toEqual(['delete operatorGroup Vault readers']);
+  });
+});
+
+describe("a group's access the tree lowers from change to view", () => {
+  /** The section's access: Jane's change, and the group at `level`. */
+  function lowering(level: string, extra: unknown[] = []): DesiredState {
+    return desiredState({
+      manage: { vault: { prune: false }, operatorGroups: { prune: false } },
+      vaultSections: [aSection({ Name: 'Web', access: [{ operator: OTHER_EMAIL, level: 'change' }, { group: 'Vault readers', level }, ...extra] } as never)],
+    });
+  }
+
+  it("leaves it at change, and says why, while it is the known API operator's only change", () => {
+    const result = plan(lowering('view'), account({ members: [SELF_OPERATOR, OTHER_OPERATOR] }), [SELF_OPERATOR]);
+    expect(steps(result)).toEqual([`create vaultAccess Web/operator:${OTHER_EMAIL}`]);
+    expect(held(result)).toEqual([
+      'vault access "Web/group:Vault readers" is left as it is although the config changes it (level change -> view): the API account\'s operator holds `change` on vault section "Web" only through this group, and monsync needs that to change the section and its items; give it `change` access of its own in the section\'s `access:` first, in a plan of its own',
+    ]);
+  });
+
+  it('lowers it when the API operator holds change of its own', () => {
+    const result = plan(lowering('view', [{ operator: SELF_EMAIL, level: 'change' }]), account({ members: [SELF_OPERATOR], direct: true }), [SELF_OPERATOR]);
+    expect(steps(result)).toEqual(['update vaultAccess Web/group:Vault readers', `create vaultAccess Web/operator:${OTHER_EMAIL}`]);
+    expect(held(result)).toEqual([]);
+  });
+
+  it('does not count on change the same plan gives the API operator: that is a plan of its own', () => {
+    const result = plan(lowering('view', [{ operator: SELF_EMAIL, level: 'change' }]), account({ members: [SELF_OPERATOR] }), [SELF_OPERATOR]);
+    expect(steps(result)).toEqual([`create vaultAccess Web/operator:${SELF_EMAIL}`, `create vaultAccess Web/operator:${OTHER_EMAIL}`]);
+    expect(held(result)).toHaveLength(1);
+  });
+
+  it('lowers it when the API operator is not in the group', () => {
+    const result = plan(lowering('view'), account({ members: [OTHER_OPERATOR] }), [SELF_OPERATOR]);
+    expect(steps(result)).toContain('update vaultAccess Web/group:Vault readers');
+  });
+
+  it('leaves it while the API operator is unknown and a member may be it', () => {
+    const result = plan(lowering('view'), account({ members: [OTHER_OPERATOR] }), []);
+    expect(steps(result)).not.toContain('update vaultAccess Web/group:Vault readers');
+    expect(held(result)).toEqual([expect.stringContaining('monsync cannot tell which operator the API account acts for, and this group may be how it holds `change` on vault section "Web"')]);
+  });
+
+  it("leaves the known API operator's own access at change when the tree lowers it and nothing else gives change", () => {
+    const live = account({ members: [OTHER_OPERATOR], direct: true });
+    const result = plan(lowering('change', [{ operator: SELF_EMAIL, level: 'view' }]), live, [SELF_OPERATOR]);
+    expect(steps(result).filter((s) => s.startsWith('update'))).toEqual([]);
+    expect(held(result)).toEqual([expect.stringContaining('vault access "Web/operator:api@example.com" is left as it is although the config changes it (level change -> view): the API account\'s operator holds `change` on vault section "Web" only through this access of its own')]);
   });
 });

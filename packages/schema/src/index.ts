@@ -24,4 +24,4 @@ export { POLICY_RULES, POLICY_SEVERITIES, NAMED_KINDS, alertsReachSomeone, polic
 export type { AccountMonitor, AccountRule, AlertPath, HourSpan, ObjectRule, PlanRule, PolicyObject, PolicyRule, PolicySeverity, RuleFinding } from './policy/rules.js';
 export { checkAccountPolicy, utcDay, type PlanWaiver } from './policy/check.js';
 export { dutyContent, dutyLabel, type DutyScheduleContent } from './duty-schedule.js';
-export { PUBLISHED_FIELDS, ALLOW_UNKNOWN_FIELD_KEYS, unknownIn, type AllowUnknown } from './published-fields.js';
+export { PUBLISHED_FIELDS, ALLOW_UNKNOWN_FIELD_KEYS, unknownIn, readAllowUnknown, type AllowUnknown, type PublishedObject } from './published-fields.js';

@@ -12,6 +12,11 @@
  *   import { measureHttpFloor } from './lib/http-floor.mjs';
  *   const floor = await measureHttpFloor({ latency: 10, parallelism: 8, chain: { count: 100, body }, perParent: [{ count: 500, body }, { count: 100, body }] });
  *   // { cold: { wallMs, clientCpuMs, serverCpuMs }, warm: { ... } }
+ *
+ * An apply's floor instead: `levels`, each a number of writes (`method`, the JSON `request` sent, the `body` answered
+ * with `status`) sent at the parallelism, a level only once the one before it is done, as applyPlan's dependency levels.
+ *
+ *   const floor = await measureHttpFloor({ latency: 10, parallelism: 8, levels: [{ count: 21, method: 'POST', request, status: 201, body }, …] });
  */
 import { spawn, execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,14 +32,20 @@ import { childCpuMs } from './emulator-process.mjs';
 const SELF = fileURLToPath(import.meta.url);
 
 function serve(options) {
-  const bodies = [options.chain.body, ...options.perParent.map((p) => p.body)].map((text) => Buffer.from(text));
+  const kinds = options.levels ?? [{ body: options.chain.body }, ...options.perParent];
+  const bodies = kinds.map((kind) => Buffer.from(kind.body));
   const server = createServer((req, res) => {
-    req.resume();
+    const received = [];
+    req.on('data', (chunk) => received.push(chunk));
     req.on('end', () => {
+      // The server reads what a write sends, as a service would.
+      if (received.length > 0) JSON.parse(Buffer.concat(received).toString('utf8'));
       setTimeout(() => {
-        // /0/... is the chain, /1/... and on the per-parent kinds; anything else (the warm-up) gets the smallest.
-        const body = bodies[Number(/^\/(\d+)\//.exec(req.url ?? '')?.[1] ?? bodies.length - 1)] ?? bodies[0];
-        res.writeHead(200, { 'content-type': 'application/json' });
+        // /0/... is the chain (or the first level), /1/... and on the per-parent kinds (or the next levels); anything
+        // else (the warm-up) gets the last.
+        const k = Number(/^\/(\d+)\//.exec(req.url ?? '')?.[1] ?? bodies.length - 1);
+        const body = bodies[k] ?? bodies[0];
+        res.writeHead(kinds[k]?.status ?? 200, { 'content-type': 'application/json' });
         res.end(body);
       }, options.latency);
     });
@@ -57,15 +68,23 @@ async function client(optionsFile) {
   const agent = new Agent({ connections: options.parallelism, keepAliveTimeout: 10_000 });
   const get = async (path) => {
     const res = await agent.request({ origin, path, method: 'GET', headers: { accept: 'application/json' } });
-    return JSON.parse(await res.body.text());
+    const text = await res.body.text();
+    return text === '' ? undefined : JSON.parse(text);
   };
   // Open the connections first, as the benchmark does for its own client.
   await Promise.all(Array.from({ length: options.parallelism }, () => get('/warm')));
-  const rounds = {};
-  for (const round of ['cold', 'warm']) {
-    const cpu = process.cpuUsage();
-    const serverCpu = childCpuMs(server.pid);
-    const t0 = performance.now();
+  const write = async (path, level) => {
+    const res = await agent.request({ origin, path, method: level.method, headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(level.request) });
+    const text = await res.body.text();
+    return text === '' ? undefined : JSON.parse(text);
+  };
+  const pool = async (queue, send) => {
+    const worker = async () => {
+      for (let path = queue.shift(); path !== undefined; path = queue.shift()) await send(path);
+    };
+    await Promise.all(Array.from({ length: options.parallelism }, worker));
+  };
+  const read = async () => {
     const chain = (async () => {
       for (let i = 0; i < options.chain.count; i += 1) await get(`/0/page?n=${i}`);
     })();
@@ -75,6 +94,16 @@ async function client(optionsFile) {
     };
     // Once the chain is done its connection takes per-parent listings too, as readLive gives the chain's slot back.
     await Promise.all([chain.then(parent), ...Array.from({ length: Math.max(1, options.parallelism - 1) }, parent)]);
+  };
+  const apply = async () => {
+    for (const [k, level] of options.levels.entries()) await pool(Array.from({ length: level.count }, (_, i) => `/${k}/write/${i}`), (path) => write(path, level));
+  };
+  const rounds = {};
+  for (const round of ['cold', 'warm']) {
+    const cpu = process.cpuUsage();
+    const serverCpu = childCpuMs(server.pid);
+    const t0 = performance.now();
+    await (options.levels === undefined ? read() : apply());
     const wallMs = performance.now() - t0;
     const used = process.cpuUsage(cpu);
     rounds[round] = { wallMs, clientCpuMs: (used.user + used.system) / 1000, serverCpuMs: childCpuMs(server.pid) - serverCpu };

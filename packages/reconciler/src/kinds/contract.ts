@@ -201,6 +201,11 @@ export interface KindModule extends NamedKindEntry {
    * access that may be the API account's own way to read what the tree manages (no self lock-out).
    */
   keptWhy?(live: LiveEntry): string | undefined;
+  /**
+   * Why a declared change of a live object is not made (the object stays as it is and the plan warns with it), or
+   * undefined: an access the tree lowers that is the API account's way into a section it manages.
+   */
+  heldWhy?(pair: { desired: DesiredEntry; live: LiveEntry }): string | undefined;
   /** Read only when this returns true (a section's `access` is read only when some section declares it). */
   readWhen?(desired: DesiredState): boolean;
   /** Objects of this kind may be retired instead of deleted (`manage.<kind>.removal`). */

@@ -2,7 +2,7 @@ import { OPERATOR_GROUP_KIND, OPERATOR_GROUP_MEMBER_KIND, OPERATOR_KIND } from '
 import { listedPerParent } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, placeholder, type KindModule, type LiveEntry } from './contract.js';
 import { isEveryoneGroup } from './operator-group.js';
-import { groupRoutes, membersByGroup, membershipKeptBecause } from './self-routes.js';
+import { selfRoutes } from './self-routes.js';
 import { bodyString, idOf, splitCompound } from './shared.js';
 
 const GROUP = OPERATOR_GROUP_KIND.kind;
@@ -50,22 +50,13 @@ export const operatorGroupMemberKind: KindModule = {
   live(snapshot, resolver, desired) {
     const entries: LiveEntry[] = [];
     const members = listedPerParent(snapshot, 'operatorGroupMember');
-    const routes = groupRoutes(snapshot, desired);
-    const byGroup = routes.size === 0 ? new Map<string, Set<string>>() : membersByGroup(snapshot);
-    // Whether a live membership is still there after the plan: its group's members are not managed, or declare it.
-    const declared = new Map((desired.operatorGroups ?? []).map(({ value }) => [value.Description, new Set((value.members ?? []).map((e) => e.toLowerCase()))]));
-    const stays = (groupGuid: string, operatorGuid: string): boolean => {
-      const group = resolver.desiredOf(GROUP, groupGuid);
-      if (group?.manages?.includes('operatorGroupMember') !== true) return true;
-      const email = resolver.keyOf(OPERATOR, operatorGuid);
-      return email !== undefined && declared.get(group.key)?.has(email.toLowerCase()) === true;
-    };
+    const routes = selfRoutes(snapshot, desired, resolver);
     for (const groupGuid of Object.keys(members)) {
       const group = resolver.desiredOf(GROUP, groupGuid);
       if (group?.manages?.includes('operatorGroupMember') !== true) continue;
       for (const member of members[groupGuid] ?? []) {
         const operatorGuid = idOf(member, 'OperatorGuid');
-        const kept = routes.size === 0 ? undefined : membershipKeptBecause(routes, byGroup, { group: groupGuid, operator: operatorGuid, stays }, { knows: resolver.knowsSelf(), is: resolver.isSelf(operatorGuid) });
+        const kept = routes.membership(groupGuid, operatorGuid);
         entries.push(
           liveEntry('operatorGroupMember', `${group.key}/${resolver.keyOf(OPERATOR, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, kept === undefined ? {} : { kept }, [
             { kind: GROUP, guid: groupGuid },

@@ -1,18 +1,12 @@
 import { OPERATOR_GROUP_AUTHORIZATION_KIND, OPERATOR_GROUP_KIND, OPERATOR_GROUP_MEMBER_KIND } from '@monsync/schema';
 import { listed } from '../live/snapshot.js';
-import type { ApiObject } from '../live/types.js';
 import type { StepKind } from '../plan/types.js';
 import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
+import { isAdministratorsGroup, isEveryoneGroup } from './operator-group-flags.js';
+import { selfRoutes } from './self-routes.js';
 import { apiFields, findOne, idOf, pinned, requireGuid } from './shared.js';
 
-/** The spec also spells the Administrators flag `IsAdministratorGroup`. */
-export function isAdministratorsGroup(group: ApiObject): boolean {
-  return group.IsAdministratorsGroup === true || group.IsAdministratorGroup === true;
-}
-
-export function isEveryoneGroup(group: ApiObject): boolean {
-  return group.IsEveryone === true;
-}
+export { isAdministratorsGroup, isEveryoneGroup } from './operator-group-flags.js';
 
 /**
  * Operator groups, keyed by Description. Everyone is never planned (every operator is in it); Administrators is
@@ -37,12 +31,25 @@ export const operatorGroupKind: KindModule = {
     });
   },
 
-  /** Everyone is the account itself: never listed. Administrators is listed, but is a system object (below). */
-  live(snapshot) {
+  /**
+   * Everyone is the account itself: never listed. Administrators is listed, but is a system object (below). A group
+   * the tree does not declare carries `kept` when it is the API account's way into a section the tree manages
+   * (self-routes.ts): `prune` then keeps it. Declared groups never do: their fields are what an update sends.
+   */
+  live(snapshot, resolver, desired) {
+    const declared = new Set<string>();
+    for (const { value } of desired.operatorGroups ?? []) declared.add(value.Description).add(pinned(value, 'OperatorGroupGuid')?.toLowerCase() ?? '');
+    const routes = selfRoutes(snapshot, desired, resolver);
     return listed(snapshot, 'operatorGroup')
       .filter((g) => !isEveryoneGroup(g))
-      .map((fields) => liveEntry('operatorGroup', str(fields, 'Description') ?? '', idOf(fields, 'OperatorGroupGuid'), fields, []));
+      .map((fields) => {
+        const [key, guid] = [str(fields, 'Description') ?? '', idOf(fields, 'OperatorGroupGuid')];
+        const kept = declared.has(key) || declared.has(guid.toLowerCase()) ? undefined : routes.group(guid);
+        return liveEntry('operatorGroup', key, guid, kept === undefined ? fields : { ...fields, kept }, []);
+      });
   },
+
+  keptWhy: (entry) => (typeof entry.fields.kept === 'string' ? entry.fields.kept : undefined),
 
   /** Administrators can be neither created nor deleted: planned only when declared, for its members. */
   system: (entry) => isAdministratorsGroup(entry.fields),

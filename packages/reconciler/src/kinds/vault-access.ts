@@ -1,10 +1,12 @@
 import { DEFAULT_WRITE_ATTEMPTS, isApiError, isUnclearOutcome, NotFoundError } from '@monsync/client';
-import { OPERATOR_GROUP_KIND, OPERATOR_GROUP_MEMBER_KIND, OPERATOR_KIND, VAULT_ACCESS_KIND, VAULT_SECTION_KIND, type VaultAccessConfig } from '@monsync/schema';
+import { OPERATOR_GROUP_KIND, OPERATOR_KIND, VAULT_ACCESS_KIND, VAULT_SECTION_KIND, type VaultAccessConfig } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import { listedPerParent } from '../live/snapshot.js';
 import type { ApiObject, WriteClient } from '../live/types.js';
-import { desiredEntry, liveEntry, placeholder, str, type KeyRef, type KindModule, type LiveEntry, type Resolver } from './contract.js';
+import { desiredEntry, liveEntry, placeholder, type KeyRef, type KindModule, type LiveEntry, type Resolver } from './contract.js';
+import { levelRank, selfRoutes, type SelfRoutes } from './self-routes.js';
 import { bodyString, idOf, splitCompound } from './shared.js';
+import { principalOf } from './vault-principal.js';
 
 const SECTION = VAULT_SECTION_KIND.kind;
 const OPERATOR = OPERATOR_KIND.kind;
@@ -19,14 +21,6 @@ const TYPES_OF_LEVEL: Readonly<Record<string, readonly string[]>> = { view: [VIE
 export function levelOf(types: ReadonlySet<string>): string {
   if (types.has(CHANGE)) return types.has(VIEW) ? 'change' : 'change (without view)';
   return types.has(VIEW) ? 'view' : 'none';
-}
-
-/** `operator:<guid>` or `group:<guid>` of an authorization, read in the published form or the spec's. */
-export function principalOf(authorization: ApiObject): { who: typeof OPERATOR | 'group'; guid: string } | undefined {
-  const operator = str(authorization, 'OperatorGuid');
-  if (operator !== undefined && operator !== '') return { who: OPERATOR, guid: operator };
-  const group = str(authorization, 'OperatorGroupGuid') ?? str(authorization, 'OperatorGroupId');
-  return group !== undefined && group !== '' ? { who: 'group', guid: group } : undefined;
 }
 
 /** `operator:<guid>` or `group:<guid>` of a step's body (`resolve` writes one of the two fields). */
@@ -58,6 +52,8 @@ export const vaultAccessKind: KindModule = {
   authoritative: true,
   system: (entry) => entry.fields.self === true,
   keptWhy: (entry) => (typeof entry.fields.kept === 'string' ? entry.fields.kept : undefined),
+  // A declared level below the live one is not written when the access is the API account's way in (self-routes.ts).
+  heldWhy: ({ desired, live }) => (typeof live.fields.held === 'string' && levelRank(desired.fields.level) < levelRank(live.fields.level) ? live.fields.held : undefined),
   // A section declaring `access: []` manages its access too (nobody but the API account's operator keeps any).
   readWhen: (desired) => desired.vaultSections.some(({ value }) => Array.isArray((value as { access?: unknown }).access)),
   read: {
@@ -76,14 +72,14 @@ export const vaultAccessKind: KindModule = {
     });
   },
 
-  live(snapshot, resolver) {
+  live(snapshot, resolver, desired) {
     const entries: LiveEntry[] = [];
     const lists = listedPerParent(snapshot, 'vaultAccess');
-    const members = listedPerParent(snapshot, OPERATOR_GROUP_MEMBER_KIND.kind);
+    const routes = selfRoutes(snapshot, desired, resolver);
     for (const sectionGuid of Object.keys(lists)) {
       const section = resolver.desiredOf(SECTION, sectionGuid);
       if (section?.manages?.includes('vaultAccess') !== true) continue;
-      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver, members));
+      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver, routes));
     }
     return entries;
   },
@@ -122,7 +118,7 @@ export const vaultAccessKind: KindModule = {
   },
 };
 
-function accessOfSection(sectionGuid: string, sectionKey: string, authorizations: readonly ApiObject[], resolver: Resolver, members: Readonly<Record<string, readonly ApiObject[]>>): LiveEntry[] {
+function accessOfSection(sectionGuid: string, sectionKey: string, authorizations: readonly ApiObject[], resolver: Resolver, routes: SelfRoutes): LiveEntry[] {
   const types = new Map<string, Set<string>>();
   for (const authorization of authorizations) {
     const principal = principalOf(authorization);
@@ -133,7 +129,6 @@ function accessOfSection(sectionGuid: string, sectionKey: string, authorizations
     types.set(id, set);
   }
   const entries: LiveEntry[] = [];
-  const ownAccess = [...types.keys()].some((id) => id.startsWith(`${OPERATOR}:`) && resolver.isSelf(id.slice(OPERATOR.length + 1)));
   for (const [id, held] of types) {
     const [who, guid] = splitCompound(id.replace(':', '/'));
     const kind = who === 'group' ? GROUP : OPERATOR;
@@ -142,33 +137,19 @@ function accessOfSection(sectionGuid: string, sectionKey: string, authorizations
     const fields: ApiObject = { level: levelOf(held) };
     // The API account's own access (the service gives the creator View and Change): managed only when declared.
     if (who === OPERATOR && resolver.isSelf(guid)) fields.self = true;
-    const kept = keptBecause(resolver, who === 'group', ownAccess, who === 'group' ? selfIn(resolver, members[guid]) : undefined);
+    // Kept when the tree leaves it out, held at its level when the tree lowers it: the API account's way in.
+    const route = routes.access(sectionGuid, id);
+    const kept = resolver.knowsSelf() ? route : UNKNOWN_SELF_KEEPS;
     if (kept !== undefined) fields.kept = kept;
+    if (route !== undefined) fields.held = route;
     entries.push(liveEntry('vaultAccess', key, `${sectionGuid}/${id}`, fields, [{ kind: SECTION, guid: sectionGuid }, { kind, guid }]));
   }
   return entries;
 }
 
-/** Whether the API account's operator is among a group's listed members; undefined when they were not read. */
-function selfIn(resolver: Resolver, members: readonly ApiObject[] | undefined): boolean | undefined {
-  return members === undefined ? undefined : members.some((m) => resolver.isSelf(idOf(m, 'OperatorGuid')));
-}
-
-/**
- * Why an undeclared access must stay, lest monsync lose the section it manages (no self lock-out): while the API
- * account's operator is unknown, any access may be its way in; known, a group's access may be, when that operator
- * holds no access of its own and is in the group (or the group's members were not read, so it may be).
- */
-function keptBecause(resolver: Resolver, group: boolean, ownAccess: boolean, selfInGroup: boolean | undefined): string | undefined {
-  if (!resolver.knowsSelf()) {
-    return 'monsync cannot tell which operator the API account acts for, and this access may be how it reads the section (name it with `apiOperator:` in monsync.yaml)';
-  }
-  if (!group || ownAccess || selfInGroup === false) return undefined;
-  if (selfInGroup === true) {
-    return "the API account's operator is in this group and holds no access of its own to the section, so it reads the section through this group; declare its own access to let monsync remove this one";
-  }
-  return "the API account's operator holds no access of its own to the section, so it may read the section through this group (whose members monsync did not read); declare its access to let monsync remove this one";
-}
+/** While the API account's operator is unknown, any access may be its way into the section: none is removed. */
+const UNKNOWN_SELF_KEEPS =
+  'monsync cannot tell which operator the API account acts for, and this access may be how it reads the section (name it with `apiOperator:` in monsync.yaml)';
 
 /** The authorizations `principal` (`operator:<guid>` / `group:<guid>`) holds on the section. */
 async function heldBy(client: WriteClient, sectionGuid: string, principal: string): Promise<ApiObject[]> {

@@ -12,7 +12,7 @@
 import { isUnclearOutcome } from '@monsync/client';
 import { OPERATOR_GROUP_MEMBER_KIND, OPERATOR_KIND, VAULT_ACCESS_KIND } from '@monsync/schema';
 import { idOf } from '../kinds/shared.js';
-import { principalOf } from '../kinds/vault-access.js';
+import { principalOf } from '../kinds/vault-principal.js';
 import type { ApiObject, Listing, LiveScope } from './types.js';
 
 /** The name says what the section is to whoever meets it in the web app's vault. */

@@ -75,7 +75,7 @@ function selfGuids(options: PlanOptions): string[] {
 export const SELF_UNKNOWN_WARNING: PlanWarning = {
   code: 'API_OPERATOR_UNKNOWN',
   message:
-    'monsync cannot tell which operator the API account acts for, so it labels no change as made outside git and keeps the vault accesses that may be its own. ' +
+    'monsync cannot tell which operator the API account acts for, so it labels no change as made outside git and keeps the vault accesses, group memberships and groups that may be its way into a section the tree manages. ' +
     'It learns it on its first apply that changes something (the service records the operator in a vault section monsync creates, "monsync API account (do not edit)"), ' +
     'or name it with `apiOperator: <Email or OperatorGuid>` in monsync.yaml',
 };
@@ -123,7 +123,7 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
 
   warnings.push(...deletes.kept);
   const drafts = [...drafted.drafts, ...deletes.drafts];
-  if (selfGuids(options).length === 0 && (deletes.kept.length > 0 || unlabelledDrift(drafts, states))) warnings.unshift(SELF_UNKNOWN_WARNING);
+  if (selfGuids(options).length === 0 && (deletes.kept.length > 0 || drafted.warnings.some((w) => w.code === 'ACCESS_KEPT') || unlabelledDrift(drafts, states))) warnings.unshift(SELF_UNKNOWN_WARNING);
   markProtected(deletes.drafts, states, resolution, desired.protection);
   linkDependencies(drafts, states);
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);

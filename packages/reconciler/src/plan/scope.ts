@@ -1,5 +1,5 @@
 import type { DesiredState } from '../desired.js';
-import { KINDS, monitorKind, vaultItemKind } from '../kinds/index.js';
+import { KINDS, monitorKind, operatorGroupKind, vaultAccessKind, vaultItemKind } from '../kinds/index.js';
 import { vaultReferencesIn } from '../kinds/monitor.js';
 import { namesIntegrations } from '../kinds/alerting.js';
 import { namesOutgoingPhoneNumbers } from '../kinds/outgoing-phone-number.js';
@@ -22,6 +22,11 @@ export function liveScope(desired: DesiredState): LiveScope {
   if (manage[monitorKind.section] !== undefined && desired.monitors.some(({ value }) => vaultReferencesIn(value).length > 0)) {
     for (const kind of vaultItemKind.builtFrom) wanted.add(kind);
   }
+  // A group the tree prunes, or a membership it removes, may be the API account's way into a section it manages: the
+  // sections' access is read to tell (kinds/self-routes.ts), though no section declares `access`.
+  if (manage[vaultAccessKind.section] !== undefined && desired.vaultSections.length > 0 && cutsGroupRoutes(desired)) {
+    for (const kind of vaultAccessKind.builtFrom) wanted.add(kind);
+  }
   // A pruned object cannot be deleted while anything refers to it, managed or not: the plan must see every referrer.
   const pruned = new Set(KINDS.filter((mod) => manage[mod.section]?.prune === true).map((mod) => mod.kind));
   for (const mod of KINDS) if (mod.references?.kinds.some((kind) => pruned.has(kind)) === true) for (const kind of mod.builtFrom) wanted.add(kind);
@@ -31,4 +36,10 @@ export function liveScope(desired: DesiredState): LiveScope {
   if (namesOutgoingPhoneNumbers(desired)) scope.outgoingPhoneNumbers = true;
   if (namesIntegrations(desired)) scope.integrations = true;
   return scope;
+}
+
+/** Whether the tree may delete an operator group or remove a member from one (it prunes groups, or declares members). */
+function cutsGroupRoutes(desired: DesiredState): boolean {
+  const groups = desired.settings.manage[operatorGroupKind.section];
+  return groups !== undefined && (groups.prune || (desired.operatorGroups ?? []).some(({ value }) => Array.isArray(value.members)));
 }

@@ -284,3 +284,39 @@ describe('pullInto', () => {
     expect(result.notes).toEqual(['alert definition "D-9" (older form, by GUID) is not one the account lets a tree name (gone, or its name is shared); left as it is']);
   });
 });
+
+describe('pullInto and the published definition (allowUnknown)', () => {
+  const settings = '# Team settings.\napiVersion: monsync/v1\nmanage:\n  monitors: { prune: true }   # the tree is the truth\n';
+  const newer = { Name: 'Status page', Url: 'https://status.example.com/', MonitorType: 'Https', MonitorMode: 'Canary', Tags: ['public'] };
+
+  it('adds what a written object holds beyond the definition to monsync.yaml, below a comment, every other line kept', () => {
+    const result = pulled([{ path: 'monsync.yaml', text: settings }, { path: 'monitors.yaml', text: monitors }], [step('delete', 'monitor', 'Status page')], { monitors: [newer] });
+    expect(text(result, 'monsync.yaml')).toBe(
+      settings +
+        '# What the live account holds beyond the published definition of this release of monsync (written by\n' +
+        '# monsync pull --into or import): the service added it since. Remove an entry once monsync publishes it.\n' +
+        'allowUnknown:\n  fields:\n    monitor: [Tags]\n  values:\n    MonitorMode: [Canary]\n',
+    );
+    expect(result.edits).toEqual(['+ monitor "Status page" (new-objects.yaml)', '~ monsync.yaml allowUnknown.fields.monitor: Tags', '~ monsync.yaml allowUnknown.values.MonitorMode: Canary']);
+  });
+
+  it('adds to an allowUnknown the file has, in its style, and leaves out what it lets through already', () => {
+    const flow = `${settings}allowUnknown: { fields: { monitor: [Labels] }, values: { MonitorType: [Quantum] } }   # reviewed\n`;
+    const result = pulled([{ path: 'monsync.yaml', text: flow }], [step('delete', 'monitor', 'Status page')], { monitors: [{ ...newer, MonitorType: 'Quantum', Labels: ['x'] }] });
+    expect(text(result, 'monsync.yaml')).toBe(`${settings}allowUnknown: { fields: { monitor: [Labels, Tags] }, values: { MonitorType: [Quantum], MonitorMode: [Canary] } }   # reviewed\n`);
+  });
+
+  it("never lets through what the tree held before: a team's typo stays an error for validate", () => {
+    const typo = 'monitors:\n  - Name: Blog\n    MonitorMode: Prodution\n';
+    const result = pulled([{ path: 'monsync.yaml', text: settings }, { path: 'monitors.yaml', text: typo }], [step('update', 'monitor', 'Blog', [{ op: 'replace', path: '/Url', before: 'b', after: 'a' }])], {
+      monitors: [{ Name: 'Blog', MonitorMode: 'Prodution', Url: 'https://blog.example.com/' }],
+    });
+    expect(text(result, 'monitors.yaml')).toContain('Url: "https://blog.example.com/"');
+    expect(text(result, 'monsync.yaml')).toBeUndefined();
+  });
+
+  it('changes nothing in monsync.yaml when the objects written are all published', () => {
+    const result = pulled([{ path: 'monsync.yaml', text: settings }], [step('delete', 'monitor', 'Status page')], { monitors: [{ Name: 'Status page', MonitorType: 'Https', MonitorMode: 'Production' }] });
+    expect(text(result, 'monsync.yaml')).toBeUndefined();
+  });
+});

@@ -6,11 +6,12 @@
  * form a config declares them (a pulled tree's data: vault references as `Section/Item`, members as monitor names,
  * secrets as `{ fromEnv: ... }` placeholders), so the edited tree plans empty against that account.
  */
-import { ALERT_DEFINITION_KIND, kindEntry, type KindEntry } from '@monsync/schema';
+import { ALERT_DEFINITION_KIND, kindEntry, SETTINGS_FILE, type KindEntry } from '@monsync/schema';
 import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import type { Plan, PlanChange, PlanStep } from '../plan/types.js';
 import { segmentsOf } from '../plan/values.js';
 import { DUPLICATE_REASON } from '../plan/phases/deletes.js';
+import { allowWritten } from './allow-unknown.js';
 import { declarationsOf, nodeAt, pulledId, pulledObjectsOf, type Declaration, type PulledObject } from './declarations.js';
 import { EditableFile, type EditableMap, type EditableSeq } from './yaml-edits.js';
 import { rewriteOlderAlertDefinitions } from './older-alert-definitions.js';
@@ -312,6 +313,21 @@ function writeAdditions(state: PullInto): { path: string; text: string; created:
   return undefined;
 }
 
+/**
+ * What the objects written hold beyond the published definition (a field or value the service added after this
+ * release) goes into monsync.yaml's `allowUnknown`, so the edited tree validates strictly and a reviewer sees it.
+ */
+function allowWhatWasWritten(state: PullInto, created: { text: string } | undefined): void {
+  const settings = state.files.find((file) => file.path === SETTINGS_FILE);
+  const edited = state.files.filter((file) => file.changed && file !== settings);
+  if (settings === undefined || (edited.length === 0 && created === undefined)) return;
+  const added = allowWritten(settings, edited.map((file) => file.text), [...edited.map((file) => file.result()), ...(created === undefined ? [] : [created.text])]);
+  for (const line of added) state.edits.push(`~ ${SETTINGS_FILE} ${line}`);
+  if (added.length > 0) {
+    state.notes.push(`${SETTINGS_FILE}: allowUnknown now lets through what the objects written hold beyond the published definition of this release of monsync (the service added it since); review it`);
+  }
+}
+
 /** Writes the live account's differences from the tree into the tree's files, in place (see the module comment). */
 export function pullInto(options: PullIntoOptions): PullIntoResult {
   const state = new PullInto(options);
@@ -323,6 +339,7 @@ export function pullInto(options: PullIntoOptions): PullIntoResult {
   applySteps(state, answerable(options.plan).filter((step) => !answered(step)));
   state.writeChildren();
   const created = writeAdditions(state);
+  allowWhatWasWritten(state, created);
   const files = state.files.filter((file) => file.changed).map((file) => ({ path: file.path, text: file.result(), created: false }));
   if (created !== undefined) files.push(created);
   for (const unmanaged of options.plan.unmanaged) {

@@ -21,19 +21,18 @@ import {
   VAULT_ACCESS_KIND,
   VAULT_ITEM_KIND,
   VAULT_SECTION_KIND,
-  configJsonSchema,
-  unknownIn,
   type AllowUnknown,
   type NamedKindEntry,
 } from '@monsync/schema';
 import { pulledDutySchedules } from '../kinds/duty-schedule.js';
-import { principalOf } from '../kinds/vault-access.js';
+import { principalOf } from '../kinds/vault-principal.js';
 import { KINDS } from '../kinds/index.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { splitMarker } from '../plan/markers.js';
 import { parseSecretRefs, type MonitorSecretRefs, type SecretRefWritten } from '../kinds/monitor-secret-refs.js';
 import { OUTGOING_PHONE_NUMBER, outgoingPhoneNumberName } from '../kinds/outgoing-phone-number.js';
+import { allowsNothing, unknownOfTree } from './allow-unknown.js';
 import { toYaml } from './yaml-writer.js';
 import { ALERT_DEFINITIONS_FILE, alertingNames, pullAlerting, type UnreadSettings } from './pull-alerting.js';
 import { clean } from './clean.js';
@@ -467,24 +466,6 @@ function pullReports(pull: Pull): ApiObject[] {
   return reports;
 }
 
-/**
- * What the pulled objects hold beyond the published definition (fields it does not list, values outside its
- * enumerations), as `allowUnknown` of monsync.yaml: the tree then validates, and a reviewer sees what it lets through.
- */
-function allowUnknownOf(pulled: readonly (readonly [Parameters<typeof unknownIn>[1], readonly unknown[]])[]): AllowUnknown | undefined {
-  const defs = configJsonSchema().$defs as Readonly<Record<string, unknown>>;
-  const merged = { fields: new Map<string, Set<string>>(), values: new Map<string, Set<string>>() };
-  for (const [object, objects] of pulled) {
-    const found = unknownIn(defs, object, objects);
-    for (const table of ['fields', 'values'] as const) {
-      for (const [key, names] of Object.entries(found[table])) merged[table].set(key, new Set([...(merged[table].get(key) ?? []), ...names]));
-    }
-  }
-  if (merged.fields.size + merged.values.size === 0) return undefined;
-  const sorted = (table: Map<string, Set<string>>) => Object.fromEntries([...table].map(([key, names]) => [key, [...names].sort()]));
-  return { fields: sorted(merged.fields), values: sorted(merged.values) };
-}
-
 /** `monsync.yaml` managing every section pull reads, with prune off. */
 function settingsFile(modeline: readonly string[], allowUnknown: AllowUnknown | undefined): PulledTree['files'][number] {
   const manage: Record<string, { prune: false }> = {};
@@ -521,16 +502,10 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   pull.notes.push(...alerting.notes);
 
   const header = (what: string) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
-  const allowUnknown = allowUnknownOf([
-    ['Monitor', monitors],
-    ['MonitorGroup', groups],
-    ['Sla', slas],
-    ['VaultSection', sections],
-    ['ScheduledReport', reports],
-    ['Operator', operators],
-    ['OperatorGroup', operatorGroups],
-    ['AlertDefinition', alerting.definitions],
-  ]);
+  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, alertDefinitions: alerting.definitions, operators, operatorGroups };
+  // What the account holds beyond the published definition, let through where a reviewer sees it (allow-unknown.ts).
+  const unknown = unknownOfTree([data]);
+  const allowUnknown = allowsNothing(unknown) ? undefined : unknown;
   const files: PulledTree['files'] = [settingsFile(modeline, allowUnknown)];
   if (monitors.length > 0) files.push({ path: 'monitors.yaml', content: toYaml({ monitors }, header('Monitors (key: Name)')) });
   if (groups.length > 0) files.push({ path: 'monitor-groups.yaml', content: toYaml({ monitorGroups: groups }, header('Monitor groups (key: Description); members are monitor Names')) });
@@ -550,6 +525,5 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
     ];
     files.push({ path: ALERT_DEFINITIONS_FILE, content: toYaml({ alertDefinitions }, about) });
   }
-  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, alertDefinitions, operators, operatorGroups };
   return { files, data, secrets: pull.secrets, unread: alerting.unread, alertDefinitionsByGuid: alerting.byGuid, notes: pull.notes };
 }

@@ -203,8 +203,8 @@ export class EditableFile {
     this.#insertLines(this.#lineEnd(rangeOf(last)[1]), lines);
   }
 
-  /** Adds a field at the end of a mapping. */
-  appendPair(map: EditableMap, key: string, value: unknown, parents: readonly Node[]): void {
+  /** Adds a field at the end of a mapping; in a block mapping, below the `comment` lines given. */
+  appendPair(map: EditableMap, key: string, value: unknown, parents: readonly Node[], comment: readonly string[] = []): void {
     const last = map.items[map.items.length - 1];
     if (map.flow === true || this.#inFlow(map, parents)) {
       const text = `${scalar(key)}: ${flowText(value)}`;
@@ -214,7 +214,7 @@ export class EditableFile {
     }
     if (last === undefined) return;
     const indent = ' '.repeat(this.#column(rangeOf(last.key)[0]));
-    this.#insertLines(this.#lineEnd(rangeOf(last.value ?? last.key)[1]), blockLines({ [key]: value }, indent, 'pairs'));
+    this.#insertLines(this.#lineEnd(rangeOf(last.value ?? last.key)[1]), [...comment.map((line) => `${indent}# ${line}`), ...blockLines({ [key]: value }, indent, 'pairs')]);
   }
 
   /** Appends text at the end of the file (a new top-level field), on a line of its own. */

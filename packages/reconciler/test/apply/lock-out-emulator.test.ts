@@ -5,6 +5,7 @@
 import { SEEDED } from '@monsync/emulator';
 import { describe, expect, it } from 'vitest';
 import type { DesiredState } from '../../src/desired.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
 import { readLiveAgainOnUnclear } from '../../src/apply/read-live-again.js';
 import { PlanError } from '../../src/plan/errors.js';
 import { liveScope } from '../../src/plan/scope.js';
@@ -81,13 +82,15 @@ describe('the lock-out guard, against the emulator', () => {
     expect(messages).toEqual([expect.stringContaining('create operatorGroupMember:Administrators/viewer@example.com would change the members of the Administrators group')]);
   });
 
-  it('refuses to remove the last change access to a managed vault section', async () => {
+  it('refuses to remove the last change access to a managed vault section, though the API operator has no way into it', async () => {
+    // The viewer, named as the API account's operator, is in no group with access to Default (the groups' members
+    // are read: operator groups are managed): the last `change` goes from everyone but the API operator.
     const desired = desiredState({
-      manage: { vault: { prune: false } },
+      manage: { vault: { prune: false }, operatorGroups: { prune: false } },
       safety: lenient,
       vaultSections: [aSection({ Name: 'Default', access: [{ group: 'Administrators', level: 'view' }] })],
     });
-    const messages = await refused(desired, [ADMIN.guid]);
+    const messages = await refused(desired, [VIEWER.guid]);
     expect(messages).toEqual([expect.stringContaining('update vaultAccess:Default/group:Administrators would remove the last `change` access to the vault section')]);
   });
 
@@ -101,5 +104,64 @@ describe('the lock-out guard, against the emulator', () => {
     });
     const planned = await plan(desired, [ADMIN.guid]);
     expect(planned.steps.map((s) => `${s.action} ${s.id}`)).toEqual(['create operatorGroupMember:Administrators/viewer@example.com', 'create vaultAccess:Default/operator:viewer@example.com']);
+  });
+
+  describe("the group that is the API operator's only way into a managed section", () => {
+    /** Section Team, reached by the API operator only through the group Vault keepers (its own access removed). */
+    async function teamThroughGroupOnly(): Promise<void> {
+      const group = (await h.client.operatorGroups.create({ Description: 'Vault keepers' })).OperatorGroupGuid as string;
+      await h.client.operatorGroups.addMember(group, ADMIN.guid);
+      const section = (await h.client.vaultSections.create({ Name: 'Team' })).VaultSectionGuid as string;
+      await h.client.vaultSections.authorizations.create(section, { AuthorizationType: 'ChangeVaultSection', OperatorGroupGuid: group });
+      for (const own of await h.client.vaultSections.authorizations.list(section).toArray()) {
+        if (own.OperatorGuid === ADMIN.guid) await h.client.vaultSections.authorizations.delete(section, String(own.AuthorizationId));
+      }
+      h.emulator.control.clearLog();
+    }
+
+    const keptBecause = (planned: Plan): string[] => planned.warnings.filter((w) => w.code === 'ACCESS_KEPT').map((w) => w.message);
+
+    it.each([
+      ['known', [ADMIN.guid], "the API account's operator holds `change` on vault section \"Team\" only through this group"],
+      ['unknown', [], 'monsync cannot tell which operator the API account acts for, and this group may be how it holds `change` on vault section "Team"'],
+    ])('keeps it when the tree prunes groups (API operator %s), says why, and apply writes nothing', async (_, self, why) => {
+      await teamThroughGroupOnly();
+      const desired = desiredState({ manage: { operatorGroups: { prune: true }, vault: { prune: false } }, safety: lenient, vaultSections: [aSection({ Name: 'Team' })] });
+      const planned = await plan(desired, self);
+      expect(planned.steps.map((s) => `${s.action} ${s.id}`)).toEqual([]);
+      expect(keptBecause(planned)).toEqual([`operator group "Vault keepers" is kept although the config does not declare it: ${why}${why.startsWith('monsync') ? ' (name it with `apiOperator:` in monsync.yaml)' : ", and monsync needs that to change the section and its items; give it `change` access of its own in the section's `access:` first, in a plan of its own"}`]);
+      const report = await applyPlan(planned, h.writer, { secrets: { desired, key: FINGERPRINT_KEY } });
+      expect(report.ok).toBe(true);
+      expect(writeRequests(h)).toEqual([]);
+      expect((await h.client.operatorGroups.list().toArray()).map((g) => g.Description)).toContain('Vault keepers');
+    });
+
+    it('leaves its access at change when the tree lowers it to view, and says why', async () => {
+      await teamThroughGroupOnly();
+      const desired = desiredState({
+        manage: { vault: { prune: false }, operatorGroups: { prune: false } },
+        safety: lenient,
+        vaultSections: [aSection({ Name: 'Team', access: [{ group: 'Vault keepers', level: 'view' }, { operator: VIEWER.email, level: 'change' }] })],
+      });
+      const planned = await plan(desired, [ADMIN.guid]);
+      expect(planned.steps.map((s) => `${s.action} ${s.id}`)).toEqual(['create vaultAccess:Team/operator:viewer@example.com']);
+      expect(keptBecause(planned)).toEqual([
+        "vault access \"Team/group:Vault keepers\" is left as it is although the config changes it (level change -> view): the API account's operator holds `change` on vault section \"Team\" only through this group, and monsync needs that to change the section and its items; give it `change` access of its own in the section's `access:` first, in a plan of its own",
+      ]);
+      expect((await applyPlan(planned, h.writer, { secrets: { desired, key: FINGERPRINT_KEY } })).ok).toBe(true);
+      // Still the API operator's way in: the next plan sees the section, and plans nothing new.
+      const again = await plan(desired, [ADMIN.guid]);
+      expect(again.steps).toEqual([]);
+      expect(keptBecause(again)).toHaveLength(1);
+    });
+
+    it('deletes it once the API operator has access of its own, in a plan of its own', async () => {
+      await teamThroughGroupOnly();
+      const section = (await h.client.vaultSections.list().toArray()).find((s) => s.Name === 'Team')?.VaultSectionGuid as string;
+      await h.client.vaultSections.authorizations.create(section, { AuthorizationType: 'ChangeVaultSection', OperatorGuid: ADMIN.guid });
+      const desired = desiredState({ manage: { operatorGroups: { prune: true }, vault: { prune: false } }, safety: lenient, vaultSections: [aSection({ Name: 'Team' })] });
+      const planned = await plan(desired, [ADMIN.guid]);
+      expect(planned.steps.map((s) => `${s.action} ${s.id}`)).toEqual(['delete operatorGroup:Vault keepers']);
+    });
   });
 });

@@ -58,13 +58,14 @@ export function draftDeletes(states: readonly KindState[], options?: DraftOption
     };
     for (const orphan of state.orphans) {
       if (mod.system?.(orphan) === true) continue;
+      if (!state.prune && mod.relation !== true && mod.authoritative !== true) {
+        unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
+        continue;
+      }
+      // Only what would be deleted is kept: an unpruned object stays anyway, listed as unmanaged.
       const why = mod.keptWhy?.(orphan);
       if (why !== undefined) {
         kept.push({ code: 'ACCESS_KEPT', message: `${mod.title.one} "${orphan.key}" is kept although the config does not declare it: ${why}`, kind: mod.kind, key: orphan.key });
-        continue;
-      }
-      if (!state.prune && mod.relation !== true && mod.authoritative !== true) {
-        unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
         continue;
       }
       if (orphan.refs.some((r) => owned.includes(r.kind) && gone.has(r.kind, r.guid))) continue;

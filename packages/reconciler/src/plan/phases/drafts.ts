@@ -171,11 +171,22 @@ export function draftChanges(states: readonly KindState[], resolution: Resolutio
     for (let i = 0; i < pairs.length; i += 1) {
       const draft = updateDraft(context, rules, pairs[i] as Pair);
       if (draft === undefined) unchanged += 1;
-      else drafts.push(draft);
+      else if (mod.heldWhy === undefined || !held(context, mod, draft, pairs[i] as Pair)) drafts.push(draft);
     }
   }
   return { drafts, unchanged, problems: context.problems, warnings: context.warnings };
 }
+
+/** An update the kind does not make (`KindModule.heldWhy`): the plan says why instead. */
+function held(context: DraftContext, mod: KindModule, draft: Draft, pair: Pair): boolean {
+  const why = mod.heldWhy?.(pair);
+  if (why === undefined) return false;
+  const changes = draft.step.changes.map((c) => `${c.path.slice(1)} ${shownLevel(c.before)} -> ${shownLevel(c.after)}`).join(', ');
+  context.warnings.push({ code: 'ACCESS_KEPT', message: `${mod.title.one} "${pair.live.key}" is left as it is although the config changes it (${changes}): ${why}`, kind: mod.kind, key: pair.live.key });
+  return true;
+}
+
+const shownLevel = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? 'none');
 
 function ensureDraft(mod: KindModule, entry: DesiredEntry): Draft {
   return {

@@ -32,6 +32,7 @@ const SUITES = [
   'packages/cli/test/protect-policy-e2e.test.ts',
   'packages/cli/test/safety-e2e.test.ts',
   'packages/cli/test/lock-out-e2e.test.ts',
+  'packages/cli/test/operator-authorizations-e2e.test.ts',
   'packages/cli/test/operator-password-e2e.test.ts',
   'packages/cli/test/outgoing-phone-number-e2e.test.ts',
   'packages/cli/test/apply.test.ts',

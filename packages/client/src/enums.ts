@@ -82,6 +82,24 @@ export const OperatorGroupAuthorizationTypes = {
 } as const;
 export type OperatorGroupAuthorizationType = ValueOf<typeof OperatorGroupAuthorizationTypes>;
 
+/**
+ * An operator's own authorization types (the 2022 definition, and the two the 2026 provider adds).
+ * `AccountAdministrator` is listed but never assignable; a new operator is given `AccountAccess` by the service.
+ */
+export const OperatorAuthorizationTypes = {
+  AccountAccess: 'AccountAccess',
+  AccountAdministrator: 'AccountAdministrator',
+  AllowInfra: 'AllowInfra',
+  FinancialOperator: 'FinancialOperator',
+  TechnicalContact: 'TechnicalContact',
+  ShareDashboards: 'ShareDashboards',
+  CreateAlertDefinition: 'CreateAlertDefinition',
+  CreateIntegration: 'CreateIntegration',
+  CreatePrivateLocations: 'CreatePrivateLocations',
+  ManageMonitorTemplates: 'ManageMonitorTemplates',
+} as const;
+export type OperatorAuthorizationType = ValueOf<typeof OperatorAuthorizationTypes>;
+
 export const FileTypes = named(wire.FILE_TYPES);
 export type FileType = ValueOf<typeof FileTypes>;
 

@@ -96,6 +96,7 @@ describe('a listing entry that is not of its listing\'s shape', () => {
       ['/ScheduledReport', () => api.client.scheduledReports.list().toArray()],
       ['/Operator', () => api.client.operators.list().toArray()],
       [`/Operator/${GUID}/DutySchedule`, () => api.client.operators.dutySchedules.list(GUID).toArray()],
+      [`/Operator/${GUID}/Authorization`, () => api.client.operators.authorizations.list(GUID).toArray()],
       ['/OperatorGroup', () => api.client.operatorGroups.list().toArray()],
       [`/OperatorGroup/${GUID}/Member`, () => api.client.operatorGroups.members(GUID).toArray()],
       [`/OperatorGroup/${GUID}/Authorization`, () => api.client.operatorGroups.authorizations.list(GUID).toArray()],

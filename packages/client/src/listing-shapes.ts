@@ -43,6 +43,7 @@ export const LISTING_SHAPES: Readonly<Record<string, EntryShape>> = {
   'GET /Sla/{slaGuid}/ExclusionPeriod': { what: 'an SLA exclusion period', fields: { ExclusionPeriodId: 'id', Description: 'text' } },
   'GET /ScheduledReport': { what: 'a scheduled report', fields: { ScheduledReportGuid: 'guid' } },
   'GET /Operator': { what: 'an operator', fields: { OperatorGuid: 'guid', Email: 'text' } },
+  'GET /Operator/{operatorGuid}/Authorization': { what: 'an operator authorization', fields: { AuthorizationType: 'text' }, bare: 'AuthorizationType' },
   'GET /Operator/{operatorGuid}/DutySchedule': { what: 'a duty schedule', fields: { Id: 'id', ScheduleMode: 'text' } },
   'GET /OperatorGroup': { what: 'an operator group', fields: { OperatorGroupGuid: 'guid', Description: 'text' } },
   'GET /OperatorGroup/{operatorGroupGuid}/Member': { what: 'a member of an operator group', fields: { OperatorGuid: 'guid' }, bare: 'OperatorGuid' },

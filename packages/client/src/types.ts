@@ -20,6 +20,7 @@ import type {
   MonitorMode,
   MonitorType,
   Open,
+  OperatorAuthorizationType,
   OperatorGroupAuthorizationType,
   PresetPeriod,
   QuarterStartMonth,
@@ -494,6 +495,11 @@ export interface OperatorGroupAuthorization extends Extra {
   AuthorizationType: Open<OperatorGroupAuthorizationType>;
   AuthorizationId?: string;
   OperatorGroupGuid?: string;
+}
+
+/** An operator's own authorization: the published GET lists bare type names, which the client turns into `{AuthorizationType}`. */
+export interface OperatorAuthorization extends Extra {
+  AuthorizationType: Open<OperatorAuthorizationType>;
 }
 
 // ------------------------------------------------------------------------------------------ timezones

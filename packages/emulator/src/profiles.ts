@@ -243,6 +243,8 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
         'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Member/OperatorGroup/{memberGuid}': created(201, 'none'),
         'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Integration': created(201, 'none'),
         'POST /Register': created(200),
+        // The 2021 definition's answer (the 2022 one and `published`: 201 with no body).
+        'POST /Operator/{operatorGuid}/Authorization/{authorizationType}': NO_CONTENT,
       },
       methods: {},
     },

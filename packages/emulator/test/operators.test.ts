@@ -283,3 +283,43 @@ describe('authorizations the service never lets a client assign', () => {
     expect((await api.delete(`/Operator/${SEEDED.admin.guid}/Authorization/AccountAdministrator`)).status).toBe(400);
   });
 });
+
+describe("an operator's own authorizations in every profile", () => {
+  // Published definition section 7: POST answers 201 with no body (2022), 204 (2021); DELETE 204. The other profiles
+  // take the other plausible answers, so the client is tested against each.
+  const ANSWERS = {
+    default: { post: [200, '["AccountAccess","AllowInfra"]'], remove: 200 },
+    strict: { post: [200, '["AccountAccess","AllowInfra"]'], remove: 200 },
+    published: { post: [201, ''], remove: 204 },
+    lean: { post: [204, ''], remove: 200 },
+    'rate-limited': { post: [200, '["AccountAccess","AllowInfra"]'], remove: 200 },
+  } as const;
+
+  it.each(Object.entries(ANSWERS))('the %s profile adds and removes by type in the path, and lists type names', async (profile, answers) => {
+    const api = await emulator({ profile: profile as keyof typeof ANSWERS, rateLimit: { share: 0 } });
+    const guid = await newOperator(api);
+    const base = `/Operator/${guid}/Authorization`;
+    const added = await api.post(`${base}/AllowInfra`);
+    expect([added.status, added.text]).toEqual(answers.post);
+    expect((await api.get(base)).json).toEqual(['AccountAccess', 'AllowInfra']);
+    expect((await api.delete(`${base}/AllowInfra`)).status).toBe(answers.remove);
+    expect((await api.get(base)).json).toEqual(['AccountAccess']);
+  });
+
+  it.each([['BasicOperator'], ['SuperUser'], ['Administrator']])('refuses %s, which the published definition does not list as an operator type it can assign, and stores nothing', async (type) => {
+    const api = await emulator({ profile: 'published' });
+    const guid = await newOperator(api);
+    const res = await api.post(`/Operator/${guid}/Authorization/${type}`);
+    expect(res.status).toBe(400);
+    expect((await api.get(`/Operator/${guid}/Authorization`)).json).toEqual(['AccountAccess']);
+  });
+
+  it('takes AccountAccess away when asked, and a second remove is 404', async () => {
+    const api = await emulator();
+    const guid = await newOperator(api);
+    const base = `/Operator/${guid}/Authorization`;
+    expect((await api.delete(`${base}/AccountAccess`)).status).toBe(200);
+    expect((await api.get(base)).json).toEqual([]);
+    expect((await api.delete(`${base}/AccountAccess`)).status).toBe(404);
+  });
+});

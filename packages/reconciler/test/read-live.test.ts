@@ -36,6 +36,7 @@ function fakeClient(data: { monitors?: ApiObject[]; groups?: ApiObject[]; member
     operators: {
       list: () => listing('/Operator', [{ OperatorGuid: 'op-1', FullName: 'Jane' }]),
       dutySchedules: { list: (guid) => listing(`/Operator/${guid}/DutySchedule`, []) },
+      authorizations: { list: (guid) => listing(`/Operator/${guid}/Authorization`, []) },
     },
     timezones: { list: () => listing('/Timezone', []) },
     operatorGroups: {

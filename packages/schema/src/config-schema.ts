@@ -612,6 +612,23 @@ const DutySchedulesSchema = (description: string) =>
   );
 
 /**
+ * Operator authorization types the published definition lists as assignable (D22, and P26's two newer ones); the
+ * list is closed: a type the service added later passes with `allowUnknown: { values: { authorizations: [...] } }`.
+ * `AccountAdministrator` is listed by the service but never assignable (`UNASSIGNABLE_AUTHORIZATION_TYPES`).
+ */
+export const OPERATOR_AUTHORIZATION_TYPES = [
+  'AccountAccess',
+  'AllowInfra',
+  'FinancialOperator',
+  'TechnicalContact',
+  'ShareDashboards',
+  'CreateAlertDefinition',
+  'CreateIntegration',
+  'CreatePrivateLocations',
+  'ManageMonitorTemplates',
+] as const;
+
+/**
  * Operator fields a config must not declare, and why (the loader reports them with their position). The service
  * sets the first two; `IsOnDuty` is switched by people during an incident, operational state monsync never plans;
  * the last two are the spec's, absent from the service's published definition.
@@ -658,6 +675,13 @@ export const OperatorSchema = def(
       AllowNativeLogin: Type.Optional(Type.Boolean({ description: 'Username/password login allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`.' })),
       AllowSingleSignon: Type.Optional(Type.Boolean({ description: 'Single sign-on allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`.' })),
       dutySchedules: DutySchedulesSchema('The operator\'s own duty schedules; when present, the operator holds exactly these and those of the groups that list it in `members`.'),
+      authorizations: Type.Optional(
+        Type.Array(StringEnum(OPERATOR_AUTHORIZATION_TYPES, { description: 'An authorization type the operator holds.' }), {
+          description:
+            'Authorization types of the operator itself (those of its groups come with the groups); when present, the operator holds exactly these. `AccountAccess` (seeing monitors and dashboards) is given to every new operator by the service: list it unless the operator must not have it. `AccountAdministrator` cannot be assigned (members of the group Administrators hold it). monsync never removes `AccountAccess` from the API account\'s own operator.',
+          uniqueItems: true,
+        }),
+      ),
       ...refusedOperatorFields,
     },
     {
@@ -819,7 +843,7 @@ export const AllowUnknownSchema = def(
       values: Type.Optional(
         Type.Record(Type.String({ pattern: '^[A-Z][A-Za-z0-9]*$|^authorizations$' }), Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }), {
           description:
-            'By field name (e.g. `MonitorType`, `EscalationMode`, or an operator group\'s `authorizations`): values outside the published enum, e.g. a monitor type the service added after this release. Any other value outside the enum is an error.',
+            'By field name (e.g. `MonitorType`, `EscalationMode`, or an operator\'s or operator group\'s `authorizations`): values outside the published enum, e.g. a monitor type the service added after this release. Any other value outside the enum is an error.',
         }),
       ),
     },

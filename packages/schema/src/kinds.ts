@@ -312,6 +312,25 @@ export const OPERATOR_KIND = {
   ignorable: true,
 } as const satisfies KindEntry;
 
+/**
+ * An authorization type an operator holds, declared by the operator's `authorizations`, keyed `<Email>/<type>`;
+ * authoritative where declared. `AccountAdministrator` is listed but never assignable (a system entry); a new
+ * operator is given `AccountAccess` by the service.
+ */
+export const OPERATOR_AUTHORIZATION_KIND = {
+  kind: 'operatorAuthorization',
+  section: 'operators',
+  path: ['operators', '*', 'authorizations'],
+  parent: 'operator',
+  guidField: '',
+  guidUnique: 'parent',
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: 'operator authorization', many: 'operator authorizations' },
+  ignorable: false,
+} as const satisfies KindEntry;
+
 /** Operator groups, keyed by Description; the system group Everyone is never planned. */
 export const OPERATOR_GROUP_KIND = {
   kind: 'operatorGroup',
@@ -407,6 +426,7 @@ export const VAULT_ACCESS_KIND = {
 /** Every kind, in plan order. */
 export const KIND_ENTRIES = [
   OPERATOR_KIND,
+  OPERATOR_AUTHORIZATION_KIND,
   OPERATOR_GROUP_KIND,
   OPERATOR_GROUP_MEMBER_KIND,
   OPERATOR_GROUP_AUTHORIZATION_KIND,

@@ -720,6 +720,7 @@ class Assembler {
   private checkPeople(): void {
     for (const o of this.of(OPERATOR_KIND)) {
       const value = o.declared.value as Mapping;
+      this.unassignable(value.authorizations, { src: o.src, path: [...o.path, 'authorizations'] });
       if (value.outgoingPhoneNumber === undefined || value.OutgoingPhoneNumberId === undefined) continue;
       this.report(
         'CONFLICTING_FIELDS',
@@ -734,19 +735,23 @@ class Assembler {
       if (typeof value.Description === 'string' && value.Description.trim().toLowerCase() === 'everyone') {
         this.report('EVERYONE_GROUP', 'the system group Everyone cannot be declared: every operator is a member and the group cannot be changed', { src: g.src, path: [...g.path, 'Description'] }, 'value', 'remove this group; use another group');
       }
-      const authorizations = value.authorizations;
-      if (!Array.isArray(authorizations)) continue;
-      authorizations.forEach((type, i) => {
-        if (!(UNASSIGNABLE_AUTHORIZATION_TYPES as readonly unknown[]).includes(type)) return;
-        this.report(
-          'AUTHORIZATION_NOT_ASSIGNABLE',
-          `the authorization \`${String(type)}\` cannot be assigned: the service gives it only to the Administrators group and the account administrator`,
-          { src: g.src, path: [...g.path, 'authorizations', i] },
-          'value',
-          'to make someone an administrator, list their Email in the members of the group `Administrators`',
-        );
-      });
+      this.unassignable(value.authorizations, { src: g.src, path: [...g.path, 'authorizations'] });
     }
+  }
+
+  /** An operator's or a group's `authorizations` naming a type the service never lets a client assign. */
+  private unassignable(authorizations: unknown, at: Located): void {
+    if (!Array.isArray(authorizations)) return;
+    authorizations.forEach((type, i) => {
+      if (!(UNASSIGNABLE_AUTHORIZATION_TYPES as readonly unknown[]).includes(type)) return;
+      this.report(
+        'AUTHORIZATION_NOT_ASSIGNABLE',
+        `the authorization \`${String(type)}\` cannot be assigned: the service gives it only to the Administrators group and the account administrator`,
+        { src: at.src, path: [...at.path, i] },
+        'value',
+        'to make someone an administrator, list their Email in the members of the group `Administrators`',
+      );
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileConfigValidator } from './compile-validator.js';
-import { GUID_PATTERN, OPERATOR_REFUSED_FIELDS, REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_KINDS, IGNORE_PATTERN, REPORT_KEY_PATTERN } from './config-schema.js';
+import { GUID_PATTERN, OPERATOR_REFUSED_FIELDS, REMOVED_MONITOR_FIELDS, TIMESTAMP_PATTERN, IGNORE_KINDS, IGNORE_PATTERN, REPORT_KEY_PATTERN, UNASSIGNABLE_AUTHORIZATION_TYPES } from './config-schema.js';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
@@ -131,7 +131,7 @@ export function schemaDiagnostics(source: YamlSource, allow: AllowUnknown = NOTH
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    if (dropped.has(error) || allowedValue(error, allow)) continue;
+    if (dropped.has(error) || allowedValue(error, allow) || unassignable(error)) continue;
     const diagnostic = toDiagnostic(source, error);
     if (diagnostic === undefined || source.isRefused(diagnostic.line, diagnostic.column)) continue;
     const key = `${diagnostic.line}:${diagnostic.column}:${diagnostic.code}:${diagnostic.message}`;
@@ -154,6 +154,14 @@ function allowedValue(error: ErrorObject, allow: AllowUnknown): boolean {
   if (error.keyword !== 'enum' || typeof error.data !== 'string') return false;
   const field = enumField(pointerToPath(error.instancePath));
   return field !== undefined && (allow.values[field] ?? []).includes(error.data);
+}
+
+/**
+ * `AccountAdministrator` in an operator's `authorizations`: outside the enum, but the loader says why it can never be
+ * assigned (`AUTHORIZATION_NOT_ASSIGNABLE`), which is more use than the list of the values that can.
+ */
+function unassignable(error: ErrorObject): boolean {
+  return error.keyword === 'enum' && enumField(pointerToPath(error.instancePath)) === 'authorizations' && (UNASSIGNABLE_AUTHORIZATION_TYPES as readonly unknown[]).includes(error.data);
 }
 
 /** Builds a diagnostic of the file at a path of it. */

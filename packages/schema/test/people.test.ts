@@ -96,6 +96,37 @@ describe('people in a config tree', () => {
     expect(both.found).toEqual(['people.yaml:4:5 CONFLICTING_FIELDS `outgoingPhoneNumber` and `OutgoingPhoneNumberId` both set the number alerts are sent from']);
   });
 
+  it("loads an operator's own authorizations, and refuses a type outside the published list naming the closest one", () => {
+    const ok = load(['operators:', '  - Email: sam@example.com', '    authorizations: [AccountAccess, FinancialOperator, ManageMonitorTemplates]', ''].join('\n'));
+    expect(ok.found).toEqual([]);
+    expect(ok.desired.operators?.[0]?.value.authorizations).toEqual(['AccountAccess', 'FinancialOperator', 'ManageMonitorTemplates']);
+    const typo = load(['operators:', '  - Email: sam@example.com', '    authorizations: [AccountAccess, FinancialOperater]', ''].join('\n'));
+    expect(typo.found).toHaveLength(1);
+    expect(typo.found[0]).toMatch(/^people\.yaml:3:37 INVALID_ENUM .*did you mean `FinancialOperator`\?$/);
+    // A group-only type is no operator type: closed, so it is an error too.
+    expect(load(['operators:', '  - Email: sam@example.com', '    authorizations: [BasicOperator]', ''].join('\n')).found.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual([
+      'people.yaml:3:22 INVALID_ENUM',
+    ]);
+  });
+
+  it("lets a newer operator authorization type through allowUnknown, and refuses the same one twice", () => {
+    const { desired, diagnostics } = loadConfigTexts('/cfg', [
+      { file: 'monsync.yaml', text: `${SETTINGS}allowUnknown:\n  values:\n    authorizations: [ManageRumWebsites]\n` },
+      { file: 'people.yaml', text: ['operators:', '  - Email: sam@example.com', '    authorizations: [AccountAccess, ManageRumWebsites]', ''].join('\n') },
+    ]);
+    expect(diagnostics).toEqual([]);
+    expect(desired.operators?.[0]?.value.authorizations).toEqual(['AccountAccess', 'ManageRumWebsites']);
+    const twice = load(['operators:', '  - Email: sam@example.com', '    authorizations: [AllowInfra, AllowInfra]', ''].join('\n'));
+    expect(twice.found.map((f) => f.split(' ').slice(1, 2).join(' '))).toEqual(['DUPLICATE_ITEM']);
+  });
+
+  it('refuses AccountAdministrator on an operator once, saying why it cannot be assigned and what to do instead', () => {
+    const { found } = load(['operators:', '  - Email: sam@example.com', '    authorizations: [AccountAccess, AccountAdministrator]', ''].join('\n'));
+    expect(found).toEqual([
+      'people.yaml:3:37 AUTHORIZATION_NOT_ASSIGNABLE the authorization `AccountAdministrator` cannot be assigned: the service gives it only to the Administrators group and the account administrator',
+    ]);
+  });
+
   it('refuses the Administrator authorization and the Everyone group', () => {
     const { found } = load(['operatorGroups:', '  - Description: Everyone', '  - Description: Ops', '    authorizations: [AllowInfra, Administrator]', ''].join('\n'));
     expect(found.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual(['people.yaml:2:18 EVERYONE_GROUP', 'people.yaml:4:34 AUTHORIZATION_NOT_ASSIGNABLE']);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isUnclearOutcome } from '../errors.js';
 import { mockApi } from '../test-utils/mock-api.js';
 
 const O = 'c0000000-0000-0000-0000-00000000000c';
@@ -53,6 +54,62 @@ describe('operators', () => {
       ['PUT', `/v4/Operator/${O}/DutySchedule/4`, { ScheduleMode: 'Monthly', MonthDay: 1, StartTime: '00:00', EndTime: '08:00' }],
       ['DELETE', `/v4/Operator/${O}/DutySchedule/4`, undefined],
     ]);
+  });
+});
+
+describe("an operator's own authorizations", () => {
+  it('reads bare type names and objects with AuthorizationType from GET /Operator/{guid}/Authorization', async () => {
+    const api = mockApi();
+    api.reply('GET', `/Operator/${O}/Authorization`, 200, ['AccountAccess', 'FinancialOperator']);
+    expect(await api.client.operators.authorizations.list(O).toArray()).toEqual([{ AuthorizationType: 'AccountAccess' }, { AuthorizationType: 'FinancialOperator' }]);
+    api.reply('GET', `/Operator/${O}/Authorization`, 200, [{ AuthorizationType: 'AllowInfra', OperatorGuid: O }]);
+    expect(await api.client.operators.authorizations.list(O).toArray()).toEqual([{ AuthorizationType: 'AllowInfra', OperatorGuid: O }]);
+    // No body at all is an empty list, as for every listing.
+    api.reply('GET', `/Operator/${O}/Authorization`, 204);
+    expect(await api.client.operators.authorizations.list(O).toArray()).toEqual([]);
+  });
+
+  it('refuses a listing entry that is neither a type name nor an object naming one', async () => {
+    const api = mockApi();
+    api.reply('GET', `/Operator/${O}/Authorization`, 200, ['AccountAccess', null]);
+    await expect(api.client.operators.authorizations.list(O).toArray()).rejects.toMatchObject({ code: 'MALFORMED_LISTING' });
+  });
+
+  it.each([
+    ['201 with no body (published)', 201, undefined],
+    ['204 (the 2021 definition)', 204, undefined],
+    ['200 with the list of types', 200, ['AccountAccess', 'AllowInfra']],
+    ['201 with text that is not JSON', 201, 'Created'],
+  ] as const)('adds with POST .../Authorization/{type} and no body, taking %s', async (_what, status, body) => {
+    const api = mockApi();
+    api.reply('POST', `/Operator/${O}/Authorization/AllowInfra`, status, body);
+    await expect(api.client.operators.authorizations.add(O, 'AllowInfra')).resolves.toBeUndefined();
+    expect(api.calls().map((c) => [c.method, c.url, c.body])).toEqual([['POST', `/v4/Operator/${O}/Authorization/AllowInfra`, undefined]]);
+  });
+
+  it('removes with DELETE .../Authorization/{type}, taking 204 or 200', async () => {
+    const api = mockApi();
+    api.reply('DELETE', `/Operator/${O}/Authorization/AllowInfra`, 204);
+    api.reply('DELETE', `/Operator/${O}/Authorization/FinancialOperator`, 200, ['AccountAccess']);
+    await api.client.operators.authorizations.remove(O, 'AllowInfra');
+    await api.client.operators.authorizations.remove(O, 'FinancialOperator');
+    expect(api.calls().map((c) => `${c.method} ${c.url}`)).toEqual([`DELETE /v4/Operator/${O}/Authorization/AllowInfra`, `DELETE /v4/Operator/${O}/Authorization/FinancialOperator`]);
+  });
+
+  it('never sends an add again after a 503: the outcome is unclear, and the caller looks before sending it again', async () => {
+    const api = mockApi();
+    api.reply('POST', `/Operator/${O}/Authorization/AllowInfra`, 503).persist();
+    const error = await api.client.operators.authorizations.add(O, 'AllowInfra').catch((e: unknown) => e);
+    expect(isUnclearOutcome(error)).toBe(true);
+    expect(api.calls()).toHaveLength(1);
+  });
+
+  it('sends a DELETE again after a 503, as every idempotent request', async () => {
+    const api = mockApi();
+    api.reply('DELETE', `/Operator/${O}/Authorization/AllowInfra`, 503);
+    api.reply('DELETE', `/Operator/${O}/Authorization/AllowInfra`, 204);
+    await api.client.operators.authorizations.remove(O, 'AllowInfra');
+    expect(api.calls()).toHaveLength(2);
   });
 });
 

@@ -7,6 +7,7 @@ import type {
   DutyScheduleCreate,
   DutyScheduleReplace,
   Operator,
+  OperatorAuthorization,
   OperatorCreate,
   OperatorGroup,
   OperatorGroupAuthorization,
@@ -16,7 +17,7 @@ import type {
   OutgoingPhoneNumber,
   Timezone,
 } from '../types.js';
-import type { OperatorGroupAuthorizationType, Open } from '../enums.js';
+import type { OperatorAuthorizationType, OperatorGroupAuthorizationType, Open } from '../enums.js';
 
 export interface OperatorsApi {
   /** All operators, including the account administrator. */
@@ -39,12 +40,24 @@ export interface OperatorsApi {
     replace(operatorGuid: string, dutyScheduleId: number | string, body: DutyScheduleReplace): Promise<DutySchedule | undefined>;
     delete(operatorGuid: string, dutyScheduleId: number | string): Promise<void>;
   };
+  /**
+   * The operator's own authorizations (the published definition: the type in the path, no body). `list` reads the
+   * bare type names the service lists, or objects with `AuthorizationType`. `add` and `remove` take any 2xx answer,
+   * with or without a body (201 empty, 204, 200 with the list); `add` is a POST, so the client never sends it
+   * again on its own after an unclear outcome: the caller looks at `list` first.
+   */
+  authorizations: {
+    list(operatorGuid: string): Paged<OperatorAuthorization>;
+    add(operatorGuid: string, authorizationType: Open<OperatorAuthorizationType>): Promise<void>;
+    remove(operatorGuid: string, authorizationType: Open<OperatorAuthorizationType>): Promise<void>;
+  };
 }
 
 export function operatorsApi(core: Core): OperatorsApi {
   const one = '/Operator/{operatorGuid}';
   const schedules = `${one}/DutySchedule`;
   const schedule = `${schedules}/{dutyScheduleId}`;
+  const authorizations = `${one}/Authorization`;
   return {
     list: () => core.paged<Operator>({ method: 'GET', route: '/Operator' }),
     listPage: () => core.page<Operator>({ method: 'GET', route: '/Operator' }),
@@ -78,6 +91,11 @@ export function operatorsApi(core: Core): OperatorsApi {
       replace: (operatorGuid, dutyScheduleId, body) =>
         core.maybe<DutySchedule>({ method: 'PUT', route: schedule, params: { operatorGuid, dutyScheduleId }, body }),
       delete: (operatorGuid, dutyScheduleId) => core.none({ method: 'DELETE', route: schedule, params: { operatorGuid, dutyScheduleId } }),
+    },
+    authorizations: {
+      list: (operatorGuid) => core.paged({ method: 'GET', route: authorizations, params: { operatorGuid } }, { map: normaliseAuthorization }),
+      add: (operatorGuid, authorizationType) => core.none({ method: 'POST', route: `${authorizations}/{authorizationType}`, params: { operatorGuid, authorizationType } }),
+      remove: (operatorGuid, authorizationType) => core.none({ method: 'DELETE', route: `${authorizations}/{authorizationType}`, params: { operatorGuid, authorizationType } }),
     },
   };
 }
@@ -138,9 +156,9 @@ function normaliseOperatorMember(raw: unknown): Operator {
   return (typeof raw === 'string' ? { OperatorGuid: raw } : raw) as Operator;
 }
 
-/** The announced form lists bare type names. */
-function normaliseAuthorization(raw: unknown): OperatorGroupAuthorization {
-  return typeof raw === 'string' ? { AuthorizationType: raw } : (raw as OperatorGroupAuthorization);
+/** The announced form (and an operator's authorizations) lists bare type names. */
+function normaliseAuthorization<T extends OperatorGroupAuthorization | OperatorAuthorization>(raw: unknown): T {
+  return (typeof raw === 'string' ? { AuthorizationType: raw } : raw) as T;
 }
 
 export function operatorGroupsApi(core: Core): OperatorGroupsApi {

@@ -298,6 +298,32 @@ function grant(ctx: RequestContext, g: OperatorGroupRec, requested: unknown): { 
   return a;
 }
 
+/**
+ * The types an operator's authorization may have (published definition section 7: the 2022 list and the two the
+ * 2026 provider adds). Another name is refused with 400, as the service refuses a value outside its enumeration;
+ * the emulator never stores a type the published definition lacks.
+ */
+const OPERATOR_AUTHORIZATION_TYPES = [
+  'AccountAccess',
+  'AccountAdministrator',
+  'AllowInfra',
+  'FinancialOperator',
+  'TechnicalContact',
+  'ShareDashboards',
+  'CreateAlertDefinition',
+  'CreateIntegration',
+  'CreatePrivateLocations',
+  'ManageMonitorTemplates',
+];
+
+function checkOperatorType(requested: unknown): string {
+  const type = checkAssignable(requested);
+  if (!OPERATOR_AUTHORIZATION_TYPES.includes(type)) {
+    throw badRequest(`AuthorizationType ${type} is not an operator authorization type; use one of ${OPERATOR_AUTHORIZATION_TYPES.filter((t) => !UNASSIGNABLE.has(t)).join(', ')}.`);
+  }
+  return type;
+}
+
 /** An operator's authorization types: what was assigned (`AccountAccess` from the start), and `AccountAdministrator` while it is an administrator. */
 function operatorAuthorizationTypes(ctx: RequestContext, guid: string): string[] {
   const assigned = [...assignedTypes(ctx, guid)];
@@ -320,7 +346,7 @@ function registerOperatorAuthorizationRoutes(router: Router): void {
   });
   router.add('POST', '/Operator/{operatorGuid}/Authorization/{authorizationType}', (ctx) => {
     const guid = target(ctx);
-    const type = checkAssignable(ctx.params['authorizationType']);
+    const type = checkOperatorType(ctx.params['authorizationType']);
     const set = assignedTypes(ctx, guid);
     set.add(type);
     ctx.store.operatorAuthorizations.put(guid, set);
@@ -328,7 +354,7 @@ function registerOperatorAuthorizationRoutes(router: Router): void {
   });
   router.add('DELETE', '/Operator/{operatorGuid}/Authorization/{authorizationType}', (ctx) => {
     const guid = target(ctx);
-    const type = checkAssignable(ctx.params['authorizationType']);
+    const type = checkOperatorType(ctx.params['authorizationType']);
     const set = assignedTypes(ctx, guid);
     if (!set.delete(type)) throw notFound(`Operator ${guid} has no authorization ${type}.`);
     ctx.store.operatorAuthorizations.put(guid, set);

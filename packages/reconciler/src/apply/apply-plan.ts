@@ -306,7 +306,9 @@ class StepExecutor {
       case 'delete':
         try {
           // A kind may do otherwise than delete (a monitor retired where the service refuses DELETE), and says so.
-          const note = (await requests.delete(this.#client, step)) ?? undefined;
+          // The GUID of what a create of this plan brought along is learned by that create (`{{operator:...}}/...`).
+          const target = step.guid?.includes('{{') === true ? { ...step, guid: this.#placeholders.substitute(step.guid) } : step;
+          const note = (await requests.delete(this.#client, target)) ?? undefined;
           return note === undefined ? {} : { note };
         } catch (error) {
           // Gone already (an earlier attempt whose answer was lost, or someone else): the goal is reached.

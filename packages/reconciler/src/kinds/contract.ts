@@ -145,6 +145,11 @@ export interface PerParentRead {
   what(parent: ApiObject, id: string): string;
   /** What is kept of each child listed (a membership keeps only the monitor's GUID). */
   keep?(child: ApiObject): ApiObject;
+  /**
+   * The parents whose children the plan needs, when that is fewer than all (an operator's authorizations: only the
+   * operators declaring `authorizations:`): their keys and pinned GUIDs in lower case (`LiveScope.parents`).
+   */
+  only?(desired: DesiredState): string[];
 }
 
 /** How `readLive` lists a kind: one listing of every object, or one per parent object. */
@@ -294,6 +299,12 @@ export const NO_REFS: readonly never[] = [];
 /** Placeholder for the GUID of an object created earlier in the same plan; apply substitutes it. */
 export function placeholder(kind: StepKind, key: string): string {
   return `{{${kind}:${key}}}`;
+}
+
+/** The key a placeholder of `kind` names (`{{operator:sam@example.com}}` -> `sam@example.com`), or undefined. */
+export function placeholderKey(kind: StepKind, guid: string): string | undefined {
+  const start = `{{${kind}:`;
+  return guid.startsWith(start) && guid.endsWith('}}') ? guid.slice(start.length, -2) : undefined;
 }
 
 export function str(object: ApiObject, field: string): string | undefined {

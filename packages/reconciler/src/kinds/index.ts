@@ -8,6 +8,7 @@ import { dutyScheduleKind } from './duty-schedule.js';
 import { groupMembershipKind } from './group-membership.js';
 import { monitorGroupKind } from './monitor-group.js';
 import { monitorKind } from './monitor.js';
+import { operatorAuthorizationKind } from './operator-authorization.js';
 import { operatorGroupAuthorizationKind } from './operator-group-authorization.js';
 import { operatorGroupMemberKind } from './operator-group-member.js';
 import { operatorGroupKind } from './operator-group.js';
@@ -24,6 +25,7 @@ import type { StepKind } from '../plan/types.js';
 /** The module of every kind of the registry: a kind of the registry without a module does not compile. */
 const MODULES: { readonly [K in StepKind]: KindModule } = {
   operator: operatorKind,
+  operatorAuthorization: operatorAuthorizationKind,
   operatorGroup: operatorGroupKind,
   operatorGroupMember: operatorGroupMemberKind,
   operatorGroupAuthorization: operatorGroupAuthorizationKind,
@@ -70,6 +72,7 @@ export {
   groupMembershipKind,
   monitorGroupKind,
   monitorKind,
+  operatorAuthorizationKind,
   operatorGroupAuthorizationKind,
   operatorGroupKind,
   operatorGroupMemberKind,

@@ -1,4 +1,4 @@
-import { OPERATOR_KIND } from '@monsync/schema';
+import { OPERATOR_AUTHORIZATION_KIND, OPERATOR_KIND } from '@monsync/schema';
 import { OPERATOR_WRITE_ONLY_FIELDS } from '@monsync/client/wire';
 import { listed } from '../live/snapshot.js';
 import { desiredEntry, liveEntry, str, type KindModule } from './contract.js';
@@ -24,7 +24,11 @@ export const operatorKind: KindModule = {
 
   desired(state) {
     return (state.operators ?? []).map(({ value, source }) =>
-      desiredEntry('operator', value.Email, apiFields(value), source, [], { pinnedGuid: pinned(value, 'OperatorGuid') }),
+      desiredEntry('operator', value.Email, apiFields(value), source, [], {
+        pinnedGuid: pinned(value, 'OperatorGuid'),
+        // Only a declared list is managed: an operator without `authorizations:` keeps whatever it holds.
+        manages: Array.isArray(value.authorizations) ? [OPERATOR_AUTHORIZATION_KIND.kind] : undefined,
+      }),
     );
   },
 

@@ -90,6 +90,7 @@ class Reader {
   constructor(
     readonly client: LiveClient,
     chains: number,
+    readonly parents?: LiveScope['parents'],
   ) {
     const parallelism = client.parallelism ?? 8;
     this.#perParent = new FanOut(Math.max(1, parallelism - chains));
@@ -153,7 +154,8 @@ class Reader {
     const spec = mod.read?.perParent;
     if (spec === undefined) return;
     const all = await this.#parents(kindModule(spec.parent));
-    const kept = all.objects.map((parent, i) => ({ parent, id: all.ids[i] as string })).filter(({ parent }) => spec.of?.(parent) ?? true);
+    const named = this.#named(mod, spec);
+    const kept = all.objects.map((parent, i) => ({ parent, id: all.ids[i] as string })).filter(({ parent }) => (spec.of?.(parent) ?? true) && (named?.(parent) ?? true));
     const parents = kept.map(({ parent }) => parent);
     const ids = kept.map(({ id }) => id);
     const lists = await Promise.all(parents.map((parent, i) => this.#children(spec, parent, ids[i] as string)));
@@ -162,6 +164,16 @@ class Reader {
       byParent[id] = lists[i] ?? [];
     });
     this.snapshot.perParent[mod.kind] = byParent;
+  }
+
+  /** Whether a parent is one the scope names for this kind (`LiveScope.parents`), by key or GUID; undefined: every parent. */
+  #named(mod: KindModule, spec: PerParentRead): ((parent: ApiObject) => boolean) | undefined {
+    const names = this.parents?.[mod.kind];
+    if (names === undefined) return undefined;
+    const set = new Set(names);
+    const parentMod = kindModule(spec.parent);
+    const keyField = parentMod.keyField;
+    return (parent) => set.has(idOf(parent, parentMod.guidField).toLowerCase()) || (keyField !== undefined && set.has(idOf(parent, keyField).toLowerCase()));
   }
 
   /** One parent's children, as kept; the listing names the parent only when it fails (hundreds succeed). */
@@ -219,7 +231,7 @@ export async function readLive(client: LiveClient, scope: LiveScope): Promise<Li
   const wanted = KINDS.filter((mod) => mod.read !== undefined && scope.kinds.includes(mod.kind));
   // The critical path first: a cursor chain (monitors) starts before anything can queue in front of it.
   const chains = wanted.filter((mod) => mod.read?.cursorChain === true);
-  const reader = new Reader(client, chains.length > 0 ? 1 : 0);
+  const reader = new Reader(client, chains.length > 0 ? 1 : 0, scope.parents);
   const byKind = new Map<StepKind, Promise<unknown>>();
   for (const mod of [...chains, ...wanted.filter((mod) => mod.read?.cursorChain !== true)]) {
     byKind.set(mod.kind, mod.read?.perParent === undefined ? reader.list(mod) : reader.listPerParent(mod));

@@ -25,7 +25,11 @@ export interface LiveClient {
   vaultItems: { list(): Listing<ApiObject> };
   slas: { list(): Listing<ApiObject>; exclusionPeriods: { list(slaGuid: string): Listing<ApiObject> } };
   scheduledReports: { list(): Listing<ApiObject> };
-  operators: { list(): Listing<ApiObject>; dutySchedules: { list(operatorGuid: string): Listing<ApiObject> } };
+  operators: {
+    list(): Listing<ApiObject>;
+    dutySchedules: { list(operatorGuid: string): Listing<ApiObject> };
+    authorizations: { list(operatorGuid: string): Listing<ApiObject> };
+  };
   /** Time zones of operators (`TimeZoneId`), read for the on-call preview. */
   timezones: { list(): Listing<ApiObject> };
   /** `GET /OutgoingPhoneNumber`, read when an operator names its number (`outgoingPhoneNumber`) and by `pull`. */
@@ -140,6 +144,11 @@ export interface WriteClient {
       create(operatorGuid: string, body: ApiObject): Promise<ApiObject>;
       delete(operatorGuid: string, dutyScheduleId: string): Promise<unknown>;
     };
+    authorizations: {
+      list(operatorGuid: string): Listing<ApiObject>;
+      add(operatorGuid: string, authorizationType: string): Promise<unknown>;
+      remove(operatorGuid: string, authorizationType: string): Promise<unknown>;
+    };
     create(body: ApiObject): Promise<ApiObject>;
     replace(operatorGuid: string, body: ApiObject): Promise<unknown>;
     delete(operatorGuid: string): Promise<unknown>;
@@ -171,6 +180,11 @@ export interface LiveScope {
   self?: boolean;
   /** Read `GET /Integration` (an escalation level names an integration, or `pull` writes names for GUIDs). */
   integrations?: boolean;
+  /**
+   * A per-parent kind listed only under some of its parents (an operator's authorizations, under the operators that
+   * declare `authorizations:`): by kind, the parents' keys and GUIDs, in lower case. Without an entry, every parent.
+   */
+  parents?: Partial<Record<StepKind, readonly string[]>>;
 }
 
 /**

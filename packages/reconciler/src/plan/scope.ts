@@ -32,6 +32,11 @@ export function liveScope(desired: DesiredState): LiveScope {
   for (const mod of KINDS) if (mod.references?.kinds.some((kind) => pruned.has(kind)) === true) for (const kind of mod.builtFrom) wanted.add(kind);
   const operators = KINDS.some((mod) => manage[mod.section] !== undefined && mod.lastModified !== undefined);
   const scope: LiveScope = { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
+  // A child kind the tree declares under some parents only (an operator's authorizations) is listed under those.
+  for (const mod of KINDS) {
+    const only = mod.read?.perParent?.only;
+    if (only !== undefined && wanted.has(mod.kind)) (scope.parents ??= {})[mod.kind] = only(desired);
+  }
   // Only when a number is named: a tree of ids costs no request.
   if (namesOutgoingPhoneNumbers(desired)) scope.outgoingPhoneNumbers = true;
   if (namesIntegrations(desired)) scope.integrations = true;

@@ -283,6 +283,25 @@ describe('pullInto', () => {
     expect(result.files).toEqual([]);
     expect(result.notes).toEqual(['alert definition "D-9" (older form, by GUID) is not one the account lets a tree name (gone, or its name is shared); left as it is']);
   });
+  it("writes an operator's authorizations as the account holds them: a type it lacks out of the list, a type it holds in", () => {
+    const people = 'operators:\n  - Email: sam@example.com\n    authorizations: [AccountAccess, AllowInfra]   # reviewed\n  - Email: kim@example.com\n';
+    const result = pulled(
+      [{ path: 'people.yaml', text: people }],
+      [step('create', 'operatorAuthorization', 'sam@example.com/AllowInfra'), step('delete', 'operatorAuthorization', 'sam@example.com/FinancialOperator')],
+      { operators: [{ Email: 'sam@example.com', authorizations: ['AccountAccess', 'FinancialOperator'] }, { Email: 'kim@example.com', authorizations: ['TechnicalContact'] }] },
+    );
+    expect(text(result, 'people.yaml')).toBe('operators:\n  - Email: sam@example.com\n    authorizations: [AccountAccess, FinancialOperator]   # reviewed\n  - Email: kim@example.com\n');
+  });
+
+  it('drops a new operator whole, with the AccountAccess removal its plan held, when the account lacks it', () => {
+    const people = 'operators:\n  - Email: sam@example.com\n  - Email: new@example.com\n    authorizations: [TechnicalContact]\n';
+    const result = pulled(
+      [{ path: 'people.yaml', text: people }],
+      [step('create', 'operator', 'new@example.com'), step('create', 'operatorAuthorization', 'new@example.com/TechnicalContact'), step('delete', 'operatorAuthorization', 'new@example.com/AccountAccess')],
+      { operators: [{ Email: 'sam@example.com' }] },
+    );
+    expect(text(result, 'people.yaml')).toBe('operators:\n  - Email: sam@example.com\n');
+  });
 });
 
 describe('pullInto and the published definition (allowUnknown)', () => {

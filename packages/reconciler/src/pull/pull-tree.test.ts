@@ -203,3 +203,39 @@ describe('pulledTree and the published definition', () => {
     expect(tree.files.find((file) => file.path === 'monsync.yaml')?.content).not.toContain('allowUnknown');
   });
 });
+
+describe("pulledTree and an operator's own authorizations", () => {
+  const operator = (n: number, email: string): ApiObject => ({ OperatorGuid: `c0000000-0000-4000-8000-00000000000${n}`, Email: email, FullName: email });
+  const held = (types: string[]) => types.map((AuthorizationType) => ({ AuthorizationType }));
+  const tree = pulledTree({
+    lists: { operator: [operator(1, 'admin@example.com'), operator(2, 'fin@example.com'), operator(3, 'contact@example.com'), operator(4, 'newer@example.com'), operator(5, 'unread@example.com')] },
+    perParent: {
+      operatorAuthorization: {
+        'c0000000-0000-4000-8000-000000000001': held(['AccountAdministrator', 'AccountAccess']),
+        'c0000000-0000-4000-8000-000000000002': held(['FinancialOperator', 'AccountAccess']),
+        'c0000000-0000-4000-8000-000000000003': held([]),
+        'c0000000-0000-4000-8000-000000000004': held(['AccountAccess', 'ManageRumWebsites']),
+      },
+    },
+  });
+  const operators = tree.files.find((file) => file.path === 'operators.yaml')?.content ?? '';
+  const declared = (email: string) => (tree.data['operators'] as ApiObject[]).find((o) => o['Email'] === email)?.['authorizations'];
+
+  it('writes the types an operator holds beyond the default, AccountAccess included, and never AccountAdministrator', () => {
+    expect(declared('fin@example.com')).toEqual(['AccountAccess', 'FinancialOperator']);
+    expect(declared('contact@example.com')).toEqual([]);
+    expect(operators).not.toContain('AccountAdministrator');
+  });
+
+  it('writes no list for an operator holding only the default AccountAccess, or whose authorizations were not read', () => {
+    expect(declared('admin@example.com')).toBeUndefined();
+    expect(declared('unread@example.com')).toBeUndefined();
+  });
+
+  it('lets a type newer than this release through allowUnknown, so the pulled tree validates', () => {
+    expect(declared('newer@example.com')).toEqual(['AccountAccess', 'ManageRumWebsites']);
+    expect(tree.files.find((file) => file.path === 'monsync.yaml')?.content).toContain('\n  values:\n    authorizations: [ManageRumWebsites]\n');
+    const { diagnostics } = loadConfigTexts('/pulled', tree.files.map((file) => ({ file: file.path, text: file.content })));
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});

@@ -10,6 +10,7 @@ import {
   KINDS_AS_LISTED,
   MONITOR_GROUP_KIND,
   MONITOR_KIND,
+  OPERATOR_AUTHORIZATION_KIND,
   OPERATOR_GROUP_AUTHORIZATION_KIND,
   OPERATOR_GROUP_KIND,
   OPERATOR_GROUP_MEMBER_KIND,
@@ -26,6 +27,7 @@ import {
 } from '@monsync/schema';
 import { pulledDutySchedules } from '../kinds/duty-schedule.js';
 import { principalOf } from '../kinds/vault-principal.js';
+import { pulledOperatorAuthorizations } from '../kinds/operator-authorization.js';
 import { KINDS } from '../kinds/index.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
@@ -164,10 +166,12 @@ function peopleNames(pull: Pull): People {
 
 /**
  * Operators (the password a placeholder: the service never returns it; `...Specified` companions are the client's
- * business) and groups other than Everyone, with members by Email and authorizations by type.
+ * business; their own authorizations unless they hold only the default) and groups other than Everyone, with members
+ * by Email and authorizations by type.
  */
 function pullPeople(pull: Pull, people: People): { operators: ApiObject[]; groups: ApiObject[] } {
   noteDuplicates(pull.notes, pull.list(OPERATOR_KIND).map((o) => (str(o['Email']) ?? '').toLowerCase()), 'operators have the Email');
+  const operatorTypes = pull.perParent(OPERATOR_AUTHORIZATION_KIND);
   const operators = [...pull.list(OPERATOR_KIND)].sort(byText('Email')).map((operator) => {
     const out = clean(operator, OPERATOR_KIND, ['Email', 'FullName']);
     for (const key of Object.keys(out)) if (key.endsWith('Specified')) delete out[key];
@@ -180,6 +184,8 @@ function pullPeople(pull: Pull, people: People): { operators: ApiObject[]; group
     out['Password'] = pull.placeholder(`operators.yaml: ${email} Password`, email, 'PASSWORD');
     const schedules = pulledDutySchedules(pull.perParent(DUTY_SCHEDULE_KIND)[str(operator['OperatorGuid']) ?? '']);
     if (schedules !== undefined) out['dutySchedules'] = schedules;
+    const types = pulledOperatorAuthorizations(operatorTypes[str(operator['OperatorGuid']) ?? '']);
+    if (types !== undefined) out['authorizations'] = types;
     return out;
   });
   const members = pull.perParent(OPERATOR_GROUP_MEMBER_KIND);

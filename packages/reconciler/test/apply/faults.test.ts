@@ -1,9 +1,10 @@
 /**
  * Apply under the emulator's faults: a lost answer to an applied create, 5xx, resets, 429 bursts. Never a
  * duplicate, never a step run before what it depends on, and a rerun converges. The trees hold every kind, people
- * (operators, their duty schedules, operator groups with members and authorizations, vault access) and alert
- * definitions (by name, with levels, level members, level integrations and covered monitors and groups) included;
- * after the faulty runs, a clean rerun leaves nothing to plan and the account's alerting as the tree declares it.
+ * (operators, their duty schedules and authorizations, operator groups with members and authorizations, vault access)
+ * and alert definitions (by name, with levels, level members, level integrations and covered monitors and groups)
+ * included; after the faulty runs, a clean rerun leaves nothing to plan and the account's alerting as the tree
+ * declares it.
  */
 import { describe, expect, it } from 'vitest';
 import { profileFromEnv, type FaultKind } from '@monsync/emulator';
@@ -31,7 +32,12 @@ const oneOfEach = (accessLevel: 'view' | 'change' | 'none-left' = 'view') =>
     scheduledReports: [aReport()],
     operators: [
       ...seededOperators(),
-      anOperator({ Email: 'sam@example.com', Password: secret('CANARY-faults-operator', 'SAM_PASSWORD'), dutySchedules: [{ ScheduleMode: 'Daily', StartTime: '08:00', EndTime: '17:00' }] } as never),
+      anOperator({
+        Email: 'sam@example.com',
+        Password: secret('CANARY-faults-operator', 'SAM_PASSWORD'),
+        dutySchedules: [{ ScheduleMode: 'Daily', StartTime: '08:00', EndTime: '17:00' }],
+        authorizations: ['AccountAccess', 'AllowInfra'],
+      } as never),
     ],
     operatorGroups: [anOperatorGroup({ Description: 'On call', members: ['sam@example.com'], authorizations: ['AllowInfra'] } as never)],
     alertDefinitions: [
@@ -55,6 +61,7 @@ const CREATE_ROUTES: [string, string][] = [
   ['/OperatorGroup', 'operatorGroup:On call'],
   ['/OperatorGroup/{operatorGroupGuid}/Member/{operatorGuid}', 'operatorGroupMember:On call/sam@example.com'],
   ['/OperatorGroup/{operatorGroupGuid}/Authorization/{authorizationType}', 'operatorGroupAuthorization:On call/AllowInfra'],
+  ['/Operator/{operatorGuid}/Authorization/{authorizationType}', 'operatorAuthorization:sam@example.com/AllowInfra'],
   ['/VaultSection/{vaultSectionGuid}/Authorization', 'vaultAccess:Web/operator:sam@example.com'],
   ['/AlertDefinition', 'alertDefinition:Shop on-call'],
   ['/AlertDefinition/{alertDefinitionGuid}/Member/MonitorGroup/{memberGuid}', 'alertDefinitionMember:Shop on-call/monitorGroup:Shop'],

@@ -144,3 +144,57 @@ describe('people as code, against the emulator', () => {
     expect(describeSteps(await plan(emptied))).toEqual([]);
   });
 });
+
+describe("an operator's own authorizations, against the emulator", () => {
+  async function typesOf(email: string): Promise<string[]> {
+    const operator = await operatorNamed(email);
+    return (await h.client.operators.authorizations.list(String(operator?.OperatorGuid)).toArray()).map((a) => String(a.AuthorizationType)).sort();
+  }
+
+  it('creates an operator with its list in one apply, taking away the AccountAccess the service gave it when the list leaves it out', async () => {
+    const desired = team({ operators: [{ Email: 'kim@example.com', authorizations: ['TechnicalContact', 'FinancialOperator'] }, { Email: 'lee@example.com', authorizations: ['AccountAccess', 'AllowInfra'] }] });
+    const first = await converge(desired);
+    expect(describeSteps(first).filter((s) => s.includes('operatorAuthorization'))).toEqual([
+      'create operatorAuthorization:kim@example.com/FinancialOperator',
+      'create operatorAuthorization:kim@example.com/TechnicalContact',
+      'create operatorAuthorization:lee@example.com/AllowInfra',
+      'delete operatorAuthorization:kim@example.com/AccountAccess',
+    ]);
+    expect(await typesOf('kim@example.com')).toEqual(['FinancialOperator', 'TechnicalContact']);
+    expect(await typesOf('lee@example.com')).toEqual(['AccountAccess', 'AllowInfra']);
+    expect(describeSteps(await plan(desired))).toEqual([]);
+  });
+
+  it('adds and removes types one request each, reading only the operators that declare a list, and leaves the others alone', async () => {
+    await converge(team({ operators: [{ Email: 'kim@example.com', authorizations: ['AccountAccess', 'AllowInfra'] }, { Email: 'lee@example.com' }] }));
+    const lee = await operatorNamed('lee@example.com');
+    await h.client.operators.authorizations.add(String(lee?.OperatorGuid), 'ShareDashboards');
+    const changed = team({ operators: [{ Email: 'kim@example.com', authorizations: ['AccountAccess', 'ShareDashboards'] }, { Email: 'lee@example.com' }] });
+    h.emulator.control.clearLog();
+    const second = await converge(changed);
+    expect(describeSteps(second)).toEqual(['create operatorAuthorization:kim@example.com/ShareDashboards', 'delete operatorAuthorization:kim@example.com/AllowInfra']);
+    // Those the service carried out (the rate-limited profile refuses some with 429 first).
+    const served = (entries: { route: string; status: number }[]) => entries.filter((e) => e.status !== 429).map((e) => e.route);
+    // One listing of the operator that declares a list; none of lee's, nor of the administrator's.
+    expect(served(h.emulator.control.requestLog().entries).filter((r) => r === 'GET /Operator/{operatorGuid}/Authorization')).toHaveLength(1);
+    expect(served(writeRequests(h))).toEqual([
+      'POST /Operator/{operatorGuid}/Authorization/{authorizationType}',
+      'DELETE /Operator/{operatorGuid}/Authorization/{authorizationType}',
+    ]);
+    expect(await typesOf('kim@example.com')).toEqual(['AccountAccess', 'ShareDashboards']);
+    expect(await typesOf('lee@example.com')).toEqual(['AccountAccess', 'ShareDashboards']);
+    expect(describeSteps(await plan(changed))).toEqual([]);
+  });
+
+  it("never takes AccountAccess from the API account's own operator, and shows its AccountAdministrator without planning it", async () => {
+    const admin = team();
+    const own = admin.operators?.[0];
+    if (own === undefined) throw new Error('no admin');
+    own.value = { ...own.value, authorizations: ['AllowInfra'] };
+    const first = await converge(admin);
+    expect(describeSteps(first).filter((s) => s.includes('operatorAuthorization'))).toEqual([`create operatorAuthorization:${ADMIN.email}/AllowInfra`]);
+    expect(first.warnings.filter((w) => w.code === 'ACCESS_KEPT').map((w) => w.key)).toEqual([`${ADMIN.email}/AccountAccess`]);
+    expect(await typesOf(ADMIN.email)).toEqual(['AccountAccess', 'AccountAdministrator', 'AllowInfra']);
+    expect(describeSteps(await plan(admin))).toEqual([]);
+  });
+});

@@ -103,6 +103,11 @@ function gatedClient() {
         create: (g) => gate(`create duty schedule ${g}`, () => ({ Id: 1 })),
         delete: (g, id) => gate(`delete duty schedule ${g}/${id}`, () => undefined),
       },
+      authorizations: {
+        list: () => listing([]),
+        add: (g, t) => gate(`grant ${t} to operator ${g}`, () => undefined),
+        remove: (g, t) => gate(`revoke ${t} from operator ${g}`, () => undefined),
+      },
       create: (body) => gate(`create operator ${String(body.Email)}`, () => ({ OperatorGuid: guid('o') })),
       replace: (g) => gate(`replace operator ${g}`, () => undefined),
       delete: (g) => gate(`delete operator ${g}`, () => undefined),

@@ -4,6 +4,7 @@
  * `--target` selection, then the plan order: creates, updates and ensures kind by kind, deletes in reverse kind
  * order, keys sorted within a kind; step ids `<kind>:<key>`, made unique where needed.
  */
+import { placeholderKey } from '../../kinds/contract.js';
 import { KINDS } from '../../kinds/index.js';
 import { planProblem, type PlanProblem } from '../errors.js';
 import type { PlanStep, PlanWarning } from '../types.js';
@@ -37,6 +38,15 @@ export function linkDependencies(drafts: readonly Draft[], states: readonly Kind
       // A create taking over a key another object is renamed away from (names are unique for some kinds).
       const renamed = step.action === 'create' ? renamedFrom.get(step.kind, identityOf(step.kind, step.key)) : undefined;
       if (renamed !== undefined) draft.dependsOn.add(renamed);
+    }
+  }
+  // A delete of what a create of this plan brings along (the AccountAccess a new operator is given) waits for it.
+  for (const draft of drafts) {
+    if (draft.step.action !== 'delete' || draft.liveEntry === undefined) continue;
+    for (const ref of draft.liveEntry.refs) {
+      const key = placeholderKey(ref.kind, ref.guid);
+      const parent = key === undefined ? undefined : creates.get(ref.kind, key);
+      if (parent !== undefined) draft.dependsOn.add(parent);
     }
   }
   // A delete waits for the updates and deletes of the live objects that refer to it: they drop the reference.

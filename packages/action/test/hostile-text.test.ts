@@ -110,6 +110,34 @@ describe('hostile text in what the plan command writes', () => {
     expectOnlyOwnCommands(result);
   });
 
+  it('keeps an alert definition name to its lines in the comment, the job summary (paging preview included) and the log', async () => {
+    const ALERT = 'Pager\n+ create alertDefinition "x"\n::warning ::forged \u001b]52;c;ZXZpbA==\u0007 `tick` <b>bold</b> \u202Eabc';
+    const shown = 'Pager\\n+ create alertDefinition \\"x\\"\\n::warning ::forged \\u001b]52;c;ZXZpbA==\\u0007 `tick` <b>bold</b> \\u202eabc';
+    const code = 'Pager\\n+ create alertDefinition "x"\\n::warning ::forged \\u001b]52;c;ZXZpbA==\\u0007 `tick` <b>bold</b> \\u202eabc';
+    const workspace = demoWorkspace();
+    const file = 'configs/hostile-alerts.yaml';
+    writeFile(workspace, file, `alertDefinitions:\n  - AlertName: ${JSON.stringify(ALERT)}\n    IsActive: true\n    members: { monitors: [Status page] }\n    escalationLevels:\n      - { Id: 1, EscalationMode: AlertOnErrorCount, ThresholdErrorCount: 1, IsActive: true }\n`);
+    const thread = new FakeThread(10);
+    const s = harness.scope();
+    expectPlanRun(s, thread, [...demoFiles(), file]);
+    thread.expectCreate(s);
+    const result = await runAction({ workspace, inputs: { command: 'plan', config: 'configs', ...apiInputs(harness.emulator.url) }, event: pullRequestEvent(10) });
+    expect(s.isDone()).toBe(true);
+    const [body = ''] = thread.sentBodies;
+    for (const markdown of [body, result.summary]) {
+      const lines = markdown.split('\n');
+      expect(lines).toContain(`+ create alertDefinition "${shown}"  (hostile-alerts.yaml:2:5)`);
+      expect(lines).toContain(`> \`\`${code}\`\` reaches nobody at any active level.`);
+      expect(lines).toContain(`#### Alert definition \`\`${code}\`\`: created`);
+      const prose = lines.filter((line, i) => !insideFence(lines, i));
+      expect(prose.filter((line) => /^\s*(::|<b>)/.test(line) || /[\p{Cc}\p{Cf}]/u.test(line))).toEqual([]);
+    }
+    const block = result.lines.slice(result.lines.findIndex((line) => line.startsWith('::stop-commands::')));
+    expect(block).toContain(`  + create alertDefinition "${shown}"  (hostile-alerts.yaml:2:5)`);
+    expect(block).toContain(`  alert definition "${shown}" (created, active)`);
+    expectOnlyOwnCommands(result);
+  });
+
   it('shows a file name that fails validation as text in the comment, and as a log-safe annotation', async () => {
     const workspace = demoWorkspace();
     writeFile(workspace, `configs/monitors/${FILE}`, 'monitors:\n  - Name: [unclosed\n');

@@ -54,6 +54,12 @@ async function hostileAccount(): Promise<void> {
   }
 }
 
+/** An alert definition's name, as a tree (or a web-app user, for one pulled) may write it. */
+const ALERT = 'Pager\n+ create alertDefinition "x"\n::warning ::forged \u001b]52;c;ZXZpbA==\u0007 `tick` <b>bold</b> \u202Eabc';
+const SHOWN_ALERT = 'Pager\\n+ create alertDefinition \\"x\\"\\n::warning ::forged \\u001b]52;c;ZXZpbA==\\u0007 `tick` <b>bold</b> \\u202eabc';
+/** A definition that pages nobody, so the paging preview, its warning and the policy finding all name it. */
+const HOSTILE_ALERTS = `alertDefinitions:\n  - AlertName: ${JSON.stringify(ALERT)}\n    IsActive: true\n    members: { monitors: [Status page] }\n    escalationLevels:\n      - { Id: 1, EscalationMode: AlertOnErrorCount, ThresholdErrorCount: 1, IsActive: true }\n`;
+
 describe('hostile text in what monsync prints', () => {
   it('plan: names, operators and file names escaped on their own lines', async () => {
     await hostileAccount();
@@ -68,6 +74,31 @@ describe('hostile text in what monsync prints', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}- delete monitor "Shop\\u200bhomepage" \[[0-9a-f-]{36}\]$/));
     expect(lines).toContain(`      drift: changed outside git by ${SHOWN_OPERATOR} at 2026-01-12T16:42:00`);
     expectTerminalSafe(err);
+  });
+
+  it('plan: an alert definition name in the steps, the paging preview and the policy finding, as text and as Markdown', async () => {
+    const root = copyOfDemoConfigs();
+    writeFileSync(join(root, 'configs', 'hostile-alerts.yaml'), HOSTILE_ALERTS);
+    const text = await monsync(['plan', '--config', 'configs'], { cwd: root, env: suite.env });
+    expect(text.code, text.err).toBe(ExitCode.Ok);
+    const lines = expectTerminalSafe(text.out);
+    expect(lines).toContain(`  + create alertDefinition "${SHOWN_ALERT}"  (hostile-alerts.yaml:2:5)`);
+    expect(lines).toContain(`      + AlertName: "${SHOWN_ALERT}"`);
+    expect(lines).toContain(`  alert definition "${SHOWN_ALERT}" (created, active)`);
+    expect(lines).toContainEqual(expect.stringContaining(`! alertsReachSomeone: alert definition \`${SHOWN_ALERT.replaceAll('\\"', '"')}\` reaches no operator at any active escalation level`));
+    expectTerminalSafe(text.err);
+
+    const markdown = await monsync(['plan', '--config', 'configs', '--format', 'markdown'], { cwd: root, env: suite.env });
+    const md = markdown.out.split('\n');
+    const code = 'Pager\\n+ create alertDefinition "x"\\n::warning ::forged \\u001b]52;c;ZXZpbA==\\u0007 `tick` <b>bold</b> \\u202eabc';
+    // Inside the diff block: terminal rules, one line; outside: a code span its backticks cannot close, no raw HTML.
+    expect(md).toContain(`+ create alertDefinition "${SHOWN_ALERT}"  (hostile-alerts.yaml:2:5)`);
+    expect(md).toContain(`> \`\`${code}\`\` reaches nobody at any active level.`);
+    expect(md).toContain(`#### Alert definition \`\`${code}\`\`: created`);
+    expect(md).toContain(
+      '    will_d["Pager#92;n+ create alertDefinition #34;x#34;#92;n::warning ::forged #92;u001b#93;52#59;c#59;ZXZpbA==#92;u0007 #96;tick#96; #60;b#62;bold#60;/b#62; #92;u202eabc<br/>active, covers 0 monitor groups, 1 monitor"]',
+    );
+    expect(md.filter((line) => /^\s*::/.test(line) || RAW.test(line))).toEqual([]);
   });
 
   it('validate: a file name and the quoted source line of a diagnostic escaped', async () => {

@@ -217,6 +217,11 @@ describe('the alertsReachSomeone policy rule', () => {
     expect(result.warnings.filter((w) => w.code === 'UNUSED_WAIVER').map((w) => [w.key, w.message])).toEqual([
       ['Always covered', 'alerts.yaml:7:9: the waiver of `alertsReachSomeone` silences nothing: alert definition `Always covered` keeps the rule after this plan; remove the waiver'],
     ]);
+    // The preview says where the waiver is, so the comment can leave the definition out of its warnings.
+    expect(result.paging?.definitions.map((d) => [d.key, d.waived])).toEqual([
+      ['Always covered', undefined],
+      ['Shop on-call', { file: 'alerts.yaml', line: 7, column: 9 }],
+    ]);
   });
 
   it('says nothing of what it cannot see: a level whose group members were not read', () => {

@@ -295,8 +295,13 @@ export const PlanPagingDefinitionSchema = def(
       key: Type.String({ description: 'The definition\'s AlertName (after the plan, when it is renamed).' }),
       before: Type.Optional(PlanPagingPathSchema),
       after: Type.Optional(PlanPagingPathSchema),
+      waived: Type.Optional(PlanSourceRefSchema),
     },
-    { description: 'An alert definition whose escalation path the plan changes: before (absent when the plan creates it) and after (absent when it deletes it).' },
+    {
+      description:
+        'An alert definition whose escalation path the plan changes: before (absent when the plan creates it) and after (absent when it deletes it). ' +
+        '`waived`: where the `policyWaivers` entry is that silenced its `alertsReachSomeone` finding in this plan.',
+    },
   ),
 );
 

@@ -7,6 +7,7 @@
  * prune, protection, ordering and dependencies, safety, policy, digests. Phases return problems as data; the first phase that finds
  * any ends the plan with one `PlanError` holding them all. Everything kind-specific lives in `src/kinds/`.
  */
+import type { PlanPaging, PlanWaiver } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { resolveAlerting } from '../kinds/alerting.js';
@@ -90,6 +91,15 @@ function unlabelledDrift(drafts: readonly Draft[], states: readonly KindState[])
   });
 }
 
+/** The previewed definitions whose `alertsReachSomeone` finding a waiver silenced: the comment does not warn of them. */
+function markWaived(paging: PlanPaging, waived: readonly PlanWaiver[]): PlanPaging {
+  for (const definition of paging.definitions) {
+    const waiver = waived.find((w) => w.key === definition.key);
+    if (waiver !== undefined) definition.waived = { file: waiver.file, line: waiver.line, column: waiver.column };
+  }
+  return paging;
+}
+
 function throwIfAny(problems: readonly PlanProblem[]): void {
   if (problems.length > 0) throw new PlanError([...problems]);
 }
@@ -139,7 +149,7 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
   const summary = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: drafted.unchanged, unmanaged: deletes.unmanaged.length };
   for (const step of steps) summary[step.action] += 1;
   const violations = safetyViolations(states, steps, desired.settings.safety);
-  const { findings: policy, warnings: policyWarnings } = policyFindings(desired, states, steps, resolution, live, options.now);
+  const { findings: policy, warnings: policyWarnings, waived } = policyFindings(desired, states, steps, resolution, live, options.now);
   warnings.push(...policyWarnings);
 
   const onCall = options.now === undefined ? undefined : onCallOfPlan(desired, live, steps, options.now);
@@ -159,6 +169,6 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
   digestsOnFirstRead(plan, desired, states, options.fingerprints);
   if (policy.length > 0) plan.policy = policy;
   if (onCall !== undefined) plan.onCall = onCall;
-  if (paging !== undefined) plan.paging = paging;
+  if (paging !== undefined) plan.paging = markWaived(paging, waived);
   return plan;
 }

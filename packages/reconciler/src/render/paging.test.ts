@@ -129,6 +129,19 @@ describe('who gets paged, rendered', () => {
     expect(renderText(planWith(PLAIN))).toContain('\nWho gets paged: ');
   });
 
+  it("leaves a definition whose alertsReachSomeone finding is waived out of the warning, and says where the waiver is", () => {
+    const shop = PLAIN.definitions[0] ?? { key: '' };
+    const waived = { ...shop, key: 'Night <b>pager</b>', waived: { file: 'alerts.yaml', line: 7, column: 9 } };
+    const markdown = renderMarkdown(planWith({ ...PLAIN, definitions: [shop, waived] }));
+    expect(markdown).toContain(
+      '> [!WARNING]\n> `Shop on-call` has nobody on duty at level 1 in 28 hours of the next 7 days.\n\n' +
+        '> [!NOTE]\n> `Night <b>pager</b>` has nobody on duty at level 1 in 28 hours of the next 7 days; its `alertsReachSomeone` finding is waived (alerts.yaml:7:9).\n',
+    );
+    const onlyWaived = renderMarkdown(planWith({ ...PLAIN, definitions: [waived] }));
+    expect(onlyWaived).not.toContain('[!WARNING]');
+    expect(onlyWaived).toContain('> [!NOTE]\n> `Night <b>pager</b>` has nobody on duty');
+  });
+
   it('says how many definitions were left out', () => {
     const markdown = renderMarkdown(planWith({ ...PLAIN, omitted: 7 }));
     expect(markdown).toContain('7 more definitions whose path changes are not shown (the plan lists at most 1): see the plan JSON (`paging`).');

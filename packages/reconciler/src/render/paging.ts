@@ -222,11 +222,17 @@ export function pagingMarkdown(paging: PlanPaging | undefined, escape: (text: st
   if (paging === undefined || paging.definitions.length === 0) return undefined;
   const sentence = opening(paging);
   const open = [`### Who gets paged\n\n${escape(capitalised(sentence))}.${paging.omitted === undefined ? '' : ` ${escape(omittedSentence(paging))}: see the plan JSON (\`paging\`).`}\n`];
-  const warned = paging.definitions.flatMap((d) => {
-    const warning = pathWarning(d.after);
-    return warning === undefined ? [] : [`> ${markdownCode(d.key)} ${escape(warning)}.`];
-  });
-  if (warned.length > 0) open.push('> [!WARNING]', ...warned);
+  const warned = (waived: boolean) =>
+    paging.definitions.flatMap((d) => {
+      const warning = (d.waived !== undefined) === waived ? pathWarning(d.after) : undefined;
+      if (warning === undefined) return [];
+      const where = d.waived === undefined ? '' : `; its \`alertsReachSomeone\` finding is waived (${escape(`${d.waived.file}:${d.waived.line}:${d.waived.column}`)})`;
+      return [`> ${markdownCode(d.key)} ${escape(warning)}${where}.`];
+    });
+  // A waived finding is the team's decision: said, but not among the warnings.
+  const [warnings, notes] = [warned(false), warned(true)];
+  if (warnings.length > 0) open.push('> [!WARNING]', ...warnings);
+  if (notes.length > 0) open.push(...(warnings.length > 0 ? [''] : []), '> [!NOTE]', ...notes);
   const blocks = paging.definitions.map((definition) => {
     const lines = definitionLines(definition);
     const f = fence(lines);

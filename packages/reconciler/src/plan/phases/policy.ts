@@ -3,7 +3,7 @@
  * positions) and those of the rules about the account (`scope: 'account'` in the schema's policy/rules.ts),
  * checked on the monitors the account would hold once the plan is applied.
  */
-import { ALERT_DEFINITION_KIND, alertsReachSomeone, checkAccountPolicy, MONITOR_KIND, type AccountMonitor, type PolicyRuleEntry } from '@monsync/schema';
+import { ALERT_DEFINITION_KIND, alertsReachSomeone, checkAccountPolicy, MONITOR_KIND, type AccountMonitor, type PlanWaiver, type PolicyRuleEntry } from '@monsync/schema';
 import type { DesiredState } from '../../desired.js';
 import type { LiveSnapshot } from '../../live/types.js';
 import { alertPathOf, pathsAfterPlan } from '../../paging/of-plan.js';
@@ -38,9 +38,9 @@ export function monitorsAfterPlan(states: readonly KindState[], steps: readonly 
  * `alertsReachSomeone` over every declared alert definition as the account would hold it after the plan; a valid
  * waiver of the definition silences it, and one that silences nothing is said as a warning.
  */
-function reachFindings(desired: DesiredState, live: LiveSnapshot, steps: readonly PlanStep[], now: number | undefined): { findings: PolicyFinding[]; warnings: PlanWarning[] } {
+function reachFindings(desired: DesiredState, live: LiveSnapshot, steps: readonly PlanStep[], now: number | undefined): Reach {
   const entry = (desired.settings.policy ?? []).find((e) => e.rule === alertsReachSomeone.name);
-  if (entry === undefined || desired.settings.manage[ALERT_DEFINITION_KIND.section] === undefined) return { findings: [], warnings: [] };
+  if (entry === undefined || desired.settings.manage[ALERT_DEFINITION_KIND.section] === undefined) return { findings: [], warnings: [], waived: [] };
   const declared = desired.alertDefinitions.filter((d) => typeof d.value.AlertName === 'string');
   const paths = pathsAfterPlan(live, steps, now, declared.map((d) => d.value.AlertName ?? ''));
   const waivers = (desired.planWaivers ?? []).filter((w) => w.rule === alertsReachSomeone.name && w.kind === ALERT_DEFINITION_KIND.kind);
@@ -64,7 +64,14 @@ function reachFindings(desired: DesiredState, live: LiveSnapshot, steps: readonl
   const warnings = waivers
     .filter((w) => !used.has(w) && paths.has(w.key))
     .map((w) => ({ code: 'UNUSED_WAIVER', message: `${w.file}:${w.line}:${w.column}: the waiver of \`${w.rule}\` silences nothing: ${ALERT_DEFINITION_KIND.title.one} \`${w.key}\` keeps the rule after this plan; remove the waiver`, kind: w.kind, key: w.key }));
-  return { findings, warnings };
+  return { findings, warnings, waived: [...used] };
+}
+
+/** What `alertsReachSomeone` found, the waivers that silence nothing, and those that silenced a finding (the paging preview marks them). */
+interface Reach {
+  findings: PolicyFinding[];
+  warnings: PlanWarning[];
+  waived: PlanWaiver[];
 }
 
 /** The plan's `policy` section: the tree's findings, then the account's and those only the account shows; warnings of waivers that silence nothing. */
@@ -75,12 +82,12 @@ export function policyFindings(
   resolution: Resolution,
   live: LiveSnapshot,
   now: number | undefined,
-): { findings: PolicyFinding[]; warnings: PlanWarning[] } {
+): Reach {
   const entries: readonly PolicyRuleEntry[] = desired.settings.policy ?? [];
   const findings = [...(desired.policy ?? [])];
   const monitors = entries.length === 0 ? undefined : monitorsAfterPlan(states, steps, resolution);
   if (monitors !== undefined) findings.push(...checkAccountPolicy(entries, monitors));
   const reach = reachFindings(desired, live, steps, now);
   findings.push(...reach.findings);
-  return { findings, warnings: reach.warnings };
+  return { findings, warnings: reach.warnings, waived: reach.waived };
 }

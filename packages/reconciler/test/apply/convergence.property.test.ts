@@ -1,19 +1,23 @@
 /**
  * Convergence: for a random config tree and a random live account, one apply leaves nothing to plan, and a second
  * apply sends no write at all (the emulator's request log). Every kind takes part: monitors and their groups, the
- * vault, SLAs, reports, and people (operators with duty schedules, operator groups with members, authorizations and
- * duty schedules, vault access; generators shared with the duty-schedule property, `people-trees.ts`). One emulator
- * serves every run, reset in between. `MONSYNC_PROPERTY_RUNS` sets the number of runs (default 200; e.g. 2000 for a
+ * vault, SLAs, reports, people (operators with duty schedules, operator groups with members, authorizations and
+ * duty schedules, vault access; generators shared with the duty-schedule property, `people-trees.ts`), and alert
+ * definitions by name with their levels, level members, level integrations and covered monitors and groups
+ * (`alert-trees.ts`), which are then read back and compared with the tree. One emulator serves every run, reset in
+ * between. `MONSYNC_PROPERTY_RUNS` sets the number of runs (default 200; e.g. 2000 for a
  * long run).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MonitoringClient } from '@monsync/client';
-import { KIND_ENTRIES, VAULT_ACCESS_KIND } from '@monsync/schema';
+import { SEEDED } from '@monsync/emulator';
+import { ALERT_DEFINITION_KIND, KIND_ENTRIES, VAULT_ACCESS_KIND } from '@monsync/schema';
 import type { DesiredState } from '../../src/desired.js';
 import { aGroup, aMonitor, anItem, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
 import { expectConvergesInOneApply, useEmulatorHarness, type Harness } from './harness.js';
-import { buildPeopleDesired, buildPeopleLive, grantLiveAccess, peopleDesiredArb, peopleLiveArb, unique, type PeopleGuids } from './people-trees.js';
+import { addChatIntegration, alertsDesiredArb, alertsLiveArb, buildAlertsDesired, buildAlertsLive, expectAlertingMatches } from './alert-trees.js';
+import { buildPeopleDesired, buildPeopleLive, grantLiveAccess, OPERATOR_GROUPS, PEOPLE, peopleDesiredArb, peopleLiveArb, unique, type PeopleGuids } from './people-trees.js';
 
 const RUNS = Number(process.env.MONSYNC_PROPERTY_RUNS ?? 200);
 
@@ -30,6 +34,10 @@ const CONDITIONS = ['HttpStatus', 'LoadTimeLimit1', 'TotalMaxBytes'];
 
 /** The people kinds, from the registry: those of the operators and operatorGroups sections, and vault access. */
 const PEOPLE_KINDS = new Set<string>(KIND_ENTRIES.filter((e) => e.section === 'operators' || e.section === 'operatorGroups' || e.kind === VAULT_ACCESS_KIND.kind).map((e) => e.kind));
+/** The alerting kinds: definitions, their levels, covered monitors, level members and level integrations. */
+const ALERTING_KINDS = new Set<string>(KIND_ENTRIES.filter((e) => e.section === ALERT_DEFINITION_KIND.section).map((e) => e.kind));
+/** What alert definitions may name: the API account's operator besides the people drawn. */
+const ALERT_NAMES = { monitors: MONITORS, monitorGroups: GROUPS, operators: [SEEDED.admin.email, ...PEOPLE], operatorGroups: OPERATOR_GROUPS };
 
 const subset = <T>(values: readonly T[]) => fc.subarray([...values]);
 const schedule = fc.constantFrom(
@@ -54,6 +62,7 @@ const desiredArb = fc.record({
   slas: fc.array(fc.tuple(fc.constantFrom(...SLAS), fc.constantFrom(98, 99, 99.5), fc.option(subset(PERIODS), { nil: undefined })), { maxLength: 2 }),
   reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'ExcelAttachment'), schedule), { maxLength: 2 }),
   people: peopleDesiredArb,
+  alerts: alertsDesiredArb(ALERT_NAMES),
 });
 
 const liveArb = fc.record({
@@ -63,6 +72,7 @@ const liveArb = fc.record({
   slas: fc.array(fc.tuple(fc.constantFrom(...SLAS), fc.constantFrom(98, 99, 99.5), subset(PERIODS)), { maxLength: 2 }),
   reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'ExcelAttachment'), schedule, fc.boolean()), { maxLength: 2 }),
   people: peopleLiveArb,
+  alerts: alertsLiveArb(ALERT_NAMES),
 });
 
 type DesiredInput = typeof desiredArb extends fc.Arbitrary<infer T> ? T : never;
@@ -92,7 +102,13 @@ function buildDesired(input: DesiredInput): DesiredState {
     anSla({ Description: description, UptimeErrorThreshold: threshold, ...(periods === undefined ? {} : { exclusionPeriods: periods.map((p) => aPeriod(periodOf(p, PERIODS.indexOf(p)))) }) }),
   );
   const reports = unique(input.reports).map(([key, fileType, sched]) => aReport({ key, FileType: fileType, Schedule: sched }));
-  const manage = { ...Object.fromEntries(Object.entries(input.prune).map(([kind, prune]) => [kind, { prune }])), ...people.manage };
+  const alerts = buildAlertsDesired(input.alerts, {
+    monitors: [...names],
+    monitorGroups: groups.map((g) => g.value.Description),
+    operators: people.operators.map((o) => o.value.Email),
+    operatorGroups: people.operatorGroups.map((g) => g.value.Description),
+  });
+  const manage = { ...Object.fromEntries(Object.entries(input.prune).map(([kind, prune]) => [kind, { prune }])), ...people.manage, ...alerts.manage };
   return desiredState({
     manage,
     safety: { maxDeletePercent: 100, maxUpdatePercent: 100 },
@@ -103,30 +119,37 @@ function buildDesired(input: DesiredInput): DesiredState {
     scheduledReports: reports,
     operators: people.operators,
     operatorGroups: people.operatorGroups,
+    alertDefinitions: alerts.alertDefinitions,
   });
 }
 
 /** Creates the live account through the API, as another tool (or a person) would have. */
 async function buildLive(client: MonitoringClient, input: LiveInput): Promise<void> {
   const people = await buildPeopleLive(client, input.people);
-  await buildLiveMonitors(client, input);
+  const monitors = await buildLiveMonitors(client, input);
   await buildLiveVault(client, input, people);
   await buildLiveSlasAndReports(client, input);
+  const operators = new Map([[SEEDED.admin.email, SEEDED.admin.guid], ...people.operators]);
+  await buildAlertsLive(client, input.alerts, { ...monitors, operators, operatorGroups: people.groups });
 }
 
-async function buildLiveMonitors(client: MonitoringClient, input: LiveInput): Promise<void> {
+/** Monitors and groups; their GUIDs by Name and Description. */
+async function buildLiveMonitors(client: MonitoringClient, input: LiveInput): Promise<{ monitors: Map<string, string>; monitorGroups: Map<string, string> }> {
   const monitorGuids = new Map<string, string>();
+  const groupGuids = new Map<string, string>();
   for (const [name, f] of unique(input.monitors)) {
     const created = await client.monitors.create({ Name: name, MonitorType: 'Https', IsActive: f.IsActive, UserAgent: f.UserAgent, ErrorConditions: conditionsOf(f) } as never);
     monitorGuids.set(name, String(created.MonitorGuid));
   }
   for (const [description, members] of unique(input.groups)) {
     const group = await client.monitorGroups.create({ Description: description } as never);
+    groupGuids.set(description, String(group.MonitorGroupGuid));
     for (const m of members) {
       const guid = monitorGuids.get(m);
       if (guid !== undefined) await client.monitorGroups.addMember(String(group.MonitorGroupGuid), guid);
     }
   }
+  return { monitors: monitorGuids, monitorGroups: groupGuids };
 }
 
 /** Sections with their items; Web is given the access drawn, besides its creator's. */
@@ -165,18 +188,28 @@ describe('convergence (property)', () => {
   it(`one apply converges a random tree and account, and a second apply writes nothing (${RUNS} runs)`, { timeout: 900_000 }, async () => {
     let nonEmptyPlans = 0;
     let peoplePlans = 0;
+    const alerting = { plans: 0, creates: 0, updates: 0, deletes: 0 };
     await fc.assert(
       fc.asyncProperty(desiredArb, liveArb, async (desiredInput, liveInput) => {
         await h.emulator.control.reset('empty');
+        await addChatIntegration(h);
         await buildLive(h.client, liveInput);
-        const plan = await expectConvergesInOneApply(h, buildDesired(desiredInput));
+        const desired = buildDesired(desiredInput);
+        const plan = await expectConvergesInOneApply(h, desired);
+        await expectAlertingMatches(h.client, desired);
         if (plan.steps.length > 0) nonEmptyPlans += 1;
         if (plan.steps.some((s) => PEOPLE_KINDS.has(s.kind))) peoplePlans += 1;
+        const alertSteps = plan.steps.filter((s) => ALERTING_KINDS.has(s.kind));
+        if (alertSteps.length > 0) alerting.plans += 1;
+        for (const action of ['create', 'update', 'delete'] as const) if (alertSteps.some((s) => s.action === action)) alerting[`${action}s`] += 1;
       }),
       { numRuns: RUNS },
     );
-    // The generators must reach real work, not only trees that already match, and people among it.
+    // The generators must reach real work, not only trees that already match, and people and alerting among it:
+    // alerting steps that add, change and remove.
     expect(nonEmptyPlans).toBeGreaterThan(RUNS / 2);
     expect(peoplePlans).toBeGreaterThan(RUNS / 3);
+    expect(alerting.plans, JSON.stringify(alerting)).toBeGreaterThan(RUNS / 3);
+    for (const action of ['creates', 'updates', 'deletes'] as const) expect(alerting[action], JSON.stringify(alerting)).toBeGreaterThan(RUNS / 10);
   });
 });

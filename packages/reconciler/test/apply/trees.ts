@@ -4,6 +4,7 @@ import { splitMarker } from '../../src/plan/markers.js';
 import { SEEDED } from '@monsync/emulator';
 import { aGroup, aMonitor, anItem, anOperator, anOperatorGroup, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
 import type { Harness } from './harness.js';
+import { alertDuplicates, CHAT, declaredDefinition } from './alert-trees.js';
 import { peopleDuplicates } from './people-trees.js';
 
 export const PRUNE_ALL = { monitors: { prune: true }, monitorGroups: { prune: true }, vault: { prune: true }, slas: { prune: true }, scheduledReports: { prune: true } };
@@ -46,8 +47,44 @@ function fleetPeople(variant: 0 | 1, secretValue: string) {
   return { operators, operatorGroups: variant === 0 ? [night, weekend] : [night], access };
 }
 
-/** A mid-sized account: every kind, vault references, memberships, people (unless `people: false`); `variant` changes fields, renames and drops some. */
-export function fleet(variant: 0 | 1, options: { people?: boolean } = {}): DesiredState {
+/**
+ * The fleet's alert definitions, levels reaching people only when the fleet has people. `variant` 1 changes the first
+ * (deactivated, a threshold, a message, covered groups and monitors, level members, an integration's addresses, an
+ * integration attached and one detached), deletes the second and the account's default one (adopted by variant 0),
+ * and creates a third; a monitor one of them covers is deleted, and an operator and a group a level reaches.
+ */
+function fleetAlerts(variant: 0 | 1, withPeople: boolean) {
+  const reach = (operators: string[], operatorGroups: string[]) => (withPeople ? { members: { operators, operatorGroups } } : {});
+  const shop = declaredDefinition('Shop on-call', variant === 0, { monitorGroups: variant === 0 ? ['Shop'] : ['Shop', 'Edge'], monitors: variant === 0 ? ['monitor-1', 'monitor-13'] : ['monitor-1'] }, [
+    {
+      Id: 1,
+      fields: { EscalationMode: 'AlertOnErrorCount', ThresholdErrorCount: 2 + 3 * variant, IsActive: true },
+      ...reach(variant === 0 ? ['ann@example.com'] : ['ann@example.com', 'cat@example.com'], variant === 0 ? ['Night shift'] : []),
+      integrations:
+        variant === 0
+          ? [{ integration: 'Email', ExtraEmailAddresses: ['oncall@example.com'] }]
+          : [{ integration: 'Email', ExtraEmailAddresses: ['ops@example.com', 'oncall@example.com'] }, { integration: CHAT.Name, VariableValues: { channel: '#shop' } }],
+    },
+    {
+      Id: 2,
+      fields: { EscalationMode: 'AlertOnErrorDuration', ThresholdMinutes: 30, IsActive: true, Message: variant === 0 ? 'Shop is down' : 'Shop is still down' },
+      ...reach(variant === 0 ? ['bob@example.com'] : ['cat@example.com'], []),
+      integrations: variant === 0 ? [{ integration: 'Phone' }] : [],
+    },
+  ]);
+  const second =
+    variant === 0
+      ? declaredDefinition('Backend pager', true, { monitors: [], monitorGroups: ['Backend'] }, [{ Id: 1, fields: { EscalationMode: 'AlertOnErrorCount', ThresholdErrorCount: 1, IsActive: true }, integrations: [{ integration: 'SMS' }] }])
+      : declaredDefinition('Night pager', true, { monitors: ['renamed-5'], monitorGroups: [] }, [{ Id: 1, fields: { EscalationMode: 'AlertOnErrorCount', ThresholdErrorCount: 3, IsActive: true }, ...reach([], ['Night shift']), integrations: [{ integration: 'SMS' }] }]);
+  const adopted = declaredDefinition('Default alerting', false, undefined, [{ Id: 3, fields: { IsActive: true, ThresholdErrorCount: 9 }, ...reach([], ['Weekend']) }]);
+  return variant === 0 ? [shop, second, adopted] : [shop, second];
+}
+
+/**
+ * A mid-sized account: every kind, vault references, memberships, people (unless `people: false`), alert definitions
+ * (with `alerting: true`); `variant` changes fields, renames and drops some.
+ */
+export function fleet(variant: 0 | 1, options: { people?: boolean; alerting?: boolean } = {}): DesiredState {
   const secretValue = 'CANARY-fleet-4d1e';
   const people = options.people === false ? undefined : fleetPeople(variant, secretValue);
   const sections = ['Web', 'Api'].map((name) =>
@@ -66,13 +103,14 @@ export function fleet(variant: 0 | 1, options: { people?: boolean } = {}): Desir
   ];
   const reports = [aReport(), aReport({ key: variant === 0 ? 'daily' : 'monthly', Schedule: { ScheduleType: 'Daily', Time: `0${6 + variant}:00:00` } })];
   return desiredState({
-    manage: people === undefined ? PRUNE_ALL : PRUNE_ALL_WITH_PEOPLE,
+    manage: { ...(people === undefined ? PRUNE_ALL : PRUNE_ALL_WITH_PEOPLE), ...(options.alerting === true ? { alertDefinitions: { prune: true } } : {}) },
     safety: NO_LIMITS,
     vaultSections: sections,
     monitors,
     monitorGroups: groups,
     slas,
     scheduledReports: reports,
+    alertDefinitions: options.alerting === true ? fleetAlerts(variant, people !== undefined) : [],
     ...(people === undefined ? {} : { operators: people.operators, operatorGroups: people.operatorGroups }),
   });
 }
@@ -93,5 +131,6 @@ export async function duplicates(h: Harness): Promise<string[]> {
   }
   for (const r of await c.scheduledReports.list().toArray()) add(`report:${splitMarker(r.InternalNotes, 'key').marker ?? String(r.ScheduledReportGuid)}`);
   await peopleDuplicates(c, add);
+  await alertDuplicates(c, add);
   return [...counts].filter(([, n]) => n > 1).map(([k, n]) => `${k} x${n}`);
 }

@@ -8,7 +8,9 @@
  * `monsync plan` holds: the client, the tree, the snapshot and the plan. The account: 10,000 monitors, 500 groups
  * of 20, 200 vault items in 5 sections (each with its access declared), 100 SLAs with 3 exclusion periods each,
  * 50 reports, and people: 500 operators with 2 duty schedules of their own, in 50 operator groups of 10, each
- * group with 2 authorizations and a duty schedule copied onto its members. Then:
+ * group with 2 authorizations and a duty schedule copied onto its members; and alerting: 200 alert definitions (besides
+ * the account's default one) covering the monitor groups between them, each with its 3 escalation levels set, reaching
+ * operators and operator groups, and one integration attached per level (e-mail, SMS, a chat channel). Then:
  *   0. the seeding child reads the account once with its own client, so the emulator is warm as a running service
  *      is (compiled code, full caches) while this process stays as cold as a fresh `monsync plan`;
  *   1. readLive with the client's default parallelism: requests against the minimum; wall time against the
@@ -43,7 +45,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulatorProcess, control, childCpuMs, machineCpu, stealShare } from './lib/emulator-process.mjs';
 import { measureHttpFloor } from './lib/http-floor.mjs';
 import { createClient } from '@monsync/client';
-import { DEFAULT_SAFETY } from '@monsync/schema';
+import { ALERT_DEFINITION_KIND, DEFAULT_SAFETY, KIND_ENTRIES } from '@monsync/schema';
 import { assemblePlan, liveScope, readLive, renderMarkdown } from '../dist/index.js';
 
 const args = process.argv.slice(2);
@@ -68,12 +70,14 @@ const RATE_LIMITED_SHARE = 0.1;
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1] ?? 5) || 5;
 /** People: the same at every --scale (an account's staff does not grow with its monitors). */
 const PEOPLE = { operators: 500, operatorGroups: 50, ownSchedules: 2, groupAuthorizations: ['BasicOperator', 'CreateAlertDefinition'] };
-const SIZES = { monitors: SCALE ?? 10_000, groups: Math.floor((SCALE ?? 10_000) / 20), groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50, ...PEOPLE };
+/** Alerting: the same at every --scale too (an account's paths do not grow with its monitors; each covers more groups). */
+const ALERTING = { alertDefinitions: 200, levels: 3 };
+const SIZES = { monitors: SCALE ?? 10_000, groups: Math.floor((SCALE ?? 10_000) / 20), groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50, ...PEOPLE, ...ALERTING };
 const PAGE = 100;
 
 const guid = (kind, i) => {
   const hex = (i + 1).toString(16).padStart(12, '0');
-  const tag = { monitor: '1', group: '2', section: '3', item: '4', sla: '5', report: '6', operator: '7', operatorGroup: '8', authorization: '9' }[kind];
+  const tag = { monitor: '1', group: '2', section: '3', item: '4', sla: '5', report: '6', operator: '7', operatorGroup: '8', authorization: '9', alertDefinition: 'a', integration: 'b' }[kind];
   return `${tag}0000000-0000-4000-8000-${hex}`;
 };
 
@@ -124,6 +128,74 @@ function peopleTree(state, source) {
       source,
     }));
   return { operators, operatorGroups };
+}
+
+/** A chat integration set up in the web app, taking a channel per level; Email and SMS are the account's predefined ones. */
+const CHAT = { Name: 'Ops chat channel', Type: 'Slack' };
+const alertName = (d) => `alerts ${String(d).padStart(3, '0')}`;
+/** The monitor groups definition d covers: every group exactly once, shared out in turn (2 or 3 each at 10,000 monitors). */
+const coveredGroups = (d) => Array.from({ length: Math.max(0, Math.ceil((SIZES.groups - d) / SIZES.alertDefinitions)) }, (_, k) => d + k * SIZES.alertDefinitions);
+
+/**
+ * Level `id` of definition d, as `pull` writes it: every field of the level (a complete PATCH leaves them all set),
+ * whom it reaches (level 1 a team, level 2 an operator and the next team, level 3 two operators) and its one
+ * integration (e-mail with an extra address, SMS, a chat channel with the definition's own channel).
+ */
+function alertLevel(d, id) {
+  const fields = {
+    EscalationMode: id === 1 ? 'AlertOnErrorCount' : 'AlertOnErrorDuration',
+    ThresholdErrorCount: 2,
+    ThresholdMinutes: 15 * id,
+    IsActive: id < 3 || d % 2 === 0,
+    Message: `${alertName(d)}: level ${id}`,
+    NumberOfReminders: id - 1,
+    ReminderDelay: 30,
+    IncludeTraceRoute: id === 1,
+  };
+  const team = (k) => `team ${(d + k) % SIZES.operatorGroups}`;
+  const operator = (k) => operatorEmail((d * 7 + k) % SIZES.operators);
+  const members = [{ operatorGroups: [team(0)] }, { operators: [operator(0)], operatorGroups: [team(1)] }, { operators: [operator(1), operator(2)] }][id - 1];
+  const integration = [{ integration: 'Email', ExtraEmailAddresses: [`alerts-${d}@example.com`] }, { integration: 'SMS' }, { integration: CHAT.Name, VariableValues: { channel: `#alerts-${d}` } }][id - 1];
+  return { fields, members, integration };
+}
+
+/** Alert definitions as the service stores them: levels with their members and attached integrations, covered groups. */
+function alertingAccount(state) {
+  state.integrations.push({ IntegrationGuid: guid('integration', 0), ...CHAT, AllowsEscalationLevelVariables: true });
+  const integrations = new Map(state.integrations.map((i) => [i.Name, i.IntegrationGuid]));
+  const operators = new Map(state.operators.map((o) => [o.Email, o.OperatorGuid]));
+  const teams = new Map(state.operatorGroups.map((g) => [g.fields.Description, g.fields.OperatorGroupGuid]));
+  for (let d = 0; d < SIZES.alertDefinitions; d += 1) {
+    const escalationLevels = Array.from({ length: SIZES.levels }, (_, k) => {
+      const { fields, members, integration } = alertLevel(d, k + 1);
+      const { integration: name, ...settings } = integration;
+      return {
+        Id: k + 1,
+        fields,
+        members: [...(members.operators ?? []).map((email) => ({ OperatorGuid: operators.get(email) })), ...(members.operatorGroups ?? []).map((team) => ({ OperatorGroupGuid: teams.get(team) }))],
+        // The write-only settings as the attaching POST sent them: kept by the service, never returned.
+        integrations: [{ IntegrationGuid: integrations.get(name), ...settings, IsActive: true, SendOkAlerts: true, SendReminderAlerts: true }],
+      };
+    });
+    const members = coveredGroups(d).map((g) => ({ MonitorGroupGuid: guid('group', g) }));
+    state.alertDefinitions.push({ fields: { AlertDefinitionGuid: guid('alertDefinition', d), AlertName: alertName(d), IsActive: true }, escalationLevels, members, authorizations: [] });
+  }
+}
+
+/** The alerting part of the tree, as `pull` writes it (the write-only settings left out: they are never compared). */
+function alertingTree(source) {
+  return Array.from({ length: SIZES.alertDefinitions }, (_, d) => ({
+    value: {
+      AlertName: alertName(d),
+      IsActive: true,
+      members: { monitorGroups: coveredGroups(d).map((g) => `group ${g}`) },
+      escalationLevels: Array.from({ length: SIZES.levels }, (_, k) => {
+        const { fields, members, integration } = alertLevel(d, k + 1);
+        return { value: { Id: k + 1, ...fields, members, integrations: [{ value: integration, source }] }, source };
+      }),
+    },
+    source,
+  }));
 }
 
 /** The account: every object as the service stores it. */
@@ -188,6 +260,7 @@ function account(state) {
     state.slas.push({ fields: { SlaGuid: guid('sla', i), Hash: `s${i}`, Description: `sla ${i}`, UptimeErrorThreshold: 99, UptimeWarningThreshold: 99.5, LoadTimeErrorThreshold: 4, OperatorReponseTimeThreshold: 15 }, exclusionPeriods });
   }
   state.counters.exclusionPeriodId = period;
+  alertingAccount(state);
   for (let i = 0; i < SIZES.reports; i += 1) {
     state.scheduledReports.push({
       ScheduledReportGuid: guid('report', i),
@@ -225,12 +298,22 @@ function tree(state) {
     root: '/bench',
     settings: {
       apiVersion: 'monsync/v1',
-      manage: { monitors: { prune: false }, monitorGroups: { prune: false }, vault: { prune: false }, slas: { prune: false }, scheduledReports: { prune: false }, operators: { prune: false }, operatorGroups: { prune: false } },
+      manage: {
+        monitors: { prune: false },
+        monitorGroups: { prune: false },
+        vault: { prune: false },
+        slas: { prune: false },
+        scheduledReports: { prune: false },
+        operators: { prune: false },
+        operatorGroups: { prune: false },
+        alertDefinitions: { prune: false },
+      },
       ignore: [],
       safety: DEFAULT_SAFETY,
     },
     monitors,
-    monitorGroups: state.monitorGroups.map(({ fields, members }) => ({ value: { Description: fields.Description, members: members.map((m) => names.get(m)) }, source })),
+    // The account's own All Monitors group is no declaration: `pull` leaves it out.
+    monitorGroups: state.monitorGroups.filter(({ fields }) => fields.IsAll !== true).map(({ fields, members }) => ({ value: { Description: fields.Description, members: members.map((m) => names.get(m)) }, source })),
     vaultSections: state.vaultSections.map((s) => ({
       value: {
         Name: s.Name,
@@ -254,12 +337,30 @@ function tree(state) {
       value: { key: `report-${i}`, DashboardGuid: r.DashboardGuid, FileType: r.FileType, Schedule: r.Schedule, Recipients: { ExtraEmailAddresses: r.Recipients.ExtraEmailAddresses } },
       source,
     })),
-    alertDefinitions: [],
+    alertDefinitions: alertingTree(source),
     ...peopleTree(state, source),
   };
 }
 
 const ms = (n) => `${n.toFixed(0)} ms`;
+
+/** The kinds of the alertDefinitions section: the tree declares the account's alerting exactly as it is. */
+const ALERTING_KINDS = new Set(KIND_ENTRIES.filter((e) => e.section === ALERT_DEFINITION_KIND.section).map((e) => e.kind));
+/**
+ * The plan's steps by action and kind. The tree differs from the account only where the bench changed it (monitors
+ * switched off, operators renamed, one group's schedule moved): a step of an alerting kind means the bench's data
+ * is wrong, so it stops rather than measure a plan nobody would make.
+ */
+function stepsOf(plan) {
+  const counts = new Map();
+  for (const step of plan.steps) counts.set(`${step.action} ${step.kind}`, (counts.get(`${step.action} ${step.kind}`) ?? 0) + 1);
+  const alerting = plan.steps.filter((step) => ALERTING_KINDS.has(step.kind));
+  if (alerting.length > 0) {
+    console.error(`plan-10k: the tree's alert definitions should match the account's, but the plan has ${alerting.length} steps for them: ${alerting.slice(0, 5).map((step) => step.id).join(', ')}`);
+    process.exit(1);
+  }
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([what, n]) => `${n} ${what}`).join(', ');
+}
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 if (args[0] === '--seed') {
@@ -276,7 +377,14 @@ if (args[0] === '--seed') {
   await warm.close();
   // A pipe is written asynchronously: exit only once the tree is flushed.
   // The live operators, groups and sections (the account's own besides the bench's) decide the per-parent listings.
-  const counts = { operators: state.operators.length, operatorGroups: state.operatorGroups.filter((g) => g.fields.IsEveryone !== true).length, sections: state.vaultSections.length };
+  // So do the live alert definitions (the bench's and the account's default one) and their levels.
+  const counts = {
+    operators: state.operators.length,
+    operatorGroups: state.operatorGroups.filter((g) => g.fields.IsEveryone !== true).length,
+    sections: state.vaultSections.length,
+    alertDefinitions: state.alertDefinitions.length,
+    escalationLevels: state.alertDefinitions.reduce((sum, d) => sum + d.escalationLevels.length, 0),
+  };
   process.stdout.write(JSON.stringify({ desired: desiredTree, self: state.operators[0].OperatorGuid, counts }), () => process.exit(0));
   await new Promise(() => {});
 }
@@ -304,6 +412,7 @@ if (args[0] === '--read') {
   const planWallMs = performance.now() - planT0;
   const planCpu = process.cpuUsage(planStart);
   const planRssMb = process.resourceUsage().maxRSS / 1024;
+  stepsOf(plan);
   console.log(JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, steal, readRssMb, planCpuMs: (planCpu.user + planCpu.system) / 1000, planWallMs, planRssMb, updates: plan.summary.update }));
   await client.close();
   process.exit(0);
@@ -329,17 +438,27 @@ try {
   // Paged, the monitors come in a chain of pages, each asked for with the cursor of the one before; published, in one
   // listing of them all.
   const monitorPages = SHAPE === 'paged' ? Math.ceil(SIZES.monitors / PAGE) : 1;
+  const someGroup = snapshot.lists.monitorGroup.find((g) => g.IsAll !== true).MonitorGroupGuid;
+  const someOperator = guid('operator', 0);
+  const someTeam = guid('operatorGroup', 0);
+  const someLevel = `/AlertDefinition/${guid('alertDefinition', 0)}/EscalationLevel`;
   // The least a complete read can be: one listing per kind (monitors by pages), and one listing per parent object
-  // where the API has nothing wider (no account-wide duty schedule, member or authorization listing). Everyone's
-  // members are every operator and its authorizations cannot change, so it is not listed.
-  const LISTINGS = ['monitor groups', 'vault sections', 'vault items', 'SLAs', 'reports', 'operators', 'operator groups', 'time zones'];
+  // where the API has nothing wider (no account-wide duty schedule, member or authorization listing; an alert
+  // definition's levels, and each level's members and integrations, only per definition and per level). Everyone's
+  // members are every operator and its authorizations cannot change, so it is not listed. Each per-parent kind
+  // with one of its listings, whose body the floor below answers.
+  const LISTINGS = ['monitor groups', 'vault sections', 'vault items', 'SLAs', 'reports', 'operators', 'operator groups', 'time zones', 'alert definitions', 'integrations'];
   const perParentLists = [
-    [SIZES.groups, 'monitor group member lists'],
-    [SIZES.slas, 'SLA period lists'],
-    [counts.operators, 'duty schedule lists (one per operator)'],
-    [counts.operatorGroups, 'operator group member lists'],
-    [counts.operatorGroups, 'operator group authorization lists'],
-    [counts.sections, 'vault section access lists'],
+    [SIZES.groups, 'monitor group member lists', `/MonitorGroup/${someGroup}/Member`],
+    [SIZES.slas, 'SLA period lists', `/SLA/${snapshot.lists.sla[0].SlaGuid}/ExclusionPeriod`],
+    [counts.operators, 'duty schedule lists (one per operator)', `/Operator/${someOperator}/DutySchedule`],
+    [counts.operatorGroups, 'operator group member lists', `/OperatorGroup/${someTeam}/Member`],
+    [counts.operatorGroups, 'operator group authorization lists', `/OperatorGroup/${someTeam}/Authorization`],
+    [counts.sections, 'vault section access lists', `/VaultSection/${snapshot.lists.vaultSection[0].VaultSectionGuid}/Authorization`],
+    [counts.alertDefinitions, 'escalation level lists (one per alert definition)', someLevel],
+    [counts.alertDefinitions, 'alert definition member lists', `/AlertDefinition/${guid('alertDefinition', 0)}/Member`],
+    [counts.escalationLevels, 'escalation level member lists', `${someLevel}/1/Member`],
+    [counts.escalationLevels, 'escalation level integration lists', `${someLevel}/1/Integration`],
   ];
   const perParent = perParentLists.reduce((sum, [n]) => sum + n, 0);
   const minimum = monitorPages + LISTINGS.length + perParent;
@@ -354,25 +473,13 @@ try {
     const res = await globalThis.fetch(`${emulator.url}${path}`, { headers: { authorization: `Basic ${Buffer.from('demo:demo-password').toString('base64')}` } });
     return res.text();
   };
-  const someGroup = snapshot.lists.monitorGroup.find((g) => g.IsAll !== true).MonitorGroupGuid;
-  const someOperator = guid('operator', 0);
-  const someTeam = guid('operatorGroup', 0);
   // Real bodies for the floor: the first monitor page, and one listing of each per-parent kind.
   const floorOptions = {
     latency: LATENCY,
     parallelism,
     // The first page, or the whole bare listing: the floor parses what the client parses.
     chain: { count: monitorPages, body: await raw('/Monitor') },
-    perParent: await Promise.all(
-      [
-        `/MonitorGroup/${someGroup}/Member`,
-        `/SLA/${snapshot.lists.sla[0].SlaGuid}/ExclusionPeriod`,
-        `/Operator/${someOperator}/DutySchedule`,
-        `/OperatorGroup/${someTeam}/Member`,
-        `/OperatorGroup/${someTeam}/Authorization`,
-        `/VaultSection/${snapshot.lists.vaultSection[0].VaultSectionGuid}/Authorization`,
-      ].map(async (path, i) => ({ count: perParentLists[i][0], body: await raw(path) })),
-    ),
+    perParent: await Promise.all(perParentLists.map(async ([count, , path]) => ({ count, body: await raw(path) }))),
   };
   const dir = mkdtempSync(join(tmpdir(), 'monsync-plan-10k-'));
   const desiredFile = join(dir, 'desired.json');
@@ -413,6 +520,11 @@ try {
   }
   // Peak RSS of what `monsync plan` holds (before the per-object comparison below adds its own copies).
   const planRss = process.resourceUsage().maxRSS / 1024;
+  // `monsync plan` also passes its clock: the on-call preview and "who gets paged" (group 0's moved schedule and the
+  // renamed operators change the paths of the definitions reaching them). Measured once the code is warm.
+  const previewStart = process.cpuUsage();
+  const previewed = assemblePlan(desired, snapshot, { selfOperatorGuid: self, now: Date.parse('2026-11-30T09:00:00Z') });
+  const previewUsed = process.cpuUsage(previewStart);
   const markdownStart = process.cpuUsage();
   const markdown = renderMarkdown(plan);
   const markdownCpu = process.cpuUsage(markdownStart);
@@ -420,6 +532,7 @@ try {
   console.log(
     `plan-10k: ${SIZES.monitors} monitors, ${SIZES.groups} groups of ${SIZES.groupSize}, ${SIZES.items} vault items in ${SIZES.sections} sections, ${SIZES.slas} SLAs x ${SIZES.periodsPerSla} periods, ${SIZES.reports} reports; ` +
       `${SIZES.operators} operators with ${SIZES.ownSchedules} duty schedules each, in ${SIZES.operatorGroups} operator groups of ${groupSize()} with ${SIZES.groupAuthorizations.length} authorizations and a duty schedule each; ` +
+      `${SIZES.alertDefinitions} alert definitions covering the groups, ${SIZES.levels} escalation levels each with members and an integration; ` +
       `latency ${LATENCY} ms; client parallelism ${parallelism}; GET /Monitor ${SHAPE === 'paged' ? `paged by cursor, ${PAGE} a page (strict profile)` : 'one bare array (published profile)'}`,
   );
   console.log('');
@@ -444,7 +557,10 @@ try {
     console.log(`host steal             ${steals.map((x) => `${(x * 100).toFixed(0)}%`).join(', ')} of the machine's CPU time went to other guests during the reads (wall figures stretch with it; CPU figures do not)`);
   }
   console.log(`readLive at latency 0  ${ms(readNoLatency)} (service and client processing alone: the part of the wall time no latency explains)`);
-  console.log(`assemblePlan CPU       first ${ms(cpu[0])}, median of 5 ${ms(median(cpu))}  (${plan.summary.update} updates, ${plan.summary.unchanged} unchanged)`);
+  console.log(`assemblePlan CPU       first ${ms(cpu[0])}, median of 5 ${ms(median(cpu))}  (${plan.summary.update} updates, ${plan.summary.unchanged} unchanged; steps: ${stepsOf(plan)})`);
+  console.log(
+    `  with the previews    ${ms((previewUsed.user + previewUsed.system) / 1000)} (its clock given, as \`monsync plan\` does: the on-call preview, and who gets paged for ${previewed.paging?.definitions.length ?? 0} definitions${previewed.paging?.omitted === undefined ? '' : ` + ${previewed.paging.omitted} counted`})`,
+  );
   const freshPlanCpu = median(rounds.map((r) => r.planCpuMs));
   const freshRss = median(rounds.map((r) => r.planRssMb));
   // CPU counts V8's background threads too (the optimising compiler, concurrent marking): wall is what a user waits.
@@ -499,6 +615,18 @@ try {
         () => perObject.operatorGroups.members(g.OperatorGroupGuid).toArray(),
         () => perObject.operatorGroups.authorizations.list(g.OperatorGroupGuid).toArray(),
       ]),
+      // As the vendor's provider refreshes a definition: the definition, its levels and members, each level's members
+      // and integrations (it lists those per level too; it reads each attached integration again besides).
+      ...snapshot.lists.alertDefinition.flatMap((d) => {
+        const definition = perObject.alertDefinitions;
+        const levels = snapshot.perParent.escalationLevel?.[d.AlertDefinitionGuid] ?? [];
+        return [
+          () => definition.get(d.AlertDefinitionGuid),
+          () => definition.escalationLevels.list(d.AlertDefinitionGuid).toArray(),
+          () => definition.members.list(d.AlertDefinitionGuid).toArray(),
+          ...levels.flatMap((l) => [() => definition.escalationLevels.members.list(d.AlertDefinitionGuid, l.Id).toArray(), () => definition.integrations.list(d.AlertDefinitionGuid, l.Id).toArray()]),
+        ];
+      }),
     ];
     await Promise.all(gets.map((get) => get()));
     const perObjectWall = performance.now() - t1;

@@ -99,4 +99,25 @@ describe('monsync and RUM websites', () => {
     expect(pruned.code).toBe(ExitCode.Ok);
     expect((suite.emulator.control.dump().rumWebsites ?? []).map((site) => site['Description'])).toEqual(['Shop storefront']);
   });
+
+  it('imports a website made in the web app into the tree, which then plans it unchanged', async () => {
+    const settings = SETTINGS.replace('prune: true', 'prune: false');
+    const root = tempTree({ 'monsync.yaml': settings, 'rum-websites.yaml': SITES });
+    expect((await monsync(['apply', '--auto-approve'], { env: suite.env, cwd: root })).code).toBe(ExitCode.Ok);
+    await webApp('POST', '/Rum/Website', { Description: 'Status page', Url: 'https://status.example.com', IsSpa: true, IncludeUrlFragment: true });
+    const planned = await monsync(['plan'], { env: suite.env, cwd: root });
+    expect(planned.out).toMatch(/\? rumWebsite "Status page" \[[0-9a-f-]{36}\]/);
+
+    const imported = await monsync(['import', 'rumWebsite', 'Status *'], { env: suite.env, cwd: root });
+    expect(imported.code, imported.err).toBe(ExitCode.Ok);
+    expect(imported.out).toContain('+ RUM website "Status page" (new-objects.yaml)');
+    const written = readFileSync(join(root, 'new-objects.yaml'), 'utf8');
+    expect(written).toContain('rumWebsites:\n');
+    expect(written).toContain('Description: Status page');
+    expect(written).not.toMatch(/RumScript|<script/);
+    expect(readFileSync(join(root, 'rum-websites.yaml'), 'utf8')).toBe(SITES);
+    const again = await monsync(['plan', '--detailed-exitcode'], { env: suite.env, cwd: root });
+    expect(again.code, again.out + again.err).toBe(ExitCode.Ok);
+    expect(again.out).toContain('No changes.');
+  });
 });

@@ -277,7 +277,7 @@ class Assembler {
     if (typeof value.apiOperator === 'string' && value.apiOperator.trim() !== '') this.settings.apiOperator = value.apiOperator.trim();
     const safety = isMapping(value.safety) ? value.safety : {};
     this.settings.safety = { ...safetyLimits(safety, DEFAULT_SAFETY), relations: safetyLimits(safety.relations, DEFAULT_SAFETY.relations) };
-    this.diagnostics.push(...this.policy.readSettings(src, value, this.settings));
+    this.diagnostics.push(...this.policy.readSettings(src, value, this.settings, this.allow));
     if (Object.keys(this.allow.fields).length + Object.keys(this.allow.values).length > 0) this.settings.allowUnknown = this.allow;
   }
 

@@ -16,18 +16,25 @@ const NO_LIMITS = { maxDeletePercent: 100, maxUpdatePercent: 100 };
 export const seededOperators = () => [anOperator({ Email: SEEDED.admin.email }), anOperator({ Email: SEEDED.viewer.email })];
 
 /**
- * The people of the fleet: operators with their own duty schedules, a group with members, authorizations and a duty
- * schedule (copied onto each member), access to the Web section. `variant` 1 renames and reschedules one operator,
- * deletes another (and the group it alone was in), creates a third, changes the group's members, authorizations and
- * schedule, and changes the section's access.
+ * The people of the fleet: operators with their own duty schedules and authorizations, a group with members,
+ * authorizations and a duty schedule (copied onto each member), access to the Web section. `variant` 1 renames and
+ * reschedules one operator and changes its authorizations, deletes another (and the group it alone was in), creates a
+ * third (whose list leaves out the AccountAccess the service gives it), changes the group's members, authorizations
+ * and schedule, and changes the section's access.
  */
 function fleetPeople(variant: 0 | 1, secretValue: string) {
   const operators = [
     ...seededOperators(),
-    anOperator({ Email: 'ann@example.com', FullName: variant === 0 ? 'Ann' : 'Ann B.', TimeZoneId: 3, dutySchedules: [{ ScheduleMode: 'Daily', StartTime: `0${8 + variant}:00`, EndTime: '17:00' }] } as never),
+    anOperator({
+      Email: 'ann@example.com',
+      FullName: variant === 0 ? 'Ann' : 'Ann B.',
+      TimeZoneId: 3,
+      dutySchedules: [{ ScheduleMode: 'Daily', StartTime: `0${8 + variant}:00`, EndTime: '17:00' }],
+      authorizations: variant === 0 ? ['AccountAccess', 'TechnicalContact'] : ['AccountAccess', 'ShareDashboards'],
+    } as never),
     variant === 0
       ? anOperator({ Email: 'bob@example.com', dutySchedules: [{ ScheduleMode: 'Weekly', WeekDay: 'Saturday', StartTime: '00:00', EndTime: '00:00' }] } as never)
-      : anOperator({ Email: 'cat@example.com', FullName: 'Cat', Password: secret(`${secretValue}-cat`, 'CAT_PASSWORD') } as never),
+      : anOperator({ Email: 'cat@example.com', FullName: 'Cat', Password: secret(`${secretValue}-cat`, 'CAT_PASSWORD'), authorizations: ['AllowInfra'] } as never),
   ];
   const night = anOperatorGroup({
     Description: 'Night shift',

@@ -33,6 +33,8 @@ const SUITES = [
   'packages/cli/test/safety-e2e.test.ts',
   'packages/cli/test/lock-out-e2e.test.ts',
   'packages/cli/test/operator-authorizations-e2e.test.ts',
+  'packages/cli/test/rum-websites-e2e.test.ts',
+  'packages/reconciler/test/apply/rum-websites-emulator.test.ts',
   'packages/cli/test/operator-password-e2e.test.ts',
   'packages/cli/test/outgoing-phone-number-e2e.test.ts',
   'packages/cli/test/apply.test.ts',

@@ -79,7 +79,7 @@ describe('monsync init', () => {
 
   it('asks on a terminal which kinds to manage', async () => {
     const root = emptyRepository();
-    const answers = ['y', 'n', '', 'no', 'yes', 'n', 'n', 'n'];
+    const answers = ['y', 'n', '', 'no', 'yes', 'n', 'n', 'n', 'n'];
     const io = Object.assign(bufferedIo({ cwd: root, isTTY: true }), { prompt: async () => answers.shift() ?? '' });
     expect(await run(['init', '--no-workflows'], io)).toBe(ExitCode.Ok);
     expect(managed(join(root, 'configs', 'monsync.yaml'))).toEqual(['monitors', 'vault', 'scheduledReports']);

@@ -118,10 +118,10 @@ describe('--json', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'monsync-json-pull-')), 'tree');
     const { code, out, err } = await monsync(['pull', '--out', dir, '--json'], { env: suite.env });
     expect(code).toBe(ExitCode.Ok);
-    expect(err).toContain('Wrote 9 files to');
+    expect(err).toContain('Wrote 10 files to');
     const result = conforms(pullJsonSchema(), out) as { command: string; files: { path: string; created: boolean }[]; secrets: { env: string }[] };
     expect(result.command).toBe('pull');
-    expect(result.files).toHaveLength(9);
+    expect(result.files).toHaveLength(10);
     for (const file of result.files) expect(existsSync(join(dir, file.path)), file.path).toBe(true);
     expect(result.secrets.map((secret) => secret.env)).toContain('MONSYNC_SECRET_WEB_SHOP_LOGIN_PASSWORD');
     expectNoSecrets(out + err);

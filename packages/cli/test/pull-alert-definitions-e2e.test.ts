@@ -80,7 +80,7 @@ describe('monsync pull: alert definitions', () => {
 
     const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
     expect(pulled.code, pulled.err).toBe(ExitCode.Ok);
-    expect(pulled.out).toMatch(/^Wrote 9 files to tree: .*, alert-definitions\.yaml\n/);
+    expect(pulled.out).toMatch(/^Wrote 10 files to tree: .*, alert-definitions\.yaml, rum-websites\.yaml\n/);
     onlyReads();
     const file = join(root, 'tree', 'alert-definitions.yaml');
     const pulledDefinitions = definitions(file);

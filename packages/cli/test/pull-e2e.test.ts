@@ -29,7 +29,7 @@ describe('monsync pull', () => {
     const pulled = await monsync(['pull', '--out', 'tree'], { env: suite.env, cwd: root });
     expect(pulled.code).toBe(ExitCode.Ok);
     expect(pulled.out).toMatch(
-      /^Wrote 9 files to tree: monsync\.yaml, monitors\.yaml, monitor-groups\.yaml, vault\.yaml, slas\.yaml, operators\.yaml, operator-groups\.yaml, scheduled-reports\.yaml, alert-definitions\.yaml\n/,
+      /^Wrote 10 files to tree: monsync\.yaml, monitors\.yaml, monitor-groups\.yaml, vault\.yaml, slas\.yaml, operators\.yaml, operator-groups\.yaml, scheduled-reports\.yaml, alert-definitions\.yaml, rum-websites\.yaml\n/,
     );
     expect(suite.emulator.control.requestLog().entries.every((entry) => entry.method === 'GET')).toBe(true);
     const secrets = placeholders(pulled.out);

@@ -15,6 +15,7 @@ import {
   type TimezonesApi,
 } from './families/operators.js';
 import { scheduledReportsApi, slasApi, type ScheduledReportsApi, type SlasApi } from './families/reports-slas.js';
+import { rumWebsitesApi, type RumWebsitesApi } from './families/rum-websites.js';
 import { vaultItemsApi, vaultSectionsApi, type VaultItemsApi, type VaultSectionsApi } from './families/vault.js';
 import { Transport, type HttpMethod, type Query, type TransportOptions } from './transport.js';
 import type { ApiAccount, Credentials, RegisterRequest } from './types.js';
@@ -54,6 +55,8 @@ export interface MonitoringClient {
   readonly vaultSections: VaultSectionsApi;
   readonly scheduledReports: ScheduledReportsApi;
   readonly slas: SlasApi;
+  /** `/Rum/Website`: websites measured by real user monitoring. */
+  readonly rumWebsites: RumWebsitesApi;
   /**
    * `POST /Register`: creates an API account. The service authenticates this call with the operator's
    * regular login, so pass it as `credentials` (default: the client's own). The result holds the new
@@ -61,7 +64,7 @@ export interface MonitoringClient {
    */
   register(body?: RegisterRequest, credentials?: Credentials): Promise<ApiAccount>;
   /**
-   * Any other call (RUM, Integration/Custom, ApiUser, private locations, MonitorResultExportSettings), with the
+   * Any other call (RUM metrics, Integration/Custom, ApiUser, private locations, MonitorResultExportSettings), with the
    * same auth, limits, retries and errors. `path` is below the API root, e.g. `/RUM`. Resolves to the parsed
    * JSON body, or undefined when there is none.
    */
@@ -102,6 +105,7 @@ export function createClient(options: ClientOptions): MonitoringClient {
     vaultSections: vaultSectionsApi(core),
     scheduledReports: scheduledReportsApi(core),
     slas: slasApi(core),
+    rumWebsites: rumWebsitesApi(core),
     register: (body = {}, credentials) =>
       core.json<ApiAccount>({ method: 'POST', route: '/Register', body, ...(credentials ? { auth: credentials } : {}) }),
     request: <T>(method: HttpMethod, path: string, raw: RawRequestOptions = {}) =>

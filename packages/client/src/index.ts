@@ -39,6 +39,7 @@ export type { MonitorGroupsApi } from './families/monitor-groups.js';
 export type { MonitorChecksApi, MonitorsApi } from './families/monitors.js';
 export type { OperatorGroupsApi, OperatorsApi, OutgoingPhoneNumbersApi, TimezonesApi } from './families/operators.js';
 export type { ScheduledReportsApi, SlasApi } from './families/reports-slas.js';
+export type { RumWebsitesApi } from './families/rum-websites.js';
 export type { VaultItemsApi, VaultSectionsApi } from './families/vault.js';
 export * from './enums.js';
 export * from './types.js';

@@ -102,6 +102,7 @@ describe('a listing entry that is not of its listing\'s shape', () => {
       [`/OperatorGroup/${GUID}/Authorization`, () => api.client.operatorGroups.authorizations.list(GUID).toArray()],
       ['/Timezone', () => api.client.timezones.list().toArray()],
       ['/OutgoingPhoneNumber', () => api.client.outgoingPhoneNumbers.list().toArray()],
+      ['/Rum/Website', () => api.client.rumWebsites.list().toArray()],
     ];
     for (const [path, read] of reads) {
       api.reply('GET', path, 200, [null]);

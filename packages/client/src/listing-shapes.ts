@@ -55,6 +55,7 @@ export const LISTING_SHAPES: Readonly<Record<string, EntryShape>> = {
   'GET /Timezone': { what: 'a time zone', fields: { TimezoneId: 'id' } },
   'GET /OutgoingPhoneNumber': { what: 'an outgoing phone number', fields: { Id: 'id' } },
   'GET /AlertDefinition': { what: 'an alert definition', fields: { AlertDefinitionGuid: 'guid' } },
+  'GET /Rum/Website': { what: 'a RUM website', fields: { RumWebsiteId: 'guid', Description: 'text' } },
 };
 
 const TYPE_TEXT: Record<EntryFieldType, string> = {

@@ -69,6 +69,7 @@ export const ReadOnlyFields = {
   scheduledReport: ['ScheduledReportGuid', 'Hash'],
   sla: ['SlaGuid', 'Hash'],
   slaExclusionPeriod: ['ExclusionPeriodId', 'Hash'],
+  rumWebsite: ['RumWebsiteId', 'RumScript'],
 } as const;
 
 /** Write-only fields per kind (dotted paths for nested ones): never returned, so never diffed from reads. */
@@ -632,6 +633,25 @@ export type ScheduledReportCreate = ScheduledReportFields & {
   Extra;
 export type ScheduledReportReplace = ScheduledReportCreate;
 export type ScheduledReportPatch = ScheduledReportFields & NoFields<ReadOnlyOf<'scheduledReport'>> & Extra;
+
+// ----------------------------------------------------------------------------------------------- RUM websites
+
+/** A website measured by real user monitoring (`/Rum/Website`, the fields of the vendor's 2026 provider). */
+export interface RumWebsiteFields {
+  /** The website's name as the web app shows it. */
+  Description?: string;
+  Url?: string;
+  /** A single-page application. */
+  IsSpa?: boolean;
+  /** Count the part of the address after `#` as a page (single-page applications only). */
+  IncludeUrlFragment?: boolean;
+}
+
+/** `RumScript` is the snippet the service generates for the site to embed. */
+export type RumWebsite = { RumWebsiteId: string; RumScript?: string } & RumWebsiteFields & { Description: string } & Extra;
+export type RumWebsiteCreate = RumWebsiteFields & { Description: string; Url: string } & NoFields<ReadOnlyOf<'rumWebsite'>> & Extra;
+/** The whole website: PUT replaces it (the client adds `RumWebsiteId` from the path, as the vendor's provider sends it). */
+export type RumWebsiteReplace = RumWebsiteCreate;
 
 // ----------------------------------------------------------------------------------------------- SLAs
 

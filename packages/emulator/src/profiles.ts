@@ -55,6 +55,10 @@ export interface Rules {
   vaultAuthorizationForm: 'spec' | 'published';
   /** Operators as the spec shows them, or as published: `OutgoingPhoneNumberId`, no `PhoneProvider`, `...Specified` companions honoured, write-only settings not returned by GET. */
   operatorFields: 'spec' | 'published';
+  /** RUM websites: `RumScript` (or, on POST, `RumWebsiteId`) in a request body answered 400, or ignored. */
+  rumWebsiteReadOnly: 'refuse' | 'ignore';
+  /** PUT /Rum/Website/{id}: the whole website (a writable field left out is refused) or the fields sent merged. */
+  rumWebsitePut: 'whole' | 'merge';
   /** Route keys the service does not have: answered 405 (after authentication). */
   absentRoutes: readonly string[];
 }
@@ -118,6 +122,7 @@ const CREATES = [
   'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Member/OperatorGroup/{memberGuid}',
   'POST /AlertDefinition/{alertDefinitionGuid}/EscalationLevel/{escalationLevelId}/Integration',
   'POST /Register',
+  'POST /Rum/Website',
 ];
 
 const CREATED_OBJECT: Record<string, ReplyShape> = Object.fromEntries(CREATES.map((k) => [k, created()]));
@@ -146,6 +151,8 @@ const DEFAULT_RULES: Rules = {
   operatorGroupAuthorizationForm: 'legacy',
   vaultAuthorizationForm: 'spec',
   operatorFields: 'spec',
+  rumWebsiteReadOnly: 'ignore',
+  rumWebsitePut: 'merge',
   absentRoutes: [],
 };
 
@@ -169,8 +176,11 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
       alertDefinitionKnownFieldsOnly: true,
       minTake: 1,
       monitorList: 'paged',
+      rumWebsiteReadOnly: 'refuse',
+      rumWebsitePut: 'whole',
     },
-    shapes: DEFAULT_SHAPES,
+    // The provider shows no status for a RUM website's create: strict answers 200 with the object.
+    shapes: { ...DEFAULT_SHAPES, routes: { ...DEFAULT_SHAPES.routes, 'POST /Rum/Website': created(200) } },
   },
   published: {
     name: 'published',
@@ -193,6 +203,8 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
       operatorGroupAuthorizationForm: 'announced',
       vaultAuthorizationForm: 'published',
       operatorFields: 'published',
+      // The vendor's provider PUTs the whole website.
+      rumWebsitePut: 'whole',
     },
     shapes: {
       routes: {
@@ -245,6 +257,7 @@ export const PROFILES: Readonly<Record<ProfileName, Profile>> = {
         'POST /Register': created(200),
         // The 2021 definition's answer (the 2022 one and `published`: 201 with no body).
         'POST /Operator/{operatorGuid}/Authorization/{authorizationType}': NO_CONTENT,
+        'POST /Rum/Website': NO_CONTENT,
       },
       methods: {},
     },

@@ -8,6 +8,7 @@ import { registerVaultRoutes } from './handlers/vault.js';
 import { registerOperatorRoutes } from './handlers/operators.js';
 import { registerReferenceRoutes } from './handlers/reference.js';
 import { registerHistoryRoutes } from './handlers/history.js';
+import { registerRumWebsiteRoutes } from './handlers/rum-websites.js';
 
 export function buildRouter(): Router {
   const router = new Router();
@@ -20,5 +21,6 @@ export function buildRouter(): Router {
   registerOperatorRoutes(router);
   registerReferenceRoutes(router);
   registerHistoryRoutes(router);
+  registerRumWebsiteRoutes(router);
   return router;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { newLevels } from './handlers/alert-definitions.js';
+import { rumScript } from './handlers/rum-websites.js';
 import { STATE_FORMAT, Store, type EmulatorState, type MonitorRec } from './store.js';
 import type { Obj } from './validate.js';
 
@@ -144,6 +145,7 @@ function baseState(creds: SeedCredentials): EmulatorState {
     vaultItems: [],
     slas: [],
     scheduledReports: [],
+    rumWebsites: [],
     // A fresh account has one definition and the predefined integrations; the demo adds configured ones.
     alertDefinitions: [{ fields: { AlertDefinitionGuid: SEEDED.alertDefinitions.default, AlertName: 'Default alerting', IsActive: true }, escalationLevels: newLevels(3), members: [], authorizations: [] }],
     integrations: [
@@ -165,6 +167,7 @@ export const DEMO = {
   slas: { gold: seedGuid('sla:gold'), silver: seedGuid('sla:silver') },
   reports: { weeklyExec: seedGuid('report:weekly-exec'), monthlyOps: seedGuid('report:monthly-ops') },
   dashboard: seedGuid('dashboard:executive'),
+  rumWebsites: { shop: seedGuid('rum-website:shop') },
 } as const;
 
 interface DemoMonitor {
@@ -258,6 +261,16 @@ function demoState(creds: SeedCredentials): EmulatorState {
 
   addDemoVault(s);
   addDemoSlasAndReports(s);
+  s.rumWebsites = [
+    {
+      RumWebsiteId: DEMO.rumWebsites.shop,
+      Description: 'Shop storefront',
+      Url: 'https://shop.example.com',
+      IsSpa: true,
+      IncludeUrlFragment: false,
+      RumScript: rumScript(DEMO.rumWebsites.shop),
+    },
+  ];
   return s;
 }
 

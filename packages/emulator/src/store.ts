@@ -97,6 +97,8 @@ export interface EmulatorState {
   scheduledReports: Obj[];
   alertDefinitions: AlertDefinitionRec[];
   integrations: Obj[];
+  /** Websites of real user monitoring (absent from state files written before they were emulated). */
+  rumWebsites?: Obj[];
   timezones: Obj[];
   checkpoints: Obj[];
 }
@@ -171,6 +173,7 @@ export class Store {
   readonly scheduledReports = new Collection<string, Obj>(this.#changed);
   readonly alertDefinitions = new Collection<string, AlertDefinitionRec>(this.#changed);
   readonly integrations = new Collection<string, Obj>(this.#changed);
+  readonly rumWebsites = new Collection<string, Obj>(this.#changed);
   #timezones: Obj[] = [];
   #checkpoints: Obj[] = [];
 
@@ -467,6 +470,7 @@ export class Store {
       scheduledReports: [...this.scheduledReports.values()],
       alertDefinitions: [...this.alertDefinitions.values()],
       integrations: [...this.integrations.values()],
+      rumWebsites: [...this.rumWebsites.values()],
       timezones: this.#timezones,
       checkpoints: this.#checkpoints,
     };
@@ -530,6 +534,7 @@ export class Store {
     for (const r of s.scheduledReports) this.scheduledReports.put(key(r['ScheduledReportGuid']), r);
     for (const a of s.alertDefinitions) this.alertDefinitions.put(key(a.fields['AlertDefinitionGuid']), a);
     for (const i of s.integrations) this.integrations.put(key(i['IntegrationGuid']), i);
+    for (const w of s.rumWebsites ?? []) this.rumWebsites.put(key(w['RumWebsiteId']), w);
     this.#timezones = s.timezones;
     this.#checkpoints = s.checkpoints;
   }

@@ -11,6 +11,7 @@ export type {
   MonitorGroupConfig,
   OperatorConfig,
   OperatorGroupConfig,
+  RumWebsiteConfig,
   ScheduledReportConfig,
   Settings,
   SlaConfig,

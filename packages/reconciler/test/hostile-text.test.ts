@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeHolder, renderJson, renderMarkdown, renderPolicySection, renderStepList, renderText, type Plan } from '../src/index.js';
-import { aLiveMonitor, aMonitor, at, desiredState, guidFor, liveSnapshot, OTHER_OPERATOR, planFor } from '../src/test-utils/index.js';
+import { aLiveMonitor, aLiveRumWebsite, aMonitor, aRumWebsite, at, desiredState, guidFor, liveSnapshot, OTHER_OPERATOR, planFor } from '../src/test-utils/index.js';
 
 /** An operator's FullName as anyone with web-app access can set it. */
 const OPERATOR = 'Jane\n+     Url: "https://evil"\n::warning ::x \u001b]52;c;ZXZpbA==\u0007\u001b[2K\u001b[1A <img src=x onerror=alert(1)> \u202Eabc\u200B';
@@ -129,6 +129,52 @@ describe('the JSON plan', () => {
     expect(step?.source?.file).toBe(FILE);
     expect(step?.drift?.operatorName).toBe(OPERATOR);
     expect(step?.changes.find((c) => c.path === '/Url')?.after).toBe(`https://example.com/${'a'.repeat(400)}z`);
+  });
+});
+
+describe('hostile text in a RUM website\'s Description, in every plan output', () => {
+  /** A website's name, set in the web app (live) or written in the tree (declared). */
+  const LIVE = 'Shop\n+ create rumWebsite "x"\n````\n<!-- monsync:plan --> ::warning ::y \u001b[2J\u202E';
+  const DECLARED = 'Docs\n- delete rumWebsite "Shop"\n## [x](https://evil) <img src=x>';
+  const UNMANAGED = '`evil`\u001b[31m\u200B';
+  const pinnedId = guidFor('rumWebsite', LIVE);
+  const plan = planFor(
+    desiredState({ manage: { rumWebsites: { prune: false } }, rumWebsites: [aRumWebsite({ Description: 'Storefront', RumWebsiteId: pinnedId }, at('rum.yaml', '', 4)), aRumWebsite({ Description: DECLARED }, at('rum.yaml', '', 8))] }),
+    liveSnapshot({ rumWebsites: [aLiveRumWebsite({ Description: LIVE, RumScript: '<script>\n::error::forged</script>' }), aLiveRumWebsite({ Description: UNMANAGED })] }),
+  );
+  const SHOWN_LIVE = '"Shop\\n+ create rumWebsite \\"x\\"\\n````\\n<!-- monsync:plan --> ::warning ::y \\u001b[2J\\u202e"';
+  const SHOWN_DECLARED = '"Docs\\n- delete rumWebsite \\"Shop\\"\\n## [x](https://evil) <img src=x>"';
+
+  it('the text plan shows each on its own line, escaped, and no line a runner takes for a command', () => {
+    const lines = renderText(plan).split('\n');
+    expect(lines).toContain(`      ~ Description: ${SHOWN_LIVE} -> "Storefront"`);
+    expect(lines).toContain(`  + create rumWebsite ${SHOWN_DECLARED}  (rum.yaml:8:5)`);
+    expect(lines).toContain(`  ? rumWebsite "\`evil\`\\u001b[31m\\u200b" [${guidFor('rumWebsite', UNMANAGED)}]`);
+    expect(lines.filter((line) => RAW.test(line))).toEqual([]);
+    expect(lines.filter((line) => /^\s*::/.test(line) || line.includes('forged'))).toEqual([]);
+    expect(lines.filter((line) => /^\s*[+-] (create|delete) rumWebsite "(x|Shop)"/.test(line))).toEqual([]);
+  });
+
+  it('the Markdown comment keeps them inside their lines of the diff block, and as text outside it', () => {
+    const lines = renderMarkdown(plan).split('\n');
+    expect(lines).toContain('`````diff');
+    const block = lines.slice(lines.indexOf('`````diff') + 1, lines.indexOf('`````'));
+    expect(block).toContain(`-     Description: ${SHOWN_LIVE}`);
+    expect(block).toContain(`+ create rumWebsite ${SHOWN_DECLARED}  (rum.yaml:8:5)`);
+    expect(block.filter((line) => /^[+-] (create|delete) rumWebsite "(x|Shop)"/.test(line))).toEqual([]);
+    const outside = [...lines.slice(0, lines.indexOf('`````diff')), ...lines.slice(lines.indexOf('`````') + 1)];
+    expect(outside.filter((line) => line.includes('<!--'))).toEqual(['<!-- monsync:plan -->']);
+    expect(outside.join('\n')).not.toMatch(/<img|\]\(https:\/\/evil\)|forged/);
+    expect(outside.filter((line) => /^\s*#{1,6} /.test(line)).every((line) => !line.includes('evil'))).toBe(true);
+  });
+
+  it('the JSON plan holds them exactly, and never the generated RumScript', () => {
+    const text = renderJson(plan);
+    const json = JSON.parse(text) as Plan;
+    expect(json.steps.find((s) => s.guid === pinnedId)?.changes).toEqual([{ op: 'replace', path: '/Description', before: LIVE, after: 'Storefront' }]);
+    expect(json.steps.find((s) => s.action === 'create')?.key).toBe(DECLARED);
+    expect(json.unmanaged).toEqual([{ kind: 'rumWebsite', key: UNMANAGED, guid: guidFor('rumWebsite', UNMANAGED) }]);
+    expect(text).not.toContain('forged');
   });
 });
 

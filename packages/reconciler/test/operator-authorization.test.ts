@@ -90,6 +90,7 @@ describe("a new operator's AccountAccess, which the service gives it", () => {
     const removal = result.steps[2];
     expect(removal?.guid).toBe('{{operator:new@example.com}}/AccountAccess');
     expect(removal?.dependsOn).toEqual(['operator:new@example.com']);
+    expect(removal?.reason).toBe('the service gives every new operator AccountAccess, and its `authorizations:` leave it out: taken away once the operator is created');
   });
 
   it('is left alone when the new operator declares no list', () => {

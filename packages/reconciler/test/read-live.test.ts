@@ -33,6 +33,7 @@ function fakeClient(data: { monitors?: ApiObject[]; groups?: ApiObject[]; member
     vaultItems: { list: () => listing('/VaultItem', []) },
     slas: { list: () => listing('/Sla', data.slas ?? []), exclusionPeriods: { list: (guid) => listing(`/Sla/${guid}/ExclusionPeriod`, data.periods?.[guid] ?? []) } },
     scheduledReports: { list: () => listing('/ScheduledReport', []) },
+    rumWebsites: { list: () => listing('/Rum/Website', []) },
     operators: {
       list: () => listing('/Operator', [{ OperatorGuid: 'op-1', FullName: 'Jane' }]),
       dutySchedules: { list: (guid) => listing(`/Operator/${guid}/DutySchedule`, []) },

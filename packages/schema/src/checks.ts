@@ -106,6 +106,14 @@ export function checkSlaThresholds(sla: unknown): Finding[] {
   return [];
 }
 
+/** A RUM website counts the part after `#` as a page only as a single-page application (the vendor's provider). */
+export function checkRumWebsite(site: unknown): Finding[] {
+  if (site === null || typeof site !== 'object') return [];
+  const { IsSpa: spa, IncludeUrlFragment: fragment } = site as Record<string, unknown>;
+  if (fragment !== true || spa === true) return [];
+  return [{ code: 'RUM_FRAGMENT_WITHOUT_SPA', message: 'IncludeUrlFragment: true needs IsSpa: true: the service counts URL fragments as pages only of a single-page application', field: 'IncludeUrlFragment' }];
+}
+
 /** An exclusion period: real timestamps, `From` before `Until`. */
 export function checkExclusionPeriod(period: unknown): Finding[] {
   if (period === null || typeof period !== 'object') return [];

@@ -729,6 +729,28 @@ export const OperatorGroupSchema = def(
 );
 
 // ---------------------------------------------------------------------------------------------------------------
+// RUM websites (the vendor's 2026 provider: `/Rum/Website`)
+// ---------------------------------------------------------------------------------------------------------------
+
+export const RumWebsiteSchema = def(
+  'RumWebsite',
+  ApiObject(
+    {
+      Description: Name('Name of the website as the web app shows it; the key of the RUM website.'),
+      RumWebsiteId: Type.Optional(Guid('Pins the identity of an existing RUM website (adopt, or change its Description).')),
+      Url: Type.String({ minLength: 1, description: 'Address of the website whose real visitors are measured; required.' }),
+      IsSpa: Type.Optional(Type.Boolean({ description: 'The website is a single-page application. Default when left out: false.' })),
+      IncludeUrlFragment: Type.Optional(Type.Boolean({ description: 'Count the part of the address after `#` as a page of its own; only with `IsSpa: true`. Default when left out: false.' })),
+      RumScript: Type.Optional(
+        Type.Never({ description: 'Not allowed: `RumScript` is the snippet the service generates for the website to embed; read it in the web app (monsync never sends it).' }),
+      ),
+      ...guardrails,
+    },
+    { title: 'RumWebsite', description: 'A website measured by real user monitoring (RUM), keyed by Description.' },
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------------------------
 // Settings (monsync.yaml)
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -789,6 +811,7 @@ export const ManageSchema = def(
       alertDefinitions: Type.Optional(ManageEntrySchema),
       operators: Type.Optional(ManageEntrySchema),
       operatorGroups: Type.Optional(ManageEntrySchema),
+      rumWebsites: Type.Optional(ManageEntrySchema),
       ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: 'Objects never touched, never reported.' })),
     },
     { description: 'Which kinds this tree is authoritative for; a kind absent here is not planned at all.' },
@@ -904,6 +927,7 @@ export const ConfigFileSchema = ClosedObject(
     alertDefinitions: Type.Optional(Type.Array(AlertDefinitionSchema, { description: 'Alert definition activation (key: AlertDefinitionGuid).' })),
     operators: Type.Optional(Type.Array(OperatorSchema, { description: 'Operators (key: Email).' })),
     operatorGroups: Type.Optional(Type.Array(OperatorGroupSchema, { description: 'Operator groups (key: Description).' })),
+    rumWebsites: Type.Optional(Type.Array(RumWebsiteSchema, { description: 'RUM websites (key: Description).' })),
   },
   {
     title: 'monsync config file',

@@ -105,6 +105,8 @@ export const DIAGNOSTIC_CODES = {
   SCHEDULE_FIELD_MISSING: { severity: 'error', summary: 'A schedule lacks a field its ScheduleType / ScheduleMode needs.' },
   SCHEDULE_FIELD_UNEXPECTED: { severity: 'error', summary: 'A schedule has a field its ScheduleType / ScheduleMode does not use.' },
   SLA_THRESHOLD_ORDER: { severity: 'error', summary: 'UptimeWarningThreshold is below UptimeErrorThreshold.' },
+  GENERATED_FIELD: { severity: 'error', summary: 'A field the service makes is declared (a RUM website\'s `RumScript`).' },
+  RUM_FRAGMENT_WITHOUT_SPA: { severity: 'error', summary: 'A RUM website sets IncludeUrlFragment without IsSpa.' },
   EXCLUSION_PERIOD_ORDER: { severity: 'error', summary: 'An exclusion period does not end after it starts.' },
   VAULT_FILE_TOO_LARGE: { severity: 'error', summary: 'A `File` vault item is larger than 2 MB.' },
   VAULT_VALUE_MISSING: { severity: 'warning', summary: 'A vault item has no value for its type (nothing would be written).' },

@@ -14,7 +14,7 @@ export { readConfigTree, type TreeRead } from './tree-files.js';
 export type { LoadOptions, LoadResult, ConfigText } from './load-config.js';
 export { DIAGNOSTIC_CODES, diagnosticLine, formatDiagnostic, hasErrors, isPolicyFinding, sortDiagnostics } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode, Severity } from './diagnostics.js';
-export { checkDutySchedule, checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, isRealTimestamp } from './checks.js';
+export { checkDutySchedule, checkExclusionPeriod, checkReportSchedule, checkRumWebsite, checkSlaThresholds, isRealTimestamp } from './checks.js';
 export type { Finding } from './checks.js';
 export { MAX_FILE_BYTES, FORBIDDEN_KEYS } from './yaml-source.js';
 export { EMAIL_PATTERN } from './email.js';

@@ -2,7 +2,7 @@ import { fieldRename, type FieldRename } from '@monsync/client/wire';
 import { statSync, type Stats } from 'node:fs';
 import { fileKind, sizeLabel } from './bounded-read.js';
 import { dirname, join, resolve } from 'node:path';
-import { checkDutySchedule, checkExclusionPeriod, checkReportSchedule, checkSlaThresholds, type Finding } from './checks.js';
+import { checkDutySchedule, checkExclusionPeriod, checkReportSchedule, checkRumWebsite, checkSlaThresholds, type Finding } from './checks.js';
 import { dutyContent, dutyLabel } from './duty-schedule.js';
 import { API_VERSION, MANAGED_KINDS, REMOVAL_STRATEGIES, UNASSIGNABLE_AUTHORIZATION_TYPES } from './config-schema.js';
 import { DIAGNOSTIC_CODES, sortDiagnostics, type Diagnostic, type DiagnosticCode } from './diagnostics.js';
@@ -22,6 +22,7 @@ import {
   SCHEDULED_REPORT_KIND,
   SLA_EXCLUSION_PERIOD_KIND,
   SLA_KIND,
+  RUM_WEBSITE_KIND,
   VAULT_ITEM_KIND,
   VAULT_SECTION_KIND,
   childKinds,
@@ -276,7 +277,7 @@ class Assembler {
     if (typeof value.apiOperator === 'string' && value.apiOperator.trim() !== '') this.settings.apiOperator = value.apiOperator.trim();
     const safety = isMapping(value.safety) ? value.safety : {};
     this.settings.safety = { ...safetyLimits(safety, DEFAULT_SAFETY), relations: safetyLimits(safety.relations, DEFAULT_SAFETY.relations) };
-    this.diagnostics.push(...this.policy.readSettings(src, value, this.settings));
+    this.diagnostics.push(...this.policy.readSettings(src, value, this.settings, this.allow));
     if (Object.keys(this.allow.fields).length + Object.keys(this.allow.values).length > 0) this.settings.allowUnknown = this.allow;
   }
 
@@ -546,7 +547,7 @@ class Assembler {
     this.checkAlertDefinitions();
     this.checkSecrets();
     this.checkManaged();
-    const desired: DesiredState = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [] };
+    const desired: DesiredState = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [], rumWebsites: [] };
     for (const entry of topLevelKinds()) {
       // The config schema types each list's declarations (types.ts); here they are mappings as read.
       if (entry.stateField !== undefined) (desired[entry.stateField] as Declared<Mapping>[]) = this.of(entry).map((r) => r.declared);
@@ -844,6 +845,7 @@ class Assembler {
     for (const m of this.of(MONITOR_KIND)) this.checkLoadTimes(m);
     for (const s of this.of(SLA_KIND)) this.findings(checkSlaThresholds(s.declared.value), s);
     for (const p of this.of(SLA_EXCLUSION_PERIOD_KIND)) this.findings(checkExclusionPeriod(p.declared.value), p);
+    for (const w of this.of(RUM_WEBSITE_KIND)) this.findings(checkRumWebsite(w.declared.value), w);
     for (const r of this.of(SCHEDULED_REPORT_KIND)) {
       const schedule = (r.declared.value as Mapping).Schedule;
       this.findings(checkReportSchedule(schedule), { src: r.src, path: [...r.path, 'Schedule'] });

@@ -1,7 +1,7 @@
 /**
  * The API fields of each config object, as the service's published definition and the spec list them (the API
  * spec's "Resources and their fields"; the published definition's SLA, scheduled report, vault, duty schedule,
- * monitor, group, alert definition and operator tables; the alert definitions' field table). Nothing here is a guess:
+ * monitor, group, alert definition, operator and RUM website tables; the alert definitions' field table). Nothing here is a guess:
  * a name no published source lists belongs in `allowUnknown`, not in this table. A PascalCase key of such an object that is neither here nor among the config schema's own fields is
  * an error (`UNKNOWN_API_FIELD`), unless monsync.yaml allows it (`allowUnknown.fields`): a typo is caught instead of
  * being sent. Objects not listed here (`SelectedCheckpoints`, `CustomFields`, ...) pass their fields through.
@@ -45,6 +45,8 @@ export const PUBLISHED_FIELDS = {
     'IntegrationGuid', 'ExtraEmailAddresses', 'ExtraEmailAddressesSpecified', 'StatusHubServiceList', 'StatusHubServiceListSpecified', 'IsActive', 'SendOkAlerts', 'SendReminderAlerts',
     'VariableValues', 'Hash',
   ],
+  // Published §13 (P26: the vendor's provider; the 2022 definition lists the routes only)
+  RumWebsite: ['RumWebsiteId', 'Description', 'Url', 'IsSpa', 'IncludeUrlFragment', 'RumScript'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type PublishedObject = keyof typeof PUBLISHED_FIELDS;

@@ -30,6 +30,7 @@ import type {
   SCHEDULE_TYPES,
   SMS_PROVIDERS,
   ScheduledReportSchema,
+  RumWebsiteSchema,
   SlaExclusionPeriodSchema,
   SlaSchema,
   USER_AGENTS,
@@ -96,6 +97,7 @@ export type OperatorConfig = Static<typeof OperatorSchema> & PassThrough;
 export type OperatorGroupConfig = Static<typeof OperatorGroupSchema> & PassThrough;
 export type VaultAccessConfig = Static<typeof VaultAccessSchema>;
 export type DutyScheduleConfig = Static<typeof DutyScheduleSchema> & PassThrough;
+export type RumWebsiteConfig = Static<typeof RumWebsiteSchema> & PassThrough;
 
 /** How a pruned monitor leaves the account (`manage.monitors.removal`). */
 export type RemovalStrategy = (typeof REMOVAL_STRATEGIES)[number];
@@ -181,4 +183,5 @@ export interface DesiredState {
   planWaivers?: PlanWaiver[];
   operators?: Declared<OperatorConfig>[];
   operatorGroups?: Declared<OperatorGroupConfig>[];
+  rumWebsites?: Declared<RumWebsiteConfig>[];
 }

@@ -299,6 +299,15 @@ function refusedField(make: Make, path: readonly PathSegment[], name: string): D
     if (typeof field === 'string' && field in OPERATOR_REFUSED_FIELDS && path[0] === 'operators') {
       return make('OPERATOR_FIELD_REFUSED', `\`${field}\` ${OPERATOR_REFUSED_FIELDS[field as keyof typeof OPERATOR_REFUSED_FIELDS]}`, path, 'key');
     }
+    if (field === 'RumScript' && path[0] === 'rumWebsites') {
+      return make(
+        'GENERATED_FIELD',
+        '`RumScript` is the snippet the service makes for each RUM website to embed; monsync never sends it',
+        path,
+        'key',
+        'remove `RumScript:`; the web app shows the script of each website',
+      );
+    }
     if (field === 'Sensitive' && path[path.length - 3] === 'PredefinedVariables') {
       return make(
         'OBSOLETE_FIELD',

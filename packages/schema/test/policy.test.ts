@@ -72,6 +72,31 @@ describe('policy rules on the tree', () => {
     ]);
   });
 
+  it("refuses a rule's monitorType that is no published MonitorType, at its value, naming the closest: such a rule would select nothing", () => {
+    const { diagnostics, desired } = load(
+      'policy:\n  checkInterval:\n    - { monitorType: Htps, max: 5 }\n    - { monitorType: Telepathy, max: 5 }\n  requiredErrorConditions:\n    - { monitorType: DSN, types: [HttpStatus] }\n',
+      '  - { Name: shop, MonitorType: Https, CheckInterval: 10 }\n',
+    );
+    const refused = diagnostics.filter((d) => d.code === 'INVALID_ENUM');
+    expect(refused.map(diagnosticLine)).toEqual([
+      'monsync.yaml:9:22 error INVALID_ENUM `monitorType: Htps` is no MonitorType the service publishes, so this rule would select no monitor; did you mean `Https`?',
+      expect.stringMatching(/^monsync\.yaml:10:22 error INVALID_ENUM `monitorType: Telepathy` is no MonitorType the service publishes, so this rule would select no monitor; write one of Http, Https, .*DNS/),
+      'monsync.yaml:12:22 error INVALID_ENUM `monitorType: DSN` is no MonitorType the service publishes, so this rule would select no monitor; did you mean `DNS`?',
+    ]);
+    expect(refused[0]?.hint).toBe("write `Https`; if the service added `Htps` after this release of monsync, let it through in monsync.yaml: allowUnknown: { values: { MonitorType: [Htps] } }");
+    // A refused entry checks nothing: its rule is not run on a guess.
+    expect(desired.settings.policy).toEqual([]);
+  });
+
+  it("takes a rule's monitorType in any case, and one allowUnknown lets through", () => {
+    const { diagnostics } = load(
+      'allowUnknown: { values: { MonitorType: [Quantum] } }\npolicy:\n  checkInterval:\n    - { monitorType: HTTPS, max: 5 }\n    - { monitorType: Quantum, max: 5 }\n',
+      '  - { Name: shop, MonitorType: Https, CheckInterval: 10 }\n  - { Name: qubit, MonitorType: Quantum, CheckInterval: 10 }\n',
+    );
+    expect(diagnostics.filter((d) => !POLICY_CODES.includes(d.code))).toEqual([]);
+    expect(lines(diagnostics, POLICY_CODES).map((line) => line.split(' error ')[1]?.split(',')[0])).toEqual(['POLICY_ERROR checkInterval: monitor `shop` checks every 10 minutes', 'POLICY_ERROR checkInterval: monitor `qubit` checks every 10 minutes']);
+  });
+
   it('checkInterval selects by name glob, and a warning severity makes warnings', () => {
     const { diagnostics } = load('policy:\n  checkInterval:\n    - { name: "checkout-*", max: 1, severity: warning }\n', '  - { Name: checkout-eu, CheckInterval: 5 }\n  - { Name: home, CheckInterval: 5 }\n');
     expect(lines(diagnostics, POLICY_CODES)).toEqual([

@@ -28,6 +28,7 @@ const KIND_TITLES: Record<InitKind, string> = {
   alertDefinitions: 'alert definitions with their levels, members and integrations',
   operators: 'operators (people\'s accounts; passwords by reference)',
   operatorGroups: 'operator groups (members and authorizations)',
+  rumWebsites: 'RUM websites (real user monitoring)',
 };
 
 /** Lines `init` makes sure the repository's .gitignore has. */

@@ -211,6 +211,8 @@ export interface KindModule extends NamedKindEntry {
    * undefined: an access the tree lowers that is the API account's way into a section it manages.
    */
   heldWhy?(pair: { desired: DesiredEntry; live: LiveEntry }): string | undefined;
+  /** Why an undeclared live object is deleted, when the plan should say (what a new object was given and the tree leaves out). */
+  deleteReason?(live: LiveEntry): string | undefined;
   /** Read only when this returns true (a section's `access` is read only when some section declares it). */
   readWhen?(desired: DesiredState): boolean;
   /** Objects of this kind may be retired instead of deleted (`manage.<kind>.removal`). */

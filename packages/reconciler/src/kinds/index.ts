@@ -13,6 +13,7 @@ import { operatorGroupAuthorizationKind } from './operator-group-authorization.j
 import { operatorGroupMemberKind } from './operator-group-member.js';
 import { operatorGroupKind } from './operator-group.js';
 import { operatorKind } from './operator.js';
+import { rumWebsiteKind } from './rum-website.js';
 import { vaultAccessKind } from './vault-access.js';
 import { scheduledReportKind } from './scheduled-report.js';
 import { slaExclusionPeriodKind } from './sla-exclusion-period.js';
@@ -44,6 +45,7 @@ const MODULES: { readonly [K in StepKind]: KindModule } = {
   alertDefinitionMember: alertDefinitionMemberKind,
   escalationLevelMember: escalationLevelMemberKind,
   escalationLevelIntegration: escalationLevelIntegrationKind,
+  rumWebsite: rumWebsiteKind,
 };
 
 /** Every kind module, in the registry's plan order: creates and updates run in this order, deletes in reverse. */
@@ -77,6 +79,7 @@ export {
   operatorGroupKind,
   operatorGroupMemberKind,
   operatorKind,
+  rumWebsiteKind,
   scheduledReportKind,
   slaExclusionPeriodKind,
   slaKind,

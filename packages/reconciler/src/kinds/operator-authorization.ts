@@ -1,6 +1,6 @@
 import { ALERT_DEFINITION_KIND, OPERATOR_AUTHORIZATION_KIND, OPERATOR_KIND } from '@monsync/schema';
 import type { DesiredState } from '../desired.js';
-import { liveEntry, placeholder, type KindModule, type LiveEntry, type Resolver } from './contract.js';
+import { liveEntry, placeholder, placeholderKey, type KindModule, type LiveEntry, type Resolver } from './contract.js';
 import { idOf } from './shared.js';
 import type { ApiObject } from '../live/types.js';
 import { liveTypeAuthorizations, typeAuthorizationKind, typeOf, type DeclaredTypes, type TypeAuthorizationSpec } from './type-authorizations.js';
@@ -91,6 +91,10 @@ export const operatorAuthorizationKind: KindModule = {
   readWhen: (desired) => (desired.operators ?? []).some(({ value }) => value.authorizations !== undefined),
   system: (entry) => entry.fields.AuthorizationType === ACCOUNT_ADMINISTRATOR,
   keptWhy: (entry) => (typeof entry.fields.kept === 'string' ? entry.fields.kept : undefined),
+  deleteReason: (entry) =>
+    entry.refs.some((ref) => placeholderKey(OPERATOR, ref.guid) !== undefined)
+      ? 'the service gives every new operator AccountAccess, and its `authorizations:` leave it out: taken away once the operator is created'
+      : undefined,
   live: liveAuthorizations,
 };
 

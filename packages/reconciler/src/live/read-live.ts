@@ -11,7 +11,7 @@ import { idOf } from '../kinds/shared.js';
 import { LiveReadError } from '../plan/errors.js';
 import type { StepKind } from '../plan/types.js';
 import { readSelf } from './self.js';
-import { emptySnapshot } from './snapshot.js';
+import { emptySnapshot, namedParent } from './snapshot.js';
 import type { ApiObject, LiveClient, LiveScope, LiveSnapshot, Listing } from './types.js';
 
 /** Every item of a listing; `what` names the listing in an error. */
@@ -170,10 +170,8 @@ class Reader {
   #named(mod: KindModule, spec: PerParentRead): ((parent: ApiObject) => boolean) | undefined {
     const names = this.parents?.[mod.kind];
     if (names === undefined) return undefined;
-    const set = new Set(names);
     const parentMod = kindModule(spec.parent);
-    const keyField = parentMod.keyField;
-    return (parent) => set.has(idOf(parent, parentMod.guidField).toLowerCase()) || (keyField !== undefined && set.has(idOf(parent, keyField).toLowerCase()));
+    return namedParent(names, parentMod.guidField, parentMod.keyField);
   }
 
   /** One parent's children, as kept; the listing names the parent only when it fails (hundreds succeed). */

@@ -14,3 +14,16 @@ export function listed(snapshot: Pick<LiveSnapshot, 'lists'>, kind: StepKind): A
 export function listedPerParent(snapshot: Pick<LiveSnapshot, 'perParent'>, kind: StepKind): Record<string, ApiObject[]> {
   return snapshot.perParent[kind] ?? {};
 }
+
+/**
+ * Whether a parent object is one a scope names (`LiveScope.parents`: keys and GUIDs in lower case), by its GUID or
+ * its key field: the parents whose children a per-parent kind is listed under.
+ */
+export function namedParent(names: readonly string[], guidField: string, keyField: string | undefined): (parent: ApiObject) => boolean {
+  const set = new Set(names);
+  const text = (parent: ApiObject, field: string): string => {
+    const value = parent[field];
+    return typeof value === 'string' || typeof value === 'number' ? String(value).toLowerCase() : '';
+  };
+  return (parent) => set.has(text(parent, guidField)) || (keyField !== undefined && set.has(text(parent, keyField)));
+}

@@ -25,6 +25,7 @@ export interface LiveClient {
   vaultItems: { list(): Listing<ApiObject> };
   slas: { list(): Listing<ApiObject>; exclusionPeriods: { list(slaGuid: string): Listing<ApiObject> } };
   scheduledReports: { list(): Listing<ApiObject> };
+  rumWebsites: { list(): Listing<ApiObject> };
   operators: {
     list(): Listing<ApiObject>;
     dutySchedules: { list(operatorGuid: string): Listing<ApiObject> };
@@ -106,6 +107,12 @@ export interface WriteClient {
     create(body: ApiObject): Promise<unknown>;
     patch(scheduledReportGuid: string, body: ApiObject): Promise<unknown>;
     delete(scheduledReportGuid: string): Promise<unknown>;
+  };
+  rumWebsites: {
+    list(): Listing<ApiObject>;
+    create(body: ApiObject): Promise<ApiObject>;
+    replace(rumWebsiteId: string, body: ApiObject): Promise<unknown>;
+    delete(rumWebsiteId: string): Promise<unknown>;
   };
   alertDefinitions: {
     patch(alertDefinitionGuid: string, body: ApiObject): Promise<unknown>;

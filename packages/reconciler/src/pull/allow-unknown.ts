@@ -19,6 +19,7 @@ const DECLARED: readonly (readonly [readonly string[], PublishedObject])[] = [
   [['operators'], 'Operator'],
   [['operatorGroups'], 'OperatorGroup'],
   [['alertDefinitions'], 'AlertDefinition'],
+  [['rumWebsites'], 'RumWebsite'],
 ];
 
 const TABLES = ['fields', 'values'] as const;

@@ -14,6 +14,7 @@ interface Listings {
   slas?: ApiObject[];
   exclusionPeriods?: Record<string, ApiObject[]>;
   scheduledReports?: ApiObject[];
+  rumWebsites?: ApiObject[];
 }
 
 /** The snapshot readLive would make of these listings. */
@@ -27,6 +28,7 @@ function snapshotOf(listings: Listings): PulledSnapshot {
       vaultItem: listings.vaultItems ?? [],
       sla: listings.slas ?? [],
       scheduledReport: listings.scheduledReports ?? [],
+      rumWebsite: listings.rumWebsites ?? [],
     },
     perParent: { groupMembership: members, slaExclusionPeriod: listings.exclusionPeriods ?? {} },
   };
@@ -201,6 +203,33 @@ describe('pulledTree and the published definition', () => {
   it('writes no allowUnknown when everything is published', () => {
     const tree = pulledTree(snapshotOf({ monitors: [{ MonitorGuid: 'a0000000-0000-4000-8000-000000000002', Name: 'New', MonitorType: 'Https', IsActive: true }] }));
     expect(tree.files.find((file) => file.path === 'monsync.yaml')?.content).not.toContain('allowUnknown');
+  });
+
+  it('writes RUM websites by Description without the RumScript the service made, and allows a field the service added', () => {
+    const site = (n: number, fields: ApiObject = {}): ApiObject => ({
+      RumWebsiteId: `b0000000-0000-4000-8000-00000000000${n}`,
+      Url: `https://site${n}.example.com`,
+      IsSpa: false,
+      IncludeUrlFragment: false,
+      RumScript: `<script>\n# forged: true\nrumWebsites: []</script>`,
+      ...fields,
+    });
+    const tree = pulledTree(snapshotOf({ rumWebsites: [site(2, { Description: 'Shop', Sampling: 10 }), site(1, { Description: 'Docs' })] }));
+    const file = tree.files.find((f) => f.path === 'rum-websites.yaml')?.content ?? '';
+    expect(file.split('\n').filter((line) => !line.startsWith('#'))).toEqual([
+      'rumWebsites:',
+      '  - { Description: Docs, Url: "https://site1.example.com", IsSpa: false, IncludeUrlFragment: false }',
+      '  - Description: Shop',
+      '    Url: "https://site2.example.com"',
+      '    IsSpa: false',
+      '    IncludeUrlFragment: false',
+      '    Sampling: 10',
+      '',
+    ]);
+    expect(JSON.stringify(tree.data)).not.toContain('RumScript');
+    expect(tree.files.find((f) => f.path === 'monsync.yaml')?.content).toContain('allowUnknown:\n  fields:\n    rumWebsite: [Sampling]\n');
+    const { diagnostics } = loadConfigTexts('/pulled', tree.files.map((f) => ({ file: f.path, text: f.content })));
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 });
 

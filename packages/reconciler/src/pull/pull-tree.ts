@@ -15,6 +15,7 @@ import {
   OPERATOR_GROUP_KIND,
   OPERATOR_GROUP_MEMBER_KIND,
   OPERATOR_KIND,
+  RUM_WEBSITE_KIND,
   SCHEDULED_REPORT_KIND,
   secretEnvName,
   SLA_EXCLUSION_PERIOD_KIND,
@@ -442,6 +443,16 @@ function pullSlas(pull: Pull): ApiObject[] {
   });
 }
 
+/**
+ * RUM websites by Description. `RumScript` is not written, not even as a comment: the service generates it (a
+ * declared one is refused), and it is text from the service that a YAML comment would carry into the tree.
+ */
+function pullRumWebsites(pull: Pull): ApiObject[] {
+  const live = pull.list(RUM_WEBSITE_KIND);
+  noteDuplicates(pull.notes, live.map((site) => str(site['Description']) ?? ''), 'RUM websites are described');
+  return [...live].sort(byText('Description')).map((site) => clean(site, RUM_WEBSITE_KIND, ['Description', 'Url']));
+}
+
 /** Reports, keyed by their `monsync:key=` marker, or by a pinned GUID until apply writes one. */
 function pullReports(pull: Pull): ApiObject[] {
   let unnamed = 0;
@@ -504,11 +515,12 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   const groups = pullGroups(pull, monitorNames);
   const slas = pullSlas(pull);
   const reports = pullReports(pull);
+  const rumWebsites = pullRumWebsites(pull);
   const alerting = pullAlerting(live, alertingNames(live, people.emails, people.groups));
   pull.notes.push(...alerting.notes);
 
   const header = (what: string) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
-  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, alertDefinitions: alerting.definitions, operators, operatorGroups };
+  const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, alertDefinitions: alerting.definitions, operators, operatorGroups, rumWebsites };
   // What the account holds beyond the published definition, let through where a reviewer sees it (allow-unknown.ts).
   const unknown = unknownOfTree([data]);
   const allowUnknown = allowsNothing(unknown) ? undefined : unknown;
@@ -530,6 +542,10 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
       'the integration is attached and again only with --rotate.',
     ];
     files.push({ path: ALERT_DEFINITIONS_FILE, content: toYaml({ alertDefinitions }, about) });
+  }
+  if (rumWebsites.length > 0) {
+    const about = [...header('RUM websites (key: Description)'), 'RumScript, the snippet each website embeds, is made by the service: read it in the web app.'];
+    files.push({ path: 'rum-websites.yaml', content: toYaml({ rumWebsites }, about) });
   }
   return { files, data, secrets: pull.secrets, unread: alerting.unread, alertDefinitionsByGuid: alerting.byGuid, notes: pull.notes };
 }

@@ -14,6 +14,7 @@ import type {
   MonitorGroupConfig,
   OperatorConfig,
   OperatorGroupConfig,
+  RumWebsiteConfig,
   ScheduledReportConfig,
   SecretValue,
   Settings,
@@ -247,6 +248,18 @@ export function aLiveAlertDefinition(fields: Record<string, unknown> = {}): ApiO
   return { AlertDefinitionGuid: guidFor('alertDefinition', name), AlertName: name, IsActive: true, ...fields };
 }
 
+/** A RUM website by Description (`Shop storefront` unless given). */
+export function aRumWebsite(fields: Fields<RumWebsiteConfig> = {}, source: SourceRef = at('rum-websites.yaml', nameOf(fields, 'Description', 'Shop storefront'))): Declared<RumWebsiteConfig> {
+  return { value: { Description: 'Shop storefront', Url: 'https://shop.example.com', IsSpa: true, ...fields } as RumWebsiteConfig, source };
+}
+
+/** A RUM website as listed (id from its Description), with the script the service generates. */
+export function aLiveRumWebsite(fields: Record<string, unknown> = {}): ApiObject {
+  const description = typeof fields['Description'] === 'string' ? fields['Description'] : 'Shop storefront';
+  const id = guidFor('rumWebsite', description);
+  return { RumWebsiteId: id, Description: description, Url: 'https://shop.example.com', IsSpa: true, IncludeUrlFragment: false, RumScript: `<script data-id="${id}"></script>`, ...fields };
+}
+
 export interface DesiredParts {
   manage?: Settings['manage'];
   ignore?: string[];
@@ -259,6 +272,7 @@ export interface DesiredParts {
   alertDefinitions?: Declared<AlertDefinitionConfig>[];
   operators?: Declared<OperatorConfig>[];
   operatorGroups?: Declared<OperatorGroupConfig>[];
+  rumWebsites?: Declared<RumWebsiteConfig>[];
 }
 
 /** Every kind managed with prune off unless `manage` says otherwise; safety thresholds at their defaults. */
@@ -286,6 +300,7 @@ export function desiredState(parts: DesiredParts = {}): DesiredState {
     alertDefinitions: parts.alertDefinitions ?? [],
     ...(parts.operators === undefined ? {} : { operators: parts.operators }),
     ...(parts.operatorGroups === undefined ? {} : { operatorGroups: parts.operatorGroups }),
+    ...(parts.rumWebsites === undefined ? {} : { rumWebsites: parts.rumWebsites }),
   };
 }
 
@@ -301,6 +316,7 @@ export interface LiveParts {
   /** Periods by SLA Description. */
   exclusionPeriods?: Record<string, ApiObject[]>;
   scheduledReports?: ApiObject[];
+  rumWebsites?: ApiObject[];
   operators?: ApiObject[] | null;
   read?: StepKind[];
 }
@@ -328,6 +344,7 @@ export function liveSnapshot(parts: LiveParts = {}): LiveSnapshot {
       sla: slas,
       scheduledReport: parts.scheduledReports ?? [],
       alertDefinition: parts.alertDefinitions ?? [],
+      rumWebsite: parts.rumWebsites ?? [],
     },
     perParent: { groupMembership: groupMembers, slaExclusionPeriod: exclusionPeriods },
     operators:

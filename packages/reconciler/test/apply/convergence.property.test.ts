@@ -4,7 +4,7 @@
  * vault, SLAs, reports, people (operators with duty schedules, operator groups with members, authorizations and
  * duty schedules, vault access; generators shared with the duty-schedule property, `people-trees.ts`), and alert
  * definitions by name with their levels, level members, level integrations and covered monitors and groups
- * (`alert-trees.ts`), which are then read back and compared with the tree. One emulator serves every run, reset in
+ * (`alert-trees.ts`), which are then read back and compared with the tree, and RUM websites. One emulator serves every run, reset in
  * between. `MONSYNC_PROPERTY_RUNS` sets the number of runs (default 200; e.g. 2000 for a
  * long run).
  */
@@ -12,9 +12,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MonitoringClient } from '@monsync/client';
 import { SEEDED } from '@monsync/emulator';
-import { ALERT_DEFINITION_KIND, KIND_ENTRIES, VAULT_ACCESS_KIND } from '@monsync/schema';
+import { ALERT_DEFINITION_KIND, KIND_ENTRIES, RUM_WEBSITE_KIND, VAULT_ACCESS_KIND } from '@monsync/schema';
 import type { DesiredState } from '../../src/desired.js';
-import { aGroup, aMonitor, anItem, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
+import { aGroup, aMonitor, anItem, anSla, aPeriod, aReport, aRumWebsite, aSection, desiredState, secret } from '../../src/test-utils/index.js';
 import { expectConvergesInOneApply, useEmulatorHarness, type Harness } from './harness.js';
 import { addChatIntegration, alertsDesiredArb, alertsLiveArb, buildAlertsDesired, buildAlertsLive, expectAlertingMatches } from './alert-trees.js';
 import { buildPeopleDesired, buildPeopleLive, grantLiveAccess, OPERATOR_GROUPS, PEOPLE, peopleDesiredArb, peopleLiveArb, unique, type PeopleGuids } from './people-trees.js';
@@ -31,6 +31,10 @@ const SLAS = ['Gold', 'Silver'];
 const PERIODS = ['Black Friday', 'Cyber Monday'];
 const REPORTS = ['weekly', 'daily'];
 const CONDITIONS = ['HttpStatus', 'LoadTimeLimit1', 'TotalMaxBytes'];
+const WEBSITES = ['Shop', 'Docs'];
+/** A RUM website's Url and flags, drawn alike on both sides: IncludeUrlFragment only with IsSpa, as the service takes it. */
+const websiteFields = fc.record({ Url: fc.constantFrom('https://shop.example.com', 'https://www.example.com'), IsSpa: fc.boolean(), fragment: fc.boolean() });
+const websiteOf = (description: string, f: { Url: string; IsSpa: boolean; fragment: boolean }) => ({ Description: description, Url: f.Url, IsSpa: f.IsSpa, IncludeUrlFragment: f.IsSpa && f.fragment });
 
 /** The people kinds, from the registry: those of the operators and operatorGroups sections, and vault access. */
 const PEOPLE_KINDS = new Set<string>(KIND_ENTRIES.filter((e) => e.section === 'operators' || e.section === 'operatorGroups' || e.kind === VAULT_ACCESS_KIND.kind).map((e) => e.kind));
@@ -55,12 +59,13 @@ const monitorFields = fc.record({
 });
 
 const desiredArb = fc.record({
-  prune: fc.record({ monitors: fc.boolean(), monitorGroups: fc.boolean(), vault: fc.boolean(), slas: fc.boolean(), scheduledReports: fc.boolean() }),
+  prune: fc.record({ monitors: fc.boolean(), monitorGroups: fc.boolean(), vault: fc.boolean(), slas: fc.boolean(), scheduledReports: fc.boolean(), rumWebsites: fc.boolean() }),
   monitors: fc.array(fc.tuple(fc.constantFrom(...MONITORS), monitorFields, fc.option(fc.tuple(fc.constantFrom(...SECTIONS), fc.constantFrom(...ITEMS)), { nil: undefined })), { maxLength: 5 }),
   groups: fc.array(fc.tuple(fc.constantFrom(...GROUPS), fc.option(subset(MONITORS), { nil: undefined })), { maxLength: 3 }),
   sections: fc.array(fc.tuple(fc.constantFrom(...SECTIONS), fc.array(fc.tuple(fc.constantFrom(...ITEMS), fc.constantFrom('robot', 'bot'), fc.constantFrom('CANARY-prop-1', 'CANARY-prop-2')), { maxLength: 3 })), { maxLength: 2 }),
   slas: fc.array(fc.tuple(fc.constantFrom(...SLAS), fc.constantFrom(98, 99, 99.5), fc.option(subset(PERIODS), { nil: undefined })), { maxLength: 2 }),
   reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'ExcelAttachment'), schedule), { maxLength: 2 }),
+  websites: fc.array(fc.tuple(fc.constantFrom(...WEBSITES), websiteFields), { maxLength: 2 }),
   people: peopleDesiredArb,
   alerts: alertsDesiredArb(ALERT_NAMES),
 });
@@ -71,6 +76,7 @@ const liveArb = fc.record({
   sections: fc.array(fc.tuple(fc.constantFrom(...SECTIONS), fc.array(fc.tuple(fc.constantFrom(...ITEMS), fc.constantFrom('robot', 'bot')), { maxLength: 3 })), { maxLength: 2 }),
   slas: fc.array(fc.tuple(fc.constantFrom(...SLAS), fc.constantFrom(98, 99, 99.5), subset(PERIODS)), { maxLength: 2 }),
   reports: fc.array(fc.tuple(fc.constantFrom(...REPORTS), fc.constantFrom('PDFAttachment', 'ExcelAttachment'), schedule, fc.boolean()), { maxLength: 2 }),
+  websites: fc.array(fc.tuple(fc.constantFrom(...WEBSITES), websiteFields), { maxLength: 2 }),
   people: peopleLiveArb,
   alerts: alertsLiveArb(ALERT_NAMES),
 });
@@ -117,6 +123,7 @@ function buildDesired(input: DesiredInput): DesiredState {
     monitorGroups: groups,
     slas,
     scheduledReports: reports,
+    rumWebsites: unique(input.websites).map(([description, f]) => aRumWebsite(websiteOf(description, f))),
     operators: people.operators,
     operatorGroups: people.operatorGroups,
     alertDefinitions: alerts.alertDefinitions,
@@ -169,6 +176,7 @@ async function buildLiveSlasAndReports(client: MonitoringClient, input: LiveInpu
     const sla = (await client.slas.list().toArray()).find((s) => s.Description === description);
     for (const p of periods) await client.slas.exclusionPeriods.create(String(sla?.SlaGuid), periodOf(p, PERIODS.indexOf(p)) as never);
   }
+  for (const [description, f] of unique(input.websites)) await client.rumWebsites.create(websiteOf(description, f));
   for (const [key, fileType, sched, marked] of unique(input.reports)) {
     await client.scheduledReports.create({
       DashboardGuid: 'b1d2c3e4-0000-4000-8000-000000000001',
@@ -188,6 +196,7 @@ describe('convergence (property)', () => {
   it(`one apply converges a random tree and account, and a second apply writes nothing (${RUNS} runs)`, { timeout: 900_000 }, async () => {
     let nonEmptyPlans = 0;
     let peoplePlans = 0;
+    let websitePlans = 0;
     const alerting = { plans: 0, creates: 0, updates: 0, deletes: 0 };
     await fc.assert(
       fc.asyncProperty(desiredArb, liveArb, async (desiredInput, liveInput) => {
@@ -199,6 +208,7 @@ describe('convergence (property)', () => {
         await expectAlertingMatches(h.client, desired);
         if (plan.steps.length > 0) nonEmptyPlans += 1;
         if (plan.steps.some((s) => PEOPLE_KINDS.has(s.kind))) peoplePlans += 1;
+        if (plan.steps.some((s) => s.kind === RUM_WEBSITE_KIND.kind)) websitePlans += 1;
         const alertSteps = plan.steps.filter((s) => ALERTING_KINDS.has(s.kind));
         if (alertSteps.length > 0) alerting.plans += 1;
         for (const action of ['create', 'update', 'delete'] as const) if (alertSteps.some((s) => s.action === action)) alerting[`${action}s`] += 1;
@@ -209,6 +219,7 @@ describe('convergence (property)', () => {
     // alerting steps that add, change and remove.
     expect(nonEmptyPlans).toBeGreaterThan(RUNS / 2);
     expect(peoplePlans).toBeGreaterThan(RUNS / 3);
+    expect(websitePlans).toBeGreaterThan(RUNS / 4);
     expect(alerting.plans, JSON.stringify(alerting)).toBeGreaterThan(RUNS / 3);
     for (const action of ['creates', 'updates', 'deletes'] as const) expect(alerting[action], JSON.stringify(alerting)).toBeGreaterThan(RUNS / 10);
   });

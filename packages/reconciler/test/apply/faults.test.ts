@@ -11,7 +11,7 @@ import { profileFromEnv, type FaultKind } from '@monsync/emulator';
 import type { ApplyReport, StepEvent } from '../../src/apply/types.js';
 import type { DesiredState } from '../../src/desired.js';
 import type { Plan } from '../../src/plan/types.js';
-import { aGroup, aMonitor, anItem, anOperator, anOperatorGroup, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
+import { aGroup, aMonitor, anItem, anOperator, anOperatorGroup, anSla, aPeriod, aReport, aRumWebsite, aSection, desiredState, secret } from '../../src/test-utils/index.js';
 import { addChatIntegration, declaredDefinition, expectAlertingMatches } from './alert-trees.js';
 import { applyWith, describeSteps, planAgainst, writeRequests, type Harness, useEmulatorHarness } from './harness.js';
 import { duplicates, fleet, PRUNE_ALL, PRUNE_ALL_WITH_PEOPLE, seededOperators } from './trees.js';
@@ -30,6 +30,7 @@ const oneOfEach = (accessLevel: 'view' | 'change' | 'none-left' = 'view') =>
     monitorGroups: [aGroup({ members: ['Shop homepage'] })],
     slas: [anSla({ exclusionPeriods: [aPeriod()] })],
     scheduledReports: [aReport()],
+    rumWebsites: [aRumWebsite()],
     operators: [
       ...seededOperators(),
       anOperator({
@@ -56,6 +57,7 @@ const CREATE_ROUTES: [string, string][] = [
   ['/Sla', 'sla:Gold'],
   ['/Sla/{slaGuid}/ExclusionPeriod', 'slaExclusionPeriod:Gold/Black Friday freeze'],
   ['/ScheduledReport', 'scheduledReport:weekly-exec'],
+  ['/Rum/Website', 'rumWebsite:Shop storefront'],
   ['/Operator', 'operator:sam@example.com'],
   ['/Operator/{operatorGuid}/DutySchedule', 'dutySchedule:sam@example.com/Daily 08:00-17:00'],
   ['/OperatorGroup', 'operatorGroup:On call'],

@@ -1,5 +1,5 @@
 /**
- * People for the apply tests: random operators (with their own duty schedules), operator groups (members,
+ * People for the apply tests: random operators (with their own duty schedules and authorizations), operator groups (members,
  * authorizations, duty schedules) and vault access, on the config side and on the account side. The convergence
  * property mixes them with the other kinds; the duty-schedule property draws only these.
  */
@@ -13,6 +13,8 @@ import { anOperator, anOperatorGroup } from '../../src/test-utils/index.js';
 export const PEOPLE = ['ann@example.com', 'bob@example.com', 'cat@example.com'];
 export const OPERATOR_GROUPS = ['Night shift', 'Weekend'];
 const AUTHORIZATIONS = ['AllowInfra', 'FinancialOperator', 'BasicOperator'];
+/** An operator's own: `AccountAccess` is what the service gives every new operator. */
+const OPERATOR_AUTHORIZATIONS = ['AccountAccess', 'AllowInfra', 'TechnicalContact'];
 export const SCHEDULES = [
   { ScheduleMode: 'Daily', StartTime: '22:00', EndTime: '06:00' },
   { ScheduleMode: 'Daily', StartTime: '08:00', EndTime: '17:00' },
@@ -35,7 +37,12 @@ const accessEntry = fc.tuple(fc.constantFrom(...PEOPLE.map((email) => ({ operato
 /** The config side: declared operators (their own schedules optional), groups (each list optional), access per section. */
 export const peopleDesiredArb = fc.record({
   prune: fc.record({ operators: fc.boolean(), operatorGroups: fc.boolean() }),
-  operators: fc.array(fc.tuple(fc.constantFrom(...PEOPLE), operatorFields, fc.option(scheduleIndexes, { nil: undefined })), { maxLength: 3 }),
+  operators: fc.array(
+    fc.tuple(fc.constantFrom(...PEOPLE), operatorFields, fc.option(scheduleIndexes, { nil: undefined }), fc.option(fc.subarray(OPERATOR_AUTHORIZATIONS), { nil: undefined })),
+    { maxLength: 3 },
+  ),
+  /** The API account's own operator's list: whatever it leaves out, its AccountAccess stays (no self lock-out). */
+  ownAuthorizations: fc.option(fc.subarray(OPERATOR_AUTHORIZATIONS), { nil: undefined }),
   groups: fc.array(
     fc.tuple(
       fc.constantFrom(...OPERATOR_GROUPS),
@@ -50,7 +57,10 @@ export const peopleDesiredArb = fc.record({
 
 /** The account side: operators holding schedule rows (the same index twice is a duplicate row), groups, access. */
 export const peopleLiveArb = fc.record({
-  operators: fc.array(fc.tuple(fc.constantFrom(...PEOPLE), operatorFields, fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 4 })), { maxLength: 3 }),
+  operators: fc.array(
+    fc.tuple(fc.constantFrom(...PEOPLE), operatorFields, fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 4 }), fc.subarray(OPERATOR_AUTHORIZATIONS)),
+    { maxLength: 3 },
+  ),
   groups: fc.array(fc.tuple(fc.constantFrom(...OPERATOR_GROUPS), fc.subarray(PEOPLE), fc.subarray(AUTHORIZATIONS)), { maxLength: 2 }),
   access: fc.array(accessEntry, { maxLength: 3 }),
 });
@@ -88,8 +98,15 @@ export function buildPeopleDesired(input: PeopleDesired): PeopleTree {
   return {
     manage: { operators: { prune: input.prune.operators }, operatorGroups: { prune: input.prune.operatorGroups } },
     operators: [
-      anOperator({ Email: SEEDED.admin.email }),
-      ...operators.map(([email, fields, schedules]) => anOperator({ Email: email, ...fields, ...(schedules === undefined ? {} : { dutySchedules: schedules.map((i) => SCHEDULES[i]) }) } as never)),
+      anOperator({ Email: SEEDED.admin.email, ...(input.ownAuthorizations === undefined ? {} : { authorizations: input.ownAuthorizations }) } as never),
+      ...operators.map(([email, fields, schedules, authorizations]) =>
+        anOperator({
+          Email: email,
+          ...fields,
+          ...(schedules === undefined ? {} : { dutySchedules: schedules.map((i) => SCHEDULES[i]) }),
+          ...(authorizations === undefined ? {} : { authorizations }),
+        } as never),
+      ),
     ],
     operatorGroups: groups,
     access: declaredAccess(input.access, emails, names),
@@ -111,10 +128,13 @@ export interface PeopleGuids {
 /** Creates the people through the API, as another tool (or a person in the web app) would have. */
 export async function buildPeopleLive(client: MonitoringClient, input: PeopleLive): Promise<PeopleGuids> {
   const operators = new Map<string, string>();
-  for (const [email, fields, rows] of unique(input.operators)) {
+  for (const [email, fields, rows, authorizations] of unique(input.operators)) {
     const guid = String((await client.operators.create({ Email: email, ...fields } as never)).OperatorGuid);
     operators.set(email, guid);
     for (const i of rows) await client.operators.dutySchedules.create(guid, SCHEDULES[i] as never);
+    // The service gave it AccountAccess; the account holds exactly the drawn types.
+    if (!authorizations.includes('AccountAccess')) await client.operators.authorizations.remove(guid, 'AccountAccess');
+    for (const type of authorizations) if (type !== 'AccountAccess') await client.operators.authorizations.add(guid, type);
   }
   const groups = new Map<string, string>();
   for (const [name, members, authorizations] of unique(input.groups)) {

@@ -95,6 +95,12 @@ function gatedClient() {
       patch: () => gate('patch report', () => undefined),
       delete: () => gate('delete report', () => undefined),
     },
+    rumWebsites: {
+      list: () => listing([]),
+      create: (body) => gate(`create RUM website ${String(body.Description)}`, () => ({ RumWebsiteId: guid('w') })),
+      replace: (g) => gate(`replace RUM website ${g}`, () => undefined),
+      delete: (g) => gate(`delete RUM website ${g}`, () => undefined),
+    },
     alertDefinitions: { patch: (g) => gate(`patch alert ${g}`, () => undefined) },
     operators: {
       list: () => listing([]),

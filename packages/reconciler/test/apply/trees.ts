@@ -2,12 +2,12 @@
 import type { DesiredState } from '../../src/desired.js';
 import { splitMarker } from '../../src/plan/markers.js';
 import { SEEDED } from '@monsync/emulator';
-import { aGroup, aMonitor, anItem, anOperator, anOperatorGroup, anSla, aPeriod, aReport, aSection, desiredState, secret } from '../../src/test-utils/index.js';
+import { aGroup, aMonitor, anItem, anOperator, anOperatorGroup, anSla, aPeriod, aReport, aRumWebsite, aSection, desiredState, secret } from '../../src/test-utils/index.js';
 import type { Harness } from './harness.js';
 import { alertDuplicates, CHAT, declaredDefinition } from './alert-trees.js';
 import { peopleDuplicates } from './people-trees.js';
 
-export const PRUNE_ALL = { monitors: { prune: true }, monitorGroups: { prune: true }, vault: { prune: true }, slas: { prune: true }, scheduledReports: { prune: true } };
+export const PRUNE_ALL = { monitors: { prune: true }, monitorGroups: { prune: true }, vault: { prune: true }, slas: { prune: true }, scheduledReports: { prune: true }, rumWebsites: { prune: true } };
 /** Also operators and groups: a tree with this declares the seeded operators (`seededOperators`), or pruning would delete the API account's. */
 export const PRUNE_ALL_WITH_PEOPLE = { ...PRUNE_ALL, operators: { prune: true }, operatorGroups: { prune: true } };
 const NO_LIMITS = { maxDeletePercent: 100, maxUpdatePercent: 100 };
@@ -16,18 +16,25 @@ const NO_LIMITS = { maxDeletePercent: 100, maxUpdatePercent: 100 };
 export const seededOperators = () => [anOperator({ Email: SEEDED.admin.email }), anOperator({ Email: SEEDED.viewer.email })];
 
 /**
- * The people of the fleet: operators with their own duty schedules, a group with members, authorizations and a duty
- * schedule (copied onto each member), access to the Web section. `variant` 1 renames and reschedules one operator,
- * deletes another (and the group it alone was in), creates a third, changes the group's members, authorizations and
- * schedule, and changes the section's access.
+ * The people of the fleet: operators with their own duty schedules and authorizations, a group with members,
+ * authorizations and a duty schedule (copied onto each member), access to the Web section. `variant` 1 renames and
+ * reschedules one operator and changes its authorizations, deletes another (and the group it alone was in), creates a
+ * third (whose list leaves out the AccountAccess the service gives it), changes the group's members, authorizations
+ * and schedule, and changes the section's access.
  */
 function fleetPeople(variant: 0 | 1, secretValue: string) {
   const operators = [
     ...seededOperators(),
-    anOperator({ Email: 'ann@example.com', FullName: variant === 0 ? 'Ann' : 'Ann B.', TimeZoneId: 3, dutySchedules: [{ ScheduleMode: 'Daily', StartTime: `0${8 + variant}:00`, EndTime: '17:00' }] } as never),
+    anOperator({
+      Email: 'ann@example.com',
+      FullName: variant === 0 ? 'Ann' : 'Ann B.',
+      TimeZoneId: 3,
+      dutySchedules: [{ ScheduleMode: 'Daily', StartTime: `0${8 + variant}:00`, EndTime: '17:00' }],
+      authorizations: variant === 0 ? ['AccountAccess', 'TechnicalContact'] : ['AccountAccess', 'ShareDashboards'],
+    } as never),
     variant === 0
       ? anOperator({ Email: 'bob@example.com', dutySchedules: [{ ScheduleMode: 'Weekly', WeekDay: 'Saturday', StartTime: '00:00', EndTime: '00:00' }] } as never)
-      : anOperator({ Email: 'cat@example.com', FullName: 'Cat', Password: secret(`${secretValue}-cat`, 'CAT_PASSWORD') } as never),
+      : anOperator({ Email: 'cat@example.com', FullName: 'Cat', Password: secret(`${secretValue}-cat`, 'CAT_PASSWORD'), authorizations: ['AllowInfra'] } as never),
   ];
   const night = anOperatorGroup({
     Description: 'Night shift',
@@ -95,6 +102,8 @@ export function fleet(variant: 0 | 1, options: { people?: boolean; alerting?: bo
     anSla({ Description: variant === 0 ? 'Silver' : 'Bronze', exclusionPeriods: variant === 0 ? [aPeriod()] : [] }),
   ];
   const reports = [aReport(), aReport({ key: variant === 0 ? 'daily' : 'monthly', Schedule: { ScheduleType: 'Daily', Time: `0${6 + variant}:00:00` } })];
+  // Variant 1 counts the storefront's URL fragments as pages, deletes Docs and creates Blog.
+  const rumWebsites = [aRumWebsite({ IncludeUrlFragment: variant === 1 }), aRumWebsite(variant === 0 ? { Description: 'Docs', Url: 'https://docs.example.com', IsSpa: false } : { Description: 'Blog', Url: 'https://blog.example.com', IsSpa: false })];
   return desiredState({
     manage: { ...(people === undefined ? PRUNE_ALL : PRUNE_ALL_WITH_PEOPLE), ...(options.alerting === true ? { alertDefinitions: { prune: true } } : {}) },
     safety: NO_LIMITS,
@@ -103,6 +112,7 @@ export function fleet(variant: 0 | 1, options: { people?: boolean; alerting?: bo
     monitorGroups: groups,
     slas,
     scheduledReports: reports,
+    rumWebsites,
     alertDefinitions: options.alerting === true ? fleetAlerts(variant, people !== undefined) : [],
     ...(people === undefined ? {} : { operators: people.operators, operatorGroups: people.operatorGroups }),
   });
@@ -123,6 +133,7 @@ export async function duplicates(h: Harness): Promise<string[]> {
     for (const p of await c.slas.exclusionPeriods.list(String(s.SlaGuid)).toArray()) add(`period:${String(s.Description)}/${String(p.Description)}`);
   }
   for (const r of await c.scheduledReports.list().toArray()) add(`report:${splitMarker(r.InternalNotes, 'key').marker ?? String(r.ScheduledReportGuid)}`);
+  for (const w of await c.rumWebsites.list().toArray()) add(`rumWebsite:${String(w.Description)}`);
   await peopleDuplicates(c, add);
   await alertDuplicates(c, add);
   return [...counts].filter(([, n]) => n > 1).map(([k, n]) => `${k} x${n}`);

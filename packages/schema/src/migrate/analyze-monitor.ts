@@ -1,5 +1,5 @@
 import { isAlias, isMap, isScalar, isSeq, type LineCounter, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
-import { LEGACY_ERROR_CONDITION_FIELDS, legacyMappingOf, type LegacyFieldMapping } from './legacy-fields.js';
+import { LEGACY_ERROR_CONDITION_FIELDS, legacyMappingOf, UNPUBLISHED_V3_MONITOR_FIELDS, type LegacyFieldMapping } from './legacy-fields.js';
 import type { MigrationProblemCode } from './codes.js';
 import type { MigrationErrorCondition, MigrationLocation, MigrationProblem } from './types.js';
 
@@ -176,6 +176,8 @@ function monitorFields(map: YAMLMap): MonitorFields {
       pairsByField.set(name, item);
       removedPairs.push(item);
     }
+    // Dropped with no replacement (unpublishedNotes says so): nothing else reads them.
+    if (Object.hasOwn(UNPUBLISHED_V3_MONITOR_FIELDS, name)) removedPairs.push(item);
   }
   return { pairsByField, removedPairs, existingPair };
 }
@@ -396,6 +398,17 @@ function placeCondition(a: Analysis, field: FieldPair, condition: MigrationError
   out.entries.push({ condition, pairs });
 }
 
+/** A note for each v3 field dropped because v4 has no place for it, with its value: the report keeps what the tree loses. */
+function unpublishedNotes(a: Analysis, removedPairs: readonly Pair[]): void {
+  for (const pair of removedPairs) {
+    const name = keyName(pair);
+    if (name === undefined || !Object.hasOwn(UNPUBLISHED_V3_MONITOR_FIELDS, name)) continue;
+    // Anchors and aliases blocked the monitor already (checkAliases): the value is plain data.
+    const value = JSON.stringify(isScalar(pair.value) || isMap(pair.value) || isSeq(pair.value) ? (pair.value.toJSON() as unknown) : null);
+    a.notes.push(problem(a, pair, 'info', 'MIGRATE_UNPUBLISHED_FIELD_DROPPED', `monitor "${a.monitor}": ${name} (${value}) is no field of the published v4 definition, which the service drops, so it was removed; ${UNPUBLISHED_V3_MONITOR_FIELDS[name] ?? ''}`));
+  }
+}
+
 function fieldPair(mapping: LegacyFieldMapping, pairsByField: Map<string, Pair>): FieldPair | undefined {
   const flagPair = pairsByField.get(mapping.flag);
   const valuePair = pairsByField.get(mapping.value);
@@ -426,6 +439,7 @@ export function analyzeMonitor(map: YAMLMap, index: number, ctx: SourceContext):
   }
 
   if (a.errors.length > 0) return { kind: 'blocked', problems: a.errors };
+  unpublishedNotes(a, removedPairs);
   removedPairs.sort((x, y) => startOf(x.key) - startOf(y.key));
   return {
     kind: 'plan',

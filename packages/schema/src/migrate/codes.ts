@@ -24,6 +24,7 @@ export const MIGRATION_PROBLEM_CODES = {
   MIGRATE_PERCENTAGE_NOT_SET: 'info: PageElementMaxSizeWithPercentage got no Percentage (the removed fields had none)',
   MIGRATE_COMMENT_DROPPED: 'info: a comment on a removed field that got no ErrorConditions entry was removed with it',
   MIGRATE_PERCENTAGE_COPIED: 'info: FailedObjectPercentage became both Value and Percentage',
+  MIGRATE_UNPUBLISHED_FIELD_DROPPED: 'info: a v3 monitor field the published v4 definition has no place for (Tags) was removed; the note names its value',
 } as const;
 
 export type MigrationProblemCode = keyof typeof MIGRATION_PROBLEM_CODES;

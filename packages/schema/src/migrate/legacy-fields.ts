@@ -56,5 +56,16 @@ export function legacyMappingOf(field: string): LegacyFieldMapping | undefined {
   return byField.get(field);
 }
 
+/**
+ * v3 monitor fields the published v4 definition has no place for, with what to do instead. The service drops them
+ * (a monitor sent one never holds it), so keeping one would make strict validation refuse the tree, and letting it
+ * through (`allowUnknown`) would make every plan send it again. The migration removes each, naming its value in the
+ * report so nothing is lost without a word. `Tags`: v4 groups monitors with monitor groups; a tag's meaning (which
+ * group, with what members) is the team's to decide, so no group is made for it.
+ */
+export const UNPUBLISHED_V3_MONITOR_FIELDS: Readonly<Record<string, string>> = {
+  Tags: 'v4 has no monitor tags: group such monitors with a monitor group (`monitorGroups:` with `members`) if the tags meant one',
+};
+
 /** Fields of an exported monitor the service sets itself: an imported config must not carry them. */
 export const READ_ONLY_MONITOR_FIELDS: readonly string[] = ['CreatedDate', 'LastModifiedDate', 'LastModifiedByOperatorId'];

@@ -3,6 +3,7 @@
  * monsync.yaml, `protect: true` and `policyWaivers` from declarations; then the policy run over the declarations.
  */
 import type { TObject } from '@sinclair/typebox';
+import { MONITOR_TYPES } from '@monsync/client/wire';
 import { DIAGNOSTIC_CODES, type Diagnostic } from '../diagnostics.js';
 import { IGNORE_PATTERN } from '../config-schema.js';
 import { MONITOR_GROUP_KIND, MONITOR_KIND, type KindEntry, type KindName, type NamedKindEntry } from '../kinds.js';
@@ -10,7 +11,9 @@ import type { PolicyFinding } from '../plan-schema.js';
 import type { Declared, PolicyRuleEntry, Protection, Settings } from '../types.js';
 import type { PathSegment, YamlSource } from '../yaml-source.js';
 import { checkPolicy, type DeclaredWaiver, type PlanWaiver, type PolicySubject, type Position } from './check.js';
-import { POLICY_RULES, type PolicySeverity } from './rules.js';
+import { NOTHING_ALLOWED, type AllowUnknown } from '../published-fields.js';
+import { likelyMeant } from '../suggest.js';
+import { POLICY_RULES, sameEnumValue, type PolicySeverity } from './rules.js';
 
 type Mapping = Record<string, unknown>;
 const isMapping = (v: unknown): v is Mapping => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -54,8 +57,11 @@ function wellFormed(schema: TObject, value: Mapping): boolean {
 export class PolicyReader {
   readonly #patterns: Protection[] = [];
 
-  /** `protect:` and `policy:` of monsync.yaml, into `settings`; problems with rule parameters as diagnostics. */
-  readSettings(src: YamlSource, value: Mapping, settings: Settings): Diagnostic[] {
+  /**
+   * `protect:` and `policy:` of monsync.yaml, into `settings`; problems with rule parameters as diagnostics. `allow`:
+   * what monsync.yaml's `allowUnknown` lets through (a MonitorType the service added after this release).
+   */
+  readSettings(src: YamlSource, value: Mapping, settings: Settings, allow: AllowUnknown = NOTHING_ALLOWED): Diagnostic[] {
     const diagnostics: Diagnostic[] = [];
     const pattern = new RegExp(IGNORE_PATTERN, 'su');
     if (Array.isArray(value.protect)) {
@@ -82,6 +88,11 @@ export class PolicyReader {
         if (!wellFormed(rule.parameters, item)) {
           // The schema lets `rule:` stand empty; a rule that needs parameters says which.
           if (raw === null) diagnostics.push(policyProblem(src, path, `${rule.name} needs ${(rule.parameters.required ?? []).map((p) => `\`${p}\``).join(' and ')}`, rule.name));
+          continue;
+        }
+        const unknownType = unknownMonitorType(src, path, item, allow);
+        if (unknownType !== undefined) {
+          diagnostics.push({ ...unknownType, rule: rule.name });
           continue;
         }
         const problem = parameterProblem(rule.name, item);
@@ -126,6 +137,23 @@ export class PolicyReader {
 
 function policyProblem(src: YamlSource, path: PathSegment[], message: string, rule: string): Diagnostic {
   return { severity: DIAGNOSTIC_CODES.INVALID_POLICY.severity, code: 'INVALID_POLICY', message, file: src.file, ...src.position(path), rule };
+}
+
+/**
+ * A rule's `monitorType` is a closed list: a value no published MonitorType equals, ignoring case as the service
+ * compares them (and none `allowUnknown.values.MonitorType` lets through), selects no monitor, so the rule would
+ * check nothing without a word. It is an error naming the closest value. The schema keeps the list open, offering the
+ * values, since `https` is as good as `Https` here and an editor would flag it.
+ */
+function unknownMonitorType(src: YamlSource, path: PathSegment[], item: Mapping, allow: AllowUnknown): Diagnostic | undefined {
+  const value = item.monitorType;
+  if (typeof value !== 'string') return undefined;
+  const known = [...MONITOR_TYPES, ...(allow.values.MonitorType ?? [])];
+  if (known.some((type) => sameEnumValue(value, type))) return undefined;
+  const meant = likelyMeant(value, MONITOR_TYPES);
+  const message = `\`monitorType: ${value}\` is no MonitorType the service publishes, so this rule would select no monitor; ${meant === undefined ? `write one of ${MONITOR_TYPES.join(', ')}` : `did you mean \`${meant}\`?`}`;
+  const hint = `${meant === undefined ? 'use one of the values listed' : `write \`${meant}\``}; if the service added \`${value}\` after this release of monsync, let it through in monsync.yaml: allowUnknown: { values: { MonitorType: [${value}] } }`;
+  return { severity: DIAGNOSTIC_CODES.INVALID_ENUM.severity, code: 'INVALID_ENUM', message, file: src.file, ...src.position([...path, 'monitorType']), hint };
 }
 
 /** Checks a rule's parameters cannot express in the schema. */

@@ -100,7 +100,7 @@ export const NAMED_KINDS: readonly KindName[] = KINDS_AS_LISTED.filter((entry) =
 
 const severity = Type.Optional(def('PolicySeverity', StringEnum(POLICY_SEVERITIES, { default: 'error', description: '`error` (the default) fails validate, plan and apply; `warning` is shown and fails nothing.' })));
 const monitorSelector = {
-  monitorType: Type.Optional(OpenEnum(MONITOR_TYPES, { description: 'Only monitors of this MonitorType.' })),
+  monitorType: Type.Optional(OpenEnum(MONITOR_TYPES, { description: 'Only monitors of this MonitorType, compared ignoring case as the service does; a value that is no published MonitorType (nor one `allowUnknown.values.MonitorType` lets through) is an error.' })),
   name: Type.Optional(Type.String({ minLength: 1, description: 'Only monitors whose Name matches this glob (`*` any text, `?` one character), e.g. `checkout-*`.' })),
 };
 

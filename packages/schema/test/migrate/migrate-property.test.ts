@@ -27,7 +27,7 @@ const otherField = fc.constantFrom(
   { key: 'IsActive', text: 'true', value: true },
   { key: 'CheckInterval', text: '5', value: 5 },
   { key: 'Notes', text: "'kept: as written'", value: 'kept: as written' },
-  { key: 'Tags', text: '[a, b]', value: ['a', 'b'] },
+  { key: 'CustomMetrics', text: '[a, b]', value: ['a', 'b'] },
 );
 
 /** A legacy pair that migrates cleanly (no HttpStatus switched off: that one only drops fields). */

@@ -69,7 +69,7 @@ export function draftDeletes(states: readonly KindState[], options?: DraftOption
         continue;
       }
       if (orphan.refs.some((r) => owned.includes(r.kind) && gone.has(r.kind, r.guid))) continue;
-      remove(orphan);
+      remove(orphan, mod.deleteReason?.(orphan));
     }
     // plan --dedupe: the copies of a declared key are removed whatever prune says; the one kept stays declared.
     for (const copy of state.duplicates) remove(copy.entry, `${DUPLICATE_REASON} ${copy.kept.guid} (${copy.rule})`);

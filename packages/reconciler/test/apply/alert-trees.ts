@@ -35,9 +35,9 @@ export async function addChatIntegration(h: Harness): Promise<void> {
  * addresses are Email's, variables the chat's), so every tree is one `validate` accepts.
  */
 const integrationArb = fc.oneof(
-  fc.record({ integration: fc.constant('Email'), ExtraEmailAddresses: fc.option(fc.subarray(EXTRA_EMAILS, { minLength: 1 }), { nil: undefined }), SendOkAlerts: fc.option(fc.boolean(), { nil: undefined }) }),
+  fc.record({ integration: fc.constant('Email'), ExtraEmailAddresses: fc.option(fc.subarray(EXTRA_EMAILS), { nil: undefined }), SendOkAlerts: fc.option(fc.boolean(), { nil: undefined }) }),
   fc.record({ integration: fc.constant('Phone'), SendReminderAlerts: fc.option(fc.boolean(), { nil: undefined }) }),
-  fc.record({ integration: fc.constant(CHAT.Name), VariableValues: fc.option(fc.constantFrom({ channel: '#shop' }, { channel: '#ops' }), { nil: undefined }) }),
+  fc.record({ integration: fc.constant(CHAT.Name), VariableValues: fc.option(fc.constantFrom({}, { channel: '#shop' }, { channel: '#ops' }), { nil: undefined }) }),
   fc.constant({ integration: 'SMS' }),
 );
 type IntegrationInput = typeof integrationArb extends fc.Arbitrary<infer T> ? T : never;
@@ -77,13 +77,17 @@ export function alertsDesiredArb(names: AlertNames) {
     fc.option(covered(names.monitors, names.monitorGroups), { nil: undefined }),
     fc.option(fc.array(level, { maxLength: 3 }), { nil: undefined }),
   );
-  return fc.record({ prune: fc.boolean(), definitions: fc.array(definition, { maxLength: 2 }) });
+  // The default definition is sometimes declared in the older form, `{ AlertDefinitionGuid, IsActive }`.
+  return fc.record({ prune: fc.boolean(), definitions: fc.array(definition, { maxLength: 2 }), olderForm: fc.boolean() });
 }
 
-/** The account side: definitions (the default one edited, or others created) with levels set, members and integrations. */
+/**
+ * The account side: definitions (the default one edited, or others created) with levels set, members and
+ * integrations; a name may differ from the tree's in case only (the service's names ignore case, so it is adopted).
+ */
 export function alertsLiveArb(names: AlertNames) {
   const level = fc.tuple(fc.constantFrom(...LEVEL_IDS), levelFieldsArb, people(names.operators, names.operatorGroups), fc.array(integrationArb, { maxLength: 2 }));
-  const definition = fc.tuple(fc.constantFrom(...ALERTS), fc.boolean(), covered(names.monitors, names.monitorGroups), fc.array(level, { maxLength: 3 }));
+  const definition = fc.tuple(fc.constantFrom(...ALERTS, 'shop ON-CALL'), fc.boolean(), covered(names.monitors, names.monitorGroups), fc.array(level, { maxLength: 3 }));
   return fc.array(definition, { maxLength: 2 });
 }
 
@@ -143,7 +147,9 @@ export function declaredDefinition(name: string, active: boolean, members: { mon
 export function buildAlertsDesired(input: AlertsDesired, declaredNames: AlertNames): { manage: { alertDefinitions: { prune: boolean } }; alertDefinitions: Declared<AlertDefinitionConfig>[] } {
   const keep = (list: readonly string[], among: readonly string[]) => list.filter((name) => among.includes(name));
   const alertDefinitions = unique(input.definitions).map(([name, active, members, levels]) =>
-    declaredDefinition(
+    name === DEFAULT_ALERT && input.olderForm
+      ? { value: { AlertDefinitionGuid: SEEDED.alertDefinitions.default, IsActive: active } as AlertDefinitionConfig, source: at('alerts.yaml', name) }
+      : declaredDefinition(
       name,
       active,
       members === undefined ? undefined : { monitors: keep(members.monitors, declaredNames.monitors), monitorGroups: keep(members.monitorGroups, declaredNames.monitorGroups) },
@@ -180,7 +186,8 @@ function attachBody(i: IntegrationInput, guid: string): Record<string, unknown> 
 export async function buildAlertsLive(client: MonitoringClient, input: AlertsLive, guids: LiveGuids): Promise<void> {
   const c = client.alertDefinitions;
   const integrations = new Map((await client.integrations.list().toArray()).map((i) => [String(i.Name), String(i.IntegrationGuid)]));
-  for (const [name, active, members, levels] of unique(input)) {
+  // One definition of a name, whatever its case: two would be the error of two live objects behind one key.
+  for (const [, [name, active, members, levels]] of unique(input.map((d) => [d[0].toLowerCase(), d] as const))) {
     const guid = name === DEFAULT_ALERT ? SEEDED.alertDefinitions.default : String((await c.create({ AlertName: name, IsActive: active })).AlertDefinitionGuid);
     if (name === DEFAULT_ALERT) await c.patch(guid, { IsActive: active });
     for (const m of members.monitors) if (guids.monitors.has(m)) await c.members.addMonitor(guid, guids.monitors.get(m) as string);
@@ -219,12 +226,15 @@ export async function expectAlertingMatches(client: MonitoringClient, desired: D
     integration: new Map((await client.integrations.list().toArray()).map((i) => [String(i.IntegrationGuid).toLowerCase(), String(i.Name)])),
   };
   const named = (map: Map<string, string>, guid: unknown): string => map.get(String(guid).toLowerCase()) ?? `unknown ${String(guid)}`;
+  // A definition of the older form is the one its GUID names.
+  const declares = (d: (typeof live)[number], value: AlertDefinitionConfig): boolean =>
+    value.AlertName === undefined ? String(d.AlertDefinitionGuid).toLowerCase() === String(value.AlertDefinitionGuid).toLowerCase() : d.AlertName === value.AlertName;
   if (desired.settings.manage.alertDefinitions.prune) {
-    expect(sortedNames(live.map((d) => String(d.AlertName)))).toEqual(sortedNames(desired.alertDefinitions.map((d) => String(d.value.AlertName))));
+    expect(live.filter((d) => !desired.alertDefinitions.some(({ value }) => declares(d, value))).map((d) => d.AlertName)).toEqual([]);
   }
   for (const { value } of desired.alertDefinitions) {
-    const found = live.filter((d) => d.AlertName === value.AlertName);
-    expect(found, `alert definition ${String(value.AlertName)}`).toHaveLength(1);
+    const found = live.filter((d) => declares(d, value));
+    expect(found, `alert definition ${String(value.AlertName ?? value.AlertDefinitionGuid)}`).toHaveLength(1);
     const guid = String(found[0]?.AlertDefinitionGuid);
     expect(found[0]?.IsActive, `${String(value.AlertName)} IsActive`).toBe(value.IsActive);
     if (value.members !== undefined) {

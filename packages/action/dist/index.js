@@ -1299,7 +1299,7 @@ var require_util = __commonJS({
             }
             return controller.desiredSize > 0;
           },
-          async cancel(reason) {
+          async cancel(reason2) {
             await iterator2.return();
           },
           type: "bytes"
@@ -1627,12 +1627,12 @@ var require_diagnostics = __commonJS({
         websocketDebuglog("connection opened %s%s", address, port ? `:${port}` : "");
       });
       diagnosticsChannel.channel("undici:websocket:close").subscribe((evt) => {
-        const { websocket, code, reason } = evt;
+        const { websocket, code, reason: reason2 } = evt;
         websocketDebuglog(
           "closed connection to %s - %s %s",
           websocket.url,
           code,
-          reason
+          reason2
         );
       });
       diagnosticsChannel.channel("undici:websocket:socket_error").subscribe((err) => {
@@ -5590,7 +5590,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             }
             return controller.desiredSize > 0;
           },
-          async cancel(reason) {
+          async cancel(reason2) {
             await iterator2.return();
           },
           type: "bytes"
@@ -9147,12 +9147,12 @@ var require_retry_handler = __commonJS({
         this.etag = null;
         this.resume = null;
         this.headersSent = false;
-        this.handler.onConnect((reason) => {
+        this.handler.onConnect((reason2) => {
           this.aborted = true;
           if (this.abort) {
-            this.abort(reason);
+            this.abort(reason2);
           } else {
-            this.reason = reason;
+            this.reason = reason2;
           }
         });
       }
@@ -11567,9 +11567,9 @@ var require_dump = __commonJS({
         this.#abort = abort;
         this.#handler.onConnect(this.#customAbort.bind(this));
       }
-      #customAbort(reason) {
+      #customAbort(reason2) {
         this.#aborted = true;
-        this.#reason = reason;
+        this.#reason = reason2;
       }
       // TODO: will require adjustment after new hooks are out
       onHeaders(statusCode, rawHeaders, resume, statusMessage) {
@@ -12596,13 +12596,13 @@ var require_response = __commonJS({
         urlList: init?.urlList ? [...init.urlList] : []
       };
     }
-    function makeNetworkError(reason) {
-      const isError = isErrorLike(reason);
+    function makeNetworkError(reason2) {
+      const isError = isErrorLike(reason2);
       return makeResponse({
         type: "error",
         status: 0,
-        error: isError ? reason : new Error(reason ? String(reason) : reason),
-        aborted: reason && reason.name === "AbortError"
+        error: isError ? reason2 : new Error(reason2 ? String(reason2) : reason2),
+        aborted: reason2 && reason2.name === "AbortError"
       });
     }
     function isNetworkError(response) {
@@ -13584,13 +13584,13 @@ var require_fetch = __commonJS({
         this.dump = false;
         this.state = "ongoing";
       }
-      terminate(reason) {
+      terminate(reason2) {
         if (this.state !== "ongoing") {
           return;
         }
         this.state = "terminated";
-        this.connection?.destroy(reason);
-        this.emit("terminated", reason);
+        this.connection?.destroy(reason2);
+        this.emit("terminated", reason2);
       }
       // https://fetch.spec.whatwg.org/#fetch-controller-abort
       abort(error2) {
@@ -13869,7 +13869,7 @@ var require_fetch = __commonJS({
         fetchParams.controller.dump = true;
       }
       if (request2.integrity) {
-        const processBodyError = (reason) => fetchFinale(fetchParams, makeNetworkError(reason));
+        const processBodyError = (reason2) => fetchFinale(fetchParams, makeNetworkError(reason2));
         if (request2.responseTainting === "opaque" || response.body == null) {
           processBodyError(response.error);
           return;
@@ -14347,9 +14347,9 @@ var require_fetch = __commonJS({
       const pullAlgorithm = async () => {
         await fetchParams.controller.resume();
       };
-      const cancelAlgorithm = (reason) => {
+      const cancelAlgorithm = (reason2) => {
         if (!isCancelled(fetchParams)) {
-          fetchParams.controller.abort(reason);
+          fetchParams.controller.abort(reason2);
         }
       };
       const stream = new ReadableStream(
@@ -14360,8 +14360,8 @@ var require_fetch = __commonJS({
           async pull(controller) {
             await pullAlgorithm(controller);
           },
-          async cancel(reason) {
-            await cancelAlgorithm(reason);
+          async cancel(reason2) {
+            await cancelAlgorithm(reason2);
           },
           type: "bytes"
         }
@@ -14411,7 +14411,7 @@ var require_fetch = __commonJS({
           }
         }
       };
-      function onAborted(reason) {
+      function onAborted(reason2) {
         if (isAborted(fetchParams)) {
           response.aborted = true;
           if (isReadable(stream)) {
@@ -14422,7 +14422,7 @@ var require_fetch = __commonJS({
         } else {
           if (isReadable(stream)) {
             fetchParams.controller.controller.error(new TypeError("terminated", {
-              cause: isErrorLike(reason) ? reason : void 0
+              cause: isErrorLike(reason2) ? reason2 : void 0
             }));
           }
         }
@@ -15760,8 +15760,8 @@ var require_cache = __commonJS({
        * @returns {requestResponseList}
        */
       #batchCacheOperations(operations) {
-        const cache = this.#relevantRequestResponseList;
-        const backupCache = [...cache];
+        const cache2 = this.#relevantRequestResponseList;
+        const backupCache = [...cache2];
         const addedItems = [];
         const resultList = [];
         try {
@@ -15788,9 +15788,9 @@ var require_cache = __commonJS({
                 return [];
               }
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert(idx !== -1);
-                cache.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
             } else if (operation.type === "put") {
               if (operation.response == null) {
@@ -15820,11 +15820,11 @@ var require_cache = __commonJS({
               }
               requestResponses = this.#queryCache(operation.request);
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert(idx !== -1);
-                cache.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
-              cache.push([operation.request, operation.response]);
+              cache2.push([operation.request, operation.response]);
               addedItems.push([operation.request, operation.response]);
             }
             resultList.push([operation.request, operation.response]);
@@ -15998,13 +15998,13 @@ var require_cachestorage = __commonJS({
         if (options.cacheName != null) {
           if (this.#caches.has(options.cacheName)) {
             const cacheList = this.#caches.get(options.cacheName);
-            const cache = new Cache(kConstruct, cacheList);
-            return await cache.match(request2, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            return await cache2.match(request2, options);
           }
         } else {
           for (const cacheList of this.#caches.values()) {
-            const cache = new Cache(kConstruct, cacheList);
-            const response = await cache.match(request2, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            const response = await cache2.match(request2, options);
             if (response !== void 0) {
               return response;
             }
@@ -16034,12 +16034,12 @@ var require_cachestorage = __commonJS({
         webidl.argumentLengthCheck(arguments, 1, prefix);
         cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
         if (this.#caches.has(cacheName)) {
-          const cache2 = this.#caches.get(cacheName);
-          return new Cache(kConstruct, cache2);
+          const cache3 = this.#caches.get(cacheName);
+          return new Cache(kConstruct, cache3);
         }
-        const cache = [];
-        this.#caches.set(cacheName, cache);
-        return new Cache(kConstruct, cache);
+        const cache2 = [];
+        this.#caches.set(cacheName, cache2);
+        return new Cache(kConstruct, cache2);
       }
       /**
        * @see https://w3c.github.io/ServiceWorker/#cache-storage-delete
@@ -16998,16 +16998,16 @@ var require_util7 = __commonJS({
       }
       return code >= 3e3 && code <= 4999;
     }
-    function failWebsocketConnection(ws, reason) {
+    function failWebsocketConnection(ws, reason2) {
       const { [kController]: controller, [kResponse]: response } = ws;
       controller.abort();
       if (response?.socket && !response.socket.destroyed) {
         response.socket.destroy();
       }
-      if (reason) {
+      if (reason2) {
         fireEvent("error", ws, (type, init) => new ErrorEvent(type, init), {
-          error: new Error(reason),
-          message: reason
+          error: new Error(reason2),
+          message: reason2
         });
       }
     }
@@ -17265,7 +17265,7 @@ var require_connection = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(ws, code, reason, reasonByteLength) {
+    function closeWebSocketConnection(ws, code, reason2, reasonByteLength) {
       if (isClosing(ws) || isClosed(ws)) {
       } else if (!isEstablished(ws)) {
         failWebsocketConnection(ws, "Connection was closed before it was established.");
@@ -17273,13 +17273,13 @@ var require_connection = __commonJS({
       } else if (ws[kSentClose] === sentCloseFrameState.NOT_SENT) {
         ws[kSentClose] = sentCloseFrameState.PROCESSING;
         const frame = new WebsocketFrameSend();
-        if (code !== void 0 && reason === void 0) {
+        if (code !== void 0 && reason2 === void 0) {
           frame.frameData = Buffer.allocUnsafe(2);
           frame.frameData.writeUInt16BE(code, 0);
-        } else if (code !== void 0 && reason !== void 0) {
+        } else if (code !== void 0 && reason2 !== void 0) {
           frame.frameData = Buffer.allocUnsafe(2 + reasonByteLength);
           frame.frameData.writeUInt16BE(code, 0);
-          frame.frameData.write(reason, 2, "utf-8");
+          frame.frameData.write(reason2, 2, "utf-8");
         } else {
           frame.frameData = emptyBuffer;
         }
@@ -17304,11 +17304,11 @@ var require_connection = __commonJS({
       response.socket.off("error", onSocketError);
       const wasClean = ws[kSentClose] === sentCloseFrameState.SENT && ws[kReceivedClose];
       let code = 1005;
-      let reason = "";
+      let reason2 = "";
       const result = ws[kByteParser].closingInfo;
       if (result && !result.error) {
         code = result.code ?? 1005;
-        reason = result.reason;
+        reason2 = result.reason;
       } else if (!ws[kReceivedClose]) {
         code = 1006;
       }
@@ -17316,13 +17316,13 @@ var require_connection = __commonJS({
       fireEvent("close", ws, (type, init) => new CloseEvent(type, init), {
         wasClean,
         code,
-        reason
+        reason: reason2
       });
       if (channels.close.hasSubscribers) {
         channels.close.publish({
           websocket: ws,
           code,
-          reason
+          reason: reason2
         });
       }
     }
@@ -17446,9 +17446,9 @@ var require_receiver = __commonJS({
     var { closeWebSocketConnection } = require_connection();
     var { PerMessageDeflate } = require_permessage_deflate();
     var { MessageSizeExceededError } = require_errors();
-    function failWebsocketConnectionWithCode(ws, code, reason) {
-      closeWebSocketConnection(ws, code, reason, Buffer.byteLength(reason));
-      failWebsocketConnection(ws, reason);
+    function failWebsocketConnectionWithCode(ws, code, reason2) {
+      closeWebSocketConnection(ws, code, reason2, Buffer.byteLength(reason2));
+      failWebsocketConnection(ws, reason2);
     }
     var ByteParser = class extends Writable {
       #buffers = [];
@@ -17728,16 +17728,16 @@ var require_receiver = __commonJS({
         if (code !== void 0 && !isValidStatusCode(code)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
-        let reason = data.subarray(2);
-        if (reason[0] === 239 && reason[1] === 187 && reason[2] === 191) {
-          reason = reason.subarray(3);
+        let reason2 = data.subarray(2);
+        if (reason2[0] === 239 && reason2[1] === 187 && reason2[2] === 191) {
+          reason2 = reason2.subarray(3);
         }
         try {
-          reason = utf8Decode(reason);
+          reason2 = utf8Decode(reason2);
         } catch {
           return { code: 1007, reason: "Invalid UTF-8", error: true };
         }
-        return { code, reason, error: false };
+        return { code, reason: reason2, error: false };
       }
       /**
        * Parses control frames.
@@ -17752,9 +17752,9 @@ var require_receiver = __commonJS({
           }
           this.#info.closeInfo = this.parseCloseBody(body);
           if (this.#info.closeInfo.error) {
-            const { code, reason } = this.#info.closeInfo;
-            closeWebSocketConnection(this.ws, code, reason, reason.length);
-            failWebsocketConnection(this.ws, reason);
+            const { code, reason: reason2 } = this.#info.closeInfo;
+            closeWebSocketConnection(this.ws, code, reason2, reason2.length);
+            failWebsocketConnection(this.ws, reason2);
             return false;
           }
           if (this.ws[kSentClose] !== sentCloseFrameState.SENT) {
@@ -17991,14 +17991,14 @@ var require_websocket = __commonJS({
        * @param {number|undefined} code
        * @param {string|undefined} reason
        */
-      close(code = void 0, reason = void 0) {
+      close(code = void 0, reason2 = void 0) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.close";
         if (code !== void 0) {
           code = webidl.converters["unsigned short"](code, prefix, "code", { clamp: true });
         }
-        if (reason !== void 0) {
-          reason = webidl.converters.USVString(reason, prefix, "reason");
+        if (reason2 !== void 0) {
+          reason2 = webidl.converters.USVString(reason2, prefix, "reason");
         }
         if (code !== void 0) {
           if (code !== 1e3 && (code < 3e3 || code > 4999)) {
@@ -18006,8 +18006,8 @@ var require_websocket = __commonJS({
           }
         }
         let reasonByteLength = 0;
-        if (reason !== void 0) {
-          reasonByteLength = Buffer.byteLength(reason);
+        if (reason2 !== void 0) {
+          reasonByteLength = Buffer.byteLength(reason2);
           if (reasonByteLength > 123) {
             throw new DOMException(
               `Reason must be less than 123 bytes; received ${reasonByteLength}`,
@@ -18015,7 +18015,7 @@ var require_websocket = __commonJS({
             );
           }
         }
-        closeWebSocketConnection(this, code, reason, reasonByteLength);
+        closeWebSocketConnection(this, code, reason2, reasonByteLength);
       }
       /**
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
@@ -19164,10 +19164,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = Symbol.for("yaml.node.type");
     var isAlias4 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isMap11 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
     var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
     var isScalar11 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq10 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isSeq11 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection2(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -19200,11 +19200,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias4;
     exports.isCollection = isCollection2;
     exports.isDocument = isDocument;
-    exports.isMap = isMap10;
+    exports.isMap = isMap11;
     exports.isNode = isNode2;
     exports.isPair = isPair2;
     exports.isScalar = isScalar11;
-    exports.isSeq = isSeq10;
+    exports.isSeq = isSeq11;
   }
 });
 
@@ -23312,9 +23312,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap10 = fc.start.source === "{";
-      const fcName = isMap10 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap10 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap11 = fc.start.source === "{";
+      const fcName = isMap11 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap11 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -23350,7 +23350,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap10 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap11 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -23390,7 +23390,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap10 && !sep6 && !props.found) {
+        if (!isMap11 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -23413,7 +23413,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap10 && !props.found && ctx.options.strict) {
+            if (!isMap11 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -23445,7 +23445,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair2.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap10) {
+          if (isMap11) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -23461,7 +23461,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap10 ? "}" : "]";
+      const expectedEnd = isMap11 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -26348,7 +26348,7 @@ var require_public_api = __commonJS({
       const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
       return { lineCounter: lineCounter$1, prettyErrors };
     }
-    function parseAllDocuments3(source, options = {}) {
+    function parseAllDocuments4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -26423,7 +26423,7 @@ var require_public_api = __commonJS({
       return new Document3.Document(value, _replacer, options).toString(options);
     }
     exports.parse = parse3;
-    exports.parseAllDocuments = parseAllDocuments3;
+    exports.parseAllDocuments = parseAllDocuments4;
     exports.parseDocument = parseDocument4;
     exports.stringify = stringify;
   }
@@ -35994,12 +35994,12 @@ var require_diagnostics2 = __commonJS({
       diagnosticsChannel.subscribe(
         "undici:websocket:close",
         (evt) => {
-          const { websocket, code, reason } = evt;
+          const { websocket, code, reason: reason2 } = evt;
           debugLog(
             "closed connection to %s - %s %s",
             websocket.url,
             code,
-            reason
+            reason2
           );
         }
       );
@@ -36472,7 +36472,7 @@ var require_wrap_handler = __commonJS({
       }
       // Wrap Interface
       onRequestStart(controller, context) {
-        this.#handler.onConnect?.((reason) => controller.abort(reason), context);
+        this.#handler.onConnect?.((reason2) => controller.abort(reason2), context);
       }
       onRequestUpgrade(controller, statusCode, headers, socket) {
         const rawHeaders = [];
@@ -36584,11 +36584,11 @@ var require_unwrap_handler = __commonJS({
           this[kResume]?.();
         }
       }
-      abort(reason) {
+      abort(reason2) {
         if (!this.#aborted) {
           this.#aborted = true;
-          this.#reason = reason;
-          this.#abort(reason);
+          this.#reason = reason2;
+          this.#abort(reason2);
         }
       }
       get aborted() {
@@ -40331,8 +40331,8 @@ var require_body2 = __commonJS({
               }
             }
           },
-          cancel(reason) {
-            return action()[Symbol.asyncIterator]?.().return(reason);
+          cancel(reason2) {
+            return action()[Symbol.asyncIterator]?.().return(reason2);
           },
           type: "bytes"
         });
@@ -45022,8 +45022,8 @@ var require_retry_handler2 = __commonJS({
         this.#paused = false;
         this.#target?.resume();
       }
-      abort(reason) {
-        this.#target?.abort(reason);
+      abort(reason2) {
+        this.#target?.abort(reason2);
       }
       get paused() {
         return this.#paused || (this.#target?.paused ?? false);
@@ -48407,9 +48407,9 @@ var require_snapshot_agent = __commonJS({
             },
             resume() {
             },
-            abort(reason) {
+            abort(reason2) {
               this.aborted = true;
-              this.reason = reason;
+              this.reason = reason2;
             },
             aborted: false,
             paused: false
@@ -48976,9 +48976,9 @@ var require_dump2 = __commonJS({
         super(handler2);
         this.#maxSize = maxSize ?? this.#maxSize;
       }
-      #abort(reason) {
+      #abort(reason2) {
         this.aborted = true;
-        this.reason = reason;
+        this.reason = reason2;
       }
       onRequestStart(controller, context) {
         controller.abort = this.#abort.bind(this);
@@ -51773,8 +51773,8 @@ var require_cache3 = __commonJS({
         get reason() {
           return stream.errored;
         },
-        abort(reason) {
-          stream.destroy(reason ?? new AbortError());
+        abort(reason2) {
+          stream.destroy(reason2 ?? new AbortError());
         }
       };
       stream.on("error", function(err) {
@@ -52076,9 +52076,9 @@ var require_decompress = __commonJS({
         this.#paused = false;
         this.#onResume();
       }
-      abort(reason) {
-        this.target?.abort(reason);
-        this.#onAbort(reason);
+      abort(reason2) {
+        this.target?.abort(reason2);
+        this.#onAbort(reason2);
       }
       get paused() {
         return this.#paused;
@@ -52182,9 +52182,9 @@ var require_decompress = __commonJS({
         this.#controller = new DecompressController(
           () => this.#onDownstreamPause(),
           () => this.#onDownstreamResume(),
-          (reason) => {
+          (reason2) => {
             if (this.#inputEnded && !this.#terminated) {
-              this.onResponseError(this.#controller, reason);
+              this.onResponseError(this.#controller, reason2);
             }
           }
         );
@@ -52833,9 +52833,9 @@ var require_deduplication_handler = __commonJS({
           get reason() {
             return state.reason;
           },
-          abort: (reason) => {
+          abort: (reason2) => {
             state.aborted = true;
-            state.reason = reason ?? null;
+            state.reason = reason2 ?? null;
             waitingHandler.done = true;
             waitingHandler.pendingTrailers = null;
             waitingHandler.bufferedChunks = [];
@@ -54074,13 +54074,13 @@ var require_response2 = __commonJS({
         urlList: init?.urlList ? [...init.urlList] : []
       };
     }
-    function makeNetworkError(reason) {
-      const isError = isErrorLike(reason);
+    function makeNetworkError(reason2) {
+      const isError = isErrorLike(reason2);
       return makeResponse({
         type: "error",
         status: 0,
-        error: isError ? reason : new Error(reason ? String(reason) : reason),
-        aborted: reason && reason.name === "AbortError"
+        error: isError ? reason2 : new Error(reason2 ? String(reason2) : reason2),
+        aborted: reason2 && reason2.name === "AbortError"
       });
     }
     function isNetworkError(response) {
@@ -55217,13 +55217,13 @@ var require_fetch2 = __commonJS({
         this.dump = false;
         this.state = "ongoing";
       }
-      terminate(reason) {
+      terminate(reason2) {
         if (this.state !== "ongoing") {
           return;
         }
         this.state = "terminated";
-        this.connection?.destroy(reason);
-        this.emit("terminated", reason);
+        this.connection?.destroy(reason2);
+        this.emit("terminated", reason2);
       }
       // https://fetch.spec.whatwg.org/#fetch-controller-abort
       abort(error2) {
@@ -55503,7 +55503,7 @@ var require_fetch2 = __commonJS({
           fetchParams.controller.dump = true;
         }
         if (request2.integrity) {
-          const processBodyError = (reason) => fetchFinale(fetchParams, makeNetworkError(reason));
+          const processBodyError = (reason2) => fetchFinale(fetchParams, makeNetworkError(reason2));
           if (request2.responseTainting === "opaque" || response.body == null) {
             processBodyError(response.error);
             return;
@@ -56011,9 +56011,9 @@ var require_fetch2 = __commonJS({
       const pullAlgorithm = () => {
         return fetchParams.controller.resume();
       };
-      const cancelAlgorithm = (reason) => {
+      const cancelAlgorithm = (reason2) => {
         if (!isCancelled(fetchParams)) {
-          fetchParams.controller.abort(reason);
+          fetchParams.controller.abort(reason2);
         }
       };
       const stream = new ReadableStream(
@@ -56071,7 +56071,7 @@ var require_fetch2 = __commonJS({
           }
         }
       };
-      function onAborted(reason) {
+      function onAborted(reason2) {
         if (isAborted(fetchParams)) {
           response.aborted = true;
           if (isReadable(stream)) {
@@ -56082,7 +56082,7 @@ var require_fetch2 = __commonJS({
         } else {
           if (isReadable(stream)) {
             fetchParams.controller.controller.error(new TypeError("terminated", {
-              cause: isErrorLike(reason) ? reason : void 0
+              cause: isErrorLike(reason2) ? reason2 : void 0
             }));
           }
         }
@@ -56646,8 +56646,8 @@ var require_cache4 = __commonJS({
        * @returns {requestResponseList}
        */
       #batchCacheOperations(operations) {
-        const cache = this.#relevantRequestResponseList;
-        const backupCache = [...cache];
+        const cache2 = this.#relevantRequestResponseList;
+        const backupCache = [...cache2];
         const addedItems = [];
         const resultList = [];
         try {
@@ -56674,9 +56674,9 @@ var require_cache4 = __commonJS({
                 return [];
               }
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert(idx !== -1);
-                cache.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
             } else if (operation.type === "put") {
               if (operation.response == null) {
@@ -56706,11 +56706,11 @@ var require_cache4 = __commonJS({
               }
               requestResponses = this.#queryCache(operation.request);
               for (const requestResponse of requestResponses) {
-                const idx = cache.indexOf(requestResponse);
+                const idx = cache2.indexOf(requestResponse);
                 assert(idx !== -1);
-                cache.splice(idx, 1);
+                cache2.splice(idx, 1);
               }
-              cache.push([operation.request, operation.response]);
+              cache2.push([operation.request, operation.response]);
               addedItems.push([operation.request, operation.response]);
             }
             resultList.push([operation.request, operation.response]);
@@ -56887,13 +56887,13 @@ var require_cachestorage2 = __commonJS({
         if (options.cacheName != null) {
           if (this.#caches.has(options.cacheName)) {
             const cacheList = this.#caches.get(options.cacheName);
-            const cache = new Cache(kConstruct, cacheList);
-            return await cache.match(request2, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            return await cache2.match(request2, options);
           }
         } else {
           for (const cacheList of this.#caches.values()) {
-            const cache = new Cache(kConstruct, cacheList);
-            const response = await cache.match(request2, options);
+            const cache2 = new Cache(kConstruct, cacheList);
+            const response = await cache2.match(request2, options);
             if (response !== void 0) {
               return response;
             }
@@ -56923,12 +56923,12 @@ var require_cachestorage2 = __commonJS({
         webidl.argumentLengthCheck(arguments, 1, prefix);
         cacheName = webidl.converters.DOMString(cacheName, prefix, "cacheName");
         if (this.#caches.has(cacheName)) {
-          const cache2 = this.#caches.get(cacheName);
-          return new Cache(kConstruct, cache2);
+          const cache3 = this.#caches.get(cacheName);
+          return new Cache(kConstruct, cache3);
         }
-        const cache = [];
-        this.#caches.set(cacheName, cache);
-        return new Cache(kConstruct, cache);
+        const cache2 = [];
+        this.#caches.set(cacheName, cache2);
+        return new Cache(kConstruct, cache2);
       }
       /**
        * @see https://w3c.github.io/ServiceWorker/#cache-storage-delete
@@ -57919,14 +57919,14 @@ var require_util14 = __commonJS({
       }
       return urlRecord;
     }
-    function validateCloseCodeAndReason(code, reason) {
+    function validateCloseCodeAndReason(code, reason2) {
       if (code !== null) {
         if (code !== 1e3 && (code < 3e3 || code > 4999)) {
           throw new DOMException("invalid code", "InvalidAccessError");
         }
       }
-      if (reason !== null) {
-        const reasonBytesLength = Buffer.byteLength(reason);
+      if (reason2 !== null) {
+        const reasonBytesLength = Buffer.byteLength(reason2);
         if (reasonBytesLength > 123) {
           throw new DOMException(`Reason must be less than 123 bytes; received ${reasonBytesLength}`, "SyntaxError");
         }
@@ -58176,29 +58176,29 @@ var require_connection2 = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(object, code, reason, validate2 = false) {
+    function closeWebSocketConnection(object, code, reason2, validate2 = false) {
       code ??= null;
-      reason ??= "";
-      if (validate2) validateCloseCodeAndReason(code, reason);
+      reason2 ??= "";
+      if (validate2) validateCloseCodeAndReason(code, reason2);
       if (isClosed(object.readyState) || isClosing(object.readyState)) {
       } else if (!isEstablished(object.readyState)) {
         failWebsocketConnection(object);
         object.readyState = states.CLOSING;
       } else if (!object.closeState.has(sentCloseFrameState.SENT) && !object.closeState.has(sentCloseFrameState.RECEIVED)) {
         const frame = new WebsocketFrameSend();
-        if (reason.length !== 0 && code === null) {
+        if (reason2.length !== 0 && code === null) {
           code = 1e3;
         }
         assert(code === null || Number.isInteger(code));
-        if (code === null && reason.length === 0) {
+        if (code === null && reason2.length === 0) {
           frame.frameData = emptyBuffer;
-        } else if (code !== null && reason === null) {
+        } else if (code !== null && reason2 === null) {
           frame.frameData = Buffer.allocUnsafe(2);
           frame.frameData.writeUInt16BE(code, 0);
-        } else if (code !== null && reason !== null) {
-          frame.frameData = Buffer.allocUnsafe(2 + Buffer.byteLength(reason));
+        } else if (code !== null && reason2 !== null) {
+          frame.frameData = Buffer.allocUnsafe(2 + Buffer.byteLength(reason2));
           frame.frameData.writeUInt16BE(code, 0);
-          frame.frameData.write(reason, 2, "utf-8");
+          frame.frameData.write(reason2, 2, "utf-8");
         } else {
           frame.frameData = emptyBuffer;
         }
@@ -58209,15 +58209,15 @@ var require_connection2 = __commonJS({
         object.readyState = states.CLOSING;
       }
     }
-    function failHandshake(handler2, response, code, reason, cause) {
+    function failHandshake(handler2, response, code, reason2, cause) {
       if (response.socket?.session != null && !response.socket.destroyed) {
         response.socket.destroy();
       }
-      failWebsocketConnection(handler2, code, reason, cause);
+      failWebsocketConnection(handler2, code, reason2, cause);
     }
-    function failWebsocketConnection(handler2, code, reason, cause) {
+    function failWebsocketConnection(handler2, code, reason2, cause) {
       if (isEstablished(handler2.readyState)) {
-        closeWebSocketConnection(handler2, code, reason, false);
+        closeWebSocketConnection(handler2, code, reason2, false);
       }
       handler2.controller.abort();
       if (isConnecting(handler2.readyState)) {
@@ -58622,16 +58622,16 @@ var require_receiver2 = __commonJS({
         if (code !== void 0 && !isValidStatusCode(code)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
-        let reason = data.subarray(2);
-        if (reason[0] === 239 && reason[1] === 187 && reason[2] === 191) {
-          reason = reason.subarray(3);
+        let reason2 = data.subarray(2);
+        if (reason2[0] === 239 && reason2[1] === 187 && reason2[2] === 191) {
+          reason2 = reason2.subarray(3);
         }
         try {
-          reason = utf8Decode(reason);
+          reason2 = utf8Decode(reason2);
         } catch {
           return { code: 1007, reason: "Invalid UTF-8", error: true };
         }
-        return { code, reason, error: false };
+        return { code, reason: reason2, error: false };
       }
       /**
        * Parses control frames.
@@ -58646,8 +58646,8 @@ var require_receiver2 = __commonJS({
           }
           this.#info.closeInfo = this.parseCloseBody(body);
           if (this.#info.closeInfo.error) {
-            const { code, reason } = this.#info.closeInfo;
-            failWebsocketConnection(this.#handler, code, reason);
+            const { code, reason: reason2 } = this.#info.closeInfo;
+            failWebsocketConnection(this.#handler, code, reason2);
             return false;
           }
           if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
@@ -58905,18 +58905,18 @@ var require_websocket2 = __commonJS({
        * @param {number|undefined} code
        * @param {string|undefined} reason
        */
-      close(code = void 0, reason = void 0) {
+      close(code = void 0, reason2 = void 0) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.close";
         if (code !== void 0) {
           code = webidl.converters["unsigned short"](code, prefix, "code", webidl.attributes.Clamp);
         }
-        if (reason !== void 0) {
-          reason = webidl.converters.USVString(reason);
+        if (reason2 !== void 0) {
+          reason2 = webidl.converters.USVString(reason2);
         }
         code ??= null;
-        reason ??= "";
-        closeWebSocketConnection(this.#handler, code, reason, true);
+        reason2 ??= "";
+        closeWebSocketConnection(this.#handler, code, reason2, true);
       }
       /**
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
@@ -59131,29 +59131,29 @@ var require_websocket2 = __commonJS({
       #onSocketClose() {
         const wasClean = this.#handler.closeState.has(sentCloseFrameState.SENT) && this.#handler.closeState.has(sentCloseFrameState.RECEIVED);
         let code = 1005;
-        let reason = "";
+        let reason2 = "";
         const result = this.#parser?.closingInfo;
         if (result && !result.error) {
           code = result.code ?? 1005;
-          reason = result.reason;
+          reason2 = result.reason;
         }
         this.#handler.readyState = states.CLOSED;
         if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
           code = 1006;
           fireEvent("error", this, (type, init) => new ErrorEvent(type, init), {
-            error: new TypeError(reason)
+            error: new TypeError(reason2)
           });
         }
         fireEvent("close", this, (type, init) => new CloseEvent(type, init), {
           wasClean,
           code,
-          reason
+          reason: reason2
         });
         if (channels.close.hasSubscribers) {
           channels.close.publish({
             websocket: this,
             code,
-            reason
+            reason: reason2
           });
         }
       }
@@ -59298,13 +59298,13 @@ var require_websocketerror = __commonJS({
           init = webidl.converters.WebSocketCloseInfo(init);
         }
         let code = init.closeCode ?? null;
-        const reason = init.reason ?? "";
-        validateCloseCodeAndReason(code, reason);
-        if (reason.length !== 0 && code === null) {
+        const reason2 = init.reason ?? "";
+        validateCloseCodeAndReason(code, reason2);
+        if (reason2.length !== 0 && code === null) {
           code = 1e3;
         }
         this.#closeCode = code;
-        this.#reason = reason;
+        this.#reason = reason2;
       }
       get closeCode() {
         return this.#closeCode;
@@ -59317,10 +59317,10 @@ var require_websocketerror = __commonJS({
        * @param {number|null} code
        * @param {string} reason
        */
-      static createUnvalidatedWebSocketError(message, code, reason) {
+      static createUnvalidatedWebSocketError(message, code, reason2) {
         const error2 = new _WebSocketError(message, kConstruct);
         error2.#closeCode = code;
-        error2.#reason = reason;
+        error2.#reason = reason2;
         return error2;
       }
     };
@@ -59478,8 +59478,8 @@ var require_websocketstream = __commonJS({
           closeInfo = webidl.converters.WebSocketCloseInfo(closeInfo);
         }
         const code = closeInfo.closeCode ?? null;
-        const reason = closeInfo.reason;
-        closeWebSocketConnection(this.#handler, code, reason, true);
+        const reason2 = closeInfo.reason;
+        closeWebSocketConnection(this.#handler, code, reason2, true);
       }
       #write(chunk) {
         chunk = webidl.converters.WebSocketStreamWrite(chunk);
@@ -59527,7 +59527,7 @@ var require_websocketstream = __commonJS({
           start: (controller) => {
             this.#readableStreamController = controller;
           },
-          cancel: (reason) => this.#cancel(reason)
+          cancel: (reason2) => this.#cancel(reason2)
         });
         const writable = new WritableStream({
           start: (controller) => {
@@ -59535,7 +59535,7 @@ var require_websocketstream = __commonJS({
           },
           write: (chunk) => this.#write(chunk),
           close: () => closeWebSocketConnection(this.#handler, null, null),
-          abort: (reason) => this.#closeUsingReason(reason)
+          abort: (reason2) => this.#closeUsingReason(reason2)
         });
         this.#readableStream = readable2;
         this.#openedPromise.resolve({
@@ -59578,33 +59578,33 @@ var require_websocketstream = __commonJS({
         if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
           code = 1006;
         }
-        const reason = result?.reason == null ? "" : utf8DecodeBytes(Buffer.from(result.reason));
+        const reason2 = result?.reason == null ? "" : utf8DecodeBytes(Buffer.from(result.reason));
         if (wasClean) {
           this.#readableStreamController.close();
           this.#writableStreamController.error(new DOMException("A closed WebSocketStream cannot be written to", "InvalidStateError"));
           this.#closedPromise.resolve({
             closeCode: code,
-            reason
+            reason: reason2
           });
         } else {
-          const error2 = createUnvalidatedWebSocketError("unclean close", code, reason);
+          const error2 = createUnvalidatedWebSocketError("unclean close", code, reason2);
           this.#readableStreamController?.error(error2);
           this.#writableStreamController?.error(error2);
           this.#closedPromise.reject(error2);
         }
       }
-      #closeUsingReason(reason) {
+      #closeUsingReason(reason2) {
         let code = null;
         let reasonString = "";
-        if (webidl.is.WebSocketError(reason)) {
-          code = reason.closeCode;
-          reasonString = reason.reason;
+        if (webidl.is.WebSocketError(reason2)) {
+          code = reason2.closeCode;
+          reasonString = reason2.reason;
         }
         closeWebSocketConnection(this.#handler, code, reasonString);
       }
       //  To cancel a WebSocketStream stream given reason , close using reason giving stream and reason .
-      #cancel(reason) {
-        this.#closeUsingReason(reason);
+      #cancel(reason2) {
+        this.#closeUsingReason(reason2);
       }
     };
     Object.defineProperties(WebSocketStream.prototype, {
@@ -61116,6 +61116,10 @@ var NO_REFS = [];
 function placeholder(kind, key) {
   return `{{${kind}:${key}}}`;
 }
+function placeholderKey(kind, guid) {
+  const start = `{{${kind}:`;
+  return guid.startsWith(start) && guid.endsWith("}}") ? guid.slice(start.length, -2) : void 0;
+}
 function str(object, field) {
   const value = object[field];
   if (typeof value === "string") return value;
@@ -61423,7 +61427,7 @@ function dutyLabel(content) {
 }
 
 // ../schema/src/kinds.ts
-var MANAGED_KINDS = ["monitors", "monitorGroups", "vault", "slas", "scheduledReports", "alertDefinitions", "operators", "operatorGroups"];
+var MANAGED_KINDS = ["monitors", "monitorGroups", "vault", "slas", "scheduledReports", "alertDefinitions", "operators", "operatorGroups", "rumWebsites"];
 var VAULT_SECTION_KIND = {
   kind: "vaultSection",
   section: "vault",
@@ -61624,6 +61628,19 @@ var OPERATOR_KIND = {
   title: { one: "operator", many: "operators" },
   ignorable: true
 };
+var OPERATOR_AUTHORIZATION_KIND = {
+  kind: "operatorAuthorization",
+  section: "operators",
+  path: ["operators", "*", "authorizations"],
+  parent: "operator",
+  guidField: "",
+  guidUnique: "parent",
+  readOnlyFields: [],
+  secretFields: [],
+  setFields: [],
+  title: { one: "operator authorization", many: "operator authorizations" },
+  ignorable: false
+};
 var OPERATOR_GROUP_KIND = {
   kind: "operatorGroup",
   section: "operatorGroups",
@@ -61696,8 +61713,23 @@ var VAULT_ACCESS_KIND = {
   title: { one: "vault access", many: "vault accesses" },
   ignorable: true
 };
+var RUM_WEBSITE_KIND = {
+  kind: "rumWebsite",
+  section: "rumWebsites",
+  path: ["rumWebsites"],
+  stateField: "rumWebsites",
+  keyField: "Description",
+  guidField: "RumWebsiteId",
+  guidUnique: "account",
+  readOnlyFields: ["RumWebsiteId", "RumScript"],
+  secretFields: [],
+  setFields: [],
+  title: { one: "RUM website", many: "RUM websites" },
+  ignorable: true
+};
 var KIND_ENTRIES = [
   OPERATOR_KIND,
+  OPERATOR_AUTHORIZATION_KIND,
   OPERATOR_GROUP_KIND,
   OPERATOR_GROUP_MEMBER_KIND,
   OPERATOR_GROUP_AUTHORIZATION_KIND,
@@ -61715,7 +61747,8 @@ var KIND_ENTRIES = [
   ESCALATION_LEVEL_KIND,
   ALERT_DEFINITION_MEMBER_KIND,
   ESCALATION_LEVEL_MEMBER_KIND,
-  ESCALATION_LEVEL_INTEGRATION_KIND
+  ESCALATION_LEVEL_INTEGRATION_KIND,
+  RUM_WEBSITE_KIND
 ];
 var KINDS_AS_LISTED = MANAGED_KINDS.flatMap((section) => KIND_ENTRIES.filter((entry) => entry.section === section));
 var IGNORABLE_KINDS = KINDS_AS_LISTED.filter((entry) => entry.ignorable).map((entry) => entry.kind);
@@ -64489,7 +64522,7 @@ var MONITOR = MONITOR_KIND.kind;
 var NAMED_KINDS = KINDS_AS_LISTED.filter((entry) => entry.keyField !== void 0).map((entry) => entry.kind);
 var severity = Type.Optional(def("PolicySeverity", StringEnum(POLICY_SEVERITIES, { default: "error", description: "`error` (the default) fails validate, plan and apply; `warning` is shown and fails nothing." })));
 var monitorSelector = {
-  monitorType: Type.Optional(OpenEnum(MONITOR_TYPES, { description: "Only monitors of this MonitorType." })),
+  monitorType: Type.Optional(OpenEnum(MONITOR_TYPES, { description: "Only monitors of this MonitorType, compared ignoring case as the service does; a value that is no published MonitorType (nor one `allowUnknown.values.MonitorType` lets through) is an error." })),
   name: Type.Optional(Type.String({ minLength: 1, description: "Only monitors whose Name matches this glob (`*` any text, `?` one character), e.g. `checkout-*`." }))
 };
 function globMatches(glob, text4) {
@@ -64863,7 +64896,9 @@ var PUBLISHED_FIELDS = {
     "SendReminderAlerts",
     "VariableValues",
     "Hash"
-  ]
+  ],
+  // Published §13 (P26: the vendor's provider; the 2022 definition lists the routes only)
+  RumWebsite: ["RumWebsiteId", "Description", "Url", "IsSpa", "IncludeUrlFragment", "RumScript"]
 };
 function allowKeyOf(object) {
   return object.charAt(0).toLowerCase() + object.slice(1);
@@ -65403,6 +65438,17 @@ var DutySchedulesSchema = (description) => Type.Optional(
     description: `${description} A set keyed by content (mode, days and times): order does not matter, and the same schedule twice is an error. Each schedule marks hours its operator is ON duty (see the README, "Duty schedules and the on-call preview").`
   })
 );
+var OPERATOR_AUTHORIZATION_TYPES = [
+  "AccountAccess",
+  "AllowInfra",
+  "FinancialOperator",
+  "TechnicalContact",
+  "ShareDashboards",
+  "CreateAlertDefinition",
+  "CreateIntegration",
+  "CreatePrivateLocations",
+  "ManageMonitorTemplates"
+];
 var OPERATOR_REFUSED_FIELDS = {
   IsAccountAdministrator: "is read-only: the service sets it for the account administrator; remove it",
   UserName: "is read-only: the service sets it from Email; remove it",
@@ -65442,6 +65488,12 @@ var OperatorSchema = def(
       AllowNativeLogin: Type.Optional(Type.Boolean({ description: "Username/password login allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`." })),
       AllowSingleSignon: Type.Optional(Type.Boolean({ description: "Single sign-on allowed; unspecified means account setting. Write-only: sent on create and with `--rotate`." })),
       dutySchedules: DutySchedulesSchema("The operator's own duty schedules; when present, the operator holds exactly these and those of the groups that list it in `members`."),
+      authorizations: Type.Optional(
+        Type.Array(StringEnum(OPERATOR_AUTHORIZATION_TYPES, { description: "An authorization type the operator holds." }), {
+          description: "Authorization types of the operator itself (those of its groups come with the groups); when present, the operator holds exactly these. `AccountAccess` (seeing monitors and dashboards) is given to every new operator by the service: list it unless the operator must not have it. `AccountAdministrator` cannot be assigned (members of the group Administrators hold it). monsync never removes `AccountAccess` from the API account's own operator.",
+          uniqueItems: true
+        })
+      ),
       ...refusedOperatorFields
     },
     {
@@ -65480,6 +65532,23 @@ var OperatorGroupSchema = def(
       )
     },
     { title: "OperatorGroup", description: "An operator group. The system group Everyone is never planned." }
+  )
+);
+var RumWebsiteSchema = def(
+  "RumWebsite",
+  ApiObject(
+    {
+      Description: Name("Name of the website as the web app shows it; the key of the RUM website."),
+      RumWebsiteId: Type.Optional(Guid("Pins the identity of an existing RUM website (adopt, or change its Description).")),
+      Url: Type.String({ minLength: 1, description: "Address of the website whose real visitors are measured; required." }),
+      IsSpa: Type.Optional(Type.Boolean({ description: "The website is a single-page application. Default when left out: false." })),
+      IncludeUrlFragment: Type.Optional(Type.Boolean({ description: "Count the part of the address after `#` as a page of its own; only with `IsSpa: true`. Default when left out: false." })),
+      RumScript: Type.Optional(
+        Type.Never({ description: "Not allowed: `RumScript` is the snippet the service generates for the website to embed; read it in the web app (monsync never sends it)." })
+      ),
+      ...guardrails
+    },
+    { title: "RumWebsite", description: "A website measured by real user monitoring (RUM), keyed by Description." }
   )
 );
 var IGNORE_PATTERN = `^(${IGNORE_KINDS.join("|")}):.+$`;
@@ -65530,6 +65599,7 @@ var ManageSchema = def(
       alertDefinitions: Type.Optional(ManageEntrySchema),
       operators: Type.Optional(ManageEntrySchema),
       operatorGroups: Type.Optional(ManageEntrySchema),
+      rumWebsites: Type.Optional(ManageEntrySchema),
       ignore: Type.Optional(Type.Array(IgnorePatternSchema, { description: "Objects never touched, never reported." }))
     },
     { description: "Which kinds this tree is authoritative for; a kind absent here is not planned at all." }
@@ -65578,7 +65648,7 @@ var AllowUnknownSchema = def(
       ),
       values: Type.Optional(
         Type.Record(Type.String({ pattern: "^[A-Z][A-Za-z0-9]*$|^authorizations$" }), Type.Array(Type.String({ minLength: 1 }), { uniqueItems: true }), {
-          description: "By field name (e.g. `MonitorType`, `EscalationMode`, or an operator group's `authorizations`): values outside the published enum, e.g. a monitor type the service added after this release. Any other value outside the enum is an error."
+          description: "By field name (e.g. `MonitorType`, `EscalationMode`, or an operator's or operator group's `authorizations`): values outside the published enum, e.g. a monitor type the service added after this release. Any other value outside the enum is an error."
         })
       )
     },
@@ -65629,7 +65699,8 @@ var ConfigFileSchema = ClosedObject(
     scheduledReports: Type.Optional(Type.Array(ScheduledReportSchema, { description: "Scheduled reports (key: key)." })),
     alertDefinitions: Type.Optional(Type.Array(AlertDefinitionSchema, { description: "Alert definition activation (key: AlertDefinitionGuid)." })),
     operators: Type.Optional(Type.Array(OperatorSchema, { description: "Operators (key: Email)." })),
-    operatorGroups: Type.Optional(Type.Array(OperatorGroupSchema, { description: "Operator groups (key: Description)." }))
+    operatorGroups: Type.Optional(Type.Array(OperatorGroupSchema, { description: "Operator groups (key: Description)." })),
+    rumWebsites: Type.Optional(Type.Array(RumWebsiteSchema, { description: "RUM websites (key: Description)." }))
   },
   {
     title: "monsync config file",
@@ -65893,9 +65964,12 @@ var PlanPagingDefinitionSchema = def(
     {
       key: Type.String({ description: "The definition's AlertName (after the plan, when it is renamed)." }),
       before: Type.Optional(PlanPagingPathSchema),
-      after: Type.Optional(PlanPagingPathSchema)
+      after: Type.Optional(PlanPagingPathSchema),
+      waived: Type.Optional(PlanSourceRefSchema)
     },
-    { description: "An alert definition whose escalation path the plan changes: before (absent when the plan creates it) and after (absent when it deletes it)." }
+    {
+      description: "An alert definition whose escalation path the plan changes: before (absent when the plan creates it) and after (absent when it deletes it). `waived`: where the `policyWaivers` entry is that silenced its `alertsReachSomeone` finding in this plan."
+    }
   )
 );
 var PlanPagingSchema = def(
@@ -66270,6 +66344,8 @@ var DIAGNOSTIC_CODES = {
   SCHEDULE_FIELD_MISSING: { severity: "error", summary: "A schedule lacks a field its ScheduleType / ScheduleMode needs." },
   SCHEDULE_FIELD_UNEXPECTED: { severity: "error", summary: "A schedule has a field its ScheduleType / ScheduleMode does not use." },
   SLA_THRESHOLD_ORDER: { severity: "error", summary: "UptimeWarningThreshold is below UptimeErrorThreshold." },
+  GENERATED_FIELD: { severity: "error", summary: "A field the service makes is declared (a RUM website's `RumScript`)." },
+  RUM_FRAGMENT_WITHOUT_SPA: { severity: "error", summary: "A RUM website sets IncludeUrlFragment without IsSpa." },
   EXCLUSION_PERIOD_ORDER: { severity: "error", summary: "An exclusion period does not end after it starts." },
   VAULT_FILE_TOO_LARGE: { severity: "error", summary: "A `File` vault item is larger than 2 MB." },
   VAULT_VALUE_MISSING: { severity: "warning", summary: "A vault item has no value for its type (nothing would be written)." },
@@ -66768,8 +66844,8 @@ var Secret = class {
     }
     const read = readBounded(path, this.#maxBytes);
     if (!("bytes" in read)) {
-      const reason = read.refused === "not-regular" ? `it is ${read.what}, not a file` : read.refused === "too-large" ? `it is larger than ${sizeLabel(this.#maxBytes)}` : `it cannot be read (${read.code})`;
-      throw new SecretUnavailableError(`${at3}: secret file ${this.displayPath()} is not read: ${reason}; the path is relative to the YAML file that names it`, this.ref, this.source);
+      const reason2 = read.refused === "not-regular" ? `it is ${read.what}, not a file` : read.refused === "too-large" ? `it is larger than ${sizeLabel(this.#maxBytes)}` : `it cannot be read (${read.code})`;
+      throw new SecretUnavailableError(`${at3}: secret file ${this.displayPath()} is not read: ${reason2}; the path is relative to the YAML file that names it`, this.ref, this.source);
     }
     const content = read.bytes;
     if (this.encoding !== "utf8") return content.toString("base64");
@@ -66893,6 +66969,12 @@ function checkSlaThresholds(sla) {
     ];
   }
   return [];
+}
+function checkRumWebsite(site) {
+  if (site === null || typeof site !== "object") return [];
+  const { IsSpa: spa, IncludeUrlFragment: fragment } = site;
+  if (fragment !== true || spa === true) return [];
+  return [{ code: "RUM_FRAGMENT_WITHOUT_SPA", message: "IncludeUrlFragment: true needs IsSpa: true: the service counts URL fragments as pages only of a single-page application", field: "IncludeUrlFragment" }];
 }
 function checkExclusionPeriod(period) {
   if (period === null || typeof period !== "object") return [];
@@ -67104,8 +67186,11 @@ function wellFormed(schema, value) {
 }
 var PolicyReader = class {
   #patterns = [];
-  /** `protect:` and `policy:` of monsync.yaml, into `settings`; problems with rule parameters as diagnostics. */
-  readSettings(src, value, settings) {
+  /**
+   * `protect:` and `policy:` of monsync.yaml, into `settings`; problems with rule parameters as diagnostics. `allow`:
+   * what monsync.yaml's `allowUnknown` lets through (a MonitorType the service added after this release).
+   */
+  readSettings(src, value, settings, allow = NOTHING_ALLOWED) {
     const diagnostics = [];
     const pattern = new RegExp(IGNORE_PATTERN, "su");
     if (Array.isArray(value.protect)) {
@@ -67129,6 +67214,11 @@ var PolicyReader = class {
           if (raw === null) diagnostics.push(policyProblem(src, path, `${rule.name} needs ${(rule.parameters.required ?? []).map((p) => `\`${p}\``).join(" and ")}`, rule.name));
           continue;
         }
+        const unknownType = unknownMonitorType(src, path, item, allow);
+        if (unknownType !== void 0) {
+          diagnostics.push({ ...unknownType, rule: rule.name });
+          continue;
+        }
         const problem = parameterProblem(rule.name, item);
         if (problem !== void 0) {
           diagnostics.push(policyProblem(src, [...path, problem.field], problem.message, rule.name));
@@ -67146,7 +67236,7 @@ var PolicyReader = class {
   finish(kinds, settings, today) {
     const protection = [...this.#patterns];
     const subjects = [];
-    const groupsOf2 = monitorGroups(kinds);
+    const groupsOf3 = monitorGroups(kinds);
     for (const [entry, declarations] of kinds) {
       if (entry.keyField === void 0) continue;
       for (const d of declarations) {
@@ -67156,7 +67246,7 @@ var PolicyReader = class {
           const { line, column } = d.src.position([...d.path, "protect"], "key");
           protection.push({ kind: entry.kind, rule: "protect: true", key, source: { file: d.src.file, line, column } });
         }
-        subjects.push(subject(entry, d, key, groupsOf2));
+        subjects.push(subject(entry, d, key, groupsOf3));
       }
     }
     const { diagnostics, findings, planWaivers } = checkPolicy(subjects, settings.policy ?? [], today);
@@ -67165,6 +67255,16 @@ var PolicyReader = class {
 };
 function policyProblem(src, path, message, rule) {
   return { severity: DIAGNOSTIC_CODES.INVALID_POLICY.severity, code: "INVALID_POLICY", message, file: src.file, ...src.position(path), rule };
+}
+function unknownMonitorType(src, path, item, allow) {
+  const value = item.monitorType;
+  if (typeof value !== "string") return void 0;
+  const known2 = [...MONITOR_TYPES, ...allow.values.MonitorType ?? []];
+  if (known2.some((type) => sameEnumValue(value, type))) return void 0;
+  const meant = likelyMeant(value, MONITOR_TYPES);
+  const message = `\`monitorType: ${value}\` is no MonitorType the service publishes, so this rule would select no monitor; ${meant === void 0 ? `write one of ${MONITOR_TYPES.join(", ")}` : `did you mean \`${meant}\`?`}`;
+  const hint = `${meant === void 0 ? "use one of the values listed" : `write \`${meant}\``}; if the service added \`${value}\` after this release of monsync, let it through in monsync.yaml: allowUnknown: { values: { MonitorType: [${value}] } }`;
+  return { severity: DIAGNOSTIC_CODES.INVALID_ENUM.severity, code: "INVALID_ENUM", message, file: src.file, ...src.position([...path, "monitorType"]), hint };
 }
 function parameterProblem(rule, item) {
   if (rule === "namePattern" && typeof item.pattern === "string") {
@@ -67190,14 +67290,14 @@ function monitorGroups(kinds) {
   }
   return groups;
 }
-function subject(entry, d, key, groupsOf2) {
+function subject(entry, d, key, groupsOf3) {
   const at3 = (path) => ({ file: d.src.file, ...d.src.position(path) });
   const waivers = d.waivers.filter(isMapping).map((w) => {
     const i = d.waivers.indexOf(w);
     return { rule: w.rule, reason: w.reason, until: w.until, position: (field) => at3([...d.path, "policyWaivers", i, ...field === void 0 ? [] : [field]]) };
   });
   return {
-    object: { kind: entry.kind, key, name: d.key, fields: d.declared.value, ...entry === MONITOR_KIND ? { groups: groupsOf2.get(d.key) ?? [] } : {} },
+    object: { kind: entry.kind, key, name: d.key, fields: d.declared.value, ...entry === MONITOR_KIND ? { groups: groupsOf3.get(d.key) ?? [] } : {} },
     waivers,
     position: (field) => at3([...d.path, field ?? entry.keyField ?? ""])
   };
@@ -67309,7 +67409,7 @@ function schemaDiagnostics(source, allow = NOTHING_ALLOWED) {
   const diagnostics = [];
   const seen = /* @__PURE__ */ new Set();
   for (const error2 of errors) {
-    if (dropped.has(error2) || allowedValue(error2, allow)) continue;
+    if (dropped.has(error2) || allowedValue(error2, allow) || unassignable(error2)) continue;
     const diagnostic2 = toDiagnostic(source, error2);
     if (diagnostic2 === void 0 || source.isRefused(diagnostic2.line, diagnostic2.column)) continue;
     const key = `${diagnostic2.line}:${diagnostic2.column}:${diagnostic2.code}:${diagnostic2.message}`;
@@ -67328,6 +67428,9 @@ function allowedValue(error2, allow) {
   if (error2.keyword !== "enum" || typeof error2.data !== "string") return false;
   const field = enumField(pointerToPath(error2.instancePath));
   return field !== void 0 && (allow.values[field] ?? []).includes(error2.data);
+}
+function unassignable(error2) {
+  return error2.keyword === "enum" && enumField(pointerToPath(error2.instancePath)) === "authorizations" && UNASSIGNABLE_AUTHORIZATION_TYPES.includes(error2.data);
 }
 function toDiagnostic(source, error2) {
   const path = pointerToPath(error2.instancePath);
@@ -67442,6 +67545,15 @@ function refusedField(make, path, name) {
   }
   if (typeof field === "string" && field in OPERATOR_REFUSED_FIELDS && path[0] === "operators") {
     return make("OPERATOR_FIELD_REFUSED", `\`${field}\` ${OPERATOR_REFUSED_FIELDS[field]}`, path, "key");
+  }
+  if (field === "RumScript" && path[0] === "rumWebsites") {
+    return make(
+      "GENERATED_FIELD",
+      "`RumScript` is the snippet the service makes for each RUM website to embed; monsync never sends it",
+      path,
+      "key",
+      "remove `RumScript:`; the web app shows the script of each website"
+    );
   }
   if (field === "Sensitive" && path[path.length - 3] === "PredefinedVariables") {
     return make(
@@ -67811,7 +67923,7 @@ var Assembler = class {
     if (typeof value.apiOperator === "string" && value.apiOperator.trim() !== "") this.settings.apiOperator = value.apiOperator.trim();
     const safety = isMapping2(value.safety) ? value.safety : {};
     this.settings.safety = { ...safetyLimits(safety, DEFAULT_SAFETY), relations: safetyLimits(safety.relations, DEFAULT_SAFETY.relations) };
-    this.diagnostics.push(...this.policy.readSettings(src, value, this.settings));
+    this.diagnostics.push(...this.policy.readSettings(src, value, this.settings, this.allow));
     if (Object.keys(this.allow.fields).length + Object.keys(this.allow.values).length > 0) this.settings.allowUnknown = this.allow;
   }
   /** The declarations of one kind (every kind of the registry has a list, empty or not). */
@@ -68058,7 +68170,7 @@ var Assembler = class {
     this.checkAlertDefinitions();
     this.checkSecrets();
     this.checkManaged();
-    const desired = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [] };
+    const desired = { root: this.root, settings: this.settings, monitors: [], monitorGroups: [], vaultSections: [], slas: [], scheduledReports: [], alertDefinitions: [], operators: [], operatorGroups: [], rumWebsites: [] };
     for (const entry of topLevelKinds()) {
       if (entry.stateField !== void 0) desired[entry.stateField] = this.of(entry).map((r) => r.declared);
     }
@@ -68218,6 +68330,7 @@ var Assembler = class {
   checkPeople() {
     for (const o of this.of(OPERATOR_KIND)) {
       const value = o.declared.value;
+      this.unassignable(value.authorizations, { src: o.src, path: [...o.path, "authorizations"] });
       if (value.outgoingPhoneNumber === void 0 || value.OutgoingPhoneNumberId === void 0) continue;
       this.report(
         "CONFLICTING_FIELDS",
@@ -68232,19 +68345,22 @@ var Assembler = class {
       if (typeof value.Description === "string" && value.Description.trim().toLowerCase() === "everyone") {
         this.report("EVERYONE_GROUP", "the system group Everyone cannot be declared: every operator is a member and the group cannot be changed", { src: g.src, path: [...g.path, "Description"] }, "value", "remove this group; use another group");
       }
-      const authorizations = value.authorizations;
-      if (!Array.isArray(authorizations)) continue;
-      authorizations.forEach((type, i) => {
-        if (!UNASSIGNABLE_AUTHORIZATION_TYPES.includes(type)) return;
-        this.report(
-          "AUTHORIZATION_NOT_ASSIGNABLE",
-          `the authorization \`${String(type)}\` cannot be assigned: the service gives it only to the Administrators group and the account administrator`,
-          { src: g.src, path: [...g.path, "authorizations", i] },
-          "value",
-          "to make someone an administrator, list their Email in the members of the group `Administrators`"
-        );
-      });
+      this.unassignable(value.authorizations, { src: g.src, path: [...g.path, "authorizations"] });
     }
+  }
+  /** An operator's or a group's `authorizations` naming a type the service never lets a client assign. */
+  unassignable(authorizations, at3) {
+    if (!Array.isArray(authorizations)) return;
+    authorizations.forEach((type, i) => {
+      if (!UNASSIGNABLE_AUTHORIZATION_TYPES.includes(type)) return;
+      this.report(
+        "AUTHORIZATION_NOT_ASSIGNABLE",
+        `the authorization \`${String(type)}\` cannot be assigned: the service gives it only to the Administrators group and the account administrator`,
+        { src: at3.src, path: [...at3.path, i] },
+        "value",
+        "to make someone an administrator, list their Email in the members of the group `Administrators`"
+      );
+    });
   }
   /**
    * Duty schedules of operators and groups: the fields of each mode, no `Id` (a schedule is known by its content), no
@@ -68332,6 +68448,7 @@ var Assembler = class {
     for (const m of this.of(MONITOR_KIND)) this.checkLoadTimes(m);
     for (const s of this.of(SLA_KIND)) this.findings(checkSlaThresholds(s.declared.value), s);
     for (const p of this.of(SLA_EXCLUSION_PERIOD_KIND)) this.findings(checkExclusionPeriod(p.declared.value), p);
+    for (const w of this.of(RUM_WEBSITE_KIND)) this.findings(checkRumWebsite(w.declared.value), w);
     for (const r of this.of(SCHEDULED_REPORT_KIND)) {
       const schedule = r.declared.value.Schedule;
       this.findings(checkReportSchedule(schedule), { src: r.src, path: [...r.path, "Schedule"] });
@@ -68509,6 +68626,14 @@ function listed(snapshot, kind) {
 function listedPerParent(snapshot, kind) {
   return snapshot.perParent[kind] ?? {};
 }
+function namedParent(names2, guidField, keyField) {
+  const set = new Set(names2);
+  const text4 = (parent, field) => {
+    const value = parent[field];
+    return typeof value === "string" || typeof value === "number" ? String(value).toLowerCase() : "";
+  };
+  return (parent) => set.has(text4(parent, guidField)) || keyField !== void 0 && set.has(text4(parent, keyField));
+}
 
 // ../reconciler/src/render/escape.ts
 var INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}]/gu;
@@ -68609,9 +68734,9 @@ var LiveReadError = class extends Error {
   listing;
   /** With `problem`, the listings answered but cannot be trusted: its message says why and what to do. */
   constructor(listing, cause, problem) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason2 = cause instanceof Error ? cause.message : String(cause);
     const malformed = isMalformedListing(cause);
-    const message = malformed ? `${reason}. No plan was made: a listing is read whole or not at all (an entry that does not name its object would be planned as something else, a delete)` : `reading ${listing} from the service failed, so no plan was made (a failed listing is never read as empty): ${reason}`;
+    const message = malformed ? `${reason2}. No plan was made: a listing is read whole or not at all (an entry that does not name its object would be planned as something else, a delete)` : `reading ${listing} from the service failed, so no plan was made (a failed listing is never read as empty): ${reason2}`;
     super(problem?.message ?? message, cause === void 0 ? {} : { cause });
     this.name = "LiveReadError";
     this.code = problem?.code ?? (malformed ? "MALFORMED_LISTING" : "LIVE_READ_FAILED");
@@ -68676,8 +68801,8 @@ function checkIntegration(declared, integrations, where, problems) {
   const integration = found[0];
   const type = typeof integration["Type"] === "string" ? integration["Type"] : "";
   for (const field of ["SendOkAlerts", "SendReminderAlerts", "ExtraEmailAddresses", "StatusHubServiceList"]) {
-    const reason = value[field] === void 0 || type === "" ? void 0 : integrationTypeRefuses(type, field, value[field]);
-    if (reason !== void 0) problems.push(planProblem("INTEGRATION_SETTING_REFUSED", `${where}: integration "${value.integration}" refuses ${field}: ${reason}`, source));
+    const reason2 = value[field] === void 0 || type === "" ? void 0 : integrationTypeRefuses(type, field, value[field]);
+    if (reason2 !== void 0) problems.push(planProblem("INTEGRATION_SETTING_REFUSED", `${where}: integration "${value.integration}" refuses ${field}: ${reason2}`, source));
   }
   return integration;
 }
@@ -68721,19 +68846,19 @@ function resolveAlerting(desired, live) {
 
 // ../reconciler/src/kinds/shared.ts
 var NONE = [];
-function apiFields(value, without = NONE) {
-  if (allApiFields(value, without)) return value;
+function apiFields(value, without2 = NONE) {
+  if (allApiFields(value, without2)) return value;
   const out = {};
-  for (const key of Object.keys(value)) if (isApiField(value, key, without)) out[key] = value[key];
+  for (const key of Object.keys(value)) if (isApiField(value, key, without2)) out[key] = value[key];
   return out;
 }
-function allApiFields(value, without) {
-  for (const key in value) if (!isApiField(value, key, without)) return false;
+function allApiFields(value, without2) {
+  for (const key in value) if (!isApiField(value, key, without2)) return false;
   return true;
 }
-function isApiField(value, key, without) {
+function isApiField(value, key, without2) {
   const first = key.charCodeAt(0);
-  return first >= 65 && first <= 90 && value[key] !== void 0 && (without.length === 0 || !without.includes(key));
+  return first >= 65 && first <= 90 && value[key] !== void 0 && (without2.length === 0 || !without2.includes(key));
 }
 function pinned(value, guidField) {
   const guid = value[guidField];
@@ -69226,23 +69351,23 @@ function heldSchedules(rows) {
     const content = dutyContent(row);
     const label3 = dutyLabel(content);
     const id = typeof row.Id === "number" || typeof row.Id === "string" ? String(row.Id) : "";
-    const held = byLabel.get(label3);
-    if (held === void 0) byLabel.set(label3, { label: label3, content, ids: [id] });
-    else held.ids.push(id);
+    const held2 = byLabel.get(label3);
+    if (held2 === void 0) byLabel.set(label3, { label: label3, content, ids: [id] });
+    else held2.ids.push(id);
   }
   return [...byLabel.values()];
 }
 var COPY_MIN_MEMBERS = 2;
-function managedHeld(email, held, declared, wanted, heldBy2) {
-  if (declared.own.has(email)) return [...held];
+function managedHeld(email, held2, declared, wanted, heldBy2) {
+  if (declared.own.has(email)) return [...held2];
   const should = wanted.get(email);
   const copies = /* @__PURE__ */ new Set();
   for (const group of declared.groups) {
     if (!group.members.includes(email) || group.members.length < COPY_MIN_MEMBERS) continue;
     const holds = (member, label3) => wanted.get(member)?.has(label3) === true || heldBy2(member).some((h) => h.label === label3);
-    for (const { label: label3 } of held) if (group.members.every((m) => holds(m, label3))) copies.add(label3);
+    for (const { label: label3 } of held2) if (group.members.every((m) => holds(m, label3))) copies.add(label3);
   }
-  return held.filter((h) => should?.has(h.label) === true || copies.has(h.label));
+  return held2.filter((h) => should?.has(h.label) === true || copies.has(h.label));
 }
 
 // ../reconciler/src/kinds/duty-schedule.ts
@@ -69307,14 +69432,14 @@ var dutyScheduleKind = {
   live(snapshot, resolver, state) {
     const { declared, wanted } = dutyWanted(state);
     const rows = listedPerParent(snapshot, KIND);
-    const held = /* @__PURE__ */ new Map();
+    const held2 = /* @__PURE__ */ new Map();
     for (const operatorGuid of Object.keys(rows)) {
       const key = resolver.keyOf(OPERATOR2, operatorGuid);
-      if (key !== void 0) held.set(key.toLowerCase(), { guid: operatorGuid, key, held: heldSchedules(rows[operatorGuid] ?? []) });
+      if (key !== void 0) held2.set(key.toLowerCase(), { guid: operatorGuid, key, held: heldSchedules(rows[operatorGuid] ?? []) });
     }
-    const heldBy2 = (email) => held.get(email)?.held ?? [];
+    const heldBy2 = (email) => held2.get(email)?.held ?? [];
     const entries = [];
-    for (const [lower, operator] of held) {
+    for (const [lower, operator] of held2) {
       if (!declared.own.has(lower) && !wanted.has(lower)) continue;
       for (const schedule of managedHeld(lower, operator.held, declared, wanted, heldBy2)) {
         const guid = `${operator.guid}/${schedule.ids.join(ID_SEPARATOR)}`;
@@ -69352,8 +69477,8 @@ var dutyScheduleKind = {
   }
 };
 function pulledDutySchedules(rows) {
-  const held = heldSchedules(rows ?? []).sort((a, b) => a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
-  return held.length === 0 ? void 0 : held.map((schedule) => ({ ...schedule.content }));
+  const held2 = heldSchedules(rows ?? []).sort((a, b) => a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+  return held2.length === 0 ? void 0 : held2.map((schedule) => ({ ...schedule.content }));
 }
 
 // ../reconciler/src/kinds/group-membership.ts
@@ -69702,14 +69827,14 @@ function fill(d, l, path, pointer, walk) {
   if (Array.isArray(d)) {
     if (!Array.isArray(l)) return d;
     const element = `${path}/*`;
-    const spec = walk.sets.get(path);
-    if (spec === void 0) return d.map((entry, i) => i < l.length ? fill(entry, l[i], element, `${pointer}/${i}`, walk) : entry);
-    if (spec.key === void 0) return d;
-    const mine = byKey(d, spec.key);
-    const theirs = byKey(l, spec.key);
+    const spec2 = walk.sets.get(path);
+    if (spec2 === void 0) return d.map((entry, i) => i < l.length ? fill(entry, l[i], element, `${pointer}/${i}`, walk) : entry);
+    if (spec2.key === void 0) return d;
+    const mine = byKey(d, spec2.key);
+    const theirs = byKey(l, spec2.key);
     if (mine === void 0 || theirs === void 0) return d;
-    const filled = d.map((entry, i) => fill(entry, theirs.get(keyOf(entry, spec.key)), element, `${pointer}/${i}`, walk));
-    for (const [key, entry] of theirs) if (spec.serverAdded?.includes(key) === true && !mine.has(key)) filled.push(entry);
+    const filled = d.map((entry, i) => fill(entry, theirs.get(keyOf(entry, spec2.key)), element, `${pointer}/${i}`, walk));
+    for (const [key, entry] of theirs) if (spec2.serverAdded?.includes(key) === true && !mine.has(key)) filled.push(entry);
     return filled;
   }
   if (isPlainObject(d)) {
@@ -69976,13 +70101,315 @@ function checkMembersListed(snapshot, monitors) {
   });
 }
 
-// ../reconciler/src/kinds/operator-group.ts
+// ../reconciler/src/kinds/type-authorizations.ts
+var typeOf = (authorization) => idOf(authorization, "AuthorizationType");
+function liveTypeAuthorizations(spec2, snapshot, resolver) {
+  const { kind } = spec2.entry;
+  const entries = [];
+  const lists = listedPerParent(snapshot, kind);
+  for (const parentGuid of Object.keys(lists)) {
+    const parent = resolver.desiredOf(spec2.parent, parentGuid);
+    if (parent?.manages?.includes(kind) !== true) continue;
+    for (const authorization of lists[parentGuid] ?? []) {
+      const type = typeOf(authorization);
+      entries.push(liveEntry(kind, `${parent.key}/${type}`, `${parentGuid}/${type}`, { AuthorizationType: type }, [{ kind: spec2.parent, guid: parentGuid }]));
+    }
+  }
+  return entries;
+}
+function typeAuthorizationKind(spec2) {
+  const { kind } = spec2.entry;
+  return {
+    ...spec2.entry,
+    serverDefaults: {},
+    relation: true,
+    parents: [spec2.parent],
+    ownedBy: [spec2.parent],
+    builtFrom: [spec2.parent, kind],
+    read: {
+      perParent: {
+        ...spec2.read,
+        parent: spec2.parent,
+        list: (client, parentGuid) => spec2.read.list(client, parentGuid),
+        keep: (authorization) => ({ AuthorizationType: typeOf(authorization) })
+      }
+    },
+    diff: () => [],
+    desired(state) {
+      return spec2.declared(state).flatMap(
+        ({ key, types, source }) => types.map((type) => desiredEntry(kind, `${key}/${type}`, { AuthorizationType: type }, source, [{ kind: spec2.parent, key }]))
+      );
+    },
+    live: (snapshot, resolver) => liveTypeAuthorizations(spec2, snapshot, resolver),
+    createExtras(entry, resolver) {
+      const parent = entry.refs[0]?.key ?? "";
+      return { [spec2.guidField]: resolver.guidOf(spec2.parent, parent) ?? placeholder(spec2.parent, parent) };
+    },
+    requests: {
+      async create(client, _step, body) {
+        const parent = bodyString(body, spec2.guidField);
+        const type = bodyString(body, "AuthorizationType");
+        await spec2.add(client, parent, type);
+        return `${parent}/${type}`;
+      },
+      update() {
+        return Promise.reject(new Error(`an ${spec2.entry.title.one} has nothing to update`));
+      },
+      async delete(client, step) {
+        const [parent, type] = splitCompound(step.guid);
+        await spec2.remove(client, parent, type);
+      },
+      async find(client, _step, body) {
+        const parent = bodyString(body, spec2.guidField);
+        const type = bodyString(body, "AuthorizationType");
+        const listed3 = await spec2.read.list(client, parent).toArray();
+        return listed3.some((a) => typeOf(a) === type) ? `${parent}/${type}` : void 0;
+      }
+    }
+  };
+}
+
+// ../reconciler/src/kinds/operator-authorization.ts
+var OPERATOR3 = OPERATOR_KIND.kind;
+var KIND2 = OPERATOR_AUTHORIZATION_KIND.kind;
+var ACCOUNT_ACCESS = "AccountAccess";
+var ACCOUNT_ADMINISTRATOR = "AccountAdministrator";
+function declaredTypes(state) {
+  return (state.operators ?? []).flatMap(({ value, source }) => value.authorizations === void 0 ? [] : [{ key: value.Email, types: value.authorizations, source }]);
+}
+var spec = {
+  entry: OPERATOR_AUTHORIZATION_KIND,
+  parent: OPERATOR3,
+  guidField: "OperatorGuid",
+  declared: declaredTypes,
+  read: {
+    list: (client, operatorGuid) => client.operators.authorizations.list(operatorGuid),
+    what: (operator) => `authorizations of operator "${idOf(operator, "Email")}" (${idOf(operator, "OperatorGuid")})`,
+    // Only the operators whose list the tree declares: one request each, none for the others.
+    only: (state) => (state.operators ?? []).filter(({ value }) => value.authorizations !== void 0).flatMap(({ value }) => [value.Email, value.OperatorGuid ?? ""].filter((id) => id !== "").map((id) => id.toLowerCase()))
+  },
+  add: (client, operatorGuid, type) => client.operators.authorizations.add(operatorGuid, type),
+  remove: (client, operatorGuid, type) => client.operators.authorizations.remove(operatorGuid, type)
+};
+function selfNeeds(held2, desired) {
+  const needs = /* @__PURE__ */ new Set([ACCOUNT_ACCESS]);
+  if (!held2.has(ACCOUNT_ADMINISTRATOR) && desired.settings.manage[ALERT_DEFINITION_KIND.section] !== void 0) needs.add("CreateAlertDefinition");
+  return needs;
+}
+function keptBecause(type, needs, self) {
+  if (self.knows && !self.is || !needs.has(type)) return void 0;
+  const right = type === ACCOUNT_ACCESS ? "see the monitors, groups and settings it manages" : "create the alert definitions the tree declares";
+  return self.knows ? `it is the API account's own operator, which needs \`${type}\` to ${right}, so removing it would lock monsync out; if it is really meant, remove it in the web application signed in as another administrator` : `monsync cannot tell which operator the API account acts for, and this may be its own \`${type}\`, which it needs to ${right} (name it with \`apiOperator:\` in monsync.yaml)`;
+}
+function liveAuthorizations(snapshot, resolver, desired) {
+  const entries = liveTypeAuthorizations(spec, snapshot, resolver);
+  const held2 = /* @__PURE__ */ new Map();
+  for (const entry of entries) {
+    const operator = entry.refs[0]?.guid ?? "";
+    held2.set(operator, (held2.get(operator) ?? /* @__PURE__ */ new Set()).add(String(entry.fields.AuthorizationType)));
+  }
+  for (const entry of entries) {
+    const operator = entry.refs[0]?.guid ?? "";
+    const types = held2.get(operator) ?? /* @__PURE__ */ new Set();
+    const kept = keptBecause(String(entry.fields.AuthorizationType), selfNeeds(types, desired), { knows: resolver.knowsSelf(), is: resolver.isSelf(operator) });
+    if (kept !== void 0) entry.fields = { ...entry.fields, kept };
+  }
+  for (const { key } of declaredTypes(desired)) {
+    if (!resolver.isCreated(OPERATOR3, key)) continue;
+    const operator = placeholder(OPERATOR3, key);
+    entries.push(liveEntry(KIND2, `${key}/${ACCOUNT_ACCESS}`, `${operator}/${ACCOUNT_ACCESS}`, { AuthorizationType: ACCOUNT_ACCESS }, [{ kind: OPERATOR3, guid: operator }]));
+  }
+  return entries;
+}
+var operatorAuthorizationKind = {
+  ...typeAuthorizationKind(spec),
+  readWhen: (desired) => (desired.operators ?? []).some(({ value }) => value.authorizations !== void 0),
+  system: (entry) => entry.fields.AuthorizationType === ACCOUNT_ADMINISTRATOR,
+  keptWhy: (entry) => typeof entry.fields.kept === "string" ? entry.fields.kept : void 0,
+  deleteReason: (entry) => entry.refs.some((ref) => placeholderKey(OPERATOR3, ref.guid) !== void 0) ? "the service gives every new operator AccountAccess, and its `authorizations:` leave it out: taken away once the operator is created" : void 0,
+  live: liveAuthorizations
+};
+function pulledOperatorAuthorizations(listed3) {
+  if (listed3 === void 0) return void 0;
+  const types = [...new Set(listed3.map(typeOf).filter((type) => type !== "" && type !== ACCOUNT_ADMINISTRATOR))].sort((a, b) => a.localeCompare(b, "en"));
+  return types.length === 1 && types[0] === ACCOUNT_ACCESS ? void 0 : types;
+}
+
+// ../reconciler/src/kinds/operator-group-flags.ts
 function isAdministratorsGroup(group) {
   return group.IsAdministratorsGroup === true || group.IsAdministratorGroup === true;
 }
 function isEveryoneGroup(group) {
   return group.IsEveryone === true;
 }
+
+// ../reconciler/src/kinds/vault-principal.ts
+var OPERATOR4 = OPERATOR_KIND.kind;
+function principalOf(authorization) {
+  const operator = str(authorization, "OperatorGuid");
+  if (operator !== void 0 && operator !== "") return { who: OPERATOR4, guid: operator };
+  const group = str(authorization, "OperatorGroupGuid") ?? str(authorization, "OperatorGroupId");
+  return group !== void 0 && group !== "" ? { who: "group", guid: group } : void 0;
+}
+
+// ../reconciler/src/kinds/self-routes.ts
+var OPERATOR5 = OPERATOR_KIND.kind;
+var NONE2 = 0;
+var CHANGE = 2;
+function levelRank(level) {
+  if (typeof level !== "string") return NONE2;
+  if (level.startsWith("change")) return CHANGE;
+  return level === "view" ? 1 : NONE2;
+}
+var NO_ROUTES = { membership: () => void 0, group: () => void 0, access: () => void 0 };
+var cache = /* @__PURE__ */ new WeakMap();
+function selfRoutes(snapshot, desired, resolver) {
+  const cached = cache.get(resolver);
+  if (cached !== void 0 && cached.snapshot === snapshot && cached.desired === desired) return cached.routes;
+  const routes = routesOf(snapshot, desired, resolver);
+  cache.set(resolver, { snapshot, desired, routes });
+  return routes;
+}
+function routesOf(snapshot, desired, resolver) {
+  const lists = listedPerParent(snapshot, VAULT_ACCESS_KIND.kind);
+  if (Object.keys(lists).length === 0) return NO_ROUTES;
+  const groupGuids = new Map(listed(snapshot, OPERATOR_GROUP_KIND.kind).map((g) => [idOf(g, "Description"), idOf(g, "OperatorGroupGuid").toLowerCase()]));
+  const sections2 = sectionsOf(snapshot, desired, resolver, groupGuids);
+  if (sections2.length === 0) return NO_ROUTES;
+  const groups = groupsOf(snapshot, desired, resolver);
+  const kept = { membership: /* @__PURE__ */ new Map(), group: /* @__PURE__ */ new Map(), access: /* @__PURE__ */ new Map() };
+  for (const candidate of candidatesOf(sections2, groups, resolver)) {
+    for (const section of sections2) keepRoutes(candidate, section, groups, kept);
+  }
+  return {
+    membership: (group, operator) => kept.membership.get(`${group}/${operator}`.toLowerCase()),
+    group: (group) => kept.group.get(group.toLowerCase()),
+    access: (section, principal) => kept.access.get(`${section}/${principal}`.toLowerCase())
+  };
+}
+function sectionsOf(snapshot, desired, resolver, groupGuids) {
+  const lists = listedPerParent(snapshot, VAULT_ACCESS_KIND.kind);
+  const declared = /* @__PURE__ */ new Map();
+  const pins = /* @__PURE__ */ new Map();
+  for (const { value } of desired.vaultSections) {
+    const access2 = value.access;
+    declared.set(value.Name, { access: Array.isArray(access2) ? access2 : void 0 });
+    const pin = pinned(value, "VaultSectionGuid");
+    if (pin !== void 0) pins.set(pin.toLowerCase(), value.Name);
+  }
+  const sections2 = [];
+  for (const section of listed(snapshot, VAULT_SECTION_KIND.kind)) {
+    const guid = idOf(section, "VaultSectionGuid");
+    const name = pins.get(guid.toLowerCase()) ?? idOf(section, "Name");
+    const tree = declared.get(name);
+    const authorizations = lists[guid];
+    if (tree === void 0 || authorizations === void 0) continue;
+    const before = /* @__PURE__ */ new Map();
+    for (const authorization of authorizations) {
+      const principal = principalOf(authorization);
+      if (principal === void 0) continue;
+      const id = `${principal.who === OPERATOR5 ? OPERATOR5 : "group"}:${principal.guid.toLowerCase()}`;
+      const level = idOf(authorization, "AuthorizationType") === "ChangeVaultSection" ? CHANGE : 1;
+      before.set(id, Math.max(before.get(id) ?? NONE2, level));
+    }
+    sections2.push({ guid: guid.toLowerCase(), name, before, after: tree.access === void 0 ? before : accessAfter(tree.access, before, resolver, groupGuids) });
+  }
+  return sections2;
+}
+function accessAfter(access2, before, resolver, groupGuids) {
+  const after = /* @__PURE__ */ new Map();
+  for (const [id, level] of before) if (!resolver.knowsSelf() || id.startsWith(`${OPERATOR5}:`) && resolver.isSelf(id.slice(OPERATOR5.length + 1))) after.set(id, level);
+  for (const entry of access2) {
+    const guid = OPERATOR5 in entry ? resolver.guidOf(OPERATOR5, entry.operator) : groupGuids.get(entry.group);
+    if (guid !== void 0) after.set(`${OPERATOR5 in entry ? OPERATOR5 : "group"}:${guid.toLowerCase()}`, levelRank(entry.level));
+  }
+  return after;
+}
+function groupsOf(snapshot, desired, resolver) {
+  const members = listedPerParent(snapshot, OPERATOR_GROUP_MEMBER_KIND.kind);
+  const pruned = desired.settings.manage[OPERATOR_GROUP_KIND.section]?.prune === true;
+  const names2 = /* @__PURE__ */ new Map();
+  const pins = /* @__PURE__ */ new Map();
+  for (const { value } of desired.operatorGroups ?? []) {
+    names2.set(value.Description, value.members);
+    const pin = pinned(value, "OperatorGroupGuid");
+    if (pin !== void 0) pins.set(pin.toLowerCase(), value.Description);
+  }
+  return listed(snapshot, OPERATOR_GROUP_KIND.kind).map((group) => {
+    const guid = idOf(group, "OperatorGroupGuid");
+    const name = pins.get(guid.toLowerCase()) ?? idOf(group, "Description");
+    const listedMembers = members[guid];
+    const before = listedMembers === void 0 ? void 0 : new Set(listedMembers.map((m) => idOf(m, "OperatorGuid").toLowerCase()));
+    const declaredMembers = names2.get(name);
+    const after = declaredMembers === void 0 ? before : new Set(declaredMembers.flatMap((email) => resolver.guidOf(OPERATOR5, email)?.toLowerCase() ?? []));
+    const stays = names2.has(name) || !pruned || isAdministratorsGroup(group) || isEveryoneGroup(group);
+    return { guid: guid.toLowerCase(), stays, everyone: isEveryoneGroup(group), before, after };
+  });
+}
+function candidatesOf(sections2, groups, resolver) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const section of sections2) for (const id of section.before.keys()) if (id.startsWith(`${OPERATOR5}:`)) seen.add(id.slice(OPERATOR5.length + 1));
+  for (const group of groups) for (const member of group.before ?? []) seen.add(member);
+  if (resolver.knowsSelf()) {
+    const own = [...seen].filter((guid) => resolver.isSelf(guid));
+    return (own.length === 0 ? [""] : own).map((guid) => ({ guid, self: "known", assumed: true }));
+  }
+  const unread = groups.filter((g) => g.before === void 0 && !g.everyone).map((g) => ({ guid: "", self: "unknown", assumed: false, only: g.guid }));
+  return [...[...seen].map((guid) => ({ guid, self: "unknown", assumed: false })), ...unread];
+}
+function inBefore(candidate, group) {
+  if (group.everyone) return true;
+  if (candidate.only !== void 0) return candidate.only === group.guid;
+  return group.before === void 0 ? candidate.assumed : group.before.has(candidate.guid);
+}
+function inAfter(candidate, group) {
+  if (!group.stays) return false;
+  if (group.everyone) return true;
+  if (candidate.only !== void 0) return candidate.only === group.guid && group.after === void 0;
+  return group.after?.has(candidate.guid) === true;
+}
+function keepRoutes(candidate, section, groups, kept) {
+  const own = `${OPERATOR5}:${candidate.guid}`;
+  const ownBefore = candidate.guid === "" ? NONE2 : section.before.get(own) ?? NONE2;
+  const ownAfter = candidate.guid === "" ? NONE2 : Math.min(ownBefore, section.after.get(own) ?? NONE2);
+  const through = groups.map((group) => {
+    const before2 = inBefore(candidate, group) ? section.before.get(`group:${group.guid}`) ?? NONE2 : NONE2;
+    return { group, before: before2, after: before2 > NONE2 && inAfter(candidate, group) ? Math.min(before2, section.after.get(`group:${group.guid}`) ?? NONE2) : NONE2 };
+  });
+  const before = Math.max(ownBefore, ...through.map((t) => t.before));
+  const after = Math.max(ownAfter, ...through.map((t) => t.after));
+  const needed = Math.min(CHANGE, before);
+  if (after >= needed) return;
+  const record = (map, key, thing) => {
+    if (!map.has(key)) map.set(key, reason(candidate, section, needed, thing));
+  };
+  if (ownBefore > after && ownBefore > ownAfter) record(kept.access, `${section.guid}/${own}`, "own");
+  for (const { group, before: level, after: left2 } of through) {
+    if (level <= after || level <= left2) continue;
+    const unread = group.before === void 0 && candidate.self === "known" ? "unread" : "group";
+    record(kept.group, group.guid, unread);
+    record(kept.access, `${section.guid}/group:${group.guid}`, unread);
+    if (candidate.guid !== "") record(kept.membership, `${group.guid}/${candidate.guid}`, "membership");
+  }
+}
+function reason(candidate, section, needed, thing) {
+  const name = JSON.stringify(section.name);
+  const change = needed === CHANGE;
+  const [holds, hold] = change ? [`holds \`change\` on vault section ${name}`, `hold \`change\` on vault section ${name}`] : [`reads vault section ${name}`, `read vault section ${name}`];
+  if (candidate.self === "unknown") {
+    const what = thing === "membership" ? "this membership" : thing === "own" ? "this access" : "this group";
+    return `monsync cannot tell which operator the API account acts for, and ${what} may be how it ${holds} (name it with \`apiOperator:\` in monsync.yaml)`;
+  }
+  const need = change ? "monsync needs that to change the section and its items" : "monsync would no longer see a section it manages";
+  const level = change ? "change" : "view";
+  if (thing === "own") {
+    return `the API account's operator ${holds} only through this access of its own, and ${need}; declare \`level: ${level}\` for it, or give it \`${level}\` through a group first, in a plan of its own`;
+  }
+  const via = thing === "unread" ? `may ${hold} only through this group, whose members monsync did not read,` : `${holds} only through this group,`;
+  return `the API account's operator ${via} and ${need}; give it \`${level}\` access of its own in the section's \`access:\` first, in a plan of its own`;
+}
+
+// ../reconciler/src/kinds/operator-group.ts
 var operatorGroupKind = {
   ...OPERATOR_GROUP_KIND,
   serverDefaults: {},
@@ -70000,10 +70427,22 @@ var operatorGroupKind = {
       });
     });
   },
-  /** Everyone is the account itself: never listed. Administrators is listed, but is a system object (below). */
-  live(snapshot) {
-    return listed(snapshot, "operatorGroup").filter((g) => !isEveryoneGroup(g)).map((fields) => liveEntry("operatorGroup", str(fields, "Description") ?? "", idOf(fields, "OperatorGroupGuid"), fields, []));
+  /**
+   * Everyone is the account itself: never listed. Administrators is listed, but is a system object (below). A group
+   * the tree does not declare carries `kept` when it is the API account's way into a section the tree manages
+   * (self-routes.ts): `prune` then keeps it. Declared groups never do: their fields are what an update sends.
+   */
+  live(snapshot, resolver, desired) {
+    const declared = /* @__PURE__ */ new Set();
+    for (const { value } of desired.operatorGroups ?? []) declared.add(value.Description).add(pinned(value, "OperatorGroupGuid")?.toLowerCase() ?? "");
+    const routes = selfRoutes(snapshot, desired, resolver);
+    return listed(snapshot, "operatorGroup").filter((g) => !isEveryoneGroup(g)).map((fields) => {
+      const [key, guid] = [str(fields, "Description") ?? "", idOf(fields, "OperatorGroupGuid")];
+      const kept = declared.has(key) || declared.has(guid.toLowerCase()) ? void 0 : routes.group(guid);
+      return liveEntry("operatorGroup", key, guid, kept === void 0 ? fields : { ...fields, kept }, []);
+    });
   },
+  keptWhy: (entry) => typeof entry.fields.kept === "string" ? entry.fields.kept : void 0,
   /** Administrators can be neither created nor deleted: planned only when declared, for its members. */
   system: (entry) => isAdministratorsGroup(entry.fields),
   requests: {
@@ -70025,67 +70464,173 @@ var operatorGroupKind = {
 };
 
 // ../reconciler/src/kinds/operator-group-authorization.ts
+var operatorGroupAuthorizationKind = typeAuthorizationKind({
+  entry: OPERATOR_GROUP_AUTHORIZATION_KIND,
+  parent: OPERATOR_GROUP_KIND.kind,
+  guidField: "OperatorGroupGuid",
+  declared: (state) => (state.operatorGroups ?? []).flatMap(({ value, source }) => value.authorizations === void 0 ? [] : [{ key: value.Description, types: value.authorizations, source }]),
+  read: {
+    of: (group) => !isEveryoneGroup(group),
+    list: (client, groupGuid) => client.operatorGroups.authorizations.list(groupGuid),
+    what: (group) => `authorizations of operator group "${idOf(group, "Description")}" (${idOf(group, "OperatorGroupGuid")})`
+  },
+  add: (client, groupGuid, type) => client.operatorGroups.authorizations.addByType(groupGuid, type),
+  remove: (client, groupGuid, type) => client.operatorGroups.authorizations.removeByType(groupGuid, type)
+});
+
+// ../reconciler/src/kinds/operator-group-member.ts
 var GROUP5 = OPERATOR_GROUP_KIND.kind;
-var operatorGroupAuthorizationKind = {
-  ...OPERATOR_GROUP_AUTHORIZATION_KIND,
+var OPERATOR6 = OPERATOR_KIND.kind;
+var operatorGroupMemberKind = {
+  ...OPERATOR_GROUP_MEMBER_KIND,
   serverDefaults: {},
   relation: true,
-  parents: [GROUP5],
-  ownedBy: [GROUP5],
-  builtFrom: [GROUP5, "operatorGroupAuthorization"],
+  parents: [GROUP5, OPERATOR6],
+  ownedBy: [GROUP5, OPERATOR6],
+  builtFrom: [GROUP5, "operatorGroupMember", OPERATOR6],
   read: {
     perParent: {
       parent: GROUP5,
+      // Everyone holds every operator and cannot change: listing it would list the account again.
       of: (group) => !isEveryoneGroup(group),
-      list: (client, groupGuid) => client.operatorGroups.authorizations.list(groupGuid),
-      what: (group) => `authorizations of operator group "${idOf(group, "Description")}" (${idOf(group, "OperatorGroupGuid")})`,
-      keep: (authorization) => ({ AuthorizationType: idOf(authorization, "AuthorizationType") })
+      list: (client, groupGuid) => client.operatorGroups.members(groupGuid),
+      what: (group) => `members of operator group "${idOf(group, "Description")}" (${idOf(group, "OperatorGroupGuid")})`,
+      keep: (member) => ({ OperatorGuid: idOf(member, "OperatorGuid") })
     }
   },
   diff: () => [],
   desired(state) {
     return (state.operatorGroups ?? []).flatMap(
-      ({ value, source }) => (value.authorizations ?? []).map(
-        (type) => desiredEntry("operatorGroupAuthorization", `${value.Description}/${type}`, { AuthorizationType: type }, source, [{ kind: GROUP5, key: value.Description }])
+      ({ value, source }) => (value.members ?? []).map(
+        (email) => desiredEntry("operatorGroupMember", `${value.Description}/${email}`, {}, source, [
+          { kind: GROUP5, key: value.Description },
+          { kind: OPERATOR6, key: email }
+        ])
       )
     );
   },
-  live(snapshot, resolver) {
+  // A membership that is the API account's one way into a managed vault section stays (self-routes.ts).
+  keptWhy: (entry) => typeof entry.fields.kept === "string" ? entry.fields.kept : void 0,
+  live(snapshot, resolver, desired) {
     const entries = [];
-    const lists = listedPerParent(snapshot, "operatorGroupAuthorization");
-    for (const groupGuid of Object.keys(lists)) {
+    const members = listedPerParent(snapshot, "operatorGroupMember");
+    const routes = selfRoutes(snapshot, desired, resolver);
+    for (const groupGuid of Object.keys(members)) {
       const group = resolver.desiredOf(GROUP5, groupGuid);
-      if (group?.manages?.includes("operatorGroupAuthorization") !== true) continue;
-      for (const authorization of lists[groupGuid] ?? []) {
-        const type = idOf(authorization, "AuthorizationType");
-        entries.push(liveEntry("operatorGroupAuthorization", `${group.key}/${type}`, `${groupGuid}/${type}`, { AuthorizationType: type }, [{ kind: GROUP5, guid: groupGuid }]));
+      if (group?.manages?.includes("operatorGroupMember") !== true) continue;
+      for (const member of members[groupGuid] ?? []) {
+        const operatorGuid = idOf(member, "OperatorGuid");
+        const kept = routes.membership(groupGuid, operatorGuid);
+        entries.push(
+          liveEntry("operatorGroupMember", `${group.key}/${resolver.keyOf(OPERATOR6, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, kept === void 0 ? {} : { kept }, [
+            { kind: GROUP5, guid: groupGuid },
+            { kind: OPERATOR6, guid: operatorGuid }
+          ])
+        );
       }
     }
     return entries;
   },
   createExtras(entry, resolver) {
-    const group = entry.refs[0]?.key ?? "";
-    return { OperatorGroupGuid: resolver.guidOf(GROUP5, group) ?? placeholder(GROUP5, group) };
+    const [group, operator] = entry.refs;
+    const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
+    return { OperatorGroupGuid: guidOr(GROUP5, group?.key ?? ""), OperatorGuid: guidOr(OPERATOR6, operator?.key ?? "") };
   },
   requests: {
     async create(client, _step, body) {
       const group = bodyString(body, "OperatorGroupGuid");
-      const type = bodyString(body, "AuthorizationType");
-      await client.operatorGroups.authorizations.addByType(group, type);
-      return `${group}/${type}`;
+      const operator = bodyString(body, "OperatorGuid");
+      await client.operatorGroups.addMember(group, operator);
+      return `${group}/${operator}`;
     },
     update() {
-      return Promise.reject(new Error("an operator group authorization has nothing to update"));
+      return Promise.reject(new Error("an operator group membership has nothing to update"));
     },
     async delete(client, step) {
-      const [group, type] = splitCompound(step.guid);
-      await client.operatorGroups.authorizations.removeByType(group, type);
+      const [group, operator] = splitCompound(step.guid);
+      await client.operatorGroups.removeMember(group, operator);
     },
     async find(client, _step, body) {
       const group = bodyString(body, "OperatorGroupGuid");
-      const type = bodyString(body, "AuthorizationType");
-      const listed3 = await client.operatorGroups.authorizations.list(group).toArray();
-      return listed3.some((a) => idOf(a, "AuthorizationType") === type) ? `${group}/${type}` : void 0;
+      const operator = bodyString(body, "OperatorGuid");
+      const members = await client.operatorGroups.members(group).toArray();
+      return members.some((m) => idOf(m, "OperatorGuid").toLowerCase() === operator.toLowerCase()) ? `${group}/${operator}` : void 0;
+    }
+  }
+};
+
+// ../reconciler/src/kinds/operator.ts
+var sameEmail = (key) => key.toLowerCase();
+var operatorKind = {
+  ...OPERATOR_KIND,
+  serverDefaults: {},
+  identity: sameEmail,
+  updateReplaces: true,
+  writeOnce: ["Password", ...OPERATOR_WRITE_ONLY_FIELDS],
+  builtFrom: ["operator"],
+  read: { list: (client) => client.operators.list(), operators: true },
+  desired(state) {
+    return (state.operators ?? []).map(
+      ({ value, source }) => desiredEntry("operator", value.Email, apiFields(value), source, [], {
+        pinnedGuid: pinned(value, "OperatorGuid"),
+        // Only a declared list is managed: an operator without `authorizations:` keeps whatever it holds.
+        manages: Array.isArray(value.authorizations) ? [OPERATOR_AUTHORIZATION_KIND.kind] : void 0
+      })
+    );
+  },
+  live(snapshot) {
+    return listed(snapshot, "operator").map((fields) => liveEntry("operator", str(fields, "Email") ?? "", idOf(fields, "OperatorGuid"), fields, []));
+  },
+  requests: {
+    async create(client, _step, body) {
+      return idOf(await client.operators.create(body), "OperatorGuid");
+    },
+    /** PUT: the body holds the declared fields and the live ones the config leaves out (`updateReplaces`). */
+    async update(client, step, body) {
+      const guid = requireGuid(step.guid, step.id);
+      await client.operators.replace(guid, { ...body, OperatorGuid: guid });
+    },
+    async delete(client, step) {
+      await client.operators.delete(requireGuid(step.guid, step.id));
+    },
+    find(client, step) {
+      return findOne(client.operators.list(), (o) => typeof o.Email === "string" && sameEmail(o.Email) === sameEmail(step.key), "OperatorGuid");
+    }
+  }
+};
+
+// ../reconciler/src/kinds/rum-website.ts
+var rumWebsiteKind = {
+  ...RUM_WEBSITE_KIND,
+  // The vendor's provider leaves both out unless set, and reads them back false.
+  serverDefaults: { IsSpa: false, IncludeUrlFragment: false },
+  // PUT takes the whole website (the vendor's provider sends every writable field): the body keeps the live fields the tree leaves out.
+  updateReplaces: true,
+  builtFrom: ["rumWebsite"],
+  read: { list: (client) => client.rumWebsites.list() },
+  desired(state) {
+    return (state.rumWebsites ?? []).map(
+      ({ value, source }) => desiredEntry("rumWebsite", value.Description, apiFields(value), source, [], { pinnedGuid: pinned(value, "RumWebsiteId") })
+    );
+  },
+  live(snapshot) {
+    return listed(snapshot, "rumWebsite").map((fields) => liveEntry("rumWebsite", str(fields, "Description") ?? "", idOf(fields, "RumWebsiteId"), fields, []));
+  },
+  requests: {
+    /** The client learns the id from the answer, or by listing when the service answers with no body. */
+    async create(client, step, body) {
+      const id = answeredId(await client.rumWebsites.create(body), "RumWebsiteId") ?? await findOne(client.rumWebsites.list(), (w) => w.Description === body.Description, "RumWebsiteId");
+      if (id === void 0) throw new Error(`${step.id}: the service accepted the RUM website but it is not in the listing`);
+      return id;
+    },
+    async update(client, step, body) {
+      await client.rumWebsites.replace(requireGuid(step.guid, step.id), body);
+    },
+    async delete(client, step) {
+      await client.rumWebsites.delete(requireGuid(step.guid, step.id));
+    },
+    find(client, step) {
+      return findOne(client.rumWebsites.list(), (w) => w.Description === step.key, "RumWebsiteId");
     }
   }
 };
@@ -70426,6 +70971,7 @@ var LISTING_SHAPES = {
   "GET /Sla/{slaGuid}/ExclusionPeriod": { what: "an SLA exclusion period", fields: { ExclusionPeriodId: "id", Description: "text" } },
   "GET /ScheduledReport": { what: "a scheduled report", fields: { ScheduledReportGuid: "guid" } },
   "GET /Operator": { what: "an operator", fields: { OperatorGuid: "guid", Email: "text" } },
+  "GET /Operator/{operatorGuid}/Authorization": { what: "an operator authorization", fields: { AuthorizationType: "text" }, bare: "AuthorizationType" },
   "GET /Operator/{operatorGuid}/DutySchedule": { what: "a duty schedule", fields: { Id: "id", ScheduleMode: "text" } },
   "GET /OperatorGroup": { what: "an operator group", fields: { OperatorGroupGuid: "guid", Description: "text" } },
   "GET /OperatorGroup/{operatorGroupGuid}/Member": { what: "a member of an operator group", fields: { OperatorGuid: "guid" }, bare: "OperatorGuid" },
@@ -70436,7 +70982,8 @@ var LISTING_SHAPES = {
   },
   "GET /Timezone": { what: "a time zone", fields: { TimezoneId: "id" } },
   "GET /OutgoingPhoneNumber": { what: "an outgoing phone number", fields: { Id: "id" } },
-  "GET /AlertDefinition": { what: "an alert definition", fields: { AlertDefinitionGuid: "guid" } }
+  "GET /AlertDefinition": { what: "an alert definition", fields: { AlertDefinitionGuid: "guid" } },
+  "GET /Rum/Website": { what: "a RUM website", fields: { RumWebsiteId: "guid", Description: "text" } }
 };
 var TYPE_TEXT = {
   guid: "a non-empty string",
@@ -71034,6 +71581,7 @@ function operatorsApi(core) {
   const one = "/Operator/{operatorGuid}";
   const schedules = `${one}/DutySchedule`;
   const schedule = `${schedules}/{dutyScheduleId}`;
+  const authorizations = `${one}/Authorization`;
   return {
     list: () => core.paged({ method: "GET", route: "/Operator" }),
     listPage: () => core.page({ method: "GET", route: "/Operator" }),
@@ -71064,6 +71612,11 @@ function operatorsApi(core) {
       ),
       replace: (operatorGuid, dutyScheduleId, body) => core.maybe({ method: "PUT", route: schedule, params: { operatorGuid, dutyScheduleId }, body }),
       delete: (operatorGuid, dutyScheduleId) => core.none({ method: "DELETE", route: schedule, params: { operatorGuid, dutyScheduleId } })
+    },
+    authorizations: {
+      list: (operatorGuid) => core.paged({ method: "GET", route: authorizations, params: { operatorGuid } }, { map: normaliseAuthorization }),
+      add: (operatorGuid, authorizationType) => core.none({ method: "POST", route: `${authorizations}/{authorizationType}`, params: { operatorGuid, authorizationType } }),
+      remove: (operatorGuid, authorizationType) => core.none({ method: "DELETE", route: `${authorizations}/{authorizationType}`, params: { operatorGuid, authorizationType } })
     }
   };
 }
@@ -71202,6 +71755,28 @@ function slasApi(core) {
       patch: (slaGuid, exclusionPeriodId, body) => core.none({ method: "PATCH", route: period, params: { slaGuid, exclusionPeriodId }, body }),
       delete: (slaGuid, exclusionPeriodId) => core.none({ method: "DELETE", route: period, params: { slaGuid, exclusionPeriodId } })
     }
+  };
+}
+
+// ../client/src/families/rum-websites.ts
+function rumWebsitesApi(core) {
+  const all2 = "/Rum/Website";
+  const one = "/Rum/Website/{rumWebsiteId}";
+  return {
+    list: () => core.paged({ method: "GET", route: all2 }),
+    listPage: () => core.page({ method: "GET", route: all2 }),
+    get: (rumWebsiteId) => core.json({ method: "GET", route: one, params: { rumWebsiteId } }),
+    create: (body) => core.created(
+      { method: "POST", route: all2, body },
+      {
+        idField: "RumWebsiteId",
+        listKey: "GET /Rum/Website",
+        list: () => core.paged({ method: "GET", route: all2 }).toArray(),
+        matches: (site) => site.Description === body.Description
+      }
+    ),
+    replace: (rumWebsiteId, body) => core.none({ method: "PUT", route: one, params: { rumWebsiteId }, body: { ...body, RumWebsiteId: rumWebsiteId } }),
+    delete: (rumWebsiteId) => core.none({ method: "DELETE", route: one, params: { rumWebsiteId } })
   };
 }
 
@@ -71521,9 +72096,9 @@ var Collector = class {
   timeUp() {
     if (this.#settled) return;
     this.#timedOut = true;
-    const reason = new RequestTimeout(this.#timeoutMs);
-    if (this.#controller === void 0) this.#abortReason = reason;
-    else this.#controller.abort(reason);
+    const reason2 = new RequestTimeout(this.#timeoutMs);
+    if (this.#controller === void 0) this.#abortReason = reason2;
+    else this.#controller.abort(reason2);
   }
   onRequestStart(controller) {
     this.#controller = controller;
@@ -71779,6 +72354,8 @@ var Pacer = class {
   #now;
   #maxRefusedShare;
   #startShare;
+  #costlyStartShare;
+  #costlyRetryAfterMs;
   #windowAnswers;
   #windowMs;
   #probeStep;
@@ -71799,15 +72376,23 @@ var Pacer = class {
   #unhelpedSeries = 0;
   /** Windows in a row without a refusal. */
   #clean = 0;
+  /**
+   * About the service's limit: what it carried out in the last whole window that was refused while the pace held
+   * every request back (so the client offered more than it carried out). Windows in which requests waited out
+   * Retry-Afters instead carry out less than the limit, and say nothing about it.
+   */
+  #ceiling;
   constructor(options = {}) {
     this.#now = options.now ?? (() => performance.now());
     this.#maxRefusedShare = options.maxRefusedShare ?? 0.03;
     this.#startShare = options.startShare ?? 0.2;
+    this.#costlyStartShare = options.costlyStartShare ?? 0.05;
+    this.#costlyRetryAfterMs = options.costlyRetryAfterMs ?? 500;
     this.#windowAnswers = options.windowAnswers ?? 20;
     this.#windowMs = options.windowMs ?? 1e3;
     this.#probeStep = options.probeStep ?? 0.03;
     this.#unpacedMs = options.unpacedMs ?? 1e4;
-    this.#window = { startedAt: this.#now(), answers: 0, refused: 0 };
+    this.#window = { startedAt: this.#now(), answers: 0, refused: 0, costly: false };
   }
   /** Requests a second the pacer lets start, or undefined when it is not pacing. */
   get rate() {
@@ -71828,37 +72413,41 @@ var Pacer = class {
     this.#nextStart = start + 1e3 / this.#rate;
     return start - now;
   }
-  /** An answer came back: `refused` when it was a 429. */
-  answered(refused2) {
+  /** An answer came back: `refused` when it was a 429, with the Retry-After it asked for (ms) if any. */
+  answered(refused2, retryAfterMs) {
     const window2 = this.#window;
     window2.answers += 1;
     if (refused2) window2.refused += 1;
+    if (refused2 && (retryAfterMs ?? 0) >= this.#costlyRetryAfterMs) window2.costly = true;
     const now = this.#now();
     const elapsed = now - window2.startedAt;
-    const early = window2.refused >= 3 && window2.refused > this.#refusedShareToAct() * window2.answers && now >= this.#unpacedUntil;
+    const early = window2.refused >= 3 && window2.refused > this.#refusedShareToAct(window2) * window2.answers && now >= this.#unpacedUntil;
     if (window2.answers < this.#windowAnswers || elapsed < this.#windowMs && !early) return;
-    this.#window = { startedAt: now, answers: 0, refused: 0 };
+    this.#window = { startedAt: now, answers: 0, refused: 0, costly: false };
     this.#judge(window2, elapsed, now);
   }
   /**
-   * Unpaced, a window must be refused often to start pacing: a limit refuses most of what a client sends unpaced
-   * (the bucket it drained refills at the limit, the client sends faster), where a service that refuses a share of
-   * requests whatever the rate refuses about that share. Paced, a few refusals mean the pace is past the limit.
+   * Unpaced, a window must be refused often to start pacing, where a service that refuses a share of requests
+   * whatever the rate refuses about that share. Unless its refusals ask for long waits: a request that waits out a
+   * second's Retry-After holds its caller's slot that long, so a read with a few such refusals stalls, and a
+   * limit refuses only that few (each refused caller sits out its wait, and the rest send at about the limit).
+   * Paced, a few refusals mean the pace is past the limit.
    */
-  #refusedShareToAct() {
-    return this.#rate === void 0 ? this.#startShare : this.#maxRefusedShare;
+  #refusedShareToAct(window2) {
+    if (this.#rate !== void 0) return this.#maxRefusedShare;
+    return window2.costly ? this.#costlyStartShare : this.#startShare;
   }
   #judge(window2, elapsed, now) {
     const share = window2.refused / window2.answers;
     const answeredRate = window2.answers * 1e3 / elapsed;
     const paced = this.#rate;
-    if (share <= this.#refusedShareToAct() || window2.refused < 3) {
+    if (share <= this.#refusedShareToAct(window2) || window2.refused < 3) {
       if (paced === void 0) return;
       if (paced > 2 * answeredRate) this.#rate = void 0;
       else if (window2.refused === 0) {
         this.#series = void 0;
         this.#clean += 1;
-        this.#rate = paced * (1 + Math.min(0.25, this.#probeStep * this.#clean));
+        this.#rate = this.#fasterPace(paced);
       } else this.#clean = 0;
       return;
     }
@@ -71876,7 +72465,33 @@ var Pacer = class {
       return;
     }
     this.#series = { share: series?.share ?? share, accepted: acceptedRate, unhelped: count };
-    this.#rate = Math.max(1, Math.min(paced ?? Infinity, acceptedRate) * (1 - this.#maxRefusedShare));
+    this.#rate = Math.max(1, this.#slowerPace(paced, acceptedRate, answeredRate));
+  }
+  /**
+   * The pace after a window without a refusal. Well below the limit found, back to near it at once (a pace measured
+   * low, or cut while Retry-After waits held requests back); near it, one small step a window, since a step past it
+   * is refused until the pace comes back down; with no limit found, one more step for each such window in a row.
+   */
+  #fasterPace(paced) {
+    const ceiling = this.#ceiling;
+    if (ceiling !== void 0 && paced < 0.9 * ceiling) return Math.min(0.9 * ceiling, 2 * paced);
+    const near = ceiling !== void 0 && paced <= 1.1 * ceiling;
+    return paced * (1 + (near ? this.#probeStep / 3 : Math.min(0.25, this.#probeStep * this.#clean)));
+  }
+  /**
+   * The pace after a refused window. Sent at the pace (the client offered more than the service carried out), the
+   * window measured the limit: just below what was carried out. Otherwise requests were held back by Retry-Afters
+   * rather than the pace, and the client sent less than it could: the limit is below the rate it was answered at
+   * (refusals included), by how much it cannot tell.
+   */
+  #slowerPace(paced, acceptedRate, answeredRate) {
+    const below2 = 1 - this.#maxRefusedShare;
+    if (paced !== void 0 && answeredRate >= 0.9 * paced) {
+      this.#ceiling = acceptedRate;
+      return Math.min(paced, acceptedRate) * below2;
+    }
+    if (paced !== void 0 && paced <= 2 * answeredRate) return Math.min(paced, this.#ceiling ?? Infinity) * below2;
+    return Math.min(paced ?? Infinity, Math.max(answeredRate, 0.8 * (this.#ceiling ?? 0))) * below2;
   }
 };
 
@@ -72060,8 +72675,8 @@ var Transport = class {
       if (this.#onRequest) this.#emit(this.#onRequest, { ...request2.base, attempt });
       const started = this.#onResponse === void 0 ? 0 : performance2.now();
       const outcome = await exchange(this.#dispatcher, request2.dispatch, this.#timeoutMs, request2.readArrays);
-      this.#answered(request2, attempt, ticket, outcome, started);
       const decision = retryDecision(this.#retry, method, outcome, attempt);
+      this.#answered(request2, attempt, ticket, outcome, started, decision.retryAfterMs);
       if (!decision.retry) return this.#classify(request2, outcome, attempt, decision.retryAfterMs);
       this.#emit(this.#onRetry, {
         ...request2.base,
@@ -72120,10 +72735,10 @@ var Transport = class {
     return request2.evidence = { request: redacted, secrets };
   }
   /** After an attempt: its slot back to the limiter (a 429 slows the limiter down), and the response event. */
-  #answered(request2, attempt, ticket, outcome, started) {
+  #answered(request2, attempt, ticket, outcome, started, retryAfterMs) {
     const refused2 = outcome.kind === "response" && outcome.status === 429;
     if (refused2) this.#limiter.rateLimited(ticket);
-    this.#pacer.answered(refused2);
+    this.#pacer.answered(refused2, retryAfterMs);
     if (this.#onResponse !== void 0) {
       const durationMs = performance2.now() - started;
       if (outcome.kind === "response") this.#emit(this.#onResponse, { ...request2.base, attempt, status: outcome.status, durationMs });
@@ -72289,6 +72904,7 @@ function createClient(options) {
     vaultSections: vaultSectionsApi(core),
     scheduledReports: scheduledReportsApi(core),
     slas: slasApi(core),
+    rumWebsites: rumWebsitesApi(core),
     register: (body = {}, credentials) => core.json({ method: "POST", route: "/Register", body, ...credentials ? { auth: credentials } : {} }),
     request: (method, path, raw = {}) => core.maybe({
       method,
@@ -72304,23 +72920,17 @@ function createClient(options) {
 
 // ../reconciler/src/kinds/vault-access.ts
 var SECTION = VAULT_SECTION_KIND.kind;
-var OPERATOR3 = OPERATOR_KIND.kind;
+var OPERATOR7 = OPERATOR_KIND.kind;
 var GROUP6 = OPERATOR_GROUP_KIND.kind;
 var VIEW = "ViewVaultSection";
-var CHANGE = "ChangeVaultSection";
-var TYPES_OF_LEVEL = { view: [VIEW], change: [CHANGE, VIEW] };
+var CHANGE2 = "ChangeVaultSection";
+var TYPES_OF_LEVEL = { view: [VIEW], change: [CHANGE2, VIEW] };
 function levelOf(types) {
-  if (types.has(CHANGE)) return types.has(VIEW) ? "change" : "change (without view)";
+  if (types.has(CHANGE2)) return types.has(VIEW) ? "change" : "change (without view)";
   return types.has(VIEW) ? "view" : "none";
 }
-function principalOf(authorization) {
-  const operator = str(authorization, "OperatorGuid");
-  if (operator !== void 0 && operator !== "") return { who: OPERATOR3, guid: operator };
-  const group = str(authorization, "OperatorGroupGuid") ?? str(authorization, "OperatorGroupId");
-  return group !== void 0 && group !== "" ? { who: "group", guid: group } : void 0;
-}
 function principalOfBody(body) {
-  return typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR3}:${bodyString(body, "OperatorGuid")}`;
+  return typeof body.OperatorGroupGuid === "string" ? `group:${bodyString(body, "OperatorGroupGuid")}` : `${OPERATOR7}:${bodyString(body, "OperatorGuid")}`;
 }
 function declaredAccess(state) {
   return state.vaultSections.flatMap(({ value, source }) => {
@@ -72331,12 +72941,14 @@ function declaredAccess(state) {
 var vaultAccessKind = {
   ...VAULT_ACCESS_KIND,
   serverDefaults: {},
-  parents: [SECTION, OPERATOR3, GROUP6],
-  ownedBy: [SECTION, OPERATOR3, GROUP6],
-  builtFrom: [SECTION, "vaultAccess", OPERATOR3, GROUP6],
+  parents: [SECTION, OPERATOR7, GROUP6],
+  ownedBy: [SECTION, OPERATOR7, GROUP6],
+  builtFrom: [SECTION, "vaultAccess", OPERATOR7, GROUP6],
   authoritative: true,
   system: (entry) => entry.fields.self === true,
   keptWhy: (entry) => typeof entry.fields.kept === "string" ? entry.fields.kept : void 0,
+  // A declared level below the live one is not written when the access is the API account's way in (self-routes.ts).
+  heldWhy: ({ desired, live }) => typeof live.fields.held === "string" && levelRank(desired.fields.level) < levelRank(live.fields.level) ? live.fields.held : void 0,
   // A section declaring `access: []` manages its access too (nobody but the API account's operator keeps any).
   readWhen: (desired) => desired.vaultSections.some(({ value }) => Array.isArray(value.access)),
   read: {
@@ -72348,18 +72960,18 @@ var vaultAccessKind = {
   },
   desired(state) {
     return declaredAccess(state).map(({ section, access: access2, source }) => {
-      const [who, name, ref] = OPERATOR3 in access2 ? [OPERATOR3, access2.operator, { kind: OPERATOR3, key: access2.operator }] : ["group", access2.group, { kind: GROUP6, key: access2.group }];
+      const [who, name, ref] = OPERATOR7 in access2 ? [OPERATOR7, access2.operator, { kind: OPERATOR7, key: access2.operator }] : ["group", access2.group, { kind: GROUP6, key: access2.group }];
       return desiredEntry("vaultAccess", `${section}/${who}:${name}`, { level: access2.level }, source, [{ kind: SECTION, key: section }, ref]);
     });
   },
-  live(snapshot, resolver) {
+  live(snapshot, resolver, desired) {
     const entries = [];
     const lists = listedPerParent(snapshot, "vaultAccess");
-    const members = listedPerParent(snapshot, OPERATOR_GROUP_MEMBER_KIND.kind);
+    const routes = selfRoutes(snapshot, desired, resolver);
     for (const sectionGuid of Object.keys(lists)) {
       const section = resolver.desiredOf(SECTION, sectionGuid);
       if (section?.manages?.includes("vaultAccess") !== true) continue;
-      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver, members));
+      entries.push(...accessOfSection(sectionGuid, section.key, lists[sectionGuid] ?? [], resolver, routes));
     }
     return entries;
   },
@@ -72368,7 +72980,7 @@ var vaultAccessKind = {
     const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
     return {
       VaultSectionGuid: guidOr(SECTION, section?.key ?? ""),
-      [principal?.kind === GROUP6 ? "OperatorGroupGuid" : "OperatorGuid"]: guidOr(principal?.kind ?? OPERATOR3, principal?.key ?? "")
+      [principal?.kind === GROUP6 ? "OperatorGroupGuid" : "OperatorGuid"]: guidOr(principal?.kind ?? OPERATOR7, principal?.key ?? "")
     };
   },
   requests: {
@@ -72389,12 +73001,12 @@ var vaultAccessKind = {
     async find(client, _step, body) {
       const section = bodyString(body, "VaultSectionGuid");
       const principal = principalOfBody(body);
-      const held = await heldBy(client, section, principal);
-      return held.length > 0 ? `${section}/${principal}` : void 0;
+      const held2 = await heldBy(client, section, principal);
+      return held2.length > 0 ? `${section}/${principal}` : void 0;
     }
   }
 };
-function accessOfSection(sectionGuid, sectionKey, authorizations, resolver, members) {
+function accessOfSection(sectionGuid, sectionKey, authorizations, resolver, routes) {
   const types = /* @__PURE__ */ new Map();
   for (const authorization of authorizations) {
     const principal = principalOf(authorization);
@@ -72405,33 +73017,22 @@ function accessOfSection(sectionGuid, sectionKey, authorizations, resolver, memb
     types.set(id, set);
   }
   const entries = [];
-  const ownAccess = [...types.keys()].some((id) => id.startsWith(`${OPERATOR3}:`) && resolver.isSelf(id.slice(OPERATOR3.length + 1)));
-  for (const [id, held] of types) {
+  for (const [id, held2] of types) {
     const [who, guid] = splitCompound(id.replace(":", "/"));
-    const kind = who === "group" ? GROUP6 : OPERATOR3;
+    const kind = who === "group" ? GROUP6 : OPERATOR7;
     const name = resolver.keyOf(kind, guid) ?? guid;
     const key = `${sectionKey}/${who}:${name}`;
-    const fields = { level: levelOf(held) };
-    if (who === OPERATOR3 && resolver.isSelf(guid)) fields.self = true;
-    const kept = keptBecause(resolver, who === "group", ownAccess, who === "group" ? selfIn(resolver, members[guid]) : void 0);
+    const fields = { level: levelOf(held2) };
+    if (who === OPERATOR7 && resolver.isSelf(guid)) fields.self = true;
+    const route = routes.access(sectionGuid, id);
+    const kept = resolver.knowsSelf() ? route : UNKNOWN_SELF_KEEPS;
     if (kept !== void 0) fields.kept = kept;
+    if (route !== void 0) fields.held = route;
     entries.push(liveEntry("vaultAccess", key, `${sectionGuid}/${id}`, fields, [{ kind: SECTION, guid: sectionGuid }, { kind, guid }]));
   }
   return entries;
 }
-function selfIn(resolver, members) {
-  return members === void 0 ? void 0 : members.some((m) => resolver.isSelf(idOf(m, "OperatorGuid")));
-}
-function keptBecause(resolver, group, ownAccess, selfInGroup) {
-  if (!resolver.knowsSelf()) {
-    return "monsync cannot tell which operator the API account acts for, and this access may be how it reads the section (name it with `apiOperator:` in monsync.yaml)";
-  }
-  if (!group || ownAccess || selfInGroup === false) return void 0;
-  if (selfInGroup === true) {
-    return "the API account's operator is in this group and holds no access of its own to the section, so it reads the section through this group; declare its own access to let monsync remove this one";
-  }
-  return "the API account's operator holds no access of its own to the section, so it may read the section through this group (whose members monsync did not read); declare its access to let monsync remove this one";
-}
+var UNKNOWN_SELF_KEEPS = "monsync cannot tell which operator the API account acts for, and this access may be how it reads the section (name it with `apiOperator:` in monsync.yaml)";
 async function heldBy(client, sectionGuid, principal) {
   const listed3 = await client.vaultSections.authorizations.list(sectionGuid).toArray();
   return listed3.filter((a) => {
@@ -72441,13 +73042,13 @@ async function heldBy(client, sectionGuid, principal) {
 }
 async function converge(client, sectionGuid, principal, level, unclear) {
   const wanted = TYPES_OF_LEVEL[level] ?? [];
-  const held = await heldBy(client, sectionGuid, principal);
-  const types = new Set(held.map((a) => idOf(a, "AuthorizationType")));
+  const held2 = await heldBy(client, sectionGuid, principal);
+  const types = new Set(held2.map((a) => idOf(a, "AuthorizationType")));
   const [who, guid] = splitCompound(principal.replace(":", "/"));
   const field = who === "group" ? "OperatorGroupGuid" : "OperatorGuid";
   for (const type of wanted) {
     if (types.has(type)) continue;
-    if (type === VIEW && wanted.includes(CHANGE) && !types.has(CHANGE)) {
+    if (type === VIEW && wanted.includes(CHANGE2) && !types.has(CHANGE2)) {
       const again = await heldBy(client, sectionGuid, principal);
       if (again.some((a) => idOf(a, "AuthorizationType") === VIEW)) continue;
     }
@@ -72455,7 +73056,7 @@ async function converge(client, sectionGuid, principal, level, unclear) {
     if (unclear === "look") await grant(client, sectionGuid, principal, body);
     else await client.vaultSections.authorizations.create(sectionGuid, body);
   }
-  for (const authorization of held) {
+  for (const authorization of held2) {
     if (wanted.includes(idOf(authorization, "AuthorizationType"))) continue;
     try {
       await client.vaultSections.authorizations.delete(sectionGuid, idOf(authorization, "AuthorizationId"));
@@ -72473,174 +73074,12 @@ async function grant(client, sectionGuid, principal, body) {
     } catch (error2) {
       if (!isUnclearOutcome(error2)) throw error2;
       sent += isApiError(error2) ? Math.max(1, error2.attempts) : 1;
-      const held = await heldBy(client, sectionGuid, principal);
-      if (held.some((a) => idOf(a, "AuthorizationType") === body.AuthorizationType)) return;
+      const held2 = await heldBy(client, sectionGuid, principal);
+      if (held2.some((a) => idOf(a, "AuthorizationType") === body.AuthorizationType)) return;
       if (sent >= limit) throw error2;
     }
   }
 }
-
-// ../reconciler/src/kinds/self-routes.ts
-function groupRoutes(snapshot, desired) {
-  const routes = /* @__PURE__ */ new Map();
-  const lists = listedPerParent(snapshot, VAULT_ACCESS_KIND.kind);
-  const sectionGuids = Object.keys(lists);
-  if (sectionGuids.length === 0) return routes;
-  const declared = new Set(desired.vaultSections.map(({ value }) => value.Name));
-  const names2 = new Map(listed(snapshot, VAULT_SECTION_KIND.kind).map((s) => [idOf(s, "VaultSectionGuid").toLowerCase(), idOf(s, "Name")]));
-  for (const sectionGuid of sectionGuids) {
-    const section = names2.get(sectionGuid.toLowerCase());
-    if (section === void 0 || !declared.has(section)) continue;
-    const direct = /* @__PURE__ */ new Set();
-    const groups = /* @__PURE__ */ new Set();
-    for (const authorization of lists[sectionGuid] ?? []) {
-      const principal = principalOf(authorization);
-      if (principal === void 0) continue;
-      if (principal.who === "group") groups.add(principal.guid.toLowerCase());
-      else direct.add(principal.guid.toLowerCase());
-    }
-    for (const group of groups) routes.set(group, [...routes.get(group) ?? [], { section, sectionGuid, direct }]);
-  }
-  return routes;
-}
-function membersByGroup(snapshot) {
-  const lists = listedPerParent(snapshot, OPERATOR_GROUP_MEMBER_KIND.kind);
-  return new Map(Object.entries(lists).map(([group, members]) => [group.toLowerCase(), new Set(members.map((m) => idOf(m, "OperatorGuid").toLowerCase()))]));
-}
-function membershipKeptBecause(routes, members, membership, self) {
-  if (self.knows && !self.is) return void 0;
-  const [g, o] = [membership.group.toLowerCase(), membership.operator.toLowerCase()];
-  const elsewhere = (other, list, route) => other !== g && members.get(other)?.has(o) === true && membership.stays(other, o) && list.some((r) => r.sectionGuid === route.sectionGuid);
-  const only = (routes.get(g) ?? []).find((route) => !route.direct.has(o) && ![...routes].some(([other, list]) => elsewhere(other, list, route)));
-  if (only === void 0) return void 0;
-  const section = JSON.stringify(only.section);
-  return self.knows ? `the API account's operator reads vault section ${section} only through this group (it holds no access of its own to the section), so removing it would lock monsync out of a section it manages; give it access of its own in the section's \`access:\` first, in a plan of its own` : `monsync cannot tell which operator the API account acts for, and this membership may be how it reads vault section ${section} (name it with \`apiOperator:\` in monsync.yaml)`;
-}
-
-// ../reconciler/src/kinds/operator-group-member.ts
-var GROUP7 = OPERATOR_GROUP_KIND.kind;
-var OPERATOR4 = OPERATOR_KIND.kind;
-var operatorGroupMemberKind = {
-  ...OPERATOR_GROUP_MEMBER_KIND,
-  serverDefaults: {},
-  relation: true,
-  parents: [GROUP7, OPERATOR4],
-  ownedBy: [GROUP7, OPERATOR4],
-  builtFrom: [GROUP7, "operatorGroupMember", OPERATOR4],
-  read: {
-    perParent: {
-      parent: GROUP7,
-      // Everyone holds every operator and cannot change: listing it would list the account again.
-      of: (group) => !isEveryoneGroup(group),
-      list: (client, groupGuid) => client.operatorGroups.members(groupGuid),
-      what: (group) => `members of operator group "${idOf(group, "Description")}" (${idOf(group, "OperatorGroupGuid")})`,
-      keep: (member) => ({ OperatorGuid: idOf(member, "OperatorGuid") })
-    }
-  },
-  diff: () => [],
-  desired(state) {
-    return (state.operatorGroups ?? []).flatMap(
-      ({ value, source }) => (value.members ?? []).map(
-        (email) => desiredEntry("operatorGroupMember", `${value.Description}/${email}`, {}, source, [
-          { kind: GROUP7, key: value.Description },
-          { kind: OPERATOR4, key: email }
-        ])
-      )
-    );
-  },
-  // A membership that is the API account's one way into a managed vault section stays (self-routes.ts).
-  keptWhy: (entry) => typeof entry.fields.kept === "string" ? entry.fields.kept : void 0,
-  live(snapshot, resolver, desired) {
-    const entries = [];
-    const members = listedPerParent(snapshot, "operatorGroupMember");
-    const routes = groupRoutes(snapshot, desired);
-    const byGroup = routes.size === 0 ? /* @__PURE__ */ new Map() : membersByGroup(snapshot);
-    const declared = new Map((desired.operatorGroups ?? []).map(({ value }) => [value.Description, new Set((value.members ?? []).map((e) => e.toLowerCase()))]));
-    const stays = (groupGuid, operatorGuid) => {
-      const group = resolver.desiredOf(GROUP7, groupGuid);
-      if (group?.manages?.includes("operatorGroupMember") !== true) return true;
-      const email = resolver.keyOf(OPERATOR4, operatorGuid);
-      return email !== void 0 && declared.get(group.key)?.has(email.toLowerCase()) === true;
-    };
-    for (const groupGuid of Object.keys(members)) {
-      const group = resolver.desiredOf(GROUP7, groupGuid);
-      if (group?.manages?.includes("operatorGroupMember") !== true) continue;
-      for (const member of members[groupGuid] ?? []) {
-        const operatorGuid = idOf(member, "OperatorGuid");
-        const kept = routes.size === 0 ? void 0 : membershipKeptBecause(routes, byGroup, { group: groupGuid, operator: operatorGuid, stays }, { knows: resolver.knowsSelf(), is: resolver.isSelf(operatorGuid) });
-        entries.push(
-          liveEntry("operatorGroupMember", `${group.key}/${resolver.keyOf(OPERATOR4, operatorGuid) ?? operatorGuid}`, `${groupGuid}/${operatorGuid}`, kept === void 0 ? {} : { kept }, [
-            { kind: GROUP7, guid: groupGuid },
-            { kind: OPERATOR4, guid: operatorGuid }
-          ])
-        );
-      }
-    }
-    return entries;
-  },
-  createExtras(entry, resolver) {
-    const [group, operator] = entry.refs;
-    const guidOr = (kind, key) => resolver.guidOf(kind, key) ?? placeholder(kind, key);
-    return { OperatorGroupGuid: guidOr(GROUP7, group?.key ?? ""), OperatorGuid: guidOr(OPERATOR4, operator?.key ?? "") };
-  },
-  requests: {
-    async create(client, _step, body) {
-      const group = bodyString(body, "OperatorGroupGuid");
-      const operator = bodyString(body, "OperatorGuid");
-      await client.operatorGroups.addMember(group, operator);
-      return `${group}/${operator}`;
-    },
-    update() {
-      return Promise.reject(new Error("an operator group membership has nothing to update"));
-    },
-    async delete(client, step) {
-      const [group, operator] = splitCompound(step.guid);
-      await client.operatorGroups.removeMember(group, operator);
-    },
-    async find(client, _step, body) {
-      const group = bodyString(body, "OperatorGroupGuid");
-      const operator = bodyString(body, "OperatorGuid");
-      const members = await client.operatorGroups.members(group).toArray();
-      return members.some((m) => idOf(m, "OperatorGuid").toLowerCase() === operator.toLowerCase()) ? `${group}/${operator}` : void 0;
-    }
-  }
-};
-
-// ../reconciler/src/kinds/operator.ts
-var sameEmail = (key) => key.toLowerCase();
-var operatorKind = {
-  ...OPERATOR_KIND,
-  serverDefaults: {},
-  identity: sameEmail,
-  updateReplaces: true,
-  writeOnce: ["Password", ...OPERATOR_WRITE_ONLY_FIELDS],
-  builtFrom: ["operator"],
-  read: { list: (client) => client.operators.list(), operators: true },
-  desired(state) {
-    return (state.operators ?? []).map(
-      ({ value, source }) => desiredEntry("operator", value.Email, apiFields(value), source, [], { pinnedGuid: pinned(value, "OperatorGuid") })
-    );
-  },
-  live(snapshot) {
-    return listed(snapshot, "operator").map((fields) => liveEntry("operator", str(fields, "Email") ?? "", idOf(fields, "OperatorGuid"), fields, []));
-  },
-  requests: {
-    async create(client, _step, body) {
-      return idOf(await client.operators.create(body), "OperatorGuid");
-    },
-    /** PUT: the body holds the declared fields and the live ones the config leaves out (`updateReplaces`). */
-    async update(client, step, body) {
-      const guid = requireGuid(step.guid, step.id);
-      await client.operators.replace(guid, { ...body, OperatorGuid: guid });
-    },
-    async delete(client, step) {
-      await client.operators.delete(requireGuid(step.guid, step.id));
-    },
-    find(client, step) {
-      return findOne(client.operators.list(), (o) => typeof o.Email === "string" && sameEmail(o.Email) === sameEmail(step.key), "OperatorGuid");
-    }
-  }
-};
 
 // ../reconciler/src/plan/markers.ts
 var PATTERNS = {
@@ -73031,6 +73470,7 @@ var vaultSectionKind = {
 // ../reconciler/src/kinds/index.ts
 var MODULES = {
   operator: operatorKind,
+  operatorAuthorization: operatorAuthorizationKind,
   operatorGroup: operatorGroupKind,
   operatorGroupMember: operatorGroupMemberKind,
   operatorGroupAuthorization: operatorGroupAuthorizationKind,
@@ -73048,7 +73488,8 @@ var MODULES = {
   escalationLevel: escalationLevelKind,
   alertDefinitionMember: alertDefinitionMemberKind,
   escalationLevelMember: escalationLevelMemberKind,
-  escalationLevelIntegration: escalationLevelIntegrationKind
+  escalationLevelIntegration: escalationLevelIntegrationKind,
+  rumWebsite: rumWebsiteKind
 };
 var KINDS = KIND_ENTRIES.map((entry) => MODULES[entry.kind]);
 function replacedBy(kind) {
@@ -73104,8 +73545,9 @@ function isForbidden(error2) {
   return typeof error2 === "object" && error2 !== null && error2.status === 403;
 }
 var Reader = class {
-  constructor(client, chains) {
+  constructor(client, chains, parents) {
     this.client = client;
+    this.parents = parents;
     const parallelism = client.parallelism ?? 8;
     this.#perParent = new FanOut(Math.max(1, parallelism - chains));
     this.#reserved = chains > 0 && parallelism - chains >= 1;
@@ -73168,37 +73610,45 @@ var Reader = class {
     return { objects, ids };
   }
   async #listPerParent(mod) {
-    const spec = mod.read?.perParent;
-    if (spec === void 0) return;
-    const all2 = await this.#parents(kindModule(spec.parent));
-    const kept = all2.objects.map((parent, i) => ({ parent, id: all2.ids[i] })).filter(({ parent }) => spec.of?.(parent) ?? true);
+    const spec2 = mod.read?.perParent;
+    if (spec2 === void 0) return;
+    const all2 = await this.#parents(kindModule(spec2.parent));
+    const named3 = this.#named(mod, spec2);
+    const kept = all2.objects.map((parent, i) => ({ parent, id: all2.ids[i] })).filter(({ parent }) => (spec2.of?.(parent) ?? true) && (named3?.(parent) ?? true));
     const parents = kept.map(({ parent }) => parent);
     const ids = kept.map(({ id }) => id);
-    const lists = await Promise.all(parents.map((parent, i) => this.#children(spec, parent, ids[i])));
+    const lists = await Promise.all(parents.map((parent, i) => this.#children(spec2, parent, ids[i])));
     const byParent = {};
     ids.forEach((id, i) => {
       byParent[id] = lists[i] ?? [];
     });
     this.snapshot.perParent[mod.kind] = byParent;
   }
+  /** Whether a parent is one the scope names for this kind (`LiveScope.parents`), by key or GUID; undefined: every parent. */
+  #named(mod, spec2) {
+    const names2 = this.parents?.[mod.kind];
+    if (names2 === void 0) return void 0;
+    const parentMod = kindModule(spec2.parent);
+    return namedParent(names2, parentMod.guidField, parentMod.keyField);
+  }
   /** One parent's children, as kept; the listing names the parent only when it fails (hundreds succeed). */
-  async #children(spec, parent, id) {
+  async #children(spec2, parent, id) {
     if (!this.#perParent.take()) await this.#perParent.wait();
-    let held = true;
+    let held2 = true;
     const release = () => {
-      if (!held) return;
-      held = false;
+      if (!held2) return;
+      held2 = false;
       this.#perParent.release();
     };
     let children;
     try {
-      children = await spec.list(this.client, id).toArray({ answered: release });
+      children = await spec2.list(this.client, id).toArray({ answered: release });
     } catch (error2) {
-      throw new LiveReadError(spec.what(parent, id), error2);
+      throw new LiveReadError(spec2.what(parent, id), error2);
     } finally {
       release();
     }
-    return spec.keep === void 0 ? children : children.map(spec.keep);
+    return spec2.keep === void 0 ? children : children.map(spec2.keep);
   }
   /**
    * The record of the API account's operator (`live/self.ts`), from the vault-section listing when it is read
@@ -73228,7 +73678,7 @@ var Reader = class {
 async function readLive(client, scope) {
   const wanted = KINDS.filter((mod) => mod.read !== void 0 && scope.kinds.includes(mod.kind));
   const chains = wanted.filter((mod) => mod.read?.cursorChain === true);
-  const reader = new Reader(client, chains.length > 0 ? 1 : 0);
+  const reader = new Reader(client, chains.length > 0 ? 1 : 0, scope.parents);
   const byKind = /* @__PURE__ */ new Map();
   for (const mod of [...chains, ...wanted.filter((mod2) => mod2.read?.cursorChain !== true)]) {
     byKind.set(mod.kind, mod.read?.perParent === void 0 ? reader.list(mod) : reader.listPerParent(mod));
@@ -73620,14 +74070,14 @@ function operatorSignature(operator, groups) {
   const schedules = [...new Set(operator.schedules.map(contentKey))].sort();
   return JSON.stringify([operator.zone.name, schedules, [...groups].sort()]);
 }
-function groupsOf(state) {
+function groupsOf2(state) {
   const out = /* @__PURE__ */ new Map();
   for (const group of state.groups) for (const member of group.members) out.set(member, [...out.get(member) ?? [], group.key]);
   return out;
 }
 function changedSubjects(before, after) {
-  const beforeGroups = groupsOf(before);
-  const afterGroups = groupsOf(after);
+  const beforeGroups = groupsOf2(before);
+  const afterGroups = groupsOf2(after);
   const beforeOps = new Map(before.operators.map((o) => [o.key, o]));
   const afterOps = new Map(after.operators.map((o) => [o.key, o]));
   const changedOps = /* @__PURE__ */ new Set();
@@ -73742,16 +74192,16 @@ function text(object, field) {
   return typeof value === "string" || typeof value === "number" ? String(value) : "";
 }
 function zones(live, year) {
-  const cache = /* @__PURE__ */ new Map();
+  const cache2 = /* @__PURE__ */ new Map();
   const records = new Map((live.timezones ?? []).map((record) => [text(record, "TimezoneId") || text(record, "TimeZoneId"), record]));
   return (id) => {
     if (typeof id !== "number" && typeof id !== "string") return UTC;
     const record = records.get(String(id));
     if (record === void 0) return UTC;
-    let zone = cache.get(String(id));
+    let zone = cache2.get(String(id));
     if (zone === void 0) {
       zone = zoneOfRecord({ ...record, TimezoneId: Number(id) }, year);
-      cache.set(String(id), zone);
+      cache2.set(String(id), zone);
     }
     return zone;
   };
@@ -74810,9 +75260,9 @@ function indexOf(sets) {
   if (index === void 0) {
     const at3 = /* @__PURE__ */ new Map();
     const above = /* @__PURE__ */ new Set();
-    for (const spec of sets) {
-      const joined = spec.path.join("/");
-      if (!at3.has(joined)) at3.set(joined, spec);
+    for (const spec2 of sets) {
+      const joined = spec2.path.join("/");
+      if (!at3.has(joined)) at3.set(joined, spec2);
       above.add(joined);
       for (let slash = joined.indexOf("/"); slash >= 0; slash = joined.indexOf("/", slash + 1)) above.add(joined.slice(0, slash));
     }
@@ -74840,9 +75290,9 @@ function setForm(value, index, path) {
     return out ?? value;
   }
   if (Array.isArray(value)) {
-    const spec = index.at.get(path);
-    if (spec === void 0) return value;
-    return spec.key === void 0 ? sortByContent(value) : keyedForm(value, spec.key);
+    const spec2 = index.at.get(path);
+    if (spec2 === void 0) return value;
+    return spec2.key === void 0 ? sortByContent(value) : keyedForm(value, spec2.key);
   }
   return value;
 }
@@ -74891,8 +75341,8 @@ function align(d, l, index, path) {
   }
   if (isPlainObject(d)) {
     if (!isPlainObject(l)) return [normalizeDeep(d), normalizeDeep(l)];
-    const spec = index.at.get(path);
-    const keyedSet = spec?.key !== void 0;
+    const spec2 = index.at.get(path);
+    const keyedSet = spec2?.key !== void 0;
     const dOut = {};
     const lOut = {};
     for (const key of Object.keys(d)) {
@@ -74902,7 +75352,7 @@ function align(d, l, index, path) {
     }
     if (keyedSet) {
       for (const key of Object.keys(l)) {
-        if (!(key in d) && l[key] !== void 0 && spec?.serverAdded?.includes(key) !== true) lOut[key] = normalizeDeep(l[key]);
+        if (!(key in d) && l[key] !== void 0 && spec2?.serverAdded?.includes(key) !== true) lOut[key] = normalizeDeep(l[key]);
       }
     }
     return [dOut, lOut];
@@ -74971,14 +75421,14 @@ function same(d, l, index, path) {
   if (isEmptyValue(d) && isEmptyValue(l)) return true;
   if (Array.isArray(d)) {
     if (!Array.isArray(l)) return false;
-    const spec = path === null ? void 0 : index.at.get(path);
-    if (d.length !== l.length && spec?.serverAdded === void 0) return false;
-    if (spec === void 0) {
+    const spec2 = path === null ? void 0 : index.at.get(path);
+    if (d.length !== l.length && spec2?.serverAdded === void 0) return false;
+    if (spec2 === void 0) {
       const element = below(index, path, "*");
       for (let i = 0; i < d.length; i += 1) if (!same(d[i], l[i], index, element)) return false;
       return true;
     }
-    return spec.key === void 0 ? sameScalarSet(d, l) : sameKeyedSet(d, l, spec, index, below(index, path, "*"));
+    return spec2.key === void 0 ? sameScalarSet(d, l) : sameKeyedSet(d, l, spec2, index, below(index, path, "*"));
   }
   if (isPlainObject(l) || Array.isArray(l)) return false;
   return scalarEqual(d, l);
@@ -75000,8 +75450,8 @@ function sameScalarSet(d, l) {
   const b = [...l].sort(compareStrings);
   return a.every((v, i) => v === b[i]);
 }
-function sameKeyedSet(d, l, spec, index, element) {
-  const keyField = spec.key;
+function sameKeyedSet(d, l, spec2, index, element) {
+  const keyField = spec2.key;
   const inOrder = sameInOrder(d, l, keyField, index, element);
   if (inOrder !== void 0) return inOrder;
   const seen = [];
@@ -75015,7 +75465,7 @@ function sameKeyedSet(d, l, spec, index, element) {
     if (match2 === void 0 || !same(entry, match2, index, element)) return false;
   }
   if (l.length === d.length) return true;
-  const added = spec.serverAdded ?? [];
+  const added = spec2.serverAdded ?? [];
   const extra = l.filter((candidate) => !isPlainObject(candidate) || !added.includes(String(candidate[keyField])) || seen.includes(String(candidate[keyField])));
   return extra.length === d.length;
 }
@@ -75202,11 +75652,19 @@ function draftChanges(states, resolution, options) {
     for (let i = 0; i < pairs2.length; i += 1) {
       const draft = updateDraft(context, rules, pairs2[i]);
       if (draft === void 0) unchanged += 1;
-      else drafts.push(draft);
+      else if (mod.heldWhy === void 0 || !held(context, mod, draft, pairs2[i])) drafts.push(draft);
     }
   }
   return { drafts, unchanged, problems: context.problems, warnings: context.warnings };
 }
+function held(context, mod, draft, pair) {
+  const why = mod.heldWhy?.(pair);
+  if (why === void 0) return false;
+  const changes = draft.step.changes.map((c) => `${c.path.slice(1)} ${shownLevel(c.before)} -> ${shownLevel(c.after)}`).join(", ");
+  context.warnings.push({ code: "ACCESS_KEPT", message: `${mod.title.one} "${pair.live.key}" is left as it is although the config changes it (${changes}): ${why}`, kind: mod.kind, key: pair.live.key });
+  return true;
+}
+var shownLevel = (value) => typeof value === "string" ? value : JSON.stringify(value) ?? "none";
 function ensureDraft(mod, entry) {
   return {
     step: { action: "ensure", kind: mod.kind, key: entry.key, guid: entry.key, changes: [], source: entry.source, desired: { ...entry.fields } },
@@ -75680,18 +76138,18 @@ function nothingDeletedOf(state, deleted) {
 // ../reconciler/src/plan/phases/retire.ts
 var REVIVED = "revived: retired by monsync, declared again";
 var RETIRED_MARKER = "monsync:retired=";
-function isRetired(spec, entry) {
-  const text4 = entry.fields[spec.field];
+function isRetired(spec2, entry) {
+  const text4 = entry.fields[spec2.field];
   return typeof text4 === "string" && text4.includes(RETIRED_MARKER) && splitMarker(text4, "retired").marker !== void 0;
 }
 function matchableLive(mod, live) {
-  const spec = mod.retire;
-  if (spec === void 0) return { matchable: live, dormant: [], retiredAny: false };
-  const retired = live.filter((entry) => isRetired(spec, entry));
+  const spec2 = mod.retire;
+  if (spec2 === void 0) return { matchable: live, dormant: [], retiredAny: false };
+  const retired = live.filter((entry) => isRetired(spec2, entry));
   if (retired.length === 0) return { matchable: live, dormant: [], retiredAny: false };
   const identity = mod.identity ?? exactKey;
   const activeKeys = /* @__PURE__ */ new Set();
-  for (const entry of live) if (!isRetired(spec, entry)) activeKeys.add(identity(entry.key));
+  for (const entry of live) if (!isRetired(spec2, entry)) activeKeys.add(identity(entry.key));
   const retiredTaken = /* @__PURE__ */ new Set();
   const matchable = [];
   const dormant = [];
@@ -75703,24 +76161,24 @@ function matchableLive(mod, live) {
     keep.add(entry);
   }
   for (const entry of live) {
-    if (!isRetired(spec, entry) || keep.has(entry)) matchable.push(entry);
+    if (!isRetired(spec2, entry) || keep.has(entry)) matchable.push(entry);
     else dormant.push(entry);
   }
   return { matchable, dormant, retiredAny: true };
 }
-function revivedEntry(spec, desired, live) {
-  const fields = { ...spec.revived, ...desired.fields };
-  if (!(spec.field in desired.fields)) fields[spec.field] = splitMarker(splitMarker(live.fields[spec.field], "retired").text, "fp").text ?? "";
+function revivedEntry(spec2, desired, live) {
+  const fields = { ...spec2.revived, ...desired.fields };
+  if (!(spec2.field in desired.fields)) fields[spec2.field] = splitMarker(splitMarker(live.fields[spec2.field], "retired").text, "fp").text ?? "";
   return { ...desired, fields };
 }
 function settleRetired(mod, pairs2, orphans, retiredAny) {
-  const spec = mod.retire;
-  if (spec === void 0 || !retiredAny) return { pairs: pairs2, orphans, dormant: [] };
-  const dormant = orphans.filter((entry) => isRetired(spec, entry));
-  if (dormant.length === 0 && !pairs2.some((p) => isRetired(spec, p.live))) return { pairs: pairs2, orphans, dormant };
+  const spec2 = mod.retire;
+  if (spec2 === void 0 || !retiredAny) return { pairs: pairs2, orphans, dormant: [] };
+  const dormant = orphans.filter((entry) => isRetired(spec2, entry));
+  if (dormant.length === 0 && !pairs2.some((p) => isRetired(spec2, p.live))) return { pairs: pairs2, orphans, dormant };
   return {
-    pairs: pairs2.map((pair) => isRetired(spec, pair.live) ? { desired: revivedEntry(spec, pair.desired, pair.live), live: pair.live } : pair),
-    orphans: orphans.filter((entry) => !isRetired(spec, entry)),
+    pairs: pairs2.map((pair) => isRetired(spec2, pair.live) ? { desired: revivedEntry(spec2, pair.desired, pair.live), live: pair.live } : pair),
+    orphans: orphans.filter((entry) => !isRetired(spec2, entry)),
     dormant
   };
 }
@@ -75728,14 +76186,14 @@ function markRevived(drafts, states) {
   const specs = new Map(states.filter((s) => s.mod.retire !== void 0).map((s) => [s.mod.kind, s.mod.retire]));
   if (specs.size === 0) return;
   for (const draft of drafts) {
-    const spec = specs.get(draft.step.kind);
-    if (spec === void 0 || draft.step.action !== "update" || draft.liveEntry === void 0 || !isRetired(spec, draft.liveEntry)) continue;
+    const spec2 = specs.get(draft.step.kind);
+    if (spec2 === void 0 || draft.step.action !== "update" || draft.liveEntry === void 0 || !isRetired(spec2, draft.liveEntry)) continue;
     draft.step.reason = draft.step.reason === void 0 ? REVIVED : `${REVIVED}; ${draft.step.reason}`;
   }
 }
-function retireBody(spec, live, removal) {
-  const text4 = splitMarker(live.fields[spec.field], "retired").text;
-  return { ...spec.retired, [spec.field]: withMarker(text4, "retired", removal) };
+function retireBody(spec2, live, removal) {
+  const text4 = splitMarker(live.fields[spec2.field], "retired").text;
+  return { ...spec2.retired, [spec2.field]: withMarker(text4, "retired", removal) };
 }
 
 // ../reconciler/src/plan/phases/deletes.ts
@@ -75751,12 +76209,12 @@ function draftDeletes(states, options) {
     const { mod } = state;
     if (!state.managed) continue;
     const owned = mod.ownedBy ?? [];
-    const remove = (entry, reason) => {
+    const remove = (entry, reason2) => {
       deleted.of(mod.kind).set(entry.guid, true);
       if (mod.retire === void 0 || state.removal === "delete") gone.of(mod.kind).set(entry.guid, true);
       deletedAny = true;
       const step = { action: "delete", kind: mod.kind, key: entry.key, guid: entry.guid, changes: [] };
-      if (reason !== void 0) step.reason = reason;
+      if (reason2 !== void 0) step.reason = reason2;
       const drift = options === void 0 ? void 0 : driftOf(mod, entry, options);
       if (drift !== void 0) step.drift = drift;
       if (mod.retire !== void 0 && state.removal !== void 0) {
@@ -75767,17 +76225,17 @@ function draftDeletes(states, options) {
     };
     for (const orphan of state.orphans) {
       if (mod.system?.(orphan) === true) continue;
+      if (!state.prune && mod.relation !== true && mod.authoritative !== true) {
+        unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
+        continue;
+      }
       const why = mod.keptWhy?.(orphan);
       if (why !== void 0) {
         kept.push({ code: "ACCESS_KEPT", message: `${mod.title.one} "${orphan.key}" is kept although the config does not declare it: ${why}`, kind: mod.kind, key: orphan.key });
         continue;
       }
-      if (!state.prune && mod.relation !== true && mod.authoritative !== true) {
-        unmanaged.push({ kind: mod.kind, key: orphan.key, guid: orphan.guid });
-        continue;
-      }
       if (orphan.refs.some((r) => owned.includes(r.kind) && gone.has(r.kind, r.guid))) continue;
-      remove(orphan);
+      remove(orphan, mod.deleteReason?.(orphan));
     }
     for (const copy of state.duplicates) remove(copy.entry, `${DUPLICATE_REASON} ${copy.kept.guid} (${copy.rule})`);
   }
@@ -75996,12 +76454,30 @@ function inputProblems(desired, live, scope) {
   if (scope.integrations === true && live.integrations === void 0) {
     problems.push(planProblem("LIVE_NOT_READ", "an escalation level attaches an integration, but the live snapshot has no integrations; read them with readLive(client, liveScope(desired)) before planning"));
   }
+  problems.push(...unreadParents(live, scope));
   for (const mod of KINDS) {
     if (mod.unmatchable === void 0 || desired.settings.manage[mod.section] === void 0) continue;
     const objects = listed(live, mod.kind);
     if (objects.length === 0 || mod.desired(desired).length === 0) continue;
-    const reason = mod.unmatchable(objects);
-    if (reason !== void 0) problems.push(planProblem("LIVE_RESTRICTED", reason));
+    const reason2 = mod.unmatchable(objects);
+    if (reason2 !== void 0) problems.push(planProblem("LIVE_RESTRICTED", reason2));
+  }
+  return problems;
+}
+function unreadParents(live, scope) {
+  const problems = [];
+  for (const mod of KINDS) {
+    const names2 = scope.parents?.[mod.kind];
+    const spec2 = mod.read?.perParent;
+    if (names2 === void 0 || spec2 === void 0 || !live.read.includes(mod.kind)) continue;
+    const parentMod = kindModule(spec2.parent);
+    const lists = listedPerParent(live, mod.kind);
+    const named3 = namedParent(names2, parentMod.guidField, parentMod.keyField);
+    for (const parent of listed(live, spec2.parent)) {
+      if (!named3(parent) || spec2.of?.(parent) === false || lists[idOf(parent, parentMod.guidField)] !== void 0) continue;
+      const name = idOf(parent, parentMod.keyField ?? parentMod.guidField);
+      problems.push(planProblem("LIVE_NOT_READ", `the live snapshot does not include the ${mod.title.many} of ${parentMod.title.one} ${JSON.stringify(name)}; read them with readLive(client, liveScope(desired)) before planning`));
+    }
   }
   return problems;
 }
@@ -76441,6 +76917,14 @@ function linkDependencies(drafts, states) {
       if (renamed !== void 0) draft.dependsOn.add(renamed);
     }
   }
+  for (const draft of drafts) {
+    if (draft.step.action !== "delete" || draft.liveEntry === void 0) continue;
+    for (const ref of draft.liveEntry.refs) {
+      const key = placeholderKey(ref.kind, ref.guid);
+      const parent = key === void 0 ? void 0 : creates.get(ref.kind, key);
+      if (parent !== void 0) draft.dependsOn.add(parent);
+    }
+  }
   const anyDeleted = drafts.some((draft) => draft.step.action === "delete");
   for (const state of anyDeleted ? states : []) {
     if (nothingDeletedOf(state, deleted)) continue;
@@ -76518,13 +77002,13 @@ function orderAndName(drafts) {
   ).map((x) => x.d);
   const ids = stepIds(ordered);
   return ordered.map((d) => {
-    const { action, kind, key, guid, changes, reason, removal, drift, protectedBy: protectedBy2, source, desired } = d.step;
+    const { action, kind, key, guid, changes, reason: reason2, removal, drift, protectedBy: protectedBy2, source, desired } = d.step;
     const dependsOn = [...d.dependsOn].map((dep) => ids.get(dep)).filter((id) => id !== void 0).sort(compareStrings);
     const step = { id: ids.get(d) ?? "", action, kind, key };
     if (guid !== void 0) step.guid = guid;
     step.changes = changes;
     step.dependsOn = dependsOn;
-    if (reason !== void 0) step.reason = reason;
+    if (reason2 !== void 0) step.reason = reason2;
     if (removal !== void 0) step.removal = removal;
     if (drift !== void 0) step.drift = drift;
     if (protectedBy2 !== void 0) step.protectedBy = protectedBy2;
@@ -76609,7 +77093,7 @@ function monitorsAfterPlan(states, steps, resolution) {
 }
 function reachFindings(desired, live, steps, now) {
   const entry = (desired.settings.policy ?? []).find((e) => e.rule === alertsReachSomeone.name);
-  if (entry === void 0 || desired.settings.manage[ALERT_DEFINITION_KIND.section] === void 0) return { findings: [], warnings: [] };
+  if (entry === void 0 || desired.settings.manage[ALERT_DEFINITION_KIND.section] === void 0) return { findings: [], warnings: [], waived: [] };
   const declared = desired.alertDefinitions.filter((d) => typeof d.value.AlertName === "string");
   const paths = pathsAfterPlan(live, steps, now, declared.map((d) => d.value.AlertName ?? ""));
   const waivers = (desired.planWaivers ?? []).filter((w) => w.rule === alertsReachSomeone.name && w.kind === ALERT_DEFINITION_KIND.kind);
@@ -76631,7 +77115,7 @@ function reachFindings(desired, live, steps, now) {
     }
   }
   const warnings = waivers.filter((w) => !used.has(w) && paths.has(w.key)).map((w) => ({ code: "UNUSED_WAIVER", message: `${w.file}:${w.line}:${w.column}: the waiver of \`${w.rule}\` silences nothing: ${ALERT_DEFINITION_KIND.title.one} \`${w.key}\` keeps the rule after this plan; remove the waiver`, kind: w.kind, key: w.key }));
-  return { findings, warnings };
+  return { findings, warnings, waived: [...used] };
 }
 function policyFindings(desired, states, steps, resolution, live, now) {
   const entries = desired.settings.policy ?? [];
@@ -76640,11 +77124,11 @@ function policyFindings(desired, states, steps, resolution, live, now) {
   if (monitors !== void 0) findings.push(...checkAccountPolicy(entries, monitors));
   const reach = reachFindings(desired, live, steps, now);
   findings.push(...reach.findings);
-  return { findings, warnings: reach.warnings };
+  return { findings, warnings: reach.warnings, waived: reach.waived };
 }
 
 // ../reconciler/src/plan/phases/lock-out.ts
-var OPERATOR5 = OPERATOR_KIND.kind;
+var OPERATOR8 = OPERATOR_KIND.kind;
 var MEMBER2 = OPERATOR_GROUP_MEMBER_KIND.kind;
 var ACCESS = VAULT_ACCESS_KIND.kind;
 var UNKNOWN_SELF = "monsync cannot tell which operator the API account in use acts for, so it refuses every operator delete and every change to the Administrators group; it learns it on its first apply that changes something, or name it with `apiOperator: <Email or OperatorGuid>` in monsync.yaml (MONSYNC_OPERATOR and the action's `operators` input count too)";
@@ -76659,7 +77143,7 @@ var isOwn = (own, guid) => own.has(guid.toLowerCase());
 function operatorDeletes(steps, own) {
   const problems = [];
   for (const step of steps) {
-    if (step.kind !== OPERATOR5 || step.action !== "delete") continue;
+    if (step.kind !== OPERATOR8 || step.action !== "delete") continue;
     if (own.size === 0) problems.push(lockOut(step, `delete an operator that may be the API account's own (${UNKNOWN_SELF})`, "delete the operator in the web application"));
     else if (isOwn(own, step.guid ?? "")) {
       problems.push(lockOut(step, "delete the operator of the API account in use (the service refuses it with 403)", "delete it in the web application signed in as another administrator, or run monsync with an API account of another administrator"));
@@ -76672,7 +77156,7 @@ function administratorsChanges(steps, live, own) {
   if (admins === void 0) return [];
   const group = idOf(admins, "OperatorGroupGuid").toLowerCase();
   const before = listedPerParent(live, MEMBER2)[idOf(admins, "OperatorGroupGuid")]?.map((m) => idOf(m, "OperatorGuid").toLowerCase());
-  const deletedOperators = new Set(steps.filter((s) => s.kind === OPERATOR5 && s.action === "delete").map((s) => (s.guid ?? "").toLowerCase()));
+  const deletedOperators = new Set(steps.filter((s) => s.kind === OPERATOR8 && s.action === "delete").map((s) => (s.guid ?? "").toLowerCase()));
   const problems = [];
   const leaving = /* @__PURE__ */ new Set();
   let joining = 0;
@@ -76696,7 +77180,7 @@ function administratorsChanges(steps, live, own) {
   }
   for (const guid of deletedOperators) if (before?.includes(guid) === true) leaving.add(guid);
   if (before !== void 0 && before.length > 0 && before.every((m) => leaving.has(m)) && joining === 0) {
-    const step = last ?? steps.find((s) => s.kind === OPERATOR5 && s.action === "delete" && before.includes((s.guid ?? "").toLowerCase()));
+    const step = last ?? steps.find((s) => s.kind === OPERATOR8 && s.action === "delete" && before.includes((s.guid ?? "").toLowerCase()));
     if (step !== void 0) problems.push(lockOut(step, "leave the Administrators group with no member, so that nobody could administer the account", "add another administrator first, in a plan of its own"));
   }
   return problems;
@@ -76710,7 +77194,7 @@ function lastChangeAccess(steps, states) {
     if (step.kind === ACCESS && (step.action === "delete" || step.action === "update" && step.desired?.level !== "change")) removedBy.set(step.guid.toLowerCase(), step);
   }
   const deletedSections = new Set(steps.filter((s) => s.kind === VAULT_SECTION_KIND.kind && s.action === "delete").map((s) => (s.guid ?? "").toLowerCase()));
-  const deletedPrincipals = new Map(steps.filter((s) => s.action === "delete" && (s.kind === OPERATOR5 || s.kind === OPERATOR_GROUP_KIND.kind)).map((s) => [(s.guid ?? "").toLowerCase(), s]));
+  const deletedPrincipals = new Map(steps.filter((s) => s.action === "delete" && (s.kind === OPERATOR8 || s.kind === OPERATOR_GROUP_KIND.kind)).map((s) => [(s.guid ?? "").toLowerCase(), s]));
   const granted = new Set(steps.filter((s) => s.kind === ACCESS && s.action === "create" && s.desired?.level === "change").map((s) => String(s.desired?.VaultSectionGuid ?? "").toLowerCase()));
   const bySection = /* @__PURE__ */ new Map();
   for (const entry of state.live) {
@@ -76818,13 +77302,24 @@ function liveScope(desired) {
   if (manage[monitorKind.section] !== void 0 && desired.monitors.some(({ value }) => vaultReferencesIn(value).length > 0)) {
     for (const kind of vaultItemKind.builtFrom) wanted.add(kind);
   }
+  if (manage[vaultAccessKind.section] !== void 0 && desired.vaultSections.length > 0 && cutsGroupRoutes(desired)) {
+    for (const kind of vaultAccessKind.builtFrom) wanted.add(kind);
+  }
   const pruned = new Set(KINDS.filter((mod) => manage[mod.section]?.prune === true).map((mod) => mod.kind));
   for (const mod of KINDS) if (mod.references?.kinds.some((kind) => pruned.has(kind)) === true) for (const kind of mod.builtFrom) wanted.add(kind);
   const operators = KINDS.some((mod) => manage[mod.section] !== void 0 && mod.lastModified !== void 0);
   const scope = { kinds: KINDS.map((m) => m.kind).filter((k) => wanted.has(k)), operators };
+  for (const mod of KINDS) {
+    const only = mod.read?.perParent?.only;
+    if (only !== void 0 && wanted.has(mod.kind)) (scope.parents ??= {})[mod.kind] = only(desired);
+  }
   if (namesOutgoingPhoneNumbers(desired)) scope.outgoingPhoneNumbers = true;
   if (namesIntegrations(desired)) scope.integrations = true;
   return scope;
+}
+function cutsGroupRoutes(desired) {
+  const groups = desired.settings.manage[operatorGroupKind.section];
+  return groups !== void 0 && (groups.prune || (desired.operatorGroups ?? []).some(({ value }) => Array.isArray(value.members)));
 }
 
 // ../reconciler/src/plan/assemble.ts
@@ -76837,7 +77332,7 @@ function selfGuids(options) {
 }
 var SELF_UNKNOWN_WARNING = {
   code: "API_OPERATOR_UNKNOWN",
-  message: 'monsync cannot tell which operator the API account acts for, so it labels no change as made outside git and keeps the vault accesses that may be its own. It learns it on its first apply that changes something (the service records the operator in a vault section monsync creates, "monsync API account (do not edit)"), or name it with `apiOperator: <Email or OperatorGuid>` in monsync.yaml'
+  message: 'monsync cannot tell which operator the API account acts for, so it labels no change as made outside git and keeps the vault accesses, group memberships and groups that may be its way into a section the tree manages. It learns it on its first apply that changes something (the service records the operator in a vault section monsync creates, "monsync API account (do not edit)"), or name it with `apiOperator: <Email or OperatorGuid>` in monsync.yaml'
 };
 function unlabelledDrift(drafts, states) {
   const mods = new Map(states.map((state) => [state.mod.kind, state.mod]));
@@ -76846,6 +77341,13 @@ function unlabelledDrift(drafts, states) {
     const operatorId = mods.get(draft.step.kind)?.lastModified?.(draft.liveEntry).operatorId;
     return operatorId !== void 0 && operatorId !== "";
   });
+}
+function markWaived(paging, waived) {
+  for (const definition2 of paging.definitions) {
+    const waiver = waived.find((w) => w.key === definition2.key);
+    if (waiver !== void 0) definition2.waived = { file: waiver.file, line: waiver.line, column: waiver.column };
+  }
+  return paging;
 }
 function throwIfAny(problems) {
   if (problems.length > 0) throw new PlanError([...problems]);
@@ -76874,7 +77376,7 @@ function assemblePlan(declared, live, options = {}) {
   ]);
   warnings.push(...deletes.kept);
   const drafts = [...drafted.drafts, ...deletes.drafts];
-  if (selfGuids(options).length === 0 && (deletes.kept.length > 0 || unlabelledDrift(drafts, states))) warnings.unshift(SELF_UNKNOWN_WARNING);
+  if (selfGuids(options).length === 0 && (deletes.kept.length > 0 || drafted.warnings.some((w) => w.code === "ACCESS_KEPT") || unlabelledDrift(drafts, states))) warnings.unshift(SELF_UNKNOWN_WARNING);
   markProtected(deletes.drafts, states, resolution, desired.protection);
   linkDependencies(drafts, states);
   const { selected, warnings: targetWarnings } = selectTargets(drafts, options.targets);
@@ -76888,7 +77390,7 @@ function assemblePlan(declared, live, options = {}) {
   const summary2 = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: drafted.unchanged, unmanaged: deletes.unmanaged.length };
   for (const step of steps) summary2[step.action] += 1;
   const violations = safetyViolations(states, steps, desired.settings.safety);
-  const { findings: policy, warnings: policyWarnings } = policyFindings(desired, states, steps, resolution, live, options.now);
+  const { findings: policy, warnings: policyWarnings, waived } = policyFindings(desired, states, steps, resolution, live, options.now);
   warnings.push(...policyWarnings);
   const onCall = options.now === void 0 ? void 0 : onCallOfPlan(desired, live, steps, options.now);
   const paging = options.now === void 0 ? void 0 : pagingOfPlan(live, steps, options.now);
@@ -76907,7 +77409,7 @@ function assemblePlan(declared, live, options = {}) {
   digestsOnFirstRead(plan, desired, states, options.fingerprints);
   if (policy.length > 0) plan.policy = policy;
   if (onCall !== void 0) plan.onCall = onCall;
-  if (paging !== void 0) plan.paging = paging;
+  if (paging !== void 0) plan.paging = markWaived(paging, waived);
   return plan;
 }
 
@@ -77366,11 +77868,15 @@ function pagingMarkdown(paging, escape2) {
 
 ${escape2(capitalised(sentence))}.${paging.omitted === void 0 ? "" : ` ${escape2(omittedSentence(paging))}: see the plan JSON (\`paging\`).`}
 `];
-  const warned = paging.definitions.flatMap((d) => {
-    const warning2 = pathWarning(d.after);
-    return warning2 === void 0 ? [] : [`> ${markdownCode(d.key)} ${escape2(warning2)}.`];
+  const warned = (waived) => paging.definitions.flatMap((d) => {
+    const warning2 = d.waived !== void 0 === waived ? pathWarning(d.after) : void 0;
+    if (warning2 === void 0) return [];
+    const where = d.waived === void 0 ? "" : `; its \`alertsReachSomeone\` finding is waived (${escape2(`${d.waived.file}:${d.waived.line}:${d.waived.column}`)})`;
+    return [`> ${markdownCode(d.key)} ${escape2(warning2)}${where}.`];
   });
-  if (warned.length > 0) open2.push("> [!WARNING]", ...warned);
+  const [warnings, notes] = [warned(false), warned(true)];
+  if (warnings.length > 0) open2.push("> [!WARNING]", ...warnings);
+  if (notes.length > 0) open2.push(...warnings.length > 0 ? [""] : [], "> [!NOTE]", ...notes);
   const blocks = paging.definitions.map((definition2) => {
     const lines = definitionLines(definition2);
     const f = fence(lines);
@@ -78097,7 +78603,7 @@ async function applyPlan(plan, client, options = {}) {
         status4.set(step.id, "running");
         inFlight += 1;
         emit({ type: "start", step, progress: progress() });
-        void executor.run(step, (reason, attempt) => emit({ type: "retry", step, reason, attempt, progress: progress() })).then((outcome) => {
+        void executor.run(step, (reason2, attempt) => emit({ type: "retry", step, reason: reason2, attempt, progress: progress() })).then((outcome) => {
           if (settled) return;
           inFlight -= 1;
           if ("error" in outcome) {
@@ -78174,7 +78680,8 @@ var StepExecutor = class {
       }
       case "delete":
         try {
-          const note2 = await requests.delete(this.#client, step) ?? void 0;
+          const target = step.guid?.includes("{{") === true ? { ...step, guid: this.#placeholders.substitute(step.guid) } : step;
+          const note2 = await requests.delete(this.#client, target) ?? void 0;
           return note2 === void 0 ? {} : { note: note2 };
         } catch (error2) {
           if (error2 instanceof NotFoundError) return { note: "already deleted" };
@@ -78647,7 +79154,10 @@ function blockLines(value, indent, as) {
 }
 
 // ../reconciler/src/pull/pull-into.ts
-var import_yaml9 = __toESM(require_dist(), 1);
+var import_yaml10 = __toESM(require_dist(), 1);
+
+// ../reconciler/src/pull/allow-unknown.ts
+var import_yaml7 = __toESM(require_dist(), 1);
 
 // ../reconciler/src/pull/declarations.ts
 var import_yaml6 = __toESM(require_dist(), 1);
@@ -78746,8 +79256,81 @@ function pulledObjectsOf(data) {
   return out;
 }
 
+// ../reconciler/src/pull/allow-unknown.ts
+var DECLARED = [
+  [["monitors"], "Monitor"],
+  [["monitorGroups"], "MonitorGroup"],
+  [["slas"], "Sla"],
+  [["vault", "sections"], "VaultSection"],
+  [["scheduledReports"], "ScheduledReport"],
+  [["operators"], "Operator"],
+  [["operatorGroups"], "OperatorGroup"],
+  [["alertDefinitions"], "AlertDefinition"],
+  [["rumWebsites"], "RumWebsite"]
+];
+var TABLES = ["fields", "values"];
+function listAt2(document, path) {
+  let value = document;
+  for (const segment of path) value = value !== null && typeof value === "object" && !Array.isArray(value) ? value[segment] : void 0;
+  return Array.isArray(value) ? value : [];
+}
+function unknownOfTree(documents) {
+  const defs = configJsonSchema().$defs;
+  const found = { fields: /* @__PURE__ */ new Map(), values: /* @__PURE__ */ new Map() };
+  for (const [path, object] of DECLARED) {
+    const objects = documents.flatMap((document) => listAt2(document, path));
+    if (objects.length === 0) continue;
+    const unknown = unknownIn(defs, object, objects);
+    for (const table of TABLES) for (const [key, names2] of Object.entries(unknown[table])) found[table].set(key, /* @__PURE__ */ new Set([...found[table].get(key) ?? [], ...names2]));
+  }
+  const sorted2 = (table) => Object.fromEntries([...table].map(([key, names2]) => [key, [...names2].sort()]));
+  return { fields: sorted2(found.fields), values: sorted2(found.values) };
+}
+function allowsNothing(allow) {
+  return Object.keys(allow.fields).length + Object.keys(allow.values).length === 0;
+}
+function without(allow, ...others) {
+  const table = (name) => Object.fromEntries(
+    Object.entries(allow[name]).map(([key, names2]) => [key, names2.filter((n) => !others.some((other) => other[name][key]?.includes(n) === true))]).filter(([, names2]) => names2.length > 0)
+  );
+  return { fields: table("fields"), values: table("values") };
+}
+var documentsOf = (text4) => (0, import_yaml7.parseAllDocuments)(text4, { version: "1.2", schema: "core", uniqueKeys: false }).map((document) => document.toJS());
+function allowWritten(settings, before, after) {
+  const root = settings.documents[0]?.contents;
+  const written2 = settings.documents[0]?.toJS();
+  const allowed = readAllowUnknown(written2 !== null && typeof written2 === "object" ? written2["allowUnknown"] : void 0);
+  const needed = without(unknownOfTree(after.flatMap(documentsOf)), unknownOfTree(before.flatMap(documentsOf)), allowed);
+  if (allowsNothing(needed) || !(0, import_yaml7.isMap)(root)) return [];
+  const lines = TABLES.flatMap((table) => Object.entries(needed[table]).map(([key, names2]) => `allowUnknown.${table}.${key}: ${names2.join(", ")}`));
+  const present = nodeAt(root, ["allowUnknown"]);
+  if (present === void 0 || !(0, import_yaml7.isMap)(present.node)) {
+    const value = Object.fromEntries(TABLES.filter((table) => Object.keys(needed[table]).length > 0).map((table) => [table, needed[table]]));
+    settings.appendPair(root, "allowUnknown", value, [], ABOUT);
+    return lines;
+  }
+  const allowMap = present.node;
+  for (const table of TABLES) {
+    const entries = Object.entries(needed[table]);
+    if (entries.length === 0) continue;
+    const tableNode = nodeAt(allowMap, [table]);
+    if (tableNode === void 0 || !(0, import_yaml7.isMap)(tableNode.node)) {
+      settings.appendPair(allowMap, table, Object.fromEntries(entries), [root]);
+      continue;
+    }
+    for (const [key, names2] of entries) {
+      const list = nodeAt(tableNode.node, [key]);
+      const parents = [root, allowMap, tableNode.node];
+      if (list !== void 0 && (0, import_yaml7.isSeq)(list.node)) for (const name of names2) settings.appendItem(list.node, name, [...parents, list.node]);
+      else if (list === void 0) settings.appendPair(tableNode.node, key, names2, parents);
+    }
+  }
+  return lines;
+}
+var ABOUT = ["What the live account holds beyond the published definition of this release of monsync (written by", "monsync pull --into or import): the service added it since. Remove an entry once monsync publishes it."];
+
 // ../reconciler/src/pull/yaml-edits.ts
-var import_yaml7 = __toESM(require_dist(), 1);
+var import_yaml8 = __toESM(require_dist(), 1);
 function rangeOf(node) {
   const range = node.range;
   if (range === void 0 || range === null) throw new TypeError("a node of a parsed document has no range");
@@ -78757,7 +79340,7 @@ var EditableFile = class {
   constructor(path, text4) {
     this.path = path;
     this.text = text4;
-    this.documents = (0, import_yaml7.parseAllDocuments)(text4, { version: "1.2", schema: "core", uniqueKeys: false });
+    this.documents = (0, import_yaml8.parseAllDocuments)(text4, { version: "1.2", schema: "core", uniqueKeys: false });
     this.newline = text4.includes("\r\n") ? "\r\n" : "\n";
   }
   documents;
@@ -78808,7 +79391,7 @@ var EditableFile = class {
   }
   /** Whether the node is written inside a flow collection (or is one), where only flow text fits. */
   #inFlow(node, parents) {
-    return (0, import_yaml7.isCollection)(node) && node.flow === true || parents.some((parent) => (0, import_yaml7.isCollection)(parent) && parent.flow === true);
+    return (0, import_yaml8.isCollection)(node) && node.flow === true || parents.some((parent) => (0, import_yaml8.isCollection)(parent) && parent.flow === true);
   }
   /**
    * Replaces a node's value. A scalar keeps its quoting style where the new value allows it; a block collection is
@@ -78816,11 +79399,11 @@ var EditableFile = class {
    */
   replace(node, value, parents) {
     const [start, end] = rangeOf(node);
-    if ((0, import_yaml7.isScalar)(node) && isScalarValue(value)) {
+    if ((0, import_yaml8.isScalar)(node) && isScalarValue(value)) {
       this.#replaceKeepingComment(start, end, scalarLike(node, value));
       return;
     }
-    if ((0, import_yaml7.isCollection)(node) && !this.#inFlow(node, parents) && !isScalarValue(value)) {
+    if ((0, import_yaml8.isCollection)(node) && !this.#inFlow(node, parents) && !isScalarValue(value)) {
       const indent = " ".repeat(this.#column(start));
       const lines = Array.isArray(value) ? value.flatMap((item) => blockLines(item, indent, "item")) : blockLines(value, indent, "pairs");
       this.#splice(start, this.#lineEnd(end), `${lines.join("\n").slice(indent.length)}
@@ -78909,12 +79492,12 @@ var EditableFile = class {
     if (last === void 0) return;
     const dash = this.#dashOffset(rangeOf(last)[0]);
     const indent = " ".repeat(this.#column(dash));
-    const flowSibling = (0, import_yaml7.isCollection)(last) && last.flow === true && !isScalarValue(value);
+    const flowSibling = (0, import_yaml8.isCollection)(last) && last.flow === true && !isScalarValue(value);
     const lines = flowSibling ? [`${indent}- ${flowText(value)}`] : blockLines(value, indent, "item");
     this.#insertLines(this.#lineEnd(rangeOf(last)[1]), lines);
   }
-  /** Adds a field at the end of a mapping. */
-  appendPair(map, key, value, parents) {
+  /** Adds a field at the end of a mapping; in a block mapping, below the `comment` lines given. */
+  appendPair(map, key, value, parents, comment = []) {
     const last = map.items[map.items.length - 1];
     if (map.flow === true || this.#inFlow(map, parents)) {
       const text4 = `${scalar(key)}: ${flowText(value)}`;
@@ -78924,7 +79507,7 @@ var EditableFile = class {
     }
     if (last === void 0) return;
     const indent = " ".repeat(this.#column(rangeOf(last.key)[0]));
-    this.#insertLines(this.#lineEnd(rangeOf(last.value ?? last.key)[1]), blockLines({ [key]: value }, indent, "pairs"));
+    this.#insertLines(this.#lineEnd(rangeOf(last.value ?? last.key)[1]), [...comment.map((line) => `${indent}# ${line}`), ...blockLines({ [key]: value }, indent, "pairs")]);
   }
   /** Appends text at the end of the file (a new top-level field), on a line of its own. */
   appendText(lines) {
@@ -78968,22 +79551,22 @@ function scalarLike(node, value) {
 }
 
 // ../reconciler/src/pull/older-alert-definitions.ts
-var import_yaml8 = __toESM(require_dist(), 1);
+var import_yaml9 = __toESM(require_dist(), 1);
 var CHILDREN = [ALERT_DEFINITION_MEMBER_KIND.kind, ESCALATION_LEVEL_MEMBER_KIND.kind, ESCALATION_LEVEL_INTEGRATION_KIND.kind];
 function pairNamed(map, key) {
-  return map.items.find((item) => (0, import_yaml8.isScalar)(item.key) && item.key.value === key);
+  return map.items.find((item) => (0, import_yaml9.isScalar)(item.key) && item.key.value === key);
 }
 function olderEntries(files) {
   const out = [];
   for (const file of files) {
     for (const document of file.documents) {
       const found = nodeAt(document.contents, ALERT_DEFINITION_KIND.path);
-      if (found === void 0 || !(0, import_yaml8.isSeq)(found.node)) continue;
+      if (found === void 0 || !(0, import_yaml9.isSeq)(found.node)) continue;
       const seq = found.node;
       for (const item of seq.items) {
-        if (!(0, import_yaml8.isMap)(item) || pairNamed(item, "AlertName") !== void 0) continue;
+        if (!(0, import_yaml9.isMap)(item) || pairNamed(item, "AlertName") !== void 0) continue;
         const guidPair = pairNamed(item, "AlertDefinitionGuid");
-        if (guidPair === void 0 || !(0, import_yaml8.isScalar)(guidPair.value) || typeof guidPair.value.value !== "string") continue;
+        if (guidPair === void 0 || !(0, import_yaml9.isScalar)(guidPair.value) || typeof guidPair.value.value !== "string") continue;
         out.push({ file, seq, node: item, guidPair, guid: guidPair.value.value, parents: [...found.parents, seq] });
       }
     }
@@ -79009,7 +79592,7 @@ function rewriteOlderAlertDefinitions(files, byGuid2, edits, notes) {
         if (key === "AlertName") continue;
         const pair = pairNamed(node, key);
         if (pair === void 0) file.appendPair(node, key, value, entry.parents);
-        else if (key === "IsActive" && (0, import_yaml8.isScalar)(pair.value) && pair.value.value !== value) file.replace(pair.value, value, [...entry.parents, node]);
+        else if (key === "IsActive" && (0, import_yaml9.isScalar)(pair.value) && pair.value.value !== value) file.replace(pair.value, value, [...entry.parents, node]);
       }
     }
     edits.push(`~ ${label3}: written by name as ${JSON.stringify(named3["AlertName"])} with its members and escalation levels (${file.path})`);
@@ -79029,14 +79612,14 @@ function nodeValue(node) {
   return node === null || node === void 0 ? void 0 : node.toJSON();
 }
 function pairOf(map, key) {
-  if (!(0, import_yaml9.isMap)(map)) return void 0;
-  return map.items.find((item) => (0, import_yaml9.isScalar)(item.key) && String(item.key.value) === key);
+  if (!(0, import_yaml10.isMap)(map)) return void 0;
+  return map.items.find((item) => (0, import_yaml10.isScalar)(item.key) && String(item.key.value) === key);
 }
 function keyedEntry(seq, keyField, key) {
-  if (!(0, import_yaml9.isSeq)(seq)) return void 0;
+  if (!(0, import_yaml10.isSeq)(seq)) return void 0;
   return seq.items.find((item) => {
-    const pair = (0, import_yaml9.isMap)(item) ? pairOf(item, keyField) : void 0;
-    return (0, import_yaml9.isScalar)(pair?.value) && String(pair.value.value) === key;
+    const pair = (0, import_yaml10.isMap)(item) ? pairOf(item, keyField) : void 0;
+    return (0, import_yaml10.isScalar)(pair?.value) && String(pair.value.value) === key;
   });
 }
 function pulledEntry(list, keyField, key) {
@@ -79083,9 +79666,9 @@ var PullInto = class {
     const fields = [];
     const segments = segmentsOf(change.path);
     for (const [index, segment] of segments.entries()) {
-      const set = declaration.kind.setFields.find((spec) => spec.key !== void 0 && spec.path.join("/") === fields.join("/"));
+      const set = declaration.kind.setFields.find((spec2) => spec2.key !== void 0 && spec2.path.join("/") === fields.join("/"));
       let next;
-      if ((0, import_yaml9.isSeq)(node) && set?.key !== void 0) {
+      if ((0, import_yaml10.isSeq)(node) && set?.key !== void 0) {
         next = keyedEntry(node, set.key, segment);
         value = pulledEntry(value, set.key, segment);
         holder = next === void 0 ? void 0 : { seq: node, item: next };
@@ -79096,7 +79679,7 @@ var PullInto = class {
         fields.push(segment);
         holder = pair === void 0 ? void 0 : { map: node, pair };
       }
-      if ((0, import_yaml9.isAlias)(next)) {
+      if ((0, import_yaml10.isAlias)(next)) {
         this.notes.push(`${what}: written as the alias *${next.source} in ${declaration.file.path}, a value shared with its anchor; left as it is (edit it by hand)`);
         return;
       }
@@ -79123,8 +79706,8 @@ var PullInto = class {
       this.notes.push(`${what}: holds a secret, which monsync never writes into a tree; left out`);
       return;
     }
-    if ((0, import_yaml9.isSeq)(at3)) file.appendItem(at3, value, parents);
-    else if ((0, import_yaml9.isMap)(at3)) file.appendPair(at3, key, value, parents);
+    if ((0, import_yaml10.isSeq)(at3)) file.appendItem(at3, value, parents);
+    else if ((0, import_yaml10.isMap)(at3)) file.appendPair(at3, key, value, parents);
     else return;
     this.edits.push(`~ ${what}`);
   }
@@ -79153,14 +79736,14 @@ var PullInto = class {
       while (depth > 0 && nodeAt(parent.node, field.slice(0, depth)) === void 0) depth -= 1;
       const found = depth === 0 ? void 0 : nodeAt(parent.node, field.slice(0, depth));
       const parents = [...parent.parents, parent.node, ...found?.parents ?? []];
-      if (found !== void 0 && depth === field.length && (0, import_yaml9.isSeq)(found.node)) {
+      if (found !== void 0 && depth === field.length && (0, import_yaml10.isSeq)(found.node)) {
         for (const value of values) parent.file.appendItem(found.node, value, parents);
         continue;
       }
       const [first = "", ...rest] = field.slice(depth);
       const nested = rest.reduceRight((inner, segment) => ({ [segment]: inner }), values);
       const map = found?.node ?? parent.node;
-      if ((0, import_yaml9.isMap)(map)) parent.file.appendPair(map, first, nested, found === void 0 ? parent.parents : parents);
+      if ((0, import_yaml10.isMap)(map)) parent.file.appendPair(map, first, nested, found === void 0 ? parent.parents : parents);
       else this.notes.push(`${parent.kind.title.one} ${JSON.stringify(parent.key)}: ${field.join(".")} is not a list or a mapping in ${parent.file.path}; its new entries were left out`);
     }
   }
@@ -79246,17 +79829,27 @@ function writeAdditions(state) {
     while (depth > 0 && nodeAt(root, kind.path.slice(0, depth)) === void 0) depth -= 1;
     const found = depth === 0 ? void 0 : nodeAt(root, kind.path.slice(0, depth));
     const rest = kind.path.slice(depth);
-    if (found !== void 0 && rest.length === 0 && (0, import_yaml9.isSeq)(found.node)) {
+    if (found !== void 0 && rest.length === 0 && (0, import_yaml10.isSeq)(found.node)) {
       for (const value of values) existing.appendItem(found.node, value, found.parents);
       continue;
     }
     const [first = "", ...deeper] = rest;
     const nested = deeper.reduceRight((inner, segment) => ({ [segment]: inner }), values);
     const map = found?.node ?? root;
-    if ((0, import_yaml9.isMap)(map)) existing.appendPair(map, first, nested, found === void 0 ? [] : [...found.parents]);
+    if ((0, import_yaml10.isMap)(map)) existing.appendPair(map, first, nested, found === void 0 ? [] : [...found.parents]);
     else existing.appendText(toYaml({ [first]: nested }).trimEnd().split("\n"));
   }
   return void 0;
+}
+function allowWhatWasWritten(state, created) {
+  const settings = state.files.find((file) => file.path === SETTINGS_FILE);
+  const edited = state.files.filter((file) => file.changed && file !== settings);
+  if (settings === void 0 || edited.length === 0 && created === void 0) return;
+  const added = allowWritten(settings, edited.map((file) => file.text), [...edited.map((file) => file.result()), ...created === void 0 ? [] : [created.text]]);
+  for (const line of added) state.edits.push(`~ ${SETTINGS_FILE} ${line}`);
+  if (added.length > 0) {
+    state.notes.push(`${SETTINGS_FILE}: allowUnknown now lets through what the objects written hold beyond the published definition of this release of monsync (the service added it since); review it`);
+  }
 }
 function pullInto(options) {
   const state = new PullInto(options);
@@ -79267,6 +79860,7 @@ function pullInto(options) {
   applySteps(state, answerable(options.plan).filter((step) => !answered(step)));
   state.writeChildren();
   const created = writeAdditions(state);
+  allowWhatWasWritten(state, created);
   const files = state.files.filter((file) => file.changed).map((file) => ({ path: file.path, text: file.result(), created: false }));
   if (created !== void 0) files.push(created);
   for (const unmanaged of options.plan.unmanaged) {
@@ -79474,6 +80068,7 @@ function peopleNames(pull) {
 }
 function pullPeople(pull, people) {
   noteDuplicates(pull.notes, pull.list(OPERATOR_KIND).map((o) => (str2(o["Email"]) ?? "").toLowerCase()), "operators have the Email");
+  const operatorTypes = pull.perParent(OPERATOR_AUTHORIZATION_KIND);
   const operators = [...pull.list(OPERATOR_KIND)].sort(byText("Email")).map((operator) => {
     const out = clean(operator, OPERATOR_KIND, ["Email", "FullName"]);
     for (const key of Object.keys(out)) if (key.endsWith("Specified")) delete out[key];
@@ -79486,6 +80081,8 @@ function pullPeople(pull, people) {
     out["Password"] = pull.placeholder(`operators.yaml: ${email} Password`, email, "PASSWORD");
     const schedules = pulledDutySchedules(pull.perParent(DUTY_SCHEDULE_KIND)[str2(operator["OperatorGuid"]) ?? ""]);
     if (schedules !== void 0) out["dutySchedules"] = schedules;
+    const types = pulledOperatorAuthorizations(operatorTypes[str2(operator["OperatorGuid"]) ?? ""]);
+    if (types !== void 0) out["authorizations"] = types;
     return out;
   });
   const members = pull.perParent(OPERATOR_GROUP_MEMBER_KIND);
@@ -79509,7 +80106,7 @@ function pullPeople(pull, people) {
 function pulledAccess(pull, section, people) {
   const listed3 = pull.perParent(VAULT_ACCESS_KIND)[str2(section["VaultSectionGuid"]) ?? ""];
   if (listed3 === void 0 || listed3.length === 0) return void 0;
-  const held = /* @__PURE__ */ new Map();
+  const held2 = /* @__PURE__ */ new Map();
   for (const a of listed3) {
     const { who, guid } = principalOf(a) ?? { who: "group", guid: "" };
     const name = (who === OPERATOR_KIND.kind ? people.emails : people.groups).get(guid.toLowerCase());
@@ -79517,11 +80114,11 @@ function pulledAccess(pull, section, people) {
       pull.notes.push(`vault section ${JSON.stringify(str2(section["Name"]) ?? "")}: access held by ${who} ${guid}, which a tree cannot declare (Everyone, or not listed); its access is left out of the tree`);
       return void 0;
     }
-    const entry = held.get(`${who}:${guid}`) ?? { who, name, types: /* @__PURE__ */ new Set() };
+    const entry = held2.get(`${who}:${guid}`) ?? { who, name, types: /* @__PURE__ */ new Set() };
     entry.types.add(str2(a["AuthorizationType"]) ?? "");
-    held.set(`${who}:${guid}`, entry);
+    held2.set(`${who}:${guid}`, entry);
   }
-  return [...held.values()].sort((a, b) => a.who.localeCompare(b.who, "en") || a.name.localeCompare(b.name, "en")).map(({ who, name, types }) => ({ [who]: name, level: types.has("ChangeVaultSection") ? "change" : "view" }));
+  return [...held2.values()].sort((a, b) => a.who.localeCompare(b.who, "en") || a.name.localeCompare(b.name, "en")).map(({ who, name, types }) => ({ [who]: name, level: types.has("ChangeVaultSection") ? "change" : "view" }));
 }
 function pullVault(pull, people) {
   const sectionNames = /* @__PURE__ */ new Map();
@@ -79680,6 +80277,11 @@ function pullSlas(pull) {
     return out;
   });
 }
+function pullRumWebsites(pull) {
+  const live = pull.list(RUM_WEBSITE_KIND);
+  noteDuplicates(pull.notes, live.map((site) => str2(site["Description"]) ?? ""), "RUM websites are described");
+  return [...live].sort(byText("Description")).map((site) => clean(site, RUM_WEBSITE_KIND, ["Description", "Url"]));
+}
 function pullReports(pull) {
   let unnamed = 0;
   const reports = [...pull.list(SCHEDULED_REPORT_KIND)].map((report2) => {
@@ -79705,19 +80307,6 @@ function pullReports(pull) {
   }
   return reports;
 }
-function allowUnknownOf(pulled) {
-  const defs = configJsonSchema().$defs;
-  const merged = { fields: /* @__PURE__ */ new Map(), values: /* @__PURE__ */ new Map() };
-  for (const [object, objects] of pulled) {
-    const found = unknownIn(defs, object, objects);
-    for (const table of ["fields", "values"]) {
-      for (const [key, names2] of Object.entries(found[table])) merged[table].set(key, /* @__PURE__ */ new Set([...merged[table].get(key) ?? [], ...names2]));
-    }
-  }
-  if (merged.fields.size + merged.values.size === 0) return void 0;
-  const sorted2 = (table) => Object.fromEntries([...table].map(([key, names2]) => [key, [...names2].sort()]));
-  return { fields: sorted2(merged.fields), values: sorted2(merged.values) };
-}
 function settingsFile(modeline, allowUnknown) {
   const manage = {};
   for (const entry of KINDS_AS_LISTED) if (entry.parent === void 0 && PULLED_KINDS.includes(entry.kind)) manage[entry.section] = { prune: false };
@@ -79742,19 +80331,13 @@ function pulledTree(live, options = {}) {
   const groups = pullGroups(pull, monitorNames);
   const slas = pullSlas(pull);
   const reports = pullReports(pull);
+  const rumWebsites = pullRumWebsites(pull);
   const alerting = pullAlerting(live, alertingNames(live, people.emails, people.groups));
   pull.notes.push(...alerting.notes);
   const header2 = (what) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
-  const allowUnknown = allowUnknownOf([
-    ["Monitor", monitors],
-    ["MonitorGroup", groups],
-    ["Sla", slas],
-    ["VaultSection", sections2],
-    ["ScheduledReport", reports],
-    ["Operator", operators],
-    ["OperatorGroup", operatorGroups],
-    ["AlertDefinition", alerting.definitions]
-  ]);
+  const data = { monitors, monitorGroups: groups, vault: { sections: sections2 }, slas, scheduledReports: reports, alertDefinitions: alerting.definitions, operators, operatorGroups, rumWebsites };
+  const unknown = unknownOfTree([data]);
+  const allowUnknown = allowsNothing(unknown) ? void 0 : unknown;
   const files = [settingsFile(modeline, allowUnknown)];
   if (monitors.length > 0) files.push({ path: "monitors.yaml", content: toYaml({ monitors }, header2("Monitors (key: Name)")) });
   if (groups.length > 0) files.push({ path: "monitor-groups.yaml", content: toYaml({ monitorGroups: groups }, header2("Monitor groups (key: Description); members are monitor Names")) });
@@ -79774,7 +80357,10 @@ function pulledTree(live, options = {}) {
     ];
     files.push({ path: ALERT_DEFINITIONS_FILE, content: toYaml({ alertDefinitions }, about) });
   }
-  const data = { monitors, monitorGroups: groups, vault: { sections: sections2 }, slas, scheduledReports: reports, alertDefinitions, operators, operatorGroups };
+  if (rumWebsites.length > 0) {
+    const about = [...header2("RUM websites (key: Description)"), "RumScript, the snippet each website embeds, is made by the service: read it in the web app."];
+    files.push({ path: "rum-websites.yaml", content: toYaml({ rumWebsites }, about) });
+  }
   return { files, data, secrets: pull.secrets, unread: alerting.unread, alertDefinitionsByGuid: alerting.byGuid, notes: pull.notes };
 }
 
@@ -79846,16 +80432,16 @@ function planFailedBody(message, sha, context) {
 ${context.footer}`;
 }
 var HOW_TO_APPLY_UNREVIEWED = 'To apply them on purpose, run the apply workflow again (Actions tab, "Run workflow") with unreviewed: apply; or open a pull request whose plan shows them, and merge it once reviewed.';
-function holdReasonText(held) {
-  const { step, reason } = held;
+function holdReasonText(held2) {
+  const { step, reason: reason2 } = held2;
   const drift = step.drift === void 0 ? "" : `; changed outside git by ${step.drift.operatorName ?? step.drift.lastModifiedByOperatorId ?? "another operator"}${step.drift.lastModifiedDate === void 0 ? "" : ` at ${step.drift.lastModifiedDate}`}`;
-  switch (reason.why) {
+  switch (reason2.why) {
     case "new":
       return `new since the review: the reviewed plan had no such step${drift}`;
     case "changed":
       return `changed since the review: it would write other values than the reviewed plan showed${drift}`;
     case "waits":
-      return `waits for ${reason.on}, which is held`;
+      return `waits for ${reason2.on}, which is held`;
     case "unreviewable":
       return `not reviewed${drift}`;
   }
@@ -80319,22 +80905,22 @@ function compareWithRecord(record, plan) {
   const left2 = /* @__PURE__ */ new Map();
   for (const step of record.steps) left2.set(step.digest, (left2.get(step.digest) ?? 0) + 1);
   const reviewedSlots = new Set(record.steps.map(slot));
-  const held = /* @__PURE__ */ new Map();
+  const held2 = /* @__PURE__ */ new Map();
   const matched = [];
   for (const step of plan.steps) {
     const count = left2.get(step.digest ?? "") ?? 0;
     if (step.digest !== void 0 && count > 0) {
       left2.set(step.digest, count - 1);
       matched.push(step);
-    } else held.set(step.id, { why: reviewedSlots.has(slot(step)) ? "changed" : "new" });
+    } else held2.set(step.id, { why: reviewedSlots.has(slot(step)) ? "changed" : "new" });
   }
   for (let more = true; more; ) {
     more = false;
     for (const step of matched) {
-      if (held.has(step.id)) continue;
-      const on = step.dependsOn.find((id) => held.has(id));
+      if (held2.has(step.id)) continue;
+      const on = step.dependsOn.find((id) => held2.has(id));
       if (on !== void 0) {
-        held.set(step.id, { why: "waits", on });
+        held2.set(step.id, { why: "waits", on });
         more = true;
       }
     }
@@ -80349,8 +80935,8 @@ function compareWithRecord(record, plan) {
     }
   }
   return {
-    reviewed: plan.steps.filter((step) => !held.has(step.id)),
-    held: plan.steps.filter((step) => held.has(step.id)).map((step) => ({ step, reason: held.get(step.id) ?? { why: "new" } })),
+    reviewed: plan.steps.filter((step) => !held2.has(step.id)),
+    held: plan.steps.filter((step) => held2.has(step.id)).map((step) => ({ step, reason: held2.get(step.id) ?? { why: "new" } })),
     gone
   };
 }
@@ -84483,9 +85069,9 @@ var handler = {
   set(target, methodName, value) {
     return target.cache[methodName] = value;
   },
-  get({ octokit, scope, cache }, methodName) {
-    if (cache[methodName]) {
-      return cache[methodName];
+  get({ octokit, scope, cache: cache2 }, methodName) {
+    if (cache2[methodName]) {
+      return cache2[methodName];
     }
     const method = endpointMethodsMap.get(scope).get(methodName);
     if (!method) {
@@ -84493,7 +85079,7 @@ var handler = {
     }
     const { endpointDefaults, decorations } = method;
     if (decorations) {
-      cache[methodName] = decorate(
+      cache2[methodName] = decorate(
         octokit,
         scope,
         methodName,
@@ -84501,9 +85087,9 @@ var handler = {
         decorations
       );
     } else {
-      cache[methodName] = octokit.request.defaults(endpointDefaults);
+      cache2[methodName] = octokit.request.defaults(endpointDefaults);
     }
-    return cache[methodName];
+    return cache2[methodName];
   }
 };
 function endpointsToMethods(octokit) {

@@ -112,6 +112,19 @@ describe('retries', () => {
     expect(api.calls()).toHaveLength(3);
   });
 
+  it("gives a write refused with 429 a read's attempts (8) by default: none of them was processed", async () => {
+    const api = mockApi();
+    api.reply('POST', '/Sla', 429, '', { 'retry-after': '0' }).times(7);
+    api.reply('POST', '/Sla', 201, { SlaGuid: GUID, Description: 'x' });
+    await expect(api.client.slas.create({ Description: 'x' })).resolves.toMatchObject({ SlaGuid: GUID });
+    expect(api.calls()).toHaveLength(8);
+    const refused = mockApi();
+    refused.reply('POST', '/Sla', 429, '', { 'retry-after': '0' }).persist();
+    const error = (await refused.client.slas.create({ Description: 'x' }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.attempts).toBe(DEFAULT_READ_ATTEMPTS);
+  });
+
   it('retries a POST whose connection was refused (nothing reached the service)', async () => {
     const api = mockApi();
     api.fail('POST', '/Sla', 'ECONNREFUSED');

@@ -2,7 +2,7 @@
  * The one retry policy of a request, composed around its dispatch (as undici's retry interceptor wraps a dispatch):
  * the transport's `send()` sends, asks `retryDecision()` whether the outcome is worth another attempt, waits, and
  * sends again, never more than its attempts in all (`maxAttempts`, a read's `maxReadAttempts`). What is retried:
- * - 429, for every method: the service refused the request without processing it;
+ * - 429, for every method, as often as a read: the service refused the request without processing it;
  * - 500, 502, 503, 504, resets and timeouts, for idempotent methods only (GET, PUT, DELETE, and PATCH, which in this
  *   API sets absolute values): the request may have been processed, and repeating it is harmless;
  * - a refused connection, for every method: nothing reached the service.
@@ -152,8 +152,12 @@ const SLOW_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEA
 /**
  * The attempts a request may make in all, knowing its last outcome: a read's `maxReadAttempts`, except after a
  * timeout, where a read is held to a write's count, so a service that never answers is given up on as soon as before.
+ * A write refused with 429 gets a read's count too: the service processed none of those attempts, so another is as
+ * harmless as a read's, and an apply of a thousand writes against a service that refuses one request in ten would
+ * otherwise fail about one time in ten on a write refused five times in a row.
  */
 function attemptLimit(policy: RetryPolicy, method: string, outcome: AttemptResult): number {
+  if (outcome.kind === 'response' && outcome.status === 429) return Math.max(policy.maxAttempts, policy.maxReadAttempts);
   if (!isReadMethod(method)) return policy.maxAttempts;
   const slow = outcome.kind === 'failure' && (outcome.timedOut || (outcome.code !== undefined && SLOW_CODES.has(outcome.code)));
   return slow ? Math.min(policy.maxAttempts, policy.maxReadAttempts) : policy.maxReadAttempts;

@@ -72231,6 +72231,7 @@ function backoffDelay(policy, attempt, method) {
 }
 var SLOW_CODES = /* @__PURE__ */ new Set(["ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 function attemptLimit(policy, method, outcome) {
+  if (outcome.kind === "response" && outcome.status === 429) return Math.max(policy.maxAttempts, policy.maxReadAttempts);
   if (!isReadMethod(method)) return policy.maxAttempts;
   const slow = outcome.kind === "failure" && (outcome.timedOut || outcome.code !== void 0 && SLOW_CODES.has(outcome.code));
   return slow ? Math.min(policy.maxAttempts, policy.maxReadAttempts) : policy.maxReadAttempts;

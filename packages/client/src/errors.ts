@@ -174,6 +174,12 @@ export class UnexpectedResponseError extends ApiError {
   override readonly code: string = 'UNEXPECTED_RESPONSE';
 }
 
+/** A 2xx answer holding an integer beyond 2^53, which no JavaScript number holds exactly (imprecise-number.ts). */
+export class ImpreciseNumberError extends UnexpectedResponseError {
+  static override readonly kind: string = 'ImpreciseNumberError';
+  override readonly code: string = 'IMPRECISE_NUMBER';
+}
+
 export interface MalformedListingOptions {
   method: string;
   path: string;

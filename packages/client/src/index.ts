@@ -9,6 +9,7 @@ export {
   ConflictError,
   InvalidQueryError,
   MalformedListingError,
+  ImpreciseNumberError,
   NetworkError,
   NotFoundError,
   PermissionError,

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { firstImpreciseInteger } from './imprecise-number.js';
 import { JsonArrayReader, startsWithArray, type ArrayReading } from './json-array-reader.js';
 
 /** What the client did before: the whole body decoded (a leading byte order mark dropped) and given to JSON.parse. */
@@ -29,7 +30,9 @@ function expectAsWhole(bytes: Buffer, cuts: readonly number[], runBytes: number)
   const reading = read(bytes, cuts, runBytes);
   const whole = parsedWhole(bytes);
   if (whole.ok && Array.isArray(whole.value)) {
-    expect(reading).toEqual({ kind: 'array', items: whole.value });
+    // The entries JSON.parse gives, and the first integer it rounds flagged, for the transport to refuse.
+    const imprecise = firstImpreciseInteger(bytes.toString('utf8'));
+    expect(reading).toEqual(imprecise === undefined ? { kind: 'array', items: whole.value } : { kind: 'array', items: whole.value, imprecise });
   } else {
     expect(reading.kind).toBe('malformed');
   }

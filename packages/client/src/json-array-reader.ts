@@ -11,6 +11,8 @@
  * sequence: no byte of a multi-byte sequence is below 0x80.
  */
 
+import { firstImpreciseInteger, type ImpreciseNumber } from './imprecise-number.js';
+
 /** How many bytes of entries are joined into one `JSON.parse` call: enough that the calls cost nothing beside it. */
 const RUN_BYTES = 64 * 1024;
 /**
@@ -38,7 +40,7 @@ function isJsonSpace(byte: number): boolean {
 
 /** The whole array, or why the bytes are not one JSON array and what of them a message may quote. */
 export type ArrayReading =
-  | { readonly kind: 'array'; readonly items: unknown[] }
+  | { readonly kind: 'array'; readonly items: unknown[]; readonly imprecise?: ImpreciseNumber }
   | { readonly kind: 'malformed'; readonly problem: string; readonly head: string; readonly bytes: number };
 
 /**
@@ -88,6 +90,8 @@ export class JsonArrayReader {
   /** Whether a run was cut off at a comma: then every run must hold at least one entry (no `[,1]`, no `[1,]`). */
   #cut = false;
   readonly #items: unknown[] = [];
+  /** The first integer beyond 2^53 among the entries, if any. */
+  #imprecise: ImpreciseNumber | undefined;
   readonly #runBytes: number;
 
   /** `runBytes`: how many bytes of entries one `JSON.parse` call is given at least (tests cut every entry apart). */
@@ -108,7 +112,7 @@ export class JsonArrayReader {
     if (this.#state === 'before') this.#fail(this.#offset === this.#bom ? 'is empty' : 'holds only white space');
     else if (this.#state === 'inside') this.#fail(`ends at byte ${this.#offset} before its array is closed`);
     if (this.#state === 'failed') return { kind: 'malformed', problem: this.#problem, head: Buffer.concat(this.#head).toString('utf8'), bytes: this.#offset };
-    return { kind: 'array', items: this.#items };
+    return this.#imprecise === undefined ? { kind: 'array', items: this.#items } : { kind: 'array', items: this.#items, imprecise: this.#imprecise };
   }
 
   /**
@@ -207,7 +211,10 @@ export class JsonArrayReader {
     this.#runLength = 0;
     let entries: unknown[];
     try {
-      entries = JSON.parse(Buffer.concat([OPEN, ...run, CLOSE]).toString('utf8')) as unknown[];
+      const text = Buffer.concat([OPEN, ...run, CLOSE]).toString('utf8');
+      entries = JSON.parse(text) as unknown[];
+      // Read as JSON.parse reads it; the transport refuses the answer (imprecise-number.ts).
+      this.#imprecise ??= firstImpreciseInteger(text);
     } catch {
       this.#fail(`is not valid JSON between bytes ${this.#runStart} and ${end}`);
       return;

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from './client.js';
-import { MalformedListingError, UnexpectedResponseError } from './errors.js';
+import { ImpreciseNumberError, MalformedListingError, UnexpectedResponseError } from './errors.js';
 import { READ_ARRAY_FROM } from './exchange.js';
 import { REDACTED } from './redact.js';
 import { CANARY_PASSWORD, mockApi } from './test-utils/mock-api.js';
@@ -80,6 +80,21 @@ describe('a listing answered as one large bare array', () => {
     expect((error as MalformedListingError).message).toBe(
       `GET /Monitor answered an entry that is not a monitor (batch 1, index ${LARGE - 7}): null; expected an object with MonitorGuid (a non-empty string) and Name (a string)`,
     );
+  });
+
+  it('refuses a listing, large or small, holding an integer a JavaScript number would round, naming the field, not the value', async () => {
+    for (const count of [3, LARGE]) {
+      const api = mockApi();
+      const text = JSON.stringify(monitors(count)).replace('"CheckInterval":5', '"CheckInterval":5,"ExternalId":9007199254740993');
+      api.reply('GET', '/Monitor', 200, text);
+      const error = await api.client.monitors.list().toArray().then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(ImpreciseNumberError);
+      expect(error).toMatchObject({ code: 'IMPRECISE_NUMBER' });
+      const { message } = error as ImpreciseNumberError;
+      expect(message).toContain('GET /Monitor answered an integer of 16 digits in `ExternalId`, beyond 2^53');
+      expect(message).not.toContain('9007199254740993');
+      expect(message).not.toContain('9007199254740992');
+    }
   });
 
   it('refuses an array cut off before its end, quoting its start without the credentials it echoes', async () => {

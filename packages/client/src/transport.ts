@@ -7,9 +7,11 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import { errorCodeOf, exchange, type Exchanged } from './exchange.js';
+import { firstImpreciseInteger, type ImpreciseNumber } from './imprecise-number.js';
 import type { ArrayReading } from './json-array-reader.js';
 import {
   ClientConfigError,
+  ImpreciseNumberError,
   InvalidQueryError,
   NetworkError,
   TimeoutError,
@@ -477,6 +479,7 @@ export class Transport {
     if (outcome.array !== undefined) return this.#arrayRead(request, outcome, outcome.array, attempts);
     const { status, text } = outcome;
     const parsed = tryParseJson(text);
+    if (parsed !== undefined) this.#refuseImprecise(request, status, attempts, firstImpreciseInteger(text));
     if (parsed !== undefined || text.trim() === '') return { status, headers: outcome.headers, body: parsed };
     if (request.options.acceptText === true) return { status, headers: outcome.headers, body: undefined, text };
     const { base } = request;
@@ -492,12 +495,34 @@ export class Transport {
   }
 
   /**
+   * An answer holding an integer no JavaScript number holds exactly is refused whole: read, it would be planned from,
+   * compared and sent back as a value the service never had. The message names the field and the digits' count, never
+   * the value (it is the service's, and may be anything).
+   */
+  #refuseImprecise(request: PreparedRequest, status: number, attempts: number, imprecise: ImpreciseNumber | undefined): void {
+    if (imprecise === undefined) return;
+    const { base } = request;
+    // Only a key that reads as a field name is named: any other text of the service stays out of the message.
+    const where = imprecise.key !== undefined && /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(imprecise.key) ? ` in \`${imprecise.key}\`` : '';
+    throw new ImpreciseNumberError({
+      ...base,
+      status,
+      attempts,
+      request: this.#evidence(request).request,
+      message: `${base.method} ${base.path} answered an integer of ${imprecise.digits} digits${where}, beyond 2^53: a JavaScript number cannot hold it exactly, so monsync would compare and send back a rounded value; nothing is planned from this answer. Report it to the service; such fields cannot be managed by monsync`,
+    });
+  }
+
+  /**
    * A large body read as a JSON array as it arrived. One that turned out not to be JSON is the error any other such
    * body is, naming where it went wrong and quoting its start (the rest was never kept).
    */
   #arrayRead(request: PreparedRequest, outcome: Extract<Exchanged, { kind: 'response' }>, reading: ArrayReading, attempts: number): SendResult {
     const { status, headers } = outcome;
-    if (reading.kind === 'array') return { status, headers, body: reading.items };
+    if (reading.kind === 'array') {
+      this.#refuseImprecise(request, status, attempts, reading.imprecise);
+      return { status, headers, body: reading.items };
+    }
     const { base } = request;
     const { request: redactedRequest, secrets } = this.#evidence(request);
     const head = scrubText(reading.head.trim(), secrets);

@@ -70865,6 +70865,10 @@ var UnexpectedResponseError = class extends ApiError {
   static kind = "UnexpectedResponseError";
   code = "UNEXPECTED_RESPONSE";
 };
+var ImpreciseNumberError = class extends UnexpectedResponseError {
+  static kind = "ImpreciseNumberError";
+  code = "IMPRECISE_NUMBER";
+};
 var MalformedListingError = class extends UnexpectedResponseError {
   static kind = "MalformedListingError";
   code = "MALFORMED_LISTING";
@@ -71841,6 +71845,48 @@ function vaultSectionsApi(core) {
 var import_undici2 = __toESM(require_undici2(), 1);
 import { performance as performance2 } from "node:perf_hooks";
 
+// ../client/src/imprecise-number.ts
+var LONG_DIGIT_RUN = /\d{16}/;
+function firstImpreciseInteger(text4) {
+  if (!LONG_DIGIT_RUN.test(text4)) return void 0;
+  let key;
+  let lastString;
+  for (let i = 0; i < text4.length; i += 1) {
+    const c = text4.charCodeAt(i);
+    if (c === 34) {
+      const end = stringEnd(text4, i);
+      lastString = text4.slice(i + 1, end);
+      i = end;
+    } else if (c === 58) {
+      key = lastString;
+    } else if (c === 44 || c === 91 || c === 123) {
+      key = void 0;
+      lastString = void 0;
+    } else if (c === 45 || c >= 48 && c <= 57) {
+      let end = i + 1;
+      while (end < text4.length && isNumberChar(text4.charCodeAt(end))) end += 1;
+      const token = text4.slice(i, end);
+      if (/^-?\d{16,}$/.test(token) && !holdsExactly2(token)) return { digits: token.replace("-", "").length, key };
+      i = end - 1;
+    }
+  }
+  return void 0;
+}
+function holdsExactly2(token) {
+  return String(Number(token)) === token;
+}
+function stringEnd(text4, start) {
+  for (let i = start + 1; i < text4.length; i += 1) {
+    const c = text4.charCodeAt(i);
+    if (c === 92) i += 1;
+    else if (c === 34) return i;
+  }
+  return text4.length;
+}
+function isNumberChar(c) {
+  return c >= 48 && c <= 57 || c === 46 || c === 101 || c === 69 || c === 43 || c === 45;
+}
+
 // ../client/src/json-array-reader.ts
 var RUN_BYTES = 64 * 1024;
 var HEAD_BYTES = 16 * 1024;
@@ -71893,6 +71939,8 @@ var JsonArrayReader = class {
   /** Whether a run was cut off at a comma: then every run must hold at least one entry (no `[,1]`, no `[1,]`). */
   #cut = false;
   #items = [];
+  /** The first integer beyond 2^53 among the entries, if any. */
+  #imprecise;
   #runBytes;
   /** `runBytes`: how many bytes of entries one `JSON.parse` call is given at least (tests cut every entry apart). */
   constructor(options = {}) {
@@ -71910,7 +71958,7 @@ var JsonArrayReader = class {
     if (this.#state === "before") this.#fail(this.#offset === this.#bom ? "is empty" : "holds only white space");
     else if (this.#state === "inside") this.#fail(`ends at byte ${this.#offset} before its array is closed`);
     if (this.#state === "failed") return { kind: "malformed", problem: this.#problem, head: Buffer.concat(this.#head).toString("utf8"), bytes: this.#offset };
-    return { kind: "array", items: this.#items };
+    return this.#imprecise === void 0 ? { kind: "array", items: this.#items } : { kind: "array", items: this.#items, imprecise: this.#imprecise };
   }
   /**
    * The entries' bytes from `start` up to the array's closing bracket or the chunk's end, cut into runs at commas
@@ -72003,7 +72051,9 @@ var JsonArrayReader = class {
     this.#runLength = 0;
     let entries;
     try {
-      entries = JSON.parse(Buffer.concat([OPEN, ...run2, CLOSE]).toString("utf8"));
+      const text4 = Buffer.concat([OPEN, ...run2, CLOSE]).toString("utf8");
+      entries = JSON.parse(text4);
+      this.#imprecise ??= firstImpreciseInteger(text4);
     } catch {
       this.#fail(`is not valid JSON between bytes ${this.#runStart} and ${end}`);
       return;
@@ -72779,6 +72829,7 @@ var Transport = class {
     if (outcome.array !== void 0) return this.#arrayRead(request2, outcome, outcome.array, attempts);
     const { status: status4, text: text4 } = outcome;
     const parsed = tryParseJson(text4);
+    if (parsed !== void 0) this.#refuseImprecise(request2, status4, attempts, firstImpreciseInteger(text4));
     if (parsed !== void 0 || text4.trim() === "") return { status: status4, headers: outcome.headers, body: parsed };
     if (request2.options.acceptText === true) return { status: status4, headers: outcome.headers, body: void 0, text: text4 };
     const { base } = request2;
@@ -72793,12 +72844,32 @@ var Transport = class {
     });
   }
   /**
+   * An answer holding an integer no JavaScript number holds exactly is refused whole: read, it would be planned from,
+   * compared and sent back as a value the service never had. The message names the field and the digits' count, never
+   * the value (it is the service's, and may be anything).
+   */
+  #refuseImprecise(request2, status4, attempts, imprecise) {
+    if (imprecise === void 0) return;
+    const { base } = request2;
+    const where = imprecise.key !== void 0 && /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(imprecise.key) ? ` in \`${imprecise.key}\`` : "";
+    throw new ImpreciseNumberError({
+      ...base,
+      status: status4,
+      attempts,
+      request: this.#evidence(request2).request,
+      message: `${base.method} ${base.path} answered an integer of ${imprecise.digits} digits${where}, beyond 2^53: a JavaScript number cannot hold it exactly, so monsync would compare and send back a rounded value; nothing is planned from this answer. Report it to the service; such fields cannot be managed by monsync`
+    });
+  }
+  /**
    * A large body read as a JSON array as it arrived. One that turned out not to be JSON is the error any other such
    * body is, naming where it went wrong and quoting its start (the rest was never kept).
    */
   #arrayRead(request2, outcome, reading, attempts) {
     const { status: status4, headers } = outcome;
-    if (reading.kind === "array") return { status: status4, headers, body: reading.items };
+    if (reading.kind === "array") {
+      this.#refuseImprecise(request2, status4, attempts, reading.imprecise);
+      return { status: status4, headers, body: reading.items };
+    }
     const { base } = request2;
     const { request: redactedRequest, secrets } = this.#evidence(request2);
     const head3 = scrubText(reading.head.trim(), secrets);

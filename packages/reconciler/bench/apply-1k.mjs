@@ -86,7 +86,7 @@ function floorLevels(plan, desired) {
     monitor: { ...desired.monitors[0].value, PredefinedVariables: [{ Key: 'login', Value: 'vault-item-guid' }] },
     monitorGroup: { Description: desired.monitorGroups[0].value.Description },
     vaultSection: { Name: 'Bench' },
-    vaultItem: { Name: 'login-0', VaultItemType: 'CredentialSet', UserName: 'robot-0', Password: 'bench-password' },
+    vaultItem: { Name: 'login-0', VaultItemType: 'CredentialSet', UserName: 'robot-0', Password: 'CANARY-bench-floor-password' },
   };
   const depth = stepDepths(plan);
   const levelsOut = [];

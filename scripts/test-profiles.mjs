@@ -77,7 +77,8 @@ const WAITING = new Set(['rate-limited']);
 
 function run(profile, outputFile) {
   // A tenth of the requests wait a second: a test of a few hundred requests needs more than the usual budget.
-  const workers = WAITING.has(profile) ? ['--maxWorkers=6', '--minWorkers=1', '--testTimeout=180000', '--hookTimeout=180000'] : [];
+  // (As many workers at least as at most: see vitest.config.ts.)
+  const workers = WAITING.has(profile) ? ['--maxWorkers=6', '--minWorkers=6', '--testTimeout=180000', '--hookTimeout=180000'] : [];
   const args = ['vitest', 'run', '--project', 'reconciler', '--project', 'cli', '--reporter=dot', '--reporter=json', `--outputFile.json=${outputFile}`, ...workers, ...SUITES];
   return new Promise((resolve) => {
     const chunks = [];

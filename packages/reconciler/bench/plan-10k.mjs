@@ -458,7 +458,10 @@ try {
   // definition's levels, and each level's members and integrations, only per definition and per level). Everyone's
   // members are every operator and its authorizations cannot change, so it is not listed. Each per-parent kind
   // with one of its listings, whose body the floor below answers.
-  const LISTINGS = ['monitor groups', 'vault sections', 'vault items', 'SLAs', 'reports', 'operators', 'operator groups', 'time zones', 'alert definitions', 'integrations'];
+  // With `--alert-definitions 0` the tree declares no definition: only the default one's levels are read, none of
+  // its members or integrations, nor the account's integrations.
+  const declaresAlerting = SIZES.alertDefinitions > 0;
+  const LISTINGS = ['monitor groups', 'vault sections', 'vault items', 'SLAs', 'reports', 'operators', 'operator groups', 'time zones', 'alert definitions', ...(declaresAlerting ? ['integrations'] : [])];
   const perParentLists = [
     [SIZES.groups, 'monitor group member lists', `/MonitorGroup/${someGroup}/Member`],
     [SIZES.slas, 'SLA period lists', `/SLA/${snapshot.lists.sla[0].SlaGuid}/ExclusionPeriod`],
@@ -467,9 +470,13 @@ try {
     [counts.operatorGroups, 'operator group authorization lists', `/OperatorGroup/${someTeam}/Authorization`],
     [counts.sections, 'vault section access lists', `/VaultSection/${snapshot.lists.vaultSection[0].VaultSectionGuid}/Authorization`],
     [counts.alertDefinitions, 'escalation level lists (one per alert definition)', someLevel],
-    [counts.alertDefinitions, 'alert definition member lists', `/AlertDefinition/${someDefinition}/Member`],
-    [counts.escalationLevels, 'escalation level member lists', `${someLevel}/1/Member`],
-    [counts.escalationLevels, 'escalation level integration lists', `${someLevel}/1/Integration`],
+    ...(declaresAlerting
+      ? [
+          [counts.alertDefinitions, 'alert definition member lists', `/AlertDefinition/${someDefinition}/Member`],
+          [counts.escalationLevels, 'escalation level member lists', `${someLevel}/1/Member`],
+          [counts.escalationLevels, 'escalation level integration lists', `${someLevel}/1/Integration`],
+        ]
+      : []),
   ];
   const perParent = perParentLists.reduce((sum, [n]) => sum + n, 0);
   const minimum = monitorPages + LISTINGS.length + perParent;

@@ -23,8 +23,8 @@ function bundled(args: string[], env: Record<string, string> = {}) {
 }
 
 /** As `bundled`, without blocking this process (which may be serving the command's API calls). */
-function bundledAsync(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: bundledEnv(env) });
+function bundledAsync(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [...nodeFlags, BIN, ...args], { cwd: REPO_ROOT, env: bundledEnv(env) });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -134,5 +134,14 @@ describe('the bundled monsync against the API', () => {
     expect(await planned({})).toEqual(withoutCache);
     expect(cacheFiles(cacheDir).length).toBeGreaterThan(0);
     expect(await planned({})).toEqual(withoutCache);
+  });
+
+  it('keeps undici\'s HTTP parser as WebAssembly\'s baseline compiler made it, never waiting on an optimizing compile', async () => {
+    // V8 prints each WebAssembly function it compiles, and with which compiler, to stdout, after the plan.
+    const { code, out } = await bundledAsync(['plan', '--config', 'configs', '--format', 'json'], { ...suite.env, NODE_DISABLE_COMPILE_CACHE: '1' }, ['--trace-wasm-compilation-times']);
+    expect(code).toBe(0);
+    const compiled = out.split('\n').filter((line) => line.startsWith('Compiled function'));
+    expect(compiled.filter((line) => line.includes('using Liftoff')).length).toBeGreaterThan(0);
+    expect(compiled.filter((line) => !line.includes('using Liftoff'))).toEqual([]);
   });
 });

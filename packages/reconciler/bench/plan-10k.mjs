@@ -34,7 +34,7 @@
  * `--shape published` reads GET /Monitor as one bare array (the published profile) instead of cursor pages (strict),
  * with the floor and the minimum made for that shape: one listing of every monitor, then the same per-parent lists.
  *
- * Usage: node packages/reconciler/bench/plan-10k.mjs [--shape paged|published] [--latency MS] [--rounds N] [--scale N] [--skip-per-object] [--skip-rate-limited]
+ * Usage: node packages/reconciler/bench/plan-10k.mjs [--shape paged|published] [--latency MS] [--rounds N] [--scale N] [--alert-definitions N] [--skip-per-object] [--skip-rate-limited]
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,8 +70,17 @@ const RATE_LIMITED_SHARE = 0.1;
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1] ?? 5) || 5;
 /** People: the same at every --scale (an account's staff does not grow with its monitors). */
 const PEOPLE = { operators: 500, operatorGroups: 50, ownSchedules: 2, groupAuthorizations: ['BasicOperator', 'CreateAlertDefinition'] };
-/** Alerting: the same at every --scale too (an account's paths do not grow with its monitors; each covers more groups). */
-const ALERTING = { alertDefinitions: 200, levels: 3 };
+/**
+ * Alerting: the same at every --scale too (an account's paths do not grow with its monitors; each covers more groups).
+ * `--alert-definitions 0` leaves them out (the account keeps only its default definition): the baseline of an A/B of
+ * what alerting adds to the plan, measured beside a default run.
+ */
+const ALERT_DEFINITIONS = args.includes('--alert-definitions') ? Number(args[args.indexOf('--alert-definitions') + 1]) : 200;
+if (!(Number.isInteger(ALERT_DEFINITIONS) && ALERT_DEFINITIONS >= 0)) {
+  console.error('plan-10k: --alert-definitions takes a whole number of definitions (0 leaves alerting out)');
+  process.exit(2);
+}
+const ALERTING = { alertDefinitions: ALERT_DEFINITIONS, levels: 3 };
 const SIZES = { monitors: SCALE ?? 10_000, groups: Math.floor((SCALE ?? 10_000) / 20), groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50, ...PEOPLE, ...ALERTING };
 const PAGE = 100;
 
@@ -420,7 +429,7 @@ if (args[0] === '--read') {
 
 const emulator = await startEmulatorProcess(LATENCY, { profile: SHAPE === 'paged' ? 'strict' : 'published' });
 try {
-  const seeded = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--seed', emulator.control, ...(SCALE === undefined ? [] : ['--scale', String(SCALE)])], { maxBuffer: 256 * 1024 * 1024 });
+  const seeded = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--seed', emulator.control, ...(SCALE === undefined ? [] : ['--scale', String(SCALE)]), '--alert-definitions', String(ALERT_DEFINITIONS)], { maxBuffer: 256 * 1024 * 1024 });
   const { desired, self, counts } = JSON.parse(seeded.stdout);
   const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
   const parallelism = client.parallelism;
@@ -441,13 +450,18 @@ try {
   const someGroup = snapshot.lists.monitorGroup.find((g) => g.IsAll !== true).MonitorGroupGuid;
   const someOperator = guid('operator', 0);
   const someTeam = guid('operatorGroup', 0);
-  const someLevel = `/AlertDefinition/${guid('alertDefinition', 0)}/EscalationLevel`;
+  // The bench's first definition, or the account's default one when `--alert-definitions 0` leaves them out.
+  const someDefinition = snapshot.lists.alertDefinition.find((d) => d.AlertDefinitionGuid === guid('alertDefinition', 0))?.AlertDefinitionGuid ?? snapshot.lists.alertDefinition[0].AlertDefinitionGuid;
+  const someLevel = `/AlertDefinition/${someDefinition}/EscalationLevel`;
   // The least a complete read can be: one listing per kind (monitors by pages), and one listing per parent object
   // where the API has nothing wider (no account-wide duty schedule, member or authorization listing; an alert
   // definition's levels, and each level's members and integrations, only per definition and per level). Everyone's
   // members are every operator and its authorizations cannot change, so it is not listed. Each per-parent kind
   // with one of its listings, whose body the floor below answers.
-  const LISTINGS = ['monitor groups', 'vault sections', 'vault items', 'SLAs', 'reports', 'operators', 'operator groups', 'time zones', 'alert definitions', 'integrations'];
+  // With `--alert-definitions 0` the tree declares no definition: only the default one's levels are read, none of
+  // its members or integrations, nor the account's integrations.
+  const declaresAlerting = SIZES.alertDefinitions > 0;
+  const LISTINGS = ['monitor groups', 'vault sections', 'vault items', 'SLAs', 'reports', 'operators', 'operator groups', 'time zones', 'alert definitions', ...(declaresAlerting ? ['integrations'] : [])];
   const perParentLists = [
     [SIZES.groups, 'monitor group member lists', `/MonitorGroup/${someGroup}/Member`],
     [SIZES.slas, 'SLA period lists', `/SLA/${snapshot.lists.sla[0].SlaGuid}/ExclusionPeriod`],
@@ -456,9 +470,13 @@ try {
     [counts.operatorGroups, 'operator group authorization lists', `/OperatorGroup/${someTeam}/Authorization`],
     [counts.sections, 'vault section access lists', `/VaultSection/${snapshot.lists.vaultSection[0].VaultSectionGuid}/Authorization`],
     [counts.alertDefinitions, 'escalation level lists (one per alert definition)', someLevel],
-    [counts.alertDefinitions, 'alert definition member lists', `/AlertDefinition/${guid('alertDefinition', 0)}/Member`],
-    [counts.escalationLevels, 'escalation level member lists', `${someLevel}/1/Member`],
-    [counts.escalationLevels, 'escalation level integration lists', `${someLevel}/1/Integration`],
+    ...(declaresAlerting
+      ? [
+          [counts.alertDefinitions, 'alert definition member lists', `/AlertDefinition/${someDefinition}/Member`],
+          [counts.escalationLevels, 'escalation level member lists', `${someLevel}/1/Member`],
+          [counts.escalationLevels, 'escalation level integration lists', `${someLevel}/1/Integration`],
+        ]
+      : []),
   ];
   const perParent = perParentLists.reduce((sum, [n]) => sum + n, 0);
   const minimum = monitorPages + LISTINGS.length + perParent;

@@ -85,6 +85,16 @@ describe('the bundled monsync', () => {
     expect(written.map((path) => readFileSync(join(cacheDir, path)))).toEqual(bytes);
   });
 
+  it('loads the config validator (ajv\'s code, a script of its own) only for a tree with something to report', () => {
+    const cacheDir = newCacheDir();
+    const validator = (files: string[]) => files.filter((path) => /config-validator-[0-9a-f]+-\d+\.v8$/.test(path));
+    expect(bundled(['validate', '--config', 'configs'], { MONSYNC_CACHE_DIR: cacheDir }).code).toBe(0);
+    expect(cacheFiles(cacheDir).length).toBeGreaterThan(0);
+    expect(validator(cacheFiles(cacheDir))).toEqual([]);
+    expect(bundled(['validate', '--config', 'examples/legacy'], { MONSYNC_CACHE_DIR: cacheDir }).err).toContain('error REMOVED_FIELD');
+    expect(validator(cacheFiles(cacheDir))).toHaveLength(1);
+  });
+
   it('replaces a corrupt code cache, and runs as before where none can be written', () => {
     const cacheDir = newCacheDir();
     const expected = bundled(['validate', '--config', 'configs'], { MONSYNC_CACHE_DIR: cacheDir });

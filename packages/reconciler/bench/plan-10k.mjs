@@ -24,7 +24,8 @@
  *      the figure is the client's own cost, not the wait a service asks for): requests against the minimum plus the
  *      rejected ones (each refused request is sent again, nothing else is), and the wall time against requests x
  *      latency / parallelism (the client halves its parallelism on a 429 and regains it gradually);
- *   4. the same account read one GET per object at parallelism 10, as a typical provider's refresh does.
+ *   4. the same account read one GET per object at parallelism 10, as a typical provider's refresh does (alerting as the
+ *      vendor's provider refreshes it), with the kinds that have account-wide listings and alerting also shown apart.
  *
  * `--scale N` plans N monitors in N/20 groups of 20 instead (the vault, SLAs and reports stay as they are), and
  * prints the growth against the same run at 10,000: `pnpm bench --scale 100000` (opt-in, not in CI) is what a
@@ -614,9 +615,7 @@ try {
   if (!SKIP_PER_OBJECT) {
     const perObject = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password', parallelism: 10 });
     await Promise.all(Array.from({ length: 10 }, () => perObject.operators.list().toArray()));
-    await control(emulator.control, 'DELETE', '/log');
-    const t1 = performance.now();
-    const gets = [
+    const listingKinds = [
       ...snapshot.lists.monitor.map((m) => () => perObject.monitors.get(m.MonitorGuid)),
       ...snapshot.lists.monitorGroup.filter((g) => g.IsAll !== true).flatMap((g) => [() => perObject.monitorGroups.get(g.MonitorGroupGuid), () => perObject.monitorGroups.members(g.MonitorGroupGuid).toArray()]),
       ...snapshot.lists.vaultSection.map((s) => () => perObject.vaultSections.get(s.VaultSectionGuid)),
@@ -633,24 +632,68 @@ try {
         () => perObject.operatorGroups.members(g.OperatorGroupGuid).toArray(),
         () => perObject.operatorGroups.authorizations.list(g.OperatorGroupGuid).toArray(),
       ]),
-      // As the vendor's provider refreshes a definition: the definition, its levels and members, each level's members
-      // and integrations (it lists those per level too; it reads each attached integration again besides).
-      ...snapshot.lists.alertDefinition.flatMap((d) => {
-        const definition = perObject.alertDefinitions;
-        const levels = snapshot.perParent.escalationLevel?.[d.AlertDefinitionGuid] ?? [];
-        return [
-          () => definition.get(d.AlertDefinitionGuid),
-          () => definition.escalationLevels.list(d.AlertDefinitionGuid).toArray(),
-          () => definition.members.list(d.AlertDefinitionGuid).toArray(),
-          ...levels.flatMap((l) => [() => definition.escalationLevels.members.list(d.AlertDefinitionGuid, l.Id).toArray(), () => definition.integrations.list(d.AlertDefinitionGuid, l.Id).toArray()]),
-        ];
-      }),
     ];
-    await Promise.all(gets.map((get) => get()));
-    const perObjectWall = performance.now() - t1;
-    const perObjectLog = await control(emulator.control, 'GET', '/log');
+    // Alerting as the vendor's provider refreshes it (ITRS-Group/terraform-provider-itrs-uptrends at 091cb7a, provider/):
+    // alertdefinition_resource.go Read: GET {g} and GET {g}/EscalationLevel per definition; the monitor and monitor
+    // group membership resources' Read (alertdefinition_monitor_membership_resource.go,
+    // alertdefinition_monitorgroup_membership_resource.go): GET {g}/Member once per membership, to find it in the list;
+    // the operator and operator group membership resources' Read (alertdefinition_operator_membership_resource.go,
+    // alertdefinition_operatorgroup_membership_resource.go): GET {g}/EscalationLevel/{n}/Member once per membership;
+    // escalation_level_integration_resource.go Read: GET {g}/EscalationLevel/{n}/Integration/{integrationGuid} once per
+    // attached integration (route 16; it never lists a level's integrations). Every resource is refreshed on its own.
+    const alertingKinds = snapshot.lists.alertDefinition.flatMap((d) => {
+      const definition = perObject.alertDefinitions;
+      const guid = d.AlertDefinitionGuid;
+      const levels = snapshot.perParent.escalationLevel?.[guid] ?? [];
+      const covered = snapshot.perParent.alertDefinitionMember?.[guid] ?? [];
+      return [
+        () => definition.get(guid),
+        () => definition.escalationLevels.list(guid).toArray(),
+        ...covered.map(() => () => definition.members.list(guid).toArray()),
+        ...levels.flatMap((l) => [
+          ...(snapshot.perParent.escalationLevelMember?.[`${guid}/${l.Id}`] ?? []).map(() => () => definition.escalationLevels.members.list(guid, l.Id).toArray()),
+          ...(snapshot.perParent.escalationLevelIntegration?.[`${guid}/${l.Id}`] ?? []).map((i) => () => definition.integrations.get(guid, l.Id, i.IntegrationGuid)),
+        ]),
+      ];
+    });
+    /** One part's GETs at parallelism 10: its wall time and requests. */
+    const timed = async (gets) => {
+      await control(emulator.control, 'DELETE', '/log');
+      const start = performance.now();
+      await Promise.all(gets.map((get) => get()));
+      const wall = performance.now() - start;
+      return { wall, requests: (await control(emulator.control, 'GET', '/log')).total };
+    };
+    const listingPart = await timed(listingKinds);
+    const alertingPart = await timed(alertingKinds);
     await perObject.close();
-    console.log(`one GET per object     ${perObjectLog.total} requests at parallelism 10, ${ms(perObjectWall)} (memberships read once per group, not per pair)  listing is ${(perObjectWall / readWall).toFixed(1)}x faster`);
+    // readLive of the same parts, both with compiled code (after the reads above): the kinds with account-wide
+    // listings alone, and the whole account; alerting is the difference (it has no account-wide listing of members,
+    // levels or integrations, so both sides spend a request per definition or level there).
+    const listingDesired = { ...desired, alertDefinitions: [], settings: { ...desired.settings, manage: Object.fromEntries(Object.entries(desired.settings.manage).filter(([k]) => k !== 'alertDefinitions')) } };
+    const readPart = async (scopeOf) => {
+      await control(emulator.control, 'DELETE', '/log');
+      const start = performance.now();
+      await readLive(client, scopeOf);
+      const wall = performance.now() - start;
+      return { wall, requests: (await control(emulator.control, 'GET', '/log')).total };
+    };
+    const listedAlone = await readPart(liveScope(listingDesired));
+    const listedAll = await readPart(scope);
+    const listedAlerting = { wall: Math.max(1, listedAll.wall - listedAlone.wall), requests: listedAll.requests - listedAlone.requests };
+    const perObjectWall = listingPart.wall + alertingPart.wall;
+    const perObjectRequests = listingPart.requests + alertingPart.requests;
+    const x = (a, b) => `${(a / b).toFixed(1)}x`;
+    console.log(
+      `one GET per object     ${perObjectRequests} requests at parallelism 10, ${ms(perObjectWall)} (group memberships read once per group, not per pair; alerting as the vendor's provider refreshes it)  listing is ${x(perObjectWall, readWall)} faster`,
+    );
+    console.log(
+      `  kinds with listings  ${listingPart.requests} requests, ${ms(listingPart.wall)} against readLive's ${listedAlone.requests} requests, ${ms(listedAlone.wall)}: listing is ${x(listingPart.wall, listedAlone.wall)} faster`,
+    );
+    console.log(
+      `  alerting             ${alertingPart.requests} requests, ${ms(alertingPart.wall)} against readLive's ${listedAlerting.requests} (whole account ${ms(listedAll.wall)} less the above): ${x(alertingPart.wall, listedAlerting.wall)} ` +
+        '(no account-wide listing of levels, members or integrations exists: readLive lists them per definition and per level, the provider reads them per membership and per attachment)',
+    );
   }
   console.log(`peak RSS               ${planRss.toFixed(0)} MB in this process through planning (the seeded tree as text and parsed, three reads, five plans; the emulator runs in its own process)`);
   // One line for scripts/bench.mjs --scale, which prints the growth between two sizes.

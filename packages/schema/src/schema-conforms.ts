@@ -119,7 +119,10 @@ function keywordHolds(document: JsonSchemaDocument, schema: Node, keyword: strin
     case 'anyOf':
       return Array.isArray(argument) && argument.some((branch) => conforms(document, branch, value));
     case 'not':
-      return !conforms(document, argument, value);
+      // Never negate the walk: its "does not conform" also means "cannot tell", which negated would let through a
+      // value ajv refuses. The config schema's only `not` is `not: {}` (a field that must be absent), which no value
+      // present holds; any other `not` is left to ajv.
+      return false;
     default:
       return typedKeywordHolds(document, schema, keyword, argument, value);
   }

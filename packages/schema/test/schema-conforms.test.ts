@@ -95,5 +95,9 @@ describe('the config schema walk', () => {
     expect(conformsToSchema({ type: ['string', 'null'] }, null)).toBe(false);
     expect(conformsToSchema({ type: 'string', format: 'uri' }, 'https://example.com')).toBe(false);
     expect(conformsToSchema({ type: 'object', properties: { a: { type: 'string' } } }, { a: 'x' })).toBe(true);
+    // Under `not`, "cannot tell" must not turn into "conforms": ajv refuses this value (its length is 5).
+    expect(conformsToSchema({ not: { type: 'string', propertyNames: true, maxLength: 3 } }, 'abcde')).toBe(false);
+    expect(conformsToSchema({ type: 'object', properties: { Gone: { not: {} } } }, { Gone: 1 })).toBe(false);
+    expect(conformsToSchema({ type: 'object', properties: { Gone: { not: {} } } }, {})).toBe(true);
   });
 });

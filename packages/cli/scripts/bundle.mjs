@@ -99,6 +99,15 @@ const undiciAgentOnly = {
       contents: "module.exports = function connectH2() { throw new Error('monsync does not speak HTTP/2 (undici allowH2 is off)'); };",
       loader: 'js',
     }));
+    // Nor fetch's body machinery (WebIDL, FormData, data: URLs: about 50 KB every `plan` parsed), which undici's HTTP/1
+    // client loads only to send a FormData body; the client sends strings.
+    pluginBuild.onResolve({ filter: /^\.\.\/web\/fetch\/body\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) ? { path: 'fetch-body', namespace: 'undici-no-form-data' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'undici-no-form-data' }, () => ({
+      contents: "exports.extractBody = function extractBody() { throw new Error('monsync sends no FormData bodies (undici fetch body support is left out of the bundle)'); };",
+      loader: 'js',
+    }));
   },
 };
 

@@ -5,6 +5,7 @@
 // load only the entry, `validate` no HTTP client, and only `monsync emulator` the emulator.
 //
 //   node scripts/bundle.mjs [--metafile FILE]
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -12,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { analyze } from 'eslint-scope';
 import { parse } from 'espree';
-import { chunkScripts } from './chunk-scripts.mjs';
+import { chunkScripts, scriptOf } from './chunk-scripts.mjs';
 
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
@@ -22,17 +23,49 @@ const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), '
  * The config validator compiled now rather than at every start (about 0.5 s of `monsync validate`): the schema
  * package's compile-validator.ts is replaced by ajv's standalone code, made by the schema package's own build
  * (dist/precompile-validator.js) with the options its runtime compiler uses; ajv's compiler stays out.
+ *
+ * That code (about 400 KB) is a script of its own, `chunks/config-validator-<hash>.script.js`, run through the code
+ * cache when `compileConfigValidator` is first called: the schema package asks ajv only about a file its schema walk
+ * refuses (schema-conforms.ts), so a valid tree's `validate` or `plan` never parses it. The call is synchronous (the
+ * loader is), which an import() chunk could not be.
  */
-const precompiledValidator = {
-  name: 'monsync-precompiled-validator',
-  setup(pluginBuild) {
-    pluginBuild.onLoad({ filter: /[\\/]schema[\\/]src[\\/]compile-validator\.ts$/ }, async (args) => {
-      const built = pathToFileURL(join(dirname(args.path), '..', 'dist', 'precompile-validator.js')).href;
-      const { precompiledValidatorModule } = await import(built);
-      return { contents: precompiledValidatorModule(), loader: 'js', resolveDir: dirname(args.path) };
-    });
-  },
-};
+function precompiledValidator(scripts) {
+  return {
+    name: 'monsync-precompiled-validator',
+    setup(pluginBuild) {
+      pluginBuild.onLoad({ filter: /[\\/]schema[\\/]src[\\/]compile-validator\.ts$/ }, async (args) => {
+        const built = pathToFileURL(join(dirname(args.path), '..', 'dist', 'precompile-validator.js')).href;
+        const { precompiledValidatorModule } = await import(built);
+        const validator = await build({
+          stdin: { contents: precompiledValidatorModule(), loader: 'js', resolveDir: dirname(args.path) },
+          bundle: true,
+          platform: 'node',
+          target: 'node20',
+          format: 'esm',
+          minify: true,
+          keepNames: true,
+          legalComments: 'eof',
+          charset: 'utf8',
+          logLevel: 'warning',
+          write: false,
+        });
+        const text = scriptOf(validator.outputFiles[0].text, REQUIRE_SHIM);
+        // The name carries a hash of the content, as esbuild's chunk names do: V8 checks a cache against the source's length only.
+        const name = `config-validator-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`;
+        scripts.set(`dist/chunks/${name}.script.js`, text);
+        return {
+          contents: [
+            `import { runChunkScript } from ${JSON.stringify(join(PACKAGE_DIR, 'src', 'code-cache.ts'))};`,
+            'let validate;',
+            `export function compileConfigValidator() { validate ??= runChunkScript(new URL(${JSON.stringify(`./${name}.js`)}, import.meta.url).href, {}).compileConfigValidator(); return validate; }`,
+          ].join('\n'),
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        };
+      });
+    },
+  };
+}
 
 /**
  * The client needs only undici's Agent, but undici's index loads all of undici (fetch, WebSocket, caches, mocks):
@@ -64,6 +97,15 @@ const undiciAgentOnly = {
     );
     pluginBuild.onLoad({ filter: /.*/, namespace: 'undici-no-h2' }, () => ({
       contents: "module.exports = function connectH2() { throw new Error('monsync does not speak HTTP/2 (undici allowH2 is off)'); };",
+      loader: 'js',
+    }));
+    // Nor fetch's body machinery (WebIDL, FormData, data: URLs: about 50 KB every `plan` parsed), which undici's HTTP/1
+    // client loads only to send a FormData body; the client sends strings.
+    pluginBuild.onResolve({ filter: /^\.\.\/web\/fetch\/body\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir) ? { path: 'fetch-body', namespace: 'undici-no-form-data' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'undici-no-form-data' }, () => ({
+      contents: "exports.extractBody = function extractBody() { throw new Error('monsync sends no FormData bodies (undici fetch body support is left out of the bundle)'); };",
       loader: 'js',
     }));
   },
@@ -143,6 +185,7 @@ async function main() {
   const outdir = join(PACKAGE_DIR, 'dist');
   // Chunk names carry a content hash: stale chunks of an earlier build would pile up.
   rmSync(join(outdir, 'chunks'), { recursive: true, force: true });
+  const validatorScripts = new Map();
   const result = await build({
     absWorkingDir: PACKAGE_DIR,
     // The code cache's runner has a name of its own: the modules chunk-scripts.mjs writes import it.
@@ -158,7 +201,7 @@ async function main() {
     conditions: ['source'],
     mainFields: ['module', 'main'],
     define: { __MONSYNC_VERSION__: JSON.stringify(version) },
-    plugins: [precompiledValidator, undiciAgentOnly, workflowTemplates, builtinsWithoutLoader],
+    plugins: [precompiledValidator(validatorScripts), undiciAgentOnly, workflowTemplates, builtinsWithoutLoader],
     banner: { js: REQUIRE_SHIM },
     // Whitespace and local names too: Node 20 parses every byte of a chunk it loads (no compile cache before 22.1),
     // and parsing is most of a command's start. keepNames: error and class names stay as written.
@@ -175,6 +218,7 @@ async function main() {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, file.path.endsWith('.js') ? withoutUnusedShim(file.text) : file.contents);
   }
+  for (const [path, text] of validatorScripts) writeFileSync(join(PACKAGE_DIR, path), text);
   const schemas = copySchemas(outdir);
   if (metafileAt >= 0) writeFileSync(resolve(process.argv[metafileAt + 1] ?? 'meta.json'), JSON.stringify(result.metafile, null, 2));
   const outputs = Object.entries(result.metafile.outputs);

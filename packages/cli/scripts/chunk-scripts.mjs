@@ -71,7 +71,7 @@ function withoutImportExpressions(ast, text) {
  * The chunk as a function of (exports, require, module, its URL, import), on one line with the code's first line.
  * Without the bundle's `requireShim` (a require function of the chunk's own): the script's `require` serves as well.
  */
-function scriptOf(text, requireShim) {
+export function scriptOf(text, requireShim) {
   const { code } = transformSync(text.startsWith(requireShim) ? text.slice(requireShim.length) : text, {
     format: 'cjs',
     platform: 'node',

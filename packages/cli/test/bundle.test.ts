@@ -23,8 +23,8 @@ function bundled(args: string[], env: Record<string, string> = {}) {
 }
 
 /** As `bundled`, without blocking this process (which may be serving the command's API calls). */
-function bundledAsync(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: bundledEnv(env) });
+function bundledAsync(args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [...nodeFlags, BIN, ...args], { cwd: REPO_ROOT, env: bundledEnv(env) });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -85,6 +85,16 @@ describe('the bundled monsync', () => {
     expect(written.map((path) => readFileSync(join(cacheDir, path)))).toEqual(bytes);
   });
 
+  it('loads the config validator (ajv\'s code, a script of its own) only for a tree with something to report', () => {
+    const cacheDir = newCacheDir();
+    const validator = (files: string[]) => files.filter((path) => /config-validator-[0-9a-f]+-\d+\.v8$/.test(path));
+    expect(bundled(['validate', '--config', 'configs'], { MONSYNC_CACHE_DIR: cacheDir }).code).toBe(0);
+    expect(cacheFiles(cacheDir).length).toBeGreaterThan(0);
+    expect(validator(cacheFiles(cacheDir))).toEqual([]);
+    expect(bundled(['validate', '--config', 'examples/legacy'], { MONSYNC_CACHE_DIR: cacheDir }).err).toContain('error REMOVED_FIELD');
+    expect(validator(cacheFiles(cacheDir))).toHaveLength(1);
+  });
+
   it('replaces a corrupt code cache, and runs as before where none can be written', () => {
     const cacheDir = newCacheDir();
     const expected = bundled(['validate', '--config', 'configs'], { MONSYNC_CACHE_DIR: cacheDir });
@@ -134,5 +144,14 @@ describe('the bundled monsync against the API', () => {
     expect(await planned({})).toEqual(withoutCache);
     expect(cacheFiles(cacheDir).length).toBeGreaterThan(0);
     expect(await planned({})).toEqual(withoutCache);
+  });
+
+  it('keeps undici\'s HTTP parser as WebAssembly\'s baseline compiler made it, never waiting on an optimizing compile', async () => {
+    // V8 prints each WebAssembly function it compiles, and with which compiler, to stdout, after the plan.
+    const { code, out } = await bundledAsync(['plan', '--config', 'configs', '--format', 'json'], { ...suite.env, NODE_DISABLE_COMPILE_CACHE: '1' }, ['--trace-wasm-compilation-times']);
+    expect(code).toBe(0);
+    const compiled = out.split('\n').filter((line) => line.startsWith('Compiled function'));
+    expect(compiled.filter((line) => line.includes('using Liftoff')).length).toBeGreaterThan(0);
+    expect(compiled.filter((line) => !line.includes('using Liftoff'))).toEqual([]);
   });
 });

@@ -144,6 +144,20 @@ describe('Pacer', () => {
     }
   });
 
+  it('sustains 0.9x a limit over the whole read, its first seconds included, where the bucket holds a second of requests', () => {
+    // The bench's case (read-at-a-rate.mjs): about 24 s of requests at the limit. Pacing starts from a window that
+    // Retry-After waits slowed, so its first pace is far below the limit; it must climb back within a few seconds.
+    for (const perSecond of [20, 50, 200]) {
+      for (const burst of [perSecond, 2 * perSecond]) {
+        const requests = perSecond * 24;
+        const run = simulate({ bucket: { perSecond, burst } }, requests);
+        expect((requests * 1000) / run.wallMs).toBeGreaterThanOrEqual(0.9 * perSecond);
+        // About 5%: at 20 a second, each refusal is a larger share.
+        expect(run.refused / run.attempts).toBeLessThanOrEqual(0.065);
+      }
+    }
+  });
+
   it('keeps up with faster and slower limits too, refusing at most about 5%', () => {
     for (const perSecond of [20, 200]) {
       const run = simulate({ bucket: { perSecond, burst: perSecond } }, perSecond * 30);

@@ -24,7 +24,8 @@
  *      the figure is the client's own cost, not the wait a service asks for): requests against the minimum plus the
  *      rejected ones (each refused request is sent again, nothing else is), and the wall time against requests x
  *      latency / parallelism (the client halves its parallelism on a 429 and regains it gradually);
- *   4. the same account read one GET per object at parallelism 10, as a typical provider's refresh does.
+ *   4. the same account read one GET per object at parallelism 10, as a typical provider's refresh does (memberships and
+ *      alerting as the vendor's provider refreshes them: a member list per membership), with the kinds that have account-wide listings and alerting also shown apart.
  *
  * `--scale N` plans N monitors in N/20 groups of 20 instead (the vault, SLAs and reports stay as they are), and
  * prints the growth against the same run at 10,000: `pnpm bench --scale 100000` (opt-in, not in CI) is what a
@@ -34,7 +35,7 @@
  * `--shape published` reads GET /Monitor as one bare array (the published profile) instead of cursor pages (strict),
  * with the floor and the minimum made for that shape: one listing of every monitor, then the same per-parent lists.
  *
- * Usage: node packages/reconciler/bench/plan-10k.mjs [--shape paged|published] [--latency MS] [--rounds N] [--scale N] [--skip-per-object] [--skip-rate-limited]
+ * Usage: node packages/reconciler/bench/plan-10k.mjs [--shape paged|published] [--latency MS] [--rounds N] [--scale N] [--alert-definitions N] [--skip-per-object] [--skip-rate-limited]
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,8 +71,17 @@ const RATE_LIMITED_SHARE = 0.1;
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1] ?? 5) || 5;
 /** People: the same at every --scale (an account's staff does not grow with its monitors). */
 const PEOPLE = { operators: 500, operatorGroups: 50, ownSchedules: 2, groupAuthorizations: ['BasicOperator', 'CreateAlertDefinition'] };
-/** Alerting: the same at every --scale too (an account's paths do not grow with its monitors; each covers more groups). */
-const ALERTING = { alertDefinitions: 200, levels: 3 };
+/**
+ * Alerting: the same at every --scale too (an account's paths do not grow with its monitors; each covers more groups).
+ * `--alert-definitions 0` leaves them out (the account keeps only its default definition): the baseline of an A/B of
+ * what alerting adds to the plan, measured beside a default run.
+ */
+const ALERT_DEFINITIONS = args.includes('--alert-definitions') ? Number(args[args.indexOf('--alert-definitions') + 1]) : 200;
+if (!(Number.isInteger(ALERT_DEFINITIONS) && ALERT_DEFINITIONS >= 0)) {
+  console.error('plan-10k: --alert-definitions takes a whole number of definitions (0 leaves alerting out)');
+  process.exit(2);
+}
+const ALERTING = { alertDefinitions: ALERT_DEFINITIONS, levels: 3 };
 const SIZES = { monitors: SCALE ?? 10_000, groups: Math.floor((SCALE ?? 10_000) / 20), groupSize: 20, sections: 5, items: 200, slas: 100, periodsPerSla: 3, reports: 50, ...PEOPLE, ...ALERTING };
 const PAGE = 100;
 
@@ -420,7 +430,7 @@ if (args[0] === '--read') {
 
 const emulator = await startEmulatorProcess(LATENCY, { profile: SHAPE === 'paged' ? 'strict' : 'published' });
 try {
-  const seeded = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--seed', emulator.control, ...(SCALE === undefined ? [] : ['--scale', String(SCALE)])], { maxBuffer: 256 * 1024 * 1024 });
+  const seeded = await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--seed', emulator.control, ...(SCALE === undefined ? [] : ['--scale', String(SCALE)]), '--alert-definitions', String(ALERT_DEFINITIONS)], { maxBuffer: 256 * 1024 * 1024 });
   const { desired, self, counts } = JSON.parse(seeded.stdout);
   const client = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password' });
   const parallelism = client.parallelism;
@@ -441,13 +451,18 @@ try {
   const someGroup = snapshot.lists.monitorGroup.find((g) => g.IsAll !== true).MonitorGroupGuid;
   const someOperator = guid('operator', 0);
   const someTeam = guid('operatorGroup', 0);
-  const someLevel = `/AlertDefinition/${guid('alertDefinition', 0)}/EscalationLevel`;
+  // The bench's first definition, or the account's default one when `--alert-definitions 0` leaves them out.
+  const someDefinition = snapshot.lists.alertDefinition.find((d) => d.AlertDefinitionGuid === guid('alertDefinition', 0))?.AlertDefinitionGuid ?? snapshot.lists.alertDefinition[0].AlertDefinitionGuid;
+  const someLevel = `/AlertDefinition/${someDefinition}/EscalationLevel`;
   // The least a complete read can be: one listing per kind (monitors by pages), and one listing per parent object
   // where the API has nothing wider (no account-wide duty schedule, member or authorization listing; an alert
   // definition's levels, and each level's members and integrations, only per definition and per level). Everyone's
   // members are every operator and its authorizations cannot change, so it is not listed. Each per-parent kind
   // with one of its listings, whose body the floor below answers.
-  const LISTINGS = ['monitor groups', 'vault sections', 'vault items', 'SLAs', 'reports', 'operators', 'operator groups', 'time zones', 'alert definitions', 'integrations'];
+  // With `--alert-definitions 0` the tree declares no definition: only the default one's levels are read, none of
+  // its members or integrations, nor the account's integrations.
+  const declaresAlerting = SIZES.alertDefinitions > 0;
+  const LISTINGS = ['monitor groups', 'vault sections', 'vault items', 'SLAs', 'reports', 'operators', 'operator groups', 'time zones', 'alert definitions', ...(declaresAlerting ? ['integrations'] : [])];
   const perParentLists = [
     [SIZES.groups, 'monitor group member lists', `/MonitorGroup/${someGroup}/Member`],
     [SIZES.slas, 'SLA period lists', `/SLA/${snapshot.lists.sla[0].SlaGuid}/ExclusionPeriod`],
@@ -456,9 +471,13 @@ try {
     [counts.operatorGroups, 'operator group authorization lists', `/OperatorGroup/${someTeam}/Authorization`],
     [counts.sections, 'vault section access lists', `/VaultSection/${snapshot.lists.vaultSection[0].VaultSectionGuid}/Authorization`],
     [counts.alertDefinitions, 'escalation level lists (one per alert definition)', someLevel],
-    [counts.alertDefinitions, 'alert definition member lists', `/AlertDefinition/${guid('alertDefinition', 0)}/Member`],
-    [counts.escalationLevels, 'escalation level member lists', `${someLevel}/1/Member`],
-    [counts.escalationLevels, 'escalation level integration lists', `${someLevel}/1/Integration`],
+    ...(declaresAlerting
+      ? [
+          [counts.alertDefinitions, 'alert definition member lists', `/AlertDefinition/${someDefinition}/Member`],
+          [counts.escalationLevels, 'escalation level member lists', `${someLevel}/1/Member`],
+          [counts.escalationLevels, 'escalation level integration lists', `${someLevel}/1/Integration`],
+        ]
+      : []),
   ];
   const perParent = perParentLists.reduce((sum, [n]) => sum + n, 0);
   const minimum = monitorPages + LISTINGS.length + perParent;
@@ -596,11 +615,20 @@ try {
   if (!SKIP_PER_OBJECT) {
     const perObject = createClient({ baseUrl: emulator.url, username: 'demo', password: 'demo-password', parallelism: 10 });
     await Promise.all(Array.from({ length: 10 }, () => perObject.operators.list().toArray()));
-    await control(emulator.control, 'DELETE', '/log');
-    const t1 = performance.now();
-    const gets = [
+    // Group memberships as the vendor's provider refreshes them (at 091cb7a, provider/): one resource per membership,
+    // whose Read lists the group's members to find itself (monitorgroup_membership_resource.go Read:
+    // GetGroupMemberships; operatorgroup_membership_resource.go Read: GetMemberships), so one list per membership.
+    const membersOf = (kind, parent) => {
+      const byParent = snapshot.perParent[kind];
+      if (byParent === undefined) throw new Error(`plan-10k: the snapshot has no ${kind} lists to count memberships from`);
+      return byParent[parent] ?? [];
+    };
+    const listingKinds = [
       ...snapshot.lists.monitor.map((m) => () => perObject.monitors.get(m.MonitorGuid)),
-      ...snapshot.lists.monitorGroup.filter((g) => g.IsAll !== true).flatMap((g) => [() => perObject.monitorGroups.get(g.MonitorGroupGuid), () => perObject.monitorGroups.members(g.MonitorGroupGuid).toArray()]),
+      ...snapshot.lists.monitorGroup.filter((g) => g.IsAll !== true).flatMap((g) => [
+        () => perObject.monitorGroups.get(g.MonitorGroupGuid),
+        ...membersOf('groupMembership', g.MonitorGroupGuid).map(() => () => perObject.monitorGroups.members(g.MonitorGroupGuid).toArray()),
+      ]),
       ...snapshot.lists.vaultSection.map((s) => () => perObject.vaultSections.get(s.VaultSectionGuid)),
       ...snapshot.lists.vaultItem.map((i) => () => perObject.vaultItems.get(i.VaultItemGuid)),
       ...snapshot.lists.sla.flatMap((sla) => [
@@ -612,27 +640,71 @@ try {
       ...snapshot.lists.operator.flatMap((o) => [() => perObject.operators.get(o.OperatorGuid), () => perObject.operators.dutySchedules.list(o.OperatorGuid).toArray()]),
       ...snapshot.lists.operatorGroup.filter((g) => g.IsEveryone !== true).flatMap((g) => [
         () => perObject.operatorGroups.get(g.OperatorGroupGuid),
-        () => perObject.operatorGroups.members(g.OperatorGroupGuid).toArray(),
+        ...membersOf('operatorGroupMember', g.OperatorGroupGuid).map(() => () => perObject.operatorGroups.members(g.OperatorGroupGuid).toArray()),
         () => perObject.operatorGroups.authorizations.list(g.OperatorGroupGuid).toArray(),
       ]),
-      // As the vendor's provider refreshes a definition: the definition, its levels and members, each level's members
-      // and integrations (it lists those per level too; it reads each attached integration again besides).
-      ...snapshot.lists.alertDefinition.flatMap((d) => {
-        const definition = perObject.alertDefinitions;
-        const levels = snapshot.perParent.escalationLevel?.[d.AlertDefinitionGuid] ?? [];
-        return [
-          () => definition.get(d.AlertDefinitionGuid),
-          () => definition.escalationLevels.list(d.AlertDefinitionGuid).toArray(),
-          () => definition.members.list(d.AlertDefinitionGuid).toArray(),
-          ...levels.flatMap((l) => [() => definition.escalationLevels.members.list(d.AlertDefinitionGuid, l.Id).toArray(), () => definition.integrations.list(d.AlertDefinitionGuid, l.Id).toArray()]),
-        ];
-      }),
     ];
-    await Promise.all(gets.map((get) => get()));
-    const perObjectWall = performance.now() - t1;
-    const perObjectLog = await control(emulator.control, 'GET', '/log');
+    // Alerting as the vendor's provider refreshes it (ITRS-Group/terraform-provider-itrs-uptrends at 091cb7a, provider/):
+    // alertdefinition_resource.go Read: GET {g} and GET {g}/EscalationLevel per definition; the monitor and monitor
+    // group membership resources' Read (alertdefinition_monitor_membership_resource.go,
+    // alertdefinition_monitorgroup_membership_resource.go): GET {g}/Member once per membership, to find it in the list;
+    // the operator and operator group membership resources' Read (alertdefinition_operator_membership_resource.go,
+    // alertdefinition_operatorgroup_membership_resource.go): GET {g}/EscalationLevel/{n}/Member once per membership;
+    // escalation_level_integration_resource.go Read: GET {g}/EscalationLevel/{n}/Integration/{integrationGuid} once per
+    // attached integration (route 16; it never lists a level's integrations). Every resource is refreshed on its own.
+    const alertingKinds = snapshot.lists.alertDefinition.flatMap((d) => {
+      const definition = perObject.alertDefinitions;
+      const guid = d.AlertDefinitionGuid;
+      const levels = snapshot.perParent.escalationLevel?.[guid] ?? [];
+      const covered = snapshot.perParent.alertDefinitionMember?.[guid] ?? [];
+      return [
+        () => definition.get(guid),
+        () => definition.escalationLevels.list(guid).toArray(),
+        ...covered.map(() => () => definition.members.list(guid).toArray()),
+        ...levels.flatMap((l) => [
+          ...(snapshot.perParent.escalationLevelMember?.[`${guid}/${l.Id}`] ?? []).map(() => () => definition.escalationLevels.members.list(guid, l.Id).toArray()),
+          ...(snapshot.perParent.escalationLevelIntegration?.[`${guid}/${l.Id}`] ?? []).map((i) => () => definition.integrations.get(guid, l.Id, i.IntegrationGuid)),
+        ]),
+      ];
+    });
+    /** One part's GETs at parallelism 10: its wall time and requests. */
+    const timed = async (gets) => {
+      await control(emulator.control, 'DELETE', '/log');
+      const start = performance.now();
+      await Promise.all(gets.map((get) => get()));
+      const wall = performance.now() - start;
+      return { wall, requests: (await control(emulator.control, 'GET', '/log')).total };
+    };
+    const listingPart = await timed(listingKinds);
+    const alertingPart = await timed(alertingKinds);
     await perObject.close();
-    console.log(`one GET per object     ${perObjectLog.total} requests at parallelism 10, ${ms(perObjectWall)} (memberships read once per group, not per pair)  listing is ${(perObjectWall / readWall).toFixed(1)}x faster`);
+    // readLive of the same parts, both with compiled code (after the reads above): the kinds with account-wide
+    // listings alone, and the whole account; alerting is the difference (it has no account-wide listing of members,
+    // levels or integrations, so both sides spend a request per definition or level there).
+    const listingDesired = { ...desired, alertDefinitions: [], settings: { ...desired.settings, manage: Object.fromEntries(Object.entries(desired.settings.manage).filter(([k]) => k !== 'alertDefinitions')) } };
+    const readPart = async (scopeOf) => {
+      await control(emulator.control, 'DELETE', '/log');
+      const start = performance.now();
+      await readLive(client, scopeOf);
+      const wall = performance.now() - start;
+      return { wall, requests: (await control(emulator.control, 'GET', '/log')).total };
+    };
+    const listedAlone = await readPart(liveScope(listingDesired));
+    const listedAll = await readPart(scope);
+    const listedAlerting = { wall: Math.max(1, listedAll.wall - listedAlone.wall), requests: listedAll.requests - listedAlone.requests };
+    const perObjectWall = listingPart.wall + alertingPart.wall;
+    const perObjectRequests = listingPart.requests + alertingPart.requests;
+    const x = (a, b) => `${(a / b).toFixed(1)}x`;
+    console.log(
+      `one GET per object     ${perObjectRequests} requests at parallelism 10, ${ms(perObjectWall)} (memberships and alerting as the vendor's provider refreshes them: a member list per membership)  listing is ${x(perObjectWall, readWall)} faster`,
+    );
+    console.log(
+      `  kinds with listings  ${listingPart.requests} requests, ${ms(listingPart.wall)} against readLive's ${listedAlone.requests} requests, ${ms(listedAlone.wall)}: listing is ${x(listingPart.wall, listedAlone.wall)} faster`,
+    );
+    console.log(
+      `  alerting             ${alertingPart.requests} requests, ${ms(alertingPart.wall)} against readLive's ${listedAlerting.requests} (whole account ${ms(listedAll.wall)} less the above): ${x(alertingPart.wall, listedAlerting.wall)} ` +
+        '(no account-wide listing of levels, members or integrations exists: readLive lists them per definition and per level, the provider reads them per membership and per attachment)',
+    );
   }
   console.log(`peak RSS               ${planRss.toFixed(0)} MB in this process through planning (the seeded tree as text and parsed, three reads, five plans; the emulator runs in its own process)`);
   // One line for scripts/bench.mjs --scale, which prints the growth between two sizes.

@@ -4,6 +4,7 @@ import { GUID_PATTERN, OPERATOR_REFUSED_FIELDS, REMOVED_MONITOR_FIELDS, TIMESTAM
 import type { Diagnostic, DiagnosticCode } from './diagnostics.js';
 import { DIAGNOSTIC_CODES } from './diagnostics.js';
 import { configJsonSchema } from './render-schemas.js';
+import { conformsToSchema } from './schema-conforms.js';
 import { likelyMeant } from './suggest.js';
 import { wireKindAt } from './wire-kinds.js';
 import { valueRename } from '@monsync/client/wire';
@@ -102,8 +103,12 @@ const SECRET_HINT = 'write `{ fromEnv: NAME }` (an environment variable) or `{ f
  * mistake.
  */
 export function schemaDiagnostics(source: YamlSource, allow: AllowUnknown = NOTHING_ALLOWED): Diagnostic[] {
+  const value = source.value === undefined || source.value === null ? {} : source.value;
+  // A file the schema's own walk accepts, ajv accepts too: its validator is loaded (and, bundled, parsed) only for a
+  // file with something to report.
+  if (conformsToSchema(configJsonSchema(), value)) return [];
   const validate = configValidator();
-  if (validate(source.value === undefined || source.value === null ? {} : source.value)) return [];
+  if (validate(value)) return [];
   const errors = [...(validate.errors ?? [])];
   const dropped = new Set<ErrorObject>();
 

@@ -44,6 +44,18 @@ export const alertDefinitionMemberKind: KindModule = {
     },
   },
   diff: () => [],
+  memberSets: {
+    parent: DEFINITION,
+    declared: (state) =>
+      state.alertDefinitions.flatMap(({ value }) => {
+        const members = value.members;
+        if (members === undefined) return [];
+        return [{ parent: value.AlertName ?? value.AlertDefinitionGuid ?? '', members: [{ kind: MONITOR, keys: members.monitors ?? [] }, { kind: GROUP, keys: members.monitorGroups ?? [] }] }];
+      }),
+    listed: (snapshot) => listedPerParent(snapshot, 'alertDefinitionMember'),
+    memberKind: (member) => coveredBy(member)?.kind,
+    memberGuid: (member) => coveredBy(member)?.guid ?? '',
+  },
 
   desired(state) {
     return state.alertDefinitions.flatMap(({ value, source }) => {

@@ -68,34 +68,82 @@ function accountLevels(live: Pick<LiveSnapshot, 'perParent'>): number[] | undefi
 }
 
 type LevelIntegration = Declared<EscalationLevelIntegrationConfig>;
+type WriteOnlyField = (typeof LEVEL_INTEGRATION_WRITE_ONLY_FIELDS)[number];
 
 /**
  * What an attachment sends for a write-only setting it leaves out. The service requires all three when an
  * integration is attached and never says what it would choose, so monsync chooses: attached, and every alert the
  * integration's type takes (a page too many beats a page nobody gets).
  */
-export function writeOnlyDefault(field: (typeof LEVEL_INTEGRATION_WRITE_ONLY_FIELDS)[number], type: string): boolean {
+export function writeOnlyDefault(field: WriteOnlyField, type: string): boolean {
   if (field === 'IsActive') return true;
   return integrationTypeRefuses(type, field, true) === undefined;
 }
 
+/**
+ * The account's integrations by name, as `integrationNamed` finds them, with what an attachment of each sends for a
+ * write-only setting it leaves out: worked out once per integration, not once per attached one (600 at plan-10k).
+ */
+class Integrations {
+  readonly #all: readonly ApiObject[];
+  readonly #byName = new Map<string, ApiObject[]>();
+  readonly #defaults = new Map<ApiObject, Record<WriteOnlyField, boolean>>();
+
+  constructor(all: readonly ApiObject[]) {
+    this.#all = all;
+  }
+
+  named(name: string): ApiObject[] {
+    let found = this.#byName.get(name);
+    if (found === undefined) {
+      found = integrationNamed(name, this.#all);
+      this.#byName.set(name, found);
+    }
+    return found;
+  }
+
+  known(): string {
+    return this.#all.map((i) => `"${String(i['Name'])}"`).join(', ');
+  }
+
+  defaults(integration: ApiObject): Record<WriteOnlyField, boolean> {
+    let out = this.#defaults.get(integration);
+    if (out === undefined) {
+      const type = typeof integration['Type'] === 'string' ? integration['Type'] : '';
+      out = { IsActive: writeOnlyDefault('IsActive', type), SendOkAlerts: writeOnlyDefault('SendOkAlerts', type), SendReminderAlerts: writeOnlyDefault('SendReminderAlerts', type) };
+      this.#defaults.set(integration, out);
+    }
+    return out;
+  }
+}
+
+const REFUSABLE = ['SendOkAlerts', 'SendReminderAlerts', 'ExtraEmailAddresses', 'StatusHubServiceList'];
+
 /** Problems of one attached integration: its name, and the settings its type refuses; the integration when found. */
-function checkIntegration(declared: LevelIntegration, integrations: readonly ApiObject[], where: string, problems: PlanProblem[]): ApiObject | undefined {
+function checkIntegration(declared: LevelIntegration, integrations: Integrations, where: string, problems: PlanProblem[]): ApiObject | undefined {
   const { value, source } = declared;
-  const found = integrationNamed(value.integration, integrations);
+  const found = integrations.named(value.integration);
   if (found.length !== 1) {
-    const known = integrations.map((i) => `"${String(i['Name'])}"`).join(', ');
+    const known = integrations.known();
     const what = found.length === 0 ? `names no integration of the account (${known === '' ? 'it lists none' : `it has ${known}`}); integrations are set up in the web app` : `names ${found.length} integrations; rename one in the web app`;
     problems.push(planProblem('UNRESOLVED_REFERENCE', `${where}: integration "${value.integration}" ${what}`, source));
     return undefined;
   }
   const integration = found[0] as ApiObject;
   const type = typeof integration['Type'] === 'string' ? integration['Type'] : '';
-  for (const field of ['SendOkAlerts', 'SendReminderAlerts', 'ExtraEmailAddresses', 'StatusHubServiceList']) {
+  for (const field of REFUSABLE) {
     const reason = value[field] === undefined || type === '' ? undefined : integrationTypeRefuses(type, field, value[field]);
     if (reason !== undefined) problems.push(planProblem('INTEGRATION_SETTING_REFUSED', `${where}: integration "${value.integration}" refuses ${field}: ${reason}`, source));
   }
   return integration;
+}
+
+/** One attached integration with its `IntegrationGuid` and the write-only settings it leaves out filled in. */
+function resolvedLink(link: LevelIntegration, integration: ApiObject, integrations: Integrations): LevelIntegration {
+  const value: EscalationLevelIntegrationConfig & Record<string, unknown> = { ...link.value, IntegrationGuid: String(integration['IntegrationGuid']) };
+  const defaults = integrations.defaults(integration);
+  for (const field of LEVEL_INTEGRATION_WRITE_ONLY_FIELDS) if (value[field] === undefined) value[field] = defaults[field];
+  return { value, source: link.source };
 }
 
 /**
@@ -108,7 +156,7 @@ export function resolveAlerting(desired: DesiredState, live: Pick<LiveSnapshot, 
   if (desired.settings.manage[ALERT_DEFINITION_KIND.section] === undefined) return { desired, problems: [], warnings: [] };
   const problems: PlanProblem[] = [];
   const levels = accountLevels(live);
-  const integrations = live.integrations ?? [];
+  const integrations = new Integrations(live.integrations ?? []);
   let writeOnly = 0;
   const alertDefinitions = desired.alertDefinitions.map((declared): Declared<AlertDefinitionConfig> => {
     const name = declared.value.AlertName ?? declared.value.AlertDefinitionGuid ?? '';
@@ -122,11 +170,7 @@ export function resolveAlerting(desired: DesiredState, live: Pick<LiveSnapshot, 
       const attached = level.value.integrations.map((link) => {
         if (LEVEL_INTEGRATION_WRITE_ONLY_FIELDS.some((f) => link.value[f] !== undefined)) writeOnly += 1;
         const integration = checkIntegration(link, integrations, where, problems);
-        if (integration === undefined) return link;
-        const type = typeof integration['Type'] === 'string' ? integration['Type'] : '';
-        const value = { ...link.value, IntegrationGuid: String(integration['IntegrationGuid']) };
-        for (const field of LEVEL_INTEGRATION_WRITE_ONLY_FIELDS) if (value[field] === undefined) value[field] = writeOnlyDefault(field, type);
-        return { ...link, value };
+        return integration === undefined ? link : resolvedLink(link, integration, integrations);
       });
       return { ...level, value: { ...level.value, integrations: attached } };
     });

@@ -89,20 +89,34 @@ export interface RetireSpec {
 }
 
 /**
- * A relation declared as a list of member keys under its parent (`members` of a monitor group): its entry keys are
- * `<parent key>/<member key>` and its step GUIDs `<parent GUID>/<member GUID>`, and its entries refer to the parent
- * and the member only. What `desired` and `live` build one entry at a time, as lists: when each parent's declared
- * list is what is live, the kind is matched list by list (phases/match-sets.ts) and no entry is built.
+ * A relation declared as lists of member keys under its parent (`members` of a monitor group; the monitors and groups
+ * an alert definition covers; the operators and groups an escalation level reaches): its entry keys are `<parent
+ * key>/<member key>` (`<parent key>/<member kind>:<member key>` where a parent lists members of several kinds) and its
+ * step GUIDs built the same way from GUIDs, and its entries refer to the parent and the member (and the parent's
+ * parents) only. What `desired` and `live` build one entry at a time, as lists: when each parent's declared lists are
+ * what is live, the kind is matched list by list (phases/match-sets.ts) and no entry is built.
  */
 export interface MemberSets {
   parent: StepKind;
-  member: StepKind;
-  /** The parents that declare the list, each with the member keys declared (in the order `desired` builds entries). */
-  declared(state: DesiredState): { parent: string; members: readonly unknown[] }[];
+  /**
+   * How many `/` a parent key holds by construction (a level's `<AlertName>/<Id>`: 1; none when unset). A parent key
+   * with more could make two parents' entry keys one, so such a tree is matched entry by entry.
+   */
+  parentSlashes?: number;
+  /** The parents that declare lists, each with the member keys declared by member kind (in the order `desired` builds entries). */
+  declared(state: DesiredState): { parent: string; members: readonly DeclaredMembers[] }[];
   /** The listed members per parent GUID, as `live` reads them (`listedPerParent`). */
   listed(snapshot: LiveSnapshot): Record<string, readonly ApiObject[]>;
+  /** A listed member's kind; undefined for one `live` leaves out (then the kind is matched entry by entry). */
+  memberKind(member: ApiObject): StepKind | undefined;
   /** A listed member's GUID. */
   memberGuid(member: ApiObject): string;
+}
+
+/** The keys a parent declares of one member kind. */
+export interface DeclaredMembers {
+  kind: StepKind;
+  keys: readonly unknown[];
 }
 
 /** Lookups across kinds, filled by the engine kind after kind in dependency order. */

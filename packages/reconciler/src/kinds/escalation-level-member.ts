@@ -53,6 +53,23 @@ export const escalationLevelMemberKind: KindModule = {
     },
   },
   diff: () => [],
+  memberSets: {
+    parent: LEVEL,
+    // `<AlertName>/<Id>`: the level number holds no `/`.
+    parentSlashes: 1,
+    declared: (state) =>
+      state.alertDefinitions.flatMap(({ value: definition }) => {
+        const name = definition.AlertName ?? definition.AlertDefinitionGuid ?? '';
+        return (definition.escalationLevels ?? []).flatMap(({ value: level }) => {
+          const members = level.members;
+          if (members === undefined) return [];
+          return [{ parent: `${name}/${level.Id}`, members: [{ kind: OPERATOR, keys: members.operators ?? [] }, { kind: GROUP, keys: members.operatorGroups ?? [] }] }];
+        });
+      }),
+    listed: (snapshot) => listedPerParent(snapshot, 'escalationLevelMember'),
+    memberKind: (member) => reachedBy(member)?.kind,
+    memberGuid: (member) => reachedBy(member)?.guid ?? '',
+  },
 
   desired(state) {
     return state.alertDefinitions.flatMap(({ value: definition }) => {

@@ -32,9 +32,9 @@ export const groupMembershipKind: KindModule = {
   diff: () => [],
   memberSets: {
     parent: GROUP,
-    member: MONITOR,
-    declared: (state) => state.monitorGroups.filter(({ value }) => Array.isArray(value.members)).map(({ value }) => ({ parent: value.Description, members: value.members ?? [] })),
+    declared: (state) => state.monitorGroups.filter(({ value }) => Array.isArray(value.members)).map(({ value }) => ({ parent: value.Description, members: [{ kind: MONITOR, keys: value.members ?? [] }] })),
     listed: (snapshot) => listedPerParent(snapshot, 'groupMembership'),
+    memberKind: () => MONITOR,
     memberGuid: (member) => idOf(member, 'MonitorGuid'),
   },
 

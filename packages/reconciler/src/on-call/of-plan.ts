@@ -7,7 +7,8 @@ import type { DesiredState } from '../desired.js';
 import { listed, listedPerParent } from '../live/snapshot.js';
 import type { ApiObject, LiveSnapshot } from '../live/types.js';
 import type { PlanStep } from '../plan/types.js';
-import { previewOnCall, type OnCallPreview, type OnCallState } from './preview.js';
+import { DutyWindow, previewOnCall, type Duty, type OnCallPreview, type OnCallState } from './preview.js';
+import { DUTY_SCHEDULE_READING } from './schedule.js';
 import { UTC, zoneOfRecord, type TimezoneRecord, type Zone } from './zone.js';
 
 export interface OperatorState {
@@ -123,13 +124,64 @@ export function peopleOfPlan(live: LiveSnapshot, steps: readonly PlanStep[], now
   return { before, after };
 }
 
+/** The hours a plan's previews show: the 7 days from its clock. */
+export const PREVIEW_HOURS = 7 * 24;
+
+type Moment = 'before' | 'after';
+
+/**
+ * The people of one plan's two moments, built once for the on-call preview, who gets paged and the policy rule that
+ * reads paths (each used to build them, and every operator's hours, for itself): the worlds when first asked for,
+ * and each operator's hours only when a preview asks for that operator (`DutyWindow`).
+ */
+export class PlanPeople {
+  private worlds: { before: World; after: World } | undefined;
+  private readonly states = new Map<Moment, OnCallState>();
+  private readonly duties = new Map<Moment, Duty>();
+  /** Undefined without a clock: no hours. */
+  readonly window: DutyWindow | undefined;
+
+  constructor(
+    private readonly live: LiveSnapshot,
+    readonly steps: readonly PlanStep[],
+    readonly now: number | undefined,
+  ) {
+    this.window = now === undefined ? undefined : new DutyWindow(now, PREVIEW_HOURS, DUTY_SCHEDULE_READING);
+  }
+
+  world(moment: Moment): World {
+    this.worlds ??= peopleOfPlan(this.live, this.steps, this.now ?? 0);
+    return this.worlds[moment];
+  }
+
+  state(moment: Moment): OnCallState {
+    let state = this.states.get(moment);
+    if (state === undefined) {
+      state = onCallState(this.world(moment));
+      this.states.set(moment, state);
+    }
+    return state;
+  }
+
+  /** Each operator's hours in the moment; undefined without a clock. */
+  duty(moment: Moment): Duty | undefined {
+    if (this.window === undefined) return undefined;
+    let duty = this.duties.get(moment);
+    if (duty === undefined) {
+      duty = this.window.of(this.state(moment));
+      this.duties.set(moment, duty);
+    }
+    return duty;
+  }
+}
+
 /**
  * The preview, or undefined when duty schedules were not read (no operator or group declares them or members) or
  * the plan changes nobody's hours.
  */
-export function onCallOfPlan(desired: DesiredState, live: LiveSnapshot, steps: readonly PlanStep[], now: number): OnCallPreview | undefined {
+export function onCallOfPlan(desired: DesiredState, live: LiveSnapshot, steps: readonly PlanStep[], now: number, people = new PlanPeople(live, steps, now)): OnCallPreview | undefined {
   if (live.perParent[DUTY_SCHEDULE_KIND.kind] === undefined || desired.settings.manage[OPERATOR_KIND.section] === undefined) return undefined;
-  const { before, after } = peopleOfPlan(live, steps, now);
-  const preview = previewOnCall({ now, before: onCallState(before), after: onCallState(after) });
+  const window = people.window;
+  const preview = previewOnCall({ now, before: people.state('before'), after: people.state('after'), ...(window === undefined ? {} : { window }) });
   return preview.subjects.length === 0 ? undefined : preview;
 }

@@ -43,6 +43,8 @@ export interface OnCallOptions {
   /** Default 7. */
   days?: number;
   reading?: DutyScheduleReading;
+  /** The plan's shared window (`DutyWindow`), when it has one for this preview's hours: both moments' duty comes from it. */
+  window?: DutyWindow;
 }
 
 const HOUR = 3_600_000;
@@ -57,7 +59,8 @@ export function hourStart(zone: Zone, now: number): number {
   return now - (((local % HOUR) + HOUR) % HOUR);
 }
 
-function contentKey(schedule: DutyScheduleContent): string {
+/** What decides a schedule's hours, as one string. */
+export function contentKey(schedule: DutyScheduleContent): string {
   return [schedule.ScheduleMode, schedule.WeekDay, schedule.MonthDay, schedule.StartTime, schedule.EndTime, schedule.StartDateTime, schedule.EndDateTime].join('|');
 }
 
@@ -137,15 +140,77 @@ export function notesOf(zones: readonly Zone[]): string[] | undefined {
   return notes.length === 0 ? undefined : notes;
 }
 
-/** Each operator's zone and the intervals it is on duty, over the preview's window (an hour either side). */
-export type Duty = ReadonlyMap<string, { zone: Zone; on: Interval[] }>;
+/** An operator's zone and the intervals it is on duty, over the preview's window (an hour either side). */
+export interface OperatorDuty {
+  zone: Zone;
+  on: readonly Interval[];
+}
+
+/** Each operator's duty by key, worked out when first asked for (most previews show few of an account's operators). */
+export interface Duty {
+  get(key: string): OperatorDuty | undefined;
+}
+
+/**
+ * The preview's window, shared by both moments and every preview of one plan: each operator's intervals are worked
+ * out when first asked for, once per zone and list of schedules, so an operator the plan leaves alone (and operators
+ * with the same schedules in the same zone) cost one computation for the on-call preview, who gets paged and the policy.
+ */
+export class DutyWindow {
+  private readonly from: number;
+  private readonly to: number;
+  private readonly computed = new Map<Zone, Map<string, readonly Interval[]>>();
+
+  constructor(
+    readonly now: number,
+    readonly hours: number,
+    private readonly reading: DutyScheduleReading,
+  ) {
+    // Intervals span an hour either side of the window, so a subject whose hours start before `now` (a zone with a
+    // half-hour offset) is read whole.
+    this.from = now - HOUR;
+    this.to = now + (hours + 1) * HOUR;
+  }
+
+  /** Whether this window serves a preview of `hours` from `now` read as `reading`. */
+  fits(now: number, hours: number, reading: DutyScheduleReading): boolean {
+    return now === this.now && hours === this.hours && reading === this.reading;
+  }
+
+  of(state: OnCallState): Duty {
+    const operators = new Map(state.operators.map((o) => [o.key, o] as const));
+    const known = new Map<string, OperatorDuty>();
+    return {
+      get: (key) => {
+        let duty = known.get(key);
+        if (duty !== undefined) return duty;
+        const operator = operators.get(key);
+        if (operator === undefined) return undefined;
+        duty = { zone: operator.zone, on: this.intervals(operator) };
+        known.set(key, duty);
+        return duty;
+      },
+    };
+  }
+
+  private intervals(operator: OnCallOperator): readonly Interval[] {
+    let byZone = this.computed.get(operator.zone);
+    if (byZone === undefined) {
+      byZone = new Map();
+      this.computed.set(operator.zone, byZone);
+    }
+    const key = operator.schedules.map(contentKey).join('\n');
+    let on = byZone.get(key);
+    if (on === undefined) {
+      on = onDutyIntervals(operator.schedules, operator.zone, this.from, this.to, this.reading);
+      byZone.set(key, on);
+    }
+    return on;
+  }
+}
 
 export function dutyOf(state: OnCallState, now: number, hours: number, reading: DutyScheduleReading): Duty {
-  // Intervals span an hour either side of the window, so a subject whose hours start before `now` (a zone with a
-  // half-hour offset) is read whole.
-  const from = now - HOUR;
-  const to = now + (hours + 1) * HOUR;
-  return new Map(state.operators.map((o) => [o.key, { zone: o.zone, on: onDutyIntervals(o.schedules, o.zone, from, to, reading) }]));
+  return new DutyWindow(now, hours, reading).of(state);
 }
 
 /** The zone several operators' hours are counted in: theirs when they share one, else UTC. */
@@ -159,8 +224,9 @@ export function previewOnCall(options: OnCallOptions): OnCallPreview {
   const reading = options.reading ?? DUTY_SCHEDULE_READING;
   const { now, before, after } = options;
   const changed = changedSubjects(before, after);
-  const dutyBefore = dutyOf(before, now, hours, reading);
-  const dutyAfter = dutyOf(after, now, hours, reading);
+  const window = options.window?.fits(now, hours, reading) === true ? options.window : new DutyWindow(now, hours, reading);
+  const dutyBefore = window.of(before);
+  const dutyAfter = window.of(after);
   const subjects: OnCallSubject[] = [];
   for (const group of changed.groups) {
     const membersBefore = before.groups.find((g) => g.key === group)?.members ?? [];

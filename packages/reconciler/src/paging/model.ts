@@ -44,9 +44,15 @@ const text = (object: ApiObject, field: string): string => {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 };
 
-/** GUID (lower case) -> name, for one listing. */
-function namesBy(rows: readonly ApiObject[], guidField: string, nameField: string): Map<string, string> {
-  return new Map(rows.map((row) => [text(row, guidField).toLowerCase(), text(row, nameField)]));
+/** GUID (lower case) -> name, for the rows of one listing whose GUID is wanted (of 10,000 monitors, the few covered). */
+function namesBy(rows: readonly ApiObject[], guidField: string, nameField: string, wanted: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  if (wanted.size === 0) return out;
+  for (const row of rows) {
+    const guid = text(row, guidField).toLowerCase();
+    if (wanted.has(guid)) out.set(guid, text(row, nameField));
+  }
+  return out;
 }
 
 interface Names {
@@ -56,12 +62,27 @@ interface Names {
   monitorGroup: Map<string, string>;
 }
 
+/** The GUIDs (lower case) the listed members carry in `field`. */
+function guidsIn(lists: Record<string, ApiObject[]> | undefined, field: string): Set<string> {
+  const out = new Set<string>();
+  for (const rows of Object.values(lists ?? {})) {
+    for (const row of rows) {
+      const guid = text(row, field);
+      if (guid !== '') out.add(guid.toLowerCase());
+    }
+  }
+  return out;
+}
+
+/** The names of the operators, groups and monitors the definitions' members name, and only of those. */
 function liveNames(live: LiveSnapshot): Names {
+  const covered = live.perParent[ALERT_DEFINITION_MEMBER_KIND.kind];
+  const reached = live.perParent[ESCALATION_LEVEL_MEMBER_KIND.kind];
   return {
-    operator: namesBy(live.lists[OPERATOR_KIND.kind] ?? live.operators ?? [], 'OperatorGuid', 'Email'),
-    operatorGroup: namesBy(listed(live, OPERATOR_GROUP_KIND.kind), 'OperatorGroupGuid', 'Description'),
-    monitor: namesBy(listed(live, MONITOR_KIND.kind), 'MonitorGuid', 'Name'),
-    monitorGroup: namesBy(listed(live, MONITOR_GROUP_KIND.kind), 'MonitorGroupGuid', 'Description'),
+    operator: namesBy(live.lists[OPERATOR_KIND.kind] ?? live.operators ?? [], 'OperatorGuid', 'Email', guidsIn(reached, 'OperatorGuid')),
+    operatorGroup: namesBy(listed(live, OPERATOR_GROUP_KIND.kind), 'OperatorGroupGuid', 'Description', guidsIn(reached, 'OperatorGroupGuid')),
+    monitor: namesBy(listed(live, MONITOR_KIND.kind), 'MonitorGuid', 'Name', guidsIn(covered, 'MonitorGuid')),
+    monitorGroup: namesBy(listed(live, MONITOR_GROUP_KIND.kind), 'MonitorGroupGuid', 'Description', guidsIn(covered, 'MonitorGroupGuid')),
   };
 }
 
@@ -202,9 +223,11 @@ function applyChildStep(alerting: Alerting, step: PlanStep): void {
   }
 }
 
+const REMOVED_KINDS: ReadonlySet<string> = new Set([MONITOR_KIND.kind, MONITOR_GROUP_KIND.kind, OPERATOR_KIND.kind, OPERATOR_GROUP_KIND.kind]);
+
 /** A deleted monitor, group, operator or operator group leaves every definition and level that named it. */
 function applyRemoval(alerting: Alerting, step: PlanStep): void {
-  if (step.action !== 'delete') return;
+  if (step.action !== 'delete' || !REMOVED_KINDS.has(step.kind)) return;
   const lower = step.key.toLowerCase();
   for (const definition of alerting.values()) {
     if (step.kind === MONITOR_KIND.kind) definition.monitors?.delete(step.key);

@@ -21,8 +21,8 @@ import {
 import { listed } from '../live/snapshot.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { subtract, union } from '../on-call/intervals.js';
-import { onCallState, peopleOfPlan, type World } from '../on-call/of-plan.js';
-import { cells, dutyOf, gaps, hourStart, iso, sharedZone, type Duty } from '../on-call/preview.js';
+import { PlanPeople, PREVIEW_HOURS, type OperatorState, type World } from '../on-call/of-plan.js';
+import { cells, contentKey, gaps, hourStart, iso, sharedZone, type Duty } from '../on-call/preview.js';
 import { DUTY_SCHEDULE_READING } from '../on-call/schedule.js';
 import type { Zone } from '../on-call/zone.js';
 import type { PlanStep } from '../plan/types.js';
@@ -30,7 +30,7 @@ import { alertingAfter, liveAlerting, named, PAGING_KINDS, type Alerting, type D
 
 /** The most definitions a plan shows; the rest are counted (`omitted`). */
 export const MAX_PAGING_DEFINITIONS = 25;
-const HOURS = 7 * 24;
+const HOURS = PREVIEW_HOURS;
 const HOUR = 3_600_000;
 
 /** One moment (before or after the plan): the people, and their hours when schedules and a clock are known. */
@@ -69,7 +69,8 @@ function hoursOf(reaches: readonly string[], moment: Moment, level: PlanPagingLe
   level.nobodyOnDuty = gaps(subtract([[start, start + HOURS * HOUR]], on), start, HOURS);
 }
 
-function levelPath(level: LevelState, moment: Moment): PlanPagingLevel {
+/** What a level's path shows of its own fields. */
+function levelHead(level: LevelState): PlanPagingLevel {
   const { fields } = level;
   const out: PlanPagingLevel = { id: level.id, active: fields.IsActive !== false };
   if (typeof fields.EscalationMode === 'string') out.escalationMode = fields.EscalationMode;
@@ -77,6 +78,11 @@ function levelPath(level: LevelState, moment: Moment): PlanPagingLevel {
   const minutes = integer(fields.ThresholdMinutes);
   if (count !== undefined) out.thresholdErrorCount = count;
   if (minutes !== undefined) out.thresholdMinutes = minutes;
+  return out;
+}
+
+function levelPath(level: LevelState, moment: Moment): PlanPagingLevel {
+  const out = levelHead(level);
   if (level.operators === undefined || level.groups === undefined) return out;
   // An operator the plan deletes, or one the account does not list, reaches nobody.
   const known = (email: string): string | undefined => moment.people.operators.get(email.toLowerCase())?.email;
@@ -109,8 +115,10 @@ function pathOf(definition: DefinitionState, moment: Moment): PlanPagingPath {
 function pairs(before: Alerting, after: Alerting): [DefinitionState | undefined, DefinitionState | undefined][] {
   const out: [DefinitionState | undefined, DefinitionState | undefined][] = [];
   const seen = new Set<DefinitionState>();
+  const byGuid = new Map<string, DefinitionState>();
+  for (const will of after.values()) if (will.guid !== undefined && !byGuid.has(will.guid)) byGuid.set(will.guid, will);
   for (const was of before.values()) {
-    const will = [...after.values()].find((d) => d.guid !== undefined && d.guid === was.guid) ?? (after.get(was.name)?.guid === undefined ? after.get(was.name) : undefined);
+    const will = (was.guid === undefined ? undefined : byGuid.get(was.guid)) ?? (after.get(was.name)?.guid === undefined ? after.get(was.name) : undefined);
     if (will !== undefined) seen.add(will);
     out.push([was, will]);
   }
@@ -118,20 +126,92 @@ function pairs(before: Alerting, after: Alerting): [DefinitionState | undefined,
   return out;
 }
 
-/** What the preview and the policy read: the definitions and people of both moments. */
+/** What reads the preview and the policy share: the definitions of both moments, their people and hours. */
 interface Worlds {
   before: Alerting;
   after: Alerting;
   moments: { before: Moment; after: Moment };
 }
 
-function worlds(live: LiveSnapshot, steps: readonly PlanStep[], now: number | undefined): Worlds {
-  const people = peopleOfPlan(live, steps, now ?? 0);
+/** By plan (its people): the preview and the policy rule read the same definitions, built once. */
+const built = new WeakMap<PlanPeople, Worlds>();
+
+function worlds(live: LiveSnapshot, people: PlanPeople): Worlds {
+  const known = built.get(people);
+  if (known !== undefined) return known;
   const everyone = new Set(listed(live, OPERATOR_GROUP_KIND.kind).filter((g) => g.IsEveryone === true).map((g) => String(g.Description)));
-  const schedules = live.perParent[DUTY_SCHEDULE_KIND.kind] !== undefined && now !== undefined;
-  const moment = (world: World): Moment => ({ people: world, everyone, now, duty: schedules && now !== undefined ? dutyOf(onCallState(world), now, HOURS, DUTY_SCHEDULE_READING) : undefined });
+  const schedules = live.perParent[DUTY_SCHEDULE_KIND.kind] !== undefined;
+  const moment = (which: 'before' | 'after'): Moment => ({ people: people.world(which), everyone, now: people.now, duty: schedules ? people.duty(which) : undefined });
   const before = liveAlerting(live);
-  return { before, after: alertingAfter(before, steps), moments: { before: moment(people.before), after: moment(people.after) } };
+  const out: Worlds = { before, after: alertingAfter(before, people.steps), moments: { before: moment('before'), after: moment('after') } };
+  built.set(people, out);
+  return out;
+}
+
+/** Operators (lower-case e-mail) and groups (Description) that differ between the two moments, in what a path shows of them. */
+interface PeopleChanges {
+  operators: Set<string>;
+  groups: Set<string>;
+  /** Whether one moment lists operators and the other none (a path then shows the e-mails it names differently). */
+  listing: boolean;
+}
+
+function sameSet(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.size !== b.size) return false;
+  for (const item of a) if (!b.has(item)) return false;
+  return true;
+}
+
+const schedulesOf = (operator: OperatorState): string => [...operator.schedules.values()].map(contentKey).sort().join('\n');
+
+/** The same operator, as its hours and its name in a path read them: e-mail, zone and schedules. */
+function sameOperator(a: OperatorState, b: OperatorState): boolean {
+  return a.email === b.email && a.zone === b.zone && schedulesOf(a) === schedulesOf(b);
+}
+
+function peopleChanges(before: World, after: World): PeopleChanges {
+  const operators = new Set<string>();
+  for (const [key, was] of before.operators) {
+    const will = after.operators.get(key);
+    if (will === undefined || !sameOperator(was, will)) operators.add(key);
+  }
+  for (const key of after.operators.keys()) if (!before.operators.has(key)) operators.add(key);
+  const groups = new Set<string>();
+  for (const [key, members] of before.groups) if (!sameSet(members, after.groups.get(key))) groups.add(key);
+  for (const key of after.groups.keys()) if (!before.groups.has(key)) groups.add(key);
+  return { operators, groups, listing: before.operators.size > 0 !== after.operators.size > 0 };
+}
+
+/** Whether someone a level reaches (named, or through a group) differs between the moments. */
+function reachChanged(level: LevelState, changes: PeopleChanges, before: Moment): boolean {
+  if (level.operators === undefined || level.groups === undefined) return false;
+  for (const email of level.operators) if (changes.operators.has(email.toLowerCase())) return true;
+  for (const group of level.groups) {
+    if (before.everyone.has(group)) {
+      if (changes.operators.size > 0) return true;
+      continue;
+    }
+    if (changes.groups.has(group)) return true;
+    for (const member of before.people.groups.get(group) ?? []) if (changes.operators.has(member)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a definition's path is the same in both moments without building it: the same name, state, coverage and
+ * levels (fields and members), reaching nobody whose hours, name or group changed. Most definitions of a plan are
+ * so; only the others have both paths built and compared, which is what the preview shows.
+ */
+function samePathInBoth(was: DefinitionState, will: DefinitionState, changes: PeopleChanges, before: Moment): boolean {
+  if (changes.listing || was.name !== will.name || was.active !== will.active) return false;
+  if (!sameSet(was.monitors, will.monitors) || !sameSet(was.monitorGroups, will.monitorGroups) || was.levels.size !== will.levels.size) return false;
+  for (const [id, level] of was.levels) {
+    const other = will.levels.get(id);
+    if (other === undefined || !sameSet(level.operators, other.operators) || !sameSet(level.groups, other.groups)) return false;
+    if (JSON.stringify(levelHead(level)) !== JSON.stringify(levelHead(other)) || reachChanged(level, changes, before)) return false;
+  }
+  return true;
 }
 
 /** The kinds besides the alerting ones whose changes can change a path: people and their hours, and covered monitors' deletes. */
@@ -146,11 +226,13 @@ function concernsPaging(step: PlanStep): boolean {
  * The preview, or undefined when alert definitions were not read, no step can change a path, or none changes. Without
  * a clock (`now`), paths have no hours.
  */
-export function pagingOfPlan(live: LiveSnapshot, steps: readonly PlanStep[], now: number | undefined): PlanPaging | undefined {
+export function pagingOfPlan(live: LiveSnapshot, steps: readonly PlanStep[], now: number | undefined, people = new PlanPeople(live, steps, now)): PlanPaging | undefined {
   if (!live.read.includes(ALERT_DEFINITION_KIND.kind) || !steps.some(concernsPaging)) return undefined;
-  const w = worlds(live, steps, now);
+  const w = worlds(live, people);
+  const changes = peopleChanges(w.moments.before.people, w.moments.after.people);
   const changed: PlanPagingDefinition[] = [];
   for (const [was, will] of pairs(w.before, w.after)) {
+    if (was !== undefined && will !== undefined && samePathInBoth(was, will, changes, w.moments.before)) continue;
     const entry: PlanPagingDefinition = { key: will?.name ?? was?.name ?? '' };
     if (was !== undefined) entry.before = pathOf(was, w.moments.before);
     if (will !== undefined) entry.after = pathOf(will, w.moments.after);
@@ -175,10 +257,10 @@ export function alertPathOf(path: PlanPagingPath): AlertPath {
 }
 
 /** The paths of the named definitions as the account would hold them after the plan (those it holds), by name. */
-export function pathsAfterPlan(live: LiveSnapshot, steps: readonly PlanStep[], now: number | undefined, names: readonly string[]): Map<string, PlanPagingPath> {
+export function pathsAfterPlan(live: LiveSnapshot, steps: readonly PlanStep[], now: number | undefined, names: readonly string[], people = new PlanPeople(live, steps, now)): Map<string, PlanPagingPath> {
   const out = new Map<string, PlanPagingPath>();
   if (!live.read.includes(ALERT_DEFINITION_KIND.kind)) return out;
-  const w = worlds(live, steps, now);
+  const w = worlds(live, people);
   for (const name of names) {
     const definition = named(w.after, name);
     if (definition !== undefined) out.set(name, pathOf(definition, w.moments.after));

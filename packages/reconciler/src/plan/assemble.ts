@@ -12,7 +12,7 @@ import type { DesiredState } from '../desired.js';
 import type { LiveSnapshot } from '../live/types.js';
 import { resolveAlerting } from '../kinds/alerting.js';
 import { resolveOutgoingPhoneNumbers } from '../kinds/outgoing-phone-number.js';
-import { onCallOfPlan } from '../on-call/of-plan.js';
+import { onCallOfPlan, PlanPeople } from '../on-call/of-plan.js';
 import { pagingOfPlan } from '../paging/of-plan.js';
 import { PlanError, type PlanProblem } from './errors.js';
 import { ignoreMatcher } from './ignore.js';
@@ -149,11 +149,13 @@ export function assemblePlan(declared: DesiredState, live: LiveSnapshot, options
   const summary = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: drafted.unchanged, unmanaged: deletes.unmanaged.length };
   for (const step of steps) summary[step.action] += 1;
   const violations = safetyViolations(states, steps, desired.settings.safety);
-  const { findings: policy, warnings: policyWarnings, waived } = policyFindings(desired, states, steps, resolution, live, options.now);
+  // The people of both moments and their hours, built once for the policy and both previews, and only as far as they read them.
+  const people = new PlanPeople(live, steps, options.now);
+  const { findings: policy, warnings: policyWarnings, waived } = policyFindings(desired, states, steps, resolution, live, people);
   warnings.push(...policyWarnings);
 
-  const onCall = options.now === undefined ? undefined : onCallOfPlan(desired, live, steps, options.now);
-  const paging = options.now === undefined ? undefined : pagingOfPlan(live, steps, options.now);
+  const onCall = options.now === undefined ? undefined : onCallOfPlan(desired, live, steps, options.now, people);
+  const paging = options.now === undefined ? undefined : pagingOfPlan(live, steps, options.now, people);
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     configDigest: '',

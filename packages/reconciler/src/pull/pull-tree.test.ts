@@ -200,6 +200,21 @@ describe('pulledTree and the published definition', () => {
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
+  it('writes only the allowUnknown table the account needs: values without an empty fields table, fields without an empty values table', () => {
+    const monitor = (fields: ApiObject): ApiObject => ({ MonitorGuid: 'a0000000-0000-4000-8000-000000000001', Name: 'Newer', MonitorType: 'Https', MonitorMode: 'Production', IsActive: true, ...fields });
+    const settingsOf = (fields: ApiObject): string => pulledTree(snapshotOf({ monitors: [monitor(fields)] })).files.find((file) => file.path === 'monsync.yaml')?.content ?? '';
+    const values = settingsOf({ MonitorType: 'NewerType' });
+    expect(values).toContain('allowUnknown:\n  values:\n    MonitorType: [NewerType]\n');
+    expect(values).not.toMatch(/fields:/);
+    // And the tree still validates strictly.
+    const pulled = pulledTree(snapshotOf({ monitors: [monitor({ MonitorType: 'NewerType' })] }));
+    const { diagnostics } = loadConfigTexts('/pulled', pulled.files.map((file) => ({ file: file.path, text: file.content })));
+    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const fields = settingsOf({ Tags: ['x'] });
+    expect(fields).toContain('allowUnknown:\n  fields:\n    monitor: [Tags]\n');
+    expect(fields).not.toMatch(/values:/);
+  });
+
   it('writes no allowUnknown when everything is published', () => {
     const tree = pulledTree(snapshotOf({ monitors: [{ MonitorGuid: 'a0000000-0000-4000-8000-000000000002', Name: 'New', MonitorType: 'Https', IsActive: true }] }));
     expect(tree.files.find((file) => file.path === 'monsync.yaml')?.content).not.toContain('allowUnknown');

@@ -484,7 +484,11 @@ function pullReports(pull: Pull): ApiObject[] {
 }
 
 /** `monsync.yaml` managing every section pull reads, with prune off. */
-function settingsFile(modeline: readonly string[], allowUnknown: AllowUnknown | undefined): PulledTree['files'][number] {
+function neededTables(allow: AllowUnknown): Partial<AllowUnknown> {
+  return Object.fromEntries((['fields', 'values'] as const).filter((table) => Object.keys(allow[table]).length > 0).map((table) => [table, allow[table]]));
+}
+
+function settingsFile(modeline: readonly string[], allowUnknown: Partial<AllowUnknown> | undefined): PulledTree['files'][number] {
   const manage: Record<string, { prune: false }> = {};
   for (const entry of KINDS_AS_LISTED) if (entry.parent === undefined && PULLED_KINDS.includes(entry.kind)) manage[entry.section] = { prune: false };
   return {
@@ -523,7 +527,8 @@ export function pulledTree(live: PulledSnapshot, options: { schemaPath?: string 
   const data = { monitors, monitorGroups: groups, vault: { sections }, slas, scheduledReports: reports, alertDefinitions: alerting.definitions, operators, operatorGroups, rumWebsites };
   // What the account holds beyond the published definition, let through where a reviewer sees it (allow-unknown.ts).
   const unknown = unknownOfTree([data]);
-  const allowUnknown = allowsNothing(unknown) ? undefined : unknown;
+  // Only the tables something needs: an empty `fields: {}` or `values: {}` says nothing a reader needs to see.
+  const allowUnknown = allowsNothing(unknown) ? undefined : neededTables(unknown);
   const files: PulledTree['files'] = [settingsFile(modeline, allowUnknown)];
   if (monitors.length > 0) files.push({ path: 'monitors.yaml', content: toYaml({ monitors }, header('Monitors (key: Name)')) });
   if (groups.length > 0) files.push({ path: 'monitor-groups.yaml', content: toYaml({ monitorGroups: groups }, header('Monitor groups (key: Description); members are monitor Names')) });

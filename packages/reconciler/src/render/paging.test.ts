@@ -142,6 +142,20 @@ describe('who gets paged, rendered', () => {
     expect(onlyWaived).toContain('> [!NOTE]\n> `Night <b>pager</b>` has nobody on duty');
   });
 
+  it("prints a waived definition's hours with nobody on duty in the text plan as the waiver's note, not in red", () => {
+    const shop = PLAIN.definitions[0] ?? { key: '' };
+    const waived = { ...shop, key: 'Night pager', waived: { file: 'alerts.yaml', line: 7, column: 9 } };
+    const red = '\u001b[31m';
+    const nobody = (text: string, key: string) => text.split('\n').slice(text.split('\n').findIndex((l) => l.includes(`alert definition "${key}"`))).find((l) => l.includes('nobody on duty after the plan')) ?? '';
+    const text = renderText(planWith({ ...PLAIN, definitions: [shop, waived] }), { color: true });
+    expect(nobody(text, 'Shop on-call')).toContain(`${red}nobody on duty after the plan: `);
+    const line = nobody(text, 'Night pager');
+    expect(line).not.toContain(red);
+    expect(line).toMatch(/nobody on duty after the plan: .*; the definition's `alertsReachSomeone` finding is waived \(alerts\.yaml:7:9\)$/);
+    // The comment's text block says the same.
+    expect(renderMarkdown(planWith({ ...PLAIN, definitions: [waived] }))).toContain("; the definition's `alertsReachSomeone` finding is waived (alerts.yaml:7:9)\n");
+  });
+
   it('says how many definitions were left out', () => {
     const markdown = renderMarkdown(planWith({ ...PLAIN, omitted: 7 }));
     expect(markdown).toContain('7 more definitions whose path changes are not shown (the plan lists at most 1): see the plan JSON (`paging`).');

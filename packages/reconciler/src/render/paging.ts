@@ -78,7 +78,19 @@ function subjectOf(was: PlanPagingLevel | undefined, will: PlanPagingLevel | und
   return { timeZone: shape.timeZone, from: shape.from, before: aligned(was), after: aligned(will) };
 }
 
-function hoursLines(was: PlanPagingLevel | undefined, will: PlanPagingLevel | undefined, paint: Paint): string[] {
+/** Where the waiver of a definition's `alertsReachSomeone` finding is (`paging.definitions[].waived`). */
+type Waiver = NonNullable<PlanPagingDefinition['waived']>;
+
+/**
+ * The hours a level leaves nobody on duty after the plan: red, unless the definition's `alertsReachSomeone` finding is
+ * waived, which the team decided; the line then says so, as the plan JSON and the comment's note do.
+ */
+function nobodyLine(text: string, waived: Waiver | undefined, paint: Paint): string {
+  if (waived === undefined) return paint('red', text);
+  return `${text}; the definition's \`alertsReachSomeone\` finding is waived (${plainText(`${waived.file}:${waived.line}:${waived.column}`)})`;
+}
+
+function hoursLines(was: PlanPagingLevel | undefined, will: PlanPagingLevel | undefined, paint: Paint, waived: Waiver | undefined): string[] {
   const subject = subjectOf(was?.active === false ? undefined : was, will?.active === false ? undefined : will);
   if (subject === undefined) return [];
   const side = (level: PlanPagingLevel | undefined): string => (level?.onDuty === undefined || !level.active ? '-' : `${count(onDutyHours(level.onDuty))} of ${count(level.onDuty.length)}`);
@@ -88,7 +100,7 @@ function hoursLines(was: PlanPagingLevel | undefined, will: PlanPagingLevel | un
   if (gaps.length > 0) {
     const labels = gapLabels({ ...subject, uncovered: gaps });
     const more = labels.length > GAPS_SHOWN ? ` and ${plural(labels.length - GAPS_SHOWN, 'more span')}` : '';
-    lines.push(paint('red', `nobody on duty${will === undefined ? '' : ' after the plan'}: ${labels.slice(0, GAPS_SHOWN).map(plainText).join(', ')}${more}`));
+    lines.push(nobodyLine(`nobody on duty${will === undefined ? '' : ' after the plan'}: ${labels.slice(0, GAPS_SHOWN).map(plainText).join(', ')}${more}`, waived, paint));
   }
   // A grid only says more than the counts when some hours are on and others off.
   const drawn = [subject.before, subject.after].filter((cells) => cells.trim() !== '');
@@ -96,7 +108,7 @@ function hoursLines(was: PlanPagingLevel | undefined, will: PlanPagingLevel | un
   return lines;
 }
 
-function levelLines(was: PlanPagingLevel | undefined, will: PlanPagingLevel | undefined, paint: Paint): string[] {
+function levelLines(was: PlanPagingLevel | undefined, will: PlanPagingLevel | undefined, paint: Paint, waived: Waiver | undefined): string[] {
   const head = (level: PlanPagingLevel): string => `${thresholdText(level)}${level.active ? '' : ', inactive'}`;
   const id = (will ?? was)?.id ?? 0;
   const lines: string[] = [];
@@ -107,7 +119,7 @@ function levelLines(was: PlanPagingLevel | undefined, will: PlanPagingLevel | un
   const reachWill = will === undefined ? undefined : reachText(will);
   if (reachWas === reachWill || reachWas === undefined || reachWill === undefined) lines.push(`  ${reachWill ?? reachWas ?? ''}`);
   else lines.push(`  before: ${reachWas}`, `  after:  ${reachWill}`);
-  for (const line of hoursLines(was, will, paint)) lines.push(`  ${line}`);
+  for (const line of hoursLines(was, will, paint, waived)) lines.push(`  ${line}`);
   return lines;
 }
 
@@ -128,7 +140,7 @@ export function definitionLines(definition: PlanPagingDefinition, paint: Paint =
   for (const id of ids) {
     const was = before?.levels.find((l) => l.id === id);
     const will = after?.levels.find((l) => l.id === id);
-    for (const line of levelLines(was, will, paint)) lines.push(`  ${line}`);
+    for (const line of levelLines(was, will, paint, definition.waived)) lines.push(`  ${line}`);
   }
   return lines;
 }

@@ -6,6 +6,7 @@
 import { ALERT_DEFINITION_KIND, alertsReachSomeone, checkAccountPolicy, MONITOR_KIND, type AccountMonitor, type PlanWaiver, type PolicyRuleEntry } from '@monsync/schema';
 import type { DesiredState } from '../../desired.js';
 import type { LiveSnapshot } from '../../live/types.js';
+import type { PlanPeople } from '../../on-call/of-plan.js';
 import { alertPathOf, pathsAfterPlan } from '../../paging/of-plan.js';
 import type { PlanStep, PlanWarning, PolicyFinding } from '../types.js';
 import type { KindState, Resolution } from './state.js';
@@ -38,11 +39,11 @@ export function monitorsAfterPlan(states: readonly KindState[], steps: readonly 
  * `alertsReachSomeone` over every declared alert definition as the account would hold it after the plan; a valid
  * waiver of the definition silences it, and one that silences nothing is said as a warning.
  */
-function reachFindings(desired: DesiredState, live: LiveSnapshot, steps: readonly PlanStep[], now: number | undefined): Reach {
+function reachFindings(desired: DesiredState, live: LiveSnapshot, people: PlanPeople): Reach {
   const entry = (desired.settings.policy ?? []).find((e) => e.rule === alertsReachSomeone.name);
   if (entry === undefined || desired.settings.manage[ALERT_DEFINITION_KIND.section] === undefined) return { findings: [], warnings: [], waived: [] };
   const declared = desired.alertDefinitions.filter((d) => typeof d.value.AlertName === 'string');
-  const paths = pathsAfterPlan(live, steps, now, declared.map((d) => d.value.AlertName ?? ''));
+  const paths = pathsAfterPlan(live, people.steps, people.now, declared.map((d) => d.value.AlertName ?? ''), people);
   const waivers = (desired.planWaivers ?? []).filter((w) => w.rule === alertsReachSomeone.name && w.kind === ALERT_DEFINITION_KIND.kind);
   const used = new Set<(typeof waivers)[number]>();
   const findings: PolicyFinding[] = [];
@@ -81,13 +82,13 @@ export function policyFindings(
   steps: readonly PlanStep[],
   resolution: Resolution,
   live: LiveSnapshot,
-  now: number | undefined,
+  people: PlanPeople,
 ): Reach {
   const entries: readonly PolicyRuleEntry[] = desired.settings.policy ?? [];
   const findings = [...(desired.policy ?? [])];
   const monitors = entries.length === 0 ? undefined : monitorsAfterPlan(states, steps, resolution);
   if (monitors !== undefined) findings.push(...checkAccountPolicy(entries, monitors));
-  const reach = reachFindings(desired, live, steps, now);
+  const reach = reachFindings(desired, live, people);
   findings.push(...reach.findings);
   return { findings, warnings: reach.warnings, waived: reach.waived };
 }

@@ -28226,14 +28226,14 @@ var require_code2 = __commonJS({
     }
     exports.callValidateCode = callValidateCode;
     var newRegExp = (0, codegen_1._)`new RegExp`;
-    function usePattern({ gen, it: { opts } }, pattern) {
+    function usePattern({ gen, it: { opts } }, pattern2) {
       const u = opts.unicodeRegExp ? "u" : "";
       const { regExp } = opts.code;
-      const rx = regExp(pattern, u);
+      const rx = regExp(pattern2, u);
       return gen.scopeValue("pattern", {
         key: rx.toString(),
         ref: rx,
-        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u})`
+        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern2}, ${u})`
       });
     }
     exports.usePattern = usePattern;
@@ -28492,7 +28492,7 @@ var require_subschema = __commonJS({
 var require_fast_deep_equal = __commonJS({
   "../../node_modules/.pnpm/fast-deep-equal@3.1.3/node_modules/fast-deep-equal/index.js"(exports, module) {
     "use strict";
-    module.exports = function equal(a, b) {
+    module.exports = function equal2(a, b) {
       if (a === b) return true;
       if (a && b && typeof a == "object" && typeof b == "object") {
         if (a.constructor !== b.constructor) return false;
@@ -28501,7 +28501,7 @@ var require_fast_deep_equal = __commonJS({
           length = a.length;
           if (length != b.length) return false;
           for (i = length; i-- !== 0; )
-            if (!equal(a[i], b[i])) return false;
+            if (!equal2(a[i], b[i])) return false;
           return true;
         }
         if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
@@ -28514,7 +28514,7 @@ var require_fast_deep_equal = __commonJS({
           if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
         for (i = length; i-- !== 0; ) {
           var key = keys[i];
-          if (!equal(a[key], b[key])) return false;
+          if (!equal2(a[key], b[key])) return false;
         }
         return true;
       }
@@ -28618,7 +28618,7 @@ var require_resolve = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
     var util_1 = require_util9();
-    var equal = require_fast_deep_equal();
+    var equal2 = require_fast_deep_equal();
     var traverse = require_json_schema_traverse();
     var SIMPLE_INLINED = /* @__PURE__ */ new Set([
       "type",
@@ -28756,7 +28756,7 @@ var require_resolve = __commonJS({
       });
       return localRefs;
       function checkAmbiguosRef(sch1, sch2, ref) {
-        if (sch2 !== void 0 && !equal(sch1, sch2))
+        if (sch2 !== void 0 && !equal2(sch1, sch2))
           throw ambiguos(ref);
       }
       function ambiguos(ref) {
@@ -30413,7 +30413,7 @@ var require_fast_uri = __commonJS({
       target.fragment = relative5.fragment;
       return target;
     }
-    function equal(uriA, uriB, options) {
+    function equal2(uriA, uriB, options) {
       const normalizedA = normalizeComparableURI(uriA, options);
       const normalizedB = normalizeComparableURI(uriB, options);
       return normalizedA !== void 0 && normalizedB !== void 0 && normalizedA === normalizedB;
@@ -30716,7 +30716,7 @@ var require_fast_uri = __commonJS({
       normalize,
       resolve: resolve4,
       resolveComponent,
-      equal,
+      equal: equal2,
       serialize,
       parse: parse3
     };
@@ -31571,7 +31571,7 @@ var require_ucs2length = __commonJS({
   "../../node_modules/.pnpm/ajv@8.20.0/node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str3) {
+    function ucs2length2(str3) {
       const len = str3.length;
       let length = 0;
       let pos = 0;
@@ -31587,8 +31587,8 @@ var require_ucs2length = __commonJS({
       }
       return length;
     }
-    exports.default = ucs2length;
-    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
+    exports.default = ucs2length2;
+    ucs2length2.code = 'require("ajv/dist/runtime/ucs2length").default';
   }
 });
 
@@ -31806,9 +31806,9 @@ var require_equal = __commonJS({
   "../../node_modules/.pnpm/ajv@8.20.0/node_modules/ajv/dist/runtime/equal.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var equal = require_fast_deep_equal();
-    equal.code = 'require("ajv/dist/runtime/equal").default';
-    exports.default = equal;
+    var equal2 = require_fast_deep_equal();
+    equal2.code = 'require("ajv/dist/runtime/equal").default';
+    exports.default = equal2;
   }
 });
 
@@ -32568,9 +32568,9 @@ var require_patternProperties = __commonJS({
       code(cxt) {
         const { gen, schema, data, parentSchema, it } = cxt;
         const { opts } = it;
-        const patterns = (0, code_1.allSchemaProperties)(schema);
-        const alwaysValidPatterns = patterns.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
+        const patterns2 = (0, code_1.allSchemaProperties)(schema);
+        const alwaysValidPatterns = patterns2.filter((p) => (0, util_1.alwaysValidSchema)(it, schema[p]));
+        if (patterns2.length === 0 || alwaysValidPatterns.length === patterns2.length && (!it.opts.unevaluated || it.props === true)) {
           return;
         }
         const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
@@ -32581,7 +32581,7 @@ var require_patternProperties = __commonJS({
         const { props } = it;
         validatePatternProperties();
         function validatePatternProperties() {
-          for (const pat of patterns) {
+          for (const pat of patterns2) {
             if (checkProperties)
               checkMatchingProperties(pat);
             if (it.allErrors) {
@@ -47818,16 +47818,16 @@ var require_snapshot_utils = __commonJS({
       }
       return function isUrlExcluded(url) {
         let urlLowerCased;
-        for (const pattern of excludePatterns) {
-          if (typeof pattern === "string") {
+        for (const pattern2 of excludePatterns) {
+          if (typeof pattern2 === "string") {
             if (!urlLowerCased) {
               urlLowerCased = url.toLowerCase();
             }
-            if (urlLowerCased.includes(pattern.toLowerCase())) {
+            if (urlLowerCased.includes(pattern2.toLowerCase())) {
               return true;
             }
-          } else if (pattern instanceof RegExp) {
-            if (pattern.test(url)) {
+          } else if (pattern2 instanceof RegExp) {
+            if (pattern2.test(url)) {
               return true;
             }
           }
@@ -62001,8 +62001,8 @@ var TypeSystemPolicy;
   }
   TypeSystemPolicy2.IsExactOptionalProperty = IsExactOptionalProperty;
   function IsObjectLike(value) {
-    const isObject = IsObject2(value);
-    return TypeSystemPolicy2.AllowArrayObject ? isObject : isObject && !IsArray2(value);
+    const isObject2 = IsObject2(value);
+    return TypeSystemPolicy2.AllowArrayObject ? isObject2 : isObject2 && !IsArray2(value);
   }
   TypeSystemPolicy2.IsObjectLike = IsObjectLike;
   function IsRecordLike(value) {
@@ -62620,73 +62620,73 @@ function Union(types, options) {
 // ../../node_modules/.pnpm/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/template-literal/parse.mjs
 var TemplateLiteralParserError = class extends TypeBoxError {
 };
-function Unescape(pattern) {
-  return pattern.replace(/\\\$/g, "$").replace(/\\\*/g, "*").replace(/\\\^/g, "^").replace(/\\\|/g, "|").replace(/\\\(/g, "(").replace(/\\\)/g, ")");
+function Unescape(pattern2) {
+  return pattern2.replace(/\\\$/g, "$").replace(/\\\*/g, "*").replace(/\\\^/g, "^").replace(/\\\|/g, "|").replace(/\\\(/g, "(").replace(/\\\)/g, ")");
 }
-function IsNonEscaped(pattern, index, char) {
-  return pattern[index] === char && pattern.charCodeAt(index - 1) !== 92;
+function IsNonEscaped(pattern2, index, char) {
+  return pattern2[index] === char && pattern2.charCodeAt(index - 1) !== 92;
 }
-function IsOpenParen(pattern, index) {
-  return IsNonEscaped(pattern, index, "(");
+function IsOpenParen(pattern2, index) {
+  return IsNonEscaped(pattern2, index, "(");
 }
-function IsCloseParen(pattern, index) {
-  return IsNonEscaped(pattern, index, ")");
+function IsCloseParen(pattern2, index) {
+  return IsNonEscaped(pattern2, index, ")");
 }
-function IsSeparator(pattern, index) {
-  return IsNonEscaped(pattern, index, "|");
+function IsSeparator(pattern2, index) {
+  return IsNonEscaped(pattern2, index, "|");
 }
-function IsGroup(pattern) {
-  if (!(IsOpenParen(pattern, 0) && IsCloseParen(pattern, pattern.length - 1)))
+function IsGroup(pattern2) {
+  if (!(IsOpenParen(pattern2, 0) && IsCloseParen(pattern2, pattern2.length - 1)))
     return false;
   let count = 0;
-  for (let index = 0; index < pattern.length; index++) {
-    if (IsOpenParen(pattern, index))
+  for (let index = 0; index < pattern2.length; index++) {
+    if (IsOpenParen(pattern2, index))
       count += 1;
-    if (IsCloseParen(pattern, index))
+    if (IsCloseParen(pattern2, index))
       count -= 1;
-    if (count === 0 && index !== pattern.length - 1)
+    if (count === 0 && index !== pattern2.length - 1)
       return false;
   }
   return true;
 }
-function InGroup(pattern) {
-  return pattern.slice(1, pattern.length - 1);
+function InGroup(pattern2) {
+  return pattern2.slice(1, pattern2.length - 1);
 }
-function IsPrecedenceOr(pattern) {
+function IsPrecedenceOr(pattern2) {
   let count = 0;
-  for (let index = 0; index < pattern.length; index++) {
-    if (IsOpenParen(pattern, index))
+  for (let index = 0; index < pattern2.length; index++) {
+    if (IsOpenParen(pattern2, index))
       count += 1;
-    if (IsCloseParen(pattern, index))
+    if (IsCloseParen(pattern2, index))
       count -= 1;
-    if (IsSeparator(pattern, index) && count === 0)
+    if (IsSeparator(pattern2, index) && count === 0)
       return true;
   }
   return false;
 }
-function IsPrecedenceAnd(pattern) {
-  for (let index = 0; index < pattern.length; index++) {
-    if (IsOpenParen(pattern, index))
+function IsPrecedenceAnd(pattern2) {
+  for (let index = 0; index < pattern2.length; index++) {
+    if (IsOpenParen(pattern2, index))
       return true;
   }
   return false;
 }
-function Or(pattern) {
+function Or(pattern2) {
   let [count, start] = [0, 0];
   const expressions = [];
-  for (let index = 0; index < pattern.length; index++) {
-    if (IsOpenParen(pattern, index))
+  for (let index = 0; index < pattern2.length; index++) {
+    if (IsOpenParen(pattern2, index))
       count += 1;
-    if (IsCloseParen(pattern, index))
+    if (IsCloseParen(pattern2, index))
       count -= 1;
-    if (IsSeparator(pattern, index) && count === 0) {
-      const range2 = pattern.slice(start, index);
+    if (IsSeparator(pattern2, index) && count === 0) {
+      const range2 = pattern2.slice(start, index);
       if (range2.length > 0)
         expressions.push(TemplateLiteralParse(range2));
       start = index + 1;
     }
   }
-  const range = pattern.slice(start);
+  const range = pattern2.slice(start);
   if (range.length > 0)
     expressions.push(TemplateLiteralParse(range));
   if (expressions.length === 0)
@@ -62695,7 +62695,7 @@ function Or(pattern) {
     return expressions[0];
   return { type: "or", expr: expressions };
 }
-function And(pattern) {
+function And(pattern2) {
   function Group(value, index) {
     if (!IsOpenParen(value, index))
       throw new TemplateLiteralParserError(`TemplateLiteralParser: Index must point to open parens`);
@@ -62710,23 +62710,23 @@ function And(pattern) {
     }
     throw new TemplateLiteralParserError(`TemplateLiteralParser: Unclosed group parens in expression`);
   }
-  function Range(pattern2, index) {
-    for (let scan = index; scan < pattern2.length; scan++) {
-      if (IsOpenParen(pattern2, scan))
+  function Range(pattern3, index) {
+    for (let scan = index; scan < pattern3.length; scan++) {
+      if (IsOpenParen(pattern3, scan))
         return [index, scan];
     }
-    return [index, pattern2.length];
+    return [index, pattern3.length];
   }
   const expressions = [];
-  for (let index = 0; index < pattern.length; index++) {
-    if (IsOpenParen(pattern, index)) {
-      const [start, end] = Group(pattern, index);
-      const range = pattern.slice(start, end + 1);
+  for (let index = 0; index < pattern2.length; index++) {
+    if (IsOpenParen(pattern2, index)) {
+      const [start, end] = Group(pattern2, index);
+      const range = pattern2.slice(start, end + 1);
       expressions.push(TemplateLiteralParse(range));
       index = end;
     } else {
-      const [start, end] = Range(pattern, index);
-      const range = pattern.slice(start, end);
+      const [start, end] = Range(pattern2, index);
+      const range = pattern2.slice(start, end);
       if (range.length > 0)
         expressions.push(TemplateLiteralParse(range));
       index = end - 1;
@@ -62734,11 +62734,11 @@ function And(pattern) {
   }
   return expressions.length === 0 ? { type: "const", const: "" } : expressions.length === 1 ? expressions[0] : { type: "and", expr: expressions };
 }
-function TemplateLiteralParse(pattern) {
-  return IsGroup(pattern) ? TemplateLiteralParse(InGroup(pattern)) : IsPrecedenceOr(pattern) ? Or(pattern) : IsPrecedenceAnd(pattern) ? And(pattern) : { type: "const", const: Unescape(pattern) };
+function TemplateLiteralParse(pattern2) {
+  return IsGroup(pattern2) ? TemplateLiteralParse(InGroup(pattern2)) : IsPrecedenceOr(pattern2) ? Or(pattern2) : IsPrecedenceAnd(pattern2) ? And(pattern2) : { type: "const", const: Unescape(pattern2) };
 }
-function TemplateLiteralParseExact(pattern) {
-  return TemplateLiteralParse(pattern.slice(1, pattern.length - 1));
+function TemplateLiteralParseExact(pattern2) {
+  return TemplateLiteralParse(pattern2.slice(1, pattern2.length - 1));
 }
 
 // ../../node_modules/.pnpm/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/template-literal/finite.mjs
@@ -62885,8 +62885,8 @@ function TemplateLiteralToUnion(schema) {
 
 // ../../node_modules/.pnpm/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/template-literal/template-literal.mjs
 function TemplateLiteral(unresolved, options) {
-  const pattern = IsString(unresolved) ? TemplateLiteralPattern(TemplateLiteralSyntax(unresolved)) : TemplateLiteralPattern(unresolved);
-  return CreateType({ [Kind]: "TemplateLiteral", type: "string", pattern }, options);
+  const pattern2 = IsString(unresolved) ? TemplateLiteralPattern(TemplateLiteralSyntax(unresolved)) : TemplateLiteralPattern(unresolved);
+  return CreateType({ [Kind]: "TemplateLiteral", type: "string", pattern: pattern2 }, options);
 }
 
 // ../../node_modules/.pnpm/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/indexed/indexed-property-keys.mjs
@@ -63741,8 +63741,8 @@ function ReadonlyOptional(schema) {
 }
 
 // ../../node_modules/.pnpm/@sinclair+typebox@0.34.52/node_modules/@sinclair/typebox/build/esm/type/record/record.mjs
-function RecordCreateFromPattern(pattern, T, options) {
-  return CreateType({ [Kind]: "Record", type: "object", patternProperties: { [pattern]: T } }, options);
+function RecordCreateFromPattern(pattern2, T, options) {
+  return CreateType({ [Kind]: "Record", type: "object", patternProperties: { [pattern2]: T } }, options);
 }
 function RecordCreateFromKeys(K, T, options) {
   const result = {};
@@ -63763,8 +63763,8 @@ function FromRegExpKey(key, type, options) {
   return RecordCreateFromPattern(key.source, type, options);
 }
 function FromStringKey(key, type, options) {
-  const pattern = IsUndefined(key.pattern) ? PatternStringExact : key.pattern;
-  return RecordCreateFromPattern(pattern, type, options);
+  const pattern2 = IsUndefined(key.pattern) ? PatternStringExact : key.pattern;
+  return RecordCreateFromPattern(pattern2, type, options);
 }
 function FromAnyKey(_, type, options) {
   return RecordCreateFromPattern(PatternStringExact, type, options);
@@ -63788,8 +63788,8 @@ function RecordPattern(record) {
   return globalThis.Object.getOwnPropertyNames(record.patternProperties)[0];
 }
 function RecordKey2(type) {
-  const pattern = RecordPattern(type);
-  return pattern === PatternStringExact ? String2() : pattern === PatternNumberExact ? Number2() : String2({ pattern });
+  const pattern2 = RecordPattern(type);
+  return pattern2 === PatternStringExact ? String2() : pattern2 === PatternNumberExact ? Number2() : String2({ pattern: pattern2 });
 }
 function RecordValue2(type) {
   return type.patternProperties[RecordPattern(type)];
@@ -64264,9 +64264,9 @@ function FromObject7(moduleProperties, properties) {
   }, {}));
 }
 function FromRecord3(moduleProperties, type) {
-  const [value, pattern] = [FromType2(moduleProperties, RecordValue2(type)), RecordPattern(type)];
+  const [value, pattern2] = [FromType2(moduleProperties, RecordValue2(type)), RecordPattern(type)];
   const result = CloneType(type);
-  result.patternProperties[pattern] = value;
+  result.patternProperties[pattern2] = value;
   return result;
 }
 function FromTransform(moduleProperties, transform) {
@@ -67192,12 +67192,12 @@ var PolicyReader = class {
    */
   readSettings(src, value, settings, allow = NOTHING_ALLOWED) {
     const diagnostics = [];
-    const pattern = new RegExp(IGNORE_PATTERN, "su");
+    const pattern2 = new RegExp(IGNORE_PATTERN, "su");
     if (Array.isArray(value.protect)) {
       const written2 = value.protect.filter((p) => typeof p === "string");
       settings.protect = written2;
       value.protect.forEach((raw, i) => {
-        if (typeof raw !== "string" || !pattern.test(raw)) return;
+        if (typeof raw !== "string" || !pattern2.test(raw)) return;
         const colon = raw.indexOf(":");
         const { line, column } = src.position(["protect", i]);
         this.#patterns.push({ kind: raw.slice(0, colon), rule: raw, glob: raw.slice(colon + 1).trim(), source: { file: src.file, line, column } });
@@ -67319,6 +67319,143 @@ function compileConfigValidator() {
   return configAjv().validate;
 }
 
+// ../schema/src/schema-conforms.ts
+function conformsToSchema(document, value) {
+  return conforms(document, document, value);
+}
+var ANNOTATIONS = /* @__PURE__ */ new Set(["$schema", "$id", "$defs", "title", "description", "deprecated", "default", "examples"]);
+var patterns = /* @__PURE__ */ new Map();
+function pattern(source) {
+  let compiled2 = patterns.get(source);
+  if (compiled2 === void 0) {
+    compiled2 = new RegExp(source, "u");
+    patterns.set(source, compiled2);
+  }
+  return compiled2;
+}
+var isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+function hasType(type, value) {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isObject(value);
+    case "number":
+      return typeof value === "number" && isFinite(value);
+    case "integer":
+      return typeof value === "number" && !(value % 1) && !isNaN(value) && isFinite(value);
+    default:
+      return false;
+  }
+}
+function ucs2length(text4) {
+  let length = 0;
+  for (let at3 = 0; at3 < text4.length; length += 1) {
+    const unit = text4.charCodeAt(at3);
+    at3 += 1;
+    if (unit >= 55296 && unit <= 56319 && at3 < text4.length && (text4.charCodeAt(at3) & 64512) === 56320) at3 += 1;
+  }
+  return length;
+}
+function equal(a, b) {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a !== a && b !== b;
+  if (Array.isArray(a) !== Array.isArray(b) || a.constructor !== b.constructor) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => equal(item, b[i]));
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && equal(a[key], b[key]));
+}
+function unique(items) {
+  if (items.every((item) => typeof item === "string")) return new Set(items).size === items.length;
+  return items.every((item, i) => items.findIndex((other) => equal(other, item)) === i);
+}
+var sameValue = (allowed, value) => allowed !== null && typeof allowed === "object" ? equal(value, allowed) : value === allowed;
+function conforms(document, schema, value) {
+  if (schema === true) return true;
+  if (!isObject(schema)) return false;
+  for (const keyword of Object.keys(schema)) {
+    if (!ANNOTATIONS.has(keyword) && !keywordHolds(document, schema, keyword, value)) return false;
+  }
+  return true;
+}
+function keywordHolds(document, schema, keyword, value) {
+  const argument = schema[keyword];
+  switch (keyword) {
+    case "type":
+      return hasType(argument, value);
+    case "$ref": {
+      if (typeof argument !== "string" || !argument.startsWith("#/$defs/")) return false;
+      const name = argument.slice("#/$defs/".length);
+      const defs = document.$defs;
+      return defs !== void 0 && Object.hasOwn(defs, name) && conforms(document, defs[name], value);
+    }
+    case "enum":
+      return Array.isArray(argument) && argument.some((allowed) => sameValue(allowed, value));
+    case "const":
+      return sameValue(argument, value);
+    case "anyOf":
+      return Array.isArray(argument) && argument.some((branch) => conforms(document, branch, value));
+    case "not":
+      return false;
+    default:
+      return typedKeywordHolds(document, schema, keyword, argument, value);
+  }
+}
+function typedKeywordHolds(document, schema, keyword, argument, value) {
+  switch (keyword) {
+    case "minLength":
+      return typeof value !== "string" || typeof argument === "number" && ucs2length(value) >= argument;
+    case "maxLength":
+      return typeof value !== "string" || typeof argument === "number" && ucs2length(value) <= argument;
+    case "pattern":
+      return typeof value !== "string" || typeof argument === "string" && pattern(argument).test(value);
+    case "format":
+      return argument === "email" && (typeof value !== "string" || EMAIL_PATTERN.test(value));
+    case "minimum":
+      return typeof value !== "number" || typeof argument === "number" && value >= argument;
+    case "maximum":
+      return typeof value !== "number" || typeof argument === "number" && value <= argument;
+    case "items":
+      return !Array.isArray(value) || value.every((item) => conforms(document, argument, item));
+    case "minItems":
+      return !Array.isArray(value) || typeof argument === "number" && value.length >= argument;
+    case "uniqueItems":
+      return !Array.isArray(value) || argument === false || argument === true && unique(value);
+    case "required":
+      return !isObject(value) || Array.isArray(argument) && argument.every((name) => typeof name === "string" && value[name] !== void 0);
+    case "properties":
+      return !isObject(value) || isObject(argument) && Object.keys(argument).every((name) => value[name] === void 0 || conforms(document, argument[name], value[name]));
+    case "patternProperties":
+      return !isObject(value) || isObject(argument) && patternPropertiesHold(document, argument, value);
+    case "additionalProperties":
+      return !isObject(value) || additionalPropertiesHold(document, schema, argument, value);
+    default:
+      return false;
+  }
+}
+function patternPropertiesHold(document, byPattern, value) {
+  for (const key in value) {
+    for (const source of Object.keys(byPattern)) if (pattern(source).test(key) && !conforms(document, byPattern[source], value[key])) return false;
+  }
+  return true;
+}
+function additionalPropertiesHold(document, schema, argument, value) {
+  const declared = isObject(schema["properties"]) ? schema["properties"] : {};
+  const patternSources = isObject(schema["patternProperties"]) ? Object.keys(schema["patternProperties"]) : [];
+  for (const key in value) {
+    if (Object.hasOwn(declared, key) || patternSources.some((source) => pattern(source).test(key))) continue;
+    if (!conforms(document, argument, value[key])) return false;
+  }
+  return true;
+}
+
 // ../schema/src/validate.ts
 var compiled;
 function configValidator() {
@@ -67386,8 +67523,10 @@ function quoted(value) {
 }
 var SECRET_HINT = "write `{ fromEnv: NAME }` (an environment variable) or `{ fromFile: path }` (a file relative to this YAML file)";
 function schemaDiagnostics(source, allow = NOTHING_ALLOWED) {
+  const value = source.value === void 0 || source.value === null ? {} : source.value;
+  if (conformsToSchema(configJsonSchema(), value)) return [];
   const validate2 = configValidator();
-  if (validate2(source.value === void 0 || source.value === null ? {} : source.value)) return [];
+  if (validate2(value)) return [];
   const errors = [...validate2.errors ?? []];
   const dropped = /* @__PURE__ */ new Set();
   for (const error2 of errors) {
@@ -67567,24 +67706,24 @@ function refusedField(make, path, name) {
   return make("INVALID_VALUE", `\`${name}\` is not allowed here`, path, "key");
 }
 function patternMismatch(make, error2, path, name, parent) {
-  const pattern = String(error2.params.pattern);
-  if (pattern === TIMESTAMP_PATTERN) {
+  const pattern2 = String(error2.params.pattern);
+  if (pattern2 === TIMESTAMP_PATTERN) {
     return make("INVALID_TIMESTAMP", `\`${name}\` must be a timestamp YYYY-MM-DDTHH:MM:SS (no time zone, no milliseconds)`, path, "value", 'e.g. "2026-11-27T00:00:00"');
   }
-  if (pattern.includes("[0-5][0-9]")) {
-    const form = pattern.endsWith(":[0-5][0-9]:[0-5][0-9]$") ? "HH:MM:SS" : "HH:mm";
+  if (pattern2.includes("[0-5][0-9]")) {
+    const form = pattern2.endsWith(":[0-5][0-9]:[0-5][0-9]$") ? "HH:MM:SS" : "HH:mm";
     return make("INVALID_TIME", `\`${name}\` must be a 24-hour time ${form}`, path, "value", 'quote it ("08:00:00") so YAML keeps it a string');
   }
-  if (pattern === IGNORE_PATTERN) {
+  if (pattern2 === IGNORE_PATTERN) {
     const what = path[0] === "protect" ? "protect" : "ignore";
     return make("INVALID_IGNORE_PATTERN", `${what} pattern \`${String(error2.data)}\` must be kind:glob with a singular kind`, path, "value", `e.g. monitor:${what === "protect" ? "prod" : "legacy"}-*; kinds: ${IGNORE_KINDS.join(", ")}`);
   }
-  if (pattern === GUID_PATTERN) {
+  if (pattern2 === GUID_PATTERN) {
     const field = typeof path[path.length - 1] === "number" ? path[path.length - 2] : path[path.length - 1];
     const hint = PIN_FIELDS.has(String(field)) ? `a pin is the GUID of an existing object as the API returns it (e.g. 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c); remove \`${String(field)}\` to match by key instead` : "copy the GUID from the service; it looks like 3f2a7c1e-5b9d-4e8a-a1c2-0d9e8f7a6b5c";
     return make("INVALID_GUID", `\`${name}\` must be a GUID (8-4-4-4-12 hexadecimal digits), not ${quoted(error2.data)}`, path, "value", hint);
   }
-  if (pattern === REPORT_KEY_PATTERN) {
+  if (pattern2 === REPORT_KEY_PATTERN) {
     return make("INVALID_KEY", `report key \`${String(error2.data)}\` may hold only letters, digits, ".", "_" and "-", starting with a letter or digit`, path);
   }
   if (name === "fromEnv") return make("INVALID_REFERENCE", "`fromEnv` must be an environment variable name (letters, digits, _)", path);
@@ -68789,28 +68928,63 @@ function writeOnlyDefault(field, type) {
   if (field === "IsActive") return true;
   return integrationTypeRefuses(type, field, true) === void 0;
 }
+var Integrations = class {
+  #all;
+  #byName = /* @__PURE__ */ new Map();
+  #defaults = /* @__PURE__ */ new Map();
+  constructor(all2) {
+    this.#all = all2;
+  }
+  named(name) {
+    let found = this.#byName.get(name);
+    if (found === void 0) {
+      found = integrationNamed(name, this.#all);
+      this.#byName.set(name, found);
+    }
+    return found;
+  }
+  known() {
+    return this.#all.map((i) => `"${String(i["Name"])}"`).join(", ");
+  }
+  defaults(integration) {
+    let out = this.#defaults.get(integration);
+    if (out === void 0) {
+      const type = typeof integration["Type"] === "string" ? integration["Type"] : "";
+      out = { IsActive: writeOnlyDefault("IsActive", type), SendOkAlerts: writeOnlyDefault("SendOkAlerts", type), SendReminderAlerts: writeOnlyDefault("SendReminderAlerts", type) };
+      this.#defaults.set(integration, out);
+    }
+    return out;
+  }
+};
+var REFUSABLE = ["SendOkAlerts", "SendReminderAlerts", "ExtraEmailAddresses", "StatusHubServiceList"];
 function checkIntegration(declared, integrations, where, problems) {
   const { value, source } = declared;
-  const found = integrationNamed(value.integration, integrations);
+  const found = integrations.named(value.integration);
   if (found.length !== 1) {
-    const known2 = integrations.map((i) => `"${String(i["Name"])}"`).join(", ");
+    const known2 = integrations.known();
     const what = found.length === 0 ? `names no integration of the account (${known2 === "" ? "it lists none" : `it has ${known2}`}); integrations are set up in the web app` : `names ${found.length} integrations; rename one in the web app`;
     problems.push(planProblem("UNRESOLVED_REFERENCE", `${where}: integration "${value.integration}" ${what}`, source));
     return void 0;
   }
   const integration = found[0];
   const type = typeof integration["Type"] === "string" ? integration["Type"] : "";
-  for (const field of ["SendOkAlerts", "SendReminderAlerts", "ExtraEmailAddresses", "StatusHubServiceList"]) {
+  for (const field of REFUSABLE) {
     const reason2 = value[field] === void 0 || type === "" ? void 0 : integrationTypeRefuses(type, field, value[field]);
     if (reason2 !== void 0) problems.push(planProblem("INTEGRATION_SETTING_REFUSED", `${where}: integration "${value.integration}" refuses ${field}: ${reason2}`, source));
   }
   return integration;
 }
+function resolvedLink(link, integration, integrations) {
+  const value = { ...link.value, IntegrationGuid: String(integration["IntegrationGuid"]) };
+  const defaults = integrations.defaults(integration);
+  for (const field of LEVEL_INTEGRATION_WRITE_ONLY_FIELDS) if (value[field] === void 0) value[field] = defaults[field];
+  return { value, source: link.source };
+}
 function resolveAlerting(desired, live) {
   if (desired.settings.manage[ALERT_DEFINITION_KIND.section] === void 0) return { desired, problems: [], warnings: [] };
   const problems = [];
   const levels = accountLevels(live);
-  const integrations = live.integrations ?? [];
+  const integrations = new Integrations(live.integrations ?? []);
   let writeOnly = 0;
   const alertDefinitions = desired.alertDefinitions.map((declared) => {
     const name = declared.value.AlertName ?? declared.value.AlertDefinitionGuid ?? "";
@@ -68824,11 +68998,7 @@ function resolveAlerting(desired, live) {
       const attached = level.value.integrations.map((link) => {
         if (LEVEL_INTEGRATION_WRITE_ONLY_FIELDS.some((f) => link.value[f] !== void 0)) writeOnly += 1;
         const integration = checkIntegration(link, integrations, where, problems);
-        if (integration === void 0) return link;
-        const type = typeof integration["Type"] === "string" ? integration["Type"] : "";
-        const value = { ...link.value, IntegrationGuid: String(integration["IntegrationGuid"]) };
-        for (const field of LEVEL_INTEGRATION_WRITE_ONLY_FIELDS) if (value[field] === void 0) value[field] = writeOnlyDefault(field, type);
-        return { ...link, value };
+        return integration === void 0 ? link : resolvedLink(link, integration, integrations);
       });
       return { ...level, value: { ...level.value, integrations: attached } };
     });
@@ -68932,6 +69102,17 @@ var alertDefinitionMemberKind = {
     }
   },
   diff: () => [],
+  memberSets: {
+    parent: DEFINITION,
+    declared: (state) => state.alertDefinitions.flatMap(({ value }) => {
+      const members = value.members;
+      if (members === void 0) return [];
+      return [{ parent: value.AlertName ?? value.AlertDefinitionGuid ?? "", members: [{ kind: MONITOR2, keys: members.monitors ?? [] }, { kind: GROUP, keys: members.monitorGroups ?? [] }] }];
+    }),
+    listed: (snapshot) => listedPerParent(snapshot, "alertDefinitionMember"),
+    memberKind: (member) => coveredBy(member)?.kind,
+    memberGuid: (member) => coveredBy(member)?.guid ?? ""
+  },
   desired(state) {
     return state.alertDefinitions.flatMap(({ value, source }) => {
       const name = value.AlertName ?? value.AlertDefinitionGuid ?? "";
@@ -69162,6 +69343,22 @@ var escalationLevelMemberKind = {
     }
   },
   diff: () => [],
+  memberSets: {
+    parent: LEVEL2,
+    // `<AlertName>/<Id>`: the level number holds no `/`.
+    parentSlashes: 1,
+    declared: (state) => state.alertDefinitions.flatMap(({ value: definition2 }) => {
+      const name = definition2.AlertName ?? definition2.AlertDefinitionGuid ?? "";
+      return (definition2.escalationLevels ?? []).flatMap(({ value: level }) => {
+        const members = level.members;
+        if (members === void 0) return [];
+        return [{ parent: `${name}/${level.Id}`, members: [{ kind: OPERATOR, keys: members.operators ?? [] }, { kind: GROUP2, keys: members.operatorGroups ?? [] }] }];
+      });
+    }),
+    listed: (snapshot) => listedPerParent(snapshot, "escalationLevelMember"),
+    memberKind: (member) => reachedBy(member)?.kind,
+    memberGuid: (member) => reachedBy(member)?.guid ?? ""
+  },
   desired(state) {
     return state.alertDefinitions.flatMap(({ value: definition2 }) => {
       const name = definition2.AlertName ?? definition2.AlertDefinitionGuid ?? "";
@@ -69387,9 +69584,9 @@ function dutyWanted(state) {
   const known2 = wantedByState.get(state);
   if (known2 !== void 0 && known2.operators === state.operators && known2.groups === state.operatorGroups) return known2;
   const declared = dutyDeclarations(state);
-  const built = { declared, wanted: wantedSchedules(declared), operators: state.operators, groups: state.operatorGroups };
-  wantedByState.set(state, built);
-  return built;
+  const built2 = { declared, wanted: wantedSchedules(declared), operators: state.operators, groups: state.operatorGroups };
+  wantedByState.set(state, built2);
+  return built2;
 }
 function declaresDuty(state) {
   return (state.operators ?? []).some(({ value }) => Array.isArray(value.dutySchedules)) || (state.operatorGroups ?? []).some(({ value }) => Array.isArray(value.dutySchedules) || Array.isArray(value.members));
@@ -69505,9 +69702,9 @@ var groupMembershipKind = {
   diff: () => [],
   memberSets: {
     parent: GROUP4,
-    member: MONITOR3,
-    declared: (state) => state.monitorGroups.filter(({ value }) => Array.isArray(value.members)).map(({ value }) => ({ parent: value.Description, members: value.members ?? [] })),
+    declared: (state) => state.monitorGroups.filter(({ value }) => Array.isArray(value.members)).map(({ value }) => ({ parent: value.Description, members: [{ kind: MONITOR3, keys: value.members ?? [] }] })),
     listed: (snapshot) => listedPerParent(snapshot, "groupMembership"),
+    memberKind: () => MONITOR3,
     memberGuid: (member) => idOf(member, "MonitorGuid")
   },
   desired(state) {
@@ -71347,8 +71544,8 @@ function writeDate(ctx, name, value, format) {
     const iso2 = value.toISOString();
     return format === "day" ? iso2.slice(0, 10) : iso2.slice(0, 19);
   }
-  const pattern = format === "day" ? DAY2 : DATETIME;
-  if (typeof value !== "string" || !pattern.test(value)) {
+  const pattern2 = format === "day" ? DAY2 : DATETIME;
+  if (typeof value !== "string" || !pattern2.test(value)) {
     const expected = format === "day" ? "YYYY-MM-DD" : "YYYY-MM-DDTHH:MM:SS (no zone, no milliseconds)";
     throw invalid(ctx, `${name} must be ${expected}, got ${JSON.stringify(value)}`);
   }
@@ -72521,12 +72718,15 @@ var Pacer = class {
   /**
    * The pace after a window without a refusal. Well below the limit found, back to near it at once (a pace measured
    * low, or cut while Retry-After waits held requests back); near it, one small step a window, since a step past it
-   * is refused until the pace comes back down; with no limit found, one more step for each such window in a row.
+   * is refused until the pace comes back down. With no limit found yet, a quarter more each window: such a pace was
+   * set from a window that Retry-After waits slowed (a fifth of the limit, say), and the bench's read of 24 s at 50
+   * a second spent 8 of them climbing back at 3%, 6%, 9%... a window.
    */
   #fasterPace(paced) {
     const ceiling = this.#ceiling;
     if (ceiling !== void 0 && paced < 0.9 * ceiling) return Math.min(0.9 * ceiling, 2 * paced);
-    const near = ceiling !== void 0 && paced <= 1.1 * ceiling;
+    if (ceiling === void 0) return paced * 1.25;
+    const near = paced <= 1.1 * ceiling;
     return paced * (1 + (near ? this.#probeStep / 3 : Math.min(0.25, this.#probeStep * this.#clean)));
   }
   /**
@@ -73949,8 +74149,8 @@ function zoneOfRecord(record, year) {
     const zone = zoneOfPlace(name, record, year);
     if (zone !== void 0) return zone;
   }
-  for (const [pattern, name] of REGION_ZONES) {
-    if (!pattern.test(description)) continue;
+  for (const [pattern2, name] of REGION_ZONES) {
+    if (!pattern2.test(description)) continue;
     const zone = name === "UTC" ? UTC : ianaZone(name);
     if (agrees(zone, record, year)) return zone;
   }
@@ -74201,11 +74401,51 @@ function notesOf(zones2) {
   const notes = [...new Set(zones2.flatMap((zone) => zone.approximate === void 0 ? [] : [zone.approximate]))];
   return notes.length === 0 ? void 0 : notes;
 }
-function dutyOf(state, now, hours, reading) {
-  const from = now - HOUR;
-  const to = now + (hours + 1) * HOUR;
-  return new Map(state.operators.map((o) => [o.key, { zone: o.zone, on: onDutyIntervals(o.schedules, o.zone, from, to, reading) }]));
-}
+var DutyWindow = class {
+  constructor(now, hours, reading) {
+    this.now = now;
+    this.hours = hours;
+    this.reading = reading;
+    this.from = now - HOUR;
+    this.to = now + (hours + 1) * HOUR;
+  }
+  from;
+  to;
+  computed = /* @__PURE__ */ new Map();
+  /** Whether this window serves a preview of `hours` from `now` read as `reading`. */
+  fits(now, hours, reading) {
+    return now === this.now && hours === this.hours && reading === this.reading;
+  }
+  of(state) {
+    const operators = new Map(state.operators.map((o) => [o.key, o]));
+    const known2 = /* @__PURE__ */ new Map();
+    return {
+      get: (key) => {
+        let duty = known2.get(key);
+        if (duty !== void 0) return duty;
+        const operator = operators.get(key);
+        if (operator === void 0) return void 0;
+        duty = { zone: operator.zone, on: this.intervals(operator) };
+        known2.set(key, duty);
+        return duty;
+      }
+    };
+  }
+  intervals(operator) {
+    let byZone = this.computed.get(operator.zone);
+    if (byZone === void 0) {
+      byZone = /* @__PURE__ */ new Map();
+      this.computed.set(operator.zone, byZone);
+    }
+    const key = operator.schedules.map(contentKey).join("\n");
+    let on = byZone.get(key);
+    if (on === void 0) {
+      on = onDutyIntervals(operator.schedules, operator.zone, this.from, this.to, this.reading);
+      byZone.set(key, on);
+    }
+    return on;
+  }
+};
 function sharedZone(zones2) {
   return zones2.length > 0 && zones2.every((z) => z.name === zones2[0]?.name) ? zones2[0] : UTC;
 }
@@ -74214,8 +74454,9 @@ function previewOnCall(options) {
   const reading = options.reading ?? DUTY_SCHEDULE_READING;
   const { now, before, after } = options;
   const changed = changedSubjects(before, after);
-  const dutyBefore = dutyOf(before, now, hours, reading);
-  const dutyAfter = dutyOf(after, now, hours, reading);
+  const window2 = options.window?.fits(now, hours, reading) === true ? options.window : new DutyWindow(now, hours, reading);
+  const dutyBefore = window2.of(before);
+  const dutyAfter = window2.of(after);
   const subjects = [];
   for (const group of changed.groups) {
     const membersBefore = before.groups.find((g) => g.key === group)?.members ?? [];
@@ -74347,10 +74588,46 @@ function peopleOfPlan(live, steps, now) {
   for (const step of steps) applyStep(after, step, zoneOf);
   return { before, after };
 }
-function onCallOfPlan(desired, live, steps, now) {
+var PREVIEW_HOURS = 7 * 24;
+var PlanPeople = class {
+  constructor(live, steps, now) {
+    this.live = live;
+    this.steps = steps;
+    this.now = now;
+    this.window = now === void 0 ? void 0 : new DutyWindow(now, PREVIEW_HOURS, DUTY_SCHEDULE_READING);
+  }
+  worlds;
+  states = /* @__PURE__ */ new Map();
+  duties = /* @__PURE__ */ new Map();
+  /** Undefined without a clock: no hours. */
+  window;
+  world(moment) {
+    this.worlds ??= peopleOfPlan(this.live, this.steps, this.now ?? 0);
+    return this.worlds[moment];
+  }
+  state(moment) {
+    let state = this.states.get(moment);
+    if (state === void 0) {
+      state = onCallState(this.world(moment));
+      this.states.set(moment, state);
+    }
+    return state;
+  }
+  /** Each operator's hours in the moment; undefined without a clock. */
+  duty(moment) {
+    if (this.window === void 0) return void 0;
+    let duty = this.duties.get(moment);
+    if (duty === void 0) {
+      duty = this.window.of(this.state(moment));
+      this.duties.set(moment, duty);
+    }
+    return duty;
+  }
+};
+function onCallOfPlan(desired, live, steps, now, people = new PlanPeople(live, steps, now)) {
   if (live.perParent[DUTY_SCHEDULE_KIND.kind] === void 0 || desired.settings.manage[OPERATOR_KIND.section] === void 0) return void 0;
-  const { before, after } = peopleOfPlan(live, steps, now);
-  const preview = previewOnCall({ now, before: onCallState(before), after: onCallState(after) });
+  const window2 = people.window;
+  const preview = previewOnCall({ now, before: people.state("before"), after: people.state("after"), ...window2 === void 0 ? {} : { window: window2 } });
   return preview.subjects.length === 0 ? void 0 : preview;
 }
 
@@ -74359,15 +74636,33 @@ var text2 = (object, field) => {
   const value = object[field];
   return typeof value === "string" || typeof value === "number" ? String(value) : "";
 };
-function namesBy(rows, guidField, nameField) {
-  return new Map(rows.map((row) => [text2(row, guidField).toLowerCase(), text2(row, nameField)]));
+function namesBy(rows, guidField, nameField, wanted) {
+  const out = /* @__PURE__ */ new Map();
+  if (wanted.size === 0) return out;
+  for (const row of rows) {
+    const guid = text2(row, guidField).toLowerCase();
+    if (wanted.has(guid)) out.set(guid, text2(row, nameField));
+  }
+  return out;
+}
+function guidsIn(lists, field) {
+  const out = /* @__PURE__ */ new Set();
+  for (const rows of Object.values(lists ?? {})) {
+    for (const row of rows) {
+      const guid = text2(row, field);
+      if (guid !== "") out.add(guid.toLowerCase());
+    }
+  }
+  return out;
 }
 function liveNames(live) {
+  const covered2 = live.perParent[ALERT_DEFINITION_MEMBER_KIND.kind];
+  const reached = live.perParent[ESCALATION_LEVEL_MEMBER_KIND.kind];
   return {
-    operator: namesBy(live.lists[OPERATOR_KIND.kind] ?? live.operators ?? [], "OperatorGuid", "Email"),
-    operatorGroup: namesBy(listed(live, OPERATOR_GROUP_KIND.kind), "OperatorGroupGuid", "Description"),
-    monitor: namesBy(listed(live, MONITOR_KIND.kind), "MonitorGuid", "Name"),
-    monitorGroup: namesBy(listed(live, MONITOR_GROUP_KIND.kind), "MonitorGroupGuid", "Description")
+    operator: namesBy(live.lists[OPERATOR_KIND.kind] ?? live.operators ?? [], "OperatorGuid", "Email", guidsIn(reached, "OperatorGuid")),
+    operatorGroup: namesBy(listed(live, OPERATOR_GROUP_KIND.kind), "OperatorGroupGuid", "Description", guidsIn(reached, "OperatorGroupGuid")),
+    monitor: namesBy(listed(live, MONITOR_KIND.kind), "MonitorGuid", "Name", guidsIn(covered2, "MonitorGuid")),
+    monitorGroup: namesBy(listed(live, MONITOR_GROUP_KIND.kind), "MonitorGroupGuid", "Description", guidsIn(covered2, "MonitorGroupGuid"))
   };
 }
 function membersNamed(rows, field, names2) {
@@ -74415,10 +74710,10 @@ function cloneAlerting(alerting) {
     ])
   );
 }
-function splitChild(alerting, key, pattern) {
+function splitChild(alerting, key, pattern2) {
   for (let at3 = key.indexOf("/"); at3 >= 0; at3 = key.indexOf("/", at3 + 1)) {
     const definition2 = named2(alerting, key.slice(0, at3));
-    const match2 = pattern.exec(key.slice(at3 + 1));
+    const match2 = pattern2.exec(key.slice(at3 + 1));
     if (definition2 !== void 0 && match2 !== null) return { definition: definition2, match: match2 };
   }
   return void 0;
@@ -74489,8 +74784,9 @@ function applyChildStep(alerting, step) {
     else if (step.action === "delete") set.delete(member);
   }
 }
+var REMOVED_KINDS = /* @__PURE__ */ new Set([MONITOR_KIND.kind, MONITOR_GROUP_KIND.kind, OPERATOR_KIND.kind, OPERATOR_GROUP_KIND.kind]);
 function applyRemoval(alerting, step) {
-  if (step.action !== "delete") return;
+  if (step.action !== "delete" || !REMOVED_KINDS.has(step.kind)) return;
   const lower = step.key.toLowerCase();
   for (const definition2 of alerting.values()) {
     if (step.kind === MONITOR_KIND.kind) definition2.monitors?.delete(step.key);
@@ -74516,7 +74812,7 @@ function alertingAfter(before, steps) {
 
 // ../reconciler/src/paging/of-plan.ts
 var MAX_PAGING_DEFINITIONS = 25;
-var HOURS = 7 * 24;
+var HOURS = PREVIEW_HOURS;
 var HOUR2 = 36e5;
 var sorted = (set) => [...set].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
 function integer(value) {
@@ -74539,7 +74835,7 @@ function hoursOf(reaches, moment, level) {
   level.onDuty = cells(on, start, HOURS);
   level.nobodyOnDuty = gaps(subtract([[start, start + HOURS * HOUR2]], on), start, HOURS);
 }
-function levelPath(level, moment) {
+function levelHead(level) {
   const { fields } = level;
   const out = { id: level.id, active: fields.IsActive !== false };
   if (typeof fields.EscalationMode === "string") out.escalationMode = fields.EscalationMode;
@@ -74547,6 +74843,10 @@ function levelPath(level, moment) {
   const minutes = integer(fields.ThresholdMinutes);
   if (count !== void 0) out.thresholdErrorCount = count;
   if (minutes !== void 0) out.thresholdMinutes = minutes;
+  return out;
+}
+function levelPath(level, moment) {
+  const out = levelHead(level);
   if (level.operators === void 0 || level.groups === void 0) return out;
   const known2 = (email) => moment.people.operators.get(email.toLowerCase())?.email;
   const listsOperators = moment.people.operators.size > 0;
@@ -74575,32 +74875,85 @@ function pathOf(definition2, moment) {
 function pairs(before, after) {
   const out = [];
   const seen = /* @__PURE__ */ new Set();
+  const byGuid2 = /* @__PURE__ */ new Map();
+  for (const will of after.values()) if (will.guid !== void 0 && !byGuid2.has(will.guid)) byGuid2.set(will.guid, will);
   for (const was of before.values()) {
-    const will = [...after.values()].find((d) => d.guid !== void 0 && d.guid === was.guid) ?? (after.get(was.name)?.guid === void 0 ? after.get(was.name) : void 0);
+    const will = (was.guid === void 0 ? void 0 : byGuid2.get(was.guid)) ?? (after.get(was.name)?.guid === void 0 ? after.get(was.name) : void 0);
     if (will !== void 0) seen.add(will);
     out.push([was, will]);
   }
   for (const will of after.values()) if (!seen.has(will)) out.push([void 0, will]);
   return out;
 }
-function worlds(live, steps, now) {
-  const people = peopleOfPlan(live, steps, now ?? 0);
+var built = /* @__PURE__ */ new WeakMap();
+function worlds(live, people) {
+  const known2 = built.get(people);
+  if (known2 !== void 0) return known2;
   const everyone = new Set(listed(live, OPERATOR_GROUP_KIND.kind).filter((g) => g.IsEveryone === true).map((g) => String(g.Description)));
-  const schedules = live.perParent[DUTY_SCHEDULE_KIND.kind] !== void 0 && now !== void 0;
-  const moment = (world) => ({ people: world, everyone, now, duty: schedules && now !== void 0 ? dutyOf(onCallState(world), now, HOURS, DUTY_SCHEDULE_READING) : void 0 });
+  const schedules = live.perParent[DUTY_SCHEDULE_KIND.kind] !== void 0;
+  const moment = (which2) => ({ people: people.world(which2), everyone, now: people.now, duty: schedules ? people.duty(which2) : void 0 });
   const before = liveAlerting(live);
-  return { before, after: alertingAfter(before, steps), moments: { before: moment(people.before), after: moment(people.after) } };
+  const out = { before, after: alertingAfter(before, people.steps), moments: { before: moment("before"), after: moment("after") } };
+  built.set(people, out);
+  return out;
+}
+function sameSet(a, b) {
+  if (a === void 0 || b === void 0) return a === b;
+  if (a.size !== b.size) return false;
+  for (const item of a) if (!b.has(item)) return false;
+  return true;
+}
+var schedulesOf = (operator) => [...operator.schedules.values()].map(contentKey).sort().join("\n");
+function sameOperator(a, b) {
+  return a.email === b.email && a.zone === b.zone && schedulesOf(a) === schedulesOf(b);
+}
+function peopleChanges(before, after) {
+  const operators = /* @__PURE__ */ new Set();
+  for (const [key, was] of before.operators) {
+    const will = after.operators.get(key);
+    if (will === void 0 || !sameOperator(was, will)) operators.add(key);
+  }
+  for (const key of after.operators.keys()) if (!before.operators.has(key)) operators.add(key);
+  const groups = /* @__PURE__ */ new Set();
+  for (const [key, members] of before.groups) if (!sameSet(members, after.groups.get(key))) groups.add(key);
+  for (const key of after.groups.keys()) if (!before.groups.has(key)) groups.add(key);
+  return { operators, groups, listing: before.operators.size > 0 !== after.operators.size > 0 };
+}
+function reachChanged(level, changes, before) {
+  if (level.operators === void 0 || level.groups === void 0) return false;
+  for (const email of level.operators) if (changes.operators.has(email.toLowerCase())) return true;
+  for (const group of level.groups) {
+    if (before.everyone.has(group)) {
+      if (changes.operators.size > 0) return true;
+      continue;
+    }
+    if (changes.groups.has(group)) return true;
+    for (const member of before.people.groups.get(group) ?? []) if (changes.operators.has(member)) return true;
+  }
+  return false;
+}
+function samePathInBoth(was, will, changes, before) {
+  if (changes.listing || was.name !== will.name || was.active !== will.active) return false;
+  if (!sameSet(was.monitors, will.monitors) || !sameSet(was.monitorGroups, will.monitorGroups) || was.levels.size !== will.levels.size) return false;
+  for (const [id, level] of was.levels) {
+    const other = will.levels.get(id);
+    if (other === void 0 || !sameSet(level.operators, other.operators) || !sameSet(level.groups, other.groups)) return false;
+    if (JSON.stringify(levelHead(level)) !== JSON.stringify(levelHead(other)) || reachChanged(level, changes, before)) return false;
+  }
+  return true;
 }
 var REACHING_KINDS = /* @__PURE__ */ new Set([OPERATOR_KIND.kind, OPERATOR_GROUP_KIND.kind, OPERATOR_GROUP_MEMBER_KIND.kind, DUTY_SCHEDULE_KIND.kind]);
 var COVERED_KINDS = /* @__PURE__ */ new Set([MONITOR_KIND.kind, MONITOR_GROUP_KIND.kind]);
 function concernsPaging(step) {
   return PAGING_KINDS.has(step.kind) || REACHING_KINDS.has(step.kind) || step.action === "delete" && COVERED_KINDS.has(step.kind);
 }
-function pagingOfPlan(live, steps, now) {
+function pagingOfPlan(live, steps, now, people = new PlanPeople(live, steps, now)) {
   if (!live.read.includes(ALERT_DEFINITION_KIND.kind) || !steps.some(concernsPaging)) return void 0;
-  const w = worlds(live, steps, now);
+  const w = worlds(live, people);
+  const changes = peopleChanges(w.moments.before.people, w.moments.after.people);
   const changed = [];
   for (const [was, will] of pairs(w.before, w.after)) {
+    if (was !== void 0 && will !== void 0 && samePathInBoth(was, will, changes, w.moments.before)) continue;
     const entry = { key: will?.name ?? was?.name ?? "" };
     if (was !== void 0) entry.before = pathOf(was, w.moments.before);
     if (will !== void 0) entry.after = pathOf(will, w.moments.after);
@@ -74621,10 +74974,10 @@ function alertPathOf(path) {
     levels: path.levels.map((level) => ({ id: level.id, active: level.active, operators: level.reaches?.length, nobodyOnDuty: level.nobodyOnDuty }))
   };
 }
-function pathsAfterPlan(live, steps, now, names2) {
+function pathsAfterPlan(live, steps, now, names2, people = new PlanPeople(live, steps, now)) {
   const out = /* @__PURE__ */ new Map();
   if (!live.read.includes(ALERT_DEFINITION_KIND.kind)) return out;
-  const w = worlds(live, steps, now);
+  const w = worlds(live, people);
   for (const name of names2) {
     const definition2 = named2(w.after, name);
     if (definition2 !== void 0) out.set(name, pathOf(definition2, w.moments.after));
@@ -74643,11 +74996,11 @@ function globToRegExp(glob, flags = "") {
   }
   return new RegExp(`^${source}$`, `su${flags}`);
 }
-function ignoreMatcher(patterns) {
+function ignoreMatcher(patterns2) {
   const rules = [];
   const byKind = /* @__PURE__ */ new Map();
   const unknown = [];
-  for (const raw of patterns) {
+  for (const raw of patterns2) {
     const colon = raw.indexOf(":");
     const kindName = (colon < 0 ? "" : raw.slice(0, colon)).trim().replace(/-/g, "").toLowerCase();
     const kind = KIND_NAMES.get(kindName);
@@ -75931,9 +76284,9 @@ function operatorName(operators, guid) {
   if (operators === null) return void 0;
   let byGuid2 = operatorsByGuid.get(operators);
   if (byGuid2 === void 0) {
-    const built = /* @__PURE__ */ new Map();
-    for (const operator of operators) if (!built.has(operator.OperatorGuid)) built.set(operator.OperatorGuid, operator);
-    operatorsByGuid.set(operators, byGuid2 = built);
+    const built2 = /* @__PURE__ */ new Map();
+    for (const operator of operators) if (!built2.has(operator.OperatorGuid)) built2.set(operator.OperatorGuid, operator);
+    operatorsByGuid.set(operators, byGuid2 = built2);
   }
   const found = byGuid2.get(guid);
   if (found === void 0) return void 0;
@@ -76578,46 +76931,76 @@ function lookAlikeWarnings(mod, identity, creates, orphans, prune) {
 }
 
 // ../reconciler/src/plan/phases/match-sets.ts
+function slashes(key) {
+  let n = 0;
+  for (let at3 = key.indexOf("/"); at3 >= 0; at3 = key.indexOf("/", at3 + 1)) n += 1;
+  return n;
+}
 function pairedAsSets(sets, kind, desired, live, resolver) {
   const listed3 = sets.listed(live);
-  const members = resolver.pairFinder(sets.member);
+  const found = /* @__PURE__ */ new Map();
+  const finders = (member) => {
+    let finder = found.get(member);
+    if (finder === void 0) {
+      finder = resolver.pairFinder(member);
+      found.set(member, finder);
+    }
+    return finder;
+  };
   let paired = 0;
   for (const { parent, members: declared } of sets.declared(desired)) {
-    if (typeof parent !== "string" || parent.includes("/")) return void 0;
+    if (typeof parent !== "string" || slashes(parent) !== (sets.parentSlashes ?? 0)) return void 0;
+    let count = 0;
+    for (const { keys } of declared) count += keys.length;
     const guid = resolver.guidOf(sets.parent, parent);
     const owner = guid === void 0 ? void 0 : resolver.desiredOf(sets.parent, guid);
     if (guid === void 0 || owner?.key !== parent || owner.manages?.includes(kind) !== true) {
-      if (declared.length === 0) continue;
+      if (count === 0) continue;
       return void 0;
     }
-    if (!sameMembers2(sets, declared, listed3[guid] ?? [], members)) return void 0;
-    paired += declared.length;
+    if (!sameMembers2(sets, declared, count, listed3[guid] ?? [], finders)) return void 0;
+    paired += count;
   }
   return paired;
 }
-function sameMembers2(sets, declared, listed3, members) {
-  if (declared.length !== listed3.length) return false;
-  const inOrder = listedInOrder(sets, declared, listed3, members);
+function sameMembers2(sets, declared, count, listed3, finders) {
+  if (count !== listed3.length) return false;
+  const inOrder = listedInOrder(sets, declared, listed3, finders);
   if (inOrder !== void 0) return inOrder;
+  const tagged = declared.length > 1;
   const wanted = [];
-  for (const member of declared) {
-    const place3 = typeof member === "string" ? members.placeOf(member) : -1;
-    if (place3 < 0) return false;
-    wanted.push(members.guidAt(place3));
+  for (const { kind, keys } of declared) {
+    const members = finders(kind);
+    for (const member of keys) {
+      const place3 = typeof member === "string" ? members.placeOf(member) : -1;
+      if (place3 < 0) return false;
+      wanted.push(tagged ? `${kind}:${members.guidAt(place3)}` : members.guidAt(place3));
+    }
   }
-  const found = listed3.map((member) => sets.memberGuid(member));
+  const found = [];
+  for (const member of listed3) {
+    const kind = sets.memberKind(member);
+    if (kind === void 0 || !tagged && kind !== declared[0]?.kind) return false;
+    found.push(tagged ? `${kind}:${sets.memberGuid(member)}` : sets.memberGuid(member));
+  }
   wanted.sort(compareStrings);
   found.sort(compareStrings);
   return wanted.every((guid, i) => guid === found[i] && guid !== wanted[i - 1]);
 }
-function listedInOrder(sets, declared, listed3, members) {
-  let last = -1;
-  for (let i = 0; i < declared.length; i += 1) {
-    const member = declared[i];
-    const place3 = typeof member === "string" ? members.placeOf(member) : -1;
-    if (place3 < 0) return false;
-    if (place3 <= last || members.guidAt(place3) !== sets.memberGuid(listed3[i])) return void 0;
-    last = place3;
+function listedInOrder(sets, declared, listed3, finders) {
+  let at3 = 0;
+  for (const { kind, keys } of declared) {
+    const members = finders(kind);
+    let last = -1;
+    for (let i = 0; i < keys.length; i += 1) {
+      const member = keys[i];
+      const place3 = typeof member === "string" ? members.placeOf(member) : -1;
+      if (place3 < 0) return false;
+      const row = listed3[at3];
+      at3 += 1;
+      if (place3 <= last || sets.memberKind(row) !== kind || members.guidAt(place3) !== sets.memberGuid(row)) return void 0;
+      last = place3;
+    }
   }
   return true;
 }
@@ -76677,8 +77060,8 @@ function matchKind(base, context) {
   const { matchable, dormant: shadowed, retiredAny } = matchableLive(mod, liveEntries);
   const copies = { dedupe: context.dedupe, operators: live.operators, found: [] };
   const rules = matchRules(mod);
-  const unique = desiredAscending && liveAscending && rules.identity === exactKey && !pinsAny(desiredEntries);
-  const matched = unique ? matchAscending(desiredEntries, matchable) : match(rules, desiredEntries, matchable, problems, resolution, copies);
+  const unique2 = desiredAscending && liveAscending && rules.identity === exactKey && !pinsAny(desiredEntries);
+  const matched = unique2 ? matchAscending(desiredEntries, matchable) : match(rules, desiredEntries, matchable, problems, resolution, copies);
   const settled = settleRetired(mod, matched.pairs, matched.orphans, retiredAny);
   if (managed) context.warnings.push(...lookAlikeWarnings(mod, rules.identity, matched.creates, settled.orphans, base.prune));
   resolution.register(mod.kind, settled.pairs, matched.creates, managed);
@@ -76725,17 +77108,17 @@ function declaredInScope(mod, entries, managed, ignore, resolution, ignoredAny, 
 }
 function unknownIgnoreKinds(ignore) {
   const warnings = [];
-  for (const pattern of ignore.unknown) {
-    warnings.push({ code: "UNKNOWN_IGNORE_KIND", message: `ignore pattern "${pattern}" names no kind (use e.g. monitor:legacy-*, monitorGroup:..., vaultItem:Section/*); it matches nothing` });
+  for (const pattern2 of ignore.unknown) {
+    warnings.push({ code: "UNKNOWN_IGNORE_KIND", message: `ignore pattern "${pattern2}" names no kind (use e.g. monitor:legacy-*, monitorGroup:..., vaultItem:Section/*); it matches nothing` });
   }
   return warnings;
 }
 function ignoreUnmatched(ignore, states) {
-  return ignore.unmatched(states.map((s) => s.mod.kind)).map(({ pattern, kind, caseOnly }) => {
+  return ignore.unmatched(states.map((s) => s.mod.kind)).map(({ pattern: pattern2, kind, caseOnly }) => {
     const hint = caseOnly === void 0 ? "" : `; it would match "${caseOnly}" if case were ignored, but patterns are case-sensitive`;
     return {
       code: "IGNORE_UNMATCHED",
-      message: `ignore pattern "${pattern}" matches no ${kind} in the account or the config, so it hides nothing${hint}; an object it was meant to hide is planned like any other (deleted with prune)`,
+      message: `ignore pattern "${pattern2}" matches no ${kind} in the account or the config, so it hides nothing${hint}; an object it was meant to hide is planned like any other (deleted with prune)`,
       kind
     };
   });
@@ -76800,8 +77183,8 @@ function match(rules, desired, live, problems, resolver, copies = { dedupe: fals
   const claimed = /* @__PURE__ */ new Set();
   const pairs2 = [];
   const creates = [];
-  const unique = uniqueDeclarations(rules, desired, problems);
-  const pinnedFirst = pinned2 ? [...unique.filter((e) => e.pinnedGuid !== void 0), ...unique.filter((e) => e.pinnedGuid === void 0)] : unique;
+  const unique2 = uniqueDeclarations(rules, desired, problems);
+  const pinnedFirst = pinned2 ? [...unique2.filter((e) => e.pinnedGuid !== void 0), ...unique2.filter((e) => e.pinnedGuid === void 0)] : unique2;
   for (const entry of pinnedFirst) {
     if (entry.pinnedGuid !== void 0) {
       const owner = owners.length === 0 ? "" : desiredOwner(entry);
@@ -76945,7 +77328,7 @@ function matchByKey(rules, entry, byKey2, claimed, pairs2, creates, problems, co
 }
 function uniqueDeclarations(rules, desired, problems) {
   const seenKeys = /* @__PURE__ */ new Map();
-  const unique = [];
+  const unique2 = [];
   for (const entry of desired) {
     const id = rules.identity(entry.key);
     const earlier = seenKeys.get(id);
@@ -76954,9 +77337,9 @@ function uniqueDeclarations(rules, desired, problems) {
       continue;
     }
     seenKeys.set(id, entry);
-    unique.push(entry);
+    unique2.push(entry);
   }
-  return unique;
+  return unique2;
 }
 function duplicateDeclaration(rules, entry, earlier) {
   const alike = earlier.key === entry.key ? "" : ` as "${earlier.key}", which the service does not tell apart from it`;
@@ -77010,9 +77393,9 @@ function linkDependencies(drafts, states) {
     }
   }
 }
-function globMatches2(pattern, text4) {
+function globMatches2(pattern2, text4) {
   let source = "";
-  for (const ch of pattern) source += ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  for (const ch of pattern2) source += ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`^${source}$`, "su").test(text4);
 }
 function selectTargets(drafts, targets) {
@@ -77111,9 +77494,9 @@ function stepIds(ordered) {
 function matchers(protection) {
   const byKind = /* @__PURE__ */ new Map();
   for (const p of protection) {
-    const pattern = p.glob === void 0 ? void 0 : globToRegExp(p.glob);
+    const pattern2 = p.glob === void 0 ? void 0 : globToRegExp(p.glob);
     const key = p.key === void 0 ? void 0 : identityOf(p.kind, p.key);
-    const test = (k) => pattern !== void 0 ? pattern.test(k) : identityOf(p.kind, k) === key;
+    const test = (k) => pattern2 !== void 0 ? pattern2.test(k) : identityOf(p.kind, k) === key;
     byKind.set(p.kind, [...byKind.get(p.kind) ?? [], { protection: p, test }]);
   }
   return byKind;
@@ -77163,11 +77546,11 @@ function monitorsAfterPlan(states, steps, resolution) {
   for (const create of state.creates) monitors.push({ key: create.key, active: create.fields.IsActive !== false });
   return monitors;
 }
-function reachFindings(desired, live, steps, now) {
+function reachFindings(desired, live, people) {
   const entry = (desired.settings.policy ?? []).find((e) => e.rule === alertsReachSomeone.name);
   if (entry === void 0 || desired.settings.manage[ALERT_DEFINITION_KIND.section] === void 0) return { findings: [], warnings: [], waived: [] };
   const declared = desired.alertDefinitions.filter((d) => typeof d.value.AlertName === "string");
-  const paths = pathsAfterPlan(live, steps, now, declared.map((d) => d.value.AlertName ?? ""));
+  const paths = pathsAfterPlan(live, people.steps, people.now, declared.map((d) => d.value.AlertName ?? ""), people);
   const waivers = (desired.planWaivers ?? []).filter((w) => w.rule === alertsReachSomeone.name && w.kind === ALERT_DEFINITION_KIND.kind);
   const used = /* @__PURE__ */ new Set();
   const findings = [];
@@ -77189,12 +77572,12 @@ function reachFindings(desired, live, steps, now) {
   const warnings = waivers.filter((w) => !used.has(w) && paths.has(w.key)).map((w) => ({ code: "UNUSED_WAIVER", message: `${w.file}:${w.line}:${w.column}: the waiver of \`${w.rule}\` silences nothing: ${ALERT_DEFINITION_KIND.title.one} \`${w.key}\` keeps the rule after this plan; remove the waiver`, kind: w.kind, key: w.key }));
   return { findings, warnings, waived: [...used] };
 }
-function policyFindings(desired, states, steps, resolution, live, now) {
+function policyFindings(desired, states, steps, resolution, live, people) {
   const entries = desired.settings.policy ?? [];
   const findings = [...desired.policy ?? []];
   const monitors = entries.length === 0 ? void 0 : monitorsAfterPlan(states, steps, resolution);
   if (monitors !== void 0) findings.push(...checkAccountPolicy(entries, monitors));
-  const reach = reachFindings(desired, live, steps, now);
+  const reach = reachFindings(desired, live, people);
   findings.push(...reach.findings);
   return { findings, warnings: reach.warnings, waived: reach.waived };
 }
@@ -77395,9 +77778,9 @@ function cutsGroupRoutes(desired) {
 }
 
 // ../reconciler/src/plan/assemble.ts
-function rotation(patterns) {
-  if (patterns === void 0 || patterns.length === 0) return void 0;
-  return (kind, key) => patterns.some((p) => globMatches2(p, `${kind}:${key}`) || globMatches2(p.toLowerCase(), `${kind}:${key}`.toLowerCase()));
+function rotation(patterns2) {
+  if (patterns2 === void 0 || patterns2.length === 0) return void 0;
+  return (kind, key) => patterns2.some((p) => globMatches2(p, `${kind}:${key}`) || globMatches2(p.toLowerCase(), `${kind}:${key}`.toLowerCase()));
 }
 function selfGuids(options) {
   return [...options.selfOperatorGuid === void 0 ? [] : [options.selfOperatorGuid], ...options.selfOperatorGuids ?? []];
@@ -77462,10 +77845,11 @@ function assemblePlan(declared, live, options = {}) {
   const summary2 = { create: 0, update: 0, delete: 0, ensure: 0, unchanged: drafted.unchanged, unmanaged: deletes.unmanaged.length };
   for (const step of steps) summary2[step.action] += 1;
   const violations = safetyViolations(states, steps, desired.settings.safety);
-  const { findings: policy, warnings: policyWarnings, waived } = policyFindings(desired, states, steps, resolution, live, options.now);
+  const people = new PlanPeople(live, steps, options.now);
+  const { findings: policy, warnings: policyWarnings, waived } = policyFindings(desired, states, steps, resolution, live, people);
   warnings.push(...policyWarnings);
-  const onCall = options.now === void 0 ? void 0 : onCallOfPlan(desired, live, steps, options.now);
-  const paging = options.now === void 0 ? void 0 : pagingOfPlan(live, steps, options.now);
+  const onCall = options.now === void 0 ? void 0 : onCallOfPlan(desired, live, steps, options.now, people);
+  const paging = options.now === void 0 ? void 0 : pagingOfPlan(live, steps, options.now, people);
   const plan = {
     formatVersion: PLAN_FORMAT_VERSION,
     configDigest: "",
@@ -77813,7 +78197,11 @@ function subjectOf(was, will) {
   };
   return { timeZone: shape.timeZone, from: shape.from, before: aligned(was), after: aligned(will) };
 }
-function hoursLines(was, will, paint) {
+function nobodyLine(text4, waived, paint) {
+  if (waived === void 0) return paint("red", text4);
+  return `${text4}; the definition's \`alertsReachSomeone\` finding is waived (${plainText(`${waived.file}:${waived.line}:${waived.column}`)})`;
+}
+function hoursLines(was, will, paint, waived) {
   const subject2 = subjectOf(was?.active === false ? void 0 : was, will?.active === false ? void 0 : will);
   if (subject2 === void 0) return [];
   const side = (level) => level?.onDuty === void 0 || !level.active ? "-" : `${formatCount(onDutyHours(level.onDuty))} of ${formatCount(level.onDuty.length)}`;
@@ -77823,13 +78211,13 @@ function hoursLines(was, will, paint) {
   if (gaps2.length > 0) {
     const labels = gapLabels({ ...subject2, uncovered: gaps2 });
     const more = labels.length > GAPS_SHOWN ? ` and ${plural(labels.length - GAPS_SHOWN, "more span")}` : "";
-    lines.push(paint("red", `nobody on duty${will === void 0 ? "" : " after the plan"}: ${labels.slice(0, GAPS_SHOWN).map(plainText).join(", ")}${more}`));
+    lines.push(nobodyLine(`nobody on duty${will === void 0 ? "" : " after the plan"}: ${labels.slice(0, GAPS_SHOWN).map(plainText).join(", ")}${more}`, waived, paint));
   }
   const drawn = [subject2.before, subject2.after].filter((cells2) => cells2.trim() !== "");
   if (drawn.some((cells2) => !uniform(cells2.trim()))) lines.push(...gridLines(subject2));
   return lines;
 }
-function levelLines(was, will, paint) {
+function levelLines(was, will, paint, waived) {
   const head3 = (level) => `${thresholdText(level)}${level.active ? "" : ", inactive"}`;
   const id = (will ?? was)?.id ?? 0;
   const lines = [];
@@ -77840,7 +78228,7 @@ function levelLines(was, will, paint) {
   const reachWill = will === void 0 ? void 0 : reachText(will);
   if (reachWas === reachWill || reachWas === void 0 || reachWill === void 0) lines.push(`  ${reachWill ?? reachWas ?? ""}`);
   else lines.push(`  before: ${reachWas}`, `  after:  ${reachWill}`);
-  for (const line of hoursLines(was, will, paint)) lines.push(`  ${line}`);
+  for (const line of hoursLines(was, will, paint, waived)) lines.push(`  ${line}`);
   return lines;
 }
 function changeWord(definition2) {
@@ -77858,7 +78246,7 @@ function definitionLines(definition2, paint = NO_PAINT) {
   for (const id of ids) {
     const was = before?.levels.find((l) => l.id === id);
     const will = after?.levels.find((l) => l.id === id);
-    for (const line of levelLines(was, will, paint)) lines.push(`  ${line}`);
+    for (const line of levelLines(was, will, paint, definition2.waived)) lines.push(`  ${line}`);
   }
   return lines;
 }
@@ -80379,6 +80767,9 @@ function pullReports(pull) {
   }
   return reports;
 }
+function neededTables(allow) {
+  return Object.fromEntries(["fields", "values"].filter((table) => Object.keys(allow[table]).length > 0).map((table) => [table, allow[table]]));
+}
 function settingsFile(modeline, allowUnknown) {
   const manage = {};
   for (const entry of KINDS_AS_LISTED) if (entry.parent === void 0 && PULLED_KINDS.includes(entry.kind)) manage[entry.section] = { prune: false };
@@ -80409,7 +80800,7 @@ function pulledTree(live, options = {}) {
   const header2 = (what) => [...modeline, `${what}, pulled from the live account by \`monsync pull\`.`];
   const data = { monitors, monitorGroups: groups, vault: { sections: sections2 }, slas, scheduledReports: reports, alertDefinitions: alerting.definitions, operators, operatorGroups, rumWebsites };
   const unknown = unknownOfTree([data]);
-  const allowUnknown = allowsNothing(unknown) ? void 0 : unknown;
+  const allowUnknown = allowsNothing(unknown) ? void 0 : neededTables(unknown);
   const files = [settingsFile(modeline, allowUnknown)];
   if (monitors.length > 0) files.push({ path: "monitors.yaml", content: toYaml({ monitors }, header2("Monitors (key: Name)")) });
   if (groups.length > 0) files.push({ path: "monitor-groups.yaml", content: toYaml({ monitorGroups: groups }, header2("Monitor groups (key: Description); members are monitor Names")) });
@@ -81824,8 +82215,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   const isFunctionReplacer = typeof replacer === "function";
   const propertyList = Array.isArray(replacer) ? new Set(replacer.map(String)) : null;
   const prepareVal = (parent, key, val) => {
-    const isObject = val !== null && typeof val === "object";
-    const hasToJSON = isObject && typeof val.toJSON === "function";
+    const isObject2 = val !== null && typeof val === "object";
+    const hasToJSON = isObject2 && typeof val.toJSON === "function";
     if (hasToJSON) {
       val = val.toJSON(key);
     }

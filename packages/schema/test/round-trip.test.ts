@@ -15,6 +15,7 @@ import {
   loadConfigTexts,
   type DesiredState,
 } from '../src/index.js';
+import { namesSecret } from '../src/secret-fields.js';
 
 type Obj = Record<string, unknown>;
 
@@ -67,7 +68,8 @@ const monitor = (monitorName: string, vaultRefs: readonly string[]) =>
       ErrorConditions: optional(errorConditions),
       PredefinedVariables: optional(
         fc
-          .uniqueArray(fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,8}$/), { maxLength: 3 })
+          // A key that names a credential (`apiKey`) with a literal value is refused (LITERAL_SECRET), as its own tests show.
+          .uniqueArray(fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,8}$/).filter((key) => !namesSecret(key)), { maxLength: 3 })
           .chain((keys) => fc.tuple(...keys.map((Key) => (vaultRefs.length > 0 ? fc.oneof(text, fc.constantFrom(...vaultRefs).map((vault) => ({ vault }))) : text).map((Value) => ({ Key, Value }))))),
       ),
       // Unknown PascalCase API fields pass through verbatim.

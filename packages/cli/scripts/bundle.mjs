@@ -29,6 +29,22 @@ const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), '
  * refuses (schema-conforms.ts), so a valid tree's `validate` or `plan` never parses it. The call is synchronous (the
  * loader is), which an import() chunk could not be.
  */
+/**
+ * What every file the bundle writes is built with, the CLI's chunks and the validator's script alike. Minified,
+ * whitespace and local names too: Node 20 parses every byte of a chunk it loads (no compile cache before 22.1), and
+ * parsing is most of a command's start. keepNames: error and class names stay as written.
+ */
+const OUTPUT = {
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  minify: true,
+  keepNames: true,
+  legalComments: 'eof',
+  charset: 'utf8',
+  logLevel: 'warning',
+};
+
 function precompiledValidator(scripts) {
   return {
     name: 'monsync-precompiled-validator',
@@ -38,15 +54,8 @@ function precompiledValidator(scripts) {
         const { precompiledValidatorModule } = await import(built);
         const validator = await build({
           stdin: { contents: precompiledValidatorModule(), loader: 'js', resolveDir: dirname(args.path) },
+          ...OUTPUT,
           bundle: true,
-          platform: 'node',
-          target: 'node20',
-          format: 'esm',
-          minify: true,
-          keepNames: true,
-          legalComments: 'eof',
-          charset: 'utf8',
-          logLevel: 'warning',
           write: false,
         });
         const text = scriptOf(validator.outputFiles[0].text, REQUIRE_SHIM);
@@ -192,25 +201,16 @@ async function main() {
     entryPoints: { bin: 'src/bin.ts', index: 'src/index.ts', [CODE_CACHE.slice('dist/'.length, -'.js'.length)]: 'src/code-cache.ts' },
     outdir: 'dist',
     chunkNames: 'chunks/[name]-[hash]',
+    ...OUTPUT,
     bundle: true,
     splitting: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
     // Workspace packages from their TypeScript source, never from a dist/ folder that may be stale.
     conditions: ['source'],
     mainFields: ['module', 'main'],
     define: { __MONSYNC_VERSION__: JSON.stringify(version) },
     plugins: [precompiledValidator(validatorScripts), undiciAgentOnly, workflowTemplates, builtinsWithoutLoader],
     banner: { js: REQUIRE_SHIM },
-    // Whitespace and local names too: Node 20 parses every byte of a chunk it loads (no compile cache before 22.1),
-    // and parsing is most of a command's start. keepNames: error and class names stay as written.
-    minify: true,
-    keepNames: true,
     sourcemap: false,
-    legalComments: 'eof',
-    charset: 'utf8',
-    logLevel: 'warning',
     metafile: true,
     write: false,
   });
